@@ -1,0 +1,2 @@
+// Public surface of domain/commands (filled in by its issue).
+export {};

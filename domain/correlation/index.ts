@@ -1,0 +1,2 @@
+// Public surface of domain/correlation (filled in by its issue).
+export {};

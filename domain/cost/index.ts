@@ -1,0 +1,2 @@
+// Public surface of domain/cost (filled in by its issue).
+export {};

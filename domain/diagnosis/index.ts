@@ -1,0 +1,2 @@
+// Public surface of domain/diagnosis (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of domain/events (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of domain/format (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of domain/judge (filled in by its issue).
+export {};

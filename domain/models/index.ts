@@ -1,0 +1,2 @@
+// Public surface of domain/models (filled in by its issue).
+export {};

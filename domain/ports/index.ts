@@ -1,0 +1,2 @@
+// Public surface of domain/ports (filled in by its issue).
+export {};

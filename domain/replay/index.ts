@@ -1,0 +1,2 @@
+// Public surface of domain/replay (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of domain/report (filled in by its issue).
+export {};

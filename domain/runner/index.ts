@@ -1,0 +1,2 @@
+// Public surface of domain/runner (filled in by its issue).
+export {};

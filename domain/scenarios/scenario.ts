@@ -1,0 +1,96 @@
+// One task an agent must handle: a prompt plus what a good answer shows.
+// Field meanings follow reference-core.md §1; JSON keeps the guide's snake_case keys.
+
+export interface ScenarioExpectations {
+  tools?: string[];
+  contains?: string[];
+  not_contains?: string[];
+}
+
+export interface ScenarioInit {
+  key: string;
+  prompt: string;
+  group?: string | null;
+  groupName?: string | null;
+  expectedTools?: string[];
+  expectedPatterns?: string[];
+  forbiddenPatterns?: string[];
+  notes?: string | null;
+  productionOnly?: boolean;
+  position?: number | null;
+  tags?: string[];
+  params?: Record<string, unknown>;
+}
+
+/** Serialized form (reference-core §1 `to_h`: nil fields dropped). */
+export interface ScenarioJSON {
+  key: string;
+  group?: string;
+  group_name?: string;
+  prompt: string;
+  expected_tools: string[];
+  expected_patterns: string[];
+  forbidden_patterns: string[];
+  notes?: string;
+  production_only: boolean;
+  position?: number;
+  tags: string[];
+  params: Record<string, unknown>;
+}
+
+export class Scenario {
+  readonly key: string;
+  readonly prompt: string;
+  readonly group: string | null;
+  readonly groupName: string | null;
+  readonly expectedTools: readonly string[];
+  readonly expectedPatterns: readonly string[];
+  readonly forbiddenPatterns: readonly string[];
+  readonly notes: string | null;
+  readonly productionOnly: boolean;
+  readonly position: number | null;
+  readonly tags: readonly string[];
+  readonly params: Readonly<Record<string, unknown>>;
+
+  constructor(init: ScenarioInit) {
+    this.key = init.key;
+    this.prompt = init.prompt;
+    this.group = init.group ?? null;
+    this.groupName = init.groupName ?? null;
+    this.expectedTools = [...(init.expectedTools ?? [])];
+    this.expectedPatterns = [...(init.expectedPatterns ?? [])];
+    this.forbiddenPatterns = [...(init.forbiddenPatterns ?? [])];
+    this.notes = init.notes ?? null;
+    this.productionOnly = init.productionOnly === true;
+    this.position = init.position ?? null;
+    this.tags = [...(init.tags ?? [])];
+    this.params = { ...(init.params ?? {}) };
+  }
+
+  /** `{ tools, contains, not_contains }` in that order, empty lists removed. */
+  get expectations(): ScenarioExpectations {
+    const out: ScenarioExpectations = {};
+    if (this.expectedTools.length) out.tools = [...this.expectedTools];
+    if (this.expectedPatterns.length) out.contains = [...this.expectedPatterns];
+    if (this.forbiddenPatterns.length) out.not_contains = [...this.forbiddenPatterns];
+    return out;
+  }
+
+  toJSON(): ScenarioJSON {
+    const json: ScenarioJSON = {
+      key: this.key,
+      prompt: this.prompt,
+      expected_tools: [...this.expectedTools],
+      expected_patterns: [...this.expectedPatterns],
+      forbidden_patterns: [...this.forbiddenPatterns],
+      production_only: this.productionOnly,
+      tags: [...this.tags],
+      params: { ...this.params },
+    };
+    if (this.group !== null) json.group = this.group;
+    if (this.groupName !== null) json.group_name = this.groupName;
+    if (this.notes !== null) json.notes = this.notes;
+    if (this.position !== null) json.position = this.position;
+    return json;
+  }
+}

@@ -1,0 +1,2 @@
+// Public surface of domain/scoring (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of domain/stats (filled in by its issue).
+export {};
