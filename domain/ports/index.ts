@@ -1,2 +1,2 @@
-// Public surface of domain/ports (filled in by its issue).
-export {};
+// The interfaces infra implements (DESIGN.md "ports/").
+export * from "./eventStore.js";

@@ -1,0 +1,99 @@
+// The EventStore port (DESIGN.md "The event model"): every adapter in infra/eventstore
+// implements it and runs the shared contract suite in test/contracts/eventStore.ts.
+// Stream versions count from 0 as EventStoreDB does: a stream with one event has version 0.
+
+/** Expected version of a stream when appending. */
+export type ExpectedVersion =
+  | "any" // append whatever the stream's state
+  | "noStream" // the stream must not exist yet
+  | "streamExists" // the stream must exist
+  | bigint; // the stream's current version must be exactly this
+
+/** What a caller hands to `append`: already validated against its event schema. */
+export interface EventToAppend {
+  /** Unique message id (UUID); a retried append with the same ids is idempotent. */
+  id: string;
+  type: string;
+  /** Schema version of `data` for this type (upcasters lift older ones). */
+  schemaVersion: number;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+/** An event as read back from the store. */
+export interface RecordedEvent extends EventToAppend {
+  streamId: string;
+  /** Position within its stream, from 0. */
+  streamVersion: bigint;
+  /** Position in the whole log; readers order and checkpoint by it. */
+  position: LogPosition;
+  recordedAt: Date;
+}
+
+/**
+ * A point in the global log. Adapters choose its parts (PostgreSQL: transaction id + global
+ * position); callers only store it as a checkpoint and hand it back.
+ */
+export interface LogPosition {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export interface AppendResult {
+  /** Stream version after the append. */
+  nextExpectedVersion: bigint;
+  /** Log position of the last appended event. */
+  position: LogPosition;
+}
+
+export interface ReadStreamOptions {
+  /** First stream version to read (inclusive); backward reads start here and go down. */
+  from?: bigint | "start" | "end";
+  direction?: "forwards" | "backwards";
+  limit?: number;
+}
+
+export interface EventFilter {
+  /** Only streams whose id starts with one of these prefixes (e.g. "run-"). */
+  streamPrefixes?: string[];
+  /** Only these event types. */
+  eventTypes?: string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: read events after this position; omit to read from the start. */
+  after?: LogPosition;
+  limit?: number;
+  filter?: EventFilter;
+}
+
+export interface SubscribeAllOptions {
+  /** Exclusive checkpoint to resume after; omit to start at the beginning of the log. */
+  after?: LogPosition;
+  filter?: EventFilter;
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  append(streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }): Promise<AppendResult>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catches up from `after`, then delivers live events, each exactly once and in log order. */
+  subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
+  /** Current version of a stream, or null when it does not exist. */
+  streamVersion(streamId: string): Promise<bigint | null>;
+  close(): Promise<void>;
+}
+
+/** Thrown by `append` when the expected version does not hold. */
+export class WrongExpectedVersionError extends Error {
+  readonly code = "conflict";
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: bigint | null,
+  ) {
+    super(`Stream ${streamId}: expected version ${String(expected)}, actual ${actual === null ? "no stream" : String(actual)}`);
+    this.name = "WrongExpectedVersionError";
+  }
+}
