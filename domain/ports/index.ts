@@ -1,2 +1,3 @@
 // The interfaces infra implements (DESIGN.md "ports/").
 export * from "./eventStore.js";
+export * from "./jobBus.js";

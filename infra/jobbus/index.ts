@@ -1,0 +1,3 @@
+// JobBus adapters (DESIGN.md "infra/"): kafka for services, memory for the embedded default.
+export * from "./memoryJobBus.js";
+export * from "./kafkaJobBus.js";

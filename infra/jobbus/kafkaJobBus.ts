@@ -1,0 +1,99 @@
+// JobBus on Kafka through kafkajs. Topics are created with several partitions so that adding
+// workers to a consumer group spreads the jobs; a job's key (the run id) picks its partition.
+// Offsets are committed by kafkajs only after the handler resolves: a handler that throws, or
+// a worker killed mid-job, leaves the offset uncommitted and the job is delivered again.
+import { Kafka, logLevel, type Consumer, type Producer } from "kafkajs";
+import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
+
+export interface KafkaJobBusOptions {
+  brokers: string[];
+  clientId?: string;
+  /** Partitions for topics this bus creates; more partitions allow more parallel workers. */
+  partitions?: number;
+}
+
+export class KafkaJobBus implements JobBus {
+  private readonly kafka: Kafka;
+  private producer: Producer | null = null;
+  private readonly consumers = new Set<Consumer>();
+  private readonly ensuredTopics = new Set<string>();
+
+  constructor(private readonly options: KafkaJobBusOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? "verdict",
+      brokers: options.brokers,
+      logLevel: logLevel.ERROR,
+      retry: { retries: 8, initialRetryTime: 100 },
+    });
+  }
+
+  async publish(topic: string, jobs: Job[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.ensureTopic(topic);
+    const producer = await this.connectedProducer();
+    await producer.send({
+      topic,
+      messages: jobs.map((job) => ({ key: job.key, value: JSON.stringify(job.value) })),
+    });
+  }
+
+  async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
+    await this.ensureTopic(topic);
+    const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+    this.consumers.add(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const attempts = new Map<string, number>();
+    await consumer.run({
+      partitionsConsumedConcurrently: Math.max(1, options.concurrency ?? 1),
+      eachMessage: async ({ partition, message }) => {
+        const id = `${partition}:${message.offset}`;
+        const attempt = (attempts.get(id) ?? 0) + 1;
+        attempts.set(id, attempt);
+        const value = JSON.parse(message.value?.toString("utf8") ?? "null") as unknown;
+        await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+        attempts.delete(id);
+      },
+    });
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumers].map((consumer) => consumer.disconnect()));
+    this.consumers.clear();
+    await this.producer?.disconnect();
+    this.producer = null;
+  }
+
+  private async connectedProducer(): Promise<Producer> {
+    if (!this.producer) {
+      const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      this.producer = producer;
+    }
+    return this.producer;
+  }
+
+  private async ensureTopic(topic: string): Promise<void> {
+    if (this.ensuredTopics.has(topic)) return;
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = await admin.listTopics();
+      if (!existing.includes(topic)) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: [{ topic, numPartitions: this.options.partitions ?? 6, replicationFactor: 1 }],
+        });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+    this.ensuredTopics.add(topic);
+  }
+}
