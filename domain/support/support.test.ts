@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import {
+  countOf,
+  humanize,
+  isBlank,
+  parameterize,
+  pluralize,
+  presence,
+  roundHalfAwayFromZero,
+  rubyNumber,
+  truncate,
+  truncateBytes,
+} from "./index.js";
+
+describe("isBlank / presence", () => {
+  it("treats nil, false, whitespace strings, empty arrays and hashes as blank", () => {
+    for (const value of [null, undefined, false, "", "  \n\t", "\u00a0", [], {}]) expect(isBlank(value)).toBe(true);
+    for (const value of [0, true, "x", [null], { a: 1 }, Number.NaN]) expect(isBlank(value)).toBe(false);
+  });
+  it("presence returns the value or null", () => {
+    expect(presence("  ")).toBeNull();
+    expect(presence("ok")).toBe("ok");
+    expect(presence(0)).toBe(0);
+  });
+});
+
+describe("truncate", () => {
+  it("keeps n - 3 characters plus three dots, exactly n long", () => {
+    expect(truncate("abcdefghij", 8)).toBe("abcde...");
+    expect(truncate("abcdefghij", 10)).toBe("abcdefghij");
+    expect(truncate("😀😀😀😀😀", 4)).toBe("😀...");
+  });
+  it("truncateBytes keeps whole characters up to n - 3 bytes plus an ellipsis", () => {
+    expect(truncateBytes("héllo wörld", 8)).toBe("héll…");
+    expect(new TextEncoder().encode(truncateBytes("é".repeat(10), 9)).length).toBeLessThanOrEqual(9);
+    expect(truncateBytes("short", 5)).toBe("short");
+  });
+});
+
+describe("parameterize", () => {
+  it.each([
+    ["Sign-in issues", "sign-in_issues"],
+    ["Find record(s)", "find_record_s"],
+    ["History / audit", "history_audit"],
+    ["Batch 2!", "batch_2"],
+    ["Café Orders", "cafe_orders"],
+    ["!!!", ""],
+    ["__Already__key__", "already_key"],
+  ])("%s -> %s", (input, output) => expect(parameterize(input)).toBe(output));
+});
+
+describe("humanize and pluralize", () => {
+  it("humanizes criterion keys", () => {
+    expect(humanize("response_length")).toBe("Response length");
+    expect(humanize("task_completion")).toBe("Task completion");
+  });
+  it("pluralizes the report nouns by count", () => {
+    expect(countOf(1, "scenario")).toBe("1 scenario");
+    expect(countOf(0, "fix item")).toBe("0 fix items");
+    expect(countOf(2, "scenario run")).toBe("2 scenario runs");
+    expect(pluralize("call")).toBe("calls");
+    expect(pluralize("fault", 3)).toBe("faults");
+    expect(pluralize("category")).toBe("categories");
+  });
+});
+
+describe("roundHalfAwayFromZero", () => {
+  it("rounds halves away from zero", () => {
+    expect(roundHalfAwayFromZero(2.5)).toBe(3);
+    expect(roundHalfAwayFromZero(-2.5)).toBe(-3);
+    expect(roundHalfAwayFromZero(0.125, 2)).toBe(0.13);
+    expect(roundHalfAwayFromZero(-0.125, 2)).toBe(-0.13);
+  });
+  it("rounds what a decimal reader sees, as Ruby's float.c does", () => {
+    expect(roundHalfAwayFromZero(2.675, 2)).toBe(2.68);
+    expect(roundHalfAwayFromZero(1.005, 2)).toBe(1.01);
+    expect(roundHalfAwayFromZero(2 / 3, 3)).toBe(0.667);
+    expect(roundHalfAwayFromZero(1234.5, -1)).toBe(1230);
+  });
+  it("prints numbers as Ruby floats", () => {
+    expect(rubyNumber(100)).toBe("100.0");
+    expect(rubyNumber(33.3)).toBe("33.3");
+    expect(rubyNumber(0.00001)).toBe("1.0e-05");
+    expect(rubyNumber(1.5e-7)).toBe("1.5e-07");
+    expect(rubyNumber(42, { asFloat: false })).toBe("42");
+  });
+});
