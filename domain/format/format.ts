@@ -1,0 +1,97 @@
+// How every surface writes a pass count, a score and a cost (guide "Costs", reference-core §12),
+// so the Markdown report, the HTML page, a diagnosis and the API read alike. Stored values stay
+// 0..1 and USD; only their display is decided here.
+import { toInteger, usableNumber, whole } from "./numbers.js";
+
+/** What a missing figure reads as. */
+export const EMPTY = "—";
+/** Shown once per surface where a `~` (estimated) figure is visible. */
+export const LEGEND = "~ estimated from tokens × model rates";
+/** Rate sources that guess a model's price from its name rather than a catalog entry. */
+export const FALLBACK_RATE_SOURCES: readonly string[] = ["pattern", "default"];
+
+/** 0.875 -> `88%`; `—` for a missing or non-numeric value. */
+export function percent(fraction: unknown): string {
+  const value = usableNumber(fraction);
+  if (value === null) return EMPTY;
+  return `${whole(value * 100)}%`;
+}
+
+/** A 0..1 score (mean score, criterion score, task completion, judge confidence): 0.93 -> `93%`. */
+export function score(value: unknown): string {
+  return percent(value);
+}
+
+/** 0.7 -> `pass ≥ 70%`. */
+export function threshold(value: unknown): string {
+  return `pass ≥ ${percent(value)}`;
+}
+
+export interface PassesOptions {
+  /** `14/16 (88%)`: in a Markdown table ` · ` would read as a cell separator next to a pipe. */
+  markdown?: boolean;
+}
+
+/** 14 of 16 -> `14/16 · 88%` (Markdown `14/16 (88%)`); `—` when nothing was scored. */
+export function passes(passed: unknown, total: unknown, { markdown = false }: PassesOptions = {}): string {
+  const count = toInteger(total);
+  if (count <= 0) return EMPTY;
+  const done = toInteger(passed);
+  const pct = `${whole((done * 100) / count)}%`;
+  return markdown ? `${done}/${count} (${pct})` : `${done}/${count} · ${pct}`;
+}
+
+export interface MoneyOptions {
+  /** Any part was estimated from tokens × model rates rather than reported: prefix `~`. */
+  estimated?: boolean;
+}
+
+/** 0.0243 -> `$0.0243`, 0.000697 -> `$0.000697`, 0 -> `$0.00`, estimated `~$0.0243`; `—` when missing. */
+export function money(value: unknown, { estimated = false }: MoneyOptions = {}): string {
+  const amount = usableNumber(value);
+  if (amount === null) return EMPTY;
+  const digits = amount === 0 ? 2 : Math.abs(amount) < 0.001 ? 6 : 4;
+  return `${estimated ? "~" : ""}$${(amount === 0 ? 0 : amount).toFixed(digits)}`;
+}
+
+/** A $ per million tokens rate, at least two decimals, no trailing noise: 5 -> `$5.00/M`, 0.075 -> `$0.075/M`. */
+export function perMillion(rate: unknown): string {
+  const [integer, fraction] = (usableNumber(rate) ?? 0).toFixed(4).split(".");
+  return `$${integer}.${fraction.replace(/0+$/, "").padEnd(2, "0")}/M`;
+}
+
+export interface CostRate {
+  input?: unknown;
+  output?: unknown;
+  source?: unknown;
+}
+
+export interface CostTitleInput {
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  /** camelCase spellings are accepted too. */
+  inputTokens?: unknown;
+  outputTokens?: unknown;
+  rate?: CostRate | null;
+}
+
+/**
+ * The tooltip of an estimated figure, showing the working:
+ * `estimated: 2,328 in × $5.00/M + 423 out × $30.00/M · catalog rate`, plus ` (fallback rate)` for a
+ * rate guessed from the model's name. Without a usable input and output rate it names the method only.
+ */
+export function costTitle({ input_tokens, output_tokens, inputTokens, outputTokens, rate }: CostTitleInput = {}): string {
+  if (!rate || usableNumber(rate.input) === null || usableNumber(rate.output) === null) {
+    return "estimated from tokens × model rates";
+  }
+  const source = typeof rate.source === "string" && rate.source.trim() !== "" ? rate.source : "catalog";
+  const title =
+    `estimated: ${delimited(input_tokens ?? inputTokens)} in × ${perMillion(rate.input)} + ` +
+    `${delimited(output_tokens ?? outputTokens)} out × ${perMillion(rate.output)} · ${source} rate`;
+  return FALLBACK_RATE_SOURCES.includes(source) ? `${title} (fallback rate)` : title;
+}
+
+/** 2328 -> `2,328`. */
+export function delimited(count: unknown): string {
+  return String(toInteger(count)).replace(/(\d)(?=(\d{3})+$)/g, "$1,");
+}

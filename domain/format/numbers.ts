@@ -1,0 +1,44 @@
+// Ruby's number semantics that every surface shares (reference-core §0): Float#round(n) rounds
+// half away from zero on the decimal the float was written as, so 2.675.round(2) is 2.68 even
+// though the double is 2.67499999…; and "usable" means a finite number or a numeric string.
+
+/**
+ * Ruby's `Float#round(digits)`: half away from zero, with Ruby's correction for floats that
+ * sit just below a decimal half (`round_half_up` in float.c).
+ */
+export function roundHalfUp(value: number, digits = 0): number {
+  if (!Number.isFinite(value)) return value;
+  const scale = 10 ** digits;
+  const scaled = value * scale;
+  let rounded = Math.sign(scaled) * Math.round(Math.abs(scaled));
+  if (digits === 0) return rounded;
+  if (value > 0 && (rounded + 0.5) / scale <= value) rounded += 1;
+  else if (value < 0 && (rounded - 0.5) / scale >= value) rounded -= 1;
+  return rounded / scale;
+}
+
+/** A whole number, half up on the decimal value: 14.499999999999998 -> 15 (Format's `whole`). */
+export function whole(value: number): number {
+  const result = roundHalfUp(roundHalfUp(value, 9), 0);
+  return result === 0 ? 0 : result; // never print "-0"
+}
+
+/**
+ * The finite number a value stands for, or null when it is missing, empty or not numeric.
+ * Numeric strings count, as Ruby's `Float(value, exception: false)` reads them.
+ */
+export function usableNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value !== "string") return null;
+  const text = value.trim();
+  if (text === "") return null;
+  const parsed = Number(text);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+
+/** Ruby's `to_i` for the counts a report prints: nil and junk are 0, floats truncate. */
+export function toInteger(value: unknown): number {
+  const number = usableNumber(value);
+  return number === null ? 0 : Math.trunc(number);
+}
