@@ -1,3 +1,4 @@
 // The interfaces infra implements (DESIGN.md "ports/").
 export * from "./eventStore.js";
 export * from "./jobBus.js";
+export * from "./agentRuntime.js";

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ScriptedAgent, ScriptError } from "./scriptedAgent.js";
+
+const script = `
+agent: SupportAgent
+default:
+  answer: "Let me check that for you."
+  duration_ms: 900
+replies:
+  - key: refund_order
+    models: [gpt-5-mini]
+    answer: "I refunded order 1234."
+    tool_calls: [{ name: refund_order, arguments: { order_id: "1234" } }]
+    input_tokens: 210
+    output_tokens: 35
+    cost: 0.00042
+  - key: refund_order
+    answer: "I can't issue refunds, please email billing."
+  - prompt: "/reset (my )?password/i"
+    error: "Timeout talking to the identity service"
+`;
+const model = (label: string) => ({ label, provider: "openai", model: label });
+const signal = new AbortController().signal;
+
+describe("ScriptedAgent", () => {
+  const agent = ScriptedAgent.fromYaml(script);
+
+  it("matches by key, first for the listed model, then for any model", async () => {
+    const refund = { key: "refund_order", prompt: "Refund order 1234" };
+    const mini = await agent.replay(refund, model("gpt-5-mini"), { signal });
+    expect(mini).toMatchObject({ answer: "I refunded order 1234.", input_tokens: 210, output_tokens: 35, cost: 0.00042 });
+    expect(mini.tool_calls).toEqual([{ name: "refund_order", arguments: { order_id: "1234" } }]);
+    const other = await agent.replay(refund, model("claude-sonnet"), { signal });
+    expect(other.answer).toBe("I can't issue refunds, please email billing.");
+    expect(other.tool_calls).toEqual([]);
+  });
+
+  it("matches a prompt by regex and records the scripted error", async () => {
+    const replay = await agent.replay({ key: "x", prompt: "How do I Reset my password?" }, model("a"), { signal });
+    expect(replay.error).toBe("Timeout talking to the identity service");
+  });
+
+  it("falls back to the default reply", async () => {
+    const replay = await agent.replay({ key: "hours", prompt: "When are you open?" }, model("a"), { signal });
+    expect(replay).toMatchObject({ answer: "Let me check that for you.", duration_ms: 900 });
+  });
+
+  it("fails a scenario the script does not cover when there is no default", async () => {
+    const bare = ScriptedAgent.fromYaml("replies: [{ key: a, answer: hi }]");
+    await expect(bare.replay({ key: "b", prompt: "?" }, model("m"), { signal })).rejects.toThrow('no reply for scenario "b" on m');
+  });
+
+  it("waits latency_ms and can be aborted", async () => {
+    const slow = ScriptedAgent.fromYaml("default: { answer: ok, latency_ms: 5000 }");
+    const controller = new AbortController();
+    const pending = slow.replay({ key: "k", prompt: "p" }, model("m"), { signal: controller.signal });
+    controller.abort(new Error("replay timed out"));
+    await expect(pending).rejects.toThrow("replay timed out");
+  });
+
+  it("rejects a malformed script naming the field", () => {
+    expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(ScriptError);
+    expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(/replies\.0/);
+    expect(() => ScriptedAgent.fromYaml("replies: [{ answer: hi }]")).toThrow("replies.0: needs key or prompt");
+    expect(() => ScriptedAgent.fromYaml("replies: [{ prompt: '/(/', answer: hi }]")).toThrow(/replies\.0\.prompt: invalid regex/);
+    expect(() => ScriptedAgent.fromYaml("replies: [")).toThrow(/invalid YAML/);
+  });
+});

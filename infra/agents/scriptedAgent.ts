@@ -1,0 +1,129 @@
+// A deterministic agent for demos and tests: answers, tool calls, errors and latency come from a
+// YAML script. Each reply matches a scenario by key or by prompt pattern, optionally only for
+// some model labels; the first matching reply wins, else `default`, else an error that names
+// the scenario (so a script gap is visible as a run_error, not a silent pass).
+//
+//   agent: SupportAgent
+//   default: { answer: "I can help with that." }
+//   replies:
+//     - key: refund_order            # or prompt: "/refund/i" (regex) or prompt: "refund" (substring)
+//       models: [gpt-5-mini]          # optional: only for these labels
+//       answer: "Refunded order 1234."
+//       tool_calls: [{ name: refund_order, arguments: { order_id: "1234" } }]
+//       latency_ms: 20                # how long the reply takes (also its duration_ms)
+//       input_tokens: 120
+//       output_tokens: 40
+//       cost: 0.0004
+import { readFile } from "node:fs/promises";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { abortableDelay } from "./abortableDelay.js";
+import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
+
+const toolCall = z.object({ name: z.string().min(1) }).passthrough();
+
+const reply = z
+  .object({
+    key: z.string().min(1).optional(),
+    prompt: z.string().min(1).optional(),
+    models: z.array(z.string().min(1)).optional(),
+    answer: z.string().nullable().optional(),
+    tool_calls: z.array(toolCall).optional(),
+    error: z.string().nullable().optional(),
+    latency_ms: z.number().int().min(0).max(600_000).optional(),
+    duration_ms: z.number().min(0).optional(),
+    input_tokens: z.number().int().min(0).optional(),
+    output_tokens: z.number().int().min(0).optional(),
+    cost: z.number().min(0).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+const script = z
+  .object({
+    agent: z.string().min(1).optional(),
+    default: reply.omit({ key: true, prompt: true }).optional(),
+    replies: z.array(reply).default([]),
+  })
+  .strict();
+
+type Reply = z.infer<typeof reply>;
+export type AgentScript = z.infer<typeof script>;
+
+export class ScriptError extends Error {
+  readonly code = "validation";
+}
+
+export class ScriptedAgent implements AgentRuntime {
+  private readonly matchers: Array<{ reply: Reply; matches: (scenario: RuntimeScenario, model: RuntimeModel) => boolean }>;
+
+  constructor(
+    private readonly script: AgentScript,
+    readonly name = "scripted",
+  ) {
+    this.matchers = script.replies.map((entry, index) => ({ reply: entry, matches: matcherFor(entry, index) }));
+  }
+
+  static fromYaml(text: string, name?: string): ScriptedAgent {
+    let document: unknown;
+    try {
+      document = parseYaml(text);
+    } catch (error) {
+      throw new ScriptError(`agent script: invalid YAML: ${(error as Error).message}`);
+    }
+    const parsed = script.safeParse(document ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ScriptError(`agent script: ${issue.path.join(".") || "(document)"}: ${issue.message}`);
+    }
+    return new ScriptedAgent(parsed.data, name);
+  }
+
+  static async load(path: string): Promise<ScriptedAgent> {
+    return ScriptedAgent.fromYaml(await readFile(path, "utf8"), `scripted:${path}`);
+  }
+
+  get agentName(): string | undefined {
+    return this.script.agent;
+  }
+
+  async replay(scenario: RuntimeScenario, model: RuntimeModel, { signal }: { signal: AbortSignal }): Promise<ReplayData> {
+    const chosen = this.matchers.find((candidate) => candidate.matches(scenario, model))?.reply ?? this.script.default;
+    if (!chosen) throw new Error(`scripted agent has no reply for scenario "${scenario.key}" on ${model.label}`);
+    if (chosen.latency_ms) await abortableDelay(chosen.latency_ms, signal);
+    const data: ReplayData = {
+      answer: chosen.answer ?? null,
+      tool_calls: (chosen.tool_calls ?? []).map((call) => ({ ...call })),
+      duration_ms: chosen.duration_ms ?? chosen.latency_ms ?? 0,
+      input_tokens: chosen.input_tokens ?? null,
+      output_tokens: chosen.output_tokens ?? null,
+      cost: chosen.cost ?? null,
+      error: chosen.error ?? null,
+    };
+    if (chosen.metadata) data.metadata = { ...chosen.metadata };
+    return data;
+  }
+}
+
+function matcherFor(entry: Reply, index: number): (scenario: RuntimeScenario, model: RuntimeModel) => boolean {
+  if (!entry.key && !entry.prompt) throw new ScriptError(`agent script: replies.${index}: needs key or prompt`);
+  const prompt = entry.prompt ? promptMatcher(entry.prompt, index) : null;
+  const models = entry.models ? new Set(entry.models) : null;
+  return (scenario, model) =>
+    (!models || models.has(model.label)) && (entry.key ? entry.key === scenario.key : prompt!(scenario.prompt));
+}
+
+function promptMatcher(pattern: string, index: number): (prompt: string) => boolean {
+  const literal = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  if (!literal) {
+    const needle = pattern.toLowerCase();
+    return (prompt) => prompt.toLowerCase().includes(needle);
+  }
+  try {
+    // g and y would make test() stateful across scenarios.
+    const regex = new RegExp(literal[1], literal[2].replace(/[gy]/g, ""));
+    return (prompt) => regex.test(prompt);
+  } catch (error) {
+    throw new ScriptError(`agent script: replies.${index}.prompt: invalid regex: ${(error as Error).message}`);
+  }
+}
