@@ -1,2 +1,51 @@
-// Public surface of domain/events (filled in by its issue).
-export {};
+// Public surface of domain/events: every event type (zod schema, type name, schema version),
+// the registry that upcasts old versions, metadata, stream ids, and the append helpers.
+// Payload building blocks live under the `eventSchemas` namespace so their plain names
+// (scenarioData, replayData...) never collide with the core's classes in @verdict/domain.
+export { DomainError, isDomainError, type DomainErrorCode } from "./domainError.js";
+export type { Clock, IdGenerator } from "./clock.js";
+export {
+  ID_PATTERN,
+  assertId,
+  isValidId,
+  catalogStream,
+  evaluationStream,
+  runStream,
+  resultStream,
+  STREAM_PREFIXES,
+} from "./streams.js";
+export { defineEvent, type EventDefinition, type Upcaster } from "./defineEvent.js";
+export { CatalogImported, CatalogRemoved } from "./catalogEvents.js";
+export {
+  EvaluationCreated,
+  ScenariosReplaced,
+  ScenariosMerged,
+  EvaluationArchived,
+  EvaluationUnarchived,
+  RunScheduled,
+} from "./evaluationEvents.js";
+export {
+  RunStarted,
+  RunCompletionRequested,
+  VerdictRecorded,
+  ComparisonRecorded,
+  RunCompleted,
+  RunFailed,
+  ReportImported,
+} from "./runEvents.js";
+export { ReplayRecorded, ResultScored } from "./resultEvents.js";
+export {
+  eventDefinitions,
+  eventRegistry,
+  EventRegistry,
+  UnknownEventTypeError,
+  type DomainEvent,
+  type EventType,
+  type EventOf,
+  type EventData,
+  type EventInput,
+} from "./registry.js";
+export { eventMetadata, type EventMetadata, type EventContext } from "./metadata.js";
+export { MAX_EVENT_BYTES, payloadBytes, toEventsToAppend, toEventToAppend, fromRecorded, type AppendDeps } from "./toAppend.js";
+export { parseOrThrow, zodToDomainError } from "./zodIssues.js";
+export * as eventSchemas from "./schemas.js";

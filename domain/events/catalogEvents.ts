@@ -1,0 +1,54 @@
+// Stream `catalog-<tenant>.<key>`: the YAML document is the truth, so an import records the
+// canonical text, its digest and what it resolved to (products -> sets -> scenarios).
+import { z } from "zod";
+import { defineEvent } from "./defineEvent.js";
+import { criterionData, jsonObject, nonBlank, scenarioData } from "./shared.js";
+
+export const catalogSetData = z.object({
+  key: nonBlank,
+  name: z.string(),
+  description: z.string().optional(),
+  judge: jsonObject.default({}),
+  criteria: z.array(criterionData).default([]),
+  metadata: jsonObject.default({}),
+  scenarios: z.array(scenarioData),
+});
+
+export const catalogProductData = z.object({
+  key: nonBlank,
+  name: z.string(),
+  description: z.string().optional(),
+  agent: z.string().optional(),
+  metadata: jsonObject.default({}),
+  sets: z.array(catalogSetData),
+});
+export type CatalogProductData = z.output<typeof catalogProductData>;
+
+export const catalogSource = z.object({
+  kind: z.enum(["upload", "repository", "api", "file"]),
+  path: z.string().optional(),
+  ref: z.string().optional(),
+});
+
+export const CatalogImported = defineEvent(
+  "CatalogImported",
+  1,
+  z.object({
+    tenant: nonBlank,
+    key: nonBlank,
+    name: z.string(),
+    description: z.string().optional(),
+    digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
+    canonical_yaml: z.string().min(1, "must not be empty"),
+    source: catalogSource,
+    metadata: jsonObject.default({}),
+    products: z.array(catalogProductData),
+    scenario_count: z.number().int().nonnegative(),
+  }),
+);
+
+export const CatalogRemoved = defineEvent(
+  "CatalogRemoved",
+  1,
+  z.object({ tenant: nonBlank, key: nonBlank, digest: z.string() }),
+);

@@ -1,0 +1,71 @@
+// Stream `evaluation-<id>`: the evaluation's definition and its scenario suite. Scenario changes
+// record the resulting records (not just the input) so a fold never re-runs merge rules.
+import { z } from "zod";
+import { defineEvent } from "./defineEvent.js";
+import { catalogReference, criterionData, evaluationScenario, isoDate, judgeData, nonBlank } from "./shared.js";
+
+export const EvaluationCreated = defineEvent(
+  "EvaluationCreated",
+  1,
+  z.object({
+    evaluation_id: nonBlank,
+    tenant: nonBlank,
+    agent: nonBlank,
+    name: nonBlank.max(255),
+    judge: judgeData,
+    criteria: z.array(criterionData),
+    threshold: z.number().min(0).max(1),
+    compare_models: z.array(z.string()),
+    catalog: catalogReference.nullable(),
+    external: z.object({ source: z.string(), suite: z.string(), scope: z.string().nullable().optional() }).nullable(),
+  }),
+);
+
+export const ScenariosReplaced = defineEvent(
+  "ScenariosReplaced",
+  1,
+  z.object({
+    on_removed: z.enum(["destroy", "disable"]),
+    /** Every scenario the input named, as now stored. */
+    scenarios: z.array(evaluationScenario),
+    added: z.array(z.string()),
+    updated: z.array(z.string()),
+    unchanged: z.array(z.string()),
+    /** Keys dropped (on_removed destroy). */
+    removed: z.array(z.string()),
+    /** Keys kept with enabled false (on_removed disable). */
+    disabled: z.array(z.string()),
+  }),
+);
+
+export const ScenariosMerged = defineEvent(
+  "ScenariosMerged",
+  1,
+  z.object({
+    limit: z.number().int().positive(),
+    /** The added and updated scenarios, as now stored; unchanged and unnamed ones are untouched. */
+    scenarios: z.array(evaluationScenario),
+    added: z.array(z.string()),
+    updated: z.array(z.string()),
+    unchanged: z.array(z.string()),
+  }),
+);
+
+export const EvaluationArchived = defineEvent("EvaluationArchived", 1, z.object({ archived_at: isoDate }));
+
+export const EvaluationUnarchived = defineEvent(
+  "EvaluationUnarchived",
+  1,
+  z.object({ reason: z.enum(["requested", "run_started", "report_imported"]) }),
+);
+
+/** A run (engine, external or imported) took the next number in this evaluation's history. */
+export const RunScheduled = defineEvent(
+  "RunScheduled",
+  1,
+  z.object({
+    run_id: nonBlank,
+    number: z.number().int().positive(),
+    origin: z.enum(["engine", "external", "imported"]),
+  }),
+);

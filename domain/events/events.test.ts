@@ -1,0 +1,176 @@
+import { describe, expect, it } from "vitest";
+import type { RecordedEvent } from "../ports/eventStore.js";
+import { fixedClock, sequentialIds } from "../commands/testing/fixed.js";
+import { DomainError } from "./domainError.js";
+import { eventRegistry, UnknownEventTypeError } from "./registry.js";
+import { catalogStream, evaluationStream, resultStream, runStream } from "./streams.js";
+import { MAX_EVENT_BYTES, toEventToAppend, toEventsToAppend } from "./toAppend.js";
+
+const runStartedV1 = {
+  run_id: "r1",
+  evaluation_id: "e1",
+  tenant: "acme",
+  number: 1,
+  external: false,
+  selection: { keys: null, group: null, scenario_keys: ["a"], model_labels: ["gpt-5"] },
+  scenarios: [{ key: "a", prompt: "Where is my order?" }],
+  models: [{ label: "gpt-5", provider: "openai", model: "gpt-5" }],
+  criteria: [],
+  judge: { kind: "rules", model: null },
+  judge_label: null,
+  threshold: 0.7,
+  metadata: {},
+  tools: [],
+  catalog: null,
+};
+
+function recorded(type: string, schemaVersion: number, data: Record<string, unknown>): RecordedEvent {
+  return {
+    id: "x",
+    type,
+    schemaVersion,
+    data,
+    metadata: {},
+    streamId: "run-r1",
+    streamVersion: 3n,
+    position: { commit: 1n, prepare: 1n },
+    recordedAt: new Date(0),
+  };
+}
+
+describe("eventRegistry", () => {
+  it("upcasts RunStarted v1 (no release) to the current v2 shape", () => {
+    expect(eventRegistry.currentVersion("RunStarted")).toBe(2);
+    const event = eventRegistry.parse("RunStarted", 1, runStartedV1);
+    expect(event.type).toBe("RunStarted");
+    if (event.type !== "RunStarted") throw new Error("type");
+    expect(event.data.release).toBeNull();
+    // schema defaults are applied to nested scenario data
+    expect(event.data.scenarios[0].expected_tools).toEqual([]);
+  });
+
+  it("reads the current version unchanged", () => {
+    const release = { digest: "abc123def456", revision: "r9", label: "v3" };
+    const event = eventRegistry.parse("RunStarted", 2, { ...runStartedV1, release });
+    expect(event.type === "RunStarted" && event.data.release).toEqual(release);
+  });
+
+  it("refuses a schema version newer than the code reads", () => {
+    expect(() => eventRegistry.parse("RunStarted", 3, runStartedV1)).toThrow(/schema version 3 is not one this code reads \(1\.\.2\)/);
+  });
+
+  it("reports an unknown type read from the store with its stream and version", () => {
+    const error = (() => {
+      try {
+        eventRegistry.parseRecorded(recorded("RunExploded", 1, {}));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(UnknownEventTypeError);
+    expect((error as Error).message).toBe('unknown event type "RunExploded" in stream run-r1 at version 3');
+  });
+
+  it("parses recorded events through upcasters", () => {
+    const event = eventRegistry.parseRecorded(recorded("RunStarted", 1, runStartedV1));
+    expect(event.type === "RunStarted" && event.data.release).toBeNull();
+  });
+
+  it("lists every event type of the design", () => {
+    expect(eventRegistry.types().sort()).toEqual(
+      [
+        "CatalogImported", "CatalogRemoved", "ComparisonRecorded", "EvaluationArchived", "EvaluationCreated",
+        "EvaluationUnarchived", "ReplayRecorded", "ReportImported", "ResultScored", "RunCompleted",
+        "RunCompletionRequested", "RunFailed", "RunScheduled", "RunStarted", "ScenariosMerged",
+        "ScenariosReplaced", "VerdictRecorded",
+      ].sort(),
+    );
+  });
+});
+
+describe("toEventToAppend", () => {
+  const deps = () => ({ clock: fixedClock("2026-11-30T12:00:00.000Z"), ids: sequentialIds("id-") });
+  const context = { tenant: "acme", actor: "user:1" };
+
+  it("stamps id, schema version and metadata from the injected clock and ids", () => {
+    const event = toEventToAppend({ type: "RunFailed", data: { message: "boom" } }, context, deps());
+    expect(event).toEqual({
+      id: "id-000000000001",
+      type: "RunFailed",
+      schemaVersion: 1,
+      data: { message: "boom", pairs: null },
+      metadata: {
+        event_id: "id-000000000001",
+        causation_id: null,
+        correlation_id: "id-000000000001",
+        tenant: "acme",
+        actor: "user:1",
+        recorded_at: "2026-11-30T12:00:00.000Z",
+      },
+    });
+  });
+
+  it("shares one correlation id across a batch and keeps a given causation", () => {
+    const events = toEventsToAppend(
+      [
+        { type: "RunCompletionRequested", data: { scored: 2 } },
+        { type: "RunFailed", data: { message: "x" } },
+      ],
+      { ...context, causationId: "cmd-7" },
+      deps(),
+    );
+    expect(events.map((e) => e.metadata.correlation_id)).toEqual(["id-000000000001", "id-000000000001"]);
+    expect(events.map((e) => e.metadata.causation_id)).toEqual(["cmd-7", "cmd-7"]);
+  });
+
+  it("refuses an invalid event naming the field path and the rule", () => {
+    const attempt = () => toEventToAppend({ type: "RunCompletionRequested", data: { scored: -1 } }, context, deps());
+    expect(attempt).toThrow(DomainError);
+    expect(attempt).toThrow(/data\.scored: Too small: expected number to be >=0/);
+    try {
+      attempt();
+    } catch (e) {
+      expect((e as DomainError).code).toBe("validation");
+      expect((e as DomainError).field).toBe("data.scored");
+    }
+  });
+
+  it("names nested array paths", () => {
+    const bad = { ...runStartedV1, release: null, models: [{ label: "", provider: "openai", model: "m" }] };
+    expect(() => toEventToAppend({ type: "RunStarted", data: bad as never }, context, deps())).toThrow(/data\.models\[0\]\.label: must not be blank/);
+  });
+
+  it("refuses a payload over 1 MB", () => {
+    const message = "x".repeat(MAX_EVENT_BYTES);
+    expect(() => toEventToAppend({ type: "RunFailed", data: { message } }, context, deps())).toThrow(
+      /event RunFailed: payload is 1048603 bytes, over the 1 MB limit/,
+    );
+  });
+
+  it("refuses a tenant that is not a plain id", () => {
+    expect(() => toEventToAppend({ type: "RunFailed", data: { message: "x" } }, { tenant: "a;drop", actor: "u" }, deps())).toThrow(/metadata\.tenant/);
+  });
+
+  it("refuses an unknown event type", () => {
+    expect(() => toEventToAppend({ type: "Nope", data: {} } as never, context, deps())).toThrow(UnknownEventTypeError);
+  });
+});
+
+describe("stream ids", () => {
+  it("builds the design's stream ids", () => {
+    expect(catalogStream("acme", "support_desk")).toBe("catalog-acme.support_desk");
+    expect(evaluationStream("e-1")).toBe("evaluation-e-1");
+    expect(runStream("r_1")).toBe("run-r_1");
+    expect(resultStream("r_1", 4)).toBe("result-r_1.4");
+  });
+
+  it.each(["../etc", "a/b", "a.b", "x'; drop table messages; --", "", " a", "-a", "a".repeat(201)])("refuses %j", (bad) => {
+    expect(() => runStream(bad)).toThrow(DomainError);
+    expect(() => catalogStream(bad, "k")).toThrow(/tenant must be 1-200 letters/);
+  });
+
+  it("refuses a negative or fractional pair index", () => {
+    expect(() => resultStream("r", -1)).toThrow(/pair index/);
+    expect(() => resultStream("r", 1.5)).toThrow(/pair index/);
+  });
+});

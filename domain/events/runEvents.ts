@@ -1,0 +1,134 @@
+// Stream `run-<id>`: a run freezes what it evaluates when it starts, then records the verdict and
+// the comparison with the evidence they were decided on, then ends exactly once.
+import { z } from "zod";
+import { defineEvent } from "./defineEvent.js";
+import {
+  catalogReference,
+  criterionData,
+  jsonObject,
+  judgeData,
+  modelSpecData,
+  nonBlank,
+  releaseData,
+  scenarioData,
+  toolData,
+  usageData,
+} from "./shared.js";
+
+const runStartedV2 = z.object({
+  run_id: nonBlank,
+  evaluation_id: nonBlank,
+  tenant: nonBlank,
+  number: z.number().int().positive(),
+  /** External runs: the host replays and sends RecordReplay per pair. */
+  external: z.boolean(),
+  /** What was asked (keys, group) and what it resolved to. */
+  selection: z.object({
+    keys: z.array(z.string()).nullable(),
+    group: z.string().nullable(),
+    scenario_keys: z.array(z.string()),
+    model_labels: z.array(z.string()),
+  }),
+  /** Every scenario exactly as evaluated, in run order. */
+  scenarios: z.array(scenarioData).min(1, "a run evaluates at least one scenario"),
+  models: z.array(modelSpecData).min(1, "a run evaluates at least one model"),
+  criteria: z.array(criterionData),
+  judge: judgeData,
+  judge_label: z.string().nullable(),
+  threshold: z.number().min(0).max(1),
+  release: releaseData.nullable(),
+  metadata: jsonObject,
+  tools: z.array(toolData),
+  catalog: catalogReference.nullable(),
+});
+
+/** v1 had no `release`: runs recorded before release pinning scored an unrecorded release. */
+export const RunStarted = defineEvent("RunStarted", 2, runStartedV2, {
+  1: (data) => ({ ...data, release: null }),
+});
+
+export const RunCompletionRequested = defineEvent(
+  "RunCompletionRequested",
+  1,
+  z.object({ scored: z.number().int().nonnegative() }),
+);
+
+export const verdictData = z.object({ winner: z.string().nullable(), rationale: z.string().nullable(), judge: z.string() });
+
+/** The judge's own exchange: prompt digest, raw answer, what was parsed, usage, trace ids. */
+export const judgeExchangeData = z.object({
+  kind: z.enum(["score", "recommend", "verdict", "define"]),
+  prompt_digest: z.string(),
+  raw_answer: z.string().nullable(),
+  parsed: jsonObject.nullable(),
+  usage: usageData.nullable(),
+  trace_ids: z.array(z.string()).default([]),
+  error: z.string().nullable().default(null),
+});
+export type JudgeExchangeData = z.output<typeof judgeExchangeData>;
+
+export const VerdictRecorded = defineEvent(
+  "VerdictRecorded",
+  1,
+  z.object({
+    /** null for a single-model run (no verdict). */
+    verdict: verdictData.nullable(),
+    judge_label: z.string().nullable(),
+    /** Ranking inputs: summary_by_model keyed by label, as the verdict saw it. */
+    ranking: jsonObject,
+    judge_exchange: judgeExchangeData.nullable(),
+  }),
+);
+
+export const ComparisonRecorded = defineEvent(
+  "ComparisonRecorded",
+  1,
+  z.object({
+    /** Comparison#to_h: models, pairs, conclusion. */
+    comparison: jsonObject,
+    seed: z.number().int(),
+    resamples: z.number().int().positive(),
+    confidence: z.number().gt(0).lt(1),
+  }),
+);
+
+export const RunCompleted = defineEvent(
+  "RunCompleted",
+  1,
+  z.object({
+    scored: z.number().int().nonnegative(),
+    passed: z.number().int().nonnegative(),
+    /** Run aggregates (summary_by_model, criteria statistics, recommendations, judge usage). */
+    summary: jsonObject,
+  }),
+);
+
+export const pairProblems = z.object({
+  missing: z.array(z.string()),
+  unknown: z.array(z.string()),
+  duplicate: z.array(z.string()),
+});
+
+export const RunFailed = defineEvent(
+  "RunFailed",
+  1,
+  z.object({ message: nonBlank, pairs: pairProblems.nullable().default(null) }),
+);
+
+/** A finished report from elsewhere (version-1 envelope) became a completed run. */
+export const ReportImported = defineEvent(
+  "ReportImported",
+  1,
+  z.object({
+    run_id: nonBlank,
+    evaluation_id: nonBlank,
+    tenant: nonBlank,
+    number: z.number().int().positive(),
+    source: nonBlank,
+    agent_name: nonBlank,
+    suite: nonBlank,
+    /** Lowercase hex SHA-256 of the report's canonical JSON: the identity of its content. */
+    digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
+    report: jsonObject,
+  }),
+);

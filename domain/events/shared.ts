@@ -1,0 +1,68 @@
+// Plain data pieces several events share. Keys are snake_case, mirroring the report JSON
+// (reference-core §1, §5, §7), and nothing here imports a domain class: events are stable data.
+import { z } from "zod";
+import { ID_PATTERN } from "./streams.js";
+
+export const idSchema = z.string().regex(ID_PATTERN, 'must be letters, digits, "_" or "-" starting with a letter or digit');
+export const nonBlank = z.string().trim().min(1, "must not be blank");
+export const isoDate = z.iso.datetime({ offset: true });
+export const jsonObject = z.record(z.string(), z.unknown());
+
+/** Scenario#to_h (reference-core §1): nil fields dropped. */
+export const scenarioData = z.object({
+  key: nonBlank.max(200),
+  prompt: nonBlank.max(65_535),
+  group: z.string().max(200).optional(),
+  group_name: z.string().optional(),
+  expected_tools: z.array(z.string()).default([]),
+  expected_patterns: z.array(z.string()).default([]),
+  forbidden_patterns: z.array(z.string()).default([]),
+  notes: z.string().optional(),
+  production_only: z.boolean().default(false),
+  position: z.number().int().optional(),
+  tags: z.array(z.string()).default([]),
+  params: jsonObject.default({}),
+});
+export type ScenarioData = z.output<typeof scenarioData>;
+
+/** A scenario as an evaluation holds it: always positioned, enabled or not. */
+export const evaluationScenario = scenarioData.extend({
+  position: z.number().int(),
+  enabled: z.boolean(),
+});
+export type EvaluationScenario = z.output<typeof evaluationScenario>;
+
+/** ModelSpec#to_h: the label keeps the exact typed text. */
+export const modelSpecData = z.object({ label: nonBlank, provider: nonBlank, model: nonBlank });
+export type ModelSpecData = z.output<typeof modelSpecData>;
+
+export const criterionData = z.object({ key: nonBlank, type: nonBlank, config: jsonObject.default({}) });
+export type CriterionData = z.output<typeof criterionData>;
+
+export const judgeKind = z.enum(["rules", "llm", "judge_defined"]);
+export const judgeData = z.object({ kind: judgeKind.default("rules"), model: z.string().max(200).nullable().default(null) });
+export type JudgeData = z.output<typeof judgeData>;
+
+/** Release#summary: which release of the agent a run scored. */
+export const releaseData = z.object({ digest: z.string(), revision: z.string().nullable().optional(), label: z.string().nullable().optional() });
+export type ReleaseData = z.output<typeof releaseData>;
+
+export const catalogReference = z.object({
+  catalog_key: nonBlank,
+  product_key: nonBlank,
+  set_key: nonBlank,
+  digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
+});
+export type CatalogReference = z.output<typeof catalogReference>;
+
+/** One tool the agent had when the run started (the roster every scoring job reads). */
+export const toolData = z.object({ name: nonBlank, description: z.string().optional(), server: z.string().optional() });
+export type ToolData = z.output<typeof toolData>;
+
+/** Token usage of one call. */
+export const usageData = z.object({
+  input_tokens: z.number().int().nonnegative().nullable().optional(),
+  output_tokens: z.number().int().nonnegative().nullable().optional(),
+  cost: z.number().nonnegative().nullable().optional(),
+  model: z.string().nullable().optional(),
+});

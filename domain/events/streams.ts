@@ -1,0 +1,41 @@
+// Stream ids are `<type>-<id>` (DESIGN.md "The event model"). Every part is checked against one
+// strict pattern so nothing path-like or SQL-like ever becomes part of a stream id, even though
+// adapters parameterise everything anyway.
+import { DomainError } from "./domainError.js";
+
+/** Letters, digits, `_` and `-`, starting with a letter or digit, at most 200 characters. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
+
+export function assertId(value: unknown, field: string): string {
+  if (typeof value !== "string" || !ID_PATTERN.test(value)) {
+    throw DomainError.validation(
+      `${field} must be 1-200 letters, digits, "_" or "-" starting with a letter or digit (got ${JSON.stringify(value)})`,
+      field,
+    );
+  }
+  return value;
+}
+
+export function isValidId(value: unknown): value is string {
+  return typeof value === "string" && ID_PATTERN.test(value);
+}
+
+export function catalogStream(tenant: string, key: string): string {
+  return `catalog-${assertId(tenant, "tenant")}.${assertId(key, "key")}`;
+}
+
+export function evaluationStream(evaluationId: string): string {
+  return `evaluation-${assertId(evaluationId, "evaluation_id")}`;
+}
+
+export function runStream(runId: string): string {
+  return `run-${assertId(runId, "run_id")}`;
+}
+
+/** One stream per scenario x model pair: `n` is the pair's index in the run's frozen selection. */
+export function resultStream(runId: string, n: number): string {
+  if (!Number.isInteger(n) || n < 0) throw DomainError.validation(`pair index must be a whole number >= 0 (got ${n})`, "n");
+  return `result-${assertId(runId, "run_id")}.${n}`;
+}
+
+export const STREAM_PREFIXES = { catalog: "catalog-", evaluation: "evaluation-", run: "run-", result: "result-" } as const;

@@ -1,0 +1,66 @@
+// Turns typed events into the port's EventToAppend: validated against their schema, sized, and
+// stamped with metadata from an injected clock and id generator. Anything refused here is
+// refused before the append, so nothing invalid is ever written.
+import type { EventToAppend, RecordedEvent } from "../ports/eventStore.js";
+import type { Clock, IdGenerator } from "./clock.js";
+import { DomainError } from "./domainError.js";
+import { eventMetadata, type EventContext, type EventMetadata } from "./metadata.js";
+import { eventRegistry, type DomainEvent, type EventInput, type EventRegistry } from "./registry.js";
+import { parseOrThrow } from "./zodIssues.js";
+
+/** Largest serialized `data` an event may carry. */
+export const MAX_EVENT_BYTES = 1_048_576;
+
+export interface AppendDeps {
+  clock: Clock;
+  ids: IdGenerator;
+  registry?: EventRegistry;
+}
+
+export function payloadBytes(data: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(data)).length;
+}
+
+export function toEventsToAppend(events: readonly EventInput[], context: EventContext, deps: AppendDeps): EventToAppend[] {
+  const registry = deps.registry ?? eventRegistry;
+  const recordedAt = deps.clock.now().toISOString();
+  let correlationId = context.correlationId;
+  return events.map((event) => {
+    const valid = registry.validate(event);
+    const bytes = payloadBytes(valid.data);
+    if (bytes > MAX_EVENT_BYTES) {
+      throw DomainError.validation(`event ${event.type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
+    }
+    const id = deps.ids.next();
+    correlationId ??= id;
+    const metadata: EventMetadata = parseOrThrow(
+      eventMetadata,
+      {
+        event_id: id,
+        causation_id: context.causationId ?? null,
+        correlation_id: correlationId,
+        tenant: context.tenant,
+        actor: context.actor,
+        recorded_at: recordedAt,
+      },
+      `event ${event.type} metadata is invalid`,
+      "metadata",
+    );
+    return {
+      id,
+      type: valid.type,
+      schemaVersion: registry.currentVersion(valid.type),
+      data: valid.data as Record<string, unknown>,
+      metadata,
+    };
+  });
+}
+
+export function toEventToAppend(event: EventInput, context: EventContext, deps: AppendDeps): EventToAppend {
+  return toEventsToAppend([event], context, deps)[0];
+}
+
+/** A recorded event read as a typed, current-version event (upcast when older). */
+export function fromRecorded(recorded: RecordedEvent, registry: EventRegistry = eventRegistry): DomainEvent {
+  return registry.parseRecorded(recorded);
+}
