@@ -1,0 +1,128 @@
+// The percentile bootstrap behind Comparison, written for speed: a request is either one
+// model's pass rate over its scenarios or a pair's difference over the scenarios both ran.
+// Requests over the same set of scenarios share one "universe" and one stream of resamples,
+// so every pair in it draws the same scenario indices for both models (the pairing the guide
+// asks for) and the usual case (every model ran every scenario) costs one draw per
+// scenario per resample, whatever the number of models and pairs.
+
+import { streamSeed } from "./prng.js";
+import { roundHalfAway } from "./round.js";
+
+/** Per-scenario values of every model: `values[m * width + u]`, `ran` says which exist. */
+export interface ScenarioMatrix {
+  models: number;
+  width: number;
+  values: Float64Array;
+  ran: Uint8Array;
+}
+
+export type BootstrapRequest = { kind: "model"; model: number } | { kind: "pair"; leader: number; other: number };
+
+export interface BootstrapSettings {
+  seed: number;
+  resamples: number;
+  confidence: number;
+}
+
+interface Universe {
+  positions: Int32Array;
+  requests: { request: BootstrapRequest; slot: number }[];
+}
+
+/** Scenario positions a request covers: the model's own, or the pair's shared ones. */
+export function positionsOf(matrix: ScenarioMatrix, request: BootstrapRequest): Int32Array {
+  const { width, ran } = matrix;
+  const a = request.kind === "model" ? request.model : request.leader;
+  const b = request.kind === "model" ? request.model : request.other;
+  const out: number[] = [];
+  for (let u = 0; u < width; u++) {
+    if (ran[a * width + u] && ran[b * width + u]) out.push(u);
+  }
+  return Int32Array.from(out);
+}
+
+/**
+ * Interval bounds (in percent, one decimal) for each request, in request order; null for a
+ * request with fewer than two scenarios. Universes are seeded in order of first appearance.
+ */
+export function bootstrapIntervals(
+  matrix: ScenarioMatrix,
+  requests: BootstrapRequest[],
+  settings: BootstrapSettings,
+): ([number, number] | null)[] {
+  const results: ([number, number] | null)[] = requests.map(() => null);
+  const universes = new Map<string, Universe>();
+  requests.forEach((request, slot) => {
+    const positions = positionsOf(matrix, request);
+    if (positions.length < 2) return;
+    const signature = positions.join(",");
+    let universe = universes.get(signature);
+    if (!universe) {
+      universe = { positions, requests: [] };
+      universes.set(signature, universe);
+    }
+    universe.requests.push({ request, slot });
+  });
+  let stream = 0;
+  for (const universe of universes.values()) {
+    const samples = resampleUniverse(matrix, universe, streamSeed(settings.seed, stream++), settings.resamples);
+    universe.requests.forEach(({ slot }, i) => {
+      results[slot] = percentileInterval(samples[i], settings.confidence);
+    });
+  }
+  return results;
+}
+
+/** One resampled statistic per request of the universe, `resamples` values each. */
+function resampleUniverse(matrix: ScenarioMatrix, universe: Universe, seed: number, resamples: number): Float64Array[] {
+  const { positions, requests } = universe;
+  const n = positions.length;
+  // The models involved, each a column of a dense n × K table for a cache-friendly inner loop.
+  const involved: number[] = [];
+  const column = (model: number): number => {
+    const found = involved.indexOf(model);
+    if (found >= 0) return found;
+    involved.push(model);
+    return involved.length - 1;
+  };
+  const plan = requests.map(({ request }) =>
+    request.kind === "model" ? [column(request.model), -1] : [column(request.leader), column(request.other)],
+  );
+  const k = involved.length;
+  const table = new Float64Array(n * k);
+  for (let j = 0; j < n; j++) {
+    for (let c = 0; c < k; c++) table[j * k + c] = matrix.values[involved[c] * matrix.width + positions[j]];
+  }
+  const sums = new Float64Array(k);
+  const samples = requests.map(() => new Float64Array(resamples));
+  // mulberry32 (prng.ts), inlined: this loop runs resamples × scenarios times.
+  let state = seed >>> 0;
+  for (let r = 0; r < resamples; r++) {
+    sums.fill(0);
+    for (let j = 0; j < n; j++) {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const draw = (t ^ (t >>> 14)) >>> 0;
+      // Exact: draw * n < 2^53, and dividing by 2^32 is exact, so the index is below n.
+      const base = Math.floor((draw * n) / 4294967296) * k;
+      for (let c = 0; c < k; c++) sums[c] += table[base + c];
+    }
+    for (let i = 0; i < plan.length; i++) {
+      const [a, b] = plan[i];
+      samples[i][r] = b < 0 ? sums[a] / n : (sums[a] - sums[b]) / n;
+    }
+  }
+  return samples;
+}
+
+/** Percentile interval by nearest rank on the sorted resamples, in percent, one decimal. */
+export function percentileInterval(samples: Float64Array, confidence: number): [number, number] {
+  samples.sort();
+  const count = samples.length;
+  const tail = (1 - confidence) / 2;
+  // Rounded before ceil: (1 - 0.95) / 2 × 5000 is 125.00000000000011 in binary floats.
+  const lowerRank = Math.max(1, Math.ceil(roundHalfAway(tail * count, 9)));
+  const upperRank = Math.min(count, Math.ceil(roundHalfAway((1 - tail) * count, 9)));
+  return [roundHalfAway(samples[lowerRank - 1] * 100, 1), roundHalfAway(samples[upperRank - 1] * 100, 1)];
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { nearestRank } from "./nearestRank.js";
+
+describe("nearestRank", () => {
+  it("takes the value at rank ceil(p/100 × n) of the ascending values", () => {
+    const values = [50, 10, 40, 20, 30];
+    expect(nearestRank(values, 50)).toBe(30); // rank ceil(2.5) = 3
+    expect(nearestRank(values, 95)).toBe(50); // rank ceil(4.75) = 5
+    expect(nearestRank(values, 20)).toBe(10); // rank exactly 1
+    expect(nearestRank(values, 100)).toBe(50);
+  });
+
+  it("always answers a value that occurred, never an interpolation", () => {
+    expect(nearestRank([100, 200], 50)).toBe(100);
+    expect(nearestRank([100, 200, 300, 400], 50)).toBe(200);
+  });
+
+  it("ignores null, undefined and non-finite values; null when none is left", () => {
+    expect(nearestRank([null, 7, undefined, Number.NaN, 3], 50)).toBe(3);
+    expect(nearestRank([], 50)).toBeNull();
+    expect(nearestRank([null, undefined], 95)).toBeNull();
+  });
+
+  it("p = 0 gives the smallest value", () => {
+    expect(nearestRank([5, 1, 9], 0)).toBe(1);
+  });
+
+  it("refuses a percentile outside 0..100, naming the rule", () => {
+    expect(() => nearestRank([1], 101)).toThrow(/p must be a number from 0 to 100/);
+    expect(() => nearestRank([1], Number.NaN)).toThrow(/p must be a number from 0 to 100/);
+  });
+});
