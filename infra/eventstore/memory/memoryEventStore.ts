@@ -1,0 +1,128 @@
+// The EventStore in memory, for unit tests and the embedded mode's fast paths: same semantics
+// as the SQL adapters (versions from 0, idempotent retries, expected-version modes), with a
+// position whose commit and prepare are both the global sequence number.
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedVersion,
+  LogPosition,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeAllOptions,
+} from "../port.js";
+import { WrongExpectedVersionError } from "../port.js";
+import { comparePositions, matchesFilter } from "../position.js";
+import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
+import { EventStoreInputError, validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
+import { Wakeup } from "../wakeup.js";
+
+export interface MemoryEventStoreOptions extends SubscriptionTuning {
+  /** Clock for recordedAt (tests inject a fixed one). */
+  now?: () => Date;
+}
+
+export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
+  const now = options.now ?? (() => new Date());
+  const log: RecordedEvent[] = [];
+  const streams = new Map<string, RecordedEvent[]>();
+  const byId = new Map<string, RecordedEvent>();
+  const wakeup = new Wakeup();
+
+  // Async but without an await before the log is written, so each append is atomic.
+  async function append(streamId: string, events: EventToAppend[], appendOptions: { expectedVersion?: ExpectedVersion } = {}): Promise<AppendResult> {
+    const expected = appendOptions.expectedVersion ?? "any";
+    validateStreamId(streamId);
+    validateExpectedVersion(expected);
+    validateEvents(events);
+    const stream = streams.get(streamId) ?? [];
+    const current = stream.length === 0 ? null : BigInt(stream.length - 1);
+    const retried = retriedAppend(streamId, events);
+    if (retried) return retried;
+    if (!expectationHolds(expected, current)) throw new WrongExpectedVersionError(streamId, expected, current);
+    const recordedAt = now();
+    for (const event of events) {
+      const sequence = BigInt(log.length + 1);
+      const recorded: RecordedEvent = {
+        ...structuredClone({ id: event.id.toLowerCase(), type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata }),
+        streamId,
+        streamVersion: BigInt(stream.length),
+        position: { commit: sequence, prepare: sequence },
+        recordedAt,
+      };
+      stream.push(recorded);
+      log.push(recorded);
+      byId.set(recorded.id, recorded);
+    }
+    streams.set(streamId, stream);
+    wakeup.notify();
+    const last = stream[stream.length - 1];
+    return { nextExpectedVersion: last.streamVersion, position: last.position };
+  }
+
+  function retriedAppend(streamId: string, events: EventToAppend[]): AppendResult | null {
+    const recorded = events.map((event) => byId.get(event.id.toLowerCase()));
+    if (recorded.every((event) => event === undefined)) return null;
+    if (recorded.some((event) => event === undefined || event.streamId !== streamId)) {
+      throw new EventStoreInputError("events", `message ids were recorded by a different append to ${streamId}`);
+    }
+    const last = (recorded as RecordedEvent[]).reduce((a, b) => (comparePositions(a.position, b.position) >= 0 ? a : b));
+    return { nextExpectedVersion: last.streamVersion, position: last.position };
+  }
+
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    validateStreamId(streamId);
+    validateLimit(readOptions.limit);
+    const stream = streams.get(streamId) ?? [];
+    const backwards = readOptions.direction === "backwards";
+    const from = readOptions.from ?? (backwards ? "end" : "start");
+    const limit = readOptions.limit ?? Number.POSITIVE_INFINITY;
+    if (backwards) {
+      const start = from === "end" ? stream.length - 1 : from === "start" ? 0 : Math.min(Number(from), stream.length - 1);
+      return copy(stream.slice(0, start + 1).reverse().slice(0, limit));
+    }
+    if (from === "end") return [];
+    const start = from === "start" ? 0 : Number(from);
+    return copy(stream.slice(start, start + Math.min(limit, stream.length)));
+  }
+
+  function readPage(after: LogPosition | undefined, limit: number, filter: ReadAllOptions["filter"]): RecordedEvent[] {
+    const start = after ? Number(after.prepare) : 0;
+    const page: RecordedEvent[] = [];
+    for (let i = start; i < log.length && page.length < limit; i += 1) {
+      if (matchesFilter(log[i], filter)) page.push(log[i]);
+    }
+    return copy(page);
+  }
+
+  async function readAll(readOptions: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    validateLimit(readOptions.limit);
+    return readPage(readOptions.after, readOptions.limit ?? Number.POSITIVE_INFINITY, readOptions.filter);
+  }
+
+  function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
+    const paged = { wakeup, readPage: async (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter) };
+    return catchUpThenLive(paged, subscribeOptions, options);
+  }
+
+  async function streamVersion(streamId: string): Promise<bigint | null> {
+    validateStreamId(streamId);
+    const stream = streams.get(streamId);
+    return stream && stream.length > 0 ? BigInt(stream.length - 1) : null;
+  }
+
+  return { append, readStream, readAll, subscribeAll, streamVersion, close: async () => wakeup.notify() };
+}
+
+function expectationHolds(expected: ExpectedVersion, current: bigint | null): boolean {
+  if (expected === "any") return true;
+  if (expected === "noStream") return current === null;
+  if (expected === "streamExists") return current !== null;
+  return current === expected;
+}
+
+// Callers get copies, so mutating a read event cannot change the log.
+function copy(events: RecordedEvent[]): RecordedEvent[] {
+  return events.map((event) => ({ ...event, data: structuredClone(event.data), metadata: structuredClone(event.metadata) }));
+}

@@ -1,0 +1,145 @@
+// The EventStore over the SQL of migrations/001_event_store.sql, shared by the PostgreSQL and
+// PGlite adapters; they differ only in how a query reaches the database and how live
+// subscribers are woken.
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedVersion,
+  LogPosition,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeAllOptions,
+} from "../port.js";
+import { WrongExpectedVersionError } from "../port.js";
+import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
+import { validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
+import type { Wakeup } from "../wakeup.js";
+
+export interface SqlRunner {
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+interface AppendRow {
+  outcome: "appended" | "duplicate" | "conflict";
+  stream_version: string | null;
+  transaction_id: string | null;
+  global_position: string | null;
+}
+
+interface MessageRow {
+  global_position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_version: string;
+  message_id: string;
+  type: string;
+  schema_version: number;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+const COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, stream_id,
+  stream_version::text AS stream_version, message_id::text AS message_id, type, schema_version, data, metadata, created_at`;
+
+// Visible = written by a transaction older than every transaction still running, so nothing can
+// later commit at or before this point of the order.
+const READ_ALL = `SELECT ${COLUMNS} FROM messages
+  WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS p(prefix) WHERE starts_with(stream_id, p.prefix)))
+    AND ($5::text[] IS NULL OR type = ANY ($5::text[]))
+  ORDER BY transaction_id, global_position
+  LIMIT $3`;
+
+const READ_FORWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3`;
+const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version DESC LIMIT $3`;
+const MAX_VERSION = "9223372036854775807";
+
+export interface SqlEventStoreOptions extends SubscriptionTuning {
+  runner: SqlRunner;
+  wakeup: Wakeup;
+  /** Called after every successful append: in-process wake-up of local subscribers. */
+  onAppended?: () => void;
+  close: () => Promise<void>;
+}
+
+export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
+  const { runner, wakeup } = options;
+
+  async function append(streamId: string, events: EventToAppend[], appendOptions: { expectedVersion?: ExpectedVersion } = {}): Promise<AppendResult> {
+    const expected = appendOptions.expectedVersion ?? "any";
+    validateStreamId(streamId);
+    validateExpectedVersion(expected);
+    validateEvents(events);
+    const mode = typeof expected === "bigint" ? "exact" : expected;
+    const exactVersion = typeof expected === "bigint" ? expected.toString() : null;
+    const batch = JSON.stringify(events.map(({ id, type, schemaVersion, data, metadata }) => ({ id, type, schemaVersion, data, metadata })));
+    const [row] = await runner.query<AppendRow>(
+      "SELECT outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position FROM verdict_append($1, $2, $3, $4::jsonb)",
+      [streamId, mode, exactVersion, batch],
+    );
+    if (row.outcome === "conflict") throw new WrongExpectedVersionError(streamId, expected, row.stream_version === null ? null : BigInt(row.stream_version));
+    if (row.outcome === "appended") options.onAppended?.();
+    return {
+      nextExpectedVersion: BigInt(row.stream_version as string),
+      position: { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) },
+    };
+  }
+
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    validateStreamId(streamId);
+    validateLimit(readOptions.limit);
+    const backwards = readOptions.direction === "backwards";
+    const from = readOptions.from ?? (backwards ? "end" : "start");
+    const start = from === "start" ? "0" : from === "end" ? (backwards ? MAX_VERSION : null) : from.toString();
+    if (start === null) return [];
+    const rows = await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, readOptions.limit ?? null]);
+    return rows.map(toRecorded);
+  }
+
+  async function readPage(after: LogPosition | undefined, limit: number | null, filter: ReadAllOptions["filter"]): Promise<RecordedEvent[]> {
+    const rows = await runner.query<MessageRow>(READ_ALL, [
+      (after?.commit ?? 0n).toString(),
+      (after?.prepare ?? 0n).toString(),
+      limit,
+      filter?.streamPrefixes ?? null,
+      filter?.eventTypes ?? null,
+    ]);
+    return rows.map(toRecorded);
+  }
+
+  async function readAll(readOptions: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    validateLimit(readOptions.limit);
+    return readPage(readOptions.after, readOptions.limit ?? null, readOptions.filter);
+  }
+
+  function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
+    const log = { wakeup, readPage: (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter) };
+    return catchUpThenLive(log, subscribeOptions, options);
+  }
+
+  async function streamVersion(streamId: string): Promise<bigint | null> {
+    validateStreamId(streamId);
+    const [row] = await runner.query<{ version: string }>("SELECT version::text AS version FROM streams WHERE stream_id = $1 AND version >= 0", [streamId]);
+    return row ? BigInt(row.version) : null;
+  }
+
+  return { append, readStream, readAll, subscribeAll, streamVersion, close: options.close };
+}
+
+function toRecorded(row: MessageRow): RecordedEvent {
+  return {
+    id: row.message_id,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    streamId: row.stream_id,
+    streamVersion: BigInt(row.stream_version),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    recordedAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+  };
+}

@@ -1,0 +1,2 @@
+// Public surface of @verdict/infra: adapters behind the domain ports.
+export * from "./eventstore/index.js";
