@@ -1,0 +1,121 @@
+// The comparison: every model best first (pass ratio, mean score, model order) with its figures
+// and typical fault, then the interval plot — each model's pass rate a dot inside its bootstrap
+// interval on a fixed 0-100% axis, so a narrow gap is not magnified — the pairs, the conclusion
+// and how the intervals were computed.
+
+import { escapeHtml, truncate } from "./escape.js";
+import { comparisonMethod } from "../../stats/conclusion.js";
+import { faultName, latency, passes, percent, ratePercent, tokens } from "./figures.js";
+import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
+import { costPerScenario } from "./modelPanels.js";
+import { modelEstimated, type ReportView } from "./reportView.js";
+
+const ratioOf = (s: ModelSummaryDoc | undefined): number => (s && s.scenarios > 0 ? s.passed / s.scenarios : 0);
+
+/** Labels best first; a stable sort keeps model order on ties. */
+export function rankLabels(view: ReportView): string[] {
+  return view.labels
+    .map((label, index) => ({ label, index, s: view.summaries[label] }))
+    .sort((a, b) => ratioOf(b.s) - ratioOf(a.s) || (b.s?.avg_score ?? 0) - (a.s?.avg_score ?? 0) || a.index - b.index)
+    .map((entry) => entry.label);
+}
+
+/** The model's most frequent fault, with the first scenario that shows it: `fault · key: summary`. */
+export function typicalFault(view: ReportView, label: string): string {
+  const faults = Object.entries(view.summaries[label]?.faults ?? {});
+  if (faults.length === 0) return "—";
+  let [top, topCount] = faults[0];
+  for (const [fault, count] of faults) if (count > topCount) [top, topCount] = [fault, count];
+  for (const scenario of view.scenarios) {
+    const result = scenario.byLabel.get(label);
+    if (result?.fault !== top) continue;
+    const summary = typeof result.diagnosis?.summary === "string" ? result.diagnosis.summary : "";
+    return summary ? `${faultName(top)} · ${truncate(`${scenario.key}: ${summary}`, 120)}` : faultName(top);
+  }
+  return faultName(top);
+}
+
+function tableRow(view: ReportView, label: string, withJudge: boolean): string {
+  const s = view.summaries[label];
+  if (!s) return "";
+  const pick = view.winner === label ? `<span class="star">★ pick</span>` : "";
+  const runs = s.scenarios || 1;
+  const avgTokens = s.input_tokens == null && s.output_tokens == null ? "—" : tokens(((s.input_tokens ?? 0) + (s.output_tokens ?? 0)) / runs);
+  const perScenario = costPerScenario(s);
+  const cells = [
+    `<td><code>${escapeHtml(label)}</code>${pick}</td>`,
+    `<td class="num">${escapeHtml(passes(s.passed, s.scenarios))}</td>`,
+    `<td class="num">${escapeHtml(percent(s.avg_score))}</td>`,
+    `<td class="num">${escapeHtml(latency(s.avg_duration_ms))}<div class="small">p50 ${escapeHtml(latency(s.p50_duration_ms))} · p95 ${escapeHtml(latency(s.p95_duration_ms))}</div></td>`,
+    `<td class="num">${escapeHtml(avgTokens)}</td>`,
+    `<td class="num">${escapeHtml(perScenario == null ? "—" : `${view.money(perScenario, modelEstimated(s))}/scenario`)}</td>`,
+  ];
+  if (withJudge) cells.push(`<td class="num">${escapeHtml(view.money(s.judge_cost, false))} · ${escapeHtml(s.judge_calls ?? 0)}</td>`);
+  cells.push(`<td>${escapeHtml(typicalFault(view, label))}</td>`);
+  return `<tr>${cells.join("")}</tr>`;
+}
+
+/** A finite percentage clamped to the axis, for a style attribute. */
+const axis = (value: number): number => Math.round(Math.min(100, Math.max(0, value)) * 100) / 100;
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+function plotRow(label: string, entry: ComparisonDoc["models"][string] | undefined): string {
+  if (!entry || !finite(entry.pass_rate)) {
+    return `<div class="plot-row"><code>${escapeHtml(label)}</code><div class="axis"></div><span class="small">no scenarios</span></div>`;
+  }
+  const interval = entry.interval && finite(entry.interval[0]) && finite(entry.interval[1]) ? entry.interval : null;
+  const bar = interval
+    ? `<span class="interval" style="left:${axis(interval[0])}%;width:${axis(axis(interval[1]) - axis(interval[0]))}%"></span>`
+    : "";
+  const figures = interval
+    ? `${ratePercent(entry.pass_rate)} [${ratePercent(interval[0])} – ${ratePercent(interval[1])}]`
+    : `${ratePercent(entry.pass_rate)} (no interval)`;
+  return (
+    `<div class="plot-row"><code>${escapeHtml(label)}</code>` +
+    `<div class="axis" role="img" aria-label="${escapeHtml(`${label}: ${figures}`)}">${bar}<span class="dot" style="left:${axis(entry.pass_rate)}%"></span></div>` +
+    `<span class="small">${escapeHtml(`${figures} · ${entry.scenarios} scenarios`)}</span></div>`
+  );
+}
+
+function pairLine(pair: ComparisonDoc["pairs"][number]): string {
+  const interval = pair.interval && finite(pair.interval[0]) && finite(pair.interval[1])
+    ? ` [${pair.interval[0].toFixed(1)}, ${pair.interval[1].toFixed(1)}]` : " (no interval)";
+  const difference = finite(pair.difference) ? `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(1)} points` : "—";
+  const badge = pair.decisive ? `<span class="badge ok">decisive</span>` : `<span class="badge">not decisive</span>`;
+  return `<li><code>${escapeHtml(pair.models[0])}</code> vs <code>${escapeHtml(pair.models[1])}</code>: ${escapeHtml(`${difference}${interval} over ${pair.scenarios} shared scenarios`)} ${badge}</li>`;
+}
+
+export function methodText(comparison: ComparisonDoc): string {
+  return comparisonMethod({
+    seed: comparison.seed ?? 0,
+    resamples: comparison.resamples ?? 5000,
+    confidence: comparison.confidence ?? 0.95,
+  });
+}
+
+function intervalPlot(view: ReportView, ranked: string[]): string {
+  const comparison = view.doc.comparison;
+  if (!comparison) return "";
+  return (
+    `<div class="plot"><div class="plot-row"><span class="small">pass rate, ${escapeHtml(percent(comparison.confidence ?? 0.95))} interval</span>` +
+    `<div class="axis-labels"><span>0%</span><span>50%</span><span>100%</span></div><span></span></div>` +
+    ranked.map((label) => plotRow(label, comparison.models?.[label])).join("") +
+    `</div>` +
+    (comparison.pairs?.length ? `<ul class="small">${comparison.pairs.map(pairLine).join("")}</ul>` : "") +
+    `<p class="conclusion">${escapeHtml(comparison.conclusion ?? "")}</p>` +
+    `<p class="small">${escapeHtml(methodText(comparison))}</p>`
+  );
+}
+
+export function renderComparison(view: ReportView): string {
+  if (!view.comparing) return "";
+  const ranked = rankLabels(view);
+  const withJudge = view.labels.some((l) => view.summaries[l]?.judge_calls || view.summaries[l]?.judge_cost != null);
+  const head = ["Model", "Passed", "Mean score", "Avg latency", "Avg tokens", "Cost", ...(withJudge ? ["Judge"] : []), "Typical fault"];
+  return (
+    `<section id="comparison"><div class="section-head"><h2>Comparison</h2></div><div class="scroll"><table>` +
+    `<thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
+    `<tbody>${ranked.map((label) => tableRow(view, label, withJudge)).join("")}</tbody></table></div>` +
+    `${intervalPlot(view, ranked)}</section>`
+  );
+}

@@ -1,0 +1,47 @@
+// How the page writes its figures. Percent, pass fractions, money and the legend are the
+// shared Format rules (domain/format, reference-core §12); latency and token counts are the
+// HTML page's own short forms (§14).
+
+import { Format } from "../../format/index.js";
+import { roundHalfAwayFromZero } from "../../support/round.js";
+
+export const EMPTY = Format.EMPTY;
+export const LEGEND = Format.LEGEND;
+export const percent = (value: number | null | undefined): string => Format.percent(value);
+/** `14/16 · 88%`; `—` when nothing was scored. */
+export const passes = (passed: number, total: number): string => Format.passes(passed, total);
+export const money = (value: number | null | undefined, estimated = false): string => Format.money(value, { estimated });
+
+const usable = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/** `840ms` below a second, else seconds with two decimals (one from 10 s), zeros dropped. */
+export function latency(ms: number | null | undefined): string {
+  if (!usable(ms)) return EMPTY;
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const seconds = ms / 1000;
+  const fixed = seconds.toFixed(seconds >= 10 ? 1 : 2);
+  return `${fixed.replace(/\.?0+$/, "")}s`;
+}
+
+/** `1.2K`, `3.4M`, else the integer. */
+export function tokens(count: number | null | undefined): string {
+  if (!usable(count)) return EMPTY;
+  if (Math.abs(count) >= 1_000_000) return `${trimOne(count / 1_000_000)}M`;
+  if (Math.abs(count) >= 1_000) return `${trimOne(count / 1_000)}K`;
+  return String(Math.round(count));
+}
+
+function trimOne(value: number): string {
+  return value.toFixed(1).replace(/\.0$/, "");
+}
+
+/** `expected_tool_not_called` -> `expected tool not called`. */
+export function faultName(fault: string): string {
+  return fault.replace(/_/g, " ");
+}
+
+/** One decimal, as a pass rate in percent reads (`85.7%`). */
+export function ratePercent(value: number | null | undefined): string {
+  if (!usable(value)) return EMPTY;
+  return `${roundHalfAwayFromZero(value, 1).toFixed(1).replace(/\.0$/, "")}%`;
+}

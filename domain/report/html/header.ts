@@ -1,0 +1,49 @@
+// The header: the title, a chip per scalar metadata value, the release and the judge.
+
+import { countOf } from "../../support/pluralize.js";
+import { escapeHtml } from "./escape.js";
+import { usageEstimated, type ReportView } from "./reportView.js";
+
+export function reportTitle(view: ReportView): string {
+  return `Evaluation — ${countOf(view.scenarios.length, "scenario")} × ${countOf(view.labels.length, "model")}`;
+}
+
+export function releaseText(view: ReportView): string | null {
+  const release = view.doc.release;
+  if (!release) return null;
+  if (release.label) return release.label;
+  const parts = [release.digest, release.revision].filter((p): p is string => typeof p === "string" && p !== "");
+  return parts.length ? parts.join(" · ") : null;
+}
+
+/** Scalar metadata entries; hashes, arrays, nils and judge trace ids stay off the page's chips. */
+export function scalarMetadata(view: ReportView): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [key, value] of Object.entries(view.doc.metadata ?? {})) {
+    if (key === "judge_trace_ids" || value == null || typeof value === "object") continue;
+    entries.push([key, String(value)]);
+  }
+  return entries;
+}
+
+export function judgeChipText(view: ReportView): string {
+  const usage = view.doc.judge_usage;
+  const parts = [view.judgeName];
+  if (usage?.calls) parts.push(countOf(usage.calls, "call"));
+  if (usage && typeof usage.cost === "number") parts.push(view.money(usage.cost, usageEstimated(usage)));
+  return parts.join(" · ");
+}
+
+export function renderHeader(view: ReportView, copy: string): string {
+  const chips: string[] = [];
+  for (const [key, value] of scalarMetadata(view)) {
+    chips.push(`<span class="chip">${escapeHtml(key)} ${escapeHtml(value)}</span>`);
+  }
+  const release = releaseText(view);
+  if (release) chips.push(`<span class="chip">release ${escapeHtml(release)}</span>`);
+  chips.push(`<span class="chip">judge ${escapeHtml(judgeChipText(view))}</span>`);
+  return (
+    `<header class="head"><div><h1>${escapeHtml(reportTitle(view))}</h1>` +
+    `<div class="chips">${chips.join("")}</div></div><div>${copy}</div></header>`
+  );
+}

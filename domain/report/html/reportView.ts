@@ -1,0 +1,137 @@
+// Everything the sections share, derived once from the document: model order, scenarios in run
+// order with their results by model, per-scenario costs, the run's costs, and whether any figure
+// printed so far was an estimate (the footer carries the legend when one was).
+
+import type { JudgeUsageDoc, ModelSummaryDoc, ReportDocument, ResultDoc } from "./reportDocument.js";
+import { money } from "./figures.js";
+
+export interface ScenarioView {
+  key: string;
+  index: number;
+  group: string | null;
+  prompt: string;
+  byLabel: Map<string, ResultDoc>;
+  cost: number | null;
+  judgeCost: number | null;
+  estimated: boolean;
+}
+
+export interface ReportView {
+  doc: ReportDocument;
+  labels: string[];
+  summaries: Record<string, ModelSummaryDoc>;
+  scenarios: ScenarioView[];
+  comparing: boolean;
+  judgeName: string;
+  winner: string | null;
+  threshold: number;
+  agentName: string;
+  passed: number;
+  total: number;
+  agentCost: number | null;
+  judgeCost: number | null;
+  /** The agent's spend is an estimate: some result was estimated, or only some were priced. */
+  agentEstimated: boolean;
+  judgeEstimated: boolean;
+  /** Either part is an estimate (§13.2 run_costs). */
+  runEstimated: boolean;
+  /** Set whenever an estimated figure is written; read by the footer. */
+  anyEstimated: boolean;
+  /** money() that remembers an estimate was shown. */
+  money(value: number | null | undefined, estimated: boolean): string;
+}
+
+const sum = (a: number | null, b: number | null | undefined): number | null =>
+  typeof b === "number" && Number.isFinite(b) ? (a ?? 0) + b : a;
+
+/** A result's cost is an estimate when its metadata says so (reference §7). */
+export function resultEstimated(result: ResultDoc): boolean {
+  return result.metadata?.cost_source === "estimated";
+}
+
+export function usageEstimated(usage: JudgeUsageDoc | null | undefined): boolean {
+  if (!usage) return false;
+  if (usage.estimated === true) return true;
+  return typeof usage.source === "string" && usage.source !== "" && usage.source !== "reported";
+}
+
+/** A model's cost reads as an estimate when any part was estimated or only some runs were priced (§13.1). */
+export function modelEstimated(summary: ModelSummaryDoc): boolean {
+  if ((summary.estimated ?? 0) > 0) return true;
+  return summary.cost != null && (summary.priced ?? 0) < summary.scenarios;
+}
+
+export function buildView(doc: ReportDocument): ReportView {
+  const summaries = doc.summary_by_model ?? doc.models ?? {};
+  const labels = Object.keys(summaries);
+  for (const result of doc.results) if (!(result.label in summaries)) labels.push(result.label);
+  const scenarios = groupScenarios(doc.results);
+  let passed = 0;
+  let agentCost: number | null = null;
+  let priced = 0;
+  let anyResultEstimated = false;
+  for (const result of doc.results) {
+    if (result.status === "passed") passed += 1;
+    agentCost = sum(agentCost, result.cost);
+    if (typeof result.cost === "number") priced += 1;
+    if (resultEstimated(result)) anyResultEstimated = true;
+  }
+  const judgeCost = doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null);
+  const view: ReportView = {
+    doc,
+    labels: [...new Set(labels)],
+    summaries,
+    scenarios,
+    comparing: new Set(labels).size > 1,
+    judgeName: doc.judge ?? "rules",
+    winner: doc.verdict?.winner ?? null,
+    threshold: typeof doc.threshold === "number" ? doc.threshold : 0.7,
+    agentName: doc.agent_name ?? "the agent",
+    passed,
+    total: doc.results.length,
+    agentCost,
+    judgeCost,
+    agentEstimated: anyResultEstimated || (priced > 0 && priced < doc.results.length),
+    judgeEstimated: usageEstimated(doc.judge_usage),
+    runEstimated: anyResultEstimated || (priced > 0 && priced < doc.results.length) || usageEstimated(doc.judge_usage),
+    anyEstimated: false,
+    money(value, estimated) {
+      const text = money(value, estimated);
+      if (estimated && text.startsWith("~")) view.anyEstimated = true;
+      return text;
+    },
+  };
+  return view;
+}
+
+/** Scenarios in first-seen order, each with its results keyed by model label and its costs. */
+function groupScenarios(results: ResultDoc[]): ScenarioView[] {
+  const byKey = new Map<string, ScenarioView>();
+  const order: ScenarioView[] = [];
+  for (const result of results) {
+    let scenario = byKey.get(result.scenario_key);
+    if (!scenario) {
+      scenario = {
+        key: result.scenario_key,
+        index: order.length,
+        group: result.group ?? null,
+        prompt: result.prompt ?? "",
+        byLabel: new Map(),
+        cost: null,
+        judgeCost: null,
+        estimated: false,
+      };
+      byKey.set(result.scenario_key, scenario);
+      order.push(scenario);
+    }
+    if (!scenario.byLabel.has(result.label)) scenario.byLabel.set(result.label, result);
+    scenario.cost = sum(scenario.cost, result.cost);
+    scenario.judgeCost = sum(scenario.judgeCost, result.judge_usage?.cost);
+    if (resultEstimated(result) || usageEstimated(result.judge_usage)) scenario.estimated = true;
+  }
+  for (const scenario of order) {
+    const costs = [...scenario.byLabel.values()].map((r) => typeof r.cost === "number");
+    if (costs.includes(true) && costs.includes(false)) scenario.estimated = true;
+  }
+  return order;
+}

@@ -1,0 +1,109 @@
+// The static stylesheet. Colours come only through the design-token variables, so the theme
+// blocks in designTokens.ts are the whole difference between light and dark.
+
+import { themeCss } from "./designTokens.js";
+
+const STATIC_CSS = `
+* { box-sizing: border-box; }
+html { background: var(--color-background); }
+body { margin: 0; padding: 32px 24px 48px; background: var(--color-background); color: var(--color-text-primary); font: 14px/1.5 var(--font-text); }
+main { max-width: 1180px; margin: 0 auto; }
+h1 { font-size: 22px; margin: 0 0 8px; }
+h2 { font-size: 16px; margin: 0 0 12px; display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
+h2 .meta, .meta { color: var(--color-text-secondary); font-weight: 400; font-size: 13px; }
+code, pre, .mono { font-family: var(--font-mono); font-size: 12.5px; }
+a { color: var(--color-info-text); }
+.section-head { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; flex-wrap: wrap; margin-bottom: 12px; }
+.section-head h2 { margin: 0; }
+.section-head .md-source, .head .md-source { flex-basis: 100%; }
+.head { display: flex; justify-content: space-between; align-items: flex-start; gap: 16px; flex-wrap: wrap; margin-bottom: 16px; }
+.chips { display: flex; flex-wrap: wrap; gap: 6px; }
+.chip { display: inline-block; padding: 2px 8px; border-radius: 999px; background: var(--color-muted); border: 1px solid var(--color-border); color: var(--color-text-cell); font-size: 12px; }
+.tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
+.tile { background: var(--color-card); border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; }
+.tile .label { color: var(--color-text-secondary); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
+.tile .value { font-size: 24px; font-weight: 600; margin-top: 2px; }
+.tile .sub { color: var(--color-text-muted); font-size: 12px; }
+.tone-success .value { color: var(--color-success-text); }
+.tone-warning .value { color: var(--color-warning-text); }
+.tone-error .value { color: var(--color-error-text); }
+.card { background: var(--color-surface); border: 1px solid var(--color-border); border-radius: 12px; box-shadow: var(--shadow-popover); }
+.card > section { padding: 20px; border-top: 1px solid var(--color-border-light); }
+.card > section:first-child { border-top: 0; }
+.models { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
+.model { border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; background: var(--color-card); }
+.model.pick { border-color: var(--color-accent); box-shadow: 0 0 0 1px var(--color-accent-b); }
+.model .name { font-weight: 600; }
+.model dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 8px 0; font-size: 13px; }
+.model dt { color: var(--color-text-secondary); }
+.model dd { margin: 0; color: var(--color-text-cell); }
+.bar { height: 6px; border-radius: 3px; background: var(--color-muted); overflow: hidden; margin-top: 8px; }
+.bar > span { display: block; height: 100%; background: var(--color-success); }
+.badge { display: inline-block; padding: 1px 7px; border-radius: 999px; font-size: 11.5px; font-weight: 500; background: var(--color-muted); color: var(--color-text-cell); margin: 1px 2px 1px 0; }
+.badge.pick, .star { background: var(--color-accent-b); color: var(--color-accent); }
+.star { white-space: nowrap; padding: 1px 6px; border-radius: 999px; font-size: 11.5px; margin-left: 4px; }
+.badge.ok { background: var(--color-success-soft); color: var(--color-success-text); }
+.badge.bad { background: var(--color-error-soft); color: var(--color-error-text); }
+.badge.warn { background: var(--color-warning-soft); color: var(--color-warning-text); }
+.badge.info { background: var(--color-info-soft); color: var(--color-info-text); }
+.verdict { margin-top: 12px; padding: 10px 14px; border-radius: 10px; background: var(--color-accent-ui-tint); border: 1px solid var(--color-accent-ui-muted); }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; }
+th { text-align: left; font-weight: 500; color: var(--color-text-secondary); font-size: 12px; border-bottom: 1px solid var(--color-border); padding: 6px 8px; white-space: nowrap; }
+td { border-bottom: 1px solid var(--color-border-light); padding: 6px 8px; vertical-align: top; color: var(--color-text-cell); }
+tr:hover td { background: var(--color-row-hover); }
+td.num { white-space: nowrap; }
+.plot { margin-top: 16px; }
+.plot-row { display: grid; grid-template-columns: minmax(120px, 200px) 1fr minmax(170px, 240px); gap: 12px; align-items: center; padding: 4px 0; font-size: 13px; }
+.axis { position: relative; height: 18px; border-left: 1px solid var(--color-border-strong); border-right: 1px solid var(--color-border-strong); background: linear-gradient(var(--color-border), var(--color-border)) 0 50% / 100% 1px no-repeat; }
+.axis .interval { position: absolute; top: 5px; height: 8px; border-radius: 4px; background: var(--color-info-soft); border: 1px solid var(--color-info); }
+.axis .dot { position: absolute; top: 3px; width: 12px; height: 12px; margin-left: -6px; border-radius: 50%; background: var(--color-info); border: 2px solid var(--color-surface); }
+.axis-labels { display: flex; justify-content: space-between; color: var(--color-text-muted); font-size: 11px; }
+.conclusion { margin: 10px 0 2px; }
+.matrix td.cell-passed { background: var(--color-success-soft); }
+.matrix td.cell-failed { background: var(--color-error-soft); }
+.matrix td.cell-errored { background: var(--color-warning-soft); }
+.matrix tr.group td { background: var(--color-muted); font-weight: 500; color: var(--color-text-primary); }
+.matrix .all { color: var(--color-success-text); }
+.matrix .none { color: var(--color-error-text); }
+.prompt { white-space: pre-wrap; overflow-wrap: anywhere; }
+.calls, .small { font-size: 12px; color: var(--color-text-secondary); }
+details.scenario { border: 1px solid var(--color-border); border-radius: 10px; margin: 8px 0; background: var(--color-card); }
+details.scenario > summary { cursor: pointer; padding: 10px 14px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+details.scenario > .body { padding: 0 14px 14px; }
+.answer { border: 1px solid var(--color-border-light); border-radius: 8px; padding: 10px 12px; margin-top: 10px; background: var(--color-surface); }
+.answer pre, .fault-box pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 8px 0 0; color: var(--color-text-primary); }
+.fault-box { margin-top: 8px; padding: 8px 10px; border-radius: 8px; background: var(--color-error-soft); color: var(--color-error-text); }
+.fix-filter { display: flex; gap: 6px; flex-wrap: wrap; margin-bottom: 12px; }
+.fix > input { position: absolute; opacity: 0; pointer-events: none; }
+.fix-filter label { cursor: pointer; }
+.fix-cards { display: grid; gap: 10px; }
+.fix-card { border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; background: var(--color-card); }
+.fix-card .title { font-weight: 600; }
+.fix-card blockquote { margin: 8px 0; padding-left: 10px; border-left: 3px solid var(--color-accent-ui-muted); color: var(--color-text-cell); }
+.fix-card .action { margin-top: 8px; display: flex; gap: 8px; align-items: center; }
+.button, button.copy { display: inline-block; font: 500 12px var(--font-text); padding: 4px 10px; border-radius: 6px; border: 1px solid var(--color-border-strong); background: var(--color-surface); color: var(--color-text-primary); cursor: pointer; text-decoration: none; }
+.button.primary { background: var(--color-accent); border-color: var(--color-accent); color: var(--color-on-accent); }
+button.copy:hover { background: var(--color-hover); }
+.md-source:not([hidden]) { display: block; max-height: 320px; overflow: auto; white-space: pre-wrap; padding: 10px; border: 1px dashed var(--color-border-strong); border-radius: 8px; background: var(--color-muted); color: var(--color-text-primary); }
+footer { margin-top: 20px; color: var(--color-text-secondary); font-size: 12px; display: flex; flex-wrap: wrap; gap: 6px 16px; }
+footer .legend { flex-basis: 100%; }
+.ok-text { color: var(--color-success-text); }
+.bad-text { color: var(--color-error-text); }
+.warn-text { color: var(--color-warning-text); }
+`;
+
+/** Radio-chip filter: checking a model's chip hides the cards that do not involve it. */
+function fixFilterCss(models: number): string {
+  const rules: string[] = [];
+  for (let i = 0; i < models; i++) {
+    rules.push(`#fix-model-${i}:checked ~ .fix-cards .fix-card:not(.m${i}) { display: none; }`);
+    rules.push(`#fix-model-${i}:checked ~ .fix-filter label[for="fix-model-${i}"] { background: var(--color-accent-b); color: var(--color-accent); }`);
+  }
+  rules.push(`#fix-all:checked ~ .fix-filter label[for="fix-all"] { background: var(--color-accent-b); color: var(--color-accent); }`);
+  return rules.join("\n");
+}
+
+export function pageCss(models: number): string {
+  return [themeCss(), STATIC_CSS, fixFilterCss(models), `.matrix table { min-width: ${260 + models * 170}px; }`].join("\n");
+}
