@@ -1,0 +1,148 @@
+// The Judge (reference-core §10): prompts, parsing and failure tolerance around a completion
+// function the host injects. A judge that throws or answers unusably is skipped for that call
+// and the evaluation degrades to rule scoring; every call returns the exchange (prompt, raw
+// answer, parsed value or why it was unusable, usage) so a grade can be audited later.
+
+import {
+  RECOMMEND_INSTRUCTIONS,
+  SCORE_INSTRUCTIONS,
+  VERDICT_INSTRUCTIONS,
+  criterionPrompt,
+  recommendPrompt,
+  taskPrompt,
+  verdictPrompt,
+  type CriterionLike,
+  type DiagnosisLike,
+  type ReplayLike,
+  type ScenarioLike,
+  type VerdictSummary,
+} from "./prompts.js";
+import { parseRecommendation, parseScore, parseVerdict, type JudgeRecommendation, type JudgeVerdict, type Parsed } from "./parse.js";
+import { isBlank } from "./text.js";
+import { judgeCallUsage, type JudgeCallUsage } from "./usage.js";
+
+export type JudgeKind = "score" | "recommend" | "verdict";
+
+export interface JudgeRequest {
+  instructions: string;
+  prompt: string;
+  /** Which call this is; a completion function may ignore it. */
+  kind: JudgeKind;
+}
+
+/** Text, or text with what the call used (tokens, cost, model) when the host knows it. */
+export type JudgeReply = string | { text: string; usage?: Record<string, unknown> | null };
+export type CompleteFn = (request: JudgeRequest) => Promise<JudgeReply> | JudgeReply;
+
+/** The record of one judge call, stored with the grade it produced (or failed to). */
+export interface JudgeExchange<T = unknown> {
+  kind: JudgeKind;
+  label: string;
+  prompt: string;
+  instructions: string;
+  /** The judge's answer as received; null when the call threw or returned no text. */
+  raw: string | null;
+  parsed: T | null;
+  unusable_reason: string | null;
+  skipped: boolean;
+  usage: JudgeCallUsage | null;
+}
+
+/** A judge method's answer: the value (null when unusable) and the exchange behind it. */
+export interface JudgeOutcome<T> {
+  value: T | null;
+  /** Null only when the judge was not asked at all (a blank answer has nothing to grade). */
+  exchange: JudgeExchange<T> | null;
+}
+
+export interface JudgeOptions {
+  label: string;
+  complete: CompleteFn;
+}
+
+export class Judge {
+  readonly label: string;
+  readonly #complete: CompleteFn;
+
+  constructor(options: JudgeOptions) {
+    if (typeof options?.label !== "string" || isBlank(options.label)) {
+      throw new TypeError("Judge: label must be a non-blank string");
+    }
+    if (typeof options.complete !== "function") {
+      throw new TypeError("Judge: complete must be a function ({ instructions, prompt }) => text");
+    }
+    this.label = options.label;
+    this.#complete = options.complete;
+  }
+
+  /** Did the answer complete the scenario's task? 0..1, or null. Not asked for a blank answer. */
+  scoreTask(input: { scenario: ScenarioLike; answer: string | null | undefined }): Promise<JudgeOutcome<number>> {
+    if (isBlank(input.answer)) return Promise.resolve({ value: null, exchange: null });
+    return this.#ask("score", SCORE_INSTRUCTIONS, taskPrompt(input.scenario, input.answer as string), parseScore);
+  }
+
+  /** How well the answer meets one `llm_judge` criterion, 0..1, or null. */
+  scoreCriterion(input: { criterion: CriterionLike; prompt: string; answer: string | null | undefined }): Promise<JudgeOutcome<number>> {
+    if (isBlank(input.answer)) return Promise.resolve({ value: null, exchange: null });
+    const prompt = criterionPrompt(input.criterion, input.prompt, input.answer as string);
+    return this.#ask("score", SCORE_INSTRUCTIONS, prompt, parseScore);
+  }
+
+  /** Refines a diagnosis: the fix, a tool to add, an instruction change (usable fields only). */
+  recommend(input: {
+    scenario: ScenarioLike;
+    replay: ReplayLike;
+    diagnosis: DiagnosisLike;
+    availableTools?: Readonly<Record<string, string>>;
+    instructions?: string | null;
+  }): Promise<JudgeOutcome<JudgeRecommendation>> {
+    return this.#ask("recommend", RECOMMEND_INSTRUCTIONS, recommendPrompt(input), parseRecommendation);
+  }
+
+  /** Picks the model to ship among the compared ones, with a rationale. */
+  verdict(input: { summaries: Readonly<Record<string, VerdictSummary>>; instructions?: string | null }): Promise<JudgeOutcome<JudgeVerdict>> {
+    const labels = Object.keys(input.summaries);
+    return this.#ask("verdict", VERDICT_INSTRUCTIONS, verdictPrompt(input.summaries, input.instructions), (text) =>
+      parseVerdict(text, labels),
+    );
+  }
+
+  async #ask<T>(kind: JudgeKind, instructions: string, prompt: string, parse: (text: string) => Parsed<T>): Promise<JudgeOutcome<T>> {
+    const exchange: JudgeExchange<T> = {
+      kind,
+      label: this.label,
+      prompt,
+      instructions,
+      raw: null,
+      parsed: null,
+      unusable_reason: null,
+      skipped: false,
+      usage: null,
+    };
+    let reply: JudgeReply;
+    try {
+      reply = await this.#complete({ instructions, prompt, kind });
+    } catch (error) {
+      return skipped(exchange, `the judge call failed: ${errorText(error)}`);
+    }
+    const text = typeof reply === "string" ? reply : typeof reply?.text === "string" ? reply.text : null;
+    if (typeof reply === "object" && reply !== null) exchange.usage = judgeCallUsage(reply.usage);
+    if (text === null) return skipped(exchange, "the judge returned no text");
+    exchange.raw = text;
+    const parsed = parse(text);
+    if (!parsed.ok) return skipped(exchange, parsed.reason);
+    exchange.parsed = parsed.value;
+    return { value: parsed.value, exchange };
+  }
+}
+
+function skipped<T>(exchange: JudgeExchange<T>, reason: string): JudgeOutcome<T> {
+  exchange.skipped = true;
+  exchange.unusable_reason = reason;
+  return { value: null, exchange };
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
