@@ -1,0 +1,44 @@
+// The whole Markdown report (GitHub-flavoured), assembled from the public pieces so each piece
+// reads exactly as it does here: title, judge line, verdict (model table, run cost, best model,
+// comparison), the scenario x model matrix, every answer, what to fix, and the legend once.
+import { Format } from "../format/index.js";
+import { code, inline } from "./markdownText.js";
+import { matrixSection } from "./markdownScenarios.js";
+import type { MarkdownSource } from "./markdownSource.js";
+
+const count = (n: number, noun: string): string => `${n} ${n === 1 ? noun : `${noun}s`}`;
+
+function header(source: MarkdownSource): string {
+  const scenarios = source.resultsByScenario.size;
+  const lines = [`# Evaluation — ${count(scenarios, "scenario")} × ${count(source.models.length, "model")}`, ""];
+  lines.push(source.judgeName ? `Judged by ${code(source.judgeName)}.` : "No judge; scored on rules and expectations alone.");
+  const release = source.release;
+  if (release) {
+    const name = release.label ?? [release.digest, release.revision].filter(Boolean).join(" · ");
+    lines.push("", `Release: ${inline(name)}`);
+  }
+  lines.push("", `Pass threshold: ${Format.threshold(source.threshold).replace(/^pass /, "")}`);
+  return lines.join("\n");
+}
+
+/** Any `~` figure on the report: an estimated run cost or a model's partially priced cost. */
+function showsEstimate(source: MarkdownSource): boolean {
+  if (source.runCosts.estimated && source.runCosts.total !== null) return true;
+  for (const key in source.scenarioCosts) if (source.scenarioCosts[key].estimated) return true;
+  return false;
+}
+
+/** The pieces a whole report is assembled from, each also public on its own. */
+export interface MarkdownPieces {
+  verdict: string;
+  /** One `<details>` block per scenario, in run order. */
+  scenarios: Iterable<string>;
+  fixItems: string;
+}
+
+export function reportMarkdown(source: MarkdownSource, pieces: MarkdownPieces): string {
+  const answers = ["## Answers", ...pieces.scenarios].join("\n\n");
+  const parts = [header(source), pieces.verdict, matrixSection(source), answers, pieces.fixItems];
+  if (showsEstimate(source)) parts.push(`---\n\n_${Format.LEGEND}_`);
+  return `${parts.join("\n\n")}\n`;
+}

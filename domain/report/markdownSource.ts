@@ -1,0 +1,24 @@
+// What the Markdown writers read from a report. Report implements it; keeping it an interface
+// lets each section be written (and tested) from plain values.
+import type { ComparisonJSON } from "../stats/index.js";
+import type {
+  FixItem, ModelSummary, Release, ReportModel, ReportResult, RunCosts, ScenarioCost, Verdict,
+} from "./reportTypes.js";
+
+export interface MarkdownSource {
+  readonly results: readonly ReportResult[];
+  readonly models: readonly ReportModel[];
+  readonly summaryByModel: Record<string, ModelSummary>;
+  readonly verdict: Verdict | null;
+  readonly comparisonJSON: ComparisonJSON | null;
+  readonly comparisonMethod: string | null;
+  readonly scenarioCosts: Record<string, ScenarioCost>;
+  readonly runCosts: RunCosts;
+  readonly fixItems: readonly FixItem[];
+  readonly judgeName: string | null;
+  readonly judgeUsage: { estimated?: boolean } | null;
+  readonly release: Release | null;
+  readonly threshold: number;
+  /** Results grouped by scenario key, in run order. */
+  readonly resultsByScenario: ReadonlyMap<string, readonly ReportResult[]>;
+}

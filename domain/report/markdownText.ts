@@ -1,0 +1,69 @@
+// Untrusted text (prompts, answers, tool output, judge prose) placed into Markdown so that it
+// can never break the structure around it: a table cell stays one cell, a `<details>` block
+// stays open until our own `</details>`, a quote stays a quote. Angle brackets and ampersands
+// become entities (so `</details>` or `<script>` in an answer is only text), `|` is escaped in
+// cells, and line breaks are folded where the construct is one line long.
+
+const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
+const HAS_BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;
+const ENTITY_CHARS = /[&<>]/g;
+const HAS_ENTITY_CHAR = /[&<>]/;
+const PIPE = /\|/g;
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+const entity = (c: string): string => ENTITIES[c];
+
+/** `&`, `<`, `>` as entities: Markdown renders them back as the characters, HTML never sees a tag. */
+export function escapeAngles(text: string): string {
+  return HAS_ENTITY_CHAR.test(text) ? text.replace(ENTITY_CHARS, entity) : text;
+}
+
+/** Every line break (and run of them) becomes one space: for one-line constructs. */
+export function foldLines(text: string): string {
+  return HAS_BREAK.test(text) ? text.replace(LINE_BREAKS, " ").replace(/ {2,}/g, " ") : text;
+}
+
+/** Text inside a running line (a list item, a paragraph line): escaped and folded. */
+export function inline(text: string | null | undefined): string {
+  if (text == null) return "";
+  return foldLines(escapeAngles(text));
+}
+
+/** A table cell: inline text with every `|` escaped, so the row keeps its column count. */
+export function cell(text: string | null | undefined): string {
+  const out = inline(text);
+  return out.includes("|") ? out.replace(PIPE, "\\|") : out;
+}
+
+/**
+ * A code span holding `text` (labels, keys, tool names), fenced with one backtick more than the
+ * longest run inside it. Inside a table cell pass `inCell` so `|` is escaped (GFM honours `\|`
+ * in a code span within a table).
+ */
+export function code(text: string, inCell = false): string {
+  let body = foldLines(text);
+  if (inCell && body.includes("|")) body = body.replace(PIPE, "\\|");
+  if (!body.includes("`")) return `\`${body}\``;
+  const longest = Math.max(...(body.match(/`+/g) ?? [""]).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence} ${body} ${fence}`;
+}
+
+/**
+ * A block quote of multi-line text: every line prefixed, blank lines kept as `>` so the quote
+ * (and any fence or list an answer opens inside it) ends exactly where the text ends.
+ */
+export function quote(text: string): string {
+  const lines = escapeAngles(text).split(LINE_BREAKS);
+  let out = "";
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (i > 0) out += "\n";
+    out += line.trim() === "" ? ">" : `> ${line}`;
+  }
+  return out;
+}
+
+/** Text for an HTML element written on one line (a `<summary>`): HTML-escaped and folded. */
+export function htmlInline(text: string): string {
+  return foldLines(escapeAngles(text).replace(/"/g, "&quot;"));
+}

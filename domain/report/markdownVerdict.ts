@@ -1,0 +1,97 @@
+// The verdict piece of the Markdown report: the model table with the run's cost, the best
+// model with the verdict's rationale, and (comparing) the comparison with its intervals.
+import { Format } from "../format/index.js";
+import { cell, code, inline } from "./markdownText.js";
+import { costIsEstimated } from "./summary.js";
+import type { MarkdownSource } from "./markdownSource.js";
+import type { ModelSummary } from "./reportTypes.js";
+
+const ms = (value: number | null): string => (value === null ? Format.EMPTY : `${value} ms`);
+
+function faultsCell(faults: Record<string, number>): string {
+  const parts: string[] = [];
+  for (const fault in faults) parts.push(`${fault} ×${faults[fault]}`);
+  return parts.length > 0 ? cell(parts.join(", ")) : Format.EMPTY;
+}
+
+function judgeCell(summary: ModelSummary, estimated: boolean): string {
+  if (summary.judge_cost === null && summary.judge_calls === 0) return Format.EMPTY;
+  const calls = `${summary.judge_calls} ${summary.judge_calls === 1 ? "call" : "calls"}`;
+  return `${Format.money(summary.judge_cost, { estimated })} (${calls})`;
+}
+
+function modelTable(source: MarkdownSource): string[] {
+  const judged = source.judgeUsage !== null;
+  const judgeEstimated = source.judgeUsage?.estimated === true;
+  const header = ["Model", "Passed", "Mean score", "Mean latency", "p50", "p95", "Tokens in/out", "Cost", "Cost / 1,000"];
+  if (judged) header.push("Judge");
+  header.push("Faults");
+  const lines = [`| ${header.join(" | ")} |`, `|${"---|".repeat(header.length)}`];
+  for (const model of source.models) {
+    const s = source.summaryByModel[model.label];
+    const estimated = costIsEstimated(s);
+    const row = [
+      code(model.label, true),
+      Format.passes(s.passed, s.scenarios, { markdown: true }),
+      Format.score(s.avg_score),
+      ms(s.avg_duration_ms),
+      ms(s.p50_duration_ms),
+      ms(s.p95_duration_ms),
+      `${s.input_tokens}/${s.output_tokens}`,
+      Format.money(s.cost, { estimated }),
+      Format.money(s.cost_per_1000, { estimated }),
+    ];
+    if (judged) row.push(judgeCell(s, judgeEstimated));
+    row.push(faultsCell(s.faults));
+    lines.push(`| ${row.join(" | ")} |`);
+  }
+  return lines;
+}
+
+function totals(source: MarkdownSource): string[] {
+  const run = source.runCosts;
+  if (run.total === null) return [];
+  const estimated = run.estimated;
+  let parts = `agent ${Format.money(run.cost, { estimated })}`;
+  if (run.judge_cost !== null) parts += ` · judge ${Format.money(run.judge_cost, { estimated })}`;
+  return ["", `**Total: ${Format.money(run.total, { estimated })}** (${parts})`];
+}
+
+function bestModel(source: MarkdownSource): string[] {
+  const verdict = source.verdict;
+  if (!verdict?.winner) return [];
+  let line = `**Best model: ${code(verdict.winner)}**`;
+  if (verdict.rationale) line += ` — ${inline(verdict.rationale)}`;
+  if (verdict.judge) line += ` _(picked by ${inline(verdict.judge)})_`;
+  return ["", line];
+}
+
+const interval = (value: [number, number] | null): string => (value === null ? Format.EMPTY : `${value[0].toFixed(1)}–${value[1].toFixed(1)}`);
+const rate = (value: number | null): string => (value === null ? Format.EMPTY : `${value.toFixed(1)}%`);
+
+function comparison(source: MarkdownSource): string[] {
+  const json = source.comparisonJSON;
+  if (!json) return [];
+  const level = `${Math.round(json.confidence * 1000) / 10}%`;
+  const lines = ["", "### Comparison", "", `| Model | Scenarios | Pass rate | ${level} interval |`, "|---|---|---|---|"];
+  for (const label in json.models) {
+    const m = json.models[label];
+    lines.push(`| ${code(label, true)} | ${m.scenarios} | ${rate(m.pass_rate)} | ${interval(m.interval)} |`);
+  }
+  if (json.pairs.length > 0) {
+    lines.push("", `| Pair | Scenarios | Difference | ${level} interval | Decisive |`, "|---|---|---|---|---|");
+    for (const pair of json.pairs) {
+      const difference = pair.difference === null ? Format.EMPTY : `${pair.difference.toFixed(1)} points`;
+      const names = `${code(pair.models[0], true)} − ${code(pair.models[1], true)}`;
+      lines.push(`| ${names} | ${pair.scenarios} | ${difference} | ${interval(pair.interval)} | ${pair.decisive ? "yes" : "no"} |`);
+    }
+  }
+  lines.push("", inline(json.conclusion));
+  if (source.comparisonMethod) lines.push("", `_${inline(source.comparisonMethod)}_`);
+  return lines;
+}
+
+/** `## Verdict`: model table, run cost, best model, comparison. */
+export function verdictSection(source: MarkdownSource): string {
+  return ["## Verdict", "", ...modelTable(source), ...totals(source), ...bestModel(source), ...comparison(source)].join("\n");
+}

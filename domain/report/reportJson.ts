@@ -1,0 +1,60 @@
+// The report as one JSON document with the guide's snake_case keys, in a fixed order so the
+// same report always serializes to the same bytes: summary_by_model, criteria,
+// recommendations, fix_items, verdict, comparison (comparing only), judge, judge_usage (when
+// there is one), release (when given), threshold, agent_name (when given), metadata (when not
+// empty), results.
+import type { ComparisonJSON } from "../stats/index.js";
+import type { ReportDocument, ResultDoc } from "./html/index.js";
+import type {
+  CriterionStats, FixItem, ModelSummary, Recommendation, Release, ReportResult, Verdict,
+} from "./reportTypes.js";
+
+export interface JsonSource {
+  readonly summaryByModel: Record<string, ModelSummary>;
+  readonly criterionScores: Record<string, CriterionStats | Record<string, CriterionStats>>;
+  readonly recommendations: Recommendation[];
+  readonly fixItems: FixItem[];
+  readonly verdict: Verdict | null;
+  readonly comparisonJSON: ComparisonJSON | null;
+  readonly judgeUsage: object | null;
+  readonly release: Release | null;
+  readonly threshold: number;
+  readonly metadata: Record<string, unknown>;
+  readonly results: readonly ReportResult[];
+}
+
+/** A result's JSON plus the scenario's expectations, so a saved report can be rebuilt whole. */
+export function resultDocument(result: ReportResult): ResultDoc {
+  const doc = result.toJSON() as unknown as ResultDoc;
+  if (doc.expect !== undefined) return doc;
+  const { scenario } = result;
+  if (scenario.expectedTools.length + scenario.expectedPatterns.length + scenario.forbiddenPatterns.length === 0) return doc;
+  const expect: NonNullable<ResultDoc["expect"]> = {};
+  if (scenario.expectedTools.length > 0) expect.tools = [...scenario.expectedTools];
+  if (scenario.expectedPatterns.length > 0) expect.contains = [...scenario.expectedPatterns];
+  if (scenario.forbiddenPatterns.length > 0) expect.not_contains = [...scenario.forbiddenPatterns];
+  return { ...doc, expect };
+}
+
+export function reportDocument(source: JsonSource, extra: { judgeName: string | null; agentName: string | null }): ReportDocument {
+  const doc: ReportDocument = {
+    summary_by_model: source.summaryByModel,
+    criteria: source.criterionScores,
+    recommendations: source.recommendations,
+    fix_items: source.fixItems,
+    results: [],
+  };
+  // Rebuild in key order (results last) now that the optional keys are known.
+  const ordered: Record<string, unknown> = { ...doc };
+  delete ordered.results;
+  if (source.verdict) ordered.verdict = source.verdict;
+  if (source.comparisonJSON) ordered.comparison = source.comparisonJSON;
+  if (extra.judgeName) ordered.judge = extra.judgeName;
+  if (source.judgeUsage) ordered.judge_usage = source.judgeUsage;
+  if (source.release) ordered.release = source.release;
+  ordered.threshold = source.threshold;
+  if (extra.agentName) ordered.agent_name = extra.agentName;
+  if (Object.keys(source.metadata).length > 0) ordered.metadata = source.metadata;
+  ordered.results = source.results.map(resultDocument);
+  return ordered as unknown as ReportDocument;
+}

@@ -1,0 +1,109 @@
+// Per-model summary (reference-core §13.1, plus the guide's p50/p95 and cost per 1,000):
+// one pass over the results, then one row per model label in model order.
+import { roundHalfAwayFromZero as round } from "../support/index.js";
+import { nearestRank } from "../stats/nearestRank.js";
+import type { ModelSummary, ReportModel, ReportResult } from "./reportTypes.js";
+
+interface Tally {
+  scenarios: number;
+  passed: number;
+  errored: number;
+  scoreSum: number;
+  scoreCount: number;
+  taskSum: number;
+  taskCount: number;
+  durations: number[];
+  durationSum: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  priced: number;
+  reported: number;
+  estimated: number;
+  judgeCost: number;
+  judgeCostCount: number;
+  judgeCalls: number;
+  faults: Record<string, number>;
+}
+
+const newTally = (): Tally => ({
+  scenarios: 0, passed: 0, errored: 0, scoreSum: 0, scoreCount: 0, taskSum: 0, taskCount: 0,
+  durations: [], durationSum: 0, inputTokens: 0, outputTokens: 0, cost: 0, priced: 0, reported: 0,
+  estimated: 0, judgeCost: 0, judgeCostCount: 0, judgeCalls: 0, faults: {},
+});
+
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+function add(tally: Tally, result: ReportResult): void {
+  tally.scenarios += 1;
+  if (result.status === "passed") tally.passed += 1;
+  else if (result.status === "errored") tally.errored += 1;
+  if (isNumber(result.score)) { tally.scoreSum += result.score; tally.scoreCount += 1; }
+  const task = result.scores.task_completion;
+  if (isNumber(task)) { tally.taskSum += task; tally.taskCount += 1; }
+  const { replay } = result;
+  if (isNumber(replay.durationMs)) { tally.durations.push(replay.durationMs); tally.durationSum += replay.durationMs; }
+  tally.inputTokens += replay.inputTokens ?? 0;
+  tally.outputTokens += replay.outputTokens ?? 0;
+  if (isNumber(replay.cost)) { tally.cost += replay.cost; tally.priced += 1; }
+  if (result.costSource === "reported") tally.reported += 1;
+  else if (result.costSource === "estimated") tally.estimated += 1;
+  const usage = result.judgeUsage;
+  if (usage) {
+    if (isNumber(usage.cost)) { tally.judgeCost += usage.cost; tally.judgeCostCount += 1; }
+    if (isNumber(usage.calls)) tally.judgeCalls += usage.calls;
+  }
+  if (result.fault) tally.faults[result.fault] = (tally.faults[result.fault] ?? 0) + 1;
+}
+
+function row(model: ReportModel, tally: Tally): ModelSummary {
+  const cost = tally.priced > 0 ? round(tally.cost, 6) : null;
+  return {
+    provider: model.provider,
+    model: model.model,
+    scenarios: tally.scenarios,
+    passed: tally.passed,
+    errored: tally.errored,
+    pass_rate: tally.scenarios > 0 ? round((tally.passed * 100) / tally.scenarios, 1) : 0,
+    avg_score: tally.scoreCount > 0 ? round(tally.scoreSum / tally.scoreCount, 3) : null,
+    avg_task_completion: tally.taskCount > 0 ? round(tally.taskSum / tally.taskCount, 3) : null,
+    avg_duration_ms: tally.durations.length > 0 ? round(tally.durationSum / tally.durations.length) : null,
+    p50_duration_ms: nearestRank(tally.durations, 50),
+    p95_duration_ms: nearestRank(tally.durations, 95),
+    input_tokens: tally.inputTokens,
+    output_tokens: tally.outputTokens,
+    cost,
+    // What 1,000 scenario runs cost at the mean cost per priced replay (guide "Comparing models").
+    cost_per_1000: tally.priced > 0 ? round((tally.cost / tally.priced) * 1000, 6) : null,
+    priced: tally.priced,
+    reported: tally.reported,
+    estimated: tally.estimated,
+    judge_cost: tally.judgeCostCount > 0 ? round(tally.judgeCost, 6) : null,
+    judge_calls: tally.judgeCalls,
+    faults: tally.faults,
+  };
+}
+
+/** `label -> summary` in model order; a label with no results still gets a (zero) row. */
+export function summarizeByModel(results: readonly ReportResult[], models: readonly ReportModel[]): Record<string, ModelSummary> {
+  const tallies = new Map<string, Tally>();
+  for (const model of models) tallies.set(model.label, newTally());
+  for (const result of results) {
+    let tally = tallies.get(result.label);
+    if (!tally) { tally = newTally(); tallies.set(result.label, tally); }
+    add(tally, result);
+  }
+  const out: Record<string, ModelSummary> = {};
+  for (const model of models) out[model.label] = row(model, tallies.get(model.label)!);
+  return out;
+}
+
+/** A model's cost reads as an estimate when any part was estimated or only some runs were priced. */
+export function costIsEstimated(summary: ModelSummary): boolean {
+  return summary.estimated > 0 || (summary.cost !== null && summary.priced < summary.scenarios);
+}
+
+/** Mean cost per priced scenario run, or null when nothing was priced. */
+export function costPerPriced(summary: ModelSummary): number | null {
+  return summary.cost !== null && summary.priced > 0 ? summary.cost / summary.priced : null;
+}

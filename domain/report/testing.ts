@@ -1,0 +1,81 @@
+// Test helpers: results built from plain values, without running a replay or a scorer.
+import type { ReportDiagnosis, ReportResult, ReportToolCall, ResultStatus } from "./reportTypes.js";
+
+export interface FakeResultInit {
+  key: string;
+  label: string;
+  status?: ResultStatus;
+  prompt?: string;
+  score?: number | null;
+  scores?: Record<string, number | null>;
+  answer?: string | null;
+  toolCalls?: ReportToolCall[];
+  durationMs?: number | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  cost?: number | null;
+  costSource?: string;
+  error?: string | null;
+  diagnosis?: ReportDiagnosis | null;
+  judgeUsage?: Record<string, unknown> | null;
+  expectedTools?: string[];
+  expectedPatterns?: string[];
+  forbiddenPatterns?: string[];
+  group?: string | null;
+}
+
+export function fakeResult(init: FakeResultInit): ReportResult {
+  const diagnosis = init.diagnosis ?? null;
+  const cost = init.cost ?? null;
+  const replay = {
+    answer: init.answer === undefined ? "An answer." : init.answer,
+    toolCalls: init.toolCalls ?? [],
+    durationMs: init.durationMs ?? null,
+    inputTokens: init.inputTokens ?? null,
+    outputTokens: init.outputTokens ?? null,
+    error: init.error ?? null,
+    cost,
+    metadata: {},
+  };
+  const scenario = {
+    key: init.key,
+    prompt: init.prompt ?? `Prompt of ${init.key}`,
+    group: init.group ?? null,
+    expectedTools: init.expectedTools ?? [],
+    expectedPatterns: init.expectedPatterns ?? [],
+    forbiddenPatterns: init.forbiddenPatterns ?? [],
+  };
+  const status = init.status ?? (init.error ? "errored" : diagnosis ? "failed" : "passed");
+  const result: ReportResult = {
+    scenario,
+    label: init.label,
+    provider: "openai",
+    model: init.label,
+    status,
+    score: init.score === undefined ? 1 : init.score,
+    scores: init.scores ?? {},
+    replay,
+    diagnosis,
+    fault: diagnosis?.fault ?? null,
+    summary: diagnosis?.summary ?? null,
+    recommendation: diagnosis?.recommendation ?? null,
+    costSource: init.costSource ?? (cost === null ? "unpriced" : "reported"),
+    judgeUsage: init.judgeUsage ?? null,
+    toJSON: () => ({
+      scenario_key: scenario.key,
+      prompt: scenario.prompt,
+      label: init.label,
+      status,
+      score: result.score,
+      scores: result.scores,
+      answer: replay.answer,
+      tool_calls: replay.toolCalls,
+      duration_ms: replay.durationMs,
+      cost: replay.cost,
+      fault: result.fault,
+    }),
+  };
+  return result;
+}
+
+export const model = (label: string): { label: string; provider: string; model: string } => ({ label, provider: "openai", model: label });

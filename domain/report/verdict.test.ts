@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { summarizeByModel } from "./summary.js";
+import { judgedVerdict, rankModels, rankedVerdict } from "./verdict.js";
+import { fakeResult, model } from "./testing.js";
+
+const low = { fault: "low_quality", summary: "s", recommendation: "r" };
+
+describe("verdict", () => {
+  it("ranks by pass rate, then mean score, then cost per priced scenario, then model order", () => {
+    const results = [
+      fakeResult({ key: "a", label: "slow", score: 0.9, cost: 0.002 }),
+      fakeResult({ key: "a", label: "cheap", score: 0.9, cost: 0.001 }),
+      fakeResult({ key: "a", label: "unpriced", score: 0.9 }),
+      fakeResult({ key: "a", label: "better", score: 0.95 }),
+      fakeResult({ key: "a", label: "failing", score: 1, diagnosis: low }),
+      fakeResult({ key: "a", label: "tie", score: 0.9, cost: 0.001 }),
+    ];
+    const labels = ["failing", "slow", "cheap", "unpriced", "better", "tie"];
+    expect(rankModels(summarizeByModel(results, labels.map(model)))).toEqual(["better", "cheap", "tie", "slow", "unpriced", "failing"]);
+  });
+
+  it("writes the rationale with the estimate marked", () => {
+    const results = ["a", "b"].map((key) => fakeResult({ key, label: "m1", score: 1, cost: 0.0005, costSource: "estimated" }));
+    results.push(fakeResult({ key: "a", label: "m2", score: 0.2, diagnosis: low }));
+    const verdict = rankedVerdict(summarizeByModel(results, [model("m1"), model("m2")]));
+    expect(verdict).toEqual({
+      winner: "m1",
+      rationale: "Passed 2 of 2 scenarios (100%) with a mean score of 100% at ~$0.0010 (estimated).",
+      judge: "pass rate",
+    });
+  });
+
+  it("has no verdict for a single model", () => {
+    expect(rankedVerdict(summarizeByModel([fakeResult({ key: "a", label: "m" })], [model("m")]))).toBeNull();
+  });
+
+  it("lets a judge's present winner and rationale override the ranking", () => {
+    const ranked = { winner: "a", rationale: "Ranked.", judge: "pass rate" };
+    expect(judgedVerdict(ranked, "opus", { winner: "b", rationale: "Cheaper at equal quality." })).toEqual({ winner: "b", rationale: "Cheaper at equal quality.", judge: "opus" });
+    expect(judgedVerdict(ranked, "opus", { winner: "b", rationale: " " })).toEqual({ winner: "b", rationale: "Ranked.", judge: "opus" });
+    expect(judgedVerdict(ranked, "opus", null)).toBe(ranked);
+  });
+});

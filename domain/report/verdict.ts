@@ -1,0 +1,56 @@
+// The pick (reference-core §13.4): rank by pass rate, then mean score, then cost per priced
+// scenario (cheaper first, unpriced last); ties keep model order. The judge's spend never
+// enters the ranking. A judge, when asked, may override the winner and the rationale.
+import { Format } from "../format/index.js";
+import { costIsEstimated, costPerPriced } from "./summary.js";
+import type { ModelSummary, Verdict } from "./reportTypes.js";
+
+export function rankModels(summaries: Record<string, ModelSummary>): string[] {
+  const labels = Object.keys(summaries);
+  const order = new Map(labels.map((label, i) => [label, i]));
+  return labels.sort((a, b) => {
+    const x = summaries[a];
+    const y = summaries[b];
+    if (x.pass_rate !== y.pass_rate) return y.pass_rate - x.pass_rate;
+    const sx = x.avg_score ?? 0;
+    const sy = y.avg_score ?? 0;
+    if (sx !== sy) return sy - sx;
+    const cx = costPerPriced(x);
+    const cy = costPerPriced(y);
+    if (cx !== cy) {
+      if (cx === null) return 1;
+      if (cy === null) return -1;
+      return cx - cy;
+    }
+    return order.get(a)! - order.get(b)!;
+  });
+}
+
+/** `Passed 2 of 2 scenarios (100%) with a mean score of 100% at ~$0.0010 (estimated).` */
+export function rationaleFor(summary: ModelSummary): string {
+  const noun = summary.scenarios === 1 ? "scenario" : "scenarios";
+  const share = Format.percent(summary.scenarios > 0 ? summary.passed / summary.scenarios : null);
+  let text = `Passed ${summary.passed} of ${summary.scenarios} ${noun} (${share})`;
+  if (summary.avg_score !== null) text += ` with a mean score of ${Format.score(summary.avg_score)}`;
+  if (summary.cost !== null) {
+    const estimated = costIsEstimated(summary);
+    text += ` at ${Format.money(summary.cost, { estimated })}`;
+    if (estimated) text += " (estimated)";
+  }
+  return `${text}.`;
+}
+
+/** The rule-based verdict, or null for a single model. */
+export function rankedVerdict(summaries: Record<string, ModelSummary>): Verdict | null {
+  if (Object.keys(summaries).length < 2) return null;
+  const [winner] = rankModels(summaries);
+  return { winner, rationale: rationaleFor(summaries[winner]), judge: "pass rate" };
+}
+
+/** The ranking with a judge's answer laid over it: its present winner / rationale win. */
+export function judgedVerdict(ranked: Verdict, judgeLabel: string, answer: { winner?: unknown; rationale?: unknown } | null): Verdict {
+  if (!answer) return ranked;
+  const winner = typeof answer.winner === "string" && answer.winner.trim() !== "" ? answer.winner : ranked.winner;
+  const rationale = typeof answer.rationale === "string" && answer.rationale.trim() !== "" ? answer.rationale : ranked.rationale;
+  return { winner, rationale, judge: judgeLabel };
+}
