@@ -1,2 +1,50 @@
-// Public surface of domain/commands (filled in by its issue).
-export {};
+// Public surface of domain/commands: every command (zod schema), the pure deciders per
+// aggregate (catalog, evaluation, run, result pair), and command handling over the EventStore.
+export { fold, pairName, type Aggregate, type DecideContext } from "./aggregate.js";
+export {
+  CATALOG_MAX_BYTES,
+  CATALOG_MAX_SCENARIOS,
+  ImportCatalog,
+  RemoveCatalog,
+  CatalogCommand,
+} from "./catalog/catalogCommands.js";
+export { catalogAggregate, type CatalogState } from "./catalog/catalogAggregate.js";
+export {
+  SCENARIO_LIMIT,
+  scenarioInput,
+  type ScenarioInput,
+  CreateEvaluation,
+  ReplaceScenarios,
+  MergeScenarios,
+  ArchiveEvaluation,
+  StartRun,
+  ImportReport,
+  EvaluationCommand,
+} from "./evaluation/evaluationCommands.js";
+export { evaluationAggregate, CRITERION_TYPES, DEFAULT_CRITERIA } from "./evaluation/evaluationAggregate.js";
+export { initialEvaluationState, evolveEvaluation, type EvaluationState, type ScheduledRun } from "./evaluation/evaluationState.js";
+export { planReplace, planMerge, byPosition, type ScenarioChanges, type ReplacePlan } from "./evaluation/scenarioChanges.js";
+export { NO_SCENARIOS_SELECTED, selectScenarios, resolveModels, freezeRun } from "./evaluation/selection.js";
+export {
+  RequestRunCompletion,
+  RecordVerdict,
+  RecordComparison,
+  CompleteRun,
+  FailRun,
+  RunCommand,
+} from "./run/runCommands.js";
+export { runAggregate, pairProblems, type RunContext } from "./run/runAggregate.js";
+export { initialRunState, evolveRun, selectionPairs, findPair, type RunState, type RunPair } from "./run/runState.js";
+export { checkImportedReport, KNOWN_FAULTS } from "./run/importedReport.js";
+export { RecordReplay, ScoreResult, ResultCommand } from "./result/resultCommands.js";
+export { resultAggregate, pairStream, type ResultState, type ResultContext } from "./result/resultAggregate.js";
+export {
+  handleCommand,
+  loadAggregate,
+  readWholeStream,
+  DEFAULT_RETRIES,
+  type HandleOptions,
+  type HandledCommand,
+  type AppendedEvent,
+} from "./handleCommand.js";
+export { startRun, importReport, type TwoStreamResult } from "./twoStreamCommands.js";

@@ -1,0 +1,135 @@
+// Stream `evaluation-<id>`: creation, the scenario suite (replace / merge), archiving, and the
+// numbering of runs. Deciders are pure; the time comes from the handler's clock.
+import type { Aggregate } from "../aggregate.js";
+import { DomainError } from "../../events/domainError.js";
+import type { EventInput } from "../../events/registry.js";
+import type { CriterionData } from "../../events/shared.js";
+import {
+  EvaluationCommand,
+  type CreateEvaluation,
+  type ImportReport,
+  type MergeScenarios,
+  type ReplaceScenarios,
+  type StartRun,
+} from "./evaluationCommands.js";
+import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "./evaluationState.js";
+import { planMerge, planReplace, replaceChangesAnything } from "./scenarioChanges.js";
+import { freezeRun } from "./selection.js";
+
+export const CRITERION_TYPES = [
+  "response_present",
+  "min_length",
+  "max_latency_ms",
+  "token_budget",
+  "contains",
+  "not_contains",
+  "trace_error_rate",
+  "trace_latency",
+  "llm_judge",
+] as const;
+
+/** Criteria an evaluation gets when created without any (reference-platform feature 21). */
+export const DEFAULT_CRITERIA: CriterionData[] = [
+  { key: "response_present", type: "response_present", config: {} },
+  { key: "response_length", type: "min_length", config: { chars: 40 } },
+  { key: "latency", type: "max_latency_ms", config: { ms: 5000 } },
+  { key: "token_budget", type: "token_budget", config: { output_tokens: 1000 } },
+];
+
+function mustExist(state: EvaluationState, evaluationId: string): void {
+  if (!state.exists) throw DomainError.notFound(`evaluation ${evaluationId} not found`, "evaluation_id");
+}
+
+function decideCreate(state: EvaluationState, command: CreateEvaluation): EventInput[] {
+  if (state.exists) throw DomainError.conflict(`evaluation ${command.evaluation_id} already exists`, "evaluation_id");
+  command.criteria.forEach((c, i) => {
+    if (!(CRITERION_TYPES as readonly string[]).includes(c.type)) {
+      throw DomainError.validation(`unknown criterion type ${c.type}`, `criteria[${i}].type`);
+    }
+  });
+  const { type: _type, scenarios, ...definition } = command;
+  const criteria = command.criteria.length ? command.criteria : DEFAULT_CRITERIA;
+  const events: EventInput[] = [{ type: "EvaluationCreated", data: { ...definition, criteria } }];
+  if (scenarios.length) {
+    const plan = planReplace([], scenarios, "destroy", Number.MAX_SAFE_INTEGER);
+    events.push({ type: "ScenariosReplaced", data: { on_removed: "destroy", ...plan } });
+  }
+  return events;
+}
+
+function decideReplace(state: EvaluationState, command: ReplaceScenarios): EventInput[] {
+  mustExist(state, command.evaluation_id);
+  const plan = planReplace(state.scenarios, command.scenarios, command.on_removed, command.limit);
+  // Re-materializing an unchanged catalog set changes nothing, so it records nothing.
+  if (!replaceChangesAnything(plan)) return [];
+  return [{ type: "ScenariosReplaced", data: { on_removed: command.on_removed, ...plan } }];
+}
+
+function decideMerge(state: EvaluationState, command: MergeScenarios): EventInput[] {
+  mustExist(state, command.evaluation_id);
+  const changes = planMerge(state.scenarios, command.scenarios, command.limit);
+  // Only added and updated records change state; unchanged keys are listed for the caller.
+  const touched = new Set([...changes.added, ...changes.updated]);
+  return [{ type: "ScenariosMerged", data: { limit: command.limit, ...changes, scenarios: changes.scenarios.filter((s) => touched.has(s.key)) } }];
+}
+
+function unarchive(state: EvaluationState, reason: "run_started" | "report_imported"): EventInput[] {
+  return state.archived ? [{ type: "EvaluationUnarchived", data: { reason } }] : [];
+}
+
+function decideStartRun(state: EvaluationState, command: StartRun): EventInput[] {
+  mustExist(state, command.evaluation_id);
+  if (state.runs.some((r) => r.runId === command.run_id)) throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+  const number = state.runs.length + 1;
+  freezeRun(state, command, number); // refuses an empty selection or a model under two labels before numbering
+  return [
+    ...unarchive(state, "run_started"),
+    { type: "RunScheduled", data: { run_id: command.run_id, number, origin: command.external ? "external" : "engine" } },
+  ];
+}
+
+function decideImportReport(state: EvaluationState, command: ImportReport): EventInput[] {
+  mustExist(state, command.evaluation_id);
+  const scheduled = state.runs.find((r) => r.runId === command.run_id);
+  if (scheduled) {
+    if (scheduled.origin !== "imported") throw DomainError.conflict("run_id already exists with a different report", "run_id");
+    return []; // a retried import keeps the number it took the first time
+  }
+  return [
+    ...unarchive(state, "report_imported"),
+    { type: "RunScheduled", data: { run_id: command.run_id, number: state.runs.length + 1, origin: "imported" } },
+  ];
+}
+
+export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> = {
+  name: "evaluation",
+  commandSchema: EvaluationCommand,
+  initialState: initialEvaluationState,
+  evolve: evolveEvaluation,
+
+  decide(state, command, { now }) {
+    switch (command.type) {
+      case "CreateEvaluation":
+        return decideCreate(state, command);
+      case "ReplaceScenarios":
+        return decideReplace(state, command);
+      case "MergeScenarios":
+        return decideMerge(state, command);
+      case "ArchiveEvaluation":
+        mustExist(state, command.evaluation_id);
+        if (command.archived === state.archived) return [];
+        return command.archived
+          ? [{ type: "EvaluationArchived", data: { archived_at: now.toISOString() } }]
+          : [{ type: "EvaluationUnarchived", data: { reason: "requested" } }];
+      case "StartRun":
+        return decideStartRun(state, command);
+      case "ImportReport":
+        return decideImportReport(state, command);
+    }
+  },
+
+  // Every evaluation decision reads only this stream, so a lost race is re-decided on fresh
+  // state: a merge re-checks its limit, a run takes the next free number, and a concurrent
+  // create of the same id ends in the decider's own "already exists".
+  retryOnConflict: () => true,
+};

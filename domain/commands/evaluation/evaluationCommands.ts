@@ -1,0 +1,120 @@
+// Evaluation commands (stream `evaluation-<id>`). Scenario input is already parsed by the caller
+// (ScenarioParser / Catalog) into plain snake_case records.
+import { z } from "zod";
+import {
+  catalogReference,
+  criterionData,
+  idSchema,
+  jsonObject,
+  judgeData,
+  modelSpecData,
+  nonBlank,
+  releaseData,
+  toolData,
+} from "../../events/shared.js";
+
+/** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
+export const SCENARIO_LIMIT = 2000;
+
+export const scenarioInput = z.object({
+  key: z.string().trim().max(200).default(""),
+  prompt: z.string().max(65_535).default(""),
+  group: z.string().max(200).optional(),
+  group_name: z.string().optional(),
+  notes: z.string().optional(),
+  expected_tools: z.array(z.string()).default([]),
+  expected_patterns: z.array(z.string()).default([]),
+  forbidden_patterns: z.array(z.string()).default([]),
+  production_only: z.boolean().default(false),
+  tags: z.array(z.string()).default([]),
+  params: jsonObject.default({}),
+  position: z.number().int().optional(),
+  enabled: z.boolean().optional(),
+});
+export type ScenarioInput = z.output<typeof scenarioInput>;
+
+export const CreateEvaluation = z.object({
+  type: z.literal("CreateEvaluation"),
+  evaluation_id: idSchema,
+  tenant: idSchema,
+  agent: nonBlank,
+  name: nonBlank.max(255),
+  judge: judgeData.default({ kind: "rules", model: null }),
+  criteria: z.array(criterionData).default([]),
+  threshold: z.number().min(0).max(1).default(0.7),
+  compare_models: z.array(z.string()).default([]),
+  catalog: catalogReference.nullable().default(null),
+  external: z.object({ source: z.string(), suite: z.string(), scope: z.string().nullable().optional() }).nullable().default(null),
+  /** Optional initial suite, stored as a replace with on_removed destroy. */
+  scenarios: z.array(scenarioInput).default([]),
+});
+export type CreateEvaluation = z.output<typeof CreateEvaluation>;
+
+export const ReplaceScenarios = z.object({
+  type: z.literal("ReplaceScenarios"),
+  evaluation_id: idSchema,
+  scenarios: z.array(scenarioInput),
+  on_removed: z.enum(["destroy", "disable"], { error: "on_removed must be destroy or disable" }).default("destroy"),
+  limit: z.number().int().positive().default(SCENARIO_LIMIT),
+});
+export type ReplaceScenarios = z.output<typeof ReplaceScenarios>;
+
+export const MergeScenarios = z.object({
+  type: z.literal("MergeScenarios"),
+  evaluation_id: idSchema,
+  scenarios: z.array(scenarioInput),
+  limit: z.number().int().positive().default(SCENARIO_LIMIT),
+});
+export type MergeScenarios = z.output<typeof MergeScenarios>;
+
+export const ArchiveEvaluation = z.object({
+  type: z.literal("ArchiveEvaluation"),
+  evaluation_id: idSchema,
+  archived: z.boolean({ error: "evaluation.archived must be true or false" }),
+});
+export type ArchiveEvaluation = z.output<typeof ArchiveEvaluation>;
+
+/**
+ * Starts a run: the evaluation stream numbers it (RunScheduled), then the run stream freezes the
+ * selection (RunStarted). Models arrive resolved (ModelSpec.parseAll of the request, else
+ * compare_models, else the agent's model).
+ */
+export const StartRun = z.object({
+  type: z.literal("StartRun"),
+  run_id: idSchema,
+  evaluation_id: idSchema,
+  keys: z.array(z.string()).nullable().default(null),
+  group: z.string().nullable().default(null),
+  models: z.array(modelSpecData),
+  external: z.boolean().default(false),
+  judge_label: z.string().nullable().default(null),
+  release: releaseData.nullable().default(null),
+  metadata: jsonObject.default({}),
+  tools: z.array(toolData).default([]),
+});
+export type StartRun = z.output<typeof StartRun>;
+
+/** Version-1 report envelope (reference-core §17) that becomes a completed run. */
+export const ImportReport = z.object({
+  type: z.literal("ImportReport"),
+  run_id: idSchema,
+  evaluation_id: idSchema,
+  tenant: idSchema,
+  source: nonBlank,
+  agent_name: nonBlank,
+  suite: nonBlank,
+  /** SHA-256 of the report's canonical JSON, computed by the caller. */
+  digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
+  report: jsonObject,
+});
+export type ImportReport = z.output<typeof ImportReport>;
+
+export const EvaluationCommand = z.discriminatedUnion("type", [
+  CreateEvaluation,
+  ReplaceScenarios,
+  MergeScenarios,
+  ArchiveEvaluation,
+  StartRun,
+  ImportReport,
+]);
+export type EvaluationCommand = z.output<typeof EvaluationCommand>;

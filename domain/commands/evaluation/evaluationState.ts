@@ -1,0 +1,93 @@
+// The evaluation as its stream folds: definition, suite, archive flag and run numbering.
+import type { DomainEvent, EventData } from "../../events/registry.js";
+import type { CatalogReference, CriterionData, EvaluationScenario, JudgeData } from "../../events/shared.js";
+
+export interface ScheduledRun {
+  runId: string;
+  number: number;
+  origin: "engine" | "external" | "imported";
+}
+
+export interface EvaluationState {
+  exists: boolean;
+  evaluationId: string | null;
+  tenant: string | null;
+  agent: string | null;
+  name: string | null;
+  judge: JudgeData;
+  criteria: CriterionData[];
+  threshold: number;
+  compareModels: string[];
+  catalog: CatalogReference | null;
+  external: EventData<"EvaluationCreated">["external"];
+  scenarios: EvaluationScenario[];
+  archived: boolean;
+  runs: ScheduledRun[];
+}
+
+export function initialEvaluationState(): EvaluationState {
+  return {
+    exists: false,
+    evaluationId: null,
+    tenant: null,
+    agent: null,
+    name: null,
+    judge: { kind: "rules", model: null },
+    criteria: [],
+    threshold: 0.7,
+    compareModels: [],
+    catalog: null,
+    external: null,
+    scenarios: [],
+    archived: false,
+    runs: [],
+  };
+}
+
+/** Replaces records by key, appending new ones, keeping everything else as it was. */
+function upsert(current: EvaluationScenario[], records: EvaluationScenario[]): EvaluationScenario[] {
+  const byKey = new Map(records.map((r) => [r.key, r]));
+  const kept = current.map((s) => byKey.get(s.key) ?? s);
+  const known = new Set(current.map((s) => s.key));
+  return [...kept, ...records.filter((r) => !known.has(r.key))];
+}
+
+export function evolveEvaluation(state: EvaluationState, event: DomainEvent): EvaluationState {
+  switch (event.type) {
+    case "EvaluationCreated": {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        evaluationId: d.evaluation_id,
+        tenant: d.tenant,
+        agent: d.agent,
+        name: d.name,
+        judge: d.judge,
+        criteria: d.criteria,
+        threshold: d.threshold,
+        compareModels: d.compare_models,
+        catalog: d.catalog,
+        external: d.external,
+      };
+    }
+    case "ScenariosReplaced": {
+      const removed = new Set(event.data.removed);
+      const disabled = new Set(event.data.disabled);
+      const kept = state.scenarios
+        .filter((s) => !removed.has(s.key))
+        .map((s) => (disabled.has(s.key) ? { ...s, enabled: false } : s));
+      return { ...state, scenarios: upsert(kept, event.data.scenarios) };
+    }
+    case "ScenariosMerged":
+      return { ...state, scenarios: upsert(state.scenarios, event.data.scenarios) };
+    case "EvaluationArchived":
+      return { ...state, archived: true };
+    case "EvaluationUnarchived":
+      return { ...state, archived: false };
+    case "RunScheduled":
+      return { ...state, runs: [...state.runs, { runId: event.data.run_id, number: event.data.number, origin: event.data.origin }] };
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,88 @@
+// Stream `result-<runId>.<n>`: a pair's replay is recorded at most once, then scored once.
+// The run's frozen selection (given as context) says which pairs exist and which stream holds
+// each, so a pair outside the selection is refused before anything is written.
+import type { Aggregate, DecideContext } from "../aggregate.js";
+import { pairName } from "../aggregate.js";
+import { DomainError } from "../../events/domainError.js";
+import type { DomainEvent, EventInput } from "../../events/registry.js";
+import { resultStream } from "../../events/streams.js";
+import { findPair, type RunPair, type RunState } from "../run/runState.js";
+import { ResultCommand, type ScoreResult } from "./resultCommands.js";
+
+export interface ResultState {
+  status: "none" | "replayed" | "scored";
+  pass: boolean | null;
+}
+
+export interface ResultContext {
+  run?: RunState;
+}
+
+/** The stream of a pair in a started run; refuses a pair outside its selection. */
+export function pairStream(run: RunState, scenarioKey: string, modelLabel: string): string {
+  return resultStream(run.runId ?? "", requirePair(run, scenarioKey, modelLabel).n);
+}
+
+function requirePair(run: RunState | undefined, scenarioKey: string, modelLabel: string, runId = run?.runId ?? "?"): RunPair {
+  if (!run || run.status === "none") throw DomainError.notFound(`run ${runId} not found`, "run_id");
+  const pair = findPair(run, scenarioKey, modelLabel);
+  if (!pair) throw DomainError.validation(`pair ${pairName(scenarioKey, modelLabel)} is not in run ${runId}'s selection`, "scenario_key");
+  return pair;
+}
+
+function locate(command: ResultCommand, context: DecideContext & ResultContext): RunPair {
+  const pair = requirePair(context.run, command.scenario_key, command.model_label, command.run_id);
+  const expected = resultStream(command.run_id, pair.n);
+  if (context.streamId !== expected) {
+    throw DomainError.validation(`pair ${pairName(pair.scenarioKey, pair.modelLabel)} belongs in stream ${expected}, not ${context.streamId}`, "stream");
+  }
+  return pair;
+}
+
+function checkScore(command: ScoreResult): void {
+  const name = pairName(command.scenario_key, command.model_label);
+  if (command.pass !== (command.status === "passed")) {
+    throw DomainError.validation(`pair ${name}: pass must be true exactly when status is passed`, "pass");
+  }
+  if (command.status === "passed" && command.fault !== null) throw DomainError.validation(`pair ${name}: a passed result has no fault`, "fault");
+  if (command.status === "failed" && command.fault === null) throw DomainError.validation(`pair ${name}: a failed result names its fault`, "fault");
+  if (command.status === "errored" && command.fault !== "run_error") {
+    throw DomainError.validation(`pair ${name}: an errored result carries fault run_error`, "fault");
+  }
+}
+
+function decide(state: ResultState, command: ResultCommand, context: DecideContext & ResultContext): EventInput[] {
+  const pair = locate(command, context);
+  const name = pairName(pair.scenarioKey, pair.modelLabel);
+  const identity = { run_id: command.run_id, n: pair.n, scenario_key: pair.scenarioKey, model_label: pair.modelLabel };
+  if (context.run?.status !== "running") throw DomainError.conflict(`run ${command.run_id} is ${context.run?.status}; it takes no more results`, "run_id");
+  switch (command.type) {
+    case "RecordReplay":
+      if (state.status !== "none") throw DomainError.conflict(`pair ${name} of run ${command.run_id} is already recorded`, "scenario_key");
+      return [{ type: "ReplayRecorded", data: { ...identity, replay: command.replay } }];
+    case "ScoreResult": {
+      if (state.status === "none") throw DomainError.conflict(`pair ${name} of run ${command.run_id} has no replay recorded yet`, "scenario_key");
+      if (state.status === "scored") throw DomainError.conflict(`pair ${name} of run ${command.run_id} is already scored`, "scenario_key");
+      checkScore(command);
+      const { type: _t, run_id: _r, scenario_key: _s, model_label: _m, ...score } = command;
+      return [{ type: "ResultScored", data: { ...identity, ...score } }];
+    }
+  }
+}
+
+function evolve(state: ResultState, event: DomainEvent): ResultState {
+  if (event.type === "ReplayRecorded") return { ...state, status: "replayed" };
+  if (event.type === "ResultScored") return { status: "scored", pass: event.data.pass };
+  return state;
+}
+
+export const resultAggregate: Aggregate<ResultState, ResultCommand, ResultContext> = {
+  name: "result",
+  commandSchema: ResultCommand,
+  initialState: () => ({ status: "none", pass: null }),
+  evolve,
+  decide,
+  // A replay is appended with "no stream": losing that race means the pair is already
+  // recorded, which is final. Scoring re-decides (and then finds it already scored).
+  retryOnConflict: (command) => command.type !== "RecordReplay",
+};

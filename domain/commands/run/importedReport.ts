@@ -1,0 +1,58 @@
+// What an imported report must satisfy before it becomes a completed run (reference-platform
+// §3 rule 13 and §2.1 limits). The report is Report#to_h JSON with snake_case keys.
+import { DomainError } from "../../events/domainError.js";
+
+export const KNOWN_FAULTS = [
+  "run_error",
+  "tool_error",
+  "missing_capability",
+  "expected_tool_not_called",
+  "ungrounded_answer",
+  "forbidden_content",
+  "missing_content",
+  "low_quality",
+  "judge_unavailable",
+] as const;
+
+export const REPORT_MAX_RESULTS = 1000;
+export const REPORT_MAX_MODELS = 50;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function checkModels(models: Record<string, unknown>): void {
+  const labels = Object.keys(models);
+  if (labels.length > REPORT_MAX_MODELS) throw DomainError.validation(`report.models holds ${labels.length} models, over the ${REPORT_MAX_MODELS} limit`, "report.models");
+  const seen = new Map<string, string>();
+  for (const label of labels) {
+    const entry = models[label];
+    if (!isObject(entry)) continue;
+    const target = `${String(entry.provider ?? "")}/${String(entry.model ?? label)}`;
+    const other = seen.get(target);
+    if (other !== undefined) {
+      throw DomainError.validation(`report.models: "${other}" and "${label}" name the same provider/model (${target})`, "report.models");
+    }
+    seen.set(target, label);
+  }
+}
+
+export function checkImportedReport(report: Record<string, unknown>): void {
+  const { models, results } = report;
+  if (!isObject(models)) throw DomainError.validation("report.models must be an object keyed by model label", "report.models");
+  if (!Array.isArray(results)) throw DomainError.validation("report.results must be a list", "report.results");
+  checkModels(models);
+  if (results.length > REPORT_MAX_RESULTS) {
+    throw DomainError.validation(`report.results holds ${results.length} results, over the ${REPORT_MAX_RESULTS} limit`, "report.results");
+  }
+  results.forEach((result, i) => {
+    const field = `report.results[${i}]`;
+    if (!isObject(result)) throw DomainError.validation(`${field} must be an object`, field);
+    const label = String(result.label ?? "");
+    if (!(label in models)) throw DomainError.validation(`${field}.label "${label}" is missing from report.models`, `${field}.label`);
+    const fault = result.fault;
+    if (fault !== undefined && fault !== null && !(KNOWN_FAULTS as readonly string[]).includes(String(fault))) {
+      throw DomainError.validation(`${field}.fault: unknown fault "${String(fault)}"`, `${field}.fault`);
+    }
+  });
+}

@@ -1,0 +1,137 @@
+// Stream `run-<id>`: started with a frozen selection, then the verdict and the comparison, then
+// exactly one end (RunCompleted or RunFailed). Terminal states are final.
+import type { Aggregate, DecideContext } from "../aggregate.js";
+import { pairName } from "../aggregate.js";
+import { DomainError } from "../../events/domainError.js";
+import type { EventInput } from "../../events/registry.js";
+import type { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
+import type { EvaluationState } from "../evaluation/evaluationState.js";
+import { freezeRun } from "../evaluation/selection.js";
+import { checkImportedReport } from "./importedReport.js";
+import { RunCommand, type CompleteRun } from "./runCommands.js";
+import { findPair, initialRunState, evolveRun, type RunState } from "./runState.js";
+
+/** Starting or importing a run reads the evaluation it belongs to (already numbered there). */
+export interface RunContext {
+  evaluation?: EvaluationState;
+}
+
+function mustRun(state: RunState, runId: string): void {
+  if (state.status === "none") throw DomainError.notFound(`run ${runId} not found`, "run_id");
+  if (state.status !== "running") throw DomainError.conflict(`run ${runId} is ${state.status}`, "run_id");
+}
+
+function scheduledNumber(context: RunContext, command: StartRun | ImportReport): { evaluation: EvaluationState; number: number } {
+  const evaluation = context.evaluation;
+  const scheduled = evaluation?.runs.find((r) => r.runId === command.run_id);
+  if (!evaluation || !scheduled) {
+    throw DomainError.conflict(`run ${command.run_id} was not scheduled on evaluation ${command.evaluation_id}`, "run_id");
+  }
+  return { evaluation, number: scheduled.number };
+}
+
+function decideStart(state: RunState, command: StartRun, context: RunContext): EventInput[] {
+  if (state.status !== "none") throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+  const { evaluation, number } = scheduledNumber(context, command);
+  return [{ type: "RunStarted", data: freezeRun(evaluation, command, number) }];
+}
+
+function decideImport(state: RunState, command: ImportReport, context: RunContext): EventInput[] {
+  if (state.status !== "none") {
+    if (state.imported && state.digest === command.digest) return []; // the same report again: no-op
+    throw DomainError.conflict("run_id already exists with a different report", "run_id");
+  }
+  checkImportedReport(command.report);
+  const { number } = scheduledNumber(context, command);
+  const { type: _type, ...data } = command;
+  return [{ type: "ReportImported", data: { ...data, number } }];
+}
+
+/** Which selected pairs the results miss, which they name outside the selection, which twice. */
+export function pairProblems(state: RunState, results: CompleteRun["results"]) {
+  const counts = new Map<string, number>();
+  const unknown: string[] = [];
+  for (const r of results) {
+    const name = pairName(r.scenario_key, r.model_label);
+    if (!findPair(state, r.scenario_key, r.model_label)) {
+      if (!unknown.includes(name)) unknown.push(name);
+      continue;
+    }
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const names = state.pairs.map((p) => pairName(p.scenarioKey, p.modelLabel));
+  return {
+    missing: names.filter((n) => !counts.has(n)),
+    unknown,
+    duplicate: names.filter((n) => (counts.get(n) ?? 0) > 1),
+  };
+}
+
+function describeProblems(problems: ReturnType<typeof pairProblems>): string {
+  return (["missing", "unknown", "duplicate"] as const)
+    .filter((k) => problems[k].length)
+    .map((k) => `${k} ${problems[k].join(", ")}`)
+    .join("; ");
+}
+
+function decideComplete(state: RunState, command: CompleteRun): EventInput[] {
+  mustRun(state, command.run_id);
+  const problems = pairProblems(state, command.results);
+  const broken = problems.missing.length + problems.unknown.length + problems.duplicate.length > 0;
+  if (broken && state.external) {
+    // A host that did not report every selected pair exactly once fails its run, naming them.
+    const message = `The external run did not report every selected scenario and model exactly once: ${describeProblems(problems)}`;
+    return [{ type: "RunFailed", data: { message, pairs: problems } }];
+  }
+  if (broken) {
+    throw DomainError.conflict(`run ${command.run_id} cannot complete: ${describeProblems(problems)}`, "results");
+  }
+  const passed = command.results.filter((r) => r.pass).length;
+  return [{ type: "RunCompleted", data: { scored: command.results.length, passed, summary: command.summary } }];
+}
+
+function decide(state: RunState, command: RunCommand, context: DecideContext & RunContext): EventInput[] {
+  switch (command.type) {
+    case "StartRun":
+      return decideStart(state, command, context);
+    case "ImportReport":
+      return decideImport(state, command, context);
+    case "RequestRunCompletion":
+      if (state.status === "none") throw DomainError.notFound(`run ${command.run_id} not found`, "run_id");
+      // Asked once; a repeat, or a request after the run ended, changes nothing.
+      if (state.status !== "running" || state.completionRequested) return [];
+      return [{ type: "RunCompletionRequested", data: { scored: command.scored } }];
+    case "RecordVerdict": {
+      mustRun(state, command.run_id);
+      if (state.verdictRecorded) throw DomainError.conflict(`run ${command.run_id} already has a verdict`, "run_id");
+      const winner = command.verdict?.winner;
+      if (winner != null && !state.started?.models.some((m) => m.label === winner)) {
+        throw DomainError.validation(`verdict winner "${winner}" is not a model of run ${command.run_id}`, "verdict.winner");
+      }
+      const { type: _t, run_id: _r, ...data } = command;
+      return [{ type: "VerdictRecorded", data }];
+    }
+    case "RecordComparison": {
+      mustRun(state, command.run_id);
+      if (state.comparisonRecorded) throw DomainError.conflict(`run ${command.run_id} already has a comparison`, "run_id");
+      if ((state.started?.models.length ?? 0) < 2) throw DomainError.validation("a comparison needs at least two models", "comparison");
+      const { type: _t, run_id: _r, ...data } = command;
+      return [{ type: "ComparisonRecorded", data }];
+    }
+    case "CompleteRun":
+      return decideComplete(state, command);
+    case "FailRun":
+      mustRun(state, command.run_id);
+      return [{ type: "RunFailed", data: { message: command.message } }];
+  }
+}
+
+export const runAggregate: Aggregate<RunState, RunCommand, RunContext> = {
+  name: "run",
+  commandSchema: RunCommand,
+  initialState: initialRunState,
+  evolve: evolveRun,
+  decide,
+  // Re-deciding on fresh state is always safe: a lost completion race ends in "run is complete".
+  retryOnConflict: () => true,
+};

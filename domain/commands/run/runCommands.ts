@@ -1,0 +1,58 @@
+// Run commands (stream `run-<id>`). StartRun and ImportReport are shared with the evaluation
+// aggregate, which numbers the run first (see startRun.ts / importReport.ts).
+import { z } from "zod";
+import { judgeExchangeData, verdictData } from "../../events/runEvents.js";
+import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
+import { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
+
+export const RequestRunCompletion = z.object({
+  type: z.literal("RequestRunCompletion"),
+  run_id: idSchema,
+  scored: z.number().int().nonnegative(),
+});
+export type RequestRunCompletion = z.output<typeof RequestRunCompletion>;
+
+export const RecordVerdict = z.object({
+  type: z.literal("RecordVerdict"),
+  run_id: idSchema,
+  verdict: verdictData.nullable(),
+  judge_label: z.string().nullable(),
+  ranking: jsonObject,
+  judge_exchange: judgeExchangeData.nullable().default(null),
+});
+export type RecordVerdict = z.output<typeof RecordVerdict>;
+
+export const RecordComparison = z.object({
+  type: z.literal("RecordComparison"),
+  run_id: idSchema,
+  comparison: jsonObject,
+  seed: z.number().int(),
+  resamples: z.number().int().positive(),
+  confidence: z.number().gt(0).lt(1),
+});
+export type RecordComparison = z.output<typeof RecordComparison>;
+
+export const scoredPair = z.object({ scenario_key: nonBlank, model_label: nonBlank, pass: z.boolean() });
+
+export const CompleteRun = z.object({
+  type: z.literal("CompleteRun"),
+  run_id: idSchema,
+  /** Every scored result the caller found for this run (from the result streams or the host). */
+  results: z.array(scoredPair),
+  summary: jsonObject.default({}),
+});
+export type CompleteRun = z.output<typeof CompleteRun>;
+
+export const FailRun = z.object({ type: z.literal("FailRun"), run_id: idSchema, message: nonBlank });
+export type FailRun = z.output<typeof FailRun>;
+
+export const RunCommand = z.discriminatedUnion("type", [
+  StartRun,
+  RequestRunCompletion,
+  RecordVerdict,
+  RecordComparison,
+  CompleteRun,
+  FailRun,
+  ImportReport,
+]);
+export type RunCommand = z.output<typeof RunCommand>;

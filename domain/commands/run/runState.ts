@@ -1,0 +1,79 @@
+// A run as its stream folds: the frozen selection, what has been recorded, and its end.
+import type { DomainEvent, EventData } from "../../events/registry.js";
+
+export interface RunPair {
+  n: number;
+  scenarioKey: string;
+  modelLabel: string;
+}
+
+export interface RunState {
+  status: "none" | "running" | "complete" | "failed";
+  runId: string | null;
+  evaluationId: string | null;
+  external: boolean;
+  imported: boolean;
+  /** Imported runs: the report digest that identifies their content. */
+  digest: string | null;
+  started: EventData<"RunStarted"> | null;
+  pairs: RunPair[];
+  completionRequested: boolean;
+  verdictRecorded: boolean;
+  comparisonRecorded: boolean;
+  failure: string | null;
+}
+
+export function initialRunState(): RunState {
+  return {
+    status: "none",
+    runId: null,
+    evaluationId: null,
+    external: false,
+    imported: false,
+    digest: null,
+    started: null,
+    pairs: [],
+    completionRequested: false,
+    verdictRecorded: false,
+    comparisonRecorded: false,
+    failure: null,
+  };
+}
+
+/** Pair n is scenario floor(n / models) x model n % models: scenario-major, in run order. */
+export function selectionPairs(scenarioKeys: readonly string[], modelLabels: readonly string[]): RunPair[] {
+  return scenarioKeys.flatMap((scenarioKey, i) =>
+    modelLabels.map((modelLabel, j) => ({ n: i * modelLabels.length + j, scenarioKey, modelLabel })),
+  );
+}
+
+export function findPair(state: RunState, scenarioKey: string, modelLabel: string): RunPair | undefined {
+  return state.pairs.find((p) => p.scenarioKey === scenarioKey && p.modelLabel === modelLabel);
+}
+
+export function evolveRun(state: RunState, event: DomainEvent): RunState {
+  switch (event.type) {
+    case "RunStarted": {
+      const d = event.data;
+      const pairs = selectionPairs(
+        d.scenarios.map((s) => s.key),
+        d.models.map((m) => m.label),
+      );
+      return { ...state, status: "running", runId: d.run_id, evaluationId: d.evaluation_id, external: d.external, started: d, pairs };
+    }
+    case "RunCompletionRequested":
+      return { ...state, completionRequested: true };
+    case "VerdictRecorded":
+      return { ...state, verdictRecorded: true };
+    case "ComparisonRecorded":
+      return { ...state, comparisonRecorded: true };
+    case "RunCompleted":
+      return { ...state, status: "complete" };
+    case "RunFailed":
+      return { ...state, status: "failed", failure: event.data.message };
+    case "ReportImported":
+      return { ...state, status: "complete", runId: event.data.run_id, evaluationId: event.data.evaluation_id, imported: true, digest: event.data.digest };
+    default:
+      return state;
+  }
+}

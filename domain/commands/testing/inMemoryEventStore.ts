@@ -1,0 +1,91 @@
+// A small, honest in-memory EventStore for command-handling tests (domain must not import
+// infra). It enforces the four expected-version modes and can inject a concurrent write just
+// before the next append, to exercise conflict-and-retry paths.
+import {
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedVersion,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from "../../ports/eventStore.js";
+
+export class InMemoryEventStore implements EventStore {
+  readonly log: RecordedEvent[] = [];
+  private readonly streams = new Map<string, RecordedEvent[]>();
+  private beforeAppend: Array<() => void> = [];
+  appendCalls = 0;
+
+  /** Runs `write` right before the next append is checked, as a racing writer would. */
+  interleave(write: () => void): void {
+    this.beforeAppend.push(write);
+  }
+
+  async append(streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }): Promise<AppendResult> {
+    this.appendCalls++;
+    const racer = this.beforeAppend.shift();
+    if (racer) racer();
+    return this.appendNow(streamId, events, options?.expectedVersion ?? "any");
+  }
+
+  /** Synchronous append, used by `interleave` writers. */
+  appendNow(streamId: string, events: EventToAppend[], expected: ExpectedVersion = "any"): AppendResult {
+    const stream = this.streams.get(streamId) ?? [];
+    const actual = stream.length ? BigInt(stream.length - 1) : null;
+    const ok =
+      expected === "any" ||
+      (expected === "noStream" && actual === null) ||
+      (expected === "streamExists" && actual !== null) ||
+      (typeof expected === "bigint" && actual === expected);
+    if (!ok) throw new WrongExpectedVersionError(streamId, expected, actual);
+    for (const event of events) {
+      const position = BigInt(this.log.length);
+      const recorded: RecordedEvent = {
+        ...structuredClone(event),
+        streamId,
+        streamVersion: BigInt(stream.length),
+        position: { commit: position, prepare: position },
+        recordedAt: new Date(0),
+      };
+      stream.push(recorded);
+      this.log.push(recorded);
+    }
+    this.streams.set(streamId, stream);
+    const last = stream[stream.length - 1];
+    return { nextExpectedVersion: last.streamVersion, position: last.position };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const stream = this.streams.get(streamId) ?? [];
+    const backwards = options.direction === "backwards";
+    const from = options.from ?? (backwards ? "end" : "start");
+    const start = from === "start" ? 0 : from === "end" ? stream.length - 1 : Number(from);
+    const picked = backwards ? stream.slice(0, start + 1).reverse() : stream.slice(start);
+    return picked.slice(0, options.limit ?? picked.length);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ? Number(options.after.commit) : -1;
+    const { streamPrefixes, eventTypes } = options.filter ?? {};
+    const picked = this.log.filter(
+      (e, i) =>
+        i > after &&
+        (!streamPrefixes || streamPrefixes.some((p) => e.streamId.startsWith(p))) &&
+        (!eventTypes || eventTypes.includes(e.type)),
+    );
+    return picked.slice(0, options.limit ?? picked.length);
+  }
+
+  async *subscribeAll(): AsyncIterable<RecordedEvent> {
+    yield* this.log; // catch-up only: command tests never need live delivery
+  }
+
+  async streamVersion(streamId: string): Promise<bigint | null> {
+    const stream = this.streams.get(streamId);
+    return stream?.length ? BigInt(stream.length - 1) : null;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,55 @@
+// StartRun and ImportReport touch two streams: the evaluation numbers the run (RunScheduled,
+// with an exact expected version, retried on a race so numbers never repeat), then the run
+// stream records RunStarted / ReportImported with "no stream". Should the process die between
+// the two appends, the number stays taken and the run never appears: a gap in the numbering,
+// never a duplicate. A retried import finds its number already taken and reuses it.
+import type { EventStore } from "../ports/eventStore.js";
+import { evaluationStream, runStream } from "../events/streams.js";
+import { parseOrThrow } from "../events/zodIssues.js";
+import { ImportReport, StartRun } from "./evaluation/evaluationCommands.js";
+import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
+import type { EvaluationState } from "./evaluation/evaluationState.js";
+import { handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { runAggregate } from "./run/runAggregate.js";
+import type { RunState } from "./run/runState.js";
+
+export interface TwoStreamResult {
+  evaluation: HandledCommand<EvaluationState>;
+  run: HandledCommand<RunState>;
+}
+
+type Options = Omit<HandleOptions<never>, "decideContext">;
+
+export async function startRun(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
+  const command = parseOrThrow(StartRun, { type: "StartRun", ...(input as object) }, "command is invalid");
+  const evaluation = await handleCommand(store, evaluationAggregate, evaluationStream(command.evaluation_id), command, options);
+  const run = await handleCommand(store, runAggregate, runStream(command.run_id), command, {
+    ...options,
+    decideContext: { evaluation: evaluation.state },
+  });
+  return { evaluation, run };
+}
+
+export async function importReport(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
+  const command = parseOrThrow(ImportReport, { type: "ImportReport", ...(input as object) }, "command is invalid");
+  const runId = runStream(command.run_id);
+  // An identical retry (or a conflicting one) is answered by the run stream alone.
+  const existing = await loadAggregate(store, runAggregate, runId, options.registry);
+  if (existing.state.status !== "none") {
+    const run = await handleCommand(store, runAggregate, runId, command, options);
+    const evaluationState = await loadAggregate(store, evaluationAggregate, evaluationStream(command.evaluation_id), options.registry);
+    const evaluation: HandledCommand<EvaluationState> = {
+      streamId: evaluationStream(command.evaluation_id),
+      events: [],
+      domainEvents: [],
+      state: evaluationState.state,
+      version: evaluationState.version,
+      position: null,
+      attempts: 0,
+    };
+    return { evaluation, run };
+  }
+  const evaluation = await handleCommand(store, evaluationAggregate, evaluationStream(command.evaluation_id), command, options);
+  const run = await handleCommand(store, runAggregate, runId, command, { ...options, decideContext: { evaluation: evaluation.state } });
+  return { evaluation, run };
+}
