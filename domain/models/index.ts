@@ -1,2 +1,2 @@
-// Public surface of domain/models (filled in by its issue).
-export {};
+// Public surface of models: ModelSpec (parse, parseAll, provider inference, label).
+export * from "./modelSpec.js";

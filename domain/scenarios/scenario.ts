@@ -1,5 +1,8 @@
 // One task an agent must handle: a prompt plus what a good answer shows.
 // Field meanings follow reference-core.md §1; JSON keeps the guide's snake_case keys.
+import { InvalidDocument } from "./errors.js";
+import type { ParsedScenario } from "./parsedScenario.js";
+import { readScenarioHash, type ScenarioDefaults } from "./scenarioFields.js";
 
 export interface ScenarioExpectations {
   tools?: string[];
@@ -51,6 +54,31 @@ export class Scenario {
   readonly position: number | null;
   readonly tags: readonly string[];
   readonly params: Readonly<Record<string, unknown>>;
+
+  /**
+   * `Scenario.from_hash` (reference-core §1): `expectations` (else `expect`) wins over top-level
+   * `tools` / `contains` / `not_contains`; group and group name fall back to `defaults`.
+   * A malformed hash is an InvalidDocument naming the field.
+   */
+  static fromHash(attributes: unknown, defaults: ScenarioDefaults = {}): Scenario {
+    return new Scenario(readScenarioHash(attributes, "scenario", InvalidDocument, defaults));
+  }
+
+  /** A Scenario from one of ScenarioParser.parse's attribute objects. */
+  static fromParsed(entry: ParsedScenario): Scenario {
+    return new Scenario({
+      key: entry.key,
+      prompt: entry.prompt,
+      group: entry.group,
+      groupName: entry.group_name,
+      expectedTools: entry.expectations.tools,
+      expectedPatterns: entry.expectations.contains,
+      forbiddenPatterns: entry.expectations.not_contains,
+      notes: entry.notes,
+      productionOnly: entry.production_only,
+      position: entry.position,
+    });
+  }
 
   constructor(init: ScenarioInit) {
     this.key = init.key;

@@ -1,0 +1,168 @@
+// A catalog: every agent a team ships, as products -> sets -> scenarios, layered from one or
+// more YAML documents by key (reference-core §4, guide "Catalogs"). `toYaml()` is the
+// canonical text and `digest` its SHA-256, so two copies compare without a diff.
+import { createHash } from "node:crypto";
+import { isBlank } from "../support/index.js";
+import { canonicalYaml } from "./canonicalYaml.js";
+import { readCatalogDocument, type CatalogDoc } from "./catalogDocument.js";
+import { layerProducts } from "./catalogLayering.js";
+import { compact, Product, ScenarioSet } from "./catalogParts.js";
+import { documentName, readExisting, splitArgs } from "./documentFiles.js";
+import { InvalidDocument, NotFound, ScenarioInputError } from "./errors.js";
+import type { Scenario } from "./scenario.js";
+import { Suite } from "./suite.js";
+import { readYaml } from "./yamlText.js";
+
+export interface CatalogOptions {
+  /** The catalog key when no document sets `catalog:` (Catalog.load: the first file's name). */
+  name?: string;
+}
+
+export interface CatalogSelection {
+  product?: string;
+  set?: string;
+  keys?: readonly string[];
+  includeProductionOnly?: boolean;
+}
+
+// Options for the variadic constructor travel here for the duration of one construction.
+let pendingOptions: { name?: string; sources?: string[] } = {};
+
+export class Catalog {
+  static readonly NotFound = NotFound;
+  static readonly InvalidDocument = InvalidDocument;
+
+  readonly key: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly products: readonly Product[];
+  #yaml: string | null = null;
+  #digest: string | null = null;
+
+  /** Layers the YAML files that exist, in order; none existing is NotFound. */
+  static load(...args: Array<string | CatalogOptions>): Catalog {
+    const { paths, options } = splitArgs<CatalogOptions>(args);
+    const files = readExisting(paths);
+    if (files.length === 0) throw new NotFound(`no scenario catalog at ${paths.join(", ")}`);
+    const documents = files.map((file) => located(file.path, () => parseYaml(file.text)));
+    return build(documents, { name: options.name ?? documentName(files[0].path), sources: files.map((file) => file.path) });
+  }
+
+  /** One YAML text. */
+  static parse(text: string, options: CatalogOptions = {}): Catalog {
+    return build([parseYaml(text)], options);
+  }
+
+  /** Documents (YAML text or parsed objects) layered in order; later ones win by key. */
+  constructor(...documents: unknown[]) {
+    const { name, sources } = pendingOptions;
+    pendingOptions = {};
+    const sourceOf = (index: number) => sources?.[index] ?? (documents.length > 1 ? `documents[${index}]` : undefined);
+    const docs = documents.map((doc, index) =>
+      located(sourceOf(index), () => readCatalogDocument(typeof doc === "string" ? parseYaml(doc) : doc, name ?? null)),
+    );
+    this.key = lastPresent(docs, (doc) => doc.catalog) ?? presentOrNull(name) ?? missingKey();
+    this.name = lastPresent(docs, (doc) => doc.name) ?? this.key;
+    this.description = lastPresent(docs, (doc) => doc.description);
+    this.metadata = Object.assign({}, ...docs.map((doc) => doc.metadata));
+    this.products = layerProducts(docs).map((product, index) => new Product(product, index));
+  }
+
+  product(key: string): Product {
+    const found = this.products.find((product) => product.key === String(key));
+    if (!found) throw new NotFound(`no product "${key}" in catalog ${this.key}`);
+    return found;
+  }
+
+  set(product: string, set: string): ScenarioSet {
+    const found = this.product(product).sets.find((candidate) => candidate.key === String(set));
+    if (!found) throw new NotFound(`no set "${set}" in product "${product}" of catalog ${this.key}`);
+    return found;
+  }
+
+  /** Narrows by product, then set, then scenario keys, then the production flag. */
+  scenarios({ product, set, keys, includeProductionOnly = true }: CatalogSelection = {}): Scenario[] {
+    let sets: readonly ScenarioSet[] = product === undefined ? this.products.flatMap((p) => p.sets) : this.product(product).sets;
+    if (set !== undefined) sets = product === undefined ? sets.filter((s) => s.key === set) : [this.set(product, set)];
+    return sets
+      .flatMap((s) => s.scenarios)
+      .filter((scenario) => (!keys || keys.includes(scenario.key)) && (includeProductionOnly || !scenario.productionOnly));
+  }
+
+  allScenarios(): Scenario[] {
+    return this.scenarios();
+  }
+
+  get scenarioCount(): number {
+    return this.products.reduce((sum, product) => sum + product.sets.reduce((inner, set) => inner + set.scenarios.length, 0), 0);
+  }
+
+  /** A Suite named `<catalog>/<product>[/<set>]` whose groups are the sets' canonical documents. */
+  suiteFor(product: string, set?: string): Suite {
+    const found = this.product(product);
+    const sets = set === undefined ? found.sets : [this.set(product, set)];
+    const name = set === undefined ? `${this.key}/${found.key}` : `${this.key}/${found.key}/${sets[0].key}`;
+    const document = { description: found.description ?? this.description, groups: sets.map((s) => s.toH()) };
+    return new Suite([document], { name });
+  }
+
+  toH(): Record<string, unknown> {
+    return compact([
+      ["catalog", this.key],
+      ["name", this.name],
+      ["description", this.description],
+      ["products", this.products.map((product) => product.toH())],
+      ...Object.entries(this.metadata),
+    ]);
+  }
+
+  toYaml(): string {
+    this.#yaml ??= canonicalYaml(this.toH());
+    return this.#yaml;
+  }
+
+  /** Lowercase hex SHA-256 of `toYaml()`. */
+  get digest(): string {
+    this.#digest ??= createHash("sha256").update(this.toYaml(), "utf8").digest("hex");
+    return this.#digest;
+  }
+}
+
+function build(documents: unknown[], options: { name?: string; sources?: string[] }): Catalog {
+  pendingOptions = options;
+  try {
+    return new Catalog(...documents);
+  } finally {
+    pendingOptions = {};
+  }
+}
+
+function parseYaml(text: string): unknown {
+  return readYaml(text, InvalidDocument, "the catalog is not valid YAML: ") ?? {};
+}
+
+function located<T>(source: string | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (source && error instanceof ScenarioInputError && !error.source) throw error.in(source);
+    throw error;
+  }
+}
+
+function lastPresent(docs: CatalogDoc[], pick: (doc: CatalogDoc) => string | null): string | null {
+  for (let i = docs.length - 1; i >= 0; i -= 1) {
+    const value = pick(docs[i]);
+    if (!isBlank(value)) return value;
+  }
+  return null;
+}
+
+function presentOrNull(value: string | undefined): string | null {
+  return value === undefined || isBlank(value) ? null : value.trim();
+}
+
+function missingKey(): never {
+  throw new InvalidDocument("the catalog has no key: set `catalog:` in the document", { path: "catalog" });
+}

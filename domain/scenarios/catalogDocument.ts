@@ -1,0 +1,168 @@
+// One catalog document, checked and normalized (reference-core §4): products -> sets ->
+// scenarios, unknown keys kept as metadata, a suite document read as a one-product catalog.
+// Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
+import { isBlank, isPlainObject } from "../support/index.js";
+import { InvalidDocument } from "./errors.js";
+import { assertScenarioCount } from "./limits.js";
+import { readScenarioHash, scalarText } from "./scenarioFields.js";
+import { readSuiteDocument } from "./suiteDocument.js";
+
+export const CATALOG_KEYS = ["catalog", "name", "description", "products", "suite", "groups"];
+export const PRODUCT_KEYS = ["key", "name", "description", "agent", "sets"];
+export const SET_KEYS = ["key", "name", "description", "judge", "criteria", "scenarios"];
+export const SCENARIO_KEYS = ["key", "prompt", "expect", "expectations", "tools", "contains", "not_contains", "notes", "tags", "params", "production_only", "position"];
+
+export interface SetDoc {
+  key: string;
+  name: string | null;
+  description: string | null;
+  judge: Record<string, unknown> | null;
+  criteria: Array<Record<string, unknown>> | null;
+  scenarios: Array<Record<string, unknown>>;
+  metadata: Record<string, unknown>;
+}
+
+export interface ProductDoc {
+  key: string;
+  name: string | null;
+  description: string | null;
+  agent: string | null;
+  sets: SetDoc[];
+  metadata: Record<string, unknown>;
+}
+
+export interface CatalogDoc {
+  catalog: string | null;
+  name: string | null;
+  description: string | null;
+  products: ProductDoc[];
+  metadata: Record<string, unknown>;
+}
+
+export function readCatalogDocument(doc: unknown, defaultName: string | null): CatalogDoc {
+  if (doc === null || doc === undefined) doc = {};
+  if (!isPlainObject(doc)) throw new InvalidDocument("a scenario catalog is a YAML mapping");
+  const isSuite = ("suite" in doc || "groups" in doc) && !("products" in doc) && !("catalog" in doc);
+  const source = isSuite ? suiteAsCatalog(doc, defaultName) : doc;
+  const products = asSuitePaths(isSuite, () =>
+    listAt(source.products, "products").map((product, index) => readProduct(product, `products[${index}]`)),
+  );
+  assertScenarioCount(countScenarios(products), InvalidDocument, "catalog document");
+  return {
+    catalog: text(source.catalog, "catalog"),
+    name: text(source.name, "name"),
+    description: text(source.description, "description"),
+    products,
+    metadata: without(doc, CATALOG_KEYS),
+  };
+}
+
+/** A suite document becomes one product whose sets are its groups (the guide's promise). */
+function suiteAsCatalog(doc: Record<string, unknown>, defaultName: string | null): Record<string, unknown> {
+  const suite = readSuiteDocument(doc, InvalidDocument);
+  const key = text(doc.suite, "suite") ?? defaultName ?? "default";
+  const sets = suite.groups.map((group) => ({ key: group.key, name: group.name, description: group.description, scenarios: group.scenarios }));
+  return { catalog: key, products: [{ key, name: text(doc.name, "name") ?? key, description: suite.description, sets }] };
+}
+
+/** A suite read as a catalog reports its errors in the suite's own terms (`groups[2]...`). */
+function asSuitePaths<T>(isSuite: boolean, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!isSuite || !(error instanceof InvalidDocument) || !error.path?.startsWith("products[0].sets[")) throw error;
+    throw new InvalidDocument(error.rule, { path: error.path.replace("products[0].sets[", "groups[") });
+  }
+}
+
+function readProduct(product: unknown, path: string): ProductDoc {
+  if (!isPlainObject(product)) throw new InvalidDocument("must be a mapping", { path });
+  const key = requiredKey(product.key, `${path}.key`, "a product has no key");
+  return {
+    key,
+    name: text(product.name, `${path}.name`),
+    description: text(product.description, `${path}.description`),
+    agent: text(product.agent, `${path}.agent`),
+    sets: listAt(product.sets, `${path}.sets`).map((set, index) => readSet(set, `${path}.sets[${index}]`, key)),
+    metadata: without(product, PRODUCT_KEYS),
+  };
+}
+
+function readSet(set: unknown, path: string, product: string): SetDoc {
+  if (!isPlainObject(set)) throw new InvalidDocument("must be a mapping", { path });
+  const key = requiredKey(set.key, `${path}.key`, `a set of product "${product}" has no key`);
+  const seen = new Map<string, number>();
+  const scenarios = listAt(set.scenarios, `${path}.scenarios`).map((entry, index) => {
+    const scenario = readScenario(entry, `${path}.scenarios[${index}]`, key);
+    const first = seen.get(scenario.key as string);
+    if (first !== undefined) {
+      throw new InvalidDocument(`repeats key "${scenario.key}" (first at ${path}.scenarios[${first}])`, { path: `${path}.scenarios[${index}].key` });
+    }
+    seen.set(scenario.key as string, index);
+    return scenario;
+  });
+  return {
+    key,
+    name: text(set.name, `${path}.name`),
+    description: text(set.description, `${path}.description`),
+    judge: mappingAt(set.judge, `${path}.judge`),
+    criteria: criteriaAt(set.criteria, `${path}.criteria`),
+    scenarios,
+    metadata: without(set, SET_KEYS),
+  };
+}
+
+/** Only the scenario keys the format defines are kept; the rest are ignored, not written back. */
+function readScenario(entry: unknown, path: string, set: string): Record<string, unknown> {
+  if (!isPlainObject(entry)) throw new InvalidDocument("must be a mapping", { path });
+  const key = requiredKey(entry.key, `${path}.key`, `a scenario in set "${set}" has no key`);
+  if (typeof entry.prompt !== "string" || isBlank(entry.prompt)) {
+    throw new InvalidDocument(`required (scenario "${key}" has no prompt)`, { path: `${path}.prompt` });
+  }
+  readScenarioHash(entry, path, InvalidDocument);
+  const kept: Record<string, unknown> = { key };
+  for (const name of SCENARIO_KEYS) if (name !== "key" && entry[name] !== undefined) kept[name] = entry[name];
+  return kept;
+}
+
+function requiredKey(value: unknown, path: string, reason: string): string {
+  const key = text(value, path);
+  if (key === null) throw new InvalidDocument(`required (${reason})`, { path });
+  return key;
+}
+
+/** A present scalar as trimmed text, else null. */
+function text(value: unknown, path: string): string | null {
+  const out = scalarText(value, path, InvalidDocument);
+  return out === null || isBlank(out) ? null : out.trim();
+}
+
+function listAt(value: unknown, path: string): unknown[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new InvalidDocument("must be a list", { path });
+  return value;
+}
+
+function mappingAt(value: unknown, path: string): Record<string, unknown> | null {
+  if (value === null || value === undefined) return null;
+  if (!isPlainObject(value)) throw new InvalidDocument("must be a mapping", { path });
+  return Object.keys(value).length ? value : null;
+}
+
+function criteriaAt(value: unknown, path: string): Array<Record<string, unknown>> | null {
+  const list = listAt(value, path);
+  list.forEach((item, index) => {
+    if (!isPlainObject(item)) throw new InvalidDocument("must be a mapping", { path: `${path}[${index}]` });
+  });
+  return list.length ? (list as Array<Record<string, unknown>>) : null;
+}
+
+function without(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(source)) if (!keys.includes(name)) out[name] = value;
+  return out;
+}
+
+function countScenarios(products: ProductDoc[]): number {
+  return products.reduce((sum, product) => sum + product.sets.reduce((inner, set) => inner + set.scenarios.length, 0), 0);
+}

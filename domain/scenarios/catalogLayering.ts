@@ -1,0 +1,50 @@
+// Layering catalog documents by key (reference-core §4): products, then sets within a product,
+// then scenarios within a set. Present fields replace, metadata merges, a scenario with the
+// same key replaces the whole earlier one in place, new keys are appended.
+import { isBlank } from "../support/index.js";
+import type { CatalogDoc, ProductDoc, SetDoc } from "./catalogDocument.js";
+
+export function layerProducts(documents: CatalogDoc[]): ProductDoc[] {
+  const products: ProductDoc[] = [];
+  for (const doc of documents) {
+    for (const product of doc.products) {
+      const existing = products.find((candidate) => candidate.key === product.key);
+      if (existing) mergeProduct(existing, product);
+      else products.push(copyProduct(product));
+    }
+  }
+  return products;
+}
+
+function copyProduct(product: ProductDoc): ProductDoc {
+  return { ...product, metadata: { ...product.metadata }, sets: product.sets.map(copySet) };
+}
+
+function copySet(set: SetDoc): SetDoc {
+  return { ...set, metadata: { ...set.metadata }, scenarios: [...set.scenarios] };
+}
+
+function mergeProduct(existing: ProductDoc, product: ProductDoc): void {
+  if (!isBlank(product.name)) existing.name = product.name;
+  if (!isBlank(product.description)) existing.description = product.description;
+  if (!isBlank(product.agent)) existing.agent = product.agent;
+  Object.assign(existing.metadata, product.metadata);
+  for (const set of product.sets) {
+    const current = existing.sets.find((candidate) => candidate.key === set.key);
+    if (current) mergeSet(current, set);
+    else existing.sets.push(copySet(set));
+  }
+}
+
+function mergeSet(existing: SetDoc, set: SetDoc): void {
+  if (!isBlank(set.name)) existing.name = set.name;
+  if (!isBlank(set.description)) existing.description = set.description;
+  if (!isBlank(set.judge)) existing.judge = set.judge;
+  if (!isBlank(set.criteria)) existing.criteria = set.criteria;
+  Object.assign(existing.metadata, set.metadata);
+  for (const scenario of set.scenarios) {
+    const index = existing.scenarios.findIndex((candidate) => candidate.key === scenario.key);
+    if (index === -1) existing.scenarios.push(scenario);
+    else existing.scenarios[index] = scenario;
+  }
+}

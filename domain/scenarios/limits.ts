@@ -1,0 +1,27 @@
+// Size limits on one input document: the issue's bad-input rules. They bound the parser's
+// memory and time, so a pasted dump is refused before anything is built from it.
+import type { InputErrorClass } from "./errors.js";
+
+export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
+export const MAX_SCENARIOS = 2_000;
+
+const encoder = new TextEncoder();
+
+export function byteLength(text: string): number {
+  // Every UTF-16 unit is at most 3 UTF-8 bytes: skip the encode for texts far below the limit.
+  return text.length * 3 <= MAX_DOCUMENT_BYTES ? text.length : encoder.encode(text).length;
+}
+
+export function assertDocumentSize(text: string, Err: InputErrorClass): void {
+  if (text.length * 3 <= MAX_DOCUMENT_BYTES) return;
+  const bytes = encoder.encode(text).length;
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    throw new Err(`document is ${bytes.toLocaleString("en-US")} bytes; at most ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} (2 MB) are allowed`);
+  }
+}
+
+export function assertScenarioCount(count: number, Err: InputErrorClass, where = "document"): void {
+  if (count > MAX_SCENARIOS) {
+    throw new Err(`${where} has ${count.toLocaleString("en-US")} scenarios; at most ${MAX_SCENARIOS.toLocaleString("en-US")} are allowed`);
+  }
+}

@@ -1,0 +1,102 @@
+// Reading one scenario's fields from a YAML/JSON mapping, with the checks every input form
+// shares: a prompt is a non-blank string, tool names are strings, a `/regex/` compiles,
+// expectations are a mapping. Errors name the document path of the offending value.
+import { isBlank, isPlainObject } from "../support/index.js";
+import type { InputErrorClass } from "./errors.js";
+import { patternProblem } from "./pattern.js";
+import type { ScenarioInit } from "./scenario.js";
+
+type Kind = "tool" | "pattern" | "tag";
+
+/** A scalar as text (`nil` -> null); a list or mapping where text belongs is an error. */
+export function scalarText(value: unknown, path: string, Err: InputErrorClass): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (value instanceof Date) return value.toISOString();
+  throw new Err("must be a string", { path });
+}
+
+/** The reference's `list(v)`: a scalar becomes a one-element list, blanks are dropped. */
+export function textList(value: unknown, path: string, Err: InputErrorClass, kind: Kind): string[] {
+  if (value === null || value === undefined) return [];
+  const items = Array.isArray(value) ? value : [value];
+  if (!Array.isArray(value) && isPlainObject(value)) throw new Err("must be a string or a list of strings", { path });
+  const out: string[] = [];
+  items.forEach((item, index) => {
+    const itemPath = Array.isArray(value) ? `${path}[${index}]` : path;
+    const text = listItem(item, itemPath, Err, kind);
+    if (text !== null && !isBlank(text)) out.push(text);
+  });
+  return out;
+}
+
+function listItem(item: unknown, path: string, Err: InputErrorClass, kind: Kind): string | null {
+  if (item === null || item === undefined) return null;
+  if (kind === "tool" && typeof item !== "string") throw new Err("tool name must be a string", { path });
+  const text = scalarText(item, path, Err);
+  if (kind === "pattern" && text !== null) {
+    const problem = patternProblem(text);
+    if (problem) throw new Err(problem, { path });
+  }
+  return text;
+}
+
+/** `expectations`, else `expect`, else {} (reference-core §1); a non-mapping is refused. */
+export function expectationHash(entry: Record<string, unknown>, path: string, Err: InputErrorClass): { value: Record<string, unknown>; path: string } {
+  const name = entry.expectations !== undefined && entry.expectations !== null ? "expectations" : "expect";
+  const value = entry[name];
+  if (value === undefined || value === null) return { value: {}, path: `${path}.${name}` };
+  if (!isPlainObject(value)) throw new Err("scenario expectations must be an object", { path: `${path}.${name}` });
+  return { value, path: `${path}.${name}` };
+}
+
+function tagsOf(value: unknown, path: string, Err: InputErrorClass): string[] {
+  return textList(value, path, Err, "tag");
+}
+
+function paramsOf(value: unknown, path: string, Err: InputErrorClass): Record<string, unknown> {
+  if (value === null || value === undefined) return {};
+  if (!isPlainObject(value)) throw new Err("params must be a mapping", { path });
+  return { ...value };
+}
+
+export interface ScenarioDefaults {
+  group?: string | null;
+  groupName?: string | null;
+}
+
+/**
+ * `Scenario.from_hash` (reference-core §1) with validation: the nested expectation wins over
+ * a top-level `tools` / `contains` / `not_contains`.
+ */
+export function readScenarioHash(entry: unknown, path: string, Err: InputErrorClass, defaults: ScenarioDefaults = {}): ScenarioInit {
+  if (!isPlainObject(entry)) throw new Err("each evaluation scenario must contain a prompt", { path });
+  const prompt = entry.prompt;
+  if (typeof prompt !== "string" || isBlank(prompt)) throw new Err("each evaluation scenario must contain a prompt", { path: `${path}.prompt` });
+  const expect = expectationHash(entry, path, Err);
+  const pick = (field: string) =>
+    expect.value[field] !== undefined && expect.value[field] !== null
+      ? { value: expect.value[field], path: `${expect.path}.${field}` }
+      : { value: entry[field], path: `${path}.${field}` };
+  const tools = pick("tools");
+  const contains = pick("contains");
+  const notContains = pick("not_contains");
+  const group = scalarText(entry.group, `${path}.group`, Err);
+  const groupName = scalarText(entry.group_name, `${path}.group_name`, Err);
+  const notes = scalarText(entry.notes, `${path}.notes`, Err);
+  return {
+    key: scalarText(entry.key, `${path}.key`, Err) ?? "",
+    prompt: prompt.trim(),
+    group: isBlank(group) ? (defaults.group ?? null) : group,
+    groupName: isBlank(groupName) ? (defaults.groupName ?? null) : groupName,
+    expectedTools: textList(tools.value, tools.path, Err, "tool"),
+    expectedPatterns: textList(contains.value, contains.path, Err, "pattern"),
+    forbiddenPatterns: textList(notContains.value, notContains.path, Err, "pattern"),
+    notes: isBlank(notes) ? null : notes,
+    productionOnly: entry.production_only === true,
+    position: typeof entry.position === "number" ? entry.position : null,
+    tags: tagsOf(entry.tags, `${path}.tags`, Err),
+    params: paramsOf(entry.params, `${path}.params`, Err),
+  };
+}

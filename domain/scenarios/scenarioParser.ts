@@ -1,0 +1,65 @@
+// ScenarioParser (reference-core §2): pasted text, JSON or a grouped YAML/JSON suite ->
+// scenario attributes. Malformed input is a ParseError naming the line or path; nothing
+// partial is returned.
+import { ParseError } from "./errors.js";
+import { tryParseJson } from "./jsonText.js";
+import { readJsonEntries } from "./jsonReader.js";
+import { assertDocumentSize, assertScenarioCount } from "./limits.js";
+import { readLines } from "./lineReader.js";
+import type { ParsedScenario, ReadEntry } from "./parsedScenario.js";
+import { Scenario } from "./scenario.js";
+import { assignKeys, keyPrefixOf, type KeyOptions } from "./scenarioKeys.js";
+import { readSuiteDocument } from "./suiteDocument.js";
+import { Suite } from "./suite.js";
+import { readYaml } from "./yamlText.js";
+
+export interface ParseOptions extends KeyOptions {
+  /** Keep production-only scenarios (default true, as Suite does). */
+  includeProductionOnly?: boolean;
+}
+
+const SUITE_LINE = /^(?:suite|groups):(?:\s|$)/m;
+
+function parse(text: string, options: ParseOptions = {}): ParsedScenario[] {
+  if (typeof text !== "string") throw new ParseError("scenarios text must be a string");
+  assertDocumentSize(text, ParseError);
+  keyPrefixOf(options.keyPrefix);
+  const body = text.trim();
+  if (!body) return [];
+  const entries = read(body);
+  assertScenarioCount(entries.length, ParseError, "paste");
+  const parsed = assignKeys(entries, options);
+  return options.includeProductionOnly === false ? parsed.filter((entry) => !entry.production_only) : parsed;
+}
+
+function scenarios(text: string, options: ParseOptions = {}): Scenario[] {
+  return parse(text, options).map((entry) => Scenario.fromParsed(entry));
+}
+
+function read(body: string): ReadEntry[] {
+  if (body.startsWith("[") || body.startsWith("{")) {
+    const json = tryParseJson(body, ParseError);
+    if (json !== undefined) {
+      const grouped = json !== null && typeof json === "object" && !Array.isArray(json) && "groups" in json;
+      return grouped ? readSuite(json) : readJsonEntries(json);
+    }
+  }
+  if (SUITE_LINE.test(body)) return readSuite(readYaml(body, ParseError, "invalid evaluation suite YAML: "));
+  return readLines(body);
+}
+
+/** A grouped document goes through Suite, so the parser and Suite.load agree on layering. */
+function readSuite(doc: unknown): ReadEntry[] {
+  readSuiteDocument(doc, ParseError, { requireGroups: true });
+  return new Suite([doc]).allScenarios().map((scenario) => ({
+    prompt: scenario.prompt,
+    group: scenario.group,
+    group_name: scenario.groupName,
+    key: scenario.key || null,
+    notes: scenario.notes,
+    expectations: scenario.expectations,
+    production_only: scenario.productionOnly,
+  }));
+}
+
+export const ScenarioParser = { parse, scenarios, ParseError } as const;
