@@ -29,10 +29,10 @@ interface AppendRow {
 }
 
 interface MessageRow {
-  global_position: string;
-  transaction_id: string;
+  gp: string;
+  tx: string;
   stream_id: string;
-  stream_version: string;
+  sv: string;
   message_id: string;
   type: string;
   schema_version: number;
@@ -41,8 +41,10 @@ interface MessageRow {
   created_at: Date;
 }
 
-const COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, stream_id,
-  stream_version::text AS stream_version, message_id::text AS message_id, type, schema_version, data, metadata, created_at`;
+// bigint and xid8 come back as text (exact in JS as BigInt). The aliases differ from the column
+// names on purpose: ORDER BY would otherwise sort by the text aliases ("100" < "99").
+const COLUMNS = `global_position::text AS gp, transaction_id::text AS tx, stream_id, stream_version::text AS sv,
+  message_id::text AS message_id, type, schema_version, data, metadata, created_at`;
 
 // Visible = written by a transaction older than every transaction still running, so nothing can
 // later commit at or before this point of the order.
@@ -138,8 +140,8 @@ function toRecorded(row: MessageRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
     streamId: row.stream_id,
-    streamVersion: BigInt(row.stream_version),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    streamVersion: BigInt(row.sv),
+    position: { commit: BigInt(row.tx), prepare: BigInt(row.gp) },
     recordedAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
   };
 }

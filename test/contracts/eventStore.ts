@@ -1,0 +1,288 @@
+// The one EventStore contract suite (DESIGN.md "Every port has one shared contract suite"):
+// every adapter calls eventStoreContract with a factory for a fresh store. Each case writes to
+// streams under its own random prefix and reads through that prefix, so adapters whose log is
+// shared between tests (EventStoreDB) run the same cases; only "readAll without a filter" needs
+// a log of its own. A skipped case names its reason in the suite call.
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { EventStore, EventToAppend, LogPosition, RecordedEvent } from "../../domain/ports/eventStore.js";
+import { WrongExpectedVersionError } from "../../domain/ports/eventStore.js";
+
+export type EventStoreFactory = () => Promise<EventStore>;
+export interface EventStoreContractOptions {
+  /** Case name -> why this adapter skips it. */
+  skip?: Partial<Record<ContractCase, string>>;
+}
+
+export type ContractCase = keyof typeof cases;
+
+interface Context {
+  store: EventStore;
+  /** Unique stream prefix of this case, e.g. "t3f9a2c-". */
+  prefix: string;
+}
+
+export function event(type = "ThingHappened", data: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}): EventToAppend {
+  return { id: randomUUID(), type, schemaVersion: 1, data, metadata };
+}
+
+export function events(count: number, type = "ThingHappened"): EventToAppend[] {
+  return Array.from({ length: count }, (_, n) => event(type, { n }));
+}
+
+export function comparePositions(a: LogPosition, b: LogPosition): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  return a.prepare === b.prepare ? 0 : a.prepare < b.prepare ? -1 : 1;
+}
+
+export function expectStrictlyOrdered(recorded: RecordedEvent[]): void {
+  for (let i = 1; i < recorded.length; i += 1) {
+    expect(comparePositions(recorded[i - 1].position, recorded[i].position), `position ${i} after ${i - 1}`).toBe(-1);
+  }
+}
+
+/** Reads a subscription until `count` events arrived, then aborts it. Fails after `timeoutMs`. */
+export async function take(
+  store: EventStore,
+  count: number,
+  options: { after?: LogPosition; streamPrefixes?: string[]; eventTypes?: string[]; timeoutMs?: number; onEvent?: (e: RecordedEvent) => void | Promise<void> } = {},
+): Promise<RecordedEvent[]> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 10_000);
+  const received: RecordedEvent[] = [];
+  try {
+    const filter = { streamPrefixes: options.streamPrefixes, eventTypes: options.eventTypes };
+    for await (const recorded of store.subscribeAll({ after: options.after, filter, signal: controller.signal })) {
+      received.push(recorded);
+      await options.onEvent?.(recorded);
+      if (received.length >= count) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  if (received.length < count) throw new Error(`subscription delivered ${received.length} of ${count} events before timing out`);
+  return received;
+}
+
+async function conflictOf(promise: Promise<unknown>): Promise<WrongExpectedVersionError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(WrongExpectedVersionError);
+  return error as WrongExpectedVersionError;
+}
+
+const ids = (recorded: RecordedEvent[]) => recorded.map((e) => e.id);
+
+const cases = {
+  "noStream appends to a new stream and refuses an existing one": async ({ store, prefix }: Context) => {
+    const stream = `${prefix}a`;
+    const result = await store.append(stream, events(2), { expectedVersion: "noStream" });
+    expect(result.nextExpectedVersion).toBe(1n);
+    const error = await conflictOf(store.append(stream, events(1), { expectedVersion: "noStream" }));
+    expect(error.actual).toBe(1n);
+    expect(await store.readStream(stream)).toHaveLength(2);
+  },
+  "streamExists appends to an existing stream and refuses a missing one": async ({ store, prefix }: Context) => {
+    const error = await conflictOf(store.append(`${prefix}missing`, events(1), { expectedVersion: "streamExists" }));
+    expect(error.actual).toBeNull();
+    expect(await store.streamVersion(`${prefix}missing`)).toBeNull();
+    await store.append(`${prefix}b`, events(1));
+    expect((await store.append(`${prefix}b`, events(1), { expectedVersion: "streamExists" })).nextExpectedVersion).toBe(1n);
+  },
+  "an exact version appends when it matches and refuses a stale one": async ({ store, prefix }: Context) => {
+    const stream = `${prefix}c`;
+    await conflictOf(store.append(stream, events(1), { expectedVersion: 0n }));
+    await store.append(stream, events(3), { expectedVersion: "noStream" });
+    expect((await store.append(stream, events(1), { expectedVersion: 2n })).nextExpectedVersion).toBe(3n);
+    const error = await conflictOf(store.append(stream, events(1), { expectedVersion: 2n }));
+    expect(error.actual).toBe(3n);
+    expect(error.expected).toBe(2n);
+    expect(await store.streamVersion(stream)).toBe(3n);
+  },
+  "any appends whatever the stream's state": async ({ store, prefix }: Context) => {
+    const stream = `${prefix}d`;
+    expect((await store.append(stream, events(1), { expectedVersion: "any" })).nextExpectedVersion).toBe(0n);
+    expect((await store.append(stream, events(2))).nextExpectedVersion).toBe(2n);
+    expect((await store.readStream(stream)).map((e) => e.streamVersion)).toEqual([0n, 1n, 2n]);
+  },
+  "concurrent appends to one stream with one expected version: exactly one wins": async ({ store, prefix }: Context) => {
+    const stream = `${prefix}e`;
+    await store.append(stream, events(1), { expectedVersion: "noStream" });
+    const attempts = await Promise.allSettled(Array.from({ length: 8 }, () => store.append(stream, events(2), { expectedVersion: 0n })));
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+    for (const failed of attempts.filter((a): a is PromiseRejectedResult => a.status === "rejected")) {
+      expect(failed.reason).toBeInstanceOf(WrongExpectedVersionError);
+    }
+    expect(await store.streamVersion(stream)).toBe(2n);
+    const creators = await Promise.allSettled(Array.from({ length: 8 }, () => store.append(`${prefix}new`, events(1), { expectedVersion: "noStream" })));
+    expect(creators.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+    expect(await store.readStream(`${prefix}new`)).toHaveLength(1);
+  },
+  "a retried append with the same ids is idempotent": async ({ store, prefix }: Context) => {
+    const stream = `${prefix}f`;
+    const batch = events(3);
+    const first = await store.append(stream, batch, { expectedVersion: "noStream" });
+    const retried = await store.append(stream, batch, { expectedVersion: "noStream" });
+    expect(retried).toEqual(first);
+    const again = await store.append(stream, batch, { expectedVersion: "any" });
+    expect(again).toEqual(first);
+    const concurrent = events(2);
+    const results = await Promise.all([1, 2, 3].map(() => store.append(stream, concurrent, { expectedVersion: 2n })));
+    expect(new Set(results.map((r) => r.nextExpectedVersion))).toEqual(new Set([4n]));
+    expect(ids(await store.readStream(stream))).toEqual(ids([...batch, ...concurrent] as RecordedEvent[]));
+  },
+  "readStream reads forwards, backwards, from a version and with a limit": async ({ store, prefix }: Context) => {
+    const stream = `${prefix}g`;
+    // Twelve events, so versions past 9 would show a text ordering ("10" < "9").
+    await store.append(stream, events(12));
+    const versions = (read: RecordedEvent[]) => read.map((e) => Number(e.streamVersion));
+    const upTo = (n: number) => Array.from({ length: n }, (_, i) => i);
+    expect(versions(await store.readStream(stream))).toEqual(upTo(12));
+    expect(versions(await store.readStream(stream, { direction: "backwards" }))).toEqual(upTo(12).reverse());
+    expect(versions(await store.readStream(stream, { from: 8n, limit: 3 }))).toEqual([8, 9, 10]);
+    expect(versions(await store.readStream(stream, { from: 2n, direction: "backwards" }))).toEqual([2, 1, 0]);
+    expect(versions(await store.readStream(stream, { from: "end", direction: "backwards", limit: 2 }))).toEqual([11, 10]);
+    expect(await store.readStream(stream, { from: 12n })).toEqual([]);
+    expect(await store.readStream(`${prefix}none`)).toEqual([]);
+  },
+  "streamVersion reports the last version or null": async ({ store, prefix }: Context) => {
+    expect(await store.streamVersion(`${prefix}h`)).toBeNull();
+    await store.append(`${prefix}h`, events(4));
+    expect(await store.streamVersion(`${prefix}h`)).toBe(3n);
+  },
+  "events round-trip with data, metadata, schema version and recordedAt": async ({ store, prefix }: Context) => {
+    const sent: EventToAppend = { ...event("Nested", { text: "é ü \"quoted\" \\ ✓", list: [1, { deep: null }], flag: true }, { correlationId: "c-1" }), schemaVersion: 3 };
+    const before = Date.now();
+    const result = await store.append(`${prefix}i`, [sent]);
+    const [read] = await store.readStream(`${prefix}i`);
+    expect(read).toMatchObject({ id: sent.id, type: "Nested", schemaVersion: 3, data: sent.data, metadata: sent.metadata, streamId: `${prefix}i`, streamVersion: 0n });
+    expect(read.position).toEqual(result.position);
+    expect(read.recordedAt).toBeInstanceOf(Date);
+    expect(Math.abs(read.recordedAt.getTime() - before)).toBeLessThan(60_000);
+  },
+  "readAll returns the log in one order and pages after a position": async ({ store, prefix }: Context) => {
+    const written: string[] = [];
+    for (let n = 0; n < 6; n += 1) {
+      const batch = events(1 + (n % 3));
+      written.push(...batch.map((e) => e.id));
+      await store.append(`${prefix}s${n % 3}`, batch);
+    }
+    const filter = { streamPrefixes: [prefix] };
+    const all = await store.readAll({ filter });
+    expect(ids(all)).toEqual(written);
+    expectStrictlyOrdered(all);
+    const paged: RecordedEvent[] = [];
+    for (let page = await store.readAll({ filter, limit: 4 }); page.length > 0; page = await store.readAll({ filter, limit: 4, after: paged[paged.length - 1].position })) {
+      expect(page.length).toBeLessThanOrEqual(4);
+      paged.push(...page);
+    }
+    expect(ids(paged)).toEqual(written);
+  },
+  "readAll without a filter returns the whole log": async ({ store, prefix }: Context) => {
+    const first = await store.append(`${prefix}x`, events(2));
+    await store.append(`${prefix}y`, events(1));
+    const all = await store.readAll();
+    expect(all).toHaveLength(3);
+    expectStrictlyOrdered(all);
+    expect(ids(await store.readAll({ after: first.position }))).toEqual([all[2].id]);
+  },
+  "readAll filters by stream prefix and by event type": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}run-1`, [event("RunStarted"), event("RunCompleted")]);
+    await store.append(`${prefix}result-1.0`, [event("ReplayRecorded")]);
+    await store.append(`${prefix}run_2`, [event("RunStarted")]);
+    const types = (read: RecordedEvent[]) => read.map((e) => `${e.streamId.slice(prefix.length)}:${e.type}`);
+    // "_" must match literally, not as a LIKE wildcard.
+    expect(types(await store.readAll({ filter: { streamPrefixes: [`${prefix}run-`] } }))).toEqual(["run-1:RunStarted", "run-1:RunCompleted"]);
+    expect(types(await store.readAll({ filter: { streamPrefixes: [`${prefix}run-`, `${prefix}result-`] } }))).toHaveLength(3);
+    expect(types(await store.readAll({ filter: { streamPrefixes: [prefix], eventTypes: ["RunStarted", "ReplayRecorded"] } }))).toEqual([
+      "run-1:RunStarted",
+      "result-1.0:ReplayRecorded",
+      "run_2:RunStarted",
+    ]);
+  },
+  "a subscription catches up, then goes live without loss or duplicates across the switch": async ({ store, prefix }: Context) => {
+    const written: string[] = [];
+    const write = async (count: number) => {
+      for (let n = 0; n < count; n += 1) {
+        const batch = events(1 + (n % 2));
+        written.push(...batch.map((e) => e.id));
+        await store.append(`${prefix}live${n % 4}`, batch);
+      }
+    };
+    await write(20);
+    let writing: Promise<void> | null = null;
+    const received = await take(store, 60, {
+      streamPrefixes: [prefix],
+      // Start writing while the catch-up is still being delivered, so appends land across the switch.
+      onEvent: () => void (writing ??= write(20)),
+    });
+    await writing;
+    expect(ids(received)).toEqual(written);
+    expectStrictlyOrdered(received);
+    expect(ids(await store.readAll({ filter: { streamPrefixes: [prefix] } }))).toEqual(ids(received));
+  },
+  "a subscription resumes after a checkpoint": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}r`, events(10));
+    const firstFive = await take(store, 5, { streamPrefixes: [prefix] });
+    const checkpoint = firstFive[4].position;
+    await store.append(`${prefix}r`, events(2));
+    const rest = await take(store, 7, { streamPrefixes: [prefix], after: checkpoint });
+    expect(rest.map((e) => e.streamVersion)).toEqual([5n, 6n, 7n, 8n, 9n, 10n, 11n]);
+  },
+  "a subscription applies its filter to catch-up and live events": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}run-1`, [event("RunStarted"), event("Noise")]);
+    await store.append(`${prefix}other-1`, [event("RunStarted")]);
+    setTimeout(() => void store.append(`${prefix}run-2`, [event("Noise"), event("RunStarted")]), 100);
+    const received = await take(store, 2, { streamPrefixes: [`${prefix}run-`], eventTypes: ["RunStarted"] });
+    expect(received.map((e) => `${e.streamId.slice(prefix.length)}:${e.type}`)).toEqual(["run-1:RunStarted", "run-2:RunStarted"]);
+  },
+  "aborting the signal ends a waiting subscription": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}z`, events(1));
+    const controller = new AbortController();
+    const received: RecordedEvent[] = [];
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    for await (const recorded of store.subscribeAll({ filter: { streamPrefixes: [prefix] }, signal: controller.signal })) received.push(recorded);
+    expect(received).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  },
+  "bad input is refused before anything is written": async ({ store, prefix }: Context) => {
+    const refused = async (promise: Promise<unknown>, field: RegExp) => {
+      const error = (await promise.then(() => null, (caught: unknown) => caught)) as Error & { code?: string };
+      expect(error?.message).toMatch(field);
+      expect(error?.code).toBe("validation");
+    };
+    await refused(store.append("../etc/passwd", events(1)), /streamId/);
+    await refused(store.append("run-1'; DROP TABLE messages;--", events(1)), /streamId/);
+    await refused(store.append(`${prefix}a b`, events(1)), /streamId/);
+    await refused(store.append(`${prefix}ok`, []), /events/);
+    await refused(store.append(`${prefix}ok`, [{ ...event(), id: "not-a-uuid" }]), /events\[0\]\.id/);
+    await refused(store.append(`${prefix}ok`, [event("Big", { blob: "x".repeat(1024 * 1024) })]), /1 MB/);
+    await refused(store.append(`${prefix}ok`, events(1), { expectedVersion: -1n }), /expectedVersion/);
+    expect(await store.streamVersion(`${prefix}ok`)).toBeNull();
+    expect((await store.append(`${prefix}ok`, [event("Fits", { blob: "x".repeat(1000 * 1000) })])).nextExpectedVersion).toBe(0n);
+  },
+};
+
+export function eventStoreContract(name: string, factory: EventStoreFactory, options: EventStoreContractOptions = {}): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let store: EventStore;
+    beforeEach(async () => {
+      store = await factory();
+    });
+    afterEach(async () => {
+      await store?.close();
+    });
+    for (const [caseName, run] of Object.entries(cases) as Array<[ContractCase, (context: Context) => Promise<void>]>) {
+      const reason = options.skip?.[caseName];
+      if (reason) {
+        it.skip(`${caseName} (skipped: ${reason})`, () => undefined);
+        continue;
+      }
+      it(caseName, () => run({ store, prefix: `t${randomUUID().slice(0, 8)}-` }));
+    }
+  });
+}
