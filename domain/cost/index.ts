@@ -1,2 +1,14 @@
-// Public surface of domain/cost (filled in by its issue).
-export {};
+// Public surface of domain/cost: per-result cost readers and the roll-ups the Report calls.
+export {
+  costRate,
+  costSource,
+  isEstimatedCost,
+  isEstimatedUsage,
+  resultCost,
+  resultJudgeUsage,
+} from "./resultCost.js";
+export type { CostRateRecord, CostResultLike, CostSource, JudgeUsageRecord } from "./resultCost.js";
+export { judgeUsage, judgeUsageFromExchanges, usageByKind } from "./judgeUsage.js";
+export type { JudgeUsageTotals } from "./judgeUsage.js";
+export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
+export type { ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";

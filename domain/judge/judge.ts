@@ -18,7 +18,7 @@ import {
   type VerdictSummary,
 } from "./prompts.js";
 import { parseRecommendation, parseScore, parseVerdict, type JudgeRecommendation, type JudgeVerdict, type Parsed } from "./parse.js";
-import { isBlank } from "./text.js";
+import { isBlank } from "../support/index.js";
 import { judgeCallUsage, type JudgeCallUsage } from "./usage.js";
 
 export type JudgeKind = "score" | "recommend" | "verdict";

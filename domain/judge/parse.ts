@@ -1,7 +1,7 @@
 // Reading the judge's answers (reference-core §10 "Parsing"). Every reader returns either
 // a value or the reason the answer is unusable, so the exchange can say why a grade is missing.
 
-import { isBlank, truncate } from "./text.js";
+import { isBlank, truncate } from "../support/index.js";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 

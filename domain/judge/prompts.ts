@@ -2,7 +2,7 @@
 // each prompt's sections in the reference's order. Answers, prompts and tool output are
 // untrusted text; they are fenced and cut to the reference's limits before being sent.
 
-import { humanize, isBlank, rubyFloat, rubyInteger, truncate } from "./text.js";
+import { humanize, isBlank, rubyNumber, truncate } from "../support/index.js";
 
 export const SCORE_INSTRUCTIONS =
   'You are an impartial evaluation judge. Respond ONLY with JSON: {"score": <float between 0.0 and 1.0>}';
@@ -153,8 +153,8 @@ function verdictLine(label: string, summary: VerdictSummary): string {
   const known = (value: number | null | undefined, print: (n: number) => string): string =>
     typeof value === "number" && Number.isFinite(value) ? print(value) : "n/a";
   let line =
-    `${label}: pass rate ${rubyFloat(summary.pass_rate)}%, mean score ${known(summary.avg_score, rubyFloat)}, ` +
-    `avg latency ${known(summary.avg_duration_ms, rubyInteger)}ms, cost $${known(summary.cost, rubyFloat)}`;
+    `${label}: pass rate ${rubyNumber(summary.pass_rate)}%, mean score ${known(summary.avg_score, (n) => rubyNumber(n))}, ` +
+    `avg latency ${known(summary.avg_duration_ms, (n) => rubyNumber(n, { asFloat: false }))}ms, cost $${known(summary.cost, (n) => rubyNumber(n))}`;
   const faults = Object.entries(summary.faults ?? {});
   if (faults.length) line += `, faults: ${faults.map(([fault, n]) => `${fault}×${n}`).join(", ")}`;
   return line;

@@ -6,7 +6,7 @@
 // scenario per resample, whatever the number of models and pairs.
 
 import { streamSeed } from "./prng.js";
-import { roundHalfAway } from "./round.js";
+import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 
 /** Per-scenario values of every model: `values[m * width + u]`, `ran` says which exist. */
 export interface ScenarioMatrix {
@@ -124,5 +124,6 @@ export function percentileInterval(samples: Float64Array, confidence: number): [
   // Rounded before ceil: (1 - 0.95) / 2 × 5000 is 125.00000000000011 in binary floats.
   const lowerRank = Math.max(1, Math.ceil(roundHalfAway(tail * count, 9)));
   const upperRank = Math.min(count, Math.ceil(roundHalfAway((1 - tail) * count, 9)));
-  return [roundHalfAway(samples[lowerRank - 1] * 100, 1), roundHalfAway(samples[upperRank - 1] * 100, 1)];
+  // `|| 0`: a bound of -0 (a difference of exactly zero) is written as 0.
+  return [roundHalfAway(samples[lowerRank - 1] * 100, 1) || 0, roundHalfAway(samples[upperRank - 1] * 100, 1) || 0];
 }

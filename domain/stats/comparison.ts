@@ -7,7 +7,7 @@
 import { bootstrapIntervals, type BootstrapRequest, type ScenarioMatrix } from "./bootstrap.js";
 import { comparisonConclusion, comparisonMethod } from "./conclusion.js";
 import { comparisonJSONSchema } from "./comparisonSchema.js";
-import { roundHalfAway } from "./round.js";
+import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 
 /** What Comparison reads from a result: its scenario, its model label and its status. */
 export interface ComparableResult {

@@ -3,7 +3,7 @@
 // models share too few scenarios to compare.
 
 import type { PairComparison } from "./comparison.js";
-import { roundHalfAway } from "./round.js";
+import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 
 export const COMPARISON_NOT_DECISIVE =
   "The pairwise difference interval includes zero: the ranking is not decisive evidence of superiority.";

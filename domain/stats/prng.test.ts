@@ -1,20 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { roundHalfAway } from "./round.js";
 import { mulberry32, streamSeed } from "./prng.js";
-
-describe("roundHalfAway", () => {
-  it("rounds halves away from zero as Ruby's Float#round does", () => {
-    expect(roundHalfAway(0.25, 1)).toBe(0.3);
-    expect(roundHalfAway(-0.25, 1)).toBe(-0.3);
-    expect(roundHalfAway(1.005, 2)).toBe(1.01);
-    expect(roundHalfAway(85.71428571, 1)).toBe(85.7);
-    expect(roundHalfAway(2.5)).toBe(3);
-  });
-
-  it("never returns negative zero", () => {
-    expect(Object.is(roundHalfAway(-0.01, 1), 0)).toBe(true);
-  });
-});
 
 describe("mulberry32", () => {
   it("draws the same 32-bit sequence for the same seed", () => {

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import {
+  costRate,
+  costSource,
+  costsByModel,
+  isEstimatedUsage,
+  judgeUsage,
+  judgeUsageFromExchanges,
+  modelCosts,
+  resultJudgeUsage,
+  runCosts,
+  scenarioCosts,
+  type CostResultLike,
+} from "./index.js";
+
+function result(key: string, label: string, cost: number | null, metadata: Record<string, unknown> = {}): CostResultLike {
+  return { scenario: { key }, label, replay: { cost, metadata } };
+}
+
+const estimated = (_cost: number) => ({ cost_source: "estimated", cost_rate: { input: 5, output: 30, source: "catalog" } });
+
+describe("per-result cost", () => {
+  it("reads the cost source: the metadata's, else reported with a cost, else unpriced", () => {
+    expect(costSource(result("a", "m", 0.01))).toBe("reported");
+    expect(costSource(result("a", "m", null))).toBe("unpriced");
+    expect(costSource(result("a", "m", 0.01, estimated(0.01)))).toBe("estimated");
+    expect(costSource(result("a", "m", 0, { cost_source: "no_usage" }))).toBe("no_usage");
+  });
+
+  it("reads the cost rate and the judge usage only when they are objects", () => {
+    expect(costRate(result("a", "m", 0.01, estimated(0.01)))).toEqual({ input: 5, output: 30, source: "catalog" });
+    expect(costRate(result("a", "m", 0.01, { cost_rate: "5/M" }))).toBeNull();
+    expect(resultJudgeUsage(result("a", "m", 0.01, { judge_usage: { calls: 1 } }))).toEqual({ calls: 1 });
+    expect(resultJudgeUsage(result("a", "m", 0.01))).toBeNull();
+  });
+
+  it("calls a judge usage estimated when its source is present and not reported", () => {
+    expect(isEstimatedUsage({ source: "traces" })).toBe(true);
+    expect(isEstimatedUsage({ source: "reported" })).toBe(false);
+    expect(isEstimatedUsage({ calls: 1 })).toBe(false);
+    expect(isEstimatedUsage(null)).toBe(false);
+  });
+});
+
+describe("modelCosts", () => {
+  it("sums priced replays, counts reported and estimated, and keeps the judge apart", () => {
+    const cohort = [
+      result("s1", "m", 0.001, { judge_usage: { calls: 2, cost: 0.5 } }),
+      result("s2", "m", 0.003, { ...estimated(0.003), judge_usage: { calls: 1, cost: 0.25 } }),
+      result("s3", "m", null),
+    ];
+    expect(modelCosts(cohort)).toEqual({
+      scenarios: 3,
+      cost: 0.004,
+      priced: 2,
+      reported: 1,
+      estimated: 1,
+      judge_cost: 0.75,
+      judge_calls: 3,
+      cost_per_priced: 0.002,
+      cost_per_1000: 2,
+      cost_estimated: true,
+    });
+  });
+
+  it("reads as exact only when every replay is priced and reported", () => {
+    const exact = modelCosts([result("s1", "m", 0.002), result("s2", "m", 0.004)]);
+    expect(exact).toMatchObject({ cost: 0.006, cost_per_1000: 3, cost_estimated: false, judge_cost: null, judge_calls: 0 });
+    const partly = modelCosts([result("s1", "m", 0.002), result("s2", "m", null)]);
+    expect(partly.cost_estimated).toBe(true); // a lower bound
+    // cost per 1,000 is at the mean per *priced* replay, so an unpriced one does not dilute it
+    expect(partly.cost_per_1000).toBe(2);
+  });
+
+  it("has no cost, no mean and nothing estimated when nothing was priced", () => {
+    expect(modelCosts([result("s1", "m", null)])).toMatchObject({ cost: null, priced: 0, cost_per_priced: null, cost_per_1000: null, cost_estimated: false });
+  });
+
+  it("rounds the sum to six decimals", () => {
+    expect(modelCosts([result("s1", "m", 0.1), result("s2", "m", 0.2)]).cost).toBe(0.3);
+  });
+
+  it("groups by label in the order given, an absent model with empty figures", () => {
+    const results = [result("s1", "b", 0.01), result("s1", "a", 0.02)];
+    const byModel = costsByModel(results, ["a", "b", "c"]);
+    expect(Object.keys(byModel)).toEqual(["a", "b", "c"]);
+    expect(byModel.a.cost).toBe(0.02);
+    expect(byModel.c).toMatchObject({ scenarios: 0, cost: null });
+  });
+});
+
+describe("scenarioCosts", () => {
+  it("sums each scenario over the models, with the judge apart and the total of both", () => {
+    const results = [
+      result("s1", "a", 0.001, { judge_usage: { calls: 1, cost: 0.002 } }),
+      result("s1", "b", 0.003),
+      result("s2", "a", null),
+      result("s2", "b", null),
+    ];
+    const costs = scenarioCosts(results);
+    expect(Object.keys(costs)).toEqual(["s1", "s2"]);
+    expect(costs.s1).toEqual({
+      cost: 0.004,
+      judge_cost: 0.002,
+      total: 0.006,
+      estimated: false,
+      models: {
+        a: { cost: 0.001, judge_cost: 0.002, cost_source: "reported" },
+        b: { cost: 0.003, judge_cost: null, cost_source: "reported" },
+      },
+    });
+    expect(costs.s2).toMatchObject({ cost: null, judge_cost: null, total: null, estimated: false });
+  });
+
+  it("is estimated when any part is, or one model went unpriced while another was priced", () => {
+    const costs = scenarioCosts([
+      result("est", "a", 0.001, estimated(0.001)),
+      result("gap", "a", 0.001),
+      result("gap", "b", null),
+      result("judge", "a", 0.001, { judge_usage: { calls: 1, cost: 0.01, source: "traces" } }),
+    ]);
+    expect(costs.est.estimated).toBe(true);
+    expect(costs.gap.estimated).toBe(true);
+    expect(costs.judge.estimated).toBe(true);
+  });
+});
+
+describe("judgeUsage", () => {
+  it("is null when no judge was asked", () => {
+    expect(judgeUsage([result("s1", "a", 0.01)])).toBeNull();
+    expect(judgeUsage([result("s1", "a", 0.01)], {})).toBeNull();
+  });
+
+  it("sums every result's judge calls with the run-level part, which it also shows alone", () => {
+    const results = [
+      result("s1", "a", 0.01, { judge_usage: { calls: 2, input_tokens: 400, output_tokens: 20, cost: 0.0015, model: "claude-opus-5", by_kind: { score: 1, recommend: 1 } } }),
+      result("s2", "a", 0.01, { judge_usage: { calls: 1, input_tokens: 100, output_tokens: 10, by_kind: { score: 1 }, source: "reported" } }),
+    ];
+    const usage = judgeUsage(results, { calls: 1, cost: 0.0005, by_kind: { verdict: 1 }, model: "claude-opus-5" });
+    expect(usage).toEqual({
+      calls: 4,
+      input_tokens: 500,
+      output_tokens: 30,
+      cost: 0.002,
+      model: "claude-opus-5",
+      by_kind: { score: 2, recommend: 1, verdict: 1 },
+      estimated: false,
+      run: { calls: 1, cost: 0.0005, by_kind: { verdict: 1 } },
+    });
+    expect(Object.keys(usage!)).toEqual(["calls", "input_tokens", "output_tokens", "cost", "model", "by_kind", "estimated", "run"]);
+  });
+
+  it("drops cost and model when none is known, and says when any part is estimated", () => {
+    const usage = judgeUsage([result("s1", "a", null, { judge_usage: { calls: 1, source: "traces" } })]);
+    expect(usage).toEqual({ calls: 1, input_tokens: 0, output_tokens: 0, by_kind: {}, estimated: true });
+  });
+
+  it("never adds the judge's cost to the agent's", () => {
+    const results = [result("s1", "a", 0.01, { judge_usage: { calls: 1, cost: 1 } })];
+    expect(modelCosts(results).cost).toBe(0.01);
+    expect(scenarioCosts(results).s1.cost).toBe(0.01);
+    expect(runCosts(results, judgeUsage(results))).toEqual({ cost: 0.01, judge_cost: 1, total: 1.01, estimated: false, priced: 1, unpriced: 0 });
+  });
+});
+
+describe("runCosts", () => {
+  it("is estimated when some but not all results are priced, or the judge usage is", () => {
+    const some = [result("s1", "a", 0.01), result("s2", "a", null)];
+    expect(runCosts(some, null)).toEqual({ cost: 0.01, judge_cost: null, total: 0.01, estimated: true, priced: 1, unpriced: 1 });
+    expect(runCosts([result("s1", "a", null)], null)).toEqual({ cost: null, judge_cost: null, total: null, estimated: false, priced: 0, unpriced: 1 });
+    const traced = [result("s1", "a", 0.01, { judge_usage: { calls: 1, cost: 0.1, source: "traces" } })];
+    expect(runCosts(traced, judgeUsage(traced)).estimated).toBe(true);
+  });
+});
+
+describe("judgeUsageFromExchanges", () => {
+  it("counts every asked call by kind and sums what the completions reported", () => {
+    const usage = judgeUsageFromExchanges([
+      { kind: "score", usage: { input_tokens: 400, output_tokens: 20, cost: 0.001, model: "claude-opus-5" } },
+      { kind: "recommend", usage: null },
+      null,
+      { kind: "score", usage: { input_tokens: 100, output_tokens: 5, cost: 0.0005 } },
+    ]);
+    expect(usage).toEqual({
+      calls: 3,
+      input_tokens: 500,
+      output_tokens: 25,
+      cost: 0.0015,
+      model: "claude-opus-5",
+      by_kind: { score: 2, recommend: 1 },
+      source: "reported",
+    });
+  });
+
+  it("is null when no call was made", () => {
+    expect(judgeUsageFromExchanges([null])).toBeNull();
+  });
+});

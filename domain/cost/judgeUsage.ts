@@ -1,0 +1,95 @@
+// What the judge spent (reference-core §13.2 `judge_usage`): every result's own calls plus the
+// run-level calls no result owns (the verdict). The judge's cost is the evaluation's
+// overhead: it is summed here, apart from the agent's, and never enters the ranking.
+
+import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import { countOf, isEstimatedUsage, numberOrNull, resultJudgeUsage, type CostResultLike, type JudgeUsageRecord } from "./resultCost.js";
+
+export interface JudgeUsageTotals {
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost?: number;
+  model?: string;
+  by_kind: Record<string, number>;
+  estimated: boolean;
+  /** The run-level part alone, when there is one. */
+  run?: { calls: number; cost: number | null; by_kind: Record<string, number> };
+}
+
+/** Sums every result's judge usage with the run-level part; null when the judge was never asked. */
+export function judgeUsage(results: Iterable<CostResultLike>, runUsage?: JudgeUsageRecord | null): JudgeUsageTotals | null {
+  const parts: JudgeUsageRecord[] = [];
+  for (const result of results) {
+    const usage = resultJudgeUsage(result);
+    if (usage) parts.push(usage);
+  }
+  const run = runUsage && typeof runUsage === "object" && Object.keys(runUsage).length ? runUsage : null;
+  if (run) parts.push(run);
+  if (parts.length === 0) return null;
+
+  const costs = parts.map((usage) => numberOrNull(usage.cost)).filter((cost): cost is number => cost !== null);
+  const model = parts.map((usage) => usage.model).find((name) => typeof name === "string" && name.trim() !== "");
+  // Keys in the reference's order; cost, model and run only when there is one.
+  return {
+    calls: sum(parts, (usage) => countOf(usage.calls)),
+    input_tokens: sum(parts, (usage) => countOf(usage.input_tokens)),
+    output_tokens: sum(parts, (usage) => countOf(usage.output_tokens)),
+    ...(costs.length ? { cost: roundHalfAway(costs.reduce((a, b) => a + b, 0), 6) } : {}),
+    ...(model ? { model } : {}),
+    by_kind: usageByKind(parts),
+    estimated: parts.some(isEstimatedUsage),
+    ...(run ? { run: { calls: countOf(run.calls), cost: numberOrNull(run.cost), by_kind: usageByKind([run]) } } : {}),
+  };
+}
+
+/** Calls per kind (score, recommend, verdict, …), summed over the parts in first-seen order. */
+export function usageByKind(parts: JudgeUsageRecord[]): Record<string, number> {
+  const tally: Record<string, number> = {};
+  for (const usage of parts) {
+    const byKind = usage.by_kind;
+    if (!byKind || typeof byKind !== "object") continue;
+    for (const [kind, count] of Object.entries(byKind)) tally[kind] = (tally[kind] ?? 0) + countOf(count);
+  }
+  return tally;
+}
+
+/** What a result's (or the run's) judge calls used, built from the Judge's exchange records. */
+export function judgeUsageFromExchanges(
+  exchanges: Iterable<{ kind: string; usage?: { input_tokens?: number; output_tokens?: number; cost?: number; model?: string } | null } | null>,
+  options: { source?: string } = {},
+): JudgeUsageRecord | null {
+  let calls = 0;
+  let input = 0;
+  let output = 0;
+  let cost: number | null = null;
+  let model: string | null = null;
+  const byKind: Record<string, number> = {};
+  for (const exchange of exchanges) {
+    if (!exchange) continue;
+    calls++;
+    byKind[exchange.kind] = (byKind[exchange.kind] ?? 0) + 1;
+    const usage = exchange.usage;
+    input += countOf(usage?.input_tokens);
+    output += countOf(usage?.output_tokens);
+    const callCost = numberOrNull(usage?.cost);
+    if (callCost !== null) cost = (cost ?? 0) + callCost;
+    model ??= usage?.model ?? null;
+  }
+  if (calls === 0) return null;
+  return {
+    calls,
+    input_tokens: input,
+    output_tokens: output,
+    cost: cost === null ? null : roundHalfAway(cost, 6),
+    model,
+    by_kind: byKind,
+    source: options.source ?? "reported",
+  };
+}
+
+function sum<T>(items: T[], value: (item: T) => number): number {
+  let total = 0;
+  for (const item of items) total += value(item);
+  return total;
+}

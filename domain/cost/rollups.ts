@@ -1,0 +1,135 @@
+// Cost roll-ups the Report shows (reference-core §13.1-13.2, guide "Costs" and "Comparing
+// models"): per model, per scenario and for the run. The agent's cost and the judge's are
+// always kept in separate fields; `total` is the only place they meet.
+
+import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import type { JudgeUsageTotals } from "./judgeUsage.js";
+import {
+  costSource,
+  countOf,
+  isEstimatedCost,
+  isEstimatedUsage,
+  numberOrNull,
+  resultCost,
+  resultJudgeUsage,
+  type CostResultLike,
+  type CostSource,
+} from "./resultCost.js";
+
+export interface ModelCostSummary {
+  scenarios: number;
+  /** Sum of the priced replays' costs (6 decimals), null when none was priced. */
+  cost: number | null;
+  priced: number;
+  reported: number;
+  estimated: number;
+  judge_cost: number | null;
+  judge_calls: number;
+  /** Mean cost per priced replay, null when none was priced. */
+  cost_per_priced: number | null;
+  /** What 1,000 scenario runs cost at the mean cost per priced replay. */
+  cost_per_1000: number | null;
+  /** The cost reads as an estimate (`~`): some replay estimated, or some left unpriced. */
+  cost_estimated: boolean;
+}
+
+export interface ScenarioCostSummary {
+  cost: number | null;
+  judge_cost: number | null;
+  total: number | null;
+  estimated: boolean;
+  models: Record<string, { cost: number | null; judge_cost: number | null; cost_source: CostSource }>;
+}
+
+export interface RunCostSummary {
+  cost: number | null;
+  judge_cost: number | null;
+  total: number | null;
+  estimated: boolean;
+  priced: number;
+  unpriced: number;
+}
+
+const round6 = (value: number): number => roundHalfAway(value, 6);
+const sumOrNull = (values: number[]): number | null => (values.length ? round6(values.reduce((a, b) => a + b, 0)) : null);
+const known = (values: (number | null)[]): number[] => values.filter((value): value is number => value !== null);
+const judgeCost = (result: CostResultLike): number | null => numberOrNull(resultJudgeUsage(result)?.cost);
+
+/** One model's cost figures over its results (the cohort of one label). */
+export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary {
+  const costs = known(cohort.map(resultCost));
+  const cost = sumOrNull(costs);
+  const estimated = cohort.filter(isEstimatedCost).length;
+  const perPriced = cost === null ? null : cost / costs.length;
+  return {
+    scenarios: cohort.length,
+    cost,
+    priced: costs.length,
+    reported: cohort.filter((result) => costSource(result) === "reported").length,
+    estimated,
+    judge_cost: sumOrNull(known(cohort.map(judgeCost))),
+    judge_calls: cohort.reduce((calls, result) => calls + countOf(resultJudgeUsage(result)?.calls), 0),
+    cost_per_priced: perPriced === null ? null : round6(perPriced),
+    cost_per_1000: perPriced === null ? null : round6(perPriced * 1000),
+    cost_estimated: estimated > 0 || (cost !== null && costs.length < cohort.length),
+  };
+}
+
+/** `modelCosts` for each label, in the order given. */
+export function costsByModel(results: readonly CostResultLike[], labels: readonly string[]): Record<string, ModelCostSummary> {
+  const cohorts = new Map<string, CostResultLike[]>(labels.map((label) => [label, []]));
+  for (const result of results) cohorts.get(result.label)?.push(result);
+  const out: Record<string, ModelCostSummary> = {};
+  for (const label of labels) out[label] = modelCosts(cohorts.get(label) ?? []);
+  return out;
+}
+
+/**
+ * Per scenario key, in run order: the agent's cost summed over the models, the judge's, their
+ * total, whether any part is an estimate (or a lower bound, some model unpriced), and each
+ * model's figures with its cost source.
+ */
+export function scenarioCosts(results: readonly CostResultLike[]): Record<string, ScenarioCostSummary> {
+  const groups = new Map<string, CostResultLike[]>();
+  for (const result of results) {
+    const group = groups.get(result.scenario.key);
+    if (group) group.push(result);
+    else groups.set(result.scenario.key, [result]);
+  }
+  const out: Record<string, ScenarioCostSummary> = {};
+  for (const [key, cohort] of groups) {
+    const costs = known(cohort.map(resultCost));
+    const cost = sumOrNull(costs);
+    const judge = sumOrNull(known(cohort.map(judgeCost)));
+    const models: ScenarioCostSummary["models"] = {};
+    for (const result of cohort) {
+      models[result.label] = { cost: resultCost(result), judge_cost: judgeCost(result), cost_source: costSource(result) };
+    }
+    out[key] = {
+      cost,
+      judge_cost: judge,
+      total: cost === null && judge === null ? null : round6((cost ?? 0) + (judge ?? 0)),
+      estimated:
+        cohort.some((result) => isEstimatedCost(result) || (resultCost(result) === null && costs.length > 0)) ||
+        cohort.some((result) => isEstimatedUsage(resultJudgeUsage(result))),
+      models,
+    };
+  }
+  return out;
+}
+
+/** The run's spend: the agent's, the judge's (from `judgeUsage`), their total and whether any is estimated. */
+export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTotals | null): RunCostSummary {
+  const costs = known(results.map(resultCost));
+  const agent = sumOrNull(costs);
+  const judge = usage?.cost ?? null;
+  return {
+    cost: agent,
+    judge_cost: judge,
+    total: agent === null && judge === null ? null : round6((agent ?? 0) + (judge ?? 0)),
+    estimated:
+      results.some(isEstimatedCost) || (costs.length > 0 && costs.length < results.length) || usage?.estimated === true,
+    priced: costs.length,
+    unpriced: results.length - costs.length,
+  };
+}
