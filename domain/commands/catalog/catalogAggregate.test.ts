@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { DomainError } from "../../events/domainError.js";
+import { catalogAggregate } from "./catalogAggregate.js";
+import { given } from "../testing/givenWhenThen.js";
+import { catalogImport, DIGEST_A, DIGEST_B } from "../testing/fixtures.js";
+
+const imported = (digest = DIGEST_A) => {
+  const { type: _t, ...data } = catalogImport(digest);
+  return { type: "CatalogImported" as const, data: { ...data, scenario_count: 1 } };
+};
+
+describe("catalog decider", () => {
+  it("given nothing, when ImportCatalog, then CatalogImported with the scenario count", () => {
+    const [event] = given(catalogAggregate, []).when(catalogImport());
+    expect(event.type).toBe("CatalogImported");
+    expect(event.data).toMatchObject({ key: "support_desk", digest: DIGEST_A, scenario_count: 1, tenant: "acme" });
+  });
+
+  it("given an import, when the identical catalog (same digest) is imported again, then nothing", () => {
+    expect(given(catalogAggregate, [imported()]).when(catalogImport())).toEqual([]);
+  });
+
+  it("given an import, when a changed catalog is imported, then CatalogImported", () => {
+    const events = given(catalogAggregate, [imported()]).when(catalogImport(DIGEST_B, ["a", "b"]));
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toMatchObject({ digest: DIGEST_B, scenario_count: 2 });
+  });
+
+  it("given a removed catalog, when the same document is imported, then it is imported again", () => {
+    const removed = { type: "CatalogRemoved" as const, data: { tenant: "acme", key: "support_desk", digest: DIGEST_A } };
+    expect(given(catalogAggregate, [imported(), removed]).when(catalogImport())).toHaveLength(1);
+  });
+
+  it("refuses a document over 2 MB", () => {
+    const command = { ...catalogImport(), canonical_yaml: "x".repeat(2_097_153) };
+    expect(() => given(catalogAggregate, []).when(command)).toThrow("Import refused: the catalog document is 2097153 bytes, over the 2 MB limit");
+  });
+
+  it("refuses more than 2000 scenarios", () => {
+    const keys = Array.from({ length: 2001 }, (_, i) => `s${i}`);
+    expect(() => given(catalogAggregate, []).when(catalogImport(DIGEST_A, keys))).toThrow("Import refused: the catalog holds 2001 scenarios, over the 2000 limit");
+  });
+
+  it("refuses a path-like key, naming the field", () => {
+    try {
+      given(catalogAggregate, []).when({ ...catalogImport(), key: "../etc" });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DomainError);
+      expect((e as DomainError).field).toBe("key");
+      expect((e as DomainError).code).toBe("validation");
+    }
+  });
+
+  it("given an import, when RemoveCatalog, then CatalogRemoved with the digest it had", () => {
+    expect(given(catalogAggregate, [imported()]).when({ type: "RemoveCatalog", tenant: "acme", key: "support_desk" })).toEqual([
+      { type: "CatalogRemoved", data: { tenant: "acme", key: "support_desk", digest: DIGEST_A } },
+    ]);
+  });
+
+  it("given nothing, when RemoveCatalog, then not found", () => {
+    expect(() => given(catalogAggregate, []).when({ type: "RemoveCatalog", tenant: "acme", key: "nope" })).toThrow(
+      expect.objectContaining({ code: "not_found", message: 'No catalog "nope"' }),
+    );
+  });
+});

@@ -1,0 +1,275 @@
+import { describe, expect, it } from "vitest";
+import { evaluationAggregate, DEFAULT_CRITERIA } from "./evaluationAggregate.js";
+import { given } from "../testing/givenWhenThen.js";
+import { CLAUDE, created, DIGEST_A, GPT, record, replaced, scenario } from "../testing/fixtures.js";
+import type { EventInput } from "../../events/registry.js";
+
+const create = (extra: Record<string, unknown> = {}) => ({
+  type: "CreateEvaluation",
+  evaluation_id: "e1",
+  tenant: "acme",
+  agent: "SupportAgent",
+  name: "Support",
+  ...extra,
+});
+
+describe("CreateEvaluation", () => {
+  it("given nothing, then EvaluationCreated with the default criteria and threshold", () => {
+    const [event] = given(evaluationAggregate, []).when(create());
+    expect(event).toEqual({
+      type: "EvaluationCreated",
+      data: {
+        evaluation_id: "e1",
+        tenant: "acme",
+        agent: "SupportAgent",
+        name: "Support",
+        judge: { kind: "rules", model: null },
+        criteria: DEFAULT_CRITERIA,
+        threshold: 0.7,
+        compare_models: [],
+        catalog: null,
+        external: null,
+      },
+    });
+  });
+
+  it("keeps given criteria and stores initial scenarios as a replace", () => {
+    const events = given(evaluationAggregate, []).when(
+      create({ criteria: [{ key: "c", type: "contains", config: { text: "x" } }], scenarios: [scenario("a"), scenario("b")] }),
+    );
+    expect(events.map((e) => e.type)).toEqual(["EvaluationCreated", "ScenariosReplaced"]);
+    expect(events[0].data).toMatchObject({ criteria: [{ key: "c", type: "contains" }] });
+    expect(events[1].data).toMatchObject({ added: ["a", "b"], removed: [] });
+  });
+
+  it("refuses an unknown criterion type", () => {
+    expect(() => given(evaluationAggregate, []).when(create({ criteria: [{ key: "x", type: "vibes" }] }))).toThrow(
+      expect.objectContaining({ code: "validation", message: "unknown criterion type vibes", field: "criteria[0].type" }),
+    );
+  });
+
+  it("refuses a name over 255 characters, naming the field", () => {
+    expect(() => given(evaluationAggregate, []).when(create({ name: "n".repeat(256) }))).toThrow(expect.objectContaining({ field: "name" }));
+  });
+
+  it("given an evaluation, then a second create is a conflict", () => {
+    expect(() => given(evaluationAggregate, [created()]).when(create())).toThrow(
+      expect.objectContaining({ code: "conflict", message: "evaluation e1 already exists" }),
+    );
+  });
+});
+
+const replace = (scenarios: unknown[], extra: Record<string, unknown> = {}) => ({ type: "ReplaceScenarios", evaluation_id: "e1", scenarios, ...extra });
+
+describe("ReplaceScenarios", () => {
+  const suite = [created(), replaced([record("a", 0), record("b", 1, { enabled: false }), record("c", 2)])];
+
+  it("on_removed destroy: drops unnamed keys, keeps survivors' enabled flag, adds new keys enabled", () => {
+    const [event] = given(evaluationAggregate, suite).when(replace([scenario("b"), scenario("d", { prompt: "new" })]));
+    // b moves from position 1 to its place in the input (0): an update, still disabled
+    expect(event.data).toMatchObject({ on_removed: "destroy", added: ["d"], updated: ["b"], unchanged: [], removed: ["a", "c"], disabled: [] });
+    const g = given(evaluationAggregate, [...suite, event]);
+    expect(g.state.scenarios.map((s) => [s.key, s.enabled])).toEqual([
+      ["b", false],
+      ["d", true],
+    ]);
+  });
+
+  it("on_removed disable: keeps unnamed keys with enabled false", () => {
+    const [event] = given(evaluationAggregate, suite).when(replace([scenario("a")], { on_removed: "disable" }));
+    expect(event.data).toMatchObject({ removed: [], disabled: ["c"] }); // b was already disabled
+    const state = given(evaluationAggregate, [...suite, event]).state;
+    expect(state.scenarios.map((s) => [s.key, s.enabled])).toEqual([
+      ["a", true],
+      ["b", false],
+      ["c", false],
+    ]);
+  });
+
+  it("an input that sets enabled wins over the survivor's flag", () => {
+    const [event] = given(evaluationAggregate, suite).when(replace([scenario("a"), scenario("b", { enabled: true, position: 1 }), scenario("c")]));
+    expect(event.data).toMatchObject({ updated: ["b"], unchanged: ["a", "c"] });
+  });
+
+  it("records nothing when the input equals the suite", () => {
+    expect(given(evaluationAggregate, suite).when(replace([scenario("a"), scenario("b"), scenario("c")], { on_removed: "disable" }))).toEqual([]);
+  });
+
+  it("refuses any other on_removed", () => {
+    expect(() => given(evaluationAggregate, suite).when(replace([scenario("a")], { on_removed: "archive" }))).toThrow(
+      /on_removed: on_removed must be destroy or disable/,
+    );
+  });
+
+  it("refuses repeated keys, an empty suite, a blank prompt", () => {
+    const g = given(evaluationAggregate, suite);
+    expect(() => g.when(replace([scenario("a"), scenario("x"), scenario("a"), scenario("x")]))).toThrow("scenario keys repeat: a, x");
+    expect(() => g.when(replace([]))).toThrow("No scenarios found in the pasted text");
+    expect(() => g.when(replace([{ key: "k", prompt: "  " }]))).toThrow('scenario "k" has no prompt');
+  });
+
+  it("refuses a replacement over the limit", () => {
+    expect(() => given(evaluationAggregate, suite).when(replace([scenario("a"), scenario("b")], { limit: 1 }))).toThrow(
+      "Scenario limit reached (1 per evaluation): the replacement holds 2",
+    );
+  });
+
+  it("given no evaluation, then not found", () => {
+    expect(() => given(evaluationAggregate, []).when(replace([scenario("a")]))).toThrow(expect.objectContaining({ code: "not_found" }));
+  });
+});
+
+const merge = (scenarios: unknown[], limit?: number) => ({ type: "MergeScenarios", evaluation_id: "e1", scenarios, ...(limit ? { limit } : {}) });
+
+describe("MergeScenarios", () => {
+  const suite = [
+    created(),
+    replaced([
+      record("a", 0, { group: "orders", notes: "n", expected_tools: ["lookup"] }),
+      record("b", 5, { enabled: false }),
+    ]),
+  ];
+
+  it("adds new keys after the last position, updates named keys, lists unchanged ones", () => {
+    const [event] = given(evaluationAggregate, suite).when(merge([scenario("n1"), scenario("b"), scenario("a", { prompt: "changed" }), scenario("n2")]));
+    expect(event.type).toBe("ScenariosMerged");
+    expect(event.data).toMatchObject({ added: ["n1", "n2"], updated: ["a"], unchanged: ["b"], limit: 2000 });
+    const state = given(evaluationAggregate, [...suite, event]).state;
+    expect(state.scenarios.map((s) => [s.key, s.position, s.enabled])).toEqual([
+      ["a", 0, true],
+      ["b", 5, false],
+      ["n1", 6, true],
+      ["n2", 7, true],
+    ]);
+  });
+
+  it("clears the group, notes and expectations an update leaves out; keeps position and enabled", () => {
+    const [event] = given(evaluationAggregate, suite).when(merge([{ key: "a", prompt: "Prompt for a" }]));
+    expect(event.data).toMatchObject({ updated: ["a"] });
+    const a = given(evaluationAggregate, [...suite, event]).state.scenarios[0];
+    expect(a).toEqual(record("a", 0));
+  });
+
+  it("sets position and enabled when given", () => {
+    const [event] = given(evaluationAggregate, suite).when(merge([scenario("b", { enabled: true, position: 9 })]));
+    const b = given(evaluationAggregate, [...suite, event]).state.scenarios.find((s) => s.key === "b");
+    expect([b?.position, b?.enabled]).toEqual([9, true]);
+  });
+
+  it("merging the same keyed input twice: the second is all unchanged", () => {
+    const input = [scenario("n1"), scenario("n2")];
+    const [first] = given(evaluationAggregate, suite).when(merge(input));
+    const [second] = given(evaluationAggregate, [...suite, first]).when(merge(input));
+    expect(second.data).toMatchObject({ added: [], updated: [], unchanged: ["n1", "n2"], scenarios: [] });
+  });
+
+  it("refuses the whole merge over the limit with the exact message", () => {
+    expect(() => given(evaluationAggregate, suite).when(merge([scenario("a"), scenario("x"), scenario("y")], 3))).toThrow(
+      "Scenario limit reached (3 per evaluation): the evaluation holds 2 and this merge adds 2",
+    );
+  });
+
+  it("allows a merge that exactly reaches the limit", () => {
+    expect(given(evaluationAggregate, suite).when(merge([scenario("x")], 3))[0].data).toMatchObject({ added: ["x"] });
+  });
+
+  it("refuses blank and repeated keys, writing nothing", () => {
+    const g = given(evaluationAggregate, suite);
+    expect(() => g.when(merge([scenario("x"), { key: " ", prompt: "p" }]))).toThrow(
+      expect.objectContaining({ message: "every merged scenario needs a key", field: "scenarios[1].key" }),
+    );
+    expect(() => g.when(merge([scenario("x"), scenario("x")]))).toThrow("scenario keys repeat: x");
+  });
+});
+
+describe("ArchiveEvaluation", () => {
+  const archive = (archived: unknown) => ({ type: "ArchiveEvaluation", evaluation_id: "e1", archived });
+
+  it("archives with the decision time, and unarchives", () => {
+    expect(given(evaluationAggregate, [created()]).when(archive(true))).toEqual([
+      { type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00.000Z" } },
+    ]);
+    const archived: EventInput = { type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00.000Z" } };
+    expect(given(evaluationAggregate, [created(), archived]).when(archive(false))).toEqual([
+      { type: "EvaluationUnarchived", data: { reason: "requested" } },
+    ]);
+  });
+
+  it("is a no-op when already in the asked state", () => {
+    expect(given(evaluationAggregate, [created()]).when(archive(false))).toEqual([]);
+  });
+
+  it("refuses anything but true or false", () => {
+    expect(() => given(evaluationAggregate, [created()]).when(archive("yes"))).toThrow(/archived: evaluation.archived must be true or false/);
+  });
+});
+
+const start = (extra: Record<string, unknown> = {}) => ({ type: "StartRun", run_id: "r1", evaluation_id: "e1", models: [GPT, CLAUDE], ...extra });
+
+describe("StartRun on the evaluation (numbering)", () => {
+  const suite = [created(), replaced([record("a", 0, { group: "orders" }), record("b", 1, { enabled: false }), record("c", 2)])];
+
+  it("schedules the run with the next number and its origin", () => {
+    const scheduled: EventInput = { type: "RunScheduled", data: { run_id: "r0", number: 1, origin: "engine" } };
+    expect(given(evaluationAggregate, [...suite, scheduled]).when(start({ external: true }))).toEqual([
+      { type: "RunScheduled", data: { run_id: "r1", number: 2, origin: "external" } },
+    ]);
+  });
+
+  it("a new run unarchives the evaluation", () => {
+    const archived: EventInput = { type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00.000Z" } };
+    expect(given(evaluationAggregate, [...suite, archived]).when(start()).map((e) => e.type)).toEqual(["EvaluationUnarchived", "RunScheduled"]);
+  });
+
+  it("refuses an empty selection before numbering", () => {
+    expect(() => given(evaluationAggregate, suite).when(start({ keys: ["b"] }))).toThrow(
+      "No scenarios selected — add scenarios to the evaluation or widen the selection",
+    );
+  });
+
+  it("refuses one model under two labels", () => {
+    const alias = { label: "openai/gpt-5-mini", provider: "openai", model: "gpt-5-mini" };
+    expect(() => given(evaluationAggregate, suite).when(start({ models: [GPT, alias] }))).toThrow(
+      'one model under two labels: "gpt-5-mini" and "openai/gpt-5-mini" both name openai/gpt-5-mini',
+    );
+  });
+
+  it("refuses a reused run id, and an unknown evaluation", () => {
+    const scheduled: EventInput = { type: "RunScheduled", data: { run_id: "r1", number: 1, origin: "engine" } };
+    expect(() => given(evaluationAggregate, [...suite, scheduled]).when(start())).toThrow(expect.objectContaining({ code: "conflict" }));
+    expect(() => given(evaluationAggregate, []).when(start())).toThrow(expect.objectContaining({ code: "not_found" }));
+  });
+});
+
+describe("ImportReport on the evaluation (numbering)", () => {
+  const importCommand = {
+    type: "ImportReport",
+    run_id: "ext-1",
+    evaluation_id: "e1",
+    tenant: "acme",
+    source: "ci",
+    agent_name: "SupportAgent",
+    suite: "support",
+    digest: DIGEST_A,
+    report: { models: {}, results: [] },
+  };
+
+  it("numbers an imported run once; a retry reuses its number", () => {
+    const [event] = given(evaluationAggregate, [created()]).when(importCommand);
+    expect(event).toEqual({ type: "RunScheduled", data: { run_id: "ext-1", number: 1, origin: "imported" } });
+    expect(given(evaluationAggregate, [created(), event]).when(importCommand)).toEqual([]);
+  });
+
+  it("an engine run with the same id is a conflict", () => {
+    const engine: EventInput = { type: "RunScheduled", data: { run_id: "ext-1", number: 1, origin: "engine" } };
+    expect(() => given(evaluationAggregate, [created(), engine]).when(importCommand)).toThrow("run_id already exists with a different report");
+  });
+
+  it("a published report unarchives the evaluation", () => {
+    const archived: EventInput = { type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00.000Z" } };
+    expect(given(evaluationAggregate, [created(), archived]).when(importCommand)[0]).toEqual({
+      type: "EvaluationUnarchived",
+      data: { reason: "report_imported" },
+    });
+  });
+});

@@ -1,0 +1,213 @@
+import { describe, expect, it } from "vitest";
+import { runAggregate } from "./runAggregate.js";
+import { given } from "../testing/givenWhenThen.js";
+import { CLAUDE, created, DIGEST_A, DIGEST_B, GPT, record, replaced, runStarted } from "../testing/fixtures.js";
+import { evaluationAggregate } from "../evaluation/evaluationAggregate.js";
+import type { EventInput } from "../../events/registry.js";
+
+const evaluationWith = (...extra: EventInput[]) =>
+  given(evaluationAggregate, [
+    created("e1", { judge: { kind: "llm", model: "claude-opus-5" }, criteria: [{ key: "c", type: "contains", config: {} }] }),
+    replaced([record("b", 1, { group: "g" }), record("a", 0, { group: "g" }), record("x", 2, { enabled: false })]),
+    { type: "RunScheduled", data: { run_id: "r1", number: 3, origin: "engine" } },
+    ...extra,
+  ]).state;
+
+const startCommand = { type: "StartRun", run_id: "r1", evaluation_id: "e1", models: [GPT, CLAUDE], release: { digest: "abc123def456", label: "v2" } };
+
+describe("StartRun on the run stream", () => {
+  it("freezes the selection: scenarios as evaluated, models, criteria, judge label, release, number", () => {
+    const [event] = given(runAggregate, [], { evaluation: evaluationWith() }).when(startCommand);
+    expect(event.type).toBe("RunStarted");
+    expect(event.data).toMatchObject({
+      run_id: "r1",
+      number: 3,
+      external: false,
+      selection: { keys: null, group: null, scenario_keys: ["a", "b"], model_labels: ["gpt-5-mini", "claude-sonnet-5"] },
+      models: [GPT, CLAUDE],
+      criteria: [{ key: "c", type: "contains" }],
+      judge_label: "claude-opus-5",
+      release: { digest: "abc123def456", label: "v2" },
+    });
+    const scenarios = (event.data as { scenarios: Record<string, unknown>[] }).scenarios;
+    expect(scenarios[0]).toEqual({ ...record("a", 0, { group: "g" }), enabled: undefined });
+    expect("enabled" in scenarios[0]).toBe(false);
+  });
+
+  it("refuses a run the evaluation did not schedule", () => {
+    expect(() => given(runAggregate, [], { evaluation: evaluationWith() }).when({ ...startCommand, run_id: "r9" })).toThrow(
+      "run r9 was not scheduled on evaluation e1",
+    );
+  });
+
+  it("refuses starting a run twice", () => {
+    expect(() => given(runAggregate, [runStarted()], { evaluation: evaluationWith() }).when(startCommand)).toThrow("run r1 already exists");
+  });
+
+  it("folds the pairs scenario-major, so pair n names its stream", () => {
+    const state = given(runAggregate, [runStarted()]).state;
+    expect(state.pairs.map((p) => [p.n, p.scenarioKey, p.modelLabel])).toEqual([
+      [0, "a", "gpt-5-mini"],
+      [1, "a", "claude-sonnet-5"],
+      [2, "b", "gpt-5-mini"],
+      [3, "b", "claude-sonnet-5"],
+    ]);
+  });
+});
+
+const completed: EventInput = { type: "RunCompleted", data: { scored: 4, passed: 4, summary: {} } };
+const failed: EventInput = { type: "RunFailed", data: { message: "boom" } };
+
+describe("RequestRunCompletion", () => {
+  const request = { type: "RequestRunCompletion", run_id: "r1", scored: 4 };
+  it("is recorded once", () => {
+    expect(given(runAggregate, [runStarted()]).when(request)).toEqual([{ type: "RunCompletionRequested", data: { scored: 4 } }]);
+    expect(given(runAggregate, [runStarted(), { type: "RunCompletionRequested", data: { scored: 4 } }]).when(request)).toEqual([]);
+  });
+  it("changes nothing after the run ended, and is not found before it started", () => {
+    expect(given(runAggregate, [runStarted(), completed]).when(request)).toEqual([]);
+    expect(() => given(runAggregate, []).when(request)).toThrow(expect.objectContaining({ code: "not_found" }));
+  });
+});
+
+describe("RecordVerdict", () => {
+  const verdict = {
+    type: "RecordVerdict",
+    run_id: "r1",
+    verdict: { winner: "gpt-5-mini", rationale: "Passed 2 of 2 scenarios (100%).", judge: "pass rate" },
+    judge_label: null,
+    ranking: { "gpt-5-mini": { pass_rate: 100 } },
+  };
+  it("records the verdict with its ranking inputs, once", () => {
+    const [event] = given(runAggregate, [runStarted()]).when(verdict);
+    expect(event).toEqual({
+      type: "VerdictRecorded",
+      data: { verdict: verdict.verdict, judge_label: null, ranking: verdict.ranking, judge_exchange: null },
+    });
+    expect(() => given(runAggregate, [runStarted(), event]).when(verdict)).toThrow("run r1 already has a verdict");
+  });
+  it("refuses a winner that is not one of the run's models", () => {
+    expect(() => given(runAggregate, [runStarted()]).when({ ...verdict, verdict: { ...verdict.verdict, winner: "gpt-4" } })).toThrow(
+      'verdict winner "gpt-4" is not a model of run r1',
+    );
+  });
+  it("refuses a verdict on a finished run", () => {
+    expect(() => given(runAggregate, [runStarted(), completed]).when(verdict)).toThrow(expect.objectContaining({ code: "conflict", message: "run r1 is complete" }));
+  });
+});
+
+describe("RecordComparison", () => {
+  const comparison = { type: "RecordComparison", run_id: "r1", comparison: { conclusion: "x" }, seed: 0, resamples: 5000, confidence: 0.95 };
+  it("records seed and resample count with the comparison, once", () => {
+    const [event] = given(runAggregate, [runStarted()]).when(comparison);
+    expect(event.data).toEqual({ comparison: { conclusion: "x" }, seed: 0, resamples: 5000, confidence: 0.95 });
+    expect(() => given(runAggregate, [runStarted(), event]).when(comparison)).toThrow("run r1 already has a comparison");
+  });
+  it("refuses a comparison of a single-model run", () => {
+    expect(() => given(runAggregate, [runStarted({}, ["a"], [GPT])]).when(comparison)).toThrow("a comparison needs at least two models");
+  });
+});
+
+const results = (pairs: [string, string, boolean][]) => pairs.map(([scenario_key, model_label, pass]) => ({ scenario_key, model_label, pass }));
+const all = results([
+  ["a", "gpt-5-mini", true],
+  ["a", "claude-sonnet-5", false],
+  ["b", "gpt-5-mini", true],
+  ["b", "claude-sonnet-5", true],
+]);
+
+describe("CompleteRun", () => {
+  it("completes when every selected pair is scored", () => {
+    expect(given(runAggregate, [runStarted()]).when({ type: "CompleteRun", run_id: "r1", results: all, summary: { models: {} } })).toEqual([
+      { type: "RunCompleted", data: { scored: 4, passed: 3, summary: { models: {} } } },
+    ]);
+  });
+
+  it("an engine run with unscored pairs is refused, naming them", () => {
+    expect(() => given(runAggregate, [runStarted()]).when({ type: "CompleteRun", run_id: "r1", results: all.slice(0, 3) })).toThrow(
+      "run r1 cannot complete: missing b × claude-sonnet-5",
+    );
+  });
+
+  it("an external run with a missing, unknown or duplicate pair fails, naming each", () => {
+    const reported = [...all.slice(1), all[1], ...results([["z", "gpt-5-mini", true]])];
+    const [event] = given(runAggregate, [runStarted({ external: true })]).when({ type: "CompleteRun", run_id: "r1", results: reported });
+    expect(event).toEqual({
+      type: "RunFailed",
+      data: {
+        message:
+          "The external run did not report every selected scenario and model exactly once: missing a × gpt-5-mini; unknown z × gpt-5-mini; duplicate a × claude-sonnet-5",
+        pairs: { missing: ["a × gpt-5-mini"], unknown: ["z × gpt-5-mini"], duplicate: ["a × claude-sonnet-5"] },
+      },
+    });
+  });
+
+  it("an external run that reported every pair once completes", () => {
+    expect(given(runAggregate, [runStarted({ external: true })]).when({ type: "CompleteRun", run_id: "r1", results: all })[0].type).toBe("RunCompleted");
+  });
+
+  it("completes exactly once: terminal states are final", () => {
+    expect(() => given(runAggregate, [runStarted(), completed]).when({ type: "CompleteRun", run_id: "r1", results: all })).toThrow("run r1 is complete");
+    expect(() => given(runAggregate, [runStarted(), failed]).when({ type: "CompleteRun", run_id: "r1", results: all })).toThrow("run r1 is failed");
+  });
+});
+
+describe("FailRun", () => {
+  const fail = { type: "FailRun", run_id: "r1", message: "unsupported model provider: acme" };
+  it("fails a running run with its message", () => {
+    expect(given(runAggregate, [runStarted()]).when(fail)).toEqual([{ type: "RunFailed", data: { message: "unsupported model provider: acme" } }]);
+  });
+  it("refuses a finished or unknown run, and a blank message", () => {
+    expect(() => given(runAggregate, [runStarted(), completed]).when(fail)).toThrow(expect.objectContaining({ code: "conflict" }));
+    expect(() => given(runAggregate, []).when(fail)).toThrow(expect.objectContaining({ code: "not_found" }));
+    expect(() => given(runAggregate, [runStarted()]).when({ ...fail, message: " " })).toThrow(expect.objectContaining({ field: "message" }));
+  });
+});
+
+describe("ImportReport on the run stream", () => {
+  const report = {
+    models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } },
+    results: [{ scenario_key: "a", label: "gpt-5-mini", status: "failed", fault: "missing_content" }],
+  };
+  const command = {
+    type: "ImportReport",
+    run_id: "r1",
+    evaluation_id: "e1",
+    tenant: "acme",
+    source: "ci",
+    agent_name: "SupportAgent",
+    suite: "support",
+    digest: DIGEST_A,
+    report,
+  };
+  const evaluation = given(evaluationAggregate, [created(), { type: "RunScheduled", data: { run_id: "r1", number: 2, origin: "imported" } }]).state;
+
+  it("a new report becomes a completed run with its number", () => {
+    const [event] = given(runAggregate, [], { evaluation }).when(command);
+    expect(event.type).toBe("ReportImported");
+    expect(event.data).toMatchObject({ run_id: "r1", number: 2, digest: DIGEST_A, report });
+    expect(given(runAggregate, [event]).state.status).toBe("complete");
+  });
+
+  it("the same run id with the same content is a no-op; different content is a conflict", () => {
+    const [event] = given(runAggregate, [], { evaluation }).when(command);
+    expect(given(runAggregate, [event]).when(command)).toEqual([]);
+    expect(() => given(runAggregate, [event]).when({ ...command, digest: DIGEST_B })).toThrow(
+      expect.objectContaining({ code: "conflict", message: "run_id already exists with a different report" }),
+    );
+  });
+
+  it("an engine run with that id is a conflict", () => {
+    expect(() => given(runAggregate, [runStarted()]).when(command)).toThrow("run_id already exists with a different report");
+  });
+
+  it("refuses a report with two labels for one model, a label missing from models, an unknown fault", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const twoLabels = { ...report, models: { ...report.models, "openai/gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } } };
+    expect(() => g.when({ ...command, report: twoLabels })).toThrow(/name the same provider\/model \(openai\/gpt-5-mini\)/);
+    const missing = { ...report, results: [{ label: "gpt-9" }] };
+    expect(() => g.when({ ...command, report: missing })).toThrow('report.results[0].label "gpt-9" is missing from report.models');
+    const fault = { ...report, results: [{ label: "gpt-5-mini", fault: "bad_vibes" }] };
+    expect(() => g.when({ ...command, report: fault })).toThrow('report.results[0].fault: unknown fault "bad_vibes"');
+  });
+});
