@@ -1,2 +1,10 @@
-// Public surface of domain/report (filled in by its issue).
-export {};
+// Public surface of domain/report: the Report (summary, criteria statistics, recommendations,
+// fix items, verdict, comparison, costs; Markdown, JSON and HTML, and the public Markdown
+// pieces) and the shapes it reads and writes.
+export { Report } from "./report.js";
+export type { ReportOptions, VerdictJudge } from "./report.js";
+export type {
+  CriterionStats, FixAction, FixItem, FixTool, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,
+  ReportResult, ResultStatus, RunCosts, ScenarioCost, ToolResolver, ToolServer, Verdict,
+} from "./reportTypes.js";
+export type { ReportDocument, Theme } from "./html/index.js";

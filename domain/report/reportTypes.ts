@@ -155,26 +155,10 @@ export interface ReportResult {
   readonly fault: string | null;
   readonly summary: string | null;
   readonly recommendation: string | null;
-  readonly costSource: string;
-  readonly judgeUsage: Record<string, unknown> | null;
   toJSON(): Record<string, unknown>;
 }
 
-/** One scenario's spend across models (reference-core §13.2 `scenario_costs`). */
-export interface ScenarioCost {
-  cost: number | null;
-  judge_cost: number | null;
-  total: number | null;
-  estimated: boolean;
-  models: Record<string, { cost: number | null; judge_cost: number | null; cost_source: string }>;
-}
-
-/** The run's spend (reference-core §13.2 `run_costs`). */
-export interface RunCosts {
-  cost: number | null;
-  judge_cost: number | null;
-  total: number | null;
-  estimated: boolean;
-  priced: number;
-  unpriced: number;
-}
+// Cost views are domain/cost's; their types are read off its functions.
+import type { runCosts, scenarioCosts } from "../cost/index.js";
+export type ScenarioCost = ReturnType<typeof scenarioCosts>[string];
+export type RunCosts = ReturnType<typeof runCosts>;

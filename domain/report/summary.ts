@@ -1,7 +1,10 @@
 // Per-model summary (reference-core §13.1, plus the guide's p50/p95 and cost per 1,000):
 // one pass over the results, then one row per model label in model order.
 import { roundHalfAwayFromZero as round } from "../support/index.js";
-import { nearestRank } from "../stats/nearestRank.js";
+import { nearestRank } from "../stats/index.js";
+import { costsByModel } from "../cost/index.js";
+
+type ModelCosts = ReturnType<typeof costsByModel>[string];
 import type { ModelSummary, ReportModel, ReportResult } from "./reportTypes.js";
 
 interface Tally {
@@ -16,20 +19,12 @@ interface Tally {
   durationSum: number;
   inputTokens: number;
   outputTokens: number;
-  cost: number;
-  priced: number;
-  reported: number;
-  estimated: number;
-  judgeCost: number;
-  judgeCostCount: number;
-  judgeCalls: number;
   faults: Record<string, number>;
 }
 
 const newTally = (): Tally => ({
   scenarios: 0, passed: 0, errored: 0, scoreSum: 0, scoreCount: 0, taskSum: 0, taskCount: 0,
-  durations: [], durationSum: 0, inputTokens: 0, outputTokens: 0, cost: 0, priced: 0, reported: 0,
-  estimated: 0, judgeCost: 0, judgeCostCount: 0, judgeCalls: 0, faults: {},
+  durations: [], durationSum: 0, inputTokens: 0, outputTokens: 0, faults: {},
 });
 
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -45,19 +40,10 @@ function add(tally: Tally, result: ReportResult): void {
   if (isNumber(replay.durationMs)) { tally.durations.push(replay.durationMs); tally.durationSum += replay.durationMs; }
   tally.inputTokens += replay.inputTokens ?? 0;
   tally.outputTokens += replay.outputTokens ?? 0;
-  if (isNumber(replay.cost)) { tally.cost += replay.cost; tally.priced += 1; }
-  if (result.costSource === "reported") tally.reported += 1;
-  else if (result.costSource === "estimated") tally.estimated += 1;
-  const usage = result.judgeUsage;
-  if (usage) {
-    if (isNumber(usage.cost)) { tally.judgeCost += usage.cost; tally.judgeCostCount += 1; }
-    if (isNumber(usage.calls)) tally.judgeCalls += usage.calls;
-  }
   if (result.fault) tally.faults[result.fault] = (tally.faults[result.fault] ?? 0) + 1;
 }
 
-function row(model: ReportModel, tally: Tally): ModelSummary {
-  const cost = tally.priced > 0 ? round(tally.cost, 6) : null;
+function row(model: ReportModel, tally: Tally, costs: ModelCosts): ModelSummary {
   return {
     provider: model.provider,
     model: model.model,
@@ -72,14 +58,14 @@ function row(model: ReportModel, tally: Tally): ModelSummary {
     p95_duration_ms: nearestRank(tally.durations, 95),
     input_tokens: tally.inputTokens,
     output_tokens: tally.outputTokens,
-    cost,
-    // What 1,000 scenario runs cost at the mean cost per priced replay (guide "Comparing models").
-    cost_per_1000: tally.priced > 0 ? round((tally.cost / tally.priced) * 1000, 6) : null,
-    priced: tally.priced,
-    reported: tally.reported,
-    estimated: tally.estimated,
-    judge_cost: tally.judgeCostCount > 0 ? round(tally.judgeCost, 6) : null,
-    judge_calls: tally.judgeCalls,
+    // Cost figures are domain/cost's: the agent's spend and the judge's, kept apart.
+    cost: costs.cost,
+    cost_per_1000: costs.cost_per_1000,
+    priced: costs.priced,
+    reported: costs.reported,
+    estimated: costs.estimated,
+    judge_cost: costs.judge_cost,
+    judge_calls: costs.judge_calls,
     faults: tally.faults,
   };
 }
@@ -93,8 +79,9 @@ export function summarizeByModel(results: readonly ReportResult[], models: reado
     if (!tally) { tally = newTally(); tallies.set(result.label, tally); }
     add(tally, result);
   }
+  const costs = costsByModel(results, models.map((m) => m.label));
   const out: Record<string, ModelSummary> = {};
-  for (const model of models) out[model.label] = row(model, tallies.get(model.label)!);
+  for (const model of models) out[model.label] = row(model, tallies.get(model.label)!, costs[model.label]);
   return out;
 }
 

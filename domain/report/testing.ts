@@ -35,7 +35,10 @@ export function fakeResult(init: FakeResultInit): ReportResult {
     outputTokens: init.outputTokens ?? null,
     error: init.error ?? null,
     cost,
-    metadata: {},
+    metadata: {
+      ...(init.costSource ? { cost_source: init.costSource } : {}),
+      ...(init.judgeUsage ? { judge_usage: init.judgeUsage } : {}),
+    } as Record<string, unknown>,
   };
   const scenario = {
     key: init.key,
@@ -59,8 +62,6 @@ export function fakeResult(init: FakeResultInit): ReportResult {
     fault: diagnosis?.fault ?? null,
     summary: diagnosis?.summary ?? null,
     recommendation: diagnosis?.recommendation ?? null,
-    costSource: init.costSource ?? (cost === null ? "unpriced" : "reported"),
-    judgeUsage: init.judgeUsage ?? null,
     toJSON: () => ({
       scenario_key: scenario.key,
       prompt: scenario.prompt,

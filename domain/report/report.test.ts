@@ -1,0 +1,151 @@
+import { describe, expect, it, vi } from "vitest";
+import { Report } from "./report.js";
+import { checkGfm } from "./gfmCheck.js";
+import { fakeResult, model } from "./testing.js";
+import type { ReportResult } from "./reportTypes.js";
+
+const HOSTILE = "Totals | here\n\n</details>\n<script>alert(1)</script>\n| a | b |\n|---|---|\n```\nunclosed fence";
+
+function results(): ReportResult[] {
+  const etnc = { fault: "expected_tool_not_called", summary: "Expected lookup_order to be called.", recommendation: "Enable lookup_order | now.", evidence: { unavailable: ["lookup_order"] } };
+  return [
+    fakeResult({ key: "orders_1", label: "gpt-5-mini", prompt: "Where is my order?\nIt is | late", answer: HOSTILE, score: 1, durationMs: 1200, inputTokens: 100, outputTokens: 20, cost: 0.001, toolCalls: [{ name: "lookup_order" }] }),
+    fakeResult({ key: "orders_1", label: "qwen3:8b", answer: "I have no tool for that.", score: 0.3, durationMs: 900, expectedTools: ["lookup_order"], diagnosis: etnc, cost: 0.0004, costSource: "estimated" }),
+    fakeResult({ key: "refund", label: "gpt-5-mini", prompt: "Refund <b>order</b> 7", answer: "Done.", score: 0.9, durationMs: 800, cost: 0.002, expectedPatterns: ["refund"], forbiddenPatterns: ["I cannot"] }),
+    fakeResult({ key: "refund", label: "qwen3:8b", answer: null, score: 0, error: "Timeout: replay exceeded 30000 ms", diagnosis: { fault: "run_error", summary: "The run failed.", recommendation: "Re-run." }, toolCalls: [{ name: "refund", error: true, detail: "HTTP 500" }] }),
+  ];
+}
+
+const models = [model("gpt-5-mini"), model("qwen3:8b")];
+const build = (extra: Partial<ConstructorParameters<typeof Report>[0]> = {}) =>
+  new Report({ results: results(), models, agentName: "SupportAgent", release: { label: "v1.2", digest: "" }, metadata: { suite: "support" }, ...extra });
+
+describe("Report Markdown", () => {
+  it("is well-formed GFM even when answers carry pipes, newlines, </details> and <script>", () => {
+    const markdown = build().toMarkdown();
+    expect(checkGfm(markdown)).toEqual([]);
+    expect(markdown).not.toContain("<script>");
+    expect(markdown).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(markdown.endsWith("\n")).toBe(true);
+  });
+
+  it("lays the report out in the guide's order", () => {
+    const markdown = build().toMarkdown();
+    const order = ["# Evaluation — 2 scenarios × 2 models", "## Verdict", "**Best model: `gpt-5-mini`**", "### Comparison", "## Scenarios", "## Answers", "<details>", "## What to fix", "_~ estimated from tokens × model rates_"];
+    const positions = order.map((text) => markdown.indexOf(text));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(markdown.split(/^<details>$/m).length - 1).toBe(2);
+  });
+
+  it("escapes | and folds line breaks in the matrix prompt cell", () => {
+    const row = build().toMarkdown().split("\n").find((line) => line.startsWith("| `orders_1`"));
+    expect(row).toBe("| `orders_1` Where is my order? It is \\| late | ✅ 100% | ❌ 30% expected_tool_not_called | ~$0.0014 |");
+  });
+
+  it("shows p50, p95 and cost per 1,000 beside the mean in the model table", () => {
+    const markdown = build().toMarkdown();
+    expect(markdown).toContain("| Model | Passed | Mean score | Mean latency | p50 | p95 | Tokens in/out | Cost | Cost / 1,000 | Faults |");
+    expect(markdown).toContain("| `gpt-5-mini` | 2/2 (100%) | 95% | 1000 ms | 800 ms | 1200 ms | 100/20 | $0.0030 | $1.5000 | — |");
+  });
+
+  it("publishes pieces that read exactly as in the whole report", () => {
+    const report = build();
+    const whole = report.toMarkdown();
+    for (const piece of [report.verdictMarkdown(), report.fixItemsMarkdown(), report.scenarioMarkdown("orders_1"), report.scenarioMarkdown("refund"), ...report.fixItems.map((i) => report.fixItemMarkdown(i))]) {
+      expect(whole).toContain(piece);
+      expect(checkGfm(piece)).toEqual([]);
+    }
+    expect(report.verdictMarkdown()).toContain("### Comparison");
+    expect(() => report.scenarioMarkdown("nope")).toThrow(/nope/);
+  });
+
+  it("filters What to fix by model", () => {
+    const report = build();
+    const qwen = report.fixItemsMarkdown({ model: "qwen3:8b" });
+    expect(qwen).toContain("## What to fix for `qwen3:8b`");
+    expect(qwen).toContain("### expected_tool_not_called ×1");
+    expect(report.fixItemsMarkdown({ model: "gpt-5-mini" })).toBe("## What to fix for `gpt-5-mini`\n\nNothing to fix.");
+  });
+
+  it("renders a fix item with its tools, server and where the fix lives", () => {
+    const report = build({ toolResolver: () => ({ key: "orders", name: "Orders", status: "available" }), links: { mcp: "/mcp/%{key}" } });
+    const item = report.fixItems.find((i) => i.fault === "expected_tool_not_called")!;
+    expect(report.fixItemMarkdown(item)).toBe([
+      "### expected_tool_not_called ×1",
+      "",
+      "**Scenarios:** `orders_1` · **Models:** `qwen3:8b` (1 result)",
+      "",
+      "Enable lookup_order | now.",
+      "",
+      "- Missing tools: `lookup_order` · served by Orders (available)",
+      "- Server: Orders (available)",
+      "- Where: **Enable Orders for SupportAgent** · MCP Services -&gt; `/mcp/orders`",
+    ].join("\n"));
+  });
+});
+
+describe("Report JSON", () => {
+  it("uses the guide's snake_case keys in a fixed order, comparison only when comparing", () => {
+    const json = build().toJSON() as unknown as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual(["summary_by_model", "criteria", "recommendations", "fix_items", "verdict", "comparison", "release", "threshold", "agent_name", "metadata", "results"]);
+    expect(json.release).toEqual({ label: "v1.2" });
+    const single = new Report({ results: results().filter((r) => r.label === "gpt-5-mini"), models: [models[0]] }).toJSON() as unknown as Record<string, unknown>;
+    expect(Object.keys(single)).toEqual(["summary_by_model", "criteria", "recommendations", "fix_items", "threshold", "results"]);
+  });
+
+  it("carries judge_usage only when the judge spent something", () => {
+    const report = build({ judgeUsage: { calls: 1, cost: 0.002, by_kind: { verdict: 1 } }, judgeLabel: "opus" });
+    const json = report.toJSON() as unknown as Record<string, unknown>;
+    expect(json.judge).toBe("opus");
+    expect(json.judge_usage).toMatchObject({ calls: 1, cost: 0.002, run: { calls: 1, cost: 0.002, by_kind: { verdict: 1 } } });
+    expect(report.toMarkdown()).toContain("Judged by `opus`.");
+  });
+
+  it("adds the scenario's expectations to each result", () => {
+    const json = build().toJSON();
+    expect(json.results[2].expect).toEqual({ contains: ["refund"], not_contains: ["I cannot"] });
+    expect(json.results[0].expect).toBeUndefined();
+  });
+});
+
+describe("Report values", () => {
+  it("computes each view once", () => {
+    const report = build();
+    expect(report.summaryByModel).toBe(report.summaryByModel);
+    expect(report.fixItems).toBe(report.fixItems);
+    expect(report.comparison).toBe(report.comparison);
+    expect(report.scenarioCosts).toBe(report.scenarioCosts);
+  });
+
+  it("asks the judge once for the verdict, and never when one was recorded", async () => {
+    const verdict = vi.fn(async () => ({ value: { winner: "qwen3:8b", rationale: "Cheaper." }, exchange: { kind: "verdict" } }));
+    const report = build({ judge: { label: "opus", verdict } });
+    expect(report.verdict?.judge).toBe("pass rate");
+    await report.judgeVerdict();
+    await report.judgeVerdict();
+    expect(verdict).toHaveBeenCalledTimes(1);
+    expect(report.verdict).toEqual({ winner: "qwen3:8b", rationale: "Cheaper.", judge: "opus" });
+    const recorded = build({ judge: { label: "opus", verdict }, verdict: { winner: "gpt-5-mini", rationale: "Recorded.", judge: "opus" } });
+    await recorded.judgeVerdict();
+    expect(verdict).toHaveBeenCalledTimes(1);
+    expect(recorded.verdict?.rationale).toBe("Recorded.");
+  });
+
+  it("renders a recorded comparison as given, without resampling", () => {
+    const recorded = build().comparison!.toJSON();
+    recorded.conclusion = "Recorded conclusion.";
+    const report = build({ comparison: recorded });
+    expect(report.comparison?.conclusion).toBe("Recorded conclusion.");
+    expect(report.toMarkdown()).toContain("Recorded conclusion.");
+  });
+
+  it("rebuilds from recorded values to the same bytes in Markdown, JSON and HTML", () => {
+    const first = build();
+    const doc = first.toJSON();
+    const rebuilt = build({ verdict: doc.verdict as never, comparison: doc.comparison as never });
+    expect(rebuilt.toMarkdown()).toBe(first.toMarkdown());
+    expect(JSON.stringify(rebuilt.toJSON())).toBe(JSON.stringify(doc));
+    expect(rebuilt.toHtml({ theme: "dark" })).toBe(first.toHtml({ theme: "dark" }));
+  });
+});

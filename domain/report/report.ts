@@ -1,0 +1,244 @@
+// Report (reference-core §13, guide "Report"): everything a run says, computed once on first
+// use and cached, and written three ways: Markdown, JSON (the guide's snake_case keys) and a
+// self-contained HTML page. A recorded verdict or comparison is used as given, so a report
+// rebuilt from stored values reads byte for byte as the one first written, with no judge call
+// and no resampling.
+import { Comparison, type ComparisonJSON } from "../stats/index.js";
+import { criterionScores, recommendations } from "./aggregates.js";
+import { buildFixItems } from "./fixItems.js";
+import { reportMarkdown } from "./markdown.js";
+import { fixItemBlock, fixItemsSection } from "./markdownFixItems.js";
+import { scenarioBlock } from "./markdownScenarios.js";
+import { verdictSection } from "./markdownVerdict.js";
+import { summarizeByModel } from "./summary.js";
+import { judgedVerdict, rankedVerdict } from "./verdict.js";
+import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
+import { reportDocument } from "./reportJson.js";
+import { renderReportHtml } from "./html/index.js";
+import type { ReportDocument, Theme } from "./html/index.js";
+import type { MarkdownSource } from "./markdownSource.js";
+import type {
+  CriterionStats, FixItem, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
+  RunCosts, ScenarioCost, ToolResolver, Verdict,
+} from "./reportTypes.js";
+
+/** The judge the report may ask for a verdict (domain/judge's Judge satisfies it). */
+export interface VerdictJudge {
+  readonly label: string;
+  verdict(input: { summaries: Record<string, ModelSummary>; instructions?: string | null }): Promise<{
+    value: { winner?: string; rationale?: string } | null;
+    exchange: unknown;
+  }>;
+}
+
+export interface ReportOptions {
+  results: readonly ReportResult[];
+  models: readonly ReportModel[];
+  criteria?: readonly unknown[];
+  judge?: VerdictJudge | null;
+  judgeLabel?: string | null;
+  instructions?: string | null;
+  threshold?: number;
+  metadata?: Record<string, unknown>;
+  toolResolver?: ToolResolver | null;
+  agentName?: string | null;
+  links?: ReportLinks;
+  /** A verdict already recorded for these results: used as given, the judge is not asked. */
+  verdict?: Verdict | null;
+  /** A comparison already recorded (its JSON, or a Comparison): rendered, never resampled. */
+  comparison?: ComparisonJSON | Comparison | null;
+  /** Judge spend no result owns (the verdict, authoring criteria). */
+  judgeUsage?: Record<string, unknown> | null;
+  release?: Release | null;
+}
+
+function cleanRelease(release: Release | null | undefined): Release | null {
+  if (!release) return null;
+  const out: Release = {};
+  for (const key of ["digest", "revision", "label"] as const) {
+    const value = release[key];
+    if (typeof value === "string" && value.trim() !== "") out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+export class Report implements MarkdownSource {
+  readonly results: readonly ReportResult[];
+  readonly models: readonly ReportModel[];
+  readonly criteria: readonly unknown[];
+  readonly threshold: number;
+  readonly metadata: Record<string, unknown>;
+  readonly agentName: string;
+  readonly release: Release | null;
+  readonly #options: ReportOptions;
+  readonly #cache = new Map<string, unknown>();
+  #judgedVerdict: Verdict | null | undefined;
+  #verdictExchange: unknown = null;
+
+  constructor(options: ReportOptions) {
+    this.#options = options;
+    this.results = options.results;
+    this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));
+    this.criteria = options.criteria ?? [];
+    this.threshold = options.threshold ?? 0.7;
+    // By reference: a correlation keeps writing onto the hash the report carries.
+    this.metadata = options.metadata ?? {};
+    this.agentName = options.agentName?.trim() ? options.agentName : "the agent";
+    this.release = cleanRelease(options.release);
+  }
+
+  #once<T>(key: string, compute: () => T): T {
+    if (this.#cache.has(key)) return this.#cache.get(key) as T;
+    const value = compute();
+    this.#cache.set(key, value);
+    return value;
+  }
+
+  get comparing(): boolean {
+    return this.models.length > 1;
+  }
+
+  get resultsByScenario(): ReadonlyMap<string, readonly ReportResult[]> {
+    return this.#once("byScenario", () => {
+      const map = new Map<string, ReportResult[]>();
+      for (const result of this.results) {
+        const list = map.get(result.scenario.key);
+        if (list) list.push(result);
+        else map.set(result.scenario.key, [result]);
+      }
+      return map;
+    });
+  }
+
+  get summaryByModel(): Record<string, ModelSummary> {
+    return this.#once("summary", () => summarizeByModel(this.results, this.models));
+  }
+
+  get criterionScores(): Record<string, CriterionStats | Record<string, CriterionStats>> {
+    return this.#once("criteria", () => criterionScores(this.results, this.models, this.threshold));
+  }
+
+  get recommendations(): Recommendation[] {
+    return this.#once("recommendations", () => recommendations(this.results));
+  }
+
+  get fixItems(): FixItem[] {
+    return this.#once("fixItems", () =>
+      buildFixItems(this.results, this.recommendations, {
+        agentName: this.agentName,
+        links: this.#options.links ?? {},
+        toolResolver: this.#options.toolResolver,
+      }),
+    );
+  }
+
+  get scenarioCosts(): Record<string, ScenarioCost> {
+    return this.#once("scenarioCosts", () => computeScenarioCosts(this.results));
+  }
+
+  get judgeUsage(): JudgeUsageSummary | null {
+    return this.#once("judgeUsage", () => computeJudgeUsage(this.results, this.#options.judgeUsage ?? null));
+  }
+
+  get runCosts(): RunCosts {
+    return this.#once("runCosts", () => computeRunCosts(this.results, this.judgeUsage));
+  }
+
+  /** The recorded verdict, else the judge's (once `judgeVerdict()` ran), else the ranking. */
+  get verdict(): Verdict | null {
+    if (this.#options.verdict !== undefined) return this.#options.verdict;
+    if (this.#judgedVerdict !== undefined) return this.#judgedVerdict;
+    return this.#once("rankedVerdict", () => rankedVerdict(this.summaryByModel));
+  }
+
+  /** The judge's exchange behind the verdict, when a judge was asked. */
+  get verdictExchange(): unknown {
+    return this.#verdictExchange;
+  }
+
+  /**
+   * Asks the judge (once) to pick among the compared models; its present winner and rationale
+   * override the ranking. A recorded verdict, a single model or no judge asks nothing.
+   */
+  async judgeVerdict(): Promise<Verdict | null> {
+    const judge = this.#options.judge;
+    if (this.#options.verdict !== undefined || this.#judgedVerdict !== undefined || !judge) return this.verdict;
+    const ranked = rankedVerdict(this.summaryByModel);
+    if (!ranked) return (this.#judgedVerdict = null);
+    const outcome = await judge.verdict({ summaries: this.summaryByModel, instructions: this.#options.instructions ?? null });
+    this.#verdictExchange = outcome.exchange;
+    this.#judgedVerdict = outcome.value ? judgedVerdict(ranked, judge.label, outcome.value) : ranked;
+    return this.#judgedVerdict;
+  }
+
+  get winner(): string | null {
+    return this.verdict?.winner ?? null;
+  }
+
+  get comparison(): Comparison | null {
+    return this.#once("comparison", () => {
+      const recorded = this.#options.comparison;
+      if (recorded instanceof Comparison) return recorded;
+      if (recorded) return Comparison.fromJSON(recorded);
+      return this.comparing ? new Comparison({ results: this.results, models: this.models.map((m) => m.label) }) : null;
+    });
+  }
+
+  get comparisonJSON(): ComparisonJSON | null {
+    return this.#once("comparisonJSON", () => this.comparison?.toJSON() ?? null);
+  }
+
+  get comparisonMethod(): string | null {
+    return this.comparison?.method ?? null;
+  }
+
+  /** The judge's name: the recorded label, else the judge's. */
+  get judgeName(): string | null {
+    return this.#options.judgeLabel ?? this.#options.judge?.label ?? null;
+  }
+
+  verdictMarkdown(): string {
+    return this.#once("md:verdict", () => verdictSection(this));
+  }
+
+  fixItemsMarkdown({ model }: { model?: string } = {}): string {
+    return model === undefined ? this.#once("md:fix", () => fixItemsSection(this.fixItems)) : fixItemsSection(this.fixItems, model);
+  }
+
+  fixItemMarkdown(item: FixItem): string {
+    return fixItemBlock(item);
+  }
+
+  /** One scenario's `<details>` block, every model's result; throws for a key not in the report. */
+  scenarioMarkdown(key: string): string {
+    const block = this.#once(`md:scenario:${key}`, () => scenarioBlock(this, key));
+    if (block === null) throw new RangeError(`scenarioMarkdown: no result for scenario key ${JSON.stringify(key)}`);
+    return block;
+  }
+
+  toMarkdown(): string {
+    return this.#once("md", () =>
+      reportMarkdown(this, {
+        verdict: this.verdictMarkdown(),
+        scenarios: [...this.resultsByScenario.keys()].map((key) => this.scenarioMarkdown(key)),
+        fixItems: this.fixItemsMarkdown(),
+      }),
+    );
+  }
+
+  /** The report as a JSON document (snake_case keys); a fresh object on every call. */
+  toJSON(): ReportDocument {
+    return reportDocument(this, { judgeName: this.judgeName, agentName: this.#options.agentName ?? null });
+  }
+
+  toHtml({ theme = null }: { theme?: Theme | null } = {}): string {
+    const markdown = {
+      report: this.toMarkdown(),
+      verdict: this.verdictMarkdown(),
+      fixItems: this.fixItemsMarkdown(),
+      fixItem: this.fixItems.map((item) => this.fixItemMarkdown(item)),
+      scenarios: Object.fromEntries([...this.resultsByScenario.keys()].map((key) => [key, this.scenarioMarkdown(key)])),
+    };
+    return renderReportHtml(this.toJSON(), { theme, markdown });
+  }
+}
