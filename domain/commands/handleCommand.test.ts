@@ -1,0 +1,218 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { handleCommand } from "./handleCommand.js";
+import { importReport, startRun } from "./twoStreamCommands.js";
+import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
+import { runAggregate } from "./run/runAggregate.js";
+import { resultAggregate, pairStream } from "./result/resultAggregate.js";
+import { InMemoryEventStore } from "./testing/inMemoryEventStore.js";
+import { fixedClock, sequentialIds } from "./testing/fixed.js";
+import { CLAUDE, DIGEST_A, DIGEST_B, GPT, scenario } from "./testing/fixtures.js";
+import { toEventsToAppend } from "../events/toAppend.js";
+import type { EventInput } from "../events/registry.js";
+import { DomainError } from "../events/domainError.js";
+
+let store: InMemoryEventStore;
+const deps = () => ({ clock: fixedClock(), ids: sequentialIds(), context: { tenant: "acme", actor: "user-1" } });
+const EVAL = "evaluation-e1";
+const create = { type: "CreateEvaluation", evaluation_id: "e1", tenant: "acme", agent: "SupportAgent", name: "Support", scenarios: [scenario("a"), scenario("b")] };
+const merge = (keys: string[], limit = 2000) => ({ type: "MergeScenarios", evaluation_id: "e1", scenarios: keys.map((k) => scenario(k)), limit });
+
+/** A write by another process, appended without looking at the expected version. */
+function racingWrite(streamId: string, events: EventInput[]) {
+  store.appendNow(streamId, toEventsToAppend(events, { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") }));
+}
+
+beforeEach(() => {
+  store = new InMemoryEventStore();
+});
+
+describe("handleCommand", () => {
+  it("appends to a new stream with noStream and returns the events with their versions and position", async () => {
+    const handled = await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    expect(handled.events.map((e) => [e.type, e.streamVersion])).toEqual([
+      ["EvaluationCreated", 0n],
+      ["ScenariosReplaced", 1n],
+    ]);
+    expect(handled.version).toBe(1n);
+    expect(handled.position).toEqual({ commit: 1n, prepare: 1n });
+    expect(handled.state.scenarios.map((s) => s.key)).toEqual(["a", "b"]);
+    expect(handled.events[0].metadata).toMatchObject({ tenant: "acme", actor: "user-1", recorded_at: "2026-11-30T12:00:00.000Z" });
+    expect(handled.attempts).toBe(1);
+    // a second create: the stream exists, the decider says so
+    await expect(handleCommand(store, evaluationAggregate, EVAL, create, deps())).rejects.toThrow("evaluation e1 already exists");
+  });
+
+  it("appends with the exact version it read", async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    const handled = await handleCommand(store, evaluationAggregate, EVAL, merge(["c"]), deps());
+    expect(handled.events.map((e) => e.streamVersion)).toEqual([2n]);
+    expect((await store.readStream(EVAL)).map((e) => e.type)).toEqual(["EvaluationCreated", "ScenariosReplaced", "ScenariosMerged"]);
+  });
+
+  it("appends nothing when the decider decides nothing", async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    const calls = store.appendCalls;
+    const handled = await handleCommand(store, evaluationAggregate, EVAL, { type: "ArchiveEvaluation", evaluation_id: "e1", archived: false }, deps());
+    expect(handled.events).toEqual([]);
+    expect(handled.position).toBeNull();
+    expect(store.appendCalls).toBe(calls);
+  });
+
+  it("refuses an invalid command naming the field, writing nothing", async () => {
+    await expect(handleCommand(store, evaluationAggregate, EVAL, { ...create, tenant: "a/b" }, deps())).rejects.toThrow(
+      expect.objectContaining({ code: "validation", field: "tenant" }),
+    );
+    expect(store.log).toHaveLength(0);
+  });
+
+  it("retries a lost race on fresh state: a merge re-checks its limit and its additions", async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    store.interleave(() => racingWrite(EVAL, [{ type: "ScenariosMerged", data: { limit: 2000, scenarios: [], added: [], updated: [], unchanged: [] } }]));
+    const handled = await handleCommand(store, evaluationAggregate, EVAL, merge(["c"]), deps());
+    expect(handled.attempts).toBe(2);
+    expect(handled.events.map((e) => e.streamVersion)).toEqual([3n]);
+    expect(handled.state.scenarios.map((s) => s.key)).toEqual(["a", "b", "c"]);
+  });
+
+  it("a retried merge sees what the racer added and refuses over the limit", async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    const racerRecord = { key: "r", prompt: "p", expected_tools: [], expected_patterns: [], forbidden_patterns: [], production_only: false, position: 2, tags: [], params: {}, enabled: true };
+    store.interleave(() => racingWrite(EVAL, [{ type: "ScenariosMerged", data: { limit: 3, scenarios: [racerRecord], added: ["r"], updated: [], unchanged: [] } }]));
+    await expect(handleCommand(store, evaluationAggregate, EVAL, merge(["c"], 3), deps())).rejects.toThrow(
+      "Scenario limit reached (3 per evaluation): the evaluation holds 3 and this merge adds 1",
+    );
+  });
+
+  it("gives up after the bounded number of retries with a conflict", async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    const noop: EventInput = { type: "EvaluationUnarchived", data: { reason: "requested" } };
+    for (let i = 0; i < 3; i++) store.interleave(() => racingWrite(EVAL, [noop]));
+    const attempt = handleCommand(store, evaluationAggregate, EVAL, merge(["c"]), { ...deps(), retries: 2 });
+    await expect(attempt).rejects.toThrow(expect.objectContaining({ code: "conflict" }));
+    await expect(attempt).rejects.toThrow(/MergeScenarios on evaluation-e1 lost a concurrent write after 3 attempt\(s\)/);
+  });
+
+  it("never retries a replay: the pair recorded by another worker is final", async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+    const { run } = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps());
+    const streamId = pairStream(run.state, "a", "gpt-5-mini");
+    const replay = { type: "RecordReplay", run_id: "r1", scenario_key: "a", model_label: "gpt-5-mini", replay: { answer: "hi" } };
+    store.interleave(() => racingWrite(streamId, [{ type: "ReplayRecorded", data: { run_id: "r1", n: 0, scenario_key: "a", model_label: "gpt-5-mini", replay: { answer: "other" } } }]));
+    const calls = store.appendCalls;
+    const attempt = handleCommand(store, resultAggregate, streamId, replay, { ...deps(), decideContext: { run: run.state } });
+    await expect(attempt).rejects.toBeInstanceOf(DomainError);
+    await expect(attempt).rejects.toThrow(/RecordReplay on result-r1.0 lost a concurrent write after 1 attempt/);
+    expect(store.appendCalls).toBe(calls + 1);
+    // a redelivered job reads the stream and is told plainly
+    await expect(handleCommand(store, resultAggregate, streamId, replay, { ...deps(), decideContext: { run: run.state } })).rejects.toThrow(
+      "pair a × gpt-5-mini of run r1 is already recorded",
+    );
+  });
+
+  it("reads old event versions through their upcasters", async () => {
+    const v1 = toEventsToAppend([{ type: "RunFailed", data: { message: "x" } }], { tenant: "acme", actor: "a" }, { clock: fixedClock(), ids: sequentialIds() });
+    store.appendNow("run-old", [{ ...v1[0], type: "RunStarted", schemaVersion: 1, data: legacyRunStarted() }]);
+    const handled = await handleCommand(store, runAggregate, "run-old", { type: "FailRun", run_id: "old", message: "watchdog: no progress" }, deps());
+    expect(handled.state.started?.release).toBeNull();
+    expect(handled.state.status).toBe("failed");
+  });
+});
+
+describe("startRun across the evaluation and run streams", () => {
+  beforeEach(async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+  });
+
+  it("numbers runs in the evaluation and freezes the selection on the run stream", async () => {
+    const first = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT, CLAUDE] }, deps());
+    const second = await startRun(store, { run_id: "r2", evaluation_id: "e1", models: [GPT], keys: ["b"] }, deps());
+    expect(first.run.domainEvents[0]).toMatchObject({ type: "RunStarted", data: { number: 1, selection: { scenario_keys: ["a", "b"] } } });
+    expect(second.run.domainEvents[0]).toMatchObject({ type: "RunStarted", data: { number: 2, selection: { scenario_keys: ["b"] } } });
+    expect(first.run.events[0].streamId).toBe("run-r1");
+    expect(first.run.state.pairs).toHaveLength(4);
+  });
+
+  it("a concurrent start takes the next number on retry", async () => {
+    store.interleave(() => racingWrite(EVAL, [{ type: "RunScheduled", data: { run_id: "other", number: 1, origin: "engine" } }]));
+    const { evaluation, run } = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps());
+    expect(evaluation.attempts).toBe(2);
+    expect(run.domainEvents[0]).toMatchObject({ data: { number: 2 } });
+  });
+
+  it("an empty selection writes nothing on either stream", async () => {
+    const before = store.log.length;
+    await expect(startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT], group: "nope" }, deps())).rejects.toThrow(/No scenarios selected/);
+    expect(store.log).toHaveLength(before);
+  });
+
+  it("replay, score and complete: the whole happy path of an external run", async () => {
+    const { run } = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT], external: true }, deps());
+    for (const key of ["a", "b"]) {
+      const streamId = pairStream(run.state, key, "gpt-5-mini");
+      const pair = { run_id: "r1", scenario_key: key, model_label: "gpt-5-mini" };
+      const opts = { ...deps(), decideContext: { run: run.state } };
+      await handleCommand(store, resultAggregate, streamId, { type: "RecordReplay", ...pair, replay: { answer: "ok" } }, opts);
+      await handleCommand(store, resultAggregate, streamId, { type: "ScoreResult", ...pair, status: "passed", score: 1, scores: {}, pass: true }, opts);
+    }
+    const results = ["a", "b"].map((k) => ({ scenario_key: k, model_label: "gpt-5-mini", pass: true }));
+    const done = await handleCommand(store, runAggregate, "run-r1", { type: "CompleteRun", run_id: "r1", results }, deps());
+    expect(done.domainEvents).toEqual([{ type: "RunCompleted", data: { scored: 2, passed: 2, summary: {} } }]);
+    expect(store.log.filter((e) => e.streamId.startsWith("result-r1.")).map((e) => e.streamId)).toEqual([
+      "result-r1.0",
+      "result-r1.0",
+      "result-r1.1",
+      "result-r1.1",
+    ]);
+  });
+});
+
+describe("importReport", () => {
+  const envelope = (digest = DIGEST_A) => ({
+    run_id: "ext-1",
+    evaluation_id: "e1",
+    tenant: "acme",
+    source: "ci",
+    agent_name: "SupportAgent",
+    suite: "support",
+    digest,
+    report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ label: "gpt-5-mini" }] },
+  });
+
+  beforeEach(async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+  });
+
+  it("imports once; the same content again appends nothing; different content is a conflict", async () => {
+    const first = await importReport(store, envelope(), deps());
+    expect(first.run.domainEvents[0]).toMatchObject({ type: "ReportImported", data: { number: 1 } });
+    const size = store.log.length;
+    const again = await importReport(store, envelope(), deps());
+    expect(again.run.events).toEqual([]);
+    expect(again.evaluation.events).toEqual([]);
+    expect(store.log).toHaveLength(size);
+    await expect(importReport(store, envelope(DIGEST_B), deps())).rejects.toThrow(
+      expect.objectContaining({ code: "conflict", message: "run_id already exists with a different report" }),
+    );
+    expect(store.log).toHaveLength(size);
+  });
+});
+
+function legacyRunStarted() {
+  return {
+    run_id: "old",
+    evaluation_id: "e1",
+    tenant: "acme",
+    number: 1,
+    external: false,
+    selection: { keys: null, group: null, scenario_keys: ["a"], model_labels: ["gpt-5-mini"] },
+    scenarios: [{ key: "a", prompt: "p" }],
+    models: [GPT],
+    criteria: [],
+    judge: { kind: "rules", model: null },
+    judge_label: null,
+    threshold: 0.7,
+    metadata: {},
+    tools: [],
+    catalog: null,
+  };
+}

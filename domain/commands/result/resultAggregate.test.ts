@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { resultAggregate, pairStream } from "./resultAggregate.js";
+import { runAggregate } from "../run/runAggregate.js";
+import { given } from "../testing/givenWhenThen.js";
+import { runStarted } from "../testing/fixtures.js";
+import type { EventInput } from "../../events/registry.js";
+
+const run = given(runAggregate, [runStarted()]).state;
+const finishedRun = given(runAggregate, [runStarted(), { type: "RunFailed", data: { message: "x" } }]).state;
+const stream = "result-r1.3"; // b × claude-sonnet-5
+
+const replay = { type: "RecordReplay", run_id: "r1", scenario_key: "b", model_label: "claude-sonnet-5", replay: { answer: "Order 4821 ships today.", duration_ms: 900 } };
+const replayed: EventInput = {
+  type: "ReplayRecorded",
+  data: { run_id: "r1", n: 3, scenario_key: "b", model_label: "claude-sonnet-5", replay: { answer: "Order 4821 ships today." } },
+};
+const score = {
+  type: "ScoreResult",
+  run_id: "r1",
+  scenario_key: "b",
+  model_label: "claude-sonnet-5",
+  status: "failed",
+  score: 0.5,
+  scores: { expected_tools: 0, response_present: 1 },
+  pass: false,
+  fault: "expected_tool_not_called",
+  recommendation: "Enable lookup_order for the agent.",
+  judge_exchanges: [{ kind: "score", prompt_digest: "d1", raw_answer: '{"score": 0.4}', parsed: { score: 0.4 }, usage: { input_tokens: 400, output_tokens: 20 } }],
+};
+
+describe("RecordReplay", () => {
+  it("records a selected pair's replay once, with its index", () => {
+    const [event] = given(resultAggregate, [], { run, streamId: stream }).when(replay);
+    expect(event).toEqual({
+      type: "ReplayRecorded",
+      data: {
+        run_id: "r1",
+        n: 3,
+        scenario_key: "b",
+        model_label: "claude-sonnet-5",
+        replay: { answer: "Order 4821 ships today.", duration_ms: 900, tool_calls: [], metadata: {} },
+      },
+    });
+  });
+
+  it("a second replay of the pair is a conflict", () => {
+    expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(replay)).toThrow(
+      expect.objectContaining({ code: "conflict", message: "pair b × claude-sonnet-5 of run r1 is already recorded" }),
+    );
+  });
+
+  it("refuses a pair outside the selection, a wrong stream, an unknown or finished run", () => {
+    expect(() => given(resultAggregate, [], { run, streamId: stream }).when({ ...replay, scenario_key: "z" })).toThrow(
+      "pair z × claude-sonnet-5 is not in run r1's selection",
+    );
+    expect(() => given(resultAggregate, [], { run, streamId: "result-r1.0" }).when(replay)).toThrow(
+      "pair b × claude-sonnet-5 belongs in stream result-r1.3, not result-r1.0",
+    );
+    expect(() => given(resultAggregate, [], { streamId: stream }).when(replay)).toThrow(expect.objectContaining({ code: "not_found" }));
+    expect(() => given(resultAggregate, [], { run: finishedRun, streamId: stream }).when(replay)).toThrow("run r1 is failed; it takes no more results");
+  });
+
+  it("pairStream names the pair's stream", () => {
+    expect(pairStream(run, "b", "claude-sonnet-5")).toBe(stream);
+    expect(() => pairStream(run, "b", "gpt-4")).toThrow(/not in run r1's selection/);
+  });
+});
+
+describe("ScoreResult", () => {
+  it("scores a replayed pair with every judge exchange", () => {
+    const [event] = given(resultAggregate, [replayed], { run, streamId: stream }).when(score);
+    expect(event.type).toBe("ResultScored");
+    expect(event.data).toMatchObject({ n: 3, status: "failed", pass: false, fault: "expected_tool_not_called", diagnosis: null });
+    expect((event.data as { judge_exchanges: unknown[] }).judge_exchanges[0]).toMatchObject({ raw_answer: '{"score": 0.4}', trace_ids: [], error: null });
+  });
+
+  it("refuses scoring before the replay, and scoring twice", () => {
+    expect(() => given(resultAggregate, [], { run, streamId: stream }).when(score)).toThrow("has no replay recorded yet");
+    const [scored] = given(resultAggregate, [replayed], { run, streamId: stream }).when(score);
+    expect(() => given(resultAggregate, [replayed, scored], { run, streamId: stream }).when(score)).toThrow("is already scored");
+  });
+
+  it("refuses an outcome that contradicts itself", () => {
+    const g = given(resultAggregate, [replayed], { run, streamId: stream });
+    expect(() => g.when({ ...score, pass: true })).toThrow("pass must be true exactly when status is passed");
+    expect(() => g.when({ ...score, status: "passed", pass: true })).toThrow("a passed result has no fault");
+    expect(() => g.when({ ...score, fault: null })).toThrow("a failed result names its fault");
+    expect(() => g.when({ ...score, status: "errored" })).toThrow("an errored result carries fault run_error");
+    expect(() => g.when({ ...score, score: 1.5 })).toThrow(expect.objectContaining({ field: "score" }));
+  });
+});
