@@ -3,10 +3,11 @@ import { DomainError } from "../../events/domainError.js";
 import { catalogAggregate } from "./catalogAggregate.js";
 import { given } from "../testing/givenWhenThen.js";
 import { catalogImport, DIGEST_A, DIGEST_B } from "../testing/fixtures.js";
+import type { EventInput } from "../../events/registry.js";
 
-const imported = (digest = DIGEST_A) => {
+const imported = (digest = DIGEST_A): EventInput<"CatalogImported"> => {
   const { type: _t, ...data } = catalogImport(digest);
-  return { type: "CatalogImported" as const, data: { ...data, scenario_count: 1 } };
+  return { type: "CatalogImported", data: { ...data, scenario_count: 1 } };
 };
 
 describe("catalog decider", () => {

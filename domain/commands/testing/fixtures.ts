@@ -87,7 +87,7 @@ export function catalogImport(digest = DIGEST_A, scenarioKeys = ["refund_request
     name: "Support Desk",
     digest,
     canonical_yaml: "---\ncatalog: support_desk\n",
-    source: { kind: "upload" },
+    source: { kind: "upload" as const },
     products: [
       {
         key: "triage",
