@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import { Correlation, type EvaluationContext } from "./correlation.js";
+import type { TraceOptions } from "./tracer.js";
+
+/** A fake tracer: records each trace and reports ids t1, t2, ... unless told to drop one. */
+function fakeTracer(drop: (name: string) => boolean = () => false) {
+  const traces: { name: string; action: string; attributes: TraceOptions["attributes"] }[] = [];
+  const tracer = async <T>(name: string, options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+    traces.push({ name, action: options.action, attributes: options.attributes });
+    const id = `t${traces.length}`;
+    const value = await fn();
+    if (!drop(name)) options.onTrace({ traceId: id });
+    return value;
+  };
+  return { tracer, traces };
+}
+
+function counter(prefix = "id") {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
+
+const context = (key: string, label = "gpt-5-mini"): EvaluationContext => ({
+  scenario: { key },
+  spec: { label, model: label, provider: "openai" },
+});
+
+const aResult = () => ({ replay: { metadata: { chat_id: 7 } as Record<string, unknown> } });
+
+describe("Correlation.withRun", () => {
+  it("mints a run_id on the caller's own metadata and hands that object to the block", async () => {
+    const correlation = new Correlation({ agentName: "SupportAgent", ids: counter("run") });
+    const metadata: Record<string, unknown> = { suite: "support" };
+    const seen = await correlation.withRun(metadata, (given) => {
+      expect(given).toBe(metadata);
+      return correlation.current();
+    });
+    expect(metadata).toEqual({ suite: "support", run_id: "run-1" });
+    expect(seen).toEqual({ suite: "support", run_id: "run-1" });
+    expect(correlation.current()).toBeNull();
+  });
+
+  it("keeps a run_id the caller already set", async () => {
+    const correlation = new Correlation({ agentName: "A", ids: counter() });
+    const metadata = { run_id: "mine" };
+    await correlation.withRun(metadata, () => undefined);
+    expect(metadata.run_id).toBe("mine");
+  });
+
+  it("nests, and restores the outer context afterwards, also when the block throws", async () => {
+    const correlation = new Correlation({ agentName: "A", ids: counter() });
+    await correlation.withRun({ run_id: "outer" }, async () => {
+      await expect(
+        correlation.withRun({ run_id: "inner" }, () => {
+          expect(correlation.current()?.run_id).toBe("inner");
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(correlation.current()?.run_id).toBe("outer");
+    });
+    expect(correlation.current()).toBeNull();
+  });
+});
+
+describe("Correlation as aroundEvaluation", () => {
+  it("mints a result_id per evaluation and merges the ids into the result's replay metadata", async () => {
+    const correlation = new Correlation({ agentName: "A", ids: counter() });
+    const around = correlation.aroundEvaluation;
+    const result = await correlation.withRun({}, () => around(context("orders_1"), async () => aResult()));
+    expect(result.replay.metadata).toEqual({
+      chat_id: 7,
+      run_id: "id-1",
+      result_id: "id-2",
+      scenario_key: "orders_1",
+      model_label: "gpt-5-mini",
+      model: "gpt-5-mini",
+      provider: "openai",
+    });
+  });
+
+  it("returns the very result the evaluation produced", async () => {
+    const correlation = new Correlation({ agentName: "A" });
+    const produced = aResult();
+    expect(await correlation.aroundEvaluation(context("s"), async () => produced)).toBe(produced);
+    expect(produced.replay.metadata.result_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("records the replay's trace id on the result and the judge's on judge_trace_ids", async () => {
+    const { tracer, traces } = fakeTracer();
+    const correlation = new Correlation({ agentName: "SupportAgent", tracer, ids: counter() });
+    const result = await correlation.withRun({ suite: "support", secret_scope: "x" }, () =>
+      correlation.aroundEvaluation(context("orders_1"), async () => {
+        await correlation.replay(async () => "answer");
+        await correlation.judge("score", async () => '{"score": 1}');
+        await correlation.judge("recommend", async () => "{}");
+        return aResult();
+      }),
+    );
+    expect(result.replay.metadata.trace_id).toBe("t1");
+    expect(result.replay.metadata.judge_trace_ids).toEqual(["t2", "t3"]);
+    expect(traces.map(({ name, action }) => `${name}/${action}`)).toEqual(["SupportAgent/eval", "SupportAgentJudge/score", "SupportAgentJudge/recommend"]);
+    expect(traces[0].attributes).toEqual({
+      "eval.run_id": "id-1",
+      "eval.result_id": "id-2",
+      "eval.suite": "support",
+      "eval.scenario_key": "orders_1",
+      "eval.model_label": "gpt-5-mini",
+      "eval.model": "gpt-5-mini",
+      "eval.provider": "openai",
+    });
+  });
+
+  it("records a judge call outside any evaluation (the verdict) on the run metadata", async () => {
+    const { tracer, traces } = fakeTracer();
+    const correlation = new Correlation({ agentName: "A", judgeName: "Referee", tracer, ids: counter() });
+    const metadata: Record<string, unknown> = {};
+    await correlation.withRun(metadata, async () => {
+      await correlation.aroundEvaluation(context("s1"), async () => aResult());
+      await correlation.judge("verdict", async () => "{}");
+    });
+    expect(metadata.judge_trace_ids).toEqual(["t1"]);
+    expect(metadata.trace_id).toBeUndefined();
+    expect(traces[0]).toEqual({ name: "Referee", action: "verdict", attributes: { "eval.run_id": "id-1" } });
+  });
+
+  it("keeps concurrent evaluations' ids and traces apart", async () => {
+    const { tracer } = fakeTracer();
+    const correlation = new Correlation({ agentName: "A", tracer, ids: counter() });
+    const evaluate = (key: string, delay: number) =>
+      correlation.aroundEvaluation(context(key), async () => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        await correlation.replay(async () => key);
+        return aResult();
+      });
+    const [slow, fast] = await correlation.withRun({}, () => Promise.all([evaluate("slow", 20), evaluate("fast", 1)]));
+    expect(slow.replay.metadata).toMatchObject({ scenario_key: "slow", result_id: "id-2", trace_id: "t2" });
+    expect(fast.replay.metadata).toMatchObject({ scenario_key: "fast", result_id: "id-3", trace_id: "t1" });
+  });
+
+  it("writes no trace id for a trace the tracer dropped", async () => {
+    const { tracer } = fakeTracer((name) => name === "A");
+    const correlation = new Correlation({ agentName: "A", tracer });
+    const result = await correlation.aroundEvaluation(context("s"), async () => {
+      await correlation.replay(async () => "x");
+      return aResult();
+    });
+    expect(result.replay.metadata.trace_id).toBeUndefined();
+  });
+
+  it("uses the Runner's metadata as the run when no withRun is open", async () => {
+    const correlation = new Correlation({ agentName: "A", ids: counter() });
+    const runMetadata: Record<string, unknown> = { suite: "s" };
+    const first = await correlation.aroundEvaluation({ ...context("a"), runMetadata }, async () => aResult());
+    const second = await correlation.aroundEvaluation({ ...context("b"), runMetadata }, async () => aResult());
+    expect(runMetadata.run_id).toBe("id-1");
+    expect(first.replay.metadata.run_id).toBe("id-1");
+    expect(second.replay.metadata.run_id).toBe("id-1");
+    expect(second.replay.metadata.result_id).toBe("id-3");
+  });
+
+  it("lets the evaluation's errors propagate", async () => {
+    const correlation = new Correlation({ agentName: "A" });
+    await expect(correlation.aroundEvaluation(context("s"), async () => Promise.reject(new Error("scoring broke")))).rejects.toThrow("scoring broke");
+  });
+
+  it("refuses a result whose replay metadata cannot take the ids", async () => {
+    const correlation = new Correlation({ agentName: "A" });
+    const frozen = { replay: { metadata: Object.freeze({}) as Record<string, unknown> } };
+    await expect(correlation.aroundEvaluation(context("s"), async () => frozen)).rejects.toThrow(/replay\.metadata must be a mutable object/);
+  });
+});
+
+describe("Correlation without a tracer", () => {
+  it("still mints ids and merges them, runs blocks untraced and writes no trace ids", async () => {
+    const correlation = new Correlation({ agentName: "A", ids: { next: counter("uuid") } });
+    const result = await correlation.withRun({}, () =>
+      correlation.aroundEvaluation(context("s"), async () => {
+        expect(await correlation.replay(() => 42)).toBe(42);
+        expect(await correlation.judge("score", () => "ok")).toBe("ok");
+        return aResult();
+      }),
+    );
+    expect(result.replay.metadata).toMatchObject({ run_id: "uuid-1", result_id: "uuid-2" });
+    expect(result.replay.metadata.trace_id).toBeUndefined();
+    expect(result.replay.metadata.judge_trace_ids).toBeUndefined();
+  });
+});
+
+describe("Correlation.traceJudge", () => {
+  it("traces each completion under the kind it serves", async () => {
+    const { tracer, traces } = fakeTracer();
+    const correlation = new Correlation({ agentName: "A", tracer });
+    const complete = correlation.traceJudge(async (request: { kind: string; prompt: string }) => `answer to ${request.prompt}`);
+    expect(await complete({ kind: "recommend", prompt: "p" })).toBe("answer to p");
+    expect(traces[0]).toMatchObject({ name: "AJudge", action: "recommend" });
+  });
+});
+
+describe("new Correlation", () => {
+  it("requires an agent name and a callable tracer", () => {
+    expect(() => new Correlation({ agentName: "" })).toThrow(/agentName must be a non-blank string/);
+    expect(() => new Correlation({ agentName: "A", tracer: "otel" as never })).toThrow(/tracer must be a function/);
+  });
+
+  it("limits attributes to the trace keys it was given", async () => {
+    const { tracer, traces } = fakeTracer();
+    const correlation = new Correlation({ agentName: "A", tracer, traceKeys: ["run_id", "scope"], ids: counter() });
+    await correlation.withRun({ scope: "eu", suite: "x" }, () => correlation.judge("verdict", () => "{}"));
+    expect(traces[0].attributes).toEqual({ "eval.run_id": "id-1", "eval.scope": "eu" });
+  });
+});

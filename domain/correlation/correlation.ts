@@ -1,0 +1,181 @@
+// Correlation (reference-core §16, guide "Correlating traces with results"): mints a run_id
+// per run and a result_id per evaluation, puts them on every trace opened inside as
+// `eval.`-prefixed attributes, and records the trace ids back: the replay's on
+// `replay.metadata.trace_id`, the judge's on `judge_trace_ids` of the result it graded, or
+// of the run metadata when no evaluation is open (the verdict). Contexts live in
+// AsyncLocalStorage, so evaluations running concurrently never see each other's ids.
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { IdGenerator } from "../events/index.js";
+import { isBlank } from "../support/index.js";
+import { traceIdOf, type Tracer } from "./tracer.js";
+
+export const DEFAULT_TRACE_KEYS = ["run_id", "result_id", "suite", "scenario_key", "model_label", "model", "provider"] as const;
+
+export type Metadata = Record<string, unknown>;
+
+export interface CorrelationOptions {
+  agentName: string;
+  /** Defaults to `<agentName>Judge`. */
+  judgeName?: string;
+  tracer?: Tracer | null;
+  /** The replay trace's action (default "eval"). */
+  replayAction?: string;
+  /** Which correlation keys become trace attributes; other run metadata stays off the traces. */
+  traceKeys?: readonly string[];
+  /** Mints run and result ids (default crypto.randomUUID); inject one for reproducible ids. */
+  ids?: IdGenerator | (() => string);
+}
+
+/** What the Runner hands its `aroundEvaluation` wrapper for one scenario × model. */
+export interface EvaluationContext {
+  scenario: { key: string };
+  spec: { label: string; model?: string | null; provider?: string | null };
+  /** The Runner's `metadata`: the run context when no `withRun` is open. */
+  runMetadata?: Metadata | null;
+}
+
+/** A Result as far as Correlation touches it: ids are merged into its replay's metadata. */
+export interface CorrelatedResult {
+  replay: { metadata: Metadata };
+}
+
+/** The Runner's wrapper around replay + scoring + recommendations; must return what `next` returns. */
+export type AroundEvaluation<R> = (context: EvaluationContext, next: () => Promise<R>) => Promise<R>;
+
+interface Contexts {
+  run: Metadata | null;
+  result: Metadata | null;
+}
+
+export type JudgeKindName = "score" | "recommend" | "verdict" | (string & {});
+
+export class Correlation {
+  readonly agentName: string;
+  readonly judgeName: string;
+  readonly traceKeys: readonly string[];
+  readonly #tracer: Tracer | null;
+  readonly #replayAction: string;
+  readonly #ids: () => string;
+  readonly #storage = new AsyncLocalStorage<Contexts>();
+
+  constructor(options: CorrelationOptions) {
+    if (typeof options?.agentName !== "string" || isBlank(options.agentName)) {
+      throw new TypeError("Correlation: agentName must be a non-blank string");
+    }
+    if (options.tracer != null && typeof options.tracer !== "function") {
+      throw new TypeError("Correlation: tracer must be a function (name, { action, attributes, onTrace }, fn) => result");
+    }
+    this.agentName = options.agentName;
+    this.judgeName = isBlank(options.judgeName) ? `${options.agentName}Judge` : (options.judgeName as string);
+    this.traceKeys = [...(options.traceKeys ?? DEFAULT_TRACE_KEYS)];
+    this.#tracer = options.tracer ?? null;
+    this.#replayAction = options.replayAction ?? "eval";
+    const ids = options.ids ?? randomUUID;
+    this.#ids = typeof ids === "function" ? ids : () => ids.next();
+  }
+
+  /**
+   * Runs `fn` inside a run context. `metadata` is the caller's own object, mutated in place
+   * (a `run_id` is minted when absent), so pass it to the Runner/Report as their metadata.
+   */
+  withRun<T>(metadata: Metadata | null | undefined, fn: (metadata: Metadata) => T | Promise<T>): Promise<T> {
+    const run = metadata ?? {};
+    if (isBlank(run.run_id)) run.run_id = this.#ids();
+    return this.#storage.run({ run, result: null }, async () => fn(run));
+  }
+
+  /**
+   * The Runner's `aroundEvaluation`: opens a result context (run_id, a new result_id, scenario
+   * and model), runs the evaluation, then merges that context, trace ids included, into the
+   * Result's replay metadata and returns the Result. Bound, so it can be passed as is.
+   */
+  readonly aroundEvaluation = async <R extends CorrelatedResult>(context: EvaluationContext, next: () => Promise<R>): Promise<R> => {
+    const run = this.#storage.getStore()?.run ?? context.runMetadata ?? null;
+    if (run && isBlank(run.run_id)) run.run_id = this.#ids();
+    const result = compact({
+      run_id: run?.run_id,
+      result_id: this.#ids(),
+      scenario_key: context.scenario.key,
+      model_label: context.spec.label,
+      model: context.spec.model,
+      provider: context.spec.provider,
+    });
+    const evaluated = await this.#storage.run({ run, result }, next);
+    const metadata = evaluated?.replay?.metadata;
+    if (metadata === null || typeof metadata !== "object" || !Object.isExtensible(metadata)) {
+      throw new TypeError("Correlation: the evaluated Result's replay.metadata must be a mutable object to receive its run and result ids");
+    }
+    Object.assign(metadata, result);
+    return evaluated;
+  };
+
+  /** Runs the agent's replay traced under the agent name; its trace id lands on the current result. */
+  replay<T>(fn: () => T | Promise<T>, action: string = this.#replayAction): Promise<T> {
+    const contexts = this.#storage.getStore();
+    const target = contexts?.result ?? null;
+    return this.#trace(this.agentName, action, contexts, fn, (id) => {
+      if (target) target.trace_id = id;
+    });
+  }
+
+  /**
+   * Runs one judge call traced under the judge name; its trace id is appended to the current
+   * result's `judge_trace_ids`, or the run metadata's when no evaluation is open.
+   */
+  judge<T>(kind: JudgeKindName, fn: () => T | Promise<T>): Promise<T> {
+    const contexts = this.#storage.getStore();
+    const target = contexts?.result ?? contexts?.run ?? null;
+    return this.#trace(this.judgeName, kind, contexts, fn, (id) => {
+      if (!target) return;
+      const ids = target.judge_trace_ids;
+      if (Array.isArray(ids)) ids.push(id);
+      else target.judge_trace_ids = [id];
+    });
+  }
+
+  /** Wraps a Judge's completion function so every call is traced under the kind it serves. */
+  traceJudge<A extends { kind: JudgeKindName }, R>(complete: (request: A) => R | Promise<R>): (request: A) => Promise<R> {
+    return (request) => this.judge(request.kind, () => complete(request));
+  }
+
+  /** The open run context merged with the open result context, or null outside both. */
+  current(): Metadata | null {
+    const contexts = this.#storage.getStore();
+    if (!contexts || (!contexts.run && !contexts.result)) return null;
+    return { ...(contexts.run ?? {}), ...(contexts.result ?? {}) };
+  }
+
+  async #trace<T>(
+    name: string,
+    action: string,
+    contexts: Contexts | undefined,
+    fn: () => T | Promise<T>,
+    record: (traceId: string) => void,
+  ): Promise<T> {
+    if (!this.#tracer) return fn();
+    const onTrace = (trace: Parameters<typeof traceIdOf>[0]): void => {
+      const id = traceIdOf(trace);
+      if (id) record(id);
+    };
+    return this.#tracer(name, { action, attributes: this.#attributes(contexts), onTrace }, async () => fn());
+  }
+
+  /** Run and result context reduced to the trace keys, each prefixed `eval.`. */
+  #attributes(contexts: Contexts | undefined): Record<string, string | number | boolean> {
+    const merged: Metadata = { ...(contexts?.run ?? {}), ...(contexts?.result ?? {}) };
+    const attributes: Record<string, string | number | boolean> = {};
+    for (const key of this.traceKeys) {
+      const value = merged[key];
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") attributes[`eval.${key}`] = value;
+    }
+    return attributes;
+  }
+}
+
+function compact(entries: Record<string, unknown>): Metadata {
+  const out: Metadata = {};
+  for (const [key, value] of Object.entries(entries)) if (value !== null && value !== undefined) out[key] = value;
+  return out;
+}
