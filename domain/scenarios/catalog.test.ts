@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { fixture, fixturePath } from "./fixtures.testing.js";
+import { Catalog, InvalidDocument, NotFound } from "./index.js";
+
+const supportDesk = () => Catalog.load(fixturePath("catalogs/support_desk.yml"));
+const layered = () => Catalog.load(fixturePath("catalogs/support_desk.yml"), fixturePath("catalogs/support_desk.local.yml"));
+
+describe("Catalog reading", () => {
+  it("reads the guide's catalog: products, sets, scenarios", () => {
+    const catalog = supportDesk();
+    expect(catalog.key).toBe("support_desk");
+    expect(catalog.name).toBe("Support Desk");
+    expect(catalog.products.map((product) => product.key)).toEqual(["triage", "billing"]);
+    expect(catalog.set("triage", "smoke").scenarios).toHaveLength(2);
+    expect(catalog.scenarioCount).toBe(5);
+  });
+
+  it("keeps unknown keys as metadata on the catalog, product and set", () => {
+    const catalog = supportDesk();
+    expect(catalog.metadata).toEqual({ owner_team: "customer-experience", repository: "github.com/acme/support-agents" });
+    expect(catalog.product("triage").metadata).toEqual({ escalation_channel: "#support-escalations" });
+  });
+
+  it("builds scenarios grouped by set key and set name, positioned within the set", () => {
+    const [first, second] = supportDesk().set("triage", "smoke").scenarios;
+    expect(first).toMatchObject({ key: "refund_request", group: "smoke", groupName: "Smoke", position: 0, tags: ["billing"], params: { locale: "en" } });
+    expect(first.expectedTools).toEqual(["lookup_order"]);
+    expect(second.position).toBe(1);
+    expect(supportDesk().set("billing", "smoke").name).toBe("smoke");
+  });
+
+  it("reads a set's judge and criteria, {} and [] when absent", () => {
+    const billing = Catalog.load(fixturePath("catalogs/billing_agent.yml"));
+    expect(billing.set("billing", "invoices").judge).toEqual({ kind: "llm", model: "gpt-5-mini" });
+    expect(billing.set("billing", "invoices").criteria.map((criterion) => criterion.type)).toEqual(["response_present", "token_budget"]);
+    expect(billing.set("billing", "refunds").judge).toEqual({});
+    expect(billing.set("billing", "refunds").criteria).toEqual([]);
+  });
+
+  it("narrows scenarios by product, set, keys and the production flag", () => {
+    const catalog = supportDesk();
+    expect(catalog.scenarios({ product: "triage", includeProductionOnly: false }).map((s) => s.key)).toEqual(["refund_request", "password_reset"]);
+    expect(catalog.scenarios({ product: "triage", set: "production" }).map((s) => s.key)).toEqual(["open_tickets"]);
+    expect(catalog.scenarios({ set: "smoke" }).map((s) => s.key)).toEqual(["refund_request", "password_reset", "invoice_copy", "vat_number"]);
+    expect(catalog.scenarios({ keys: ["vat_number"] })).toHaveLength(1);
+    expect(catalog.allScenarios()).toHaveLength(5);
+  });
+
+  it("raises NotFound naming the product, set and catalog", () => {
+    expect(() => supportDesk().product("sales")).toThrow(new NotFound('no product "sales" in catalog support_desk'));
+    expect(() => supportDesk().set("triage", "nightly")).toThrow('no set "nightly" in product "triage" of catalog support_desk');
+    expect(() => Catalog.load("/nowhere.yml")).toThrow("no scenario catalog at /nowhere.yml");
+  });
+
+  it("ignores scenario keys the format does not define", () => {
+    const catalog = new Catalog({ catalog: "c", products: [{ key: "p", sets: [{ key: "s", scenarios: [{ key: "k", prompt: "P", owner: "me" }] }] }] });
+    expect(catalog.toYaml()).not.toContain("owner");
+  });
+});
+
+describe("layering", () => {
+  it("layers products, sets and scenarios by key", () => {
+    const catalog = layered();
+    expect(catalog.description).toBe("Support agents, with the Acme deployment's additions");
+    expect(catalog.name).toBe("Support Desk");
+    expect(catalog.products.map((product) => product.key)).toEqual(["triage", "billing", "onboarding"]);
+    expect(catalog.product("triage").agent).toBe("TriageAgentV2");
+    expect(catalog.product("triage").name).toBe("Triage agent");
+    expect(catalog.product("triage").sets.map((set) => set.key)).toEqual(["smoke", "production", "escalations"]);
+    expect(catalog.metadata).toMatchObject({ owner_team: "customer-experience", on_call: "ops-rotation" });
+  });
+
+  it("replaces a same-key scenario whole and in place, appending new keys", () => {
+    const smoke = layered().set("triage", "smoke");
+    expect(smoke.scenarios.map((scenario) => scenario.key)).toEqual(["refund_request", "password_reset", "shipping_delay"]);
+    const refund = smoke.scenarios[0];
+    expect(refund.prompt).toBe("A customer asks for a refund on order 1042, bought 40 days ago.");
+    expect(refund.tags).toEqual([]);
+    expect(refund.notes).toBeNull();
+    expect(smoke.judge).toEqual({ kind: "llm", model: "claude-sonnet-5" });
+    expect(smoke.name).toBe("Smoke");
+  });
+
+  it("a later catalog key wins; name falls back to the key", () => {
+    const catalog = new Catalog("catalog: a\nproducts: []", { catalog: "b" });
+    expect([catalog.key, catalog.name]).toEqual(["b", "b"]);
+  });
+
+  it("loads a suite document as a one-product catalog whose sets are its groups", () => {
+    const catalog = Catalog.load(fixturePath("suites/support_bot.yml"));
+    expect(catalog.key).toBe("support_bot");
+    expect(catalog.product("support_bot").description).toBe("The questions the support team fields every week");
+    expect(catalog.product("support_bot").sets.map((set) => [set.key, set.name])).toEqual([["orders", "Orders"], ["account", "Account"]]);
+    expect(catalog.scenarios({ includeProductionOnly: false })).toHaveLength(3);
+  });
+
+  it("names a keyless suite from the name option, else `default`", () => {
+    const doc = { groups: [{ key: "g", scenarios: [{ key: "k", prompt: "P" }] }] };
+    expect(Catalog.parse("groups: []", { name: "named" }).key).toBe("named");
+    expect(new Catalog(doc).key).toBe("default");
+  });
+});
+
+describe("suiteFor", () => {
+  it("returns a Suite named <catalog>/<product>/<set> with the set's scenarios", () => {
+    const suite = supportDesk().suiteFor("triage", "smoke");
+    expect(suite.name).toBe("support_desk/triage/smoke");
+    expect(suite.description).toBe("What the support agents are expected to handle");
+    expect(suite.allScenarios().map((scenario) => [scenario.key, scenario.group, scenario.groupName])).toEqual([
+      ["refund_request", "smoke", "Smoke"],
+      ["password_reset", "smoke", "Smoke"],
+    ]);
+    expect(suite.find("refund_request").tags).toEqual(["billing"]);
+  });
+
+  it("covers every set of a product without a set, with the product's description", () => {
+    const catalog = new Catalog({ catalog: "c", products: [{ key: "p", description: "PD", sets: [{ key: "a", scenarios: [{ key: "x", prompt: "X" }] }, { key: "b", scenarios: [{ key: "y", prompt: "Y" }] }] }] });
+    const suite = catalog.suiteFor("p");
+    expect(suite.name).toBe("c/p");
+    expect(suite.description).toBe("PD");
+    expect(suite.groupKeys).toEqual(["a", "b"]);
+  });
+});
+
+describe("canonical YAML and digest", () => {
+  it("writes fixed key order, drops empty values and starts with ---", () => {
+    const yaml = layered().toYaml();
+    expect(yaml.startsWith("---\ncatalog: support_desk\nname: Support Desk\ndescription: ")).toBe(true);
+    expect(yaml).toContain("\n- key: triage\n  name: Triage agent\n  agent: TriageAgentV2\n  sets:\n  - key: smoke\n");
+    expect(yaml).toContain('  escalation_channel: "#support-escalations"\n');
+    expect(yaml).not.toMatch(/: (?:\[\]|\{\}|''|null)$/m);
+    expect(yaml).toContain("      production_only: true\n");
+    expect(yaml).not.toContain("production_only: false");
+  });
+
+  it("quotes like Psych: single quotes for other types, double for a leading non-word character", () => {
+    const yaml = Catalog.load(fixturePath("catalogs/billing_agent.yml")).toYaml();
+    expect(yaml).toContain("renews_on: '2026-01-01'");
+    expect(yaml).toContain('- "/INV-\\\\d{4}-\\\\d{4}/"');
+    const odd = new Catalog({ catalog: "c", products: [{ key: "p", sets: [{ key: "s", scenarios: [{ key: "k", prompt: "true", tags: ["123", "yes", "n", "a: b", "line\nbreak"] }] }] }] });
+    const text = odd.toYaml();
+    expect(text).toContain("prompt: 'true'");
+    expect(text).toContain("- '123'\n");
+    expect(text).toContain("- 'yes'\n");
+    expect(text).toContain('- "n"\n');
+    expect(text).toContain("- 'a: b'\n");
+    expect(text).toContain("- |-\n");
+  });
+
+  it("folds plain scalars longer than 80 columns", () => {
+    const prompt = "word ".repeat(40).trim();
+    const yaml = new Catalog({ catalog: "c", products: [{ key: "p", sets: [{ key: "s", scenarios: [{ key: "k", prompt }] }] }] }).toYaml();
+    const lines = yaml.split("\n");
+    const start = lines.findIndex((line) => line.startsWith("      prompt: word"));
+    expect(lines[start + 1]).toMatch(/^ {8}word/);
+    expect(lines.every((line) => line.length <= 90)).toBe(true);
+    expect(Catalog.parse(yaml).set("p", "s").scenarios[0].prompt).toBe(prompt);
+  });
+
+  it.each(["catalogs/support_desk.yml", "catalogs/billing_agent.yml", "suites/support_bot.yml", "suites/support_bot.acme.yml"])(
+    "re-parsing %s's canonical YAML gives the same document and digest",
+    (path) => {
+      const catalog = Catalog.parse(fixture(path), { name: "fixture" });
+      const again = Catalog.parse(catalog.toYaml());
+      expect(again.toH()).toEqual(catalog.toH());
+      expect(again.toYaml()).toBe(catalog.toYaml());
+      expect(again.digest).toBe(catalog.digest);
+      expect(parseYaml(catalog.toYaml())).toEqual(catalog.toH());
+    },
+  );
+
+  it("the digest is the SHA-256 hex of the canonical text, stable across layout and key order", async () => {
+    const { createHash } = await import("node:crypto");
+    const catalog = supportDesk();
+    expect(catalog.digest).toBe(createHash("sha256").update(catalog.toYaml()).digest("hex"));
+    expect(catalog.digest).toMatch(/^[0-9a-f]{64}$/);
+    const reordered = "# comment\nproducts:\n  - sets:\n      - scenarios:\n          - prompt: P\n            key: k\n        key: s\n    key: p\ncatalog: c\n";
+    const plain = "catalog: c\nproducts: [{key: p, sets: [{key: s, scenarios: [{key: k, prompt: '  P  '}]}]}]";
+    expect(Catalog.parse(reordered).digest).toBe(Catalog.parse(plain).digest);
+    expect(Catalog.parse(plain).digest).not.toBe(Catalog.parse(plain.replace("P", "Q")).digest);
+  });
+
+  it("layering the same content twice does not change the digest", () => {
+    const once = supportDesk();
+    const twice = Catalog.load(fixturePath("catalogs/support_desk.yml"), fixturePath("catalogs/support_desk.yml"));
+    expect(twice.digest).toBe(once.digest);
+  });
+});
+
+describe("bad input", () => {
+  it.each([
+    ["invalid/invalid_yaml.yml", /invalid_yaml\.yml, line \d+: the catalog is not valid YAML: /],
+    ["invalid/missing_prompt.yml", 'products[1].sets[0].scenarios[1].prompt: required (scenario "vat_number" has no prompt)'],
+    ["invalid/repeated_key.yml", "line 10: the catalog is not valid YAML: repeated key in one mapping"],
+    ["invalid/repeated_scenario_key.yml", 'products[0].sets[0].scenarios[1].key: repeats key "refund_request" (first at products[0].sets[0].scenarios[0])'],
+    ["invalid/non_string_tool.yml", "products[0].sets[0].scenarios[0].expect.tools[1]: tool name must be a string"],
+    ["invalid/bad_regex.yml", "products[0].sets[0].scenarios[0].expect.contains[0]: /refund(ed/i is not a valid regular expression"],
+  ])("rejects %s", (path, message) => {
+    expect(() => Catalog.load(fixturePath(path))).toThrowError(InvalidDocument);
+    expect(() => Catalog.load(fixturePath(path))).toThrow(message);
+  });
+
+  it.each([
+    ["a non-mapping", "- a\n- b", "a scenario catalog is a YAML mapping"],
+    ["no catalog key", "products: []", "catalog: the catalog has no key: set `catalog:` in the document"],
+    ["a product with no key", "catalog: c\nproducts:\n  - name: P", "products[0].key: required (a product has no key)"],
+    ["a set with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - name: S", 'products[0].sets[0].key: required (a set of product "p" has no key)'],
+    ["a scenario with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'products[0].sets[0].scenarios[0].key: required (a scenario in set "s" has no key)'],
+    ["products that are not a list", "catalog: c\nproducts: {a: 1}", "products: must be a list"],
+    ["a judge that is not a mapping", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: llm", "products[0].sets[0].judge: must be a mapping"],
+    ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: required (a scenario in set "g" has no key)'],
+  ])("rejects %s", (_name, text, message) => {
+    expect(() => Catalog.parse(text)).toThrowError(InvalidDocument);
+    expect(() => Catalog.parse(text)).toThrow(message);
+  });
+
+  it("rejects more than 2,000 scenarios in one document", () => {
+    const scenarios = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, prompt: `P${i}` }));
+    const doc = (n: number) => ({ catalog: "c", products: [{ key: "p", sets: [{ key: "s", scenarios: scenarios(n) }] }] });
+    expect(new Catalog(doc(2000)).scenarioCount).toBe(2000);
+    expect(() => new Catalog(doc(2001))).toThrow("catalog document has 2,001 scenarios; at most 2,000 are allowed");
+  });
+
+  it("rejects a document over 2 MB", () => {
+    const text = `catalog: c\ndescription: ${"x".repeat(2 * 1024 * 1024)}`;
+    expect(() => Catalog.parse(text)).toThrow(/at most 2,097,152 \(2 MB\)/);
+  });
+
+  it("names which of several documents is wrong", () => {
+    expect(() => new Catalog("catalog: c", "products: 3")).toThrow("documents[1], products: must be a list");
+  });
+});
