@@ -77,7 +77,7 @@ export function bootstrapIntervals(
 function resampleUniverse(matrix: ScenarioMatrix, universe: Universe, seed: number, resamples: number): Float64Array[] {
   const { positions, requests } = universe;
   const n = positions.length;
-  // The models involved, each a column of a dense n × K table for a cache-friendly inner loop.
+  // The models involved, each a column of the rows below; plan = which columns each request reads.
   const involved: number[] = [];
   const column = (model: number): number => {
     const found = involved.indexOf(model);
@@ -89,24 +89,30 @@ function resampleUniverse(matrix: ScenarioMatrix, universe: Universe, seed: numb
     request.kind === "model" ? [column(request.model), -1] : [column(request.leader), column(request.other)],
   );
   const k = involved.length;
-  const table = new Float64Array(n * k);
-  for (let j = 0; j < n; j++) {
-    for (let c = 0; c < k; c++) table[j * k + c] = matrix.values[involved[c] * matrix.width + positions[j]];
-  }
+  // Scenarios with the same values for every involved model are interchangeable: a resample
+  // only needs how many times it drew each distinct row, one increment per draw.
+  const { rowOf, rows } = distinctRows(matrix, positions, involved);
+  const distinct = rows.length / k;
+  const counts = new Int32Array(distinct);
   const sums = new Float64Array(k);
   const samples = requests.map(() => new Float64Array(resamples));
   // mulberry32 (prng.ts), inlined: this loop runs resamples × scenarios times.
   let state = seed >>> 0;
   for (let r = 0; r < resamples; r++) {
-    sums.fill(0);
+    counts.fill(0);
     for (let j = 0; j < n; j++) {
       state = (state + 0x6d2b79f5) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       const draw = (t ^ (t >>> 14)) >>> 0;
       // Exact: draw * n < 2^53, and dividing by 2^32 is exact, so the index is below n.
-      const base = Math.floor((draw * n) / 4294967296) * k;
-      for (let c = 0; c < k; c++) sums[c] += table[base + c];
+      counts[rowOf[Math.floor((draw * n) / 4294967296)]]++;
+    }
+    sums.fill(0);
+    for (let d = 0; d < distinct; d++) {
+      const times = counts[d];
+      if (times === 0) continue;
+      for (let c = 0; c < k; c++) sums[c] += times * rows[d * k + c];
     }
     for (let i = 0; i < plan.length; i++) {
       const [a, b] = plan[i];
@@ -114,6 +120,27 @@ function resampleUniverse(matrix: ScenarioMatrix, universe: Universe, seed: numb
     }
   }
   return samples;
+}
+
+/** Each scenario's row id, and the distinct rows (values of the involved models) flattened. */
+function distinctRows(matrix: ScenarioMatrix, positions: Int32Array, involved: number[]): { rowOf: Int32Array; rows: Float64Array } {
+  const k = involved.length;
+  const rowOf = new Int32Array(positions.length);
+  const ids = new Map<string, number>();
+  const rows: number[] = [];
+  const row: number[] = new Array(k);
+  for (let j = 0; j < positions.length; j++) {
+    for (let c = 0; c < k; c++) row[c] = matrix.values[involved[c] * matrix.width + positions[j]];
+    const signature = row.join(",");
+    let id = ids.get(signature);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(signature, id);
+      rows.push(...row);
+    }
+    rowOf[j] = id;
+  }
+  return { rowOf, rows: Float64Array.from(rows) };
 }
 
 /** Percentile interval by nearest rank on the sorted resamples, in percent, one decimal. */

@@ -151,6 +151,16 @@ describe("Comparison", () => {
     expect(comparison.conclusion).toBe("Only one model was compared: there is no pair to rank.");
   });
 
+  it("counts a scenario run twice once, at the share of its runs that passed", () => {
+    const results: ComparableResult[] = [
+      { scenario: { key: "s1" }, label: "a", status: "passed" },
+      { scenario: { key: "s1" }, label: "a", status: "failed" },
+      { scenario: { key: "s2" }, label: "a", status: "passed" },
+    ];
+    const comparison = new Comparison({ results, models: ["a"] });
+    expect(comparison.models.a).toEqual({ scenarios: 2, pass_rate: 75, interval: [50, 100] });
+  });
+
   it("round-trips through toJSON and fromJSON without resampling", () => {
     const original = new Comparison({ results: [...ran("a", passes(30, 42)), ...ran("b", passes(20, 42))], models: ["a", "b"], seed: 7, resamples: 1000, confidence: 0.9 });
     const json = JSON.parse(JSON.stringify(original));
