@@ -68,7 +68,7 @@ describe("eventRegistry", () => {
       }
     })();
     expect(error).toBeInstanceOf(UnknownEventTypeError);
-    expect((error as Error).message).toBe('unknown event type "RunExploded" in stream run-r1 at version 3');
+    expect((error as Error).message).toBe('unknown event type "RunExploded" in stream run-r1 at version 3 (log position 1/1)');
   });
 
   it("parses recorded events through upcasters", () => {
@@ -141,9 +141,12 @@ describe("toEventToAppend", () => {
   });
 
   it("refuses a payload over 1 MB", () => {
-    const message = "x".repeat(MAX_EVENT_BYTES);
+    // data and metadata count together, as the adapters count them
+    const fits = "x".repeat(MAX_EVENT_BYTES - 300);
+    expect(toEventToAppend({ type: "RunFailed", data: { message: fits } }, context, deps()).data.message).toBe(fits);
+    const message = "x".repeat(MAX_EVENT_BYTES - 100);
     expect(() => toEventToAppend({ type: "RunFailed", data: { message } }, context, deps())).toThrow(
-      /event RunFailed: payload is 1048603 bytes, over the 1 MB limit/,
+      /event RunFailed: payload is 1048\d{3} bytes, over the 1 MB limit \(1048576 bytes\)/,
     );
   });
 
@@ -164,9 +167,14 @@ describe("stream ids", () => {
     expect(resultStream("r_1", 4)).toBe("result-r_1.4");
   });
 
-  it.each(["../etc", "a/b", "a.b", "x'; drop table messages; --", "", " a", "-a", "a".repeat(201)])("refuses %j", (bad) => {
+  it.each(["../etc", "a/b", "a.b", "x'; drop table messages; --", "a--b", "", " a", "-a", "a".repeat(101)])("refuses %j", (bad) => {
     expect(() => runStream(bad)).toThrow(DomainError);
-    expect(() => catalogStream(bad, "k")).toThrow(/tenant must be 1-200 letters/);
+    expect(() => catalogStream(bad, "k")).toThrow(/tenant must be 1-100 letters/);
+  });
+
+  it("refuses a composed stream id over the adapters' 200-character limit", () => {
+    expect(catalogStream("t".repeat(91), "k".repeat(100))).toHaveLength(200);
+    expect(() => catalogStream("t".repeat(92), "k".repeat(100))).toThrow(/is 201 characters, over the 200 limit/);
   });
 
   it("refuses a negative or fractional pair index", () => {

@@ -6,6 +6,7 @@ export { DomainError, isDomainError, type DomainErrorCode } from "./domainError.
 export type { Clock, IdGenerator } from "./clock.js";
 export {
   ID_PATTERN,
+  MAX_STREAM_ID_LENGTH,
   assertId,
   isValidId,
   catalogStream,

@@ -1,7 +1,7 @@
 // Every event type the platform records, and the registry that reads them back: an old schema
 // version read from the store is upcast, step by step, to the current shape before use.
 import type { z } from "zod";
-import type { RecordedEvent } from "../ports/eventStore.js";
+import type { LogPosition, RecordedEvent } from "../ports/eventStore.js";
 import { CatalogImported, CatalogRemoved } from "./catalogEvents.js";
 import type { EventDefinition } from "./defineEvent.js";
 import { DomainError } from "./domainError.js";
@@ -65,12 +65,14 @@ export class UnknownEventTypeError extends DomainError {
     readonly eventType: string,
     readonly streamId?: string,
     readonly streamVersion?: bigint,
+    readonly position?: LogPosition,
   ) {
-    super(
-      "validation",
-      `unknown event type "${eventType}"${streamId !== undefined ? ` in stream ${streamId}` : ""}${streamVersion !== undefined ? ` at version ${streamVersion}` : ""}`,
-      "type",
-    );
+    const where = [
+      streamId !== undefined ? ` in stream ${streamId}` : "",
+      streamVersion !== undefined ? ` at version ${streamVersion}` : "",
+      position ? ` (log position ${position.commit}/${position.prepare})` : "",
+    ].join("");
+    super("validation", `unknown event type "${eventType}"${where}`, "type");
     this.name = "UnknownEventTypeError";
   }
 }
@@ -122,7 +124,7 @@ export class EventRegistry {
 
   /** Reads an event from the store; an unknown type names its stream and position. */
   parseRecorded(recorded: RecordedEvent): DomainEvent {
-    if (!this.has(recorded.type)) throw new UnknownEventTypeError(recorded.type, recorded.streamId, recorded.streamVersion);
+    if (!this.has(recorded.type)) throw new UnknownEventTypeError(recorded.type, recorded.streamId, recorded.streamVersion, recorded.position);
     return this.parse(recorded.type, recorded.schemaVersion, recorded.data);
   }
 }

@@ -3,17 +3,29 @@
 // adapters parameterise everything anyway.
 import { DomainError } from "./domainError.js";
 
-/** Letters, digits, `_` and `-`, starting with a letter or digit, at most 200 characters. */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
+/**
+ * Letters, digits, `_` and `-`, starting with a letter or digit, at most 100 characters, never
+ * "--" (an SQL comment; the PostgreSQL adapter refuses it in stream ids too).
+ */
+export const ID_PATTERN = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+/** The EventStore adapters' limit on a whole stream id. */
+export const MAX_STREAM_ID_LENGTH = 200;
 
 export function assertId(value: unknown, field: string): string {
   if (typeof value !== "string" || !ID_PATTERN.test(value)) {
     throw DomainError.validation(
-      `${field} must be 1-200 letters, digits, "_" or "-" starting with a letter or digit (got ${JSON.stringify(value)})`,
+      `${field} must be 1-100 letters, digits, "_" or "-" starting with a letter or digit, without "--" (got ${JSON.stringify(value)})`,
       field,
     );
   }
   return value;
+}
+
+function streamId(id: string): string {
+  if (id.length > MAX_STREAM_ID_LENGTH) {
+    throw DomainError.validation(`stream id ${id} is ${id.length} characters, over the ${MAX_STREAM_ID_LENGTH} limit`, "streamId");
+  }
+  return id;
 }
 
 export function isValidId(value: unknown): value is string {
@@ -21,7 +33,7 @@ export function isValidId(value: unknown): value is string {
 }
 
 export function catalogStream(tenant: string, key: string): string {
-  return `catalog-${assertId(tenant, "tenant")}.${assertId(key, "key")}`;
+  return streamId(`catalog-${assertId(tenant, "tenant")}.${assertId(key, "key")}`);
 }
 
 export function evaluationStream(evaluationId: string): string {

@@ -8,7 +8,7 @@ import { eventMetadata, type EventContext, type EventMetadata } from "./metadata
 import { eventRegistry, type DomainEvent, type EventInput, type EventRegistry } from "./registry.js";
 import { parseOrThrow } from "./zodIssues.js";
 
-/** Largest serialized `data` an event may carry. */
+/** Largest serialized data + metadata an event may carry (the adapters' limit too). */
 export const MAX_EVENT_BYTES = 1_048_576;
 
 export interface AppendDeps {
@@ -27,10 +27,6 @@ export function toEventsToAppend(events: readonly EventInput[], context: EventCo
   let correlationId = context.correlationId;
   return events.map((event) => {
     const valid = registry.validate(event);
-    const bytes = payloadBytes(valid.data);
-    if (bytes > MAX_EVENT_BYTES) {
-      throw DomainError.validation(`event ${event.type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
-    }
     const id = deps.ids.next();
     correlationId ??= id;
     const metadata: EventMetadata = parseOrThrow(
@@ -46,6 +42,11 @@ export function toEventsToAppend(events: readonly EventInput[], context: EventCo
       `event ${event.type} metadata is invalid`,
       "metadata",
     );
+    // Counted as the adapters count it: data and metadata together.
+    const bytes = payloadBytes(valid.data) + payloadBytes(metadata);
+    if (bytes > MAX_EVENT_BYTES) {
+      throw DomainError.validation(`event ${event.type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
+    }
     return {
       id,
       type: valid.type,
