@@ -1,21 +1,10 @@
 // Ruby's number semantics that every surface shares (reference-core §0): Float#round(n) rounds
 // half away from zero on the decimal the float was written as, so 2.675.round(2) is 2.68 even
 // though the double is 2.67499999…; and "usable" means a finite number or a numeric string.
+import { roundHalfAwayFromZero } from "../support/round.js";
 
-/**
- * Ruby's `Float#round(digits)`: half away from zero, with Ruby's correction for floats that
- * sit just below a decimal half (`round_half_up` in float.c).
- */
-export function roundHalfUp(value: number, digits = 0): number {
-  if (!Number.isFinite(value)) return value;
-  const scale = 10 ** digits;
-  const scaled = value * scale;
-  let rounded = Math.sign(scaled) * Math.round(Math.abs(scaled));
-  if (digits === 0) return rounded;
-  if (value > 0 && (rounded + 0.5) / scale <= value) rounded += 1;
-  else if (value < 0 && (rounded - 0.5) / scale >= value) rounded -= 1;
-  return rounded / scale;
-}
+/** Ruby's `Float#round(digits)` (half away from zero, float.c's correction); from domain/support. */
+export const roundHalfUp = roundHalfAwayFromZero;
 
 /** A whole number, half up on the decimal value: 14.499999999999998 -> 15 (Format's `whole`). */
 export function whole(value: number): number {

@@ -1,2 +1,12 @@
-// Public surface of domain/replay (filled in by its issue).
-export {};
+// Public surface of domain/replay: `Replay` (`Replay.from(objectLike)`, `Replay.failed(error)`),
+// its tool calls and the error `Replay.from` throws.
+//
+//   const replay = Replay.from({ answer: "Order 4821 shipped on May 2.", tool_calls: [{ name: "lookup_order" }],
+//                                durationMs: 1840, input_tokens: 2328, output_tokens: 423, cost: 0.0243 });
+//   replay.toolNames   // ["lookup_order"]
+//   Replay.failed(new Error("401 Unauthorized")).errored  // true
+export { Replay } from "./replay.js";
+export type { ReplayInit, ReplayJSON, CostSource } from "./replay.js";
+export { ReplayError } from "./replayError.js";
+export { toolCallFailed, toolCallName } from "./toolCall.js";
+export type { ToolCall } from "./toolCall.js";

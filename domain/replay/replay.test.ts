@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { Replay, ReplayError } from "./index.js";
+
+class RateLimitError extends Error {}
+
+describe("Replay.from", () => {
+  it("reads the guide's snake_case keys", () => {
+    const replay = Replay.from({
+      answer: "Order 4821 shipped on 2026-05-02 via UPS.",
+      tool_calls: [{ name: "lookup_order", arguments: { number: "4821" }, result: { status: "shipped" } }],
+      duration_ms: 1840,
+      input_tokens: 2328,
+      output_tokens: 423,
+      cost: 0.02433,
+      metadata: { chat_id: 77 },
+    });
+    expect(replay.answer).toBe("Order 4821 shipped on 2026-05-02 via UPS.");
+    expect(replay.toolNames).toEqual(["lookup_order"]);
+    expect(replay.durationMs).toBe(1840);
+    expect(replay.totalTokens).toBe(2751);
+    expect(replay.cost).toBe(0.02433);
+    expect(replay.metadata).toEqual({ chat_id: 77 });
+    expect(replay.errored).toBe(false);
+  });
+
+  it("reads camelCase keys, tool call durations included", () => {
+    const replay = Replay.from({
+      answer: "Refund issued.",
+      toolCalls: [{ name: "refund_order", durationMs: 120 }],
+      durationMs: 900,
+      inputTokens: 10,
+      outputTokens: 5,
+    });
+    expect(replay.toolCalls[0]).toEqual({ name: "refund_order", duration_ms: 120 });
+    expect(replay.inputTokens).toBe(10);
+    expect(replay.outputTokens).toBe(5);
+  });
+
+  it("returns a Replay unchanged", () => {
+    const replay = new Replay({ answer: "Hi" });
+    expect(Replay.from(replay)).toBe(replay);
+  });
+
+  it("names an unknown key", () => {
+    expect(() => Replay.from({ answer: "ok", toolcalls: [] })).toThrow(ReplayError);
+    expect(() => Replay.from({ answer: "ok", toolcalls: [] })).toThrow("replay.toolcalls: unknown key");
+  });
+
+  it("refuses a key given in both spellings", () => {
+    expect(() => Replay.from({ durationMs: 5, duration_ms: 6 })).toThrow("replay.duration_ms: given twice (also as durationMs)");
+  });
+
+  it("names a field of the wrong type", () => {
+    expect(() => Replay.from({ answer: 42 })).toThrow("replay.answer: must be a string or null, got number");
+    expect(() => Replay.from({ output_tokens: "many" })).toThrow(/replay\.output_tokens: must be a non-negative number/);
+    expect(() => Replay.from({ tool_calls: "lookup_order" })).toThrow(/replay\.tool_calls: must be an array/);
+    expect(() => Replay.from({ cost: Number.NaN })).toThrow(/replay\.cost: must be a finite number/);
+    expect(() => Replay.from({ metadata: [] })).toThrow("replay.metadata: must be an object, got an array");
+    expect(() => Replay.from("answer")).toThrow(/replay\.\(root\): must be a Replay or an object/);
+    expect(() => Replay.from(null)).toThrow(ReplayError);
+  });
+
+  it("carries a validation code for the API's error mapping", () => {
+    try {
+      Replay.from({ nope: 1 });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ReplayError).code).toBe("validation");
+      expect((error as ReplayError).field).toBe("nope");
+    }
+  });
+});
+
+describe("tool calls", () => {
+  it("turns a non-object call into a named call", () => {
+    const replay = new Replay({ toolCalls: ["search_tickets", { name: "lookup_customer" }] });
+    expect(replay.toolCalls).toEqual([{ name: "search_tickets" }, { name: "lookup_customer" }]);
+  });
+
+  it("counts a call as failed by Ruby truthiness of its error", () => {
+    const replay = new Replay({
+      toolCalls: [
+        { name: "a", error: "timeout" },
+        { name: "b", error: 0 },
+        { name: "c", error: "" },
+        { name: "d", error: false },
+        { name: "e", error: null },
+        { name: "f" },
+      ],
+    });
+    expect(replay.failedToolCalls.map((call) => call.name)).toEqual(["a", "b", "c"]);
+  });
+
+  it("keeps repeats in tool names and reads a missing name as empty", () => {
+    const replay = new Replay({ toolCalls: [{ name: "search" }, { name: "search" }, { arguments: {} }] });
+    expect(replay.toolNames).toEqual(["search", "search", ""]);
+  });
+});
+
+describe("errors", () => {
+  it("writes an exception as class and message", () => {
+    expect(Replay.failed(new TypeError("fetch failed")).error).toBe("TypeError: fetch failed");
+    expect(Replay.failed(new RateLimitError("429 Too Many Requests")).error).toBe("RateLimitError: 429 Too Many Requests");
+    expect(Replay.failed(new Error("boom")).error).toBe("Error: boom");
+    expect(Replay.failed("provider down").error).toBe("provider down");
+  });
+
+  it("keeps other fields on a failed replay", () => {
+    const replay = Replay.failed("timeout", { durationMs: 30_000 });
+    expect(replay.errored).toBe(true);
+    expect(replay.durationMs).toBe(30_000);
+  });
+
+  it("does not treat an empty or blank error as one", () => {
+    expect(new Replay({ error: "" }).errored).toBe(false);
+    expect(new Replay({ error: "   " }).errored).toBe(false);
+  });
+});
+
+describe("cost metadata", () => {
+  it("reads cost_source, or infers reported / unpriced", () => {
+    expect(new Replay({ cost: 0.01 }).costSource).toBe("reported");
+    expect(new Replay({}).costSource).toBe("unpriced");
+    expect(new Replay({ cost: 0, metadata: { cost_source: "no_usage" } }).costSource).toBe("no_usage");
+    expect(new Replay({ cost: 0.02433, metadata: { cost_source: "estimated" } }).costSource).toBe("estimated");
+  });
+
+  it("reads cost_rate and judge_usage back as objects", () => {
+    const rate = { input: 5.0, output: 30.0, source: "catalog" };
+    const usage = { calls: 1, input_tokens: 400, output_tokens: 20, cost: 0.0015, model: "claude-opus-5" };
+    const replay = new Replay({ metadata: { cost_rate: rate, judge_usage: usage } });
+    expect(replay.costRate).toEqual(rate);
+    expect(replay.judgeUsage).toEqual(usage);
+    expect(new Replay({ metadata: { cost_rate: "5/M" } }).costRate).toBeNull();
+    expect(new Replay({}).judgeUsage).toBeNull();
+  });
+});
+
+describe("toJSON", () => {
+  it("uses snake_case keys in the reference order and drops nulls", () => {
+    const json = new Replay({ answer: "Done", toolCalls: [{ name: "x" }], outputTokens: 3, cost: 0 }).toJSON();
+    expect(Object.keys(json)).toEqual(["answer", "tool_calls", "output_tokens", "cost", "metadata"]);
+    expect(json).toEqual({ answer: "Done", tool_calls: [{ name: "x" }], output_tokens: 3, cost: 0, metadata: {} });
+  });
+
+  it("round-trips through Replay.from", () => {
+    const replay = new Replay({
+      answer: "A",
+      toolCalls: [{ name: "t", error: "bad", detail: "500" }],
+      durationMs: 1,
+      inputTokens: 2,
+      outputTokens: 3,
+      error: "E",
+      cost: 0.5,
+      metadata: { cost_source: "estimated" },
+    });
+    expect(Replay.from(JSON.parse(JSON.stringify(replay))).toJSON()).toEqual(replay.toJSON());
+  });
+});

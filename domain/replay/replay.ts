@@ -1,0 +1,213 @@
+// What one run of the agent on one scenario produced (reference-core §6, guide "Replay"):
+// the answer, the tool calls, timing, tokens, cost, the run's error, and metadata the host wants
+// carried onto the result. Immutable; the derived lists are computed once because scoring and
+// diagnosis read them for every result.
+import { isBlank } from "../support/blank.js";
+import { ReplayError } from "./replayError.js";
+import { toToolCall, toolCallFailed, toolCallName, type ToolCall } from "./toolCall.js";
+
+/** How a result's cost was arrived at (metadata `cost_source`). */
+export type CostSource = "reported" | "estimated" | "no_usage" | "unpriced" | (string & {});
+
+export interface ReplayInit {
+  answer?: string | null;
+  toolCalls?: ReadonlyArray<unknown> | null;
+  durationMs?: number | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  error?: string | Error | null;
+  cost?: number | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** Serialized form: the guide's snake_case keys, null fields dropped. */
+export interface ReplayJSON {
+  answer?: string;
+  tool_calls: ToolCall[];
+  duration_ms?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  error?: string;
+  cost?: number;
+  metadata: Record<string, unknown>;
+}
+
+/** Every key `Replay.from` reads, in either spelling, and the field it fills. */
+const FIELDS: Readonly<Record<string, keyof ReplayInit>> = {
+  answer: "answer",
+  tool_calls: "toolCalls",
+  toolCalls: "toolCalls",
+  duration_ms: "durationMs",
+  durationMs: "durationMs",
+  input_tokens: "inputTokens",
+  inputTokens: "inputTokens",
+  output_tokens: "outputTokens",
+  outputTokens: "outputTokens",
+  error: "error",
+  cost: "cost",
+  metadata: "metadata",
+};
+
+const NUMERIC_FIELDS: ReadonlyArray<keyof ReplayInit> = ["durationMs", "inputTokens", "outputTokens"];
+
+export class Replay {
+  readonly answer: string | null;
+  readonly toolCalls: readonly ToolCall[];
+  readonly durationMs: number | null;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  readonly error: string | null;
+  readonly cost: number | null;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  #toolNames: string[] | null = null;
+  #failedToolCalls: ToolCall[] | null = null;
+  #answerLower: string | null = null;
+
+  constructor(init: ReplayInit = {}) {
+    this.answer = init.answer ?? null;
+    this.toolCalls = (init.toolCalls ?? []).map(toToolCall);
+    this.durationMs = init.durationMs ?? null;
+    this.inputTokens = init.inputTokens ?? null;
+    this.outputTokens = init.outputTokens ?? null;
+    this.error = init.error === null || init.error === undefined ? null : errorText(init.error);
+    this.cost = init.cost ?? null;
+    this.metadata = { ...(init.metadata ?? {}) };
+  }
+
+  /**
+   * A Replay from what a host returned: a Replay as is, or an object with the Replay's keys in
+   * camelCase or the guide's snake_case. An unknown key, or a value of the wrong type, throws a
+   * ReplayError naming it (a typo must not silently score as an empty answer).
+   */
+  static from(value: unknown): Replay {
+    if (value instanceof Replay) return value;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
+    }
+    const init: Record<string, unknown> = {};
+    const seen: Record<string, string> = {};
+    for (const key of Object.keys(value)) {
+      const field = FIELDS[key];
+      if (!field) throw new ReplayError(key, "unknown key");
+      if (seen[field]) throw new ReplayError(key, `given twice (also as ${seen[field]})`);
+      seen[field] = key;
+      init[field] = (value as Record<string, unknown>)[key];
+    }
+    return new Replay(validate(init, seen));
+  }
+
+  /** A replay for a run that raised, so it is scored and diagnosed like any other. */
+  static failed(error: unknown, init: Omit<ReplayInit, "error"> = {}): Replay {
+    return new Replay({ ...init, error: error instanceof Error ? error : String(error) });
+  }
+
+  /** The run failed before answering (an empty or whitespace error is not an error). */
+  get errored(): boolean {
+    return !isBlank(this.error);
+  }
+
+  /** Names of the tools called, in call order, with repeats. */
+  get toolNames(): readonly string[] {
+    return (this.#toolNames ??= this.toolCalls.map(toolCallName));
+  }
+
+  /** The calls whose tool returned an error. */
+  get failedToolCalls(): readonly ToolCall[] {
+    return (this.#failedToolCalls ??= this.toolCalls.filter(toolCallFailed));
+  }
+
+  /** Input plus output tokens; a missing count counts 0. */
+  get totalTokens(): number {
+    return (this.inputTokens ?? 0) + (this.outputTokens ?? 0);
+  }
+
+  /** The answer as text (`""` when there is none). */
+  get answerText(): string {
+    return this.answer ?? "";
+  }
+
+  /** The answer lower-cased once, for the case-insensitive pattern checks scoring and diagnosis share. */
+  get answerLower(): string {
+    return (this.#answerLower ??= this.answerText.toLowerCase());
+  }
+
+  /** Metadata `cost_source` when given; else `unpriced` without a cost, `reported` with one. */
+  get costSource(): CostSource {
+    const given = this.metadata.cost_source;
+    if (!isBlank(given)) return String(given);
+    return this.cost === null ? "unpriced" : "reported";
+  }
+
+  /** Metadata `cost_rate` (`{ input, output, source }` in $ per million tokens), or null. */
+  get costRate(): Record<string, unknown> | null {
+    return objectOrNull(this.metadata.cost_rate);
+  }
+
+  /** Metadata `judge_usage`: what the judge spent grading this one result, or null. */
+  get judgeUsage(): Record<string, unknown> | null {
+    return objectOrNull(this.metadata.judge_usage);
+  }
+
+  toJSON(): ReplayJSON {
+    // Built in the reference's field order, nulls left out.
+    const json = {} as ReplayJSON;
+    if (this.answer !== null) json.answer = this.answer;
+    json.tool_calls = this.toolCalls.map((call) => ({ ...call }));
+    if (this.durationMs !== null) json.duration_ms = this.durationMs;
+    if (this.inputTokens !== null) json.input_tokens = this.inputTokens;
+    if (this.outputTokens !== null) json.output_tokens = this.outputTokens;
+    if (this.error !== null) json.error = this.error;
+    if (this.cost !== null) json.cost = this.cost;
+    json.metadata = { ...this.metadata };
+    return json;
+  }
+}
+
+function validate(init: Record<string, unknown>, keys: Record<string, string>): ReplayInit {
+  const answer = init.answer;
+  if (answer !== undefined && answer !== null && typeof answer !== "string") {
+    throw new ReplayError(keys.answer, `must be a string or null, got ${describe(answer)}`);
+  }
+  const calls = init.toolCalls;
+  if (calls !== undefined && calls !== null && !Array.isArray(calls)) {
+    throw new ReplayError(keys.toolCalls, `must be an array of tool calls, got ${describe(calls)}`);
+  }
+  for (const field of NUMERIC_FIELDS) {
+    const value = init[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new ReplayError(keys[field], `must be a non-negative number or null, got ${describe(value)}`);
+    }
+  }
+  const cost = init.cost;
+  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) {
+    throw new ReplayError("cost", `must be a finite number (USD) or null, got ${describe(cost)}`);
+  }
+  const error = init.error;
+  if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) {
+    throw new ReplayError("error", `must be a string, an Error or null, got ${describe(error)}`);
+  }
+  const metadata = init.metadata;
+  if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) {
+    throw new ReplayError("metadata", `must be an object, got ${describe(metadata)}`);
+  }
+  return init as ReplayInit;
+}
+
+/** `"<ClassName>: <message>"` for an exception, as the reference writes `Replay.failed`. */
+function errorText(error: string | Error): string {
+  if (typeof error === "string") return error;
+  const generic = error.name === "Error" || !error.name;
+  const className = generic ? (error.constructor?.name ?? "Error") : error.name;
+  return `${className}: ${error.message}`;
+}
+
+function objectOrNull(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
+}

@@ -1,0 +1,40 @@
+// One tool call inside a replay, stored as a shallow snake_case record (reference-core §6):
+// `name`, and optionally `arguments`, `result`, `error` (the tool failed when it is anything but
+// null/undefined/false, as Ruby truthiness reads it: `"timeout"`, `0` and `""` all count),
+// `detail` (the error or a preview of the result), `duration_ms`. Other keys are kept as given.
+export interface ToolCall {
+  name?: unknown;
+  arguments?: unknown;
+  result?: unknown;
+  error?: unknown;
+  detail?: unknown;
+  duration_ms?: unknown;
+  [key: string]: unknown;
+}
+
+/** camelCase spellings a TypeScript host may use, stored under the guide's keys. */
+const SNAKE_KEYS: Readonly<Record<string, string>> = { durationMs: "duration_ms" };
+
+/** A tool call from whatever the host gave: an object is copied shallowly, anything else is a name. */
+export function toToolCall(value: unknown): ToolCall {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const call: ToolCall = {};
+    const source = value as Record<string, unknown>;
+    for (const key of Object.keys(source)) call[SNAKE_KEYS[key] ?? key] = source[key];
+    return call;
+  }
+  return { name: value === null || value === undefined ? "" : String(value) };
+}
+
+/** Ruby truthiness of the call's `error`: only nil and false mean the tool succeeded. */
+export function toolCallFailed(call: ToolCall): boolean {
+  const error = call.error;
+  return error !== undefined && error !== null && error !== false;
+}
+
+/** The call's name as a string (`""` when it has none), as `tool_names` reads it. */
+export function toolCallName(call: ToolCall): string {
+  const name = call.name;
+  return name === undefined || name === null ? "" : String(name);
+}
+
