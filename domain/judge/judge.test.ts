@@ -39,7 +39,7 @@ describe("Judge.scoreTask", () => {
       prompt,
       instructions: SCORE_INSTRUCTIONS,
       raw: '{"score": 0.8}',
-      parsed: 0.8,
+      parsed: { score: 0.8 },
       unusable_reason: null,
       skipped: false,
       usage: null,
@@ -190,7 +190,7 @@ describe("Judge.recommend", () => {
     const { judge } = fakeJudge('{"recommendation": "  ", "suggested_tool": "refund_order", "instruction_change": 7, "extra": 1}');
     const { value, exchange } = await judge.recommend({ scenario, replay, diagnosis });
     expect(value).toEqual({ suggested_tool: { name: "refund_order", description: "" } });
-    expect(exchange).toMatchObject({ skipped: false, unusable_reason: null });
+    expect(exchange).toMatchObject({ skipped: false, unusable_reason: null, parsed: { suggested_tool: { name: "refund_order", description: "" } } });
   });
 
   it("drops a tool without a usable name", async () => {
@@ -218,6 +218,7 @@ describe("Judge.verdict", () => {
     const { value, exchange } = await judge.verdict({ summaries, instructions: "Help customers with orders." });
     expect(value).toEqual({ winner: "gpt-5-mini", rationale: "Passes everything." });
     expect(exchange?.kind).toBe("verdict");
+    expect(exchange?.parsed).toEqual({ winner: "gpt-5-mini", rationale: "Passes everything." });
     expect(requests[0].instructions).toBe(VERDICT_INSTRUCTIONS);
     const prompt = requests[0].prompt;
     expect(prompt).toContain("---\nHelp customers with orders.\n---");

@@ -35,14 +35,15 @@ export type JudgeReply = string | { text: string; usage?: Record<string, unknown
 export type CompleteFn = (request: JudgeRequest) => Promise<JudgeReply> | JudgeReply;
 
 /** The record of one judge call, stored with the grade it produced (or failed to). */
-export interface JudgeExchange<T = unknown> {
+export interface JudgeExchange {
   kind: JudgeKind;
   label: string;
   prompt: string;
   instructions: string;
   /** The judge's answer as received; null when the call threw or returned no text. */
   raw: string | null;
-  parsed: T | null;
+  /** What was read from the answer: `{ score }`, the kept recommendation fields, or `{ winner, rationale }`. */
+  parsed: Record<string, unknown> | null;
   unusable_reason: string | null;
   skipped: boolean;
   usage: JudgeCallUsage | null;
@@ -52,7 +53,7 @@ export interface JudgeExchange<T = unknown> {
 export interface JudgeOutcome<T> {
   value: T | null;
   /** Null only when the judge was not asked at all (a blank answer has nothing to grade). */
-  exchange: JudgeExchange<T> | null;
+  exchange: JudgeExchange | null;
 }
 
 export interface JudgeOptions {
@@ -78,14 +79,14 @@ export class Judge {
   /** Did the answer complete the scenario's task? 0..1, or null. Not asked for a blank answer. */
   scoreTask(input: { scenario: ScenarioLike; answer: string | null | undefined }): Promise<JudgeOutcome<number>> {
     if (isBlank(input.answer)) return Promise.resolve({ value: null, exchange: null });
-    return this.#ask("score", SCORE_INSTRUCTIONS, taskPrompt(input.scenario, input.answer as string), parseScore);
+    return this.#ask("score", SCORE_INSTRUCTIONS, taskPrompt(input.scenario, input.answer as string), parseScore, asScore);
   }
 
   /** How well the answer meets one `llm_judge` criterion, 0..1, or null. */
   scoreCriterion(input: { criterion: CriterionLike; prompt: string; answer: string | null | undefined }): Promise<JudgeOutcome<number>> {
     if (isBlank(input.answer)) return Promise.resolve({ value: null, exchange: null });
     const prompt = criterionPrompt(input.criterion, input.prompt, input.answer as string);
-    return this.#ask("score", SCORE_INSTRUCTIONS, prompt, parseScore);
+    return this.#ask("score", SCORE_INSTRUCTIONS, prompt, parseScore, asScore);
   }
 
   /** Refines a diagnosis: the fix, a tool to add, an instruction change (usable fields only). */
@@ -96,19 +97,24 @@ export class Judge {
     availableTools?: Readonly<Record<string, string>>;
     instructions?: string | null;
   }): Promise<JudgeOutcome<JudgeRecommendation>> {
-    return this.#ask("recommend", RECOMMEND_INSTRUCTIONS, recommendPrompt(input), parseRecommendation);
+    return this.#ask("recommend", RECOMMEND_INSTRUCTIONS, recommendPrompt(input), parseRecommendation, (value) => ({ ...value }));
   }
 
   /** Picks the model to ship among the compared ones, with a rationale. */
   verdict(input: { summaries: Readonly<Record<string, VerdictSummary>>; instructions?: string | null }): Promise<JudgeOutcome<JudgeVerdict>> {
     const labels = Object.keys(input.summaries);
-    return this.#ask("verdict", VERDICT_INSTRUCTIONS, verdictPrompt(input.summaries, input.instructions), (text) =>
-      parseVerdict(text, labels),
-    );
+    const prompt = verdictPrompt(input.summaries, input.instructions);
+    return this.#ask("verdict", VERDICT_INSTRUCTIONS, prompt, (text) => parseVerdict(text, labels), (value) => ({ ...value }));
   }
 
-  async #ask<T>(kind: JudgeKind, instructions: string, prompt: string, parse: (text: string) => Parsed<T>): Promise<JudgeOutcome<T>> {
-    const exchange: JudgeExchange<T> = {
+  async #ask<T>(
+    kind: JudgeKind,
+    instructions: string,
+    prompt: string,
+    parse: (text: string) => Parsed<T>,
+    record: (value: T) => Record<string, unknown>,
+  ): Promise<JudgeOutcome<T>> {
+    const exchange: JudgeExchange = {
       kind,
       label: this.label,
       prompt,
@@ -131,12 +137,14 @@ export class Judge {
     exchange.raw = text;
     const parsed = parse(text);
     if (!parsed.ok) return skipped(exchange, parsed.reason);
-    exchange.parsed = parsed.value;
+    exchange.parsed = record(parsed.value);
     return { value: parsed.value, exchange };
   }
 }
 
-function skipped<T>(exchange: JudgeExchange<T>, reason: string): JudgeOutcome<T> {
+const asScore = (score: number): Record<string, unknown> => ({ score });
+
+function skipped<T>(exchange: JudgeExchange, reason: string): JudgeOutcome<T> {
   exchange.skipped = true;
   exchange.unusable_reason = reason;
   return { value: null, exchange };

@@ -12,12 +12,16 @@ export interface JudgeCallUsage {
 /** The usable parts of a reported usage, or null when nothing usable was reported. */
 export function judgeCallUsage(usage: Record<string, unknown> | null | undefined): JudgeCallUsage | null {
   if (usage === null || typeof usage !== "object") return null;
-  const count = (...keys: string[]): number | undefined => {
+  const amount = (...keys: string[]): number | undefined => {
     for (const key of keys) {
       const value = usage[key];
       if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
     }
     return undefined;
+  };
+  const count = (...keys: string[]): number | undefined => {
+    const value = amount(...keys);
+    return value === undefined ? undefined : Math.trunc(value);
   };
   const text = (key: string): string | undefined => {
     const value = usage[key];
@@ -27,7 +31,7 @@ export function judgeCallUsage(usage: Record<string, unknown> | null | undefined
   const fields: [keyof JudgeCallUsage, number | string | undefined][] = [
     ["input_tokens", count("input_tokens", "inputTokens")],
     ["output_tokens", count("output_tokens", "outputTokens")],
-    ["cost", count("cost")],
+    ["cost", amount("cost")],
     ["model", text("model")],
     ["source", text("source")],
   ];
