@@ -68,7 +68,7 @@ function duplicateLine(random: () => number, text: string): string {
 /** A random JSON-like value, as Suite.fromDocuments / new Catalog receive already-parsed documents. */
 export function randomValue(random: () => number, depth = 0): unknown {
   const roll = random();
-  if (depth > 4 || roll < 0.3) return pick(random, [null, true, false, 0, -1.5, "", "x", "prompt", "/(/", [], {}, 1e400]);
+  if (depth > 4 || roll < 0.3) return pick(random, [null, true, false, 0, -1.5, "", "x", "prompt", "/(/", [], {}, Number.POSITIVE_INFINITY]);
   if (roll < 0.65) {
     const obj: Record<string, unknown> = {};
     const keys = ["catalog", "suite", "groups", "products", "sets", "scenarios", "key", "prompt", "expect", "tools", "contains", "params", "tags", "judge", "criteria", "name"];
