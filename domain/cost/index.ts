@@ -7,7 +7,8 @@ export {
   resultCost,
   resultJudgeUsage,
 } from "./resultCost.js";
-export type { CostRateRecord, CostResultLike, CostSource, JudgeUsageRecord } from "./resultCost.js";
+export type { CostRateRecord, CostResultLike, JudgeUsageRecord } from "./resultCost.js";
+// CostSource is public from domain/replay (the same union); not re-exported here to keep one name.
 export { judgeUsage, judgeUsageFromExchanges, usageByKind } from "./judgeUsage.js";
 export type { JudgeUsageTotals } from "./judgeUsage.js";
 export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
