@@ -1,2 +1,24 @@
-// Public surface of domain/scoring (filled in by its issue).
-export {};
+// Public surface of domain/scoring: `Scorer` (`new Scorer({ criteria, threshold }).score(scenario,
+// replay, { judgeScores, taskCompletion })`, `Scorer.mean`, `Scorer.matchesPattern`), the pass
+// threshold, the task-completion gate and the status rule.
+//
+//   const scorer = new Scorer({ criteria: [{ key: "length", type: "min_length", config: { chars: 80 } }] });
+//   const scores = scorer.score(scenario, replay, { taskCompletion: 0.9 });
+//   const score = Scorer.mean(scores);
+//   const ok = meetsThreshold({ score, scores, threshold: 0.7, judgeKeys: scorer.judgeKeys });
+export { Scorer } from "./scorer.js";
+export type { ScorerOptions, ScoreOptions } from "./scorer.js";
+export { CRITERION_TYPES, RULE_CRITERION_TYPES } from "./criteria.js";
+export type { Criterion, CriterionType } from "./criteria.js";
+export {
+  PASS_THRESHOLD,
+  TASK_COMPLETION,
+  meanScore,
+  judgeGrade,
+  judgeGrades,
+  meetsThreshold,
+  resultStatus,
+  gradeValue,
+} from "./gate.js";
+export type { Scores, ResultStatus, GateInput } from "./gate.js";
+export { REGEX_INPUT_LIMIT, WIDE_REGEX_INPUT_LIMIT } from "./patternSafety.js";

@@ -1,0 +1,88 @@
+// The rule criteria an evaluation scores every answer on (reference-core §8). Each criterion is
+// `{ key, type, config }`; it compiles once into a function of the answer, so a pattern is
+// compiled per criterion rather than per replay.
+import { usableNumber, toInteger } from "../format/numbers.js";
+import type { Replay } from "../replay/replay.js";
+import { compilePattern, matchesCompiled } from "./pattern.js";
+
+export const RULE_CRITERION_TYPES = [
+  "response_present",
+  "min_length",
+  "max_latency_ms",
+  "token_budget",
+  "contains",
+  "not_contains",
+] as const;
+export const CRITERION_TYPES = [...RULE_CRITERION_TYPES, "llm_judge"] as const;
+export type CriterionType = (typeof CRITERION_TYPES)[number];
+
+export interface Criterion {
+  key: string;
+  /** One of CRITERION_TYPES; an unknown type scores null. */
+  type: string;
+  config?: Record<string, unknown> | null;
+}
+
+/** What a compiled criterion reads: the answer (present), its lower-case form, the replay. */
+export type CriterionRule = (answer: string, lower: string, replay: Replay, judged: number | null) => number | null;
+
+export interface CompiledCriterion {
+  readonly key: string;
+  readonly type: string;
+  readonly judged: boolean;
+  readonly rule: CriterionRule;
+}
+
+export function compileCriterion(criterion: Criterion): CompiledCriterion {
+  const key = String(criterion.key);
+  const type = String(criterion.type);
+  const config = criterion.config ?? {};
+  return { key, type, judged: type === "llm_judge", rule: ruleFor(type, config) };
+}
+
+function ruleFor(type: string, config: Record<string, unknown>): CriterionRule {
+  switch (type) {
+    case "response_present":
+      return () => 1.0; // reached only for a present answer
+    case "min_length": {
+      const min = Math.max("chars" in config ? toInteger(config.chars) : 40, 1);
+      return (answer) => Math.min(characterCount(answer) / min, 1.0);
+    }
+    case "max_latency_ms": {
+      const budget = "ms" in config ? (usableNumber(config.ms) ?? 0) : 5_000;
+      return (_answer, _lower, replay) => {
+        const duration = replay.durationMs ?? 0;
+        return duration === 0 || duration <= budget ? 1.0 : Math.min(budget / duration, 1.0);
+      };
+    }
+    case "token_budget": {
+      const budget = "output_tokens" in config ? (usableNumber(config.output_tokens) ?? 0) : 1_000;
+      return (_answer, _lower, replay) => {
+        const tokens = replay.outputTokens ?? 0;
+        return tokens <= budget ? 1.0 : Math.min(budget / tokens, 1.0);
+      };
+    }
+    case "contains": {
+      const pattern = compilePattern(config.pattern);
+      return (answer, lower) => (matchesCompiled(pattern, answer, lower) ? 1.0 : 0.0);
+    }
+    case "not_contains": {
+      const pattern = compilePattern(config.pattern);
+      return (answer, lower) => (matchesCompiled(pattern, answer, lower) ? 0.0 : 1.0);
+    }
+    case "llm_judge":
+      return (_answer, _lower, _replay, judged) => judged;
+    default:
+      return () => null;
+  }
+}
+
+/** Length in characters as Ruby counts them (code points), so an emoji is one. */
+function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) count -= 1;
+  }
+  return count;
+}

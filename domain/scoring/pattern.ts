@@ -1,0 +1,103 @@
+// Whether a scenario's content pattern occurs in an answer (reference-core §8 `matches_pattern?`):
+// a blank pattern never matches; a case-insensitive substring match wins; otherwise the pattern
+// is tried as a case-insensitive regex, and one that does not compile never matches, so `$5`,
+// `(approx` and `40 (sample)` work as literals while `alice|bob` works as a regex.
+//
+// A pattern written `/body/flags` (flags from `imsu`) is a regex only, with exactly those flags:
+// the slashes say the author meant a regex, so no substring check runs.
+//
+// Patterns are Ruby regexes in the guide. The Ruby-only anchors are translated (`\A`, `\z`, `\Z`,
+// `\h`, a leading `(?i)`), and `^`/`$` match at every line as Ruby's do. JavaScript has no regex
+// timeout: see patternSafety.ts for the shapes refused and how much text a regex may scan.
+import { patternShape } from "./patternSafety.js";
+
+export interface CompiledPattern {
+  readonly source: string;
+  /** Lower-cased text for the substring check; null when the pattern is regex-only or blank. */
+  readonly literal: string | null;
+  /** null when blank, invalid or refused as unsafe. */
+  readonly regex: RegExp | null;
+  /** How many characters of the answer the regex may scan. */
+  readonly inputLimit: number;
+}
+
+const SLASHED = /^\/([\s\S]+)\/([a-z]*)$/;
+const SLASHED_FLAGS = /^[imsu]*$/;
+const RUBY_ESCAPES: Readonly<Record<string, string>> = {
+  A: "(?<![\\s\\S])",
+  z: "(?![\\s\\S])",
+  Z: "(?=\\n?(?![\\s\\S]))",
+  h: "[0-9a-fA-F]",
+  H: "[^0-9a-fA-F]",
+};
+
+/** Compiled patterns by source; the working set is a catalog's patterns, so the cap is rarely hit. */
+const cache = new Map<string, CompiledPattern>();
+const CACHE_LIMIT = 10_000;
+
+export function compilePattern(pattern: unknown): CompiledPattern {
+  const source = pattern === null || pattern === undefined ? "" : String(pattern);
+  let compiled = cache.get(source);
+  if (compiled) return compiled;
+  compiled = build(source);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(source, compiled);
+  return compiled;
+}
+
+function build(source: string): CompiledPattern {
+  if (source.trim() === "") return { source, literal: null, regex: null, inputLimit: 0 };
+  const slashed = SLASHED.exec(source);
+  if (slashed && SLASHED_FLAGS.test(slashed[2])) {
+    return { source, literal: null, ...regexFor(translate(slashed[1]), slashed[2]) };
+  }
+  const inline = source.startsWith("(?i)") ? source.slice(4) : source;
+  return { source, literal: source.toLowerCase(), ...regexFor(translate(inline), "im") };
+}
+
+function regexFor(body: string, flags: string): { regex: RegExp | null; inputLimit: number } {
+  const shape = patternShape(body);
+  if (shape.unsafe) return { regex: null, inputLimit: 0 };
+  try {
+    return { regex: new RegExp(body, flags), inputLimit: shape.inputLimit };
+  } catch {
+    return { regex: null, inputLimit: 0 };
+  }
+}
+
+/** Ruby-only escapes to their JavaScript equivalents, leaving escaped backslashes and classes alone. */
+function translate(source: string): string {
+  if (!source.includes("\\")) return source;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const char = source[i];
+    if (char === "\\" && i + 1 < source.length) {
+      const next = source[i + 1];
+      out += !inClass && RUBY_ESCAPES[next] ? RUBY_ESCAPES[next] : char + next;
+      i += 1;
+      continue;
+    }
+    if (char === "[") inClass = true;
+    else if (char === "]") inClass = false;
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * Whether the compiled pattern occurs in `text`. `lower` is `text.toLowerCase()` when the caller
+ * already holds it (a Replay caches its lower-cased answer for every pattern of a scenario).
+ */
+export function matchesCompiled(compiled: CompiledPattern, text: string, lower?: string): boolean {
+  if (compiled.literal !== null && (lower ?? text.toLowerCase()).includes(compiled.literal)) return true;
+  const regex = compiled.regex;
+  if (regex === null) return false;
+  return regex.test(text.length > compiled.inputLimit ? text.slice(0, compiled.inputLimit) : text);
+}
+
+/** `Scorer.matchesPattern`: substring first, then regex, as described above. */
+export function matchesPattern(text: unknown, pattern: unknown): boolean {
+  const value = text === null || text === undefined ? "" : String(text);
+  return matchesCompiled(compilePattern(pattern), value);
+}

@@ -1,0 +1,99 @@
+// JavaScript regexes have no match timeout (the reference gives each pattern one second), so a
+// pattern's shape decides how much text it may see. Measured on V8: `(a+)+b` and `(a|b)+c` are
+// exponential, `a.*b.*c` on 8,000 characters takes over a minute (cubic), a single `.*` is
+// quadratic at worst (~150 ms on 8,000). The rules, applied once when a pattern is compiled:
+//   1. a quantified group that itself contains a quantifier (`(a+)+`, `(\w*\s?){2,}`) -> unsafe
+//   2. a group repeated by `*`, `+` or `{n,}` that contains an alternation (`(a|b)+`) -> unsafe
+//   3. three or more unbounded runs over a broad atom (`.`, `\s`, `\S`, `\w`, `\W`, `\D`, `[^…]`)
+//      -> unsafe; two of them -> the regex sees at most the first 1,000 characters
+//   4. otherwise the regex sees at most the first 10,000 characters.
+// An unsafe pattern never matches, as a pattern that timed out does not in the reference.
+// A plain substring check always runs first over the whole answer, so literals are unaffected.
+
+export const REGEX_INPUT_LIMIT = 10_000;
+export const WIDE_REGEX_INPUT_LIMIT = 1_000;
+
+export interface PatternShape {
+  /** Exponential backtracking is possible: never run it. */
+  unsafe: boolean;
+  /** How many characters of the text the regex may scan. */
+  inputLimit: number;
+}
+
+interface GroupFrame {
+  quantified: boolean; // contains a quantifier (other than `?`)
+  alternation: boolean;
+}
+
+const BROAD_ESCAPES = new Set(["s", "S", "w", "W", "D"]);
+
+/** Reads a quantifier at `i`; returns its length (0 when none) and whether it is unbounded. */
+function quantifierAt(source: string, i: number): { length: number; unbounded: boolean; optionalOnly: boolean } {
+  const char = source[i];
+  if (char === "*" || char === "+") return { length: lazy(source, i + 1), unbounded: true, optionalOnly: false };
+  if (char === "?") return { length: lazy(source, i + 1), unbounded: false, optionalOnly: true };
+  if (char === "{") {
+    const match = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
+    if (match) {
+      const unbounded = match[2] !== undefined && match[3] === "";
+      return { length: match[0].length + lazy(source, i + match[0].length) - 1, unbounded, optionalOnly: false };
+    }
+  }
+  return { length: 0, unbounded: false, optionalOnly: false };
+}
+
+function lazy(source: string, i: number): number {
+  return source[i] === "?" ? 2 : 1;
+}
+
+/** Classifies a JavaScript regex source by the rules above. */
+export function patternShape(source: string): PatternShape {
+  const stack: GroupFrame[] = [{ quantified: false, alternation: false }];
+  let broadRuns = 0;
+  let i = 0;
+  while (i < source.length) {
+    const char = source[i];
+    let atomEnd = i + 1;
+    let broad = false;
+    let closed: GroupFrame | null = null;
+    if (char === "\\") {
+      broad = BROAD_ESCAPES.has(source[i + 1]);
+      atomEnd = i + 2;
+    } else if (char === "[") {
+      broad = source[i + 1] === "^";
+      atomEnd = classEnd(source, i);
+    } else if (char === "(") {
+      stack.push({ quantified: false, alternation: false });
+      i += 1;
+      continue;
+    } else if (char === ")") {
+      closed = stack.length > 1 ? stack.pop()! : null;
+    } else if (char === "|") {
+      stack[stack.length - 1].alternation = true;
+      i += 1;
+      continue;
+    } else if (char === ".") {
+      broad = true;
+    }
+    const quantifier = quantifierAt(source, atomEnd);
+    const frame = stack[stack.length - 1];
+    if (quantifier.length > 0 && !quantifier.optionalOnly) {
+      if (closed && closed.quantified) return { unsafe: true, inputLimit: 0 };
+      if (closed && closed.alternation && quantifier.unbounded) return { unsafe: true, inputLimit: 0 };
+      frame.quantified = true;
+      if (quantifier.unbounded && (broad || closed)) broadRuns += 1;
+    }
+    if (closed && closed.quantified) frame.quantified = true;
+    i = atomEnd + quantifier.length;
+  }
+  if (broadRuns >= 3) return { unsafe: true, inputLimit: 0 };
+  return { unsafe: false, inputLimit: broadRuns === 2 ? WIDE_REGEX_INPUT_LIMIT : REGEX_INPUT_LIMIT };
+}
+
+function classEnd(source: string, start: number): number {
+  let i = start + 1;
+  if (source[i] === "^") i += 1;
+  if (source[i] === "]") i += 1; // a leading `]` is literal
+  while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+  return i + 1;
+}

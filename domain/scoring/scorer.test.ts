@@ -1,0 +1,204 @@
+import { describe, expect, it } from "vitest";
+import { Replay } from "../replay/replay.js";
+import { Scenario } from "../scenarios/scenario.js";
+import { judgeGrade, meetsThreshold, resultStatus, Scorer } from "./index.js";
+
+const orderLookup = new Scenario({
+  key: "orders_1",
+  prompt: "Where is my order 4821?",
+  group: "orders",
+  expectedTools: ["lookup_order"],
+  expectedPatterns: ["4821", "shipped|delivered"],
+  forbiddenPatterns: ["I cannot"],
+});
+const refundPolicy = new Scenario({ key: "billing_1", prompt: "What is your refund window?", group: "billing" });
+
+const shipped = new Replay({
+  answer: "Order 4821 shipped on May 2 and should arrive Thursday.",
+  toolCalls: [{ name: "lookup_order", arguments: { number: "4821" } }],
+  durationMs: 1_800,
+  outputTokens: 120,
+});
+
+describe("rule criteria", () => {
+  it("scores each rule type", () => {
+    const scorer = new Scorer({
+      criteria: [
+        { key: "answered", type: "response_present" },
+        { key: "detail", type: "min_length", config: { chars: 110 } },
+        { key: "fast", type: "max_latency_ms", config: { ms: 900 } },
+        { key: "brief", type: "token_budget", config: { output_tokens: 60 } },
+        { key: "mentions_arrival", type: "contains", config: { pattern: "arriv" } },
+        { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
+      ],
+    });
+    expect(scorer.score(refundPolicy, shipped)).toEqual({
+      answered: 1.0,
+      detail: 0.5,
+      fast: 0.5,
+      brief: 0.5,
+      mentions_arrival: 1.0,
+      no_apology: 1.0,
+      tools_succeeded: 1.0,
+    });
+  });
+
+  it("uses the reference defaults: 40 characters, 5,000 ms, 1,000 output tokens", () => {
+    const scorer = new Scorer({
+      criteria: [
+        { key: "length", type: "min_length" },
+        { key: "latency", type: "max_latency_ms" },
+        { key: "tokens", type: "token_budget" },
+      ],
+    });
+    const replay = new Replay({ answer: "Refunds within 30 days.", durationMs: 10_000, outputTokens: 4_000 });
+    expect(scorer.score(refundPolicy, replay)).toEqual({ length: 0.575, latency: 0.5, tokens: 0.25 });
+  });
+
+  it("gives full latency credit to a replay with no or zero duration", () => {
+    const scorer = new Scorer({ criteria: [{ key: "latency", type: "max_latency_ms", config: { ms: 100 } }] });
+    expect(scorer.score(refundPolicy, new Replay({ answer: "ok" })).latency).toBe(1.0);
+    expect(scorer.score(refundPolicy, new Replay({ answer: "ok", durationMs: 0 })).latency).toBe(1.0);
+    expect(scorer.score(refundPolicy, new Replay({ answer: "ok", durationMs: 100 })).latency).toBe(1.0);
+  });
+
+  it("counts characters as code points", () => {
+    const scorer = new Scorer({ criteria: [{ key: "length", type: "min_length", config: { chars: 4 } }] });
+    expect(scorer.score(refundPolicy, new Replay({ answer: "👍👍" })).length).toBe(0.5);
+  });
+
+  it("scores every criterion 0.0 for a blank answer, judge and latency included", () => {
+    const scorer = new Scorer({
+      criteria: [
+        { key: "answered", type: "response_present" },
+        { key: "latency", type: "max_latency_ms" },
+        { key: "helpful", type: "llm_judge", config: { prompt: "Is it helpful?" } },
+        { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
+      ],
+    });
+    const blank = new Replay({ answer: "  \n" });
+    expect(scorer.score(refundPolicy, blank, { judgeScores: { helpful: 0.9 } })).toEqual({
+      answered: 0.0,
+      latency: 0.0,
+      helpful: 0.0,
+      no_apology: 0.0,
+    });
+  });
+
+  it("scores an unknown criterion type as null", () => {
+    const scorer = new Scorer({ criteria: [{ key: "tone", type: "sentiment" }] });
+    expect(scorer.score(refundPolicy, new Replay({ answer: "Sure." }))).toEqual({ tone: null });
+  });
+});
+
+describe("llm_judge grades", () => {
+  const scorer = new Scorer({ criteria: [{ key: "empathy", type: "llm_judge", config: { prompt: "Is it kind?" } }] });
+
+  it("takes the judge's grade by criterion key", () => {
+    expect(scorer.score(refundPolicy, new Replay({ answer: "Happy to help." }), { judgeScores: { empathy: 0.8 } })).toEqual({
+      empathy: 0.8,
+    });
+    expect(scorer.judgeKeys).toEqual(["empathy"]);
+  });
+
+  it("leaves a missing or invalid grade unscorable and clamps the rest", () => {
+    const answer = new Replay({ answer: "Happy to help." });
+    expect(scorer.score(refundPolicy, answer).empathy).toBeNull();
+    expect(scorer.score(refundPolicy, answer, { judgeScores: { empathy: "0.9" } }).empathy).toBeNull();
+    expect(scorer.score(refundPolicy, answer, { judgeScores: { empathy: Number.NaN } }).empathy).toBeNull();
+    expect(scorer.score(refundPolicy, answer, { judgeScores: { empathy: 1.4 } }).empathy).toBe(1);
+  });
+
+  it("appends task_completion last, only for a present answer", () => {
+    const scores = new Scorer().score(orderLookup, shipped, { taskCompletion: 0.4 });
+    expect(Object.keys(scores)).toEqual(["expected_tools", "expected_content", "forbidden_content", "tools_succeeded", "task_completion"]);
+    expect(scores.task_completion).toBe(0.4);
+    expect(new Scorer().score(orderLookup, shipped, { taskCompletion: null }).task_completion).toBeNull();
+    expect("task_completion" in new Scorer().score(orderLookup, new Replay({ answer: "" }), { taskCompletion: 0.9 })).toBe(false);
+  });
+});
+
+describe("scenario expectations", () => {
+  it("credits an expected tool, content and the absence of forbidden content", () => {
+    expect(new Scorer().score(orderLookup, shipped)).toEqual({
+      expected_tools: 1.0,
+      expected_content: 1.0,
+      forbidden_content: 1.0,
+      tools_succeeded: 1.0,
+    });
+  });
+
+  it("scores content as matched / total rounded to 3 decimals", () => {
+    const scenario = new Scenario({ key: "k", prompt: "p", expectedPatterns: ["refund", "30 days", "receipt"] });
+    expect(new Scorer().score(scenario, new Replay({ answer: "Refunds take 30 days." })).expected_content).toBe(0.667);
+  });
+
+  it("fails forbidden content on any match", () => {
+    const replay = new Replay({ answer: "I cannot look that up.", toolCalls: [{ name: "lookup_order" }] });
+    expect(new Scorer().score(orderLookup, replay).forbidden_content).toBe(0.0);
+  });
+
+  it("does not credit a successful call to the wrong tool", () => {
+    const replay = new Replay({ answer: "Order 4821 shipped.", toolCalls: [{ name: "search_faq" }] });
+    const scores = new Scorer().score(orderLookup, replay);
+    expect(scores.expected_tools).toBe(0.0);
+    expect("tools_succeeded" in scores).toBe(false);
+  });
+
+  it("marks tools_succeeded 0.0 when a call errored, and omits it with no calls", () => {
+    const failing = new Replay({ answer: "Order 4821 shipped.", toolCalls: [{ name: "lookup_order", error: "timeout" }] });
+    expect(new Scorer().score(orderLookup, failing).tools_succeeded).toBe(0.0);
+    expect(new Scorer().score(refundPolicy, new Replay({ answer: "30 days." }))).toEqual({});
+  });
+
+  it("overwrites a criterion with an expectation's key in place", () => {
+    const scorer = new Scorer({ criteria: [{ key: "expected_tools", type: "response_present" }, { key: "x", type: "response_present" }] });
+    const scores = scorer.score(orderLookup, new Replay({ answer: "Order 4821 shipped.", toolCalls: [] }));
+    expect(Object.keys(scores).slice(0, 2)).toEqual(["expected_tools", "x"]);
+    expect(scores.expected_tools).toBe(0.0);
+  });
+});
+
+describe("Scorer.mean", () => {
+  it("averages the non-null values to 3 decimals", () => {
+    expect(Scorer.mean({ a: 1, b: 0.5, c: null, d: 0.5 })).toBe(0.667);
+    expect(Scorer.mean([0.6665, null])).toBe(0.667);
+    expect(Scorer.mean({ a: null })).toBeNull();
+    expect(Scorer.mean([])).toBeNull();
+  });
+});
+
+describe("the pass gate", () => {
+  it("passes at exactly the threshold", () => {
+    expect(meetsThreshold({ score: 0.7, scores: {} })).toBe(true);
+    expect(meetsThreshold({ score: 0.699, scores: {} })).toBe(false);
+    expect(meetsThreshold({ score: null, scores: {} })).toBe(true);
+  });
+
+  it("requires a scorable task-completion grade to pass on its own", () => {
+    const scores = { expected_tools: 1, expected_content: 1, forbidden_content: 1, tools_succeeded: 1, task_completion: 0.4 };
+    const score = Scorer.mean(scores);
+    expect(score).toBe(0.88);
+    expect(meetsThreshold({ score, scores })).toBe(false);
+    expect(new Scorer().meetsThreshold(scores)).toBe(false);
+  });
+
+  it("ignores an unscorable grade", () => {
+    const scores = { expected_tools: 1, task_completion: null };
+    expect(judgeGrade(scores)).toBeNull();
+    expect(meetsThreshold({ score: 1, scores })).toBe(true);
+  });
+
+  it("averages llm_judge criteria with task completion", () => {
+    const scores = { empathy: 0.9, accuracy: 0.4, task_completion: 0.6 };
+    expect(judgeGrade(scores, ["empathy", "accuracy"])).toBe(0.633);
+    expect(meetsThreshold({ score: 0.9, scores, judgeKeys: ["empathy", "accuracy"] })).toBe(false);
+    expect(meetsThreshold({ score: 0.9, scores, threshold: 0.6, judgeKeys: ["empathy", "accuracy"] })).toBe(true);
+  });
+
+  it("decides the status from the run error and the diagnosis", () => {
+    expect(resultStatus({ errored: true, diagnosis: { fault: "run_error" } })).toBe("errored");
+    expect(resultStatus({ errored: false, diagnosis: { fault: "low_quality" } })).toBe("failed");
+    expect(resultStatus({ errored: false, diagnosis: null })).toBe("passed");
+  });
+});
