@@ -174,6 +174,11 @@ describe("Comparison", () => {
     );
   });
 
+  it("reads a recorded comparison without settings as made with the defaults", () => {
+    const recorded = { models: { a: { scenarios: 42, pass_rate: 85.7, interval: [73.8, 95.2] } }, pairs: [], conclusion: "x" };
+    expect(Comparison.fromJSON(recorded).toJSON()).toEqual({ ...recorded, seed: 0, resamples: 5000, confidence: 0.95 });
+  });
+
   it("refuses a malformed recorded comparison, naming the field", () => {
     expect(() => Comparison.fromJSON({ models: {}, pairs: [], conclusion: "x", seed: 0, resamples: 0, confidence: 0.95 })).toThrow(/resamples/);
     expect(() => Comparison.fromJSON({ models: { a: { scenarios: 2, pass_rate: "high", interval: null } }, pairs: [], conclusion: "", seed: 0, resamples: 5, confidence: 0.95 })).toThrow(/models\.a\.pass_rate/);

@@ -175,6 +175,7 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
       scenarios: point.n,
       difference: point.difference,
       interval,
+      // Judged on the interval as recorded (one decimal), so [0.0, x] never reads as decisive.
       decisive: interval !== null && (interval[0] > 0 || interval[1] < 0),
     };
   });

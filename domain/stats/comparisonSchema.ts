@@ -19,7 +19,8 @@ export const comparisonJSONSchema = z.object({
     }),
   ),
   conclusion: z.string(),
-  seed: z.number().int(),
-  resamples: z.number().int().positive(),
-  confidence: z.number().gt(0).lt(1),
+  // A comparison recorded elsewhere may leave out the settings: they are then the defaults.
+  seed: z.number().int().default(0),
+  resamples: z.number().int().positive().default(5000),
+  confidence: z.number().gt(0).lt(1).default(0.95),
 });
