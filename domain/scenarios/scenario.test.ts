@@ -61,4 +61,10 @@ describe("Scenario serialization", () => {
       params: {},
     });
   });
+
+  it("fromJSON rebuilds an equal scenario", () => {
+    const full = new Scenario({ key: "k", prompt: "p", groupName: "G", notes: "n", productionOnly: true, tags: ["t"], params: { a: 1 } });
+    expect(Scenario.fromJSON(full.toJSON()).toJSON()).toEqual(full.toJSON());
+    expect(Scenario.fromJSON(JSON.parse(JSON.stringify(scenario))).expectations).toEqual(scenario.expectations);
+  });
 });

@@ -64,6 +64,24 @@ export class Scenario {
     return new Scenario(readScenarioHash(attributes, "scenario", InvalidDocument, defaults));
   }
 
+  /** Rebuilds a scenario from its `toJSON()` form (an event's or a report's snapshot). */
+  static fromJSON(json: ScenarioJSON): Scenario {
+    return new Scenario({
+      key: json.key,
+      prompt: json.prompt,
+      group: json.group,
+      groupName: json.group_name,
+      expectedTools: json.expected_tools,
+      expectedPatterns: json.expected_patterns,
+      forbiddenPatterns: json.forbidden_patterns,
+      notes: json.notes,
+      productionOnly: json.production_only,
+      position: json.position,
+      tags: json.tags,
+      params: json.params,
+    });
+  }
+
   /** A Scenario from one of ScenarioParser.parse's attribute objects. */
   static fromParsed(entry: ParsedScenario): Scenario {
     return new Scenario({
