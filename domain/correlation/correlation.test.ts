@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Judge } from "../judge/index.js";
 import { Correlation, type EvaluationContext } from "./correlation.js";
 import type { TraceOptions } from "./tracer.js";
 
@@ -193,6 +194,29 @@ describe("Correlation.traceJudge", () => {
     const complete = correlation.traceJudge(async (request: { kind: string; prompt: string }) => `answer to ${request.prompt}`);
     expect(await complete({ kind: "recommend", prompt: "p" })).toBe("answer to p");
     expect(traces[0]).toMatchObject({ name: "AJudge", action: "recommend" });
+  });
+});
+
+describe("Correlation with a Judge", () => {
+  it("puts each judge call's trace on the result it graded and the verdict's on the run", async () => {
+    const { tracer, traces } = fakeTracer();
+    const correlation = new Correlation({ agentName: "SupportAgent", tracer, ids: counter() });
+    const judge = new Judge({
+      label: "judge-model",
+      complete: correlation.traceJudge(async ({ kind }) => (kind === "verdict" ? '{"winner": "a", "rationale": "r"}' : '{"score": 0.9}')),
+    });
+    const metadata: Record<string, unknown> = {};
+    const result = await correlation.withRun(metadata, async () => {
+      const evaluated = await correlation.aroundEvaluation(context("s1"), async () => {
+        await judge.scoreTask({ scenario: { prompt: "p" }, answer: "a" });
+        return aResult();
+      });
+      await judge.verdict({ summaries: { a: { pass_rate: 100 }, b: { pass_rate: 50 } } });
+      return evaluated;
+    });
+    expect(result.replay.metadata.judge_trace_ids).toEqual(["t1"]);
+    expect(metadata.judge_trace_ids).toEqual(["t2"]);
+    expect(traces.map((trace) => trace.action)).toEqual(["score", "verdict"]);
   });
 });
 
