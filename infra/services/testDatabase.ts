@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** Admin connection used to create and drop per-test databases (trust auth on the local cluster). */
+export const defaultAdminUrl = "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface TestDatabase {
+  /** Connection URL of the new, empty database. */
+  url: string;
+  /** Database name, unique per call. */
+  name: string;
+  /** Drops the database, disconnecting any client still attached. Safe to call twice. */
+  drop(): Promise<void>;
+}
+
+export function testAdminUrl(): string {
+  return process.env.VERDICT_TEST_DATABASE_URL || defaultAdminUrl;
+}
+
+/**
+ * Creates a fresh database for one test file, so suites running in parallel never see each
+ * other's rows. Call `drop()` in afterAll. The name carries the pid and a random suffix.
+ */
+export async function createTestDatabase(prefix = "verdict_test"): Promise<TestDatabase> {
+  const adminUrl = testAdminUrl();
+  const name = `${prefix}_${process.pid}_${randomBytes(5).toString("hex")}`;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`createTestDatabase: prefix must be lowercase letters, digits or _ (got "${prefix}")`);
+  }
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
+
+async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `cannot reach the test PostgreSQL at ${redact(adminUrl)} (VERDICT_TEST_DATABASE_URL); ` +
+        `start it with: bash infra/services/postgres.sh (${(error as Error).message})`,
+    );
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function redact(connectionString: string): string {
+  const url = new URL(connectionString);
+  if (url.password) url.password = "***";
+  return url.toString();
+}
