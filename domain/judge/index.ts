@@ -1,7 +1,7 @@
 // Public surface of domain/judge: the Judge, its exchange records, prompts' fixed texts.
 export { Judge } from "./judge.js";
 export type { CompleteFn, JudgeExchange, JudgeKind, JudgeOptions, JudgeOutcome, JudgeReply, JudgeRequest } from "./judge.js";
-export type { JudgeRecommendation, JudgeVerdict, SuggestedTool } from "./parse.js";
+export type { JudgeRecommendation, JudgeVerdict } from "./parse.js";
 export { NOTES_LIMIT, RECOMMEND_INSTRUCTIONS, SCORE_INSTRUCTIONS, VERDICT_INSTRUCTIONS } from "./prompts.js";
 export type { VerdictSummary } from "./prompts.js";
 export type { JudgeCallUsage } from "./usage.js";
