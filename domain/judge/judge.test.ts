@@ -101,6 +101,14 @@ describe("Judge.scoreTask", () => {
     expect(exchange).toMatchObject({ skipped: true, raw: null, unusable_reason: "the judge call failed: Error: rate limited" });
   });
 
+  it("skips a call that outlives its timeout, saying so", async () => {
+    const judge = new Judge({ label: "slow", timeoutMs: 20, complete: () => new Promise<string>(() => undefined) });
+    const { value, exchange } = await judge.scoreTask({ scenario, answer: "x" });
+    expect(value).toBeNull();
+    expect(exchange).toMatchObject({ skipped: true, raw: null, unusable_reason: "the judge call failed: JudgeTimeout: no answer within 20 ms" });
+    expect(() => new Judge({ label: "j", complete: () => "", timeoutMs: 0 })).toThrow(/timeoutMs must be a positive number/);
+  });
+
   it("skips a reply without text", async () => {
     const { judge } = fakeJudge({ text: 42 } as unknown as JudgeReply);
     const { exchange } = await judge.scoreTask({ scenario, answer: "x" });

@@ -59,11 +59,14 @@ export interface JudgeOutcome<T> {
 export interface JudgeOptions {
   label: string;
   complete: CompleteFn;
+  /** A call still unanswered after this many milliseconds is skipped (the grade degrades to rules). */
+  timeoutMs?: number | null;
 }
 
 export class Judge {
   readonly label: string;
   readonly #complete: CompleteFn;
+  readonly #timeoutMs: number | null;
 
   constructor(options: JudgeOptions) {
     if (typeof options?.label !== "string" || isBlank(options.label)) {
@@ -72,8 +75,13 @@ export class Judge {
     if (typeof options.complete !== "function") {
       throw new TypeError("Judge: complete must be a function ({ instructions, prompt }) => text");
     }
+    const timeout = options.timeoutMs ?? null;
+    if (timeout !== null && !(Number.isFinite(timeout) && timeout > 0)) {
+      throw new TypeError(`Judge: timeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
+    }
     this.label = options.label;
     this.#complete = options.complete;
+    this.#timeoutMs = timeout;
   }
 
   /** Did the answer complete the scenario's task? 0..1, or null. Not asked for a blank answer. */
@@ -127,7 +135,7 @@ export class Judge {
     };
     let reply: JudgeReply;
     try {
-      reply = await this.#complete({ instructions, prompt, kind });
+      reply = await withTimeout(async () => this.#complete({ instructions, prompt, kind }), this.#timeoutMs);
     } catch (error) {
       return skipped(exchange, `the judge call failed: ${errorText(error)}`);
     }
@@ -148,6 +156,26 @@ function skipped<T>(exchange: JudgeExchange, reason: string): JudgeOutcome<T> {
   exchange.skipped = true;
   exchange.unusable_reason = reason;
   return { value: null, exchange };
+}
+
+class JudgeTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = "JudgeTimeout";
+  }
+}
+
+async function withTimeout<T>(call: () => Promise<T>, ms: number | null): Promise<T> {
+  if (ms === null) return call();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new JudgeTimeout(ms)), ms);
+  });
+  try {
+    return await Promise.race([call(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function errorText(error: unknown): string {
