@@ -187,6 +187,7 @@ describe("Comparison", () => {
   it("refuses bad settings, naming the option and the rule", () => {
     const results = ran("a", [true]);
     expect(() => new Comparison({ results, models: ["a"], resamples: 0 })).toThrow(/resamples must be a positive integer/);
+    expect(() => new Comparison({ results, models: ["a"], resamples: 100_001 })).toThrow(/up to 100000/);
     expect(() => new Comparison({ results, models: ["a"], confidence: 1 })).toThrow(/confidence must be a number between 0 and 1/);
     expect(() => new Comparison({ results, models: ["a"], seed: 1.5 })).toThrow(/seed must be an integer/);
     expect(() => new Comparison({ results, models: [""] })).toThrow(/models\[0\]/);

@@ -60,6 +60,7 @@ export interface ComparisonJSON {
 }
 
 const RECORDED = Symbol("recorded comparison");
+export const MAX_RESAMPLES = 100_000;
 
 export class Comparison {
   readonly models: Readonly<Record<string, ModelComparison>>;
@@ -185,8 +186,9 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
 
 function validateSettings(seed: number, resamples: number, confidence: number): void {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`Comparison: seed must be an integer, got ${String(seed)}`);
-  if (!Number.isSafeInteger(resamples) || resamples < 1) {
-    throw new RangeError(`Comparison: resamples must be a positive integer, got ${String(resamples)}`);
+  // Each interval keeps its resamples in memory to sort them; the cap keeps that bounded.
+  if (!Number.isSafeInteger(resamples) || resamples < 1 || resamples > MAX_RESAMPLES) {
+    throw new RangeError(`Comparison: resamples must be a positive integer up to ${MAX_RESAMPLES}, got ${String(resamples)}`);
   }
   if (!(typeof confidence === "number" && confidence > 0 && confidence < 1)) {
     throw new RangeError(`Comparison: confidence must be a number between 0 and 1 (exclusive), got ${String(confidence)}`);
