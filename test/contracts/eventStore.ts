@@ -132,7 +132,10 @@ const cases = {
     const concurrent = events(2);
     const results = await Promise.all([1, 2, 3].map(() => store.append(stream, concurrent, { expectedVersion: 2n })));
     expect(new Set(results.map((r) => r.nextExpectedVersion))).toEqual(new Set([4n]));
-    expect(ids(await store.readStream(stream))).toEqual(ids([...batch, ...concurrent] as RecordedEvent[]));
+    const anyRetries = events(2);
+    const anyResults = await Promise.all([1, 2, 3, 4].map(() => store.append(stream, anyRetries, { expectedVersion: "any" })));
+    expect(new Set(anyResults.map((r) => r.nextExpectedVersion))).toEqual(new Set([6n]));
+    expect(ids(await store.readStream(stream))).toEqual(ids([...batch, ...concurrent, ...anyRetries] as RecordedEvent[]));
   },
   "readStream reads forwards, backwards, from a version and with a limit": async ({ store, prefix }: Context) => {
     const stream = `${prefix}g`;

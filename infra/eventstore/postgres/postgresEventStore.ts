@@ -1,6 +1,13 @@
 // The EventStore on PostgreSQL through `pg`: appends are one call of verdict_append (one round
 // trip, one transaction); live subscribers are woken by LISTEN/NOTIFY on a dedicated connection,
-// with polling as the fallback when that connection is down.
+// with polling as the fallback when that connection is down or a wake-up is lost.
+//
+// The NOTIFY is sent after the append commits, not inside it: PostgreSQL holds a global lock
+// from a notifying transaction's pre-commit through its WAL flush, so NOTIFY inside appends
+// serializes all of them (measured: 8 writers at 0.3x of plain INSERTs). After-commit wake-ups
+// are coalesced (one in flight, at most one queued) and sent with synchronous_commit off, so
+// they hold that lock only briefly and never wait for a disk flush. A lost wake-up (crash
+// between commit and notify) only delays delivery to the next poll.
 import pg from "pg";
 import type { EventStore } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
@@ -19,6 +26,7 @@ export interface PostgresEventStoreOptions extends SubscriptionTuning {
 }
 
 const CHANNEL = "verdict_events";
+const NOTIFY_SQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${CHANNEL}', '')`;
 const RECONNECT_MS = 1_000;
 
 export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
@@ -35,12 +43,17 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   };
   const wakeup = new Wakeup();
   const listener = new NotificationListener(pool, wakeup);
+  const notifier = new CommitNotifier(pool);
   const store = createSqlEventStore({
     ...options,
     runner,
     wakeup,
-    onAppended: () => wakeup.notify(),
+    onAppended: () => {
+      wakeup.notify();
+      notifier.poke();
+    },
     close: async () => {
+      await notifier.idle();
       await listener.stop();
       if (ownsPool) await pool.end();
     },
@@ -64,6 +77,35 @@ export async function migratePool(pool: pg.Pool): Promise<string[]> {
     });
   } finally {
     client.release();
+  }
+}
+
+/** Sends coalesced after-commit wake-ups: one NOTIFY in flight, at most one more queued. */
+class CommitNotifier {
+  #sending: Promise<void> | null = null;
+  #again = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  poke(): void {
+    if (this.#sending) {
+      this.#again = true;
+      return;
+    }
+    this.#sending = this.#send();
+  }
+
+  async #send(): Promise<void> {
+    do {
+      this.#again = false;
+      // A failed wake-up is not an error of the append: subscribers poll as a fallback.
+      await this.pool.query(NOTIFY_SQL).catch(() => undefined);
+    } while (this.#again);
+    this.#sending = null;
+  }
+
+  async idle(): Promise<void> {
+    await this.#sending;
   }
 }
 

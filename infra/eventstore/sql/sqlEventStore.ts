@@ -58,6 +58,9 @@ const READ_ALL = `SELECT ${COLUMNS} FROM messages
 
 const READ_FORWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3`;
 const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version DESC LIMIT $3`;
+const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position";
+const APPEND = `SELECT ${RESULT} FROM verdict_append($1, $2, $3, $4::jsonb)`;
+const RECORDED = `SELECT ${RESULT} FROM verdict_recorded_append($1, $2::jsonb)`;
 const MAX_VERSION = "9223372036854775807";
 
 export interface SqlEventStoreOptions extends SubscriptionTuning {
@@ -79,9 +82,16 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     const mode = typeof expected === "bigint" ? "exact" : expected;
     const exactVersion = typeof expected === "bigint" ? expected.toString() : null;
     const batch = JSON.stringify(events.map(({ id, type, schemaVersion, data, metadata }) => ({ id, type, schemaVersion, data, metadata })));
-    const [row] = await runner.query<AppendRow>(
-      "SELECT outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position FROM verdict_append($1, $2, $3, $4::jsonb)",
-      [streamId, mode, exactVersion, batch],
+    const row = await runner.query<AppendRow>(APPEND, [streamId, mode, exactVersion, batch]).then(
+      ([appended]) => appended,
+      // Two concurrent retries of one append in mode "any" both pass the retry check; the loser
+      // trips the unique message id and is answered with what the winner recorded.
+      async (error: { code?: string; constraint?: string }) => {
+        if (error.code !== "23505" || error.constraint !== "messages_message_id_key") throw error;
+        const [recorded] = await runner.query<AppendRow>(RECORDED, [streamId, batch]);
+        if (!recorded) throw error;
+        return recorded;
+      },
     );
     if (row.outcome === "conflict") throw new WrongExpectedVersionError(streamId, expected, row.stream_version === null ? null : BigInt(row.stream_version));
     if (row.outcome === "appended") options.onAppended?.();
@@ -125,7 +135,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
 
   async function streamVersion(streamId: string): Promise<bigint | null> {
     validateStreamId(streamId);
-    const [row] = await runner.query<{ version: string }>("SELECT version::text AS version FROM streams WHERE stream_id = $1 AND version >= 0", [streamId]);
+    const [row] = await runner.query<{ version: string }>("SELECT version::text AS version FROM streams WHERE stream_id = $1", [streamId]);
     return row ? BigInt(row.version) : null;
   }
 
