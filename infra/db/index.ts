@@ -1,0 +1,5 @@
+// Public surface of infra/db: read-database connections (PostgreSQL, or embedded PGlite served
+// over the wire protocol) and the MikroORM setup on them.
+export { openReadDatabase, type ReadDatabase, type ReadDatabaseOptions } from "./openReadDatabase.js";
+export { createReadOrm, type ReadOrmOptions } from "./readOrm.js";
+export { cachedPgliteDump } from "./pgliteDump.js";

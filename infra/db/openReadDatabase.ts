@@ -1,0 +1,59 @@
+// Where the read models live: a PostgreSQL URL when one is given, else an embedded PGlite kept
+// under `.verdict/<name>` and served over the Postgres wire protocol by pglite-socket, so `pg`
+// and MikroORM connect to either unchanged. PGlite is one Postgres session behind every
+// connection (STACK.md): callers must use a pool of ONE, and LISTEN/NOTIFY does not cross
+// connections there, so embedded mode notifies in-process.
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { mkdir } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+
+export interface ReadDatabaseOptions {
+  /** A PostgreSQL URL; when given, nothing embedded is started. */
+  url?: string;
+  /** Names the embedded data dir `.verdict/<name>` (default "read"). */
+  name?: string;
+  /** Overrides the embedded data dir entirely. */
+  dataDir?: string;
+  /** Embedded only: keep everything in memory (tests), ignoring name and dataDir. */
+  inMemory?: boolean;
+  /** Embedded only: start from a dumped data dir (PGlite.dumpDataDir), about 1 s instead of 4-8 s. */
+  loadDataDir?: Blob | File;
+  /** Parent of the embedded data dirs (default `./.verdict`). */
+  baseDir?: string;
+}
+
+export interface ReadDatabase {
+  /** Connect here with `pg` or MikroORM. */
+  url: string;
+  embedded: boolean;
+  /** Connections a pool may open: 1 on PGlite, undefined (driver default) on PostgreSQL. */
+  poolSize: number | undefined;
+  /** The PGlite instance behind an embedded database (for dumps in tests). */
+  pglite: PGlite | null;
+  close(): Promise<void>;
+}
+
+export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promise<ReadDatabase> {
+  if (options.url) return { url: options.url, embedded: false, poolSize: undefined, pglite: null, close: async () => undefined };
+  const dataDir = options.inMemory ? undefined : (options.dataDir ?? join(resolve(options.baseDir ?? ".verdict"), options.name ?? "read"));
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
+  await server.start();
+  const address = (server as unknown as { server: { address(): AddressInfo } }).server.address();
+  let closed = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${address.port}/postgres`,
+    embedded: true,
+    poolSize: 1,
+    pglite: db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.stop();
+      await db.close();
+    },
+  };
+}

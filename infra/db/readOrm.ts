@@ -1,0 +1,22 @@
+// MikroORM 6 on a read database URL. Entities are EntitySchema objects (no decorators), handed in
+// by the app that owns them. Queries use MikroORM's knex placeholders (`?`).
+import { MikroORM, type AnyEntity, type EntitySchema } from "@mikro-orm/postgresql";
+import type { ReadDatabase } from "./openReadDatabase.js";
+
+export interface ReadOrmOptions {
+  entities?: EntitySchema<AnyEntity>[] | EntitySchema<any>[];
+  /** Log every query (VERDICT_SQL_DEBUG=1 also turns it on). */
+  debug?: boolean;
+}
+
+export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize">, options: ReadOrmOptions = {}): Promise<MikroORM> {
+  const max = database.poolSize ?? 10;
+  return MikroORM.init({
+    clientUrl: database.url,
+    entities: options.entities ?? [],
+    pool: { min: 0, max },
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: false,
+    debug: options.debug ?? process.env.VERDICT_SQL_DEBUG === "1",
+  });
+}
