@@ -38,7 +38,7 @@ export function typicalFault(view: ReportView, label: string): string {
 function tableRow(view: ReportView, label: string, withJudge: boolean): string {
   const s = view.summaries[label];
   if (!s) return "";
-  const pick = view.winner === label ? `<span class="star">★ pick</span>` : "";
+  const pick = view.winner === label ? `<span class="star">&#9733; pick</span>` : "";
   const runs = s.scenarios || 1;
   const avgTokens = s.input_tokens == null && s.output_tokens == null ? "—" : tokens(((s.input_tokens ?? 0) + (s.output_tokens ?? 0)) / runs);
   const perScenario = costPerScenario(s);

@@ -15,7 +15,7 @@ export const COPY_SCRIPT = [
   "    var selection = window.getSelection();",
   "    selection.removeAllRanges();",
   "    selection.addRange(range);",
-  '    button.textContent = "Selected: press Ctrl+C / ⌘C";',
+  '    button.textContent = "Selected: press Ctrl+C / \\u2318C";',
   "  }",
   '  document.addEventListener("click", function (event) {',
   '    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;',

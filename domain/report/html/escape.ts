@@ -1,15 +1,47 @@
 // The one escape function of the page. Everything that is not a literal of this module passes
 // through it, in text and in attributes alike (quotes are escaped too, so one function serves
-// both). A string with nothing to escape is returned as is, which keeps the common case cheap.
+// both). Characters beyond Latin-1 become numeric references, so the whole page stays a one-byte
+// string in V8 (half the memory and copying of a page that has a single dash or emoji in it).
+// A string with nothing to escape is returned as is, which keeps the common case cheap.
 
-const SPECIAL = /[&<>"']/;
-const SPECIAL_ALL = /[&<>"']/g;
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const entity = (c: string): string => ENTITIES[c];
+const SPECIAL = /[&<>"'\u0100-\uffff]/;
 
 export function escapeHtml(value: unknown): string {
   const text = value == null ? "" : typeof value === "string" ? value : String(value);
-  return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, entity) : text;
+  const first = text.search(SPECIAL);
+  if (first < 0) return text;
+  // One pass from the first special character, copying the runs between them as slices.
+  let out = text.slice(0, first);
+  let last = first;
+  for (let i = first; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let entity: string;
+    if (code > 0xff) {
+      const next = text.charCodeAt(i + 1);
+      if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        entity = `&#${(code - 0xd800) * 0x400 + (next - 0xdc00) + 0x10000};`;
+        if (last < i) out += text.slice(last, i);
+        out += entity;
+        i += 1;
+        last = i + 1;
+        continue;
+      }
+      entity = code >= 0xd800 && code <= 0xdfff ? "&#65533;" : `&#${code};`;
+    } else {
+      switch (code) {
+        case 38: entity = "&amp;"; break;
+        case 60: entity = "&lt;"; break;
+        case 62: entity = "&gt;"; break;
+        case 34: entity = "&quot;"; break;
+        case 39: entity = "&#39;"; break;
+        default: continue;
+      }
+    }
+    if (last < i) out += text.slice(last, i);
+    out += entity;
+    last = i + 1;
+  }
+  return last < text.length ? out + text.slice(last) : out;
 }
 
 /**

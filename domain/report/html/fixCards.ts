@@ -21,7 +21,7 @@ function scope(view: ReportView, item: FixItemDoc): string {
 function toolsBlock(item: FixItemDoc): string {
   const tools = item.tools ?? [];
   if (tools.length === 0) return "";
-  const entries = tools.map((tool) => `<li><code>${escapeHtml(tool.name)}</code>${tool.note ? ` — ${escapeHtml(tool.note)}` : ""}</li>`);
+  const entries = tools.map((tool) => `<li><code>${escapeHtml(tool.name)}</code>${tool.note ? ` &#8212; ${escapeHtml(tool.note)}` : ""}</li>`);
   return `<div class="small">${escapeHtml(item.tools_label ?? "tools")}</div><ul>${entries.join("")}</ul>`;
 }
 
@@ -54,7 +54,7 @@ function card(view: ReportView, item: FixItemDoc, index: number, markdown: strin
     `<span class="title">${escapeHtml(title)}</span> <span class="small">${escapeHtml(scope(view, item))}</span></div>` +
     `${copyBlock(`md-fix-${index}`, markdown)}</div>` +
     (item.recommendation ? `<p>${escapeHtml(item.recommendation)}</p>` : "") +
-    (item.quote ? `<blockquote>“${escapeHtml(item.quote)}”</blockquote>` : "") +
+    (item.quote ? `<blockquote>&#8220;${escapeHtml(item.quote)}&#8221;</blockquote>` : "") +
     `${toolsBlock(item)}${serverBlock(view, item)}` +
     (item.note ? `<p class="small">${escapeHtml(item.note)}</p>` : "") +
     `${actionBlock(item)}</div>`

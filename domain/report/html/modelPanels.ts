@@ -63,7 +63,7 @@ function modelBlock(view: ReportView, label: string): string {
 function verdictRow(view: ReportView): string {
   const verdict = view.doc.verdict;
   if (!verdict || (!verdict.winner && !verdict.rationale)) return "";
-  const winner = verdict.winner ? `<strong>★ ${escapeHtml(verdict.winner)}</strong> ` : "";
+  const winner = verdict.winner ? `<strong>&#9733; ${escapeHtml(verdict.winner)}</strong> ` : "";
   const by = verdict.judge ? ` <span class="meta">· ranked by ${escapeHtml(verdict.judge)}</span>` : "";
   return `<div class="verdict">${winner}${escapeHtml(verdict.rationale ?? "")}${by}</div>`;
 }

@@ -2,6 +2,7 @@
 // script (pinned by hash in the Content-Security-Policy, so nothing else could run even if some
 // text escaped), and the policy forbids every fetch: the page loads nothing from anywhere.
 
+import { Chunks } from "./chunks.js";
 import { COPY_SCRIPT, COPY_SCRIPT_HASH, copyBlock } from "./copyScript.js";
 import { renderComparison } from "./comparisonTable.js";
 import { escapeHtml } from "./escape.js";
@@ -29,36 +30,34 @@ export function renderReportHtml(doc: ReportDocument, options: RenderOptions): s
   const view = buildView(doc);
   const markdown = options.markdown;
   const themeClass = options.theme === "light" || options.theme === "dark" ? ` class="theme-${options.theme}"` : "";
-  // Sections render in page order; the footer comes last so it knows whether an estimate was shown.
   const header = renderHeader(view, copyBlock("md-report", markdown.report, "Copy report as Markdown"));
   const tiles = renderStatTiles(view, doc.fix_items?.length ?? 0);
   const models = renderModelPanels(view, copyBlock("md-verdict", markdown.verdict));
   const comparison = renderComparison(view);
-  const matrix = renderMatrix(view);
-  const details = renderScenarioDetails(view, markdown.scenarios ?? {});
-  const fix = renderFixCards(view, markdown);
-  const footer = renderFooter(view);
-  return [
-    "<!DOCTYPE html>",
-    `<html lang="en"${themeClass}>`,
-    "<head>",
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(reportTitle(view))}</title>`,
-    `<style>\n${pageCss(view.labels.length)}\n</style>`,
-    "</head>",
-    "<body>",
-    "<main>",
-    header,
-    tiles,
-    `<div class="card">${models}${comparison}${matrix}${details}${fix}</div>`,
-    footer,
-    "</main>",
-    `<script>${COPY_SCRIPT}</script>`,
-    "</body>",
-    "</html>",
-    "",
-  ].join("\n");
+  const html = new Chunks();
+  html.add(
+    [
+      "<!DOCTYPE html>",
+      `<html lang="en"${themeClass}>`,
+      "<head>",
+      '<meta charset="utf-8">',
+      `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      '<meta name="referrer" content="no-referrer">',
+      `<title>${escapeHtml(reportTitle(view))}</title>`,
+      `<style>\n${pageCss(view.labels.length)}\n</style>`,
+      "</head>",
+      "<body>",
+      "<main>",
+      header,
+      tiles,
+      `<div class="card">${models}${comparison}`,
+    ].join("\n"),
+  );
+  renderMatrix(html, view);
+  renderScenarioDetails(html, view, markdown.scenarios ?? {});
+  html.add(`${renderFixCards(view, markdown)}</div>\n`);
+  // Last, so it knows whether any figure above was an estimate.
+  html.add(`${renderFooter(view)}\n</main>\n<script>${COPY_SCRIPT}</script>\n</body>\n</html>\n`);
+  return html.toString();
 }

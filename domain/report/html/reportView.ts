@@ -3,6 +3,7 @@
 // printed so far was an estimate (the footer carries the legend when one was).
 
 import type { JudgeUsageDoc, ModelSummaryDoc, ReportDocument, ResultDoc } from "./reportDocument.js";
+import { escapeHtml } from "./escape.js";
 import { money } from "./figures.js";
 
 export interface ScenarioView {
@@ -19,6 +20,8 @@ export interface ScenarioView {
 export interface ReportView {
   doc: ReportDocument;
   labels: string[];
+  /** The labels HTML-escaped once, in the same order. */
+  labelsHtml: string[];
   summaries: Record<string, ModelSummaryDoc>;
   scenarios: ScenarioView[];
   comparing: boolean;
@@ -77,9 +80,14 @@ export function buildView(doc: ReportDocument): ReportView {
     if (resultEstimated(result)) anyResultEstimated = true;
   }
   const judgeCost = doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null);
+  const distinct = [...new Set(labels)];
+  // Costs repeat across thousands of cells; formatting each once keeps the matrix cheap.
+  const moneyCache = new Map<number, string>();
+  const estimatedCache = new Map<number, string>();
   const view: ReportView = {
     doc,
-    labels: [...new Set(labels)],
+    labels: distinct,
+    labelsHtml: distinct.map(escapeHtml),
     summaries,
     scenarios,
     comparing: new Set(labels).size > 1,
@@ -96,8 +104,14 @@ export function buildView(doc: ReportDocument): ReportView {
     runEstimated: anyResultEstimated || (priced > 0 && priced < doc.results.length) || usageEstimated(doc.judge_usage),
     anyEstimated: false,
     money(value, estimated) {
-      const text = money(value, estimated);
-      if (estimated && text.startsWith("~")) view.anyEstimated = true;
+      if (typeof value !== "number") return money(value, estimated);
+      const cache = estimated ? estimatedCache : moneyCache;
+      let text = cache.get(value);
+      if (text === undefined) {
+        text = money(value, estimated);
+        cache.set(value, text);
+      }
+      if (estimated && !view.anyEstimated && text.startsWith("~")) view.anyEstimated = true;
       return text;
     },
   };

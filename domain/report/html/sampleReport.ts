@@ -58,7 +58,7 @@ const SCENARIOS: { key: string; group: string | null; prompt: string; tools?: st
   {
     key: "reset_password", group: null, prompt: "I forgot my password", tools: ["send_reset_link"],
     outcomes: [
-      { status: "passed", score: 1, calls: [{ name: "send_reset_link" }], answer: "A reset link is on its way to j***@example.com." },
+      { status: "passed", score: 1, calls: [{ name: "send_reset_link" }], answer: "A reset link is on its way to j***@example.com. 😀" },
       { status: "passed", score: 0.95, calls: [{ name: "send_reset_link" }], answer: "I've sent you a password reset link." },
       { status: "passed", score: 0.8, calls: [{ name: "send_reset_link" }], answer: "Check your inbox for the reset link." },
     ],

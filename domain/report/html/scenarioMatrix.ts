@@ -2,6 +2,7 @@
 // then a row per scenario (key linking to its disclosure, full prompt, expected tools, one cell
 // per model, the scenario's cost).
 
+import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
 import { faultName, passes, percent } from "./figures.js";
 import type { ResultDoc, ToolCallDoc } from "./reportDocument.js";
@@ -13,6 +14,7 @@ export const callFailed = (call: ToolCallDoc): boolean => call.error != null && 
 /** Calls grouped by name in first-call order: `lookup ✗ ×2`. */
 export function callSummary(calls: ToolCallDoc[] | null | undefined): string {
   if (!calls || calls.length === 0) return "";
+  if (calls.length === 1) return `${calls[0].name}${callFailed(calls[0]) ? " ✗" : ""}`;
   const groups = new Map<string, { count: number; failed: boolean }>();
   for (const call of calls) {
     const name = String(call.name);
@@ -21,36 +23,33 @@ export function callSummary(calls: ToolCallDoc[] | null | undefined): string {
     if (callFailed(call)) group.failed = true;
     groups.set(name, group);
   }
-  const parts: string[] = [];
-  for (const [name, g] of groups) parts.push(`${name}${g.failed ? " ✗" : ""}${g.count > 1 ? ` ×${g.count}` : ""}`);
-  return parts.join(", ");
+  let text = "";
+  for (const [name, g] of groups) text += `${text ? ", " : ""}${name}${g.failed ? " ✗" : ""}${g.count > 1 ? ` ×${g.count}` : ""}`;
+  return text;
 }
 
-export const glyph = (status: string): string => (status === "passed" ? "[+]" : "[!]");
-
+// Hot path (one per result): plain concatenation, no intermediate arrays.
 function cell(view: ReportView, result: ResultDoc | undefined): string {
-  if (!result) return `<td class="small">—</td>`;
-  const parts = [`${glyph(result.status)} ${result.status === "errored" ? "errored" : percent(result.score)}`];
-  const lines = [`<strong>${escapeHtml(parts[0])}</strong>`];
-  if (result.fault) lines.push(`<div class="small">${escapeHtml(faultName(result.fault))}</div>`);
+  if (!result) return `<td><small>&#8212;</small></td>`;
+  const status = result.status;
+  let html = status === "passed" ? `<td class="c-p"><b>[+] ${escapeHtml(percent(result.score))}</b>`
+    : status === "errored" ? `<td class="c-e"><b>[!] errored</b>` : `<td class="c-f"><b>[!] ${escapeHtml(percent(result.score))}</b>`;
+  if (result.fault) html += `<small>${escapeHtml(faultName(result.fault))}</small>`;
   const calls = callSummary(result.tool_calls);
-  if (calls) lines.push(`<div class="calls mono">${escapeHtml(calls)}</div>`);
-  if (typeof result.cost === "number") {
-    lines.push(`<div class="small">${escapeHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</div>`);
-  }
-  return `<td class="cell-${escapeHtml(result.status)}">${lines.join("")}</td>`;
+  if (calls) html += `<small class="mono">${escapeHtml(calls)}</small>`;
+  if (typeof result.cost === "number") html += `<small>${escapeHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</small>`;
+  return html + "</td>";
 }
 
 function scenarioRow(view: ReportView, scenario: ScenarioView): string {
   const first = scenario.byLabel.values().next().value as ResultDoc | undefined;
-  const expected = first?.expect?.tools?.length ? `<div class="small">expects ${escapeHtml(first.expect.tools.join(", "))}</div>` : "";
-  const cells = view.labels.map((label) => cell(view, scenario.byLabel.get(label))).join("");
+  const expected = first?.expect?.tools?.length ? `<small>expects ${escapeHtml(first.expect.tools.join(", "))}</small>` : "";
   const cost = scenario.cost == null && scenario.judgeCost == null ? "—"
     : `${view.money(scenario.cost, scenario.estimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(scenario.judgeCost, scenario.estimated)})`}`;
-  return (
-    `<tr><td><a href="#scenario-${escapeHtml(scenario.key)}"><code>${escapeHtml(scenario.key)}</code></a>` +
-    `<div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</td>${cells}<td class="num small">${escapeHtml(cost)}</td></tr>`
-  );
+  const key = escapeHtml(scenario.key);
+  let html = `<tr><td><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</td>`;
+  for (const label of view.labels) html += cell(view, scenario.byLabel.get(label));
+  return html + `<td><small>${escapeHtml(cost)}</small></td></tr>`;
 }
 
 function groupRow(view: ReportView, group: string, members: ScenarioView[]): string {
@@ -75,20 +74,20 @@ function groupRow(view: ReportView, group: string, members: ScenarioView[]): str
   return `<tr class="group"><td>${escapeHtml(group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(cost, estimated))}</td></tr>`;
 }
 
-export function renderMatrix(view: ReportView): string {
-  const rows: string[] = [];
+export function renderMatrix(html: Chunks, view: ReportView): void {
+  const head = view.labelsHtml.map((label) => `<th><code>${label}</code></th>`).join("");
+  html.add(
+    `<section id="scenarios" class="matrix"><div class="section-head"><h2>Scenarios</h2></div><div class="scroll"><table>` +
+    `<thead><tr><th>Scenario</th>${head}<th>Cost</th></tr></thead><tbody>`,
+  );
   const scenarios = view.scenarios;
   for (let i = 0; i < scenarios.length; ) {
     const group = scenarios[i].group;
     let end = i + 1;
     while (end < scenarios.length && scenarios[end].group === group) end += 1;
-    if (group) rows.push(groupRow(view, group, scenarios.slice(i, end)));
-    for (let j = i; j < end; j++) rows.push(scenarioRow(view, scenarios[j]));
+    if (group) html.add(groupRow(view, group, scenarios.slice(i, end)));
+    for (let j = i; j < end; j++) html.add(scenarioRow(view, scenarios[j]));
     i = end;
   }
-  const head = view.labels.map((label) => `<th><code>${escapeHtml(label)}</code></th>`).join("");
-  return (
-    `<section id="scenarios" class="matrix"><div class="section-head"><h2>Scenarios</h2></div><div class="scroll"><table>` +
-    `<thead><tr><th>Scenario</th>${head}<th>Cost</th></tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`
-  );
+  html.add("</tbody></table></div></section>");
 }

@@ -60,9 +60,13 @@ td.num { white-space: nowrap; }
 .axis .dot { position: absolute; top: 3px; width: 12px; height: 12px; margin-left: -6px; border-radius: 50%; background: var(--color-info); border: 2px solid var(--color-surface); }
 .axis-labels { display: flex; justify-content: space-between; color: var(--color-text-muted); font-size: 11px; }
 .conclusion { margin: 10px 0 2px; }
-.matrix td.cell-passed { background: var(--color-success-soft); }
-.matrix td.cell-failed { background: var(--color-error-soft); }
-.matrix td.cell-errored { background: var(--color-warning-soft); }
+.matrix td.c-p { background: var(--color-success-soft); }
+.matrix td.c-f { background: var(--color-error-soft); }
+.matrix td.c-e { background: var(--color-warning-soft); }
+.matrix td small { display: block; font-size: 12px; color: var(--color-text-secondary); }
+.matrix td b { font-weight: 600; }
+small { font-size: 12px; color: var(--color-text-secondary); }
+details.scenario > summary i { font-style: normal; }
 .matrix tr.group td { background: var(--color-muted); font-weight: 500; color: var(--color-text-primary); }
 .matrix .all { color: var(--color-success-text); }
 .matrix .none { color: var(--color-error-text); }

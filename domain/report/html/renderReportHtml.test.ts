@@ -1,0 +1,260 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { renderReportHtml } from "./index.js";
+import type { ReportDocument, ReportMarkdown, ResultDoc } from "./reportDocument.js";
+import { sampleMarkdown, sampleReport } from "./sampleReport.js";
+
+const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdown?: ReportMarkdown): string =>
+  renderReportHtml(doc, { theme, markdown: markdown ?? sampleMarkdown(doc) });
+
+/** Every real tag of the page: all untrusted `<` are escaped, so a literal `<name` is ours. */
+const tags = (html: string): string[] => html.match(/<[a-zA-Z][^>]*>/g) ?? [];
+
+const unescape = (text: string): string =>
+  text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+
+function preSource(html: string, id: string): string {
+  const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([\\s\\S]*?)</pre>`).exec(html);
+  if (!match) throw new Error(`no source ${id}`);
+  return unescape(match[1]);
+}
+
+function result(overrides: Partial<ResultDoc>): ResultDoc {
+  return { scenario_key: "s1", label: "m1", status: "passed", score: 1, prompt: "p", answer: "a", ...overrides };
+}
+
+function singleModel(results: ResultDoc[]): ReportDocument {
+  const passed = results.filter((r) => r.status === "passed").length;
+  return {
+    summary_by_model: { m1: { provider: "openai", model: "m1", scenarios: results.length, passed, cost: null, priced: 0, estimated: 0, faults: {} } },
+    criteria: { response_present: {} },
+    fix_items: [],
+    results,
+  };
+}
+
+describe("renderReportHtml: page shape", () => {
+  const html = render(sampleReport(), "light");
+
+  it("is one document with the title and the content in the guide's order", () => {
+    expect(html.startsWith("<!DOCTYPE html>\n<html lang=\"en\" class=\"theme-light\">")).toBe(true);
+    expect(html).toContain("<title>Evaluation &#8212; 6 scenarios × 3 models</title>");
+    expect(html).toContain("<h1>Evaluation &#8212; 6 scenarios × 3 models</h1>");
+    const order = ['class="tiles"', 'id="models"', 'id="comparison"', 'id="scenarios"', 'id="details"', 'id="fix"', "<footer>"];
+    const positions = order.map((marker) => html.indexOf(marker));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it("marks the judge's pick and carries the verdict's rationale", () => {
+    expect(html).toMatch(/claude-sonnet-5 <span class="badge pick">judge's pick<\/span>/);
+    expect(html).toContain("Passed 6 of 6 scenarios (100%) with a mean score of 89% at ~$0.0115 (estimated).");
+  });
+
+  it("plots each model's pass rate inside its interval on a 0-100% axis, best first", () => {
+    const plot = html.slice(html.indexOf('class="plot"'), html.indexOf('class="conclusion"'));
+    const order = ["claude-sonnet-5", "gpt-5-mini", "ollama/qwen3:8b"].map((l) => plot.indexOf(`<code>${l}</code>`));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(plot).toContain('<span class="interval" style="left:33.3%;width:66.7%"></span><span class="dot" style="left:66.7%"></span>');
+    expect(plot).toContain("66.7% [33.3% &#8211; 100%] · 6 scenarios");
+    expect(html).toContain("Percentile bootstrap over whole scenarios: 5,000 resamples");
+  });
+
+  it("holds one disclosure per scenario with every model's answer", () => {
+    expect(html.match(/<details class="scenario"/g)).toHaveLength(6);
+    const details = html.slice(html.indexOf('id="scenario-order_lookup"'), html.indexOf('id="scenario-refund_request"'));
+    expect(details).toContain("Order 4821 shipped on 12 March");
+    expect(details).toContain("Orders usually arrive within 5 days.");
+    expect(html).toContain("answer not retained for this run");
+  });
+
+  it("renders the what-to-fix cards with a CSS-only model filter", () => {
+    expect(html.match(/<div class="fix-card[ "]/g)).toHaveLength(3);
+    expect(html).toContain('<label for="fix-all" class="badge">all models 3</label>');
+    expect(html).toContain("#fix-model-1:checked ~ .fix-cards .fix-card:not(.m1) { display: none; }");
+    expect(html).toContain('<a class="button primary" href="/mcp/orders" target="_top"');
+    expect(html).toContain("&#8220;Never tell the customer &quot;I cannot&quot;; offer the next step instead.&#8221;");
+  });
+
+  it("writes every character beyond Latin-1 as a reference, so the page is a one-byte string", () => {
+    // eslint-disable-next-line no-control-regex -- the whole Latin-1 range, NUL included
+    expect(html).not.toMatch(/[^\u0000-\u00ff]/);
+    expect(html).toContain("Settings &#8594; Billing");
+    expect(html).toContain("&#128512;");
+  });
+
+  it("writes the legend once, in the footer, because estimated figures are shown", () => {
+    expect(html.split("~ estimated from tokens × model rates")).toHaveLength(2);
+    expect(html.indexOf("~ estimated from tokens × model rates")).toBeGreaterThan(html.indexOf("<footer>"));
+  });
+
+  it("omits the legend when no figure is an estimate", () => {
+    const page = render(singleModel([result({ cost: 0.002, metadata: { cost_source: "reported" } })]));
+    expect(page).toContain("$0.0020");
+    expect(page).not.toContain("estimated from tokens");
+    expect(page).not.toContain("~$");
+  });
+});
+
+describe("renderReportHtml: themes and tokens", () => {
+  it("pins light or dark with a class and follows the system otherwise", () => {
+    expect(render(sampleReport(), "dark")).toContain('<html lang="en" class="theme-dark">');
+    expect(render(sampleReport(), "system")).toContain('<html lang="en">\n');
+    expect(render(sampleReport())).toContain('<html lang="en">\n');
+  });
+
+  it("puts the light tokens on :root and the dark overrides behind the media query and the dark class", () => {
+    const html = render(sampleReport());
+    expect(html).toContain(":root {\n  color-scheme: light;\n  --color-accent: #FA343B;");
+    expect(html).toContain("@media (prefers-color-scheme: dark) {\n:root:not(.theme-light) {\n  color-scheme: dark;");
+    expect(html).toContain(":root.theme-dark {\n  color-scheme: dark;\n  --color-accent-ui-tint: rgba(239, 68, 68, 0.15);");
+    expect(html).toContain("--font-mono: \"JetBrains Mono\"");
+  });
+});
+
+describe("renderReportHtml: self-contained and safe", () => {
+  const hostile = "<script>alert(1)</script></details></pre><img src=x onerror=alert(2)>\"'&";
+  const doc = singleModel([
+    result({ scenario_key: 'k"><script>alert(3)</script>', prompt: hostile, answer: hostile, status: "failed", score: 0.2, fault: "low_quality",
+      diagnosis: { summary: hostile }, recommendation: hostile, error: hostile,
+      tool_calls: [{ name: hostile, error: true, detail: hostile }], group: hostile }),
+    result({ scenario_key: "s2", answer: "[click](javascript:alert(1)) <a href=\"javascript:alert(1)\">x</a>" }),
+  ]);
+  doc.fix_items = [
+    { kind: "fault", fault: hostile, count: 1, scenario_keys: [hostile], models: ["m1"], recommendation: hostile, quote: hostile,
+      tools_label: hostile, tools: [{ name: hostile, note: hostile, server: null }], server: { key: hostile, name: hostile, status: hostile },
+      note: hostile, action: { label: hostile, hint: hostile, path: "javascript:alert(1)" } },
+    { kind: "fault", fault: "tool_error", count: 1, scenario_keys: ["s2"], models: ["m1"], action: { label: "Open", path: "  JavaScript:alert(1)" } },
+    { kind: "fault", fault: "tool_error", count: 1, scenario_keys: ["s2"], models: ["m1"], action: { label: "Open", path: "//evil.example/x" } },
+  ];
+  doc.metadata = { [hostile]: hostile };
+  doc.release = { label: hostile };
+  doc.verdict = { winner: hostile, rationale: hostile, judge: hostile };
+  doc.judge = hostile;
+  const markdown: ReportMarkdown = {
+    report: `# r\n\n${hostile}\n</pre></textarea>`, verdict: hostile, fixItems: hostile,
+    fixItem: [hostile, hostile, hostile], scenarios: { s2: "line 1\n\n| a \\| b |\n" },
+  };
+  const html = render(doc, "light", markdown);
+
+  it("escapes answers, prompts, tool output, keys and metadata so no markup or script gets through", () => {
+    expect(html).not.toContain("<script>alert");
+    expect(html).not.toContain("<img");
+    for (const tag of tags(html)) expect(tag).not.toMatch(/\son[a-z]+=/i);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&lt;/details&gt;&lt;/pre&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;");
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html.match(/<\/details>/g)).toHaveLength(2);
+    expect(html).toContain('id="scenario-k&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"');
+  });
+
+  it("never links to javascript:, data: or another host's protocol-relative URL", () => {
+    const hrefs = tags(html).flatMap((tag) => [...tag.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]));
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href).toMatch(/^(#|\/(?!\/))/);
+    expect(html).toContain('<span class="badge">Open</span>');
+  });
+
+  it("loads nothing: no src, no external stylesheet, a policy that forbids every fetch", () => {
+    for (const tag of tags(html)) expect(tag).not.toMatch(/\s(src|srcset|poster|action|formaction|background)=/i);
+    expect(tags(html).filter((t) => t.startsWith("<link"))).toEqual([]);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[^']+'/);
+    expect(html).not.toMatch(/@import|url\(/);
+  });
+
+  it("pins the one script by its hash in the policy", () => {
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1];
+    const hash = createHash("sha256").update(script, "utf8").digest("base64");
+    expect(html).toContain(`script-src 'sha256-${hash}'`);
+  });
+
+  it("keeps each Copy as Markdown source intact, escaped on the page and exact when read back", () => {
+    expect(preSource(html, "md-report")).toBe(markdown.report);
+    expect(preSource(html, "md-fix-0")).toBe(hostile);
+    expect(preSource(html, "md-scenario-1")).toBe(markdown.scenarios.s2);
+    expect(html).not.toContain('id="md-scenario-0"');
+  });
+
+  it("cuts a 1 MB answer to 3,000 characters in the page and renders it quickly", () => {
+    const big = `${"<b>".repeat(100)}${"x".repeat(1_048_576)}`;
+    const bigDoc = singleModel([result({ answer: big, prompt: "y".repeat(1_048_576), error: big })]);
+    bigDoc.results[0].status = "errored";
+    const started = performance.now();
+    const page = render(bigDoc);
+    const elapsed = performance.now() - started;
+    expect(page).not.toContain("<b><b>");
+    expect(page).toContain(`&lt;b&gt;`.repeat(100) + "x".repeat(2697) + "...</pre>");
+    expect(page).not.toContain("x".repeat(3000));
+    expect(elapsed).toBeLessThan(200);
+  });
+});
+
+describe("renderReportHtml: edge reports", () => {
+  it("a single-model report has no comparison, no filter and names the model in the tiles", () => {
+    const html = render(singleModel([result({})]));
+    expect(html).not.toContain('id="comparison"');
+    expect(html).not.toContain('name="fix-filter"');
+    expect(html).toContain("[+] nothing to fix");
+    expect(html).toContain('<div class="label">Models</div><div class="value">1</div><div class="sub">m1</div>');
+  });
+
+  it("a report with no results omits What to fix and reads nothing priced", () => {
+    const html = render(singleModel([]));
+    expect(html).not.toContain('id="fix"');
+    expect(html).toContain("nothing priced");
+    expect(html).toContain("Evaluation &#8212; 0 scenarios × 1 model");
+  });
+
+  it("reads the reference library's `models` key when `summary_by_model` is absent", () => {
+    const doc = singleModel([result({})]);
+    const page = render({ ...doc, summary_by_model: undefined, models: doc.summary_by_model });
+    expect(page).toBe(render(doc));
+  });
+});
+
+describe("renderReportHtml: deterministic and fast", () => {
+  it("gives the same bytes for the same document, also after a JSON round trip", () => {
+    const doc = sampleReport();
+    const first = render(doc, "dark");
+    expect(render(doc, "dark")).toBe(first);
+    expect(render(JSON.parse(JSON.stringify(doc)), "dark")).toBe(first);
+  });
+
+  it("renders 1,000 scenarios × 5 models in time linear in the results", () => {
+    const labels = ["a/m1", "b/m2", "c/m3", "d/m4", "e/m5"];
+    const results: ResultDoc[] = [];
+    for (let s = 0; s < 1000; s++) {
+      for (const [i, label] of labels.entries()) {
+        const failed = (s + i) % 4 === 0;
+        results.push(result({
+          scenario_key: `scenario_${s}`, group: `group_${Math.floor(s / 50)}`, label, prompt: `Where is order ${s}? Tell me "now" & fast.`,
+          status: failed ? "failed" : "passed", score: failed ? 0.4 : 0.9, fault: failed ? "expected_tool_not_called" : null,
+          diagnosis: failed ? { summary: "lookup_order was not called" } : null, answer: `Order ${s} <ships> soon. `.repeat(8),
+          tool_calls: [{ name: "lookup_order", error: s % 7 === 0 }], duration_ms: 900 + s, input_tokens: 1200, output_tokens: 200,
+          cost: 0.0012, metadata: { cost_source: i === 2 ? "estimated" : "reported" }, expect: { tools: ["lookup_order"] },
+        }));
+      }
+    }
+    const summary = Object.fromEntries(labels.map((l) => [l, { scenarios: 1000, passed: 750, cost: 1.2, priced: 1000, estimated: 0, faults: { expected_tool_not_called: 250 } }]));
+    const doc: ReportDocument = { summary_by_model: summary, criteria: {}, fix_items: [], results };
+    const markdown: ReportMarkdown = { report: "# r", verdict: "v", fixItems: "", fixItem: [], scenarios: {} };
+    for (let i = 0; i < 3; i++) renderReportHtml(doc, { markdown });
+    // Interleaved with JSON.stringify of the same results, so a busy machine slows both alike.
+    const html: number[] = [];
+    const json: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      let started = performance.now();
+      renderReportHtml(doc, { markdown });
+      html.push(performance.now() - started);
+      started = performance.now();
+      JSON.stringify(results);
+      json.push(performance.now() - started);
+    }
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[4];
+    const ratio = median(html) / median(json);
+    console.log(`renderReportHtml 5,000 results: median ${median(html).toFixed(1)} ms (min ${Math.min(...html).toFixed(1)}), JSON.stringify ${median(json).toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
+    // The budget (27 ms) is about 3x JSON.stringify of these results on an idle machine; under
+    // vitest's module transform and a shared machine it runs slower, so this guards against a
+    // quadratic slip (which would be 100x), not the budget itself (bench/ and tsx measure that).
+    expect(ratio).toBeLessThan(10);
+  });
+});
