@@ -59,6 +59,47 @@ describe("Catalog reading", () => {
   });
 });
 
+describe("YAML as Psych reads it", () => {
+  const doc = [
+    "catalog: c",
+    "flag: on",
+    "short: n",
+    "when: 2026-01-01",
+    "mode: 0777",
+    "base: &base {locale: en}",
+    "products:",
+    "  - key: p",
+    "    sets:",
+    "      - key: s",
+    "        scenarios:",
+    "          - key: k",
+    "            prompt: 42",
+    "            production_only: yes",
+    "            params:",
+    "              <<: *base",
+    "              plan: annual",
+  ].join("\n");
+
+  it("reads YAML 1.1 booleans, octals and merge keys; y/n and dates stay text", () => {
+    const catalog = Catalog.parse(doc);
+    expect(catalog.metadata).toEqual({ flag: true, short: "n", when: "2026-01-01", mode: 511, base: { locale: "en" } });
+    const [scenario] = catalog.set("p", "s").scenarios;
+    expect(scenario).toMatchObject({ prompt: "42", productionOnly: true, params: { locale: "en", plan: "annual" } });
+  });
+
+  it("writes text that reads back as text", () => {
+    const catalog = Catalog.parse(doc);
+    expect(catalog.toYaml()).toContain("prompt: '42'");
+    expect(catalog.toYaml()).toContain("short: \"n\"");
+    expect(catalog.toYaml()).toContain("when: '2026-01-01'");
+    expect(Catalog.parse(catalog.toYaml()).toH()).toEqual(catalog.toH());
+  });
+
+  it("refuses class tags such as !!set", () => {
+    expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
+  });
+});
+
 describe("layering", () => {
   it("layers products, sets and scenarios by key", () => {
     const catalog = layered();

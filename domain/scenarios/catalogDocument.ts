@@ -116,12 +116,14 @@ function readSet(set: unknown, path: string, product: string): SetDoc {
 function readScenario(entry: unknown, path: string, set: string): Record<string, unknown> {
   if (!isPlainObject(entry)) throw new InvalidDocument("must be a mapping", { path });
   const key = requiredKey(entry.key, `${path}.key`, `a scenario in set "${set}" has no key`);
-  if (typeof entry.prompt !== "string" || isBlank(entry.prompt)) {
+  // A scalar prompt reads as its text, as the reference's `to_s` does (`prompt: 42` -> "42").
+  const prompt = scalarText(entry.prompt, `${path}.prompt`, InvalidDocument);
+  if (prompt === null || isBlank(prompt)) {
     throw new InvalidDocument(`required (scenario "${key}" has no prompt)`, { path: `${path}.prompt` });
   }
-  readScenarioHash(entry, path, InvalidDocument);
-  const kept: Record<string, unknown> = { key };
-  for (const name of SCENARIO_KEYS) if (name !== "key" && entry[name] !== undefined) kept[name] = entry[name];
+  const kept: Record<string, unknown> = { key, prompt };
+  for (const name of SCENARIO_KEYS) if (name !== "key" && name !== "prompt" && entry[name] !== undefined) kept[name] = entry[name];
+  readScenarioHash(kept, path, InvalidDocument);
   return kept;
 }
 
