@@ -1,0 +1,77 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Judge, Scenario } from "@verdict/domain";
+import { JudgeScriptError, ScriptedJudge } from "./scriptedJudge.js";
+import { judgeFromSpec } from "./judgeSpec.js";
+
+const script = `
+judge: scripted-judge
+defaults:
+  score: '{"score": 0.9}'
+  verdict: { winner: gpt-5-mini, rationale: "Passes more scenarios." }
+answers:
+  - kind: score
+    key: refund_order
+    models: [claude-sonnet-5]
+    answer: '{"score": 0.1}'
+    usage: { input_tokens: 400, output_tokens: 12, cost: 0.0006 }
+  - kind: score
+    prompt: "/password/i"
+    answer: '{"score": 0.4}'
+  - kind: recommend
+    error: "rate limited"
+`;
+
+const request = (kind: "score" | "recommend" | "verdict", prompt = "anything") => ({ kind, prompt, instructions: "grade" });
+
+describe("ScriptedJudge", () => {
+  const judge = ScriptedJudge.fromYaml(script, "scripted:test");
+
+  it("matches by kind, scenario key and model label, with the answer's usage", async () => {
+    const reply = await judge.complete(request("score"), { scenarioKey: "refund_order", modelLabel: "claude-sonnet-5" });
+    expect(reply).toEqual({ text: '{"score": 0.1}', usage: { model: "scripted-judge", input_tokens: 400, output_tokens: 12, cost: 0.0006 } });
+    const other = await judge.complete(request("score"), { scenarioKey: "refund_order", modelLabel: "gpt-5-mini" });
+    expect(other).toEqual({ text: '{"score": 0.9}', usage: { model: "scripted-judge" } });
+  });
+
+  it("matches a pattern over the judge's prompt, and writes mapping answers as JSON", async () => {
+    expect(await judge.complete(request("score", "Reset my PASSWORD please"))).toMatchObject({ text: '{"score": 0.4}' });
+    const verdict = await judge.complete(request("verdict"));
+    expect(JSON.parse((verdict as { text: string }).text)).toEqual({ winner: "gpt-5-mini", rationale: "Passes more scenarios." });
+  });
+
+  it("fails a call scripted to fail, and one it has no answer for, naming it", async () => {
+    await expect(judge.complete(request("recommend"))).rejects.toThrow("rate limited");
+    const bare = ScriptedJudge.fromYaml("answers: []");
+    await expect(bare.complete(request("verdict"), { scenarioKey: "k" })).rejects.toThrow('scripted judge has no answer for a verdict call on scenario "k"');
+  });
+
+  it("drives the core's Judge: grades parsed, failures skipped with the reason", async () => {
+    const core = new Judge({ label: "scripted-judge", complete: (req) => judge.complete(req, { scenarioKey: "refund_order", modelLabel: "claude-sonnet-5" }) });
+    const scenario = new Scenario({ key: "refund_order", prompt: "Refund order 1234" });
+    const graded = await core.scoreTask({ scenario, answer: "Refunded." });
+    expect(graded.value).toBe(0.1);
+    expect(graded.exchange).toMatchObject({ kind: "score", raw: '{"score": 0.1}', usage: { input_tokens: 400, output_tokens: 12, cost: 0.0006, model: "scripted-judge" } });
+    const recommended = await core.recommend({ scenario, replay: { answer: "x", toolCalls: [] } as never, diagnosis: { fault: "low_quality", summary: "s", recommendation: "r", evidence: {} } as never });
+    expect(recommended.value).toBeNull();
+    expect(recommended.exchange?.unusable_reason).toBe("the judge call failed: Error: rate limited");
+  });
+
+  it("refuses a malformed script naming the field", () => {
+    expect(() => ScriptedJudge.fromYaml("answers: [{ kind: grade, answer: x }]")).toThrow(JudgeScriptError);
+    expect(() => ScriptedJudge.fromYaml("answers: [{ kind: score }]")).toThrow("answers.0: needs exactly one of answer or error");
+    expect(() => ScriptedJudge.fromYaml("answers: [{ kind: score, answer: x, prompt: '/(/' }]")).toThrow("answers.0.prompt: invalid regex");
+  });
+
+  it("judgeFromSpec: none, scripted:<path>, anything else refused", async () => {
+    expect(await judgeFromSpec("none")).toBeNull();
+    const dir = await mkdtemp(join(tmpdir(), "judge-"));
+    const path = join(dir, "judge.yaml");
+    await writeFile(path, script);
+    const loaded = await judgeFromSpec(`scripted:${path}`);
+    expect(loaded?.name).toBe(`scripted:${path}`);
+    await expect(judgeFromSpec("openai:gpt-5")).rejects.toThrow('VERDICT_JUDGE must be "none" or "scripted:<path to a judge script>"');
+  });
+});
