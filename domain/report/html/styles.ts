@@ -52,7 +52,7 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th { text-align: left; font-weight: 500; color: var(--color-text-secondary); font-size: 12px; border-bottom: 1px solid var(--color-border); padding: 6px 8px; white-space: nowrap; }
 td { border-bottom: 1px solid var(--color-border-light); padding: 6px 8px; vertical-align: top; color: var(--color-text-cell); }
 tr:hover td { background: var(--color-row-hover); }
-td.num { white-space: nowrap; }
+td.num, #comparison td code { white-space: nowrap; }
 .plot { margin-top: 16px; }
 .plot-row { display: grid; grid-template-columns: minmax(120px, 200px) 1fr minmax(170px, 240px); gap: 12px; align-items: center; padding: 4px 0; font-size: 13px; }
 .axis { position: relative; height: 18px; border-left: 1px solid var(--color-border-strong); border-right: 1px solid var(--color-border-strong); background: linear-gradient(var(--color-border), var(--color-border)) 0 50% / 100% 1px no-repeat; }
