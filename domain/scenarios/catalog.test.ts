@@ -222,6 +222,11 @@ describe("canonical YAML and digest", () => {
     expect(Catalog.parse(plain).digest).not.toBe(Catalog.parse(plain.replace("P", "Q")).digest);
   });
 
+  it("serializes to JSON as the canonical document", () => {
+    const catalog = supportDesk();
+    expect(JSON.parse(JSON.stringify(catalog))).toEqual(parseYaml(catalog.toYaml()));
+  });
+
   it("layering the same content twice does not change the digest", () => {
     const once = supportDesk();
     const twice = Catalog.load(fixturePath("catalogs/support_desk.yml"), fixturePath("catalogs/support_desk.yml"));

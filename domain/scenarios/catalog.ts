@@ -117,6 +117,11 @@ export class Catalog {
     ]);
   }
 
+  /** `JSON.stringify(catalog)` writes the canonical document (the CLI's JSON export). */
+  toJSON(): Record<string, unknown> {
+    return this.toH();
+  }
+
   toYaml(): string {
     this.#yaml ??= canonicalYaml(this.toH());
     return this.#yaml;
