@@ -237,10 +237,12 @@ async function main(): Promise<void> {
   const store = await createPostgresEventStore({ connectionString: database.url, maxConnections: 10 });
   try {
     await withClients(database.url, 1, ([c]) => c.query(PLAIN_TABLE));
+    const only = process.env.BENCH_ONLY;
     for (const run of [1, 2]) {
-      await appendThroughput(database.url, store, run);
-      await hotStream(database.url, store, run);
+      if (!only || only === "append") await appendThroughput(database.url, store, run);
+      if (!only || only === "hot") await hotStream(database.url, store, run);
     }
+    if (only) return;
     await readThroughput(database.url, store, 20_000);
     await readThroughput(database.url, store, 100_000);
     const live = await liveLatency(database.url, store);

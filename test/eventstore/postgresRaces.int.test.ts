@@ -86,6 +86,19 @@ describe("PostgreSQL event store races", () => {
     expect(await store.streamVersion("doomed-1")).toBeNull();
   });
 
+  it("an open transaction in another database does not hold readers back", async () => {
+    const elsewhere = new pg.Client({ connectionString: database.url.replace(/\/[^/?]+(\?|$)/, "/postgres$1") });
+    await elsewhere.connect();
+    clients.push(elsewhere);
+    await elsewhere.query("BEGIN");
+    await elsewhere.query("SELECT pg_current_xact_id()");
+    const appended = await store.append("here-1", [event()]);
+    const [read] = await store.readAll();
+    expect(read?.position).toEqual(appended.position);
+    expect((await take(store, 1, { timeoutMs: 2_000 }))[0].id).toBe(read.id);
+    await elsewhere.query("ROLLBACK");
+  });
+
   it("a reader never sees a commit behind its checkpoint, under writers that commit out of order and roll back", async () => {
     const writers = await Promise.all(Array.from({ length: 6 }, () => connection()));
     let stop = false;

@@ -38,8 +38,14 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   pool.on("error", () => undefined); // an idle client dropped by the server; the pool replaces it
   if (options.migrate !== false) await migratePool(pool);
 
+  // Named (prepared) statements: each connection parses and plans a statement once.
+  const names = new Map<string, string>();
   const runner: SqlRunner = {
-    query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params?: unknown[]) => {
+      let name = names.get(sql);
+      if (!name) names.set(sql, (name = `verdict_es_${names.size + 1}`));
+      return (await pool.query({ name, text: sql, values: params })).rows as T[];
+    },
   };
   const wakeup = new Wakeup();
   const listener = new NotificationListener(pool, wakeup);

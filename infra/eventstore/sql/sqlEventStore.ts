@@ -46,11 +46,12 @@ interface MessageRow {
 const COLUMNS = `global_position::text AS gp, transaction_id::text AS tx, stream_id, stream_version::text AS sv,
   message_id::text AS message_id, type, schema_version, data, metadata, created_at`;
 
-// Visible = written by a transaction older than every transaction still running, so nothing can
-// later commit at or before this point of the order.
+// Visible = written by a transaction older than every transaction of this database still
+// running (STACK.md's pg_snapshot_xmin rule, narrowed to this database by migration 002), so
+// nothing can later commit at or before this point of the order.
 const READ_ALL = `SELECT ${COLUMNS} FROM messages
   WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
-    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    AND transaction_id < (SELECT verdict_visible_bound())
     AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS p(prefix) WHERE starts_with(stream_id, p.prefix)))
     AND ($5::text[] IS NULL OR type = ANY ($5::text[]))
   ORDER BY transaction_id, global_position

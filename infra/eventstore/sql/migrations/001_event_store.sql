@@ -65,8 +65,8 @@ DECLARE
   v_actual bigint;
 BEGIN
   -- A retried append (same message ids) returns what the first one recorded and writes nothing.
-  RETURN QUERY SELECT * FROM verdict_recorded_append(p_stream, p_events);
-  IF FOUND THEN
+  IF EXISTS (SELECT 1 FROM messages m WHERE m.message_id = (p_events->0->>'id')::uuid) THEN
+    RETURN QUERY SELECT * FROM verdict_recorded_append(p_stream, p_events);
     RETURN;
   END IF;
 
