@@ -1,0 +1,152 @@
+// MikroORM 6 entities of the read models, as EntitySchema (no decorators). Property names are the
+// columns in camelCase (MikroORM's underscore naming maps them to the snake_case columns of
+// migrations/*.sql). The projector writes with SQL; these serve the API and ad-hoc reads.
+import { BigIntType, EntitySchema } from "@mikro-orm/core";
+
+type Json = unknown;
+const json = { type: "json", nullable: true } as const;
+const jsonRequired = { type: "json" } as const;
+const text = { type: "text", nullable: true } as const;
+const int = { type: "integer" } as const;
+const float = { type: "double", nullable: true } as const;
+const big = { type: new BigIntType("number") } as const;
+const when = { type: "Date", columnType: "timestamptz", nullable: true } as const;
+
+export interface CatalogRow {
+  tenant: string; key: string; name: string; description: string | null; digest: string; canonicalYaml: string;
+  source: Json; metadata: Json; products: Json; scenarioCount: number; importedAt: Date;
+}
+export const CatalogEntity = new EntitySchema<CatalogRow>({
+  name: "Catalog", tableName: "catalogs",
+  properties: {
+    tenant: { type: "text", primary: true }, key: { type: "text", primary: true }, name: { type: "text" }, description: text,
+    digest: { type: "text" }, canonicalYaml: { type: "text" }, source: jsonRequired, metadata: jsonRequired, products: jsonRequired,
+    scenarioCount: int, importedAt: { ...when, nullable: false },
+  },
+});
+
+export interface EvaluationRow {
+  id: string; tenant: string; agent: string; name: string; judge: Json; criteria: Json; threshold: number; compareModels: Json;
+  catalog: Json; external: Json; archived: boolean; archivedAt: Date | null; scenarioCount: number; runCount: number;
+  latestRunId: string | null; latestRunNumber: number | null; createdAt: Date; updatedAt: Date;
+}
+export const EvaluationEntity = new EntitySchema<EvaluationRow>({
+  name: "Evaluation", tableName: "evaluations",
+  properties: {
+    id: { type: "text", primary: true }, tenant: { type: "text" }, agent: { type: "text" }, name: { type: "text" }, judge: jsonRequired,
+    criteria: jsonRequired, threshold: { type: "double" }, compareModels: jsonRequired, catalog: json, external: json,
+    archived: { type: "boolean" }, archivedAt: when, scenarioCount: int, runCount: int, latestRunId: text,
+    latestRunNumber: { ...int, nullable: true }, createdAt: { ...when, nullable: false }, updatedAt: { ...when, nullable: false },
+  },
+});
+
+export interface EvaluationScenarioRow {
+  evaluationId: string; key: string; tenant: string; prompt: string; group: string | null; groupName: string | null;
+  notes: string | null; expectations: Json; data: Json; position: number; enabled: boolean;
+}
+export const EvaluationScenarioEntity = new EntitySchema<EvaluationScenarioRow>({
+  name: "EvaluationScenario", tableName: "evaluation_scenarios",
+  properties: {
+    evaluationId: { type: "text", primary: true }, key: { type: "text", primary: true }, tenant: { type: "text" },
+    prompt: { type: "text" }, group: { ...text, fieldName: "group" }, groupName: text, notes: text, expectations: jsonRequired,
+    data: jsonRequired, position: int, enabled: { type: "boolean" },
+  },
+});
+
+export interface RunRow {
+  id: string; tenant: string; evaluationId: string; number: number; origin: string; status: string; external: boolean;
+  selection: Json; models: Json; criteria: Json; judge: Json; judgeLabel: string | null; threshold: number | null;
+  release: Json; metadata: Json; tools: Json; catalog: Json; importSource: Json;
+  total: number; completed: number; passed: number; failed: number; errored: number;
+  agentInputTokens: number; agentOutputTokens: number; agentCost: number | null;
+  judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
+  summary: Json; completionRequested: boolean; errorMessage: string | null; failurePairs: Json;
+  scheduledAt: Date; startedAt: Date | null; completedAt: Date | null; updatedAt: Date;
+}
+export const RunEntity = new EntitySchema<RunRow>({
+  name: "Run", tableName: "runs",
+  properties: {
+    id: { type: "text", primary: true }, tenant: { type: "text" }, evaluationId: { type: "text" }, number: int,
+    origin: { type: "text" }, status: { type: "text" }, external: { type: "boolean" }, selection: json, models: jsonRequired,
+    criteria: jsonRequired, judge: json, judgeLabel: text, threshold: float, release: json, metadata: jsonRequired,
+    tools: jsonRequired, catalog: json, importSource: json, total: int, completed: int, passed: int, failed: int, errored: int,
+    agentInputTokens: big, agentOutputTokens: big, agentCost: float, judgeCalls: int, judgeInputTokens: big,
+    judgeOutputTokens: big, judgeCost: float, summary: json, completionRequested: { type: "boolean" }, errorMessage: text,
+    failurePairs: json, scheduledAt: { ...when, nullable: false }, startedAt: when, completedAt: when,
+    updatedAt: { ...when, nullable: false },
+  },
+});
+
+export interface ResultRow {
+  runId: string; n: number; tenant: string; scenarioKey: string; group: string | null; modelLabel: string;
+  provider: string | null; model: string | null; position: number; status: string; score: number | null; scores: Json;
+  fault: string | null; recommendation: string | null; diagnosis: Json; answer: string | null; toolCalls: Json;
+  error: string | null; durationMs: number | null; inputTokens: number | null; outputTokens: number | null;
+  cost: number | null; costSource: string | null; replayMetadata: Json; scenario: Json; judgeExchanges: Json;
+  judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
+  replayedAt: Date | null; scoredAt: Date | null;
+}
+export const ResultEntity = new EntitySchema<ResultRow>({
+  name: "Result", tableName: "results",
+  properties: {
+    runId: { type: "text", primary: true }, n: { ...int, primary: true }, tenant: { type: "text" }, scenarioKey: { type: "text" },
+    group: { ...text, fieldName: "group" }, modelLabel: { type: "text" }, provider: text, model: text, position: int,
+    status: { type: "text" }, score: float, scores: json, fault: text, recommendation: text, diagnosis: json, answer: text,
+    toolCalls: json, error: text, durationMs: float, inputTokens: { ...big, nullable: true }, outputTokens: { ...big, nullable: true },
+    cost: float, costSource: text, replayMetadata: json, scenario: jsonRequired, judgeExchanges: json, judgeCalls: int,
+    judgeInputTokens: big, judgeOutputTokens: big, judgeCost: float, replayedAt: when, scoredAt: when,
+  },
+});
+
+export interface FixItemRow { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: Json; item: Json }
+export const FixItemEntity = new EntitySchema<FixItemRow>({
+  name: "FixItem", tableName: "fix_items",
+  properties: {
+    runId: { type: "text", primary: true }, ordinal: { ...int, primary: true }, tenant: { type: "text" }, kind: { type: "text" },
+    fault: { type: "text" }, models: jsonRequired, item: jsonRequired,
+  },
+});
+
+export interface ModelSummaryRow {
+  runId: string; label: string; tenant: string; position: number; provider: string | null; model: string | null;
+  passRate: number | null; avgScore: number | null; summary: Json;
+}
+export const ModelSummaryEntity = new EntitySchema<ModelSummaryRow>({
+  name: "ModelSummary", tableName: "model_summaries",
+  properties: {
+    runId: { type: "text", primary: true }, label: { type: "text", primary: true }, tenant: { type: "text" }, position: int,
+    provider: text, model: text, passRate: float, avgScore: float, summary: jsonRequired,
+  },
+});
+
+export interface ComparisonRow { runId: string; tenant: string; comparison: Json; seed: number | null; resamples: number | null; confidence: number | null; recordedAt: Date }
+export const ComparisonEntity = new EntitySchema<ComparisonRow>({
+  name: "Comparison", tableName: "comparisons",
+  properties: {
+    runId: { type: "text", primary: true }, tenant: { type: "text" }, comparison: jsonRequired, seed: { ...big, nullable: true },
+    resamples: { ...int, nullable: true }, confidence: float, recordedAt: { ...when, nullable: false },
+  },
+});
+
+export interface VerdictRow {
+  runId: string; tenant: string; winner: string | null; rationale: string | null; judge: string | null; judgeLabel: string | null;
+  ranking: Json; judgeExchange: Json; recordedAt: Date;
+}
+export const VerdictEntity = new EntitySchema<VerdictRow>({
+  name: "Verdict", tableName: "verdicts",
+  properties: {
+    runId: { type: "text", primary: true }, tenant: { type: "text" }, winner: text, rationale: text, judge: text, judgeLabel: text,
+    ranking: jsonRequired, judgeExchange: json, recordedAt: { ...when, nullable: false },
+  },
+});
+
+export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number }
+export const CheckpointEntity = new EntitySchema<CheckpointRow>({
+  name: "ProjectorCheckpoint", tableName: "projector_checkpoints",
+  properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big },
+});
+
+export const readModelEntities = [
+  CatalogEntity, EvaluationEntity, EvaluationScenarioEntity, RunEntity, ResultEntity, FixItemEntity, ModelSummaryEntity,
+  ComparisonEntity, VerdictEntity, CheckpointEntity,
+];

@@ -1,0 +1,40 @@
+// A tiny migrator for the committed SQL files in ../migrations: each file runs once, in name
+// order, in its own transaction, recorded in projector_migrations. A transaction-scoped advisory
+// lock keeps two projector processes from migrating at once (PGlite has one session anyway).
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface ReadModelMigration {
+  id: string;
+  sql: string;
+}
+
+const directory = join(dirname(fileURLToPath(import.meta.url)), "..", "migrations");
+
+export function readModelMigrations(): ReadModelMigration[] {
+  return readdirSync(directory)
+    .filter((file) => file.endsWith(".sql"))
+    .sort()
+    .map((file) => ({ id: file.replace(/\.sql$/, ""), sql: readFileSync(join(directory, file), "utf8") }));
+}
+
+/** Applies the migrations not yet recorded; returns the ids it applied. */
+export async function migrateReadModels(orm: MikroORM): Promise<string[]> {
+  const em = orm.em.fork();
+  await em.execute("CREATE TABLE IF NOT EXISTS projector_migrations (id text PRIMARY KEY)");
+  const applied: string[] = [];
+  for (const migration of readModelMigrations()) {
+    const done = await em.transactional(async (tx) => {
+      await tx.execute("SELECT pg_advisory_xact_lock(hashtext('verdict_read_models'))");
+      const rows = await tx.execute("SELECT id FROM projector_migrations WHERE id = ?", [migration.id]);
+      if (rows.length > 0) return false;
+      await tx.execute(migration.sql);
+      await tx.execute("INSERT INTO projector_migrations (id) VALUES (?)", [migration.id]);
+      return true;
+    });
+    if (done) applied.push(migration.id);
+  }
+  return applied;
+}

@@ -1,0 +1,17 @@
+// Public surface of apps/projector: the projector (follow, catch up, rebuild), the read models'
+// queries (ReadModels) and shapes, progress publication (ProgressBus: in-process or PostgreSQL
+// LISTEN/NOTIFY), the MikroORM entities, migrations and the checksum rebuild is checked with.
+export { createProjector, DEFAULT_PROJECTOR_NAME, type Projector, type ProjectorOptions } from "./projector.js";
+export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } from "./projection/applyBatch.js";
+export { batchesOf } from "./batches.js";
+export { ReadModels } from "./readModels/readModels.js";
+export type * from "./readModels/types.js";
+export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels } from "./openReadModels.js";
+export type { ProgressBus, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";
+export { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
+export { createPostgresProgressBus, PROGRESS_CHANNEL, type PostgresProgressBusOptions } from "./progress/postgresProgressBus.js";
+export { migrateReadModels, readModelMigrations, type ReadModelMigration } from "./db/migrator.js";
+export { readModelChecksum, type ReadModelChecksum } from "./db/checksum.js";
+export { READ_MODEL_TABLES, type ReadModelTable } from "./db/tables.js";
+export { sqlOf, type Sql } from "./db/sql.js";
+export * from "./db/entities.js";

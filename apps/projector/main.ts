@@ -1,0 +1,63 @@
+// The projector as a process: `tsx apps/projector/main.ts [run|rebuild]`.
+//   run      follow the log from the checkpoint, publishing progress (default)
+//   rebuild  truncate every read model and replay the whole log, print the checksum, exit
+// Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.
+// Read models: VERDICT_READ_DATABASE_URL, else DATABASE_URL, else embedded PGlite under .verdict/read.
+// VERDICT_PROJECTOR_SKIP_UNKNOWN=1 skips (and reports) event types this build does not know.
+import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
+import type { EventStore } from "@verdict/domain";
+import { join, resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { readModelChecksum } from "./db/checksum.js";
+import { sqlOf } from "./db/sql.js";
+import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
+import { createProjector } from "./projector.js";
+import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
+import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
+
+async function openEventStore(): Promise<EventStore> {
+  if (process.env.DATABASE_URL) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
+  const dataDir = join(resolve(".verdict"), "events");
+  await mkdir(dataDir, { recursive: true });
+  return createPgliteEventStore({ dataDir });
+}
+
+async function main(command: string): Promise<void> {
+  if (command !== "run" && command !== "rebuild") throw new Error(`unknown command "${command}": use run or rebuild`);
+  const store = await openEventStore();
+  const read = await openReadModels({ url: readDatabaseUrlFromEnv() });
+  const bus = read.database.embedded ? createMemoryProgressBus() : createPostgresProgressBus({ url: read.database.url });
+  const projector = createProjector({
+    store,
+    orm: read.orm,
+    bus,
+    skipUnknown: process.env.VERDICT_PROJECTOR_SKIP_UNKNOWN === "1",
+    onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
+    onPublishError: (error) => console.warn(`progress not published: ${(error as Error).message}`),
+  });
+  const shutdown = async () => {
+    await projector.stop().catch((error: unknown) => console.error(error));
+    await bus.close();
+    await read.close();
+    await store.close();
+  };
+  if (command === "rebuild") {
+    const started = Date.now();
+    const applied = await projector.rebuild();
+    const checksum = await readModelChecksum(sqlOf(read.orm.em.fork()));
+    console.log(JSON.stringify({ rebuilt: applied, ms: Date.now() - started, checksum }, null, 2));
+    await shutdown();
+    return;
+  }
+  projector.start();
+  console.log(`projector following the log; read models at ${read.database.embedded ? ".verdict/read (embedded)" : "the read database"}`);
+  const stop = () => void shutdown().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await projector.running;
+}
+
+main(process.argv[2] ?? "run").catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+// Run progress as published after each committed batch: small on purpose (it travels through
+// NOTIFY, whose payload is limited); subscribers re-read details from the read models.
+export interface LatestResult {
+  scenario_key: string;
+  model_label: string;
+  status: string;
+  score: number | null;
+  fault: string | null;
+}
+
+export type RunStatus = "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
+
+export interface RunProgress {
+  run_id: string;
+  tenant: string;
+  status: RunStatus;
+  total: number;
+  completed: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  latest_result: LatestResult | null;
+}
+
+export type ProgressListener = (progress: RunProgress) => void;
+
+/** Where the projector announces progress and the API listens (in-process or LISTEN/NOTIFY). */
+export interface ProgressBus {
+  publish(progress: RunProgress): Promise<void>;
+  /** Listens to one run; returns the function that stops listening. */
+  subscribe(runId: string, listener: ProgressListener): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,87 @@
+// One batch: every event after the stored checkpoint is applied and the checkpoint moves to the
+// last one, in ONE transaction. An event at or before the checkpoint (a redelivery) is skipped,
+// so reapplying changes nothing. Progress of the runs the batch touched is read inside the
+// transaction and handed back for publishing after the commit.
+import { eventRegistry, UnknownEventTypeError, type EventRegistry, type LogPosition, type RecordedEvent } from "@verdict/domain";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sqlOf, type Sql } from "../db/sql.js";
+import type { RunProgress } from "../progress/progress.js";
+import { Batch, type Envelope } from "./batch.js";
+import { comparePositions, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
+import { dispatch } from "./dispatch.js";
+import { flushResults, recountRuns } from "./resultProjection.js";
+import { computeModelSummaries } from "./runSummary.js";
+
+export interface UnknownEvent {
+  type: string;
+  streamId: string;
+  streamVersion: bigint;
+  position: LogPosition;
+}
+
+export interface ApplyOptions {
+  /** Checkpoint name (one per projector). */
+  name: string;
+  /** Skip (and report) events of types this code does not know, instead of stopping. */
+  skipUnknown?: boolean;
+  onUnknown?: (event: UnknownEvent) => void;
+  registry?: EventRegistry;
+}
+
+export interface BatchOutcome {
+  applied: number;
+  /** Already applied (at or before the checkpoint) or unknown and skipped. */
+  skipped: number;
+  checkpoint: LogPosition | null;
+  progress: RunProgress[];
+}
+
+function envelopeOf(recorded: RecordedEvent, registry: EventRegistry): Envelope {
+  const event = registry.parseRecorded(recorded);
+  const data = event.data as { tenant?: unknown };
+  const tenant = String(recorded.metadata.tenant ?? data.tenant ?? "");
+  const recordedAt = recorded.metadata.recorded_at;
+  return { recorded, event, tenant, at: typeof recordedAt === "string" ? recordedAt : recorded.recordedAt.toISOString() };
+}
+
+export async function applyBatch(em: EntityManager, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
+  const registry = options.registry ?? eventRegistry;
+  return em.fork().transactional(async (tx) => {
+    const sql = sqlOf(tx);
+    let checkpoint = await readCheckpoint(sql, options.name, true);
+    const batch = new Batch();
+    let applied = 0;
+    let skipped = 0;
+    for (const recorded of events) {
+      if (checkpoint && comparePositions(recorded.position, checkpoint) <= 0) {
+        skipped += 1;
+        continue;
+      }
+      if (!registry.has(recorded.type)) {
+        if (!options.skipUnknown) throw new UnknownEventTypeError(recorded.type, recorded.streamId, recorded.streamVersion, recorded.position);
+        options.onUnknown?.({ type: recorded.type, streamId: recorded.streamId, streamVersion: recorded.streamVersion, position: recorded.position });
+        skipped += 1;
+      } else {
+        await dispatch(sql, envelopeOf(recorded, registry), batch);
+        applied += 1;
+      }
+      checkpoint = recorded.position;
+    }
+    await flushResults(sql, batch);
+    for (const runId of batch.summariesToCompute) await computeModelSummaries(sql, runId);
+    const touched = [...batch.touchedRuns].sort();
+    await recountRuns(sql, touched);
+    if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint);
+    return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch) };
+  });
+}
+
+async function readProgress(sql: Sql, runIds: string[], batch: Batch): Promise<RunProgress[]> {
+  if (runIds.length === 0) return [];
+  const rows = await sql.execute<Omit<RunProgress, "latest_result">>(
+    `SELECT id AS run_id, tenant, status, total, completed, passed, failed, errored FROM runs
+     WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY id`,
+    [JSON.stringify(runIds)],
+  );
+  return rows.map((row) => ({ ...row, latest_result: batch.latestResult.get(row.run_id) ?? null }));
+}

@@ -1,0 +1,31 @@
+// Which projection each event type feeds.
+import type { Sql } from "../db/sql.js";
+import type { Batch, Envelope } from "./batch.js";
+import { catalogImported, catalogRemoved } from "./catalogProjection.js";
+import { evaluationArchived, evaluationCreated, evaluationUnarchived, runScheduled, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
+import { reportImported } from "./importedRunProjection.js";
+import { replayRecorded, resultScored } from "./resultProjection.js";
+import { comparisonRecorded, runCompleted, runCompletionRequested, runFailed, runStarted, verdictRecorded } from "./runProjection.js";
+
+export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Promise<void> {
+  const { event } = envelope;
+  switch (event.type) {
+    case "CatalogImported": return catalogImported(sql, event, envelope);
+    case "CatalogRemoved": return catalogRemoved(sql, event);
+    case "EvaluationCreated": return evaluationCreated(sql, event, envelope);
+    case "ScenariosReplaced": return scenariosReplaced(sql, event, envelope);
+    case "ScenariosMerged": return scenariosMerged(sql, event, envelope);
+    case "EvaluationArchived": return evaluationArchived(sql, event, envelope);
+    case "EvaluationUnarchived": return evaluationUnarchived(sql, envelope);
+    case "RunScheduled": return runScheduled(sql, event, envelope, batch);
+    case "RunStarted": return runStarted(sql, event, envelope, batch);
+    case "RunCompletionRequested": return runCompletionRequested(sql, envelope);
+    case "VerdictRecorded": return verdictRecorded(sql, event, envelope, batch);
+    case "ComparisonRecorded": return comparisonRecorded(sql, event, envelope);
+    case "RunCompleted": return runCompleted(sql, event, envelope, batch);
+    case "RunFailed": return runFailed(sql, event, envelope, batch);
+    case "ReportImported": return reportImported(sql, event, envelope, batch);
+    case "ReplayRecorded": return replayRecorded(event, envelope, batch);
+    case "ResultScored": return resultScored(event, envelope, batch);
+  }
+}

@@ -1,0 +1,98 @@
+// evaluations and evaluation_scenarios: the definition, the suite as now stored, archive state,
+// and the run numbering (RunScheduled creates the run row as PENDING).
+import type { EventData, EventOf } from "@verdict/domain";
+import { json, type Sql } from "../db/sql.js";
+import type { Batch, Envelope } from "./batch.js";
+
+type EvaluationScenario = EventData<"ScenariosReplaced">["scenarios"][number];
+
+export function evaluationIdOf(streamId: string): string {
+  return streamId.slice("evaluation-".length);
+}
+
+export async function evaluationCreated(sql: Sql, event: EventOf<"EvaluationCreated">, envelope: Envelope): Promise<void> {
+  const d = event.data;
+  await sql.execute(
+    `INSERT INTO evaluations (id, tenant, agent, name, judge, criteria, threshold, compare_models, catalog, external, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)
+     ON CONFLICT (id) DO NOTHING`,
+    [d.evaluation_id, d.tenant, d.agent, d.name, json(d.judge), json(d.criteria), d.threshold, json(d.compare_models), json(d.catalog), json(d.external), envelope.at, envelope.at],
+  );
+}
+
+function expectations(s: EvaluationScenario) {
+  return { tools: s.expected_tools, contains: s.expected_patterns, not_contains: s.forbidden_patterns };
+}
+
+async function upsertScenarios(sql: Sql, evaluationId: string, tenant: string, scenarios: EvaluationScenario[]): Promise<void> {
+  if (scenarios.length === 0) return;
+  const rows = scenarios.map((s) => ({
+    key: s.key, prompt: s.prompt, group: s.group ?? null, group_name: s.group_name ?? null, notes: s.notes ?? null,
+    expectations: expectations(s), data: s, position: s.position, enabled: s.enabled,
+  }));
+  await sql.execute(
+    `INSERT INTO evaluation_scenarios (evaluation_id, key, tenant, prompt, "group", group_name, notes, expectations, data, position, enabled)
+     SELECT ?, r.key, ?, r.prompt, r."group", r.group_name, r.notes, r.expectations, r.data, r.position, r.enabled
+     FROM jsonb_to_recordset(?::jsonb) AS r(key text, prompt text, "group" text, group_name text, notes text, expectations jsonb, data jsonb, position int, enabled boolean)
+     ON CONFLICT (evaluation_id, key) DO UPDATE SET prompt = excluded.prompt, "group" = excluded."group", group_name = excluded.group_name,
+       notes = excluded.notes, expectations = excluded.expectations, data = excluded.data, position = excluded.position, enabled = excluded.enabled`,
+    [evaluationId, tenant, JSON.stringify(rows)],
+  );
+}
+
+/** scenario_count counts the enabled scenarios (disabled ones stay listed but are not run). */
+async function touchEvaluation(sql: Sql, evaluationId: string, at: string): Promise<void> {
+  await sql.execute(
+    `UPDATE evaluations SET updated_at = ?,
+       scenario_count = (SELECT count(*) FROM evaluation_scenarios s WHERE s.evaluation_id = evaluations.id AND s.enabled)
+     WHERE id = ?`,
+    [at, evaluationId],
+  );
+}
+
+export async function scenariosReplaced(sql: Sql, event: EventOf<"ScenariosReplaced">, envelope: Envelope): Promise<void> {
+  const id = evaluationIdOf(envelope.recorded.streamId);
+  const d = event.data;
+  if (d.removed.length > 0) {
+    await sql.execute("DELETE FROM evaluation_scenarios WHERE evaluation_id = ? AND key IN (SELECT jsonb_array_elements_text(?::jsonb))", [id, json(d.removed)]);
+  }
+  if (d.disabled.length > 0) {
+    await sql.execute("UPDATE evaluation_scenarios SET enabled = false, data = jsonb_set(data, '{enabled}', 'false') WHERE evaluation_id = ? AND key IN (SELECT jsonb_array_elements_text(?::jsonb))", [id, json(d.disabled)]);
+  }
+  await upsertScenarios(sql, id, envelope.tenant, d.scenarios);
+  await touchEvaluation(sql, id, envelope.at);
+}
+
+export async function scenariosMerged(sql: Sql, event: EventOf<"ScenariosMerged">, envelope: Envelope): Promise<void> {
+  const id = evaluationIdOf(envelope.recorded.streamId);
+  await upsertScenarios(sql, id, envelope.tenant, event.data.scenarios);
+  await touchEvaluation(sql, id, envelope.at);
+}
+
+export async function evaluationArchived(sql: Sql, event: EventOf<"EvaluationArchived">, envelope: Envelope): Promise<void> {
+  await sql.execute("UPDATE evaluations SET archived = true, archived_at = ?, updated_at = ? WHERE id = ?", [
+    event.data.archived_at, envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  ]);
+}
+
+export async function evaluationUnarchived(sql: Sql, envelope: Envelope): Promise<void> {
+  await sql.execute("UPDATE evaluations SET archived = false, archived_at = NULL, updated_at = ? WHERE id = ?", [envelope.at, evaluationIdOf(envelope.recorded.streamId)]);
+}
+
+export async function runScheduled(sql: Sql, event: EventOf<"RunScheduled">, envelope: Envelope, batch: Batch): Promise<void> {
+  const evaluationId = evaluationIdOf(envelope.recorded.streamId);
+  const d = event.data;
+  await sql.execute(
+    `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, scheduled_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'PENDING', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    [d.run_id, envelope.tenant, evaluationId, d.number, d.origin, d.origin === "external", envelope.at, envelope.at],
+  );
+  await sql.execute(
+    `UPDATE evaluations SET run_count = GREATEST(run_count, ?), updated_at = ?,
+       latest_run_id = CASE WHEN latest_run_number IS NULL OR latest_run_number <= ? THEN ? ELSE latest_run_id END,
+       latest_run_number = GREATEST(coalesce(latest_run_number, 0), ?)
+     WHERE id = ?`,
+    [d.number, envelope.at, d.number, d.run_id, d.number, evaluationId],
+  );
+  batch.touchedRuns.add(d.run_id);
+}

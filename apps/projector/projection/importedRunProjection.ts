@@ -1,0 +1,123 @@
+// ReportImported: a finished report from elsewhere becomes a COMPLETED run with its results,
+// model summaries, fix items, verdict and comparison, all read from the report document
+// (summary_by_model, or the Ruby library's `models`; results as Result#to_h).
+import type { EventOf } from "@verdict/domain";
+import { json, type Sql } from "../db/sql.js";
+import type { Batch, Envelope } from "./batch.js";
+import { asObject, writeFixItems, writeModelSummaries } from "./runSummary.js";
+
+const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+const STATUSES = new Set(["passed", "failed", "errored"]);
+
+/** The scenario as the report says it was evaluated. */
+function scenarioOf(result: Record<string, unknown>, position: number) {
+  const expect = asObject(result.expect) ?? {};
+  const scenario: Record<string, unknown> = { key: String(result.scenario_key ?? ""), prompt: String(result.prompt ?? "") };
+  if (typeof result.group === "string") scenario.group = result.group;
+  scenario.expected_tools = list(expect.tools);
+  scenario.expected_patterns = list(expect.contains);
+  scenario.forbidden_patterns = list(expect.not_contains);
+  scenario.position = position;
+  return scenario;
+}
+
+function resultRow(result: Record<string, unknown>, n: number, positions: Map<string, number>, models: Record<string, unknown>) {
+  const key = String(result.scenario_key ?? `result-${n}`);
+  if (!positions.has(key)) positions.set(key, positions.size);
+  const position = positions.get(key)!;
+  const label = String(result.label ?? "");
+  const model = asObject(models[label]) ?? {};
+  const metadata = asObject(result.metadata) ?? {};
+  const judgeUsage = asObject(result.judge_usage);
+  const cost = num(result.cost);
+  const status = STATUSES.has(String(result.status)) ? String(result.status) : "errored";
+  return {
+    n, scenario_key: key, group: str(result.group), model_label: label, provider: str(result.provider) ?? str(model.provider),
+    model: str(result.model) ?? str(model.model), position, status, score: num(result.score), scores: asObject(result.scores) ?? {},
+    fault: str(result.fault), recommendation: str(result.recommendation), diagnosis: asObject(result.diagnosis), answer: str(result.answer),
+    tool_calls: list(result.tool_calls), error: str(result.error), duration_ms: num(result.duration_ms), input_tokens: num(result.input_tokens),
+    output_tokens: num(result.output_tokens), cost, cost_source: str(metadata.cost_source) ?? (cost === null ? "unpriced" : "reported"),
+    replay_metadata: metadata, scenario: scenarioOf(result, position),
+    judge_calls: num(judgeUsage?.calls) ?? 0, judge_input_tokens: num(judgeUsage?.input_tokens) ?? 0,
+    judge_output_tokens: num(judgeUsage?.output_tokens) ?? 0, judge_cost: num(judgeUsage?.cost),
+  };
+}
+
+export async function reportImported(sql: Sql, event: EventOf<"ReportImported">, envelope: Envelope, batch: Batch): Promise<void> {
+  const d = event.data;
+  const report = d.report;
+  const byModel = asObject(report.summary_by_model) ?? asObject(report.models) ?? {};
+  const models = Object.entries(byModel).map(([label, value]) => {
+    const m = asObject(value) ?? {};
+    return { label, provider: str(m.provider) ?? "", model: str(m.model) ?? label };
+  });
+  const positions = new Map<string, number>();
+  const rows = list(report.results).map((r, n) => resultRow(asObject(r) ?? {}, n, positions, byModel));
+  const selection = { keys: null, group: null, scenario_keys: [...positions.keys()], model_labels: models.map((m) => m.label) };
+  const judgeLabel = str(report.judge);
+  await sql.execute(
+    `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, selection, models, criteria, judge_label, threshold,
+       release, metadata, import_source, total, summary, scheduled_at, started_at, completed_at, updated_at)
+     VALUES (?, ?, ?, ?, 'imported', 'COMPLETED', false, ?::jsonb, ?::jsonb, '[]'::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', origin = 'imported', selection = excluded.selection, models = excluded.models,
+       judge_label = excluded.judge_label, threshold = excluded.threshold, release = excluded.release, metadata = excluded.metadata,
+       import_source = excluded.import_source, total = excluded.total, summary = excluded.summary, started_at = excluded.started_at,
+       completed_at = excluded.completed_at, updated_at = excluded.updated_at`,
+    [
+      d.run_id, d.tenant, d.evaluation_id, d.number, json(selection), json(models), judgeLabel, num(report.threshold), json(asObject(report.release)),
+      json(asObject(report.metadata) ?? {}), json({ source: d.source, agent_name: d.agent_name, suite: d.suite, digest: d.digest }), rows.length,
+      json(summaryOf(report)), envelope.at, envelope.at, envelope.at, envelope.at,
+    ],
+  );
+  await insertImportedResults(sql, d.run_id, d.tenant, rows, envelope.at);
+  await writeModelSummaries(sql, d.run_id, d.tenant, byModel);
+  await writeFixItems(sql, d.run_id, d.tenant, list(report.fix_items));
+  await importedVerdict(sql, d.run_id, d.tenant, report, byModel, envelope.at);
+  const comparison = asObject(report.comparison);
+  if (comparison) {
+    await sql.execute(
+      `INSERT INTO comparisons (run_id, tenant, comparison, seed, resamples, confidence, recorded_at) VALUES (?, ?, ?::jsonb, ?, ?, ?, ?)
+       ON CONFLICT (run_id) DO UPDATE SET comparison = excluded.comparison, seed = excluded.seed, resamples = excluded.resamples, confidence = excluded.confidence`,
+      [d.run_id, d.tenant, json(comparison), num(comparison.seed), num(comparison.resamples), num(comparison.confidence), envelope.at],
+    );
+  }
+  batch.touchedRuns.add(d.run_id);
+}
+
+/** The run-level aggregates of the report (everything but its results). */
+function summaryOf(report: Record<string, unknown>): Record<string, unknown> {
+  const { results: _results, ...rest } = report;
+  return rest;
+}
+
+async function insertImportedResults(sql: Sql, runId: string, tenant: string, rows: ReturnType<typeof resultRow>[], at: string): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.execute(
+    `INSERT INTO results (run_id, n, tenant, scenario_key, "group", model_label, provider, model, position, status, score, scores, fault,
+       recommendation, diagnosis, answer, tool_calls, error, duration_ms, input_tokens, output_tokens, cost, cost_source, replay_metadata,
+       scenario, judge_exchanges, judge_calls, judge_input_tokens, judge_output_tokens, judge_cost, replayed_at, scored_at)
+     SELECT ?, r.n, ?, r.scenario_key, r."group", r.model_label, r.provider, r.model, r.position, r.status, r.score, r.scores, r.fault,
+       r.recommendation, r.diagnosis, r.answer, r.tool_calls, r.error, r.duration_ms, r.input_tokens, r.output_tokens, r.cost, r.cost_source,
+       r.replay_metadata, r.scenario, '[]'::jsonb, r.judge_calls, r.judge_input_tokens, r.judge_output_tokens, r.judge_cost, ?, ?
+     FROM jsonb_to_recordset(?::jsonb) AS r(n int, scenario_key text, "group" text, model_label text, provider text, model text, position int,
+       status text, score float8, scores jsonb, fault text, recommendation text, diagnosis jsonb, answer text, tool_calls jsonb, error text,
+       duration_ms float8, input_tokens bigint, output_tokens bigint, cost float8, cost_source text, replay_metadata jsonb, scenario jsonb,
+       judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8)
+     ON CONFLICT (run_id, n) DO NOTHING`,
+    [runId, tenant, at, at, JSON.stringify(rows)],
+  );
+}
+
+async function importedVerdict(sql: Sql, runId: string, tenant: string, report: Record<string, unknown>, byModel: Record<string, unknown>, at: string) {
+  const verdict = asObject(report.verdict);
+  if (!verdict) return;
+  await sql.execute(
+    `INSERT INTO verdicts (run_id, tenant, winner, rationale, judge, judge_label, ranking, judge_exchange, recorded_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, NULL, ?) ON CONFLICT (run_id) DO NOTHING`,
+    [runId, tenant, str(verdict.winner), str(verdict.rationale), str(verdict.judge), str(report.judge), json(byModel), at],
+  );
+}
+

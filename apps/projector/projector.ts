@@ -1,0 +1,141 @@
+// The projector: reads the log from its checkpoint (stored in the read database), applies events
+// in batches (up to `batchSize`, or whatever is already available), each batch and its
+// checkpoint in one transaction, then publishes progress for the runs the batch touched.
+import type { EventStore, LogPosition, RecordedEvent } from "@verdict/domain";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { sqlOf } from "./db/sql.js";
+import { READ_MODEL_TABLES } from "./db/tables.js";
+import { applyBatch, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
+import { comparePositions, readCheckpoint } from "./projection/checkpoint.js";
+import type { ProgressBus } from "./progress/progress.js";
+import { batchesOf } from "./batches.js";
+
+export const DEFAULT_PROJECTOR_NAME = "read-models";
+
+export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">> {
+  store: EventStore;
+  orm: MikroORM;
+  bus?: ProgressBus | null;
+  /** Most events per transaction (default 500). */
+  batchSize?: number;
+  /** Called after each committed batch (metrics, logs, tests). */
+  onBatch?: (outcome: BatchOutcome) => void;
+  /** Called when publishing progress fails; the batch is committed regardless. */
+  onPublishError?: (error: unknown) => void;
+}
+
+export interface Projector {
+  /** Starts following the log in the background; `stop()` ends it. */
+  start(): void;
+  /** Stops following and waits for the batch in flight to commit. Rethrows what stopped the loop. */
+  stop(): Promise<void>;
+  /** Applies everything the log holds now (after the checkpoint), then returns the events applied. */
+  catchUp(): Promise<number>;
+  /** Truncates every read model and the checkpoint, then replays the whole log. */
+  rebuild(): Promise<number>;
+  checkpoint(): Promise<LogPosition | null>;
+  /** Resolves once the projector has committed up to `position` (read-your-writes for the API). */
+  waitFor(position: LogPosition, timeoutMs?: number): Promise<void>;
+  /** The loop's promise while started (rejects with what stopped it). */
+  readonly running: Promise<void> | null;
+}
+
+export function createProjector(options: ProjectorOptions): Projector {
+  const name = options.name ?? DEFAULT_PROJECTOR_NAME;
+  const batchSize = options.batchSize ?? 500;
+  const applyOptions: ApplyOptions = { name, skipUnknown: options.skipUnknown, onUnknown: options.onUnknown };
+  let controller: AbortController | null = null;
+  let running: Promise<void> | null = null;
+  let committed: LogPosition | null = null;
+  const waiters = new Set<() => void>();
+
+  async function apply(events: RecordedEvent[]): Promise<BatchOutcome> {
+    const outcome = await applyBatch(options.orm.em, events, applyOptions);
+    if (outcome.checkpoint) committed = outcome.checkpoint;
+    for (const wake of [...waiters]) wake();
+    options.onBatch?.(outcome);
+    if (options.bus) {
+      for (const progress of outcome.progress) {
+        await options.bus.publish(progress).catch((error: unknown) => options.onPublishError?.(error));
+      }
+    }
+    return outcome;
+  }
+
+  async function checkpoint(): Promise<LogPosition | null> {
+    return readCheckpoint(sqlOf(options.orm.em.fork()), name);
+  }
+
+  async function follow(signal: AbortSignal): Promise<void> {
+    const after = (await checkpoint()) ?? undefined;
+    for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize)) {
+      await apply(events);
+      if (signal.aborted) return;
+    }
+  }
+
+  async function catchUp(): Promise<number> {
+    let applied = 0;
+    let after = (await checkpoint()) ?? undefined;
+    for (;;) {
+      const events = await options.store.readAll({ after, limit: batchSize });
+      if (events.length === 0) return applied;
+      applied += (await apply(events)).applied;
+      after = events[events.length - 1].position;
+    }
+  }
+
+  async function rebuild(): Promise<number> {
+    await options.orm.em.fork().transactional(async (tx) => {
+      const sql = sqlOf(tx);
+      await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
+      await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
+    });
+    committed = null;
+    return catchUp();
+  }
+
+  function waitFor(position: LogPosition, timeoutMs = 10_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (committed && comparePositions(committed, position) >= 0) {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`projector ${name} did not reach log position ${position.commit}/${position.prepare} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.add(check);
+      void checkpoint().then((stored) => {
+        if (stored && (!committed || comparePositions(stored, committed) > 0)) committed = stored;
+        check();
+      }, reject);
+    });
+  }
+
+  return {
+    start() {
+      if (running) return;
+      controller = new AbortController();
+      running = follow(controller.signal);
+      running.catch(() => undefined); // observed by stop()
+    },
+    async stop() {
+      const loop = running;
+      controller?.abort();
+      controller = null;
+      running = null;
+      if (loop) await loop;
+    },
+    catchUp,
+    rebuild,
+    checkpoint,
+    waitFor,
+    get running() {
+      return running;
+    },
+  };
+}

@@ -1,0 +1,232 @@
+// The query surface the API reads: every method is scoped by tenant, so another tenant's ids
+// answer null (or an empty list). Lists page with opaque cursors; runs come newest first.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { DomainError } from "@verdict/domain";
+import { sqlOf, type Sql } from "../db/sql.js";
+import type { LatestResult, RunProgress } from "../progress/progress.js";
+import { selectList } from "./columns.js";
+import type {
+  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultFilter, Run,
+  RunComparison, RunVerdict,
+} from "./types.js";
+
+const CATALOG_COLUMNS = ["tenant", "key", "name", "description", "digest", "source", "metadata", "scenario_count", "imported_at"];
+const EVALUATION_COLUMNS = [
+  "id", "tenant", "agent", "name", "judge", "criteria", "threshold", "compare_models", "catalog", "external", "archived", "archived_at",
+  "scenario_count", "run_count", "latest_run_id", "latest_run_number", "created_at", "updated_at",
+];
+const SCENARIO_COLUMNS = ["evaluation_id", "key", "tenant", "prompt", "group", "group_name", "notes", "expectations", "data", "position", "enabled"];
+const RUN_COLUMNS = [
+  "id", "tenant", "evaluation_id", "number", "origin", "status", "external", "selection", "models", "criteria", "judge", "judge_label",
+  "threshold", "release", "metadata", "tools", "catalog", "import_source", "total", "completed", "passed", "failed", "errored",
+  "agent_input_tokens", "agent_output_tokens", "agent_cost", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
+  "summary", "completion_requested", "error_message", "failure_pairs", "scheduled_at", "started_at", "completed_at", "updated_at",
+];
+const RESULT_COLUMNS = [
+  "run_id", "n", "tenant", "scenario_key", "group", "model_label", "provider", "model", "position", "status", "score", "scores", "fault",
+  "recommendation", "diagnosis", "answer", "tool_calls", "error", "duration_ms", "input_tokens", "output_tokens", "cost", "cost_source",
+  "replay_metadata", "scenario", "judge_exchanges", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
+  "replayed_at", "scored_at",
+];
+const BIGINT = ["agent_input_tokens", "agent_output_tokens", "judge_input_tokens", "judge_output_tokens", "input_tokens", "output_tokens", "seed"];
+const TIMESTAMPS = ["imported_at", "archived_at", "created_at", "updated_at", "scheduled_at", "started_at", "completed_at", "replayed_at", "scored_at", "recorded_at"];
+const spec = { bigint: BIGINT, timestamps: TIMESTAMPS };
+
+const CATALOG_SELECT = selectList("c", CATALOG_COLUMNS, spec);
+const EVALUATION_SELECT = selectList("e", EVALUATION_COLUMNS, spec);
+const SCENARIO_SELECT = selectList("s", SCENARIO_COLUMNS, spec);
+const RUN_SELECT = selectList("r", RUN_COLUMNS, spec);
+const RESULT_SELECT = selectList("t", RESULT_COLUMNS, spec);
+
+function pageSize(first: number | undefined): number {
+  const size = first ?? 20;
+  if (!Number.isInteger(size) || size < 0 || size > 100) throw DomainError.validation(`first must be a whole number from 0 to 100 (got ${size})`, "first");
+  return size;
+}
+
+function encodeCursor(parts: unknown[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
+}
+
+function decodeCursor(cursor: string, shape: string[]): unknown[] {
+  try {
+    const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === shape[i])) return parts;
+  } catch {
+    // falls through to the validation error
+  }
+  throw DomainError.validation("after is not a cursor this list gave out", "after");
+}
+
+function connection<T>(rows: T[], size: number, totalCount: number, cursorOf: (row: T) => unknown[]): Connection<T> {
+  const nodes = rows.slice(0, size);
+  const edges = nodes.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
+  return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
+}
+
+export class ReadModels {
+  constructor(private readonly orm: MikroORM) {}
+
+  private sql(): Sql {
+    return sqlOf(this.orm.em.fork());
+  }
+
+  private async one<T>(query: string, params: unknown[]): Promise<T | null> {
+    const rows = await this.sql().execute<T>(query, params);
+    return rows[0] ?? null;
+  }
+
+  listCatalogs(tenant: string): Promise<CatalogSummary[]> {
+    return this.sql().execute<CatalogSummary>(`SELECT ${CATALOG_SELECT} FROM catalogs c WHERE c.tenant = ? ORDER BY c.key`, [tenant]);
+  }
+
+  getCatalog(tenant: string, key: string): Promise<Catalog | null> {
+    return this.one<Catalog>(`SELECT ${CATALOG_SELECT}, c.canonical_yaml AS "canonicalYaml", c.products FROM catalogs c WHERE c.tenant = ? AND c.key = ?`, [tenant, key]);
+  }
+
+  /** Newest first (created_at, then id). */
+  async listEvaluations(tenant: string, args: PageArgs & { archived?: boolean | null } = {}): Promise<Connection<Evaluation>> {
+    const size = pageSize(args.first);
+    const where = ["e.tenant = ?"];
+    const params: unknown[] = [tenant];
+    if (args.archived !== undefined && args.archived !== null) {
+      where.push("e.archived = ?");
+      params.push(args.archived);
+    }
+    const countWhere = where.join(" AND ");
+    const countParams = [...params];
+    if (args.after) {
+      const [createdAt, id] = decodeCursor(args.after, ["string", "string"]);
+      where.push("(e.created_at, e.id) < (?::timestamptz, ?)");
+      params.push(createdAt, id);
+    }
+    const sql = this.sql();
+    const rows = await sql.execute<Evaluation>(
+      `SELECT ${EVALUATION_SELECT} FROM evaluations e WHERE ${where.join(" AND ")} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+      [...params, size + 1],
+    );
+    const [count] = await sql.execute<{ n: number }>(`SELECT count(*)::int AS n FROM evaluations e WHERE ${countWhere}`, countParams);
+    return connection(rows, size, count.n, (e) => [e.createdAt, e.id]);
+  }
+
+  getEvaluation(tenant: string, id: string): Promise<Evaluation | null> {
+    return this.one<Evaluation>(`SELECT ${EVALUATION_SELECT} FROM evaluations e WHERE e.tenant = ? AND e.id = ?`, [tenant, id]);
+  }
+
+  /** In suite order (position, then key). */
+  listScenarios(tenant: string, evaluationId: string, filter: { group?: string | null; enabled?: boolean | null } = {}): Promise<EvaluationScenario[]> {
+    const where = ["s.tenant = ?", "s.evaluation_id = ?"];
+    const params: unknown[] = [tenant, evaluationId];
+    if (filter.group !== undefined && filter.group !== null) {
+      where.push(`s."group" = ?`);
+      params.push(filter.group);
+    }
+    if (filter.enabled !== undefined && filter.enabled !== null) {
+      where.push("s.enabled = ?");
+      params.push(filter.enabled);
+    }
+    return this.sql().execute<EvaluationScenario>(`SELECT ${SCENARIO_SELECT} FROM evaluation_scenarios s WHERE ${where.join(" AND ")} ORDER BY s.position, s.key`, params);
+  }
+
+  /** Newest first (by number within the evaluation). */
+  async listRuns(tenant: string, evaluationId: string, args: PageArgs = {}): Promise<Connection<Run>> {
+    const size = pageSize(args.first);
+    const params: unknown[] = [tenant, evaluationId];
+    let after = "";
+    if (args.after) {
+      const [number] = decodeCursor(args.after, ["number"]);
+      after = " AND r.number < ?";
+      params.push(number);
+    }
+    const sql = this.sql();
+    const rows = await sql.execute<Run>(
+      `SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.evaluation_id = ?${after} ORDER BY r.number DESC LIMIT ?`,
+      [...params, size + 1],
+    );
+    const [count] = await sql.execute<{ n: number }>("SELECT count(*)::int AS n FROM runs r WHERE r.tenant = ? AND r.evaluation_id = ?", [tenant, evaluationId]);
+    return connection(rows, size, count.n, (r) => [r.number]);
+  }
+
+  getRun(tenant: string, id: string): Promise<Run | null> {
+    return this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, id]);
+  }
+
+  latestRun(tenant: string, evaluationId: string): Promise<Run | null> {
+    return this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.evaluation_id = ? ORDER BY r.number DESC LIMIT 1`, [tenant, evaluationId]);
+  }
+
+  /** The run numbered just before this one in its evaluation. */
+  previousRun(tenant: string, runId: string): Promise<Run | null> {
+    return this.one<Run>(
+      `SELECT ${RUN_SELECT} FROM runs r JOIN runs cur ON cur.id = ? AND cur.tenant = r.tenant AND cur.evaluation_id = r.evaluation_id
+       WHERE r.tenant = ? AND r.number < cur.number ORDER BY r.number DESC LIMIT 1`,
+      [runId, tenant],
+    );
+  }
+
+  /** One row per scenario x model pair, in run order (n); filters combine. */
+  listResults(tenant: string, runId: string, filter: ResultFilter = {}): Promise<Result[]> {
+    const where = ["t.run_id = ?", "t.tenant = ?"];
+    const params: unknown[] = [runId, tenant];
+    for (const [column, value] of [["model_label", filter.model], ["status", filter.status], ["fault", filter.fault], ["scenario_key", filter.scenarioKey]] as const) {
+      if (value === undefined || value === null) continue;
+      where.push(`t.${column} = ?`);
+      params.push(value);
+    }
+    return this.sql().execute<Result>(`SELECT ${RESULT_SELECT} FROM results t WHERE ${where.join(" AND ")} ORDER BY t.n`, params);
+  }
+
+  getResult(tenant: string, runId: string, n: number): Promise<Result | null> {
+    return this.one<Result>(`SELECT ${RESULT_SELECT} FROM results t WHERE t.run_id = ? AND t.tenant = ? AND t.n = ?`, [runId, tenant, n]);
+  }
+
+  /** In report order; with a model, only the items whose models include it. */
+  fixItems(tenant: string, runId: string, filter: { model?: string | null } = {}): Promise<FixItem[]> {
+    const model = filter.model ? " AND f.models @> ?::jsonb" : "";
+    const params: unknown[] = [tenant, runId, ...(filter.model ? [JSON.stringify([filter.model])] : [])];
+    return this.sql().execute<FixItem>(
+      `SELECT f.run_id AS "runId", f.ordinal, f.tenant, f.kind, f.fault, f.models, f.item FROM fix_items f WHERE f.tenant = ? AND f.run_id = ?${model} ORDER BY f.ordinal`,
+      params,
+    );
+  }
+
+  /** In model order. */
+  modelSummaries(tenant: string, runId: string): Promise<ModelSummary[]> {
+    return this.sql().execute<ModelSummary>(
+      `SELECT m.run_id AS "runId", m.label, m.tenant, m.position, m.provider, m.model, m.pass_rate AS "passRate", m.avg_score AS "avgScore", m.summary
+       FROM model_summaries m WHERE m.tenant = ? AND m.run_id = ? ORDER BY m.position`,
+      [tenant, runId],
+    );
+  }
+
+  comparison(tenant: string, runId: string): Promise<RunComparison | null> {
+    return this.one<RunComparison>(
+      `SELECT c.run_id AS "runId", c.tenant, c.comparison, c.seed::float8 AS seed, c.resamples, c.confidence, ${selectList("c", ["recorded_at"], spec)}
+       FROM comparisons c WHERE c.tenant = ? AND c.run_id = ?`,
+      [tenant, runId],
+    );
+  }
+
+  verdict(tenant: string, runId: string): Promise<RunVerdict | null> {
+    return this.one<RunVerdict>(
+      `SELECT ${selectList("v", ["run_id", "tenant", "winner", "rationale", "judge", "judge_label", "ranking", "judge_exchange", "recorded_at"], spec)}
+       FROM verdicts v WHERE v.tenant = ? AND v.run_id = ?`,
+      [tenant, runId],
+    );
+  }
+
+  /** The run's progress now, as a subscription's first message (latest = last scored result). */
+  async progress(tenant: string, runId: string): Promise<RunProgress | null> {
+    const run = await this.one<Omit<RunProgress, "latest_result">>(
+      "SELECT id AS run_id, tenant, status, total, completed, passed, failed, errored FROM runs WHERE tenant = ? AND id = ?",
+      [tenant, runId],
+    );
+    if (!run) return null;
+    const latest = await this.one<LatestResult>(
+      `SELECT scenario_key, model_label, status, score, fault FROM results WHERE run_id = ? AND status <> 'pending'
+       ORDER BY scored_at DESC NULLS LAST, n DESC LIMIT 1`,
+      [runId],
+    );
+    return { ...run, latest_result: latest };
+  }
+}

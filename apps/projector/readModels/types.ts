@@ -1,0 +1,79 @@
+// What the read models answer: plain objects in camelCase, JSON columns as stored (snake_case
+// keys, as the report JSON has them), timestamps as ISO strings (UTC, milliseconds).
+import type { RunStatus } from "../progress/progress.js";
+
+export type Json = any;
+export type ResultStatus = "pending" | "passed" | "failed" | "errored";
+
+export interface CatalogSummary {
+  tenant: string; key: string; name: string; description: string | null; digest: string; source: Json; metadata: Json;
+  scenarioCount: number; importedAt: string;
+}
+export interface Catalog extends CatalogSummary { canonicalYaml: string; products: Json }
+
+export interface Evaluation {
+  id: string; tenant: string; agent: string; name: string; judge: Json; criteria: Json; threshold: number; compareModels: string[];
+  catalog: Json; external: Json; archived: boolean; archivedAt: string | null; scenarioCount: number; runCount: number;
+  latestRunId: string | null; latestRunNumber: number | null; createdAt: string; updatedAt: string;
+}
+
+export interface EvaluationScenario {
+  evaluationId: string; key: string; tenant: string; prompt: string; group: string | null; groupName: string | null; notes: string | null;
+  expectations: { tools: string[]; contains: string[]; not_contains: string[] }; data: Json; position: number; enabled: boolean;
+}
+
+export interface Run {
+  id: string; tenant: string; evaluationId: string; number: number; origin: "engine" | "external" | "imported"; status: RunStatus;
+  external: boolean; selection: Json; models: { label: string; provider: string; model: string }[]; criteria: Json; judge: Json;
+  judgeLabel: string | null; threshold: number | null; release: Json; metadata: Json; tools: Json; catalog: Json; importSource: Json;
+  total: number; completed: number; passed: number; failed: number; errored: number;
+  agentInputTokens: number; agentOutputTokens: number; agentCost: number | null;
+  judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
+  /** RunCompleted's summary (or the imported report without its results). */
+  summary: Json; completionRequested: boolean; errorMessage: string | null; failurePairs: Json;
+  scheduledAt: string; startedAt: string | null; completedAt: string | null; updatedAt: string;
+}
+
+export interface Result {
+  runId: string; n: number; tenant: string; scenarioKey: string; group: string | null; modelLabel: string; provider: string | null;
+  model: string | null; position: number; status: ResultStatus; score: number | null; scores: Json; fault: string | null;
+  recommendation: string | null; diagnosis: Json; answer: string | null; toolCalls: Json; error: string | null; durationMs: number | null;
+  inputTokens: number | null; outputTokens: number | null; cost: number | null; costSource: string | null; replayMetadata: Json;
+  /** The scenario exactly as this pair was evaluated on. */
+  scenario: Json; judgeExchanges: Json; judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number;
+  judgeCost: number | null; replayedAt: string | null; scoredAt: string | null;
+}
+
+export interface FixItem { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: string[]; item: Json }
+
+export interface ModelSummary {
+  runId: string; label: string; tenant: string; position: number; provider: string | null; model: string | null;
+  passRate: number | null; avgScore: number | null; summary: Json;
+}
+
+export interface RunComparison { runId: string; tenant: string; comparison: Json; seed: number | null; resamples: number | null; confidence: number | null; recordedAt: string }
+
+export interface RunVerdict {
+  runId: string; tenant: string; winner: string | null; rationale: string | null; judge: string | null; judgeLabel: string | null;
+  ranking: Json; judgeExchange: Json; recordedAt: string;
+}
+
+export interface PageArgs {
+  /** At most this many (default 20, capped at 100). */
+  first?: number;
+  /** An endCursor from a previous page. */
+  after?: string | null;
+}
+
+export interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  totalCount: number;
+}
+
+export interface ResultFilter {
+  model?: string | null;
+  status?: ResultStatus | null;
+  fault?: string | null;
+  scenarioKey?: string | null;
+}
