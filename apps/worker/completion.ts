@@ -1,0 +1,136 @@
+// Completion (consumer group `verdict-complete`): the run's Report from its events, the judge's
+// verdict when models are compared (else the pass-rate ranking), the seeded Comparison, then
+// VerdictRecorded, ComparisonRecorded and RunCompleted appended to the run stream in one append
+// at the version the run was read at. Two completion jobs may race: the loser's append conflicts,
+// it reads the run again, finds it complete and does nothing. External runs complete by
+// CompleteRun's rules: a missing pair fails the run, naming it.
+import {
+  Comparison,
+  WrongExpectedVersionError,
+  runAggregate,
+  runStream,
+  toEventsToAppend,
+  type DeliveredJob,
+  type EventInput,
+  type JobBus,
+  type JobConsumer,
+  type JudgeExchange,
+  type Result,
+  type RunState,
+} from "@verdict/domain";
+import { collectPairs } from "./collectPairs.js";
+import { exchangeData } from "./exchanges.js";
+import { CompletionJob, COMPLETE_GROUP, COMPLETE_TOPIC, parseJob } from "./jobs.js";
+import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
+import type { RunContext, RunContexts } from "./runContext.js";
+import { reportFromRun, runResults, type RunRecord } from "./runReport.js";
+import type { WorkerLog } from "./workerLog.js";
+
+export interface ComparisonSettings {
+  seed?: number;
+  resamples?: number;
+}
+
+export interface CompletionDeps extends PairDeps {
+  runs: RunContexts;
+  log: WorkerLog;
+  /** Comparison settings; both are recorded with the comparison. */
+  comparison?: ComparisonSettings;
+}
+
+export type CompletionOutcome = "completed" | "failed" | "already-ended" | "unknown-run" | "invalid";
+
+const ATTEMPTS = 5;
+
+/** Pairs not scored yet are finished here, so a job lost for good cannot hold a run open. */
+async function finishPairs(deps: CompletionDeps, run: RunContext): Promise<RunRecord> {
+  let pairs = await collectPairs(deps.store, run);
+  const unscored = run.state.pairs.filter((p) => !pairs.scored.has(p.n)).map((p) => p.n);
+  if (unscored.length > 0) {
+    for (const n of unscored) await processPair(deps, run, n, { replay: !run.started.external });
+    pairs = await collectPairs(deps.store, run);
+  }
+  return { started: run.started, ...pairs };
+}
+
+function comparisonOf(results: readonly Result[], record: RunRecord, settings: ComparisonSettings = {}) {
+  const json = new Comparison({ results, models: record.started.models.map((m) => m.label), seed: settings.seed ?? 0, resamples: settings.resamples }).toJSON();
+  return { comparison: json as unknown as Record<string, unknown>, seed: json.seed, resamples: json.resamples, confidence: json.confidence };
+}
+
+/** The commands that end the run, in order. */
+async function completionCommands(deps: CompletionDeps, run: RunContext, record: RunRecord): Promise<Record<string, unknown>[]> {
+  const results = runResults(record);
+  const scored = results.map((r) => ({ scenario_key: r.scenario.key, model_label: r.label, pass: r.passed }));
+  // A pair without a score (an external host that never sent it) fails the run, naming it.
+  if (scored.length !== run.state.pairs.length) return [{ type: "CompleteRun", run_id: run.runId, results: scored }];
+  const report = reportFromRun(record, { judge: run.judge, results });
+  if (report.comparing) await report.judgeVerdict();
+  const verdict = {
+    verdict: report.verdict,
+    judge_label: run.started.judge_label,
+    ranking: JSON.parse(JSON.stringify(report.summaryByModel)) as Record<string, unknown>,
+    judge_exchange: report.verdictExchange ? exchangeData(report.verdictExchange as JudgeExchange) : null,
+  };
+  const comparison = report.comparing ? comparisonOf(results, record, deps.comparison) : null;
+  // The summary is the report as a rebuild from the recorded events will read it.
+  const final = reportFromRun({ ...record, verdict, comparison }, { results });
+  const { results: _results, ...summary } = final.toJSON() as unknown as Record<string, unknown>;
+  return [
+    { type: "RecordVerdict", run_id: run.runId, ...verdict },
+    ...(comparison ? [{ type: "RecordComparison", run_id: run.runId, ...comparison }] : []),
+    { type: "CompleteRun", run_id: run.runId, results: scored, summary },
+  ];
+}
+
+function decideAll(deps: CompletionDeps, run: RunContext, commands: Record<string, unknown>[]): EventInput[] {
+  let state: RunState = run.state;
+  const events: EventInput[] = [];
+  const context = { now: deps.clock.now(), streamId: runStream(run.runId) };
+  for (const input of commands) {
+    for (const event of runAggregate.decide(state, runAggregate.commandSchema.parse(input), context)) {
+      events.push(event);
+      state = runAggregate.evolve(state, { type: event.type, data: event.data } as never);
+    }
+  }
+  return events;
+}
+
+export async function handleCompletionJob(deps: CompletionDeps, value: unknown): Promise<CompletionOutcome> {
+  let job: CompletionJob;
+  try {
+    job = parseJob(CompletionJob, COMPLETE_TOPIC, value);
+  } catch (error) {
+    deps.log.error(`dropped: ${(error as Error).message}`);
+    return "invalid";
+  }
+  for (let attempt = 1; ; attempt++) {
+    const run = await deps.runs.get(job.run_id);
+    if (!run) {
+      deps.log.error(`dropped: ${COMPLETE_TOPIC} job for run ${job.run_id}, which does not exist`);
+      return "unknown-run";
+    }
+    if (run.state.status !== "running") {
+      deps.runs.forget(run.runId);
+      return "already-ended";
+    }
+    const record = await finishPairs(deps, run);
+    const events = decideAll(deps, run, await completionCommands(deps, run, record));
+    const toAppend = toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
+    try {
+      await deps.store.append(runStream(run.runId), toAppend, { expectedVersion: run.version });
+    } catch (error) {
+      // Someone else wrote to the run first (another completion, a failure): read it again.
+      if (error instanceof WrongExpectedVersionError && attempt < ATTEMPTS) continue;
+      throw error;
+    }
+    deps.runs.forget(run.runId);
+    const failed = events.some((e) => e.type === "RunFailed");
+    deps.log.info(`run ${run.runId} ${failed ? "failed" : "completed"} (${record.scored.size} of ${run.state.pairs.length} pairs scored)`);
+    return failed ? "failed" : "completed";
+  }
+}
+
+export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps): Promise<JobConsumer> {
+  return bus.consume(COMPLETE_TOPIC, async (job: DeliveredJob) => void (await handleCompletionJob(deps, job.value)), { group: COMPLETE_GROUP, concurrency: 1 });
+}

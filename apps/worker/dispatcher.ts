@@ -1,0 +1,226 @@
+// The dispatcher (a process manager): reads the ordered log from its own checkpoint and turns
+// run events into jobs. RunStarted -> one replay job per scenario x model; each ResultScored is
+// counted per run in log order, and after the last one it asks for completion
+// (RunCompletionRequested on the run stream); RunCompletionRequested -> one completion job.
+// External runs get no replay jobs: each pair the host records gets a scoring job instead, and
+// completion waits for the host's request. Its counts are saved with its position, so after a
+// restart it resumes exactly where its counts were; events after the checkpoint are handled
+// again and their jobs published again, which the consumers treat as the no-ops they are.
+import {
+  handleCommand,
+  runAggregate,
+  runStream,
+  type Clock,
+  type DomainEvent,
+  type EventStore,
+  type IdGenerator,
+  type Job,
+  type JobBus,
+  type LogPosition,
+  type RecordedEvent,
+  eventRegistry,
+} from "@verdict/domain";
+import type { CheckpointStore } from "./checkpoints/index.js";
+import { COMPLETE_TOPIC, REPLAY_TOPIC, type CompletionJob, type ReplayJob } from "./jobs.js";
+import type { WorkerLog } from "./workerLog.js";
+
+/** What the dispatcher remembers of a run still in flight. */
+export interface TrackedRun {
+  tenant: string;
+  total: number;
+  scored: number;
+  external: boolean;
+  requested: boolean;
+  models: string[];
+  scenarios: string[];
+}
+
+export interface DispatcherOptions {
+  store: EventStore;
+  bus: JobBus;
+  checkpoints: CheckpointStore;
+  clock: Clock;
+  ids: IdGenerator;
+  log: WorkerLog;
+  /** Checkpoint (and leadership) name; one dispatcher per name leads at a time. */
+  name?: string;
+  actor?: string;
+  /** Partition key of replay jobs: the run (DESIGN.md) or the pair (spreads one run over partitions). */
+  replayKey?: "run" | "pair";
+  /** Save the checkpoint after this many events, or this long after the last save (default 500 / 200 ms). */
+  checkpointEvents?: number;
+  checkpointMs?: number;
+  /** How often a standby retries for leadership (default 2 s). */
+  standbyRetryMs?: number;
+}
+
+const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunCompleted", "RunFailed"];
+const PUBLISH_CHUNK = 500;
+
+export class Dispatcher {
+  private readonly runs = new Map<string, TrackedRun>();
+  private position: LogPosition | null = null;
+  private readonly controller = new AbortController();
+  private loop: Promise<void> | null = null;
+  private unsaved = 0;
+  private lastSave = 0;
+  private saving: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  private leading = false;
+  readonly name: string;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.name = options.name ?? "dispatcher";
+  }
+
+  /** Runs in flight, as counted so far (for tests and diagnostics). */
+  tracked(runId: string): TrackedRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  get isLeading(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    this.loop ??= this.run().catch((error: unknown) => this.options.log.error(`dispatcher stopped: ${(error as Error).message}`));
+  }
+
+  async stop(): Promise<void> {
+    this.controller.abort();
+    if (this.timer) clearInterval(this.timer);
+    await this.loop;
+    if (this.leading) {
+      await this.save();
+      await this.options.checkpoints.release(this.name);
+      this.leading = false;
+    }
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.controller.signal;
+    while (!signal.aborted && !(await this.options.checkpoints.acquire(this.name))) {
+      await pause(this.options.standbyRetryMs ?? 2000, signal);
+    }
+    if (signal.aborted) return;
+    this.leading = true;
+    const checkpoint = await this.options.checkpoints.load(this.name);
+    this.position = checkpoint?.position ?? null;
+    for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) this.runs.set(id, run);
+    // Idle periods still get their checkpoint written.
+    this.timer = setInterval(() => void (this.unsaved > 0 ? this.save() : undefined), this.options.checkpointMs ?? 200);
+    while (!signal.aborted) {
+      try {
+        const events = this.options.store.subscribeAll({ after: this.position ?? undefined, filter: { eventTypes: EVENT_TYPES }, signal });
+        for await (const recorded of events) {
+          await this.handle(recorded);
+          this.position = recorded.position;
+          this.unsaved += 1;
+          if (this.unsaved >= (this.options.checkpointEvents ?? 500) || Date.now() - this.lastSave >= (this.options.checkpointMs ?? 200)) await this.save();
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        this.options.log.error(`dispatcher: ${(error as Error).message}; resuming in 1 s`);
+        await pause(1000, signal);
+      }
+    }
+  }
+
+  /** Position and counts together, serialized so saves land in order. */
+  private save(): Promise<void> {
+    const snapshot = { position: this.position, state: { runs: Object.fromEntries(this.runs) } };
+    const count = this.unsaved;
+    this.unsaved = 0;
+    this.lastSave = Date.now();
+    const state = JSON.parse(JSON.stringify(snapshot.state)) as Record<string, unknown>;
+    this.saving = this.saving
+      .then(() => this.options.checkpoints.save(this.name, { position: snapshot.position, state }))
+      .catch((error: unknown) => {
+        this.unsaved += count;
+        this.options.log.error(`dispatcher checkpoint not saved: ${(error as Error).message}`);
+      });
+    return this.saving;
+  }
+
+  private async handle(recorded: RecordedEvent): Promise<void> {
+    if (!recorded.streamId.startsWith("run-") && !recorded.streamId.startsWith("result-")) return;
+    const event = eventRegistry.parseRecorded(recorded);
+    switch (event.type) {
+      case "RunStarted":
+        return this.started(event);
+      case "ReplayRecorded":
+        return this.replayed(event);
+      case "ResultScored":
+        return this.scored(event, recorded);
+      case "RunCompletionRequested":
+        return this.completionRequested(recorded);
+      case "RunCompleted":
+      case "RunFailed":
+        this.runs.delete(recorded.streamId.slice("run-".length));
+        return;
+    }
+  }
+
+  private async started(event: Extract<DomainEvent, { type: "RunStarted" }>): Promise<void> {
+    const d = event.data;
+    // Catching up over an old log: a run that already ended needs nothing.
+    const [last] = await this.options.store.readStream(runStream(d.run_id), { direction: "backwards", limit: 1 });
+    if (last && (last.type === "RunCompleted" || last.type === "RunFailed")) return;
+    const run: TrackedRun = {
+      tenant: d.tenant,
+      total: d.scenarios.length * d.models.length,
+      scored: 0,
+      external: d.external,
+      requested: false,
+      models: d.models.map((m) => m.label),
+      scenarios: d.scenarios.map((s) => s.key),
+    };
+    this.runs.set(d.run_id, run);
+    if (run.external) return; // the host replays; its recorded pairs are scored as they land
+    const jobs: Job[] = [];
+    for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(d.run_id, run, n));
+    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(REPLAY_TOPIC, jobs.slice(i, i + PUBLISH_CHUNK));
+    this.options.log.info(`run ${d.run_id}: ${jobs.length} replay jobs published`);
+  }
+
+  private replayJob(runId: string, run: TrackedRun, n: number): Job {
+    const m = run.models.length;
+    const value: ReplayJob = { run_id: runId, tenant: run.tenant, n, scenario_key: run.scenarios[Math.floor(n / m)], model_label: run.models[n % m] };
+    return { key: this.options.replayKey === "pair" ? `${runId}.${n}` : runId, value };
+  }
+
+  private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {
+    const run = this.runs.get(event.data.run_id);
+    if (!run?.external) return; // engine runs are scored by the job that replayed them
+    await this.options.bus.publish(REPLAY_TOPIC, [this.replayJob(event.data.run_id, run, event.data.n)]);
+  }
+
+  private async scored(event: Extract<DomainEvent, { type: "ResultScored" }>, recorded: RecordedEvent): Promise<void> {
+    const runId = event.data.run_id;
+    const run = this.runs.get(runId);
+    if (!run) return; // a run that ended, or one this dispatcher never saw start
+    run.scored += 1;
+    if (run.external || run.requested || run.scored < run.total) return;
+    run.requested = true;
+    const metadata = recorded.metadata as { correlation_id?: string };
+    await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "RequestRunCompletion", run_id: runId, scored: run.scored }, {
+      clock: this.options.clock,
+      ids: this.options.ids,
+      context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
+    });
+  }
+
+  private async completionRequested(recorded: RecordedEvent): Promise<void> {
+    const runId = recorded.streamId.slice("run-".length);
+    const tenant = this.runs.get(runId)?.tenant ?? String((recorded.metadata as { tenant?: string }).tenant);
+    const value: CompletionJob = { run_id: runId, tenant };
+    await this.options.bus.publish(COMPLETE_TOPIC, [{ key: runId, value }]);
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

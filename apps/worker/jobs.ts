@@ -1,0 +1,36 @@
+// The messages the dispatcher hands to workers (DESIGN.md "Running a run"). A job names the pair
+// and nothing else: consumers read the frozen selection from the run stream, so a job can never
+// carry a scenario that differs from what the run recorded. Validated with zod on both sides.
+import { z } from "zod";
+import { eventSchemas } from "@verdict/domain";
+
+export const REPLAY_TOPIC = "verdict.replay";
+export const COMPLETE_TOPIC = "verdict.complete";
+export const REPLAY_GROUP = "verdict-replay";
+export const COMPLETE_GROUP = "verdict-complete";
+
+const id = eventSchemas.idSchema;
+
+export const ReplayJob = z.object({
+  run_id: id,
+  tenant: id,
+  n: z.number().int().nonnegative(),
+  scenario_key: z.string().min(1),
+  model_label: z.string().min(1),
+});
+export type ReplayJob = z.output<typeof ReplayJob>;
+
+export const CompletionJob = z.object({ run_id: id, tenant: id });
+export type CompletionJob = z.output<typeof CompletionJob>;
+
+/** A job whose message is not what its topic carries; redelivering it cannot help. */
+export class InvalidJobError extends Error {
+  readonly code = "validation";
+}
+
+export function parseJob<T>(schema: z.ZodType<T>, topic: string, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new InvalidJobError(`${topic} job: ${issue.path.join(".") || "(message)"}: ${issue.message}`);
+}

@@ -1,0 +1,141 @@
+// One scenario x model pair, start to finish, safe to run any number of times: the replay is
+// appended to the pair's stream with "no stream" (a pair is replayed into the record at most
+// once; a loser reads the winner's replay and goes on with it), then scored with the run's
+// Runner and appended at the version after the replay. A pair already scored does nothing; a
+// pair replayed but not scored (a worker died between the two appends) is scored.
+import {
+  DomainError,
+  Replay,
+  WrongExpectedVersionError,
+  eventRegistry,
+  resultAggregate,
+  resultStream,
+  toEventsToAppend,
+  type Clock,
+  type DomainEvent,
+  type EventContext,
+  type EventData,
+  type EventInput,
+  type EventStore,
+  type IdGenerator,
+  type AgentRuntime,
+  type ResultState,
+} from "@verdict/domain";
+import { replayThroughRuntime } from "./agentReplay.js";
+import { exchangeData } from "./exchanges.js";
+import { withPairContext } from "./judging.js";
+import type { RunContext } from "./runContext.js";
+
+export interface PairDeps {
+  store: EventStore;
+  /** Null for a process that only scores what hosts recorded (external runs). */
+  runtime: AgentRuntime | null;
+  replayTimeoutMs: number;
+  clock: Clock;
+  ids: IdGenerator;
+  actor: string;
+}
+
+export type PairOutcome = "scored" | "already-scored" | "run-ended" | "not-replayed";
+
+interface PairStream {
+  replay: EventData<"ReplayRecorded"> | null;
+  scored: EventData<"ResultScored"> | null;
+  version: bigint | null;
+}
+
+async function readPair(store: EventStore, streamId: string): Promise<PairStream> {
+  const recorded = await store.readStream(streamId, { from: "start", direction: "forwards" });
+  const pair: PairStream = { replay: null, scored: null, version: recorded.length ? recorded[recorded.length - 1].streamVersion : null };
+  for (const r of recorded) {
+    const event: DomainEvent = eventRegistry.parseRecorded(r);
+    if (event.type === "ReplayRecorded") pair.replay = event.data;
+    if (event.type === "ResultScored") pair.scored = event.data;
+  }
+  return pair;
+}
+
+export function runEventContext(run: RunContext, actor: string): EventContext {
+  const metadata = run.startedEvent.metadata as { correlation_id?: string };
+  return { tenant: run.started.tenant, actor, correlationId: metadata.correlation_id, causationId: run.startedEvent.id };
+}
+
+/** Decides with the result aggregate (so its rules hold) and appends at `expected`. */
+async function appendDecided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: Record<string, unknown>, expected: bigint | "noStream") {
+  const parsed = resultAggregate.commandSchema.parse(command);
+  const events: EventInput[] = resultAggregate.decide(state, parsed, { now: deps.clock.now(), streamId, run: run.state });
+  const toAppend = toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
+  return deps.store.append(streamId, toAppend, { expectedVersion: expected });
+}
+
+function pairIdentity(run: RunContext, n: number) {
+  const pair = run.state.pairs[n];
+  return { run_id: run.runId, scenario_key: pair.scenarioKey, model_label: pair.modelLabel };
+}
+
+/** Records the replay once; returns the replay the pair's stream holds afterwards (ours or theirs). */
+async function recordReplay(deps: PairDeps, run: RunContext, n: number, streamId: string, replay: Replay): Promise<PairStream> {
+  const command = { type: "RecordReplay", ...pairIdentity(run, n), replay: replay.toJSON() };
+  try {
+    try {
+      await appendDecided(deps, run, streamId, { status: "none", pass: null }, command, "noStream");
+    } catch (error) {
+      // A replay the event schema refuses (an answer over 1 MB, fractional tokens...) is recorded
+      // as the run_error it is, rather than redelivered forever.
+      if (!(error instanceof DomainError) || error.code !== "validation") throw error;
+      const failed = Replay.failed(`the replay could not be recorded: ${error.message}`, { durationMs: replay.durationMs });
+      await appendDecided(deps, run, streamId, { status: "none", pass: null }, { ...command, replay: failed.toJSON() }, "noStream");
+    }
+  } catch (error) {
+    if (!(error instanceof WrongExpectedVersionError)) throw error;
+    // Another worker recorded this pair first: carry on with its replay.
+  }
+  return readPair(deps.store, streamId);
+}
+
+async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamId: string, pair: PairStream): Promise<PairOutcome> {
+  const recorded = pair.replay as EventData<"ReplayRecorded">;
+  const scenario = run.scenarios[Math.floor(n / run.started.models.length)];
+  const spec = run.started.models[n % run.started.models.length];
+  const replay = Replay.from(recorded.replay);
+  const result = await withPairContext({ scenarioKey: scenario.key, modelLabel: spec.label }, () => run.runner.evaluate(scenario, spec, replay));
+  const command = {
+    type: "ScoreResult",
+    ...pairIdentity(run, n),
+    status: result.status,
+    score: result.score,
+    scores: { ...result.scores },
+    pass: result.passed,
+    fault: result.fault,
+    recommendation: result.recommendation,
+    diagnosis: result.diagnosis ? (JSON.parse(JSON.stringify(result.diagnosis)) as Record<string, unknown>) : null,
+    judge_exchanges: result.judgeExchanges.map((exchange) => exchangeData(exchange)),
+  };
+  try {
+    await appendDecided(deps, run, streamId, { status: "replayed", pass: null }, command, pair.version as bigint);
+    return "scored";
+  } catch (error) {
+    if (error instanceof WrongExpectedVersionError) return "already-scored";
+    throw error;
+  }
+}
+
+/**
+ * Brings pair `n` of a run to scored. With `replay: false` only a recorded replay is scored
+ * (external runs: the host replays). The run must be current (see RunContexts.get).
+ */
+export async function processPair(deps: PairDeps, run: RunContext, n: number, options: { replay: boolean }): Promise<PairOutcome> {
+  if (run.state.status !== "running") return "run-ended";
+  const streamId = resultStream(run.runId, n);
+  let pair = await readPair(deps.store, streamId);
+  if (pair.scored) return "already-scored";
+  if (!pair.replay) {
+    if (!options.replay || !deps.runtime) return "not-replayed";
+    const scenario = run.started.scenarios[Math.floor(n / run.started.models.length)];
+    const model = run.started.models[n % run.started.models.length];
+    const replay = await replayThroughRuntime(deps.runtime, scenario, model, deps.replayTimeoutMs);
+    pair = await recordReplay(deps, run, n, streamId, replay);
+    if (pair.scored) return "already-scored";
+  }
+  return scoreRecorded(deps, run, n, streamId, pair);
+}

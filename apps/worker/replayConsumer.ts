@@ -1,0 +1,43 @@
+// Replay consumers (consumer group `verdict-replay`): one job per scenario x model. The handler
+// resolves only after the pair's events are appended, so the bus acknowledges (Kafka: commits
+// the offset) only then; a worker killed mid-job sees the job again, and a redelivered job whose
+// pair is recorded does nothing.
+import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
+import { parseJob, ReplayJob, REPLAY_GROUP, REPLAY_TOPIC } from "./jobs.js";
+import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
+import type { RunContexts } from "./runContext.js";
+import type { WorkerLog } from "./workerLog.js";
+
+export interface ReplayHandlerDeps extends PairDeps {
+  runs: RunContexts;
+  log: WorkerLog;
+}
+
+export type ReplayJobOutcome = PairOutcome | "unknown-run" | "invalid";
+
+export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): Promise<ReplayJobOutcome> {
+  let job: ReplayJob;
+  try {
+    job = parseJob(ReplayJob, REPLAY_TOPIC, value);
+  } catch (error) {
+    deps.log.error(`dropped: ${(error as Error).message}`);
+    return "invalid";
+  }
+  const run = await deps.runs.get(job.run_id);
+  if (!run) {
+    // The dispatcher only publishes after RunStarted is in the log, so this is a foreign job.
+    deps.log.error(`dropped: ${REPLAY_TOPIC} job for run ${job.run_id}, which does not exist`);
+    return "unknown-run";
+  }
+  const pair = run.state.pairs[job.n];
+  if (!pair || pair.scenarioKey !== job.scenario_key || pair.modelLabel !== job.model_label) {
+    deps.log.error(`dropped: ${REPLAY_TOPIC} job names pair ${job.n} (${job.scenario_key} × ${job.model_label}), not in run ${job.run_id}'s selection`);
+    return "invalid";
+  }
+  // External runs are replayed by their host; only what the host recorded is scored.
+  return processPair(deps, run, job.n, { replay: !run.started.external });
+}
+
+export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps, concurrency: number): Promise<JobConsumer> {
+  return bus.consume(REPLAY_TOPIC, async (job: DeliveredJob) => void (await handleReplayJob(deps, job.value)), { group: REPLAY_GROUP, concurrency });
+}

@@ -1,0 +1,96 @@
+// A run as a worker needs it: the frozen selection from RunStarted (scenarios as evaluated,
+// models, criteria, threshold, tool roster), the run's folded state, and one Runner that scores
+// its pairs exactly as the library does. Loaded once per run and cached; before each use the
+// stream's version is checked, so a run that ended is seen as ended.
+import {
+  Runner,
+  Scenario,
+  type Judge,
+  evolveRun,
+  initialRunState,
+  readWholeStream,
+  runStream,
+  eventRegistry,
+  type EventData,
+  type EventStore,
+  type RecordedEvent,
+  type RunState,
+} from "@verdict/domain";
+import { judgeForRun, type WorkerJudgeOptions } from "./judging.js";
+import { releaseOf } from "./runReport.js";
+
+export interface RunContext {
+  runId: string;
+  state: RunState;
+  started: EventData<"RunStarted">;
+  /** The RunStarted event as recorded (its id and metadata carry the run's correlation). */
+  startedEvent: RecordedEvent;
+  /** Stream version the state was folded at. */
+  version: bigint;
+  scenarios: Scenario[];
+  runner: Runner;
+  /** The run's judge (null: rules only); it scores the pairs and picks the verdict. */
+  judge: Judge | null;
+}
+
+const MAX_CACHED = 64;
+
+export class RunContexts {
+  private readonly cache = new Map<string, RunContext>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly judge: WorkerJudgeOptions,
+  ) {}
+
+  /** The run, current as of its stream's version now; null when the run does not exist. */
+  async get(runId: string): Promise<RunContext | null> {
+    const cached = this.cache.get(runId);
+    if (cached) {
+      const version = await this.store.streamVersion(runStream(runId));
+      if (version === cached.version) return cached;
+    }
+    const loaded = await this.load(runId, cached);
+    if (!loaded) return null;
+    this.remember(loaded);
+    return loaded;
+  }
+
+  /** Forgets a run (after it ended). */
+  forget(runId: string): void {
+    this.cache.delete(runId);
+  }
+
+  private remember(context: RunContext): void {
+    this.cache.delete(context.runId);
+    this.cache.set(context.runId, context);
+    if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+  }
+
+  private async load(runId: string, previous: RunContext | undefined): Promise<RunContext | null> {
+    const recorded = await readWholeStream(this.store, runStream(runId));
+    const startedEvent = recorded.find((r) => r.type === "RunStarted");
+    if (!startedEvent) return null;
+    const state = recorded.reduce((s, r) => evolveRun(s, eventRegistry.parseRecorded(r)), initialRunState());
+    const started = state.started as EventData<"RunStarted">;
+    const version = recorded[recorded.length - 1].streamVersion;
+    // The selection is frozen: keep the Runner (and its per-run refinement count) across reloads.
+    if (previous) return { ...previous, state, version };
+    const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
+    const judge = judgeForRun(started, this.judge);
+    const runner = new Runner({
+      scenarios,
+      models: started.models,
+      replay: () => {
+        throw new Error("the worker records replays itself; Runner.evaluate is given the recorded one");
+      },
+      criteria: started.criteria,
+      judge,
+      threshold: started.threshold,
+      availableTools: started.tools,
+      metadata: started.metadata,
+      release: releaseOf(started.release),
+    });
+    return { runId, state, started, startedEvent, version, scenarios, runner, judge };
+  }
+}

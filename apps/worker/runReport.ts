@@ -1,0 +1,104 @@
+// A run's Report from its events alone: the frozen selection (RunStarted), each pair's recorded
+// replay and score, and — once recorded — the verdict and the comparison, used as given. The
+// same events give the same Report: no agent, no judge, no resampling is involved in a rebuild.
+import {
+  Replay,
+  Report,
+  Result,
+  Scenario,
+  judgeUsageFromExchanges,
+  type ComparisonJSON,
+  type DiagnosisResult,
+  type EventData,
+  type Release,
+  type ReportResult,
+  type VerdictJudge,
+} from "@verdict/domain";
+
+type ExchangesInput = Parameters<typeof judgeUsageFromExchanges>[0];
+
+/** What the judge's recorded exchanges used (their usage fields may be null where unknown). */
+export function exchangesUsage(exchanges: readonly EventData<"ResultScored">["judge_exchanges"][number][]) {
+  return judgeUsageFromExchanges(exchanges as unknown as ExchangesInput);
+}
+
+/** The recorded release as the Report reads it (absent parts left out). */
+export function releaseOf(release: EventData<"RunStarted">["release"]): Release | null {
+  if (!release) return null;
+  const out: Release = { digest: release.digest };
+  if (release.revision) out.revision = release.revision;
+  if (release.label) out.label = release.label;
+  return out;
+}
+
+export interface RunRecord {
+  started: EventData<"RunStarted">;
+  /** By pair index n. */
+  replays: ReadonlyMap<number, EventData<"ReplayRecorded">>;
+  scored: ReadonlyMap<number, EventData<"ResultScored">>;
+  verdict?: EventData<"VerdictRecorded"> | null;
+  comparison?: EventData<"ComparisonRecorded"> | null;
+}
+
+/** A scored pair as the core's Result, exactly as it was scored (judge usage from its exchanges). */
+export function resultFromEvents(
+  scenario: Scenario,
+  spec: { label: string; provider: string; model: string },
+  replayed: EventData<"ReplayRecorded">,
+  scored: EventData<"ResultScored">,
+): Result {
+  const metadata = { ...replayed.replay.metadata };
+  // The Runner put the judge's usage on the replay's metadata after the replay was recorded.
+  if (metadata.judge_usage === undefined) {
+    const usage = exchangesUsage(scored.judge_exchanges);
+    if (usage) metadata.judge_usage = usage;
+  }
+  return new Result({
+    scenario,
+    spec,
+    replay: Replay.from({ ...replayed.replay, metadata }),
+    scores: { ...scored.scores },
+    score: scored.score,
+    status: scored.status,
+    diagnosis: (scored.diagnosis as DiagnosisResult | null) ?? null,
+  });
+}
+
+/** Every scored pair, in run order (scenario-major, models in selection order). */
+export function runResults(record: RunRecord): Result[] {
+  const { started } = record;
+  const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
+  const results: Result[] = [];
+  const models = started.models.length;
+  for (let n = 0; n < scenarios.length * models; n++) {
+    const scored = record.scored.get(n);
+    const replayed = record.replays.get(n);
+    if (!scored || !replayed) continue;
+    results.push(resultFromEvents(scenarios[Math.floor(n / models)], started.models[n % models], replayed, scored));
+  }
+  return results;
+}
+
+/**
+ * The run's Report. With a `judge` and no recorded verdict, `report.judgeVerdict()` may ask it;
+ * a recorded verdict and comparison are always used as given.
+ */
+export function reportFromRun(record: RunRecord, options: { judge?: VerdictJudge | null; results?: Result[] } = {}): Report {
+  const { started } = record;
+  const verdict = record.verdict;
+  const exchange = verdict?.judge_exchange ?? null;
+  return new Report({
+    // Result satisfies ReportResult at run time; its ToolCall type is looser than the report's.
+    results: (options.results ?? runResults(record)) as unknown as ReportResult[],
+    models: started.models,
+    criteria: started.criteria,
+    judge: options.judge ?? null,
+    judgeLabel: started.judge_label,
+    threshold: started.threshold,
+    metadata: { ...started.metadata },
+    release: releaseOf(started.release),
+    ...(verdict ? { verdict: verdict.verdict } : {}),
+    ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
+    judgeUsage: exchange ? exchangesUsage([exchange]) : null,
+  });
+}

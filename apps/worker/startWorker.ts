@@ -1,0 +1,95 @@
+// One worker process's roles, started together: the dispatcher, replay consumers, completion.
+// The embedded mode calls this with PGlite + the memory bus; `main.ts` with PostgreSQL + Kafka.
+import { randomUUID } from "node:crypto";
+import type { AgentRuntime, Clock, EventStore, IdGenerator, JobBus, JobConsumer } from "@verdict/domain";
+import type { JudgeBackend } from "@verdict/infra/judges";
+import type { CheckpointStore } from "./checkpoints/index.js";
+import { consumeCompletionJobs, type ComparisonSettings } from "./completion.js";
+import { Dispatcher } from "./dispatcher.js";
+import { consumeReplayJobs } from "./replayConsumer.js";
+import { RunContexts } from "./runContext.js";
+import { consoleLog, type WorkerLog } from "./workerLog.js";
+
+export type WorkerRole = "dispatcher" | "replay" | "complete";
+export const ALL_ROLES: readonly WorkerRole[] = ["dispatcher", "replay", "complete"];
+export const DEFAULT_REPLAY_TIMEOUT_MS = 120_000;
+
+export interface WorkerOptions {
+  store: EventStore;
+  bus: JobBus;
+  /** The agent runtime replays run through; required for the replay role. */
+  runtime: AgentRuntime | null;
+  /** The judge completion (null: rules only). */
+  judge: JudgeBackend | null;
+  /** Required for the dispatcher role. */
+  checkpoints?: CheckpointStore | null;
+  roles?: readonly WorkerRole[];
+  /** Replay jobs handled at once by this process (default 4). */
+  concurrency?: number;
+  replayTimeoutMs?: number;
+  judgeTimeoutMs?: number | null;
+  comparison?: ComparisonSettings;
+  replayKey?: "run" | "pair";
+  /** Names this process in the `actor` of what it appends (default worker:<pid>). */
+  name?: string;
+  clock?: Clock;
+  ids?: IdGenerator;
+  log?: WorkerLog;
+}
+
+export interface RunningWorker {
+  readonly roles: readonly WorkerRole[];
+  readonly dispatcher: Dispatcher | null;
+  /** Stops taking jobs, lets in-flight ones finish, saves the dispatcher's checkpoint. */
+  stop(): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+export const uuidIds: IdGenerator = { next: () => randomUUID() };
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const roles = options.roles?.length ? [...new Set(options.roles)] : [...ALL_ROLES];
+  if (roles.includes("replay") && !options.runtime) throw new Error("startWorker: the replay role needs an agent runtime (set VERDICT_AGENT)");
+  if (roles.includes("dispatcher") && !options.checkpoints) throw new Error("startWorker: the dispatcher role needs a checkpoint store");
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? uuidIds;
+  const log = options.log ?? consoleLog;
+  const actor = `worker:${options.name ?? process.pid}`;
+  const runs = new RunContexts(options.store, { backend: options.judge, timeoutMs: options.judgeTimeoutMs ?? null });
+  const pairDeps = {
+    store: options.store,
+    runtime: options.runtime,
+    replayTimeoutMs: options.replayTimeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS,
+    clock,
+    ids,
+    actor,
+    runs,
+    log,
+  };
+  const consumers: JobConsumer[] = [];
+  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4));
+  if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }));
+  let dispatcher: Dispatcher | null = null;
+  if (roles.includes("dispatcher")) {
+    dispatcher = new Dispatcher({
+      store: options.store,
+      bus: options.bus,
+      checkpoints: options.checkpoints as CheckpointStore,
+      clock,
+      ids,
+      log,
+      actor: `${actor}:dispatcher`,
+      replayKey: options.replayKey,
+    });
+    dispatcher.start();
+  }
+  log.info(`started: ${roles.join(", ")}`);
+  return {
+    roles,
+    dispatcher,
+    async stop() {
+      await dispatcher?.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
+    },
+  };
+}

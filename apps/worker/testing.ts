@@ -1,0 +1,124 @@
+// Test helpers for the worker suites: a run started directly on the run stream, an agent script
+// that passes some scenarios and fails others for real reasons, and a bus that records what was
+// published.
+import {
+  eventRegistry,
+  readWholeStream,
+  resultStream,
+  runStream,
+  toEventsToAppend,
+  type DeliveredJob,
+  type DomainEvent,
+  type EventInput,
+  type EventStore,
+  type Job,
+  type JobBus,
+  type ConsumeOptions,
+  type JobConsumer,
+} from "@verdict/domain";
+import { MemoryJobBus } from "@verdict/infra/jobbus";
+
+let ids = 0;
+export const testIds = { next: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}` };
+export const testClock = { now: () => new Date("2026-11-30T12:00:00.000Z") };
+
+export const GPT = { label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini" };
+export const CLAUDE = { label: "claude-sonnet-5", provider: "anthropic", model: "claude-sonnet-5" };
+
+export const AGENT_SCRIPT = `
+agent: SupportAgent
+default: { answer: "I can help with that. Here is what I found for you today." }
+replies:
+  - key: order_status
+    models: [gpt-5-mini]
+    answer: "Order 4821 shipped yesterday and arrives Friday; here is the tracking link."
+    tool_calls: [{ name: lookup_order, arguments: { order_id: "4821" } }]
+    input_tokens: 120
+    output_tokens: 30
+  - key: order_status
+    answer: "Your order is probably on its way, it should arrive soon enough for you."
+  - key: refund
+    answer: "I refunded it. Your password is hunter2, by the way, just so you know."
+`;
+
+export const SCENARIOS = [
+  { key: "order_status", prompt: "Where is order 4821?", expected_tools: ["lookup_order"], position: 0 },
+  { key: "greeting", prompt: "Hello there", position: 1 },
+  { key: "refund", prompt: "Refund my order", forbidden_patterns: ["password"], position: 2 },
+];
+
+export interface SeedOptions {
+  runId?: string;
+  external?: boolean;
+  models?: (typeof GPT)[];
+  scenarios?: Record<string, unknown>[];
+  judge?: { kind: "rules" | "llm"; model: string | null };
+  judgeLabel?: string | null;
+}
+
+export async function seedRun(store: EventStore, options: SeedOptions = {}): Promise<string> {
+  const runId = options.runId ?? "r1";
+  const scenarios = options.scenarios ?? SCENARIOS;
+  const models = options.models ?? [GPT, CLAUDE];
+  const event: EventInput = {
+    type: "RunStarted",
+    data: {
+      run_id: runId,
+      evaluation_id: "e1",
+      tenant: "acme",
+      number: 1,
+      external: options.external ?? false,
+      selection: { keys: null, group: null, scenario_keys: scenarios.map((s) => String(s.key)), model_labels: models.map((m) => m.label) },
+      scenarios: scenarios as never,
+      models,
+      criteria: [{ key: "length", type: "min_length", config: { chars: 20 } }],
+      judge: options.judge ?? { kind: "rules", model: null },
+      judge_label: options.judgeLabel ?? null,
+      threshold: 0.7,
+      release: null,
+      metadata: {},
+      tools: [{ name: "lookup_order", description: "Finds an order" }],
+      catalog: null,
+    },
+  };
+  await store.append(runStream(runId), toEventsToAppend([event], { tenant: "acme", actor: "test" }, { clock: testClock, ids: testIds }), { expectedVersion: "noStream" });
+  return runId;
+}
+
+export async function streamEvents(store: EventStore, streamId: string): Promise<DomainEvent[]> {
+  return (await readWholeStream(store, streamId)).map((r) => eventRegistry.parseRecorded(r));
+}
+
+export const runEvents = (store: EventStore, runId: string) => streamEvents(store, runStream(runId));
+export const pairEvents = (store: EventStore, runId: string, n: number) => streamEvents(store, resultStream(runId, n));
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`waitFor: condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export async function runEnded(store: EventStore, runId: string): Promise<boolean> {
+  return (await runEvents(store, runId)).some((e) => e.type === "RunCompleted" || e.type === "RunFailed");
+}
+
+/** A MemoryJobBus that remembers every published job by topic. */
+export class RecordingBus implements JobBus {
+  readonly inner = new MemoryJobBus();
+  readonly published: Record<string, Job[]> = {};
+
+  async publish(topic: string, jobs: Job[]): Promise<void> {
+    (this.published[topic] ??= []).push(...jobs);
+    await this.inner.publish(topic, jobs);
+  }
+
+  consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
+    return this.inner.consume(topic, handler, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

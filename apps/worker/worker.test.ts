@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { ScriptedJudge } from "@verdict/infra/judges";
+import type { EventStore } from "@verdict/domain";
+import { MemoryCheckpointStore } from "./checkpoints/index.js";
+import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
+import { startWorker, type RunningWorker } from "./startWorker.js";
+import { silentLog } from "./workerLog.js";
+import { AGENT_SCRIPT, RecordingBus, pairEvents, runEnded, runEvents, seedRun, testClock, testIds, waitFor } from "./testing.js";
+
+const JUDGE_SCRIPT = `
+judge: scripted-judge
+defaults:
+  score: '{"score": 0.9}'
+  recommend: '{"recommendation": "Call lookup_order before answering."}'
+answers:
+  - kind: verdict
+    answer: { winner: claude-sonnet-5, rationale: "Friendlier answers." }
+    usage: { input_tokens: 900, output_tokens: 40, cost: 0.002 }
+`;
+
+let worker: RunningWorker | null = null;
+afterEach(async () => {
+  await worker?.stop();
+  worker = null;
+});
+
+async function start(store: EventStore, bus: RecordingBus, extra: Partial<Parameters<typeof startWorker>[0]> = {}) {
+  worker = await startWorker({
+    store,
+    bus,
+    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+    judge: null,
+    checkpoints: new MemoryCheckpointStore(),
+    clock: testClock,
+    ids: testIds,
+    log: silentLog,
+    concurrency: 3,
+    ...extra,
+  });
+  return worker;
+}
+
+describe("a run through dispatcher, replay consumers and completion", () => {
+  it("records one result per pair and the verdict, comparison and RunCompleted once", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    await start(store, bus);
+    await seedRun(store);
+    await waitFor(() => runEnded(store, "r1"));
+
+    expect(bus.published[REPLAY_TOPIC]).toHaveLength(6);
+    expect(bus.published[REPLAY_TOPIC][0]).toEqual({ key: "r1", value: { run_id: "r1", tenant: "acme", n: 0, scenario_key: "order_status", model_label: "gpt-5-mini" } });
+    for (let n = 0; n < 6; n++) expect((await pairEvents(store, "r1", n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+
+    const events = await runEvents(store, "r1");
+    expect(events.map((e) => e.type)).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    const byType = Object.fromEntries(events.map((e) => [e.type, e.data as Record<string, any>]));
+    // gpt passes order_status (tool called) and greeting; claude only greeting; both leak "password".
+    expect(byType.RunCompleted).toMatchObject({ scored: 6, passed: 3 });
+    expect(byType.VerdictRecorded.verdict).toMatchObject({ winner: "gpt-5-mini", judge: "pass rate" });
+    expect(byType.VerdictRecorded.judge_exchange).toBeNull();
+    expect(byType.ComparisonRecorded).toMatchObject({ seed: 0, resamples: 5000, confidence: 0.95 });
+    const summary = byType.RunCompleted.summary;
+    expect(Object.keys(summary.summary_by_model)).toEqual(["gpt-5-mini", "claude-sonnet-5"]);
+    expect(summary.fix_items.map((f: { fault: string }) => f.fault).sort()).toEqual(["expected_tool_not_called", "forbidden_content"]);
+    expect(summary).toHaveProperty("criteria");
+    expect(summary).toHaveProperty("recommendations");
+    expect(summary.verdict).toEqual(byType.VerdictRecorded.verdict);
+    expect(summary).not.toHaveProperty("results");
+    expect(bus.published[COMPLETE_TOPIC]).toEqual([{ key: "r1", value: { run_id: "r1", tenant: "acme" } }]);
+  });
+
+  it("scores with the scripted judge and records its exchanges on ResultScored and the verdict", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    await start(store, bus, { judge: ScriptedJudge.fromYaml(JUDGE_SCRIPT) });
+    await seedRun(store, { judge: { kind: "llm", model: "scripted-judge" }, judgeLabel: "scripted-judge" });
+    await waitFor(() => runEnded(store, "r1"));
+
+    const scored = (await pairEvents(store, "r1", 1))[1].data as Record<string, any>; // order_status × claude
+    expect(scored.fault).toBe("expected_tool_not_called");
+    expect(scored.scores.task_completion).toBe(0.9);
+    expect(scored.judge_exchanges.map((x: { kind: string }) => x.kind)).toEqual(["score", "recommend"]);
+    expect(scored.judge_exchanges[0]).toMatchObject({ raw_answer: '{"score": 0.9}', parsed: { score: 0.9 }, error: null, usage: { model: "scripted-judge" } });
+    expect(scored.judge_exchanges[0].prompt_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(scored.recommendation).toContain("Call lookup_order before answering.");
+
+    const events = await runEvents(store, "r1");
+    const verdict = events.find((e) => e.type === "VerdictRecorded")!.data as Record<string, any>;
+    expect(verdict.verdict).toMatchObject({ winner: "claude-sonnet-5", rationale: "Friendlier answers.", judge: "scripted-judge" });
+    expect(verdict.judge_exchange).toMatchObject({ kind: "verdict", usage: { input_tokens: 900, output_tokens: 40, cost: 0.002 } });
+    const completed = events.find((e) => e.type === "RunCompleted")!.data as Record<string, any>;
+    expect(completed.summary.judge).toBe("scripted-judge");
+    expect(completed.summary.judge_usage.by_kind).toMatchObject({ score: 6, verdict: 1 });
+    expect(completed.summary.judge_usage.run).toMatchObject({ calls: 1, cost: 0.002 });
+  });
+
+  it("does not dispatch an external run; scores what the host records and completes on its request", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    let agentCalls = 0;
+    const agent = ScriptedAgent.fromYaml(AGENT_SCRIPT);
+    await start(store, bus, { runtime: { name: "counting", replay: (...args) => (agentCalls++, agent.replay(...args)) } });
+    await seedRun(store, { external: true, models: [{ label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini" }] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(bus.published[REPLAY_TOPIC]).toBeUndefined();
+
+    const { hostRecords, requestCompletion } = await import("./testingHost.js");
+    await hostRecords(store, "r1", [
+      { scenario_key: "order_status", model_label: "gpt-5-mini", replay: { answer: "Order 4821 ships Friday with tracking.", tool_calls: [{ name: "lookup_order" }] } },
+      { scenario_key: "greeting", model_label: "gpt-5-mini", replay: { answer: "Hello! How can I help you today?" } },
+    ]);
+    await waitFor(async () => (await pairEvents(store, "r1", 1)).length === 2);
+    await requestCompletion(store, "r1", 2);
+    await waitFor(() => runEnded(store, "r1"));
+    const events = await runEvents(store, "r1");
+    const failed = events.find((e) => e.type === "RunFailed")!.data as Record<string, any>;
+    expect(failed.message).toBe("The external run did not report every selected scenario and model exactly once: missing refund × gpt-5-mini");
+    expect(events.some((e) => e.type === "VerdictRecorded")).toBe(false);
+    expect(agentCalls).toBe(0);
+    expect((await pairEvents(store, "r1", 0)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+  });
+
+  it("a restarted dispatcher resumes from its checkpoint without dispatching the run again", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    const checkpoints = new MemoryCheckpointStore();
+    await start(store, bus, { checkpoints, roles: ["dispatcher"] });
+    await seedRun(store);
+    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    await worker!.stop();
+    await start(store, bus, { checkpoints });
+    await waitFor(() => runEnded(store, "r1"));
+    expect(bus.published[REPLAY_TOPIC]).toHaveLength(6);
+    expect((await runEvents(store, "r1")).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+  });
+});
