@@ -1,6 +1,7 @@
 // The backlog as data (guide "What to fix", reference-core §13.3): one item per fault entry of
 // the recommendations, in their order, then one per distinct instruction change the judge
 // proposed. Each names its scenarios and models, the fix, and the tools (and server) involved.
+import { toolCallName } from "../replay/index.js";
 import { truncate } from "../support/index.js";
 import { distinct, mostFrequent } from "./aggregates.js";
 import type {
@@ -37,7 +38,7 @@ export function unavailableTools(result: ReportResult): string[] {
   const recorded = asStrings(evidence.unavailable);
   if (recorded) return recorded;
   const roster = asStrings(evidence.tools_available);
-  const exclude = new Set(roster ?? result.replay.toolCalls.map((call) => call.name));
+  const exclude = new Set(roster ?? result.replay.toolCalls.map(toolCallName));
   return result.scenario.expectedTools.filter((tool) => !exclude.has(tool));
 }
 
@@ -63,8 +64,9 @@ function toolsFor(fault: string, group: readonly ReportResult[]): { label: Tools
   if (fault === "tool_error") {
     for (const result of group) {
       for (const call of result.replay.toolCalls) {
-        if (!isTruthy(call.error) || tools.has(call.name)) continue;
-        tools.set(call.name, isBlankText(call.detail) ? null : truncate(String(call.detail), 60));
+        const name = toolCallName(call);
+        if (!isTruthy(call.error) || tools.has(name)) continue;
+        tools.set(name, isBlankText(call.detail) ? null : truncate(String(call.detail), 60));
       }
     }
     return { label: "failing tools", tools };

@@ -2,6 +2,7 @@
 // expectations, a table of each model's status, score, tool calls, fault and cost, and each
 // answer quoted. Untrusted text goes through markdownText, so nothing escapes a cell or a block.
 import { Format } from "../format/index.js";
+import { toolCallName } from "../replay/index.js";
 import { cell, code, htmlInline, inline, quote } from "./markdownText.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ReportResult, ScenarioCost } from "./reportTypes.js";
@@ -10,6 +11,9 @@ const ANSWER_LIMIT = 1500;
 const PROMPT_CELL_LIMIT = 70;
 const SUMMARY_LIMIT = 100;
 const STATUS_MARK = { passed: "✅", failed: "❌", errored: "⚠️" } as const;
+const STATUS_TEXT = { passed: "✅ passed", failed: "❌ failed", errored: "⚠️ errored" } as const;
+// Read once: a namespace getter per call adds up over thousands of rows.
+const { money, score: scoreText, EMPTY } = Format;
 
 /** Ruby `truncate` on code points, touching at most the first 2n units of a long text. */
 export function clip(text: string, limit: number): string {
@@ -20,87 +24,92 @@ export function clip(text: string, limit: number): string {
 }
 
 function matrixCell(result: ReportResult | undefined): string {
-  if (!result) return Format.EMPTY;
-  let text = STATUS_MARK[result.status];
-  if (result.score !== null) text += ` ${Format.score(result.score)}`;
+  if (!result) return EMPTY;
+  let text: string = STATUS_MARK[result.status];
+  if (result.score !== null) text += ` ${scoreText(result.score)}`;
   if (result.fault) text += ` ${cell(result.fault)}`;
   return text;
 }
 
 function costText(cost: ScenarioCost | undefined): string {
-  if (!cost) return Format.EMPTY;
-  let text = Format.money(cost.cost, { estimated: cost.estimated });
-  if (cost.judge_cost !== null) text += ` (judge ${Format.money(cost.judge_cost, { estimated: cost.estimated })})`;
+  if (!cost) return EMPTY;
+  const estimated = cost.estimated;
+  let text = money(cost.cost, { estimated });
+  if (cost.judge_cost !== null) text += ` (judge ${money(cost.judge_cost, { estimated })})`;
   return text;
 }
 
-function byLabel(results: readonly ReportResult[]): Map<string, ReportResult> {
-  const map = new Map<string, ReportResult>();
-  for (const result of results) if (!map.has(result.label)) map.set(result.label, result);
-  return map;
+function resultFor(results: readonly ReportResult[], label: string): ReportResult | undefined {
+  for (const result of results) if (result.label === label) return result;
+  return undefined;
 }
 
 /** `## Scenarios`: one row per scenario, one column per model, and the scenario's cost. */
 export function matrixSection(source: MarkdownSource): string {
   const head = ["Scenario", ...source.models.map((m) => code(m.label, true)), "Cost"];
-  const lines = ["## Scenarios", "", `| ${head.join(" | ")} |`, `|${"---|".repeat(head.length)}`];
+  let out = `## Scenarios\n\n| ${head.join(" | ")} |\n|${"---|".repeat(head.length)}`;
+  const costs = source.scenarioCosts;
+  const labels = source.models.map((m) => m.label);
   for (const [key, results] of source.resultsByScenario) {
-    const prompt = cell(clip(results[0].scenario.prompt, PROMPT_CELL_LIMIT));
-    const found = byLabel(results);
-    let row = `| ${code(key, true)} ${prompt} |`;
-    for (const model of source.models) row += ` ${matrixCell(found.get(model.label))} |`;
-    row += ` ${costText(source.scenarioCosts[key])} |`;
-    lines.push(row);
+    out += `\n| ${code(key, true)} ${cell(clip(results[0].scenario.prompt, PROMPT_CELL_LIMIT))} |`;
+    for (const label of labels) out += ` ${matrixCell(resultFor(results, label))} |`;
+    out += ` ${costText(costs[key])} |`;
   }
-  return lines.join("\n");
+  return out;
+}
+
+function codeList(values: readonly string[]): string {
+  let out = "";
+  for (let i = 0; i < values.length; i += 1) out += (i > 0 ? ", " : "") + code(values[i]);
+  return out;
 }
 
 function expectationsLine(scenario: ReportResult["scenario"]): string {
-  const parts: string[] = [];
-  const list = (values: readonly string[]): string => values.map((v) => code(v)).join(", ");
-  if (scenario.expectedTools.length > 0) parts.push(`tools ${list(scenario.expectedTools)}`);
-  if (scenario.expectedPatterns.length > 0) parts.push(`contains ${list(scenario.expectedPatterns)}`);
-  if (scenario.forbiddenPatterns.length > 0) parts.push(`not contains ${list(scenario.forbiddenPatterns)}`);
-  return `**Expectations:** ${parts.length > 0 ? parts.join(" · ") : "none"}`;
+  let parts = "";
+  if (scenario.expectedTools.length > 0) parts += `tools ${codeList(scenario.expectedTools)}`;
+  if (scenario.expectedPatterns.length > 0) parts += `${parts ? " · " : ""}contains ${codeList(scenario.expectedPatterns)}`;
+  if (scenario.forbiddenPatterns.length > 0) parts += `${parts ? " · " : ""}not contains ${codeList(scenario.forbiddenPatterns)}`;
+  return `**Expectations:** ${parts || "none"}`;
 }
 
+/** Calls grouped by name in first-call order: `name`, ` ✗` when any failed, ` ×k` when repeated. */
 function toolsText(result: ReportResult): string {
-  const calls = new Map<string, { count: number; failed: boolean }>();
-  for (const call of result.replay.toolCalls) {
-    const seen = calls.get(call.name) ?? { count: 0, failed: false };
-    seen.count += 1;
-    if (call.error !== null && call.error !== undefined && call.error !== false) seen.failed = true;
-    calls.set(call.name, seen);
+  const calls = result.replay.toolCalls;
+  if (calls.length === 0) return EMPTY;
+  const names: string[] = [];
+  const counts: number[] = [];
+  const failed: boolean[] = [];
+  for (const call of calls) {
+    const name = toolCallName(call);
+    let at = names.indexOf(name);
+    if (at < 0) { at = names.push(name) - 1; counts.push(0); failed.push(false); }
+    counts[at] += 1;
+    if (call.error !== null && call.error !== undefined && call.error !== false) failed[at] = true;
   }
-  if (calls.size === 0) return Format.EMPTY;
-  const parts: string[] = [];
-  for (const [name, seen] of calls) parts.push(`${name}${seen.failed ? " ✗" : ""}${seen.count > 1 ? ` ×${seen.count}` : ""}`);
-  return cell(parts.join(", "));
-}
-
-function statusText(result: ReportResult): string {
-  return `${STATUS_MARK[result.status]} ${result.status}`;
+  let out = "";
+  for (let i = 0; i < names.length; i += 1) {
+    out += (i > 0 ? ", " : "") + names[i] + (failed[i] ? " ✗" : "") + (counts[i] > 1 ? ` ×${counts[i]}` : "");
+  }
+  return cell(out);
 }
 
 function modelRow(result: ReportResult, cost: ScenarioCost | undefined): string {
-  const own = cost?.models[result.label];
-  const estimated = own?.cost_source === "estimated";
-  const money = Format.money(result.replay.cost, { estimated });
-  return `| ${code(result.label, true)} | ${statusText(result)} | ${Format.score(result.score)} | ${toolsText(result)} | ${result.fault ? cell(result.fault) : Format.EMPTY} | ${money} |`;
+  const estimated = cost?.models[result.label]?.cost_source === "estimated";
+  const fault = result.fault ? cell(result.fault) : EMPTY;
+  return `| ${code(result.label, true)} | ${STATUS_TEXT[result.status]} | ${scoreText(result.score)} | ${toolsText(result)} | ${fault} | ${money(result.replay.cost, { estimated })} |`;
 }
 
-function answerBlock(result: ReportResult): string[] {
-  let head = `#### ${code(result.label)} · ${result.status}`;
-  if (result.score !== null) head += ` · score ${Format.score(result.score)}`;
-  const lines = ["", head, ""];
+function answerBlock(result: ReportResult): string {
+  let out = `\n\n#### ${code(result.label)} · ${result.status}`;
+  if (result.score !== null) out += ` · score ${scoreText(result.score)}`;
   const answer = result.replay.answer;
-  lines.push(answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
+  out += `\n\n${answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_"}`;
   if (result.fault) {
-    const words = [result.summary, result.recommendation].filter((w): w is string => !!w).join(" ");
-    lines.push("", `**Fault:** ${inline(result.fault)} — ${inline(words)}`);
+    const words = result.summary && result.recommendation ? `${result.summary} ${result.recommendation}` : (result.summary ?? result.recommendation ?? "");
+    out += `\n\n**Fault:** ${inline(result.fault)} — ${inline(words)}`;
   }
-  if (result.status === "errored" && result.replay.error) lines.push("", `**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`);
-  return lines;
+  if (result.status === "errored" && result.replay.error) out += `\n\n**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`;
+  return out;
 }
 
 /** One scenario as a `<details>` block; null when the report has no result for that key. */
@@ -108,22 +117,14 @@ export function scenarioBlock(source: MarkdownSource, key: string): string | nul
   const results = source.resultsByScenario.get(key);
   if (!results || results.length === 0) return null;
   const { scenario } = results[0];
-  const passed = results.filter((r) => r.status === "passed").length;
+  let passed = 0;
+  for (const result of results) if (result.status === "passed") passed += 1;
   const summary = `<code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed`;
   const cost = source.scenarioCosts[key];
-  const lines = [
-    "<details>",
-    `<summary>${summary}</summary>`,
-    "",
-    quote(scenario.prompt),
-    "",
-    expectationsLine(scenario),
-    "",
-    "| Model | Status | Score | Tool calls | Fault | Cost |",
-    "|---|---|---|---|---|---|",
-  ];
-  for (const result of results) lines.push(modelRow(result, cost));
-  for (const result of results) lines.push(...answerBlock(result));
-  lines.push("", "</details>");
-  return lines.join("\n");
+  let out =
+    `<details>\n<summary>${summary}</summary>\n\n${quote(scenario.prompt)}\n\n${expectationsLine(scenario)}\n\n` +
+    "| Model | Status | Score | Tool calls | Fault | Cost |\n|---|---|---|---|---|---|";
+  for (const result of results) out += `\n${modelRow(result, cost)}`;
+  for (const result of results) out += answerBlock(result);
+  return `${out}\n\n</details>`;
 }

@@ -13,6 +13,7 @@ import { verdictSection } from "./markdownVerdict.js";
 import { summarizeByModel } from "./summary.js";
 import { judgedVerdict, rankedVerdict } from "./verdict.js";
 import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
+import { judgeUsageFromExchanges, usageByKind, type JudgeUsageRecord } from "../cost/index.js";
 import { reportDocument } from "./reportJson.js";
 import { renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
@@ -62,6 +63,21 @@ function cleanRelease(release: Release | null | undefined): Release | null {
   return Object.keys(out).length > 0 ? out : null;
 }
 
+function addUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): JudgeUsageRecord {
+  if (!given) return more;
+  const sum = (a: unknown, b: unknown): number => (Number(a) || 0) + (Number(b) || 0);
+  const costs = [given.cost, more.cost].filter((c): c is number => typeof c === "number");
+  return {
+    ...given,
+    calls: sum(given.calls, more.calls),
+    input_tokens: sum(given.input_tokens, more.input_tokens),
+    output_tokens: sum(given.output_tokens, more.output_tokens),
+    cost: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
+    model: given.model ?? more.model,
+    by_kind: usageByKind([given, more]),
+  };
+}
+
 export class Report implements MarkdownSource {
   readonly results: readonly ReportResult[];
   readonly models: readonly ReportModel[];
@@ -73,6 +89,7 @@ export class Report implements MarkdownSource {
   readonly #options: ReportOptions;
   readonly #cache = new Map<string, unknown>();
   #judgedVerdict: Verdict | null | undefined;
+  #runJudgeUsage: JudgeUsageRecord | null;
   #verdictExchange: unknown = null;
 
   constructor(options: ReportOptions) {
@@ -85,6 +102,7 @@ export class Report implements MarkdownSource {
     this.metadata = options.metadata ?? {};
     this.agentName = options.agentName?.trim() ? options.agentName : "the agent";
     this.release = cleanRelease(options.release);
+    this.#runJudgeUsage = (options.judgeUsage as JudgeUsageRecord | null | undefined) ?? null;
   }
 
   #once<T>(key: string, compute: () => T): T {
@@ -137,7 +155,7 @@ export class Report implements MarkdownSource {
   }
 
   get judgeUsage(): JudgeUsageSummary | null {
-    return this.#once("judgeUsage", () => computeJudgeUsage(this.results, this.#options.judgeUsage ?? null));
+    return this.#once("judgeUsage", () => computeJudgeUsage(this.results, this.#runJudgeUsage));
   }
 
   get runCosts(): RunCosts {
@@ -168,7 +186,18 @@ export class Report implements MarkdownSource {
     const outcome = await judge.verdict({ summaries: this.summaryByModel, instructions: this.#options.instructions ?? null });
     this.#verdictExchange = outcome.exchange;
     this.#judgedVerdict = outcome.value ? judgedVerdict(ranked, judge.label, outcome.value) : ranked;
+    const spent = outcome.exchange ? judgeUsageFromExchanges([outcome.exchange as { kind: string }]) : null;
+    if (spent) {
+      // The verdict belongs to no result: it is run-level judge spend. Views read before it change.
+      this.#runJudgeUsage = addUsage(this.#runJudgeUsage, spent);
+      this.#cache.clear();
+    }
     return this.#judgedVerdict;
+  }
+
+  /** The judge spend no result owns (given, plus the verdict call): what a rebuild passes back. */
+  get runJudgeUsage(): JudgeUsageRecord | null {
+    return this.#runJudgeUsage;
   }
 
   get winner(): string | null {

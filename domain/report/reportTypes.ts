@@ -5,7 +5,8 @@
 export type ResultStatus = "passed" | "failed" | "errored";
 
 export interface ReportToolCall {
-  name: string;
+  /** A replay stores what the host gave; read it with `toolCallName`. */
+  name?: unknown;
   arguments?: unknown;
   error?: unknown;
   detail?: unknown;
@@ -19,7 +20,6 @@ export interface ReportDiagnosis {
   recommendation?: string | null;
   evidence?: Record<string, unknown>;
   judge?: { recommendation?: string; suggested_tool?: { name: string; description: string }; instruction_change?: string } | null;
-  [key: string]: unknown;
 }
 
 export interface ReportModel {
@@ -155,7 +155,7 @@ export interface ReportResult {
   readonly fault: string | null;
   readonly summary: string | null;
   readonly recommendation: string | null;
-  toJSON(): Record<string, unknown>;
+  toJSON(): object;
 }
 
 // Cost views are domain/cost's; their types are read off its functions.

@@ -1,2 +1,7 @@
-// Public surface of domain/runner (filled in by its issue).
-export {};
+// Public surface of domain/runner: the Runner (scenarios x models -> Results -> Report) and the
+// Result it produces.
+export { Runner, DEFAULT_JUDGE_LIMIT, DEFAULT_REFINE_FAULTS } from "./runner.js";
+export type { RunnerOptions, AroundEvaluation, AroundEvaluationFn, EvaluationContext } from "./runner.js";
+export type { RefineGate, ReplayFn, RunnerJudge, RunnerSpec } from "./evaluate.js";
+export { ReplayTimeoutError } from "./timeout.js";
+export * from "./result.js";

@@ -1,0 +1,132 @@
+// One scenario x model, start to finish (reference-core §11 `evaluate`): obtain the replay
+// (a throw, nothing, an unusable value or a timeout becomes a failed replay), ask the judge for
+// its grades, score, diagnose, refine the diagnosis with the judge within the run's limit,
+// and build the Result with the judge's exchanges and what they used.
+import { judgeUsageFromExchanges } from "../cost/index.js";
+import { Diagnosis } from "../diagnosis/index.js";
+import type { Judge, JudgeExchange } from "../judge/index.js";
+import { Replay } from "../replay/index.js";
+import type { Scenario } from "../scenarios/index.js";
+import { Scorer, TASK_COMPLETION, type Criterion } from "../scoring/index.js";
+import { Result } from "./result.js";
+import { withTimeout } from "./timeout.js";
+
+export interface RunnerSpec {
+  readonly label: string;
+  readonly provider: string;
+  readonly model: string;
+}
+
+/** A host's own spec type (a ModelSpec) is accepted as is. */
+export type ReplayFn = (scenario: Scenario, spec: any) => unknown;
+export type RunnerJudge = Pick<Judge, "label" | "scoreTask" | "scoreCriterion" | "recommend" | "verdict">;
+
+/** Asked before each recommendation call (after the judge limit): false skips the call. */
+export type RefineGate = (context: { scenario: Scenario; spec: RunnerSpec; fault: string }) => boolean | Promise<boolean>;
+
+export interface EvaluationSettings {
+  replay: ReplayFn;
+  criteria: readonly Criterion[];
+  /** Built once per Runner: criteria compile once, not once per pair. */
+  scorer: Scorer;
+  judge: RunnerJudge | null;
+  judgeTask: boolean;
+  availableTools: Record<string, string>;
+  instructions: string | null;
+  agentName: string;
+  threshold: number;
+  refineFaults: readonly string[];
+  judgeLimit: number;
+  refineGate: RefineGate | null;
+  requireJudgeScores: boolean;
+  replayTimeoutMs: number | null;
+  /** Shared by every evaluation of one Runner: the limit is per run, not per pair. */
+  refinements: { attempted: number };
+}
+
+/** Whatever the replay function gave, as a Replay; never throws. */
+export async function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Promise<Replay> {
+  let value: unknown;
+  try {
+    value = await withTimeout(Promise.resolve().then(() => settings.replay(scenario, spec)), settings.replayTimeoutMs);
+  } catch (error) {
+    return Replay.failed(error);
+  }
+  if (value === null || value === undefined) return Replay.failed("replay returned nothing");
+  try {
+    return Replay.from(value);
+  } catch (error) {
+    return Replay.failed(error);
+  }
+}
+
+const present = (text: string | null): boolean => text !== null && text.trim() !== "";
+
+async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, replay: Replay, exchanges: JudgeExchange[]) {
+  const judge = settings.judge;
+  const judged = settings.criteria.filter((c) => c.type === "llm_judge");
+  const judgeScores: Record<string, number | null> = {};
+  let taskCompletion: number | null | undefined;
+  if (!judge || !present(replay.answer)) return { judgeScores, taskCompletion, judged };
+  for (const criterion of judged) {
+    const outcome = await judge.scoreCriterion({ criterion, prompt: scenario.prompt, answer: replay.answer });
+    judgeScores[criterion.key] = outcome.value;
+    if (outcome.exchange) exchanges.push(outcome.exchange);
+  }
+  if (settings.judgeTask && judged.length === 0) {
+    const outcome = await judge.scoreTask({ scenario, answer: replay.answer });
+    taskCompletion = outcome.value;
+    if (outcome.exchange) exchanges.push(outcome.exchange);
+  }
+  return { judgeScores, taskCompletion, judged };
+}
+
+async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, fault: string): Promise<boolean> {
+  if (!settings.judge || !settings.refineFaults.includes(fault)) return false;
+  if (settings.refinements.attempted >= settings.judgeLimit) return false;
+  if (settings.refineGate && !(await settings.refineGate({ scenario, spec, fault }))) return false;
+  // Counted before the call, so a call that fails still uses up the limit.
+  settings.refinements.attempted += 1;
+  return true;
+}
+
+export async function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown): Promise<Result> {
+  const replay = given == null ? await obtainReplay(settings, scenario, spec) : Replay.from(given);
+  const exchanges: JudgeExchange[] = [];
+  const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges);
+  const scores = settings.scorer.score(scenario, replay, { judgeScores, ...(taskCompletion !== undefined ? { taskCompletion } : {}) });
+  const score = Scorer.mean(scores);
+  let diagnosis = Diagnosis.diagnose({
+    scenario, replay, scores, score,
+    availableTools: Object.keys(settings.availableTools),
+    threshold: settings.threshold,
+    agentName: settings.agentName,
+    judgeKeys: judged.map((c) => c.key),
+  });
+  if (!diagnosis && settings.requireJudgeScores && settings.judge) {
+    const expected = judged.map((c) => c.key);
+    if (taskCompletion !== undefined) expected.push(TASK_COMPLETION);
+    const unscored = expected.filter((key) => scores[key] === null || scores[key] === undefined);
+    if (unscored.length > 0) diagnosis = Diagnosis.judgeUnavailable(unscored);
+  }
+  if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault))) {
+    const outcome = await settings.judge!.recommend({
+      // The judge reads calls structurally; a Replay's calls keep whatever name the host gave.
+      scenario, replay: replay as unknown as Parameters<RunnerJudge["recommend"]>[0]["replay"], diagnosis, availableTools: settings.availableTools, instructions: settings.instructions,
+    });
+    if (outcome.exchange) exchanges.push(outcome.exchange);
+    if (outcome.value) diagnosis = Diagnosis.refine(diagnosis, outcome.value);
+  }
+  recordJudgeUsage(replay, exchanges);
+  const status = replay.errored ? "errored" : diagnosis ? "failed" : "passed";
+  return new Result({ scenario, spec, replay, scores, score, status, diagnosis, judgeExchanges: exchanges });
+}
+
+/** The judge's calls for this result, as usage on the replay's metadata (unless the host set one). */
+function recordJudgeUsage(replay: Replay, exchanges: readonly JudgeExchange[]): void {
+  if (exchanges.length === 0) return;
+  const metadata = replay.metadata as Record<string, unknown>;
+  if (metadata.judge_usage !== undefined) return;
+  const usage = judgeUsageFromExchanges(exchanges);
+  if (usage) metadata.judge_usage = usage;
+}

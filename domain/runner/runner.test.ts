@@ -1,0 +1,163 @@
+import { describe, expect, it, vi } from "vitest";
+import { Correlation } from "../correlation/index.js";
+import { Judge } from "../judge/index.js";
+import { ModelSpec } from "../models/index.js";
+import { Replay } from "../replay/index.js";
+import { Scenario } from "../scenarios/index.js";
+import { Runner } from "./runner.js";
+
+const scenarios = [
+  new Scenario({ key: "orders_1", prompt: "Where is my order 4821?", expectedTools: ["lookup_order"] }),
+  new Scenario({ key: "cancel", prompt: "Cancel my subscription", forbiddenPatterns: ["I cannot"] }),
+];
+const models = ["gpt-5-mini", "claude-sonnet-5"].map((m) => ModelSpec.parse(m, { defaultProvider: "openai" }));
+const good = (scenario: Scenario) => ({
+  answer: "Order 4821 shipped yesterday and arrives on Friday; here is the tracking link for it.",
+  tool_calls: scenario.expectedTools.map((name) => ({ name })),
+  duration_ms: 1200,
+});
+
+/** A judge whose completion function records every request and answers from a script. */
+function fakeJudge(answer: (kind: string, prompt: string) => string | Promise<string>) {
+  const calls: { kind: string; prompt: string; instructions: string }[] = [];
+  const judge = new Judge({
+    label: "judge-model",
+    complete: async ({ instructions, prompt, kind }) => {
+      calls.push({ kind, prompt, instructions });
+      return answer(kind, prompt);
+    },
+  });
+  return { judge, calls };
+}
+
+describe("Runner.run", () => {
+  it("replays every scenario x model in order, calls onResult after each, and returns a Report", async () => {
+    const seen: string[] = [];
+    const report = await new Runner({
+      scenarios, models, replay: good,
+      onResult: (result) => { seen.push(`${result.scenario.key}/${result.label}`); },
+    }).run();
+    expect(seen).toEqual(["orders_1/gpt-5-mini", "orders_1/claude-sonnet-5", "cancel/gpt-5-mini", "cancel/claude-sonnet-5"]);
+    expect(report.results.map((r) => r.status)).toEqual(["passed", "passed", "passed", "passed"]);
+    expect(report.summaryByModel["gpt-5-mini"].pass_rate).toBe(100);
+  });
+
+  it("turns a replay that throws, returns nothing, returns junk or hangs into a run_error result", async () => {
+    const replays: Record<string, () => unknown> = {
+      "gpt-5-mini": () => { throw new Error("401 Unauthorized"); },
+      "claude-sonnet-5": () => undefined,
+    };
+    const report = await new Runner({ scenarios: scenarios.slice(0, 1), models, replay: (_s, spec) => replays[spec.label]() }).run();
+    expect(report.results.map((r) => [r.status, r.fault])).toEqual([["errored", "run_error"], ["errored", "run_error"]]);
+    expect(report.results[0].replay.error).toContain("401 Unauthorized");
+    expect(report.results[1].replay.error).toBe("replay returned nothing");
+
+    const junk = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: () => ({ anser: "typo" }) }).run();
+    expect(junk.results[0].status).toBe("errored");
+    expect(junk.results[0].replay.error).toContain("anser");
+
+    const hang = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: () => new Promise(() => {}), replayTimeoutMs: 20 }).run();
+    expect(hang.results[0].status).toBe("errored");
+    expect(hang.results[0].replay.error).toContain("within 20 ms");
+  });
+
+  it("wraps each evaluation in aroundEvaluation, runs onResult after it, and propagates its errors", async () => {
+    const events: string[] = [];
+    await new Runner({
+      scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: good,
+      aroundEvaluation: async (context, next) => { events.push(`before ${context.scenario.key}`); const r = await next(); events.push("after"); return r; },
+      onResult: () => { events.push("onResult"); },
+    }).run();
+    expect(events).toEqual(["before orders_1", "after", "onResult"]);
+
+    const failing = new Runner({ scenarios, models, replay: good, aroundEvaluation: async () => { throw new Error("tracer down"); } });
+    await expect(failing.run()).rejects.toThrow("tracer down");
+    const wrong = new Runner({ scenarios, models, replay: good, aroundEvaluation: async (_c, next) => { await next(); return {} as never; } });
+    await expect(wrong.run()).rejects.toThrow(/aroundEvaluation must return the Result/);
+  });
+
+  it("evaluate() bypasses the wrapper and onResult, and scores a replay already held", async () => {
+    const around = vi.fn();
+    const onResult = vi.fn();
+    const runner = new Runner({ scenarios, models, replay: () => { throw new Error("not called"); }, aroundEvaluation: around, onResult });
+    const result = await runner.evaluate(scenarios[1], models[0], new Replay({ answer: "I cannot do that, sorry, it is not possible for me here today." }));
+    expect(result.fault).toBe("forbidden_content");
+    expect(around).not.toHaveBeenCalled();
+    expect(onResult).not.toHaveBeenCalled();
+  });
+
+  it("replays in parallel with concurrency > 1 and keeps scenario x model order", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const many = Array.from({ length: 6 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const report = await new Runner({
+      scenarios: many, models, concurrency: 4,
+      replay: async (scenario) => {
+        inFlight += 1; most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 10 - Number(scenario.key.slice(1))));
+        inFlight -= 1;
+        return { answer: `A long enough answer to ${scenario.key}, with details and a next step.` };
+      },
+    }).run();
+    expect(most).toBe(4);
+    expect(report.results.map((r) => `${r.scenario.key}/${r.label}`)).toEqual(many.flatMap((s) => models.map((m) => `${s.key}/${m.label}`)));
+  });
+
+  it("carries Correlation ids onto each result when used as aroundEvaluation", async () => {
+    let n = 0;
+    const correlation = new Correlation({ agentName: "SupportAgent", ids: () => `id-${(n += 1)}` });
+    const metadata: Record<string, unknown> = { suite: "support" };
+    const report = await correlation.withRun(metadata, (run) =>
+      new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: good, metadata: run, aroundEvaluation: correlation }).run(),
+    );
+    expect(report.metadata).toBe(metadata);
+    expect(report.results[0].replay.metadata).toMatchObject({ run_id: "id-1", result_id: "id-2", scenario_key: "orders_1", model_label: "gpt-5-mini" });
+  });
+});
+
+describe("Runner with a judge", () => {
+  it("asks for task completion, refines failures within the limit, and picks a verdict", async () => {
+    const { judge, calls } = fakeJudge((kind) => {
+      if (kind === "score") return '{"score": 0.9}';
+      if (kind === "recommend") return '{"recommendation": "Call lookup_order first.", "suggested_tool": "lookup_order", "instruction_change": "Look orders up."}';
+      return '{"winner": "claude-sonnet-5", "rationale": "Same pass rate, better answers."}';
+    });
+    const replay = (scenario: Scenario, spec: ModelSpec) => (spec.label === "gpt-5-mini" ? { answer: "Your order is fine, it ships soon enough, no worries at all." } : good(scenario));
+    const report = await new Runner({ scenarios, models, replay, judge, judgeLimit: 1, instructions: "Be helpful." }).run();
+    const kinds = calls.map((c) => c.kind);
+    expect(kinds.filter((k) => k === "score")).toHaveLength(4);
+    expect(kinds.filter((k) => k === "recommend")).toHaveLength(1);
+    expect(kinds.at(-1)).toBe("verdict");
+    expect(calls.at(-1)!.prompt).toContain("Be helpful.");
+    const failed = report.results[0];
+    expect(failed.scores.task_completion).toBe(0.9);
+    expect(failed.fault).toBe("expected_tool_not_called");
+    expect(failed.recommendation).toBe("Call lookup_order first.");
+    expect(report.verdict).toEqual({ winner: "claude-sonnet-5", rationale: "Same pass rate, better answers.", judge: "judge-model" });
+    expect(report.judgeUsage?.calls).toBe(6);
+    expect(report.fixItems.some((item) => item.kind === "instruction" && item.quote === "Look orders up.")).toBe(true);
+  });
+
+  it("counts a failed refinement call against the limit and lets refineGate veto calls", async () => {
+    const { judge, calls } = fakeJudge((kind) => { if (kind === "recommend") throw new Error("judge down"); return "not json"; });
+    const bad = () => ({ answer: "" });
+    const runner = new Runner({ scenarios, models: models.slice(0, 1), replay: bad, judge, judgeLimit: 5, refineFaults: ["run_error"] });
+    const report = await runner.run();
+    expect(report.results.every((r) => r.fault === "run_error")).toBe(true);
+    expect(runner.refinements).toBe(2);
+    expect(calls.filter((c) => c.kind === "recommend")).toHaveLength(2);
+
+    const gate = vi.fn(() => false);
+    const gated = new Runner({ scenarios, models: models.slice(0, 1), replay: bad, judge, refineFaults: ["run_error"], refineGate: gate });
+    await gated.run();
+    expect(gate).toHaveBeenCalledTimes(2);
+    expect(gated.refinements).toBe(0);
+  });
+
+  it("leaves an unusable task grade out of the score", async () => {
+    const { judge } = fakeJudge(() => '{"score": "high"}');
+    const report = await new Runner({ scenarios: scenarios.slice(1), models: models.slice(0, 1), replay: good, judge }).run();
+    expect(report.results[0].scores.task_completion).toBeNull();
+    expect(report.results[0].status).toBe("passed");
+  });
+});

@@ -1,0 +1,159 @@
+// Runner (reference-core §11, guide "Adding a judge", "In a dashboard"): every scenario x model
+// replayed, scored, diagnosed and (with a judge) refined, then one Report. A replay that throws,
+// returns nothing or hangs past `replayTimeoutMs` is a run_error result, never a failed run;
+// errors from `aroundEvaluation` propagate. With `concurrency > 1` replays run in parallel and
+// results keep scenario x model order.
+import { Diagnosis } from "../diagnosis/index.js";
+import { Scorer } from "../scoring/index.js";
+import { Report, type ReportLinks, type Release, type ToolResolver } from "../report/index.js";
+import type { Scenario } from "../scenarios/index.js";
+import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
+import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
+import { inOrder } from "./pool.js";
+import type { Result } from "./result.js";
+
+export const DEFAULT_REFINE_FAULTS: readonly string[] = Diagnosis.DEFAULT_REFINE_FAULTS;
+export const DEFAULT_JUDGE_LIMIT = 25;
+
+export interface EvaluationContext {
+  scenario: Scenario;
+  spec: RunnerSpec;
+  runMetadata: Record<string, unknown>;
+}
+export type AroundEvaluationFn = (context: EvaluationContext, next: () => Promise<Result>) => Promise<Result>;
+/** A wrapper function, or an object carrying one (a Correlation). */
+export type AroundEvaluation = AroundEvaluationFn | { aroundEvaluation: AroundEvaluationFn };
+
+export interface RunnerOptions {
+  scenarios: readonly Scenario[];
+  models: readonly RunnerSpec[];
+  replay: ReplayFn;
+  criteria?: readonly { key: string; type: string; config?: Record<string, unknown> }[];
+  judge?: RunnerJudge | null;
+  /** Ask the judge for task_completion when no llm_judge criterion is configured (default true). */
+  judgeTask?: boolean;
+  availableTools?: AvailableToolsInput;
+  instructions?: string | null;
+  agentName?: string | null;
+  threshold?: number;
+  refineFaults?: readonly string[];
+  judgeLimit?: number;
+  refineGate?: RefineGate | null;
+  onResult?: ((result: Result) => void | Promise<void>) | null;
+  aroundEvaluation?: AroundEvaluation | null;
+  requireJudgeScores?: boolean;
+  metadata?: Record<string, unknown>;
+  release?: Release | null;
+  concurrency?: number;
+  /** Per-replay budget; a replay still running after it becomes a run_error. */
+  replayTimeoutMs?: number | null;
+  /** Passed through to the Report. */
+  toolResolver?: ToolResolver | null;
+  links?: ReportLinks;
+}
+
+function wrapperOf(around: AroundEvaluation | null | undefined): AroundEvaluationFn | null {
+  if (!around) return null;
+  if (typeof around === "function") return around;
+  if (typeof around.aroundEvaluation === "function") return around.aroundEvaluation;
+  throw new TypeError("Runner: aroundEvaluation must be a function (context, next) => Result or an object with one");
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return (value as object).constructor?.name ?? "Object";
+  return typeof value;
+}
+
+export class Runner {
+  readonly scenarios: readonly Scenario[];
+  readonly models: readonly RunnerSpec[];
+  readonly metadata: Record<string, unknown>;
+  readonly #options: RunnerOptions;
+  readonly #settings: EvaluationSettings;
+  readonly #around: AroundEvaluationFn | null;
+
+  constructor(options: RunnerOptions) {
+    if (!Array.isArray(options?.scenarios)) throw new TypeError("Runner: scenarios must be an array of Scenario");
+    if (!Array.isArray(options.models)) throw new TypeError("Runner: models must be an array of model specs");
+    if (typeof options.replay !== "function") throw new TypeError("Runner: replay must be a function (scenario, spec) => Replay");
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`Runner: concurrency must be a positive integer, got ${String(concurrency)}`);
+    const timeout = options.replayTimeoutMs;
+    if (timeout != null && !(Number.isFinite(timeout) && timeout > 0)) throw new RangeError(`Runner: replayTimeoutMs must be a positive number, got ${String(timeout)}`);
+    this.#options = options;
+    this.scenarios = options.scenarios;
+    this.models = options.models;
+    // By reference: a Correlation keeps writing onto the object the Report carries.
+    this.metadata = options.metadata ?? {};
+    this.#around = wrapperOf(options.aroundEvaluation);
+    this.#settings = {
+      replay: options.replay,
+      criteria: options.criteria ?? [],
+      scorer: new Scorer({ criteria: options.criteria ?? [], threshold: options.threshold ?? 0.7 }),
+      judge: options.judge ?? null,
+      judgeTask: options.judgeTask ?? true,
+      availableTools: normalizeTools(options.availableTools),
+      instructions: options.instructions ?? null,
+      agentName: options.agentName?.trim() ? options.agentName : "The agent",
+      threshold: options.threshold ?? 0.7,
+      refineFaults: options.refineFaults ?? DEFAULT_REFINE_FAULTS,
+      judgeLimit: options.judgeLimit ?? DEFAULT_JUDGE_LIMIT,
+      refineGate: options.refineGate ?? null,
+      requireJudgeScores: options.requireJudgeScores ?? false,
+      replayTimeoutMs: timeout ?? null,
+      refinements: { attempted: 0 },
+    };
+  }
+
+  /** Refinement calls attempted by this Runner (counted before each call). */
+  get refinements(): number {
+    return this.#settings.refinements.attempted;
+  }
+
+  /**
+   * Scores one pair without the wrapper and without `onResult`, for a caller doing its own
+   * scheduling. `replay` is the replay already held; without it the replay function is called.
+   */
+  evaluate(scenario: Scenario, spec: RunnerSpec, replay?: unknown): Promise<Result> {
+    return evaluatePair(this.#settings, scenario, spec, replay);
+  }
+
+  async run(): Promise<Report> {
+    const pairs: [Scenario, RunnerSpec][] = [];
+    for (const scenario of this.scenarios) for (const spec of this.models) pairs.push([scenario, spec]);
+    const results = await inOrder(pairs.length, this.#options.concurrency ?? 1, (i) => this.#evaluateWrapped(pairs[i][0], pairs[i][1]));
+    const report = new Report({
+      results,
+      models: this.models,
+      criteria: this.#settings.criteria,
+      judge: this.#settings.judge,
+      instructions: this.#settings.instructions,
+      threshold: this.#settings.threshold,
+      metadata: this.metadata,
+      release: this.#options.release ?? null,
+      agentName: this.#options.agentName ?? null,
+      toolResolver: this.#options.toolResolver ?? null,
+      links: this.#options.links,
+    });
+    if (this.#settings.judge) await report.judgeVerdict();
+    return report;
+  }
+
+  async #evaluateWrapped(scenario: Scenario, spec: RunnerSpec): Promise<Result> {
+    let result: Result;
+    if (this.#around) {
+      let yielded: Result | undefined;
+      const next = async (): Promise<Result> => (yielded = await this.evaluate(scenario, spec));
+      const returned = await this.#around({ scenario, spec, runMetadata: this.metadata }, next);
+      if (yielded === undefined || returned !== yielded) {
+        throw new TypeError(`aroundEvaluation must return the Result its next() yields, got ${typeName(returned)}`);
+      }
+      result = returned;
+    } else {
+      result = await this.evaluate(scenario, spec);
+    }
+    await this.#options.onResult?.(result);
+    return result;
+  }
+}
