@@ -8,13 +8,15 @@ import {
 export const GPT = { label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini" };
 export const CLAUDE = { label: "claude-sonnet-5", provider: "anthropic", model: "claude-sonnet-5" };
 
+// Ids count up across every deps object of a process, so two tenants' commands never share one.
+let lastId = 0;
+
 export function commandDeps(tenant = "acme") {
   let seconds = 0;
-  let n = 0;
   return {
     // Time moves a second per command so timestamps differ, yet every run of a test writes the same ones.
     clock: { now: () => new Date(Date.UTC(2026, 10, 30, 12, 0, seconds++)) },
-    ids: { next: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}` },
+    ids: { next: () => `00000000-0000-4000-8000-${String(++lastId).padStart(12, "0")}` },
     context: { tenant, actor: "tester" },
   };
 }

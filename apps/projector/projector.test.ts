@@ -1,0 +1,309 @@
+// The projector on the in-memory event store and an embedded (PGlite) read database: a run's
+// life end to end through the domain's commands, redelivery, restart, rebuild, tenancy, progress.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra";
+import { UnknownEventTypeError, type EventStore } from "@verdict/domain";
+import { createProjector, type Projector } from "./projector.js";
+import { applyBatch } from "./projection/applyBatch.js";
+import { readModelChecksum } from "./db/checksum.js";
+import { sqlOf } from "./db/sql.js";
+import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
+import type { RunProgress } from "./progress/progress.js";
+import type { OpenedReadModels } from "./openReadModels.js";
+import { openTestReadModels, resetReadModels } from "./testing/testReadModels.js";
+import {
+  beginRun, CLAUDE, commandDeps, completeRun, createEvaluation, failRun, GPT, importFinishedReport, recordPair, recordVerdict, type Deps,
+} from "./testing/runFixture.js";
+
+let read: OpenedReadModels;
+let store: EventStore;
+let deps: Deps;
+
+beforeAll(async () => {
+  read = await openTestReadModels();
+});
+afterAll(async () => {
+  await read?.close();
+});
+beforeEach(async () => {
+  await resetReadModels(read);
+  store = createMemoryEventStore({ now: () => new Date("2026-11-30T12:00:00Z") });
+  deps = commandDeps("acme");
+});
+
+const projectorOf = (extra: Partial<Parameters<typeof createProjector>[0]> = {}): Projector =>
+  createProjector({ store, orm: read.orm, batchSize: 7, ...extra });
+const checksum = () => readModelChecksum(sqlOf(read.orm.em.fork()));
+
+/** e1 with scenarios a, b; run r1 across two models, three pairs recorded (passed, failed, errored). */
+async function halfRun() {
+  await createEvaluation(store, deps, "e1", ["a", "b"]);
+  const run = await beginRun(store, deps, "e1", "r1");
+  await recordPair(store, deps, run, "a", GPT.label, "passed");
+  await recordPair(store, deps, run, "a", CLAUDE.label, "failed");
+  await recordPair(store, deps, run, "b", GPT.label, "errored");
+  return run;
+}
+
+const allPairs = [
+  { scenario_key: "a", model_label: GPT.label, pass: true },
+  { scenario_key: "a", model_label: CLAUDE.label, pass: false },
+  { scenario_key: "b", model_label: GPT.label, pass: false },
+  { scenario_key: "b", model_label: CLAUDE.label, pass: true },
+];
+
+const completionSummary = {
+  summary_by_model: {
+    [GPT.label]: { provider: "openai", model: GPT.model, scenarios: 2, passed: 1, errored: 1, pass_rate: 50, avg_score: 1 },
+    [CLAUDE.label]: { provider: "anthropic", model: CLAUDE.model, scenarios: 2, passed: 1, errored: 0, pass_rate: 50, avg_score: 0.6 },
+  },
+  fix_items: [
+    { kind: "fault", fault: "expected_tool_not_called", count: 1, scenario_keys: ["a"], models: [CLAUDE.label], recommendation: "Call lookup first." },
+    { kind: "fault", fault: "run_error", count: 1, scenario_keys: ["b"], models: [GPT.label], recommendation: "Raise the timeout." },
+  ],
+};
+
+async function fullRun() {
+  const run = await halfRun();
+  await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
+  await recordVerdict(store, deps, "r1", CLAUDE.label);
+  await completeRun(store, deps, "r1", allPairs, completionSummary);
+  return run;
+}
+
+describe("a run's life in the read models", () => {
+  it("plans every pair PENDING at RunStarted with the scenario it is evaluated on", async () => {
+    await createEvaluation(store, deps, "e1", ["a", "b"]);
+    await beginRun(store, deps, "e1", "r1");
+    await projectorOf().catchUp();
+    const run = await read.readModels.getRun("acme", "r1");
+    expect(run).toMatchObject({ status: "RUNNING", number: 1, evaluationId: "e1", total: 4, completed: 0, origin: "engine" });
+    expect(run?.startedAt).toBe(await recordedAt("RunStarted"));
+    const results = await read.readModels.listResults("acme", "r1");
+    expect(results.map((r) => [r.n, r.scenarioKey, r.modelLabel, r.status])).toEqual([
+      [0, "a", GPT.label, "pending"], [1, "a", CLAUDE.label, "pending"], [2, "b", GPT.label, "pending"], [3, "b", CLAUDE.label, "pending"],
+    ]);
+    expect(results[2].scenario).toMatchObject({ key: "b", prompt: "Prompt for b", group: "refunds", expected_tools: ["lookup"] });
+    expect(results[2]).toMatchObject({ group: "refunds", provider: "openai", position: 1 });
+    const evaluation = await read.readModels.getEvaluation("acme", "e1");
+    expect(evaluation).toMatchObject({ scenarioCount: 2, runCount: 1, latestRunId: "r1", latestRunNumber: 1, archived: false });
+    const scenarios = await read.readModels.listScenarios("acme", "e1");
+    expect(scenarios.map((s) => [s.key, s.group, s.position, s.enabled])).toEqual([["a", "billing", 0, true], ["b", "refunds", 1, true]]);
+    expect(scenarios[0].expectations).toEqual({ tools: ["lookup"], contains: [], not_contains: [] });
+  });
+
+  it("counts scored results and splits usage between agent and judge", async () => {
+    await halfRun();
+    await projectorOf().catchUp();
+    const run = await read.readModels.getRun("acme", "r1");
+    expect(run).toMatchObject({ status: "RUNNING", total: 4, completed: 3, passed: 1, failed: 1, errored: 1 });
+    expect(run).toMatchObject({ agentInputTokens: 20, agentOutputTokens: 10, agentCost: 0.0002, judgeCalls: 1, judgeInputTokens: 7, judgeCost: 0.00002 });
+    const [a, , b] = await read.readModels.listResults("acme", "r1");
+    expect(a).toMatchObject({ status: "passed", score: 1, answer: "Answer to a", toolCalls: [{ name: "lookup" }], costSource: "reported", judgeCalls: 1 });
+    expect(b).toMatchObject({ status: "errored", fault: "run_error", error: "Timeout: agent took too long", costSource: "unpriced", cost: null });
+    expect(await read.readModels.listResults("acme", "r1", { status: "pending" })).toHaveLength(1);
+    expect((await read.readModels.listResults("acme", "r1", { model: CLAUDE.label, fault: "expected_tool_not_called" })).map((r) => r.scenarioKey)).toEqual(["a"]);
+    expect(await read.readModels.progress("acme", "r1")).toMatchObject({ completed: 3, latest_result: { scenario_key: "b", model_label: GPT.label, status: "errored" } });
+  });
+
+  it("completes with the summary's model summaries and fix items, the verdict and the comparison", async () => {
+    await fullRun();
+    await projectorOf().catchUp();
+    const run = await read.readModels.getRun("acme", "r1");
+    expect(run).toMatchObject({ status: "COMPLETED", completed: 4, passed: 2, failed: 1, errored: 1 });
+    expect(run?.completedAt).toBe(await recordedAt("RunCompleted"));
+    // the verdict's own judge call counts toward the run's judge usage
+    expect(run).toMatchObject({ judgeCalls: 3, judgeInputTokens: 114, judgeCost: 0.00104 });
+    expect((await read.readModels.modelSummaries("acme", "r1")).map((m) => [m.label, m.position, m.passRate, m.provider])).toEqual([
+      [GPT.label, 0, 50, "openai"], [CLAUDE.label, 1, 50, "anthropic"],
+    ]);
+    expect((await read.readModels.fixItems("acme", "r1")).map((f) => f.fault)).toEqual(["expected_tool_not_called", "run_error"]);
+    expect((await read.readModels.fixItems("acme", "r1", { model: GPT.label })).map((f) => f.item.recommendation)).toEqual(["Raise the timeout."]);
+    expect(await read.readModels.verdict("acme", "r1")).toMatchObject({ winner: CLAUDE.label, judge: "pass rate", judgeExchange: { kind: "verdict" } });
+    expect(await read.readModels.comparison("acme", "r1")).toMatchObject({ seed: 42, resamples: 1000, confidence: 0.95, comparison: { conclusion: "not decisive" } });
+  });
+
+  it("computes model summaries from the run's results when the completion carried none", async () => {
+    const run = await halfRun();
+    await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
+    await completeRun(store, deps, "r1", allPairs, {});
+    await projectorOf().catchUp();
+    const summaries = await read.readModels.modelSummaries("acme", "r1");
+    expect(summaries.map((s) => [s.label, s.summary.scenarios, s.summary.passed, s.summary.errored, s.passRate])).toEqual([
+      [GPT.label, 2, 1, 1, 50], [CLAUDE.label, 2, 1, 0, 50],
+    ]);
+    expect(summaries[0].summary).toMatchObject({ p50_duration_ms: 101, p95_duration_ms: 30_000, faults: { run_error: 1 }, cost: 0.0001 });
+  });
+
+  it("fails a run keeping the results recorded before the failure", async () => {
+    const run = await beginRunWithOnePair();
+    expect(run.runId).toBe("r1");
+    await failRun(store, deps, "r1", "watchdog: no progress for 10 minutes");
+    await projectorOf().catchUp();
+    expect(await read.readModels.getRun("acme", "r1")).toMatchObject({ status: "FAILED", errorMessage: "watchdog: no progress for 10 minutes", completed: 1, total: 4 });
+    expect((await read.readModels.listResults("acme", "r1", { status: "passed" })).map((r) => r.scenarioKey)).toEqual(["a"]);
+  });
+
+  it("turns an imported report into a COMPLETED run with its results, summaries and verdict", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await importFinishedReport(store, deps, "e1", "ext-1", {
+      models: { [GPT.label]: { provider: "openai", model: GPT.model, scenarios: 1, passed: 0, pass_rate: 0 } },
+      verdict: { winner: null, rationale: null, judge: "rules" },
+      fix_items: [{ kind: "fault", fault: "forbidden_content", models: [GPT.label] }],
+      results: [{ scenario_key: "refund", prompt: "Refund me", label: GPT.label, status: "failed", score: 0.4, fault: "forbidden_content", cost: 0.002, expect: { not_contains: ["sorry"] } }],
+    });
+    await projectorOf().catchUp();
+    expect(await read.readModels.getRun("acme", "ext-1")).toMatchObject({ status: "COMPLETED", origin: "imported", total: 1, completed: 1, failed: 1, agentCost: 0.002 });
+    const [result] = await read.readModels.listResults("acme", "ext-1");
+    expect(result).toMatchObject({ scenarioKey: "refund", provider: "openai", fault: "forbidden_content", scenario: { key: "refund", forbidden_patterns: ["sorry"] } });
+    expect(await read.readModels.fixItems("acme", "ext-1")).toHaveLength(1);
+    expect(await read.readModels.verdict("acme", "ext-1")).toMatchObject({ judge: "rules" });
+  });
+});
+
+/** Timestamps in read models are the events' own (metadata.recorded_at). */
+async function recordedAt(type: string): Promise<string> {
+  const event = (await store.readAll()).find((e) => e.type === type);
+  return String(event?.metadata.recorded_at);
+}
+
+async function beginRunWithOnePair() {
+  await createEvaluation(store, deps, "e1", ["a", "b"]);
+  const run = await beginRun(store, deps, "e1", "r1");
+  await recordPair(store, deps, run, "a", GPT.label, "passed");
+  return run;
+}
+
+describe("delivery, restart and rebuild", () => {
+  it("reapplying already-applied events changes nothing", async () => {
+    await fullRun();
+    const events = await store.readAll();
+    await applyBatch(read.orm.em, events.slice(0, 20), { name: "read-models" });
+    await applyBatch(read.orm.em, events.slice(20), { name: "read-models" });
+    const before = await checksum();
+    const again = await applyBatch(read.orm.em, events, { name: "read-models" });
+    expect(again).toMatchObject({ applied: 0, skipped: events.length });
+    const overlapping = await applyBatch(read.orm.em, events.slice(10, 30), { name: "read-models" });
+    expect(overlapping.applied).toBe(0);
+    expect(await checksum()).toEqual(before);
+  });
+
+  it("a restarted projector resumes from its checkpoint and ends where a rebuild ends", async () => {
+    const run = await halfRun();
+    const events = await store.readAll();
+    await applyBatch(read.orm.em, events.slice(0, 9), { name: "read-models" });
+    await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
+    await recordVerdict(store, deps, "r1", CLAUDE.label);
+    await completeRun(store, deps, "r1", allPairs, completionSummary);
+    const last = (await store.readAll()).at(-1)!;
+    const projector = projectorOf();
+    projector.start();
+    await projector.waitFor(last.position);
+    await projector.stop();
+    const resumed = await checksum();
+    expect(resumed.results.rows).toBe(4);
+    await projectorOf().rebuild();
+    expect(await checksum()).toEqual(resumed);
+  });
+
+  it("rebuild truncates and replays into identical rows", async () => {
+    await fullRun();
+    await createEvaluation(store, deps, "e2", ["x", "y", "z"]);
+    await beginRun(store, deps, "e2", "r2", [GPT]);
+    const projector = projectorOf();
+    await projector.catchUp();
+    const live = await checksum();
+    expect(live.runs.rows).toBe(2);
+    expect(live.results.rows).toBe(7);
+    expect(live.verdicts.rows).toBe(1);
+    await sqlOf(read.orm.em.fork()).execute("UPDATE results SET answer = 'tampered' WHERE n = 0");
+    expect((await checksum()).results).not.toEqual(live.results);
+    expect(await projector.rebuild()).toBe((await store.readAll()).length);
+    expect(await checksum()).toEqual(live);
+  });
+
+  it("stops at an unknown event type naming its stream and position, or skips it when told to", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await store.append("evaluation-e1", [{ id: "00000000-0000-4000-8000-999999999999", type: "SomethingNew", schemaVersion: 1, data: {}, metadata: { tenant: "acme" } }]);
+    await createEvaluation(store, deps, "e2", ["b"]);
+    await expect(projectorOf().catchUp()).rejects.toThrow(new UnknownEventTypeError("SomethingNew", "evaluation-e1", 2n, { commit: 3n, prepare: 3n }));
+    expect(await read.readModels.getEvaluation("acme", "e2")).toBeNull();
+    const unknown: unknown[] = [];
+    await projectorOf({ skipUnknown: true, onUnknown: (e) => unknown.push(e) }).catchUp();
+    expect(unknown).toEqual([{ type: "SomethingNew", streamId: "evaluation-e1", streamVersion: 2n, position: { commit: 3n, prepare: 3n } }]);
+    expect(await read.readModels.getEvaluation("acme", "e2")).not.toBeNull();
+  });
+});
+
+describe("tenancy and queries", () => {
+  it("answers another tenant's ids with null or nothing", async () => {
+    await fullRun();
+    const globex = commandDeps("globex");
+    await createEvaluation(store, globex, "g1", ["q"]);
+    await projectorOf().catchUp();
+    const models = read.readModels;
+    expect(await models.getEvaluation("globex", "e1")).toBeNull();
+    expect(await models.getRun("globex", "r1")).toBeNull();
+    expect(await models.listResults("globex", "r1")).toEqual([]);
+    expect(await models.fixItems("globex", "r1")).toEqual([]);
+    expect(await models.modelSummaries("globex", "r1")).toEqual([]);
+    expect(await models.verdict("globex", "r1")).toBeNull();
+    expect(await models.comparison("globex", "r1")).toBeNull();
+    expect(await models.progress("globex", "r1")).toBeNull();
+    expect(await models.listScenarios("globex", "e1")).toEqual([]);
+    expect((await models.listEvaluations("globex")).edges.map((e) => e.node.id)).toEqual(["g1"]);
+    expect((await models.listEvaluations("acme")).edges.map((e) => e.node.id)).toEqual(["e1"]);
+  });
+
+  it("pages runs newest first and evaluations by cursor", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    for (const id of ["r1", "r2", "r3"]) await beginRun(store, deps, "e1", id, [GPT]);
+    await createEvaluation(store, deps, "e2", ["a"]);
+    await projectorOf().catchUp();
+    const first = await read.readModels.listRuns("acme", "e1", { first: 2 });
+    expect(first.edges.map((e) => e.node.number)).toEqual([3, 2]);
+    expect(first).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });
+    const second = await read.readModels.listRuns("acme", "e1", { first: 2, after: first.pageInfo.endCursor });
+    expect(second.edges.map((e) => e.node.id)).toEqual(["r1"]);
+    expect(second.pageInfo.hasNextPage).toBe(false);
+    expect((await read.readModels.previousRun("acme", "r3"))?.id).toBe("r2");
+    expect((await read.readModels.latestRun("acme", "e1"))?.id).toBe("r3");
+    const evaluations = await read.readModels.listEvaluations("acme", { first: 1 });
+    expect(evaluations.edges.map((e) => e.node.id)).toEqual(["e2"]);
+    const rest = await read.readModels.listEvaluations("acme", { first: 1, after: evaluations.pageInfo.endCursor });
+    expect(rest.edges.map((e) => e.node.id)).toEqual(["e1"]);
+    await expect(read.readModels.listRuns("acme", "e1", { after: "nonsense" })).rejects.toThrow("after is not a cursor this list gave out");
+  });
+});
+
+describe("progress", () => {
+  it("is published after the batch commits: a listener re-reading the run sees the same counts", async () => {
+    const bus = createMemoryProgressBus();
+    const seen: { progress: RunProgress; committed: number | undefined }[] = [];
+    const reads: Promise<void>[] = [];
+    await bus.subscribe("r1", (progress) => {
+      reads.push(read.readModels.getRun("acme", "r1").then((run) => void seen.push({ progress, committed: run?.completed })));
+    });
+    const projector = projectorOf({ bus, batchSize: 500 });
+    projector.start();
+    const run = await beginRunWithOnePair();
+    await recordPair(store, deps, run, "a", CLAUDE.label, "failed");
+    await waitUntil(() => seen.some((s) => s.progress.completed === 2));
+    await projector.stop();
+    await Promise.all(reads);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const { progress, committed } of seen) expect(committed).toBeGreaterThanOrEqual(progress.completed);
+    expect(seen.at(-1)!.progress).toEqual({
+      run_id: "r1", tenant: "acme", status: "RUNNING", total: 4, completed: 2, passed: 1, failed: 1, errored: 0,
+      latest_result: { scenario_key: "a", model_label: CLAUDE.label, status: "failed", score: 0.2, fault: "expected_tool_not_called" },
+    });
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
