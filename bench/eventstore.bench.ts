@@ -56,15 +56,31 @@ async function withClients<T>(url: string, count: number, fn: (clients: pg.Clien
   }
 }
 
-/** Events per second for `writers` concurrent loops of `appends` appends of `batch` events each. */
-async function rate(writers: number, appends: number, batch: number, append: (writer: number, n: number, events: EventToAppend[]) => Promise<unknown>): Promise<number> {
+/** Seconds for `writers` concurrent loops of `appends` appends of `batch` events each. */
+async function elapsed(writers: number, appends: number, batch: number, append: (writer: number, n: number, events: EventToAppend[]) => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
       for (let n = 0; n < appends; n += 1) await append(w, n, Array.from({ length: batch }, (_, i) => event(i)));
     }),
   );
-  return (writers * appends * batch) / ((performance.now() - started) / 1000);
+  return (performance.now() - started) / 1000;
+}
+
+// The machine is shared: load drifts during a run. Plain and store take turns in short rounds
+// (alternating which goes first), and each side's rate is its events over its summed time.
+const ROUNDS = 4;
+async function interleaved(plainRound: (round: number) => Promise<[number, number]>, ourRound: (round: number) => Promise<[number, number]>): Promise<[number, number]> {
+  const totals = { plain: [0, 0], ours: [0, 0] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? (["plain", "ours"] as const) : (["ours", "plain"] as const);
+    for (const side of order) {
+      const [events, seconds] = await (side === "plain" ? plainRound : ourRound)(round);
+      totals[side][0] += events;
+      totals[side][1] += seconds;
+    }
+  }
+  return [totals.ours[0] / totals.ours[1], totals.plain[0] / totals.plain[1]];
 }
 
 function plainInsert(client: pg.Client, streamId: string, firstVersion: number, events: EventToAppend[]) {
@@ -77,65 +93,76 @@ function plainInsert(client: pg.Client, streamId: string, firstVersion: number, 
   return client.query(`INSERT INTO plain_messages (stream_id, stream_version, message_id, type, schema_version, data, metadata) VALUES ${tuples.join(", ")}`, values);
 }
 
-async function appendThroughput(url: string, store: EventStore, run: number): Promise<void> {
+async function appendThroughput(url: string, store: EventStore): Promise<void> {
   for (const [writers, batch, appends] of [
-    [1, 1, 800],
-    [8, 1, 300],
-    [1, 10, 300],
-    [8, 10, 150],
+    [1, 1, 200],
+    [8, 1, 80],
+    [1, 10, 80],
+    [8, 10, 40],
   ]) {
-    const tag = `${run}-${writers}-${batch}`;
-    const plain = await withClients(url, writers, (clients) =>
-      rate(writers, appends, batch, (w, n, events) => plainInsert(clients[w], `plain${tag}-${w}-${n % 50}`, Math.floor(n / 50) * batch, events)),
+    const events = writers * appends * batch;
+    const [ours, plain] = await withClients(url, writers, (clients) =>
+      interleaved(
+        async (round) => [events, await elapsed(writers, appends, batch, (w, n, e) => plainInsert(clients[w], `plain${round}-${writers}-${batch}-${w}-${n % 20}`, Math.floor(n / 20) * batch, e))],
+        async (round) => [events, await elapsed(writers, appends, batch, (w, n, e) => store.append(`own${round}-${writers}-${batch}-${w}-${n % 20}`, e))],
+      ),
     );
-    const ours = await rate(writers, appends, batch, (w, n, events) => store.append(`own${tag}-${w}-${n % 50}`, events));
     record(`append ${batch}-event, ${writers} writer${writers > 1 ? "s" : ""}`, ours, plain, "ev/s", 0.6);
   }
 }
 
-/** 8 writers on one stream, each re-reading the version after a conflict. */
-async function hotStream(url: string, store: EventStore, run: number): Promise<void> {
-  const target = 400;
-  let plainConflicts = 0;
-  let ourConflicts = 0;
-  const plain = await withClients(url, 8, async (clients) => {
-    let done = 0;
-    const started = performance.now();
-    await Promise.all(
-      clients.map(async (client) => {
-        while (done < target) {
-          const { rows: r } = await client.query("SELECT max(stream_version) AS v FROM plain_messages WHERE stream_id = $1", [`plain-hot-${run}`]);
-          const next = r[0].v === null ? 0 : Number(r[0].v) + 1;
-          try {
-            await plainInsert(client, `plain-hot-${run}`, next, [event(next)]);
-            done += 1;
-          } catch (error) {
-            if ((error as { code?: string }).code !== "23505") throw error;
-            plainConflicts += 1;
-          }
+/** 8 writers on one stream, each re-reading the version after a conflict; [successes, seconds]. */
+async function hotPlain(clients: pg.Client[], stream: string, target: number, conflicts: { n: number }): Promise<[number, number]> {
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (done < target) {
+        const { rows: r } = await client.query("SELECT max(stream_version) AS v FROM plain_messages WHERE stream_id = $1", [stream]);
+        const next = r[0].v === null ? 0 : Number(r[0].v) + 1;
+        try {
+          await plainInsert(client, stream, next, [event(next)]);
+          done += 1;
+        } catch (error) {
+          if ((error as { code?: string }).code !== "23505") throw error;
+          conflicts.n += 1;
         }
-      }),
-    );
-    return done / ((performance.now() - started) / 1000);
-  });
+      }
+    }),
+  );
+  return [done, (performance.now() - started) / 1000];
+}
+
+async function hotOurs(store: EventStore, stream: string, target: number, conflicts: { n: number }): Promise<[number, number]> {
   let done = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (done < target) {
-        const version = await store.streamVersion(`own-hot-${run}`);
+        const version = await store.streamVersion(stream);
         try {
-          await store.append(`own-hot-${run}`, [event(done)], { expectedVersion: version ?? "noStream" });
+          await store.append(stream, [event(done)], { expectedVersion: version ?? "noStream" });
           done += 1;
         } catch (error) {
           if (!(error instanceof WrongExpectedVersionError)) throw error;
-          ourConflicts += 1;
+          conflicts.n += 1;
         }
       }
     }),
   );
-  const ours = done / ((performance.now() - started) / 1000);
-  record(`hot stream, 8 writers (conflicts: ${ourConflicts} vs plain ${plainConflicts})`, ours, plain, "ev/s", 0.5);
+  return [done, (performance.now() - started) / 1000];
+}
+
+async function hotStream(url: string, store: EventStore): Promise<void> {
+  const plainConflicts = { n: 0 };
+  const ourConflicts = { n: 0 };
+  const [ours, plain] = await withClients(url, 8, (clients) =>
+    interleaved(
+      (round) => hotPlain(clients, `plain-hot-${round}`, 100, plainConflicts),
+      (round) => hotOurs(store, `own-hot-${round}`, 100, ourConflicts),
+    ),
+  );
+  record(`hot stream, 8 writers (conflicts: ${ourConflicts.n} vs plain ${plainConflicts.n})`, ours, plain, "ev/s", 0.5);
 }
 
 async function fillTo(url: string, store: EventStore, size: number): Promise<void> {
@@ -185,18 +212,16 @@ async function readThroughput(url: string, store: EventStore, size: number): Pro
       after = read[read.length - 1].position;
     }
   };
-  const best = async (read: () => Promise<number>) => {
-    let fastest = 0;
-    for (let i = 0; i < 3; i += 1) {
-      const started = performance.now();
-      const count = await read();
-      if (count < size) throw new Error(`read ${count} of ${size} events`);
-      fastest = Math.max(fastest, count / ((performance.now() - started) / 1000));
-    }
-    return fastest;
+  const timed = async (read: () => Promise<number>): Promise<[number, number]> => {
+    const started = performance.now();
+    const count = await read();
+    if (count < size) throw new Error(`read ${count} of ${size} events`);
+    return [count, (performance.now() - started) / 1000];
   };
-  const plain = await best(readPlain);
-  const ours = await best(readOurs);
+  const [ours, plain] = await interleaved(
+    () => timed(readPlain),
+    () => timed(readOurs),
+  );
   await admin.end();
   record(`readAll, ${size.toLocaleString("en")}-event log`, ours, plain, "ev/s", 0.5);
 }
@@ -238,10 +263,8 @@ async function main(): Promise<void> {
   try {
     await withClients(database.url, 1, ([c]) => c.query(PLAIN_TABLE));
     const only = process.env.BENCH_ONLY;
-    for (const run of [1, 2]) {
-      if (!only || only === "append") await appendThroughput(database.url, store, run);
-      if (!only || only === "hot") await hotStream(database.url, store, run);
-    }
+    if (!only || only === "append") await appendThroughput(database.url, store);
+    if (!only || only === "hot") await hotStream(database.url, store);
     if (only) return;
     await readThroughput(database.url, store, 20_000);
     await readThroughput(database.url, store, 100_000);
