@@ -8,6 +8,7 @@ import {
   Replay,
   WrongExpectedVersionError,
   eventRegistry,
+  parseOrThrow,
   resultAggregate,
   resultStream,
   toEventsToAppend,
@@ -62,7 +63,7 @@ export function runEventContext(run: RunContext, actor: string): EventContext {
 
 /** Decides with the result aggregate (so its rules hold) and appends at `expected`. */
 async function appendDecided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: Record<string, unknown>, expected: bigint | "noStream") {
-  const parsed = resultAggregate.commandSchema.parse(command);
+  const parsed = parseOrThrow(resultAggregate.commandSchema, command, `${String(command.type)} for ${streamId} is invalid`);
   const events: EventInput[] = resultAggregate.decide(state, parsed, { now: deps.clock.now(), streamId, run: run.state });
   const toAppend = toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
   return deps.store.append(streamId, toAppend, { expectedVersion: expected });

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { resultStream, toEventsToAppend, type AgentRuntime, type EventStore } from "@verdict/domain";
+import { handleCompletionJob, type CompletionDeps } from "./completion.js";
+import { handleReplayJob } from "./replayConsumer.js";
+import { RunContexts } from "./runContext.js";
+import { silentLog } from "./workerLog.js";
+import { AGENT_SCRIPT, pairEvents, runEvents, seedRun, testClock, testIds } from "./testing.js";
+
+function countingAgent(inner: AgentRuntime = ScriptedAgent.fromYaml(AGENT_SCRIPT)) {
+  const agent = { calls: 0, name: "counting", replay: (...args: Parameters<AgentRuntime["replay"]>) => (agent.calls++, inner.replay(...args)) };
+  return agent;
+}
+
+function deps(store: EventStore, runtime: AgentRuntime, replayTimeoutMs = 5_000): CompletionDeps {
+  return { store, runtime, replayTimeoutMs, clock: testClock, ids: testIds, actor: "worker:test", runs: new RunContexts(store, { backend: null }), log: silentLog };
+}
+
+const job = (n: number, scenario_key: string, model_label: string) => ({ run_id: "r1", tenant: "acme", n, scenario_key, model_label });
+const ALL = [job(0, "order_status", "gpt-5-mini"), job(1, "order_status", "claude-sonnet-5"), job(2, "greeting", "gpt-5-mini"), job(3, "greeting", "claude-sonnet-5"), job(4, "refund", "gpt-5-mini"), job(5, "refund", "claude-sonnet-5")];
+
+describe("replay jobs", () => {
+  it("a redelivered job whose pair is recorded does nothing", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    const d = deps(store, agent);
+    expect(await handleReplayJob(d, ALL[0])).toBe("scored");
+    const before = await store.readAll();
+    expect(await handleReplayJob(d, ALL[0])).toBe("already-scored");
+    expect(await handleReplayJob(deps(store, agent), ALL[0])).toBe("already-scored"); // another worker, cold cache
+    expect(await store.readAll()).toHaveLength(before.length);
+    expect(agent.calls).toBe(1);
+  });
+
+  it("a crash between ReplayRecorded and ResultScored is finished by the redelivery, without replaying again", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const recorded = { type: "ReplayRecorded" as const, data: { ...ALL[1], replay: { answer: "It will arrive soon, I am fairly sure of that.", tool_calls: [] } } };
+    const { tenant: _t, ...data } = recorded.data;
+    await store.append(resultStream("r1", 1), toEventsToAppend([{ type: "ReplayRecorded", data }], { tenant: "acme", actor: "worker:dead" }, { clock: testClock, ids: testIds }), { expectedVersion: "noStream" });
+    const agent = countingAgent();
+    expect(await handleReplayJob(deps(store, agent), ALL[1])).toBe("scored");
+    expect(agent.calls).toBe(0);
+    const events = await pairEvents(store, "r1", 1);
+    expect(events.map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+    expect(events[1].data).toMatchObject({ status: "failed", fault: "expected_tool_not_called", n: 1 });
+  });
+
+  it("two workers racing on one pair record one replay; the loser scores the winner's replay", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: AgentRuntime = { name: "slow", replay: async () => (await gate, { answer: "slow answer that lost the race for sure" }) };
+    const fast: AgentRuntime = { name: "fast", replay: async () => ({ answer: "Order 4821 shipped yesterday, tracking attached.", tool_calls: [{ name: "lookup_order" }] }) };
+    const losing = handleReplayJob(deps(store, slow), ALL[0]);
+    expect(await handleReplayJob(deps(store, fast), ALL[0])).toBe("scored");
+    release();
+    expect(await losing).toBe("already-scored");
+    const events = await pairEvents(store, "r1", 0);
+    expect(events.map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+    expect((events[0].data as { replay: { answer: string } }).replay.answer).toContain("Order 4821");
+  });
+
+  it("a hanging agent becomes a run_error replay after the timeout", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const hanging: AgentRuntime = { name: "hanging", replay: () => new Promise(() => undefined) };
+    const started = Date.now();
+    expect(await handleReplayJob(deps(store, hanging, 50), ALL[2])).toBe("scored");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const [replayed, scored] = await pairEvents(store, "r1", 2);
+    expect((replayed.data as { replay: { error: string } }).replay.error).toBe("ReplayTimeoutError: replay did not finish within 50 ms");
+    expect(scored.data).toMatchObject({ status: "errored", fault: "run_error", pass: false });
+  });
+
+  it("a throwing agent and an unusable replay are recorded as run errors, not redelivered", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const throwing: AgentRuntime = { name: "throwing", replay: async () => Promise.reject(new TypeError("boom")) };
+    expect(await handleReplayJob(deps(store, throwing), ALL[3])).toBe("scored");
+    expect(((await pairEvents(store, "r1", 3))[0].data as { replay: { error: string } }).replay.error).toBe("TypeError: boom");
+    const fractional: AgentRuntime = { name: "odd", replay: async () => ({ answer: "ok, done with the refund now", input_tokens: 1.5 }) };
+    expect(await handleReplayJob(deps(store, fractional), ALL[4])).toBe("scored");
+    const error = ((await pairEvents(store, "r1", 4))[0].data as { replay: { error: string } }).replay.error;
+    expect(error).toMatch(/^the replay could not be recorded: .*input_tokens/);
+  });
+
+  it("drops a job naming a pair outside the run's selection, and one for an unknown run", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const d = deps(store, countingAgent());
+    expect(await handleReplayJob(d, { ...ALL[0], model_label: "gpt-4" })).toBe("invalid");
+    expect(await handleReplayJob(d, { ...ALL[0], n: "zero" })).toBe("invalid");
+    expect(await handleReplayJob(d, { ...ALL[0], run_id: "r9" })).toBe("unknown-run");
+    expect(await store.readAll()).toHaveLength(1);
+  });
+});
+
+describe("completion jobs", () => {
+  it("two completion jobs racing record one verdict, one comparison, one RunCompleted", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    for (const j of ALL) await handleReplayJob(deps(store, agent), j);
+    const outcomes = await Promise.all([handleCompletionJob(deps(store, agent), { run_id: "r1", tenant: "acme" }), handleCompletionJob(deps(store, agent), { run_id: "r1", tenant: "acme" })]);
+    expect(outcomes.sort()).toEqual(["already-ended", "completed"]);
+    const types = (await runEvents(store, "r1")).map((e) => e.type);
+    expect(types).toEqual(["RunStarted", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    expect(await handleCompletionJob(deps(store, agent), { run_id: "r1", tenant: "acme" })).toBe("already-ended");
+    expect(await handleReplayJob(deps(store, agent), ALL[0])).toBe("run-ended");
+    expect(agent.calls).toBe(6);
+  });
+
+  it("finishes pairs whose jobs were lost before completing an engine run", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store, { models: [{ label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini" }] });
+    const agent = countingAgent();
+    expect(await handleCompletionJob(deps(store, agent), { run_id: "r1", tenant: "acme" })).toBe("completed");
+    expect(agent.calls).toBe(3);
+    const events = await runEvents(store, "r1");
+    // One model: a verdict event with no verdict (nothing compared) and no comparison.
+    expect(events.map((e) => e.type)).toEqual(["RunStarted", "VerdictRecorded", "RunCompleted"]);
+    expect((events[1].data as { verdict: unknown }).verdict).toBeNull();
+    expect(events[2].data).toMatchObject({ scored: 3, passed: 2 });
+  });
+
+  it("the recorded summary equals a rebuild of the report from the events", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    for (const j of ALL) await handleReplayJob(deps(store, agent), j);
+    await handleCompletionJob(deps(store, agent), { run_id: "r1", tenant: "acme" });
+    const { reportFromRun } = await import("./runReport.js");
+    const events = await runEvents(store, "r1");
+    const pick = <T>(type: string) => events.find((e) => e.type === type)!.data as T;
+    const replays = new Map<number, any>();
+    const scored = new Map<number, any>();
+    for (let n = 0; n < 6; n++) {
+      const [r, s] = await pairEvents(store, "r1", n);
+      replays.set(n, r.data);
+      scored.set(n, s.data);
+    }
+    const report = reportFromRun({ started: pick("RunStarted"), replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
+    const { results: _r, ...rebuilt } = report.toJSON() as unknown as Record<string, unknown>;
+    expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(pick<{ summary: unknown }>("RunCompleted").summary));
+    expect(report.toMarkdown()).toContain("gpt-5-mini");
+  });
+});
