@@ -138,6 +138,7 @@ describe("missing_capability", () => {
     expect(refuses("I do not have visibility into billing.")).toBe(true);
     expect(refuses("That is outside of my capabilities.")).toBe(true);
     expect(refuses("This can't be determined with the available tools.")).toBe(true);
+    expect(refuses("I CAN'T ACCESS BILLING. NO TOOL IS AVAILABLE.")).toBe(true);
   });
 
   it("does not read negative results or the reference's quirk as refusals", () => {

@@ -2,7 +2,7 @@
 // reference's, exactly (reference-core §9).
 import * as Format from "../format/format.js";
 import { toolCallName } from "../replay/toolCall.js";
-import { judgeGrades, meanScore } from "../scoring/gate.js";
+import { judgeGrade, judgeGrades } from "../scoring/gate.js";
 import { humanize } from "../support/humanize.js";
 import { truncate } from "../support/truncate.js";
 import type { DiagnosisContext } from "./context.js";
@@ -10,6 +10,8 @@ import { refusalIndex } from "./phrasings.js";
 import { EMPTY_ANSWER_ADVICE, runErrorAdvice } from "./runErrorAdvice.js";
 import { detailText, excerptAround } from "./text.js";
 import type { DiagnosisResult, Evidence, Fault } from "./types.js";
+
+const NON_BLANK = /\S/;
 
 type Check = (context: DiagnosisContext) => DiagnosisResult | null;
 
@@ -26,7 +28,7 @@ export const runError: Check = (c) => {
       error: truncate(message, 1_000),
     });
   }
-  if (c.answer.trim() !== "") return null;
+  if (NON_BLANK.test(c.answer)) return null;
   return result("run_error", `${c.agent} returned an empty answer.`, EMPTY_ANSWER_ADVICE, { error: "empty answer" });
 };
 
@@ -147,10 +149,10 @@ export const missingContent: Check = (c) => {
  * the mean score has to as well. The weakest entry is named from the grades when they failed.
  */
 export const lowQuality: Check = (c) => {
-  const grades = judgeGrades(c.scores, c.judgeKeys);
-  const grade = grades.length === 0 ? null : meanScore(grades.map(([, value]) => value));
+  const grade = judgeGrade(c.scores, c.judgeKeys);
   const failedGrade = grade !== null && grade < c.threshold;
   if (!failedGrade && !(c.score !== null && c.score < c.threshold)) return null;
+  const grades = judgeGrades(c.scores, c.judgeKeys);
   const weakest = minimum(failedGrade ? grades : scoredEntries(c.scores));
   const against = `against a pass threshold of ${Format.percent(c.threshold)}`;
   let summary = failedGrade

@@ -5,5 +5,8 @@
 //   Format.passes(14, 16)                      // "14/16 · 88%"
 //   Format.passes(14, 16, { markdown: true })  // "14/16 (88%)"
 //   Format.money(0.02433, { estimated: true }) // "~$0.0243"
-export * as Format from "./format.js";
+import * as functions from "./format.js";
+
+/** A plain frozen object rather than a module namespace: reports call it in tight loops. */
+export const Format = Object.freeze({ ...functions });
 export type { PassesOptions, MoneyOptions, CostRate, CostTitleInput } from "./format.js";

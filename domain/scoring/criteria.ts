@@ -46,7 +46,8 @@ function ruleFor(type: string, config: Record<string, unknown>): CriterionRule {
       return () => 1.0; // reached only for a present answer
     case "min_length": {
       const min = Math.max("chars" in config ? toInteger(config.chars) : 40, 1);
-      return (answer) => Math.min(characterCount(answer) / min, 1.0);
+      // Every character is at most two UTF-16 units, so a long enough answer needs no count.
+      return (answer) => (answer.length >= 2 * min ? 1.0 : Math.min(characterCount(answer) / min, 1.0));
     }
     case "max_latency_ms": {
       const budget = "ms" in config ? (usableNumber(config.ms) ?? 0) : 5_000;

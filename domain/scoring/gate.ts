@@ -15,33 +15,52 @@ export type ResultStatus = "passed" | "failed" | "errored";
 
 /** Mean of the non-null values rounded to 3 decimals; null when nothing was scored. */
 export function meanScore(values: Scores | ReadonlyArray<number | null | undefined>): number | null {
-  const list = Array.isArray(values) ? values : Object.values(values);
   let sum = 0;
   let count = 0;
-  for (const value of list) {
-    if (typeof value !== "number" || !Number.isFinite(value)) continue;
-    sum += value;
-    count += 1;
+  if (Array.isArray(values)) {
+    for (const value of values) {
+      if (typeof value === "number" && Number.isFinite(value)) {
+        sum += value;
+        count += 1;
+      }
+    }
+  } else {
+    const scores = values as Scores;
+    for (const key in scores) {
+      const value = scores[key];
+      if (typeof value === "number" && Number.isFinite(value)) {
+        sum += value;
+        count += 1;
+      }
+    }
   }
   return count === 0 ? null : roundHalfAwayFromZero(sum / count, 3);
+}
+
+function graded(scores: Scores, key: string): boolean {
+  const value = scores[key];
+  return typeof value === "number" && Number.isFinite(value);
 }
 
 /** The judge-graded entries of `scores` (task_completion always counts), null values left out. */
 export function judgeGrades(scores: Scores, judgeKeys: readonly string[] = []): Array<[string, number]> {
   const grades: Array<[string, number]> = [];
-  const push = (key: string) => {
-    const value = scores[key];
-    if (typeof value === "number" && Number.isFinite(value) && !grades.some(([seen]) => seen === key)) {
-      grades.push([key, value]);
-    }
-  };
-  judgeKeys.forEach(push);
-  push(TASK_COMPLETION);
+  for (let i = 0; i < judgeKeys.length; i += 1) {
+    const key = judgeKeys[i];
+    if (graded(scores, key) && judgeKeys.indexOf(key) === i) grades.push([key, scores[key] as number]);
+  }
+  if (graded(scores, TASK_COMPLETION) && !judgeKeys.includes(TASK_COMPLETION)) {
+    grades.push([TASK_COMPLETION, scores[TASK_COMPLETION] as number]);
+  }
   return grades;
 }
 
 /** The mean judge grade rounded to 3 decimals, or null when the judge graded nothing. */
 export function judgeGrade(scores: Scores, judgeKeys: readonly string[] = []): number | null {
+  // The common case, read without building the entries: no llm_judge criteria.
+  if (judgeKeys.length === 0) {
+    return graded(scores, TASK_COMPLETION) ? roundHalfAwayFromZero(scores[TASK_COMPLETION] as number, 3) : null;
+  }
   const grades = judgeGrades(scores, judgeKeys);
   return grades.length === 0 ? null : meanScore(grades.map(([, value]) => value));
 }

@@ -10,6 +10,9 @@ import { gradeValue, meanScore, meetsThreshold, PASS_THRESHOLD, TASK_COMPLETION,
 import { matchesPattern } from "./pattern.js";
 import { scenarioChecks } from "./scenarioChecks.js";
 
+/** A present answer has a non-whitespace character (blank is Ruby's `blank?`). */
+const NON_BLANK = /\S/;
+
 export interface ScorerOptions {
   criteria?: ReadonlyArray<Criterion>;
   /** The pass threshold, 0..1 (0.7 by default). */
@@ -51,7 +54,7 @@ export class Scorer {
     const scores: Scores = {};
     const answer = replay.answerText;
     const lower = replay.answerLower;
-    const present = answer.trim() !== "";
+    const present = NON_BLANK.test(answer);
     const judgeScores = options.judgeScores;
     for (const criterion of this.#compiled) {
       scores[criterion.key] = present
