@@ -52,9 +52,24 @@ SELECT 'CREATE DATABASE verdict OWNER verdict'
 SQL
 }
 
+drop_abandoned_test_databases() {
+  # createTestDatabase() names databases <prefix>_<pid>_<10 hex>; a test process killed before
+  # its afterAll leaves one behind. Drop those whose creating process is gone. Without FORCE, so
+  # a database someone is still connected to is kept.
+  local name pid
+  while read -r name; do
+    pid="$(sed -E 's/^.*_([0-9]+)_[0-9a-f]{10}$/\1/' <<< "$name")"
+    [[ -d "/proc/$pid" ]] && continue
+    psql -X -q -h 127.0.0.1 -p "$PORT" -U postgres -d postgres \
+      -c "DROP DATABASE IF EXISTS \"$name\"" > /dev/null 2>&1 || true
+  done < <(psql -X -tA -h 127.0.0.1 -p "$PORT" -U postgres -d postgres \
+    -c "SELECT datname FROM pg_database WHERE datname ~ '^verdict[a-z0-9_]*_[0-9]+_[0-9a-f]{10}\$'" 2> /dev/null)
+}
+
 if ! is_ready; then
   start_cluster
   wait_ready
 fi
 ensure_verdict_database
+drop_abandoned_test_databases
 log "ready at 127.0.0.1:$PORT"
