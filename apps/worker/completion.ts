@@ -20,7 +20,7 @@ import {
 } from "@verdict/domain";
 import { collectPairs } from "./collectPairs.js";
 import { exchangeData } from "./exchanges.js";
-import { CompletionJob, COMPLETE_GROUP, COMPLETE_TOPIC, parseJob } from "./jobs.js";
+import { CompletionJob, COMPLETE_TOPIC, jobNames, parseJob, type JobNames } from "./jobs.js";
 import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
 import type { RunContext, RunContexts } from "./runContext.js";
 import { reportFromRun, runResults, type RunRecord } from "./runReport.js";
@@ -131,6 +131,6 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
   }
 }
 
-export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps): Promise<JobConsumer> {
-  return bus.consume(COMPLETE_TOPIC, async (job: DeliveredJob) => void (await handleCompletionJob(deps, job.value)), { group: COMPLETE_GROUP, concurrency: 1 });
+export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps, names: JobNames = jobNames()): Promise<JobConsumer> {
+  return bus.consume(names.completeTopic, async (job: DeliveredJob) => void (await handleCompletionJob(deps, job.value)), { group: names.completeGroup, concurrency: 1 });
 }

@@ -21,7 +21,7 @@ import {
   eventRegistry,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { COMPLETE_TOPIC, REPLAY_TOPIC, type CompletionJob, type ReplayJob } from "./jobs.js";
+import { jobNames, type CompletionJob, type JobNames, type ReplayJob } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 
 /** What the dispatcher remembers of a run still in flight. */
@@ -52,6 +52,7 @@ export interface DispatcherOptions {
   checkpointMs?: number;
   /** How often a standby retries for leadership (default 2 s). */
   standbyRetryMs?: number;
+  names?: JobNames;
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunCompleted", "RunFailed"];
@@ -68,9 +69,11 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | null = null;
   private leading = false;
   readonly name: string;
+  private readonly names: JobNames;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? "dispatcher";
+    this.names = options.names ?? jobNames();
   }
 
   /** Runs in flight, as counted so far (for tests and diagnostics). */
@@ -179,7 +182,7 @@ export class Dispatcher {
     if (run.external) return; // the host replays; its recorded pairs are scored as they land
     const jobs: Job[] = [];
     for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(d.run_id, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(REPLAY_TOPIC, jobs.slice(i, i + PUBLISH_CHUNK));
+    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
     this.options.log.info(`run ${d.run_id}: ${jobs.length} replay jobs published`);
   }
 
@@ -192,7 +195,7 @@ export class Dispatcher {
   private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {
     const run = this.runs.get(event.data.run_id);
     if (!run?.external) return; // engine runs are scored by the job that replayed them
-    await this.options.bus.publish(REPLAY_TOPIC, [this.replayJob(event.data.run_id, run, event.data.n)]);
+    await this.options.bus.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
   }
 
   private async scored(event: Extract<DomainEvent, { type: "ResultScored" }>, recorded: RecordedEvent): Promise<void> {
@@ -214,7 +217,7 @@ export class Dispatcher {
     const runId = recorded.streamId.slice("run-".length);
     const tenant = this.runs.get(runId)?.tenant ?? String((recorded.metadata as { tenant?: string }).tenant);
     const value: CompletionJob = { run_id: runId, tenant };
-    await this.options.bus.publish(COMPLETE_TOPIC, [{ key: runId, value }]);
+    await this.options.bus.publish(this.names.completeTopic, [{ key: runId, value }]);
   }
 }
 

@@ -9,6 +9,23 @@ export const COMPLETE_TOPIC = "verdict.complete";
 export const REPLAY_GROUP = "verdict-replay";
 export const COMPLETE_GROUP = "verdict-complete";
 
+/** Topic and group names; a prefix keeps deployments (or test suites) on one broker apart. */
+export interface JobNames {
+  replayTopic: string;
+  completeTopic: string;
+  replayGroup: string;
+  completeGroup: string;
+}
+
+export function jobNames(prefix = ""): JobNames {
+  return {
+    replayTopic: `${prefix}${REPLAY_TOPIC}`,
+    completeTopic: `${prefix}${COMPLETE_TOPIC}`,
+    replayGroup: `${prefix}${REPLAY_GROUP}`,
+    completeGroup: `${prefix}${COMPLETE_GROUP}`,
+  };
+}
+
 const id = eventSchemas.idSchema;
 
 export const ReplayJob = z.object({

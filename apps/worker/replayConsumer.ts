@@ -3,7 +3,7 @@
 // the offset) only then; a worker killed mid-job sees the job again, and a redelivered job whose
 // pair is recorded does nothing.
 import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
-import { parseJob, ReplayJob, REPLAY_GROUP, REPLAY_TOPIC } from "./jobs.js";
+import { jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
 import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
 import type { RunContexts } from "./runContext.js";
 import type { WorkerLog } from "./workerLog.js";
@@ -38,6 +38,6 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
   return processPair(deps, run, job.n, { replay: !run.started.external });
 }
 
-export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps, concurrency: number): Promise<JobConsumer> {
-  return bus.consume(REPLAY_TOPIC, async (job: DeliveredJob) => void (await handleReplayJob(deps, job.value)), { group: REPLAY_GROUP, concurrency });
+export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps, concurrency: number, names: JobNames = jobNames()): Promise<JobConsumer> {
+  return bus.consume(names.replayTopic, async (job: DeliveredJob) => void (await handleReplayJob(deps, job.value)), { group: names.replayGroup, concurrency });
 }

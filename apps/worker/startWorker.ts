@@ -7,6 +7,7 @@ import type { CheckpointStore } from "./checkpoints/index.js";
 import { consumeCompletionJobs, type ComparisonSettings } from "./completion.js";
 import { Dispatcher } from "./dispatcher.js";
 import { consumeReplayJobs } from "./replayConsumer.js";
+import { jobNames } from "./jobs.js";
 import { RunContexts } from "./runContext.js";
 import { consoleLog, type WorkerLog } from "./workerLog.js";
 
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   judgeTimeoutMs?: number | null;
   comparison?: ComparisonSettings;
   replayKey?: "run" | "pair";
+  /** Prefix of topic and consumer-group names (keeps deployments on one broker apart). */
+  topicPrefix?: string;
   /** Names this process in the `actor` of what it appends (default worker:<pid>). */
   name?: string;
   clock?: Clock;
@@ -66,9 +69,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     runs,
     log,
   };
+  const names = jobNames(options.topicPrefix ?? "");
   const consumers: JobConsumer[] = [];
-  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4));
-  if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }));
+  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names));
+  if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }, names));
   let dispatcher: Dispatcher | null = null;
   if (roles.includes("dispatcher")) {
     dispatcher = new Dispatcher({
@@ -80,6 +84,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       log,
       actor: `${actor}:dispatcher`,
       replayKey: options.replayKey,
+      names,
+      // One dispatcher leads per deployment: the prefix names its checkpoint too.
+      name: `${options.topicPrefix ?? ""}dispatcher`,
     });
     dispatcher.start();
   }

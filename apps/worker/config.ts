@@ -1,0 +1,76 @@
+// The worker's settings from its environment and command line, checked before anything starts:
+// a missing or malformed setting is an error that names the variable and what to set.
+import type { AgentRuntime } from "@verdict/domain";
+import { HttpAgent, ScriptedAgent } from "@verdict/infra/agents";
+import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
+
+export interface WorkerConfig {
+  databaseUrl: string;
+  kafkaBrokers: string[];
+  /** `scripted:<path>` or `http:<url>`; null when this process does not replay. */
+  agent: string | null;
+  /** `scripted:<path>` or `none`. */
+  judge: string;
+  replayTimeoutMs: number;
+  concurrency: number;
+  roles: WorkerRole[];
+  partitions: number;
+  replayKey: "run" | "pair";
+  topicPrefix: string;
+}
+
+export class WorkerConfigError extends Error {
+  readonly code = "validation";
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number >= 1 (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+function rolesFrom(argv: readonly string[]): WorkerRole[] {
+  const roles: WorkerRole[] = [];
+  for (const arg of argv) {
+    const role = /^--(dispatcher|replay|complete)$/.exec(arg)?.[1] as WorkerRole | undefined;
+    if (!role) throw new WorkerConfigError(`unknown argument ${JSON.stringify(arg)}: use --dispatcher, --replay and/or --complete (default: all three)`);
+    roles.push(role);
+  }
+  return roles.length ? [...new Set(roles)] : [...ALL_ROLES];
+}
+
+export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): WorkerConfig {
+  const roles = rolesFrom(argv);
+  const databaseUrl = env.DATABASE_URL?.trim();
+  if (!databaseUrl) throw new WorkerConfigError("DATABASE_URL is not set: the worker reads and writes the event store there (e.g. postgres://postgres@127.0.0.1:5432/verdict)");
+  const brokers = (env.KAFKA_BROKERS ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+  if (brokers.length === 0) throw new WorkerConfigError("KAFKA_BROKERS is not set: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)");
+  const agent = env.VERDICT_AGENT?.trim() || null;
+  if (roles.includes("replay") && !agent) {
+    throw new WorkerConfigError("VERDICT_AGENT is not set: the replay role needs scripted:<path to an agent script> or http:<url of the host's replay endpoint>");
+  }
+  const replayKey = env.VERDICT_REPLAY_KEY?.trim() || "run";
+  if (replayKey !== "run" && replayKey !== "pair") throw new WorkerConfigError(`VERDICT_REPLAY_KEY must be "run" or "pair" (got ${JSON.stringify(replayKey)})`);
+  return {
+    databaseUrl,
+    kafkaBrokers: brokers,
+    agent: roles.includes("replay") ? agent : null,
+    judge: env.VERDICT_JUDGE?.trim() || "none",
+    replayTimeoutMs: positiveInt(env, "VERDICT_REPLAY_TIMEOUT_MS", DEFAULT_REPLAY_TIMEOUT_MS),
+    concurrency: positiveInt(env, "VERDICT_WORKER_CONCURRENCY", 4),
+    roles,
+    partitions: positiveInt(env, "VERDICT_KAFKA_PARTITIONS", 6),
+    replayKey,
+    topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
+  };
+}
+
+/** VERDICT_AGENT: `scripted:<path.yaml>` or `http:<url>` (e.g. `http:https://host/replay`). */
+export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
+  const match = /^(scripted|http):(.+)$/.exec(spec.trim());
+  if (match?.[1] === "scripted") return ScriptedAgent.load(match[2]);
+  if (match?.[1] === "http") return new HttpAgent({ url: match[2] });
+  throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> (got ${JSON.stringify(spec)})`);
+}

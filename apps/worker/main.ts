@@ -1,0 +1,52 @@
+// `tsx apps/worker/main.ts [--dispatcher] [--replay] [--complete]`: a worker process on
+// PostgreSQL (DATABASE_URL) and Kafka (KAFKA_BROKERS). Scale by starting more of them: replay
+// and completion consumers share their consumer groups; one dispatcher leads at a time (the
+// others stand by). SIGTERM/SIGINT stop it gracefully: in-flight jobs finish, offsets commit,
+// the dispatcher's checkpoint is saved.
+import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { KafkaJobBus } from "@verdict/infra/jobbus";
+import { judgeFromSpec } from "@verdict/infra/judges";
+import { PostgresCheckpointStore } from "./checkpoints/index.js";
+import { agentFromSpec, readWorkerConfig } from "./config.js";
+import { startWorker } from "./startWorker.js";
+import { consoleLog } from "./workerLog.js";
+
+async function main(): Promise<void> {
+  const config = readWorkerConfig(process.env, process.argv.slice(2));
+  const runtime = config.agent ? await agentFromSpec(config.agent) : null;
+  const judge = await judgeFromSpec(config.judge);
+  const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
+  const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl }) : null;
+  const bus = new KafkaJobBus({ brokers: config.kafkaBrokers, partitions: config.partitions, clientId: `verdict-worker-${process.pid}` });
+  const worker = await startWorker({
+    store,
+    bus,
+    runtime,
+    judge,
+    checkpoints,
+    roles: config.roles,
+    concurrency: config.concurrency,
+    replayTimeoutMs: config.replayTimeoutMs,
+    replayKey: config.replayKey,
+    topicPrefix: config.topicPrefix,
+  });
+  consoleLog.info(`agent ${runtime?.name ?? "(none: not replaying)"}, judge ${judge?.name ?? "none (rules only)"}, pid ${process.pid}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    consoleLog.info(`${signal}: stopping`);
+    await worker.stop();
+    await bus.close();
+    await checkpoints?.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  consoleLog.error((error as Error).message);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+// The worker on real services: the PostgreSQL event store and checkpoints, Kafka consumer
+// groups. Two worker processes' worth of roles (two buses, two checkpoint stores) run a 2-model
+// run to completion; only one dispatcher leads. Needs PostgreSQL (bash infra/services/postgres.sh)
+// and Kafka (bash infra/services/kafka.sh start; KAFKA_BROKERS, default 127.0.0.1:9092).
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { KafkaJobBus } from "@verdict/infra/jobbus";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import type { EventStore } from "@verdict/domain";
+import { PostgresCheckpointStore } from "./checkpoints/index.js";
+import { startWorker, type RunningWorker } from "./startWorker.js";
+import { silentLog } from "./workerLog.js";
+import { AGENT_SCRIPT, pairEvents, runEnded, runEvents, seedRun, waitFor } from "./testing.js";
+
+const brokers = (process.env.KAFKA_BROKERS || "127.0.0.1:9092").split(",").map((b) => b.trim());
+
+describe("worker on PostgreSQL and Kafka", () => {
+  let db: TestDatabase;
+  let store: EventStore;
+  const closers: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase("verdict_worker");
+    store = await createPostgresEventStore({ connectionString: db.url });
+  });
+
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await store?.close();
+    await db?.drop();
+  });
+
+  async function process(prefix: string): Promise<{ worker: RunningWorker; checkpoints: PostgresCheckpointStore }> {
+    const bus = new KafkaJobBus({ brokers, partitions: 3, clientId: `worker-int-${randomBytes(3).toString("hex")}` });
+    const checkpoints = await PostgresCheckpointStore.create({ connectionString: db.url });
+    const worker = await startWorker({
+      store,
+      bus,
+      runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+      judge: null,
+      checkpoints,
+      topicPrefix: prefix,
+      replayKey: "pair",
+      concurrency: 2,
+      log: silentLog,
+    });
+    closers.push(() => checkpoints.close(), () => bus.close(), () => worker.stop());
+    return { worker, checkpoints };
+  }
+
+  it("runs a 2-model run to completion with one result per pair, one dispatcher leading", async () => {
+    const prefix = `t${randomBytes(4).toString("hex")}.`;
+    const a = await process(prefix);
+    const b = await process(prefix);
+    await waitFor(() => Boolean(a.worker.dispatcher?.isLeading || b.worker.dispatcher?.isLeading), 20_000);
+    await seedRun(store, { runId: "int1" });
+    await waitFor(() => runEnded(store, "int1"), 90_000);
+
+    expect([a.worker.dispatcher?.isLeading, b.worker.dispatcher?.isLeading].filter(Boolean)).toHaveLength(1);
+    for (let n = 0; n < 6; n++) expect((await pairEvents(store, "int1", n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+    const events = await runEvents(store, "int1");
+    expect(events.map((e) => e.type)).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    expect(events[4].data).toMatchObject({ scored: 6, passed: 3 });
+
+    const leader = a.worker.dispatcher?.isLeading ? a : b;
+    await waitFor(async () => ((await leader.checkpoints.load(`${prefix}dispatcher`))?.position ?? null) !== null);
+  }, 120_000);
+
+  it("checkpoint leadership: a second process waits until the leader lets go", async () => {
+    const first = await PostgresCheckpointStore.create({ connectionString: db.url });
+    const second = await PostgresCheckpointStore.create({ connectionString: db.url });
+    closers.push(() => first.close(), () => second.close());
+    expect(await first.acquire("lead-test")).toBe(true);
+    expect(await first.acquire("lead-test")).toBe(true);
+    expect(await second.acquire("lead-test")).toBe(false);
+    await first.save("lead-test", { position: { commit: 12n, prepare: 34n }, state: { runs: { r: { scored: 1 } } } });
+    expect(await second.load("lead-test")).toEqual({ position: { commit: 12n, prepare: 34n }, state: { runs: { r: { scored: 1 } } } });
+    await first.release("lead-test");
+    expect(await second.acquire("lead-test")).toBe(true);
+  });
+});
