@@ -2,10 +2,10 @@
 // transactions older than every transaction still running, ordered by (transaction_id,
 // global_position). Slow transactions are held open on their own connections through the same
 // verdict_append function the store uses.
-import { createPostgresEventStore, type EventStore } from "@verdict/infra";
+import { createPostgresEventStore } from "@verdict/infra";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RecordedEvent } from "../../domain/ports/eventStore.js";
+import type { EventStore, RecordedEvent } from "../../domain/ports/eventStore.js";
 import { event, events, expectStrictlyOrdered, take } from "../contracts/eventStore.js";
 import { createEventStoreTestDatabase, type TestDatabase } from "./testDatabase.js";
 
