@@ -204,13 +204,18 @@ export class Dispatcher {
     if (!run) return; // a run that ended, or one this dispatcher never saw start
     run.scored += 1;
     if (run.external || run.requested || run.scored < run.total) return;
-    run.requested = true;
     const metadata = recorded.metadata as { correlation_id?: string };
-    await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "RequestRunCompletion", run_id: runId, scored: run.scored }, {
-      clock: this.options.clock,
-      ids: this.options.ids,
-      context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
-    });
+    try {
+      await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "RequestRunCompletion", run_id: runId, scored: run.scored }, {
+        clock: this.options.clock,
+        ids: this.options.ids,
+        context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
+      });
+    } catch (error) {
+      run.scored -= 1; // this event is handled again after the pause; count it once
+      throw error;
+    }
+    run.requested = true;
   }
 
   private async completionRequested(recorded: RecordedEvent): Promise<void> {

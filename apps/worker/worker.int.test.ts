@@ -32,7 +32,7 @@ describe("worker on PostgreSQL and Kafka", () => {
     await db?.drop();
   });
 
-  async function process(prefix: string): Promise<{ worker: RunningWorker; checkpoints: PostgresCheckpointStore }> {
+  async function workerProcess(prefix: string): Promise<{ worker: RunningWorker; checkpoints: PostgresCheckpointStore }> {
     const bus = new KafkaJobBus({ brokers, partitions: 3, clientId: `worker-int-${randomBytes(3).toString("hex")}` });
     const checkpoints = await PostgresCheckpointStore.create({ connectionString: db.url });
     const worker = await startWorker({
@@ -52,8 +52,8 @@ describe("worker on PostgreSQL and Kafka", () => {
 
   it("runs a 2-model run to completion with one result per pair, one dispatcher leading", async () => {
     const prefix = `t${randomBytes(4).toString("hex")}.`;
-    const a = await process(prefix);
-    const b = await process(prefix);
+    const a = await workerProcess(prefix);
+    const b = await workerProcess(prefix);
     await waitFor(() => Boolean(a.worker.dispatcher?.isLeading || b.worker.dispatcher?.isLeading), 20_000);
     await seedRun(store, { runId: "int1" });
     await waitFor(() => runEnded(store, "int1"), 90_000);
@@ -80,4 +80,46 @@ describe("worker on PostgreSQL and Kafka", () => {
     await first.release("lead-test");
     expect(await second.acquire("lead-test")).toBe(true);
   });
+});
+
+describe("apps/worker/main.ts as a process", () => {
+  it("starts from its environment, completes a run, and stops cleanly on SIGTERM", async () => {
+    const { spawn } = await import("node:child_process");
+    const { mkdtemp, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const db = await createTestDatabase("verdict_worker_main");
+    const store = await createPostgresEventStore({ connectionString: db.url });
+    const dir = await mkdtemp(join(tmpdir(), "worker-main-"));
+    await writeFile(join(dir, "agent.yaml"), AGENT_SCRIPT);
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/main.ts"], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        KAFKA_BROKERS: brokers.join(","),
+        VERDICT_AGENT: `scripted:${join(dir, "agent.yaml")}`,
+        VERDICT_JUDGE: "none",
+        VERDICT_TOPIC_PREFIX: `m${randomBytes(4).toString("hex")}.`,
+        VERDICT_KAFKA_PARTITIONS: "2",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await waitFor(() => stderr.includes("started: dispatcher, replay, complete"), 30_000);
+      await seedRun(store, { runId: "main1" });
+      await waitFor(() => runEnded(store, "main1"), 90_000);
+      expect((await runEvents(store, "main1")).at(-1)?.type).toBe("RunCompleted");
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(stderr).toContain("SIGTERM: stopping");
+    } finally {
+      child.kill("SIGKILL");
+      await store.close();
+      await db.drop();
+    }
+  }, 150_000);
 });
