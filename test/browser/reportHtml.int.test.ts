@@ -124,8 +124,11 @@ describe("HTML report in headless Chromium", () => {
     await expect.poll(() => page.textContent('button[data-copy="md-fix-0"]')).toBe("Copied");
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(report.fixItemMarkdown(item));
 
-    await page.click('button[data-copy="md-report"]');
-    await expect.poll(() => page.textContent('button[data-copy="md-report"]')).toBe("Copied");
+    // The whole report is copied from the pieces the page holds and the text between them.
+    const whole = page.locator("header button.copy");
+    expect((await whole.getAttribute("data-copy"))?.split(" ").length).toBeGreaterThan(3);
+    await whole.click();
+    await expect.poll(() => whole.textContent()).toBe("Copied");
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(report.toMarkdown());
     expect(requests).toEqual([PAGE_URL]);
     await context.close();
@@ -135,9 +138,13 @@ describe("HTML report in headless Chromium", () => {
     const { context, page } = await open(report.toHtml({ theme: "dark" }), { clipboard: "denied" });
     await page.click('button[data-copy="md-verdict"]');
     await expect.poll(() => page.evaluate("window.getSelection().toString()")).toBe(report.verdictMarkdown());
-    expect(await page.isVisible("#md-verdict")).toBe(true);
+    expect(await page.isVisible('button[data-copy="md-verdict"] + pre.md-shown')).toBe(true);
     expect(await page.textContent('button[data-copy="md-verdict"]')).toMatch(/^Selected/);
-    await page.locator("#md-verdict").screenshot({ path: join(SCREENSHOTS, "report-copy-fallback.png") });
+    await page.locator('button[data-copy="md-verdict"] + pre.md-shown').screenshot({ path: join(SCREENSHOTS, "report-copy-fallback.png") });
+
+    // The whole report, assembled from its pieces, shown and selected beside its button.
+    await page.click("header button.copy");
+    await expect.poll(() => page.evaluate("window.getSelection().toString()")).toBe(report.toMarkdown());
 
     // A scenario's own block, inside its disclosure.
     const key = [...report.resultsByScenario.keys()][4];

@@ -11,7 +11,7 @@ const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdo
 const tags = (html: string): string[] => html.match(/<[a-zA-Z][^>]*>/g) ?? [];
 
 const unescape = (text: string): string =>
-  text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code))).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
 
 function preSource(html: string, id: string): string {
   const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([\\s\\S]*?)</pre>`).exec(html);
@@ -207,6 +207,37 @@ describe("renderReportHtml: self-contained and safe", () => {
     expect(elapsed).toBeLessThan(1500);
   });
 });
+
+describe("renderReportHtml: the whole report's Markdown", () => {
+  const copied = (html: string, label: string): string => {
+    const button = new RegExp(`<button type="button" class="copy" data-copy="([^"]+)">${label}</button>`).exec(html);
+    if (!button) throw new Error(`no button ${label}`);
+    return button[1].split(" ").map((id) => preSource(html, id)).join("");
+  };
+
+  it("is copied from the pieces the page already holds plus the text between them, exactly", () => {
+    const doc = sampleReport();
+    const pieces = sampleMarkdown(doc);
+    const keys = [...new Set(doc.results.map((r) => r.scenario_key))];
+    const report = `# Evaluation\n\n${pieces.verdict}\n## Scenarios\n\n${keys.map((k) => pieces.scenarios[k]).join("\n")}\n${pieces.fixItems}`;
+    const html = render(doc, "light", { ...pieces, report });
+    expect(copied(html, "Copy report as Markdown")).toBe(report);
+    expect(html).not.toContain('id="md-report"');
+    expect(html).toContain('data-copy="md-glue-0 md-verdict md-glue-1 md-scenario-0 md-glue-2 md-scenario-1');
+    // Each answer's Markdown is on the page once, not twice.
+    expect(html.split(escapeForTest(pieces.scenarios.order_lookup))).toHaveLength(2);
+  });
+
+  it("is embedded whole when it is not made of the pieces", () => {
+    const html = render(sampleReport());
+    expect(copied(html, "Copy report as Markdown")).toBe(sampleMarkdown().report);
+    expect(html).toContain('data-copy="md-report"');
+  });
+});
+
+function escapeForTest(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
 
 describe("renderReportHtml: edge reports", () => {
   it("a single-model report has no comparison, no filter and names the model in the tiles", () => {
