@@ -20,5 +20,7 @@ export const Diagnosis = {
   SPECIFIC_CLAIMS,
 } as const;
 
-export { FAULTS, DEFAULT_REFINE_FAULTS } from "./types.js";
+// DEFAULT_REFINE_FAULTS is public as `Diagnosis.DEFAULT_REFINE_FAULTS` (the Runner re-exports it
+// under its own name, so it is not exported here a second time).
+export { FAULTS } from "./types.js";
 export type { Fault, Evidence, SuggestedTool, JudgeRefinement, DiagnosisResult, DiagnoseInput } from "./types.js";

@@ -6,7 +6,7 @@ import type { DiagnosisResult, JudgeRefinement, SuggestedTool } from "../diagnos
 import type { JudgeExchange } from "../judge/index.js";
 import type { CostSource, Replay, ToolCall } from "../replay/index.js";
 import type { Scenario } from "../scenarios/scenario.js";
-import type { ResultStatus, Scores } from "../scoring/index.js";
+import type { ResultStatus, Scores } from "../scoring/gate.js";
 
 /** The model a result ran under; a ModelSpec satisfies it. */
 export interface ResultSpec {

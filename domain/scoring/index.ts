@@ -8,7 +8,6 @@
 //   const ok = meetsThreshold({ score, scores, threshold: 0.7, judgeKeys: scorer.judgeKeys });
 export { Scorer } from "./scorer.js";
 export type { ScorerOptions, ScoreOptions } from "./scorer.js";
-export { CRITERION_TYPES, RULE_CRITERION_TYPES } from "./criteria.js";
 export type { Criterion, CriterionType } from "./criteria.js";
 export {
   PASS_THRESHOLD,
@@ -20,5 +19,7 @@ export {
   resultStatus,
   gradeValue,
 } from "./gate.js";
+// The criterion type lists are `Scorer.CRITERION_TYPES` / `Scorer.RULE_CRITERION_TYPES`
+// (commands/ exports its own CRITERION_TYPES under that name).
 export type { Scores, ResultStatus, GateInput } from "./gate.js";
 export { REGEX_INPUT_LIMIT, WIDE_REGEX_INPUT_LIMIT } from "./patternSafety.js";

@@ -5,7 +5,7 @@
 // number is unscorable (null) and drops out of every mean.
 import type { Replay } from "../replay/replay.js";
 import type { Scenario } from "../scenarios/scenario.js";
-import { compileCriterion, type CompiledCriterion, type Criterion } from "./criteria.js";
+import { compileCriterion, CRITERION_TYPES, RULE_CRITERION_TYPES, type CompiledCriterion, type Criterion } from "./criteria.js";
 import { gradeValue, meanScore, meetsThreshold, PASS_THRESHOLD, TASK_COMPLETION, type Scores } from "./gate.js";
 import { matchesPattern } from "./pattern.js";
 import { scenarioChecks } from "./scenarioChecks.js";
@@ -30,6 +30,10 @@ export interface ScoreOptions {
 }
 
 export class Scorer {
+  /** The rule criterion types, and all types including llm_judge. */
+  static readonly RULE_CRITERION_TYPES = RULE_CRITERION_TYPES;
+  static readonly CRITERION_TYPES = CRITERION_TYPES;
+
   readonly criteria: readonly Criterion[];
   readonly threshold: number;
   readonly #compiled: readonly CompiledCriterion[];
