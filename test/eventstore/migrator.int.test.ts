@@ -1,0 +1,32 @@
+import { eventStoreMigrations, migratePool } from "@verdict/infra";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEventStoreTestDatabase, type TestDatabase } from "./testDatabase.js";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createEventStoreTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe("event store migrations", () => {
+  it("are applied once, even by processes starting at the same time, and recorded by version", async () => {
+    const pools = [1, 2, 3].map(() => new pg.Pool({ connectionString: database.url, max: 1 }));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migratePool(pool)));
+      const names = eventStoreMigrations().map((m) => m.name);
+      expect(names).toEqual(["001_event_store.sql", "002_visible_bound.sql"]);
+      expect(applied.flat().sort()).toEqual(names);
+      expect(await migratePool(pools[0])).toEqual([]);
+      const { rows } = await pools[0].query("SELECT version, name FROM event_store_migrations ORDER BY version");
+      expect(rows).toEqual([
+        { version: 1, name: "001_event_store.sql" },
+        { version: 2, name: "002_visible_bound.sql" },
+      ]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+});
