@@ -1,0 +1,47 @@
+// The API as a process: `tsx apps/api/main.ts`.
+// Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.
+// Read models and API keys: VERDICT_READ_DATABASE_URL, else DATABASE_URL (required: the API reads
+// what a separate projector process writes; the embedded all-in-one mode is `npm start`).
+// PORT (default 4000). Progress: PostgreSQL LISTEN/NOTIFY from the projector.
+import "reflect-metadata";
+import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
+
+async function main(): Promise<void> {
+  const { createPostgresEventStore } = await import("@verdict/infra");
+  const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
+  const { createApiServer } = await import("./server/createApiServer.js");
+  const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
+  const { randomUUID } = await import("node:crypto");
+
+  const eventsUrl = process.env.DATABASE_URL;
+  const readUrl = readDatabaseUrlFromEnv();
+  if (!eventsUrl || !readUrl) {
+    throw new Error("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`");
+  }
+  const port = Number(process.env.PORT ?? 4000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${process.env.PORT})`);
+
+  const store = await createPostgresEventStore({ connectionString: eventsUrl });
+  const read = await openReadModels({ url: readUrl, migrate: false });
+  const progress = createPostgresProgressBus({ url: readUrl });
+  const apiKeys = await createPostgresApiKeyStore({ url: readUrl });
+  const server = await createApiServer({
+    store, readModels: read.readModels, progress, apiKeys,
+    clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port,
+  });
+  console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);
+  const shutdown = async () => {
+    await server.close();
+    await Promise.allSettled([progress.close(), apiKeys.close(), read.close(), store.close()]);
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown());
+  process.once("SIGTERM", () => void shutdown());
+}
+
+if (ensureDecoratorTsconfig()) {
+  main().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  });
+}

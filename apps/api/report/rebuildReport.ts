@@ -1,0 +1,23 @@
+// The report of a run, rebuilt from its recorded events with the worker's own function (so the
+// API and the completion job render the same bytes): recorded verdict and comparison used as
+// given, no judge, no agent, no resampling.
+import type { Report } from "@verdict/domain";
+import { reportFromRun } from "../../worker/runReport.js";
+import { ApiError } from "../server/errors.js";
+import type { RunHistory } from "./runEvents.js";
+
+export function rebuildReport(history: RunHistory): Report {
+  if (!history.record) {
+    throw new ApiError("UNAVAILABLE", `run ${history.runId} is an imported report; its document is served as report.json only`);
+  }
+  return reportFromRun(history.record, { judge: null });
+}
+
+/** The version-1 envelope `report.json` serves: re-importable as it is (reference-platform §6.2). */
+export function reportEnvelope(history: RunHistory, evaluationName: string, agent: string): Record<string, unknown> {
+  if (history.imported) {
+    const i = history.imported;
+    return { version: 1, run_id: i.run_id, source: i.source, agent_name: i.agent_name, suite: i.suite, report: i.report };
+  }
+  return { version: 1, run_id: history.runId, source: "verdict", agent_name: agent, suite: evaluationName, report: rebuildReport(history).toJSON() };
+}

@@ -1,0 +1,71 @@
+// A run's whole history from the log: its own stream plus one stream per scenario x model pair,
+// merged in log order, and folded into the record a Report is rebuilt from. Tenancy is checked
+// here: a run of another tenant answers exactly like a missing one.
+import {
+  eventRegistry, readWholeStream, resultStream, runStream, isValidId,
+  type DomainEvent, type EventData, type EventStore, type RecordedEvent,
+} from "@verdict/domain";
+import type { RunRecord } from "../../worker/runReport.js";
+import { notFound } from "../server/errors.js";
+
+export interface RunHistory {
+  runId: string;
+  tenant: string;
+  /** Every event of the run and its pairs, in log order. */
+  events: RecordedEvent[];
+  parsed: DomainEvent[];
+  /** Engine and external runs; null for an imported report. */
+  record: RunRecord | null;
+  imported: EventData<"ReportImported"> | null;
+  status: "running" | "completed" | "failed";
+  failure: EventData<"RunFailed"> | null;
+}
+
+function byPosition(a: RecordedEvent, b: RecordedEvent): number {
+  if (a.position.commit !== b.position.commit) return a.position.commit < b.position.commit ? -1 : 1;
+  if (a.position.prepare !== b.position.prepare) return a.position.prepare < b.position.prepare ? -1 : 1;
+  return 0;
+}
+
+/** The run's events for this tenant, or NOT_FOUND (missing, malformed id or another tenant's). */
+export async function loadRunHistory(store: EventStore, tenant: string, runId: string): Promise<RunHistory> {
+  if (!isValidId(runId)) throw notFound("run", runId);
+  const runEvents = await readWholeStream(store, runStream(runId));
+  const first = runEvents[0] ? eventRegistry.parseRecorded(runEvents[0]) : null;
+  if (!first || (first.type !== "RunStarted" && first.type !== "ReportImported") || first.data.tenant !== tenant) throw notFound("run", runId);
+  const events = [...runEvents];
+  if (first.type === "RunStarted") {
+    const pairs = first.data.scenarios.length * first.data.models.length;
+    const streams = await Promise.all(Array.from({ length: pairs }, (_, n) => readWholeStream(store, resultStream(runId, n))));
+    for (const stream of streams) events.push(...stream);
+    events.sort(byPosition);
+  }
+  const parsed = events.map((e) => eventRegistry.parseRecorded(e));
+  return { runId, tenant, events, parsed, ...fold(parsed) };
+}
+
+function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "status" | "failure"> {
+  let started: EventData<"RunStarted"> | null = null;
+  let imported: EventData<"ReportImported"> | null = null;
+  let verdict: EventData<"VerdictRecorded"> | null = null;
+  let comparison: EventData<"ComparisonRecorded"> | null = null;
+  let failure: EventData<"RunFailed"> | null = null;
+  let status: RunHistory["status"] = "running";
+  const replays = new Map<number, EventData<"ReplayRecorded">>();
+  const scored = new Map<number, EventData<"ResultScored">>();
+  for (const event of parsed) {
+    switch (event.type) {
+      case "RunStarted": started = event.data; break;
+      case "ReportImported": imported = event.data; status = "completed"; break;
+      case "ReplayRecorded": replays.set(event.data.n, event.data); break;
+      case "ResultScored": scored.set(event.data.n, event.data); break;
+      case "VerdictRecorded": verdict = event.data; break;
+      case "ComparisonRecorded": comparison = event.data; break;
+      case "RunCompleted": status = "completed"; break;
+      case "RunFailed": status = "failed"; failure = event.data; break;
+      default: break;
+    }
+  }
+  const record = started ? { started, replays, scored, verdict, comparison } : null;
+  return { record, imported, status, failure };
+}

@@ -1,0 +1,98 @@
+// REST exports of a run's report (reference-platform §6.2), rebuilt from recorded events:
+//   GET /api/evaluations/:id/runs/:runId/report        HTML (?theme=light|dark)
+//   GET /api/evaluations/:id/runs/:runId/report.md     Markdown (?part=verdict|fix_items|scenario, model=, scenario=)
+//   GET /api/evaluations/:id/runs/:runId/report.json   the version-1 envelope
+// `?download=1` adds Content-Disposition: attachment; filename="<evaluation>-run-<n>.<ext>".
+import { Router, type Request, type Response } from "express";
+import { evaluationAggregate, evaluationStream, isValidId, loadAggregate, type Report } from "@verdict/domain";
+import { requestContext, type ApiContext } from "../server/context.js";
+import { ApiError, notFound } from "../server/errors.js";
+import { rebuildReport, reportEnvelope } from "../report/rebuildReport.js";
+import { loadRunHistory, type RunHistory } from "../report/runEvents.js";
+
+const PARTS = ["verdict", "fix_items", "scenario"] as const;
+const THEMES = ["light", "dark"] as const;
+
+interface Located {
+  history: RunHistory;
+  evaluationName: string;
+  agent: string;
+  number: number;
+}
+
+async function locate(context: ApiContext, evaluationId: string, runId: string): Promise<Located> {
+  if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
+  const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId);
+  const head = history.record?.started ?? history.imported;
+  if (!head || head.evaluation_id !== evaluationId) throw notFound("run", runId);
+  const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
+  if (!state.exists || state.tenant !== context.principal.tenant) throw notFound("evaluation", evaluationId);
+  return { history, evaluationName: state.name ?? evaluationId, agent: state.agent ?? "agent", number: head.number };
+}
+
+/** `<evaluation>-run-<n>.<ext>`, the evaluation name made safe for a file name ("/" -> "-"). */
+export function downloadName(evaluationName: string, number: number, ext: "html" | "md" | "json"): string {
+  const base = evaluationName.replace(/[/\\]+/g, "-").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[.-]+/, "") || "evaluation";
+  return `${base}-run-${number}.${ext}`;
+}
+
+function query(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new ApiError("VALIDATION", `${name} must be given once`, name);
+  return value;
+}
+
+function send(req: Request, res: Response, located: Located, ext: "html" | "md" | "json", type: string, body: string): void {
+  res.type(type);
+  if (query(req, "download") === "1") {
+    res.setHeader("Content-Disposition", `attachment; filename="${downloadName(located.evaluationName, located.number, ext)}"`);
+  }
+  res.send(body);
+}
+
+function markdownPart(report: Report, req: Request): string {
+  const part = query(req, "part");
+  if (part === undefined) return report.toMarkdown();
+  if (!(PARTS as readonly string[]).includes(part)) {
+    throw new ApiError("VALIDATION", `part must be one of ${PARTS.join(", ")} (got ${JSON.stringify(part)})`, "part");
+  }
+  if (part === "verdict") return report.verdictMarkdown();
+  if (part === "fix_items") {
+    const model = query(req, "model");
+    return report.fixItemsMarkdown(model ? { model } : {});
+  }
+  const key = query(req, "scenario") ?? query(req, "key");
+  if (!key) throw new ApiError("VALIDATION", "part=scenario needs scenario=<key>", "scenario");
+  if (!report.results.some((r) => r.scenario.key === key)) throw new ApiError("NOT_FOUND", `scenario ${key} is not in this run`, "scenario");
+  return report.scenarioMarkdown(key);
+}
+
+type Handler = (req: Request<{ id: string; runId: string }>, res: Response) => Promise<void>;
+
+function route(handler: Handler): Handler {
+  return async (req, res) => handler(req, res);
+}
+
+export function reportRouter(): Router {
+  const router = Router();
+  router.get("/evaluations/:id/runs/:runId/report", route(async (req, res) => {
+    const theme = query(req, "theme");
+    if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
+      throw new ApiError("VALIDATION", `theme must be light or dark (got ${JSON.stringify(theme)})`, "theme");
+    }
+    const located = await locate(requestContext(req), req.params.id, req.params.runId);
+    const html = rebuildReport(located.history).toHtml({ theme: (theme as "light" | "dark" | undefined) ?? null });
+    send(req, res, located, "html", "text/html; charset=utf-8", html);
+  }));
+  router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, res) => {
+    const located = await locate(requestContext(req), req.params.id, req.params.runId);
+    send(req, res, located, "md", "text/markdown; charset=utf-8", markdownPart(rebuildReport(located.history), req));
+  }));
+  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, res) => {
+    const located = await locate(requestContext(req), req.params.id, req.params.runId);
+    const envelope = reportEnvelope(located.history, located.evaluationName, located.agent);
+    send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
+  }));
+  return router;
+}

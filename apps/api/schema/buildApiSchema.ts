@@ -1,0 +1,28 @@
+// The GraphQL schema, built from the type-graphql resolvers. Import "reflect-metadata" before
+// this module (every entry point does).
+import { buildSchema } from "type-graphql";
+import type { GraphQLSchema } from "graphql";
+import { createPubSub } from "@graphql-yoga/subscription";
+import { AuditResolver } from "./resolvers/auditResolver.js";
+import { CatalogResolver } from "./resolvers/catalogResolver.js";
+import { EvaluationResolver } from "./resolvers/evaluationResolver.js";
+import { ReportResolver } from "./resolvers/reportResolver.js";
+import { RunMutations } from "./resolvers/runMutations.js";
+import { RunResolver } from "./resolvers/runResolver.js";
+import { SubscriptionResolver } from "./resolvers/subscriptionResolver.js";
+
+export const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
+
+let built: Promise<GraphQLSchema> | null = null;
+
+/** One schema per process (type-graphql's metadata is global). */
+export function buildApiSchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({
+    resolvers: [...RESOLVERS],
+    validate: false,
+    emitSchemaFile: false,
+    // Required by type-graphql for @Subscription; ours use their own `subscribe` sources.
+    pubSub: createPubSub(),
+  });
+  return built;
+}

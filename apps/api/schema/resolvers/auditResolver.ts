@@ -1,0 +1,106 @@
+// runAudit: the run's recorded events in log order with the evidence behind each grade and the
+// verdict. compareRuns: run b against run a, pair by pair.
+import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
+import type { Result } from "@verdict/projector";
+import type { ApiContext } from "../../server/context.js";
+import { notFound } from "../../server/errors.js";
+import { resultStatusOf, RunStatus } from "../types/enums.js";
+import { RunAudit, RunDiff, type AuditEvent, type GradeAudit, type PairChange } from "../types/report.js";
+import { runHistory } from "./runSupport.js";
+
+function auditEvents(events: Awaited<ReturnType<typeof runHistory>>["events"]): AuditEvent[] {
+  return events.map((e) => ({
+    type: e.type,
+    streamId: e.streamId,
+    version: e.streamVersion.toString(),
+    position: `${e.position.commit}/${e.position.prepare}`,
+    recordedAt: e.recordedAt.toISOString(),
+    schemaVersion: e.schemaVersion,
+    data: e.data,
+    metadata: e.metadata,
+  }));
+}
+
+const STATUS = { running: RunStatus.RUNNING, completed: RunStatus.COMPLETED, failed: RunStatus.FAILED } as const;
+
+export function diffRuns(a: string, b: string, before: Result[], after: Result[]): RunDiff {
+  const name = (r: Result) => `${r.scenarioKey}\u0000${r.modelLabel}`;
+  const old = new Map(before.map((r) => [name(r), r]));
+  const now = new Map(after.map((r) => [name(r), r]));
+  const diff: RunDiff = { a, b, fixed: [], regressed: [], stillFailing: [], stillPassing: [], added: [], removed: [] };
+  const change = (x: Result | undefined, y: Result | undefined): PairChange => ({
+    scenarioKey: (x ?? y)!.scenarioKey,
+    modelLabel: (x ?? y)!.modelLabel,
+    before: x ? resultStatusOf(x.status) : null,
+    after: y ? resultStatusOf(y.status) : null,
+  });
+  const settled = (r: Result) => r.status !== "pending";
+  for (const [key, y] of now) {
+    const x = old.get(key);
+    if (!x) {
+      diff.added.push(change(undefined, y));
+      continue;
+    }
+    if (!settled(x) || !settled(y)) continue;
+    const wasPassing = x.status === "passed";
+    const isPassing = y.status === "passed";
+    const bucket = wasPassing ? (isPassing ? diff.stillPassing : diff.regressed) : isPassing ? diff.fixed : diff.stillFailing;
+    bucket.push(change(x, y));
+  }
+  for (const [key, x] of old) if (!now.has(key)) diff.removed.push(change(x, undefined));
+  return diff;
+}
+
+@Resolver()
+export class AuditResolver {
+  @Query(() => RunAudit, { description: "The run's events in log order, with what every grade and the verdict were decided from." })
+  async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
+    const history = await runHistory(context, id);
+    const record = history.record;
+    const grades: GradeAudit[] = [];
+    if (record) {
+      const models = record.started.models;
+      for (const [n, scored] of [...record.scored.entries()].sort(([x], [y]) => x - y)) {
+        grades.push({
+          scenarioKey: scored.scenario_key,
+          modelLabel: scored.model_label,
+          status: resultStatusOf(scored.status),
+          score: scored.score,
+          scores: scored.scores,
+          fault: scored.fault,
+          scenario: record.started.scenarios[Math.floor(n / models.length)],
+          replay: record.replays.get(n)?.replay ?? null,
+          judgeExchanges: scored.judge_exchanges,
+        });
+      }
+    }
+    const verdict = record?.verdict ?? null;
+    const comparison = record?.comparison ?? null;
+    return {
+      runId: id,
+      status: STATUS[history.status],
+      events: auditEvents(history.events),
+      grades,
+      verdict: verdict || comparison
+        ? {
+            verdict: verdict?.verdict ?? null,
+            judgeLabel: verdict?.judge_label ?? null,
+            ranking: verdict?.ranking ?? {},
+            judgeExchange: verdict?.judge_exchange ?? null,
+            comparison: comparison ?? null,
+          }
+        : null,
+    };
+  }
+
+  @Query(() => RunDiff, { description: "Run b against run a by scenario key x model label: fixed, regressed, still failing, added, removed." })
+  async compareRuns(@Arg("a", () => ID) a: string, @Arg("b", () => ID) b: string, @Ctx() context: ApiContext): Promise<RunDiff> {
+    const { readModels } = context.deps;
+    const tenant = context.principal.tenant;
+    const [runA, runB] = await Promise.all([readModels.getRun(tenant, a), readModels.getRun(tenant, b)]);
+    if (!runA) throw notFound("run", a, "a");
+    if (!runB) throw notFound("run", b, "b");
+    const [before, after] = await Promise.all([readModels.listResults(tenant, a), readModels.listResults(tenant, b)]);
+    return diffRuns(a, b, before, after);
+  }
+}

@@ -1,0 +1,89 @@
+// Catalog queries (read models) and importCatalog (YAML -> Catalog -> ImportCatalog command).
+import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { z } from "zod";
+import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand } from "@verdict/domain";
+import type { ApiContext } from "../../server/context.js";
+import { notFound } from "../../server/errors.js";
+import { CatalogNode } from "../types/catalog.js";
+import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
+
+@ObjectType()
+export class ImportCatalogPayload {
+  @Field(() => String)
+  key!: string;
+
+  @Field(() => String)
+  digest!: string;
+
+  @Field(() => Boolean, { description: "False when the same document was already imported (a no-op)." })
+  changed!: boolean;
+
+  @Field(() => Int)
+  scenarioCount!: number;
+}
+
+const importInput = z.object({
+  yaml: z.string().min(1, "must not be empty").refine((t) => Buffer.byteLength(t) <= CATALOG_MAX_BYTES, "is over the 2 MB limit"),
+  sourcePath: z.string().max(500).nullish(),
+});
+
+/** What Catalog resolved, as the ImportCatalog command takes it. */
+export function importCatalogCommand(catalog: Catalog, tenant: string, source: { kind: "api"; path?: string }) {
+  return {
+    type: "ImportCatalog",
+    tenant,
+    key: catalog.key,
+    name: catalog.name,
+    ...(catalog.description ? { description: catalog.description } : {}),
+    digest: catalog.digest,
+    canonical_yaml: catalog.toYaml(),
+    source,
+    metadata: { ...catalog.metadata },
+    products: catalog.products.map((p) => ({
+      key: p.key,
+      name: p.name,
+      ...(p.description ? { description: p.description } : {}),
+      ...(p.agent ? { agent: p.agent } : {}),
+      metadata: { ...p.metadata },
+      sets: p.sets.map((s) => ({
+        key: s.key,
+        name: s.name,
+        ...(s.description ? { description: s.description } : {}),
+        judge: { ...s.judge },
+        criteria: s.criteria.map((c) => ({ ...c })),
+        metadata: { ...s.metadata },
+        scenarios: s.scenarios.map((scenario) => scenario.toJSON()),
+      })),
+    })),
+  };
+}
+
+@Resolver()
+export class CatalogResolver {
+  @Query(() => [CatalogNode], { description: "The tenant's catalogs, by key." })
+  async catalogs(@Ctx() context: ApiContext): Promise<CatalogNode[]> {
+    return (await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[];
+  }
+
+  @Query(() => CatalogNode, { description: "A catalog of the tenant's; NOT_FOUND otherwise." })
+  async catalog(@Arg("key", () => String) key: string, @Ctx() context: ApiContext): Promise<CatalogNode> {
+    const found = await context.deps.readModels.getCatalog(context.principal.tenant, key);
+    if (!found) throw notFound("catalog", key, "key");
+    return found as CatalogNode;
+  }
+
+  @Mutation(() => ImportCatalogPayload, { description: "Imports a catalog YAML document; the same document again changes nothing." })
+  async importCatalog(
+    @Arg("yaml", () => String) yaml: string,
+    @Arg("sourcePath", () => String, { nullable: true }) sourcePath: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<ImportCatalogPayload> {
+    const options = commandOptions(context);
+    const input = validInput(importInput, { yaml, sourcePath }, "");
+    const catalog = Catalog.parse(input.yaml);
+    const command = importCatalogCommand(catalog, context.principal.tenant, { kind: "api", ...(input.sourcePath ? { path: input.sourcePath } : {}) });
+    const handled = await handleCommand(context.deps.store, catalogAggregate, catalogStream(context.principal.tenant, catalog.key), command, options);
+    await afterWrite(context, handled.position);
+    return { key: catalog.key, digest: catalog.digest, changed: handled.events.length > 0, scenarioCount: catalog.scenarioCount };
+  }
+}

@@ -1,0 +1,37 @@
+// What every mutation shares: write access, the command options (tenant, actor, clock, ids),
+// tenancy checks against the write side (streams, not read models) and read-your-writes.
+import {
+  evaluationAggregate, evaluationStream, isValidId, loadAggregate,
+  type EvaluationState, type HandleOptions, type LogPosition,
+} from "@verdict/domain";
+import type { z } from "zod";
+import { requireWrite, type ApiContext } from "../../server/context.js";
+import { ApiError, notFound } from "../../server/errors.js";
+
+export function commandOptions(context: ApiContext): Omit<HandleOptions<never>, "decideContext"> {
+  requireWrite(context);
+  const { principal, deps } = context;
+  return { clock: deps.clock, ids: deps.ids, context: { tenant: principal.tenant, actor: `api-key:${principal.keyId}` } };
+}
+
+/** The evaluation as its stream folds, when it is this tenant's; otherwise NOT_FOUND. */
+export async function ownEvaluation(context: ApiContext, evaluationId: string): Promise<EvaluationState> {
+  if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId, "evaluationId");
+  const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
+  if (!state.exists || state.tenant !== context.principal.tenant) throw notFound("evaluation", evaluationId, "evaluationId");
+  return state;
+}
+
+/** Waits until the read models include what was just appended, so the answer can be read back. */
+export async function afterWrite(context: ApiContext, position: LogPosition | null): Promise<void> {
+  if (position && context.deps.waitForProjection) await context.deps.waitForProjection(position);
+}
+
+/** Validates a mutation's input at the edge: the first problem names its field. */
+export function validInput<S extends z.ZodType>(schema: S, input: unknown, prefix: string): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+  throw new ApiError("VALIDATION", `${field}: ${issue.message}`, field);
+}

@@ -1,0 +1,198 @@
+// Evaluations: queries from the read models (tenant-scoped), suite mutations through the
+// evaluation aggregate.
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import { evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
+import type { ApiContext } from "../../server/context.js";
+import { notFound } from "../../server/errors.js";
+import { OnRemoved } from "../types/enums.js";
+import { EvaluationConnection, EvaluationNode, ScenarioNode } from "../types/evaluation.js";
+import { RunConnection, RunNode } from "../types/run.js";
+import { afterWrite, commandOptions, ownEvaluation } from "./commandSupport.js";
+import { evaluationFromCatalogSet } from "./catalogSet.js";
+import { scenarioRecords } from "./scenarioInputs.js";
+
+@InputType({ description: "A new evaluation; scenarios as pasted text or JSON records, or everything from a catalog set." })
+export class CreateEvaluationInput {
+  @Field(() => String, { nullable: true, description: "The agent evaluated (a catalog set's product agent when omitted)." })
+  agent?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Required unless fromCatalogSet names it." })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: "rules (default), llm or judge_defined" })
+  judgeKind?: string | null;
+
+  @Field(() => String, { nullable: true })
+  judgeModel?: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: "[{ key, type, config }]; the defaults when omitted." })
+  criteria?: unknown;
+
+  @Field(() => Float, { nullable: true })
+  threshold?: number | null;
+
+  @Field(() => [String], { nullable: true })
+  compareModels?: string[] | null;
+
+  @Field(() => String, { nullable: true })
+  scenariosText?: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  scenarios?: unknown;
+
+  @Field(() => String, { nullable: true, description: "<catalog>/<product>/<set>: the set's scenarios, judge and criteria." })
+  fromCatalogSet?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Keep production_only scenarios (default false)." })
+  includeProductionOnly?: boolean | null;
+}
+
+@ObjectType()
+export class EvaluationPayload {
+  @Field(() => ID)
+  evaluationId!: string;
+
+  @Field(() => EvaluationNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
+  evaluation!: EvaluationNode | null;
+}
+
+@ObjectType()
+export class ScenarioChangesPayload {
+  @Field(() => ID)
+  evaluationId!: string;
+
+  @Field(() => [String])
+  added!: string[];
+
+  @Field(() => [String])
+  updated!: string[];
+
+  @Field(() => [String])
+  unchanged!: string[];
+
+  @Field(() => [String])
+  removed!: string[];
+
+  @Field(() => [String])
+  disabled!: string[];
+}
+
+function changes(evaluationId: string, data: Record<string, unknown> | undefined): ScenarioChangesPayload {
+  const list = (key: string) => (Array.isArray(data?.[key]) ? (data[key] as string[]) : []);
+  return { evaluationId, added: list("added"), updated: list("updated"), unchanged: list("unchanged"), removed: list("removed"), disabled: list("disabled") };
+}
+
+@Resolver(() => EvaluationNode)
+export class EvaluationResolver {
+  @Query(() => EvaluationConnection, { description: "The tenant's evaluations, newest first." })
+  async evaluations(
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("archived", () => Boolean, { nullable: true }) archived: boolean | null,
+    @Ctx() context: ApiContext,
+  ): Promise<EvaluationConnection> {
+    return (await context.deps.readModels.listEvaluations(context.principal.tenant, { first: first ?? undefined, after, archived })) as EvaluationConnection;
+  }
+
+  @Query(() => EvaluationNode, { description: "An evaluation of the tenant's; NOT_FOUND otherwise." })
+  async evaluation(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<EvaluationNode> {
+    const found = await context.deps.readModels.getEvaluation(context.principal.tenant, id);
+    if (!found) throw notFound("evaluation", id);
+    return found as EvaluationNode;
+  }
+
+  @FieldResolver(() => [ScenarioNode], { description: "The suite in order (position, key)." })
+  async scenarios(
+    @Root() evaluation: EvaluationNode,
+    @Arg("group", () => String, { nullable: true }) group: string | null,
+    @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Ctx() context: ApiContext,
+  ): Promise<ScenarioNode[]> {
+    return (await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled })) as ScenarioNode[];
+  }
+
+  @FieldResolver(() => RunConnection, { description: "Runs newest first." })
+  async runs(
+    @Root() evaluation: EvaluationNode,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<RunConnection> {
+    return (await context.deps.readModels.listRuns(context.principal.tenant, evaluation.id, { first: first ?? undefined, after })) as unknown as RunConnection;
+  }
+
+  @FieldResolver(() => RunNode, { nullable: true })
+  async latestRun(@Root() evaluation: EvaluationNode, @Ctx() context: ApiContext): Promise<RunNode | null> {
+    return (await context.deps.readModels.latestRun(context.principal.tenant, evaluation.id)) as unknown as RunNode | null;
+  }
+
+  @FieldResolver(() => RunNode, { nullable: true, description: "The run before the latest one." })
+  async previousRun(@Root() evaluation: EvaluationNode, @Ctx() context: ApiContext): Promise<RunNode | null> {
+    const latest = await context.deps.readModels.latestRun(context.principal.tenant, evaluation.id);
+    if (!latest) return null;
+    return (await context.deps.readModels.previousRun(context.principal.tenant, latest.id)) as unknown as RunNode | null;
+  }
+
+  @Mutation(() => EvaluationPayload)
+  async createEvaluation(@Arg("input", () => CreateEvaluationInput) input: CreateEvaluationInput, @Ctx() context: ApiContext): Promise<EvaluationPayload> {
+    const options = commandOptions(context);
+    const evaluationId = context.deps.ids.next();
+    const base = input.fromCatalogSet
+      ? await evaluationFromCatalogSet(context, input.fromCatalogSet, input.includeProductionOnly ?? false)
+      : { scenarios: scenarioRecords(input, [], false) };
+    const command = {
+      type: "CreateEvaluation",
+      evaluation_id: evaluationId,
+      tenant: context.principal.tenant,
+      ...base,
+      ...(input.agent ? { agent: input.agent } : {}),
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.judgeKind || input.judgeModel ? { judge: { kind: input.judgeKind ?? "rules", model: input.judgeModel ?? null } } : {}),
+      ...(input.criteria !== undefined && input.criteria !== null ? { criteria: input.criteria } : {}),
+      ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
+      ...(input.compareModels ? { compare_models: input.compareModels } : {}),
+    };
+    const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
+    await afterWrite(context, handled.position);
+    return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
+  }
+
+  @Mutation(() => ScenarioChangesPayload, { description: "Treats the input as the whole suite." })
+  async replaceScenarios(
+    @Arg("evaluationId", () => ID) evaluationId: string,
+    @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
+    @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
+    @Arg("onRemoved", () => OnRemoved, { nullable: true }) onRemoved: OnRemoved | null,
+    @Ctx() context: ApiContext,
+  ): Promise<ScenarioChangesPayload> {
+    const options = commandOptions(context);
+    await ownEvaluation(context, evaluationId);
+    const records = scenarioRecords({ scenariosText, scenarios });
+    const command = { type: "ReplaceScenarios", evaluation_id: evaluationId, scenarios: records, on_removed: onRemoved ?? "destroy" };
+    const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
+    await afterWrite(context, handled.position);
+    const replaced = handled.domainEvents[0]?.data as Record<string, unknown> | undefined;
+    return replaced ? changes(evaluationId, replaced) : changes(evaluationId, { unchanged: records.map((r) => String((r as { key?: unknown }).key ?? "")) });
+  }
+
+  @Mutation(() => ScenarioChangesPayload, { description: "Adds new keys and updates named ones; never touches the rest." })
+  async mergeScenarios(
+    @Arg("evaluationId", () => ID) evaluationId: string,
+    @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
+    @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
+    @Arg("keyPrefix", () => String, { nullable: true }) keyPrefix: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<ScenarioChangesPayload> {
+    const options = commandOptions(context);
+    const state = await ownEvaluation(context, evaluationId);
+    const records = scenarioRecords({ scenariosText, scenarios, keyPrefix }, state.scenarios.map((s) => s.key));
+    const command = { type: "MergeScenarios", evaluation_id: evaluationId, scenarios: records };
+    const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
+    await afterWrite(context, handled.position);
+    const merged = handled.domainEvents[0]?.data as Record<string, unknown> | undefined;
+    // Nothing appended: every named scenario was already stored exactly so.
+    const keys = records.map((r) => String((r as { key?: unknown }).key ?? ""));
+    return merged ? changes(evaluationId, merged) : changes(evaluationId, { unchanged: keys });
+  }
+}

@@ -1,0 +1,38 @@
+// The report's renderings and public pieces, from the Report rebuilt out of recorded events.
+import { Arg, FieldResolver, Resolver, Root } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import { ReportTheme } from "../types/enums.js";
+import { RunReportNode } from "../types/report.js";
+
+@Resolver(() => RunReportNode)
+export class ReportResolver {
+  @FieldResolver(() => String)
+  markdown(@Root() node: RunReportNode): string {
+    return node.report.toMarkdown();
+  }
+
+  @FieldResolver(() => GraphQLJSON, { description: "The report document (snake_case keys, as the guide's library writes it)." })
+  json(@Root() node: RunReportNode): unknown {
+    return node.report.toJSON();
+  }
+
+  @FieldResolver(() => String, { description: "A self-contained HTML page." })
+  html(@Root() node: RunReportNode, @Arg("theme", () => ReportTheme, { nullable: true }) theme: ReportTheme | null): string {
+    return node.report.toHtml({ theme: theme ?? null });
+  }
+
+  @FieldResolver(() => String)
+  verdictMarkdown(@Root() node: RunReportNode): string {
+    return node.report.verdictMarkdown();
+  }
+
+  @FieldResolver(() => String)
+  fixItemsMarkdown(@Root() node: RunReportNode, @Arg("model", () => String, { nullable: true }) model: string | null): string {
+    return node.report.fixItemsMarkdown(model ? { model } : {});
+  }
+
+  @FieldResolver(() => String)
+  scenarioMarkdown(@Root() node: RunReportNode, @Arg("key", () => String) key: string): string {
+    return node.report.scenarioMarkdown(key);
+  }
+}

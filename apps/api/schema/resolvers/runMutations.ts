@@ -1,0 +1,174 @@
+// Starting runs, recording an external run's replays, importing finished reports: each through
+// the domain's command handling, after checking the evaluation or run is the caller's.
+import { createHash } from "node:crypto";
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import { z } from "zod";
+import {
+  ModelSpec, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+} from "@verdict/domain";
+import type { ApiContext } from "../../server/context.js";
+import { ApiError, notFound } from "../../server/errors.js";
+import { RunNode } from "../types/run.js";
+import { afterWrite, commandOptions, ownEvaluation, validInput } from "./commandSupport.js";
+
+@InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
+export class RunSelectionInput {
+  @Field(() => [String], { nullable: true })
+  keys?: string[] | null;
+
+  @Field(() => String, { nullable: true })
+  group?: string | null;
+
+  @Field(() => [String], { nullable: true, description: "Model names as typed (the label keeps the exact text)." })
+  models?: string[] | null;
+}
+
+@ObjectType()
+export class StartRunPayload {
+  @Field(() => ID)
+  runId!: string;
+
+  @Field(() => ID)
+  evaluationId!: string;
+
+  @Field(() => Int)
+  number!: number;
+
+  @Field(() => RunNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
+  run!: RunNode | null;
+}
+
+@ObjectType()
+export class RecordReplayPayload {
+  @Field(() => ID)
+  runId!: string;
+
+  @Field(() => String)
+  scenarioKey!: string;
+
+  @Field(() => String)
+  modelLabel!: string;
+}
+
+@ObjectType()
+export class ImportReportPayload {
+  @Field(() => ID)
+  runId!: string;
+
+  @Field(() => ID)
+  evaluationId!: string;
+
+  @Field(() => Int)
+  number!: number;
+
+  @Field(() => Boolean, { description: "True when this exact report was already imported (nothing written)." })
+  duplicate!: boolean;
+}
+
+const selectionInput = z.object({
+  keys: z.array(z.string().min(1, "must not be blank")).min(1, "name at least one key, or omit keys").nullish(),
+  group: z.string().min(1, "must not be blank").nullish(),
+  models: z.array(z.string()).nullish(),
+});
+
+const envelopeInput = z.object({
+  version: z.literal(1, { error: "must be 1" }),
+  run_id: z.string().min(1, "must not be blank"),
+  source: z.string().min(1, "must not be blank"),
+  agent_name: z.string().min(1, "must not be blank"),
+  suite: z.string().min(1, "must not be blank"),
+  report: z.record(z.string(), z.unknown(), { error: "must be a report object" }),
+});
+
+/** JSON with keys sorted at every level: the same report always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function resolveModels(requested: string[] | null | undefined, compareModels: string[]) {
+  const names = requested && requested.length ? requested : compareModels;
+  if (!names.length) throw new ApiError("VALIDATION", "selection.models: name at least one model (the evaluation has no compare models)", "selection.models");
+  try {
+    return ModelSpec.parseAll(names, { defaultProvider: "openai" }).map((spec) => spec.toJSON());
+  } catch (error) {
+    throw new ApiError("VALIDATION", `selection.models: ${(error as Error).message}`, "selection.models");
+  }
+}
+
+@Resolver()
+export class RunMutations {
+  @Mutation(() => StartRunPayload, { description: "Freezes the selection and starts a run; external runs wait for recordReplay." })
+  async startRun(
+    @Arg("evaluationId", () => ID) evaluationId: string,
+    @Arg("selection", () => RunSelectionInput, { nullable: true }) selection: RunSelectionInput | null,
+    @Arg("external", () => Boolean, { nullable: true }) external: boolean | null,
+    @Ctx() context: ApiContext,
+  ): Promise<StartRunPayload> {
+    const options = commandOptions(context);
+    const chosen = validInput(selectionInput, selection ?? {}, "selection");
+    const evaluation = await ownEvaluation(context, evaluationId);
+    const runId = context.deps.ids.next();
+    const result = await startRun(
+      context.deps.store,
+      {
+        run_id: runId,
+        evaluation_id: evaluationId,
+        keys: chosen.keys ?? null,
+        group: chosen.group ?? null,
+        models: resolveModels(chosen.models, evaluation.compareModels),
+        external: external ?? false,
+        judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
+      },
+      options,
+    );
+    await afterWrite(context, result.run.position);
+    const number = result.run.state.started?.number ?? 0;
+    const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
+    return { runId, evaluationId, number, run: run as unknown as RunNode | null };
+  }
+
+  @Mutation(() => RecordReplayPayload, { description: "An external run's replay of one scenario x model pair." })
+  async recordReplay(
+    @Arg("runId", () => ID) runId: string,
+    @Arg("scenarioKey", () => String) scenarioKey: string,
+    @Arg("modelLabel", () => String) modelLabel: string,
+    @Arg("replay", () => GraphQLJSON, { description: "{ answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata }" }) replay: unknown,
+    @Ctx() context: ApiContext,
+  ): Promise<RecordReplayPayload> {
+    const options = commandOptions(context);
+    if (!isValidId(runId)) throw notFound("run", runId, "runId");
+    const { state } = await loadAggregate(context.deps.store, runAggregate, runStream(runId));
+    if (state.status === "none" || state.started?.tenant !== context.principal.tenant) throw notFound("run", runId, "runId");
+    if (!state.external) throw new ApiError("CONFLICT", `run ${runId} is not external; its replays are the workers'`, "runId");
+    const command = { type: "RecordReplay", run_id: runId, scenario_key: scenarioKey, model_label: modelLabel, replay };
+    const handled = await handleCommand(context.deps.store, resultAggregate, pairStream(state, scenarioKey, modelLabel), command, {
+      ...options,
+      decideContext: { run: state },
+    });
+    await afterWrite(context, handled.position);
+    return { runId, scenarioKey, modelLabel };
+  }
+
+  @Mutation(() => ImportReportPayload, { description: "A version-1 report envelope becomes a completed run; the same report again is a no-op." })
+  async importReport(
+    @Arg("evaluationId", () => ID) evaluationId: string,
+    @Arg("envelope", () => GraphQLJSON) envelope: unknown,
+    @Ctx() context: ApiContext,
+  ): Promise<ImportReportPayload> {
+    const options = commandOptions(context);
+    const input = validInput(envelopeInput, envelope, "envelope");
+    await ownEvaluation(context, evaluationId);
+    const digest = createHash("sha256").update(canonicalJson(input.report)).digest("hex");
+    const { version: _v, ...rest } = input;
+    const result = await importReport(context.deps.store, { ...rest, evaluation_id: evaluationId, tenant: context.principal.tenant, digest }, options);
+    await afterWrite(context, result.run.position);
+    const scheduled = result.evaluation.state.runs.find((r) => r.runId === input.run_id);
+    return { runId: input.run_id, evaluationId, number: scheduled?.number ?? 0, duplicate: result.run.events.length === 0 };
+  }
+}

@@ -1,0 +1,136 @@
+// A run: read-model fields (status, progress, results, summaries, fix items, verdict, usage) and
+// the report rebuilt from its events.
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import type { Result, Run } from "@verdict/projector";
+import type { ApiContext } from "../../server/context.js";
+import { notFound } from "../../server/errors.js";
+import { ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
+import { EvaluationNode } from "../types/evaluation.js";
+import { RunReportNode } from "../types/report.js";
+import {
+  FixItemNode, MatrixRow, ModelSummaryNode, ResultNode, RunModel, RunNode, RunProgressNode, RunUsage, VerdictNode,
+} from "../types/run.js";
+import { runReport } from "./runSupport.js";
+
+type RunRow = RunNode & Run;
+
+export function toResultNode(result: Result): ResultNode {
+  return { ...result, status: resultStatusOf(result.status) } as ResultNode;
+}
+
+function sum(a: number | null, b: number | null): number | null {
+  return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+}
+
+@Resolver(() => RunNode)
+export class RunResolver {
+  @Query(() => RunNode, { description: "A run of the tenant's; NOT_FOUND otherwise." })
+  async run(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
+    const run = await context.deps.readModels.getRun(context.principal.tenant, id);
+    if (!run) throw notFound("run", id);
+    return run as unknown as RunNode;
+  }
+
+  @FieldResolver(() => RunStatus)
+  status(@Root() run: RunRow): RunStatus {
+    return runStatusOf(run.status);
+  }
+
+  @FieldResolver(() => EvaluationNode)
+  async evaluation(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<EvaluationNode> {
+    const evaluation = await context.deps.readModels.getEvaluation(context.principal.tenant, run.evaluationId);
+    if (!evaluation) throw notFound("evaluation", run.evaluationId);
+    return evaluation as EvaluationNode;
+  }
+
+  @FieldResolver(() => RunProgressNode)
+  async progress(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunProgressNode> {
+    const progress = await context.deps.readModels.progress(context.principal.tenant, run.id);
+    const latest = progress?.latest_result ?? null;
+    return {
+      runId: run.id,
+      status: runStatusOf(run.status),
+      total: run.total,
+      completed: run.completed,
+      passed: run.passed,
+      failed: run.failed,
+      errored: run.errored,
+      latestResult: latest
+        ? { scenarioKey: latest.scenario_key, modelLabel: latest.model_label, status: resultStatusOf(latest.status), score: latest.score, fault: latest.fault }
+        : null,
+    };
+  }
+
+  @FieldResolver(() => [RunModel], { description: "The models in selection order, each with its summary once scored." })
+  async models(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunModel[]> {
+    const summaries = await context.deps.readModels.modelSummaries(context.principal.tenant, run.id);
+    const byLabel = new Map(summaries.map((s) => [s.label, s]));
+    return (run.models ?? []).map((m) => {
+      const s = byLabel.get(m.label);
+      const summary: ModelSummaryNode | null = s ? { passRate: s.passRate, avgScore: s.avgScore, summary: s.summary } : null;
+      return { label: m.label, provider: m.provider, model: m.model, summary };
+    });
+  }
+
+  @FieldResolver(() => [ResultNode], { description: "One per scenario x model pair in run order; filters combine." })
+  async results(
+    @Root() run: RunRow,
+    @Arg("model", () => String, { nullable: true }) model: string | null,
+    @Arg("status", () => ResultStatus, { nullable: true }) status: ResultStatus | null,
+    @Arg("fault", () => String, { nullable: true }) fault: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<ResultNode[]> {
+    const rows = await context.deps.readModels.listResults(context.principal.tenant, run.id, {
+      model,
+      status: status ? (status.toLowerCase() as Result["status"]) : null,
+      fault,
+    });
+    return rows.map(toResultNode);
+  }
+
+  @FieldResolver(() => [MatrixRow], { description: "Scenario x model, rows in run order, cells in model order." })
+  async matrix(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<MatrixRow[]> {
+    const rows = new Map<string, MatrixRow>();
+    for (const r of await context.deps.readModels.listResults(context.principal.tenant, run.id)) {
+      const row = rows.get(r.scenarioKey) ?? { scenarioKey: r.scenarioKey, group: r.group, cells: [] };
+      row.cells.push({ modelLabel: r.modelLabel, status: resultStatusOf(r.status), score: r.score, fault: r.fault });
+      rows.set(r.scenarioKey, row);
+    }
+    return [...rows.values()];
+  }
+
+  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model, only items involving it." })
+  async fixItems(
+    @Root() run: RunRow,
+    @Arg("model", () => String, { nullable: true }) model: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<FixItemNode[]> {
+    return (await context.deps.readModels.fixItems(context.principal.tenant, run.id, { model })) as FixItemNode[];
+  }
+
+  @FieldResolver(() => GraphQLJSON, { nullable: true, description: "The recorded comparison (models, pairs, conclusion, seed, resamples)." })
+  async comparison(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<unknown> {
+    const found = await context.deps.readModels.comparison(context.principal.tenant, run.id);
+    return found ? { ...found.comparison, seed: found.seed, resamples: found.resamples, confidence: found.confidence } : null;
+  }
+
+  @FieldResolver(() => VerdictNode, { nullable: true })
+  async verdict(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<VerdictNode | null> {
+    return (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null;
+  }
+
+  @FieldResolver(() => RunUsage)
+  usage(@Root() run: RunRow): RunUsage {
+    return {
+      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null },
+      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls },
+      totalCost: sum(run.agentCost, run.judgeCost),
+    };
+  }
+
+  @FieldResolver(() => RunReportNode, { description: "The report, rebuilt from the run's recorded events." })
+  async report(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunReportNode> {
+    return { runId: run.id, report: await runReport(context, run.id) };
+  }
+}

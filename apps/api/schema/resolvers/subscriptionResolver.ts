@@ -1,0 +1,104 @@
+// Live views of a run: progress as the projector commits batches (ProgressBus), and the run's
+// own events as the log receives them (EventStore subscription). Both start with where the run
+// is now and finish once it has ended.
+import { Arg, Ctx, ID, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
+import { isValidId, runStream, type RecordedEvent } from "@verdict/domain";
+import type { RunProgress } from "@verdict/projector";
+import type { ApiContext } from "../../server/context.js";
+import { notFound } from "../../server/errors.js";
+import { listenerIterator } from "../../server/listenerIterator.js";
+import { resultStatusOf, runStatusOf } from "../types/enums.js";
+import { AuditEvent } from "../types/report.js";
+import { RunProgressNode } from "../types/run.js";
+
+type Data = SubscribeResolverData<unknown, { runId: string }, ApiContext>;
+
+const ENDED = new Set(["COMPLETED", "FAILED"]);
+const LAST_EVENTS = new Set(["RunCompleted", "RunFailed", "ReportImported"]);
+
+export function progressNode(p: RunProgress): RunProgressNode {
+  const latest = p.latest_result;
+  return {
+    runId: p.run_id,
+    status: runStatusOf(p.status),
+    total: p.total,
+    completed: p.completed,
+    passed: p.passed,
+    failed: p.failed,
+    errored: p.errored,
+    latestResult: latest
+      ? { scenarioKey: latest.scenario_key, modelLabel: latest.model_label, status: resultStatusOf(latest.status), score: latest.score, fault: latest.fault }
+      : null,
+  };
+}
+
+function subscribeProgress({ args, context }: Data): AsyncIterable<RunProgress> {
+  const { readModels, progress } = context.deps;
+  return listenerIterator<RunProgress>(async (sink) => {
+    const now = await readModels.progress(context.principal.tenant, args.runId);
+    if (!now) throw notFound("run", args.runId, "runId");
+    // Listen before sending the snapshot so nothing committed in between is missed.
+    const stop = await progress.subscribe(args.runId, (p) => {
+      if (p.tenant !== context.principal.tenant) return;
+      sink.push(p);
+      if (ENDED.has(runStatusOf(p.status))) sink.end();
+    });
+    sink.push(now);
+    if (ENDED.has(runStatusOf(now.status))) sink.end();
+    return stop;
+  });
+}
+
+function subscribeEvents({ args, context }: Data): AsyncIterable<RecordedEvent> {
+  const { store } = context.deps;
+  return listenerIterator<RecordedEvent>(async (sink) => {
+    if (!isValidId(args.runId)) throw notFound("run", args.runId, "runId");
+    const runId = runStream(args.runId);
+    const [first] = await store.readStream(runId, { from: "start", limit: 1 });
+    if (!first || (first.data as { tenant?: unknown }).tenant !== context.principal.tenant) throw notFound("run", args.runId, "runId");
+    const controller = new AbortController();
+    const pairPrefix = `result-${args.runId}.`;
+    void (async () => {
+      try {
+        for await (const event of store.subscribeAll({ filter: { streamPrefixes: [runId, pairPrefix] }, signal: controller.signal })) {
+          if (event.streamId !== runId && !event.streamId.startsWith(pairPrefix)) continue;
+          sink.push(event);
+          if (event.streamId === runId && LAST_EVENTS.has(event.type)) break;
+        }
+        sink.end();
+      } catch (error) {
+        if (controller.signal.aborted) sink.end();
+        else sink.fail(error);
+      }
+    })();
+    return () => controller.abort();
+  });
+}
+
+@Resolver()
+export class SubscriptionResolver {
+  @Subscription(() => RunProgressNode, {
+    subscribe: (data) => subscribeProgress(data as Data),
+    description: "The run's progress now, then after every committed batch, until it has ended.",
+  })
+  runProgress(@Root() progress: RunProgress, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): RunProgressNode {
+    return progressNode(progress);
+  }
+
+  @Subscription(() => AuditEvent, {
+    subscribe: (data) => subscribeEvents(data as Data),
+    description: "The run's events (run stream and pair streams) from the first, live, until it has ended.",
+  })
+  runEvents(@Root() event: RecordedEvent, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): AuditEvent {
+    return {
+      type: event.type,
+      streamId: event.streamId,
+      version: event.streamVersion.toString(),
+      position: `${event.position.commit}/${event.position.prepare}`,
+      recordedAt: event.recordedAt.toISOString(),
+      schemaVersion: event.schemaVersion,
+      data: event.data,
+      metadata: event.metadata,
+    };
+  }
+}

@@ -1,0 +1,41 @@
+// Enums in UPPER_CASE (GraphQL convention); the read models' lowercase values are mapped on read.
+import { registerEnumType } from "type-graphql";
+
+export enum RunStatus {
+  PENDING = "PENDING",
+  RUNNING = "RUNNING",
+  COMPLETED = "COMPLETED",
+  FAILED = "FAILED",
+}
+
+export enum ResultStatus {
+  PENDING = "PENDING",
+  PASSED = "PASSED",
+  FAILED = "FAILED",
+  ERRORED = "ERRORED",
+}
+
+export enum ReportTheme {
+  LIGHT = "light",
+  DARK = "dark",
+}
+
+export enum OnRemoved {
+  DESTROY = "destroy",
+  DISABLE = "disable",
+}
+
+registerEnumType(RunStatus, { name: "RunStatus", description: "A run is PENDING, then RUNNING, then COMPLETED or FAILED." });
+registerEnumType(ResultStatus, { name: "ResultStatus", description: "A pair is PENDING until scored PASSED, FAILED or ERRORED." });
+registerEnumType(ReportTheme, { name: "ReportTheme", valuesConfig: { LIGHT: {}, DARK: {} } });
+registerEnumType(OnRemoved, { name: "OnRemoved", description: "What replacing a suite does to scenarios it no longer names." });
+
+export function runStatusOf(value: string): RunStatus {
+  const upper = value.toUpperCase();
+  if (upper === "COMPLETE") return RunStatus.COMPLETED;
+  return (RunStatus as Record<string, RunStatus>)[upper] ?? RunStatus.PENDING;
+}
+
+export function resultStatusOf(value: string): ResultStatus {
+  return (ResultStatus as Record<string, ResultStatus>)[value.toUpperCase()] ?? ResultStatus.PENDING;
+}

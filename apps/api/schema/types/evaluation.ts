@@ -1,0 +1,96 @@
+import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import { PageInfo } from "./pageInfo.js";
+
+@ObjectType("Scenario", { description: "A scenario of an evaluation's suite, as it stands now." })
+export class ScenarioNode {
+  @Field(() => String)
+  key!: string;
+
+  @Field(() => String)
+  prompt!: string;
+
+  @Field(() => String, { nullable: true })
+  group!: string | null;
+
+  @Field(() => String, { nullable: true })
+  groupName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  notes!: string | null;
+
+  @Field(() => GraphQLJSON, { description: "{ tools, contains, not_contains }" })
+  expectations!: unknown;
+
+  @Field(() => Int)
+  position!: number;
+
+  @Field(() => Boolean)
+  enabled!: boolean;
+}
+
+@ObjectType("Evaluation", { description: "An evaluation: an agent's definition (criteria, judge, threshold) and its scenario suite." })
+export class EvaluationNode {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  agent!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => GraphQLJSON)
+  judge!: unknown;
+
+  @Field(() => GraphQLJSON)
+  criteria!: unknown;
+
+  @Field(() => Float)
+  threshold!: number;
+
+  @Field(() => [String])
+  compareModels!: string[];
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  catalog!: unknown;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  external!: unknown;
+
+  @Field(() => Boolean)
+  archived!: boolean;
+
+  @Field(() => Int)
+  scenarioCount!: number;
+
+  @Field(() => Int)
+  runCount!: number;
+
+  @Field(() => String)
+  createdAt!: string;
+
+  @Field(() => String)
+  updatedAt!: string;
+}
+
+@ObjectType()
+export class EvaluationEdge {
+  @Field(() => EvaluationNode)
+  node!: EvaluationNode;
+
+  @Field(() => String)
+  cursor!: string;
+}
+
+@ObjectType()
+export class EvaluationConnection {
+  @Field(() => [EvaluationEdge])
+  edges!: EvaluationEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  @Field(() => Int)
+  totalCount!: number;
+}

@@ -1,0 +1,292 @@
+import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import { PageInfo } from "./pageInfo.js";
+import { ResultStatus, RunStatus } from "./enums.js";
+
+@ObjectType("Run", { description: "A run of an evaluation: its frozen selection, its results and what was decided from them." })
+export class RunNode {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  evaluationId!: string;
+
+  @Field(() => Int, { description: "Position in the evaluation's history, oldest = 1." })
+  number!: number;
+
+  @Field(() => String, { description: "engine, external or imported" })
+  origin!: string;
+
+  @Field(() => Boolean)
+  external!: boolean;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: "What was asked (keys, group) and what it resolved to." })
+  selection!: unknown;
+
+  @Field(() => String, { nullable: true })
+  judgeLabel!: string | null;
+
+  @Field(() => String, { nullable: true })
+  errorMessage!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  failurePairs!: unknown;
+
+  @Field(() => String)
+  scheduledAt!: string;
+
+  @Field(() => String, { nullable: true })
+  startedAt!: string | null;
+
+  @Field(() => String, { nullable: true })
+  completedAt!: string | null;
+}
+
+@ObjectType()
+export class RunEdge {
+  @Field(() => RunNode)
+  node!: RunNode;
+
+  @Field(() => String)
+  cursor!: string;
+}
+
+@ObjectType()
+export class RunConnection {
+  @Field(() => [RunEdge])
+  edges!: RunEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  @Field(() => Int)
+  totalCount!: number;
+}
+
+@ObjectType({ description: "The last pair scored." })
+export class LatestResult {
+  @Field(() => String)
+  scenarioKey!: string;
+
+  @Field(() => String)
+  modelLabel!: string;
+
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => Float, { nullable: true })
+  score!: number | null;
+
+  @Field(() => String, { nullable: true })
+  fault!: string | null;
+}
+
+@ObjectType("RunProgress", { description: "How far a run is: pairs scored of the selection's total." })
+export class RunProgressNode {
+  @Field(() => ID)
+  runId!: string;
+
+  @Field(() => RunStatus)
+  status!: RunStatus;
+
+  @Field(() => Int)
+  total!: number;
+
+  @Field(() => Int)
+  completed!: number;
+
+  @Field(() => Int)
+  passed!: number;
+
+  @Field(() => Int)
+  failed!: number;
+
+  @Field(() => Int)
+  errored!: number;
+
+  @Field(() => LatestResult, { nullable: true })
+  latestResult!: LatestResult | null;
+}
+
+@ObjectType("ModelSummary", { description: "One model's roll-up in a run." })
+export class ModelSummaryNode {
+  @Field(() => Float, { nullable: true, description: "Percent, one decimal." })
+  passRate!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  avgScore!: number | null;
+
+  @Field(() => GraphQLJSON, { description: "summary_by_model entry (snake_case keys, as the report has them)." })
+  summary!: unknown;
+}
+
+@ObjectType()
+export class RunModel {
+  @Field(() => String)
+  label!: string;
+
+  @Field(() => String)
+  provider!: string;
+
+  @Field(() => String)
+  model!: string;
+
+  @Field(() => ModelSummaryNode, { nullable: true })
+  summary!: ModelSummaryNode | null;
+}
+
+@ObjectType("Result", { description: "One scenario x model pair of a run." })
+export class ResultNode {
+  @Field(() => Int)
+  n!: number;
+
+  @Field(() => String)
+  scenarioKey!: string;
+
+  @Field(() => String, { nullable: true })
+  group!: string | null;
+
+  @Field(() => String)
+  modelLabel!: string;
+
+  @Field(() => String, { nullable: true })
+  provider!: string | null;
+
+  @Field(() => String, { nullable: true })
+  model!: string | null;
+
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => Float, { nullable: true })
+  score!: number | null;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  scores!: unknown;
+
+  @Field(() => String, { nullable: true })
+  fault!: string | null;
+
+  @Field(() => String, { nullable: true })
+  recommendation!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  diagnosis!: unknown;
+
+  @Field(() => String, { nullable: true })
+  answer!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  toolCalls!: unknown;
+
+  @Field(() => String, { nullable: true })
+  error!: string | null;
+
+  @Field(() => Float, { nullable: true })
+  durationMs!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  inputTokens!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  outputTokens!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  cost!: number | null;
+
+  @Field(() => String, { nullable: true })
+  costSource!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: "The scenario exactly as this pair was evaluated on." })
+  scenario!: unknown;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  judgeExchanges!: unknown;
+}
+
+@ObjectType()
+export class MatrixCell {
+  @Field(() => String)
+  modelLabel!: string;
+
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => Float, { nullable: true })
+  score!: number | null;
+
+  @Field(() => String, { nullable: true })
+  fault!: string | null;
+}
+
+@ObjectType({ description: "A scenario's row of the scenario x model matrix, in run order." })
+export class MatrixRow {
+  @Field(() => String)
+  scenarioKey!: string;
+
+  @Field(() => String, { nullable: true })
+  group!: string | null;
+
+  @Field(() => [MatrixCell])
+  cells!: MatrixCell[];
+}
+
+@ObjectType("FixItem")
+export class FixItemNode {
+  @Field(() => String, { description: "fault or instruction" })
+  kind!: string;
+
+  @Field(() => String)
+  fault!: string;
+
+  @Field(() => [String])
+  models!: string[];
+
+  @Field(() => GraphQLJSON, { description: "The report's fix item (snake_case keys)." })
+  item!: unknown;
+}
+
+@ObjectType("Verdict")
+export class VerdictNode {
+  @Field(() => String, { nullable: true })
+  winner!: string | null;
+
+  @Field(() => String, { nullable: true })
+  rationale!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The judge's label, or \"pass rate\"." })
+  judge!: string | null;
+
+  @Field(() => String, { nullable: true })
+  judgeLabel!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: "The ranking inputs the verdict saw." })
+  ranking!: unknown;
+}
+
+@ObjectType()
+export class UsagePart {
+  @Field(() => Float)
+  inputTokens!: number;
+
+  @Field(() => Float)
+  outputTokens!: number;
+
+  @Field(() => Float, { nullable: true })
+  cost!: number | null;
+
+  @Field(() => Int, { nullable: true, description: "Judge calls (judge side only)." })
+  calls!: number | null;
+}
+
+@ObjectType({ description: "Spend kept apart: the agent's replays and the judge's calls." })
+export class RunUsage {
+  @Field(() => UsagePart)
+  agent!: UsagePart;
+
+  @Field(() => UsagePart)
+  judge!: UsagePart;
+
+  @Field(() => Float, { nullable: true, description: "agent + judge, when either is priced." })
+  totalCost!: number | null;
+}

@@ -1,0 +1,74 @@
+// What every resolver and route gets: the caller (tenant + role) and the platform's ports.
+import type { Clock, EventStore, IdGenerator, LogPosition } from "@verdict/domain";
+import type { ProgressBus, ReadModels } from "@verdict/projector";
+import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
+import { ApiError } from "./errors.js";
+
+/** The read-model queries the API uses (the projector's ReadModels, or a fake with the same shape). */
+export type ApiReadModels = Pick<
+  ReadModels,
+  | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
+  | "previousRun" | "listResults" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
+>;
+
+export interface ApiLimits {
+  /** Deepest selection a query may nest (default 12). */
+  maxDepth: number;
+  /** Largest estimated cost of one operation (default 5000). */
+  maxCost: number;
+  /** Largest request body express accepts (default "2mb"). */
+  bodyLimit: string;
+}
+
+export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb" };
+
+export interface ApiDeps {
+  store: EventStore;
+  readModels: ApiReadModels;
+  progress: ProgressBus;
+  apiKeys: ApiKeyStore;
+  clock: Clock;
+  ids: IdGenerator;
+  limits?: Partial<ApiLimits>;
+  /** Read-your-writes: resolves once the read models include this log position (the projector's waitFor). */
+  waitForProjection?: (position: LogPosition) => Promise<void>;
+  /** Where to report internal errors (never given secrets); default console.error. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface ApiContext {
+  principal: ApiPrincipal;
+  deps: ApiDeps;
+  /** Per-request memo (rebuilt reports, run streams). */
+  cache: Map<string, Promise<unknown>>;
+}
+
+export function requireWrite(context: ApiContext): void {
+  if (context.principal.role !== "write") throw new ApiError("FORBIDDEN", "this API key may only read; mutations need a write key");
+}
+
+export function memo<T>(context: ApiContext, key: string, make: () => Promise<T>): Promise<T> {
+  let found = context.cache.get(key) as Promise<T> | undefined;
+  if (!found) {
+    found = make();
+    context.cache.set(key, found);
+  }
+  return found;
+}
+
+/** `Bearer <key>` -> the principal, or UNAUTHENTICATED. */
+export async function authenticate(apiKeys: ApiKeyStore, header: unknown): Promise<ApiPrincipal> {
+  if (typeof header !== "string" || !header.startsWith("Bearer ")) {
+    throw new ApiError("UNAUTHENTICATED", "send an API key as Authorization: Bearer <key>");
+  }
+  const principal = await apiKeys.verify(header.slice("Bearer ".length).trim());
+  if (!principal) throw new ApiError("UNAUTHENTICATED", "the API key is unknown or revoked");
+  return principal;
+}
+
+/** The authenticated context the /api middleware put on an express request. */
+export function requestContext(req: unknown): ApiContext {
+  const api = (req as { api?: ApiContext }).api;
+  if (!api) throw new ApiError("UNAUTHENTICATED", "send an API key as Authorization: Bearer <key>");
+  return api;
+}

@@ -1,0 +1,161 @@
+// One HTTP server: Apollo Server 5 at /graphql (express 5), graphql-ws subscriptions on the same
+// server and path, and the REST report routes. Every request is authenticated by API key.
+import "reflect-metadata";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { ApolloServer } from "@apollo/server";
+import { expressMiddleware } from "@as-integrations/express5";
+import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { WebSocketServer } from "ws";
+import { useServer } from "graphql-ws/use/ws";
+import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from "graphql";
+import { buildApiSchema } from "../schema/buildApiSchema.js";
+import { reportRouter } from "../rest/reportRoutes.js";
+import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
+import { classify, formatError, HTTP_STATUS } from "./errors.js";
+import { costLimit, depthLimit } from "./queryLimits.js";
+
+export interface ApiServerOptions extends ApiDeps {
+  /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
+  port?: number;
+  host?: string;
+}
+
+export interface ApiServer {
+  /** Base URL, e.g. http://127.0.0.1:4000 (GraphQL at `${url}/graphql`). */
+  url: string;
+  graphqlUrl: string;
+  wsUrl: string;
+  schema: GraphQLSchema;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function newContext(deps: ApiDeps, principal: ApiContext["principal"]): ApiContext {
+  return { principal, deps, cache: new Map() };
+}
+
+export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const deps: ApiDeps = { ...options, limits };
+  const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error instanceof Error ? error.message : ""));
+  const schema = await buildApiSchema();
+  const app = express();
+  const httpServer = createServer(app);
+  const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
+  const rules = [depthLimit(limits.maxDepth), costLimit(limits.maxCost)];
+
+  const wsCleanup = useServer<Record<string, unknown>, { api?: ApiContext }>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const header = params.Authorization ?? params.authorization;
+        try {
+          ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, header));
+          return true;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+      },
+      context: (ctx) => ctx.extra.api as ApiContext,
+      validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => {
+        const known = classify(e.originalError);
+        return known
+          ? new GraphQLError(known.message, { nodes: e.nodes, path: e.path, extensions: { code: known.code, ...(known.field ? { field: known.field } : {}) } })
+          : e;
+      }),
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer<ApiContext>({
+    schema,
+    validationRules: rules,
+    formatError,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      {
+        async serverWillStart() {
+          return {
+            async drainServer() {
+              await wsCleanup.dispose();
+            },
+          };
+        },
+      },
+      {
+        async unexpectedErrorProcessingRequest({ error }) {
+          log("GraphQL request failed", error);
+        },
+      },
+    ],
+  });
+  await apollo.start();
+
+  app.use("/graphql", express.json({ limit: limits.bodyLimit }), expressMiddleware(apollo, {
+    context: async ({ req }) => {
+      try {
+        return newContext(deps, await authenticate(deps.apiKeys, req.headers.authorization));
+      } catch (error) {
+        throw new GraphQLError((error as Error).message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });
+      }
+    },
+  }));
+  app.use("/api", async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      (req as unknown as { api?: ApiContext }).api = newContext(deps, await authenticate(deps.apiKeys, req.headers.authorization));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  }, reportRouter());
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const typed = error as { type?: string; status?: number };
+    if (typed.type === "entity.too.large") {
+      res.status(413).json({ errors: [{ message: `request body is over the ${limits.bodyLimit} limit`, extensions: { code: "PAYLOAD_TOO_LARGE" } }] });
+      return;
+    }
+    if (typed.type === "entity.parse.failed") {
+      res.status(400).json({ errors: [{ message: "request body is not valid JSON", extensions: { code: "VALIDATION" } }] });
+      return;
+    }
+    const known = classify(error);
+    if (known) {
+      res.status(HTTP_STATUS[known.code]).json({ error: known.message, code: known.code, ...(known.field ? { field: known.field } : {}) });
+      return;
+    }
+    log(`request ${_req.method} ${_req.path} failed`, error);
+    res.status(500).json({ error: "internal error", code: "INTERNAL" });
+  });
+
+  const address = await listen(httpServer, options.port ?? 4000, options.host ?? "127.0.0.1");
+  const url = `http://${address.address}:${address.port}`;
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    graphqlUrl: `${url}/graphql`,
+    wsUrl: `ws://${address.address}:${address.port}/graphql`,
+    schema,
+    close() {
+      closing ??= (async () => {
+        await apollo.stop(); // drains HTTP and disposes the ws server
+        await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}
+

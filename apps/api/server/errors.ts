@@ -1,0 +1,84 @@
+// Errors with codes (DESIGN.md conventions): a DomainError's code (or any error carrying one of
+// the domain codes) becomes `extensions.code` in GraphQL and an HTTP status on REST. Anything
+// else is an internal error whose message is not shown (it may hold connection strings).
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { unwrapResolverError } from "@apollo/server/errors";
+import { ZodError } from "zod";
+
+export type ApiErrorCode = "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE";
+
+const DOMAIN_CODES: Record<string, ApiErrorCode> = {
+  validation: "VALIDATION",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  forbidden: "FORBIDDEN",
+  unavailable: "UNAVAILABLE",
+  unauthenticated: "UNAUTHENTICATED",
+};
+
+export const HTTP_STATUS: Record<ApiErrorCode, number> = {
+  VALIDATION: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  FORBIDDEN: 403,
+  UNAUTHENTICATED: 401,
+  UNAVAILABLE: 503,
+  PAYLOAD_TOO_LARGE: 413,
+};
+
+/** An error the API raises itself (authentication, access, bad query parameters). */
+export class ApiError extends Error {
+  constructor(
+    readonly apiCode: ApiErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function notFound(what: string, id: string, field = "id"): ApiError {
+  return new ApiError("NOT_FOUND", `${what} ${id} not found`, field);
+}
+
+export interface ClassifiedError {
+  code: ApiErrorCode;
+  message: string;
+  field?: string;
+}
+
+/** The code, message and field an error is shown with, or null for an internal error. */
+export function classify(error: unknown): ClassifiedError | null {
+  if (error instanceof ApiError) return { code: error.apiCode, message: error.message, field: error.field };
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    const field = issue?.path.join(".") || undefined;
+    return { code: "VALIDATION", message: field ? `${field}: ${issue.message}` : (issue?.message ?? "invalid input"), field };
+  }
+  if (error instanceof Error) {
+    const { code, field } = error as Error & { code?: unknown; field?: unknown };
+    if (typeof code === "string" && DOMAIN_CODES[code]) {
+      return { code: DOMAIN_CODES[code], message: error.message, field: typeof field === "string" ? field : undefined };
+    }
+  }
+  return null;
+}
+
+/** Apollo's formatError: domain codes in `extensions.code`, internal errors without detail. */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const known = classify(original);
+  if (known) {
+    return {
+      message: known.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: known.code, ...(known.field ? { field: known.field } : {}) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  // GraphQL's own errors (syntax, validation, bad variables) keep their message and code.
+  if (original instanceof GraphQLError || (typeof code === "string" && code !== "INTERNAL_SERVER_ERROR")) return formatted;
+  return { message: "internal error", locations: formatted.locations, path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
+}
