@@ -104,10 +104,6 @@ function answerBlock(result: ReportResult): string {
   if (result.score !== null) out += ` · score ${scoreText(result.score)}`;
   const answer = result.replay.answer;
   out += `\n\n${answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_"}`;
-  if (result.fault) {
-    const words = result.summary && result.recommendation ? `${result.summary} ${result.recommendation}` : (result.summary ?? result.recommendation ?? "");
-    out += `\n\n**Fault:** ${inline(result.fault)} — ${inline(words)}`;
-  }
   if (result.status === "errored" && result.replay.error) out += `\n\n**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`;
   return out;
 }

@@ -33,7 +33,9 @@ export function resultDocument(result: ReportResult): ResultDoc {
   if (scenario.expectedTools.length > 0) expect.tools = [...scenario.expectedTools];
   if (scenario.expectedPatterns.length > 0) expect.contains = [...scenario.expectedPatterns];
   if (scenario.forbiddenPatterns.length > 0) expect.not_contains = [...scenario.forbiddenPatterns];
-  return { ...doc, expect };
+  // toJSON() gave a fresh object: add the key rather than copying every result once more.
+  doc.expect = expect;
+  return doc;
 }
 
 export function reportDocument(source: JsonSource, extra: { judgeName: string | null; agentName: string | null }): ReportDocument {

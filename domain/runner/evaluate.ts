@@ -7,7 +7,7 @@ import { Diagnosis } from "../diagnosis/index.js";
 import type { Judge, JudgeExchange } from "../judge/index.js";
 import { Replay } from "../replay/index.js";
 import type { Scenario } from "../scenarios/index.js";
-import { Scorer, TASK_COMPLETION, type Criterion } from "../scoring/index.js";
+import { Scorer, TASK_COMPLETION, type Criterion, type ResultStatus, type Scores } from "../scoring/index.js";
 import { Result } from "./result.js";
 import { withTimeout } from "./timeout.js";
 
@@ -32,6 +32,10 @@ export interface EvaluationSettings {
   judge: RunnerJudge | null;
   judgeTask: boolean;
   availableTools: Record<string, string>;
+  /** The roster's names, read once. */
+  toolNames: string[];
+  /** Keys of the llm_judge criteria. */
+  judgeKeys: string[];
   instructions: string | null;
   agentName: string;
   threshold: number;
@@ -44,20 +48,31 @@ export interface EvaluationSettings {
   refinements: { attempted: number };
 }
 
-/** Whatever the replay function gave, as a Replay; never throws. */
-export async function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Promise<Replay> {
-  let value: unknown;
-  try {
-    value = await withTimeout(Promise.resolve().then(() => settings.replay(scenario, spec)), settings.replayTimeoutMs);
-  } catch (error) {
-    return Replay.failed(error);
-  }
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+
+function replayOf(value: unknown): Replay {
   if (value === null || value === undefined) return Replay.failed("replay returned nothing");
   try {
     return Replay.from(value);
   } catch (error) {
     return Replay.failed(error);
   }
+}
+
+/**
+ * Whatever the replay function gave, as a Replay; never throws. A function that answers
+ * synchronously is read synchronously (no promise per pair); a promise is bounded by the timeout.
+ */
+export function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
+  let value: unknown;
+  try {
+    value = settings.replay(scenario, spec);
+  } catch (error) {
+    return Replay.failed(error);
+  }
+  if (!isThenable(value)) return replayOf(value);
+  return withTimeout(Promise.resolve(value), settings.replayTimeoutMs).then(replayOf, (error: unknown) => Replay.failed(error));
 }
 
 const present = (text: string | null): boolean => text !== null && text.trim() !== "";
@@ -90,20 +105,42 @@ async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec:
   return true;
 }
 
-export async function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown): Promise<Result> {
-  const replay = given == null ? await obtainReplay(settings, scenario, spec) : Replay.from(given);
+/** One pair: synchronous when the replay answered synchronously and no judge is configured. */
+export function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown): Result | Promise<Result> {
+  const replay = given == null ? obtainReplay(settings, scenario, spec) : Replay.from(given);
+  if (replay instanceof Promise) return replay.then((held) => scorePair(settings, scenario, spec, held));
+  return scorePair(settings, scenario, spec, replay);
+}
+
+function scorePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay): Result | Promise<Result> {
+  if (settings.judge) return scoreJudged(settings, scenario, spec, replay);
+  const scores = settings.scorer.score(scenario, replay);
+  const score = Scorer.mean(scores);
+  const diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys);
+  return new Result({ scenario, spec, replay, scores, score, status: statusOf(replay, diagnosis), diagnosis });
+}
+
+function diagnose(settings: EvaluationSettings, scenario: Scenario, replay: Replay, scores: Scores, score: number | null, judgeKeys: string[]) {
+  return Diagnosis.diagnose({
+    scenario, replay, scores, score,
+    availableTools: settings.toolNames,
+    threshold: settings.threshold,
+    agentName: settings.agentName,
+    judgeKeys,
+  });
+}
+
+function statusOf(replay: Replay, diagnosis: unknown): ResultStatus {
+  return replay.errored ? "errored" : diagnosis ? "failed" : "passed";
+}
+
+async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay): Promise<Result> {
   const exchanges: JudgeExchange[] = [];
   const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges);
   const scores = settings.scorer.score(scenario, replay, { judgeScores, ...(taskCompletion !== undefined ? { taskCompletion } : {}) });
   const score = Scorer.mean(scores);
-  let diagnosis = Diagnosis.diagnose({
-    scenario, replay, scores, score,
-    availableTools: Object.keys(settings.availableTools),
-    threshold: settings.threshold,
-    agentName: settings.agentName,
-    judgeKeys: judged.map((c) => c.key),
-  });
-  if (!diagnosis && settings.requireJudgeScores && settings.judge) {
+  let diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys);
+  if (!diagnosis && settings.requireJudgeScores) {
     const expected = judged.map((c) => c.key);
     if (taskCompletion !== undefined) expected.push(TASK_COMPLETION);
     const unscored = expected.filter((key) => scores[key] === null || scores[key] === undefined);
@@ -112,14 +149,14 @@ export async function evaluatePair(settings: EvaluationSettings, scenario: Scena
   if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault))) {
     const outcome = await settings.judge!.recommend({
       // The judge reads calls structurally; a Replay's calls keep whatever name the host gave.
-      scenario, replay: replay as unknown as Parameters<RunnerJudge["recommend"]>[0]["replay"], diagnosis, availableTools: settings.availableTools, instructions: settings.instructions,
+      scenario, replay: replay as unknown as Parameters<RunnerJudge["recommend"]>[0]["replay"], diagnosis,
+      availableTools: settings.availableTools, instructions: settings.instructions,
     });
     if (outcome.exchange) exchanges.push(outcome.exchange);
     if (outcome.value) diagnosis = Diagnosis.refine(diagnosis, outcome.value);
   }
   recordJudgeUsage(replay, exchanges);
-  const status = replay.errored ? "errored" : diagnosis ? "failed" : "passed";
-  return new Result({ scenario, spec, replay, scores, score, status, diagnosis, judgeExchanges: exchanges });
+  return new Result({ scenario, spec, replay, scores, score, status: statusOf(replay, diagnosis), diagnosis, judgeExchanges: exchanges });
 }
 
 /** The judge's calls for this result, as usage on the replay's metadata (unless the host set one). */

@@ -87,13 +87,16 @@ export class Runner {
     // By reference: a Correlation keeps writing onto the object the Report carries.
     this.metadata = options.metadata ?? {};
     this.#around = wrapperOf(options.aroundEvaluation);
+    const tools = normalizeTools(options.availableTools);
     this.#settings = {
       replay: options.replay,
       criteria: options.criteria ?? [],
       scorer: new Scorer({ criteria: options.criteria ?? [], threshold: options.threshold ?? 0.7 }),
       judge: options.judge ?? null,
       judgeTask: options.judgeTask ?? true,
-      availableTools: normalizeTools(options.availableTools),
+      availableTools: tools,
+      toolNames: Object.keys(tools),
+      judgeKeys: (options.criteria ?? []).filter((c) => c.type === "llm_judge").map((c) => c.key),
       instructions: options.instructions ?? null,
       agentName: options.agentName?.trim() ? options.agentName : "The agent",
       threshold: options.threshold ?? 0.7,
@@ -115,14 +118,12 @@ export class Runner {
    * Scores one pair without the wrapper and without `onResult`, for a caller doing its own
    * scheduling. `replay` is the replay already held; without it the replay function is called.
    */
-  evaluate(scenario: Scenario, spec: RunnerSpec, replay?: unknown): Promise<Result> {
+  async evaluate(scenario: Scenario, spec: RunnerSpec, replay?: unknown): Promise<Result> {
     return evaluatePair(this.#settings, scenario, spec, replay);
   }
 
   async run(): Promise<Report> {
-    const pairs: [Scenario, RunnerSpec][] = [];
-    for (const scenario of this.scenarios) for (const spec of this.models) pairs.push([scenario, spec]);
-    const results = await inOrder(pairs.length, this.#options.concurrency ?? 1, (i) => this.#evaluateWrapped(pairs[i][0], pairs[i][1]));
+    const results = await this.#evaluateAll();
     const report = new Report({
       results,
       models: this.models,
@@ -140,7 +141,30 @@ export class Runner {
     return report;
   }
 
-  async #evaluateWrapped(scenario: Scenario, spec: RunnerSpec): Promise<Result> {
+  async #evaluateAll(): Promise<Result[]> {
+    const concurrency = this.#options.concurrency ?? 1;
+    if (concurrency === 1) {
+      // One at a time; a pair that evaluates synchronously costs no promise.
+      const results: Result[] = [];
+      for (const scenario of this.scenarios) {
+        for (const spec of this.models) {
+          const result = this.#evaluateWrapped(scenario, spec);
+          results.push(result instanceof Promise ? await result : result);
+        }
+      }
+      return results;
+    }
+    const pairs: [Scenario, RunnerSpec][] = [];
+    for (const scenario of this.scenarios) for (const spec of this.models) pairs.push([scenario, spec]);
+    return inOrder(pairs.length, concurrency, async (i) => this.#evaluateWrapped(pairs[i][0], pairs[i][1]));
+  }
+
+  #evaluateWrapped(scenario: Scenario, spec: RunnerSpec): Result | Promise<Result> {
+    if (!this.#around && !this.#options.onResult) return evaluatePair(this.#settings, scenario, spec);
+    return this.#wrapped(scenario, spec);
+  }
+
+  async #wrapped(scenario: Scenario, spec: RunnerSpec): Promise<Result> {
     let result: Result;
     if (this.#around) {
       let yielded: Result | undefined;

@@ -1,0 +1,69 @@
+// `npm run bench -- report`: the evaluation core on the issue's workload (issue 4 "Speed"):
+// 1,000 scenarios x 5 models = 5,000 results, replays built before timing (the replay function
+// is a lookup), rule criteria only, no judge. Each phase gets a fresh Report so cached views are
+// not what is timed; median of 5 runs after a warm-up; each figure also as a ratio to
+// JSON.stringify of the results measured in the same run. 200 x 5 is shown beside 1,000 x 5 to
+// show linear growth. Targets (10x the Ruby reference): runner <= 30 ms, Markdown <= 13 ms,
+// JSON <= 30 ms, HTML <= 27 ms, comparison <= 250 ms, peak RSS <= 95 MB.
+import { Comparison } from "../domain/stats/index.js";
+import { Report } from "../domain/report/index.js";
+import { Runner } from "../domain/runner/index.js";
+import { peakRssMb, printTable, ratio, time, type Timing } from "./harness.js";
+import { buildWorkload, CRITERIA } from "./reportWorkload.js";
+
+const TARGETS: Record<string, number> = {
+  "Runner.run()": 30,
+  "toMarkdown()": 13,
+  "toJSON() + JSON.stringify": 30,
+  "toHtml()": 27,
+  "Comparison (5,000 resamples, 10 pairs)": 250,
+};
+
+async function measure(scenarioCount: number): Promise<{ timings: Timing[]; baseline: Timing }> {
+  const workload = buildWorkload(scenarioCount);
+  const runner = () => new Runner({ scenarios: workload.scenarios, models: workload.models, replay: workload.replay, criteria: CRITERIA });
+  const report = await runner().run();
+  const { results, models } = report;
+  const fresh = () => new Report({ results, models, criteria: CRITERIA, comparison: report.comparisonJSON });
+  const resultsJson = results.map((r) => r.toJSON());
+
+  const baseline = await time("JSON.stringify(results)", () => JSON.stringify(resultsJson));
+  const timings = [
+    await time("Runner.run()", () => runner().run()),
+    await time("toMarkdown()", () => fresh().toMarkdown()),
+    await time("toJSON() + JSON.stringify", () => JSON.stringify(fresh().toJSON())),
+    await time("toHtml()", () => fresh().toHtml()),
+    await time("fixItems", () => fresh().fixItems),
+    await time("summaryByModel", () => fresh().summaryByModel),
+    await time("Comparison (5,000 resamples, 10 pairs)", () => new Comparison({ results, models: models.map((m) => m.label) })),
+  ];
+  return { timings, baseline };
+}
+
+async function main(): Promise<void> {
+  const small = await measure(200);
+  const large = await measure(1000);
+  const rows = large.timings.map((timing, i) => {
+    const target = TARGETS[timing.name];
+    const smallMs = small.timings[i].medianMs;
+    return {
+      phase: timing.name,
+      "200x5 ms": smallMs.toFixed(2),
+      "1000x5 ms": timing.medianMs.toFixed(2),
+      growth: `${(timing.medianMs / smallMs).toFixed(2)}x`,
+      "vs JSON.stringify": ratio(timing, large.baseline),
+      target: target === undefined ? "" : `<= ${target} ms`,
+      ok: target === undefined ? "" : timing.medianMs <= target ? "yes" : "NO",
+    };
+  });
+  rows.unshift({
+    phase: large.baseline.name, "200x5 ms": small.baseline.medianMs.toFixed(2), "1000x5 ms": large.baseline.medianMs.toFixed(2),
+    growth: `${(large.baseline.medianMs / small.baseline.medianMs).toFixed(2)}x`, "vs JSON.stringify": "1.00x", target: "", ok: "",
+  });
+  printTable(rows);
+  const rss = peakRssMb();
+  console.log(`peak RSS ${rss} MB (target <= 95 MB) ${rss <= 95 ? "yes" : "NO"}`);
+  console.log("growth: 1000x5 over 200x5 (5x the results; about 5x is linear)");
+}
+
+await main();
