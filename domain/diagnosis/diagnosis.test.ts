@@ -305,6 +305,10 @@ describe("forbidden_content and missing_content", () => {
     );
   });
 
+  it("comes before low quality", () => {
+    expect(diagnose(cancelPlan, { answer: "Your plan is cancelled." }, { taskCompletion: 0.1 })?.fault).toBe("missing_content");
+  });
+
   it("passes when every expected pattern is present", () => {
     expect(diagnose(cancelPlan, { answer: "Cancelled, effective at the end of the month." })).toBeNull();
   });

@@ -33,9 +33,31 @@ export interface CompiledCriterion {
   readonly rule: CriterionRule;
 }
 
+/** A criterion that cannot be scored as given; names the criterion's index and the rule. */
+export class CriterionError extends Error {
+  readonly code = "validation" as const;
+  constructor(path: string, rule: string) {
+    super(`${path}: ${rule}`);
+    this.name = "CriterionError";
+  }
+}
+
+/** Checks the shape the Scorer relies on; the evaluation's own zod schema is the first line. */
+export function checkCriterion(criterion: unknown, index: number): Criterion {
+  const path = `criteria[${index}]`;
+  if (criterion === null || typeof criterion !== "object" || Array.isArray(criterion)) throw new CriterionError(path, "must be an object");
+  const { key, type, config } = criterion as Record<string, unknown>;
+  if (typeof key !== "string" || key.trim() === "") throw new CriterionError(`${path}.key`, "required, a non-blank string");
+  if (typeof type !== "string" || type.trim() === "") throw new CriterionError(`${path}.type`, "required, a non-blank string");
+  if (config !== undefined && config !== null && (typeof config !== "object" || Array.isArray(config))) {
+    throw new CriterionError(`${path}.config`, "must be an object");
+  }
+  return criterion as Criterion;
+}
+
 export function compileCriterion(criterion: Criterion): CompiledCriterion {
-  const key = String(criterion.key);
-  const type = String(criterion.type);
+  const key = criterion.key;
+  const type = criterion.type;
   const config = criterion.config ?? {};
   return { key, type, judged: type === "llm_judge", rule: ruleFor(type, config) };
 }

@@ -91,6 +91,23 @@ describe("rule criteria", () => {
   });
 });
 
+describe("criteria", () => {
+  it("names a criterion that cannot be scored", () => {
+    expect(() => new Scorer({ criteria: [{ key: "a", type: "response_present" }, { key: " ", type: "min_length" }] })).toThrow(
+      "criteria[1].key: required, a non-blank string",
+    );
+    expect(() => new Scorer({ criteria: [{ key: "a" } as never] })).toThrow("criteria[0].type: required, a non-blank string");
+    expect(() => new Scorer({ criteria: [{ key: "a", type: "contains", config: "refund" } as never] })).toThrow(
+      "criteria[0].config: must be an object",
+    );
+    expect(() => new Scorer({ criteria: ["response_present" as never] })).toThrow("criteria[0]: must be an object");
+  });
+
+  it("lists the criterion types", () => {
+    expect(Scorer.CRITERION_TYPES).toEqual([...Scorer.RULE_CRITERION_TYPES, "llm_judge"]);
+  });
+});
+
 describe("llm_judge grades", () => {
   const scorer = new Scorer({ criteria: [{ key: "empathy", type: "llm_judge", config: { prompt: "Is it kind?" } }] });
 

@@ -5,7 +5,7 @@
 // number is unscorable (null) and drops out of every mean.
 import type { Replay } from "../replay/replay.js";
 import type { Scenario } from "../scenarios/scenario.js";
-import { compileCriterion, CRITERION_TYPES, RULE_CRITERION_TYPES, type CompiledCriterion, type Criterion } from "./criteria.js";
+import { checkCriterion, compileCriterion, CRITERION_TYPES, RULE_CRITERION_TYPES, type CompiledCriterion, type Criterion } from "./criteria.js";
 import { gradeValue, meanScore, meetsThreshold, PASS_THRESHOLD, TASK_COMPLETION, type Scores } from "./gate.js";
 import { matchesPattern } from "./pattern.js";
 import { scenarioChecks } from "./scenarioChecks.js";
@@ -39,7 +39,7 @@ export class Scorer {
   readonly #compiled: readonly CompiledCriterion[];
 
   constructor({ criteria = [], threshold = PASS_THRESHOLD }: ScorerOptions = {}) {
-    this.criteria = criteria.map((criterion) => ({ ...criterion }));
+    this.criteria = criteria.map((criterion, index) => ({ ...checkCriterion(criterion, index) }));
     this.threshold = threshold;
     this.#compiled = this.criteria.map(compileCriterion);
   }
