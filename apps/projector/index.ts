@@ -4,7 +4,7 @@
 export { createProjector, DEFAULT_PROJECTOR_NAME, type Projector, type ProjectorOptions } from "./projector.js";
 export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } from "./projection/applyBatch.js";
 export { batchesOf } from "./batches.js";
-export { ReadModels } from "./readModels/readModels.js";
+export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export type * from "./readModels/types.js";
 export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels } from "./openReadModels.js";
 export type { ProgressBus, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";

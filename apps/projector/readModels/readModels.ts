@@ -64,8 +64,89 @@ function connection<T>(rows: T[], size: number, totalCount: number, cursorOf: (r
   return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
 }
 
+export interface ReadModelsOptions {
+  /**
+   * Finished runs (COMPLETED or FAILED) kept in memory with their results, model summaries and
+   * fix items (default 8, 0 turns it off). Nothing changes a run once it ended (the deciders
+   * refuse every later event, and a rebuild writes identical rows), while reading 3,000 wide
+   * rows through the driver takes far longer than the 30 ms a `run` query may take.
+   */
+  finishedRunCache?: number;
+}
+
+interface FinishedRun {
+  run: Run;
+  results?: Promise<Result[]>;
+  summaries?: Promise<ModelSummary[]>;
+  fixItems?: Promise<FixItem[]>;
+}
+
+const isFinished = (run: Run) => run.status === "COMPLETED" || run.status === "FAILED";
+
+function matches(result: Result, filter: ResultFilter): boolean {
+  return (
+    (filter.model == null || result.modelLabel === filter.model) &&
+    (filter.status == null || result.status === filter.status) &&
+    (filter.fault == null || result.fault === filter.fault) &&
+    (filter.scenarioKey == null || result.scenarioKey === filter.scenarioKey)
+  );
+}
+
 export class ReadModels {
-  constructor(private readonly orm: MikroORM) {}
+  readonly #cacheSize: number;
+  readonly #finished = new Map<string, FinishedRun>();
+
+  constructor(
+    private readonly orm: MikroORM,
+    options: ReadModelsOptions = {},
+  ) {
+    this.#cacheSize = options.finishedRunCache ?? 8;
+  }
+
+  /** Forgets every cached finished run (tests that truncate the tables between cases). */
+  clearCache(): void {
+    this.#finished.clear();
+  }
+
+  /** The cached entry of a finished run, touched as most recently used. */
+  private cachedRun(tenant: string, runId: string): FinishedRun | undefined {
+    const key = `${tenant}\u0000${runId}`;
+    const entry = this.#finished.get(key);
+    if (entry) {
+      this.#finished.delete(key); // re-inserted last: the Map's order is the LRU order
+      this.#finished.set(key, entry);
+    }
+    return entry;
+  }
+
+  private remember(run: Run): FinishedRun | undefined {
+    if (this.#cacheSize === 0 || !isFinished(run)) return undefined;
+    const entry: FinishedRun = { run };
+    this.#finished.set(`${run.tenant}\u0000${run.id}`, entry);
+    while (this.#finished.size > this.#cacheSize) this.#finished.delete(this.#finished.keys().next().value!);
+    return entry;
+  }
+
+  /** A finished run's entry, reading the run once when it is not cached yet. */
+  private async finishedRun(tenant: string, runId: string): Promise<FinishedRun | undefined> {
+    if (this.#cacheSize === 0) return undefined;
+    const cached = this.cachedRun(tenant, runId);
+    if (cached) return cached;
+    const run = await this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, runId]);
+    return run ? this.remember(run) : undefined;
+  }
+
+  /** Loads a part of a finished run once (concurrent callers share the load; a failure is not kept). */
+  private part<K extends "results" | "summaries" | "fixItems">(entry: FinishedRun, key: K, load: () => NonNullable<FinishedRun[K]>): NonNullable<FinishedRun[K]> {
+    if (!entry[key]) {
+      const loading = load();
+      entry[key] = loading;
+      loading.catch(() => {
+        if (entry[key] === loading) entry[key] = undefined;
+      });
+    }
+    return entry[key]!;
+  }
 
   private sql(): Sql {
     return sqlOf(this.orm.em.fork());
@@ -147,8 +228,12 @@ export class ReadModels {
     return connection(rows, size, count.n, (r) => [r.number]);
   }
 
-  getRun(tenant: string, id: string): Promise<Run | null> {
-    return this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, id]);
+  async getRun(tenant: string, id: string): Promise<Run | null> {
+    const cached = this.cachedRun(tenant, id);
+    if (cached) return { ...cached.run };
+    const run = await this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, id]);
+    if (run) this.remember(run);
+    return run && { ...run };
   }
 
   latestRun(tenant: string, evaluationId: string): Promise<Run | null> {
@@ -164,8 +249,20 @@ export class ReadModels {
     );
   }
 
-  /** One row per scenario x model pair, in run order (n); filters combine. */
-  listResults(tenant: string, runId: string, filter: ResultFilter = {}): Promise<Result[]> {
+  /**
+   * One row per scenario x model pair, in run order (n); filters combine. A finished run's rows
+   * come from memory and are shared: treat them as read-only.
+   */
+  async listResults(tenant: string, runId: string, filter: ResultFilter = {}): Promise<Result[]> {
+    const entry = await this.finishedRun(tenant, runId);
+    if (!entry) return this.queryResults(tenant, runId, filter);
+    const results = await this.part(entry, "results", () => this.queryResults(tenant, runId, {}));
+    return filter.model == null && filter.status == null && filter.fault == null && filter.scenarioKey == null
+      ? results.slice()
+      : results.filter((result) => matches(result, filter));
+  }
+
+  private queryResults(tenant: string, runId: string, filter: ResultFilter): Promise<Result[]> {
     const where = ["t.run_id = ?", "t.tenant = ?"];
     const params: unknown[] = [runId, tenant];
     for (const [column, value] of [["model_label", filter.model], ["status", filter.status], ["fault", filter.fault], ["scenario_key", filter.scenarioKey]] as const) {
@@ -181,7 +278,16 @@ export class ReadModels {
   }
 
   /** In report order; with a model, only the items whose models include it. */
-  fixItems(tenant: string, runId: string, filter: { model?: string | null } = {}): Promise<FixItem[]> {
+  async fixItems(tenant: string, runId: string, filter: { model?: string | null } = {}): Promise<FixItem[]> {
+    const entry = await this.finishedRun(tenant, runId);
+    if (entry) {
+      const items = await this.part(entry, "fixItems", () => this.queryFixItems(tenant, runId, {}));
+      return filter.model ? items.filter((item) => item.models.includes(filter.model!)) : items.slice();
+    }
+    return this.queryFixItems(tenant, runId, filter);
+  }
+
+  private queryFixItems(tenant: string, runId: string, filter: { model?: string | null }): Promise<FixItem[]> {
     const model = filter.model ? " AND f.models @> ?::jsonb" : "";
     const params: unknown[] = [tenant, runId, ...(filter.model ? [JSON.stringify([filter.model])] : [])];
     return this.sql().execute<FixItem>(
@@ -191,7 +297,13 @@ export class ReadModels {
   }
 
   /** In model order. */
-  modelSummaries(tenant: string, runId: string): Promise<ModelSummary[]> {
+  async modelSummaries(tenant: string, runId: string): Promise<ModelSummary[]> {
+    const entry = await this.finishedRun(tenant, runId);
+    if (entry) return (await this.part(entry, "summaries", () => this.queryModelSummaries(tenant, runId))).slice();
+    return this.queryModelSummaries(tenant, runId);
+  }
+
+  private queryModelSummaries(tenant: string, runId: string): Promise<ModelSummary[]> {
     return this.sql().execute<ModelSummary>(
       `SELECT m.run_id AS "runId", m.label, m.tenant, m.position, m.provider, m.model, m.pass_rate AS "passRate", m.avg_score AS "avgScore", m.summary
        FROM model_summaries m WHERE m.tenant = ? AND m.run_id = ? ORDER BY m.position`,

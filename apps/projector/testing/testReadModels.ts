@@ -23,6 +23,7 @@ export async function openTestReadModels(options: { url?: string } = {}): Promis
 }
 
 export async function resetReadModels(read: OpenedReadModels): Promise<void> {
+  read.readModels.clearCache();
   const sql = sqlOf(read.orm.em.fork());
   await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}, projector_checkpoints`);
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { batchesOf } from "./batches.js";
+
+async function* source(items: number[], gapAfter: number[] = []) {
+  for (const item of items) {
+    yield item;
+    if (gapAfter.includes(item)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe("batchesOf", () => {
+  it("groups what is already available, up to the maximum", async () => {
+    expect(await collect(batchesOf(source([1, 2, 3, 4, 5, 6, 7]), 3))).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+  });
+
+  it("does not hold an event waiting for company: a pause ends the batch", async () => {
+    expect(await collect(batchesOf(source([1, 2, 3, 4, 5], [2, 4]), 10))).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it("loses nothing across the pauses and ends with the source", async () => {
+    const items = Array.from({ length: 50 }, (_, i) => i);
+    const batches = await collect(batchesOf(source(items, [9, 10, 33]), 7));
+    expect(batches.flat()).toEqual(items);
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(7);
+  });
+});
