@@ -108,6 +108,12 @@ describe("renderReportHtml: page shape", () => {
     expect(html.indexOf("~ estimated from tokens × model rates")).toBeGreaterThan(html.indexOf("<footer>"));
   });
 
+  it("shows the working of an estimated cost in its tooltip", () => {
+    const doc = singleModel([result({ cost: 0.0243, input_tokens: 2328, output_tokens: 423, metadata: { cost_source: "estimated", cost_rate: { input: 5, output: 30, source: "catalog" } } })]);
+    const page = render(doc);
+    expect(page).toContain('<small title="estimated: 2,328 in × $5.00/M + 423 out × $30.00/M · catalog rate">~$0.0243</small>');
+  });
+
   it("omits the legend when no figure is an estimate", () => {
     const page = render(singleModel([result({ cost: 0.002, metadata: { cost_source: "reported" } })]));
     expect(page).toContain("$0.0020");

@@ -4,6 +4,7 @@
 
 import type { JudgeUsageDoc, ModelSummaryDoc, ReportDocument, ResultDoc } from "./reportDocument.js";
 import { escapeHtml } from "./escape.js";
+import { Format } from "../../format/index.js";
 import { money } from "./figures.js";
 
 export interface ScenarioView {
@@ -50,6 +51,18 @@ const sum = (a: number | null, b: number | null | undefined): number | null =>
 /** A result's cost is an estimate when its metadata says so (reference §7). */
 export function resultEstimated(result: ResultDoc): boolean {
   return result.metadata?.cost_source === "estimated";
+}
+
+/** The tooltip of an estimated result cost: the working, when the rate was recorded (guide "Costs"). */
+export function costTitleAttr(result: ResultDoc): string {
+  if (!resultEstimated(result)) return "";
+  const rate = result.metadata?.cost_rate;
+  const title = Format.costTitle({
+    input_tokens: result.input_tokens,
+    output_tokens: result.output_tokens,
+    rate: rate && typeof rate === "object" ? (rate as Record<string, unknown>) : null,
+  });
+  return ` title="${escapeHtml(title)}"`;
 }
 
 export function usageEstimated(usage: JudgeUsageDoc | null | undefined): boolean {
