@@ -1,7 +1,7 @@
 // Builds a log the way the platform writes it: commands through the domain's deciders
 // (handleCommand, startRun, importReport) on an EventStore, with a fixed clock and counting ids.
 import {
-  evaluationAggregate, evaluationStream, handleCommand, importReport, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  catalogAggregate, catalogStream, evaluationAggregate, evaluationStream, handleCommand, importReport, pairStream, resultAggregate, runAggregate, runStream, startRun,
   type EventStore, type RunState,
 } from "@verdict/domain";
 
@@ -87,4 +87,20 @@ export async function importFinishedReport(store: EventStore, deps: Deps, evalua
     run_id: runId, evaluation_id: evaluationId, tenant: deps.context.tenant, source: "ci", agent_name: "SupportAgent", suite: "support",
     digest: "c".repeat(64), report,
   }, deps);
+}
+
+export async function importCatalog(store: EventStore, deps: Deps, key: string, digest: string, scenarioKeys: string[]) {
+  return handleCommand(store, catalogAggregate, catalogStream(deps.context.tenant, key), {
+    type: "ImportCatalog", tenant: deps.context.tenant, key, name: `Catalog ${key}`, digest, canonical_yaml: `---\ncatalog: ${key}\n`,
+    source: { kind: "upload" },
+    products: [{ key: "triage", name: "Triage agent", sets: [{ key: "smoke", name: "Smoke", scenarios: scenarioKeys.map((k) => ({ key: k, prompt: `Prompt for ${k}` })) }] }],
+  }, deps);
+}
+
+export async function removeCatalog(store: EventStore, deps: Deps, key: string) {
+  return handleCommand(store, catalogAggregate, catalogStream(deps.context.tenant, key), { type: "RemoveCatalog", tenant: deps.context.tenant, key }, deps);
+}
+
+export async function evaluationCommand(store: EventStore, deps: Deps, evaluationId: string, command: Record<string, unknown>) {
+  return handleCommand(store, evaluationAggregate, evaluationStream(evaluationId), { evaluation_id: evaluationId, ...command }, deps);
 }
