@@ -99,7 +99,7 @@ function intervalPlot(view: ReportView, ranked: string[]): string {
   return (
     `<div class="plot"><div class="plot-row"><span class="small">pass rate, ${escapeHtml(percent(comparison.confidence ?? 0.95))} interval</span>` +
     `<div class="axis-labels"><span>0%</span><span>50%</span><span>100%</span></div><span></span></div>` +
-    ranked.map((label) => plotRow(label, comparison.models?.[label])).join("") +
+    ranked.map((label) => plotRow(label, comparison.models && Object.hasOwn(comparison.models, label) ? comparison.models[label] : undefined)).join("") +
     `</div>` +
     (comparison.pairs?.length ? `<ul class="small">${comparison.pairs.map(pairLine).join("")}</ul>` : "") +
     `<p class="conclusion">${escapeHtml(comparison.conclusion ?? "")}</p>` +

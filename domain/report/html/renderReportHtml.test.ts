@@ -261,6 +261,25 @@ describe("renderReportHtml: edge reports", () => {
     expect(html).toContain("Evaluation &#8212; 0 scenarios × 1 model");
   });
 
+  it("reads model labels that collide with Object's own names as plain labels", () => {
+    const results = [result({ label: "constructor" }), result({ label: "__proto__", status: "failed", score: 0.1 })];
+    const doc: ReportDocument = {
+      summary_by_model: JSON.parse('{"constructor":{"scenarios":1,"passed":1},"__proto__":{"scenarios":1,"passed":0}}'),
+      results,
+    };
+    const html = render(doc);
+    expect(html).toContain("Evaluation &#8212; 1 scenario × 2 models");
+    expect(html).toContain("<th><code>constructor</code></th><th><code>__proto__</code></th>");
+    expect(html).toContain("1/1 · 100%");
+    expect(html).toContain("0/1 · 0%");
+  });
+
+  it("renders a document without results as an empty run", () => {
+    const markdown: ReportMarkdown = { report: "", verdict: "", fixItems: "", fixItem: [], scenarios: {} };
+    const html = render({ summary_by_model: {} } as unknown as ReportDocument, "light", markdown);
+    expect(html).toContain("Evaluation &#8212; 0 scenarios × 0 models");
+  });
+
   it("reads the reference library's `models` key when `summary_by_model` is absent", () => {
     const doc = singleModel([result({})]);
     const page = render({ ...doc, summary_by_model: undefined, models: doc.summary_by_model });

@@ -49,7 +49,7 @@ function wholeMarkdown(view: ReportView, markdown: ReportMarkdown): { button: st
 }
 
 export function renderReportHtml(doc: ReportDocument, options: RenderOptions): string {
-  const view = buildView(doc);
+  const view = buildView(Array.isArray(doc.results) ? doc : { ...doc, results: [] });
   const markdown = options.markdown;
   const themeClass = options.theme === "light" || options.theme === "dark" ? ` class="theme-${options.theme}"` : "";
   const whole = wholeMarkdown(view, markdown);

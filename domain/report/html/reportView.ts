@@ -78,9 +78,10 @@ export function modelEstimated(summary: ModelSummaryDoc): boolean {
 }
 
 export function buildView(doc: ReportDocument): ReportView {
-  const summaries = doc.summary_by_model ?? doc.models ?? {};
+  // Without a prototype, a model labelled "constructor" or "__proto__" reads as itself.
+  const summaries: Record<string, ModelSummaryDoc> = Object.assign(Object.create(null), doc.summary_by_model ?? doc.models ?? {});
   const labels = Object.keys(summaries);
-  for (const result of doc.results) if (!(result.label in summaries)) labels.push(result.label);
+  for (const result of doc.results) if (!Object.hasOwn(summaries, result.label)) labels.push(result.label);
   const scenarios = groupScenarios(doc.results);
   let passed = 0;
   let agentCost: number | null = null;
