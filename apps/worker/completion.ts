@@ -38,15 +38,20 @@ export interface CompletionDeps extends PairDeps {
   comparison?: ComparisonSettings;
 }
 
-export type CompletionOutcome = "completed" | "failed" | "already-ended" | "unknown-run" | "invalid";
+export type CompletionOutcome = "completed" | "failed" | "already-ended" | "unknown-run" | "invalid" | "not-ready";
 
 const ATTEMPTS = 5;
 
-/** Pairs not scored yet are finished here, so a job lost for good cannot hold a run open. */
-async function finishPairs(deps: CompletionDeps, run: RunContext): Promise<RunRecord> {
+/**
+ * Pairs not scored yet are finished here (a lost job cannot hold a run open); null when an
+ * engine run still has unscored pairs this process cannot replay (no runtime): the dispatcher
+ * asks again once the last pair is scored.
+ */
+async function finishPairs(deps: CompletionDeps, run: RunContext): Promise<RunRecord | null> {
   let pairs = await collectPairs(deps.store, run);
   const unscored = run.state.pairs.filter((p) => !pairs.scored.has(p.n)).map((p) => p.n);
   if (unscored.length > 0) {
+    if (!run.started.external && !deps.runtime) return null;
     for (const n of unscored) await processPair(deps, run, n, { replay: !run.started.external });
     pairs = await collectPairs(deps.store, run);
   }
@@ -115,6 +120,10 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
       return "already-ended";
     }
     const record = await finishPairs(deps, run);
+    if (!record) {
+      deps.log.info(`run ${run.runId}: completion asked before every pair was scored; waiting for the last one`);
+      return "not-ready";
+    }
     const events = decideAll(deps, run, await completionCommands(deps, run, record));
     const toAppend = toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
     try {

@@ -1,9 +1,9 @@
 // The dispatcher (a process manager): reads the ordered log from its own checkpoint and turns
 // run events into jobs. RunStarted -> one replay job per scenario x model; each ResultScored is
 // counted per run in log order, and after the last one it asks for completion
-// (RunCompletionRequested on the run stream); RunCompletionRequested -> one completion job.
+// (RunCompletionRequested on the run stream) and publishes one completion job.
 // External runs get no replay jobs: each pair the host records gets a scoring job instead, and
-// completion waits for the host's request. Its counts are saved with its position, so after a
+// their completion job follows the host's request (RunCompletionRequested). Its counts are saved with its position, so after a
 // restart it resumes exactly where its counts were; events after the checkpoint are handled
 // again and their jobs published again, which the consumers treat as the no-ops they are.
 import {
@@ -21,7 +21,7 @@ import {
   eventRegistry,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { jobNames, type CompletionJob, type JobNames, type ReplayJob } from "./jobs.js";
+import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 
 /** What the dispatcher remembers of a run still in flight. */
@@ -188,7 +188,7 @@ export class Dispatcher {
 
   private replayJob(runId: string, run: TrackedRun, n: number): Job {
     const m = run.models.length;
-    const value: ReplayJob = { run_id: runId, tenant: run.tenant, n, scenario_key: run.scenarios[Math.floor(n / m)], model_label: run.models[n % m] };
+    const value: ReplayJob = ReplayJob.parse({ run_id: runId, tenant: run.tenant, n, scenario_key: run.scenarios[Math.floor(n / m)], model_label: run.models[n % m] });
     return { key: this.options.replayKey === "pair" ? `${runId}.${n}` : runId, value };
   }
 
@@ -204,6 +204,8 @@ export class Dispatcher {
     if (!run) return; // a run that ended, or one this dispatcher never saw start
     run.scored += 1;
     if (run.external || run.requested || run.scored < run.total) return;
+    // The request is recorded for the audit trail; the job is published here, whether or not
+    // this append was the first request (an early request must not leave the run waiting).
     const metadata = recorded.metadata as { correlation_id?: string };
     try {
       await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "RequestRunCompletion", run_id: runId, scored: run.scored }, {
@@ -215,13 +217,20 @@ export class Dispatcher {
       run.scored -= 1; // this event is handled again after the pause; count it once
       throw error;
     }
+    await this.publishCompletion(runId, run.tenant);
     run.requested = true;
   }
 
+  /** External runs complete when their host asks; engine runs when their last pair is scored. */
   private async completionRequested(recorded: RecordedEvent): Promise<void> {
     const runId = recorded.streamId.slice("run-".length);
-    const tenant = this.runs.get(runId)?.tenant ?? String((recorded.metadata as { tenant?: string }).tenant);
-    const value: CompletionJob = { run_id: runId, tenant };
+    const run = this.runs.get(runId);
+    if (!run?.external) return;
+    await this.publishCompletion(runId, run.tenant);
+  }
+
+  private async publishCompletion(runId: string, tenant: string): Promise<void> {
+    const value: CompletionJob = CompletionJob.parse({ run_id: runId, tenant });
     await this.options.bus.publish(this.names.completeTopic, [{ key: runId, value }]);
   }
 }

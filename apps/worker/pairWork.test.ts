@@ -127,6 +127,15 @@ describe("completion jobs", () => {
     expect(events[2].data).toMatchObject({ scored: 3, passed: 2 });
   });
 
+  it("a process without a runtime leaves an engine run with unscored pairs for later", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    await handleReplayJob(deps(store, countingAgent()), ALL[0]);
+    const completionOnly = { ...deps(store, countingAgent()), runtime: null };
+    expect(await handleCompletionJob(completionOnly, { run_id: "r1", tenant: "acme" })).toBe("not-ready");
+    expect((await runEvents(store, "r1")).map((e) => e.type)).toEqual(["RunStarted"]);
+  });
+
   it("the recorded summary equals a rebuild of the report from the events", async () => {
     const store = createMemoryEventStore();
     await seedRun(store);

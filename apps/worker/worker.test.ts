@@ -123,6 +123,19 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect((await pairEvents(store, "r1", 0)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
   });
 
+  it("an engine run asked to complete early still completes once, after its last pair", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    const { requestCompletion } = await import("./testingHost.js");
+    await seedRun(store);
+    await requestCompletion(store, "r1", 0);
+    await start(store, bus);
+    await waitFor(() => runEnded(store, "r1"));
+    const types = (await runEvents(store, "r1")).map((e) => e.type);
+    expect(types).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    expect(bus.published[COMPLETE_TOPIC]).toHaveLength(1);
+  });
+
   it("a restarted dispatcher resumes from its checkpoint without dispatching the run again", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();

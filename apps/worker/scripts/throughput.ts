@@ -1,0 +1,62 @@
+// How fast the worker turns a run into results, in one process: N scenarios x 3 models with the
+// scripted agent at zero latency and three rule checks per answer (contains, not_contains,
+// min_length), from RunStarted to RunCompleted. `--pglite` uses the embedded event store
+// (otherwise memory); DATABASE_URL uses PostgreSQL. Usage:
+//   tsx apps/worker/scripts/throughput.ts [--scenarios 1000] [--pglite] [--concurrency 8]
+import { parseArgs } from "node:util";
+import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
+import { MemoryJobBus } from "@verdict/infra/jobbus";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { runStream, toEventsToAppend, type EventStore } from "@verdict/domain";
+import { MemoryCheckpointStore } from "../checkpoints/index.js";
+import { startWorker, systemClock, uuidIds } from "../startWorker.js";
+import { silentLog } from "../workerLog.js";
+
+const { values } = parseArgs({ options: { scenarios: { type: "string", default: "1000" }, pglite: { type: "boolean", default: false }, concurrency: { type: "string", default: "8" } } });
+const count = Number(values.scenarios);
+const models = ["echo-a", "echo-b", "echo-c"].map((label) => ({ label, provider: "openai", model: label }));
+
+async function openStore(): Promise<{ store: EventStore; kind: string }> {
+  if (process.env.DATABASE_URL) return { store: await createPostgresEventStore({ connectionString: process.env.DATABASE_URL }), kind: "postgres" };
+  if (values.pglite) return { store: await createPgliteEventStore({ pollIntervalMs: 50 }), kind: "pglite (fresh, in memory)" };
+  return { store: createMemoryEventStore(), kind: "memory" };
+}
+
+async function main(): Promise<void> {
+  const { store, kind } = await openStore();
+  const agent = ScriptedAgent.fromYaml(`default: { answer: "Your order 4821 ships on Friday; here is the tracking link for it." }`);
+  const worker = await startWorker({ store, bus: new MemoryJobBus(), runtime: agent, judge: null, checkpoints: new MemoryCheckpointStore(), concurrency: Number(values.concurrency), log: silentLog });
+  const runId = `bench${Date.now()}`;
+  const scenarios = Array.from({ length: count }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?`, position: i }));
+  const started = { type: "RunStarted" as const, data: {
+    run_id: runId, evaluation_id: "bench", tenant: "bench", number: 1, external: false,
+    selection: { keys: null, group: null, scenario_keys: scenarios.map((s) => s.key), model_labels: models.map((m) => m.label) },
+    scenarios, models,
+    criteria: [
+      { key: "mentions_order", type: "contains", config: { pattern: "order" } },
+      { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
+      { key: "length", type: "min_length", config: { chars: 20 } },
+    ],
+    judge: { kind: "rules" as const, model: null }, judge_label: null, threshold: 0.7, release: null, metadata: {}, tools: [], catalog: null,
+  } };
+  const rss = { peak: process.memoryUsage().rss };
+  const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, process.memoryUsage().rss)), 50);
+  const t0 = performance.now();
+  await store.append(runStream(runId), toEventsToAppend([started], { tenant: "bench", actor: "bench" }, { clock: systemClock, ids: uuidIds }), { expectedVersion: "noStream" });
+  for (;;) {
+    const [last] = await store.readStream(runStream(runId), { direction: "backwards", limit: 1 });
+    if (last?.type === "RunCompleted" || last?.type === "RunFailed") break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const results = count * models.length;
+  console.log(`${kind}: ${results} results in ${seconds.toFixed(2)} s = ${Math.round(results / seconds)} results/s, peak RSS ${Math.round(rss.peak / 1e6)} MB`);
+  await worker.stop();
+  await store.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
