@@ -18,9 +18,8 @@ const usable = (value: unknown): value is number => typeof value === "number" &&
 export function latency(ms: number | null | undefined): string {
   if (!usable(ms)) return EMPTY;
   if (ms < 1000) return `${Math.round(ms)}ms`;
-  const seconds = ms / 1000;
-  const fixed = seconds.toFixed(seconds >= 10 ? 1 : 2);
-  return `${fixed.replace(/\.?0+$/, "")}s`;
+  // String() of the rounded number drops trailing zeros itself (2.50 -> "2.5", 1.00 -> "1").
+  return ms >= 10_000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms / 10) / 100}s`;
 }
 
 /** `1.2K`, `3.4M`, else the integer. */
@@ -35,9 +34,16 @@ function trimOne(value: number): string {
   return value.toFixed(1).replace(/\.0$/, "");
 }
 
-/** `expected_tool_not_called` -> `expected tool not called`. */
+const faultNames = new Map<string, string>();
+
+/** `expected_tool_not_called` -> `expected tool not called` (a handful of faults, each named once). */
 export function faultName(fault: string): string {
-  return fault.replace(/_/g, " ");
+  let name = faultNames.get(fault);
+  if (name === undefined) {
+    name = fault.replace(/_/g, " ");
+    if (faultNames.size < 1000) faultNames.set(fault, name);
+  }
+  return name;
 }
 
 /** One decimal, as a pass rate in percent reads (`85.7%`). */
