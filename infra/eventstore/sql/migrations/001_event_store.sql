@@ -49,68 +49,70 @@ BEGIN
 END;
 $fn$;
 
--- Appends in one round trip. The expected version is the WHERE clause of the statement that
--- moves the stream's version (a conditional UPDATE, or an INSERT ... ON CONFLICT DO NOTHING for
--- a new stream), so there is no read-then-write race: a concurrent append waits on the row,
--- then the condition is re-checked against the committed version. A loser writes nothing and
--- holds no lock, so its (read-only) commit costs no disk flush. A conflict is returned as a row
--- rather than raised, so a pooled connection survives it.
+-- Appends in one round trip. The guard is the unique (stream_id, stream_version) index, the way
+-- a plain table of events would do it: the append claims the next version by inserting its first
+-- event with ON CONFLICT DO NOTHING. Claimants of the same version wait for each other on that
+-- index entry (all released together when the holder ends, no queue on a row lock); the one that
+-- got it inserts the rest and moves streams.version; the others lose without having written
+-- anything, so their commit costs no disk flush. "exact" and "noStream" then report a conflict;
+-- "any" and "streamExists" re-read the version and claim again. There is no read-then-write
+-- race: the claim itself is the check. A conflict is returned as a row rather than raised, so
+-- a pooled connection survives it.
 -- p_events: a JSON array of {id, type, schemaVersion, data, metadata}.
 CREATE FUNCTION verdict_append(p_stream text, p_expected text, p_expected_version bigint, p_events jsonb)
 RETURNS TABLE (outcome text, stream_version bigint, transaction_id xid8, global_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_count integer := jsonb_array_length(p_events);
-  v_base bigint;
-  v_actual bigint;
+  v_first jsonb := p_events->0;
+  v_current bigint;
+  v_first_position bigint;
+  v_last_position bigint;
 BEGIN
-  -- A retried append (same message ids) returns what the first one recorded and writes nothing.
-  IF EXISTS (SELECT 1 FROM messages m WHERE m.message_id = (p_events->0->>'id')::uuid) THEN
-    RETURN QUERY SELECT * FROM verdict_recorded_append(p_stream, p_events);
-    RETURN;
-  END IF;
-
-  IF p_expected = 'noStream' THEN
-    INSERT INTO streams (stream_id, version) VALUES (p_stream, v_count - 1) ON CONFLICT ON CONSTRAINT streams_pkey DO NOTHING;
-    IF FOUND THEN v_base := -1; END IF;
-  ELSIF p_expected = 'exact' THEN
-    UPDATE streams s SET version = s.version + v_count WHERE s.stream_id = p_stream AND s.version = p_expected_version
-      RETURNING s.version - v_count INTO v_base;
-  ELSE
-    UPDATE streams s SET version = s.version + v_count WHERE s.stream_id = p_stream RETURNING s.version - v_count INTO v_base;
-    IF NOT FOUND AND p_expected = 'any' THEN
-      INSERT INTO streams (stream_id, version) VALUES (p_stream, v_count - 1) ON CONFLICT ON CONSTRAINT streams_pkey DO NOTHING;
-      IF FOUND THEN
-        v_base := -1;
-      ELSE -- created concurrently (and committed, or the insert would have gone through)
-        UPDATE streams s SET version = s.version + v_count WHERE s.stream_id = p_stream RETURNING s.version - v_count INTO v_base;
-      END IF;
-    END IF;
-  END IF;
-
-  IF v_base IS NULL THEN
-    -- The winner may have been this very append, retried concurrently.
-    RETURN QUERY SELECT * FROM verdict_recorded_append(p_stream, p_events);
-    IF FOUND THEN
+  LOOP
+    -- A retried append (same message ids) returns what the first one recorded and writes nothing.
+    IF EXISTS (SELECT 1 FROM messages m WHERE m.message_id = (v_first->>'id')::uuid) THEN
+      RETURN QUERY SELECT * FROM verdict_recorded_append(p_stream, p_events);
       RETURN;
     END IF;
-    SELECT s.version INTO v_actual FROM streams s WHERE s.stream_id = p_stream;
-    RETURN QUERY SELECT 'conflict'::text, v_actual, NULL::xid8, NULL::bigint;
-    RETURN;
-  END IF;
+
+    SELECT s.version INTO v_current FROM streams s WHERE s.stream_id = p_stream;
+    IF (p_expected = 'noStream' AND v_current IS NOT NULL)
+       OR (p_expected = 'streamExists' AND v_current IS NULL)
+       OR (p_expected = 'exact' AND v_current IS DISTINCT FROM p_expected_version) THEN
+      RETURN QUERY SELECT 'conflict'::text, v_current, NULL::xid8, NULL::bigint;
+      RETURN;
+    END IF;
+    v_current := coalesce(v_current, -1);
+
+    INSERT INTO messages (stream_id, stream_version, message_id, type, schema_version, data, metadata)
+    VALUES (p_stream, v_current + 1, (v_first->>'id')::uuid, v_first->>'type', (v_first->>'schemaVersion')::integer,
+            v_first->'data', v_first->'metadata')
+    ON CONFLICT ON CONSTRAINT messages_stream_version_unique DO NOTHING
+    RETURNING messages.global_position INTO v_first_position;
+    EXIT WHEN v_first_position IS NOT NULL;
+    -- Lost the claim to a concurrent append. The next statement's snapshot sees its commit, so
+    -- the next pass either reports the conflict or (any, streamExists) claims the next version.
+  END LOOP;
 
   -- ORDER BY makes sequence values follow stream versions within the batch.
-  RETURN QUERY WITH inserted AS (
+  WITH inserted AS (
     INSERT INTO messages (stream_id, stream_version, message_id, type, schema_version, data, metadata)
-    SELECT p_stream, v_base + e.ord, (e.value->>'id')::uuid, e.value->>'type',
+    SELECT p_stream, v_current + e.ord, (e.value->>'id')::uuid, e.value->>'type',
            (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
       FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(value, ord)
+     WHERE e.ord > 1
      ORDER BY e.ord
     RETURNING messages.global_position
   )
-  SELECT 'appended'::text, v_base + v_count, pg_current_xact_id(), max(i.global_position) FROM inserted i;
+  SELECT max(i.global_position) INTO v_last_position FROM inserted i;
+
+  INSERT INTO streams AS s (stream_id, version) VALUES (p_stream, v_current + v_count)
+  ON CONFLICT ON CONSTRAINT streams_pkey DO UPDATE SET version = EXCLUDED.version;
+
   -- No NOTIFY here: a notifying transaction holds a global lock through its commit's WAL flush,
   -- which serializes every concurrent append (no group commit). The adapter sends the wake-up
   -- after the commit instead (postgresEventStore.ts).
+  RETURN QUERY SELECT 'appended'::text, v_current + v_count, pg_current_xact_id(), coalesce(v_last_position, v_first_position);
 END;
 $fn$;
