@@ -31,14 +31,13 @@ function showsEstimate(source: MarkdownSource): boolean {
 /** The pieces a whole report is assembled from, each also public on its own. */
 export interface MarkdownPieces {
   verdict: string;
-  /** One `<details>` block per scenario, in run order. */
-  scenarios: Iterable<string>;
+  /** `## Answers` with one `<details>` block per scenario, in run order. */
+  answers: string;
   fixItems: string;
 }
 
 export function reportMarkdown(source: MarkdownSource, pieces: MarkdownPieces): string {
-  const answers = ["## Answers", ...pieces.scenarios].join("\n\n");
-  const parts = [header(source), pieces.verdict, matrixSection(source), answers, pieces.fixItems];
+  const parts = [header(source), pieces.verdict, matrixSection(source), pieces.answers, pieces.fixItems];
   if (showsEstimate(source)) parts.push(`---\n\n_${Format.LEGEND}_`);
   return `${parts.join("\n\n")}\n`;
 }

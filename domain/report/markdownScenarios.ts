@@ -18,9 +18,17 @@ const { money, score: scoreText, EMPTY } = Format;
 /** Ruby `truncate` on code points, touching at most the first 2n units of a long text. */
 export function clip(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  const chars = Array.from(text.length > 2 * limit + 2 ? text.slice(0, 2 * limit + 2) : text);
-  if (chars.length <= limit) return text;
-  return chars.slice(0, limit - 3).join("") + "...";
+  // Walk code points (a surrogate pair is one character) only as far as the limit needs.
+  const keep = Math.max(0, limit - 3);
+  let units = 0;
+  let cut = 0;
+  for (let chars = 0; units < text.length; chars += 1) {
+    if (chars === keep) cut = units;
+    if (chars === limit) return `${text.slice(0, cut)}...`;
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff && units + 1 < text.length ? 2 : 1;
+  }
+  return text;
 }
 
 function matrixCell(result: ReportResult | undefined): string {
@@ -47,15 +55,15 @@ function resultFor(results: readonly ReportResult[], label: string): ReportResul
 /** `## Scenarios`: one row per scenario, one column per model, and the scenario's cost. */
 export function matrixSection(source: MarkdownSource): string {
   const head = ["Scenario", ...source.models.map((m) => code(m.label, true)), "Cost"];
-  let out = `## Scenarios\n\n| ${head.join(" | ")} |\n|${"---|".repeat(head.length)}`;
+  const rows = [`## Scenarios\n\n| ${head.join(" | ")} |\n|${"---|".repeat(head.length)}`];
   const costs = source.scenarioCosts;
   const labels = source.models.map((m) => m.label);
   for (const [key, results] of source.resultsByScenario) {
-    out += `\n| ${code(key, true)} ${cell(clip(results[0].scenario.prompt, PROMPT_CELL_LIMIT))} |`;
-    for (const label of labels) out += ` ${matrixCell(resultFor(results, label))} |`;
-    out += ` ${costText(costs[key])} |`;
+    let row = `| ${code(key, true)} ${cell(clip(results[0].scenario.prompt, PROMPT_CELL_LIMIT))} |`;
+    for (const label of labels) row += ` ${matrixCell(resultFor(results, label))} |`;
+    rows.push(`${row} ${costText(costs[key])} |`);
   }
-  return out;
+  return rows.join("\n");
 }
 
 function codeList(values: readonly string[]): string {
@@ -93,14 +101,25 @@ function toolsText(result: ReportResult): string {
   return cell(out);
 }
 
-function modelRow(result: ReportResult, cost: ScenarioCost | undefined): string {
-  const estimated = cost?.models[result.label]?.cost_source === "estimated";
-  const fault = result.fault ? cell(result.fault) : EMPTY;
-  return `| ${code(result.label, true)} | ${STATUS_TEXT[result.status]} | ${scoreText(result.score)} | ${toolsText(result)} | ${fault} | ${money(result.replay.cost, { estimated })} |`;
+/** Each label's code span, in a cell and in a heading, worked out once per report. */
+const labelCodes = new WeakMap<object, Map<string, [string, string]>>();
+
+function labelCode(source: MarkdownSource, label: string): [string, string] {
+  let codes = labelCodes.get(source);
+  if (!codes) { codes = new Map(); labelCodes.set(source, codes); }
+  let pair = codes.get(label);
+  if (!pair) { pair = [code(label, true), code(label)]; codes.set(label, pair); }
+  return pair;
 }
 
-function answerBlock(result: ReportResult): string {
-  let out = `\n\n#### ${code(result.label)} · ${result.status}`;
+function modelRow(source: MarkdownSource, result: ReportResult, cost: ScenarioCost | undefined): string {
+  const estimated = cost?.models[result.label]?.cost_source === "estimated";
+  const fault = result.fault ? cell(result.fault) : EMPTY;
+  return `| ${labelCode(source, result.label)[0]} | ${STATUS_TEXT[result.status]} | ${scoreText(result.score)} | ${toolsText(result)} | ${fault} | ${money(result.replay.cost, { estimated })} |`;
+}
+
+function answerText(source: MarkdownSource, result: ReportResult): string {
+  let out = `\n\n#### ${labelCode(source, result.label)[1]} · ${result.status}`;
   if (result.score !== null) out += ` · score ${scoreText(result.score)}`;
   const answer = result.replay.answer;
   out += `\n\n${answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_"}`;
@@ -115,12 +134,29 @@ export function scenarioBlock(source: MarkdownSource, key: string): string | nul
   const { scenario } = results[0];
   let passed = 0;
   for (const result of results) if (result.status === "passed") passed += 1;
-  const summary = `<code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed`;
   const cost = source.scenarioCosts[key];
   let out =
-    `<details>\n<summary>${summary}</summary>\n\n${quote(scenario.prompt)}\n\n${expectationsLine(scenario)}\n\n` +
-    "| Model | Status | Score | Tool calls | Fault | Cost |\n|---|---|---|---|---|---|";
-  for (const result of results) out += `\n${modelRow(result, cost)}`;
-  for (const result of results) out += answerBlock(result);
+    `<details>\n<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>\n\n` +
+    `${quote(scenario.prompt)}\n\n${expectationsLine(scenario)}\n\n| Model | Status | Score | Tool calls | Fault | Cost |\n|---|---|---|---|---|---|`;
+  for (const result of results) out += `\n${modelRow(source, result, cost)}`;
+  for (const result of results) out += answerText(source, result);
   return `${out}\n\n</details>`;
+}
+
+/**
+ * `## Answers` with every scenario's block, and where each block sits in that text, so one
+ * scenario is a slice of the whole (the same bytes, written once).
+ */
+export function answersSection(source: MarkdownSource): { text: string; spans: Map<string, [number, number]> } {
+  const blocks = ["## Answers"];
+  const spans = new Map<string, [number, number]>();
+  let at = blocks[0].length;
+  for (const key of source.resultsByScenario.keys()) {
+    const block = scenarioBlock(source, key)!;
+    blocks.push(block);
+    at += 2;
+    spans.set(key, [at, at + block.length]);
+    at += block.length;
+  }
+  return { text: blocks.join("\n\n"), spans };
 }

@@ -53,7 +53,9 @@ export function code(text: string, inCell = false): string {
  * (and any fence or list an answer opens inside it) ends exactly where the text ends.
  */
 export function quote(text: string): string {
-  const lines = escapeAngles(text).split(LINE_BREAKS);
+  const escaped = escapeAngles(text);
+  if (!HAS_BREAK.test(escaped)) return escaped.trim() === "" ? ">" : `> ${escaped}`;
+  const lines = escaped.split(LINE_BREAKS);
   let out = "";
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i];
@@ -65,5 +67,6 @@ export function quote(text: string): string {
 
 /** Text for an HTML element written on one line (a `<summary>`): HTML-escaped and folded. */
 export function htmlInline(text: string): string {
-  return foldLines(escapeAngles(text).replace(/"/g, "&quot;"));
+  const escaped = escapeAngles(text);
+  return foldLines(escaped.includes('"') ? escaped.replace(/"/g, "&quot;") : escaped);
 }

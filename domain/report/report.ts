@@ -8,7 +8,7 @@ import { criterionScores, recommendations } from "./aggregates.js";
 import { buildFixItems } from "./fixItems.js";
 import { reportMarkdown } from "./markdown.js";
 import { fixItemBlock, fixItemsSection } from "./markdownFixItems.js";
-import { scenarioBlock } from "./markdownScenarios.js";
+import { answersSection } from "./markdownScenarios.js";
 import { verdictSection } from "./markdownVerdict.js";
 import { summarizeByModel } from "./summary.js";
 import { judgedVerdict, rankedVerdict } from "./verdict.js";
@@ -240,16 +240,22 @@ export class Report implements MarkdownSource {
 
   /** One scenario's `<details>` block, every model's result; throws for a key not in the report. */
   scenarioMarkdown(key: string): string {
-    const block = this.#once(`md:scenario:${key}`, () => scenarioBlock(this, key));
-    if (block === null) throw new RangeError(`scenarioMarkdown: no result for scenario key ${JSON.stringify(key)}`);
-    return block;
+    const { text, spans } = this.#answers();
+    const span = spans.get(key);
+    if (!span) throw new RangeError(`scenarioMarkdown: no result for scenario key ${JSON.stringify(key)}`);
+    // A slice of the whole report's text: the same bytes, without writing the block twice.
+    return text.slice(span[0], span[1]);
+  }
+
+  #answers(): { text: string; spans: Map<string, [number, number]> } {
+    return this.#once("md:answers", () => answersSection(this));
   }
 
   toMarkdown(): string {
     return this.#once("md", () =>
       reportMarkdown(this, {
         verdict: this.verdictMarkdown(),
-        scenarios: [...this.resultsByScenario.keys()].map((key) => this.scenarioMarkdown(key)),
+        answers: this.#answers().text,
         fixItems: this.fixItemsMarkdown(),
       }),
     );
