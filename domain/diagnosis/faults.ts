@@ -4,11 +4,10 @@ import * as Format from "../format/format.js";
 import { toolCallName } from "../replay/toolCall.js";
 import { judgeGrade, judgeGrades } from "../scoring/gate.js";
 import { humanize } from "../support/humanize.js";
-import { truncate } from "../support/truncate.js";
 import type { DiagnosisContext } from "./context.js";
 import { refusalIndex } from "./phrasings.js";
 import { EMPTY_ANSWER_ADVICE, runErrorAdvice } from "./runErrorAdvice.js";
-import { detailText, excerptAround } from "./text.js";
+import { detailText, excerptAround, truncate } from "./text.js";
 import type { DiagnosisResult, Evidence, Fault } from "./types.js";
 
 const NON_BLANK = /\S/;
@@ -49,10 +48,11 @@ export const toolError: Check = (c) => {
 };
 
 export const missingCapability: Check = (c) => {
+  // A refusal beside a tool call that produced a passing answer is a hedge, not a missing tool.
+  // Checked first: it is cheaper than scanning the answer for the refusal phrasings.
+  if (c.called.length > 0 && (c.score ?? 0) >= c.threshold) return null;
   const at = refusalIndex(c.answer);
   if (at < 0) return null;
-  // A refusal beside a tool call that produced a passing answer is a hedge, not a missing tool.
-  if (c.called.length > 0 && (c.score ?? 0) >= c.threshold) return null;
   const missing = c.notInRoster(c.scenario.expectedTools);
   let recommendation: string;
   if (missing.length > 0) {
@@ -121,7 +121,7 @@ export const ungroundedAnswer: Check = (c) => {
 
 export const forbiddenContent: Check = (c) => {
   if (c.checks.forbidden.length === 0) return null;
-  const matched = c.checks.forbiddenFound(c.answer, c.lower);
+  const matched = c.checks.forbiddenFound(c.replay);
   if (matched.length === 0) return null;
   return result(
     "forbidden_content",
@@ -134,7 +134,7 @@ export const forbiddenContent: Check = (c) => {
 
 export const missingContent: Check = (c) => {
   if (c.checks.expected.length === 0) return null;
-  const missing = c.checks.expectedMissing(c.answer, c.lower);
+  const missing = c.checks.expectedMissing(c.replay);
   if (missing.length === 0) return null;
   const recommendation =
     c.called.length === 0 && c.availableTools.length > 0

@@ -1,6 +1,13 @@
 // Excerpts of an answer, in characters as Ruby counts them (code points), so an emoji is never
 // split; and Ruby's `strip`, which trims ASCII whitespace and NUL only.
+import { truncate as rubyTruncate } from "../support/truncate.js";
+
 const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** ActiveSupport `truncate`; a string no longer than `length` UTF-16 units is returned without counting. */
+export function truncate(text: string, length: number): string {
+  return text.length <= length ? text : rubyTruncate(text, length);
+}
 const EDGE_WHITESPACE = /^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g;
 
 export function rubyStrip(text: string): string {

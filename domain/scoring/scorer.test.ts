@@ -176,6 +176,25 @@ describe("scenario expectations", () => {
   });
 });
 
+describe("pattern results shared with Diagnosis", () => {
+  it("stay correct when replays of one scenario interleave", async () => {
+    const { Diagnosis } = await import("../diagnosis/index.js");
+    const good = new Replay({ answer: "Order 4821 shipped.", toolCalls: [{ name: "lookup_order" }] });
+    const bad = new Replay({ answer: "Order 4821: I cannot say.", toolCalls: [{ name: "lookup_order" }] });
+    const scorer = new Scorer();
+    const goodScores = scorer.score(orderLookup, good);
+    const badScores = scorer.score(orderLookup, bad);
+    expect(goodScores.forbidden_content).toBe(1);
+    expect(badScores.forbidden_content).toBe(0);
+    const input = { scenario: orderLookup, availableTools: ["lookup_order"] };
+    expect(Diagnosis.diagnose({ ...input, replay: good, scores: goodScores, score: Scorer.mean(goodScores) })).toBeNull();
+    expect(Diagnosis.diagnose({ ...input, replay: bad, scores: badScores, score: Scorer.mean(badScores) })?.evidence).toEqual({
+      matched: ["I cannot"],
+    });
+    expect(Diagnosis.diagnose({ ...input, replay: good, scores: goodScores, score: Scorer.mean(goodScores) })).toBeNull();
+  });
+});
+
 describe("Scorer.mean", () => {
   it("averages the non-null values to 3 decimals", () => {
     expect(Scorer.mean({ a: 1, b: 0.5, c: null, d: 0.5 })).toBe(0.667);

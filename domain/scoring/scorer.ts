@@ -68,8 +68,8 @@ export class Scorer {
     const checks = scenarioChecks(scenario);
     const expectedCalled = checks.expectedTools.length > 0 && checks.anyExpectedCalled(replay.toolNames);
     if (checks.expectedTools.length > 0) scores.expected_tools = expectedCalled ? 1.0 : 0.0;
-    if (checks.expected.length > 0) scores.expected_content = checks.expectedContentScore(answer, lower);
-    if (checks.forbidden.length > 0) scores.forbidden_content = checks.anyForbidden(answer, lower) ? 0.0 : 1.0;
+    if (checks.expected.length > 0) scores.expected_content = checks.expectedContentScore(replay);
+    if (checks.forbidden.length > 0) scores.forbidden_content = checks.anyForbidden(replay) ? 0.0 : 1.0;
     // A tool that ran without erroring is evidence only when it is one the scenario expected.
     if (replay.toolCalls.length > 0 && (checks.expectedTools.length === 0 || expectedCalled)) {
       scores.tools_succeeded = replay.failedToolCalls.length > 0 ? 0.0 : 1.0;
