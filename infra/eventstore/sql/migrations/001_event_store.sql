@@ -95,20 +95,26 @@ BEGIN
     -- the next pass either reports the conflict or (any, streamExists) claims the next version.
   END LOOP;
 
-  -- ORDER BY makes sequence values follow stream versions within the batch.
-  WITH inserted AS (
-    INSERT INTO messages (stream_id, stream_version, message_id, type, schema_version, data, metadata)
-    SELECT p_stream, v_current + e.ord, (e.value->>'id')::uuid, e.value->>'type',
-           (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(value, ord)
-     WHERE e.ord > 1
-     ORDER BY e.ord
-    RETURNING messages.global_position
-  )
-  SELECT max(i.global_position) INTO v_last_position FROM inserted i;
+  IF v_count > 1 THEN
+    -- ORDER BY makes sequence values follow stream versions within the batch.
+    WITH inserted AS (
+      INSERT INTO messages (stream_id, stream_version, message_id, type, schema_version, data, metadata)
+      SELECT p_stream, v_current + e.ord, (e.value->>'id')::uuid, e.value->>'type',
+             (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
+        FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(value, ord)
+       WHERE e.ord > 1
+       ORDER BY e.ord
+      RETURNING messages.global_position
+    )
+    SELECT max(i.global_position) INTO v_last_position FROM inserted i;
+  END IF;
 
-  INSERT INTO streams AS s (stream_id, version) VALUES (p_stream, v_current + v_count)
-  ON CONFLICT ON CONSTRAINT streams_pkey DO UPDATE SET version = EXCLUDED.version;
+  -- Holding version v_current + 1, this append is the only one that may move the stream's row.
+  IF v_current < 0 THEN
+    INSERT INTO streams (stream_id, version) VALUES (p_stream, v_count - 1);
+  ELSE
+    UPDATE streams s SET version = v_current + v_count WHERE s.stream_id = p_stream;
+  END IF;
 
   -- No NOTIFY here: a notifying transaction holds a global lock through its commit's WAL flush,
   -- which serializes every concurrent append (no group commit). The adapter sends the wake-up
