@@ -115,16 +115,15 @@ function labelCode(source: MarkdownSource, label: string): [string, string] {
 function modelRow(source: MarkdownSource, result: ReportResult, cost: ScenarioCost | undefined): string {
   const estimated = cost?.models[result.label]?.cost_source === "estimated";
   const fault = result.fault ? cell(result.fault) : EMPTY;
-  return `| ${labelCode(source, result.label)[0]} | ${STATUS_TEXT[result.status]} | ${scoreText(result.score)} | ${toolsText(result)} | ${fault} | ${money(result.replay.cost, { estimated })} |`;
+  // join() gives a flat string; a template would leave a rope of a dozen nodes per row.
+  return ["| ", labelCode(source, result.label)[0], " | ", STATUS_TEXT[result.status], " | ", scoreText(result.score), " | ", toolsText(result), " | ", fault, " | ", money(result.replay.cost, { estimated }), " |"].join("");
 }
 
-function answerText(source: MarkdownSource, result: ReportResult): string {
-  let out = `\n\n#### ${labelCode(source, result.label)[1]} · ${result.status}`;
-  if (result.score !== null) out += ` · score ${scoreText(result.score)}`;
+function writeAnswer(parts: string[], source: MarkdownSource, result: ReportResult): void {
+  parts.push("", `#### ${labelCode(source, result.label)[1]} · ${result.status}${result.score !== null ? ` · score ${scoreText(result.score)}` : ""}`, "");
   const answer = result.replay.answer;
-  out += `\n\n${answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_"}`;
-  if (result.status === "errored" && result.replay.error) out += `\n\n**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`;
-  return out;
+  parts.push(answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
+  if (result.status === "errored" && result.replay.error) parts.push("", `**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`);
 }
 
 /** One scenario as a `<details>` block; null when the report has no result for that key. */
@@ -135,12 +134,22 @@ export function scenarioBlock(source: MarkdownSource, key: string): string | nul
   let passed = 0;
   for (const result of results) if (result.status === "passed") passed += 1;
   const cost = source.scenarioCosts[key];
-  let out =
-    `<details>\n<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>\n\n` +
-    `${quote(scenario.prompt)}\n\n${expectationsLine(scenario)}\n\n| Model | Status | Score | Tool calls | Fault | Cost |\n|---|---|---|---|---|---|`;
-  for (const result of results) out += `\n${modelRow(source, result, cost)}`;
-  for (const result of results) out += answerText(source, result);
-  return `${out}\n\n</details>`;
+  // Lines joined once: the block comes out flat rather than as a rope of small pieces.
+  const parts = [
+    "<details>",
+    `<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>`,
+    "",
+    quote(scenario.prompt),
+    "",
+    expectationsLine(scenario),
+    "",
+    "| Model | Status | Score | Tool calls | Fault | Cost |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const result of results) parts.push(modelRow(source, result, cost));
+  for (const result of results) writeAnswer(parts, source, result);
+  parts.push("", "</details>");
+  return parts.join("\n");
 }
 
 /**
