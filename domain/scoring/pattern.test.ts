@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, matchesPattern } from "./pattern.js";
+import { compilePattern, matchesPattern, patternProblem } from "./pattern.js";
 import { patternShape, REGEX_INPUT_LIMIT, WIDE_REGEX_INPUT_LIMIT } from "./patternSafety.js";
 
 describe("matchesPattern", () => {
@@ -74,5 +74,21 @@ describe("catastrophic patterns", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     // the substring check still sees the whole answer
     expect(matchesPattern(`${"x".repeat(20_000)} refund`, "refund")).toBe(true);
+  });
+});
+
+describe("patternProblem", () => {
+  it("accepts literals, plain regexes and compiling /regex/ forms", () => {
+    expect(patternProblem("refund")).toBeNull();
+    expect(patternProblem("$5")).toBeNull();
+    expect(patternProblem("(approx")).toBeNull(); // not a regex, still a literal
+    expect(patternProblem("alice|bob")).toBeNull();
+    expect(patternProblem("/order #\\d+/i")).toBeNull();
+  });
+
+  it("names a /regex/ that does not compile and any catastrophic shape", () => {
+    expect(patternProblem("/order (\\d+/i")).toMatch(/^\/order \(\\d\+\/i is not a valid regular expression \(/);
+    expect(patternProblem("(a+)+b")).toMatch(/^\(a\+\)\+b can take exponential time/);
+    expect(patternProblem("/(\\w|\\s)*$/")).toMatch(/can take exponential time/);
   });
 });

@@ -111,3 +111,29 @@ export function matchesPattern(text: unknown, pattern: unknown): boolean {
   const value = text === null || text === undefined ? "" : String(text);
   return matchesCompiled(compilePattern(pattern), value);
 }
+
+/**
+ * Why a pattern can never match, or null: a `/body/flags` regex that does not compile, or a regex
+ * refused as catastrophic (patternSafety.ts). A parser can call it to reject such a pattern when
+ * a scenario is read, instead of letting it silently fail (or pass) every answer.
+ */
+export function patternProblem(pattern: string): string | null {
+  if (pattern.trim() === "") return null;
+  const slashed = SLASHED.exec(pattern);
+  const explicit = slashed !== null && SLASHED_FLAGS.test(slashed[2]);
+  if (!explicit && PLAIN_LITERAL.test(pattern)) return null;
+  const body = translate(explicit ? slashed[1] : pattern.startsWith("(?i)") ? pattern.slice(4) : pattern);
+  if (patternShape(body).unsafe) {
+    return (
+      `${pattern} can take exponential time (a repeated group that itself repeats or alternates, or three or more ` +
+      "open-ended wildcard runs), so it is never run; rewrite it without nesting the repetition"
+    );
+  }
+  if (!explicit) return null; // a plain pattern that does not compile still works as a literal
+  try {
+    new RegExp(body, slashed[2]);
+    return null;
+  } catch (error) {
+    return `${pattern} is not a valid regular expression (${(error as Error).message})`;
+  }
+}

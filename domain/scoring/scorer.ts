@@ -7,7 +7,7 @@ import type { Replay } from "../replay/replay.js";
 import type { Scenario } from "../scenarios/scenario.js";
 import { checkCriterion, compileCriterion, CRITERION_TYPES, RULE_CRITERION_TYPES, type CompiledCriterion, type Criterion } from "./criteria.js";
 import { gradeValue, meanScore, meetsThreshold, PASS_THRESHOLD, TASK_COMPLETION, type Scores } from "./gate.js";
-import { matchesPattern } from "./pattern.js";
+import { matchesPattern, patternProblem } from "./pattern.js";
 import { scenarioChecks } from "./scenarioChecks.js";
 
 /** A present answer has a non-whitespace character (blank is Ruby's `blank?`). */
@@ -86,6 +86,11 @@ export class Scorer {
   /** Mean of the scored (non-null) values rounded to 3 decimals; null when none. */
   static mean(values: Scores | ReadonlyArray<number | null | undefined>): number | null {
     return meanScore(values);
+  }
+
+  /** Why `pattern` can never match (an invalid `/regex/` or a catastrophic shape), or null. */
+  static patternProblem(pattern: string): string | null {
+    return patternProblem(pattern);
   }
 
   /** Case-insensitive substring, else regex (`/body/flags` for an explicit regex); see pattern.ts. */
