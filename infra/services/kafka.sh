@@ -55,8 +55,13 @@ ready() { # ready <timeout-seconds> [pid [--coordinator]]
 log_tail() {
   for file in "$LOGS/console.log" "$LOGS/server.log"; do
     [[ -s "$file" ]] || continue
+    # The cause is usually an ERROR line far above the shutdown noise at the end.
+    if grep -qE "ERROR|FATAL|Caused by" "$file"; then
+      echo "----- errors in $file -----" >&2
+      grep -E "ERROR|FATAL|Caused by" "$file" | tail -n 10 >&2
+    fi
     echo "----- last lines of $file -----" >&2
-    tail -n 40 "$file" >&2
+    tail -n 20 "$file" >&2
   done
 }
 
@@ -152,11 +157,17 @@ start() {
   format_storage
   pid="$(launch)"
   log "started broker (pid $pid), waiting up to ${START_TIMEOUT}s for an admin call to answer"
-  if ready "$START_TIMEOUT" "$pid" --coordinator; then
+  local outcome=0
+  ready "$START_TIMEOUT" "$pid" --coordinator || outcome=$?
+  if [[ "$outcome" == 0 ]]; then
     log "ready at $KAFKA_BROKERS (state in $STATE)"
     return
   fi
-  log "broker did not answer at $KAFKA_BROKERS within ${START_TIMEOUT}s"
+  if [[ "$outcome" == 2 ]]; then
+    log "the broker exited during start-up (is port $BROKER_PORT or $CONTROLLER_PORT taken?)"
+  else
+    log "broker did not answer at $KAFKA_BROKERS within ${START_TIMEOUT}s"
+  fi
   log_tail
   stop_pid "$pid"
   exit 1
