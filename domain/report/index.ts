@@ -5,6 +5,6 @@ export { Report } from "./report.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {
   CriterionStats, FixAction, FixItem, FixTool, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,
-  ReportResult, ResultStatus, RunCosts, ScenarioCost, ToolResolver, ToolServer, Verdict,
+  ReportResult, RunCosts, ScenarioCost, ToolResolver, ToolServer, Verdict,
 } from "./reportTypes.js";
 export type { ReportDocument, Theme } from "./html/index.js";
