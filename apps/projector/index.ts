@@ -15,3 +15,4 @@ export { readModelChecksum, type ReadModelChecksum } from "./db/checksum.js";
 export { READ_MODEL_TABLES, type ReadModelTable } from "./db/tables.js";
 export { sqlOf, type Sql } from "./db/sql.js";
 export * from "./db/entities.js";
+export { migratedReadDump, openTestReadModels, resetReadModels } from "./testing/testReadModels.js";

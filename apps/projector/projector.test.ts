@@ -104,6 +104,12 @@ describe("a run's life in the read models", () => {
     expect(await read.readModels.listResults("acme", "r1", { status: "pending" })).toHaveLength(1);
     expect((await read.readModels.listResults("acme", "r1", { model: CLAUDE.label, fault: "expected_tool_not_called" })).map((r) => r.scenarioKey)).toEqual(["a"]);
     expect(await read.readModels.progress("acme", "r1")).toMatchObject({ completed: 3, latest_result: { scenario_key: "b", model_label: GPT.label, status: "errored" } });
+    const cells = await read.readModels.listResultCells("acme", "r1", { model: GPT.label });
+    expect(cells).toEqual([
+      expect.objectContaining({ n: 0, scenarioKey: "a", status: "passed", score: 1, fault: null, cost: 0.0001, costSource: "reported" }),
+      expect.objectContaining({ n: 2, scenarioKey: "b", status: "errored", fault: "run_error", durationMs: 30_000 }),
+    ]);
+    expect(cells[0]).not.toHaveProperty("answer");
   });
 
   it("completes with the summary's model summaries and fix items, the verdict and the comparison", async () => {
@@ -220,6 +226,28 @@ describe("delivery, restart and rebuild", () => {
     expect((await checksum()).results).not.toEqual(live.results);
     expect(await projector.rebuild()).toBe((await store.readAll()).length);
     expect(await checksum()).toEqual(live);
+  });
+
+  it("retries a failed subscription from the checkpoint, and stops for good at an unknown event type", async () => {
+    await halfRun();
+    let failures = 1;
+    const flaky: EventStore = {
+      ...store,
+      subscribeAll(options) {
+        if (failures-- > 0) throw new Error("connection terminated unexpectedly");
+        return store.subscribeAll(options);
+      },
+    };
+    const retried: unknown[] = [];
+    const projector = createProjector({ store: flaky, orm: read.orm, retryDelayMs: 10, onRetry: (e) => retried.push((e as Error).message) });
+    projector.start();
+    await projector.waitFor((await store.readAll()).at(-1)!.position);
+    expect(retried).toEqual(["connection terminated unexpectedly"]);
+    expect(await read.readModels.getRun("acme", "r1")).toMatchObject({ completed: 3 });
+    await store.append("run-r1", [{ id: "00000000-0000-4000-8000-999999999998", type: "SomethingNew", schemaVersion: 1, data: {}, metadata: { tenant: "acme" } }]);
+    await expect(projector.running).rejects.toBeInstanceOf(UnknownEventTypeError);
+    await expect(projector.stop()).rejects.toBeInstanceOf(UnknownEventTypeError);
+    expect(retried).toHaveLength(1);
   });
 
   it("stops at an unknown event type naming its stream and position, or skips it when told to", async () => {

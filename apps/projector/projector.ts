@@ -1,7 +1,7 @@
 // The projector: reads the log from its checkpoint (stored in the read database), applies events
 // in batches (up to `batchSize`, or whatever is already available), each batch and its
 // checkpoint in one transaction, then publishes progress for the runs the batch touched.
-import type { EventStore, LogPosition, RecordedEvent } from "@verdict/domain";
+import { isDomainError, type EventStore, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { sqlOf } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
@@ -22,6 +22,15 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   onBatch?: (outcome: BatchOutcome) => void;
   /** Called when publishing progress fails; the batch is committed regardless. */
   onPublishError?: (error: unknown) => void;
+  /**
+   * While following, a failed batch (database restarting, connection lost) is retried from the
+   * stored checkpoint after this delay (default 1,000 ms; null stops the loop instead). Domain
+   * errors (an unknown event type, an event that does not parse) always stop it: retrying
+   * cannot fix them.
+   */
+  retryDelayMs?: number | null;
+  /** Told about each failure the loop retries. */
+  onRetry?: (error: unknown) => void;
 }
 
 export interface Projector {
@@ -74,6 +83,21 @@ export function createProjector(options: ProjectorOptions): Projector {
     }
   }
 
+  async function followWithRetry(signal: AbortSignal): Promise<void> {
+    const delay = options.retryDelayMs === undefined ? 1_000 : options.retryDelayMs;
+    for (;;) {
+      try {
+        return await follow(signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (delay === null || isDomainError(error)) throw error;
+        options.onRetry?.(error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (signal.aborted) return;
+      }
+    }
+  }
+
   async function catchUp(): Promise<number> {
     let applied = 0;
     let after = (await checkpoint()) ?? undefined;
@@ -120,7 +144,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     start() {
       if (running) return;
       controller = new AbortController();
-      running = follow(controller.signal);
+      running = followWithRetry(controller.signal);
       running.catch(() => undefined); // observed by stop()
     },
     async stop() {

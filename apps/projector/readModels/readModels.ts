@@ -6,7 +6,7 @@ import { sqlOf, type Sql } from "../db/sql.js";
 import type { LatestResult, RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
 import type {
-  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultFilter, Run,
+  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter, Run,
   RunComparison, RunVerdict,
 } from "./types.js";
 
@@ -28,6 +28,7 @@ const RESULT_COLUMNS = [
   "replay_metadata", "scenario", "judge_exchanges", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
   "replayed_at", "scored_at",
 ];
+const CELL_COLUMNS = ["run_id", "n", "scenario_key", "group", "model_label", "position", "status", "score", "fault", "duration_ms", "cost", "cost_source", "scored_at"];
 const BIGINT = ["agent_input_tokens", "agent_output_tokens", "judge_input_tokens", "judge_output_tokens", "input_tokens", "output_tokens", "seed"];
 const TIMESTAMPS = ["imported_at", "archived_at", "created_at", "updated_at", "scheduled_at", "started_at", "completed_at", "replayed_at", "scored_at", "recorded_at"];
 const spec = { bigint: BIGINT, timestamps: TIMESTAMPS };
@@ -37,6 +38,7 @@ const EVALUATION_SELECT = selectList("e", EVALUATION_COLUMNS, spec);
 const SCENARIO_SELECT = selectList("s", SCENARIO_COLUMNS, spec);
 const RUN_SELECT = selectList("r", RUN_COLUMNS, spec);
 const RESULT_SELECT = selectList("t", RESULT_COLUMNS, spec);
+const CELL_SELECT = selectList("t", CELL_COLUMNS, spec);
 
 function pageSize(first: number | undefined): number {
   const size = first ?? 20;
@@ -90,6 +92,17 @@ function matches(result: Result, filter: ResultFilter): boolean {
     (filter.fault == null || result.fault === filter.fault) &&
     (filter.scenarioKey == null || result.scenarioKey === filter.scenarioKey)
   );
+}
+
+function resultWhere(tenant: string, runId: string, filter: ResultFilter): { where: string; params: unknown[] } {
+  const where = ["t.run_id = ?", "t.tenant = ?"];
+  const params: unknown[] = [runId, tenant];
+  for (const [column, value] of [["model_label", filter.model], ["status", filter.status], ["fault", filter.fault], ["scenario_key", filter.scenarioKey]] as const) {
+    if (value === undefined || value === null) continue;
+    where.push(`t.${column} = ?`);
+    params.push(value);
+  }
+  return { where: where.join(" AND "), params };
 }
 
 export class ReadModels {
@@ -262,15 +275,26 @@ export class ReadModels {
       : results.filter((result) => matches(result, filter));
   }
 
-  private queryResults(tenant: string, runId: string, filter: ResultFilter): Promise<Result[]> {
-    const where = ["t.run_id = ?", "t.tenant = ?"];
-    const params: unknown[] = [runId, tenant];
-    for (const [column, value] of [["model_label", filter.model], ["status", filter.status], ["fault", filter.fault], ["scenario_key", filter.scenarioKey]] as const) {
-      if (value === undefined || value === null) continue;
-      where.push(`t.${column} = ?`);
-      params.push(value);
+  /**
+   * The light columns of every result (no answer, tool calls, diagnosis, scenario or judge
+   * exchanges): a running run's matrix reads several times faster this way. Finished runs are
+   * answered from their cached full rows.
+   */
+  async listResultCells(tenant: string, runId: string, filter: ResultFilter = {}): Promise<ResultCell[]> {
+    const entry = await this.finishedRun(tenant, runId);
+    if (entry) {
+      return (await this.listResults(tenant, runId, filter)).map((r) => ({
+        runId: r.runId, n: r.n, scenarioKey: r.scenarioKey, group: r.group, modelLabel: r.modelLabel, position: r.position, status: r.status,
+        score: r.score, fault: r.fault, durationMs: r.durationMs, cost: r.cost, costSource: r.costSource, scoredAt: r.scoredAt,
+      }));
     }
-    return this.sql().execute<Result>(`SELECT ${RESULT_SELECT} FROM results t WHERE ${where.join(" AND ")} ORDER BY t.n`, params);
+    const { where, params } = resultWhere(tenant, runId, filter);
+    return this.sql().execute<ResultCell>(`SELECT ${CELL_SELECT} FROM results t WHERE ${where} ORDER BY t.n`, params);
+  }
+
+  private queryResults(tenant: string, runId: string, filter: ResultFilter): Promise<Result[]> {
+    const { where, params } = resultWhere(tenant, runId, filter);
+    return this.sql().execute<Result>(`SELECT ${RESULT_SELECT} FROM results t WHERE ${where} ORDER BY t.n`, params);
   }
 
   getResult(tenant: string, runId: string, n: number): Promise<Result | null> {

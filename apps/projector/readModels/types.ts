@@ -44,6 +44,12 @@ export interface Result {
   judgeCost: number | null; replayedAt: string | null; scoredAt: string | null;
 }
 
+/** The light part of a result: enough for a scenario x model matrix or a list, without answers. */
+export type ResultCell = Pick<
+  Result,
+  "runId" | "n" | "scenarioKey" | "group" | "modelLabel" | "position" | "status" | "score" | "fault" | "durationMs" | "cost" | "costSource" | "scoredAt"
+>;
+
 export interface FixItem { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: string[]; item: Json }
 
 export interface ModelSummary {
