@@ -8,7 +8,6 @@ import {
   Replay,
   WrongExpectedVersionError,
   eventRegistry,
-  parseOrThrow,
   resultAggregate,
   resultStream,
   toEventsToAppend,
@@ -20,6 +19,8 @@ import {
   type EventStore,
   type IdGenerator,
   type AgentRuntime,
+  type RecordReplay,
+  type ResultCommand,
   type ResultState,
 } from "@verdict/domain";
 import { replayThroughRuntime } from "./agentReplay.js";
@@ -61,12 +62,16 @@ export function runEventContext(run: RunContext, actor: string): EventContext {
   return { tenant: run.started.tenant, actor, correlationId: metadata.correlation_id, causationId: run.startedEvent.id };
 }
 
-/** Decides with the result aggregate (so its rules hold) and appends at `expected`. */
-async function appendDecided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: Record<string, unknown>, expected: bigint | "noStream") {
-  const parsed = parseOrThrow(resultAggregate.commandSchema, command, `${String(command.type)} for ${streamId} is invalid`);
-  const events: EventInput[] = resultAggregate.decide(state, parsed, { now: deps.clock.now(), streamId, run: run.state });
+/**
+ * Decides with the result aggregate (so its rules hold) and appends at `expected`. The command
+ * is built here from typed values, so it is not parsed again: the event it decides is validated
+ * against its schema by toEventsToAppend, which is what guards the log.
+ */
+async function appendDecided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: ResultCommand, expected: bigint | "noStream") {
+  const events: EventInput[] = resultAggregate.decide(state, command, { now: deps.clock.now(), streamId, run: run.state });
   const toAppend = toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
-  return deps.store.append(streamId, toAppend, { expectedVersion: expected });
+  const appended = await deps.store.append(streamId, toAppend, { expectedVersion: expected });
+  return { appended, data: toAppend[0].data };
 }
 
 function pairIdentity(run: RunContext, n: number) {
@@ -76,22 +81,25 @@ function pairIdentity(run: RunContext, n: number) {
 
 /** Records the replay once; returns the replay the pair's stream holds afterwards (ours or theirs). */
 async function recordReplay(deps: PairDeps, run: RunContext, n: number, streamId: string, replay: Replay): Promise<PairStream> {
-  const command = { type: "RecordReplay", ...pairIdentity(run, n), replay: replay.toJSON() };
+  const recordOf = (r: Replay): RecordReplay => ({ type: "RecordReplay", ...pairIdentity(run, n), replay: r.toJSON() as unknown as RecordReplay["replay"] });
+  const none: ResultState = { status: "none", pass: null };
   try {
+    let written;
     try {
-      await appendDecided(deps, run, streamId, { status: "none", pass: null }, command, "noStream");
+      written = await appendDecided(deps, run, streamId, none, recordOf(replay), "noStream");
     } catch (error) {
       // A replay the event schema refuses (an answer over 1 MB, fractional tokens...) is recorded
       // as the run_error it is, rather than redelivered forever.
       if (!(error instanceof DomainError) || error.code !== "validation") throw error;
       const failed = Replay.failed(`the replay could not be recorded: ${error.message}`, { durationMs: replay.durationMs });
-      await appendDecided(deps, run, streamId, { status: "none", pass: null }, { ...command, replay: failed.toJSON() }, "noStream");
+      written = await appendDecided(deps, run, streamId, none, recordOf(failed), "noStream");
     }
+    return { replay: written.data as EventData<"ReplayRecorded">, scored: null, version: written.appended.nextExpectedVersion };
   } catch (error) {
     if (!(error instanceof WrongExpectedVersionError)) throw error;
     // Another worker recorded this pair first: carry on with its replay.
+    return readPair(deps.store, streamId);
   }
-  return readPair(deps.store, streamId);
 }
 
 async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamId: string, pair: PairStream): Promise<PairOutcome> {
@@ -100,7 +108,7 @@ async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamI
   const spec = run.started.models[n % run.started.models.length];
   const replay = Replay.from(recorded.replay);
   const result = await withPairContext({ scenarioKey: scenario.key, modelLabel: spec.label }, () => run.runner.evaluate(scenario, spec, replay));
-  const command = {
+  const command: ResultCommand = {
     type: "ScoreResult",
     ...pairIdentity(run, n),
     status: result.status,

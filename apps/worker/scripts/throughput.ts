@@ -43,12 +43,15 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
   await store.append(runStream(runId), toEventsToAppend([started], { tenant: "bench", actor: "bench" }, { clock: systemClock, ids: uuidIds }), { expectedVersion: "noStream" });
+  let requestedAt: number | null = null;
   for (;;) {
     const [last] = await store.readStream(runStream(runId), { direction: "backwards", limit: 1 });
+    if (last?.type === "RunCompletionRequested") requestedAt ??= performance.now();
     if (last?.type === "RunCompleted" || last?.type === "RunFailed") break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const seconds = (performance.now() - t0) / 1000;
+  if (requestedAt !== null) console.log(`last pair scored after ${((requestedAt - t0) / 1000).toFixed(2)} s; completion took ${((performance.now() - requestedAt) / 1000).toFixed(2)} s`);
   clearInterval(sampler);
   const results = count * models.length;
   console.log(`${kind}: ${results} results in ${seconds.toFixed(2)} s = ${Math.round(results / seconds)} results/s, peak RSS ${Math.round(rss.peak / 1e6)} MB`);
