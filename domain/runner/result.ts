@@ -160,7 +160,8 @@ export class Result {
       error: replay.error,
       fault: this.fault,
       recommendation: this.recommendation,
-      diagnosis: this.diagnosis ? structuredClone(this.diagnosis) : null,
+      // Copied, not cloned: evidence may hold a tool call's arguments, whatever the host put there.
+      diagnosis: this.diagnosis ? { ...this.diagnosis, evidence: { ...this.diagnosis.evidence } } : null,
       judge_usage: this.judgeUsage,
       metadata: { ...replay.metadata },
     };
