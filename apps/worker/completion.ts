@@ -73,7 +73,8 @@ async function completionCommands(deps: CompletionDeps, run: RunContext, record:
   if (report.comparing) await report.judgeVerdict();
   const verdict = {
     verdict: report.verdict,
-    judge_label: run.started.judge_label,
+    // A run that asked for a judge this deployment does not have was scored on rules alone.
+    judge_label: run.judge ? run.judge.label : null,
     ranking: JSON.parse(JSON.stringify(report.summaryByModel)) as Record<string, unknown>,
     judge_exchange: report.verdictExchange ? exchangeData(report.verdictExchange as JudgeExchange) : null,
   };

@@ -18,6 +18,7 @@ import {
 } from "@verdict/domain";
 import { judgeForRun, type WorkerJudgeOptions } from "./judging.js";
 import { releaseOf } from "./runReport.js";
+import { silentLog, type WorkerLog } from "./workerLog.js";
 
 export interface RunContext {
   runId: string;
@@ -41,6 +42,7 @@ export class RunContexts {
   constructor(
     private readonly store: EventStore,
     private readonly judge: WorkerJudgeOptions,
+    private readonly log: WorkerLog = silentLog,
   ) {}
 
   /** The run, current as of its stream's version now; null when the run does not exist. */
@@ -78,6 +80,9 @@ export class RunContexts {
     if (previous) return { ...previous, state, version };
     const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
     const judge = judgeForRun(started, this.judge);
+    if (!judge && started.judge.kind !== "rules") {
+      this.log.error(`run ${runId} asks for judge ${started.judge_label ?? started.judge.kind}, but this worker has none (VERDICT_JUDGE=none): scoring on rules alone`);
+    }
     const runner = new Runner({
       scenarios,
       models: started.models,

@@ -93,7 +93,8 @@ export function reportFromRun(record: RunRecord, options: { judge?: VerdictJudge
     models: started.models,
     criteria: started.criteria,
     judge: options.judge ?? null,
-    judgeLabel: started.judge_label,
+    // The verdict records the judge the run was actually scored with (null: rules only).
+    judgeLabel: verdict ? verdict.judge_label : started.judge_label,
     threshold: started.threshold,
     metadata: { ...started.metadata },
     release: releaseOf(started.release),

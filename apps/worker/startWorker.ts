@@ -58,7 +58,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const ids = options.ids ?? uuidIds;
   const log = options.log ?? consoleLog;
   const actor = `worker:${options.name ?? process.pid}`;
-  const runs = new RunContexts(options.store, { backend: options.judge, timeoutMs: options.judgeTimeoutMs ?? null });
+  const runs = new RunContexts(options.store, { backend: options.judge, timeoutMs: options.judgeTimeoutMs ?? null }, log);
   const pairDeps = {
     store: options.store,
     runtime: options.runtime,

@@ -97,6 +97,21 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(completed.summary.judge_usage.run).toMatchObject({ calls: 1, cost: 0.002 });
   });
 
+  it("a run asking for a judge this worker does not have is scored and labelled as rules only", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    await start(store, bus, { judge: null });
+    await seedRun(store, { judge: { kind: "llm", model: "claude-opus-5" }, judgeLabel: "claude-opus-5" });
+    await waitFor(() => runEnded(store, "r1"));
+    const events = await runEvents(store, "r1");
+    const verdict = events.find((e) => e.type === "VerdictRecorded")!.data as Record<string, any>;
+    expect(verdict).toMatchObject({ judge_label: null, judge_exchange: null, verdict: { judge: "pass rate" } });
+    const summary = (events.find((e) => e.type === "RunCompleted")!.data as Record<string, any>).summary;
+    expect(summary).not.toHaveProperty("judge");
+    expect(summary).not.toHaveProperty("judge_usage");
+    expect(((await pairEvents(store, "r1", 0))[1].data as Record<string, any>).judge_exchanges).toEqual([]);
+  });
+
   it("does not dispatch an external run; scores what the host records and completes on its request", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
