@@ -15,6 +15,7 @@ import { judgedVerdict, rankedVerdict } from "./verdict.js";
 import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
 import { judgeUsageFromExchanges, usageByKind, type JudgeUsageRecord } from "../cost/index.js";
 import { reportDocument } from "./reportJson.js";
+import { optionsFromJSON } from "./fromJson.js";
 import { renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
@@ -209,6 +210,8 @@ export class Report implements MarkdownSource {
       const recorded = this.#options.comparison;
       if (recorded instanceof Comparison) return recorded;
       if (recorded) return Comparison.fromJSON(recorded);
+      // An explicit null is a recorded "none": a rebuilt report never resamples.
+      if (recorded === null) return null;
       return this.comparing ? new Comparison({ results: this.results, models: this.models.map((m) => m.label) }) : null;
     });
   }
@@ -224,6 +227,14 @@ export class Report implements MarkdownSource {
   /** The judge's name: the recorded label, else the judge's. */
   get judgeName(): string | null {
     return this.#options.judgeLabel ?? this.#options.judge?.label ?? null;
+  }
+
+  /**
+   * A report rebuilt from its JSON document (`toJSON()`): the recorded verdict and comparison
+   * are used as given. `extra` supplies what a document does not carry (toolResolver, links).
+   */
+  static fromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
+    return new Report(optionsFromJSON(doc, extra));
   }
 
   verdictMarkdown(): string {

@@ -1,7 +1,7 @@
 // The report as one JSON document with the guide's snake_case keys, in a fixed order so the
 // same report always serializes to the same bytes: summary_by_model, criteria,
 // recommendations, fix_items, verdict, comparison (comparing only), judge, judge_usage (when
-// there is one), release (when given), threshold, agent_name (when given), metadata (when not
+// there is one), run_judge_usage (judge spend no result owns, as recorded), release (when given), threshold, agent_name (when given), metadata (when not
 // empty), results.
 import type { ComparisonJSON } from "../stats/index.js";
 import type { ReportDocument, ResultDoc } from "./html/index.js";
@@ -17,6 +17,8 @@ export interface JsonSource {
   readonly verdict: Verdict | null;
   readonly comparisonJSON: ComparisonJSON | null;
   readonly judgeUsage: object | null;
+  /** The run-level judge spend as recorded (tokens and model included), for a rebuild. */
+  readonly runJudgeUsage: object | null;
   readonly release: Release | null;
   readonly threshold: number;
   readonly metadata: Record<string, unknown>;
@@ -53,6 +55,8 @@ export function reportDocument(source: JsonSource, extra: { judgeName: string | 
   if (source.comparisonJSON) ordered.comparison = source.comparisonJSON;
   if (extra.judgeName) ordered.judge = extra.judgeName;
   if (source.judgeUsage) ordered.judge_usage = source.judgeUsage;
+  // judge_usage.run keeps only calls, cost and kinds; the whole record lets a rebuild match it.
+  if (source.runJudgeUsage) ordered.run_judge_usage = source.runJudgeUsage;
   if (source.release) ordered.release = source.release;
   ordered.threshold = source.threshold;
   if (extra.agentName) ordered.agent_name = extra.agentName;

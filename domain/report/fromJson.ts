@@ -1,0 +1,62 @@
+// Rebuilding a Report from its own JSON document (what `toJSON()` wrote, or a reference
+// library's `to_h` with `models` for `summary_by_model`): results, models, the recorded verdict
+// and comparison, judge, release, threshold and metadata. Nothing is re-judged or resampled, so
+// the rebuilt report writes the same Markdown, JSON and HTML.
+import { Replay } from "../replay/index.js";
+import { Result } from "../runner/result.js";
+import { Scenario } from "../scenarios/index.js";
+import type { ComparisonJSON } from "../stats/index.js";
+import type { ReportDocument, ResultDoc } from "./html/index.js";
+import type { ReportOptions } from "./report.js";
+import type { Release, Verdict } from "./reportTypes.js";
+
+const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "error", "cost", "metadata"] as const;
+
+function resultFrom(doc: ResultDoc, index: number): Result {
+  if (!doc || typeof doc.scenario_key !== "string" || typeof doc.label !== "string") {
+    throw new TypeError(`Report.fromJSON: results[${index}] must name its scenario_key and label`);
+  }
+  const scenario = new Scenario({
+    key: doc.scenario_key,
+    prompt: doc.prompt ?? "",
+    group: doc.group ?? null,
+    expectedTools: doc.expect?.tools ?? [],
+    expectedPatterns: doc.expect?.contains ?? [],
+    forbiddenPatterns: doc.expect?.not_contains ?? [],
+  });
+  const replayInit: Record<string, unknown> = {};
+  for (const key of REPLAY_KEYS) if (doc[key] !== undefined && doc[key] !== null) replayInit[key] = doc[key];
+  return new Result({
+    scenario,
+    spec: { label: doc.label, provider: doc.provider ?? "", model: doc.model ?? doc.label },
+    replay: Replay.from(replayInit),
+    scores: (doc.scores ?? {}) as Record<string, number | null>,
+    score: doc.score ?? null,
+    status: doc.status,
+    diagnosis: (doc.diagnosis as ConstructorParameters<typeof Result>[0]["diagnosis"]) ?? null,
+  });
+}
+
+/** The Report options a saved document stands for; `extra` adds what a document does not carry. */
+export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): ReportOptions {
+  if (!doc || !Array.isArray(doc.results)) throw new TypeError("Report.fromJSON: results must be an array");
+  const summaries = doc.summary_by_model ?? doc.models ?? {};
+  const models = Object.entries(summaries).map(([label, s]) => ({ label, provider: s.provider ?? "", model: s.model ?? label }));
+  const results = doc.results.map(resultFrom);
+  const recorded = (doc as { run_judge_usage?: Record<string, unknown> | null }).run_judge_usage;
+  const runUsage = doc.judge_usage?.run;
+  return {
+    results,
+    models,
+    threshold: doc.threshold ?? 0.7,
+    metadata: doc.metadata ?? {},
+    release: (doc.release as Release | null | undefined) ?? null,
+    agentName: doc.agent_name ?? null,
+    judgeLabel: doc.judge ?? null,
+    // Recorded, never recomputed: a missing verdict or comparison stays missing.
+    verdict: (doc.verdict as Verdict | null | undefined) ?? null,
+    comparison: (doc.comparison as ComparisonJSON | null | undefined) ?? null,
+    judgeUsage: recorded ?? (runUsage ? { calls: runUsage.calls ?? 0, cost: runUsage.cost ?? null, by_kind: runUsage.by_kind ?? {} } : null),
+    ...extra,
+  };
+}

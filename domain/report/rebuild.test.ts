@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from "vitest";
+import { Judge } from "../judge/index.js";
+import { ModelSpec } from "../models/index.js";
+import { Runner } from "../runner/index.js";
+import { Scenario } from "../scenarios/index.js";
+import { Report } from "./report.js";
+import { checkGfm } from "./gfmCheck.js";
+
+const scenarios = [
+  new Scenario({ key: "orders_1", prompt: "Where is order 4821?", expectedTools: ["lookup_order"] }),
+  new Scenario({ key: "refund", prompt: "Refund order 7 | today", expectedPatterns: ["refund"] }),
+  new Scenario({ key: "cancel", prompt: "Cancel my plan", forbiddenPatterns: ["I cannot"] }),
+];
+const models = ["gpt-5-mini", "claude-sonnet-5"].map((m) => ModelSpec.parse(m, { defaultProvider: "openai" }));
+
+function replay(scenario: Scenario, spec: ModelSpec) {
+  if (spec.label === "gpt-5-mini") {
+    return { answer: "Your refund for order 7 is issued; it reaches you in 3 days.\n</details><script>x()</script> | done", tool_calls: [{ name: "lookup_order", error: "timeout", detail: "upstream | slow" }], duration_ms: 900, input_tokens: 300, output_tokens: 40, cost: 0.0004, metadata: { cost_source: "estimated" } };
+  }
+  return { answer: `Done: ${scenario.key} handled with a refund and the tracking link, nothing else is needed.`, tool_calls: scenario.expectedTools.map((name) => ({ name })), duration_ms: 1500, cost: 0.002 };
+}
+
+async function runReport() {
+  const complete = vi.fn(async ({ kind }: { kind: string }) => {
+    if (kind === "score") return { text: '{"score": 0.8}', usage: { input_tokens: 200, output_tokens: 5, cost: 0.0001 } };
+    if (kind === "recommend") return '{"recommendation": "Retry lookup_order with a timeout.", "instruction_change": "Say when a tool failed."}';
+    return { text: '{"winner": "claude-sonnet-5", "rationale": "Passes everything."}', usage: { input_tokens: 500, output_tokens: 20, cost: 0.0003 } };
+  });
+  const judge = new Judge({ label: "judge-model", complete });
+  const report = await new Runner({ scenarios, models, replay, judge, agentName: "SupportAgent", release: { label: "v2" }, metadata: { suite: "support" } }).run();
+  return { report, complete };
+}
+
+describe("Report.fromJSON", () => {
+  it("rebuilds byte-identical Markdown, JSON and HTML from the saved document, asking no judge and resampling nothing", async () => {
+    const { report, complete } = await runReport();
+    const calls = complete.mock.calls.length;
+    const saved = JSON.parse(JSON.stringify(report.toJSON()));
+    const rebuilt = Report.fromJSON(saved);
+    expect(JSON.stringify(rebuilt.toJSON())).toBe(JSON.stringify(report.toJSON()));
+    expect(rebuilt.toMarkdown()).toBe(report.toMarkdown());
+    expect(rebuilt.toHtml({ theme: "light" })).toBe(report.toHtml({ theme: "light" }));
+    expect(rebuilt.verdictMarkdown()).toBe(report.verdictMarkdown());
+    expect(rebuilt.scenarioMarkdown("refund")).toBe(report.scenarioMarkdown("refund"));
+    expect(complete.mock.calls.length).toBe(calls);
+    expect(checkGfm(rebuilt.toMarkdown())).toEqual([]);
+  });
+
+  it("renders the recorded verdict and comparison rather than computing them", async () => {
+    const { report } = await runReport();
+    const saved = JSON.parse(JSON.stringify(report.toJSON()));
+    saved.comparison.conclusion = "As recorded last night.";
+    saved.verdict.rationale = "Recorded rationale.";
+    const rebuilt = Report.fromJSON(saved);
+    expect(rebuilt.comparison?.conclusion).toBe("As recorded last night.");
+    expect(rebuilt.toMarkdown()).toContain("Recorded rationale.");
+    const single = Report.fromJSON({ ...saved, comparison: undefined, verdict: undefined });
+    expect(single.comparison).toBeNull();
+    expect(single.verdict).toBeNull();
+  });
+
+  it("records the verdict call as run-level judge spend", async () => {
+    const { report } = await runReport();
+    expect(report.judgeUsage?.run).toEqual({ calls: 1, cost: 0.0003, by_kind: { verdict: 1 } });
+    expect(report.toJSON().judge).toBe("judge-model");
+  });
+
+  it("refuses a document without results", () => {
+    expect(() => Report.fromJSON({} as never)).toThrow(/results must be an array/);
+  });
+});
