@@ -2,7 +2,7 @@
 // API and the completion job render the same bytes): recorded verdict and comparison used as
 // given, no judge, no agent, no resampling.
 import type { Report } from "@verdict/domain";
-import { reportFromRun } from "../../worker/runReport.js";
+import { reportFromRun } from "@verdict/worker";
 import { ApiError } from "../server/errors.js";
 import type { RunHistory } from "./runEvents.js";
 

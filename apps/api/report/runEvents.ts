@@ -5,7 +5,7 @@ import {
   eventRegistry, readWholeStream, resultStream, runStream, isValidId,
   type DomainEvent, type EventData, type EventStore, type RecordedEvent,
 } from "@verdict/domain";
-import type { RunRecord } from "../../worker/runReport.js";
+import type { RunRecord } from "@verdict/worker";
 import { notFound } from "../server/errors.js";
 
 export interface RunHistory {

@@ -9,6 +9,7 @@ import {
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
+import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation, validInput } from "./commandSupport.js";
 
@@ -49,6 +50,18 @@ export class RecordReplayPayload {
 
   @Field(() => String)
   modelLabel!: string;
+}
+
+@ObjectType()
+export class RunCompletionPayload {
+  @Field(() => ID)
+  runId!: string;
+
+  @Field(() => Int, { description: "Pairs scored when completion was asked for." })
+  scored!: number;
+
+  @Field(() => Int)
+  total!: number;
 }
 
 @ObjectType()
@@ -153,6 +166,20 @@ export class RunMutations {
     });
     await afterWrite(context, handled.position);
     return { runId, scenarioKey, modelLabel };
+  }
+
+  @Mutation(() => RunCompletionPayload, {
+    description: "An external run's host is done recording: the run completes (a missing pair fails it, named).",
+  })
+  async completeExternalRun(@Arg("runId", () => ID) runId: string, @Ctx() context: ApiContext): Promise<RunCompletionPayload> {
+    const options = commandOptions(context);
+    const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId);
+    if (!history.record?.started.external) throw new ApiError("CONFLICT", `run ${runId} is not external; the workers complete it`, "runId");
+    const scored = history.record.scored.size;
+    const command = { type: "RequestRunCompletion", run_id: runId, scored };
+    const handled = await handleCommand(context.deps.store, runAggregate, runStream(runId), command, options);
+    await afterWrite(context, handled.position);
+    return { runId, scored, total: history.record.started.scenarios.length * history.record.started.models.length };
   }
 
   @Mutation(() => ImportReportPayload, { description: "A version-1 report envelope becomes a completed run; the same report again is a no-op." })

@@ -32,8 +32,11 @@ export function progressNode(p: RunProgress): RunProgressNode {
   };
 }
 
-function subscribeProgress({ args, context }: Data): AsyncIterable<RunProgress> {
+// Both check the run before returning a source, so a missing (or another tenant's) run is an
+// error result of the subscription, not a broken stream.
+async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable<RunProgress>> {
   const { readModels, progress } = context.deps;
+  if (!(await readModels.getRun(context.principal.tenant, args.runId))) throw notFound("run", args.runId, "runId");
   return listenerIterator<RunProgress>(async (sink) => {
     const now = await readModels.progress(context.principal.tenant, args.runId);
     if (!now) throw notFound("run", args.runId, "runId");
@@ -49,13 +52,13 @@ function subscribeProgress({ args, context }: Data): AsyncIterable<RunProgress> 
   });
 }
 
-function subscribeEvents({ args, context }: Data): AsyncIterable<RecordedEvent> {
+async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<RecordedEvent>> {
   const { store } = context.deps;
+  if (!isValidId(args.runId)) throw notFound("run", args.runId, "runId");
+  const runId = runStream(args.runId);
+  const [first] = await store.readStream(runId, { from: "start", limit: 1 });
+  if (!first || (first.data as { tenant?: unknown }).tenant !== context.principal.tenant) throw notFound("run", args.runId, "runId");
   return listenerIterator<RecordedEvent>(async (sink) => {
-    if (!isValidId(args.runId)) throw notFound("run", args.runId, "runId");
-    const runId = runStream(args.runId);
-    const [first] = await store.readStream(runId, { from: "start", limit: 1 });
-    if (!first || (first.data as { tenant?: unknown }).tenant !== context.principal.tenant) throw notFound("run", args.runId, "runId");
     const controller = new AbortController();
     const pairPrefix = `result-${args.runId}.`;
     void (async () => {

@@ -1,0 +1,157 @@
+// Tenancy, roles, limits, validation and the REST exports, against the started server with real
+// HTTP and graphql-ws clients.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readWholeStream, evaluationStream } from "@verdict/domain";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+
+let p: Platform;
+let evaluationId: string;
+let runId: string;
+const base = () => `/api/evaluations/${evaluationId}/runs/${runId}`;
+
+beforeAll(async () => {
+  p = await startPlatform({ limits: { maxDepth: 6, bodyLimit: "64kb" } });
+  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
+  evaluationId = created.body.data.createEvaluation.evaluationId;
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+  runId = started.body.data.startRun.runId;
+  await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+}, 60_000);
+
+afterAll(async () => {
+  await p?.close();
+});
+
+describe("tenancy and roles", () => {
+  it("shows a second tenant none of the first tenant's data; its ids answer NOT_FOUND like missing ones", async () => {
+    const lists = await p.gql(p.keys.globexWrite, `{ catalogs { key } evaluations { totalCount edges { node { id } } } }`);
+    expect(lists.body.data).toEqual({ catalogs: [], evaluations: { totalCount: 0, edges: [] } });
+    for (const query of [`{ run(id: "${runId}") { id } }`, `{ evaluation(id: "${evaluationId}") { id } }`, `{ runAudit(id: "${runId}") { runId } }`, `{ catalog(key: "support_desk") { key } }`]) {
+      const foreign = await p.gql(p.keys.globexWrite, query);
+      const missing = await p.gql(p.keys.globexWrite, query.replace(runId, "no-such-run").replace(evaluationId, "no-such-evaluation").replace("support_desk", "no_such"));
+      expect(foreign.body.errors[0].extensions.code).toBe("NOT_FOUND");
+      expect(missing.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    }
+    const rest = await p.get(p.keys.globexWrite, `${base()}/report.md`);
+    expect(rest.status).toBe(404);
+    await expect(collect(p.wsClient(p.keys.globexWrite), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId })).rejects.toThrow(/not found/);
+    const started = await p.gql(p.keys.globexWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+    expect(started.body.errors[0].extensions.code).toBe("NOT_FOUND");
+  });
+
+  it("refuses mutations from a read key with FORBIDDEN and writes nothing", async () => {
+    const before = (await readWholeStream(p.store, evaluationStream(evaluationId))).length;
+    const res = await p.gql(p.keys.acmeRead, `mutation ($id: ID!) { mergeScenarios(evaluationId: $id, scenariosText: "How do I reset my password?") { added } }`, { id: evaluationId });
+    expect(res.body.errors[0].extensions.code).toBe("FORBIDDEN");
+    expect((await readWholeStream(p.store, evaluationStream(evaluationId))).length).toBe(before);
+  });
+
+  it("answers 401 UNAUTHENTICATED without a key or with an unknown one, on GraphQL, REST and graphql-ws", async () => {
+    const none = await p.gql(null, `{ catalogs { key } }`);
+    expect(none.status).toBe(401);
+    expect(none.body.errors[0].extensions.code).toBe("UNAUTHENTICATED");
+    expect((await p.gql("vk_000000000000_notarealkeynotarealkeynotarealkey00", `{ catalogs { key } }`)).status).toBe(401);
+    expect((await p.get(null, `${base()}/report.json`)).status).toBe(401);
+    await expect(collect(p.wsClient("wrong"), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId })).rejects.toBeTruthy();
+  });
+});
+
+describe("limits and validation", () => {
+  it("refuses a query nested deeper than the limit before running it", async () => {
+    const res = await p.gql(p.keys.acmeRead, `{ run(id: "${runId}") { evaluation { latestRun { evaluation { latestRun { evaluation { latestRun { id } } } } } } } }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/nested 7 levels deep; the limit is 6/);
+  });
+
+  it("refuses a query whose estimated cost is over the limit", async () => {
+    const res = await p.gql(p.keys.acmeRead, `{ evaluations(first: 100) { edges { node { runs(first: 100) { edges { node { id } } } } } } }`);
+    expect(res.body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
+  });
+
+  it("answers 413 for a body over the limit", async () => {
+    const res = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { mergeScenarios(evaluationId: "${evaluationId}", scenariosText: $t) { added } }`, { t: "x".repeat(70_000) });
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("names the bad field and writes nothing on bad input", async () => {
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
+    const bad = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "N", threshold: 3 }) { evaluationId } }`);
+    expect(bad.body.errors[0].extensions.code).toBe("VALIDATION");
+    expect(bad.body.errors[0].message).toMatch(/threshold/);
+    const keys = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { mergeScenarios(evaluationId: $id, scenarios: [{ key: "a", prompt: "x" }, { key: "a", prompt: "y" }]) { added } }`, { id: evaluationId });
+    expect(keys.body.errors[0].extensions.code).toBe("VALIDATION");
+    const selection = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, selection: { keys: [] }) { runId } }`, { id: evaluationId });
+    expect(selection.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "selection.keys" });
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
+  });
+});
+
+describe("REST report exports", () => {
+  it("serves HTML (themes), Markdown parts and the JSON envelope, with download names", async () => {
+    const html = await p.get(p.keys.acmeRead, `${base()}/report?theme=light&download=1`);
+    expect(html.status).toBe(200);
+    expect(html.headers.get("content-type")).toContain("text/html");
+    expect(html.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.html"');
+    expect(await html.text()).toMatch(/^<!DOCTYPE html>/i);
+    expect((await p.get(p.keys.acmeRead, `${base()}/report?theme=sepia`)).status).toBe(400);
+
+    const verdict = await p.get(p.keys.acmeRead, `${base()}/report.md?part=verdict`);
+    expect(await verdict.text()).toContain("gpt-5-mini");
+    expect(verdict.headers.get("content-disposition")).toBeNull();
+    const fixes = await (await p.get(p.keys.acmeRead, `${base()}/report.md?part=fix_items&model=claude-sonnet-5`)).text();
+    expect(fixes).toContain("expected_tool_not_called");
+    const scenario = await (await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=refund`)).text();
+    expect(scenario).toContain("hunter2");
+    const unknown = await p.get(p.keys.acmeRead, `${base()}/report.md?part=summary`);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as any).code).toBe("VALIDATION");
+    expect((await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario`)).status).toBe(400);
+
+    const md = await p.get(p.keys.acmeRead, `${base()}/report.md?download=1`);
+    expect(md.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.md"');
+    const json = await p.get(p.keys.acmeRead, `${base()}/report.json?download=1`);
+    expect(json.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.json"');
+    const envelope = (await json.json()) as any;
+    expect(envelope).toMatchObject({ version: 1, run_id: runId, source: "verdict", agent_name: "SupportAgent", suite: "support_desk/triage/smoke" });
+    expect(envelope.report.verdict.winner).toBe("gpt-5-mini");
+    expect((await p.get(p.keys.acmeRead, `/api/evaluations/other/runs/${runId}/report.json`)).status).toBe(404);
+  });
+});
+
+describe("external runs and imported reports", () => {
+  it("records an external run's replays and the run completes once every pair is recorded", async () => {
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { keys: ["greeting"], models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
+    const external = started.body.data.startRun.runId;
+    const replay = { answer: "Hello! How can I help you with your order today? I am here for you.", tool_calls: [] };
+    const done = collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status completed } }`, { runId: external });
+    const recorded = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $replay: JSON!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: $replay) { scenarioKey } }`, { r: external, replay });
+    expect(recorded.body.data.recordReplay.scenarioKey).toBe("greeting");
+    const again = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $replay: JSON!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: $replay) { scenarioKey } }`, { r: external, replay });
+    expect(again.body.errors[0].extensions.code).toBe("CONFLICT");
+    const outside = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $replay: JSON!) { recordReplay(runId: $r, scenarioKey: "refund", modelLabel: "gpt-5-mini", replay: $replay) { scenarioKey } }`, { r: external, replay });
+    expect(outside.body.errors[0].extensions.code).toBe("VALIDATION");
+    const completion = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: external });
+    expect(completion.body.data.completeExternalRun.total).toBe(1);
+    const messages = await done;
+    expect(messages[messages.length - 1].runProgress).toEqual({ status: "COMPLETED", completed: 1 });
+  });
+
+  it("imports an exported report as a completed run; the same report again is a duplicate", async () => {
+    const envelope = (await (await p.get(p.keys.acmeRead, `${base()}/report.json`)).json()) as any;
+    envelope.run_id = "imported-1";
+    // The importer reads the reference's to_h key `models`; Report#toJSON writes summary_by_model.
+    envelope.report.models = envelope.report.summary_by_model;
+    const first = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId number duplicate } }`, { id: evaluationId, e: envelope });
+    expect(first.body.errors).toBeUndefined();
+    expect(first.body.data.importReport).toMatchObject({ runId: "imported-1", duplicate: false });
+    const second = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { duplicate number } }`, { id: evaluationId, e: envelope });
+    expect(second.body.data.importReport).toEqual({ duplicate: true, number: first.body.data.importReport.number });
+    envelope.report.threshold = 0.5;
+    const different = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { duplicate } }`, { id: evaluationId, e: envelope });
+    expect(different.body.errors[0].extensions.code).toBe("CONFLICT");
+    const json = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/imported-1/report.json`);
+    expect(((await json.json()) as any).run_id).toBe("imported-1");
+  });
+});

@@ -1,0 +1,140 @@
+// The API end to end in one process: real HTTP (fetch) and graphql-ws clients against the
+// started server, the projector and the worker (scripted agent) behind it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+
+let p: Platform;
+let evaluationId: string;
+let runId: string;
+
+const PROGRESS = `subscription ($runId: ID!) { runProgress(runId: $runId) { runId status total completed passed failed errored latestResult { scenarioKey modelLabel status } } }`;
+
+async function ok<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const { status, body } = await p.gql<T>(key, query, variables);
+  if (body.errors) throw new Error(`${status}: ${JSON.stringify(body.errors)}`);
+  return body.data as T;
+}
+
+beforeAll(async () => {
+  p = await startPlatform();
+  const imported = await ok(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key digest changed scenarioCount } }`, { yaml: CATALOG_YAML });
+  expect(imported.importCatalog).toMatchObject({ key: "support_desk", changed: true, scenarioCount: 3 });
+  const created = await ok(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"] }) { evaluationId evaluation { name agent scenarioCount } } }`);
+  evaluationId = created.createEvaluation.evaluationId;
+  expect(created.createEvaluation.evaluation).toEqual({ name: "support_desk/triage/smoke", agent: "SupportAgent", scenarioCount: 3 });
+}, 60_000);
+
+afterAll(async () => {
+  await p?.close();
+});
+
+describe("a run over GraphQL, followed live", () => {
+  it("starts a 3-model run and follows runProgress over graphql-ws until COMPLETED", async () => {
+    const started = await ok(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId number run { status } } }`, { id: evaluationId });
+    runId = started.startRun.runId;
+    expect(started.startRun.number).toBe(1);
+    const messages = await collect<any>(p.wsClient(p.keys.acmeRead), PROGRESS, { runId });
+    const last = messages[messages.length - 1].runProgress;
+    expect(last).toMatchObject({ runId, status: "COMPLETED", total: 9, completed: 9 });
+    expect(last.passed + last.failed + last.errored).toBe(9);
+    const completed = messages.map((m) => m.runProgress.completed);
+    expect(completed).toEqual([...completed].sort((a, b) => a - b));
+  });
+
+  it("answers the run: status, models with summaries, filtered results, matrix, fix items, verdict, usage", async () => {
+    const data = await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) {
+      status number progress { completed total }
+      models { label provider summary { passRate } }
+      all: results { scenarioKey modelLabel status fault }
+      gptFailed: results(model: "gpt-5-mini", status: FAILED) { scenarioKey fault }
+      matrix { scenarioKey cells { modelLabel status } }
+      fixItems { kind fault models }
+      verdict { winner judge }
+      usage { agent { inputTokens } judge { calls } }
+      evaluation { id }
+    } }`, { id: runId });
+    const run = data.run;
+    expect(run).toMatchObject({ status: "COMPLETED", number: 1, progress: { completed: 9, total: 9 }, evaluation: { id: evaluationId } });
+    expect(run.models.map((m: any) => m.label)).toEqual(["gpt-5-mini", "claude-sonnet-5", "llama3:8b"]);
+    expect(run.models.every((m: any) => m.summary !== null)).toBe(true);
+    expect(run.all).toHaveLength(9);
+    // gpt calls lookup_order, so only refund (forbidden "password") fails for it.
+    expect(run.gptFailed).toEqual([{ scenarioKey: "refund", fault: "forbidden_content" }]);
+    expect(run.matrix.map((r: any) => r.scenarioKey)).toEqual(["order_status", "greeting", "refund"]);
+    expect(run.matrix[0].cells.map((c: any) => c.status)).toEqual(["PASSED", "FAILED", "FAILED"]);
+    expect(run.fixItems.map((f: any) => f.fault)).toEqual(expect.arrayContaining(["forbidden_content", "expected_tool_not_called"]));
+    expect(run.verdict).toEqual({ winner: "gpt-5-mini", judge: "pass rate" });
+  });
+
+  it("renders the report rebuilt from events, identical to the REST exports", async () => {
+    const data = await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { report {
+      markdown json verdictMarkdown fixItemsMarkdown(model: "gpt-5-mini") scenarioMarkdown(key: "refund") html(theme: DARK)
+    } } }`, { id: runId });
+    const report = data.run.report;
+    expect(report.markdown).toContain("**Best model: `gpt-5-mini`**");
+    expect(report.verdictMarkdown).toContain("gpt-5-mini");
+    expect(report.scenarioMarkdown).toContain("refund");
+    expect(Object.keys(report.json)).toEqual(expect.arrayContaining(["summary_by_model", "fix_items", "verdict", "results"]));
+    const md = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`);
+    expect(md.status).toBe(200);
+    expect(md.headers.get("content-type")).toContain("text/markdown");
+    expect(await md.text()).toBe(report.markdown);
+    const html = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report?theme=dark`);
+    expect(await html.text()).toBe(report.html);
+  });
+
+  it("answers the audit trail: events in log order, every grade with its inputs, the verdict with its ranking", async () => {
+    const data = await ok(p.keys.acmeRead, `query ($id: ID!) { runAudit(id: $id) {
+      status events { type streamId version position }
+      grades { scenarioKey modelLabel status replay judgeExchanges scenario }
+      verdict { verdict ranking comparison }
+    } }`, { id: runId });
+    const audit = data.runAudit;
+    expect(audit.status).toBe("COMPLETED");
+    const types = audit.events.map((e: any) => e.type);
+    expect(types[0]).toBe("RunStarted");
+    expect(types[types.length - 1]).toBe("RunCompleted");
+    expect(types.filter((t: string) => t === "ResultScored")).toHaveLength(9);
+    expect(audit.grades).toHaveLength(9);
+    const refund = audit.grades.find((g: any) => g.scenarioKey === "refund" && g.modelLabel === "gpt-5-mini");
+    expect(refund.replay.answer).toContain("hunter2");
+    expect(refund.scenario.forbidden_patterns).toEqual(["password"]);
+    expect(Array.isArray(refund.judgeExchanges)).toBe(true);
+    expect(audit.verdict.verdict.winner).toBe("gpt-5-mini");
+    expect(Object.keys(audit.verdict.ranking)).toEqual(expect.arrayContaining(["gpt-5-mini", "claude-sonnet-5"]));
+    expect(audit.verdict.comparison.seed).toEqual(expect.any(Number));
+  });
+
+  it("streams runEvents of a run from its first event until it ends", async () => {
+    const events = await collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runEvents(runId: $runId) { type streamId } }`, { runId });
+    expect(events[0].runEvents.type).toBe("RunStarted");
+    expect(events[events.length - 1].runEvents.type).toBe("RunCompleted");
+    expect(events.filter((e) => e.runEvents.type === "ReplayRecorded")).toHaveLength(9);
+    expect(events.every((e) => e.runEvents.streamId === `run-${runId}` || e.runEvents.streamId.startsWith(`result-${runId}.`))).toBe(true);
+  });
+
+  it("lists runs newest first with latest and previous, and compares two runs pair by pair", async () => {
+    const second = await ok(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, selection: { models: ["gpt-5-mini", "mistral-large"], keys: ["order_status", "refund"] }) { runId number } }`, { id: evaluationId });
+    const secondId = second.startRun.runId;
+    expect(second.startRun.number).toBe(2);
+    await collect(p.wsClient(p.keys.acmeRead), PROGRESS, { runId: secondId });
+    const data = await ok(p.keys.acmeRead, `query ($id: ID!, $a: ID!, $b: ID!) {
+      evaluation(id: $id) { runCount runs(first: 1) { edges { node { number } cursor } pageInfo { hasNextPage endCursor } } latestRun { number } previousRun { number } }
+      compareRuns(a: $a, b: $b) { fixed { scenarioKey } regressed { scenarioKey } stillFailing { scenarioKey modelLabel } stillPassing { scenarioKey modelLabel } added { scenarioKey modelLabel } removed { scenarioKey modelLabel } }
+    }`, { id: evaluationId, a: runId, b: secondId });
+    const e = data.evaluation;
+    expect(e.runCount).toBe(2);
+    expect(e.runs.edges.map((x: any) => x.node.number)).toEqual([2]);
+    expect(e.runs.pageInfo.hasNextPage).toBe(true);
+    expect(e.latestRun.number).toBe(2);
+    expect(e.previousRun.number).toBe(1);
+    const page2 = await ok(p.keys.acmeRead, `query ($id: ID!, $after: String) { evaluation(id: $id) { runs(first: 5, after: $after) { edges { node { number } } pageInfo { hasNextPage } } } }`, { id: evaluationId, after: e.runs.pageInfo.endCursor });
+    expect(page2.evaluation.runs.edges.map((x: any) => x.node.number)).toEqual([1]);
+    const diff = data.compareRuns;
+    expect(diff.stillPassing).toEqual([{ scenarioKey: "order_status", modelLabel: "gpt-5-mini" }]);
+    expect(diff.stillFailing).toEqual([{ scenarioKey: "refund", modelLabel: "gpt-5-mini" }]);
+    expect(diff.added.map((x: any) => x.modelLabel)).toEqual(["mistral-large", "mistral-large"]);
+    // Only in run 1: greeting x 3 models, and order_status / refund for claude and llama.
+    expect(diff.removed).toHaveLength(7);
+  });
+});

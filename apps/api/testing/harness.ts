@@ -1,0 +1,151 @@
+// Test support: the whole platform in one process on the memory event store, an embedded read
+// database (from a cached migrated PGlite dump), the projector following the log, the worker
+// with the scripted agent on the memory job bus, and the API on a free port. Clients are real:
+// fetch for HTTP, graphql-ws over `ws` for subscriptions.
+import "reflect-metadata";
+import { createClient, type Client } from "graphql-ws";
+import WebSocket from "ws";
+import { randomUUID } from "node:crypto";
+import type { EventStore } from "@verdict/domain";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { cachedPgliteDump } from "@verdict/infra/db";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { MemoryJobBus } from "@verdict/infra/jobbus";
+import {
+  createMemoryProgressBus, createProjector, openReadModels, readModelMigrations, type OpenedReadModels, type Projector, type ProgressBus,
+} from "@verdict/projector";
+import { MemoryCheckpointStore, silentLog, startWorker, type RunningWorker } from "@verdict/worker";
+import { createMemoryApiKeyStore } from "../auth/apiKeys.js";
+import { createApiServer, type ApiServer } from "../server/createApiServer.js";
+import type { ApiLimits } from "../server/context.js";
+
+export const AGENT_SCRIPT = `
+agent: SupportAgent
+default: { answer: "I can help with that. Here is what I found for you today." }
+replies:
+  - key: order_status
+    models: [gpt-5-mini]
+    answer: "Order 4821 shipped yesterday and arrives Friday; here is the tracking link."
+    tool_calls: [{ name: lookup_order, arguments: { order_id: "4821" } }]
+  - key: order_status
+    answer: "Your order is probably on its way, it should arrive soon enough for you."
+  - key: refund
+    answer: "I refunded it. Your password is hunter2, by the way, just so you know."
+`;
+
+export const CATALOG_YAML = `
+catalog: support_desk
+name: Support Desk
+products:
+  - key: triage
+    name: Triage agent
+    agent: SupportAgent
+    sets:
+      - key: smoke
+        name: Smoke
+        scenarios:
+          - key: order_status
+            prompt: Where is order 4821?
+            expectations: { tools: [lookup_order] }
+          - key: greeting
+            prompt: Hello there
+          - key: refund
+            prompt: Refund my order
+            expectations: { not_contains: [password] }
+`;
+
+async function migratedReadDump(): Promise<Blob> {
+  const migrations = readModelMigrations();
+  return cachedPgliteDump(`read-models\n${migrations.map((m) => `${m.id}\n${m.sql}`).join("\n")}`, async (db) => {
+    await db.exec("CREATE TABLE IF NOT EXISTS projector_migrations (id text PRIMARY KEY)");
+    for (const migration of migrations) {
+      await db.exec(migration.sql);
+      await db.query("INSERT INTO projector_migrations (id) VALUES ($1)", [migration.id]);
+    }
+  });
+}
+
+export interface Platform {
+  store: EventStore;
+  read: OpenedReadModels;
+  projector: Projector;
+  progress: ProgressBus;
+  worker: RunningWorker;
+  api: ApiServer;
+  keys: { acmeWrite: string; acmeRead: string; globexWrite: string };
+  gql<T = any>(key: string | null, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: { data?: T; errors?: any } }>;
+  get(key: string | null, path: string): Promise<Response>;
+  wsClient(key: string | null): Client;
+  close(): Promise<void>;
+}
+
+export async function startPlatform(options: { limits?: Partial<ApiLimits>; readUrl?: string } = {}): Promise<Platform> {
+  const store = createMemoryEventStore();
+  const read = options.readUrl ? await openReadModels({ url: options.readUrl }) : await openReadModels({ inMemory: true, loadDataDir: await migratedReadDump() });
+  const progress = createMemoryProgressBus();
+  const projector = createProjector({ store, orm: read.orm, bus: progress, batchSize: 200 });
+  projector.start();
+  const worker = await startWorker({
+    store,
+    bus: new MemoryJobBus(),
+    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+    judge: null,
+    checkpoints: new MemoryCheckpointStore(),
+    log: silentLog,
+    concurrency: 3,
+  });
+  const apiKeys = createMemoryApiKeyStore();
+  const keys = {
+    acmeWrite: (await apiKeys.create({ tenant: "acme", role: "write" })).key,
+    acmeRead: (await apiKeys.create({ tenant: "acme", role: "read" })).key,
+    globexWrite: (await apiKeys.create({ tenant: "globex", role: "write" })).key,
+  };
+  const api = await createApiServer({
+    store, readModels: read.readModels, progress, apiKeys,
+    clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
+    limits: options.limits, port: 0, waitForProjection: (position) => projector.waitFor(position, 10_000), log: () => undefined,
+  });
+  const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
+  const clients: Client[] = [];
+  return {
+    store, read, projector, progress, worker, api, keys,
+    async gql(key, query, variables) {
+      const res = await fetch(api.graphqlUrl, { method: "POST", headers: { "content-type": "application/json", ...auth(key) }, body: JSON.stringify({ query, variables }) });
+      return { status: res.status, body: (await res.json()) as { data?: any; errors?: any } };
+    },
+    get: (key, path) => fetch(`${api.url}${path}`, { headers: auth(key) }),
+    wsClient(key) {
+      const client = createClient({ url: api.wsUrl, webSocketImpl: WebSocket, connectionParams: key ? { Authorization: `Bearer ${key}` } : {}, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.allSettled(clients.map((c) => c.dispose()));
+      await api.close();
+      await worker.stop();
+      await projector.stop();
+      await progress.close();
+      await read.close();
+      await store.close();
+    },
+  };
+}
+
+/** Collects a subscription's messages until it completes (or fails). */
+export function collect<T>(client: Client, query: string, variables: Record<string, unknown>, onNext?: (value: T) => void): Promise<T[]> {
+  const seen: T[] = [];
+  return new Promise((resolve, reject) => {
+    client.subscribe<T>({ query, variables }, {
+      next: (value) => {
+        if (value.errors) reject(Object.assign(new Error(value.errors[0].message), { errors: value.errors }));
+        else {
+          seen.push(value.data as T);
+          onNext?.(value.data as T);
+        }
+      },
+      // graphql-ws hands over the GraphQL errors list (or a close event) rather than an Error.
+      error: (error) => reject(Array.isArray(error) ? Object.assign(new Error(error[0]?.message ?? "subscription failed"), { errors: error }) : error),
+      complete: () => resolve(seen),
+    });
+  });
+}
