@@ -252,6 +252,17 @@ const cases = {
     expect(received).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(2_000);
   },
+  "closing the store ends its subscriptions": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}c`, events(1));
+    const received: RecordedEvent[] = [];
+    const consuming = (async () => {
+      for await (const recorded of store.subscribeAll({ filter: { streamPrefixes: [prefix] } })) received.push(recorded);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await store.close();
+    await consuming;
+    expect(received).toHaveLength(1);
+  },
   "bad input is refused before anything is written": async ({ store, prefix }: Context) => {
     const refused = async (promise: Promise<unknown>, field: RegExp) => {
       const error = (await promise.then(() => null, (caught: unknown) => caught)) as Error & { code?: string };

@@ -139,7 +139,9 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     return last ? last.streamVersion : null;
   }
 
-  return { append, readStream, readAll, subscribeAll, streamVersion, close: () => client.dispose() };
+  let closed: Promise<void> | null = null;
+  const close = () => (closed ??= client.dispose());
+  return { append, readStream, readAll, subscribeAll, streamVersion, close };
 }
 
 function toRevision(expected: ExpectedVersion): AppendExpectedRevision {

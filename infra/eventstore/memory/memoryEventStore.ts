@@ -101,9 +101,13 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     return readPage(readOptions.after, readOptions.limit ?? Number.POSITIVE_INFINITY, readOptions.filter);
   }
 
+  // Closing the store ends its subscriptions.
+  const closing = new AbortController();
+
   function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
     const paged = { wakeup, readPage: async (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter) };
-    return catchUpThenLive(paged, subscribeOptions, options);
+    const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
+    return catchUpThenLive(paged, { ...subscribeOptions, signal }, options);
   }
 
   async function streamVersion(streamId: string): Promise<bigint | null> {
@@ -112,7 +116,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     return stream && stream.length > 0 ? BigInt(stream.length - 1) : null;
   }
 
-  return { append, readStream, readAll, subscribeAll, streamVersion, close: async () => wakeup.notify() };
+  return { append, readStream, readAll, subscribeAll, streamVersion, close: async () => closing.abort() };
 }
 
 function expectationHolds(expected: ExpectedVersion, current: bigint | null): boolean {

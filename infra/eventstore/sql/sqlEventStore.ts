@@ -129,9 +129,13 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     return readPage(readOptions.after, readOptions.limit ?? null, readOptions.filter);
   }
 
+  // Closing the store ends its subscriptions instead of leaving them polling a closed pool.
+  const closing = new AbortController();
+
   function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
     const log = { wakeup, readPage: (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter) };
-    return catchUpThenLive(log, subscribeOptions, options);
+    const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
+    return catchUpThenLive(log, { ...subscribeOptions, signal }, options);
   }
 
   async function streamVersion(streamId: string): Promise<bigint | null> {
@@ -140,7 +144,14 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     return row ? BigInt(row.version) : null;
   }
 
-  return { append, readStream, readAll, subscribeAll, streamVersion, close: options.close };
+  let closed: Promise<void> | null = null;
+  function close(): Promise<void> {
+    closing.abort();
+    closed ??= options.close();
+    return closed;
+  }
+
+  return { append, readStream, readAll, subscribeAll, streamVersion, close };
 }
 
 function toRecorded(row: MessageRow): RecordedEvent {
