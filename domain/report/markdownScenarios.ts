@@ -8,6 +8,7 @@ import type { MarkdownSource } from "./markdownSource.js";
 import type { ReportResult, ScenarioCost } from "./reportTypes.js";
 
 const ANSWER_LIMIT = 1500;
+const PROMPT_LIMIT = 4000;
 const PROMPT_CELL_LIMIT = 70;
 const SUMMARY_LIMIT = 100;
 const STATUS_MARK = { passed: "✅", failed: "❌", errored: "⚠️" } as const;
@@ -139,7 +140,7 @@ export function scenarioBlock(source: MarkdownSource, key: string): string | nul
     "<details>",
     `<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>`,
     "",
-    quote(scenario.prompt),
+    quote(clip(scenario.prompt, PROMPT_LIMIT)),
     "",
     expectationsLine(scenario),
     "",

@@ -8,13 +8,23 @@ const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
 const HAS_BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;
 const ENTITY_CHARS = /[&<>]/g;
 const HAS_ENTITY_CHAR = /[&<>]/;
+const TEXT_CHARS = /[&<>[]/g;
+const HAS_TEXT_CHAR = /[&<>[]/;
 const PIPE = /\|/g;
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[" };
 const entity = (c: string): string => ENTITIES[c];
 
 /** `&`, `<`, `>` as entities: Markdown renders them back as the characters, HTML never sees a tag. */
 export function escapeAngles(text: string): string {
   return HAS_ENTITY_CHAR.test(text) ? text.replace(ENTITY_CHARS, entity) : text;
+}
+
+/**
+ * Untrusted prose for Markdown: angle brackets and ampersands as entities, and `[` escaped so an
+ * answer cannot open a link or an image (no `javascript:` target, no tracking pixel loads).
+ */
+export function escapeText(text: string): string {
+  return HAS_TEXT_CHAR.test(text) ? text.replace(TEXT_CHARS, entity) : text;
 }
 
 /** Every line break (and run of them) becomes one space: for one-line constructs. */
@@ -25,7 +35,7 @@ export function foldLines(text: string): string {
 /** Text inside a running line (a list item, a paragraph line): escaped and folded. */
 export function inline(text: string | null | undefined): string {
   if (text == null) return "";
-  return foldLines(escapeAngles(text));
+  return foldLines(escapeText(text));
 }
 
 /** A table cell: inline text with every `|` escaped, so the row keeps its column count. */
@@ -53,7 +63,7 @@ export function code(text: string, inCell = false): string {
  * (and any fence or list an answer opens inside it) ends exactly where the text ends.
  */
 export function quote(text: string): string {
-  const escaped = escapeAngles(text);
+  const escaped = escapeText(text);
   if (!HAS_BREAK.test(escaped)) return escaped.trim() === "" ? ">" : `> ${escaped}`;
   const lines = escaped.split(LINE_BREAKS);
   let out = "";

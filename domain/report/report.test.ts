@@ -149,3 +149,26 @@ describe("Report values", () => {
     expect(rebuilt.toHtml({ theme: "dark" })).toBe(first.toHtml({ theme: "dark" }));
   });
 });
+
+describe("Report Markdown with hostile and huge text", () => {
+  it("keeps links, images and HTML in answers inert, and clips a 1 MB answer quickly", () => {
+    const huge = `${"x".repeat(1_000_000)}</details>`;
+    const hostile = "[click](javascript:alert(1)) ![pixel](https://tracker.example/p.png) <img src=x onerror=alert(1)>";
+    const report = new Report({
+      results: [
+        fakeResult({ key: "a", label: "m", answer: huge, prompt: huge }),
+        fakeResult({ key: "b", label: "m", answer: hostile, diagnosis: { fault: "low_quality", summary: hostile, recommendation: hostile } }),
+      ],
+      models: [model("m")],
+    });
+    const started = performance.now();
+    const markdown = report.toMarkdown();
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(markdown.length).toBeLessThan(20_000);
+    expect(checkGfm(markdown)).toEqual([]);
+    expect(markdown).not.toMatch(/(^|[^\\])\[click\]/);
+    expect(markdown).not.toMatch(/!\[pixel\]/);
+    expect(markdown).toContain("\\[click](javascript:alert(1))");
+    expect(markdown).not.toContain("<img");
+  });
+});
