@@ -2,7 +2,7 @@
 // life end to end through the domain's commands, redelivery, restart, rebuild, tenancy, progress.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
-import { UnknownEventTypeError, type EventStore } from "@verdict/domain";
+import { handleCommand, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
 import { applyBatch } from "./projection/applyBatch.js";
 import { readModelChecksum } from "./db/checksum.js";
@@ -139,6 +139,15 @@ describe("a run's life in the read models", () => {
       [GPT.label, 2, 1, 1, 50], [CLAUDE.label, 2, 1, 0, 50],
     ]);
     expect(summaries[0].summary).toMatchObject({ p50_duration_ms: 101, p95_duration_ms: 30_000, faults: { run_error: 1 }, cost: 0.0001 });
+  });
+
+  it("counts a replay's agent usage before its score arrives, the result still pending", async () => {
+    const run = await beginRunWithOnePair();
+    const pair = { run_id: "r1", scenario_key: "b", model_label: GPT.label };
+    await handleCommand(store, resultAggregate, pairStream(run, "b", GPT.label), { type: "RecordReplay", ...pair, replay: { answer: "hm", input_tokens: 40, output_tokens: 2, cost: 0.003 } }, { ...deps, decideContext: { run } });
+    await projectorOf().catchUp();
+    expect(await read.readModels.getRun("acme", "r1")).toMatchObject({ completed: 1, agentInputTokens: 50, agentOutputTokens: 7, agentCost: 0.0031 });
+    expect((await read.readModels.getResult("acme", "r1", 2))).toMatchObject({ status: "pending", answer: "hm", costSource: "reported" });
   });
 
   it("fails a run keeping the results recorded before the failure", async () => {

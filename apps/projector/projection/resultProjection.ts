@@ -20,6 +20,7 @@ export function replayRecorded(event: EventOf<"ReplayRecorded">, envelope: Envel
     duration_ms: replay.duration_ms ?? null, input_tokens: replay.input_tokens ?? null, output_tokens: replay.output_tokens ?? null,
     cost: replay.cost ?? null, cost_source: costSource(replay), replay_metadata: replay.metadata, replayed_at: envelope.at,
   });
+  batch.touchedRuns.add(run_id); // the run's agent usage sums its replays
 }
 
 export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope, batch: Batch): void {
