@@ -2,7 +2,6 @@
 // the domain codes) becomes `extensions.code` in GraphQL and an HTTP status on REST. Anything
 // else is an internal error whose message is not shown (it may hold connection strings).
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { unwrapResolverError } from "@apollo/server/errors";
 import { ZodError } from "zod";
 
 export type ApiErrorCode = "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE";
@@ -65,9 +64,16 @@ export function classify(error: unknown): ClassifiedError | null {
   return null;
 }
 
+/** The error a resolver threw, under GraphQL's wrapping (located errors wrap their cause). */
+function unwrap(error: unknown): unknown {
+  let current = error;
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  return current;
+}
+
 /** Apollo's formatError: domain codes in `extensions.code`, internal errors without detail. */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const original = unwrap(error);
   const known = classify(original);
   if (known) {
     return {

@@ -15,7 +15,7 @@ import {
   createMemoryProgressBus, createProjector, openReadModels, readModelMigrations, type OpenedReadModels, type Projector, type ProgressBus,
 } from "@verdict/projector";
 import { MemoryCheckpointStore, silentLog, startWorker, type RunningWorker } from "@verdict/worker";
-import { createMemoryApiKeyStore } from "../auth/apiKeys.js";
+import { createMemoryApiKeyStore, type ApiKeyStore } from "../auth/apiKeys.js";
 import { createApiServer, type ApiServer } from "../server/createApiServer.js";
 import type { ApiLimits } from "../server/context.js";
 
@@ -79,10 +79,20 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(options: { limits?: Partial<ApiLimits>; readUrl?: string } = {}): Promise<Platform> {
-  const store = createMemoryEventStore();
+export interface PlatformOptions {
+  limits?: Partial<ApiLimits>;
+  /** Default: the memory event store. */
+  store?: EventStore;
+  /** A PostgreSQL read database; default an embedded PGlite. */
+  readUrl?: string;
+  progress?: ProgressBus;
+  apiKeys?: ApiKeyStore;
+}
+
+export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
+  const store = options.store ?? createMemoryEventStore();
   const read = options.readUrl ? await openReadModels({ url: options.readUrl }) : await openReadModels({ inMemory: true, loadDataDir: await migratedReadDump() });
-  const progress = createMemoryProgressBus();
+  const progress = options.progress ?? createMemoryProgressBus();
   const projector = createProjector({ store, orm: read.orm, bus: progress, batchSize: 200 });
   projector.start();
   const worker = await startWorker({
@@ -94,7 +104,7 @@ export async function startPlatform(options: { limits?: Partial<ApiLimits>; read
     log: silentLog,
     concurrency: 3,
   });
-  const apiKeys = createMemoryApiKeyStore();
+  const apiKeys = options.apiKeys ?? createMemoryApiKeyStore();
   const keys = {
     acmeWrite: (await apiKeys.create({ tenant: "acme", role: "write" })).key,
     acmeRead: (await apiKeys.create({ tenant: "acme", role: "read" })).key,
@@ -126,6 +136,7 @@ export async function startPlatform(options: { limits?: Partial<ApiLimits>; read
       await projector.stop();
       await progress.close();
       await read.close();
+      await apiKeys.close();
       await store.close();
     },
   };

@@ -1,0 +1,61 @@
+// The API on real PostgreSQL: events, read models and API keys in one database, progress over
+// LISTEN/NOTIFY, clients over HTTP and graphql-ws.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { createPostgresEventStore } from "@verdict/infra";
+import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { createPostgresProgressBus } from "@verdict/projector";
+import { createPostgresApiKeyStore } from "./auth/postgresApiKeyStore.js";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+
+let db: TestDatabase;
+let p: Platform;
+
+beforeAll(async () => {
+  db = await createTestDatabase("verdict_api");
+  p = await startPlatform({
+    store: await createPostgresEventStore({ connectionString: db.url }),
+    readUrl: db.url,
+    progress: createPostgresProgressBus({ url: db.url }),
+    apiKeys: await createPostgresApiKeyStore({ url: db.url }),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await p?.close();
+  await db?.drop();
+});
+
+describe("the API on PostgreSQL", () => {
+  it("keeps only key hashes in api_keys", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT id, tenant, role, hash FROM api_keys ORDER BY tenant, role");
+      expect(rows.map((r) => `${r.tenant}/${r.role}`)).toEqual(["acme/read", "acme/write", "globex/write"]);
+      const dump = JSON.stringify(rows);
+      for (const key of Object.values(p.keys)) expect(dump).not.toContain(key);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("runs a catalog set across two models, followed over graphql-ws, and serves its report to its tenant only", async () => {
+    await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
+    const evaluationId = created.body.data.createEvaluation.evaluationId;
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+    const runId = started.body.data.startRun.runId;
+    const messages = await collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status completed total } }`, { runId });
+    expect(messages[messages.length - 1].runProgress).toEqual({ status: "COMPLETED", completed: 6, total: 6 });
+    const run = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { status verdict { winner } results { status } } }`, { id: runId });
+    expect(run.body.data.run).toMatchObject({ status: "COMPLETED", verdict: { winner: "gpt-5-mini" } });
+    expect(run.body.data.run.results).toHaveLength(6);
+    const md = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md?download=1`);
+    expect(md.status).toBe(200);
+    expect(md.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.md"');
+    expect((await p.get(p.keys.globexWrite, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`)).status).toBe(404);
+    const foreign = await p.gql(p.keys.globexWrite, `{ evaluations { totalCount } catalogs { key } }`);
+    expect(foreign.body.data).toEqual({ evaluations: { totalCount: 0 }, catalogs: [] });
+  });
+});

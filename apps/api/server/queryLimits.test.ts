@@ -1,0 +1,33 @@
+import "reflect-metadata";
+import { describe, expect, it } from "vitest";
+import { parse, specifiedRules, validate } from "graphql";
+import { buildApiSchema } from "../schema/buildApiSchema.js";
+import { costLimit, depthLimit } from "./queryLimits.js";
+
+async function check(query: string, rules: Parameters<typeof validate>[2]) {
+  return validate(await buildApiSchema(), parse(query), [...specifiedRules, ...rules]).map((e) => e.message);
+}
+
+describe("depthLimit", () => {
+  it("counts nested selections, through fragments, and refuses beyond the limit", async () => {
+    const deep = `{ run(id: "r") { evaluation { latestRun { evaluation { id } } } } }`;
+    expect(await check(deep, [depthLimit(4)])).toEqual([]);
+    expect(await check(deep, [depthLimit(3)])).toEqual(["query is nested 4 levels deep; the limit is 3"]);
+    const viaFragment = `{ run(id: "r") { ...R } } fragment R on Run { evaluation { latestRun { id } } }`;
+    expect(await check(viaFragment, [depthLimit(2)])).toEqual(["query is nested 3 levels deep; the limit is 2"]);
+  });
+});
+
+describe("costLimit", () => {
+  it("multiplies connections by their page size and lists by a default page", async () => {
+    const small = `{ evaluations(first: 2) { edges { node { id } } } }`;
+    // evaluations 1 + 2 x (edges 1 + 20 x (node 1 + id 1))
+    expect(await check(small, [costLimit(83)])).toEqual([]);
+    expect(await check(small, [costLimit(82)])).toEqual(["query costs 83; the limit is 82"]);
+  });
+
+  it("reads `first` from variables when given them", async () => {
+    const query = `query ($n: Int) { evaluations(first: $n) { totalCount } }`;
+    expect(await check(query, [costLimit(10, () => ({ n: 50 }))])).toEqual(["query costs 51; the limit is 10"]);
+  });
+});
