@@ -68,6 +68,8 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private leading = false;
+  /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
+  handled = 0;
   readonly name: string;
   private readonly names: JobNames;
 
@@ -110,6 +112,7 @@ export class Dispatcher {
     const checkpoint = await this.options.checkpoints.load(this.name);
     this.position = checkpoint?.position ?? null;
     for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) this.runs.set(id, run);
+    await this.redrive();
     // Idle periods still get their checkpoint written.
     this.timer = setInterval(() => void (this.unsaved > 0 ? this.save() : undefined), this.options.checkpointMs ?? 200);
     while (!signal.aborted) {
@@ -117,6 +120,7 @@ export class Dispatcher {
         const events = this.options.store.subscribeAll({ after: this.position ?? undefined, filter: { eventTypes: EVENT_TYPES }, signal });
         for await (const recorded of events) {
           await this.handle(recorded);
+          this.handled += 1;
           this.position = recorded.position;
           this.unsaved += 1;
           if (this.unsaved >= (this.options.checkpointEvents ?? 500) || Date.now() - this.lastSave >= (this.options.checkpointMs ?? 200)) await this.save();
@@ -126,6 +130,25 @@ export class Dispatcher {
         this.options.log.error(`dispatcher: ${(error as Error).message}; resuming in 1 s`);
         await pause(1000, signal);
       }
+    }
+  }
+
+  /**
+   * Runs in flight at the checkpoint get their jobs again: a bus that lost its jobs with the
+   * previous process (the in-memory bus) must not leave them waiting forever. Consumers treat
+   * jobs for pairs already scored as no-ops.
+   */
+  private async redrive(): Promise<void> {
+    for (const [runId, run] of this.runs) {
+      if (run.external) continue; // the host drives it; its recorded pairs were already handed out
+      if (run.requested) {
+        await this.publishCompletion(runId, run.tenant);
+        continue;
+      }
+      const jobs: Job[] = [];
+      for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(runId, run, n));
+      for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
+      this.options.log.info(`run ${runId}: ${jobs.length} replay jobs published again after a restart (${run.scored} already scored)`);
     }
   }
 

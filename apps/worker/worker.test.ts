@@ -151,17 +151,38 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.published[COMPLETE_TOPIC]).toHaveLength(1);
   });
 
-  it("a restarted dispatcher resumes from its checkpoint without dispatching the run again", async () => {
+  it("a restart with a bus that lost its jobs re-drives the runs in flight at the checkpoint", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    const lost = new RecordingBus();
+    await start(store, lost, { checkpoints, roles: ["dispatcher"] });
+    await seedRun(store);
+    await waitFor(() => (lost.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    await worker!.stop(); // the jobs die with this bus: nobody consumed them
+    const fresh = new RecordingBus();
+    await start(store, fresh, { checkpoints });
+    await waitFor(() => runEnded(store, "r1"));
+    expect(fresh.published[REPLAY_TOPIC]).toHaveLength(6);
+    expect((await runEvents(store, "r1")).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+  });
+
+  it("a restarted dispatcher resumes after its checkpoint: finished runs are not read again", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
     const checkpoints = new MemoryCheckpointStore();
-    await start(store, bus, { checkpoints, roles: ["dispatcher"] });
-    await seedRun(store);
-    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
-    await worker!.stop();
     await start(store, bus, { checkpoints });
-    await waitFor(() => runEnded(store, "r1"));
-    expect(bus.published[REPLAY_TOPIC]).toHaveLength(6);
-    expect((await runEvents(store, "r1")).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+    await seedRun(store);
+    // RunStarted, 6 ReplayRecorded, 6 ResultScored, RunCompletionRequested, RunCompleted.
+    await waitFor(() => worker!.dispatcher!.handled === 15);
+    await worker!.stop();
+    await seedRun(store, { runId: "r2" });
+    await start(store, bus, { checkpoints });
+    await waitFor(() => worker!.dispatcher!.handled === 15);
+    expect(await runEnded(store, "r2")).toBe(true);
+    // Only r2's 15 events were handled after the restart; r1 was never read or dispatched again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(worker!.dispatcher!.handled).toBe(15);
+    expect(bus.published[REPLAY_TOPIC].filter((j) => (j.value as { run_id: string }).run_id === "r1")).toHaveLength(6);
+    expect(bus.published[REPLAY_TOPIC].filter((j) => (j.value as { run_id: string }).run_id === "r2")).toHaveLength(6);
   });
 });
