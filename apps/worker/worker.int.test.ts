@@ -2,7 +2,11 @@
 // groups. Two worker processes' worth of roles (two buses, two checkpoint stores) run a 2-model
 // run to completion; only one dispatcher leads. Needs PostgreSQL (bash infra/services/postgres.sh)
 // and Kafka (bash infra/services/kafka.sh start; KAFKA_BROKERS, default 127.0.0.1:9092).
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus } from "@verdict/infra/jobbus";
@@ -82,44 +86,86 @@ describe("worker on PostgreSQL and Kafka", () => {
   });
 });
 
+interface WorkerChild {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `tsx apps/worker/main.ts` as its own process, as a deployment starts it. */
+function spawnWorker(env: Record<string, string>): WorkerChild {
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/main.ts"], {
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: { ...process.env, KAFKA_BROKERS: brokers.join(","), VERDICT_JUDGE: "none", VERDICT_KAFKA_PARTITIONS: "2", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+async function agentFile(script: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), "worker-main-")), "agent.yaml");
+  await writeFile(path, script);
+  return path;
+}
+
 describe("apps/worker/main.ts as a process", () => {
   it("starts from its environment, completes a run, and stops cleanly on SIGTERM", async () => {
-    const { spawn } = await import("node:child_process");
-    const { mkdtemp, writeFile } = await import("node:fs/promises");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
     const db = await createTestDatabase("verdict_worker_main");
     const store = await createPostgresEventStore({ connectionString: db.url });
-    const dir = await mkdtemp(join(tmpdir(), "worker-main-"));
-    await writeFile(join(dir, "agent.yaml"), AGENT_SCRIPT);
-    const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/main.ts"], {
-      cwd: new URL("../..", import.meta.url).pathname,
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        KAFKA_BROKERS: brokers.join(","),
-        VERDICT_AGENT: `scripted:${join(dir, "agent.yaml")}`,
-        VERDICT_JUDGE: "none",
-        VERDICT_TOPIC_PREFIX: `m${randomBytes(4).toString("hex")}.`,
-        VERDICT_KAFKA_PARTITIONS: "2",
-      },
-      stdio: ["ignore", "ignore", "pipe"],
+    const worker = spawnWorker({
+      DATABASE_URL: db.url,
+      VERDICT_AGENT: `scripted:${await agentFile(AGENT_SCRIPT)}`,
+      VERDICT_TOPIC_PREFIX: `m${randomBytes(4).toString("hex")}.`,
     });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await waitFor(() => stderr.includes("started: dispatcher, replay, complete"), 30_000);
+      await waitFor(() => worker.stderr().includes("started: dispatcher, replay, complete"), 30_000);
       await seedRun(store, { runId: "main1" });
       await waitFor(() => runEnded(store, "main1"), 90_000);
       expect((await runEvents(store, "main1")).at(-1)?.type).toBe("RunCompleted");
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
-      expect(stderr).toContain("SIGTERM: stopping");
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+      expect(worker.stderr()).toContain("SIGTERM: stopping");
     } finally {
-      child.kill("SIGKILL");
+      worker.child.kill("SIGKILL");
       await store.close();
       await db.drop();
     }
   }, 150_000);
+
+  it("a worker killed with SIGKILL mid-run: another finishes the run with exactly one result per pair", async () => {
+    const db = await createTestDatabase("verdict_worker_kill");
+    const store = await createPostgresEventStore({ connectionString: db.url });
+    const env = {
+      DATABASE_URL: db.url,
+      VERDICT_AGENT: `scripted:${await agentFile('default: { answer: "Order 4821 ships on Friday; tracking attached.", latency_ms: 150 }')}`,
+      VERDICT_TOPIC_PREFIX: `k${randomBytes(4).toString("hex")}.`,
+    };
+    const first = spawnWorker(env);
+    let second: WorkerChild | null = null;
+    const scenarios = Array.from({ length: 12 }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?`, position: i }));
+    try {
+      await waitFor(() => first.stderr().includes("started: dispatcher, replay, complete"), 30_000);
+      await seedRun(store, { runId: "kill1", scenarios });
+      const scoredCount = async () => (await store.readAll({ filter: { eventTypes: ["ResultScored"] } })).length;
+      await waitFor(async () => (await scoredCount()) >= 4, 60_000);
+      first.child.kill("SIGKILL");
+      await first.exited;
+      expect(await scoredCount()).toBeLessThan(24);
+      second = spawnWorker(env);
+      await waitFor(() => runEnded(store, "kill1"), 120_000);
+      for (let n = 0; n < 24; n++) expect((await pairEvents(store, "kill1", n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+      const types = (await runEvents(store, "kill1")).map((e) => e.type);
+      expect(types.filter((t) => t === "RunCompleted")).toHaveLength(1);
+      expect(types.filter((t) => t === "VerdictRecorded")).toHaveLength(1);
+    } finally {
+      first.child.kill("SIGKILL");
+      second?.child.kill("SIGTERM");
+      await second?.exited;
+      await store.close();
+      await db.drop();
+    }
+  }, 240_000);
 });
