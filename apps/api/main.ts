@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${process.env.PORT})`);
 
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
-  const read = await openReadModels({ url: readUrl, migrate: false });
+  const read = await openReadModels({ url: readUrl });
   const progress = createPostgresProgressBus({ url: readUrl });
   const apiKeys = await createPostgresApiKeyStore({ url: readUrl });
   const server = await createApiServer({

@@ -35,7 +35,7 @@ export interface ApiKeyStore {
 
 export const newApiKey = z.object({
   tenant: z.string().regex(ID_PATTERN, 'must be letters, digits, "_" or "-" starting with a letter or digit'),
-  role: z.enum(["read", "write"], { error: "role must be read or write" }),
+  role: z.enum(["read", "write"], { error: "must be read or write" }),
   name: z.string().max(200).default(""),
 });
 export type NewApiKey = z.input<typeof newApiKey>;

@@ -1,10 +1,10 @@
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { parse, specifiedRules, validate } from "graphql";
+import { parse, specifiedRules, validate, type ValidationRule } from "graphql";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { costLimit, depthLimit } from "./queryLimits.js";
 
-async function check(query: string, rules: Parameters<typeof validate>[2]) {
+async function check(query: string, rules: ValidationRule[]) {
   return validate(await buildApiSchema(), parse(query), [...specifiedRules, ...rules]).map((e) => e.message);
 }
 
