@@ -15,6 +15,7 @@ describe("readWorkerConfig", () => {
       agent: "scripted:examples/agent.yaml",
       judge: "scripted:j.yaml",
       replayTimeoutMs: 5000,
+      judgeTimeoutMs: null,
       concurrency: 4,
       roles: ["dispatcher", "replay", "complete"],
       partitions: 6,
@@ -28,6 +29,7 @@ describe("readWorkerConfig", () => {
     expect(config.roles).toEqual(["dispatcher", "complete"]);
     expect(config.agent).toBeNull();
     expect(config.judge).toBe("none");
+    expect(readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "30000" }, []).judgeTimeoutMs).toBe(30000);
   });
 
   it("names the missing or malformed setting", () => {

@@ -12,6 +12,8 @@ export interface WorkerConfig {
   /** `scripted:<path>` or `none`. */
   judge: string;
   replayTimeoutMs: number;
+  /** A judge call unanswered after this long is skipped; null: no limit. */
+  judgeTimeoutMs: number | null;
   concurrency: number;
   roles: WorkerRole[];
   partitions: number;
@@ -59,6 +61,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     agent: roles.includes("replay") ? agent : null,
     judge: env.VERDICT_JUDGE?.trim() || "none",
     replayTimeoutMs: positiveInt(env, "VERDICT_REPLAY_TIMEOUT_MS", DEFAULT_REPLAY_TIMEOUT_MS),
+    judgeTimeoutMs: env.VERDICT_JUDGE_TIMEOUT_MS?.trim() ? positiveInt(env, "VERDICT_JUDGE_TIMEOUT_MS", 1) : null,
     concurrency: positiveInt(env, "VERDICT_WORKER_CONCURRENCY", 4),
     roles,
     partitions: positiveInt(env, "VERDICT_KAFKA_PARTITIONS", 6),

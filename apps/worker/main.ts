@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     roles: config.roles,
     concurrency: config.concurrency,
     replayTimeoutMs: config.replayTimeoutMs,
+    judgeTimeoutMs: config.judgeTimeoutMs,
     replayKey: config.replayKey,
     topicPrefix: config.topicPrefix,
   });
