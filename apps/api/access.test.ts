@@ -66,7 +66,14 @@ describe("limits and validation", () => {
 
   it("refuses a query whose estimated cost is over the limit", async () => {
     const res = await p.gql(p.keys.acmeRead, `{ evaluations(first: 100) { edges { node { runs(first: 100) { edges { node { id } } } } } } }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION" } });
     expect(res.body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
+    // Page sizes given as variables count too.
+    const viaVariables = await p.gql(p.keys.acmeRead, `query ($n: Int) { evaluations(first: $n) { edges { node { runs(first: $n) { edges { node { id } } } } } } }`, { n: 100 });
+    expect(viaVariables.body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
+    const ws = collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: runId });
+    await expect(ws).resolves.toBeTruthy();
   });
 
   it("answers 413 for a body over the limit", async () => {

@@ -9,7 +9,7 @@ import { expressMiddleware } from "@as-integrations/express5";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from "graphql";
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
@@ -53,7 +53,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const app = express();
   const httpServer = createServer(app);
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
-  const rules = [depthLimit(limits.maxDepth), costLimit(limits.maxCost)];
+  const rules = [depthLimit(limits.maxDepth)];
+  // Cost depends on `first` arguments, which may be variables: checked once they are known.
+  const costProblem = (document: DocumentNode, variables: Record<string, unknown> | null | undefined) =>
+    validate(schema, document, [costLimit(limits.maxCost, () => variables ?? {})])[0] ?? null;
 
   const wsCleanup = useServer<Record<string, unknown>, { api?: ApiContext }>(
     {
@@ -70,6 +73,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       },
       context: (ctx) => ctx.extra.api as ApiContext,
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
+      onSubscribe: (_ctx, _id, payload) => {
+        try {
+          const problem = costProblem(parse(payload.query), payload.variables);
+          return problem ? [problem] : undefined;
+        } catch {
+          return undefined; // a syntax error is reported by the normal path
+        }
+      },
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => {
         const known = classify(e.originalError);
         return known
@@ -92,6 +103,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           return {
             async drainServer() {
               await wsCleanup.dispose();
+            },
+          };
+        },
+      },
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ request, document }) {
+              const problem = costProblem(document, request.variables);
+              if (problem) throw new GraphQLError(problem.message, { extensions: { code: "VALIDATION", http: { status: 400 } } });
             },
           };
         },
