@@ -1,0 +1,76 @@
+// Command-line parsing: the subcommand path, then flags checked against what that command takes
+// (node:util parseArgs, strict), so an unknown or malformed flag is a usage error naming it.
+import { parseArgs } from "node:util";
+import { CliError } from "./errors.js";
+
+export interface FlagSpec {
+  /** Flags that take a value (`--out FILE` or `--out=FILE`). */
+  values?: readonly string[];
+  /** Flags that are on or off (`--exit`). */
+  booleans?: readonly string[];
+  /** Positional arguments: how many at least and at most. */
+  positionals?: { min: number; max: number; names: string };
+}
+
+export interface ParsedFlags {
+  positionals: string[];
+  values: Record<string, string | undefined>;
+  booleans: Record<string, boolean>;
+}
+
+export function parseFlags(command: string, argv: readonly string[], spec: FlagSpec): ParsedFlags {
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  for (const name of spec.values ?? []) options[name] = { type: "string" };
+  for (const name of spec.booleans ?? []) options[name] = { type: "boolean" };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    // parseArgs says e.g. "Unknown option '--foo'"; keep its words, name the command.
+    throw new CliError(`verdict ${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, "")}`);
+  }
+  const positionals = parsed.positionals;
+  const wanted = spec.positionals ?? { min: 0, max: 0, names: "" };
+  if (positionals.length < wanted.min) throw new CliError(`verdict ${command}: missing ${wanted.names}`);
+  if (positionals.length > wanted.max) throw new CliError(`verdict ${command}: unexpected argument ${JSON.stringify(positionals[wanted.max])}`);
+  const values: Record<string, string | undefined> = {};
+  const booleans: Record<string, boolean> = {};
+  for (const name of spec.values ?? []) {
+    const value = parsed.values[name];
+    if (typeof value === "string" && value.trim() === "") throw new CliError(`verdict ${command}: --${name} must not be empty`);
+    values[name] = value as string | undefined;
+  }
+  for (const name of spec.booleans ?? []) booleans[name] = parsed.values[name] === true;
+  return { positionals, values, booleans };
+}
+
+/** A required flag's value, or a usage error naming the flag. */
+export function required(command: string, flags: ParsedFlags, name: string, hint = ""): string {
+  const value = flags.values[name];
+  if (value === undefined) throw new CliError(`verdict ${command}: --${name} is required${hint ? ` (${hint})` : ""}`);
+  return value;
+}
+
+/** One of a fixed set of words. */
+export function oneOf<T extends string>(command: string, flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CliError(`verdict ${command}: --${flag} must be ${allowed.join(", ")} (got ${JSON.stringify(value)})`);
+  }
+  return value as T;
+}
+
+/** A fraction in 0..1, e.g. a pass-rate gate. */
+export function fraction(command: string, flag: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 1) {
+    throw new CliError(`verdict ${command}: --${flag} must be a number from 0 to 1, e.g. 0.8 (got ${JSON.stringify(value)})`);
+  }
+  return number;
+}
+
+/** Comma-separated names, blanks dropped. */
+export function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+}

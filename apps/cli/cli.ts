@@ -1,0 +1,49 @@
+// The `verdict` command's dispatcher: the subcommand path picks a handler; every handler answers
+// an exit code, and any error becomes a message on stderr and its code (2 for bad input).
+import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
+import type { Io } from "./io.js";
+import { USAGE } from "./usage.js";
+
+type Handler = (argv: readonly string[], io: Io, env: NodeJS.ProcessEnv) => Promise<ExitCode>;
+
+const COMMANDS: Record<string, Handler> = {
+  run: async (argv, io) => (await import("./runCommand.js")).runCommand(argv, io),
+  start: async (argv, io, env) => (await import("./start.js")).startCommand(argv, io, env),
+  report: async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
+  "catalogs import": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsImport(argv, io, env),
+  "catalogs export": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsExport(argv, io, env),
+  "keys create": async (argv, io, env) => (await import("./keysCommand.js")).keysCreate(argv, io, env),
+};
+
+/** Which handler an argv names, and the arguments left for it. */
+export function resolveCommand(argv: readonly string[]): { name: string; rest: readonly string[] } | null {
+  const two = argv.slice(0, 2).join(" ");
+  if (COMMANDS[two]) return { name: two, rest: argv.slice(2) };
+  if (argv[0] && COMMANDS[argv[0]] && !["catalogs", "keys"].includes(argv[0])) return { name: argv[0], rest: argv.slice(1) };
+  return null;
+}
+
+/** Commands that load the API (type-graphql needs experimentalDecorators under tsx). */
+export function needsDecorators(argv: readonly string[]): boolean {
+  return ["start", "report", "keys"].includes(argv[0] ?? "");
+}
+
+export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0])) {
+    (argv.length === 0 ? io.err : io.out)(USAGE);
+    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  }
+  const command = resolveCommand(argv);
+  if (!command) {
+    io.err(`verdict: unknown command ${JSON.stringify(argv.slice(0, argv[0] === "catalogs" || argv[0] === "keys" ? 2 : 1).join(" "))}; run \`verdict help\``);
+    return EXIT.usage;
+  }
+  try {
+    return await COMMANDS[command.name](command.rest, io, env);
+  } catch (error) {
+    const code = exitCodeOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(error instanceof CliError || code === EXIT.usage ? message : `verdict ${command.name} failed: ${message}`);
+    return code;
+  }
+}

@@ -1,0 +1,21 @@
+// Exit codes of the `verdict` command and the error that carries one. A usage or input error
+// (bad flag, unreadable file, invalid YAML) is 2; a run that failed or missed its gate is 1.
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.usage,
+  ) {
+    super(message);
+  }
+}
+
+/** Errors the domain and infra raise for bad input carry `code: "validation" | "not_found"`. */
+export function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof CliError) return error.exitCode;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "validation" || code === "not_found" || code === "ENOENT" || code === "EISDIR") return EXIT.usage;
+  return EXIT.failed;
+}

@@ -1,0 +1,97 @@
+// `verdict run`: a local run with the library's Runner and no services (DESIGN.md "Who uses it"
+// 2, the CI case). The catalog set's scenarios x the models, replayed through the agent runtime,
+// scored (with the judge when one is given), one Report. The pass rate is checked against a gate.
+import { AsyncLocalStorage } from "node:async_hooks";
+import {
+  Catalog, DEFAULT_CRITERIA, Judge, ModelSpec, Runner,
+  type AgentRuntime, type Report, type Result, type RuntimeScenario, type Scenario,
+} from "@verdict/domain";
+import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
+import { CliError } from "./errors.js";
+import { judgeLabelOf } from "./runtimeSpecs.js";
+
+export interface LocalRunOptions {
+  catalogPath: string;
+  product: string;
+  set: string;
+  models: string[];
+  runtime: AgentRuntime;
+  judge: JudgeBackend | null;
+  includeProductionOnly?: boolean;
+  concurrency?: number;
+  replayTimeoutMs?: number;
+  /** Told about each scored pair (progress on stderr). */
+  onResult?: (result: Result, done: number, total: number) => void;
+}
+
+export interface LocalRunOutcome {
+  report: Report;
+  results: readonly Result[];
+  passed: number;
+  total: number;
+  /** passed / total, 0..1. */
+  passRate: number;
+}
+
+/** What the agent runtime sees of a scenario: the same fields the worker sends. */
+export function runtimeScenarioOf(scenario: Scenario): RuntimeScenario {
+  const expectations: NonNullable<RuntimeScenario["expectations"]> = {};
+  if (scenario.expectedTools.length) expectations.tools = [...scenario.expectedTools];
+  if (scenario.expectedPatterns.length) expectations.contains = [...scenario.expectedPatterns];
+  if (scenario.forbiddenPatterns.length) expectations.not_contains = [...scenario.forbiddenPatterns];
+  return { key: scenario.key, prompt: scenario.prompt, group: scenario.group, notes: scenario.notes, expectations };
+}
+
+export function modelSpecsOf(names: readonly string[]): ModelSpec[] {
+  if (names.length === 0) throw new CliError("--models: name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
+  try {
+    return ModelSpec.parseAll(names, { defaultProvider: "openai" });
+  } catch (error) {
+    throw new CliError(`--models: ${(error as Error).message}`);
+  }
+}
+
+export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcome> {
+  const catalog = Catalog.load(options.catalogPath);
+  const product = catalog.product(options.product);
+  const set = catalog.set(options.product, options.set);
+  const scenarios = set.scenarios.filter((s) => options.includeProductionOnly || !s.productionOnly);
+  if (scenarios.length === 0) throw new CliError(`set ${options.product}/${options.set} has no scenarios to run (all are production_only; pass --include-production-only)`);
+  const models = modelSpecsOf(options.models);
+  // The pair being graded, visible to a scripted judge that answers by scenario key or model.
+  const pair = new AsyncLocalStorage<JudgeCallContext>();
+  const backend = options.judge;
+  const judge = backend
+    ? new Judge({ label: judgeLabelOf(backend), complete: (request) => backend.complete(request, pair.getStore() ?? {}) })
+    : null;
+  const criteria = set.criteria.length ? (set.criteria as Array<{ key: string; type: string; config?: Record<string, unknown> }>) : DEFAULT_CRITERIA;
+  const total = scenarios.length * models.length;
+  let done = 0;
+  const runtime = options.runtime;
+  const runner = new Runner({
+    scenarios,
+    models,
+    criteria,
+    judge,
+    agentName: product.agent,
+    concurrency: options.concurrency ?? 4,
+    replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
+    replay: (scenario: Scenario, spec: ModelSpec) =>
+      runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: new AbortController().signal }),
+    aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
+    onResult: (result) => options.onResult?.(result, ++done, total),
+    metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },
+  });
+  const report = await runner.run();
+  const results = report.results as readonly Result[];
+  const passed = results.filter((r) => r.status === "passed").length;
+  return { report, results, passed, total: results.length, passRate: results.length ? passed / results.length : 0 };
+}
+
+export type ReportFormat = "md" | "json" | "html";
+
+export function renderReport(report: Report, format: ReportFormat): string {
+  if (format === "json") return `${JSON.stringify(report.toJSON(), null, 2)}\n`;
+  if (format === "html") return report.toHtml();
+  return report.toMarkdown();
+}

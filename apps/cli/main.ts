@@ -1,0 +1,33 @@
+#!/usr/bin/env -S npx tsx
+// `verdict` (npm start runs `verdict start`): see usage.ts for the commands and environment.
+// Commands that load the API re-run this file once with tsx reading apps/cli/tsconfig.json,
+// which turns on the experimentalDecorators type-graphql needs.
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { needsDecorators, runCli } from "./cli.js";
+import { processIo } from "./io.js";
+
+function reRunWithDecorators(): boolean {
+  if (process.env.TSX_TSCONFIG_PATH || process.env.VITEST) return false;
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(dirname(fileURLToPath(import.meta.url)), "tsconfig.json") },
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  return true;
+}
+
+const argv = process.argv.slice(2);
+if (!(needsDecorators(argv) && reRunWithDecorators())) {
+  runCli(argv, processIo).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,45 @@
+// `--agent scripted:FILE|http:URL` and `--judge scripted:FILE|none`: the agent runtime and the
+// judge completion a command runs with. A bad spec or an unreadable script is a usage error that
+// names the flag.
+import type { AgentRuntime } from "@verdict/domain";
+import { HttpAgent, ScriptedAgent } from "@verdict/infra/agents";
+import { ScriptedJudge, type JudgeBackend } from "@verdict/infra/judges";
+import { CliError } from "./errors.js";
+
+async function loaded<T>(flag: string, path: string, load: (path: string) => Promise<T>): Promise<T> {
+  try {
+    return await load(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") throw new CliError(`${flag}: no such file ${path}`);
+    throw new CliError(`${flag}: ${(error as Error).message}`);
+  }
+}
+
+export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
+  const match = /^(scripted|http):(.+)$/.exec(spec.trim());
+  if (match?.[1] === "scripted") return loaded("--agent", match[2], (path) => ScriptedAgent.load(path));
+  if (match?.[1] === "http") {
+    try {
+      new URL(match[2]);
+    } catch {
+      throw new CliError(`--agent http:URL needs a URL (got ${JSON.stringify(match[2])})`);
+    }
+    return new HttpAgent({ url: match[2] });
+  }
+  throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> (got ${JSON.stringify(spec)})`);
+}
+
+/** The judge backend, or null for rules only. */
+export async function judgeFromFlag(spec: string): Promise<JudgeBackend | null> {
+  const trimmed = spec.trim();
+  if (trimmed === "none") return null;
+  const match = /^scripted:(.+)$/.exec(trimmed);
+  if (match) return loaded("--judge", match[1], (path) => ScriptedJudge.load(path));
+  throw new CliError(`--judge must be scripted:<judge script.yaml> or none (got ${JSON.stringify(spec)})`);
+}
+
+/** The label a scripted judge gives itself, else its backend name. */
+export function judgeLabelOf(backend: JudgeBackend): string {
+  return (backend as Partial<ScriptedJudge>).judgeName ?? backend.name;
+}
