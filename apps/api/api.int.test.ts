@@ -59,3 +59,21 @@ describe("the API on PostgreSQL", () => {
     expect(foreign.body.data).toEqual({ evaluations: { totalCount: 0 }, catalogs: [] });
   });
 });
+
+describe("pollProjection", () => {
+  it("resolves once the projector's checkpoint has passed the position, and gives up quietly after its timeout", async () => {
+    const { pollProjection } = await import("./server/projectionWait.js");
+    const wait = pollProjection({ url: db.url, timeoutMs: 300 });
+    try {
+      const [last] = await p.store.readAll({ limit: 1 });
+      await p.projector.waitFor(last.position, 10_000);
+      const started = Date.now();
+      await wait.wait(last.position);
+      expect(Date.now() - started).toBeLessThan(250);
+      await wait.wait({ commit: last.position.commit + 1_000_000n, prepare: 0n });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    } finally {
+      await wait.close();
+    }
+  });
+});

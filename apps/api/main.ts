@@ -2,7 +2,8 @@
 // Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.
 // Read models and API keys: VERDICT_READ_DATABASE_URL, else DATABASE_URL (required: the API reads
 // what a separate projector process writes; the embedded all-in-one mode is `npm start`).
-// PORT (default 4000). Progress: PostgreSQL LISTEN/NOTIFY from the projector.
+// PORT (default 4000). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
+// to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
 import "reflect-metadata";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
 
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
+  const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
 
   const eventsUrl = process.env.DATABASE_URL;
@@ -25,14 +27,16 @@ async function main(): Promise<void> {
   const read = await openReadModels({ url: readUrl });
   const progress = createPostgresProgressBus({ url: readUrl });
   const apiKeys = await createPostgresApiKeyStore({ url: readUrl });
+  const projection = pollProjection({ url: readUrl });
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port,
+    waitForProjection: (position) => projection.wait(position),
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);
   const shutdown = async () => {
     await server.close();
-    await Promise.allSettled([progress.close(), apiKeys.close(), read.close(), store.close()]);
+    await Promise.allSettled([progress.close(), apiKeys.close(), projection.close(), read.close(), store.close()]);
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown());

@@ -1,0 +1,46 @@
+// Read-your-writes for an API in its own process: after a mutation, poll the projector's
+// checkpoint in the read database until it has passed the appended position. A projector that
+// lags beyond the timeout does not fail the mutation (its write is done); the payload's read-back
+// fields are then null, as documented in the schema.
+import pg from "pg";
+import type { LogPosition } from "@verdict/domain";
+import { DEFAULT_PROJECTOR_NAME } from "@verdict/projector";
+
+export interface ProjectionWaitOptions {
+  url: string;
+  projector?: string;
+  intervalMs?: number;
+  timeoutMs?: number;
+  poolSize?: number;
+}
+
+export interface ProjectionWait {
+  wait(position: LogPosition): Promise<void>;
+  close(): Promise<void>;
+}
+
+function reached(checkpoint: { commit: string; prepare: string } | undefined, position: LogPosition): boolean {
+  if (!checkpoint) return false;
+  const commit = BigInt(checkpoint.commit);
+  return commit > position.commit || (commit === position.commit && BigInt(checkpoint.prepare) >= position.prepare);
+}
+
+export function pollProjection(options: ProjectionWaitOptions): ProjectionWait {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 2 });
+  const interval = options.intervalMs ?? 20;
+  const timeout = options.timeoutMs ?? 5000;
+  return {
+    async wait(position) {
+      const deadline = Date.now() + timeout;
+      for (;;) {
+        const { rows } = await pool.query<{ commit: string; prepare: string }>(
+          "SELECT commit_position::text AS commit, prepare_position::text AS prepare FROM projector_checkpoints WHERE name = $1",
+          [options.projector ?? DEFAULT_PROJECTOR_NAME],
+        );
+        if (reached(rows[0], position) || Date.now() >= deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, interval));
+      }
+    },
+    close: () => pool.end(),
+  };
+}
