@@ -22,6 +22,7 @@ import { collectPairs } from "./collectPairs.js";
 import { exchangeData } from "./exchanges.js";
 import { CompletionJob, COMPLETE_TOPIC, jobNames, parseJob, type JobNames } from "./jobs.js";
 import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
+import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContext, RunContexts } from "./runContext.js";
 import { reportFromRun, runResults, type RunRecord } from "./runReport.js";
 import type { WorkerLog } from "./workerLog.js";
@@ -141,6 +142,11 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
   }
 }
 
-export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps, names: JobNames = jobNames()): Promise<JobConsumer> {
-  return bus.consume(names.completeTopic, async (job: DeliveredJob) => void (await handleCompletionJob(deps, job.value)), { group: names.completeGroup, concurrency: 1 });
+export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps & { maxAttempts?: number }, names: JobNames = jobNames()): Promise<JobConsumer> {
+  const handler = async (job: DeliveredJob) => {
+    const value = job.value as Partial<CompletionJob>;
+    const poison = { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what: "completion" };
+    await failRunOnPoison(deps, poison, () => handleCompletionJob(deps, job.value));
+  };
+  return bus.consume(names.completeTopic, handler, { group: names.completeGroup, concurrency: 1 });
 }

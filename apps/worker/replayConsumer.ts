@@ -5,6 +5,7 @@
 import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
 import { jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
 import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
+import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContexts } from "./runContext.js";
 import type { WorkerLog } from "./workerLog.js";
 
@@ -38,6 +39,11 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
   return processPair(deps, run, job.n, { replay: !run.started.external });
 }
 
-export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps, concurrency: number, names: JobNames = jobNames()): Promise<JobConsumer> {
-  return bus.consume(names.replayTopic, async (job: DeliveredJob) => void (await handleReplayJob(deps, job.value)), { group: names.replayGroup, concurrency });
+export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames()): Promise<JobConsumer> {
+  const handler = async (job: DeliveredJob) => {
+    const value = job.value as Partial<ReplayJob>;
+    const what = `replay job for pair ${String(value.n)} (${String(value.scenario_key)} × ${String(value.model_label)})`;
+    await failRunOnPoison(deps, { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what }, () => handleReplayJob(deps, job.value));
+  };
+  return bus.consume(names.replayTopic, handler, { group: names.replayGroup, concurrency });
 }

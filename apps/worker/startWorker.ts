@@ -29,6 +29,8 @@ export interface WorkerOptions {
   concurrency?: number;
   replayTimeoutMs?: number;
   judgeTimeoutMs?: number | null;
+  /** Deliveries of a job failing with a permanent error before its run is failed (default 3). */
+  maxAttempts?: number;
   comparison?: ComparisonSettings;
   replayKey?: "run" | "pair";
   /** Prefix of topic and consumer-group names (keeps deployments on one broker apart). */
@@ -68,6 +70,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     actor,
     runs,
     log,
+    maxAttempts: options.maxAttempts,
   };
   const names = jobNames(options.topicPrefix ?? "");
   const consumers: JobConsumer[] = [];

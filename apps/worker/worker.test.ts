@@ -112,6 +112,38 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(((await pairEvents(store, "r1", 0))[1].data as Record<string, any>).judge_exchanges).toEqual([]);
   });
 
+  it("a job failing the same way every time fails its run, naming the pair and the error", async () => {
+    const inner = createMemoryEventStore();
+    const store: EventStore = Object.assign(Object.create(inner) as EventStore, {
+      append: (streamId: string, events: Parameters<EventStore["append"]>[1], options?: Parameters<EventStore["append"]>[2]) => {
+        if (events[0]?.type === "ResultScored") return Promise.reject(new TypeError("scores cannot be stored"));
+        return inner.append(streamId, events, options);
+      },
+    });
+    await start(store, new RecordingBus());
+    await seedRun(store);
+    await waitFor(() => runEnded(store, "r1"));
+    const events = await runEvents(store, "r1");
+    expect(events.filter((e) => e.type === "RunFailed")).toHaveLength(1);
+    expect((events.at(-1)!.data as { message: string }).message).toMatch(/^replay job for pair \d \(\w+ × [\w.-]+\) failed 3 times: scores cannot be stored$/);
+  });
+
+  it("a failure that may pass (the store unreachable) is redelivered until it does, never failing the run", async () => {
+    const inner = createMemoryEventStore();
+    let refusals = 5;
+    const store: EventStore = Object.assign(Object.create(inner) as EventStore, {
+      append: (streamId: string, events: Parameters<EventStore["append"]>[1], options?: Parameters<EventStore["append"]>[2]) => {
+        if (events[0]?.type === "ResultScored" && refusals-- > 0) return Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432"));
+        return inner.append(streamId, events, options);
+      },
+    });
+    await start(store, new RecordingBus());
+    await seedRun(store);
+    await waitFor(() => runEnded(store, "r1"));
+    expect((await runEvents(store, "r1")).at(-1)?.type).toBe("RunCompleted");
+    expect(refusals).toBeLessThan(0);
+  });
+
   it("does not dispatch an external run; scores what the host records and completes on its request", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
