@@ -1,5 +1,8 @@
 // The one thing projections and queries need from MikroORM: run SQL (knex `?` placeholders) on
-// the current entity manager, inside its transaction when it has one.
+// the current entity manager, inside its transaction when it has one. Queries go through knex
+// with real bind parameters: MikroORM's own `execute` inlines every parameter into the SQL text,
+// escaping it character by character, which for a batch's JSON payloads cost more than the
+// database work.
 import type { EntityManager } from "@mikro-orm/postgresql";
 
 export interface Sql {
@@ -7,7 +10,15 @@ export interface Sql {
 }
 
 export function sqlOf(em: EntityManager): Sql {
-  return { execute: async <T>(query: string, params: unknown[] = []) => (await em.execute(query, params)) as T[] };
+  return {
+    async execute<T>(query: string, params: unknown[] = []): Promise<T[]> {
+      const raw = em.getConnection().getKnex().raw(query, params as never[]);
+      const transaction = em.getTransactionContext();
+      if (transaction) raw.transacting(transaction);
+      const result = (await raw) as { rows?: T[] } | T[];
+      return Array.isArray(result) ? result : (result.rows ?? []);
+    },
+  };
 }
 
 /** JSON parameters travel as text and are cast in SQL (`?::jsonb`). */
