@@ -7,6 +7,7 @@
 import {
   Comparison,
   WrongExpectedVersionError,
+  parseOrThrow,
   runAggregate,
   runStream,
   toEventsToAppend,
@@ -95,7 +96,7 @@ function decideAll(deps: CompletionDeps, run: RunContext, commands: Record<strin
   const events: EventInput[] = [];
   const context = { now: deps.clock.now(), streamId: runStream(run.runId) };
   for (const input of commands) {
-    for (const event of runAggregate.decide(state, runAggregate.commandSchema.parse(input), context)) {
+    for (const event of runAggregate.decide(state, parseOrThrow(runAggregate.commandSchema, input, `${String(input.type)} for run ${run.runId} is invalid`), context)) {
       events.push(event);
       state = runAggregate.evolve(state, { type: event.type, data: event.data } as never);
     }

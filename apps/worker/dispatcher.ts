@@ -68,6 +68,8 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private leading = false;
+  /** True while an event is being handled: its effects and its position are saved together. */
+  private busy = false;
   /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
   handled = 0;
   readonly name: string;
@@ -104,22 +106,20 @@ export class Dispatcher {
 
   private async run(): Promise<void> {
     const signal = this.controller.signal;
-    while (!signal.aborted && !(await this.options.checkpoints.acquire(this.name))) {
-      await pause(this.options.standbyRetryMs ?? 2000, signal);
-    }
+    while (!signal.aborted && !(await this.lead(signal))) await pause(this.options.standbyRetryMs ?? 2000, signal);
     if (signal.aborted) return;
-    this.leading = true;
-    const checkpoint = await this.options.checkpoints.load(this.name);
-    this.position = checkpoint?.position ?? null;
-    for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) this.runs.set(id, run);
-    await this.redrive();
-    // Idle periods still get their checkpoint written.
-    this.timer = setInterval(() => void (this.unsaved > 0 ? this.save() : undefined), this.options.checkpointMs ?? 200);
+    // Idle periods still get their checkpoint written, never in the middle of an event.
+    this.timer = setInterval(() => void (!this.busy && this.unsaved > 0 ? this.save() : undefined), this.options.checkpointMs ?? 200);
     while (!signal.aborted) {
       try {
         const events = this.options.store.subscribeAll({ after: this.position ?? undefined, filter: { eventTypes: EVENT_TYPES }, signal });
         for await (const recorded of events) {
-          await this.handle(recorded);
+          this.busy = true;
+          try {
+            await this.handle(recorded);
+          } finally {
+            this.busy = false;
+          }
           this.handled += 1;
           this.position = recorded.position;
           this.unsaved += 1;
@@ -130,6 +130,26 @@ export class Dispatcher {
         this.options.log.error(`dispatcher: ${(error as Error).message}; resuming in 1 s`);
         await pause(1000, signal);
       }
+    }
+  }
+
+  /** Takes the lead, loads the checkpoint and re-drives runs in flight; false to try again later. */
+  private async lead(signal: AbortSignal): Promise<boolean> {
+    try {
+      if (!this.leading) {
+        if (!(await this.options.checkpoints.acquire(this.name))) return false;
+        this.leading = true;
+      }
+      if (signal.aborted) return true;
+      const checkpoint = await this.options.checkpoints.load(this.name);
+      this.position = checkpoint?.position ?? null;
+      this.runs.clear();
+      for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) this.runs.set(id, run);
+      await this.redrive();
+      return true;
+    } catch (error) {
+      this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
+      return false;
     }
   }
 
