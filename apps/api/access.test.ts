@@ -2,7 +2,8 @@
 // HTTP and graphql-ws clients.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readWholeStream, evaluationStream } from "@verdict/domain";
-import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { ScriptedJudge } from "@verdict/infra/judges";
+import { CATALOG_YAML, JUDGE_SCRIPT, collect, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -10,7 +11,7 @@ let runId: string;
 const base = () => `/api/evaluations/${evaluationId}/runs/${runId}`;
 
 beforeAll(async () => {
-  p = await startPlatform({ limits: { maxDepth: 6, bodyLimit: "64kb" } });
+  p = await startPlatform({ limits: { maxDepth: 6, bodyLimit: "64kb" }, judge: ScriptedJudge.fromYaml(JUDGE_SCRIPT) });
   await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
   const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
   evaluationId = created.body.data.createEvaluation.evaluationId;
@@ -160,5 +161,50 @@ describe("external runs and imported reports", () => {
     expect(different.body.errors[0].extensions.code).toBe("CONFLICT");
     const json = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/imported-1/report.json`);
     expect(((await json.json()) as any).run_id).toBe("imported-1");
+  });
+});
+
+describe("suite mutations and a judged run's audit trail", () => {
+  it("creates from pasted text, merges and replaces scenarios, and answers the suite in order", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { createEvaluation(input: { agent: "SupportAgent", name: "Orders", scenariosText: $t, compareModels: ["gpt-5-mini"] }) { evaluationId evaluation { scenarioCount } } }`, {
+      t: "# Orders\nWhere is order 4821? | tools: lookup_order\nCancel my order | not_contains: password",
+    });
+    const id = created.body.data.createEvaluation.evaluationId;
+    expect(created.body.data.createEvaluation.evaluation.scenarioCount).toBe(2);
+    const merged = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $t: String!) { mergeScenarios(evaluationId: $id, scenariosText: $t) { added updated unchanged } }`, { id, t: "# Orders\nChange my address" });
+    expect(merged.body.errors).toBeUndefined();
+    expect(merged.body.data.mergeScenarios).toEqual({ added: ["orders_3"], updated: [], unchanged: [] });
+    const replaced = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $s: JSON!) { replaceScenarios(evaluationId: $id, scenarios: $s, onRemoved: DISABLE) { added updated unchanged disabled removed } }`, {
+      id, s: [{ key: "orders_1", prompt: "Where is order 4821?", expected_tools: ["lookup_order"], group: "Orders" }],
+    });
+    expect(replaced.body.data.replaceScenarios).toMatchObject({ disabled: ["orders_2", "orders_3"], removed: [] });
+    const suite = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { all: scenarios { key enabled expectations } on: scenarios(enabled: true) { key } } }`, { id });
+    expect(suite.body.data.evaluation.all.map((s: any) => `${s.key}:${s.enabled}`)).toEqual(["orders_1:true", "orders_2:false", "orders_3:false"]);
+    expect(suite.body.data.evaluation.all[0].expectations).toEqual({ tools: ["lookup_order"], contains: [], not_contains: [] });
+    expect(suite.body.data.evaluation.on).toEqual([{ key: "orders_1" }]);
+  });
+
+  it("audits a judged run: every grade with the judge's exchanges, the verdict with its exchange and ranking", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", judgeKind: "llm", judgeModel: "scripted-judge", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
+    const id = created.body.data.createEvaluation.evaluationId;
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id });
+    const judged = started.body.data.startRun.runId;
+    await collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: judged });
+    const res = await p.gql(p.keys.acmeRead, `query ($r: ID!) {
+      runAudit(id: $r) { grades { scenarioKey modelLabel judgeExchanges } verdict { verdict judgeExchange ranking judgeLabel } }
+      run(id: $r) { judgeLabel verdict { winner judge } usage { judge { calls cost } } report { verdictMarkdown } }
+    }`, { r: judged });
+    const { runAudit, run } = res.body.data;
+    expect(runAudit.grades).toHaveLength(6);
+    for (const grade of runAudit.grades) {
+      expect(grade.judgeExchanges[0]).toMatchObject({ kind: "score", raw_answer: '{"score": 0.9}', parsed: { score: 0.9 } });
+      expect(grade.judgeExchanges[0].prompt_digest).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(runAudit.verdict.verdict).toMatchObject({ winner: "claude-sonnet-5", rationale: "Friendlier answers.", judge: "scripted-judge" });
+    expect(runAudit.verdict.judgeExchange).toMatchObject({ kind: "verdict", usage: { input_tokens: 900, output_tokens: 40 } });
+    expect(Object.keys(runAudit.verdict.ranking)).toEqual(["gpt-5-mini", "claude-sonnet-5"]);
+    expect(run).toMatchObject({ judgeLabel: "scripted-judge", verdict: { winner: "claude-sonnet-5", judge: "scripted-judge" } });
+    expect(run.usage.judge.calls).toBeGreaterThanOrEqual(7);
+    expect(run.report.verdictMarkdown).toContain("claude-sonnet-5");
   });
 });

@@ -11,6 +11,7 @@ import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { cachedPgliteDump } from "@verdict/infra/db";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { MemoryJobBus } from "@verdict/infra/jobbus";
+import type { JudgeBackend } from "@verdict/infra/judges";
 import {
   createMemoryProgressBus, createProjector, openReadModels, readModelMigrations, type OpenedReadModels, type Projector, type ProgressBus,
 } from "@verdict/projector";
@@ -54,6 +55,17 @@ products:
             expectations: { not_contains: [password] }
 `;
 
+export const JUDGE_SCRIPT = `
+judge: scripted-judge
+defaults:
+  score: '{"score": 0.9}'
+  recommend: '{"recommendation": "Call lookup_order before answering."}'
+answers:
+  - kind: verdict
+    answer: { winner: claude-sonnet-5, rationale: "Friendlier answers." }
+    usage: { input_tokens: 900, output_tokens: 40, cost: 0.002 }
+`;
+
 async function migratedReadDump(): Promise<Blob> {
   const migrations = readModelMigrations();
   return cachedPgliteDump(`read-models\n${migrations.map((m) => `${m.id}\n${m.sql}`).join("\n")}`, async (db) => {
@@ -87,6 +99,8 @@ export interface PlatformOptions {
   readUrl?: string;
   progress?: ProgressBus;
   apiKeys?: ApiKeyStore;
+  /** The worker's judge (default none: rules only). */
+  judge?: JudgeBackend | null;
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
@@ -99,7 +113,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     store,
     bus: new MemoryJobBus(),
     runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
-    judge: null,
+    judge: options.judge ?? null,
     checkpoints: new MemoryCheckpointStore(),
     log: silentLog,
     concurrency: 3,
