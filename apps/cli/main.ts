@@ -1,7 +1,8 @@
 #!/usr/bin/env -S npx tsx
 // `verdict` (npm start runs `verdict start`): see usage.ts for the commands and environment.
-// Commands that load the API re-run this file once with tsx reading apps/cli/tsconfig.json,
-// which turns on the experimentalDecorators type-graphql needs.
+// Commands that load the API re-run this file once with tsx reading apps/api/tsconfig.json,
+// which turns on the experimentalDecorators type-graphql's resolvers need (tsx applies a
+// tsconfig only to the files it includes, so it must be the API's own).
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +13,7 @@ function reRunWithDecorators(): boolean {
   if (process.env.TSX_TSCONFIG_PATH || process.env.VITEST) return false;
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(dirname(fileURLToPath(import.meta.url)), "tsconfig.json") },
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(dirname(fileURLToPath(import.meta.url)), "../api/tsconfig.json") },
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

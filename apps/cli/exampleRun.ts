@@ -1,0 +1,132 @@
+// The example evaluation `verdict start` runs through its own API, as a user would: import the
+// catalog (a no-op when unchanged), reuse or create the evaluation from its set, start a run
+// across the models, follow the runProgress subscription, and save the HTML and Markdown reports.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { downloadName } from "@verdict/api";
+import { CliError, EXIT } from "./errors.js";
+import type { GqlClient } from "./gqlClient.js";
+import type { Io } from "./io.js";
+
+export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
+export const EXAMPLE_SET = "support/support/smoke";
+export const EXAMPLE_MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
+
+export const PROGRESS_SUBSCRIPTION = "subscription { runProgress(runId: $runId) { completed total passed failed errored status latestResult { scenarioKey modelLabel status fault } } }";
+
+interface Progress {
+  completed: number;
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  status: string;
+  latestResult: { scenarioKey: string; modelLabel: string; status: string; fault: string | null } | null;
+}
+
+export interface ExampleRunOutcome {
+  evaluationId: string;
+  evaluationName: string;
+  runId: string;
+  number: number;
+  status: string;
+  htmlPath: string;
+  markdownPath: string;
+}
+
+async function importCatalog(client: GqlClient, io: Io): Promise<void> {
+  const path = join(EXAMPLE_DIR, "catalog.yaml");
+  const yaml = await readFile(path, "utf8");
+  const { importCatalog: imported } = await client.request<{ importCatalog: { key: string; digest: string; changed: boolean; scenarioCount: number } }>(
+    "mutation ($yaml: String!, $path: String) { importCatalog(yaml: $yaml, sourcePath: $path) { key digest changed scenarioCount } }",
+    { yaml, path: relative(process.cwd(), path) || path },
+  );
+  io.out(`catalog ${imported.key}: ${imported.changed ? "imported" : "unchanged"} (${imported.scenarioCount} scenarios, digest ${imported.digest.slice(0, 12)})`);
+}
+
+async function exampleEvaluation(client: GqlClient, io: Io): Promise<{ id: string; name: string }> {
+  const { evaluations } = await client.request<{ evaluations: { edges: Array<{ node: { id: string; name: string; archived: boolean } }> } }>(
+    "{ evaluations(first: 20) { edges { node { id name archived } } } }",
+  );
+  const existing = evaluations.edges.map((e) => e.node).find((n) => n.name === EXAMPLE_SET && !n.archived);
+  if (existing) {
+    io.out(`evaluation ${existing.name}: reusing ${existing.id}`);
+    return existing;
+  }
+  const { createEvaluation } = await client.request<{ createEvaluation: { evaluationId: string } }>(
+    "mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }",
+    { input: { fromCatalogSet: EXAMPLE_SET, compareModels: EXAMPLE_MODELS } },
+  );
+  io.out(`evaluation ${EXAMPLE_SET}: created ${createEvaluation.evaluationId}`);
+  return { id: createEvaluation.evaluationId, name: EXAMPLE_SET };
+}
+
+function progressLine(p: Progress): string {
+  const latest = p.latestResult
+    ? ` · latest ${p.latestResult.scenarioKey} × ${p.latestResult.modelLabel}: ${p.latestResult.status.toLowerCase()}${p.latestResult.fault ? ` (${p.latestResult.fault})` : ""}`
+    : "";
+  return `  [${p.completed}/${p.total}] ${p.passed} passed · ${p.failed} failed · ${p.errored} errored · ${p.status}${latest}`;
+}
+
+async function saveReport(client: GqlClient, base: string, ext: "html" | "md", fallbackName: string, dir: string): Promise<string> {
+  const res = await client.get(`${base}${ext === "md" ? ".md" : ""}?download=1`);
+  if (!res.ok) throw new CliError(`the report export ${base} answered ${res.status}: ${await res.text()}`, EXIT.failed);
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
+  const path = join(dir, name);
+  await writeFile(path, await res.text());
+  return path;
+}
+
+export async function runExample(client: GqlClient, io: Io, options: { models: string[]; reportsDir: string }): Promise<ExampleRunOutcome> {
+  await importCatalog(client, io);
+  const evaluation = await exampleEvaluation(client, io);
+  const { startRun } = await client.request<{ startRun: { runId: string; number: number } }>(
+    "mutation ($id: ID!, $models: [String!]) { startRun(evaluationId: $id, selection: { models: $models }) { runId number } }",
+    { id: evaluation.id, models: options.models },
+  );
+  io.out(`run #${startRun.number} started (${startRun.runId}) across ${options.models.join(", ")}`);
+  let last: Progress | null = null;
+  await client.subscribe<{ runProgress: Progress }>(PROGRESS_SUBSCRIPTION.replace("subscription {", "subscription ($runId: ID!) {"), { runId: startRun.runId }, ({ runProgress }) => {
+    if (last && last.completed === runProgress.completed && last.status === runProgress.status) return;
+    last = runProgress;
+    io.out(progressLine(runProgress));
+  });
+  const finished = last as Progress | null;
+  if (!finished || (finished.status !== "COMPLETED" && finished.status !== "FAILED")) {
+    throw new CliError(`the progress subscription ended before run ${startRun.runId} did`, EXIT.failed);
+  }
+  await mkdir(options.reportsDir, { recursive: true });
+  const base = `/api/evaluations/${evaluation.id}/runs/${startRun.runId}/report`;
+  const outcome = { evaluationId: evaluation.id, evaluationName: evaluation.name, runId: startRun.runId, number: startRun.number, status: finished.status };
+  if (finished.status !== "COMPLETED") return { ...outcome, htmlPath: "", markdownPath: "" };
+  const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, startRun.number, "html"), options.reportsDir);
+  const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, startRun.number, "md"), options.reportsDir);
+  return { ...outcome, htmlPath, markdownPath };
+}
+
+interface RunSummary {
+  run: {
+    status: string;
+    errorMessage: string | null;
+    verdict: { winner: string | null; rationale: string | null } | null;
+    models: Array<{ label: string; summary: { passRate: number | null; avgScore: number | null; } | null }>;
+  };
+}
+
+/** Per-model pass rates and the verdict, read back from the API. */
+export async function printRunSummary(client: GqlClient, io: Io, runId: string): Promise<void> {
+  const { run } = await client.request<RunSummary>(
+    "query ($id: ID!) { run(id: $id) { status errorMessage verdict { winner rationale } models { label summary { passRate avgScore } } } }",
+    { id: runId },
+  );
+  if (run.status === "FAILED") {
+    io.out(`run failed: ${run.errorMessage ?? "(no message)"}`);
+    return;
+  }
+  for (const model of run.models) {
+    const s = model.summary;
+    io.out(`  ${model.label.padEnd(20)} ${s?.passRate === null || s?.passRate === undefined ? "—" : `${s.passRate.toFixed(1)}% passed`}`);
+  }
+  if (run.verdict?.winner) io.out(`verdict: ${run.verdict.winner} — ${run.verdict.rationale ?? ""}`.trimEnd());
+}

@@ -1,0 +1,68 @@
+// API keys of the embedded default, in `<VERDICT_HOME>/api-keys.json`: only each key's SHA-256
+// hash is stored, as apps/api does in PostgreSQL. A file (not the embedded read database) so
+// `verdict keys create` works while `verdict start` holds the PGlite databases: the running
+// API re-reads the file when it changes.
+import { readFile, rename, stat, writeFile } from "node:fs/promises";
+import { hashApiKey, keyIdOf, mintApiKey, type ApiKeyRecord, type ApiKeyStore } from "@verdict/api";
+import { timingSafeEqual } from "node:crypto";
+
+interface StoredKey extends Omit<ApiKeyRecord, "createdAt" | "revokedAt"> {
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, "hex");
+  const right = Buffer.from(b, "hex");
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function createFileApiKeyStore(path: string, clock: { now(): Date } = { now: () => new Date() }): ApiKeyStore {
+  let cache: { mtimeMs: number; keys: StoredKey[] } | null = null;
+
+  async function load(): Promise<StoredKey[]> {
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(path)).mtimeMs;
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return [];
+      throw error;
+    }
+    if (cache?.mtimeMs === mtimeMs) return cache.keys;
+    const keys = (JSON.parse(await readFile(path, "utf8")) as { keys: StoredKey[] }).keys;
+    cache = { mtimeMs, keys };
+    return keys;
+  }
+
+  async function save(keys: StoredKey[]): Promise<void> {
+    // Written aside then renamed, so a reader never sees half a file.
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, path);
+    cache = null;
+  }
+
+  return {
+    async create(input) {
+      const created = mintApiKey(input, clock.now());
+      const r = created.record;
+      await save([...(await load()), { ...r, createdAt: r.createdAt.toISOString(), revokedAt: null }]);
+      return created;
+    },
+    async verify(key) {
+      const keyId = keyIdOf(key);
+      if (!keyId) return null;
+      const found = (await load()).find((k) => k.keyId === keyId && !k.revokedAt);
+      if (!found || !sameHash(found.hash, hashApiKey(key))) return null;
+      return { keyId, tenant: found.tenant, role: found.role };
+    },
+    async revoke(keyId) {
+      const keys = await load();
+      const found = keys.find((k) => k.keyId === keyId && !k.revokedAt);
+      if (!found) return false;
+      await save(keys.map((k) => (k === found ? { ...k, revokedAt: clock.now().toISOString() } : k)));
+      return true;
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,78 @@
+// Where the platform's state lives, chosen from the environment (DESIGN.md "Embedded default"):
+//   neither DATABASE_URL nor KAFKA_BROKERS  embedded: PGlite under VERDICT_HOME (events, read
+//                                           models), the in-memory job bus, keys in a file
+//   DATABASE_URL (+ KAFKA_BROKERS)          PostgreSQL for events, read models and keys; Kafka
+//                                           when KAFKA_BROKERS names brokers, else in-memory
+// Each command opens only what it needs; `close()` releases what was opened, in reverse.
+import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import type { EventStore, JobBus } from "@verdict/domain";
+import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
+import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
+import { CliError } from "./errors.js";
+import { lockHome, verdictHome } from "./home.js";
+
+export interface PlatformMode {
+  embedded: boolean;
+  home: string;
+  databaseUrl: string | null;
+  readUrl: string | null;
+  kafkaBrokers: string[];
+}
+
+export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  const readUrl = env.VERDICT_READ_DATABASE_URL?.trim() || databaseUrl;
+  const kafkaBrokers = (env.KAFKA_BROKERS ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+  if (kafkaBrokers.length > 0 && !databaseUrl) {
+    throw new CliError(
+      "KAFKA_BROKERS is set but DATABASE_URL is not: workers on Kafka need the events in PostgreSQL. " +
+        "Set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/verdict), or unset KAFKA_BROKERS for the embedded default.",
+    );
+  }
+  return { embedded: !databaseUrl, home: verdictHome(env), databaseUrl, readUrl, kafkaBrokers };
+}
+
+/** Resources opened in order, closed in reverse; a failed step closes what came before. */
+export class Resources {
+  private readonly closers: Array<() => Promise<unknown>> = [];
+
+  add<T>(value: T, close: (value: T) => Promise<unknown>): T {
+    this.closers.push(() => close(value));
+    return value;
+  }
+
+  async close(): Promise<void> {
+    while (this.closers.length) {
+      const close = this.closers.pop() as () => Promise<unknown>;
+      await close().catch((error: unknown) => console.error(`while closing: ${(error as Error).message}`));
+    }
+  }
+}
+
+/** Locks an embedded home for this process (a no-op with PostgreSQL). */
+export async function claimHome(mode: PlatformMode, resources: Resources): Promise<void> {
+  if (!mode.embedded) return;
+  const release = await lockHome(mode.home);
+  resources.add(release, (r) => r());
+}
+
+export async function openEventStore(mode: PlatformMode, resources: Resources): Promise<EventStore> {
+  if (mode.databaseUrl) return resources.add(await createPostgresEventStore({ connectionString: mode.databaseUrl }), (s) => s.close());
+  const dataDir = join(mode.home, "events");
+  await mkdir(dataDir, { recursive: true });
+  return resources.add(await createPgliteEventStore({ dataDir }), (s) => s.close());
+}
+
+export function openJobBus(mode: PlatformMode, resources: Resources): JobBus {
+  const bus = mode.kafkaBrokers.length
+    ? new KafkaJobBus({ brokers: mode.kafkaBrokers, clientId: `verdict-start-${process.pid}` })
+    : new MemoryJobBus();
+  return resources.add<JobBus>(bus, (b) => b.close());
+}
+
+export function describeMode(mode: PlatformMode): string {
+  if (mode.embedded) return `embedded: PGlite under ${mode.home}, in-memory job bus`;
+  const bus = mode.kafkaBrokers.length ? `Kafka at ${mode.kafkaBrokers.join(",")}` : "in-memory job bus (set KAFKA_BROKERS for Kafka)";
+  return `PostgreSQL (DATABASE_URL${mode.readUrl !== mode.databaseUrl ? ", read models at VERDICT_READ_DATABASE_URL" : ""}), ${bus}`;
+}

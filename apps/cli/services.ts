@@ -1,0 +1,36 @@
+// The read side and access control for a mode: read models (MikroORM; migrations applied), the
+// progress bus (in-process on PGlite, LISTEN/NOTIFY on PostgreSQL), API keys (a file on the
+// embedded default, the api_keys table on PostgreSQL) and the dispatcher's checkpoints.
+import { join } from "node:path";
+import { createPostgresApiKeyStore, type ApiKeyStore } from "@verdict/api";
+import { createMemoryProgressBus, createPostgresProgressBus, openReadModels, type OpenedReadModels, type ProgressBus } from "@verdict/projector";
+import { MemoryCheckpointStore, PostgresCheckpointStore, type CheckpointStore } from "@verdict/worker";
+import { createFileApiKeyStore } from "./fileApiKeyStore.js";
+import type { PlatformMode, Resources } from "./platform.js";
+
+export async function openReadSide(mode: PlatformMode, resources: Resources): Promise<{ read: OpenedReadModels; progress: ProgressBus }> {
+  const read = resources.add(
+    mode.readUrl ? await openReadModels({ url: mode.readUrl }) : await openReadModels({ baseDir: mode.home, name: "read" }),
+    (r) => r.close(),
+  );
+  const progress = resources.add(read.database.embedded ? createMemoryProgressBus() : createPostgresProgressBus({ url: read.database.url }), (p) => p.close());
+  return { read, progress };
+}
+
+export async function openApiKeys(mode: PlatformMode, resources: Resources): Promise<ApiKeyStore> {
+  if (!mode.readUrl) return createFileApiKeyStore(join(mode.home, "api-keys.json"));
+  return resources.add(await createPostgresApiKeyStore({ url: mode.readUrl }), (k) => k.close());
+}
+
+/**
+ * The embedded dispatcher starts from the log's beginning on every start: the in-memory job bus
+ * lost whatever was queued when the last process stopped, so a run it left unfinished is
+ * dispatched again (pairs already recorded are skipped). With Kafka the queue survives, so the
+ * dispatcher resumes from its PostgreSQL checkpoint.
+ */
+export async function openCheckpoints(mode: PlatformMode, resources: Resources): Promise<CheckpointStore> {
+  if (mode.databaseUrl && mode.kafkaBrokers.length) {
+    return resources.add(await PostgresCheckpointStore.create({ connectionString: mode.databaseUrl }), (c) => c.close());
+  }
+  return resources.add(new MemoryCheckpointStore(), (c) => c.close());
+}

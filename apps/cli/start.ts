@@ -1,0 +1,114 @@
+// `verdict start` (npm start): the whole platform in one process — event store, read models and
+// projector, worker (dispatcher, replay, completion), API — on the embedded default or on
+// PostgreSQL + Kafka, then the example evaluation run through the API. Serves until Ctrl-C, or
+// stops after the run with --exit.
+import "reflect-metadata";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { createApiServer, type ApiServer } from "@verdict/api";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { ScriptedJudge } from "@verdict/infra/judges";
+import { createProjector } from "@verdict/projector";
+import { startWorker, type WorkerLog } from "@verdict/worker";
+import { list, parseFlags } from "./args.js";
+import { CliError, EXIT, type ExitCode } from "./errors.js";
+import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample } from "./exampleRun.js";
+import { gqlClient } from "./gqlClient.js";
+import type { Io } from "./io.js";
+import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
+import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
+
+export const DEMO_TENANT = "demo";
+
+/** True when nothing listens on 127.0.0.1:port. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+async function choosePort(env: NodeJS.ProcessEnv, flag: string | undefined, io: Io): Promise<number> {
+  const raw = flag ?? env.PORT ?? "4000";
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${flag ? "--port" : "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
+  if (port === 0 || (await portFree(port))) return port;
+  io.out(`port ${port} is taken; picking a free one (set PORT to choose)`);
+  return 0;
+}
+
+function workerLog(io: Io): WorkerLog {
+  // Started/stopped chatter stays quiet; what went wrong is said.
+  return { info: () => undefined, error: (message) => io.err(`[worker] ${message}`) };
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+}
+
+export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const flags = parseFlags("start", argv, { values: ["port", "models"], booleans: ["exit"] });
+  const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
+  const mode = platformMode(env);
+  const resources = new Resources();
+  try {
+    await claimHome(mode, resources);
+    io.out(`verdict: starting (${describeMode(mode)})`);
+    const store = await openEventStore(mode, resources);
+    const { read, progress } = await openReadSide(mode, resources);
+    const projector = createProjector({ store, orm: read.orm, bus: progress, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`) });
+    projector.start();
+    resources.add(projector, (p) => p.stop());
+    const bus = openJobBus(mode, resources);
+    const checkpoints = await openCheckpoints(mode, resources);
+    const worker = await startWorker({
+      store, bus, checkpoints,
+      runtime: await ScriptedAgent.load(join(EXAMPLE_DIR, "agent.yaml")),
+      judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
+      log: workerLog(io),
+      concurrency: 4,
+    });
+    resources.add(worker, (w) => w.stop());
+    const apiKeys = await openApiKeys(mode, resources);
+    const { key } = await apiKeys.create({ tenant: DEMO_TENANT, role: "write", name: "verdict start" });
+    const api: ApiServer = resources.add(
+      await createApiServer({
+        store, readModels: read.readModels, progress, apiKeys,
+        clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
+        port: await choosePort(env, flags.values.port, io),
+        waitForProjection: (position) => projector.waitFor(position, 30_000),
+        log: (message, error) => io.err(`[api] ${message}${error instanceof Error ? `: ${error.message}` : ""}`),
+      }),
+      (a) => a.close(),
+    );
+    io.out(`API listening at ${api.graphqlUrl}`);
+    const client = resources.add(gqlClient(api, key), (c) => c.close());
+    const outcome = await runExample(client, io, { models, reportsDir: join(mode.home, "reports") });
+    await printRunSummary(client, io, outcome.runId);
+    io.out("");
+    io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
+    io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; shown once, only its hash is kept)`);
+    io.out(`Header:        Authorization: Bearer ${key}`);
+    io.out(`Subscription:  subscription { runProgress(runId: "${outcome.runId}") { completed total passed failed errored status } }`);
+    io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
+    if (outcome.htmlPath) {
+      io.out(`Report:        ${outcome.htmlPath}`);
+      io.out(`Markdown:      ${outcome.markdownPath}`);
+    }
+    io.out(`Try:           curl -s -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' \\`);
+    io.out(`                 -d '{"query":"{ run(id: \\"${outcome.runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
+    const code: ExitCode = outcome.status === "COMPLETED" ? EXIT.ok : EXIT.failed;
+    if (flags.booleans.exit) return code;
+    io.out("\nServing; press Ctrl-C to stop.");
+    const signal = await waitForSignal();
+    io.out(`${signal}: stopping`);
+    return EXIT.ok;
+  } finally {
+    await resources.close();
+  }
+}
