@@ -72,6 +72,28 @@ describe("projector on PostgreSQL", () => {
     expect(await readModelChecksum(sqlOf(read.orm.em.fork()))).toEqual(live);
   });
 
+  it("resumes from a PostgreSQL log position after a restart and ends where a rebuild ends", async () => {
+    const deps = commandDeps("restart");
+    await createEvaluation(store, deps, "re1", ["a", "b", "c"]);
+    const run = await beginRun(store, deps, "re1", "re-run");
+    await recordPair(store, deps, run, "a", GPT.label, "passed");
+    const first = createProjector({ store, orm: read.orm, name: "restart" });
+    first.start();
+    await first.waitFor((await store.readAll()).at(-1)!.position);
+    await first.stop();
+    const checkpoint = await first.checkpoint();
+    expect(checkpoint?.commit).toBeGreaterThan(0n);
+    for (const key of ["b", "c"]) await recordPair(store, deps, run, key, CLAUDE.label, "failed");
+    const second = createProjector({ store, orm: read.orm, name: "restart" });
+    second.start();
+    await second.waitFor((await store.readAll()).at(-1)!.position);
+    await second.stop();
+    expect(await read.readModels.getRun("restart", "re-run")).toMatchObject({ completed: 3, passed: 1, failed: 2, total: 6 });
+    const resumed = await readModelChecksum(sqlOf(read.orm.em.fork()));
+    await createProjector({ store, orm: read.orm, name: "restart" }).rebuild();
+    expect(await readModelChecksum(sqlOf(read.orm.em.fork()))).toEqual(resumed);
+  });
+
   it("answers a finished run and its 3,000 results well under 30 ms, 20 clients at once", async () => {
     const memory = createMemoryEventStore();
     const deps = commandDeps("perf");
