@@ -237,6 +237,23 @@ describe("delivery, restart and rebuild", () => {
     expect(await checksum()).toEqual(live);
   });
 
+  it("rebuilds in one transaction while a projector follows the same database, losing and doubling nothing", async () => {
+    const run = await halfRun();
+    const live = projectorOf({ batchSize: 3 });
+    live.start();
+    await live.waitFor((await store.readAll()).at(-1)!.position);
+    const rebuilding = projectorOf({ batchSize: 3 }).rebuild();
+    await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
+    await recordVerdict(store, deps, "r1", CLAUDE.label);
+    await rebuilding;
+    await live.waitFor((await store.readAll()).at(-1)!.position);
+    await live.stop();
+    const after = await checksum();
+    expect(await read.readModels.getRun("acme", "r1")).toMatchObject({ completed: 4, passed: 2 });
+    await projectorOf().rebuild();
+    expect(await checksum()).toEqual(after);
+  });
+
   it("retries a failed subscription from the checkpoint, and stops for good at an unknown event type", async () => {
     await halfRun();
     let failures = 1;

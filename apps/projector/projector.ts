@@ -5,7 +5,7 @@ import { isDomainError, type EventStore, type LogPosition, type RecordedEvent } 
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { sqlOf } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
-import { applyBatch, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
+import { applyBatch, applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { comparePositions, readCheckpoint } from "./projection/checkpoint.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { batchesOf } from "./batches.js";
@@ -109,14 +109,28 @@ export function createProjector(options: ProjectorOptions): Projector {
     }
   }
 
+  /**
+   * One transaction: readers keep the old rows until the rebuilt ones commit, and a projector
+   * following the same read database waits on the truncation's lock, then resumes from the
+   * rebuilt checkpoint (every batch compares with the stored one), so nothing is lost or doubled.
+   */
   async function rebuild(): Promise<number> {
-    await options.orm.em.fork().transactional(async (tx) => {
+    const { applied, last } = await options.orm.em.fork().transactional(async (tx) => {
       const sql = sqlOf(tx);
       await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
       await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
+      let count = 0;
+      let after: LogPosition | undefined;
+      for (;;) {
+        const events = await options.store.readAll({ after, limit: batchSize });
+        if (events.length === 0) return { applied: count, last: after ?? null };
+        count += (await applyInTransaction(sql, events, applyOptions)).applied;
+        after = events[events.length - 1].position;
+      }
     });
-    committed = null;
-    return catchUp();
+    committed = last;
+    for (const wake of [...waiters]) wake();
+    return applied;
   }
 
   function waitFor(position: LogPosition, timeoutMs = 10_000): Promise<void> {

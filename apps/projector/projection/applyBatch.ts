@@ -45,35 +45,37 @@ function envelopeOf(recorded: RecordedEvent, registry: EventRegistry): Envelope 
 }
 
 export async function applyBatch(em: EntityManager, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
+  return em.fork().transactional((tx) => applyInTransaction(sqlOf(tx), events, options));
+}
+
+/** The batch's work on a connection already inside a transaction (rebuild runs many in one). */
+export async function applyInTransaction(sql: Sql, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
   const registry = options.registry ?? eventRegistry;
-  return em.fork().transactional(async (tx) => {
-    const sql = sqlOf(tx);
-    let checkpoint = await readCheckpoint(sql, options.name, true);
-    const batch = new Batch();
-    let applied = 0;
-    let skipped = 0;
-    for (const recorded of events) {
-      if (checkpoint && comparePositions(recorded.position, checkpoint) <= 0) {
-        skipped += 1;
-        continue;
-      }
-      if (!registry.has(recorded.type)) {
-        if (!options.skipUnknown) throw new UnknownEventTypeError(recorded.type, recorded.streamId, recorded.streamVersion, recorded.position);
-        options.onUnknown?.({ type: recorded.type, streamId: recorded.streamId, streamVersion: recorded.streamVersion, position: recorded.position });
-        skipped += 1;
-      } else {
-        await dispatch(sql, envelopeOf(recorded, registry), batch);
-        applied += 1;
-      }
-      checkpoint = recorded.position;
+  let checkpoint = await readCheckpoint(sql, options.name, true);
+  const batch = new Batch();
+  let applied = 0;
+  let skipped = 0;
+  for (const recorded of events) {
+    if (checkpoint && comparePositions(recorded.position, checkpoint) <= 0) {
+      skipped += 1;
+      continue;
     }
-    await flushResults(sql, batch);
-    for (const runId of batch.summariesToCompute) await computeModelSummaries(sql, runId);
-    const touched = [...batch.touchedRuns].sort();
-    await recountRuns(sql, touched);
-    if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint);
-    return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch) };
-  });
+    if (!registry.has(recorded.type)) {
+      if (!options.skipUnknown) throw new UnknownEventTypeError(recorded.type, recorded.streamId, recorded.streamVersion, recorded.position);
+      options.onUnknown?.({ type: recorded.type, streamId: recorded.streamId, streamVersion: recorded.streamVersion, position: recorded.position });
+      skipped += 1;
+    } else {
+      await dispatch(sql, envelopeOf(recorded, registry), batch);
+      applied += 1;
+    }
+    checkpoint = recorded.position;
+  }
+  await flushResults(sql, batch);
+  for (const runId of batch.summariesToCompute) await computeModelSummaries(sql, runId);
+  const touched = [...batch.touchedRuns].sort();
+  await recountRuns(sql, touched);
+  if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint);
+  return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch) };
 }
 
 async function readProgress(sql: Sql, runIds: string[], batch: Batch): Promise<RunProgress[]> {
