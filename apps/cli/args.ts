@@ -55,7 +55,7 @@ export function required(command: string, flags: ParsedFlags, name: string, hint
 export function oneOf<T extends string>(command: string, flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new CliError(`verdict ${command}: --${flag} must be ${allowed.join(", ")} (got ${JSON.stringify(value)})`);
+    throw new CliError(`verdict ${command}: --${flag} must be ${allowed.slice(0, -1).join(", ")}${allowed.length > 1 ? " or " : ""}${allowed[allowed.length - 1]} (got ${JSON.stringify(value)})`);
   }
   return value as T;
 }

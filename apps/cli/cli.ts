@@ -25,7 +25,7 @@ export function resolveCommand(argv: readonly string[]): { name: string; rest: r
 
 /** Commands that load the API (type-graphql needs experimentalDecorators under tsx). */
 export function needsDecorators(argv: readonly string[]): boolean {
-  return ["start", "report", "keys"].includes(argv[0] ?? "");
+  return ["start", "report", "keys", "catalogs"].includes(argv[0] ?? "");
 }
 
 export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {

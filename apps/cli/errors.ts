@@ -16,6 +16,8 @@ export class CliError extends Error {
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
   const code = (error as { code?: unknown } | null)?.code;
+  const apiCode = (error as { apiCode?: unknown } | null)?.apiCode;
+  if (apiCode === "NOT_FOUND" || apiCode === "VALIDATION") return EXIT.usage;
   if (code === "validation" || code === "not_found" || code === "ENOENT" || code === "EISDIR") return EXIT.usage;
   return EXIT.failed;
 }

@@ -2,7 +2,8 @@
 // hash is stored, as apps/api does in PostgreSQL. A file (not the embedded read database) so
 // `verdict keys create` works while `verdict start` holds the PGlite databases: the running
 // API re-reads the file when it changes.
-import { readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { hashApiKey, keyIdOf, mintApiKey, type ApiKeyRecord, type ApiKeyStore } from "@verdict/api";
 import { timingSafeEqual } from "node:crypto";
 
@@ -37,6 +38,7 @@ export function createFileApiKeyStore(path: string, clock: { now(): Date } = { n
   async function save(keys: StoredKey[]): Promise<void> {
     // Written aside then renamed, so a reader never sees half a file.
     const temporary = `${path}.${process.pid}.tmp`;
+    await mkdir(dirname(path), { recursive: true });
     await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, path);
     cache = null;

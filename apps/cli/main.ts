@@ -20,6 +20,12 @@ function reRunWithDecorators(): boolean {
   return true;
 }
 
+// `verdict report ... | head` closes the pipe early; that is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const argv = process.argv.slice(2);
 if (!(needsDecorators(argv) && reRunWithDecorators())) {
   runCli(argv, processIo).then(

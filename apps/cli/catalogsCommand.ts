@@ -1,0 +1,93 @@
+// `verdict catalogs import FILE [--preview]` and `verdict catalogs export KEY [FILE]`, against the
+// configured event store (the embedded default, or DATABASE_URL). Import is the same command the
+// API's importCatalog sends: the same document again appends nothing.
+import { randomUUID } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { Catalog, catalogAggregate, catalogStream, handleCommand } from "@verdict/domain";
+import { parseFlags } from "./args.js";
+import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
+import { CliError, EXIT, type ExitCode } from "./errors.js";
+import type { Io } from "./io.js";
+import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
+import { tenantOf } from "./reportCommand.js";
+
+/** What Catalog resolved, as the ImportCatalog command takes it (as apps/api builds it). */
+export function importCatalogCommand(catalog: Catalog, tenant: string, path: string) {
+  return {
+    type: "ImportCatalog",
+    tenant,
+    key: catalog.key,
+    name: catalog.name,
+    ...(catalog.description ? { description: catalog.description } : {}),
+    digest: catalog.digest,
+    canonical_yaml: catalog.toYaml(),
+    source: { kind: "file", path },
+    metadata: { ...catalog.metadata },
+    products: catalog.products.map((p) => ({
+      key: p.key,
+      name: p.name,
+      ...(p.description ? { description: p.description } : {}),
+      ...(p.agent ? { agent: p.agent } : {}),
+      metadata: { ...p.metadata },
+      sets: p.sets.map((s) => ({
+        key: s.key,
+        name: s.name,
+        ...(s.description ? { description: s.description } : {}),
+        judge: { ...s.judge },
+        criteria: s.criteria.map((c) => ({ ...c })),
+        metadata: { ...s.metadata },
+        scenarios: s.scenarios.map((scenario) => scenario.toJSON()),
+      })),
+    })),
+  };
+}
+
+async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: Awaited<ReturnType<typeof openEventStore>>) => Promise<T>): Promise<T> {
+  const mode = platformMode(env);
+  const resources = new Resources();
+  try {
+    await claimHome(mode, resources);
+    return await work(await openEventStore(mode, resources));
+  } finally {
+    await resources.close();
+  }
+}
+
+export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const flags = parseFlags("catalogs import", argv, { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } });
+  const path = flags.positionals[0];
+  const tenant = tenantOf(flags.values.tenant, env);
+  const catalog = Catalog.load(path); // invalid documents throw with the line and rule (exit 2)
+  return withStore(env, async (store) => {
+    const diff = diffCatalog(catalog, await lastImport(store, tenant, catalog.key));
+    io.out(diffText(diff));
+    if (flags.booleans.preview) {
+      io.err("preview: nothing written");
+      return EXIT.ok;
+    }
+    const handled = await handleCommand(store, catalogAggregate, catalogStream(tenant, catalog.key), importCatalogCommand(catalog, tenant, path), {
+      clock: { now: () => new Date() },
+      ids: { next: () => randomUUID() },
+      context: { tenant, actor: "cli" },
+    });
+    io.err(handled.events.length ? `imported catalog ${catalog.key} for tenant ${tenant}` : `catalog ${catalog.key} unchanged: nothing written`);
+    return EXIT.ok;
+  });
+}
+
+export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const flags = parseFlags("catalogs export", argv, { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } });
+  const [key, file] = flags.positionals;
+  const tenant = tenantOf(flags.values.tenant, env);
+  return withStore(env, async (store) => {
+    const imported = await lastImport(store, tenant, key);
+    if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
+    if (file) {
+      await writeFile(file, imported.canonical_yaml);
+      io.err(`catalog ${key} (digest ${imported.digest}) written to ${file}`);
+    } else {
+      io.write(imported.canonical_yaml);
+    }
+    return EXIT.ok;
+  });
+}

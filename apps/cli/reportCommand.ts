@@ -1,0 +1,47 @@
+// `verdict report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark]`:
+// a run's report rebuilt from the configured event store with the API's own functions, so the
+// bytes equal the HTTP export's (GET .../report, report.md, report.json).
+import { writeFile } from "node:fs/promises";
+import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/domain";
+import { loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
+import { oneOf, parseFlags } from "./args.js";
+import { EXIT, type ExitCode } from "./errors.js";
+import type { Io } from "./io.js";
+import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
+
+export function tenantOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return flag ?? (env.VERDICT_TENANT?.trim() || "demo");
+}
+
+export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const flags = parseFlags("report", argv, { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } });
+  const format = oneOf("report", "format", flags.values.format, ["html", "md", "json"] as const, "html");
+  const theme = oneOf("report", "theme", flags.values.theme, ["light", "dark", "auto"] as const, "auto");
+  const tenant = tenantOf(flags.values.tenant, env);
+  const mode = platformMode(env);
+  const resources = new Resources();
+  try {
+    await claimHome(mode, resources);
+    const store = await openEventStore(mode, resources);
+    // Another tenant's run, a malformed id or a missing run: NOT_FOUND, as over HTTP.
+    const history = await loadRunHistory(store, tenant, flags.positionals[0]);
+    let text: string;
+    if (format === "json") {
+      const head = history.record?.started ?? history.imported;
+      const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(head?.evaluation_id ?? ""));
+      text = `${JSON.stringify(reportEnvelope(history, state.name ?? head?.evaluation_id ?? "", state.agent ?? "agent"), null, 2)}\n`;
+    } else {
+      const report = rebuildReport(history);
+      text = format === "md" ? report.toMarkdown() : report.toHtml({ theme: theme === "auto" ? null : theme });
+    }
+    if (flags.values.out) {
+      await writeFile(flags.values.out, text);
+      io.err(`report written to ${flags.values.out}`);
+    } else {
+      io.write(text); // exact bytes, no added newline
+    }
+    return history.status === "failed" ? EXIT.failed : EXIT.ok;
+  } finally {
+    await resources.close();
+  }
+}
