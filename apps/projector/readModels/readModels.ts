@@ -69,9 +69,10 @@ function connection<T>(rows: T[], size: number, totalCount: number, cursorOf: (r
 export interface ReadModelsOptions {
   /**
    * Finished runs (COMPLETED or FAILED) kept in memory with their results, model summaries and
-   * fix items (default 8, 0 turns it off). Nothing changes a run once it ended (the deciders
+   * fix items (default 4, 0 turns it off). Nothing changes a run once it ended (the deciders
    * refuse every later event, and a rebuild writes identical rows), while reading 3,000 wide
-   * rows through the driver takes far longer than the 30 ms a `run` query may take.
+   * rows through the driver takes far longer than the 30 ms a `run` query may take. A run of
+   * 3,000 results with short answers holds about 4.5 MB; long answers grow it, hence a small default.
    */
   finishedRunCache?: number;
 }
@@ -113,7 +114,7 @@ export class ReadModels {
     private readonly orm: MikroORM,
     options: ReadModelsOptions = {},
   ) {
-    this.#cacheSize = options.finishedRunCache ?? 8;
+    this.#cacheSize = options.finishedRunCache ?? 4;
   }
 
   /** Forgets every cached finished run (tests that truncate the tables between cases). */
