@@ -1,0 +1,84 @@
+// The projector as a process (main.ts) on PostgreSQL: `rebuild` prints what it rebuilt and the
+// checksums; `run` follows the log until SIGTERM, then exits cleanly.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { createPostgresEventStore } from "@verdict/infra";
+import type { EventStore } from "@verdict/domain";
+import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { beginRun, commandDeps, createEvaluation, GPT, recordPair } from "./testing/runFixture.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+let eventsDb: TestDatabase;
+let readDb: TestDatabase;
+let store: EventStore;
+
+beforeAll(async () => {
+  eventsDb = await createTestDatabase("verdict_projector_main_events");
+  readDb = await createTestDatabase("verdict_projector_main_read");
+  store = await createPostgresEventStore({ connectionString: eventsDb.url });
+  const deps = commandDeps("acme");
+  await createEvaluation(store, deps, "e1", ["a", "b"]);
+  const run = await beginRun(store, deps, "e1", "r1", [GPT]);
+  await recordPair(store, deps, run, "a", GPT.label, "passed");
+});
+
+afterAll(async () => {
+  await store?.close();
+  await eventsDb?.drop();
+  await readDb?.drop();
+});
+
+function projector(command: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", join(here, "main.ts"), command], {
+    cwd: join(here, "..", ".."),
+    env: { ...process.env, DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+async function runs(): Promise<{ id: string; status: string; completed: number }[]> {
+  const client = new pg.Client({ connectionString: readDb.url });
+  await client.connect();
+  try {
+    return (await client.query("SELECT id, status, completed FROM runs ORDER BY id")).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("tsx apps/projector/main.ts", () => {
+  it("rebuild replays the log and prints the checksums", async () => {
+    const proc = projector("rebuild");
+    expect(await proc.exited).toBe(0);
+    const printed = JSON.parse(proc.output().stdout);
+    expect(printed.rebuilt).toBe(2 + 2 + 2);
+    expect(printed.checksum.results.rows).toBe(2);
+    expect(await runs()).toEqual([{ id: "r1", status: "RUNNING", completed: 1 }]);
+  }, 60_000);
+
+  it("run follows new events and exits 0 on SIGTERM", async () => {
+    const proc = projector("run");
+    const deadline = Date.now() + 45_000;
+    while (!proc.output().stdout.includes("projector following the log")) {
+      if (Date.now() > deadline) throw new Error(`projector did not start: ${proc.output().stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const deps = commandDeps("acme");
+    await beginRun(store, deps, "e1", "r2", [GPT]);
+    while ((await runs()).length < 2) {
+      if (Date.now() > deadline) throw new Error("run r2 never reached the read models");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    proc.child.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+    expect((await runs()).map((r) => r.id)).toEqual(["r1", "r2"]);
+  }, 60_000);
+});
