@@ -14,10 +14,10 @@ export function rebuildReport(history: RunHistory): Report {
 }
 
 /** The version-1 envelope `report.json` serves: re-importable as it is (reference-platform §6.2). */
-export function reportEnvelope(history: RunHistory, evaluationName: string, agent: string): Record<string, unknown> {
+export function reportEnvelope(history: RunHistory, evaluationName: string, agent: string, report?: Report): Record<string, unknown> {
   if (history.imported) {
     const i = history.imported;
     return { version: 1, run_id: i.run_id, source: i.source, agent_name: i.agent_name, suite: i.suite, report: i.report };
   }
-  return { version: 1, run_id: history.runId, source: "verdict", agent_name: agent, suite: evaluationName, report: rebuildReport(history).toJSON() };
+  return { version: 1, run_id: history.runId, source: "verdict", agent_name: agent, suite: evaluationName, report: (report ?? rebuildReport(history)).toJSON() };
 }

@@ -7,8 +7,9 @@ import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isValidId, loadAggregate, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
-import { rebuildReport, reportEnvelope } from "../report/rebuildReport.js";
-import { loadRunHistory, type RunHistory } from "../report/runEvents.js";
+import { reportEnvelope } from "../report/rebuildReport.js";
+import type { RunHistory } from "../report/runEvents.js";
+import { runHistory, runReport } from "../schema/resolvers/runSupport.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
 const THEMES = ["light", "dark"] as const;
@@ -22,7 +23,7 @@ interface Located {
 
 async function locate(context: ApiContext, evaluationId: string, runId: string): Promise<Located> {
   if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
-  const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId);
+  const history = await runHistory(context, runId);
   const head = history.record?.started ?? history.imported;
   if (!head || head.evaluation_id !== evaluationId) throw notFound("run", runId);
   const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
@@ -81,17 +82,21 @@ export function reportRouter(): Router {
     if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
       throw new ApiError("VALIDATION", `theme must be light or dark (got ${JSON.stringify(theme)})`, "theme");
     }
-    const located = await locate(requestContext(req), req.params.id, req.params.runId);
-    const html = rebuildReport(located.history).toHtml({ theme: (theme as "light" | "dark" | undefined) ?? null });
+    const context = requestContext(req);
+    const located = await locate(context, req.params.id, req.params.runId);
+    const html = (await runReport(context, req.params.runId)).toHtml({ theme: (theme as "light" | "dark" | undefined) ?? null });
     send(req, res, located, "html", "text/html; charset=utf-8", html);
   }));
   router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, res) => {
-    const located = await locate(requestContext(req), req.params.id, req.params.runId);
-    send(req, res, located, "md", "text/markdown; charset=utf-8", markdownPart(rebuildReport(located.history), req));
+    const context = requestContext(req);
+    const located = await locate(context, req.params.id, req.params.runId);
+    send(req, res, located, "md", "text/markdown; charset=utf-8", markdownPart(await runReport(context, req.params.runId), req));
   }));
   router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, res) => {
-    const located = await locate(requestContext(req), req.params.id, req.params.runId);
-    const envelope = reportEnvelope(located.history, located.evaluationName, located.agent);
+    const context = requestContext(req);
+    const located = await locate(context, req.params.id, req.params.runId);
+    const report = located.history.imported ? undefined : await runReport(context, req.params.runId);
+    const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
     send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
   }));
   return router;

@@ -3,6 +3,7 @@ import type { Clock, EventStore, IdGenerator, LogPosition } from "@verdict/domai
 import type { ProgressBus, ReadModels } from "@verdict/projector";
 import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
 import { ApiError } from "./errors.js";
+import type { TerminalRunCache } from "./terminalRunCache.js";
 
 /** The read-model queries the API uses (the projector's ReadModels, or a fake with the same shape). */
 export type ApiReadModels = Pick<
@@ -39,6 +40,8 @@ export interface ApiDeps {
 export interface ApiContext {
   principal: ApiPrincipal;
   deps: ApiDeps;
+  /** Shared by every request of one server: what was read about finished runs. */
+  runCache: TerminalRunCache;
   /** Per-request memo (rebuilt reports, run streams). */
   cache: Map<string, Promise<unknown>>;
 }

@@ -15,6 +15,7 @@ import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { classify, formatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit } from "./queryLimits.js";
+import { TerminalRunCache } from "./terminalRunCache.js";
 
 export interface ApiServerOptions extends ApiDeps {
   /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
@@ -41,15 +42,14 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function newContext(deps: ApiDeps, principal: ApiContext["principal"]): ApiContext {
-  return { principal, deps, cache: new Map() };
-}
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const deps: ApiDeps = { ...options, limits };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error instanceof Error ? error.message : ""));
   const schema = await buildApiSchema();
+  const runCache = new TerminalRunCache();
+  const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({ principal, deps: d, runCache, cache: new Map() });
   const app = express();
   const httpServer = createServer(app);
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });

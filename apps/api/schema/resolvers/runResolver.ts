@@ -19,6 +19,11 @@ export function toResultNode(result: Result): ResultNode {
   return { ...result, status: resultStatusOf(result.status) } as ResultNode;
 }
 
+/** Read fresh while the run goes on; kept once it has ended (see TerminalRunCache). */
+function cached<T>(context: ApiContext, run: RunRow, field: string, load: () => Promise<T>): Promise<T> {
+  return context.runCache.read(context.principal.tenant, run.id, run.status, field, load);
+}
+
 function sum(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
 }
@@ -27,7 +32,8 @@ function sum(a: number | null, b: number | null): number | null {
 export class RunResolver {
   @Query(() => RunNode, { description: "A run of the tenant's; NOT_FOUND otherwise." })
   async run(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
-    const run = await context.deps.readModels.getRun(context.principal.tenant, id);
+    const tenant = context.principal.tenant;
+    const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id));
     if (!run) throw notFound("run", id);
     return run as unknown as RunNode;
   }
@@ -46,7 +52,7 @@ export class RunResolver {
 
   @FieldResolver(() => RunProgressNode)
   async progress(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunProgressNode> {
-    const progress = await context.deps.readModels.progress(context.principal.tenant, run.id);
+    const progress = await cached(context, run, "progress", () => context.deps.readModels.progress(context.principal.tenant, run.id));
     const latest = progress?.latest_result ?? null;
     return {
       runId: run.id,
@@ -64,7 +70,7 @@ export class RunResolver {
 
   @FieldResolver(() => [RunModel], { description: "The models in selection order, each with its summary once scored." })
   async models(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunModel[]> {
-    const summaries = await context.deps.readModels.modelSummaries(context.principal.tenant, run.id);
+    const summaries = await cached(context, run, "models", () => context.deps.readModels.modelSummaries(context.principal.tenant, run.id));
     const byLabel = new Map(summaries.map((s) => [s.label, s]));
     return (run.models ?? []).map((m) => {
       const s = byLabel.get(m.label);
@@ -81,23 +87,22 @@ export class RunResolver {
     @Arg("fault", () => String, { nullable: true }) fault: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ResultNode[]> {
-    const rows = await context.deps.readModels.listResults(context.principal.tenant, run.id, {
-      model,
-      status: status ? (status.toLowerCase() as Result["status"]) : null,
-      fault,
-    });
-    return rows.map(toResultNode);
+    const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
+    return cached(context, run, `results:${JSON.stringify(filter)}`, async () =>
+      (await context.deps.readModels.listResults(context.principal.tenant, run.id, filter)).map(toResultNode));
   }
 
   @FieldResolver(() => [MatrixRow], { description: "Scenario x model, rows in run order, cells in model order." })
   async matrix(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<MatrixRow[]> {
-    const rows = new Map<string, MatrixRow>();
-    for (const r of await context.deps.readModels.listResults(context.principal.tenant, run.id)) {
-      const row = rows.get(r.scenarioKey) ?? { scenarioKey: r.scenarioKey, group: r.group, cells: [] };
-      row.cells.push({ modelLabel: r.modelLabel, status: resultStatusOf(r.status), score: r.score, fault: r.fault });
-      rows.set(r.scenarioKey, row);
-    }
-    return [...rows.values()];
+    return cached(context, run, "matrix", async () => {
+      const rows = new Map<string, MatrixRow>();
+      for (const r of await context.deps.readModels.listResults(context.principal.tenant, run.id)) {
+        const row = rows.get(r.scenarioKey) ?? { scenarioKey: r.scenarioKey, group: r.group, cells: [] };
+        row.cells.push({ modelLabel: r.modelLabel, status: resultStatusOf(r.status), score: r.score, fault: r.fault });
+        rows.set(r.scenarioKey, row);
+      }
+      return [...rows.values()];
+    });
   }
 
   @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model, only items involving it." })
@@ -106,18 +111,18 @@ export class RunResolver {
     @Arg("model", () => String, { nullable: true }) model: string | null,
     @Ctx() context: ApiContext,
   ): Promise<FixItemNode[]> {
-    return (await context.deps.readModels.fixItems(context.principal.tenant, run.id, { model })) as FixItemNode[];
+    return cached(context, run, `fixItems:${model ?? ""}`, async () => (await context.deps.readModels.fixItems(context.principal.tenant, run.id, { model })) as FixItemNode[]);
   }
 
   @FieldResolver(() => GraphQLJSON, { nullable: true, description: "The recorded comparison (models, pairs, conclusion, seed, resamples)." })
   async comparison(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<unknown> {
-    const found = await context.deps.readModels.comparison(context.principal.tenant, run.id);
+    const found = await cached(context, run, "comparison", () => context.deps.readModels.comparison(context.principal.tenant, run.id));
     return found ? { ...found.comparison, seed: found.seed, resamples: found.resamples, confidence: found.confidence } : null;
   }
 
   @FieldResolver(() => VerdictNode, { nullable: true })
   async verdict(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<VerdictNode | null> {
-    return (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null;
+    return cached(context, run, "verdict", async () => (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null);
   }
 
   @FieldResolver(() => RunUsage)
