@@ -19,19 +19,21 @@ function sameHash(a: string, b: string): boolean {
 }
 
 export function createFileApiKeyStore(path: string, clock: { now(): Date } = { now: () => new Date() }): ApiKeyStore {
-  let cache: { mtimeMs: number; keys: StoredKey[] } | null = null;
+  // Each save renames a new file into place, so (inode, mtime) changes with every write.
+  let cache: { version: string; keys: StoredKey[] } | null = null;
 
   async function load(): Promise<StoredKey[]> {
-    let mtimeMs: number;
+    let version: string;
     try {
-      mtimeMs = (await stat(path)).mtimeMs;
+      const info = await stat(path);
+      version = `${info.ino}:${info.mtimeMs}`;
     } catch (error) {
       if ((error as { code?: string }).code === "ENOENT") return [];
       throw error;
     }
-    if (cache?.mtimeMs === mtimeMs) return cache.keys;
+    if (cache?.version === version) return cache.keys;
     const keys = (JSON.parse(await readFile(path, "utf8")) as { keys: StoredKey[] }).keys;
-    cache = { mtimeMs, keys };
+    cache = { version, keys };
     return keys;
   }
 

@@ -1,0 +1,97 @@
+// The `run` command on the shipped example: the real Runner, the scripted agent and judge, and
+// the faults the example was written to show.
+import { describe, expect, it } from "vitest";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runCli } from "./cli.js";
+import { bufferIo } from "./io.js";
+
+const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
+const MODELS = "gpt-5-mini,claude-sonnet-4-5,ollama/qwen3:8b";
+const base = ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", MODELS, "--agent", `scripted:${example("agent.yaml")}`, "--quiet"];
+
+interface JsonResult { scenario_key: string; label: string; status: string; fault?: string; diagnosis?: { judge?: { suggested_tool?: { name: string } } } }
+
+function faultsOf(results: JsonResult[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of results) if (r.status !== "passed") out[`${r.scenario_key} × ${r.label}`] = r.fault ?? r.status;
+  return out;
+}
+
+describe("verdict run on examples/support", () => {
+  it("finds the faults the example was designed to show, for the reasons it was designed for", async () => {
+    const io = bufferIo();
+    const code = await runCli([...base, "--judge", `scripted:${example("judge.yaml")}`, "--format", "json"], io, {});
+    expect(code).toBe(0);
+    const doc = JSON.parse(io.stdout.join(""));
+    const results = doc.results as JsonResult[];
+    expect(results).toHaveLength(30);
+    expect(faultsOf(results)).toEqual({
+      "order_status × ollama/qwen3:8b": "expected_tool_not_called",
+      "cancel_order × ollama/qwen3:8b": "tool_error",
+      "refund_damaged_item × gpt-5-mini": "missing_capability",
+      "refund_damaged_item × claude-sonnet-4-5": "missing_capability",
+      "refund_damaged_item × ollama/qwen3:8b": "missing_capability",
+      "change_address × ollama/qwen3:8b": "missing_content",
+      "double_charge × gpt-5-mini": "forbidden_content",
+      "update_card × ollama/qwen3:8b": "forbidden_content",
+      "delete_account × ollama/qwen3:8b": "expected_tool_not_called",
+      "change_email × gpt-5-mini": "expected_tool_not_called",
+    });
+    // The judge sharpened the missing tool's fix: it names the refund tool to add.
+    const refund = results.find((r) => r.scenario_key === "refund_damaged_item" && r.label === "claude-sonnet-4-5");
+    expect(refund?.diagnosis?.judge?.suggested_tool?.name).toBe("issue_refund");
+    const summaries = doc.summary_by_model as Record<string, { passed: number }>;
+    expect(Object.fromEntries(Object.entries(summaries).map(([label, s]) => [label, s.passed]))).toEqual({
+      "gpt-5-mini": 7, "claude-sonnet-4-5": 9, "ollama/qwen3:8b": 4,
+    });
+    // The judge picked the model with the most passes; its rationale is recorded as given.
+    expect(doc.verdict).toMatchObject({ winner: "claude-sonnet-4-5" });
+    expect(io.stderr.join("\n")).toContain("pass rate 66.7% (20/30)");
+  });
+
+  it("prints Markdown by default and fails the gate below the pass rate (exit 1)", async () => {
+    const io = bufferIo();
+    expect(await runCli([...base, "--gate", "0.8"], io, {})).toBe(1);
+    const markdown = io.stdout.join("");
+    expect(markdown).toMatch(/^# Evaluation — 10 scenarios × 3 models/);
+    expect(markdown).toContain("`refund_damaged_item`");
+    expect(io.stderr.join("\n")).toContain("gate failed: pass rate 66.7% (20/30) is below 80.0%");
+    const met = bufferIo();
+    expect(await runCli([...base, "--gate", "0.6"], met, {})).toBe(0);
+    expect(met.stderr.join("\n")).toContain("gate 60.0% met");
+  });
+
+  it("writes the chosen format to --out", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-cli-"));
+    try {
+      const out = join(dir, "report.html");
+      expect(await runCli([...base, "--models", "gpt-5-mini", "--format", "html", "--out", out], bufferIo(), {})).toBe(0);
+      const html = await readFile(out, "utf8");
+      expect(html).toMatch(/^<!DOCTYPE html>/i);
+      expect(html).toContain("gpt-5-mini");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the flag or the file that is wrong (exit 2)", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["run", "--catalog", example("catalog.yaml")], /--product is required/],
+      [[...base, "--agent", "python:agent.py"], /--agent must be scripted:<agent script.yaml> or http:<url/],
+      [[...base, "--agent", "scripted:/nope/agent.yaml"], /--agent: no such file \/nope\/agent.yaml/],
+      [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml> or none/],
+      [[...base, "--set", "nightly"], /nightly/],
+      [[...base, "--catalog", "/nope/catalog.yaml"], /\/nope\/catalog.yaml/],
+      [[...base, "--format", "pdf"], /--format must be md, json or html/],
+      [[...base, "--models", " , "], /--models: name at least one model/],
+    ];
+    for (const [argv, message] of cases) {
+      const io = bufferIo();
+      expect(await runCli(argv, io, {}), argv.join(" ")).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(message);
+    }
+  });
+});
