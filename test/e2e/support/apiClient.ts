@@ -1,0 +1,83 @@
+// A client of a running API as any consumer would use it: fetch for GraphQL and REST, graphql-ws
+// (with the `ws` package) for subscriptions, an API key as `Authorization: Bearer`.
+import { createClient, type Client } from "graphql-ws";
+import WebSocket from "ws";
+
+export interface GqlAnswer<T> {
+  status: number;
+  data?: T;
+  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+}
+
+export interface ApiClient {
+  graphqlUrl: string;
+  gql<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<GqlAnswer<T>>;
+  /** The data, or throws with the errors. */
+  ok<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<T>;
+  get(key: string, path: string): Promise<Response>;
+  /** Every message of a subscription until the server completes it; `onNext` sees each as it arrives. */
+  subscribe<T = any>(key: string, query: string, variables: Record<string, unknown>, onNext?: (value: T) => void): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function apiClient(graphqlUrl: string): ApiClient {
+  const base = graphqlUrl.replace(/\/graphql$/, "");
+  const wsUrl = graphqlUrl.replace(/^http/, "ws");
+  const clients: Client[] = [];
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+  const gql = async <T>(key: string, query: string, variables?: Record<string, unknown>): Promise<GqlAnswer<T>> => {
+    const res = await fetch(graphqlUrl, { method: "POST", headers: { "content-type": "application/json", ...auth(key) }, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data?: T; errors?: GqlAnswer<T>["errors"] };
+    return { status: res.status, data: body.data ?? undefined, errors: body.errors };
+  };
+  return {
+    graphqlUrl,
+    gql,
+    async ok<T>(key: string, query: string, variables?: Record<string, unknown>) {
+      const answer = await gql<T>(key, query, variables);
+      if (answer.errors) throw new Error(`GraphQL ${answer.status}: ${JSON.stringify(answer.errors)}`);
+      return answer.data as T;
+    },
+    get: (key, path) => fetch(`${base}${path}`, { headers: auth(key) }),
+    subscribe<T>(key: string, query: string, variables: Record<string, unknown>, onNext?: (value: T) => void) {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      const seen: T[] = [];
+      return new Promise<T[]>((resolve, reject) => {
+        client.subscribe<T>({ query, variables }, {
+          next: (value) => {
+            if (value.errors) return reject(new Error(`subscription: ${JSON.stringify(value.errors)}`));
+            seen.push(value.data as T);
+            onNext?.(value.data as T);
+          },
+          // graphql-ws hands over a GraphQL errors list or a close event rather than an Error.
+          error: (error) => reject(error instanceof Error ? error : new Error(`subscription failed: ${JSON.stringify(error)}`)),
+          complete: () => resolve(seen),
+        });
+      });
+    },
+    async close() {
+      await Promise.allSettled(clients.map((c) => c.dispose()));
+    },
+  };
+}
+
+export const PROGRESS_SUBSCRIPTION = `subscription ($runId: ID!) { runProgress(runId: $runId) {
+  runId status total completed passed failed errored latestResult { scenarioKey modelLabel status }
+} }`;
+
+export interface ProgressMessage {
+  runProgress: { runId: string; status: string; total: number; completed: number; passed: number; failed: number; errored: number };
+}
+
+/** The run's events as the audit shows them: how many of each type, and per pair stream. */
+export async function auditCounts(client: ApiClient, key: string, runId: string) {
+  const data = await client.ok<{ runAudit: { status: string; events: Array<{ type: string; streamId: string }> } }>(
+    key,
+    `query ($id: ID!) { runAudit(id: $id) { status events { type streamId } } }`,
+    { id: runId },
+  );
+  const count = (type: string) => data.runAudit.events.filter((e) => e.type === type).length;
+  const scoredStreams = data.runAudit.events.filter((e) => e.type === "ResultScored").map((e) => e.streamId);
+  return { status: data.runAudit.status, count, scoredStreams, distinctScored: new Set(scoredStreams).size, events: data.runAudit.events };
+}
