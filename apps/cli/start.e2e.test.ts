@@ -1,0 +1,74 @@
+// `verdict start --exit` as a user runs it: a child process on the embedded default, its data
+// in a temporary VERDICT_HOME. The first start imports the example, runs it across three models
+// and writes the report; a second start on the same home reuses everything and runs #2.
+import { describe, expect, it, afterAll } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+const MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
+
+function start(home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: home, PORT: "0" };
+  // The child must look like a user's shell: not a vitest worker, no services configured.
+  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH") delete env[name];
+  delete env.DATABASE_URL;
+  delete env.VERDICT_READ_DATABASE_URL;
+  delete env.KAFKA_BROKERS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ["apps/cli/main.ts", "start", "--exit"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("verdict start --exit (embedded default)", () => {
+  let home = "";
+  afterAll(async () => {
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it("runs the example across three models and prints the URL, the subscription and the report", async () => {
+    home = await mkdtemp(join(tmpdir(), "verdict-home-"));
+    const first = await start(home);
+    expect(first.code, first.stderr).toBe(0);
+    const out = first.stdout;
+    expect(out).toContain(`embedded: PGlite under ${home}`);
+    expect(out).toContain("catalog support: imported (10 scenarios");
+    expect(out).toMatch(/run #1 started \([0-9a-f-]{36}\) across gpt-5-mini, claude-sonnet-4-5, ollama\/qwen3:8b/);
+    expect(out).toMatch(/\[30\/30\] 20 passed · 10 failed · 0 errored · COMPLETED/);
+    expect(out).toMatch(/GraphQL: +http:\/\/127\.0\.0\.1:\d+\/graphql/);
+    const runId = /run #1 started \(([0-9a-f-]{36})\)/.exec(out)?.[1];
+    expect(out).toContain(`subscription { runProgress(runId: "${runId}") { completed total passed failed errored status } }`);
+    const key = /Header: +Authorization: Bearer (vk_\S+)/.exec(out)?.[1];
+    expect(key).toBeTruthy();
+    expect(out).toContain("verdict: claude-sonnet-4-5");
+    const reportPath = join(home, "reports", "support-support-smoke-run-1.html");
+    expect(out).toContain(`Report:        ${reportPath}`);
+    const html = await readFile(reportPath, "utf8");
+    for (const model of MODELS) expect(html).toContain(model);
+    expect(existsSync(join(home, "reports", "support-support-smoke-run-1.md"))).toBe(true);
+    // The key is kept as a hash only, and the home is unlocked after --exit.
+    expect(await readFile(join(home, "api-keys.json"), "utf8")).not.toContain(key!.slice(16));
+    expect(existsSync(join(home, "verdict.pid"))).toBe(false);
+  }, 180_000);
+
+  it("starts again on the same home: the catalog is unchanged, the evaluation reused, the run is #2", async () => {
+    const second = await start(home);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain("catalog support: unchanged");
+    expect(second.stdout).toMatch(/evaluation support\/support\/smoke: reusing [0-9a-f-]{36}/);
+    expect(second.stdout).toMatch(/run #2 started/);
+    const html = await readFile(join(home, "reports", "support-support-smoke-run-2.html"), "utf8");
+    for (const model of MODELS) expect(html).toContain(model);
+  }, 180_000);
+});
