@@ -1,70 +1,18 @@
 // The query surface the API reads: every method is scoped by tenant, so another tenant's ids
 // answer null (or an empty list). Lists page with opaque cursors; runs come newest first.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { DomainError } from "@verdict/domain";
 import { sqlOf, type Sql } from "../db/sql.js";
 import type { LatestResult, RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
+import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
+import { connection, decodeCursor, pageSize } from "./paging.js";
+import {
+  CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
+} from "./selects.js";
 import type {
   Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter, Run,
   RunComparison, RunVerdict,
 } from "./types.js";
-
-const CATALOG_COLUMNS = ["tenant", "key", "name", "description", "digest", "source", "metadata", "scenario_count", "imported_at"];
-const EVALUATION_COLUMNS = [
-  "id", "tenant", "agent", "name", "judge", "criteria", "threshold", "compare_models", "catalog", "external", "archived", "archived_at",
-  "scenario_count", "run_count", "latest_run_id", "latest_run_number", "created_at", "updated_at",
-];
-const SCENARIO_COLUMNS = ["evaluation_id", "key", "tenant", "prompt", "group", "group_name", "notes", "expectations", "data", "position", "enabled"];
-const RUN_COLUMNS = [
-  "id", "tenant", "evaluation_id", "number", "origin", "status", "external", "selection", "models", "criteria", "judge", "judge_label",
-  "threshold", "release", "metadata", "tools", "catalog", "import_source", "total", "completed", "passed", "failed", "errored",
-  "agent_input_tokens", "agent_output_tokens", "agent_cost", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
-  "summary", "completion_requested", "error_message", "failure_pairs", "scheduled_at", "started_at", "completed_at", "updated_at",
-];
-const RESULT_COLUMNS = [
-  "run_id", "n", "tenant", "scenario_key", "group", "model_label", "provider", "model", "position", "status", "score", "scores", "fault",
-  "recommendation", "diagnosis", "answer", "tool_calls", "error", "duration_ms", "input_tokens", "output_tokens", "cost", "cost_source",
-  "replay_metadata", "scenario", "judge_exchanges", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
-  "replayed_at", "scored_at",
-];
-const CELL_COLUMNS = ["run_id", "n", "scenario_key", "group", "model_label", "position", "status", "score", "fault", "duration_ms", "cost", "cost_source", "scored_at"];
-const BIGINT = ["agent_input_tokens", "agent_output_tokens", "judge_input_tokens", "judge_output_tokens", "input_tokens", "output_tokens", "seed"];
-const TIMESTAMPS = ["imported_at", "archived_at", "created_at", "updated_at", "scheduled_at", "started_at", "completed_at", "replayed_at", "scored_at", "recorded_at"];
-const spec = { bigint: BIGINT, timestamps: TIMESTAMPS };
-
-const CATALOG_SELECT = selectList("c", CATALOG_COLUMNS, spec);
-const EVALUATION_SELECT = selectList("e", EVALUATION_COLUMNS, spec);
-const SCENARIO_SELECT = selectList("s", SCENARIO_COLUMNS, spec);
-const RUN_SELECT = selectList("r", RUN_COLUMNS, spec);
-const RESULT_SELECT = selectList("t", RESULT_COLUMNS, spec);
-const CELL_SELECT = selectList("t", CELL_COLUMNS, spec);
-
-function pageSize(first: number | undefined): number {
-  const size = first ?? 20;
-  if (!Number.isInteger(size) || size < 0 || size > 100) throw DomainError.validation(`first must be a whole number from 0 to 100 (got ${size})`, "first");
-  return size;
-}
-
-function encodeCursor(parts: unknown[]): string {
-  return Buffer.from(JSON.stringify(parts)).toString("base64url");
-}
-
-function decodeCursor(cursor: string, shape: string[]): unknown[] {
-  try {
-    const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === shape[i])) return parts;
-  } catch {
-    // falls through to the validation error
-  }
-  throw DomainError.validation("after is not a cursor this list gave out", "after");
-}
-
-function connection<T>(rows: T[], size: number, totalCount: number, cursorOf: (row: T) => unknown[]): Connection<T> {
-  const nodes = rows.slice(0, size);
-  const edges = nodes.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
-  return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
-}
 
 export interface ReadModelsOptions {
   /**
@@ -77,44 +25,14 @@ export interface ReadModelsOptions {
   finishedRunCache?: number;
 }
 
-interface FinishedRun {
-  run: Run;
-  results?: Promise<Result[]>;
-  summaries?: Promise<ModelSummary[]>;
-  fixItems?: Promise<FixItem[]>;
-}
-
-const isFinished = (run: Run) => run.status === "COMPLETED" || run.status === "FAILED";
-
-function matches(result: Result, filter: ResultFilter): boolean {
-  return (
-    (filter.model == null || result.modelLabel === filter.model) &&
-    (filter.status == null || result.status === filter.status) &&
-    (filter.fault == null || result.fault === filter.fault) &&
-    (filter.scenarioKey == null || result.scenarioKey === filter.scenarioKey)
-  );
-}
-
-function resultWhere(tenant: string, runId: string, filter: ResultFilter): { where: string; params: unknown[] } {
-  const where = ["t.run_id = ?", "t.tenant = ?"];
-  const params: unknown[] = [runId, tenant];
-  for (const [column, value] of [["model_label", filter.model], ["status", filter.status], ["fault", filter.fault], ["scenario_key", filter.scenarioKey]] as const) {
-    if (value === undefined || value === null) continue;
-    where.push(`t.${column} = ?`);
-    params.push(value);
-  }
-  return { where: where.join(" AND "), params };
-}
-
 export class ReadModels {
-  readonly #cacheSize: number;
-  readonly #finished = new Map<string, FinishedRun>();
+  readonly #finished: FinishedRunCache;
 
   constructor(
     private readonly orm: MikroORM,
     options: ReadModelsOptions = {},
   ) {
-    this.#cacheSize = options.finishedRunCache ?? 4;
+    this.#finished = new FinishedRunCache(options.finishedRunCache ?? 4);
   }
 
   /** Forgets every cached finished run (tests that truncate the tables between cases). */
@@ -122,44 +40,13 @@ export class ReadModels {
     this.#finished.clear();
   }
 
-  /** The cached entry of a finished run, touched as most recently used. */
-  private cachedRun(tenant: string, runId: string): FinishedRun | undefined {
-    const key = `${tenant}\u0000${runId}`;
-    const entry = this.#finished.get(key);
-    if (entry) {
-      this.#finished.delete(key); // re-inserted last: the Map's order is the LRU order
-      this.#finished.set(key, entry);
-    }
-    return entry;
-  }
-
-  private remember(run: Run): FinishedRun | undefined {
-    if (this.#cacheSize === 0 || !isFinished(run)) return undefined;
-    const entry: FinishedRun = { run };
-    this.#finished.set(`${run.tenant}\u0000${run.id}`, entry);
-    while (this.#finished.size > this.#cacheSize) this.#finished.delete(this.#finished.keys().next().value!);
-    return entry;
-  }
-
   /** A finished run's entry, reading the run once when it is not cached yet. */
   private async finishedRun(tenant: string, runId: string): Promise<FinishedRun | undefined> {
-    if (this.#cacheSize === 0) return undefined;
-    const cached = this.cachedRun(tenant, runId);
+    if (this.#finished.size === 0) return undefined;
+    const cached = this.#finished.get(tenant, runId);
     if (cached) return cached;
     const run = await this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, runId]);
-    return run ? this.remember(run) : undefined;
-  }
-
-  /** Loads a part of a finished run once (concurrent callers share the load; a failure is not kept). */
-  private part<K extends "results" | "summaries" | "fixItems">(entry: FinishedRun, key: K, load: () => NonNullable<FinishedRun[K]>): NonNullable<FinishedRun[K]> {
-    if (!entry[key]) {
-      const loading = load();
-      entry[key] = loading;
-      loading.catch(() => {
-        if (entry[key] === loading) entry[key] = undefined;
-      });
-    }
-    return entry[key]!;
+    return run ? this.#finished.remember(run) : undefined;
   }
 
   private sql(): Sql {
@@ -243,10 +130,10 @@ export class ReadModels {
   }
 
   async getRun(tenant: string, id: string): Promise<Run | null> {
-    const cached = this.cachedRun(tenant, id);
+    const cached = this.#finished.get(tenant, id);
     if (cached) return { ...cached.run };
     const run = await this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, id]);
-    if (run) this.remember(run);
+    if (run) this.#finished.remember(run);
     return run && { ...run };
   }
 
@@ -270,7 +157,7 @@ export class ReadModels {
   async listResults(tenant: string, runId: string, filter: ResultFilter = {}): Promise<Result[]> {
     const entry = await this.finishedRun(tenant, runId);
     if (!entry) return this.queryResults(tenant, runId, filter);
-    const results = await this.part(entry, "results", () => this.queryResults(tenant, runId, {}));
+    const results = await this.#finished.part(entry, "results", () => this.queryResults(tenant, runId, {}));
     return filter.model == null && filter.status == null && filter.fault == null && filter.scenarioKey == null
       ? results.slice()
       : results.filter((result) => matches(result, filter));
@@ -306,7 +193,7 @@ export class ReadModels {
   async fixItems(tenant: string, runId: string, filter: { model?: string | null } = {}): Promise<FixItem[]> {
     const entry = await this.finishedRun(tenant, runId);
     if (entry) {
-      const items = await this.part(entry, "fixItems", () => this.queryFixItems(tenant, runId, {}));
+      const items = await this.#finished.part(entry, "fixItems", () => this.queryFixItems(tenant, runId, {}));
       return filter.model ? items.filter((item) => item.models.includes(filter.model!)) : items.slice();
     }
     return this.queryFixItems(tenant, runId, filter);
@@ -324,7 +211,7 @@ export class ReadModels {
   /** In model order. */
   async modelSummaries(tenant: string, runId: string): Promise<ModelSummary[]> {
     const entry = await this.finishedRun(tenant, runId);
-    if (entry) return (await this.part(entry, "summaries", () => this.queryModelSummaries(tenant, runId))).slice();
+    if (entry) return (await this.#finished.part(entry, "summaries", () => this.queryModelSummaries(tenant, runId))).slice();
     return this.queryModelSummaries(tenant, runId);
   }
 

@@ -1,0 +1,29 @@
+// Relay-style pages with opaque cursors (base64url JSON of the ordering key).
+import { DomainError } from "@verdict/domain";
+import type { Connection } from "./types.js";
+
+export function pageSize(first: number | undefined): number {
+  const size = first ?? 20;
+  if (!Number.isInteger(size) || size < 0 || size > 100) throw DomainError.validation(`first must be a whole number from 0 to 100 (got ${size})`, "first");
+  return size;
+}
+
+function encodeCursor(parts: unknown[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
+}
+
+export function decodeCursor(cursor: string, shape: string[]): unknown[] {
+  try {
+    const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === shape[i])) return parts;
+  } catch {
+    // falls through to the validation error
+  }
+  throw DomainError.validation("after is not a cursor this list gave out", "after");
+}
+
+export function connection<T>(rows: T[], size: number, totalCount: number, cursorOf: (row: T) => unknown[]): Connection<T> {
+  const nodes = rows.slice(0, size);
+  const edges = nodes.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
+  return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
+}
