@@ -38,8 +38,11 @@ function checkModels(models: Record<string, unknown>): void {
 }
 
 export function checkImportedReport(report: Record<string, unknown>): void {
-  const { models, results } = report;
-  if (!isObject(models)) throw DomainError.validation("report.models must be an object keyed by model label", "report.models");
+  // The reference library writes per-model summaries under `models`; ours under `summary_by_model`.
+  // Both are the same document shape, so either is accepted.
+  const { results } = report;
+  const models = report.models ?? report.summary_by_model;
+  if (!isObject(models)) throw DomainError.validation("report.models (or summary_by_model) must be an object keyed by model label", "report.models");
   if (!Array.isArray(results)) throw DomainError.validation("report.results must be a list", "report.results");
   checkModels(models);
   if (results.length > REPORT_MAX_RESULTS) {

@@ -201,6 +201,15 @@ describe("ImportReport on the run stream", () => {
     expect(() => given(runAggregate, [runStarted()]).when(command)).toThrow("run_id already exists with a different report");
   });
 
+  it("accepts a report written by this platform, whose per-model summaries are under summary_by_model", () => {
+    const { models, ...rest } = report;
+    const ours = { ...rest, summary_by_model: models };
+    const [event] = given(runAggregate, [], { evaluation }).when({ ...command, report: ours });
+    expect(event.type).toBe("ReportImported");
+    const neither = { ...rest };
+    expect(() => given(runAggregate, [], { evaluation }).when({ ...command, report: neither })).toThrow("report.models (or summary_by_model) must be an object");
+  });
+
   it("refuses a report with two labels for one model, a label missing from models, an unknown fault", () => {
     const g = given(runAggregate, [], { evaluation });
     const twoLabels = { ...report, models: { ...report.models, "openai/gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } } };
