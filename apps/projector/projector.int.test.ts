@@ -94,6 +94,38 @@ describe("projector on PostgreSQL", () => {
     expect(await readModelChecksum(sqlOf(read.orm.em.fork()))).toEqual(resumed);
   });
 
+  it("delivers a scored result's progress to another connection's subscriber promptly", async () => {
+    const publisher = createPostgresProgressBus({ url: readDb.url });
+    const apiSide = createPostgresProgressBus({ url: readDb.url });
+    const arrivals = new Map<number, number>();
+    await apiSide.subscribe("lat-run", (progress) => {
+      if (!arrivals.has(progress.completed)) arrivals.set(progress.completed, performance.now());
+    });
+    const projector = createProjector({ store, orm: read.orm, bus: publisher, name: "latency" });
+    const deps = commandDeps("latency");
+    const keys = Array.from({ length: 30 }, (_, i) => `k${i}`);
+    await createEvaluation(store, deps, "lat", keys);
+    const run = await beginRun(store, deps, "lat", "lat-run", [GPT]);
+    projector.start();
+    const delays: number[] = [];
+    try {
+      for (const [i, key] of keys.entries()) {
+        await recordPair(store, deps, run, key, GPT.label, "passed");
+        const appended = performance.now();
+        await waitUntil(() => arrivals.has(i + 1));
+        delays.push(arrivals.get(i + 1)! - appended);
+      }
+    } finally {
+      await projector.stop();
+      await publisher.close();
+      await apiSide.close();
+    }
+    delays.sort((a, b) => a - b);
+    const p95 = delays[Math.ceil(0.95 * delays.length) - 1];
+    console.log(`progress after the score's append: p50 ${delays[15].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
+    expect(p95).toBeLessThan(150);
+  });
+
   it("answers a finished run and its 3,000 results well under 30 ms, 20 clients at once", async () => {
     const memory = createMemoryEventStore();
     const deps = commandDeps("perf");
