@@ -72,6 +72,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
       log: workerLog(io),
       concurrency: 4,
+      // Keeps this deployment's topics and consumer groups apart on a shared broker.
+      topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });
     resources.add(worker, (w) => w.stop());
     const apiKeys = await openApiKeys(mode, resources);

@@ -27,6 +27,7 @@ Environment
   DATABASE_URL          PostgreSQL for events (and read models): leaves the embedded default
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)
+  VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
   VERDICT_TENANT        tenant of report / catalogs (default demo)
 
 Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error.
