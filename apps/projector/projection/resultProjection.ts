@@ -35,6 +35,25 @@ export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope,
   batch.latestResult.set(d.run_id, { scenario_key: d.scenario_key, model_label: d.model_label, status: d.status, score: d.score, fault: d.fault });
 }
 
+const REPLAY_SET = `answer = r.answer, tool_calls = r.tool_calls, error = r.error, duration_ms = r.duration_ms,
+  input_tokens = r.input_tokens, output_tokens = r.output_tokens, cost = r.cost, cost_source = r.cost_source,
+  replay_metadata = r.replay_metadata, replayed_at = r.replayed_at`;
+const REPLAY_COLUMNS = `answer text, tool_calls jsonb, error text, duration_ms float8, input_tokens bigint, output_tokens bigint, cost float8,
+  cost_source text, replay_metadata jsonb, replayed_at timestamptz`;
+const SCORE_SET = `status = r.status, score = r.score, scores = r.scores, fault = r.fault, recommendation = r.recommendation,
+  diagnosis = r.diagnosis, judge_exchanges = r.judge_exchanges, judge_calls = r.judge_calls, judge_input_tokens = r.judge_input_tokens,
+  judge_output_tokens = r.judge_output_tokens, judge_cost = r.judge_cost, scored_at = r.scored_at`;
+const SCORE_COLUMNS = `status text, score float8, scores jsonb, fault text, recommendation text, diagnosis jsonb, judge_exchanges jsonb,
+  judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, scored_at timestamptz`;
+
+async function updateResults(sql: Sql, set: string, columns: string, rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.execute(
+    `UPDATE results t SET ${set} FROM jsonb_to_recordset(?::jsonb) AS r(run_id text, n int, ${columns}) WHERE t.run_id = r.run_id AND t.n = r.n`,
+    [JSON.stringify(rows)],
+  );
+}
+
 export async function flushResults(sql: Sql, batch: Batch): Promise<void> {
   if (batch.pendingResults.length > 0) {
     await sql.execute(
@@ -46,29 +65,23 @@ export async function flushResults(sql: Sql, batch: Batch): Promise<void> {
       [JSON.stringify(batch.pendingResults)],
     );
   }
-  if (batch.replays.length > 0) {
-    await sql.execute(
-      `UPDATE results t SET answer = r.answer, tool_calls = r.tool_calls, error = r.error, duration_ms = r.duration_ms,
-         input_tokens = r.input_tokens, output_tokens = r.output_tokens, cost = r.cost, cost_source = r.cost_source,
-         replay_metadata = r.replay_metadata, replayed_at = r.replayed_at
-       FROM jsonb_to_recordset(?::jsonb) AS r(run_id text, n int, answer text, tool_calls jsonb, error text, duration_ms float8,
-         input_tokens bigint, output_tokens bigint, cost float8, cost_source text, replay_metadata jsonb, replayed_at timestamptz)
-       WHERE t.run_id = r.run_id AND t.n = r.n`,
-      [JSON.stringify(batch.replays)],
-    );
+  // A pair replayed and scored in the same batch is written once, with both sets of columns.
+  const replays = new Map(batch.replays.map((r) => [`${r.run_id}\u0000${r.n}`, r]));
+  const both: object[] = [];
+  const scoresOnly: object[] = [];
+  for (const score of batch.scores) {
+    const key = `${score.run_id}\u0000${score.n}`;
+    const replay = replays.get(key);
+    if (replay) {
+      both.push({ ...replay, ...score });
+      replays.delete(key);
+    } else {
+      scoresOnly.push(score);
+    }
   }
-  if (batch.scores.length > 0) {
-    await sql.execute(
-      `UPDATE results t SET status = r.status, score = r.score, scores = r.scores, fault = r.fault, recommendation = r.recommendation,
-         diagnosis = r.diagnosis, judge_exchanges = r.judge_exchanges, judge_calls = r.judge_calls, judge_input_tokens = r.judge_input_tokens,
-         judge_output_tokens = r.judge_output_tokens, judge_cost = r.judge_cost, scored_at = r.scored_at
-       FROM jsonb_to_recordset(?::jsonb) AS r(run_id text, n int, status text, score float8, scores jsonb, fault text, recommendation text,
-         diagnosis jsonb, judge_exchanges jsonb, judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8,
-         scored_at timestamptz)
-       WHERE t.run_id = r.run_id AND t.n = r.n`,
-      [JSON.stringify(batch.scores)],
-    );
-  }
+  await updateResults(sql, REPLAY_SET, REPLAY_COLUMNS, [...replays.values()]);
+  await updateResults(sql, SCORE_SET, SCORE_COLUMNS, scoresOnly);
+  await updateResults(sql, `${REPLAY_SET}, ${SCORE_SET}`, `${REPLAY_COLUMNS}, ${SCORE_COLUMNS}`, both);
 }
 
 /**
