@@ -84,6 +84,9 @@ export class Replay {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
     }
+    const fast = readInit(value as Record<string, unknown>);
+    if (fast) return new Replay(fast);
+    // Slow path, for an unusual key or an invalid value: the error names the key as given.
     const init: Record<string, unknown> = {};
     const seen: Record<string, string> = {};
     for (const key of Object.keys(value)) {
@@ -161,6 +164,49 @@ export class Replay {
     json.metadata = { ...this.metadata };
     return json;
   }
+}
+
+const ANSWER = 1, CALLS = 2, DURATION = 4, INPUT = 8, OUTPUT = 16, ERROR = 32, COST = 64, METADATA = 128;
+
+const usableCount = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === "number" && Number.isFinite(value) && value >= 0);
+
+/**
+ * The common case of `Replay.from` without the two throwaway dictionaries the general path
+ * builds (one per pair, thousands per run): every key known and given once, every value valid.
+ * Null sends the caller down the general path, which accepts or rejects exactly as before.
+ */
+function readInit(value: Record<string, unknown>): ReplayInit | null {
+  const init: ReplayInit = {
+    answer: undefined, toolCalls: undefined, durationMs: undefined, inputTokens: undefined,
+    outputTokens: undefined, error: undefined, cost: undefined, metadata: undefined,
+  };
+  let seen = 0;
+  for (const key of Object.keys(value)) {
+    let bit: number;
+    const given = value[key];
+    switch (key) {
+      case "answer": bit = ANSWER; init.answer = given as string | null; break;
+      case "tool_calls": case "toolCalls": bit = CALLS; init.toolCalls = given as unknown[] | null; break;
+      case "duration_ms": case "durationMs": bit = DURATION; init.durationMs = given as number | null; break;
+      case "input_tokens": case "inputTokens": bit = INPUT; init.inputTokens = given as number | null; break;
+      case "output_tokens": case "outputTokens": bit = OUTPUT; init.outputTokens = given as number | null; break;
+      case "error": bit = ERROR; init.error = given as string | null; break;
+      case "cost": bit = COST; init.cost = given as number | null; break;
+      case "metadata": bit = METADATA; init.metadata = given as Record<string, unknown> | null; break;
+      default: return null;
+    }
+    if (seen & bit) return null;
+    seen |= bit;
+  }
+  const { answer, toolCalls, cost, error, metadata } = init;
+  if (answer !== undefined && answer !== null && typeof answer !== "string") return null;
+  if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) return null;
+  if (!usableCount(init.durationMs) || !usableCount(init.inputTokens) || !usableCount(init.outputTokens)) return null;
+  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) return null;
+  if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) return null;
+  if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) return null;
+  return init;
 }
 
 function validate(init: Record<string, unknown>, keys: Record<string, string>): ReplayInit {

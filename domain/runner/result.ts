@@ -140,37 +140,40 @@ export class Result {
   }
 
   toJSON(): ResultJSON {
+    // Written straight in the reference's key order, leaving out null and undefined fields: one
+    // object per result (building every key and then copying the non-null ones made two).
     const replay = this.replay;
-    const json = {
-      scenario_key: this.scenario.key,
-      group: this.scenario.group,
-      prompt: this.scenario.prompt,
-      label: this.label,
-      provider: this.provider,
-      model: this.model,
-      status: this.status,
-      score: this.score,
-      scores: { ...this.scores },
-      answer: replay.answer,
-      tool_calls: replay.toolCalls.map((call) => ({ ...call })),
-      duration_ms: replay.durationMs,
-      input_tokens: replay.inputTokens,
-      output_tokens: replay.outputTokens,
-      cost: replay.cost,
-      error: replay.error,
-      fault: this.fault,
-      recommendation: this.recommendation,
+    const scenario = this.scenario;
+    const spec = this.spec;
+    const diagnosis = this.diagnosis;
+    const json: Record<string, unknown> = {};
+    if (scenario.key != null) json.scenario_key = scenario.key;
+    if (scenario.group != null) json.group = scenario.group;
+    if (scenario.prompt != null) json.prompt = scenario.prompt;
+    if (spec.label != null) json.label = spec.label;
+    if (spec.provider != null) json.provider = spec.provider;
+    if (spec.model != null) json.model = spec.model;
+    if (this.status != null) json.status = this.status;
+    if (this.score != null) json.score = this.score;
+    json.scores = { ...this.scores };
+    if (replay.answer != null) json.answer = replay.answer;
+    json.tool_calls = replay.toolCalls.map(copyCall);
+    if (replay.durationMs != null) json.duration_ms = replay.durationMs;
+    if (replay.inputTokens != null) json.input_tokens = replay.inputTokens;
+    if (replay.outputTokens != null) json.output_tokens = replay.outputTokens;
+    if (replay.cost != null) json.cost = replay.cost;
+    if (replay.error != null) json.error = replay.error;
+    if (diagnosis) {
+      if (diagnosis.fault != null) json.fault = diagnosis.fault;
+      if (diagnosis.recommendation != null) json.recommendation = diagnosis.recommendation;
       // Copied, not cloned: evidence may hold a tool call's arguments, whatever the host put there.
-      diagnosis: this.diagnosis ? { ...this.diagnosis, evidence: { ...this.diagnosis.evidence } } : null,
-      judge_usage: this.judgeUsage,
-      metadata: { ...replay.metadata },
-    };
-    return dropNulls(json) as unknown as ResultJSON;
+      json.diagnosis = { ...diagnosis, evidence: { ...diagnosis.evidence } };
+    }
+    const judgeUsage = this.judgeUsage;
+    if (judgeUsage != null) json.judge_usage = judgeUsage;
+    json.metadata = { ...replay.metadata };
+    return json as unknown as ResultJSON;
   }
 }
 
-function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (record[key] !== null && record[key] !== undefined) out[key] = record[key];
-  return out;
-}
+const copyCall = (call: ToolCall): ToolCall => ({ ...call });
