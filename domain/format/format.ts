@@ -56,9 +56,18 @@ export function money(value: unknown, { estimated = false }: MoneyOptions = {}):
 
 /** A $ per million tokens rate, at least two decimals, no trailing noise: 5 -> `$5.00/M`, 0.075 -> `$0.075/M`. */
 export function perMillion(rate: unknown): string {
-  const [integer, fraction] = (usableNumber(rate) ?? 0).toFixed(4).split(".");
-  return `$${integer}.${fraction.replace(/0+$/, "").padEnd(2, "0")}/M`;
+  const value = usableNumber(rate) ?? 0;
+  // A run holds a handful of rates, each printed in thousands of tooltips: written once each.
+  let text = perMillionTexts.get(value);
+  if (text === undefined) {
+    const [integer, fraction] = value.toFixed(4).split(".");
+    text = `$${integer}.${fraction.replace(/0+$/, "").padEnd(2, "0")}/M`;
+    if (perMillionTexts.size < 1000) perMillionTexts.set(value, text);
+  }
+  return text;
 }
+
+const perMillionTexts = new Map<number, string>();
 
 export interface CostRate {
   input?: unknown;
@@ -93,5 +102,15 @@ export function costTitle({ input_tokens, output_tokens, inputTokens, outputToke
 
 /** 2328 -> `2,328`. */
 export function delimited(count: unknown): string {
-  return String(toInteger(count)).replace(/(\d)(?=(\d{3})+$)/g, "$1,");
+  const value = toInteger(count);
+  const text = String(value);
+  if (value > -1000 && value < 1000) return text;
+  // Beyond 1e21 String() writes an exponent: the general rule handles that text as before.
+  if (!(Math.abs(value) < 1e21)) return text.replace(/(\d)(?=(\d{3})+$)/g, "$1,");
+  const sign = value < 0 ? "-" : "";
+  const digits = value < 0 ? text.slice(1) : text;
+  const head = digits.length % 3 || 3;
+  let out = sign + digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
 }

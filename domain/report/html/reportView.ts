@@ -43,6 +43,8 @@ export interface ReportView {
   anyEstimated: boolean;
   /** money() that remembers an estimate was shown. */
   money(value: number | null | undefined, estimated: boolean): string;
+  /** costTitleAttr(), worked out once per result (the matrix cell and the answer card both carry it). */
+  costTitleAttr(result: ResultDoc): string;
 }
 
 const sum = (a: number | null, b: number | null | undefined): number | null =>
@@ -98,6 +100,7 @@ export function buildView(doc: ReportDocument): ReportView {
   // Costs repeat across thousands of cells; formatting each once keeps the matrix cheap.
   const moneyCache = new Map<number, string>();
   const estimatedCache = new Map<number, string>();
+  const titleCache = new Map<ResultDoc, string>();
   const view: ReportView = {
     doc,
     labels: distinct,
@@ -127,6 +130,15 @@ export function buildView(doc: ReportDocument): ReportView {
       }
       if (estimated && !view.anyEstimated && text.startsWith("~")) view.anyEstimated = true;
       return text;
+    },
+    costTitleAttr(result) {
+      if (!resultEstimated(result)) return "";
+      let attr = titleCache.get(result);
+      if (attr === undefined) {
+        attr = costTitleAttr(result);
+        titleCache.set(result, attr);
+      }
+      return attr;
     },
   };
   return view;

@@ -6,7 +6,7 @@ import { copyBlock } from "./copyScript.js";
 import { escapeHtml, truncate } from "./escape.js";
 import { faultName, latency, percent } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
-import { costTitleAttr, type ReportView, type ScenarioView } from "./reportView.js";
+import { type ReportView, type ScenarioView } from "./reportView.js";
 import { callFailed } from "./scenarioMatrix.js";
 
 export const ANSWER_LIMIT = 3000;
@@ -46,7 +46,7 @@ function answerCard(view: ReportView, labelHtml: string, result: ResultDoc | und
   if (!result) return `<div class="answer"><code>${labelHtml}</code> <small>not run</small></div>`;
   const tokenCount = (result.input_tokens ?? 0) + (result.output_tokens ?? 0);
   const cost = view.money(result.cost, result.metadata?.cost_source === "estimated");
-  let html = `<div class="answer"><code>${labelHtml}</code> ${statusBadge(result)} <small${costTitleAttr(result)}>${escapeHtml(`${latency(result.duration_ms)} · ${tokenCount} tokens · ${cost}`)}</small>`;
+  let html = `<div class="answer"><code>${labelHtml}</code> ${statusBadge(result)} <small${view.costTitleAttr(result)}>${escapeHtml(`${latency(result.duration_ms)} · ${tokenCount} tokens · ${cost}`)}</small>`;
   html += toolsBlock(result) + faultBox(result);
   if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>\n${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
   if (result.answer == null) html += `<p class="small">answer not retained for this run</p>`;

@@ -6,7 +6,7 @@ import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
 import { faultName, passes, percent } from "./figures.js";
 import type { ResultDoc, ToolCallDoc } from "./reportDocument.js";
-import { costTitleAttr, type ReportView, type ScenarioView } from "./reportView.js";
+import { type ReportView, type ScenarioView } from "./reportView.js";
 
 /** Ruby truthiness of a call's `error`: anything but nil and false. */
 export const callFailed = (call: ToolCallDoc): boolean => call.error != null && call.error !== false;
@@ -38,7 +38,7 @@ function cell(view: ReportView, result: ResultDoc | undefined): string {
   const calls = callSummary(result.tool_calls);
   if (calls) html += `<small class="mono">${escapeHtml(calls)}</small>`;
   if (typeof result.cost === "number") {
-    html += `<small${costTitleAttr(result)}>${escapeHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</small>`;
+    html += `<small${view.costTitleAttr(result)}>${escapeHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</small>`;
   }
   return html + "</td>";
 }
