@@ -28,20 +28,21 @@ function common(env: DistributedEnv): Record<string, string | undefined> {
 }
 
 /** `apps/api/main.ts` on a free port; resolves once it prints its GraphQL URL. */
-export async function startApi(env: DistributedEnv): Promise<{ app: AppProcess; graphqlUrl: string }> {
-  const app = spawnApp("api", ["apps/api/main.ts"], { ...common(env), PORT: "0", TSX_TSCONFIG_PATH: API_TSCONFIG });
+export async function startApi(env: DistributedEnv, nodeArgs: string[] = []): Promise<{ app: AppProcess; graphqlUrl: string }> {
+  const app = spawnApp("api", [...nodeArgs, "apps/api/main.ts"], { ...common(env), PORT: "0", TSX_TSCONFIG_PATH: API_TSCONFIG });
   const [, graphqlUrl] = await app.waitForOutput(/GraphQL at (http:\/\/\S+\/graphql)/, 90_000);
   return { app, graphqlUrl };
 }
 
-export async function startProjector(env: DistributedEnv, name = "projector"): Promise<AppProcess> {
-  const app = spawnApp(name, ["apps/projector/main.ts", "run"], common(env));
+export async function startProjector(env: DistributedEnv, name = "projector", nodeArgs: string[] = []): Promise<AppProcess> {
+  const app = spawnApp(name, [...nodeArgs, "apps/projector/main.ts", "run"], common(env));
   await app.waitForOutput(/projector following the log/, 90_000);
   return app;
 }
 
-export async function startWorkerProcess(env: DistributedEnv, name: string): Promise<AppProcess> {
-  const app = spawnApp(name, ["apps/worker/main.ts"], {
+/** A worker with every role; `overrides` replaces any of its environment (the bench's concurrency, judge). */
+export async function startWorkerProcess(env: DistributedEnv, name: string, overrides: Record<string, string> = {}, nodeArgs: string[] = []): Promise<AppProcess> {
+  const app = spawnApp(name, [...nodeArgs, "apps/worker/main.ts"], {
     ...common(env),
     VERDICT_AGENT: `scripted:${env.agentPath}`,
     VERDICT_JUDGE: `scripted:${env.judgePath}`,
@@ -50,6 +51,7 @@ export async function startWorkerProcess(env: DistributedEnv, name: string): Pro
     VERDICT_REPLAY_KEY: "pair",
     VERDICT_WORKER_CONCURRENCY: "2",
     VERDICT_KAFKA_PARTITIONS: "4",
+    ...overrides,
   });
   await app.waitForOutput(/started: dispatcher, replay, complete/, 90_000);
   return app;

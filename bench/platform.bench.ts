@@ -1,0 +1,237 @@
+// `npm run bench -- platform`: the platform's speed on one shape of run, measured from outside as
+// a client sees it. A 1,000-scenario x 3-model run, scripted agent at zero latency, three rule
+// checks per answer (contains, not_contains, min_length), judge none:
+//   embedded     one process (this file re-run as `--embedded-child`): PGlite event store and read
+//                models under a temp VERDICT_HOME, in-memory job bus, projector, worker, API, as
+//                `verdict start` wires them (apps/cli/platform.ts, services.ts)
+//   distributed  PostgreSQL (a fresh database) + Kafka, api, projector and 2 workers as processes
+// For each: wall time from the startRun request to RunCompleted's recorded_at and results/s; peak
+// RSS of every process (VmHWM from /proc, read just before it is stopped); progress delivered to a
+// graphql-ws subscriber after the result's append (the message's latest result, and the oldest
+// result the message newly counts); the `run` query with every result at 20 concurrent clients.
+// Clients run in this process, not in the servers'. The machine is shared: the load average is
+// printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
+// writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed.
+import "reflect-metadata";
+import { execSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { apiClient, PROGRESS_SUBSCRIPTION, type ApiClient } from "../test/e2e/support/apiClient.js";
+import { API_TSCONFIG, peakRssMbOf, spawnApp, stopApp, type AppProcess } from "../test/e2e/support/processes.js";
+
+const SCENARIOS = Number(process.env.VERDICT_BENCH_SCENARIOS ?? 1000);
+const MODELS = ["echo-a", "echo-b", "echo-c"];
+const PAIRS = SCENARIOS * MODELS.length;
+const CLIENTS = 20;
+const REQUESTS_PER_CLIENT = 10;
+const AGENT_YAML = `agent: BenchAgent\ndefault: { answer: "Your order 4821 ships on Friday; here is the tracking link for it." }\n`;
+const CRITERIA = [
+  { key: "mentions_order", type: "contains", config: { pattern: "order" } },
+  { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
+  { key: "length", type: "min_length", config: { chars: 20 } },
+];
+const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
+const SUMMARY_QUERY = `query ($id: ID!) { run(id: $id) { status progress { completed total passed failed errored } models { label summary { passRate } } } }`;
+const profileDir = process.env.VERDICT_BENCH_CPU_PROF;
+const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+
+interface Figures {
+  mode: string;
+  wallMs: number;
+  startRunMs: number;
+  resultsPerSecond: number;
+  seenCompletedMs: number;
+  progressMessages: number;
+  progressLatestP95: number;
+  progressOldestP95: number;
+  runQueryP50: number;
+  runQueryP95: number;
+  summaryQueryP95: number;
+  rssMb: Record<string, number | null>;
+}
+
+/** NaN when there is no sample (the run ended before the subscriber saw it move). */
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+}
+
+async function timeQuery(client: ApiClient, key: string, query: string, runId: string, check: (data: any) => boolean): Promise<number[]> {
+  await client.ok(key, query, { id: runId }); // a finished run is read once, then served from the projector's cache
+  const times: number[] = [];
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
+      const start = performance.now();
+      const data = await client.ok(key, query, { id: runId });
+      times.push(performance.now() - start);
+      if (!check(data)) throw new Error(`unexpected answer: ${JSON.stringify(data).slice(0, 300)}`);
+    }
+  }));
+  return times;
+}
+
+/** The run through the API: create, start, follow, then the queries; the servers' pids for RSS. */
+async function measure(mode: string, graphqlUrl: string, key: string, processes: () => AppProcess[]): Promise<Figures> {
+  const client = apiClient(graphqlUrl);
+  try {
+    const scenarios = Array.from({ length: SCENARIOS }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?` }));
+    const created = await client.ok(key, `mutation ($s: JSON!, $c: JSON!, $m: [String!]) { createEvaluation(input: { agent: "BenchAgent", name: "bench", scenarios: $s, criteria: $c, compareModels: $m, judgeKind: "rules" }) { evaluationId } }`, { s: scenarios, c: CRITERIA, m: MODELS });
+    const evaluationId = created.createEvaluation.evaluationId;
+    const t0 = Date.now();
+    const started = await client.ok(key, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+    const runId: string = started.startRun.runId;
+    const startRunMs = Date.now() - t0;
+    const received: Array<{ at: number; completed: number; latest: string | null }> = [];
+    await client.subscribe<any>(key, PROGRESS_SUBSCRIPTION, { runId }, (m) => {
+      const p = m.runProgress;
+      received.push({ at: Date.now(), completed: p.completed, latest: p.latestResult ? `${p.latestResult.scenarioKey}|${p.latestResult.modelLabel}` : null });
+    });
+    const seenCompletedMs = received.at(-1)!.at - t0;
+    const audit = await client.ok(key, `query ($id: ID!) { runAudit(id: $id) { status events { type recordedAt data } } }`, { id: runId });
+    if (audit.runAudit.status !== "COMPLETED") throw new Error(`run ended ${audit.runAudit.status}`);
+    const events: Array<{ type: string; recordedAt: string; data: any }> = audit.runAudit.events;
+    const scored = events.filter((e) => e.type === "ResultScored");
+    if (scored.length !== PAIRS) throw new Error(`${scored.length} ResultScored events, expected ${PAIRS}`);
+    const completedAt = Date.parse(events.find((e) => e.type === "RunCompleted")!.recordedAt);
+    const appendedAt = new Map(scored.map((e) => [`${e.data.scenario_key}|${e.data.model_label}`, Date.parse(e.recordedAt)]));
+    const scoredTimes = scored.map((e) => Date.parse(e.recordedAt)).sort((a, b) => a - b);
+    const latest: number[] = [];
+    const oldest: number[] = [];
+    let before = received[0]?.completed ?? 0;
+    for (const message of received.slice(1)) {
+      if (message.latest && appendedAt.has(message.latest)) latest.push(message.at - appendedAt.get(message.latest)!);
+      if (message.completed > before) oldest.push(message.at - scoredTimes[before]);
+      before = message.completed;
+    }
+    const results = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS);
+    const summary = await timeQuery(client, key, SUMMARY_QUERY, runId, (d) => d.run.progress.completed === PAIRS);
+    const rssMb: Record<string, number | null> = {};
+    for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
+    const wallMs = completedAt - t0;
+    return {
+      mode, wallMs, startRunMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), seenCompletedMs, progressMessages: received.length,
+      progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
+      runQueryP50: percentile(results, 50), runQueryP95: percentile(results, 95), summaryQueryP95: percentile(summary, 95), rssMb,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+async function embedded(): Promise<Figures> {
+  const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));
+  const self = fileURLToPath(import.meta.url);
+  const child = spawnApp("embedded", [...nodeArgs, self, "--embedded-child"], { VERDICT_HOME: home, DATABASE_URL: undefined, KAFKA_BROKERS: undefined, VERDICT_READ_DATABASE_URL: undefined, TSX_TSCONFIG_PATH: API_TSCONFIG });
+  try {
+    const [, url, key] = await child.waitForOutput(/READY (\S+) (\S+)/, 120_000);
+    const idle = await peakRssMbOf(child.pid);
+    const figures = await measure("embedded", url, key, () => [child]);
+    figures.rssMb["embedded before the run"] = idle;
+    return figures;
+  } finally {
+    await stopApp(child, 15_000);
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** This file as the embedded platform's one process (what `verdict start` wires, with the bench agent). */
+async function embeddedChild(): Promise<void> {
+  const { randomUUID } = await import("node:crypto");
+  const { createApiServer } = await import("@verdict/api");
+  const { ScriptedAgent } = await import("@verdict/infra/agents");
+  const { createProjector } = await import("@verdict/projector");
+  const { startWorker, silentLog } = await import("@verdict/worker");
+  const { claimHome, openEventStore, openJobBus, platformMode, Resources } = await import("../apps/cli/platform.js");
+  const { openApiKeys, openCheckpoints, openReadSide } = await import("../apps/cli/services.js");
+  const mode = platformMode(process.env);
+  const resources = new Resources();
+  await claimHome(mode, resources);
+  const store = await openEventStore(mode, resources);
+  const { read, progress } = await openReadSide(mode, resources);
+  const projector = createProjector({ store, orm: read.orm, bus: progress });
+  projector.start();
+  resources.add(projector, (p) => p.stop());
+  const bus = openJobBus(mode, resources);
+  const checkpoints = await openCheckpoints(mode, resources);
+  const worker = await startWorker({ store, bus, checkpoints, runtime: ScriptedAgent.fromYaml(AGENT_YAML), judge: null, log: silentLog, concurrency: 4 });
+  resources.add(worker, (w) => w.stop());
+  const apiKeys = await openApiKeys(mode, resources);
+  const { key } = await apiKeys.create({ tenant: "bench", role: "write", name: "bench" });
+  const api = await createApiServer({
+    store, readModels: read.readModels, progress, apiKeys, clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
+    port: 0, waitForProjection: (position) => projector.waitFor(position, 30_000), log: () => undefined,
+  });
+  resources.add(api, (a) => a.close());
+  console.log(`READY ${api.graphqlUrl} ${key}`);
+  const stop = () => void resources.close().then(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+async function distributed(): Promise<Figures> {
+  const { createTestDatabase } = await import("../infra/services/testDatabase.js");
+  const { createApiKey, distributedEnv, startApi, startProjector, startWorkerProcess } = await import("../test/e2e/support/platformProcesses.js");
+  const db = await createTestDatabase("verdict_bench");
+  const dir = await mkdtemp(join(tmpdir(), "verdict-bench-agent-"));
+  const agentPath = join(dir, "agent.yaml");
+  await writeFile(agentPath, AGENT_YAML);
+  const env = distributedEnv(db.url, agentPath);
+  const apps: AppProcess[] = [];
+  try {
+    const api = await startApi(env, nodeArgs);
+    apps.push(api.app);
+    const key = await createApiKey(env, "bench", "write");
+    apps.push(await startProjector(env, "projector", nodeArgs));
+    const workerEnv = { VERDICT_JUDGE: "none", VERDICT_WORKER_CONCURRENCY: "4", VERDICT_KAFKA_PARTITIONS: "6" };
+    apps.push(...(await Promise.all([startWorkerProcess(env, "worker-1", workerEnv, nodeArgs), startWorkerProcess(env, "worker-2", workerEnv, nodeArgs)])));
+    return await measure("distributed", api.graphqlUrl, key, () => apps);
+  } finally {
+    await Promise.allSettled(apps.map((app) => stopApp(app, 15_000)));
+    await db.drop().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function load(): string {
+  const [one, five, fifteen] = loadavg().map((l) => l.toFixed(2));
+  return `load average ${one}, ${five}, ${fifteen} (${execSync("nproc").toString().trim()} cores)`;
+}
+
+function verdictOf(value: number, target: number, atLeast: boolean): string {
+  return `${(atLeast ? value >= target : value < target) ? "meets" : "MISSES"} ${atLeast ? ">=" : "<"} ${target}`;
+}
+
+async function main(): Promise<void> {
+  const only = process.env.VERDICT_BENCH_ONLY;
+  console.log(`platform bench: ${SCENARIOS} scenarios x ${MODELS.length} models = ${PAIRS} results, scripted agent at zero latency, 3 rule checks, judge none`);
+  console.log(`before: ${load()}`);
+  const figures: Figures[] = [];
+  if (only !== "distributed") figures.push(await embedded());
+  console.log(`after embedded: ${load()}`);
+  if (only !== "embedded") figures.push(await distributed());
+  console.log(`after distributed: ${load()}`);
+  console.table(figures.map(({ rssMb, ...f }) => ({ ...f, rssMb: Object.entries(rssMb).map(([n, mb]) => `${n} ${mb}`).join(", ") })));
+  for (const f of figures) {
+    const throughputTarget = f.mode === "embedded" ? 1500 : 500;
+    console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}), ` +
+      `progress p95 ${f.progressLatestP95} ms latest / ${f.progressOldestP95} ms oldest (${verdictOf(f.progressOldestP95, 150, false)}), ` +
+      `run query p95 ${f.runQueryP95} ms (${verdictOf(f.runQueryP95, 30, false)})` +
+      (f.mode === "embedded" ? `, RSS ${f.rssMb.embedded} MB (${verdictOf(f.rssMb.embedded ?? Infinity, 300, false)})` : ""));
+  }
+  if (profileDir) console.log(`CPU profiles in ${profileDir}`);
+}
+
+if (process.argv[2] === "--embedded-child") {
+  embeddedChild().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().then(() => process.exit(0), (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
