@@ -97,21 +97,36 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
     else groups.set(result.scenario.key, [result]);
   }
   const out: Record<string, ScenarioCostSummary> = {};
+  // One pass per scenario (thousands of them), reading each result's figures once; sums run in
+  // result order, as the reference adds them.
   for (const [key, cohort] of groups) {
-    const costs = known(cohort.map(resultCost));
-    const cost = sumOrNull(costs);
-    const judge = sumOrNull(known(cohort.map(judgeCost)));
+    let costSum = 0;
+    let priced = 0;
+    let judgeSum = 0;
+    let judged = 0;
+    let anyEstimated = false;
+    let anyUnpriced = false;
+    let anyUsageEstimated = false;
     const models: ScenarioCostSummary["models"] = {};
     for (const result of cohort) {
-      models[result.label] = { cost: resultCost(result), judge_cost: judgeCost(result), cost_source: costSource(result) };
+      const cost = resultCost(result);
+      const usage = resultJudgeUsage(result);
+      const judge = numberOrNull(usage?.cost);
+      const source = costSource(result);
+      if (cost === null) anyUnpriced = true;
+      else { costSum += cost; priced += 1; }
+      if (judge !== null) { judgeSum += judge; judged += 1; }
+      if (source === "estimated") anyEstimated = true;
+      if (isEstimatedUsage(usage)) anyUsageEstimated = true;
+      models[result.label] = { cost, judge_cost: judge, cost_source: source };
     }
+    const cost = priced > 0 ? round6(costSum) : null;
+    const judge = judged > 0 ? round6(judgeSum) : null;
     out[key] = {
       cost,
       judge_cost: judge,
       total: cost === null && judge === null ? null : round6((cost ?? 0) + (judge ?? 0)),
-      estimated:
-        cohort.some((result) => isEstimatedCost(result) || (resultCost(result) === null && costs.length > 0)) ||
-        cohort.some((result) => isEstimatedUsage(resultJudgeUsage(result))),
+      estimated: anyEstimated || (anyUnpriced && priced > 0) || anyUsageEstimated,
       models,
     };
   }

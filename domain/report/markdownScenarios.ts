@@ -85,6 +85,11 @@ function expectationsLine(scenario: ReportResult["scenario"]): string {
 function toolsText(result: ReportResult): string {
   const calls = result.replay.toolCalls;
   if (calls.length === 0) return EMPTY;
+  if (calls.length === 1) {
+    // The usual case: one call, no grouping to do.
+    const only = calls[0];
+    return cell(only.error !== null && only.error !== undefined && only.error !== false ? `${toolCallName(only)} ✗` : toolCallName(only));
+  }
   const names: string[] = [];
   const counts: number[] = [];
   const failed: boolean[] = [];
