@@ -3,6 +3,8 @@
 // with 5,000 results that collection work dominated rendering. Here the rope is flattened every
 // ~32 KB, so the small pieces die young and only flat chunks survive until the final join.
 
+import { Buffer } from "node:buffer";
+
 const CHUNK = 32 * 1024;
 
 export class Chunks {
@@ -15,9 +17,7 @@ export class Chunks {
   }
 
   private flush(): void {
-    // Reading a character flattens a cons string in place.
-    if (this.current.length > 0) this.current.charCodeAt(0);
-    this.parts.push(this.current);
+    this.parts.push(oneByte(this.current));
     this.current = "";
   }
 
@@ -25,4 +25,18 @@ export class Chunks {
     this.flush();
     return this.parts.join("");
   }
+}
+
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+
+/**
+ * The chunk, flat, in V8's one-byte form. A string is stored two bytes a character as soon as
+ * one piece of it was (a slice of the report's Markdown, which holds emoji, stays two-byte even
+ * where it has none), so the whole page came out two-byte: twice the memory and the copying,
+ * though escaping leaves nothing beyond Latin-1 in it. Latin-1 text round-trips through a
+ * latin1 Buffer unchanged and comes back one-byte; anything wider is kept as it is.
+ */
+function oneByte(chunk: string): string {
+  if (chunk.length === 0 || BEYOND_LATIN1.test(chunk)) return chunk;
+  return Buffer.from(chunk, "latin1").toString("latin1");
 }
