@@ -11,7 +11,9 @@
 // result the message newly counts); the `run` query with every result at 20 concurrent clients.
 // Clients run in this process, not in the servers'. The machine is shared: the load average is
 // printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
-// writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed.
+// writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed;
+// VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
+// VERDICT_CHILD_NODE_ENV=production runs the servers with NODE_ENV=production.
 import "reflect-metadata";
 import { execSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -35,12 +37,14 @@ const CRITERIA = [
 const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
 const SUMMARY_QUERY = `query ($id: ID!) { run(id: $id) { status progress { completed total passed failed errored } models { label summary { passRate } } } }`;
 const profileDir = process.env.VERDICT_BENCH_CPU_PROF;
+const workerConcurrency = process.env.VERDICT_BENCH_WORKER_CONCURRENCY ?? "4"; // the worker's default
 const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 
 interface Figures {
   mode: string;
   wallMs: number;
   startRunMs: number;
+  runStartedAtMs: number;
   resultsPerSecond: number;
   seenCompletedMs: number;
   progressMessages: number;
@@ -96,6 +100,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     const scored = events.filter((e) => e.type === "ResultScored");
     if (scored.length !== PAIRS) throw new Error(`${scored.length} ResultScored events, expected ${PAIRS}`);
     const completedAt = Date.parse(events.find((e) => e.type === "RunCompleted")!.recordedAt);
+    const runStartedAtMs = Date.parse(events.find((e) => e.type === "RunStarted")!.recordedAt) - t0;
     const appendedAt = new Map(scored.map((e) => [`${e.data.scenario_key}|${e.data.model_label}`, Date.parse(e.recordedAt)]));
     const scoredTimes = scored.map((e) => Date.parse(e.recordedAt)).sort((a, b) => a - b);
     const latest: number[] = [];
@@ -112,7 +117,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
     const wallMs = completedAt - t0;
     return {
-      mode, wallMs, startRunMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), seenCompletedMs, progressMessages: received.length,
+      mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), seenCompletedMs, progressMessages: received.length,
       progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
       runQueryP50: percentile(results, 50), runQueryP95: percentile(results, 95), summaryQueryP95: percentile(summary, 95), rssMb,
     };
@@ -121,18 +126,38 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
   }
 }
 
-async function embedded(): Promise<Figures> {
-  const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));
+/** The embedded process on `home` until READY; its URL, key and peak RSS so far. */
+async function startEmbedded(home: string): Promise<{ child: AppProcess; url: string; key: string; readyRssMb: number | null }> {
   const self = fileURLToPath(import.meta.url);
   const child = spawnApp("embedded", [...nodeArgs, self, "--embedded-child"], { VERDICT_HOME: home, DATABASE_URL: undefined, KAFKA_BROKERS: undefined, VERDICT_READ_DATABASE_URL: undefined, TSX_TSCONFIG_PATH: API_TSCONFIG });
   try {
     const [, url, key] = await child.waitForOutput(/READY (\S+) (\S+)/, 120_000);
-    const idle = await peakRssMbOf(child.pid);
-    const figures = await measure("embedded", url, key, () => [child]);
-    figures.rssMb["embedded before the run"] = idle;
-    return figures;
+    return { child, url, key, readyRssMb: await peakRssMbOf(child.pid) };
+  } catch (error) {
+    await stopApp(child);
+    throw error;
+  }
+}
+
+/**
+ * Started twice on one home: the first start creates the PGlite clusters (initdb alone peaks near
+ * 850 MB per database), the second opens them as every later `verdict start` does, and is measured.
+ */
+async function embedded(): Promise<Figures> {
+  const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));
+  try {
+    const first = await startEmbedded(home);
+    await stopApp(first.child, 15_000);
+    const second = await startEmbedded(home);
+    try {
+      const figures = await measure("embedded", second.url, second.key, () => [second.child]);
+      figures.rssMb["embedded at ready"] = second.readyRssMb;
+      figures.rssMb["first start (initdb) at ready"] = first.readyRssMb;
+      return figures;
+    } finally {
+      await stopApp(second.child, 15_000);
+    }
   } finally {
-    await stopApp(child, 15_000);
     await rm(home, { recursive: true, force: true });
   }
 }
@@ -156,7 +181,7 @@ async function embeddedChild(): Promise<void> {
   resources.add(projector, (p) => p.stop());
   const bus = openJobBus(mode, resources);
   const checkpoints = await openCheckpoints(mode, resources);
-  const worker = await startWorker({ store, bus, checkpoints, runtime: ScriptedAgent.fromYaml(AGENT_YAML), judge: null, log: silentLog, concurrency: 4 });
+  const worker = await startWorker({ store, bus, checkpoints, runtime: ScriptedAgent.fromYaml(AGENT_YAML), judge: null, log: silentLog, concurrency: Number(workerConcurrency) });
   resources.add(worker, (w) => w.stop());
   const apiKeys = await openApiKeys(mode, resources);
   const { key } = await apiKeys.create({ tenant: "bench", role: "write", name: "bench" });
@@ -185,7 +210,7 @@ async function distributed(): Promise<Figures> {
     apps.push(api.app);
     const key = await createApiKey(env, "bench", "write");
     apps.push(await startProjector(env, "projector", nodeArgs));
-    const workerEnv = { VERDICT_JUDGE: "none", VERDICT_WORKER_CONCURRENCY: "4", VERDICT_KAFKA_PARTITIONS: "6" };
+    const workerEnv = { VERDICT_JUDGE: "none", VERDICT_WORKER_CONCURRENCY: workerConcurrency, VERDICT_KAFKA_PARTITIONS: "6" };
     apps.push(...(await Promise.all([startWorkerProcess(env, "worker-1", workerEnv, nodeArgs), startWorkerProcess(env, "worker-2", workerEnv, nodeArgs)])));
     return await measure("distributed", api.graphqlUrl, key, () => apps);
   } finally {
@@ -207,6 +232,7 @@ function verdictOf(value: number, target: number, atLeast: boolean): string {
 async function main(): Promise<void> {
   const only = process.env.VERDICT_BENCH_ONLY;
   console.log(`platform bench: ${SCENARIOS} scenarios x ${MODELS.length} models = ${PAIRS} results, scripted agent at zero latency, 3 rule checks, judge none`);
+  console.log(`worker concurrency ${workerConcurrency}, servers' NODE_ENV ${process.env.VERDICT_CHILD_NODE_ENV ?? "unset"}`);
   console.log(`before: ${load()}`);
   const figures: Figures[] = [];
   if (only !== "distributed") figures.push(await embedded());

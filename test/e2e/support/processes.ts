@@ -34,6 +34,8 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith("VITEST") && name !== "NODE_ENV") base[name] = value;
   }
+  // The bench can run the servers as production would (graphql-js skips its dev-mode checks).
+  if (process.env.VERDICT_CHILD_NODE_ENV) base.NODE_ENV = process.env.VERDICT_CHILD_NODE_ENV;
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete base[name];
     else base[name] = value;
