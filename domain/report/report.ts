@@ -14,7 +14,7 @@ import { summarizeByModel } from "./summary.js";
 import { judgedVerdict, rankedVerdict } from "./verdict.js";
 import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
 import { judgeUsageFromExchanges, usageByKind, type JudgeUsageRecord } from "../cost/index.js";
-import { reportDocument } from "./reportJson.js";
+import { reportDocument, sharedResultDocument } from "./reportJson.js";
 import { optionsFromJSON } from "./fromJson.js";
 import { renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
@@ -285,6 +285,8 @@ export class Report implements MarkdownSource {
       fixItem: this.fixItems.map((item) => this.fixItemMarkdown(item)),
       scenarios: Object.fromEntries([...this.resultsByScenario.keys()].map((key) => [key, this.scenarioMarkdown(key)])),
     };
-    return renderReportHtml(this.toJSON(), { theme, markdown });
+    // The renderer only reads the document: the results' nested values are shared, not copied.
+    const doc = reportDocument(this, { judgeName: this.judgeName, agentName: this.#options.agentName ?? null }, sharedResultDocument);
+    return renderReportHtml(doc, { theme, markdown });
   }
 }

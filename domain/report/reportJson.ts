@@ -27,7 +27,19 @@ export interface JsonSource {
 
 /** A result's JSON plus the scenario's expectations, so a saved report can be rebuilt whole. */
 export function resultDocument(result: ReportResult): ResultDoc {
-  const doc = result.toJSON() as unknown as ResultDoc;
+  return withExpectations(result, result.toJSON() as unknown as ResultDoc);
+}
+
+/**
+ * `resultDocument` sharing the result's nested values where the result offers that (a runner
+ * Result's `toSharedJSON`), for the HTML renderer, which only reads the document.
+ */
+export function sharedResultDocument(result: ReportResult): ResultDoc {
+  const shared = (result as { toSharedJSON?: () => object }).toSharedJSON;
+  return withExpectations(result, (typeof shared === "function" ? shared.call(result) : result.toJSON()) as unknown as ResultDoc);
+}
+
+function withExpectations(result: ReportResult, doc: ResultDoc): ResultDoc {
   if (doc.expect !== undefined) return doc;
   const { scenario } = result;
   if (scenario.expectedTools.length + scenario.expectedPatterns.length + scenario.forbiddenPatterns.length === 0) return doc;
@@ -40,7 +52,11 @@ export function resultDocument(result: ReportResult): ResultDoc {
   return doc;
 }
 
-export function reportDocument(source: JsonSource, extra: { judgeName: string | null; agentName: string | null }): ReportDocument {
+export function reportDocument(
+  source: JsonSource,
+  extra: { judgeName: string | null; agentName: string | null },
+  toResultDoc: (result: ReportResult) => ResultDoc = resultDocument,
+): ReportDocument {
   const doc: ReportDocument = {
     summary_by_model: source.summaryByModel,
     criteria: source.criterionScores,
@@ -61,6 +77,6 @@ export function reportDocument(source: JsonSource, extra: { judgeName: string | 
   ordered.threshold = source.threshold;
   if (extra.agentName) ordered.agent_name = extra.agentName;
   if (Object.keys(source.metadata).length > 0) ordered.metadata = source.metadata;
-  ordered.results = source.results.map(resultDocument);
+  ordered.results = source.results.map(toResultDoc);
   return ordered as unknown as ReportDocument;
 }

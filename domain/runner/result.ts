@@ -140,6 +140,20 @@ export class Result {
   }
 
   toJSON(): ResultJSON {
+    return this.#document(true);
+  }
+
+  /**
+   * `toJSON()`'s document with its nested values (scores, tool calls, diagnosis, metadata) shared
+   * rather than copied: for a reader in this process that only reads it (the HTML page renders
+   * thousands of results and copying each one's nested objects was most of the document's cost).
+   * Not for handing out: a change to it would change this result.
+   */
+  toSharedJSON(): ResultJSON {
+    return this.#document(false);
+  }
+
+  #document(copy: boolean): ResultJSON {
     // Written straight in the reference's key order, leaving out null and undefined fields: one
     // object per result (building every key and then copying the non-null ones made two).
     const replay = this.replay;
@@ -155,9 +169,9 @@ export class Result {
     if (spec.model != null) json.model = spec.model;
     if (this.status != null) json.status = this.status;
     if (this.score != null) json.score = this.score;
-    json.scores = { ...this.scores };
+    json.scores = copy ? { ...this.scores } : this.scores;
     if (replay.answer != null) json.answer = replay.answer;
-    json.tool_calls = replay.toolCalls.map(copyCall);
+    json.tool_calls = copy ? replay.toolCalls.map(copyCall) : replay.toolCalls;
     if (replay.durationMs != null) json.duration_ms = replay.durationMs;
     if (replay.inputTokens != null) json.input_tokens = replay.inputTokens;
     if (replay.outputTokens != null) json.output_tokens = replay.outputTokens;
@@ -167,11 +181,11 @@ export class Result {
       if (diagnosis.fault != null) json.fault = diagnosis.fault;
       if (diagnosis.recommendation != null) json.recommendation = diagnosis.recommendation;
       // Copied, not cloned: evidence may hold a tool call's arguments, whatever the host put there.
-      json.diagnosis = { ...diagnosis, evidence: { ...diagnosis.evidence } };
+      json.diagnosis = copy ? { ...diagnosis, evidence: { ...diagnosis.evidence } } : diagnosis;
     }
     const judgeUsage = this.judgeUsage;
     if (judgeUsage != null) json.judge_usage = judgeUsage;
-    json.metadata = { ...replay.metadata };
+    json.metadata = copy ? { ...replay.metadata } : replay.metadata;
     return json as unknown as ResultJSON;
   }
 }
