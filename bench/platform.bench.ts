@@ -13,6 +13,7 @@
 // printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
 // writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed;
 // VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
+// VERDICT_BENCH_PARTITIONS (default 6: partitions of the topics the distributed workers create);
 // VERDICT_CHILD_NODE_ENV=production runs the servers with NODE_ENV=production.
 import "reflect-metadata";
 import { execSync } from "node:child_process";
@@ -38,6 +39,8 @@ const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { scenar
 const SUMMARY_QUERY = `query ($id: ID!) { run(id: $id) { status progress { completed total passed failed errored } models { label summary { passRate } } } }`;
 const profileDir = process.env.VERDICT_BENCH_CPU_PROF;
 const workerConcurrency = process.env.VERDICT_BENCH_WORKER_CONCURRENCY ?? "4"; // the worker's default
+// On Kafka a worker replays one job per assigned partition at a time: in flight = min(concurrency, partitions held).
+const partitions = process.env.VERDICT_BENCH_PARTITIONS ?? "6"; // the worker's default
 const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 
 interface Figures {
@@ -210,8 +213,10 @@ async function distributed(): Promise<Figures> {
     apps.push(api.app);
     const key = await createApiKey(env, "bench", "write");
     apps.push(await startProjector(env, "projector", nodeArgs));
-    const workerEnv = { VERDICT_JUDGE: "none", VERDICT_WORKER_CONCURRENCY: workerConcurrency, VERDICT_KAFKA_PARTITIONS: "6" };
-    apps.push(...(await Promise.all([startWorkerProcess(env, "worker-1", workerEnv, nodeArgs), startWorkerProcess(env, "worker-2", workerEnv, nodeArgs)])));
+    const workerEnv = { VERDICT_JUDGE: "none", VERDICT_WORKER_CONCURRENCY: workerConcurrency, VERDICT_KAFKA_PARTITIONS: partitions };
+    // One after the other: started at once on a fresh database they race on the checkpoint table's DDL.
+    apps.push(await startWorkerProcess(env, "worker-1", workerEnv, nodeArgs));
+    apps.push(await startWorkerProcess(env, "worker-2", workerEnv, nodeArgs));
     return await measure("distributed", api.graphqlUrl, key, () => apps);
   } finally {
     await Promise.allSettled(apps.map((app) => stopApp(app, 15_000)));
@@ -232,7 +237,7 @@ function verdictOf(value: number, target: number, atLeast: boolean): string {
 async function main(): Promise<void> {
   const only = process.env.VERDICT_BENCH_ONLY;
   console.log(`platform bench: ${SCENARIOS} scenarios x ${MODELS.length} models = ${PAIRS} results, scripted agent at zero latency, 3 rule checks, judge none`);
-  console.log(`worker concurrency ${workerConcurrency}, servers' NODE_ENV ${process.env.VERDICT_CHILD_NODE_ENV ?? "unset"}`);
+  console.log(`worker concurrency ${workerConcurrency}, Kafka partitions ${partitions}, servers' NODE_ENV ${process.env.VERDICT_CHILD_NODE_ENV ?? "unset"}`);
   console.log(`before: ${load()}`);
   const figures: Figures[] = [];
   if (only !== "distributed") figures.push(await embedded());

@@ -86,7 +86,10 @@ beforeAll(async () => {
   client = apiClient(apiStarted.graphqlUrl);
   [keyA, keyB] = await Promise.all([createApiKey(env, "acme", "write"), createApiKey(env, "globex", "write")]);
   projector = await track(startProjector(env));
-  workers.push(...(await Promise.all([track(startWorkerProcess(env, "worker-1")), track(startWorkerProcess(env, "worker-2"))])));
+  // One after the other: two workers starting at once on a fresh database race on
+  // `CREATE TABLE IF NOT EXISTS worker_checkpoints` and one exits (pg_type_typname_nsp_index).
+  workers.push(await track(startWorkerProcess(env, "worker-1")));
+  workers.push(await track(startWorkerProcess(env, "worker-2")));
 }, 180_000);
 
 afterAll(async () => {
