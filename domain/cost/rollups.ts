@@ -53,25 +53,42 @@ export interface RunCostSummary {
 const round6 = (value: number): number => roundHalfAway(value, 6);
 const sumOrNull = (values: number[]): number | null => (values.length ? round6(values.reduce((a, b) => a + b, 0)) : null);
 const known = (values: (number | null)[]): number[] => values.filter((value): value is number => value !== null);
-const judgeCost = (result: CostResultLike): number | null => numberOrNull(resultJudgeUsage(result)?.cost);
 
 /** One model's cost figures over its results (the cohort of one label). */
 export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary {
-  const costs = known(cohort.map(resultCost));
-  const cost = sumOrNull(costs);
-  const estimated = cohort.filter(isEstimatedCost).length;
-  const perPriced = cost === null ? null : cost / costs.length;
+  // One pass (a cohort is every scenario of a model), each result's figures read once; sums run
+  // in result order, as the reference adds them.
+  let costSum = 0;
+  let priced = 0;
+  let judgeSum = 0;
+  let judged = 0;
+  let judgeCalls = 0;
+  let reported = 0;
+  let estimated = 0;
+  for (const result of cohort) {
+    const cost = resultCost(result);
+    if (cost !== null) { costSum += cost; priced += 1; }
+    const usage = resultJudgeUsage(result);
+    const judge = numberOrNull(usage?.cost);
+    if (judge !== null) { judgeSum += judge; judged += 1; }
+    judgeCalls += countOf(usage?.calls);
+    const source = costSource(result);
+    if (source === "reported") reported += 1;
+    else if (source === "estimated") estimated += 1;
+  }
+  const cost = priced > 0 ? round6(costSum) : null;
+  const perPriced = cost === null ? null : cost / priced;
   return {
     scenarios: cohort.length,
     cost,
-    priced: costs.length,
-    reported: cohort.filter((result) => costSource(result) === "reported").length,
+    priced,
+    reported,
     estimated,
-    judge_cost: sumOrNull(known(cohort.map(judgeCost))),
-    judge_calls: cohort.reduce((calls, result) => calls + countOf(resultJudgeUsage(result)?.calls), 0),
+    judge_cost: judged > 0 ? round6(judgeSum) : null,
+    judge_calls: judgeCalls,
     cost_per_priced: perPriced === null ? null : round6(perPriced),
     cost_per_1000: perPriced === null ? null : round6(perPriced * 1000),
-    cost_estimated: estimated > 0 || (cost !== null && costs.length < cohort.length),
+    cost_estimated: estimated > 0 || (cost !== null && priced < cohort.length),
   };
 }
 
