@@ -44,11 +44,43 @@ function workerLog(io: Io): WorkerLog {
   return { info: () => undefined, error: (message) => io.err(`[worker] ${message}`) };
 }
 
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-  });
+/**
+ * SIGINT/SIGTERM from the first moment: the embedded databases must be closed, never killed
+ * mid-write. Handlers stay installed, so a second Ctrl-C (the terminal signals the whole process
+ * group, and the re-running parent forwards it too) cannot cut the shutdown short.
+ */
+function stopSignals(): { stopped: Promise<string>; dispose(): void } {
+  let resolveStop: (signal: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
+  const handler = (signal: NodeJS.Signals) => resolveStop(signal);
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return {
+    stopped,
+    dispose() {
+      process.off("SIGINT", handler);
+      process.off("SIGTERM", handler);
+    },
+  };
+}
+
+class Stopped extends Error {}
+
+type Listener = (...args: unknown[]) => void;
+
+function signalListeners(): Map<NodeJS.Signals, Listener[]> {
+  return new Map((["SIGINT", "SIGTERM"] as const).map((s) => [s, process.listeners(s) as Listener[]]));
+}
+
+function removeNewSignalListeners(before: Map<NodeJS.Signals, Listener[]>): void {
+  for (const [signal, known] of before) {
+    for (const listener of process.listeners(signal) as Listener[]) if (!known.includes(listener)) process.off(signal, listener);
+  }
+}
+
+/** The work, unless a stop signal comes first. */
+async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Promise<T> {
+  return Promise.race([work, stopped.then((signal) => Promise.reject(new Stopped(signal)))]);
 }
 
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
@@ -56,6 +88,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
   const mode = platformMode(env);
   const resources = new Resources();
+  const signals = stopSignals();
   try {
     await claimHome(mode, resources);
     io.out(`verdict: starting (${describeMode(mode)})`);
@@ -78,6 +111,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     resources.add(worker, (w) => w.stop());
     const apiKeys = await openApiKeys(mode, resources);
     const { key } = await apiKeys.create({ tenant: DEMO_TENANT, role: "write", name: "verdict start" });
+    const before = signalListeners();
     const api: ApiServer = resources.add(
       await createApiServer({
         store, readModels: read.readModels, progress, apiKeys,
@@ -88,9 +122,13 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       }),
       (a) => a.close(),
     );
+    // Apollo Server stops itself on SIGINT/SIGTERM (outside NODE_ENV=test) and re-raises the
+    // signal; a second stop from our ordered shutdown then never settles. Shutdown order is ours
+    // (API first, databases last), so the listeners it just added are removed.
+    removeNewSignalListeners(before);
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
-    const outcome = await runExample(client, io, { models, reportsDir: join(mode.home, "reports") });
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: join(mode.home, "reports") }));
     await printRunSummary(client, io, outcome.runId);
     io.out("");
     io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
@@ -107,10 +145,15 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     const code: ExitCode = outcome.status === "COMPLETED" ? EXIT.ok : EXIT.failed;
     if (flags.booleans.exit) return code;
     io.out("\nServing; press Ctrl-C to stop.");
-    const signal = await waitForSignal();
-    io.out(`${signal}: stopping`);
+    io.out(`${await signals.stopped}: stopping`);
     return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof Stopped)) throw error;
+    // A run left unfinished is dispatched again by the next start.
+    io.out(`${error.message}: stopping before the run finished`);
+    return EXIT.failed;
   } finally {
     await resources.close();
+    signals.dispose();
   }
 }
