@@ -2,7 +2,9 @@
 // in a temporary VERDICT_HOME. The first start imports the example, runs it across three models
 // and writes the report; a second start on the same home reuses everything and runs #2.
 import { describe, expect, it, afterAll } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,15 +15,19 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSX = join(ROOT, "node_modules/.bin/tsx");
 const MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
 
-function start(home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function childEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: home, PORT: "0" };
   // The child must look like a user's shell: not a vitest worker, no services configured.
   for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH") delete env[name];
   delete env.DATABASE_URL;
   delete env.VERDICT_READ_DATABASE_URL;
   delete env.KAFKA_BROKERS;
+  return env;
+}
+
+function start(home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["apps/cli/main.ts", "start", "--exit"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(TSX, ["apps/cli/main.ts", "start", "--exit"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -70,5 +76,38 @@ describe("verdict start --exit (embedded default)", () => {
     expect(second.stdout).toMatch(/run #2 started/);
     const html = await readFile(join(home, "reports", "support-support-smoke-run-2.html"), "utf8");
     for (const model of MODELS) expect(html).toContain(model);
+  }, 180_000);
+
+  it("serves until Ctrl-C: the printed subscription works as pasted, with the printed header", async () => {
+    const child: ChildProcess = spawn(TSX, ["apps/cli/main.ts", "start"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk) => {
+        stdout += chunk;
+        if (stdout.includes("press Ctrl-C to stop")) resolve();
+      });
+      child.on("exit", (code) => reject(new Error(`start exited early (${code}): ${stdout}`)));
+    });
+    const wsUrl = /subscriptions over graphql-ws at (ws:\/\/\S+)\)/.exec(stdout)![1];
+    const header = /Header: +Authorization: (Bearer vk_\S+)/.exec(stdout)![1];
+    const subscription = /Subscription: +(subscription \{.*\})\n/.exec(stdout)![1];
+    expect(stdout).toMatch(/run #3 started/);
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: header }, retryAttempts: 0 });
+    const seen: Array<{ runProgress: { completed: number; total: number; status: string } }> = [];
+    await new Promise<void>((resolve, reject) => {
+      client.subscribe<{ runProgress: { completed: number; total: number; status: string } }>({ query: subscription }, {
+        next: (value) => (value.errors ? reject(new Error(value.errors[0].message)) : seen.push(value.data!)),
+        error: reject,
+        complete: resolve,
+      });
+    });
+    await client.dispose();
+    // The run ended before we subscribed: its final progress, then the subscription completes.
+    expect(seen.at(-1)!.runProgress).toMatchObject({ completed: 30, total: 30, status: "COMPLETED" });
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("SIGINT: stopping");
+    expect(existsSync(join(home, "verdict.pid"))).toBe(false);
   }, 180_000);
 });
