@@ -55,6 +55,7 @@ interface Figures {
   progressOldestP95: number;
   runQueryP50: number;
   runQueryP95: number;
+  runQuery1ClientP95: number;
   summaryQueryP95: number;
   rssMb: Record<string, number | null>;
 }
@@ -66,10 +67,10 @@ function percentile(values: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
 }
 
-async function timeQuery(client: ApiClient, key: string, query: string, runId: string, check: (data: any) => boolean): Promise<number[]> {
+async function timeQuery(client: ApiClient, key: string, query: string, runId: string, check: (data: any) => boolean, clients = CLIENTS): Promise<number[]> {
   await client.ok(key, query, { id: runId }); // a finished run is read once, then served from the projector's cache
   const times: number[] = [];
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+  await Promise.all(Array.from({ length: clients }, async () => {
     for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
       const start = performance.now();
       const data = await client.ok(key, query, { id: runId });
@@ -115,6 +116,8 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
       before = message.completed;
     }
     const results = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS);
+    // One client alone: the request's own cost, without queueing behind 19 others on one event loop.
+    const alone = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS, 1);
     const summary = await timeQuery(client, key, SUMMARY_QUERY, runId, (d) => d.run.progress.completed === PAIRS);
     const rssMb: Record<string, number | null> = {};
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
@@ -122,7 +125,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     return {
       mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), seenCompletedMs, progressMessages: received.length,
       progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
-      runQueryP50: percentile(results, 50), runQueryP95: percentile(results, 95), summaryQueryP95: percentile(summary, 95), rssMb,
+      runQueryP50: percentile(results, 50), runQueryP95: percentile(results, 95), runQuery1ClientP95: percentile(alone, 95), summaryQueryP95: percentile(summary, 95), rssMb,
     };
   } finally {
     await client.close();
