@@ -48,6 +48,40 @@ describe("replay jobs", () => {
     expect(events[1].data).toMatchObject({ status: "failed", fault: "expected_tool_not_called", n: 1 });
   });
 
+  it("a pair scored on its first delivery is one append of ReplayRecorded and ResultScored at no stream", async () => {
+    const inner = createMemoryEventStore();
+    await seedRun(inner);
+    const appends: Array<{ streamId: string; types: string[]; expected: unknown }> = [];
+    const store: EventStore = Object.assign(Object.create(inner) as EventStore, {
+      append: (streamId: string, events: Parameters<EventStore["append"]>[1], options?: Parameters<EventStore["append"]>[2]) => {
+        appends.push({ streamId, types: events.map((e) => e.type), expected: options?.expectedVersion });
+        return inner.append(streamId, events, options);
+      },
+    });
+    expect(await handleReplayJob(deps(store, countingAgent()), ALL[2])).toBe("scored");
+    expect(appends).toEqual([{ streamId: resultStream("r1", 2), types: ["ReplayRecorded", "ResultScored"], expected: "noStream" }]);
+    expect((await inner.readStream(resultStream("r1", 2))).map((e) => [e.type, e.streamVersion])).toEqual([["ReplayRecorded", 0n], ["ResultScored", 1n]]);
+  });
+
+  it("scoring that throws keeps the replay; the redelivery scores it without replaying again", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    const d = deps(store, agent);
+    const run = (await d.runs.get("r1"))!;
+    const evaluate = run.runner.evaluate.bind(run.runner);
+    let failures = 1;
+    run.runner.evaluate = ((...args: Parameters<typeof evaluate>) => {
+      if (failures-- > 0) return Promise.reject(new Error("judge unreachable"));
+      return evaluate(...args);
+    }) as typeof run.runner.evaluate;
+    await expect(handleReplayJob(d, ALL[0])).rejects.toThrow("judge unreachable");
+    expect((await pairEvents(store, "r1", 0)).map((e) => e.type)).toEqual(["ReplayRecorded"]);
+    expect(await handleReplayJob(d, ALL[0])).toBe("scored");
+    expect((await pairEvents(store, "r1", 0)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+    expect(agent.calls).toBe(1);
+  });
+
   it("two workers racing on one pair record one replay; the loser scores the winner's replay", async () => {
     const store = createMemoryEventStore();
     await seedRun(store);

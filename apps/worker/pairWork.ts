@@ -1,8 +1,11 @@
 // One scenario x model pair, start to finish, safe to run any number of times: the replay is
 // appended to the pair's stream with "no stream" (a pair is replayed into the record at most
 // once; a loser reads the winner's replay and goes on with it), then scored with the run's
-// Runner and appended at the version after the replay. A pair already scored does nothing; a
-// pair replayed but not scored (a worker died between the two appends) is scored.
+// Runner. When scoring succeeds right after the replay, ReplayRecorded and ResultScored go in ONE
+// append (still two events, still "no stream": half the writes per pair); when scoring throws,
+// the replay is appended alone first so a redelivery scores it without replaying the agent
+// again. A pair already scored does nothing; a pair replayed but not scored (a worker died
+// between two appends, or scoring failed) is scored at the version after the replay.
 import {
   DomainError,
   Replay,
@@ -17,6 +20,7 @@ import {
   type EventData,
   type EventInput,
   type EventStore,
+  type EventToAppend,
   type IdGenerator,
   type AgentRuntime,
   type RecordReplay,
@@ -67,9 +71,13 @@ export function runEventContext(run: RunContext, actor: string): EventContext {
  * is built here from typed values, so it is not parsed again: the event it decides is validated
  * against its schema by toEventsToAppend, which is what guards the log.
  */
-async function appendDecided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: ResultCommand, expected: bigint | "noStream") {
+function decided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: ResultCommand): EventToAppend[] {
   const events: EventInput[] = resultAggregate.decide(state, command, { now: deps.clock.now(), streamId, run: run.state });
-  const toAppend = toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
+  return toEventsToAppend(events, runEventContext(run, deps.actor), { clock: deps.clock, ids: deps.ids });
+}
+
+async function appendDecided(deps: PairDeps, run: RunContext, streamId: string, state: ResultState, command: ResultCommand, expected: bigint | "noStream") {
+  const toAppend = decided(deps, run, streamId, state, command);
   const appended = await deps.store.append(streamId, toAppend, { expectedVersion: expected });
   return { appended, data: toAppend[0].data };
 }
@@ -79,36 +87,68 @@ function pairIdentity(run: RunContext, n: number) {
   return { run_id: run.runId, scenario_key: pair.scenarioKey, model_label: pair.modelLabel };
 }
 
-/** Records the replay once; returns the replay the pair's stream holds afterwards (ours or theirs). */
-async function recordReplay(deps: PairDeps, run: RunContext, n: number, streamId: string, replay: Replay): Promise<PairStream> {
-  const recordOf = (r: Replay): RecordReplay => ({ type: "RecordReplay", ...pairIdentity(run, n), replay: r.toJSON() as unknown as RecordReplay["replay"] });
-  const none: ResultState = { status: "none", pass: null };
+const NONE: ResultState = { status: "none", pass: null };
+
+function recordOf(run: RunContext, n: number, replay: Replay): RecordReplay {
+  return { type: "RecordReplay", ...pairIdentity(run, n), replay: replay.toJSON() as unknown as RecordReplay["replay"] };
+}
+
+/** The ReplayRecorded event to append for `replay` (or for the run_error it becomes). */
+function replayEvents(deps: PairDeps, run: RunContext, n: number, streamId: string, replay: Replay): EventToAppend[] {
   try {
-    let written;
-    try {
-      written = await appendDecided(deps, run, streamId, none, recordOf(replay), "noStream");
-    } catch (error) {
-      // A replay the event schema refuses (an answer over 1 MB, fractional tokens...) is recorded
-      // as the run_error it is, rather than redelivered forever.
-      if (!(error instanceof DomainError) || error.code !== "validation") throw error;
-      const failed = Replay.failed(`the replay could not be recorded: ${error.message}`, { durationMs: replay.durationMs });
-      written = await appendDecided(deps, run, streamId, none, recordOf(failed), "noStream");
-    }
-    return { replay: written.data as EventData<"ReplayRecorded">, scored: null, version: written.appended.nextExpectedVersion };
+    return decided(deps, run, streamId, NONE, recordOf(run, n, replay));
+  } catch (error) {
+    // A replay the event schema refuses (an answer over 1 MB, fractional tokens...) is recorded
+    // as the run_error it is, rather than redelivered forever.
+    if (!(error instanceof DomainError) || error.code !== "validation") throw error;
+    const failed = Replay.failed(`the replay could not be recorded: ${error.message}`, { durationMs: replay.durationMs });
+    return decided(deps, run, streamId, NONE, recordOf(run, n, failed));
+  }
+}
+
+/**
+ * Records the replay and, when scoring succeeds, its score in the same append. On a lost race
+ * (another worker recorded this pair first) the pair as the store holds it is returned, to be
+ * scored if it is not yet.
+ */
+async function recordAndScore(deps: PairDeps, run: RunContext, n: number, streamId: string, replay: Replay): Promise<PairOutcome | PairStream> {
+  const recorded = replayEvents(deps, run, n, streamId, replay);
+  let scored: EventToAppend[];
+  try {
+    scored = decided(deps, run, streamId, REPLAYED, await scoreCommand(run, n, recorded[0].data as EventData<"ReplayRecorded">));
+  } catch (error) {
+    // Keep the replay (the agent is not replayed again); the redelivery scores it.
+    const pair = await appendReplayOnly(deps, streamId, recorded);
+    if (pair.scored) return "already-scored";
+    throw error;
+  }
+  try {
+    await deps.store.append(streamId, [...recorded, ...scored], { expectedVersion: "noStream" });
+    return "scored";
   } catch (error) {
     if (!(error instanceof WrongExpectedVersionError)) throw error;
-    // Another worker recorded this pair first: carry on with its replay.
     return readPair(deps.store, streamId);
   }
 }
 
-async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamId: string, pair: PairStream): Promise<PairOutcome> {
-  const recorded = pair.replay as EventData<"ReplayRecorded">;
+async function appendReplayOnly(deps: PairDeps, streamId: string, recorded: EventToAppend[]): Promise<PairStream> {
+  try {
+    const appended = await deps.store.append(streamId, recorded, { expectedVersion: "noStream" });
+    return { replay: recorded[0].data as EventData<"ReplayRecorded">, scored: null, version: appended.nextExpectedVersion };
+  } catch (error) {
+    if (!(error instanceof WrongExpectedVersionError)) throw error;
+    return readPair(deps.store, streamId);
+  }
+}
+
+const REPLAYED: ResultState = { status: "replayed", pass: null };
+
+async function scoreCommand(run: RunContext, n: number, recorded: EventData<"ReplayRecorded">): Promise<ResultCommand> {
   const scenario = run.scenarios[Math.floor(n / run.started.models.length)];
   const spec = run.started.models[n % run.started.models.length];
   const replay = Replay.from(recorded.replay);
   const result = await withPairContext({ scenarioKey: scenario.key, modelLabel: spec.label }, () => run.runner.evaluate(scenario, spec, replay));
-  const command: ResultCommand = {
+  return {
     type: "ScoreResult",
     ...pairIdentity(run, n),
     status: result.status,
@@ -120,8 +160,12 @@ async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamI
     diagnosis: result.diagnosis ? (JSON.parse(JSON.stringify(result.diagnosis)) as Record<string, unknown>) : null,
     judge_exchanges: result.judgeExchanges.map((exchange) => exchangeData(exchange)),
   };
+}
+
+async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamId: string, pair: PairStream): Promise<PairOutcome> {
+  const command = await scoreCommand(run, n, pair.replay as EventData<"ReplayRecorded">);
   try {
-    await appendDecided(deps, run, streamId, { status: "replayed", pass: null }, command, pair.version as bigint);
+    await appendDecided(deps, run, streamId, REPLAYED, command, pair.version as bigint);
     return "scored";
   } catch (error) {
     if (error instanceof WrongExpectedVersionError) return "already-scored";
@@ -143,7 +187,9 @@ export async function processPair(deps: PairDeps, run: RunContext, n: number, op
     const scenario = run.started.scenarios[Math.floor(n / run.started.models.length)];
     const model = run.started.models[n % run.started.models.length];
     const replay = await replayThroughRuntime(deps.runtime, scenario, model, deps.replayTimeoutMs);
-    pair = await recordReplay(deps, run, n, streamId, replay);
+    const outcome = await recordAndScore(deps, run, n, streamId, replay);
+    if (typeof outcome === "string") return outcome;
+    pair = outcome;
     if (pair.scored) return "already-scored";
   }
   return scoreRecorded(deps, run, n, streamId, pair);

@@ -12,7 +12,11 @@ import type { WorkerLog } from "./workerLog.js";
 export interface ReplayHandlerDeps extends PairDeps {
   runs: RunContexts;
   log: WorkerLog;
+  /** How old a check of the run's state a replay job may go on (default 100 ms; 0: always check). */
+  runStateMaxAgeMs?: number;
 }
+
+export const RUN_STATE_MAX_AGE_MS = 100;
 
 export type ReplayJobOutcome = PairOutcome | "unknown-run" | "invalid";
 
@@ -24,7 +28,7 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
     deps.log.error(`dropped: ${(error as Error).message}`);
     return "invalid";
   }
-  const run = await deps.runs.get(job.run_id);
+  const run = await deps.runs.get(job.run_id, { maxAgeMs: deps.runStateMaxAgeMs ?? RUN_STATE_MAX_AGE_MS });
   if (!run) {
     // The dispatcher only publishes after RunStarted is in the log, so this is a foreign job.
     deps.log.error(`dropped: ${REPLAY_TOPIC} job for run ${job.run_id}, which does not exist`);

@@ -1,7 +1,11 @@
 // A run as a worker needs it: the frozen selection from RunStarted (scenarios as evaluated,
 // models, criteria, threshold, tool roster), the run's folded state, and one Runner that scores
 // its pairs exactly as the library does. Loaded once per run and cached; before each use the
-// stream's version is checked, so a run that ended is seen as ended.
+// stream's version is checked, so a run that ended is seen as ended. Replay jobs accept a check
+// up to `maxAgeMs` old, and concurrent callers share one check: at a thousand pairs a second, a
+// version query per pair was a quarter of the store's work. The check was never atomic with the
+// pair's append (a run can end between the two), so this only widens that window a little; the
+// completion, which appends to the run stream, always checks.
 import {
   Runner,
   Scenario,
@@ -38,6 +42,8 @@ const MAX_CACHED = 64;
 
 export class RunContexts {
   private readonly cache = new Map<string, RunContext>();
+  private readonly checkedAt = new Map<string, number>();
+  private readonly checking = new Map<string, Promise<RunContext | null>>();
 
   constructor(
     private readonly store: EventStore,
@@ -45,9 +51,30 @@ export class RunContexts {
     private readonly log: WorkerLog = silentLog,
   ) {}
 
-  /** The run, current as of its stream's version now; null when the run does not exist. */
-  async get(runId: string): Promise<RunContext | null> {
+  /**
+   * The run, current as of its stream's version now (or, with `maxAgeMs`, as of a check at most
+   * that old); null when the run does not exist.
+   */
+  get(runId: string, options: { maxAgeMs?: number } = {}): Promise<RunContext | null> {
     const cached = this.cache.get(runId);
+    const maxAgeMs = options.maxAgeMs ?? 0;
+    if (cached && maxAgeMs > 0 && performance.now() - (this.checkedAt.get(runId) ?? -Infinity) <= maxAgeMs) return Promise.resolve(cached);
+    // Callers that accept some age share the check in flight; a caller that wants "now" does not.
+    if (maxAgeMs > 0) {
+      const pending = this.checking.get(runId);
+      if (pending) return pending;
+    }
+    const startedAt = performance.now();
+    const check = this.check(runId, cached).then((context) => {
+      if (context) this.checkedAt.set(runId, startedAt);
+      return context;
+    });
+    const shared = check.finally(() => this.checking.get(runId) === shared && this.checking.delete(runId));
+    this.checking.set(runId, shared);
+    return shared;
+  }
+
+  private async check(runId: string, cached: RunContext | undefined): Promise<RunContext | null> {
     if (cached) {
       const version = await this.store.streamVersion(runStream(runId));
       if (version === cached.version) return cached;
@@ -61,12 +88,13 @@ export class RunContexts {
   /** Forgets a run (after it ended). */
   forget(runId: string): void {
     this.cache.delete(runId);
+    this.checkedAt.delete(runId);
   }
 
   private remember(context: RunContext): void {
     this.cache.delete(context.runId);
     this.cache.set(context.runId, context);
-    if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.cache.size > MAX_CACHED) this.forget(this.cache.keys().next().value as string);
   }
 
   private async load(runId: string, previous: RunContext | undefined): Promise<RunContext | null> {
