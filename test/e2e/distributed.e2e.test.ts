@@ -170,7 +170,7 @@ describe("the platform as separate processes (api, projector, two workers) on Po
     let killed: Promise<void> | null = null;
     let killedAt = -1;
     const progress = await followRun(runId, (p) => {
-      if (!killed && p.completed >= 2 && p.completed < p.total) {
+      if (!killed && p.completed >= 1 && p.completed < p.total) {
         killedAt = p.completed;
         killed = killApp(leader);
       }
@@ -190,7 +190,7 @@ describe("the platform as separate processes (api, projector, two workers) on Po
     const runId = await startRun();
     let restarted: Promise<AppProcess> | null = null;
     const progress = await followRun(runId, (p) => {
-      if (!restarted && p.completed >= 2 && p.completed < p.total) {
+      if (!restarted && p.completed >= 1 && p.completed < p.total) {
         restarted = killApp(projector).then(() => track(startProjector(env, "projector-2")));
       }
     });
