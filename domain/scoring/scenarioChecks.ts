@@ -58,7 +58,7 @@ export class ScenarioChecks {
   #match(replay: Replay): void {
     if (this.#last === replay) return;
     const answer = replay.answerText;
-    const lower = replay.answerLower;
+    const lower = this.expected.length + this.forbidden.length > 0 ? replay.answerLower : "";
     this.#expectedCount = fill(this.#expectedHits, this.expected, answer, lower);
     this.#forbiddenCount = fill(this.#forbiddenHits, this.forbidden, answer, lower);
     this.#last = replay;

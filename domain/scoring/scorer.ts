@@ -37,11 +37,14 @@ export class Scorer {
   readonly criteria: readonly Criterion[];
   readonly threshold: number;
   readonly #compiled: readonly CompiledCriterion[];
+  /** Some criterion matches patterns, so reads the lower-cased answer. */
+  readonly #readsLower: boolean;
 
   constructor({ criteria = [], threshold = PASS_THRESHOLD }: ScorerOptions = {}) {
     this.criteria = criteria.map((criterion, index) => ({ ...checkCriterion(criterion, index) }));
     this.threshold = threshold;
     this.#compiled = this.criteria.map(compileCriterion);
+    this.#readsLower = this.#compiled.some((criterion) => criterion.type === "contains" || criterion.type === "not_contains");
   }
 
   /** Keys of the llm_judge criteria: the grades Diagnosis and the gate read as the judge's. */
@@ -57,8 +60,9 @@ export class Scorer {
   score(scenario: Scenario, replay: Replay, options: ScoreOptions = {}): Scores {
     const scores: Scores = {};
     const answer = replay.answerText;
-    const lower = replay.answerLower;
     const present = NON_BLANK.test(answer);
+    // Lower-casing copies the answer (kept on the replay for every later reader): only when read.
+    const lower = present && this.#readsLower ? replay.answerLower : "";
     const judgeScores = options.judgeScores;
     for (const criterion of this.#compiled) {
       scores[criterion.key] = present
