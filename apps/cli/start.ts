@@ -66,18 +66,6 @@ function stopSignals(): { stopped: Promise<string>; dispose(): void } {
 
 class Stopped extends Error {}
 
-type Listener = (...args: unknown[]) => void;
-
-function signalListeners(): Map<NodeJS.Signals, Listener[]> {
-  return new Map((["SIGINT", "SIGTERM"] as const).map((s) => [s, process.listeners(s) as Listener[]]));
-}
-
-function removeNewSignalListeners(before: Map<NodeJS.Signals, Listener[]>): void {
-  for (const [signal, known] of before) {
-    for (const listener of process.listeners(signal) as Listener[]) if (!known.includes(listener)) process.off(signal, listener);
-  }
-}
-
 /** The work, unless a stop signal comes first. */
 async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Promise<T> {
   return Promise.race([work, stopped.then((signal) => Promise.reject(new Stopped(signal)))]);
@@ -111,7 +99,6 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     resources.add(worker, (w) => w.stop());
     const apiKeys = await openApiKeys(mode, resources);
     const { key } = await apiKeys.create({ tenant: DEMO_TENANT, role: "write", name: "verdict start" });
-    const before = signalListeners();
     const api: ApiServer = resources.add(
       await createApiServer({
         store, readModels: read.readModels, progress, apiKeys,
@@ -122,10 +109,6 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       }),
       (a) => a.close(),
     );
-    // Apollo Server stops itself on SIGINT/SIGTERM (outside NODE_ENV=test) and re-raises the
-    // signal; a second stop from our ordered shutdown then never settles. Shutdown order is ours
-    // (API first, databases last), so the listeners it just added are removed.
-    removeNewSignalListeners(before);
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
     const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: join(mode.home, "reports") }));

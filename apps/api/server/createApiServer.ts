@@ -96,6 +96,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     validationRules: rules,
     formatError,
     includeStacktraceInErrorResponses: false,
+    // The process that hosts the server owns shutdown order (API first, databases last).
+    stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       {
