@@ -4,7 +4,11 @@
 import pg from "pg";
 import { positionFromJson, positionToJson, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
 
-const CREATE = `CREATE TABLE IF NOT EXISTS worker_checkpoints (
+// Two workers starting at once on a fresh database would race on CREATE TABLE IF NOT EXISTS
+// (a duplicate pg_type row); the transaction-scoped advisory lock serialises them. Both
+// statements go in one simple query, which PostgreSQL runs as one implicit transaction.
+const CREATE = `SELECT pg_advisory_xact_lock(hashtextextended('verdict-worker-checkpoints-ddl', 0));
+CREATE TABLE IF NOT EXISTS worker_checkpoints (
   name text PRIMARY KEY,
   position jsonb,
   state jsonb NOT NULL,
