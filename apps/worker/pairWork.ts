@@ -30,6 +30,7 @@ import {
 import { replayThroughRuntime } from "./agentReplay.js";
 import { exchangeData } from "./exchanges.js";
 import { withPairContext } from "./judging.js";
+import type { Limiter } from "./limiter.js";
 import type { RunContext } from "./runContext.js";
 
 export interface PairDeps {
@@ -40,6 +41,8 @@ export interface PairDeps {
   clock: Clock;
   ids: IdGenerator;
   actor: string;
+  /** Bounds the agent replays in flight when more jobs than that are handled at once. */
+  agentSlots?: Limiter;
 }
 
 export type PairOutcome = "scored" | "already-scored" | "run-ended" | "not-replayed";
@@ -180,13 +183,18 @@ async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamI
 export async function processPair(deps: PairDeps, run: RunContext, n: number, options: { replay: boolean }): Promise<PairOutcome> {
   if (run.state.status !== "running") return "run-ended";
   const streamId = resultStream(run.runId, n);
-  let pair = await readPair(deps.store, streamId);
+  // Most pairs are new: a version check (which the SQL stores batch across pairs) settles that
+  // without reading the stream.
+  let pair = (await deps.store.streamVersion(streamId)) === null ? { replay: null, scored: null, version: null } : await readPair(deps.store, streamId);
   if (pair.scored) return "already-scored";
   if (!pair.replay) {
     if (!options.replay || !deps.runtime) return "not-replayed";
     const scenario = run.started.scenarios[Math.floor(n / run.started.models.length)];
     const model = run.started.models[n % run.started.models.length];
-    const replay = await replayThroughRuntime(deps.runtime, scenario, model, deps.replayTimeoutMs);
+    const runtime = deps.runtime;
+    const replay = deps.agentSlots
+      ? await deps.agentSlots.run(() => replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs))
+      : await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs);
     const outcome = await recordAndScore(deps, run, n, streamId, replay);
     if (typeof outcome === "string") return outcome;
     pair = outcome;

@@ -5,6 +5,7 @@
 import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
 import { jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
 import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
+import { Limiter } from "./limiter.js";
 import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContexts } from "./runContext.js";
 import type { WorkerLog } from "./workerLog.js";
@@ -43,11 +44,19 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
   return processPair(deps, run, job.n, { replay: !run.started.external });
 }
 
+/**
+ * Jobs taken at once per agent replay allowed at once: while a job waits on the store, others
+ * replay, and the SQL stores send the waiting jobs' version checks and appends as one statement.
+ * (On Kafka a consumer has one job in flight per partition it holds, so this changes nothing.)
+ */
+export const JOBS_PER_REPLAY_SLOT = 8;
+
 export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames()): Promise<JobConsumer> {
+  deps = { ...deps, agentSlots: new Limiter(concurrency) };
   const handler = async (job: DeliveredJob) => {
     const value = job.value as Partial<ReplayJob>;
     const what = `replay job for pair ${String(value.n)} (${String(value.scenario_key)} × ${String(value.model_label)})`;
     await failRunOnPoison(deps, { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what }, () => handleReplayJob(deps, job.value));
   };
-  return bus.consume(names.replayTopic, handler, { group: names.replayGroup, concurrency });
+  return bus.consume(names.replayTopic, handler, { group: names.replayGroup, concurrency: concurrency * JOBS_PER_REPLAY_SLOT });
 }

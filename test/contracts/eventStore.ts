@@ -137,6 +137,31 @@ const cases = {
     expect(new Set(anyResults.map((r) => r.nextExpectedVersion))).toEqual(new Set([6n]));
     expect(ids(await store.readStream(stream))).toEqual(ids([...batch, ...concurrent, ...anyRetries] as RecordedEvent[]));
   },
+  "concurrent appends and version checks on many streams each get their own answer": async ({ store, prefix }: Context) => {
+    // Stores may send concurrent calls together (one statement, one transaction); a conflict, a
+    // retry or a refused append among them must not change anyone else's answer.
+    const taken = `${prefix}taken`;
+    const retriedBatch = events(2);
+    const first = await store.append(taken, retriedBatch, { expectedVersion: "noStream" });
+    const fresh = Array.from({ length: 12 }, (_, i) => `${prefix}p${i}`);
+    const [appended, conflict, retried, stale, versions] = await Promise.all([
+      Promise.all(fresh.map((stream) => store.append(stream, events(2), { expectedVersion: "noStream" }))),
+      conflictOf(store.append(taken, events(1), { expectedVersion: "noStream" })),
+      store.append(taken, retriedBatch, { expectedVersion: "noStream" }),
+      conflictOf(store.append(taken, events(1), { expectedVersion: 0n })),
+      Promise.all([taken, `${prefix}missing`, fresh[0]].map((stream) => store.streamVersion(stream))),
+    ]);
+    expect(appended.map((r) => r.nextExpectedVersion)).toEqual(fresh.map(() => 1n));
+    expect(new Set(appended.map((r) => `${r.position.commit}:${r.position.prepare}`)).size).toBe(fresh.length);
+    expect(conflict.actual).toBe(1n);
+    expect(stale.actual).toBe(1n);
+    expect(retried).toEqual(first);
+    expect(versions[0]).toBe(1n);
+    expect(versions[1]).toBeNull();
+    for (const stream of fresh) expect((await store.readStream(stream)).map((e) => e.streamVersion)).toEqual([0n, 1n]);
+    expect(ids(await store.readStream(taken))).toEqual(ids(retriedBatch as RecordedEvent[]));
+    expectStrictlyOrdered(await store.readAll({ filter: { streamPrefixes: [prefix] } }));
+  },
   "readStream reads forwards, backwards, from a version and with a limit": async ({ store, prefix }: Context) => {
     const stream = `${prefix}g`;
     // Twelve events, so versions past 9 would show a text ordering ("10" < "9").

@@ -33,6 +33,8 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
     runner,
     wakeup,
     onAppended: () => wakeup.notify(),
+    // One session: a batch at a time, gathering whatever queued up behind it.
+    coalesce: { maxInFlight: 1 },
     close: async () => {
       wakeup.notify();
       await queue.run(async () => (ownsDb ? db.close() : undefined));

@@ -14,6 +14,7 @@ import type {
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
+import { Coalescer } from "./coalescer.js";
 import { validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
 import type { Wakeup } from "../wakeup.js";
 
@@ -62,6 +63,8 @@ const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND
 const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position";
 const APPEND = `SELECT ${RESULT} FROM verdict_append($1, $2, $3, $4::jsonb)`;
 const RECORDED = `SELECT ${RESULT} FROM verdict_recorded_append($1, $2::jsonb)`;
+const APPEND_MANY = `SELECT idx, ${RESULT} FROM verdict_append_many($1::jsonb)`;
+const VERSIONS = "SELECT stream_id, version::text AS version FROM streams WHERE stream_id = ANY ($1::text[])";
 const MAX_VERSION = "9223372036854775807";
 
 export interface SqlEventStoreOptions extends SubscriptionTuning {
@@ -70,10 +73,58 @@ export interface SqlEventStoreOptions extends SubscriptionTuning {
   /** Called after every successful append: in-process wake-up of local subscribers. */
   onAppended?: () => void;
   close: () => Promise<void>;
+  /**
+   * Send appends (and version checks) made while others are in flight together, as one
+   * statement (verdict_append_many; one transaction per batch), with at most this many batches
+   * in flight. Omit to send each on its own.
+   */
+  coalesce?: { maxInFlight: number };
+}
+
+interface AppendRequest {
+  streamId: string;
+  mode: string;
+  exactVersion: string | null;
+  /** The events as the JSON text verdict_append takes. */
+  batch: string;
 }
 
 export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
   const { runner, wakeup } = options;
+
+  // Two concurrent retries of one append in mode "any" both pass the retry check; the loser
+  // trips the unique message id and is answered with what the winner recorded.
+  async function appendOne(request: AppendRequest): Promise<AppendRow> {
+    const { streamId, mode, exactVersion, batch } = request;
+    return runner.query<AppendRow>(APPEND, [streamId, mode, exactVersion, batch]).then(
+      ([appended]) => appended,
+      async (error: { code?: string; constraint?: string }) => {
+        if (error.code !== "23505" || error.constraint !== "messages_message_id_key") throw error;
+        const [recorded] = await runner.query<AppendRow>(RECORDED, [streamId, batch]);
+        if (!recorded) throw error;
+        return recorded;
+      },
+    );
+  }
+
+  async function appendMany(requests: AppendRequest[]): Promise<AppendRow[]> {
+    // The events are JSON text already: spliced in, not parsed and written again.
+    const items = requests.map((r) => `{"stream":${JSON.stringify(r.streamId)},"mode":"${r.mode}","version":${r.exactVersion === null ? "null" : `"${r.exactVersion}"`},"events":${r.batch}}`);
+    const rows = await runner.query<AppendRow & { idx: number }>(APPEND_MANY, [`[${items.join(",")}]`]);
+    if (rows.length !== requests.length) throw new Error(`verdict_append_many answered ${rows.length} of ${requests.length} appends`);
+    return [...rows].sort((a, b) => a.idx - b.idx);
+  }
+
+  async function versionsOf(streamIds: string[]): Promise<Array<bigint | null>> {
+    const rows = await runner.query<{ stream_id: string; version: string }>(VERSIONS, [streamIds]);
+    const found = new Map(rows.map((row) => [row.stream_id, BigInt(row.version)]));
+    return streamIds.map((id) => found.get(id) ?? null);
+  }
+
+  const appends = options.coalesce ? new Coalescer<AppendRequest, AppendRow>({ many: appendMany, one: appendOne, maxInFlight: options.coalesce.maxInFlight }) : null;
+  const versions = options.coalesce
+    ? new Coalescer<string, bigint | null>({ many: versionsOf, one: async (id) => (await versionsOf([id]))[0], maxInFlight: options.coalesce.maxInFlight })
+    : null;
 
   async function append(streamId: string, events: EventToAppend[], appendOptions: { expectedVersion?: ExpectedVersion } = {}): Promise<AppendResult> {
     const expected = appendOptions.expectedVersion ?? "any";
@@ -83,17 +134,8 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     const mode = typeof expected === "bigint" ? "exact" : expected;
     const exactVersion = typeof expected === "bigint" ? expected.toString() : null;
     const batch = JSON.stringify(events.map(({ id, type, schemaVersion, data, metadata }) => ({ id, type, schemaVersion, data, metadata })));
-    const row = await runner.query<AppendRow>(APPEND, [streamId, mode, exactVersion, batch]).then(
-      ([appended]) => appended,
-      // Two concurrent retries of one append in mode "any" both pass the retry check; the loser
-      // trips the unique message id and is answered with what the winner recorded.
-      async (error: { code?: string; constraint?: string }) => {
-        if (error.code !== "23505" || error.constraint !== "messages_message_id_key") throw error;
-        const [recorded] = await runner.query<AppendRow>(RECORDED, [streamId, batch]);
-        if (!recorded) throw error;
-        return recorded;
-      },
-    );
+    const request = { streamId, mode, exactVersion, batch };
+    const row = await (appends ? appends.submit(request) : appendOne(request));
     if (row.outcome === "conflict") throw new WrongExpectedVersionError(streamId, expected, row.stream_version === null ? null : BigInt(row.stream_version));
     if (row.outcome === "appended") options.onAppended?.();
     return {
@@ -140,6 +182,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
 
   async function streamVersion(streamId: string): Promise<bigint | null> {
     validateStreamId(streamId);
+    if (versions) return versions.submit(streamId);
     const [row] = await runner.query<{ version: string }>("SELECT version::text AS version FROM streams WHERE stream_id = $1", [streamId]);
     return row ? BigInt(row.version) : null;
   }
