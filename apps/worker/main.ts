@@ -4,10 +4,10 @@
 // others stand by). SIGTERM/SIGINT stop it gracefully: in-flight jobs finish, offsets commit,
 // the dispatcher's checkpoint is saved.
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
-import { KafkaJobBus } from "@verdict/infra/jobbus";
 import { judgeFromSpec } from "@verdict/infra/judges";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, readWorkerConfig } from "./config.js";
+import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 import { startWorker } from "./startWorker.js";
 import { consoleLog } from "./workerLog.js";
 
@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const judge = await judgeFromSpec(config.judge);
   const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl }) : null;
-  const bus = new KafkaJobBus({ brokers: config.kafkaBrokers, partitions: config.partitions, clientId: `verdict-worker-${process.pid}` });
+  // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
+  const bus = new KafkaBatchJobBus({ brokers: config.kafkaBrokers, partitions: config.partitions, clientId: `verdict-worker-${process.pid}` });
   const worker = await startWorker({
     store,
     bus,

@@ -1,0 +1,124 @@
+// The worker's job bus on Kafka: publishing (and topic creation) is the shared KafkaJobBus's, but
+// jobs are consumed a batch at a time (kafkajs eachBatch) with up to `window` of a partition's
+// jobs in flight, instead of one message per partition at a time. Replay jobs are keyed by run
+// id, so a whole run sits in one partition: one job at a time there meant one pair at a time for
+// the run, whatever the number of workers. Offsets still only move past a job after its handler
+// resolved, and only over a prefix of finished jobs (a job that fails stops the batch; it and
+// the jobs after it are delivered again), so "commit only after the append" holds.
+import { Kafka, logLevel, type Consumer, type KafkaMessage } from "kafkajs";
+import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
+import { KafkaJobBus, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
+
+export class KafkaBatchJobBus implements JobBus {
+  private readonly kafka: Kafka;
+  private readonly publisher: KafkaJobBus;
+  private readonly consumers = new Set<Consumer>();
+
+  constructor(private readonly options: KafkaJobBusOptions) {
+    this.publisher = new KafkaJobBus(options);
+    this.kafka = new Kafka({ clientId: options.clientId ?? "verdict", brokers: options.brokers, logLevel: logLevel.ERROR, retry: { retries: 8, initialRetryTime: 100 } });
+  }
+
+  publish(topic: string, jobs: Job[]): Promise<void> {
+    return this.publisher.publish(topic, jobs);
+  }
+
+  async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
+    await this.ensureTopic(topic);
+    const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+    this.consumers.add(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const window = Math.max(1, options.concurrency ?? 1);
+    const attempts = new Map<string, number>();
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: Math.min(window, 8),
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
+        const deliver = async (message: KafkaMessage) => {
+          const id = `${batch.partition}:${message.offset}`;
+          const attempt = (attempts.get(id) ?? 0) + 1;
+          attempts.set(id, attempt);
+          const value = JSON.parse(message.value?.toString("utf8") ?? "null") as unknown;
+          await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+          attempts.delete(id);
+        };
+        await inWindow(batch.messages, window, deliver, {
+          resolved: async (message) => {
+            resolveOffset(message.offset);
+            await heartbeat();
+          },
+          keepGoing: () => isRunning() && !isStale(),
+        });
+        await commitOffsetsIfNecessary();
+      },
+    });
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumers].map((consumer) => consumer.disconnect()));
+    this.consumers.clear();
+    await this.publisher.close();
+  }
+
+  private readonly ensured = new Set<string>();
+
+  /** Same as KafkaJobBus: a topic this bus consumes exists with the configured partitions. */
+  private async ensureTopic(topic: string): Promise<void> {
+    if (this.ensured.has(topic)) return;
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      if (!(await admin.listTopics()).includes(topic)) {
+        await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: this.options.partitions ?? 6, replicationFactor: 1 }] });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+    this.ensured.add(topic);
+  }
+}
+
+/**
+ * Runs `work` over `items` with at most `window` at once, in order of start; `resolved` is told
+ * of each item once it and every item before it finished. The first failure stops new starts,
+ * waits for the ones running, then is thrown (the unresolved rest is delivered again).
+ */
+export async function inWindow<T>(
+  items: readonly T[],
+  window: number,
+  work: (item: T) => Promise<void>,
+  hooks: { resolved: (item: T) => Promise<void>; keepGoing: () => boolean },
+): Promise<void> {
+  const done = new Array<boolean>(items.length).fill(false);
+  let next = 0;
+  let resolvedUpTo = 0;
+  let failure: { error: unknown } | null = null;
+  let resolving = Promise.resolve();
+  const lane = async () => {
+    while (!failure && next < items.length && hooks.keepGoing()) {
+      const i = next++;
+      try {
+        await work(items[i]);
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
+      done[i] = true;
+      // Serialized: offsets are resolved in order, each once.
+      resolving = resolving.then(async () => {
+        while (resolvedUpTo < items.length && done[resolvedUpTo]) await hooks.resolved(items[resolvedUpTo++]);
+      });
+      await resolving;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(window, items.length) }, lane));
+  await resolving;
+  if (failure) throw (failure as { error: unknown }).error;
+}
