@@ -9,6 +9,13 @@ import type { DiagnoseInput } from "./types.js";
 
 const NO_TOOLS: readonly string[] = [];
 
+// A context lives for one diagnosis, so once a run ends none is left, and a full collection then
+// frees the hidden class V8 gave them (class instances reach it by a weak transition). Every
+// optimized diagnosis function checked against that class is thrown away with it ("weak
+// objects"), and the next run starts unoptimized: about twice the CPU. Holding the latest context
+// keeps the class alive; it holds one result's inputs until the next diagnosis.
+const latest: DiagnosisContext[] = [];
+
 export class DiagnosisContext {
   readonly scenario: Scenario;
   readonly replay: Replay;
@@ -33,6 +40,7 @@ export class DiagnosisContext {
     this.judgeKeys = input.judgeKeys ?? NO_TOOLS;
     this.answer = input.replay.answerText;
     this.checks = scenarioChecks(input.scenario);
+    latest[0] = this;
   }
 
   get agentLower(): string {

@@ -50,6 +50,11 @@ const FIELDS: Readonly<Record<string, keyof ReplayInit>> = {
 
 const NUMERIC_FIELDS: ReadonlyArray<keyof ReplayInit> = ["durationMs", "inputTokens", "outputTokens"];
 
+// Holding the latest replay keeps V8's hidden class for replays alive between runs, so a full
+// collection after a run's replays are dropped does not deoptimize the scoring path (see
+// DiagnosisContext).
+const latest: Replay[] = [];
+
 export class Replay {
   readonly answer: string | null;
   readonly toolCalls: readonly ToolCall[];
@@ -72,6 +77,7 @@ export class Replay {
     this.error = init.error === null || init.error === undefined ? null : errorText(init.error);
     this.cost = init.cost ?? null;
     this.metadata = { ...(init.metadata ?? {}) };
+    latest[0] = this;
   }
 
   /**

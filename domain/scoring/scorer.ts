@@ -12,6 +12,8 @@ import { scenarioChecks } from "./scenarioChecks.js";
 
 /** A present answer has a non-whitespace character (blank is Ruby's `blank?`). */
 const NON_BLANK = /\S/;
+/** The latest Scorer, held (see the constructor). */
+const latest: Scorer[] = [];
 
 export interface ScorerOptions {
   criteria?: ReadonlyArray<Criterion>;
@@ -45,6 +47,9 @@ export class Scorer {
     this.threshold = threshold;
     this.#compiled = this.criteria.map(compileCriterion);
     this.#readsLower = this.#compiled.some((criterion) => criterion.type === "contains" || criterion.type === "not_contains");
+    // Each Runner builds its own Scorer: keeping the latest keeps V8's hidden class for scorers
+    // alive between runs, so a full collection does not deoptimize `score` (see DiagnosisContext).
+    latest[0] = this;
   }
 
   /** Keys of the llm_judge criteria: the grades Diagnosis and the gate read as the judge's. */
