@@ -3,6 +3,7 @@ import type { Clock, EventStore, IdGenerator, LogPosition } from "@verdict/domai
 import type { ProgressBus, ReadModels } from "@verdict/projector";
 import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
 import { ApiError } from "./errors.js";
+import type { ResponseCacheTrace } from "./responseCache.js";
 import type { TerminalRunCache } from "./terminalRunCache.js";
 
 /** The read-model queries the API uses (the projector's ReadModels, or a fake with the same shape). */
@@ -44,6 +45,8 @@ export interface ApiContext {
   runCache: TerminalRunCache;
   /** Per-request memo (rebuilt reports, run streams). */
   cache: Map<string, Promise<unknown>>;
+  /** HTTP requests whose answer may be kept: the `run` resolver notes each run's status here. */
+  responseTrace?: ResponseCacheTrace;
 }
 
 export function requireWrite(context: ApiContext): void {

@@ -16,11 +16,15 @@ import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLi
 import { classify, formatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit } from "./queryLimits.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
+import { ResponseCache } from "./responseCache.js";
+import { principalAndTrace, responseCachePlugin, serveCachedResponses } from "./cachedResponses.js";
 
 export interface ApiServerOptions extends ApiDeps {
   /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
   port?: number;
   host?: string;
+  /** Whole answers about finished runs (default: a fresh 64 MB one; tests pass their own to look inside). */
+  responseCache?: ResponseCache;
 }
 
 export interface ApiServer {
@@ -49,6 +53,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error instanceof Error ? error.message : ""));
   const schema = await buildApiSchema();
   const runCache = new TerminalRunCache();
+  const responses = options.responseCache ?? new ResponseCache();
   const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({ principal, deps: d, runCache, cache: new Map() });
   const app = express();
   const httpServer = createServer(app);
@@ -100,6 +105,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      responseCachePlugin(schema, responses),
       {
         async serverWillStart() {
           return {
@@ -128,10 +134,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   await apollo.start();
 
-  app.use("/graphql", express.json({ limit: limits.bodyLimit }), expressMiddleware(apollo, {
+  app.use("/graphql", express.json({ limit: limits.bodyLimit }), serveCachedResponses(deps, responses), expressMiddleware(apollo, {
     context: async ({ req }) => {
       try {
-        return newContext(deps, await authenticate(deps.apiKeys, req.headers.authorization));
+        const { principal, trace } = await principalAndTrace(deps, req);
+        return { ...newContext(deps, principal), responseTrace: trace };
       } catch (error) {
         throw new GraphQLError((error as Error).message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });
       }

@@ -35,6 +35,7 @@ export class RunResolver {
     const tenant = context.principal.tenant;
     const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id));
     if (!run) throw notFound("run", id);
+    context.responseTrace?.statuses.push(run.status);
     return run as unknown as RunNode;
   }
 

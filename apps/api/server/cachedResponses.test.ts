@@ -1,0 +1,128 @@
+// The kept answers of `run` queries, against the started server (real HTTP) with read models
+// faked in memory: what is kept, for whom, and that a run still going is always read fresh.
+import "reflect-metadata";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { createMemoryProgressBus } from "@verdict/projector";
+import { createMemoryApiKeyStore } from "../auth/apiKeys.js";
+import type { ApiReadModels } from "./context.js";
+import { createApiServer, type ApiServer } from "./createApiServer.js";
+import { ResponseCache } from "./responseCache.js";
+
+const RESULTS = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
+
+function result(scenarioKey: string, score: number) {
+  return { runId: "r1", n: 1, tenant: "acme", scenarioKey, group: null, modelLabel: "gpt", status: "passed", score, fault: null };
+}
+
+// One run of acme's whose status and results the tests change underneath the API.
+const world = { status: "RUNNING", results: [result("a", 1)], resultReads: 0 };
+const readModels = {
+  async getRun(tenant: string, id: string) {
+    if (tenant !== "acme" || id !== "r1") return null;
+    return { id, tenant, evaluationId: "e1", number: 1, origin: "engine", status: world.status, external: false, models: [], total: 1, completed: 1 };
+  },
+  async getEvaluation(tenant: string, id: string) {
+    return tenant === "acme" && id === "e1" ? { id, tenant, name: "changes over time", agent: "A" } : null;
+  },
+  async listResults() {
+    world.resultReads += 1;
+    return world.results;
+  },
+} as unknown as ApiReadModels;
+
+let api: ApiServer;
+let cache: ResponseCache;
+const apiKeys = createMemoryApiKeyStore();
+const keys = { acme: "", globex: "" };
+
+async function post(key: string | null, query: string, variables?: Record<string, unknown>) {
+  const res = await fetch(api.graphqlUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+}
+
+beforeAll(async () => {
+  keys.acme = (await apiKeys.create({ tenant: "acme", role: "read" })).key;
+  keys.globex = (await apiKeys.create({ tenant: "globex", role: "read" })).key;
+  cache = new ResponseCache();
+  api = await createApiServer({
+    store: createMemoryEventStore(), readModels, progress: createMemoryProgressBus(), apiKeys,
+    clock: { now: () => new Date() }, ids: { next: () => "id" }, port: 0, log: () => undefined, responseCache: cache,
+  });
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+beforeEach(() => {
+  Object.assign(world, { status: "RUNNING", results: [result("a", 1)], resultReads: 0 });
+});
+
+describe("kept run answers", () => {
+  it("never keeps a running run's answer: each query reads afresh and sees the new results", async () => {
+    const first = await post(keys.acme, RESULTS, { id: "r1" });
+    expect(JSON.parse(first.text).data.run).toMatchObject({ status: "RUNNING", results: [{ scenarioKey: "a", score: 1 }] });
+    world.results = [result("a", 1), result("b", 0.5)];
+    const second = await post(keys.acme, RESULTS, { id: "r1" });
+    expect(JSON.parse(second.text).data.run.results.map((r: { scenarioKey: string }) => r.scenarioKey)).toEqual(["a", "b"]);
+    expect(world.resultReads).toBe(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it("keeps a completed run's answer and sends the same bytes and content type as Apollo did", async () => {
+    world.status = "COMPLETED";
+    const fresh = await post(keys.acme, RESULTS, { id: "r1" });
+    expect(cache.size).toBe(1);
+    world.results = [result("changed", 0)]; // would show if the query ran again
+    const kept = await post(keys.acme, RESULTS, { id: "r1" });
+    expect(kept).toEqual(fresh);
+    expect(kept.type).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(kept.text).data.run).toMatchObject({ status: "COMPLETED", results: [{ scenarioKey: "a" }] });
+  });
+
+  it("never serves one tenant's kept answer to another: globex gets NOT_FOUND, and nothing is kept for it", async () => {
+    world.status = "COMPLETED";
+    const acme = await post(keys.acme, RESULTS, { id: "r1" });
+    expect(JSON.parse(acme.text).data.run.status).toBe("COMPLETED");
+    const before = cache.size;
+    const globex = await post(keys.globex, RESULTS, { id: "r1" });
+    expect(JSON.parse(globex.text).errors[0].extensions.code).toBe("NOT_FOUND");
+    expect(cache.size).toBe(before);
+  });
+
+  it("still answers 401 to a caller without a valid key when the answer is kept", async () => {
+    world.status = "COMPLETED";
+    await post(keys.acme, RESULTS, { id: "r1" });
+    expect(cache.size).toBeGreaterThan(0);
+    expect((await post(null, RESULTS, { id: "r1" })).status).toBe(401);
+    expect((await post("vk_000000000000_notarealkeynotarealkeynotarealkey00", RESULTS, { id: "r1" })).status).toBe(401);
+  });
+
+  it("does not keep answers that leave the run (its evaluation changes) or that have errors", async () => {
+    world.status = "FAILED";
+    const kept = cache.size;
+    await post(keys.acme, `query ($id: ID!) { run(id: $id) { status evaluation { name } } }`, { id: "r1" });
+    await post(keys.acme, `fragment E on Run { evaluation { name } } query ($id: ID!) { run(id: $id) { status ...E } }`, { id: "r1" });
+    await post(keys.acme, `query ($id: ID!) { run(id: $id) { status } evaluation(id: "e1") { name } }`, { id: "r1" });
+    await post(keys.acme, `query ($id: ID!) { run(id: $id) { status } }`, { id: "missing" });
+    expect(cache.size).toBe(kept);
+  });
+});
+
+describe("ResponseCache", () => {
+  it("drops the least recently used answers once over its byte budget, and keeps none over a quarter of it", () => {
+    const small = new ResponseCache(4000); // entries of 450 characters cost 902 bytes: four fit
+    for (const key of ["a", "b", "c", "d"]) small.set(key, "x".repeat(450));
+    expect(small.get("a")).toBeDefined(); // a is now the most recently used, b the least
+    small.set("e", "x".repeat(450));
+    expect(["a", "b", "c", "d", "e"].filter((key) => small.get(key) !== undefined)).toEqual(["a", "c", "d", "e"]);
+    expect(small.bytes).toBe(4 * 902);
+    small.set("huge", "x".repeat(600));
+    expect(small.get("huge")).toBeUndefined();
+  });
+});

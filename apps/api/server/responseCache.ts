@@ -1,0 +1,109 @@
+// Whole answers to `run` queries about finished runs. A completed or failed run never changes
+// again, so the JSON Apollo sent for (tenant, query, variables) is sent again as is: a 3,000-result
+// `run` query costs ~15,000 resolved fields through Apollo and graphql-js, a cached one a Map
+// lookup. Only queries whose root fields are all `run` (or __typename) and that never leave the
+// run (Run.evaluation reads an evaluation, which changes) are kept, only when every run they read
+// was terminal and the answer had no errors. The key starts with the tenant: another tenant never
+// gets the answer.
+import { getNamedType, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { TERMINAL_STATUSES } from "./terminalRunCache.js";
+
+/** What the `run` resolvers of one HTTP request saw (statuses of the runs read). */
+export interface ResponseCacheTrace {
+  key: string;
+  statuses: string[];
+}
+
+/** Content type Apollo answers a single result with when the client accepts JSON. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** Accept headers for which Apollo answers `application/json` (others always go through Apollo). */
+const PLAIN_ACCEPT = new Set(["", "*/*", "application/json"]);
+
+/**
+ * The cache key of a POSTed GraphQL body, or null when it is not one answer we could keep (a
+ * batch, a persisted-query hash without its text, an Accept header asking for another type).
+ */
+export function responseCacheKey(tenant: string, body: unknown, accept: string | undefined): string | null {
+  if (!PLAIN_ACCEPT.has(accept ?? "")) return null;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+  const { query, variables, operationName } = body as { query?: unknown; variables?: unknown; operationName?: unknown };
+  if (typeof query !== "string") return null;
+  return JSON.stringify([tenant, operationName ?? null, variables ?? null, query]);
+}
+
+const runOnly = new WeakMap<DocumentNode, Map<string, boolean>>();
+
+/** True when the operation reads only `run` at its root and never Run.evaluation (memoized per parsed document). */
+export function isRunOnlyQuery(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  let byOperation = runOnly.get(document);
+  if (!byOperation) runOnly.set(document, (byOperation = new Map()));
+  const name = operation.name?.value ?? "";
+  let answer = byOperation.get(name);
+  if (answer === undefined) byOperation.set(name, (answer = analyse(schema, document, operation)));
+  return answer;
+}
+
+function analyse(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== "query") return false;
+  const rootOnlyRun = operation.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && (s.name.value === "run" || s.name.value === "__typename"),
+  );
+  if (!rootOnlyRun) return false;
+  // Fragments included: a Run.evaluation anywhere in the document keeps the answer out.
+  const typeInfo = new TypeInfo(schema);
+  let leavesRun = false;
+  visit(document, visitWithTypeInfo(typeInfo, {
+    Field(node) {
+      const parent = typeInfo.getParentType();
+      if (parent && getNamedType(parent).name === "Run" && node.name.value === "evaluation") leavesRun = true;
+    },
+  }));
+  return !leavesRun;
+}
+
+/** Whether what one request read can be kept: at least one run, every one terminal. */
+export function allTerminal(trace: ResponseCacheTrace): boolean {
+  return trace.statuses.length > 0 && trace.statuses.every((s) => TERMINAL_STATUSES.has(s));
+}
+
+/** Serialized answers, least recently used dropped first once over `maxBytes` (UTF-16 length x 2). */
+export class ResponseCache {
+  readonly #entries = new Map<string, string>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes = 64 * 1024 * 1024) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get(key: string): string | undefined {
+    const found = this.#entries.get(key);
+    if (found !== undefined) {
+      this.#entries.delete(key); // most recently used last
+      this.#entries.set(key, found);
+    }
+    return found;
+  }
+
+  set(key: string, body: string): void {
+    const cost = (key.length + body.length) * 2;
+    if (cost > this.maxBytes / 4) return; // one huge answer would evict everything else
+    this.#drop(key);
+    this.#entries.set(key, body);
+    this.#bytes += cost;
+    while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
+  }
+
+  #drop(key: string): void {
+    const found = this.#entries.get(key);
+    if (found === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= (key.length + found.length) * 2;
+  }
+}
