@@ -36,13 +36,15 @@ async function openEmbedded(): Promise<Opened> {
   const home = await mkdtemp(join(tmpdir(), "verdict-throughput-"));
   const store = await createPgliteEventStore({ dataDir: join(home, "events") });
   const read = await openReadModels({ baseDir: home, name: "read" });
-  const projector = createProjector({ store, orm: read.orm, bus: createMemoryProgressBus() });
+  const batches = { count: 0, events: 0 };
+  const projector = createProjector({ store, orm: read.orm, bus: createMemoryProgressBus(), onBatch: (b) => ((batches.count += 1), (batches.events += b.applied)) });
   projector.start();
   return {
     store,
     kind: "embedded (PGlite events + PGlite read models + projector, fresh dirs)",
     projected: (position) => projector.waitFor(position, 120_000),
     close: async () => {
+      console.log(`projector: ${batches.events} events in ${batches.count} batches`);
       await projector.stop();
       await read.close();
       await rm(home, { recursive: true, force: true });
