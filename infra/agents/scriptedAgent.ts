@@ -15,9 +15,9 @@
 //       output_tokens: 40
 //       cost: 0.0004
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { abortableDelay } from "./abortableDelay.js";
+import { parseScript, textMatcher } from "../scripting/index.js";
 import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
 
 const toolCall = z.object({ name: z.string().min(1) }).passthrough();
@@ -65,18 +65,7 @@ export class ScriptedAgent implements AgentRuntime {
   }
 
   static fromYaml(text: string, name?: string): ScriptedAgent {
-    let document: unknown;
-    try {
-      document = parseYaml(text);
-    } catch (error) {
-      throw new ScriptError(`agent script: invalid YAML: ${(error as Error).message}`);
-    }
-    const parsed = script.safeParse(document ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ScriptError(`agent script: ${issue.path.join(".") || "(document)"}: ${issue.message}`);
-    }
-    return new ScriptedAgent(parsed.data, name);
+    return new ScriptedAgent(parseScript(text, script, "agent script", (message) => new ScriptError(message)), name);
   }
 
   static async load(path: string): Promise<ScriptedAgent> {
@@ -114,16 +103,9 @@ function matcherFor(entry: Reply, index: number): (scenario: RuntimeScenario, mo
 }
 
 function promptMatcher(pattern: string, index: number): (prompt: string) => boolean {
-  const literal = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  if (!literal) {
-    const needle = pattern.toLowerCase();
-    return (prompt) => prompt.toLowerCase().includes(needle);
-  }
   try {
-    // g and y would make test() stateful across scenarios.
-    const regex = new RegExp(literal[1], literal[2].replace(/[gy]/g, ""));
-    return (prompt) => regex.test(prompt);
+    return textMatcher(pattern);
   } catch (error) {
-    throw new ScriptError(`agent script: replies.${index}.prompt: invalid regex: ${(error as Error).message}`);
+    throw new ScriptError(`agent script: replies.${index}.prompt: ${(error as Error).message}`);
   }
 }

@@ -19,9 +19,9 @@
 //       error: "rate limited"           # the call fails with this message
 import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
+import { parseScript, textMatcher } from "../scripting/index.js";
 
 const KINDS = ["score", "recommend", "verdict"] as const;
 export type ScriptedJudgeKind = (typeof KINDS)[number];
@@ -94,18 +94,7 @@ export class ScriptedJudge implements JudgeBackend {
   }
 
   static fromYaml(text: string, name?: string): ScriptedJudge {
-    let document: unknown;
-    try {
-      document = parseYaml(text);
-    } catch (error) {
-      throw new JudgeScriptError(`judge script: invalid YAML: ${(error as Error).message}`);
-    }
-    const parsed = script.safeParse(document ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new JudgeScriptError(`judge script: ${issue.path.join(".") || "(document)"}: ${issue.message}`);
-    }
-    return new ScriptedJudge(parsed.data, name);
+    return new ScriptedJudge(parseScript(text, script, "judge script", (message) => new JudgeScriptError(message)), name);
   }
 
   static async load(path: string): Promise<ScriptedJudge> {
@@ -144,16 +133,9 @@ function matcherFor(entry: Answer, index: number): Matcher["matches"] {
 }
 
 function promptMatcher(pattern: string, index: number): (prompt: string) => boolean {
-  const literal = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  if (!literal) {
-    const needle = pattern.toLowerCase();
-    return (prompt) => prompt.toLowerCase().includes(needle);
-  }
   try {
-    // g and y would make test() stateful across calls.
-    const regex = new RegExp(literal[1], literal[2].replace(/[gy]/g, ""));
-    return (prompt) => regex.test(prompt);
+    return textMatcher(pattern);
   } catch (error) {
-    throw new JudgeScriptError(`judge script: answers.${index}.prompt: invalid regex: ${(error as Error).message}`);
+    throw new JudgeScriptError(`judge script: answers.${index}.prompt: ${(error as Error).message}`);
   }
 }
