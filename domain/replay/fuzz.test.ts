@@ -1,18 +1,8 @@
 // Replay.from reads whatever a host returned: random and mutated inputs must give a Replay or a
 // ReplayError, never a TypeError or anything else.
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../stats/prng.js";
 import { Replay, ReplayError } from "./index.js";
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS = ["answer", "tool_calls", "toolCalls", "duration_ms", "durationMs", "input_tokens", "inputTokens",
   "output_tokens", "outputTokens", "error", "cost", "metadata", "answr", "tools", "", "__proto__", "constructor"];
@@ -44,7 +34,7 @@ function randomObject(random: () => number, depth = 0): Record<string, unknown> 
 
 describe("Replay.from fuzz", () => {
   it("returns a Replay or throws ReplayError for 10,000 random inputs", () => {
-    const random = mulberry32(3);
+    const random = seededRandom(3);
     let built = 0;
     for (let i = 0; i < 10_000; i += 1) {
       const input = random() < 0.8 ? randomObject(random) : randomValue(random);

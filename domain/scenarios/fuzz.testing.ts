@@ -1,17 +1,7 @@
 // A small seeded PRNG and input generators for the parser fuzz test (tests only): random
 // texts from YAML/JSON/line-format tokens, and mutations of the real fixtures.
 
-/** mulberry32: 32-bit state, fast, good enough to spread fuzz cases; same seed, same cases. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "../stats/prng.js";
 
 const TOKENS = [
   "\n", "\n  ", "\n    - ", " ", "  ", "\t", "- ", "* ", "1. ", "# ", "**", "__", "`", "|", " | ", ": ", ":", "?",

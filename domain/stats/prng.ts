@@ -14,6 +14,12 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** Uniform floats in [0, 1) from the same generator (fuzz tests draw their cases with it). */
+export function seededRandom(seed: number): () => number {
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
+}
+
 /** Derives the seed of the `stream`th independent sequence from a base seed. */
 export function streamSeed(seed: number, stream: number): number {
   let h = (seed ^ Math.imul(stream + 1, 0x9e3779b9)) >>> 0;
