@@ -1,8 +1,9 @@
-// `tsx apps/api/scripts/runQueryBench.ts [scenarios=1000] [clients=20] [requests=10]`: a
+// `tsx apps/api/scripts/runQueryBench.ts [scenarios=1000] [clients=20] [requests=10] [uncached]`: a
 // scenarios x 3-model run with the scripted agent (embedded PGlite read models, memory event
 // store, in-process worker and projector), then the `run` query with every result fetched by
 // concurrent HTTP clients (in the same process as the server, so their own work counts too);
-// prints wall time to completion and the queries' latency percentiles.
+// prints wall time to completion and the queries' latency percentiles. `uncached` turns the
+// API's kept answers off, to time the execution itself (every request resolves every field).
 import "reflect-metadata";
 import { ensureDecoratorTsconfig } from "../decoratorTsconfig.js";
 
@@ -14,9 +15,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function main(scenarioCount: number, clients: number, requests: number): Promise<void> {
+async function main(scenarioCount: number, clients: number, requests: number, uncached: boolean): Promise<void> {
   const { startPlatform } = await import("../testing/harness.js");
-  const p = await startPlatform({ limits: { maxCost: 1_000_000 } });
+  const { ResponseCache } = await import("../server/responseCache.js");
+  const p = await startPlatform({ limits: { maxCost: 1_000_000 }, responseCache: uncached ? new ResponseCache(0) : undefined });
   try {
     const scenarios = Array.from({ length: scenarioCount }, (_, i) => ({ key: `s${i}`, prompt: `Question ${i}?`, forbidden_patterns: ["password"] }));
     const created = await p.gql(p.keys.acmeWrite, `mutation ($s: JSON!) { createEvaluation(input: { agent: "SupportAgent", name: "bench", scenarios: $s, compareModels: ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"] }) { evaluationId } }`, { s: scenarios });
@@ -47,7 +49,7 @@ async function main(scenarioCount: number, clients: number, requests: number): P
     const summary = await measure(SUMMARY_QUERY, (d) => d.run.progress.completed === scenarioCount * 3);
     const results = await measure(RESULTS_QUERY, (d) => d.run.results.length === scenarioCount * 3);
     console.log(JSON.stringify({
-      pairs: scenarioCount * 3, runWallMs: wall, resultsPerSecond: Math.round((scenarioCount * 3 * 1000) / wall),
+      pairs: scenarioCount * 3, responseCache: !uncached, runWallMs: wall, resultsPerSecond: Math.round((scenarioCount * 3 * 1000) / wall),
       runSummaryQuery: summary, runWithAllResultsQuery: results,
     }));
   } finally {
@@ -56,8 +58,8 @@ async function main(scenarioCount: number, clients: number, requests: number): P
 }
 
 if (ensureDecoratorTsconfig()) {
-  const [scenarios = "1000", clients = "20", requests = "10"] = process.argv.slice(2);
-  main(Number(scenarios), Number(clients), Number(requests)).then(() => process.exit(0), (error: unknown) => {
+  const [scenarios = "1000", clients = "20", requests = "10", mode = ""] = process.argv.slice(2);
+  main(Number(scenarios), Number(clients), Number(requests), mode === "uncached").then(() => process.exit(0), (error: unknown) => {
     console.error(error);
     process.exit(1);
   });

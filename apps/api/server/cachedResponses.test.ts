@@ -116,12 +116,12 @@ describe("kept run answers", () => {
 
 describe("ResponseCache", () => {
   it("drops the least recently used answers once over its byte budget, and keeps none over a quarter of it", () => {
-    const small = new ResponseCache(4000); // entries of 450 characters cost 902 bytes: four fit
+    const small = new ResponseCache(2000); // an entry of 450 ASCII characters costs 451 bytes with its key: four fit
     for (const key of ["a", "b", "c", "d"]) small.set(key, "x".repeat(450));
     expect(small.get("a")).toBeDefined(); // a is now the most recently used, b the least
     small.set("e", "x".repeat(450));
     expect(["a", "b", "c", "d", "e"].filter((key) => small.get(key) !== undefined)).toEqual(["a", "c", "d", "e"]);
-    expect(small.bytes).toBe(4 * 902);
+    expect(small.bytes).toBe(4 * 451);
     small.set("huge", "x".repeat(600));
     expect(small.get("huge")).toBeUndefined();
   });

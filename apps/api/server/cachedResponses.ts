@@ -1,6 +1,7 @@
 // Wiring of ResponseCache into the HTTP path: an express middleware in front of Apollo that
-// answers a kept query after authenticating the caller (the key is per tenant), and an Apollo
-// plugin that keeps an answer when the request qualified (see responseCache.ts).
+// answers a kept query after authenticating the caller (the key is per tenant), an Apollo plugin
+// that marks an answer worth keeping when the request qualified (see responseCache.ts), and
+// Apollo's stringifyResult, which keeps the marked answer's JSON as it writes it (once).
 import type { NextFunction, Request, Response } from "express";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { GraphQLSchema } from "graphql";
@@ -13,52 +14,68 @@ interface AuthenticatedRequest extends Request {
   verdictPrincipal?: ApiPrincipal;
 }
 
+export interface ResponseCaching {
+  /** Before Apollo: sends a kept answer, or passes on (an unauthenticated caller gets Apollo's 401 as before). */
+  serve(req: Request, res: Response, next: NextFunction): Promise<void>;
+  /** For Apollo's context: the principal and, when the request may be kept, its trace. */
+  principalAndTrace(req: Request): Promise<{ principal: ApiPrincipal; trace?: ResponseCacheTrace }>;
+  plugin: ApolloServerPlugin<ApiContext>;
+  /** Apollo's stringifyResult: JSON as Apollo writes it, kept when the plugin marked the answer. */
+  stringifyResult(value: { data?: unknown }): string;
+}
+
 function keyOf(principal: ApiPrincipal, req: Request): string | null {
   return req.method === "POST" ? responseCacheKey(principal.tenant, req.body, req.headers.accept) : null;
 }
 
-/** Sends a kept answer, or passes on (an unauthenticated caller gets Apollo's 401 as before). */
-export function serveCachedResponses(deps: ApiDeps, cache: ResponseCache) {
-  return async (req: AuthenticatedRequest, res: Response, next: NextFunction): Promise<void> => {
-    if (req.method !== "POST" || cache.size === 0) return next();
-    let principal: ApiPrincipal;
-    try {
-      principal = await authenticate(deps.apiKeys, req.headers.authorization);
-    } catch {
-      return next();
-    }
-    req.verdictPrincipal = principal;
-    const key = keyOf(principal, req);
-    const found = key === null ? undefined : cache.get(key);
-    if (found === undefined) return next();
-    res.status(200).setHeader("content-type", JSON_CONTENT_TYPE);
-    res.end(found);
-  };
-}
-
-/** The principal and, when the request may be kept, its trace, for Apollo's context. */
-export async function principalAndTrace(deps: ApiDeps, req: AuthenticatedRequest): Promise<{ principal: ApiPrincipal; trace?: ResponseCacheTrace }> {
-  const principal = req.verdictPrincipal ?? (await authenticate(deps.apiKeys, req.headers.authorization));
-  const key = keyOf(principal, req);
-  return key === null ? { principal } : { principal, trace: { key, statuses: [] } };
-}
-
-/** Keeps the serialized answer (as Apollo writes it) when it qualifies. */
-export function responseCachePlugin(schema: GraphQLSchema, cache: ResponseCache): ApolloServerPlugin<ApiContext> {
+export function responseCaching(deps: ApiDeps, schema: GraphQLSchema, cache: ResponseCache): ResponseCaching {
+  // An answer's `data` object -> its key, from willSendResponse to stringifyResult (same object).
+  const marked = new WeakMap<object, string>();
   return {
-    async requestDidStart({ contextValue }) {
-      const trace = contextValue.responseTrace;
-      if (!trace) return;
-      return {
-        async willSendResponse({ response, document, operation }) {
-          if (response.body.kind !== "single" || !document || !operation) return;
-          const { errors, data, extensions } = response.body.singleResult;
-          if (errors?.length || !data || (response.http.status ?? 200) !== 200) return;
-          if (!allTerminal(trace) || !isRunOnlyQuery(schema, document, operation)) return;
-          if ([...response.http.headers.keys()].length > 0) return; // only answers with no extra headers are replayable as is
-          cache.set(trace.key, JSON.stringify({ errors, data, extensions }) + "\n");
-        },
-      };
+    async serve(req: AuthenticatedRequest, res, next) {
+      if (req.method !== "POST" || cache.size === 0) return next();
+      let principal: ApiPrincipal;
+      try {
+        principal = await authenticate(deps.apiKeys, req.headers.authorization);
+      } catch {
+        return next();
+      }
+      req.verdictPrincipal = principal;
+      const key = keyOf(principal, req);
+      const found = key === null ? undefined : cache.get(key);
+      if (found === undefined) return next();
+      res.writeHead(200, { "content-type": JSON_CONTENT_TYPE, "content-length": found.length });
+      res.end(found);
+    },
+
+    async principalAndTrace(req: AuthenticatedRequest) {
+      const principal = req.verdictPrincipal ?? (await authenticate(deps.apiKeys, req.headers.authorization));
+      const key = cache.fits(1) ? keyOf(principal, req) : null;
+      return key === null ? { principal } : { principal, trace: { key, statuses: [] } };
+    },
+
+    plugin: {
+      async requestDidStart({ contextValue }) {
+        const trace = contextValue.responseTrace;
+        if (!trace) return;
+        return {
+          async willSendResponse({ response, document, operation }) {
+            if (response.body.kind !== "single" || !document || !operation) return;
+            const { errors, data } = response.body.singleResult;
+            if (errors?.length || !data || (response.http.status ?? 200) !== 200) return;
+            if (!allTerminal(trace) || !isRunOnlyQuery(schema, document, operation)) return;
+            if ([...response.http.headers.keys()].length > 0) return; // only answers with no extra headers are replayable as is
+            marked.set(data, trace.key);
+          },
+        };
+      },
+    },
+
+    stringifyResult(value) {
+      const text = JSON.stringify(value) + "\n"; // what Apollo's default (prettyJSONStringify) writes
+      const key = value.data && typeof value.data === "object" ? marked.get(value.data) : undefined;
+      if (key !== undefined) cache.set(key, text);
+      return text;
     },
   };
 }

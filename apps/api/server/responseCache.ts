@@ -67,9 +67,9 @@ export function allTerminal(trace: ResponseCacheTrace): boolean {
   return trace.statuses.length > 0 && trace.statuses.every((s) => TERMINAL_STATUSES.has(s));
 }
 
-/** Serialized answers, least recently used dropped first once over `maxBytes` (UTF-16 length x 2). */
+/** Serialized answers (UTF-8, sent as is; a key counts its length), least recently used dropped first once over `maxBytes`. */
 export class ResponseCache {
-  readonly #entries = new Map<string, string>();
+  readonly #entries = new Map<string, Buffer>();
   #bytes = 0;
 
   constructor(readonly maxBytes = 64 * 1024 * 1024) {}
@@ -82,7 +82,12 @@ export class ResponseCache {
     return this.#bytes;
   }
 
-  get(key: string): string | undefined {
+  /** Whether an answer of this many bytes could be kept at all (else it is not worth encoding). */
+  fits(bytes: number): boolean {
+    return bytes <= this.maxBytes / 4; // one huge answer would evict everything else
+  }
+
+  get(key: string): Buffer | undefined {
     const found = this.#entries.get(key);
     if (found !== undefined) {
       this.#entries.delete(key); // most recently used last
@@ -92,10 +97,11 @@ export class ResponseCache {
   }
 
   set(key: string, body: string): void {
-    const cost = (key.length + body.length) * 2;
-    if (cost > this.maxBytes / 4) return; // one huge answer would evict everything else
+    const encoded = Buffer.from(body, "utf8");
+    const cost = key.length + encoded.length;
+    if (!this.fits(cost)) return;
     this.#drop(key);
-    this.#entries.set(key, body);
+    this.#entries.set(key, encoded);
     this.#bytes += cost;
     while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
   }
@@ -104,6 +110,6 @@ export class ResponseCache {
     const found = this.#entries.get(key);
     if (found === undefined) return;
     this.#entries.delete(key);
-    this.#bytes -= (key.length + found.length) * 2;
+    this.#bytes -= key.length + found.length;
   }
 }

@@ -19,6 +19,7 @@ import { MemoryCheckpointStore, silentLog, startWorker, type RunningWorker } fro
 import { createMemoryApiKeyStore, type ApiKeyStore } from "../auth/apiKeys.js";
 import { createApiServer, type ApiServer } from "../server/createApiServer.js";
 import type { ApiLimits } from "../server/context.js";
+import type { ResponseCache } from "../server/responseCache.js";
 
 export const AGENT_SCRIPT = `
 agent: SupportAgent
@@ -101,6 +102,8 @@ export interface PlatformOptions {
   apiKeys?: ApiKeyStore;
   /** The worker's judge (default none: rules only). */
   judge?: JudgeBackend | null;
+  /** The API's kept answers (default a fresh one; `new ResponseCache(0)` keeps none). */
+  responseCache?: ResponseCache;
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
@@ -127,7 +130,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, port: 0, waitForProjection: (position) => projector.waitFor(position, 10_000), log: () => undefined,
+    limits: options.limits, port: 0, responseCache: options.responseCache, waitForProjection: (position) => projector.waitFor(position, 10_000), log: () => undefined,
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];
