@@ -103,8 +103,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     validationRules: rules,
     formatError,
     includeStacktraceInErrorResponses: false,
-    // Fixed rather than derived from NODE_ENV, so the API answers the same whatever it is (the
-    // process entry sets NODE_ENV=production for graphql-js's sake).
+    // Fixed rather than derived from NODE_ENV, so GraphQL answers the same whatever it is (the
+    // process entry sets NODE_ENV=production for graphql-js's sake; graphql-ws then words an
+    // unexpected server error's close reason "Internal server error" instead of its message).
     introspection: true,
     stringifyResult: caching.stringifyResult,
     // The process that hosts the server owns shutdown order (API first, databases last).
