@@ -162,6 +162,26 @@ const cases = {
     expect(ids(await store.readStream(taken))).toEqual(ids(retriedBatch as RecordedEvent[]));
     expectStrictlyOrdered(await store.readAll({ filter: { streamPrefixes: [prefix] } }));
   },
+  "concurrent appends creating many streams: versions from 0, positions as answered, log order kept": async ({ store, prefix }: Context) => {
+    const streams = Array.from({ length: 10 }, (_, i) => `${prefix}new${i}`);
+    const batches = streams.map((_, i) => events(1 + (i % 3)));
+    const answers = await Promise.all(streams.map((stream, i) => store.append(stream, batches[i], { expectedVersion: "noStream" })));
+    for (const [i, stream] of streams.entries()) {
+      const recorded = await store.readStream(stream);
+      expect(ids(recorded)).toEqual(ids(batches[i] as RecordedEvent[]));
+      expect(recorded.map((e) => e.streamVersion)).toEqual(batches[i].map((_, v) => BigInt(v)));
+      expect(answers[i].nextExpectedVersion).toBe(BigInt(batches[i].length - 1));
+      expect(answers[i].position).toEqual(recorded.at(-1)!.position);
+      expect(await store.streamVersion(stream)).toBe(BigInt(batches[i].length - 1));
+    }
+    const all = await store.readAll({ filter: { streamPrefixes: [`${prefix}new`] } });
+    expect(all).toHaveLength(batches.flat().length);
+    expectStrictlyOrdered(all);
+    // Within a stream the log order is the stream order.
+    for (const stream of streams) {
+      expect(all.filter((e) => e.streamId === stream).map((e) => e.streamVersion)).toEqual((await store.readStream(stream)).map((e) => e.streamVersion));
+    }
+  },
   "readStream reads forwards, backwards, from a version and with a limit": async ({ store, prefix }: Context) => {
     const stream = `${prefix}g`;
     // Twelve events, so versions past 9 would show a text ordering ("10" < "9").
