@@ -4,6 +4,7 @@
 // connection (STACK.md): callers must use a pool of ONE, and LISTEN/NOTIFY does not cross
 // connections there, so embedded mode notifies in-process.
 import { PGlite } from "@electric-sql/pglite";
+import { EMBEDDED_POSTGRESQL_CONF } from "../eventstore/pglite/pgliteEventStore.js";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { mkdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -39,7 +40,9 @@ export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promi
   if (options.url) return { url: options.url, embedded: false, poolSize: undefined, pglite: null, close: async () => undefined };
   const dataDir = options.inMemory ? undefined : (options.dataDir ?? join(resolve(options.baseDir ?? ".verdict"), options.name ?? "read"));
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+  // Same small buffer pool as the embedded event store: PGlite never gives WebAssembly memory back,
+  // and the default 128 MB of shared buffers is most of an embedded process's footprint.
+  const db = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
   await server.start();
   const address = (server as unknown as { server: { address(): AddressInfo } }).server.address();
