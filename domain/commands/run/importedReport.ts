@@ -1,18 +1,10 @@
 // What an imported report must satisfy before it becomes a completed run (reference-platform
 // §3 rule 13 and §2.1 limits). The report is Report#to_h JSON with snake_case keys.
+import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
 
-export const KNOWN_FAULTS = [
-  "run_error",
-  "tool_error",
-  "missing_capability",
-  "expected_tool_not_called",
-  "ungrounded_answer",
-  "forbidden_content",
-  "missing_content",
-  "low_quality",
-  "judge_unavailable",
-] as const;
+/** An imported report may name only the faults our diagnosis knows. */
+export const KNOWN_FAULTS = FAULTS;
 
 export const REPORT_MAX_RESULTS = 1000;
 export const REPORT_MAX_MODELS = 50;
