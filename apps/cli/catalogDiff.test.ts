@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { Catalog, catalogAggregate, catalogStream, handleCommand } from "@verdict/domain";
+import { Catalog, catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import { importCatalogCommand } from "./catalogsCommand.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 
 const yaml = (extra: string, refund = "Refund order 1042.") => `
@@ -21,7 +20,7 @@ ${extra}`;
 async function imported(text: string) {
   const store = createMemoryEventStore();
   const catalog = Catalog.parse(text);
-  await handleCommand(store, catalogAggregate, catalogStream("demo", catalog.key), importCatalogCommand(catalog, "demo", "desk.yaml"), {
+  await handleCommand(store, catalogAggregate, catalogStream("demo", catalog.key), importCatalogCommand(catalog, "demo", { kind: "file", path: "desk.yaml" }), {
     clock: { now: () => new Date("2026-01-01T00:00:00Z") }, ids: { next: () => randomUUID() }, context: { tenant: "demo", actor: "test" },
   });
   return store;

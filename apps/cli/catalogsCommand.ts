@@ -3,44 +3,13 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
-import { Catalog, catalogAggregate, catalogStream, handleCommand } from "@verdict/domain";
+import { Catalog, catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./reportCommand.js";
-
-/** What Catalog resolved, as the ImportCatalog command takes it (as apps/api builds it). */
-export function importCatalogCommand(catalog: Catalog, tenant: string, path: string) {
-  return {
-    type: "ImportCatalog",
-    tenant,
-    key: catalog.key,
-    name: catalog.name,
-    ...(catalog.description ? { description: catalog.description } : {}),
-    digest: catalog.digest,
-    canonical_yaml: catalog.toYaml(),
-    source: { kind: "file", path },
-    metadata: { ...catalog.metadata },
-    products: catalog.products.map((p) => ({
-      key: p.key,
-      name: p.name,
-      ...(p.description ? { description: p.description } : {}),
-      ...(p.agent ? { agent: p.agent } : {}),
-      metadata: { ...p.metadata },
-      sets: p.sets.map((s) => ({
-        key: s.key,
-        name: s.name,
-        ...(s.description ? { description: s.description } : {}),
-        judge: { ...s.judge },
-        criteria: s.criteria.map((c) => ({ ...c })),
-        metadata: { ...s.metadata },
-        scenarios: s.scenarios.map((scenario) => scenario.toJSON()),
-      })),
-    })),
-  };
-}
 
 async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: Awaited<ReturnType<typeof openEventStore>>) => Promise<T>): Promise<T> {
   const mode = platformMode(env);
@@ -65,7 +34,7 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
       io.err("preview: nothing written");
       return EXIT.ok;
     }
-    const handled = await handleCommand(store, catalogAggregate, catalogStream(tenant, catalog.key), importCatalogCommand(catalog, tenant, path), {
+    const handled = await handleCommand(store, catalogAggregate, catalogStream(tenant, catalog.key), importCatalogCommand(catalog, tenant, { kind: "file", path }), {
       clock: { now: () => new Date() },
       ids: { next: () => randomUUID() },
       context: { tenant, actor: "cli" },

@@ -9,6 +9,7 @@ export {
   CatalogCommand,
 } from "./catalog/catalogCommands.js";
 export { catalogAggregate, type CatalogState } from "./catalog/catalogAggregate.js";
+export { importCatalogCommand } from "./catalog/importCatalogCommand.js";
 export {
   SCENARIO_LIMIT,
   scenarioInput,

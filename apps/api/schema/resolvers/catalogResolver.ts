@@ -1,7 +1,7 @@
 // Catalog queries (read models) and importCatalog (YAML -> Catalog -> ImportCatalog command).
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { z } from "zod";
-import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand } from "@verdict/domain";
+import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { CatalogNode } from "../types/catalog.js";
@@ -27,36 +27,6 @@ const importInput = z.object({
   sourcePath: z.string().max(500).nullish(),
 });
 
-/** What Catalog resolved, as the ImportCatalog command takes it. */
-export function importCatalogCommand(catalog: Catalog, tenant: string, source: { kind: "api"; path?: string }) {
-  return {
-    type: "ImportCatalog",
-    tenant,
-    key: catalog.key,
-    name: catalog.name,
-    ...(catalog.description ? { description: catalog.description } : {}),
-    digest: catalog.digest,
-    canonical_yaml: catalog.toYaml(),
-    source,
-    metadata: { ...catalog.metadata },
-    products: catalog.products.map((p) => ({
-      key: p.key,
-      name: p.name,
-      ...(p.description ? { description: p.description } : {}),
-      ...(p.agent ? { agent: p.agent } : {}),
-      metadata: { ...p.metadata },
-      sets: p.sets.map((s) => ({
-        key: s.key,
-        name: s.name,
-        ...(s.description ? { description: s.description } : {}),
-        judge: { ...s.judge },
-        criteria: s.criteria.map((c) => ({ ...c })),
-        metadata: { ...s.metadata },
-        scenarios: s.scenarios.map((scenario) => scenario.toJSON()),
-      })),
-    })),
-  };
-}
 
 @Resolver()
 export class CatalogResolver {
