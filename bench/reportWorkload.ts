@@ -2,7 +2,7 @@
 // with contains / not-contains) x 5 models, and a replay per pair built before timing, so the
 // replay function is a lookup. The mix: passes, tool errors, missing tools, forbidden content,
 // with durations, tokens and costs (some estimated, some unpriced).
-import { Scenario } from "../domain/scenarios/index.js";
+import { Scenario } from "../domain/scenarios/scenario.js";
 import { ModelSpec } from "../domain/models/index.js";
 
 export const MODEL_LABELS = ["gpt-5-mini", "claude-sonnet-5", "ollama/qwen3:8b", "gpt-5", "openrouter/meta-llama/llama-3.3-70b"];

@@ -4,7 +4,7 @@
 // the rebuilt report writes the same Markdown, JSON and HTML.
 import { Replay } from "../replay/index.js";
 import { Result } from "../runner/result.js";
-import { Scenario } from "../scenarios/index.js";
+import { Scenario } from "../scenarios/scenario.js";
 import type { ComparisonJSON } from "../stats/index.js";
 import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type { ReportOptions } from "./report.js";

@@ -6,7 +6,7 @@
 
 import { bootstrapIntervals, type BootstrapRequest, type ScenarioMatrix } from "./bootstrap.js";
 import { comparisonConclusion, comparisonMethod } from "./conclusion.js";
-import { comparisonJSONSchema } from "./comparisonSchema.js";
+import { readRecordedComparison } from "./comparisonRecord.js";
 import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 
 /** What Comparison reads from a result: its scenario, its model label and its status. */
@@ -82,12 +82,7 @@ export class Comparison {
 
   /** Rebuilds a recorded comparison as it was recorded: nothing is resampled. */
   static fromJSON(recorded: unknown): Comparison {
-    const parsed = comparisonJSONSchema.safeParse(recorded);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new TypeError(`Comparison.fromJSON: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
-    }
-    return new Comparison({ [RECORDED]: parsed.data as ComparisonJSON } as unknown as ComparisonOptions);
+    return new Comparison({ [RECORDED]: readRecordedComparison(recorded) } as unknown as ComparisonOptions);
   }
 
   /** Model labels in the order they were compared. */

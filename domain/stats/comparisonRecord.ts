@@ -1,0 +1,73 @@
+// Reading a recorded comparison back. The usual input, a comparison this code recorded, is
+// checked by hand (no zod); anything the hand check does not accept goes to the zod schema,
+// which decides and words the error. The hand check is only ever stricter than the schema and
+// builds the same value the schema would (known keys only, in the schema's order, defaults
+// filled in), so which of the two read a recording never shows.
+import type { ComparisonInterval, ComparisonJSON, ModelComparison, PairComparison } from "./comparison.js";
+import { comparisonJSONSchema } from "./comparisonSchema.js";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const NOT_ACCEPTED = Symbol("not accepted by the hand check");
+
+function interval(value: unknown): ComparisonInterval | null {
+  if (value === null) return null;
+  if (Array.isArray(value) && value.length === 2 && isNumber(value[0]) && isNumber(value[1])) return [value[0], value[1]];
+  throw NOT_ACCEPTED;
+}
+
+function model(value: unknown): ModelComparison {
+  if (!isObject(value) || !isCount(value.scenarios)) throw NOT_ACCEPTED;
+  if (value.pass_rate !== null && !isNumber(value.pass_rate)) throw NOT_ACCEPTED;
+  return { scenarios: value.scenarios, pass_rate: value.pass_rate, interval: interval(value.interval) };
+}
+
+function pair(value: unknown): PairComparison {
+  if (!isObject(value) || !Array.isArray(value.models) || value.models.length !== 2) throw NOT_ACCEPTED;
+  const [a, b] = value.models as unknown[];
+  if (typeof a !== "string" || typeof b !== "string" || !isCount(value.scenarios) || typeof value.decisive !== "boolean") throw NOT_ACCEPTED;
+  if (value.difference !== null && !isNumber(value.difference)) throw NOT_ACCEPTED;
+  return { models: [a, b], scenarios: value.scenarios, difference: value.difference, interval: interval(value.interval), decisive: value.decisive };
+}
+
+function setting(value: unknown, fallback: number, valid: (n: number) => boolean): number {
+  if (value === undefined) return fallback;
+  if (isNumber(value) && valid(value)) return value;
+  throw NOT_ACCEPTED;
+}
+
+function handCheck(recorded: unknown): ComparisonJSON {
+  if (!isObject(recorded) || !isObject(recorded.models) || !Array.isArray(recorded.pairs) || typeof recorded.conclusion !== "string") {
+    throw NOT_ACCEPTED;
+  }
+  const models: Record<string, ModelComparison> = {};
+  for (const label of Object.keys(recorded.models)) {
+    if (label === "__proto__") throw NOT_ACCEPTED;
+    models[label] = model(recorded.models[label]);
+  }
+  return {
+    models,
+    pairs: recorded.pairs.map(pair),
+    conclusion: recorded.conclusion,
+    seed: setting(recorded.seed, 0, Number.isSafeInteger),
+    resamples: setting(recorded.resamples, 5000, (n) => Number.isSafeInteger(n) && n > 0),
+    confidence: setting(recorded.confidence, 0.95, (n) => n > 0 && n < 1),
+  };
+}
+
+/** The recorded comparison as a ComparisonJSON, or a TypeError naming the first problem. */
+export function readRecordedComparison(recorded: unknown): ComparisonJSON {
+  try {
+    return handCheck(recorded);
+  } catch (error) {
+    if (error !== NOT_ACCEPTED) throw error;
+  }
+  const parsed = comparisonJSONSchema().safeParse(recorded);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TypeError(`Comparison.fromJSON: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  return parsed.data as ComparisonJSON;
+}
