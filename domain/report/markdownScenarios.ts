@@ -82,14 +82,7 @@ function expectationsLine(scenario: ReportResult["scenario"]): string {
 }
 
 /** Calls grouped by name in first-call order: `name`, ` ✗` when any failed, ` ×k` when repeated. */
-function toolsText(result: ReportResult): string {
-  const calls = result.replay.toolCalls;
-  if (calls.length === 0) return EMPTY;
-  if (calls.length === 1) {
-    // The usual case: one call, no grouping to do.
-    const only = calls[0];
-    return cell(only.error !== null && only.error !== undefined && only.error !== false ? `${toolCallName(only)} ✗` : toolCallName(only));
-  }
+function groupedTools(calls: ReportResult["replay"]["toolCalls"]): string {
   const names: string[] = [];
   const counts: number[] = [];
   const failed: boolean[] = [];
@@ -107,55 +100,121 @@ function toolsText(result: ReportResult): string {
   return cell(out);
 }
 
-/** Each label's code span, in a cell and in a heading, worked out once per report. */
-const labelCodes = new WeakMap<object, Map<string, [string, string]>>();
+// Writing the `<details>` blocks of one report. A report has thousands of results but only a
+// handful of distinct labels, scores, costs, faults and tool names: each of those is formatted
+// once and reused, so a row is mostly the concatenation of ready strings. The caches live at
+// module level and are emptied around each use (writing is synchronous), not in an object per
+// report: V8 drops the hidden class of a per-call object once the last one is collected, and
+// with it every optimized function that read one ("weak objects"), so after each full GC the
+// writer ran unoptimized, at twice the cost.
+const labelTexts = new Map<string, LabelTexts>();
+const faultCells = new Map<string, string>();
+const toolCells = new Map<string, string>();
+const failedToolCells = new Map<string, string>();
+/** Tool cell, then fault cell: the text between the score and the cost cells of a row. */
+const middles = new Map<string, Map<string, string>>();
 
-function labelCode(source: MarkdownSource, label: string): [string, string] {
-  let codes = labelCodes.get(source);
-  if (!codes) { codes = new Map(); labelCodes.set(source, codes); }
-  let pair = codes.get(label);
-  if (!pair) { pair = [code(label, true), code(label)]; codes.set(label, pair); }
-  return pair;
+/** A label's texts: its row's first cells and its answer heading, per score and status. */
+interface LabelTexts {
+  row: string;
+  heading: string;
+  byScore: Map<number | null, Partial<Record<ReportResult["status"], { row: string; heading: string }>>>;
 }
 
-function modelRow(source: MarkdownSource, result: ReportResult, cost: ScenarioCost | undefined): string {
+function clearCaches(): void {
+  for (const cache of [labelTexts, faultCells, toolCells, failedToolCells, middles]) cache.clear();
+}
+
+/** `| \`label\` | ✅ passed | 93% | ` and `\n\n#### \`label\` · passed · score 93%\n\n`, formatted once each. */
+function resultTexts(result: ReportResult): { row: string; heading: string } {
+  let label = labelTexts.get(result.label);
+  if (!label) {
+    label = { row: `| ${code(result.label, true)} | `, heading: `#### ${code(result.label)} · `, byScore: new Map() };
+    labelTexts.set(result.label, label);
+  }
+  const score = result.score;
+  let byStatus = label.byScore.get(score);
+  if (!byStatus) { byStatus = {}; label.byScore.set(score, byStatus); }
+  const status = result.status;
+  let texts = byStatus[status];
+  if (!texts) {
+    texts = {
+      row: `${label.row}${STATUS_TEXT[status]} | ${scoreText(score)} | `,
+      heading: `\n\n${label.heading}${status}${score !== null ? ` · score ${scoreText(score)}` : ""}\n\n`,
+    };
+    byStatus[status] = texts;
+  }
+  return texts;
+}
+
+function faultCell(fault: string | null): string {
+  if (!fault) return EMPTY;
+  let text = faultCells.get(fault);
+  if (text === undefined) { text = cell(fault); faultCells.set(fault, text); }
+  return text;
+}
+
+function toolsCell(result: ReportResult): string {
+  const calls = result.replay.toolCalls;
+  if (calls.length === 0) return EMPTY;
+  if (calls.length > 1) return groupedTools(calls);
+  // The usual case: one call, no grouping to do.
+  const only = calls[0];
+  const name = toolCallName(only);
+  const failed = only.error !== null && only.error !== undefined && only.error !== false;
+  const cache = failed ? failedToolCells : toolCells;
+  let text = cache.get(name);
+  if (text === undefined) { text = cell(failed ? `${name} ✗` : name); cache.set(name, text); }
+  return text;
+}
+
+/** `tools | fault | `: few distinct pairs in a report, each written once. */
+function middleCells(result: ReportResult): string {
+  const tools = toolsCell(result);
+  const fault = faultCell(result.fault);
+  let byFault = middles.get(tools);
+  if (!byFault) { byFault = new Map(); middles.set(tools, byFault); }
+  let text = byFault.get(fault);
+  if (text === undefined) { text = `${tools} | ${fault} | `; byFault.set(fault, text); }
+  return text;
+}
+
+function modelRow(result: ReportResult, cost: ScenarioCost | undefined): string {
   const estimated = cost?.models[result.label]?.cost_source === "estimated";
-  const fault = result.fault ? cell(result.fault) : EMPTY;
-  // join() gives a flat string; a template would leave a rope of a dozen nodes per row.
-  return ["| ", labelCode(source, result.label)[0], " | ", STATUS_TEXT[result.status], " | ", scoreText(result.score), " | ", toolsText(result), " | ", fault, " | ", money(result.replay.cost, { estimated }), " |"].join("");
+  return resultTexts(result).row + middleCells(result) + money(result.replay.cost, { estimated }) + " |";
 }
 
-function writeAnswer(parts: string[], source: MarkdownSource, result: ReportResult): void {
-  parts.push("", `#### ${labelCode(source, result.label)[1]} · ${result.status}${result.score !== null ? ` · score ${scoreText(result.score)}` : ""}`, "");
+function answerText(result: ReportResult): string {
   const answer = result.replay.answer;
-  parts.push(answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
-  if (result.status === "errored" && result.replay.error) parts.push("", `**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`);
+  let text = resultTexts(result).heading + (answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
+  if (result.status === "errored" && result.replay.error) text += `\n\n**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`;
+  return text;
 }
 
-/** One scenario as a `<details>` block; null when the report has no result for that key. */
-export function scenarioBlock(source: MarkdownSource, key: string): string | null {
+function writeBlock(source: MarkdownSource, key: string): string | null {
   const results = source.resultsByScenario.get(key);
   if (!results || results.length === 0) return null;
   const { scenario } = results[0];
   let passed = 0;
   for (const result of results) if (result.status === "passed") passed += 1;
   const cost = source.scenarioCosts[key];
-  // Lines joined once: the block comes out flat rather than as a rope of small pieces.
-  const parts = [
-    "<details>",
-    `<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>`,
-    "",
-    quote(clip(scenario.prompt, PROMPT_LIMIT)),
-    "",
-    expectationsLine(scenario),
-    "",
-    "| Model | Status | Score | Tool calls | Fault | Cost |",
-    "|---|---|---|---|---|---|",
-  ];
-  for (const result of results) parts.push(modelRow(source, result, cost));
-  for (const result of results) writeAnswer(parts, source, result);
-  parts.push("", "</details>");
-  return parts.join("\n");
+  let text = `<details>\n<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>\n\n`;
+  text += `${quote(clip(scenario.prompt, PROMPT_LIMIT))}\n\n${expectationsLine(scenario)}\n\n${TABLE_HEAD}`;
+  for (const result of results) text += `\n${modelRow(result, cost)}`;
+  for (const result of results) text += answerText(result);
+  return `${text}\n\n</details>`;
+}
+
+const TABLE_HEAD = "| Model | Status | Score | Tool calls | Fault | Cost |\n|---|---|---|---|---|---|";
+
+/** One scenario as a `<details>` block; null when the report has no result for that key. */
+export function scenarioBlock(source: MarkdownSource, key: string): string | null {
+  clearCaches();
+  try {
+    return writeBlock(source, key);
+  } finally {
+    clearCaches();
+  }
 }
 
 /**
@@ -163,15 +222,17 @@ export function scenarioBlock(source: MarkdownSource, key: string): string | nul
  * scenario is a slice of the whole (the same bytes, written once).
  */
 export function answersSection(source: MarkdownSource): { text: string; spans: Map<string, [number, number]> } {
-  const blocks = ["## Answers"];
+  clearCaches();
+  // One rope, flattened once by whoever reads it (the whole report's join), rather than joined
+  // here and copied again there.
+  let text = "## Answers";
   const spans = new Map<string, [number, number]>();
-  let at = blocks[0].length;
   for (const key of source.resultsByScenario.keys()) {
-    const block = scenarioBlock(source, key)!;
-    blocks.push(block);
-    at += 2;
-    spans.set(key, [at, at + block.length]);
-    at += block.length;
+    const block = writeBlock(source, key)!;
+    text += "\n\n";
+    spans.set(key, [text.length, text.length + block.length]);
+    text += block;
   }
-  return { text: blocks.join("\n\n"), spans };
+  clearCaches();
+  return { text, spans };
 }
