@@ -20,6 +20,7 @@ import { costLimit, depthLimit } from "./queryLimits.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
+import { cachedApiKeys } from "../auth/cachedApiKeys.js";
 
 export interface ApiServerOptions extends ApiDeps {
   /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
@@ -27,6 +28,11 @@ export interface ApiServerOptions extends ApiDeps {
   host?: string;
   /** Whole answers about finished runs (default: a fresh 64 MB one; tests pass their own to look inside). */
   responseCache?: ResponseCache;
+  /**
+   * How long a verified API key is trusted without asking `apiKeys` again (default 1000 ms; 0
+   * asks on every request). A key revoked by another process is refused after at most this long.
+   */
+  keyCacheMs?: number;
 }
 
 export interface ApiServer {
@@ -51,7 +57,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const deps: ApiDeps = { ...options, limits };
+  const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
+  const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error instanceof Error ? error.message : ""));
   const schema = await buildApiSchema();
   const runCache = new TerminalRunCache();
