@@ -79,6 +79,8 @@ function addUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): Judge
   };
 }
 
+const latestResultDocs: unknown[] = [];
+
 export class Report implements MarkdownSource {
   readonly results: readonly ReportResult[];
   readonly models: readonly ReportModel[];
@@ -287,6 +289,11 @@ export class Report implements MarkdownSource {
     };
     // The renderer only reads the document: the results' nested values are shared, not copied.
     const doc = reportDocument(this, { judgeName: this.judgeName, agentName: this.#options.agentName ?? null }, sharedResultDocument);
+    // The result documents are built key by key, so V8 gives them hidden classes that live only
+    // as long as some document does; when the last died, every optimized renderer function that
+    // read one was thrown away ("weak objects") and the next page rendered unoptimized, about
+    // twice the cost. Holding the latest page's documents (not the page) keeps those classes.
+    latestResultDocs[0] = doc.results;
     return renderReportHtml(doc, { theme, markdown });
   }
 }

@@ -25,6 +25,15 @@ export class Chunks {
     this.flush();
     return this.parts.join("");
   }
+
+  // One instance kept for the process (a class field, so it lives as long as the class): V8
+  // frees the hidden class of Chunks objects once the last one is collected, and with it the
+  // optimized code of every renderer that called add() ("weak objects" deopt), so each page
+  // after a full GC started unoptimized. Flushed once, so its parts hold a string as a page's do.
+  static readonly #keepShape: Chunks = new Chunks();
+  static {
+    Chunks.#keepShape.toString();
+  }
 }
 
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;

@@ -45,6 +45,39 @@ export interface ReportView {
   money(value: number | null | undefined, estimated: boolean): string;
   /** costTitleAttr(), worked out once per result (the matrix cell and the answer card both carry it). */
   costTitleAttr(result: ResultDoc): string;
+  /** What money() and costTitleAttr() already formatted for this page. */
+  readonly cache: ViewCache;
+}
+
+interface ViewCache {
+  money: Map<number, string>;
+  estimated: Map<number, string>;
+  titles: Map<ResultDoc, string>;
+}
+
+// The view's two methods are these module functions, not closures made per view: V8 inlines a
+// call to the very function it saw, holding that function weakly, so a closure that died with
+// its page threw the optimized matrix and answer renderers away at every full GC.
+function viewMoney(this: ReportView, value: number | null | undefined, estimated: boolean): string {
+  if (typeof value !== "number") return money(value, estimated);
+  const cache = estimated ? this.cache.estimated : this.cache.money;
+  let text = cache.get(value);
+  if (text === undefined) {
+    text = money(value, estimated);
+    cache.set(value, text);
+  }
+  if (estimated && !this.anyEstimated && text.startsWith("~")) this.anyEstimated = true;
+  return text;
+}
+
+function viewCostTitleAttr(this: ReportView, result: ResultDoc): string {
+  if (!resultEstimated(result)) return "";
+  let attr = this.cache.titles.get(result);
+  if (attr === undefined) {
+    attr = costTitleAttr(result);
+    this.cache.titles.set(result, attr);
+  }
+  return attr;
 }
 
 const sum = (a: number | null, b: number | null | undefined): number | null =>
@@ -98,9 +131,6 @@ export function buildView(doc: ReportDocument): ReportView {
   const judgeCost = doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null);
   const distinct = [...new Set(labels)];
   // Costs repeat across thousands of cells; formatting each once keeps the matrix cheap.
-  const moneyCache = new Map<number, string>();
-  const estimatedCache = new Map<number, string>();
-  const titleCache = new Map<ResultDoc, string>();
   const view: ReportView = {
     doc,
     labels: distinct,
@@ -120,26 +150,9 @@ export function buildView(doc: ReportDocument): ReportView {
     judgeEstimated: usageEstimated(doc.judge_usage),
     runEstimated: anyResultEstimated || (priced > 0 && priced < doc.results.length) || usageEstimated(doc.judge_usage),
     anyEstimated: false,
-    money(value, estimated) {
-      if (typeof value !== "number") return money(value, estimated);
-      const cache = estimated ? estimatedCache : moneyCache;
-      let text = cache.get(value);
-      if (text === undefined) {
-        text = money(value, estimated);
-        cache.set(value, text);
-      }
-      if (estimated && !view.anyEstimated && text.startsWith("~")) view.anyEstimated = true;
-      return text;
-    },
-    costTitleAttr(result) {
-      if (!resultEstimated(result)) return "";
-      let attr = titleCache.get(result);
-      if (attr === undefined) {
-        attr = costTitleAttr(result);
-        titleCache.set(result, attr);
-      }
-      return attr;
-    },
+    money: viewMoney,
+    costTitleAttr: viewCostTitleAttr,
+    cache: { money: new Map(), estimated: new Map(), titles: new Map() },
   };
   return view;
 }
