@@ -1,13 +1,15 @@
 // The kept answers of `run` queries, against the started server (real HTTP) with read models
 // faked in memory: what is kept, for whom, and that a run still going is always read fresh.
 import "reflect-metadata";
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { createMemoryProgressBus } from "@verdict/projector";
 import { createMemoryApiKeyStore } from "../auth/apiKeys.js";
 import type { ApiReadModels } from "./context.js";
 import { createApiServer, type ApiServer } from "./createApiServer.js";
-import { ResponseCache } from "./responseCache.js";
+import { GZIP_THRESHOLD, ResponseCache } from "./responseCache.js";
 
 const RESULTS = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
 
@@ -19,7 +21,7 @@ function result(scenarioKey: string, score: number) {
 const world = { status: "RUNNING", results: [result("a", 1)], resultReads: 0 };
 const readModels = {
   async getRun(tenant: string, id: string) {
-    if (tenant !== "acme" || id !== "r1") return null;
+    if (tenant !== "acme" || (id !== "r1" && id !== "r2")) return null; // r2: a run no other test has read
     return { id, tenant, evaluationId: "e1", number: 1, origin: "engine", status: world.status, external: false, models: [], total: 1, completed: 1 };
   },
   async getEvaluation(tenant: string, id: string) {
@@ -114,6 +116,43 @@ describe("kept run answers", () => {
   });
 });
 
+describe("kept run answers, compressed", () => {
+  /** POST without fetch's automatic inflate: the bytes as sent and the encoding headers. */
+  function raw(acceptEncoding: string | null) {
+    return new Promise<{ status: number; encoding?: string; vary?: string; bytes: Buffer }>((resolve, reject) => {
+      // A run the tests above never read: neither its answer nor its results are kept yet.
+      const body = JSON.stringify({ query: RESULTS, variables: { id: "r2" } });
+      const headers: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${keys.acme}` };
+      if (acceptEncoding !== null) headers["accept-encoding"] = acceptEncoding;
+      const req = request(api.graphqlUrl, { method: "POST", headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({
+          status: res.statusCode ?? 0, encoding: res.headers["content-encoding"], vary: res.headers.vary, bytes: Buffer.concat(chunks),
+        }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  it("sends a big kept answer gzipped to a client that accepts gzip, and as is to one that does not: the same JSON", async () => {
+    world.status = "COMPLETED";
+    world.results = Array.from({ length: 50 }, (_, i) => result(`s${i}`, i / 50));
+    const fresh = await raw(null); // through Apollo, then kept
+    expect(fresh.encoding).toBeUndefined();
+    const plain = await raw(null);
+    const gzipped = await raw("gzip, deflate, br");
+    const refused = await raw("gzip;q=0");
+    expect(plain).toMatchObject({ status: 200, encoding: undefined, vary: "accept-encoding" });
+    expect(gzipped).toMatchObject({ status: 200, encoding: "gzip", vary: "accept-encoding" });
+    expect(refused.encoding).toBeUndefined();
+    expect(gunzipSync(gzipped.bytes).toString()).toBe(fresh.bytes.toString());
+    expect(plain.bytes.toString()).toBe(fresh.bytes.toString());
+    expect(gzipped.bytes.length).toBeLessThan(plain.bytes.length / 4);
+  });
+});
+
 describe("ResponseCache", () => {
   it("drops the least recently used answers once over its byte budget, and keeps none over a quarter of it", () => {
     const small = new ResponseCache(2000); // an entry of 450 ASCII characters costs 451 bytes with its key: four fit
@@ -124,5 +163,15 @@ describe("ResponseCache", () => {
     expect(small.bytes).toBe(4 * 451);
     small.set("huge", "x".repeat(600));
     expect(small.get("huge")).toBeUndefined();
+  });
+
+  it("gzips an answer once when it is over the threshold, and counts both copies against the budget", () => {
+    const cache = new ResponseCache();
+    cache.set("small", "x".repeat(GZIP_THRESHOLD - 1));
+    cache.set("big", "x".repeat(GZIP_THRESHOLD));
+    expect(cache.get("small")?.gzip).toBeNull();
+    const big = cache.get("big")!;
+    expect(gunzipSync(big.gzip!).toString()).toBe("x".repeat(GZIP_THRESHOLD));
+    expect(cache.bytes).toBe(5 + GZIP_THRESHOLD - 1 + 3 + GZIP_THRESHOLD + big.gzip!.length);
   });
 });

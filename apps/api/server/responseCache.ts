@@ -6,6 +6,7 @@
 // was terminal and the answer had no errors. The key starts with the tenant: another tenant never
 // gets the answer.
 import { getNamedType, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { gzipSync } from "node:zlib";
 import { TERMINAL_STATUSES } from "./terminalRunCache.js";
 
 /** What the `run` resolvers of one HTTP request saw (statuses of the runs read). */
@@ -67,9 +68,21 @@ export function allTerminal(trace: ResponseCacheTrace): boolean {
   return trace.statuses.length > 0 && trace.statuses.every((s) => TERMINAL_STATUSES.has(s));
 }
 
+/** One kept answer: its UTF-8 bytes and, when big enough to be worth it, the same bytes gzipped once. */
+export interface KeptAnswer {
+  body: Buffer;
+  gzip: Buffer | null;
+}
+
+/**
+ * Answers under this size are not compressed (as the `compression` middleware's default
+ * threshold): the gzip header and a client's inflate cost more than the bytes saved.
+ */
+export const GZIP_THRESHOLD = 1024;
+
 /** Serialized answers (UTF-8, sent as is; a key counts its length), least recently used dropped first once over `maxBytes`. */
 export class ResponseCache {
-  readonly #entries = new Map<string, Buffer>();
+  readonly #entries = new Map<string, KeptAnswer>();
   #bytes = 0;
 
   constructor(readonly maxBytes = 64 * 1024 * 1024) {}
@@ -87,7 +100,7 @@ export class ResponseCache {
     return bytes <= this.maxBytes / 4; // one huge answer would evict everything else
   }
 
-  get(key: string): Buffer | undefined {
+  get(key: string): KeptAnswer | undefined {
     const found = this.#entries.get(key);
     if (found !== undefined) {
       this.#entries.delete(key); // most recently used last
@@ -96,12 +109,14 @@ export class ResponseCache {
     return found;
   }
 
-  set(key: string, body: string): void {
-    const encoded = Buffer.from(body, "utf8");
-    const cost = key.length + encoded.length;
-    if (!this.fits(cost)) return;
+  set(key: string, text: string): void {
+    const body = Buffer.from(text, "utf8");
+    if (!this.fits(key.length + body.length)) return;
+    // Compressed once here rather than per request: a 3,000-result answer is ~250 KB, ~9 KB gzipped.
+    const gzip = body.length >= GZIP_THRESHOLD ? gzipSync(body) : null;
+    const cost = key.length + body.length + (gzip?.length ?? 0);
     this.#drop(key);
-    this.#entries.set(key, encoded);
+    this.#entries.set(key, { body, gzip });
     this.#bytes += cost;
     while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
   }
@@ -110,6 +125,6 @@ export class ResponseCache {
     const found = this.#entries.get(key);
     if (found === undefined) return;
     this.#entries.delete(key);
-    this.#bytes -= key.length + found.length;
+    this.#bytes -= key.length + found.body.length + (found.gzip?.length ?? 0);
   }
 }
