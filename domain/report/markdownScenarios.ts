@@ -32,11 +32,22 @@ export function clip(text: string, limit: number): string {
   return text;
 }
 
+/** A matrix cell per score, status and fault; a report has few distinct ones (emptied per section). */
+const matrixCells = new Map<number | null, Partial<Record<ReportResult["status"], Map<string, string>>>>();
+
 function matrixCell(result: ReportResult | undefined): string {
   if (!result) return EMPTY;
-  let text: string = STATUS_MARK[result.status];
-  if (result.score !== null) text += ` ${scoreText(result.score)}`;
-  if (result.fault) text += ` ${cell(result.fault)}`;
+  let byStatus = matrixCells.get(result.score);
+  if (!byStatus) { byStatus = {}; matrixCells.set(result.score, byStatus); }
+  const byFault = (byStatus[result.status] ??= new Map());
+  const fault = result.fault ?? "";
+  let text = byFault.get(fault);
+  if (text === undefined) {
+    text = STATUS_MARK[result.status];
+    if (result.score !== null) text += ` ${scoreText(result.score)}`;
+    if (fault) text += ` ${cell(fault)}`;
+    byFault.set(fault, text);
+  }
   return text;
 }
 
@@ -56,15 +67,17 @@ function resultFor(results: readonly ReportResult[], label: string): ReportResul
 /** `## Scenarios`: one row per scenario, one column per model, and the scenario's cost. */
 export function matrixSection(source: MarkdownSource): string {
   const head = ["Scenario", ...source.models.map((m) => code(m.label, true)), "Cost"];
-  const rows = [`## Scenarios\n\n| ${head.join(" | ")} |\n|${"---|".repeat(head.length)}`];
+  let text = `## Scenarios\n\n| ${head.join(" | ")} |\n|${"---|".repeat(head.length)}`;
   const costs = source.scenarioCosts;
   const labels = source.models.map((m) => m.label);
+  matrixCells.clear();
   for (const [key, results] of source.resultsByScenario) {
-    let row = `| ${code(key, true)} ${cell(clip(results[0].scenario.prompt, PROMPT_CELL_LIMIT))} |`;
-    for (const label of labels) row += ` ${matrixCell(resultFor(results, label))} |`;
-    rows.push(`${row} ${costText(costs[key])} |`);
+    text += `\n| ${code(key, true)} ${cell(clip(results[0].scenario.prompt, PROMPT_CELL_LIMIT))} |`;
+    for (const label of labels) text += ` ${matrixCell(resultFor(results, label))} |`;
+    text += ` ${costText(costs[key])} |`;
   }
-  return rows.join("\n");
+  matrixCells.clear();
+  return text;
 }
 
 function codeList(values: readonly string[]): string {
