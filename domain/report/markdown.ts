@@ -36,8 +36,13 @@ export interface MarkdownPieces {
   fixItems: string;
 }
 
-export function reportMarkdown(source: MarkdownSource, pieces: MarkdownPieces): string {
+/** The whole report, and where its `## Answers` section starts in it. */
+export function reportMarkdown(source: MarkdownSource, pieces: MarkdownPieces): { text: string; answersAt: number } {
   const parts = [header(source), pieces.verdict, matrixSection(source), pieces.answers, pieces.fixItems];
   if (showsEstimate(source)) parts.push(`---\n\n_${Format.LEGEND}_`);
-  return `${parts.join("\n\n")}\n`;
+  const answersAt = parts[0].length + parts[1].length + parts[2].length + 3 * 2;
+  // The closing newline joins the last part, so the report comes out of join() flat: slicing a
+  // flat string (each scenario's piece) copies nothing.
+  parts[parts.length - 1] += "\n";
+  return { text: parts.join("\n\n"), answersAt };
 }

@@ -253,25 +253,31 @@ export class Report implements MarkdownSource {
 
   /** One scenario's `<details>` block, every model's result; throws for a key not in the report. */
   scenarioMarkdown(key: string): string {
-    const { text, spans } = this.#answers();
+    const { text, spans, offset } = this.#answers();
     const span = spans.get(key);
     if (!span) throw new RangeError(`scenarioMarkdown: no result for scenario key ${JSON.stringify(key)}`);
-    // A slice of the whole report's text: the same bytes, without writing the block twice.
-    return text.slice(span[0], span[1]);
+    // A slice of the report's text: the same bytes, without writing the block twice.
+    return text.slice(offset + span[0], offset + span[1]);
   }
 
-  #answers(): { text: string; spans: Map<string, [number, number]> } {
-    return this.#once("md:answers", () => answersSection(this));
+  /** The answers section with each block's span; `offset` is where `text` holds that section. */
+  #answers(): { text: string; spans: Map<string, [number, number]>; offset: number } {
+    return this.#once("md:answers", () => ({ ...answersSection(this), offset: 0 }));
   }
 
   toMarkdown(): string {
-    return this.#once("md", () =>
-      reportMarkdown(this, {
+    return this.#once("md", () => {
+      const answers = this.#answers();
+      const { text, answersAt } = reportMarkdown(this, {
         verdict: this.verdictMarkdown(),
-        answers: this.#answers().text,
+        answers: answers.text,
         fixItems: this.fixItemsMarkdown(),
-      }),
-    );
+      });
+      // From now on the scenario pieces are slices of the whole report, and the section's own
+      // text (a rope of every block) is let go rather than kept as a second copy.
+      this.#cache.set("md:answers", { text, spans: answers.spans, offset: answersAt });
+      return text;
+    });
   }
 
   /** The report as a JSON document (snake_case keys); a fresh object on every call. */
