@@ -17,7 +17,7 @@
 // VERDICT_CHILD_NODE_ENV=production runs the servers with NODE_ENV=production.
 import "reflect-metadata";
 import { execSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,6 +56,10 @@ interface Figures {
   runQueryP50: number;
   runQueryP95: number;
   runQuery1ClientP95: number;
+  /** Where the 20-client run query's time goes, per answer: CPU of the API's process and of this one (the clients), JSON.parse alone. */
+  runQueryApiCpuMs: number;
+  runQueryClientCpuMs: number;
+  runQueryParseMs: number;
   summaryQueryP95: number;
   rssMb: Record<string, number | null>;
 }
@@ -67,9 +71,30 @@ function percentile(values: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
 }
 
-async function timeQuery(client: ApiClient, key: string, query: string, runId: string, check: (data: any) => boolean, clients = CLIENTS): Promise<number[]> {
-  await client.ok(key, query, { id: runId }); // a finished run is read once, then served from the projector's cache
+let clockTicks: number | undefined;
+
+/** CPU a process has used so far in ms (utime + stime of /proc/<pid>/stat, every thread; 10 ms ticks). */
+async function cpuMsOf(pid: number): Promise<number> {
+  clockTicks ??= Number(execSync("getconf CLK_TCK").toString());
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+interface QueryTimes {
+  /** Each request as its client saw it: sent to parsed. */
+  times: number[];
+  /** CPU per request of this process (every client: HTTP, inflate, JSON.parse) and of the API's process. */
+  clientCpuMs: number;
+  apiCpuMs: number;
+}
+
+/** `clients` concurrent clients, each sending the query REQUESTS_PER_CLIENT times, one after the other. */
+async function timeQuery(client: ApiClient, key: string, query: string, runId: string, check: (data: any) => boolean, apiPid: number, clients = CLIENTS): Promise<QueryTimes> {
+  await client.ok(key, query, { id: runId }); // a finished run is read once, then its answer is kept
   const times: number[] = [];
+  const clientCpu = process.cpuUsage();
+  const apiCpu = await cpuMsOf(apiPid);
   await Promise.all(Array.from({ length: clients }, async () => {
     for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
       const start = performance.now();
@@ -78,8 +103,22 @@ async function timeQuery(client: ApiClient, key: string, query: string, runId: s
       if (!check(data)) throw new Error(`unexpected answer: ${JSON.stringify(data).slice(0, 300)}`);
     }
   }));
-  return times;
+  const used = process.cpuUsage(clientCpu);
+  return { times, clientCpuMs: (used.user + used.system) / 1000 / times.length, apiCpuMs: ((await cpuMsOf(apiPid)) - apiCpu) / times.length };
 }
+
+/** Median time of JSON.parse on an answer's text: the part of a client's cost no server change can remove. */
+function parseMs(data: unknown): number {
+  const text = JSON.stringify({ data });
+  const times = Array.from({ length: 21 }, () => {
+    const start = performance.now();
+    JSON.parse(text);
+    return performance.now() - start;
+  });
+  return times.sort((a, b) => a - b)[10];
+}
+
+const round2 = (ms: number) => Math.round(ms * 100) / 100;
 
 /** The run through the API: create, start, follow, then the queries; the servers' pids for RSS. */
 async function measure(mode: string, graphqlUrl: string, key: string, processes: () => AppProcess[]): Promise<Figures> {
@@ -115,17 +154,21 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
       if (message.completed > before) oldest.push(message.at - scoredTimes[before]);
       before = message.completed;
     }
-    const results = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS);
+    const apiPid = processes().find((app) => app.name === "api" || app.name === "embedded")!.pid;
+    const results = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS, apiPid);
     // One client alone: the request's own cost, without queueing behind 19 others on one event loop.
-    const alone = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS, 1);
-    const summary = await timeQuery(client, key, SUMMARY_QUERY, runId, (d) => d.run.progress.completed === PAIRS);
+    const alone = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS, apiPid, 1);
+    const summary = await timeQuery(client, key, SUMMARY_QUERY, runId, (d) => d.run.progress.completed === PAIRS, apiPid);
+    const parse = parseMs(await client.ok(key, RESULTS_QUERY, { id: runId }));
     const rssMb: Record<string, number | null> = {};
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
     const wallMs = completedAt - t0;
     return {
       mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), seenCompletedMs, progressMessages: received.length,
       progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
-      runQueryP50: percentile(results, 50), runQueryP95: percentile(results, 95), runQuery1ClientP95: percentile(alone, 95), summaryQueryP95: percentile(summary, 95), rssMb,
+      runQueryP50: percentile(results.times, 50), runQueryP95: percentile(results.times, 95), runQuery1ClientP95: percentile(alone.times, 95),
+      runQueryApiCpuMs: round2(results.apiCpuMs), runQueryClientCpuMs: round2(results.clientCpuMs), runQueryParseMs: round2(parse),
+      summaryQueryP95: percentile(summary.times, 95), rssMb,
     };
   } finally {
     await client.close();
@@ -252,7 +295,9 @@ async function main(): Promise<void> {
     const throughputTarget = f.mode === "embedded" ? 1500 : 500;
     console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}), ` +
       `progress p95 ${f.progressLatestP95} ms latest / ${f.progressOldestP95} ms oldest (${verdictOf(f.progressOldestP95, 150, false)}), ` +
-      `run query p95 ${f.runQueryP95} ms (${verdictOf(f.runQueryP95, 30, false)})` +
+      `run query p95 ${f.runQueryP95} ms (${verdictOf(f.runQueryP95, 30, false)}; per answer: API CPU ${f.runQueryApiCpuMs} ms, ` +
+      `client CPU ${f.runQueryClientCpuMs} ms of which JSON.parse ${f.runQueryParseMs} ms; ${CLIENTS} clients on this one thread make the mean ` +
+      `at least ${CLIENTS} x client CPU = ${Math.round(CLIENTS * f.runQueryClientCpuMs)} ms)` +
       (f.mode === "embedded" ? `, RSS ${f.rssMb.embedded} MB (${verdictOf(f.rssMb.embedded ?? Infinity, 300, false)})` : ""));
   }
   if (profileDir) console.log(`CPU profiles in ${profileDir}`);
