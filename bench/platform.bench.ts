@@ -21,7 +21,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiClient, PROGRESS_SUBSCRIPTION, type ApiClient } from "../test/e2e/support/apiClient.js";
+import { apiClient, PROGRESS_SUBSCRIPTION } from "../test/e2e/support/apiClient.js";
 import { API_TSCONFIG, peakRssMbOf, spawnApp, stopApp, type AppProcess } from "../test/e2e/support/processes.js";
 
 const SCENARIOS = Number(process.env.VERDICT_BENCH_SCENARIOS ?? 1000);
@@ -60,6 +60,9 @@ interface Figures {
   runQueryApiCpuMs: number;
   runQueryClientCpuMs: number;
   runQueryParseMs: number;
+  /** The same 20 clients receiving every answer's bytes (inflated) without decoding them: the server's and the transport's share. */
+  runQueryUnparsedP50: number;
+  runQueryUnparsedP95: number;
   summaryQueryP95: number;
   rssMb: Record<string, number | null>;
 }
@@ -89,18 +92,18 @@ interface QueryTimes {
   apiCpuMs: number;
 }
 
-/** `clients` concurrent clients, each sending the query REQUESTS_PER_CLIENT times, one after the other. */
-async function timeQuery(client: ApiClient, key: string, query: string, runId: string, check: (data: any) => boolean, apiPid: number, clients = CLIENTS): Promise<QueryTimes> {
-  await client.ok(key, query, { id: runId }); // a finished run is read once, then its answer is kept
+/** `clients` concurrent clients, each sending a request REQUESTS_PER_CLIENT times, one after the other. */
+async function timeQuery<A>(send: () => Promise<A>, check: (answer: A) => boolean, apiPid: number, clients = CLIENTS): Promise<QueryTimes> {
+  await send(); // a finished run is read once, then its answer is kept
   const times: number[] = [];
   const clientCpu = process.cpuUsage();
   const apiCpu = await cpuMsOf(apiPid);
   await Promise.all(Array.from({ length: clients }, async () => {
     for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
       const start = performance.now();
-      const data = await client.ok(key, query, { id: runId });
+      const answer = await send();
       times.push(performance.now() - start);
-      if (!check(data)) throw new Error(`unexpected answer: ${JSON.stringify(data).slice(0, 300)}`);
+      if (!check(answer)) throw new Error(`unexpected answer: ${JSON.stringify(answer).slice(0, 300)}`);
     }
   }));
   const used = process.cpuUsage(clientCpu);
@@ -155,11 +158,17 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
       before = message.completed;
     }
     const apiPid = processes().find((app) => app.name === "api" || app.name === "embedded")!.pid;
-    const results = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS, apiPid);
+    const ask = (query: string) => () => client.ok(key, query, { id: runId });
+    const allResults = (d: any) => d.run.results.length === PAIRS;
+    const results = await timeQuery(ask(RESULTS_QUERY), allResults, apiPid);
     // One client alone: the request's own cost, without queueing behind 19 others on one event loop.
-    const alone = await timeQuery(client, key, RESULTS_QUERY, runId, (d) => d.run.results.length === PAIRS, apiPid, 1);
-    const summary = await timeQuery(client, key, SUMMARY_QUERY, runId, (d) => d.run.progress.completed === PAIRS, apiPid);
-    const parse = parseMs(await client.ok(key, RESULTS_QUERY, { id: runId }));
+    const alone = await timeQuery(ask(RESULTS_QUERY), allResults, apiPid, 1);
+    const summary = await timeQuery(ask(SUMMARY_QUERY), (d) => d.run.progress.completed === PAIRS, apiPid);
+    const answer = await client.ok(key, RESULTS_QUERY, { id: runId });
+    const parse = parseMs(answer);
+    // A diagnostic, not the target: every answer arrives whole (its length is the JSON Apollo writes) but is not decoded.
+    const answerBytes = Buffer.byteLength(`${JSON.stringify({ data: answer })}\n`);
+    const unparsed = await timeQuery(() => client.gqlBytes(key, RESULTS_QUERY, { id: runId }), (a) => a.status === 200 && a.bytes.length === answerBytes, apiPid);
     const rssMb: Record<string, number | null> = {};
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
     const wallMs = completedAt - t0;
@@ -168,6 +177,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
       progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
       runQueryP50: percentile(results.times, 50), runQueryP95: percentile(results.times, 95), runQuery1ClientP95: percentile(alone.times, 95),
       runQueryApiCpuMs: round2(results.apiCpuMs), runQueryClientCpuMs: round2(results.clientCpuMs), runQueryParseMs: round2(parse),
+      runQueryUnparsedP50: percentile(unparsed.times, 50), runQueryUnparsedP95: percentile(unparsed.times, 95),
       summaryQueryP95: percentile(summary.times, 95), rssMb,
     };
   } finally {
@@ -297,7 +307,7 @@ async function main(): Promise<void> {
       `progress p95 ${f.progressLatestP95} ms latest / ${f.progressOldestP95} ms oldest (${verdictOf(f.progressOldestP95, 150, false)}), ` +
       `run query p95 ${f.runQueryP95} ms (${verdictOf(f.runQueryP95, 30, false)}; per answer: API CPU ${f.runQueryApiCpuMs} ms, ` +
       `client CPU ${f.runQueryClientCpuMs} ms of which JSON.parse ${f.runQueryParseMs} ms; ${CLIENTS} clients on this one thread make the mean ` +
-      `at least ${CLIENTS} x client CPU = ${Math.round(CLIENTS * f.runQueryClientCpuMs)} ms)` +
+      `at least ${CLIENTS} x client CPU = ${Math.round(CLIENTS * f.runQueryClientCpuMs)} ms; received but not decoded: p50 ${f.runQueryUnparsedP50} / p95 ${f.runQueryUnparsedP95} ms)` +
       (f.mode === "embedded" ? `, RSS ${f.rssMb.embedded} MB (${verdictOf(f.rssMb.embedded ?? Infinity, 300, false)})` : ""));
   }
   if (profileDir) console.log(`CPU profiles in ${profileDir}`);

@@ -17,6 +17,8 @@ export interface GqlAnswer<T> {
 export interface ApiClient {
   graphqlUrl: string;
   gql<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<GqlAnswer<T>>;
+  /** The answer's bytes as received (inflated), not decoded: for the bench, the transport's share of a query's time. */
+  gqlBytes(key: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; bytes: Buffer }>;
   /** The data, or throws with the errors. */
   ok<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<T>;
   get(key: string, path: string): Promise<Response>;
@@ -33,12 +35,13 @@ export function apiClient(graphqlUrl: string): ApiClient {
   const agent = new Agent({ keepAlive: true });
   const gql = async <T>(key: string, query: string, variables?: Record<string, unknown>): Promise<GqlAnswer<T>> => {
     const res = await postJson(graphqlUrl, agent, auth(key), JSON.stringify({ query, variables }));
-    const body = JSON.parse(res.text) as { data?: T; errors?: GqlAnswer<T>["errors"] };
+    const body = JSON.parse(res.bytes.toString("utf8")) as { data?: T; errors?: GqlAnswer<T>["errors"] };
     return { status: res.status, data: body.data ?? undefined, errors: body.errors };
   };
   return {
     graphqlUrl,
     gql,
+    gqlBytes: (key, query, variables) => postJson(graphqlUrl, agent, auth(key), JSON.stringify({ query, variables })),
     async ok<T>(key: string, query: string, variables?: Record<string, unknown>) {
       const answer = await gql<T>(key, query, variables);
       if (answer.errors) throw new Error(`GraphQL ${answer.status}: ${JSON.stringify(answer.errors)}`);
@@ -69,8 +72,8 @@ export function apiClient(graphqlUrl: string): ApiClient {
   };
 }
 
-/** POSTs a JSON body; the status and the whole answer as text (UTF-8, inflated when gzipped). */
-function postJson(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+/** POSTs a JSON body; the status and the whole answer's bytes (inflated when gzipped). */
+function postJson(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<{ status: number; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: "POST",
@@ -82,8 +85,7 @@ function postJson(url: string, agent: Agent, headers: Record<string, string>, bo
       res.on("end", () => {
         try {
           const bytes = Buffer.concat(chunks);
-          const text = (res.headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
-          resolve({ status: res.statusCode ?? 0, text });
+          resolve({ status: res.statusCode ?? 0, bytes: res.headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes });
         } catch (error) {
           reject(error);
         }
