@@ -16,6 +16,7 @@ import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample } from "./exampleRun.js";
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
+import { paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 
@@ -82,13 +83,14 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     io.out(`verdict: starting (${describeMode(mode)})`);
     const store = await openEventStore(mode, resources);
     const { read, progress } = await openReadSide(mode, resources);
-    const projector = createProjector({ store, orm: read.orm, bus: progress, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`) });
+    const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`) });
     projector.start();
     resources.add(projector, (p) => p.stop());
     const bus = openJobBus(mode, resources);
     const checkpoints = await openCheckpoints(mode, resources);
+    const pacing = paceByProjection(store, projector);
     const worker = await startWorker({
-      store, bus, checkpoints,
+      store: pacing.store, bus, checkpoints, pace: pacing.pace,
       runtime: await ScriptedAgent.load(join(EXAMPLE_DIR, "agent.yaml")),
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
       log: workerLog(io),

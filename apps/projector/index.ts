@@ -13,6 +13,6 @@ export { createPostgresProgressBus, PROGRESS_CHANNEL, type PostgresProgressBusOp
 export { migrateReadModels, readModelMigrations, type ReadModelMigration } from "./db/migrator.js";
 export { readModelChecksum, type ReadModelChecksum } from "./db/checksum.js";
 export { READ_MODEL_TABLES, type ReadModelTable } from "./db/tables.js";
-export { sqlOf, type Sql } from "./db/sql.js";
+export { sqlOf, ormDatabase, type Sql, type SqlDatabase } from "./db/sql.js";
 export * from "./db/entities.js";
 export { migratedReadDump, openTestReadModels, resetReadModels } from "./testing/testReadModels.js";

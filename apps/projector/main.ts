@@ -9,7 +9,6 @@ import type { EventStore } from "@verdict/domain";
 import { join, resolve } from "node:path";
 import { mkdir } from "node:fs/promises";
 import { readModelChecksum } from "./db/checksum.js";
-import { sqlOf } from "./db/sql.js";
 import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
@@ -30,6 +29,7 @@ async function main(command: string): Promise<void> {
   const projector = createProjector({
     store,
     orm: read.orm,
+    database: read.sql,
     bus,
     skipUnknown: process.env.VERDICT_PROJECTOR_SKIP_UNKNOWN === "1",
     onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
@@ -44,7 +44,7 @@ async function main(command: string): Promise<void> {
   if (command === "rebuild") {
     const started = Date.now();
     const applied = await projector.rebuild();
-    const checksum = await readModelChecksum(sqlOf(read.orm.em.fork()));
+    const checksum = await readModelChecksum(read.sql.sql());
     console.log(JSON.stringify({ rebuilt: applied, ms: Date.now() - started, checksum }, null, 2));
     await shutdown();
     return;

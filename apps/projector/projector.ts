@@ -3,9 +3,9 @@
 // checkpoint in one transaction, then publishes progress for the runs the batch touched.
 import { isDomainError, type EventStore, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { sqlOf } from "./db/sql.js";
+import { ormDatabase, type SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
-import { applyBatch, applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
+import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { comparePositions, readCheckpoint } from "./projection/checkpoint.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { batchesOf } from "./batches.js";
@@ -15,6 +15,11 @@ export const DEFAULT_PROJECTOR_NAME = "read-models";
 export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">> {
   store: EventStore;
   orm: MikroORM;
+  /**
+   * The read models' SQL (default: through `orm`). Embedded, openReadModels gives the PGlite
+   * itself (OpenedReadModels.sql), without the socket.
+   */
+  database?: SqlDatabase;
   bus?: ProgressBus | null;
   /** Most events per transaction (default 500). */
   batchSize?: number;
@@ -45,8 +50,15 @@ export interface Projector {
   checkpoint(): Promise<LogPosition | null>;
   /** Resolves once the projector has committed up to `position` (read-your-writes for the API). */
   waitFor(position: LogPosition, timeoutMs?: number): Promise<void>;
+  /**
+   * Like waitFor, counting only what this projector commits (no read of the stored checkpoint):
+   * for pacing a worker in the same process, where a query per wait would cost more than the wait.
+   */
+  committedUpTo(position: LogPosition, timeoutMs?: number): Promise<void>;
   /** The loop's promise while started (rejects with what stopped it). */
   readonly running: Promise<void> | null;
+  /** The last position this projector committed (or found stored), without asking the database. */
+  readonly committed: LogPosition | null;
 }
 
 export function createProjector(options: ProjectorOptions): Projector {
@@ -57,9 +69,10 @@ export function createProjector(options: ProjectorOptions): Projector {
   let running: Promise<void> | null = null;
   let committed: LogPosition | null = null;
   const waiters = new Set<() => void>();
+  const database = options.database ?? ormDatabase(options.orm);
 
   async function apply(events: RecordedEvent[]): Promise<BatchOutcome> {
-    const outcome = await applyBatch(options.orm.em, events, applyOptions);
+    const outcome = await database.transaction((sql) => applyInTransaction(sql, events, applyOptions));
     if (outcome.checkpoint) committed = outcome.checkpoint;
     for (const wake of [...waiters]) wake();
     options.onBatch?.(outcome);
@@ -72,7 +85,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   }
 
   async function checkpoint(): Promise<LogPosition | null> {
-    return readCheckpoint(sqlOf(options.orm.em.fork()), name);
+    return readCheckpoint(database.sql(), name);
   }
 
   async function follow(signal: AbortSignal): Promise<void> {
@@ -115,8 +128,7 @@ export function createProjector(options: ProjectorOptions): Projector {
    * rebuilt checkpoint (every batch compares with the stored one), so nothing is lost or doubled.
    */
   async function rebuild(): Promise<number> {
-    const { applied, last } = await options.orm.em.fork().transactional(async (tx) => {
-      const sql = sqlOf(tx);
+    const { applied, last } = await database.transaction(async (sql) => {
       await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
       await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
       let count = 0;
@@ -133,7 +145,8 @@ export function createProjector(options: ProjectorOptions): Projector {
     return applied;
   }
 
-  function waitFor(position: LogPosition, timeoutMs = 10_000): Promise<void> {
+  function waitFor(position: LogPosition, timeoutMs = 10_000, readStored = true): Promise<void> {
+    if (committed && comparePositions(committed, position) >= 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const check = () => {
         if (committed && comparePositions(committed, position) >= 0) {
@@ -147,6 +160,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         reject(new Error(`projector ${name} did not reach log position ${position.commit}/${position.prepare} within ${timeoutMs} ms`));
       }, timeoutMs);
       waiters.add(check);
+      if (!readStored) return;
       void checkpoint().then((stored) => {
         if (stored && (!committed || comparePositions(stored, committed) > 0)) committed = stored;
         check();
@@ -172,8 +186,12 @@ export function createProjector(options: ProjectorOptions): Projector {
     rebuild,
     checkpoint,
     waitFor,
+    committedUpTo: (position, timeoutMs) => waitFor(position, timeoutMs, false),
     get running() {
       return running;
+    },
+    get committed() {
+      return committed;
     },
   };
 }

@@ -15,6 +15,8 @@ export interface ReplayHandlerDeps extends PairDeps {
   log: WorkerLog;
   /** How old a check of the run's state a replay job may go on (default 100 ms; 0: always check). */
   runStateMaxAgeMs?: number;
+  /** Awaited before each replay job (see WorkerOptions.pace). */
+  pace?: () => Promise<void>;
 }
 
 export const RUN_STATE_MAX_AGE_MS = 100;
@@ -56,6 +58,7 @@ export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAt
   const handler = async (job: DeliveredJob) => {
     const value = job.value as Partial<ReplayJob>;
     const what = `replay job for pair ${String(value.n)} (${String(value.scenario_key)} × ${String(value.model_label)})`;
+    if (deps.pace) await deps.pace();
     await failRunOnPoison(deps, { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what }, () => handleReplayJob(deps, job.value));
   };
   return bus.consume(names.replayTopic, handler, { group: names.replayGroup, concurrency: concurrency * JOBS_PER_REPLAY_SLOT });

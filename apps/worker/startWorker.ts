@@ -40,6 +40,12 @@ export interface WorkerOptions {
   clock?: Clock;
   ids?: IdGenerator;
   log?: WorkerLog;
+  /**
+   * Awaited before each replay job. The embedded platform runs worker, projector and API on one
+   * event loop: without a pause the replay jobs (promise chains that never wait on I/O) keep the
+   * loop to themselves and the projector, the API and progress wait for the whole run.
+   */
+  pace?: () => Promise<void>;
 }
 
 export interface RunningWorker {
@@ -71,6 +77,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     runs,
     log,
     maxAttempts: options.maxAttempts,
+    pace: options.pace,
   };
   const names = jobNames(options.topicPrefix ?? "");
   const consumers: JobConsumer[] = [];

@@ -2,4 +2,5 @@
 // over the wire protocol) and the MikroORM setup on them.
 export { openReadDatabase, type ReadDatabase, type ReadDatabaseOptions } from "./openReadDatabase.js";
 export { createReadOrm, type ReadOrmOptions } from "./readOrm.js";
+export { pgliteSqlDatabase, numberedPlaceholders, type PgliteSql, type PgliteSqlDatabase } from "./pgliteSql.js";
 export { cachedPgliteDump } from "./pgliteDump.js";

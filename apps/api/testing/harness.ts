@@ -110,7 +110,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const store = options.store ?? createMemoryEventStore();
   const read = options.readUrl ? await openReadModels({ url: options.readUrl }) : await openReadModels({ inMemory: true, loadDataDir: await migratedReadDump() });
   const progress = options.progress ?? createMemoryProgressBus();
-  const projector = createProjector({ store, orm: read.orm, bus: progress, batchSize: 200 });
+  const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, batchSize: 200 });
   projector.start();
   const worker = await startWorker({
     store,

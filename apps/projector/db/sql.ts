@@ -3,7 +3,7 @@
 // with real bind parameters: MikroORM's own `execute` inlines every parameter into the SQL text,
 // escaping it character by character, which for a batch's JSON payloads cost more than the
 // database work.
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 
 export interface Sql {
   execute<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -24,4 +24,20 @@ export function sqlOf(em: EntityManager): Sql {
 /** JSON parameters travel as text and are cast in SQL (`?::jsonb`). */
 export function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** Where the read models live, as projections and queries use it. */
+export interface SqlDatabase {
+  /** Statements outside any transaction. */
+  sql(): Sql;
+  /** `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+/** Through MikroORM (PostgreSQL; or an embedded PGlite over its socket). */
+export function ormDatabase(orm: MikroORM): SqlDatabase {
+  return {
+    sql: () => sqlOf(orm.em.fork()),
+    transaction: (work) => orm.em.fork().transactional((tx) => work(sqlOf(tx))),
+  };
 }

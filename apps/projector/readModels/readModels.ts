@@ -1,7 +1,7 @@
 // The query surface the API reads: every method is scoped by tenant, so another tenant's ids
 // answer null (or an empty list). Lists page with opaque cursors; runs come newest first.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { sqlOf, type Sql } from "../db/sql.js";
+import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import type { LatestResult, RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
@@ -27,11 +27,11 @@ export interface ReadModelsOptions {
 
 export class ReadModels {
   readonly #finished: FinishedRunCache;
+  readonly #database: SqlDatabase;
 
-  constructor(
-    private readonly orm: MikroORM,
-    options: ReadModelsOptions = {},
-  ) {
+  /** On MikroORM, or on the read database's SQL itself (OpenedReadModels.sql). */
+  constructor(database: MikroORM | SqlDatabase, options: ReadModelsOptions = {}) {
+    this.#database = "em" in database ? ormDatabase(database) : database;
     this.#finished = new FinishedRunCache(options.finishedRunCache ?? 4);
   }
 
@@ -50,7 +50,7 @@ export class ReadModels {
   }
 
   private sql(): Sql {
-    return sqlOf(this.orm.em.fork());
+    return this.#database.sql();
   }
 
   private async one<T>(query: string, params: unknown[]): Promise<T | null> {
