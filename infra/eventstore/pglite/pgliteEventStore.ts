@@ -2,11 +2,13 @@
 // Postgres session behind every connection (STACK.md), so queries go through a promise queue
 // (pool of one) and live subscribers are woken in-process after each append.
 import { PGlite } from "@electric-sql/pglite";
-import type { EventStore } from "../port.js";
+import type { EventStore, ReadAllOptions, RecordedEvent, SubscribeAllOptions } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
 import type { SubscriptionTuning } from "../subscription.js";
+import { validateLimit } from "../validation.js";
 import { Wakeup } from "../wakeup.js";
+import { LogTail } from "./logTail.js";
 
 export interface PgliteEventStoreOptions extends SubscriptionTuning {
   /** Where PGlite keeps its files; omit for an in-memory database. */
@@ -40,7 +42,7 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
     query: <T>(sql: string, params?: unknown[]) => queue.run(async () => (await db.query<T>(sql, params)).rows),
   };
   const wakeup = new Wakeup();
-  return createSqlEventStore({
+  const store = createSqlEventStore({
     ...options,
     runner,
     wakeup,
@@ -52,6 +54,52 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
       await queue.run(async () => (ownsDb ? db.close() : undefined));
     },
   });
+  return withSharedTail(store, wakeup, options);
+}
+
+/**
+ * Catch-up then live, as catchUpThenLive, without its quick re-reads after a wake-up that found
+ * nothing: those wait for a PostgreSQL transaction still open, and on PGlite (one session) an
+ * append has committed before it wakes anyone. Those re-reads every 5-40 ms made most of the
+ * embedded store's statements while a run appended. The poll interval stays as the fallback
+ * (another user of a shared PGlite instance appending without waking us).
+ */
+async function* followLog(tail: LogTail, wakeup: Wakeup, options: SubscribeAllOptions, tuning: SubscriptionTuning): AsyncGenerator<RecordedEvent> {
+  const pageSize = tuning.pageSize ?? 500;
+  const { signal } = options;
+  let after = options.after;
+  while (!signal?.aborted) {
+    const generation = wakeup.generation;
+    const page = await tail.read(after, pageSize, options.filter);
+    for (const event of page) {
+      if (signal?.aborted) return;
+      yield event;
+      after = event.position;
+    }
+    if (page.length < pageSize) await wakeup.wait(generation, tuning.pollIntervalMs ?? 500, signal);
+  }
+}
+
+/** Paged reads (subscriptions, readAll with a limit) go through one LogTail (see logTail.ts). */
+function withSharedTail(store: EventStore, wakeup: Wakeup, tuning: SubscriptionTuning): EventStore {
+  const tail = new LogTail((after, limit, filter) => store.readAll({ after, limit, filter }), { pageSize: tuning.pageSize });
+  const closing = new AbortController();
+  return {
+    ...store,
+    async readAll(readOptions: ReadAllOptions = {}) {
+      if (readOptions.limit === undefined) return store.readAll(readOptions);
+      validateLimit(readOptions.limit);
+      return tail.read(readOptions.after, readOptions.limit, readOptions.filter);
+    },
+    subscribeAll(subscribeOptions: SubscribeAllOptions = {}) {
+      const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
+      return followLog(tail, wakeup, { ...subscribeOptions, signal }, tuning);
+    },
+    close() {
+      closing.abort();
+      return store.close();
+    },
+  };
 }
 
 export function migratePglite(db: PGlite): Promise<string[]> {

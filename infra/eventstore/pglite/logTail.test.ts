@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import type { EventFilter, LogPosition, RecordedEvent } from "../port.js";
+import { comparePositions, matchesFilter } from "../position.js";
+import { LogTail } from "./logTail.js";
+
+function event(i: number, type: string): RecordedEvent {
+  return { id: `e${i}`, type, schemaVersion: 1, data: { i }, metadata: {}, streamId: `s-${i % 3}`, streamVersion: BigInt(i), position: { commit: BigInt(i), prepare: BigInt(i) }, recordedAt: new Date(0) };
+}
+
+/** A log the test grows, read as the store reads it, counting the rows it hands out. */
+function log() {
+  const events: RecordedEvent[] = [];
+  const stats = { reads: 0, rows: 0 };
+  const read = async (after: LogPosition | undefined, limit: number, filter: EventFilter | undefined) => {
+    stats.reads += 1;
+    const page = events.filter((e) => (!after || comparePositions(e.position, after) > 0) && matchesFilter(e, filter)).slice(0, limit);
+    stats.rows += page.length;
+    return page;
+  };
+  return { events, stats, read, add: (n: number) => { for (let k = 0; k < n; k++) events.push(event(events.length + 1, events.length % 2 ? "B" : "A")); } };
+}
+
+const ids = (page: RecordedEvent[]) => page.map((e) => e.id);
+
+describe("LogTail", () => {
+  it("answers every reader as the log would, reading each event from the database once", async () => {
+    const db = log();
+    const tail = new LogTail(db.read, { pageSize: 4 });
+    const expected = (after: LogPosition | undefined, limit: number, filter?: EventFilter) => db.read(after, limit, filter).then(ids);
+    db.add(10);
+    const all = await tail.read(undefined, 100, undefined);
+    expect(ids(all)).toEqual(db.events.map((e) => e.id));
+    const rowsAfterFirst = db.stats.rows;
+    // A filtered reader inside the window, then new events past its end.
+    expect(ids(await tail.read(all[2].position, 100, { eventTypes: ["B"] }))).toEqual(await expected(all[2].position, 100, { eventTypes: ["B"] }));
+    db.stats.rows = rowsAfterFirst;
+    db.add(5);
+    expect(ids(await tail.read(all[9].position, 3, undefined))).toEqual(ids(db.events.slice(10, 13)));
+    expect(ids(await tail.read(all[5].position, 100, { eventTypes: ["A"] }))).toEqual(await expected(all[5].position, 100, { eventTypes: ["A"] }));
+    expect(db.stats.rows - rowsAfterFirst).toBeLessThanOrEqual(5 + 8); // the 5 new ones, plus what the checks above read themselves
+  });
+
+  it("sends readers behind its window, and filtered readers before any unfiltered one, to the database", async () => {
+    const db = log();
+    const tail = new LogTail(db.read, { pageSize: 4, maxEvents: 5 });
+    db.add(12);
+    expect(ids(await tail.read(undefined, 100, { eventTypes: ["A"] }))).toEqual(ids(db.events.filter((e) => e.type === "A")));
+    expect(ids(await tail.read(undefined, 100, undefined))).toHaveLength(12);
+    // The window kept the last 5: a reader from the start is answered by the database, whole.
+    expect(ids(await tail.read(db.events[1].position, 100, undefined))).toEqual(ids(db.events.slice(2)));
+  });
+
+  it("hands out copies, so a reader changing an event does not change what the next reader gets", async () => {
+    const db = log();
+    const tail = new LogTail(db.read);
+    db.add(2);
+    const [first] = await tail.read(undefined, 10, undefined);
+    (first as { type: string }).type = "changed";
+    expect((await tail.read(undefined, 10, undefined))[0].type).toBe("A");
+  });
+});
