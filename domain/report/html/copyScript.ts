@@ -1,9 +1,11 @@
 // The page's one script: the Copy as Markdown buttons. A button names the hidden <pre> sources
 // that hold its Markdown (HTML-escaped like everything else, read back through textContent),
-// one id or several joined in order. When the Clipboard API is missing or refuses, the text is
+// one id or several joined in order; a button with a `data-range` copies that slice of the
+// whole report's source (#md-report), so a piece of the report is not on the page twice. When the Clipboard API is missing or refuses, the text is
 // shown in a <pre> right after the button and selected, so the reader can copy it by hand.
 
 import { createHash } from "node:crypto";
+import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
 
 export const COPY_SCRIPT = [
@@ -29,11 +31,19 @@ export const COPY_SCRIPT = [
   '    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;',
   "    if (!button) return;",
   '    var ids = button.getAttribute("data-copy").split(" ");',
+  '    var range = button.getAttribute("data-range");',
   '    var text = "";',
-  "    for (var i = 0; i < ids.length; i++) {",
-  "      var source = document.getElementById(ids[i]);",
-  "      if (!source) return;",
-  "      text += source.textContent;",
+  "    if (range) {",
+  '      var whole = document.getElementById("md-report");',
+  "      if (!whole) return;",
+  '      var at = range.split(" ");',
+  "      text = whole.textContent.slice(Number(at[0]), Number(at[1]));",
+  "    } else {",
+  "      for (var i = 0; i < ids.length; i++) {",
+  "        var source = document.getElementById(ids[i]);",
+  "        if (!source) return;",
+  "        text += source.textContent;",
+  "      }",
   "    }",
   "    var clipboard = navigator.clipboard;",
   "    if (!clipboard || !clipboard.writeText) { select(button, text); return; }",
@@ -50,7 +60,42 @@ export const COPY_SCRIPT_HASH = `sha256-${createHash("sha256").update(COPY_SCRIP
 
 /** A hidden Markdown source. The parser drops one newline right after <pre>; this one, so the Markdown's own survive. */
 export function markdownSource(id: string, markdown: string): string {
-  return `<pre class="md-source" id="${escapeHtml(id)}" hidden>\n${escapeHtml(markdown)}</pre>`;
+  return `<pre class="md-source" id="${escapeHtml(id)}" hidden>\n${sourceText(markdown)}</pre>`;
+}
+
+// The parser turns a carriage return into a line feed and drops NUL characters in text: as
+// references they read back as a one-unit character each, so every range into the whole
+// report's source still lands where it did in the Markdown.
+const PARSER_CHANGES = /[\r\0]/;
+
+function sourceText(markdown: string): string {
+  // Tested on the flat input, not on the escaped rope (a regex would flatten it here).
+  const text = escapeHtml(markdown);
+  return PARSER_CHANGES.test(markdown) ? text.replace(/\r/g, "&#13;").replace(/\0/g, "&#0;") : text;
+}
+
+// The whole report's source is escaped a slice at a time into the page's chunks: escaping 1.6 MB
+// at once made one long-lived rope of its tens of thousands of pieces, copied by every
+// young-generation collection until the page was flattened.
+const SOURCE_SLICE = 16 * 1024;
+
+/** A hidden Markdown source written into the page's chunks (the same bytes as markdownSource). */
+export function addMarkdownSource(html: Chunks, id: string, markdown: string): void {
+  html.add(`<pre class="md-source" id="${escapeHtml(id)}" hidden>\n`);
+  for (let at = 0; at < markdown.length; ) {
+    let end = Math.min(markdown.length, at + SOURCE_SLICE);
+    // Never between the two halves of a surrogate pair: the escape reads a pair as one character.
+    const last = markdown.charCodeAt(end - 1);
+    if (end < markdown.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    html.add(sourceText(markdown.slice(at, end)));
+    at = end;
+  }
+  html.add("</pre>");
+}
+
+/** A button copying `[from, to)` of the whole report's source (#md-report). */
+export function rangeButton(id: string, range: readonly [number, number], label = "Copy as Markdown"): string {
+  return `<button type="button" class="copy" data-copy="${escapeHtml(id)}" data-range="${range[0]} ${range[1]}">${escapeHtml(label)}</button>`;
 }
 
 export function copyButton(ids: readonly string[], label = "Copy as Markdown"): string {
@@ -61,39 +106,4 @@ export function copyButton(ids: readonly string[], label = "Copy as Markdown"): 
 export function copyBlock(id: string, markdown: string | null | undefined, label = "Copy as Markdown"): string {
   if (typeof markdown !== "string" || markdown === "") return "";
   return copyButton([id], label) + markdownSource(id, markdown);
-}
-
-export interface ComposedMarkdown {
-  /** Source ids, in order, whose texts concatenate to the whole. */
-  ids: string[];
-  /** The text between the pieces, as sources to embed: [id, text]. */
-  glue: [string, string][];
-}
-
-/**
- * The whole report's Markdown as the pieces the page already carries (verdict, each scenario,
- * What to fix) plus the text between them, so the page does not hold every answer twice. Exact
- * by construction: each piece is found in order and the rest is kept verbatim. Null when a piece
- * is not found (the whole text is then embedded as is).
- */
-export function composeMarkdown(whole: string, pieces: readonly (readonly [string, string])[]): ComposedMarkdown | null {
-  const ids: string[] = [];
-  const glue: [string, string][] = [];
-  let cursor = 0;
-  const addGlue = (text: string): void => {
-    if (text === "") return;
-    const id = `md-glue-${glue.length}`;
-    glue.push([id, text]);
-    ids.push(id);
-  };
-  for (const [id, text] of pieces) {
-    if (text === "") continue;
-    const at = whole.indexOf(text, cursor);
-    if (at < 0) return null;
-    addGlue(whole.slice(cursor, at));
-    ids.push(id);
-    cursor = at + text.length;
-  }
-  addGlue(whole.slice(cursor));
-  return { ids, glue };
 }

@@ -2,7 +2,7 @@
 // CSS-only filter by model when comparing, and a Copy as Markdown button per card and for all.
 
 import { countOf } from "../../support/pluralize.js";
-import { copyBlock } from "./copyScript.js";
+import { copyMarkdown } from "./markdownRanges.js";
 import { escapeHtml, safeHref } from "./escape.js";
 import { faultName } from "./figures.js";
 import type { FixItemDoc, ReportMarkdown } from "./reportDocument.js";
@@ -52,7 +52,7 @@ function card(view: ReportView, item: FixItemDoc, index: number, markdown: strin
   return (
     `<div class="fix-card${classes}"><div class="section-head"><div><span class="mono ${item.kind === "instruction" ? "ok-text" : "bad-text"}">${glyph}</span> ` +
     `<span class="title">${escapeHtml(title)}</span> <span class="small">${escapeHtml(scope(view, item))}</span></div>` +
-    `${copyBlock(`md-fix-${index}`, markdown)}</div>` +
+    `${copyMarkdown(view.copyRanges, `md-fix-${index}`, markdown)}</div>` +
     (item.recommendation ? `<p>${escapeHtml(item.recommendation)}</p>` : "") +
     (item.quote ? `<blockquote>&#8220;${escapeHtml(item.quote)}&#8221;</blockquote>` : "") +
     `${toolsBlock(item)}${serverBlock(view, item)}` +
@@ -78,7 +78,7 @@ export function renderFixCards(view: ReportView, markdown: ReportMarkdown): stri
   const faulted = view.doc.results.filter((r) => r.status !== "passed");
   const scenarios = new Set(faulted.map((r) => r.scenario_key)).size;
   const meta = `${countOf(items.length, "item")} · ${countOf(faulted.length, "fault")} across ${countOf(scenarios, "scenario")}`;
-  const head = `<div class="section-head"><h2>What to fix <span class="meta">${escapeHtml(meta)}</span></h2>${items.length ? copyBlock("md-fix-items", markdown.fixItems, "Copy all as Markdown") : ""}</div>`;
+  const head = `<div class="section-head"><h2>What to fix <span class="meta">${escapeHtml(meta)}</span></h2>${items.length ? copyMarkdown(view.copyRanges, "md-fix-items", markdown.fixItems, "Copy all as Markdown") : ""}</div>`;
   if (items.length === 0) return `<section id="fix">${head}<p class="ok-text">[+] nothing to fix</p></section>`;
   const cards = items.map((item, i) => card(view, item, i, markdown.fixItem?.[i])).join("");
   return `<section id="fix">${head}<div class="fix">${view.comparing ? filter(view, items) : ""}<div class="fix-cards">${cards}</div></div></section>`;

@@ -221,22 +221,51 @@ describe("renderReportHtml: the whole report's Markdown", () => {
     return button[1].split(" ").map((id) => preSource(html, id)).join("");
   };
 
-  it("is copied from the pieces the page already holds plus the text between them, exactly", () => {
+  /** What a piece's button copies: its slice of #md-report when it has a range, else its own source. */
+  const pieceCopied = (html: string, id: string): string => {
+    const button = new RegExp(`<button type="button" class="copy" data-copy="${id}"(?: data-range="(\\d+) (\\d+)")?>`).exec(html);
+    if (!button) throw new Error(`no button ${id}`);
+    return button[1] === undefined ? preSource(html, id) : preSource(html, "md-report").slice(Number(button[1]), Number(button[2]));
+  };
+
+  it("is on the page once, and each piece of it is copied as its slice, exactly", () => {
     const doc = sampleReport();
     const pieces = sampleMarkdown(doc);
     const keys = [...new Set(doc.results.map((r) => r.scenario_key))];
     const report = `# Evaluation\n\n${pieces.verdict}\n## Scenarios\n\n${keys.map((k) => pieces.scenarios[k]).join("\n")}\n${pieces.fixItems}`;
     const html = render(doc, "light", { ...pieces, report });
     expect(copied(html, "Copy report as Markdown")).toBe(report);
-    expect(html).not.toContain('id="md-report"');
-    expect(html).toContain('data-copy="md-glue-0 md-verdict md-glue-1 md-scenario-0 md-glue-2 md-scenario-1');
+    expect(pieceCopied(html, "md-verdict")).toBe(pieces.verdict);
+    keys.forEach((key, i) => expect(pieceCopied(html, `md-scenario-${i}`)).toBe(pieces.scenarios[key]));
+    expect(pieceCopied(html, "md-fix-items")).toBe(pieces.fixItems);
+    pieces.fixItem.forEach((text, i) => expect(pieceCopied(html, `md-fix-${i}`)).toBe(text));
+    // Every piece found in the report is a slice of it (the sample's fix items are not in its
+    // What to fix text, so they keep their own sources).
+    expect(html.match(/<pre class="md-source" id="md-(?!fix-\d)/g)).toHaveLength(1);
+    expect(html).toContain('data-copy="md-scenario-0" data-range="');
     // Each answer's Markdown is on the page once, not twice.
     expect(html.split(escapeForTest(pieces.scenarios.order_lookup))).toHaveLength(2);
   });
 
-  it("is embedded whole when it is not made of the pieces", () => {
+  it("keeps a piece that is not part of the report as its own source, and ranges stay exact past carriage returns and emoji", () => {
+    const doc = sampleReport();
+    const pieces = sampleMarkdown(doc);
+    const keys = [...new Set(doc.results.map((r) => r.scenario_key))];
+    const odd = "not in the report \u2705";
+    const report = `# E\r\n\r \u{1F600}\n\n${pieces.verdict}\r\n${keys.map((k) => pieces.scenarios[k]).join("\r\n")}`;
+    const html = render(doc, "light", { ...pieces, report, fixItems: odd });
+    // The parser would fold \r into \n (shifting every later range); a reference keeps it.
+    expect(html).not.toMatch(/\r/);
+    expect(copied(html, "Copy report as Markdown")).toBe(report);
+    expect(pieceCopied(html, "md-verdict")).toBe(pieces.verdict);
+    keys.forEach((key, i) => expect(pieceCopied(html, `md-scenario-${i}`)).toBe(pieces.scenarios[key]));
+    expect(pieceCopied(html, "md-fix-items")).toBe(odd);
+  });
+
+  it("is embedded whole when it is not made of the pieces, and the pieces keep their own sources", () => {
     const html = render(sampleReport());
     expect(copied(html, "Copy report as Markdown")).toBe(sampleMarkdown().report);
+    expect(pieceCopied(html, "md-verdict")).toBe(sampleMarkdown().verdict);
     expect(html).toContain('data-copy="md-report"');
   });
 });

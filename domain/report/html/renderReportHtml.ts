@@ -3,16 +3,17 @@
 // text escaped), and the policy forbids every fetch: the page loads nothing from anywhere.
 
 import { Chunks } from "./chunks.js";
-import { COPY_SCRIPT, COPY_SCRIPT_HASH, composeMarkdown, copyBlock, copyButton, markdownSource } from "./copyScript.js";
+import { addMarkdownSource, COPY_SCRIPT, COPY_SCRIPT_HASH, copyButton } from "./copyScript.js";
 import { renderComparison } from "./comparisonTable.js";
 import { escapeHtml } from "./escape.js";
 import { renderFixCards } from "./fixCards.js";
 import { renderFooter } from "./footer.js";
 import { renderHeader, reportTitle } from "./header.js";
+import { copyMarkdown, markdownRanges } from "./markdownRanges.js";
 import { renderMatrix } from "./scenarioMatrix.js";
 import { renderModelPanels } from "./modelPanels.js";
 import type { RenderOptions, ReportDocument, ReportMarkdown } from "./reportDocument.js";
-import { buildView, type ReportView } from "./reportView.js";
+import { buildView } from "./reportView.js";
 import { renderScenarioDetails } from "./scenarioDetails.js";
 import { renderStatTiles } from "./statTiles.js";
 import { pageCss } from "./styles.js";
@@ -29,33 +30,21 @@ const CSP = [
 const REPORT_LABEL = "Copy report as Markdown";
 
 /**
- * The whole report's copy button. When the report's Markdown is made of the pieces the page
- * carries anyway, the button copies those pieces and the text between them (kept in a hidden
- * block at the end of the page); otherwise the whole text is embedded beside the button.
+ * The whole report's copy button and its source: the report's Markdown, once, at the end of the
+ * page; the pieces' buttons copy slices of it (markdownRanges).
  */
-function wholeMarkdown(view: ReportView, markdown: ReportMarkdown): { button: string; sources: string } {
-  const report = markdown.report;
-  if (typeof report !== "string" || report === "") return { button: "", sources: "" };
-  const scenarios = markdown.scenarios ?? {};
-  const pieces: [string, string][] = [["md-verdict", markdown.verdict ?? ""]];
-  for (const scenario of view.scenarios) {
-    pieces.push([`md-scenario-${scenario.index}`, Object.hasOwn(scenarios, scenario.key) ? scenarios[scenario.key] : ""]);
-  }
-  if (view.doc.results.length > 0) pieces.push(["md-fix-items", (view.doc.fix_items?.length ?? 0) > 0 ? markdown.fixItems ?? "" : ""]);
-  const composed = composeMarkdown(report, pieces);
-  if (!composed) return { button: copyBlock("md-report", report, REPORT_LABEL), sources: "" };
-  const glue = composed.glue.map(([id, text]) => markdownSource(id, text)).join("");
-  return { button: copyButton(composed.ids, REPORT_LABEL), sources: glue ? `<div class="md-parts" hidden>${glue}</div>\n` : "" };
+function hasReport(markdown: ReportMarkdown): boolean {
+  return typeof markdown.report === "string" && markdown.report !== "";
 }
 
 export function renderReportHtml(doc: ReportDocument, options: RenderOptions): string {
   const view = buildView(Array.isArray(doc.results) ? doc : { ...doc, results: [] });
   const markdown = options.markdown;
   const themeClass = options.theme === "light" || options.theme === "dark" ? ` class="theme-${options.theme}"` : "";
-  const whole = wholeMarkdown(view, markdown);
-  const header = renderHeader(view, whole.button);
+  view.copyRanges = markdownRanges(view, markdown);
+  const header = renderHeader(view, hasReport(markdown) ? copyButton(["md-report"], REPORT_LABEL) : "");
   const tiles = renderStatTiles(view, doc.fix_items?.length ?? 0);
-  const models = renderModelPanels(view, copyBlock("md-verdict", markdown.verdict));
+  const models = renderModelPanels(view, copyMarkdown(view.copyRanges, "md-verdict", markdown.verdict));
   const comparison = renderComparison(view);
   const html = new Chunks();
   html.add(
@@ -81,6 +70,11 @@ export function renderReportHtml(doc: ReportDocument, options: RenderOptions): s
   renderScenarioDetails(html, view, markdown.scenarios ?? {});
   html.add(`${renderFixCards(view, markdown)}</div>\n`);
   // Last, so it knows whether any figure above was an estimate.
-  html.add(`${renderFooter(view)}\n</main>\n${whole.sources}<script>${COPY_SCRIPT}</script>\n</body>\n</html>\n`);
+  html.add(`${renderFooter(view)}\n</main>\n`);
+  if (hasReport(markdown)) {
+    addMarkdownSource(html, "md-report", markdown.report);
+    html.add("\n");
+  }
+  html.add(`<script>${COPY_SCRIPT}</script>\n</body>\n</html>\n`);
   return html.toString();
 }

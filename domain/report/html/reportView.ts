@@ -6,6 +6,7 @@ import type { JudgeUsageDoc, ModelSummaryDoc, ReportDocument, ResultDoc } from "
 import { escapeHtml } from "./escape.js";
 import { Format } from "../../format/index.js";
 import { money } from "./figures.js";
+import type { MarkdownRanges } from "./markdownRanges.js";
 
 export interface ScenarioView {
   key: string;
@@ -47,6 +48,8 @@ export interface ReportView {
   costTitleAttr(result: ResultDoc): string;
   /** What money() and costTitleAttr() already formatted for this page. */
   readonly cache: ViewCache;
+  /** Where each Copy as Markdown piece sits in the whole report's source (set by the page). */
+  copyRanges: MarkdownRanges;
 }
 
 interface ViewCache {
@@ -153,6 +156,7 @@ export function buildView(doc: ReportDocument): ReportView {
     money: viewMoney,
     costTitleAttr: viewCostTitleAttr,
     cache: { money: new Map(), estimated: new Map(), titles: new Map() },
+    copyRanges: new Map(),
   };
   return view;
 }

@@ -2,8 +2,8 @@
 // cost, the tool calls, the fault with its summary and recommendation, the error, the answer.
 
 import type { Chunks } from "./chunks.js";
-import { copyBlock } from "./copyScript.js";
 import { escapeHtml, truncate } from "./escape.js";
+import { copyMarkdown } from "./markdownRanges.js";
 import { faultName, latency, percent } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
@@ -79,7 +79,7 @@ function disclosure(view: ReportView, scenario: ScenarioView, markdown: string |
   return (
     `<details class="scenario" id="scenario-${key}"><summary><code>${key}</code><span class="mono">${glyphs}</span>` +
     `<small>${escapeHtml(truncate(scenario.prompt, 90))}</small></summary><div class="body"><pre class="prompt">\n${escapeHtml(scenario.prompt)}</pre>` +
-    `${expectations(first)}${copyBlock(`md-scenario-${scenario.index}`, markdown)}${cards}</div></details>`
+    `${expectations(first)}${copyMarkdown(view.copyRanges, `md-scenario-${scenario.index}`, markdown)}${cards}</div></details>`
   );
 }
 

@@ -1,0 +1,62 @@
+// Where each Copy as Markdown piece (verdict, scenario, What to fix, each fix item) sits in the
+// whole report's Markdown. The page holds the report's Markdown once (#md-report) and a piece's
+// button copies its slice, instead of every piece being escaped onto the page a second time.
+// Exact by construction: a range is only kept where the piece's text was found verbatim; a
+// piece that is not part of the report keeps its own hidden source.
+
+import { copyBlock, rangeButton } from "./copyScript.js";
+import type { ReportMarkdown } from "./reportDocument.js";
+import type { ReportView } from "./reportView.js";
+
+export type MarkdownRanges = Map<string, [number, number]>;
+
+/** Finds pieces in order, each from where the previous ended; stops at the first miss (no rescans). */
+class Finder {
+  cursor: number;
+  missed = false;
+
+  constructor(
+    private readonly whole: string,
+    private readonly ranges: MarkdownRanges,
+    from: number,
+  ) {
+    this.cursor = from;
+  }
+
+  place(id: string, text: string | null | undefined): void {
+    if (this.missed || typeof text !== "string" || text === "") return;
+    const at = this.whole.indexOf(text, this.cursor);
+    if (at < 0) {
+      this.missed = true;
+      return;
+    }
+    this.ranges.set(id, [at, at + text.length]);
+    this.cursor = at + text.length;
+  }
+}
+
+export function markdownRanges(view: ReportView, markdown: ReportMarkdown): MarkdownRanges {
+  const ranges: MarkdownRanges = new Map();
+  const report = markdown.report;
+  if (typeof report !== "string" || report === "") return ranges;
+  const verdict = new Finder(report, ranges, 0);
+  verdict.place("md-verdict", markdown.verdict);
+  const scenarios = new Finder(report, ranges, verdict.cursor);
+  const texts = markdown.scenarios ?? {};
+  for (const scenario of view.scenarios) {
+    if (Object.hasOwn(texts, scenario.key)) scenarios.place(`md-scenario-${scenario.index}`, texts[scenario.key]);
+  }
+  const fixItems = new Finder(report, ranges, scenarios.cursor);
+  fixItems.place("md-fix-items", markdown.fixItems);
+  const section = ranges.get("md-fix-items");
+  const items = new Finder(report, ranges, section ? section[0] : fixItems.cursor);
+  (markdown.fixItem ?? []).forEach((text, i) => items.place(`md-fix-${i}`, text));
+  return ranges;
+}
+
+/** A piece's Copy as Markdown button: a slice of the whole report's source where it is one, else its own source. */
+export function copyMarkdown(ranges: MarkdownRanges, id: string, markdown: string | null | undefined, label?: string): string {
+  if (typeof markdown !== "string" || markdown === "") return "";
+  const range = ranges.get(id);
+  return range ? rangeButton(id, range, label) : copyBlock(id, markdown, label);
+}
