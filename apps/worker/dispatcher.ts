@@ -190,14 +190,21 @@ export class Dispatcher {
 
   private async handle(recorded: RecordedEvent): Promise<void> {
     if (!recorded.streamId.startsWith("run-") && !recorded.streamId.startsWith("result-")) return;
+    if (recorded.streamId.startsWith("result-")) {
+      // A pair's events, one per pair per kind: counted by their stream (result-<run>.<n>), not
+      // parsed (they were validated when appended); only an external run's replays are read.
+      const runId = recorded.streamId.slice("result-".length, recorded.streamId.lastIndexOf("."));
+      const run = this.runs.get(runId);
+      if (!run) return; // a run that ended, or one this dispatcher never saw start
+      if (recorded.type === "ResultScored") return this.scored(runId, run, recorded);
+      if (recorded.type !== "ReplayRecorded" || !run.external) return;
+    }
     const event = eventRegistry.parseRecorded(recorded);
     switch (event.type) {
       case "RunStarted":
         return this.started(event);
       case "ReplayRecorded":
         return this.replayed(event);
-      case "ResultScored":
-        return this.scored(event, recorded);
       case "RunCompletionRequested":
         return this.completionRequested(recorded);
       case "RunCompleted":
@@ -241,10 +248,7 @@ export class Dispatcher {
     await this.options.bus.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
   }
 
-  private async scored(event: Extract<DomainEvent, { type: "ResultScored" }>, recorded: RecordedEvent): Promise<void> {
-    const runId = event.data.run_id;
-    const run = this.runs.get(runId);
-    if (!run) return; // a run that ended, or one this dispatcher never saw start
+  private async scored(runId: string, run: TrackedRun, recorded: RecordedEvent): Promise<void> {
     run.scored += 1;
     if (run.external || run.requested || run.scored < run.total) return;
     // The request is recorded for the audit trail; the job is published here, whether or not

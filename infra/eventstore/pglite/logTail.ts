@@ -48,9 +48,9 @@ export class LogTail {
     }
     if (compare(at, this.#from) < 0 || compare(at, this.#to) > 0) return this.readLog(after, limit, filter);
     const out: RecordedEvent[] = [];
-    for (const event of this.#events) {
-      if (out.length >= limit) break;
-      if (compare(event.position, at) > 0 && matchesFilter(event, filter)) out.push({ ...event });
+    for (let i = this.#firstAfter(at); i < this.#events.length && out.length < limit; i++) {
+      const event = this.#events[i];
+      if (matchesFilter(event, filter)) out.push({ ...event });
     }
     const pageSize = this.options.pageSize ?? 500;
     while (out.length < limit) {
@@ -64,6 +64,18 @@ export class LogTail {
     }
     this.#trim();
     return out;
+  }
+
+  /** Index of the first event of the window after `at` (binary search: the window is in log order). */
+  #firstAfter(at: Bound): number {
+    let low = 0;
+    let high = this.#events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(this.#events[middle].position, at) > 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   #trim(): void {
