@@ -16,6 +16,12 @@ export class Chunks {
     if (this.current.length >= CHUNK) this.flush();
   }
 
+  /** Text already flat and one-byte (escapeSource's): kept as it is, after what came before it. */
+  addFlat(text: string): void {
+    if (this.current.length > 0) this.flush();
+    this.parts.push(text);
+  }
+
   private flush(): void {
     this.parts.push(oneByte(this.current));
     this.current = "";

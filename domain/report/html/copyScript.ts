@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
+import { escapeSource } from "./escapeSource.js";
 
 export const COPY_SCRIPT = [
   "(function () {",
@@ -74,10 +75,9 @@ function sourceText(markdown: string): string {
   return PARSER_CHANGES.test(markdown) ? text.replace(/\r/g, "&#13;").replace(/\0/g, "&#0;") : text;
 }
 
-// The whole report's source is escaped a slice at a time into the page's chunks: escaping 1.6 MB
-// at once made one long-lived rope of its tens of thousands of pieces, copied by every
-// young-generation collection until the page was flattened.
-const SOURCE_SLICE = 16 * 1024;
+// The whole report's source is escaped a slice at a time, straight into flat one-byte text
+// (escapeSource), so it is neither a long-lived rope nor narrowed again by the chunks.
+const SOURCE_SLICE = 64 * 1024;
 
 /** A hidden Markdown source written into the page's chunks (the same bytes as markdownSource). */
 export function addMarkdownSource(html: Chunks, id: string, markdown: string): void {
@@ -87,7 +87,7 @@ export function addMarkdownSource(html: Chunks, id: string, markdown: string): v
     // Never between the two halves of a surrogate pair: the escape reads a pair as one character.
     const last = markdown.charCodeAt(end - 1);
     if (end < markdown.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    html.add(sourceText(markdown.slice(at, end)));
+    html.addFlat(escapeSource(markdown, at, end));
     at = end;
   }
   html.add("</pre>");
