@@ -37,7 +37,7 @@ async function openEmbedded(): Promise<Opened> {
   const store = await createPgliteEventStore({ dataDir: join(home, "events") });
   const read = await openReadModels({ baseDir: home, name: "read" });
   const batches = { count: 0, events: 0 };
-  const projector = createProjector({ store, orm: read.orm, bus: createMemoryProgressBus(), onBatch: (b) => ((batches.count += 1), (batches.events += b.applied)) });
+  const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: createMemoryProgressBus(), onBatch: (b) => ((batches.count += 1), (batches.events += b.applied)) });
   projector.start();
   return {
     store,
