@@ -4,6 +4,8 @@
 // string in V8 (half the memory and copying of a page that has a single dash or emoji in it).
 // A string with nothing to escape is returned as is, which keeps the common case cheap.
 
+import { Buffer } from "node:buffer";
+
 const SPECIAL = /[&<>"'\u0100-\uffff]/;
 
 export function escapeHtml(value: unknown): string {
@@ -21,6 +23,7 @@ export function escapeHtml(value: unknown): string {
 function escapeFrom(text: string): string {
   let out = "";
   let last = 0;
+  let wide = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -33,6 +36,7 @@ function escapeFrom(text: string): string {
       else if (c === 39) entity = "&#39;";
       else continue;
     } else if (c >= 0xd800 && c <= 0xdfff) {
+      wide = true;
       // A surrogate pair is one character (one reference); a lone surrogate is not text at all.
       const next = c <= 0xdbff && i + 1 < n ? text.charCodeAt(i + 1) : 0;
       if (next >= 0xdc00 && next <= 0xdfff) {
@@ -44,13 +48,18 @@ function escapeFrom(text: string): string {
       }
       entity = "&#65533;";
     } else {
+      wide = true;
       entity = `&#${c};`;
     }
     if (i > last) out += text.slice(last, i);
     out += entity;
     last = i + 1;
   }
-  return last < n ? out + text.slice(last) : out;
+  out = last < n ? out + text.slice(last) : out;
+  // The input held a character beyond Latin-1, so it is stored two bytes a character and so
+  // are the slices above; the result holds none (each became a reference) and comes back
+  // one-byte through a latin1 round trip, or the page chunk it joins would be two-byte.
+  return wide ? Buffer.from(out, "latin1").toString("latin1") : out;
 }
 
 /**
