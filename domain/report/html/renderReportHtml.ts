@@ -30,8 +30,8 @@ const CSP = [
 const REPORT_LABEL = "Copy report as Markdown";
 
 /**
- * The whole report's copy button and its source: the report's Markdown, once, at the end of the
- * page; the pieces' buttons copy slices of it (markdownRanges).
+ * Whether the page carries the whole report's Markdown: then once, as #md-report at the end of
+ * the page, with its button in the header; the pieces' buttons copy slices of it (markdownRanges).
  */
 function hasReport(markdown: ReportMarkdown): boolean {
   return typeof markdown.report === "string" && markdown.report !== "";
