@@ -21,7 +21,9 @@ describe("readWorkerConfig", () => {
       partitions: 6,
       replayKey: "run",
       topicPrefix: "ci.",
+      nice: 10,
     });
+    expect(readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0" }, []).nice).toBe(0);
   });
 
   it("takes roles from flags; a process that does not replay needs no agent", () => {
@@ -39,6 +41,7 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_TIMEOUT_MS: "1.5" }, [])).toThrow('VERDICT_REPLAY_TIMEOUT_MS must be a whole number >= 1 (got "1.5")');
     expect(() => readWorkerConfig(env, ["--judge"])).toThrow('unknown argument "--judge"');
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_KEY: "scenario" }, [])).toThrow('VERDICT_REPLAY_KEY must be "run" or "pair"');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "20" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "20")');
   });
 });
 

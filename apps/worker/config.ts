@@ -19,7 +19,15 @@ export interface WorkerConfig {
   partitions: number;
   replayKey: "run" | "pair";
   topicPrefix: string;
+  /**
+   * How much lower than what it inherited this process's CPU priority is (nice, 0-19; default
+   * 10). Replays are throughput work: on a host shared with the projector, the API or
+   * PostgreSQL, they give way, so progress reaches subscribers while a run saturates the CPU.
+   */
+  nice: number;
 }
+
+export const DEFAULT_WORKER_NICE = 10;
 
 export class WorkerConfigError extends Error {
   readonly code = "validation";
@@ -30,6 +38,14 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number >= 1 (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+function niceFrom(env: NodeJS.ProcessEnv): number {
+  const raw = env.VERDICT_WORKER_NICE;
+  if (raw === undefined || raw.trim() === "") return DEFAULT_WORKER_NICE;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 19) throw new WorkerConfigError(`VERDICT_WORKER_NICE must be a whole number 0-19 (got ${JSON.stringify(raw)})`);
   return value;
 }
 
@@ -67,6 +83,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     partitions: positiveInt(env, "VERDICT_KAFKA_PARTITIONS", 6),
     replayKey,
     topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
+    nice: niceFrom(env),
   };
 }
 

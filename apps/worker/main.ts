@@ -3,6 +3,7 @@
 // and completion consumers share their consumer groups; one dispatcher leads at a time (the
 // others stand by). SIGTERM/SIGINT stop it gracefully: in-flight jobs finish, offsets commit,
 // the dispatcher's checkpoint is saved.
+import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { judgeFromSpec } from "@verdict/infra/judges";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
@@ -11,8 +12,19 @@ import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 import { startWorker } from "./startWorker.js";
 import { consoleLog } from "./workerLog.js";
 
+/** Lowers this process's CPU priority by `nice` (see WorkerConfig.nice); where that is not allowed, says so and goes on. */
+function lowerPriority(nice: number): void {
+  if (nice === 0) return;
+  try {
+    setPriority(Math.min(19, getPriority() + nice));
+  } catch (error) {
+    consoleLog.error(`VERDICT_WORKER_NICE=${nice} not applied: ${(error as Error).message}`);
+  }
+}
+
 async function main(): Promise<void> {
   const config = readWorkerConfig(process.env, process.argv.slice(2));
+  lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
   const judge = await judgeFromSpec(config.judge);
   const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
