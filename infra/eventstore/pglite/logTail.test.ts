@@ -58,4 +58,22 @@ describe("LogTail", () => {
     (first as { type: string }).type = "changed";
     expect((await tail.read(undefined, 10, undefined))[0].type).toBe("A");
   });
+
+  it("answers past its end without the database once it holds every noted append, unless asked to be fresh", async () => {
+    const db = log();
+    const tail = new LogTail(db.read, { pageSize: 4 });
+    db.add(6);
+    tail.noteAppended(db.events[5].position);
+    expect(ids(await tail.read(undefined, 100, undefined))).toHaveLength(6);
+    const reads = db.stats.reads;
+    expect(await tail.read(db.events[5].position, 100, undefined)).toEqual([]);
+    expect(db.stats.reads).toBe(reads);
+    // An append noted past the window is read; one not noted (another writer) only by a fresh read.
+    db.add(2);
+    tail.noteAppended(db.events[6].position);
+    expect(ids(await tail.read(db.events[5].position, 100, undefined))).toEqual(ids(db.events.slice(6)));
+    db.add(1);
+    expect(await tail.read(db.events[7].position, 100, undefined)).toEqual([]);
+    expect(ids(await tail.read(db.events[7].position, 100, undefined, true))).toEqual([db.events[8].id]);
+  });
 });

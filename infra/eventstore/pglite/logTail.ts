@@ -26,20 +26,36 @@ export class LogTail {
   #from: Bound | null = null;
   #to: Bound = "start";
   #serial: Promise<unknown> = Promise.resolve();
+  /** The last position appended through the store, when it is the log's only writer (noteAppended). */
+  #appended: LogPosition | null = null;
 
   constructor(
     private readonly readLog: ReadLog,
     private readonly options: { maxEvents?: number; pageSize?: number } = {},
   ) {}
 
-  /** Up to `limit` events after `after` matching `filter`, in log order. */
-  read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined): Promise<RecordedEvent[]> {
-    const result = this.#serial.then(() => this.#read(after, limit, filter));
+  /**
+   * An append through the log's only writer has committed at `position`. Once the window reaches
+   * the last such position, reading past its end would find nothing: it is answered without the
+   * database. Each wake-up after an append found the window already holding everything the append
+   * batch wrote (the batch's first wake-up read it all), so those were empty queries, and the most
+   * frequent statement of an embedded run.
+   */
+  noteAppended(position: LogPosition): void {
+    if (!this.#appended || comparePositions(position, this.#appended) > 0) this.#appended = position;
+  }
+
+  /**
+   * Up to `limit` events after `after` matching `filter`, in log order. `fresh` asks the database
+   * for what lies past the window even when no append was noted there (the poll fallback).
+   */
+  read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined, fresh = false): Promise<RecordedEvent[]> {
+    const result = this.#serial.then(() => this.#read(after, limit, filter, fresh));
     this.#serial = result.catch(() => undefined);
     return result;
   }
 
-  async #read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined): Promise<RecordedEvent[]> {
+  async #read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined, fresh: boolean): Promise<RecordedEvent[]> {
     const at: Bound = after ?? "start";
     if (this.#from === null) {
       if (filter) return this.readLog(after, limit, filter);
@@ -53,7 +69,7 @@ export class LogTail {
       if (matchesFilter(event, filter)) out.push({ ...event });
     }
     const pageSize = this.options.pageSize ?? 500;
-    while (out.length < limit) {
+    while (out.length < limit && (fresh || !this.#holdsEveryAppend())) {
       const page = await this.readLog(this.#to === "start" ? undefined : this.#to, pageSize, undefined);
       for (const event of page) {
         this.#events.push(event);
@@ -64,6 +80,10 @@ export class LogTail {
     }
     this.#trim();
     return out;
+  }
+
+  #holdsEveryAppend(): boolean {
+    return this.#appended !== null && compare(this.#to, this.#appended) >= 0;
   }
 
   /** Index of the first event of the window after `at` (binary search: the window is in log order). */

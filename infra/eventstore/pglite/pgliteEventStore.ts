@@ -42,11 +42,16 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
     query: <T>(sql: string, params?: unknown[]) => queue.run(async () => (await db.query<T>(sql, params)).rows),
   };
   const wakeup = new Wakeup();
+  const tail = new LogTail((after, limit, filter) => store.readAll({ after, limit, filter }), { pageSize: options.pageSize });
   const store = createSqlEventStore({
     ...options,
     runner,
     wakeup,
-    onAppended: () => wakeup.notify(),
+    onAppended: (position) => {
+      // A PGlite this store created has no other writer: its appends are the whole log.
+      if (ownsDb) tail.noteAppended(position);
+      wakeup.notify();
+    },
     // One session: a batch at a time, gathering whatever queued up behind it.
     coalesce: { maxInFlight: 1 },
     close: async () => {
@@ -54,7 +59,7 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
       await queue.run(async () => (ownsDb ? db.close() : undefined));
     },
   });
-  return withSharedTail(store, wakeup, options);
+  return withSharedTail(store, tail, wakeup, options);
 }
 
 /**
@@ -68,21 +73,22 @@ async function* followLog(tail: LogTail, wakeup: Wakeup, options: SubscribeAllOp
   const pageSize = tuning.pageSize ?? 500;
   const { signal } = options;
   let after = options.after;
+  let polled = true;
   while (!signal?.aborted) {
     const generation = wakeup.generation;
-    const page = await tail.read(after, pageSize, options.filter);
+    const page = await tail.read(after, pageSize, options.filter, polled);
     for (const event of page) {
       if (signal?.aborted) return;
       yield event;
       after = event.position;
     }
-    if (page.length < pageSize) await wakeup.wait(generation, tuning.pollIntervalMs ?? 500, signal);
+    // A poll that no wake-up preceded asks the database itself (another user of a shared PGlite).
+    if (page.length < pageSize) polled = !(await wakeup.wait(generation, tuning.pollIntervalMs ?? 500, signal));
   }
 }
 
 /** Paged reads (subscriptions, readAll with a limit) go through one LogTail (see logTail.ts). */
-function withSharedTail(store: EventStore, wakeup: Wakeup, tuning: SubscriptionTuning): EventStore {
-  const tail = new LogTail((after, limit, filter) => store.readAll({ after, limit, filter }), { pageSize: tuning.pageSize });
+function withSharedTail(store: EventStore, tail: LogTail, wakeup: Wakeup, tuning: SubscriptionTuning): EventStore {
   const closing = new AbortController();
   return {
     ...store,

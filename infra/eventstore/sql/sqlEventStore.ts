@@ -70,8 +70,8 @@ const MAX_VERSION = "9223372036854775807";
 export interface SqlEventStoreOptions extends SubscriptionTuning {
   runner: SqlRunner;
   wakeup: Wakeup;
-  /** Called after every successful append: in-process wake-up of local subscribers. */
-  onAppended?: () => void;
+  /** Called after every successful append, with its last event's position: in-process wake-up of local subscribers. */
+  onAppended?: (position: LogPosition) => void;
   close: () => Promise<void>;
   /**
    * Send appends (and version checks) made while others are in flight together, as one
@@ -137,11 +137,9 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     const request = { streamId, mode, exactVersion, batch };
     const row = await (appends ? appends.submit(request) : appendOne(request));
     if (row.outcome === "conflict") throw new WrongExpectedVersionError(streamId, expected, row.stream_version === null ? null : BigInt(row.stream_version));
-    if (row.outcome === "appended") options.onAppended?.();
-    return {
-      nextExpectedVersion: BigInt(row.stream_version as string),
-      position: { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) },
-    };
+    const position = { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) };
+    if (row.outcome === "appended") options.onAppended?.(position);
+    return { nextExpectedVersion: BigInt(row.stream_version as string), position };
   }
 
   async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
