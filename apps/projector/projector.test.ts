@@ -221,6 +221,32 @@ describe("delivery, restart and rebuild", () => {
     expect(await checksum()).toEqual(resumed);
   });
 
+  it("adds each batch's replays and scores to the run as a recount of its rows would give, and recounts when a cost changes", async () => {
+    const run = await halfRun();
+    await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
+    const recount = async () => (await sqlOf(read.orm.em.fork()).execute(
+      `SELECT count(*) FILTER (WHERE r.status <> 'pending')::int AS completed, count(*) FILTER (WHERE r.status = 'passed')::int AS passed,
+         sum(r.input_tokens)::int AS agent_in, sum(r.cost::numeric)::float8 AS agent_cost, sum(r.judge_calls)::int AS judge_calls,
+         sum(r.judge_cost::numeric)::float8 AS judge_cost FROM results r WHERE r.run_id = 'r1'`,
+    ))[0];
+    const counted = async () => (await sqlOf(read.orm.em.fork()).execute(
+      "SELECT completed, passed, agent_input_tokens::int AS agent_in, agent_cost, judge_calls, judge_cost FROM runs WHERE id = 'r1'",
+    ))[0];
+    await projectorOf({ batchSize: 1 }).catchUp(); // every replay and score a batch of its own
+    expect(await counted()).toEqual({ completed: 4, passed: 2, agent_in: 30, agent_cost: 0.0003, judge_calls: 2, judge_cost: 0.00004 });
+    expect(await counted()).toEqual(await recount());
+    const live = await checksum();
+    await projectorOf({ batchSize: 500 }).rebuild();
+    expect(await checksum()).toEqual(live);
+    // The same pair recorded again with another cost (a log the aggregate would not write): the run is recounted.
+    const [replayed] = (await store.readAll()).filter((e) => e.type === "ReplayRecorded");
+    const data = replayed.data as { replay: Record<string, unknown> };
+    await store.append(replayed.streamId, [{ id: crypto.randomUUID(), type: replayed.type, schemaVersion: replayed.schemaVersion, metadata: replayed.metadata, data: { ...data, replay: { ...data.replay, cost: 0.5, input_tokens: 11 } } }]);
+    await projectorOf({ batchSize: 1 }).catchUp();
+    expect(await counted()).toMatchObject({ agent_in: 31, agent_cost: 0.5002 });
+    expect(await counted()).toEqual(await recount());
+  });
+
   it("rebuild truncates and replays into identical rows", async () => {
     await fullRun();
     await createEvaluation(store, deps, "e2", ["x", "y", "z"]);

@@ -10,6 +10,7 @@ const text = { type: "text", nullable: true } as const;
 const int = { type: "integer" } as const;
 const float = { type: "double", nullable: true } as const;
 const big = { type: new BigIntType("number") } as const;
+const sum = { type: "decimal", columnType: "numeric", nullable: true } as const;
 const when = { type: "Date", columnType: "timestamptz", nullable: true } as const;
 
 export interface CatalogRow {
@@ -60,6 +61,8 @@ export interface RunRow {
   total: number; completed: number; passed: number; failed: number; errored: number;
   agentInputTokens: number; agentOutputTokens: number; agentCost: number | null;
   judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
+  /** The exact sums behind agentCost and judgeCost (numeric, as text), kept by the projector. */
+  agentCostSum: string | null; judgeCostSum: string | null;
   summary: Json; completionRequested: boolean; errorMessage: string | null; failurePairs: Json;
   scheduledAt: Date; startedAt: Date | null; completedAt: Date | null; updatedAt: Date;
 }
@@ -71,8 +74,8 @@ export const RunEntity = new EntitySchema<RunRow>({
     criteria: jsonRequired, judge: json, judgeLabel: text, threshold: float, release: json, metadata: jsonRequired,
     tools: jsonRequired, catalog: json, importSource: json, total: int, completed: int, passed: int, failed: int, errored: int,
     agentInputTokens: big, agentOutputTokens: big, agentCost: float, judgeCalls: int, judgeInputTokens: big,
-    judgeOutputTokens: big, judgeCost: float, summary: json, completionRequested: { type: "boolean" }, errorMessage: text,
-    failurePairs: json, scheduledAt: { ...when, nullable: false }, startedAt: when, completedAt: when,
+    judgeOutputTokens: big, judgeCost: float, agentCostSum: sum, judgeCostSum: sum, summary: json, completionRequested: { type: "boolean" },
+    errorMessage: text, failurePairs: json, scheduledAt: { ...when, nullable: false }, startedAt: when, completedAt: when,
     updatedAt: { ...when, nullable: false },
   },
 });

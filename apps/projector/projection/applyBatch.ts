@@ -70,10 +70,10 @@ export async function applyInTransaction(sql: Sql, events: readonly RecordedEven
     }
     checkpoint = recorded.position;
   }
-  await flushResults(sql, batch);
+  const recount = await flushResults(sql, batch);
   for (const runId of batch.summariesToCompute) await computeModelSummaries(sql, runId);
-  const touched = [...batch.touchedRuns].sort();
-  await recountRuns(sql, touched);
+  await recountRuns(sql, recount);
+  const touched = [...new Set([...batch.touchedRuns, ...batch.resultRuns])].sort();
   if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint);
   return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch) };
 }

@@ -61,8 +61,14 @@ export class Batch {
   readonly pendingResults: PendingResultRow[] = [];
   readonly replays: ReplayUpdate[] = [];
   readonly scores: ScoreUpdate[] = [];
-  /** Runs whose counts, usage or status this batch may have changed. */
+  /**
+   * Runs whose counts, usage or status this batch may have changed: progress is published for
+   * them, and they are recounted from all their rows, unless the only change is replays and
+   * scores (resultRuns): those add what their rows changed.
+   */
   readonly touchedRuns = new Set<string>();
+  /** Runs this batch recorded replays or scores of. */
+  readonly resultRuns = new Set<string>();
   /** The last result scored in this batch, per run, for the progress message. */
   readonly latestResult = new Map<string, LatestResult>();
   /** Completed runs whose summary carried no per-model figures: computed from their results. */

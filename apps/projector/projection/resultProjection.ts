@@ -1,7 +1,9 @@
 // results: one row per scenario x model pair, planned PENDING at RunStarted, filled by its replay
 // and made final by its score. Rows are written in bulk at the end of a batch (inserts, then
-// replay columns, then score columns: each pair's events touch disjoint columns), then every
-// touched run's counts and usage are recounted from its rows, so reapplying changes nothing.
+// replay columns, then score columns: each pair's events touch disjoint columns). A run's counts
+// and usage follow its rows: the statement that updates rows adds to the run the difference
+// between each row's new and old values (so reapplying an update adds nothing), and a run
+// touched any other way (planned, imported, completed) is recounted from all its rows.
 import type { EventOf } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
@@ -20,7 +22,7 @@ export function replayRecorded(event: EventOf<"ReplayRecorded">, envelope: Envel
     duration_ms: replay.duration_ms ?? null, input_tokens: replay.input_tokens ?? null, output_tokens: replay.output_tokens ?? null,
     cost: replay.cost ?? null, cost_source: costSource(replay), replay_metadata: replay.metadata, replayed_at: envelope.at,
   });
-  batch.touchedRuns.add(run_id); // the run's agent usage sums its replays
+  batch.resultRuns.add(run_id); // the run's agent usage sums its replays
 }
 
 export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope, batch: Batch): void {
@@ -31,9 +33,12 @@ export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope,
     diagnosis: d.diagnosis, judge_exchanges: d.judge_exchanges, judge_calls: usage.calls, judge_input_tokens: usage.inputTokens,
     judge_output_tokens: usage.outputTokens, judge_cost: usage.cost, scored_at: envelope.at,
   });
-  batch.touchedRuns.add(d.run_id);
+  batch.resultRuns.add(d.run_id);
   batch.latestResult.set(d.run_id, { scenario_key: d.scenario_key, model_label: d.model_label, status: d.status, score: d.score, fault: d.fault });
 }
+
+/** The cost of the verdict's own judge exchange (verdicts as `vv`), part of the run's judge cost. */
+const VERDICT_COST = "(vv.judge_exchange->'usage'->>'cost')::numeric AS cost";
 
 const REPLAY_SET = `answer = r.answer, tool_calls = r.tool_calls, error = r.error, duration_ms = r.duration_ms,
   input_tokens = r.input_tokens, output_tokens = r.output_tokens, cost = r.cost, cost_source = r.cost_source,
@@ -46,15 +51,68 @@ const SCORE_SET = `status = r.status, score = r.score, scores = r.scores, fault 
 const SCORE_COLUMNS = `status text, score float8, scores jsonb, fault text, recommendation text, diagnosis jsonb, judge_exchanges jsonb,
   judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, scored_at timestamptz`;
 
-async function updateResults(sql: Sql, set: string, columns: string, rows: object[]): Promise<void> {
-  if (rows.length === 0) return;
-  await sql.execute(
-    `UPDATE results t SET ${set} FROM jsonb_to_recordset(?::jsonb) AS r(run_id text, n int, ${columns}) WHERE t.run_id = r.run_id AND t.n = r.n`,
-    [JSON.stringify(rows)],
-  );
+// What a result row adds to its run's counts and usage, for the row as `t`, named with `p`.
+function contribution(t: string, p: string): string {
+  return `(${t}.status <> 'pending')::int AS ${p}completed, (${t}.status = 'passed')::int AS ${p}passed,
+    (${t}.status = 'failed')::int AS ${p}failed, (${t}.status = 'errored')::int AS ${p}errored, coalesce(${t}.input_tokens, 0) AS ${p}agent_in,
+    coalesce(${t}.output_tokens, 0) AS ${p}agent_out, ${t}.cost::numeric AS ${p}agent_cost, coalesce(${t}.judge_calls, 0) AS ${p}judge_calls,
+    coalesce(${t}.judge_input_tokens, 0) AS ${p}judge_in, coalesce(${t}.judge_output_tokens, 0) AS ${p}judge_out,
+    ${t}.judge_cost::numeric AS ${p}judge_cost`;
 }
 
-export async function flushResults(sql: Sql, batch: Batch): Promise<void> {
+// A run's exact cost sums once the update's (d) are added: NULL while no row has a cost, as sum() gives.
+const AGENT_SUM = "CASE WHEN d.agent_cost IS NULL THEN runs.agent_cost_sum ELSE coalesce(runs.agent_cost_sum, 0) + d.agent_cost END";
+const JUDGE_SUM = "CASE WHEN d.judge_cost IS NULL THEN runs.judge_cost_sum ELSE coalesce(runs.judge_cost_sum, 0) + d.judge_cost END";
+
+/**
+ * Updates result rows and adds to each run in `counted` what its rows changed: counts and tokens
+ * by new minus old (exact, and nothing when an update is applied again), the costs of rows that
+ * had none into the runs' exact sums. A cost that changes cannot be added up that way, so a run
+ * with one is returned, to be recounted from all its rows.
+ */
+async function updateResults(sql: Sql, set: string, columns: string, rows: Array<{ run_id: string; n: number }>, counted: readonly string[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const found = await sql.execute<{ run_id: string }>(
+    // o, the same row joined again, holds its values from before this statement updates it.
+    `WITH u AS (
+       UPDATE results t SET ${set}
+       FROM jsonb_to_recordset(?::jsonb) AS r(run_id text, n int, ${columns}) JOIN results o ON o.run_id = r.run_id AND o.n = r.n
+       WHERE t.run_id = r.run_id AND t.n = r.n
+       RETURNING t.run_id, ${contribution("t", "")}, ${contribution("o", "old_")}
+     ),
+     d AS (
+       SELECT run_id, sum(completed - old_completed) AS completed, sum(passed - old_passed) AS passed, sum(failed - old_failed) AS failed,
+         sum(errored - old_errored) AS errored, sum(agent_in - old_agent_in) AS agent_in, sum(agent_out - old_agent_out) AS agent_out,
+         sum(judge_calls - old_judge_calls) AS judge_calls, sum(judge_in - old_judge_in) AS judge_in, sum(judge_out - old_judge_out) AS judge_out,
+         sum(agent_cost) FILTER (WHERE old_agent_cost IS NULL) AS agent_cost, sum(judge_cost) FILTER (WHERE old_judge_cost IS NULL) AS judge_cost,
+         bool_or((old_agent_cost IS NOT NULL AND agent_cost IS DISTINCT FROM old_agent_cost)
+           OR (old_judge_cost IS NOT NULL AND judge_cost IS DISTINCT FROM old_judge_cost)) AS cost_changed
+       FROM u WHERE run_id IN (SELECT jsonb_array_elements_text(?::jsonb))
+       GROUP BY run_id
+     ),
+     added AS (
+       UPDATE runs SET completed = runs.completed + d.completed, passed = runs.passed + d.passed, failed = runs.failed + d.failed,
+         errored = runs.errored + d.errored, agent_input_tokens = runs.agent_input_tokens + d.agent_in,
+         agent_output_tokens = runs.agent_output_tokens + d.agent_out, judge_calls = runs.judge_calls + d.judge_calls,
+         judge_input_tokens = runs.judge_input_tokens + d.judge_in, judge_output_tokens = runs.judge_output_tokens + d.judge_out,
+         agent_cost_sum = ${AGENT_SUM}, agent_cost = (${AGENT_SUM})::float8, judge_cost_sum = ${JUDGE_SUM},
+         judge_cost = CASE WHEN (${JUDGE_SUM}) IS NULL AND v.cost IS NULL THEN NULL ELSE (coalesce(${JUDGE_SUM}, 0) + coalesce(v.cost, 0))::float8 END
+       FROM d LEFT JOIN LATERAL (SELECT ${VERDICT_COST} FROM verdicts vv WHERE vv.run_id = d.run_id) v ON true
+       WHERE runs.id = d.run_id AND NOT d.cost_changed
+     )
+     SELECT run_id FROM d WHERE cost_changed`,
+    [JSON.stringify(rows), JSON.stringify(counted)],
+  );
+  return found.map((row) => row.run_id);
+}
+
+/**
+ * Writes the batch's result rows. Returns the runs to recount from all their rows: those the
+ * batch touched otherwise, and those whose rows changed in a way the update could not add up.
+ */
+export async function flushResults(sql: Sql, batch: Batch): Promise<string[]> {
+  const recount = new Set(batch.touchedRuns);
+  const counted = [...batch.resultRuns].filter((runId) => !recount.has(runId));
   if (batch.pendingResults.length > 0) {
     await sql.execute(
       `INSERT INTO results (run_id, n, tenant, scenario_key, "group", model_label, provider, model, position, status, scenario)
@@ -67,8 +125,8 @@ export async function flushResults(sql: Sql, batch: Batch): Promise<void> {
   }
   // A pair replayed and scored in the same batch is written once, with both sets of columns.
   const replays = new Map(batch.replays.map((r) => [`${r.run_id}\u0000${r.n}`, r]));
-  const both: object[] = [];
-  const scoresOnly: object[] = [];
+  const both: Array<{ run_id: string; n: number }> = [];
+  const scoresOnly: Array<{ run_id: string; n: number }> = [];
   for (const score of batch.scores) {
     const key = `${score.run_id}\u0000${score.n}`;
     const replay = replays.get(key);
@@ -79,9 +137,15 @@ export async function flushResults(sql: Sql, batch: Batch): Promise<void> {
       scoresOnly.push(score);
     }
   }
-  await updateResults(sql, REPLAY_SET, REPLAY_COLUMNS, [...replays.values()]);
-  await updateResults(sql, SCORE_SET, SCORE_COLUMNS, scoresOnly);
-  await updateResults(sql, `${REPLAY_SET}, ${SCORE_SET}`, `${REPLAY_COLUMNS}, ${SCORE_COLUMNS}`, both);
+  const updates: Array<[string, string, Array<{ run_id: string; n: number }>]> = [
+    [REPLAY_SET, REPLAY_COLUMNS, [...replays.values()]],
+    [SCORE_SET, SCORE_COLUMNS, scoresOnly],
+    [`${REPLAY_SET}, ${SCORE_SET}`, `${REPLAY_COLUMNS}, ${SCORE_COLUMNS}`, both],
+  ];
+  for (const [set, columns, rows] of updates) {
+    for (const runId of await updateResults(sql, set, columns, rows, counted)) recount.add(runId);
+  }
+  return [...recount].sort();
 }
 
 /**
@@ -93,7 +157,8 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
   if (runIds.length === 0) return;
   await sql.execute(
     `UPDATE runs SET total = c.total, completed = c.completed, passed = c.passed, failed = c.failed, errored = c.errored,
-       agent_input_tokens = c.agent_in, agent_output_tokens = c.agent_out, agent_cost = c.agent_cost,
+       agent_input_tokens = c.agent_in, agent_output_tokens = c.agent_out, agent_cost = c.agent_cost::float8, agent_cost_sum = c.agent_cost,
+       judge_cost_sum = c.judge_cost,
        judge_calls = c.judge_calls + coalesce(v.calls, 0), judge_input_tokens = c.judge_in + coalesce(v.input_tokens, 0),
        judge_output_tokens = c.judge_out + coalesce(v.output_tokens, 0),
        judge_cost = CASE WHEN c.judge_cost IS NULL AND v.cost IS NULL THEN NULL ELSE (coalesce(c.judge_cost, 0) + coalesce(v.cost, 0))::float8 END
@@ -101,7 +166,7 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
        SELECT id.run_id, count(r.n) AS total, count(r.n) FILTER (WHERE r.status <> 'pending') AS completed,
          count(r.n) FILTER (WHERE r.status = 'passed') AS passed, count(r.n) FILTER (WHERE r.status = 'failed') AS failed,
          count(r.n) FILTER (WHERE r.status = 'errored') AS errored, coalesce(sum(r.input_tokens), 0) AS agent_in,
-         coalesce(sum(r.output_tokens), 0) AS agent_out, sum(r.cost::numeric)::float8 AS agent_cost, coalesce(sum(r.judge_calls), 0) AS judge_calls,
+         coalesce(sum(r.output_tokens), 0) AS agent_out, sum(r.cost::numeric) AS agent_cost, coalesce(sum(r.judge_calls), 0) AS judge_calls,
          coalesce(sum(r.judge_input_tokens), 0) AS judge_in, coalesce(sum(r.judge_output_tokens), 0) AS judge_out,
          sum(r.judge_cost::numeric) AS judge_cost
        FROM (SELECT jsonb_array_elements_text(?::jsonb) AS run_id) id LEFT JOIN results r ON r.run_id = id.run_id
@@ -110,8 +175,7 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
      LEFT JOIN LATERAL (
        SELECT CASE WHEN vv.judge_exchange IS NULL THEN 0 ELSE 1 END AS calls,
          coalesce((vv.judge_exchange->'usage'->>'input_tokens')::bigint, 0) AS input_tokens,
-         coalesce((vv.judge_exchange->'usage'->>'output_tokens')::bigint, 0) AS output_tokens,
-         (vv.judge_exchange->'usage'->>'cost')::numeric AS cost
+         coalesce((vv.judge_exchange->'usage'->>'output_tokens')::bigint, 0) AS output_tokens, ${VERDICT_COST}
        FROM verdicts vv WHERE vv.run_id = c.run_id
      ) v ON true
      WHERE runs.id = c.run_id AND (c.total > 0 OR runs.total = 0)`,
