@@ -47,8 +47,21 @@ export function selectionPairs(scenarioKeys: readonly string[], modelLabels: rea
   );
 }
 
+// Pairs by scenario and model, per pairs array (never changed once built): a worker locates
+// every replay and score of a 1,000 x 3 run, and a scan per lookup made that quadratic.
+const pairIndexes = new WeakMap<readonly RunPair[], Map<string, RunPair>>();
+
 export function findPair(state: RunState, scenarioKey: string, modelLabel: string): RunPair | undefined {
-  return state.pairs.find((p) => p.scenarioKey === scenarioKey && p.modelLabel === modelLabel);
+  let index = pairIndexes.get(state.pairs);
+  if (!index) {
+    index = new Map();
+    for (const p of state.pairs) {
+      const key = `${p.scenarioKey}\u0000${p.modelLabel}`;
+      if (!index.has(key)) index.set(key, p);
+    }
+    pairIndexes.set(state.pairs, index);
+  }
+  return index.get(`${scenarioKey}\u0000${modelLabel}`);
 }
 
 export function evolveRun(state: RunState, event: DomainEvent): RunState {
