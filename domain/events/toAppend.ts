@@ -21,6 +21,19 @@ export function payloadBytes(data: unknown): number {
   return new TextEncoder().encode(JSON.stringify(data)).length;
 }
 
+/**
+ * UTF-8 bytes of data and metadata as JSON, counted only when they could be over `limit`: a
+ * UTF-16 code unit is at most 3 bytes, so shorter text is under it without encoding it.
+ */
+function payloadOver(data: unknown, metadata: unknown, limit: number): number | null {
+  const dataText = JSON.stringify(data);
+  const metadataText = JSON.stringify(metadata);
+  if ((dataText.length + metadataText.length) * 3 <= limit) return null;
+  const encoder = new TextEncoder();
+  const bytes = encoder.encode(dataText).length + encoder.encode(metadataText).length;
+  return bytes > limit ? bytes : null;
+}
+
 export function toEventsToAppend(events: readonly EventInput[], context: EventContext, deps: AppendDeps): EventToAppend[] {
   const registry = deps.registry ?? eventRegistry;
   const recordedAt = deps.clock.now().toISOString();
@@ -43,8 +56,8 @@ export function toEventsToAppend(events: readonly EventInput[], context: EventCo
       "metadata",
     );
     // Counted as the adapters count it: data and metadata together.
-    const bytes = payloadBytes(valid.data) + payloadBytes(metadata);
-    if (bytes > MAX_EVENT_BYTES) {
+    const bytes = payloadOver(valid.data, metadata, MAX_EVENT_BYTES);
+    if (bytes !== null) {
       throw DomainError.validation(`event ${event.type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
     }
     return {

@@ -51,7 +51,11 @@ export function validateEvents(events: EventToAppend[]): void {
     if (!Number.isInteger(event.schemaVersion) || event.schemaVersion < 1) throw new EventStoreInputError(`${at}.schemaVersion`, "must be an integer >= 1");
     if (!isPlainObject(event.data)) throw new EventStoreInputError(`${at}.data`, "must be an object");
     if (!isPlainObject(event.metadata)) throw new EventStoreInputError(`${at}.metadata`, "must be an object");
-    const bytes = payloadBytes(event.data) + payloadBytes(event.metadata);
+    const data = JSON.stringify(event.data);
+    const metadata = JSON.stringify(event.metadata);
+    // A UTF-16 code unit is at most 3 bytes in UTF-8: shorter text is under the limit unencoded.
+    if ((data.length + metadata.length) * 3 <= MAX_PAYLOAD_BYTES) return;
+    const bytes = Buffer.byteLength(data, "utf8") + Buffer.byteLength(metadata, "utf8");
     if (bytes > MAX_PAYLOAD_BYTES) throw new EventStoreInputError(`${at}.data`, `payload is ${bytes} bytes, over the 1 MB limit (${MAX_PAYLOAD_BYTES} bytes)`);
   });
 }
