@@ -137,4 +137,18 @@ describe("a run over GraphQL, followed live", () => {
     // Only in run 1: greeting x 3 models, and order_status / refund for claude and llama.
     expect(diff.removed).toHaveLength(7);
   });
+
+  it("records the agent's tool roster given to startRun, and refuses a malformed one naming the field without starting a run", async () => {
+    const before = await ok(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount } }`, { id: evaluationId });
+    const bad = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $t: JSON) { startRun(evaluationId: $id, tools: $t) { runId } }`, { id: evaluationId, t: [{ name: " " }] });
+    expect(bad.body.errors[0]).toMatchObject({ message: "tools.0.name: must not be blank", extensions: { code: "VALIDATION" } });
+    const after = await ok(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount } }`, { id: evaluationId });
+    expect(after.evaluation.runCount).toBe(before.evaluation.runCount);
+    const tools = [{ name: "lookup_order", description: "Find an order by number" }, { name: "search_faq" }];
+    const started = await ok(p.keys.acmeWrite, `mutation ($id: ID!, $t: JSON) { startRun(evaluationId: $id, selection: { keys: ["refund"], models: ["gpt-5-mini"] }, tools: $t) { runId } }`, { id: evaluationId, t: tools });
+    const toolsRunId = started.startRun.runId;
+    await collect(p.wsClient(p.keys.acmeRead), PROGRESS, { runId: toolsRunId });
+    const audit = await ok(p.keys.acmeRead, `query ($id: ID!) { runAudit(id: $id) { events { type data } } }`, { id: toolsRunId });
+    expect(audit.runAudit.events.find((e: any) => e.type === "RunStarted").data.tools).toEqual(tools);
+  });
 });

@@ -5,6 +5,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { downloadName } from "@verdict/api";
+import { parse as parseYaml } from "yaml";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
@@ -78,12 +79,18 @@ async function saveReport(client: GqlClient, base: string, ext: "html" | "md", f
   return path;
 }
 
+/** The example agent's tool roster (examples/support/tools.yaml), sent with startRun. */
+async function exampleTools(): Promise<unknown> {
+  const parsed = parseYaml(await readFile(join(EXAMPLE_DIR, "tools.yaml"), "utf8")) as { tools?: unknown } | null;
+  return parsed?.tools ?? [];
+}
+
 export async function runExample(client: GqlClient, io: Io, options: { models: string[]; reportsDir: string }): Promise<ExampleRunOutcome> {
   await importCatalog(client, io);
   const evaluation = await exampleEvaluation(client, io);
   const { startRun } = await client.request<{ startRun: { runId: string; number: number } }>(
-    "mutation ($id: ID!, $models: [String!]) { startRun(evaluationId: $id, selection: { models: $models }) { runId number } }",
-    { id: evaluation.id, models: options.models },
+    "mutation ($id: ID!, $models: [String!], $tools: JSON) { startRun(evaluationId: $id, selection: { models: $models }, tools: $tools) { runId number } }",
+    { id: evaluation.id, models: options.models, tools: await exampleTools() },
   );
   io.out(`run #${startRun.number} started (${startRun.runId}) across ${options.models.join(", ")}`);
   let last: Progress | null = null;

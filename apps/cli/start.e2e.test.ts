@@ -105,6 +105,18 @@ describe("verdict start --exit (embedded default)", () => {
     await client.dispose();
     // The run ended before we subscribed: its final progress, then the subscription completes.
     expect(seen.at(-1)!.runProgress).toMatchObject({ completed: 30, total: 30, status: "COMPLETED" });
+    // The run was started with the example agent's tool roster (examples/support/tools.yaml): the
+    // missing-capability diagnosis of the refund scenario says which tools the agent does have.
+    const runId = /runProgress\(runId: "([^"]+)"\)/.exec(subscription)![1];
+    const answer = await fetch(wsUrl.replace(/^ws/, "http"), {
+      method: "POST",
+      headers: { authorization: header, "content-type": "application/json" },
+      body: JSON.stringify({ query: `query ($id: ID!) { run(id: $id) { results(fault: "missing_capability") { scenarioKey diagnosis } } }`, variables: { id: runId } }),
+    }).then((res) => res.json() as Promise<{ data: { run: { results: Array<{ scenarioKey: string; diagnosis: { evidence: { tools_available: string[] } } }> } } }>);
+    const refunds = answer.data.run.results;
+    expect(refunds.map((r) => r.scenarioKey)).toEqual(["refund_damaged_item", "refund_damaged_item", "refund_damaged_item"]);
+    expect(refunds[0].diagnosis.evidence.tools_available).toEqual(expect.arrayContaining(["lookup_order", "lookup_payments", "cancel_order"]));
+    expect(refunds[0].diagnosis.evidence.tools_available).not.toContain("issue_refund");
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(stdout).toContain("SIGINT: stopping");

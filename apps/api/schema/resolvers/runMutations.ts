@@ -85,6 +85,11 @@ const selectionInput = z.object({
   models: z.array(z.string()).nullish(),
 });
 
+/** The agent's tool roster for a run: the diagnosis names these tools when a task needs one it lacks. */
+const toolsInput = z
+  .array(z.object({ name: z.string().trim().min(1, "must not be blank"), description: z.string().optional(), server: z.string().optional() }).strict())
+  .max(500, "at most 500 tools");
+
 const envelopeInput = z.object({
   version: z.literal(1, { error: "must be 1" }),
   run_id: z.string().min(1, "must not be blank"),
@@ -121,10 +126,12 @@ export class RunMutations {
     @Arg("evaluationId", () => ID) evaluationId: string,
     @Arg("selection", () => RunSelectionInput, { nullable: true }) selection: RunSelectionInput | null,
     @Arg("external", () => Boolean, { nullable: true }) external: boolean | null,
+    @Arg("tools", () => GraphQLJSON, { nullable: true, description: "The agent's tools, [{ name, description?, server? }]: a failure for want of a tool names what it has." }) tools: unknown,
     @Ctx() context: ApiContext,
   ): Promise<StartRunPayload> {
     const options = commandOptions(context);
     const chosen = validInput(selectionInput, selection ?? {}, "selection");
+    const roster = validInput(toolsInput, tools ?? [], "tools");
     const evaluation = await ownEvaluation(context, evaluationId);
     const runId = context.deps.ids.next();
     const result = await startRun(
@@ -137,6 +144,7 @@ export class RunMutations {
         models: resolveModels(chosen.models, evaluation.compareModels),
         external: external ?? false,
         judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
+        tools: roster,
       },
       options,
     );
