@@ -5,7 +5,7 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  ModelSpec, eventSchemas, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
@@ -86,9 +86,8 @@ const selectionInput = z.object({
 });
 
 /** The agent's tool roster for a run: the diagnosis names these tools when a task needs one it lacks. */
-const toolsInput = z
-  .array(z.object({ name: z.string().trim().min(1, "must not be blank"), description: z.string().optional(), server: z.string().optional() }).strict())
-  .max(500, "at most 500 tools");
+// Strict: a misspelt key is an error here rather than silently dropped from the roster.
+const toolsInput = z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools");
 
 const envelopeInput = z.object({
   version: z.literal(1, { error: "must be 1" }),
