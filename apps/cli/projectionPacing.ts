@@ -1,7 +1,7 @@
 // `verdict start` runs the worker, the projector and the API on ONE event loop. A replay job is a
 // chain of promises that never waits on I/O (PGlite answers in-process), so thirty-odd jobs in
-// flight kept the loop to themselves: the projector (whose read database is a socket away), the
-// API and the progress subscribers waited for the whole run. The worker is paced instead:
+// flight kept the loop to themselves: the projector, the API and the progress subscribers waited
+// for the whole run. The worker is paced instead:
 //   - after a slice of `sliceMs` of replay jobs it lets the loop handle I/O (setImmediate); the
 //     jobs that pause resume together, so the SQL stores still send their appends as one, and
 //   - it waits while the projector trails its appends by more than `maxLag` (bounded lag), so
@@ -11,6 +11,7 @@
 // failing, or a slow rebuild), the worker goes on. The lag is a matter of speed, not correctness.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { EventStore, LogPosition } from "@verdict/domain";
+import { comparePositions } from "@verdict/infra/eventstore";
 
 export interface ProjectionTracker {
   readonly committed: LogPosition | null;
@@ -26,10 +27,6 @@ export interface ProjectionPacing {
 
 /** Appends (a pair is one append) the projector may trail the worker by. */
 export const DEFAULT_MAX_LAG = 48;
-
-function before(a: LogPosition, b: LogPosition): boolean {
-  return a.commit < b.commit || (a.commit === b.commit && a.prepare <= b.prepare);
-}
 
 /** How long replay jobs may keep the event loop before they let I/O in. */
 export const DEFAULT_SLICE_MS = 10;
@@ -55,7 +52,7 @@ export function paceByProjection(store: EventStore, projector: ProjectionTracker
     const committed = projector.committed;
     if (!committed) return;
     let projected = 0;
-    while (projected < unprojected.length && before(unprojected[projected], committed)) projected += 1;
+    while (projected < unprojected.length && comparePositions(unprojected[projected], committed) <= 0) projected += 1;
     if (projected > 0) unprojected.splice(0, projected);
   }
 

@@ -6,7 +6,8 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { ormDatabase, type SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
-import { comparePositions, readCheckpoint } from "./projection/checkpoint.js";
+import { comparePositions } from "@verdict/infra/eventstore";
+import { readCheckpoint } from "./projection/checkpoint.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { batchesOf } from "./batches.js";
 

@@ -17,9 +17,3 @@ export async function writeCheckpoint(sql: Sql, name: string, position: LogPosit
     [name, position.commit.toString(), position.prepare.toString()],
   );
 }
-
-export function comparePositions(a: LogPosition, b: LogPosition): number {
-  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
-  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
-  return 0;
-}
