@@ -13,7 +13,8 @@ export async function openReadSide(mode: PlatformMode, resources: Resources): Pr
     mode.readUrl ? await openReadModels({ url: mode.readUrl }) : await openReadModels({ baseDir: mode.home, name: "read" }),
     (r) => r.close(),
   );
-  const progress = resources.add(read.database.embedded ? createMemoryProgressBus() : createPostgresProgressBus({ url: read.database.url }), (p) => p.close());
+  const url = read.database.embedded ? null : read.database.url;
+  const progress = resources.add(url ? createPostgresProgressBus({ url }) : createMemoryProgressBus(), (p) => p.close());
   return { read, progress };
 }
 

@@ -4,12 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
 import type { EventStore } from "@verdict/domain";
 import { createProjector } from "./projector.js";
-import type { OpenedReadModels } from "./openReadModels.js";
-import { openTestReadModels, resetReadModels } from "./testing/testReadModels.js";
+import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import { commandDeps, createEvaluation, evaluationCommand, importCatalog, removeCatalog, type Deps } from "./testing/runFixture.js";
 import { progressPayload } from "./progress/postgresProgressBus.js";
 
-let read: OpenedReadModels;
+let read: OrmReadModels;
 let store: EventStore;
 let deps: Deps;
 

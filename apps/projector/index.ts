@@ -1,12 +1,13 @@
 // Public surface of apps/projector: the projector (follow, catch up, rebuild), the read models'
 // queries (ReadModels) and shapes, progress publication (ProgressBus: in-process or PostgreSQL
-// LISTEN/NOTIFY), the MikroORM entities, migrations and the checksum rebuild is checked with.
+// LISTEN/NOTIFY), migrations and the checksum rebuild is checked with. The MikroORM entities
+// (db/entities.ts) are loaded by openReadModels when it starts MikroORM, not exported here.
 export { createProjector, DEFAULT_PROJECTOR_NAME, type Projector, type ProjectorOptions } from "./projector.js";
 export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } from "./projection/applyBatch.js";
 export { batchesOf } from "./batches.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export type * from "./readModels/types.js";
-export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels } from "./openReadModels.js";
+export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";
 export type { ProgressBus, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";
 export { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 export { createPostgresProgressBus, PROGRESS_CHANNEL, type PostgresProgressBusOptions } from "./progress/postgresProgressBus.js";
@@ -14,5 +15,4 @@ export { migrateReadModels, readModelMigrations, type ReadModelMigration } from 
 export { readModelChecksum, type ReadModelChecksum } from "./db/checksum.js";
 export { READ_MODEL_TABLES, type ReadModelTable } from "./db/tables.js";
 export { sqlOf, ormDatabase, type Sql, type SqlDatabase } from "./db/sql.js";
-export * from "./db/entities.js";
 export { migratedReadDump, openTestReadModels, resetReadModels } from "./testing/testReadModels.js";

@@ -25,7 +25,7 @@ async function main(command: string): Promise<void> {
   if (command !== "run" && command !== "rebuild") throw new Error(`unknown command "${command}": use run or rebuild`);
   const store = await openEventStore();
   const read = await openReadModels({ url: readDatabaseUrlFromEnv() });
-  const bus = read.database.embedded ? createMemoryProgressBus() : createPostgresProgressBus({ url: read.database.url });
+  const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,
     orm: read.orm,

@@ -1,15 +1,24 @@
 // One call that gives a process its read side: the database (PostgreSQL URL, else embedded
-// PGlite), MikroORM on it with the read-model entities, the migrations applied, and the queries.
+// PGlite), the migrations applied, and the queries. MikroORM runs on PostgreSQL; on an embedded
+// PGlite the projector and the queries use the instance itself, and MikroORM (served over
+// pglite-socket) is started only when asked for: the embedded default runs without it.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { createReadOrm, openReadDatabase, pgliteSqlDatabase, type ReadDatabase, type ReadDatabaseOptions } from "@verdict/infra/db";
 import { ormDatabase, type SqlDatabase } from "./db/sql.js";
-import { readModelEntities } from "./db/entities.js";
 import { migrateReadModels } from "./db/migrator.js";
 import { ReadModels } from "./readModels/readModels.js";
 
+export interface OpenReadModelsOptions extends ReadDatabaseOptions {
+  /** Apply the migrations not yet applied (default true). */
+  migrate?: boolean;
+  /** Start MikroORM on the read database: always on PostgreSQL; on an embedded PGlite only when true. */
+  orm?: boolean;
+}
+
 export interface OpenedReadModels {
   database: ReadDatabase;
-  orm: MikroORM;
+  /** MikroORM with the read-model entities; null on an embedded PGlite opened without `orm: true`. */
+  orm: MikroORM | null;
   /**
    * The read models' SQL for projectors and queries: on an embedded PGlite the instance itself
    * (no socket, no wire protocol), else through `orm`. Embedded, write only through this while a
@@ -21,26 +30,35 @@ export interface OpenedReadModels {
   close(): Promise<void>;
 }
 
-export async function openReadModels(options: ReadDatabaseOptions & { migrate?: boolean } = {}): Promise<OpenedReadModels> {
-  const database = await openReadDatabase(options);
+export async function openReadModels(options: OpenReadModelsOptions = {}): Promise<OpenedReadModels> {
+  const wantsOrm = Boolean(options.url) || options.orm === true;
+  const database = await openReadDatabase({ ...options, serve: wantsOrm });
+  let orm: MikroORM | null = null;
   try {
-    const orm = await createReadOrm(database, { entities: readModelEntities });
-    if (options.migrate !== false) await migrateReadModels(orm);
-    const sql = database.pglite ? pgliteSqlDatabase(database.pglite) : ormDatabase(orm);
+    orm = wantsOrm ? await startOrm(database) : null;
+    const sql = database.pglite ? pgliteSqlDatabase(database.pglite) : ormDatabase(orm as MikroORM);
+    if (options.migrate !== false) await migrateReadModels(sql);
     return {
       database,
       orm,
       sql,
       readModels: new ReadModels(sql),
       async close() {
-        await orm.close();
+        await orm?.close();
         await database.close();
       },
     };
   } catch (error) {
+    await orm?.close();
     await database.close();
     throw error;
   }
+}
+
+/** The entities' module loads MikroORM: imported here, on demand, so the embedded default never loads it. */
+async function startOrm(database: ReadDatabase): Promise<MikroORM> {
+  const { readModelEntities } = await import("./db/entities.js");
+  return createReadOrm(database, { entities: readModelEntities });
 }
 
 /** The read database URL from the environment: VERDICT_READ_DATABASE_URL, else DATABASE_URL. */

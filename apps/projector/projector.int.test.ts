@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../../infra/services/test
 import { createProjector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
 import { sqlOf } from "./db/sql.js";
-import { openReadModels, type OpenedReadModels } from "./openReadModels.js";
+import { openTestReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 import type { RunProgress } from "./progress/progress.js";
 import { beginRun, CLAUDE, commandDeps, completeRun, createEvaluation, GPT, recordPair, recordVerdict } from "./testing/runFixture.js";
@@ -16,13 +16,13 @@ import { beginRun, CLAUDE, commandDeps, completeRun, createEvaluation, GPT, reco
 let eventsDb: TestDatabase;
 let readDb: TestDatabase;
 let store: EventStore;
-let read: OpenedReadModels;
+let read: OrmReadModels;
 
 beforeAll(async () => {
   eventsDb = await createTestDatabase("verdict_projector_events");
   readDb = await createTestDatabase("verdict_projector_read");
   store = await createPostgresEventStore({ connectionString: eventsDb.url, pollIntervalMs: 200 });
-  read = await openReadModels({ url: readDb.url });
+  read = await openTestReadModels({ url: readDb.url });
 });
 
 afterAll(async () => {

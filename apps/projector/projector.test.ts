@@ -9,13 +9,12 @@ import { readModelChecksum } from "./db/checksum.js";
 import { sqlOf } from "./db/sql.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import type { RunProgress } from "./progress/progress.js";
-import type { OpenedReadModels } from "./openReadModels.js";
-import { openTestReadModels, resetReadModels } from "./testing/testReadModels.js";
+import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import {
   beginRun, CLAUDE, commandDeps, completeRun, createEvaluation, failRun, GPT, importFinishedReport, recordPair, recordVerdict, type Deps,
 } from "./testing/runFixture.js";
 
-let read: OpenedReadModels;
+let read: OrmReadModels;
 let store: EventStore;
 let deps: Deps;
 

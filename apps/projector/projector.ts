@@ -15,7 +15,8 @@ export const DEFAULT_PROJECTOR_NAME = "read-models";
 
 export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">> {
   store: EventStore;
-  orm: MikroORM;
+  /** MikroORM on the read database; unused when `database` is given. */
+  orm?: MikroORM | null;
   /**
    * The read models' SQL (default: through `orm`). Embedded, openReadModels gives the PGlite
    * itself (OpenedReadModels.sql), without the socket.
@@ -70,7 +71,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   let running: Promise<void> | null = null;
   let committed: LogPosition | null = null;
   const waiters = new Set<() => void>();
-  const database = options.database ?? ormDatabase(options.orm);
+  const database = readDatabaseOf(options);
 
   async function apply(events: RecordedEvent[]): Promise<BatchOutcome> {
     const outcome = await database.transaction((sql) => applyInTransaction(sql, events, applyOptions));
@@ -195,4 +196,10 @@ export function createProjector(options: ProjectorOptions): Projector {
       return committed;
     },
   };
+}
+
+function readDatabaseOf(options: ProjectorOptions): SqlDatabase {
+  if (options.database) return options.database;
+  if (options.orm) return ormDatabase(options.orm);
+  throw new Error("createProjector: give it the read database (database) or MikroORM on it (orm)");
 }

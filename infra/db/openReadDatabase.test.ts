@@ -19,7 +19,7 @@ describe("openReadDatabase", () => {
     try {
       expect(db).toMatchObject({ embedded: true, poolSize: 1 });
       expect(db.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
-      const client = new pg.Client({ connectionString: db.url });
+      const client = new pg.Client({ connectionString: db.url as string });
       await client.connect();
       expect((await client.query("SELECT 40 + 2 AS answer")).rows).toEqual([{ answer: 42 }]);
       await client.end();
@@ -35,6 +35,17 @@ describe("openReadDatabase", () => {
     } finally {
       await db.close();
       await db.close(); // closing twice is harmless
+    }
+  });
+
+  it("serves nothing when told not to: no URL, the PGlite instance only", async () => {
+    const db = await openReadDatabase({ inMemory: true, loadDataDir: await cachedPgliteDump("empty read database"), serve: false });
+    try {
+      expect(db).toMatchObject({ url: null, embedded: true, poolSize: 1 });
+      expect((await db.pglite?.query<{ answer: number }>("SELECT 40 + 2 AS answer"))?.rows).toEqual([{ answer: 42 }]);
+      await expect(createReadOrm(db)).rejects.toThrow(/no URL/);
+    } finally {
+      await db.close();
     }
   });
 

@@ -1,11 +1,11 @@
 // Where the read models live: a PostgreSQL URL when one is given, else an embedded PGlite kept
-// under `.verdict/<name>` and served over the Postgres wire protocol by pglite-socket, so `pg`
-// and MikroORM connect to either unchanged. PGlite is one Postgres session behind every
-// connection (STACK.md): callers must use a pool of ONE, and LISTEN/NOTIFY does not cross
-// connections there, so embedded mode notifies in-process.
+// under `.verdict/<name>`. The embedded default's projector and API use the PGlite instance
+// itself (pgliteSql.ts); on request (`serve: true`) it is also served over the Postgres wire
+// protocol by pglite-socket, so `pg` and MikroORM connect to it unchanged. PGlite is one Postgres
+// session behind every connection (STACK.md): callers must use a pool of ONE, and LISTEN/NOTIFY
+// does not cross connections there, so embedded mode notifies in-process.
 import { PGlite } from "@electric-sql/pglite";
 import { EMBEDDED_POSTGRESQL_CONF } from "../eventstore/pglite/pgliteEventStore.js";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { mkdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
@@ -23,15 +23,17 @@ export interface ReadDatabaseOptions {
   loadDataDir?: Blob | File;
   /** Parent of the embedded data dirs (default `./.verdict`). */
   baseDir?: string;
+  /** Embedded only: serve it on 127.0.0.1 over the wire protocol, for `pg` and MikroORM (default true). */
+  serve?: boolean;
 }
 
 export interface ReadDatabase {
-  /** Connect here with `pg` or MikroORM. */
-  url: string;
+  /** Connect here with `pg` or MikroORM; null for an embedded database that is not served. */
+  url: string | null;
   embedded: boolean;
   /** Connections a pool may open: 1 on PGlite, undefined (driver default) on PostgreSQL. */
   poolSize: number | undefined;
-  /** The PGlite instance behind an embedded database (for dumps in tests). */
+  /** The PGlite instance behind an embedded database. */
   pglite: PGlite | null;
   close(): Promise<void>;
 }
@@ -43,20 +45,32 @@ export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promi
   // Same small buffer pool as the embedded event store: PGlite never gives WebAssembly memory back,
   // and the default 128 MB of shared buffers is most of an embedded process's footprint.
   const db = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
-  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
-  await server.start();
-  const address = (server as unknown as { server: { address(): AddressInfo } }).server.address();
+  let served: Awaited<ReturnType<typeof serve>> | null = null;
+  try {
+    if (options.serve !== false) served = await serve(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   let closed = false;
   return {
-    url: `postgres://postgres@127.0.0.1:${address.port}/postgres`,
+    url: served?.url ?? null,
     embedded: true,
     poolSize: 1,
     pglite: db,
     async close() {
       if (closed) return;
       closed = true;
-      await server.stop();
+      await served?.stop();
       await db.close();
     },
   };
+}
+
+async function serve(db: PGlite): Promise<{ url: string; stop(): Promise<void> }> {
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
+  await server.start();
+  const address = (server as unknown as { server: { address(): AddressInfo } }).server.address();
+  return { url: `postgres://postgres@127.0.0.1:${address.port}/postgres`, stop: () => server.stop() };
 }

@@ -9,6 +9,8 @@ import { types, type PGlite, type Transaction } from "@electric-sql/pglite";
 
 export interface PgliteSql {
   execute<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements without parameters (a migration file). */
+  script(sql: string): Promise<void>;
 }
 
 export interface PgliteSqlDatabase {
@@ -55,13 +57,16 @@ export function numberedPlaceholders(sql: string, params: readonly unknown[]): {
   return { text, values };
 }
 
-function runnerOf(target: Pick<PGlite | Transaction, "query">): PgliteSql {
+function runnerOf(target: Pick<PGlite | Transaction, "query" | "exec">): PgliteSql {
   return {
     async execute<T>(sql: string, params: unknown[] = []): Promise<T[]> {
       const { text, values } = numberedPlaceholders(sql, params);
       // undefined is what knex sends as NULL too.
       const bound = values.map((v) => (v === undefined ? null : v));
       return (await target.query<T>(text, bound, { parsers: PG_PARSERS })).rows;
+    },
+    async script(statements: string): Promise<void> {
+      await target.exec(statements);
     },
   };
 }

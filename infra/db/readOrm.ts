@@ -1,6 +1,6 @@
 // MikroORM 6 on a read database URL. Entities are EntitySchema objects (no decorators), handed in
 // by the app that owns them. Queries use MikroORM's knex placeholders (`?`).
-import { MikroORM, type AnyEntity, type EntitySchema } from "@mikro-orm/postgresql";
+import type { AnyEntity, EntitySchema, MikroORM } from "@mikro-orm/postgresql";
 import type { ReadDatabase } from "./openReadDatabase.js";
 
 export interface ReadOrmOptions {
@@ -10,7 +10,10 @@ export interface ReadOrmOptions {
 }
 
 export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize">, options: ReadOrmOptions = {}): Promise<MikroORM> {
+  if (!database.url) throw new Error("createReadOrm: the read database has no URL (an embedded one opened with serve: false)");
   const max = database.poolSize ?? 10;
+  // Loaded here, not at import: the embedded default runs without MikroORM (see infra/lazy).
+  const { MikroORM } = await import("@mikro-orm/postgresql");
   return MikroORM.init({
     clientUrl: database.url,
     entities: options.entities ?? [],

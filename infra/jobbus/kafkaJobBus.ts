@@ -2,7 +2,8 @@
 // workers to a consumer group spreads the jobs; a job's key (the run id) picks its partition.
 // Offsets are committed by kafkajs only after the handler resolves: a handler that throws, or
 // a worker killed mid-job, leaves the offset uncommitted and the job is delivered again.
-import { Kafka, logLevel, type Consumer, type Producer } from "kafkajs";
+import type { Consumer, Kafka, Producer } from "kafkajs";
+import { loadKafkajs } from "../lazy/index.js";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
 
 export interface KafkaJobBusOptions {
@@ -19,6 +20,7 @@ export class KafkaJobBus implements JobBus {
   private readonly ensuredTopics = new Set<string>();
 
   constructor(private readonly options: KafkaJobBusOptions) {
+    const { Kafka, logLevel } = loadKafkajs();
     this.kafka = new Kafka({
       clientId: options.clientId ?? "verdict",
       brokers: options.brokers,

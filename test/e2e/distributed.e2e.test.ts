@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openReadModels, readModelChecksum, sqlOf } from "@verdict/projector";
+import { openReadModels, readModelChecksum } from "@verdict/projector";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { apiClient, auditCounts, PROGRESS_SUBSCRIPTION, type ApiClient, type ProgressMessage } from "./support/apiClient.js";
 import { BROKERS, createApiKey, distributedEnv, rebuildChecksum, startApi, startProjector, startWorkerProcess, type DistributedEnv } from "./support/platformProcesses.js";
@@ -202,7 +202,7 @@ describe("the platform as separate processes (api, projector, two workers) on Po
     const read = await openReadModels({ url: db.url });
     let live;
     try {
-      live = await readModelChecksum(sqlOf(read.orm.em.fork()));
+      live = await readModelChecksum(read.sql.sql());
     } finally {
       await read.close();
     }

@@ -4,12 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
 import { createProjector } from "../projector.js";
-import type { OpenedReadModels } from "../openReadModels.js";
-import { openTestReadModels } from "../testing/testReadModels.js";
+import { openTestReadModels, type OrmReadModels } from "../testing/testReadModels.js";
 import { beginRun, commandDeps, createEvaluation, GPT } from "../testing/runFixture.js";
 import { EvaluationEntity, ResultEntity, RunEntity } from "./entities.js";
 
-let read: OpenedReadModels;
+let read: OrmReadModels;
 beforeAll(async () => {
   read = await openTestReadModels();
 });

@@ -1,10 +1,10 @@
 // A tiny migrator for the committed SQL files in ../migrations: each file runs once, in name
 // order, in its own transaction, recorded in projector_migrations. A transaction-scoped advisory
 // lock keeps two projector processes from migrating at once (PGlite has one session anyway).
-import type { MikroORM } from "@mikro-orm/postgresql";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { SqlDatabase } from "./sql.js";
 
 export interface ReadModelMigration {
   id: string;
@@ -21,16 +21,15 @@ export function readModelMigrations(): ReadModelMigration[] {
 }
 
 /** Applies the migrations not yet recorded; returns the ids it applied. */
-export async function migrateReadModels(orm: MikroORM): Promise<string[]> {
-  const em = orm.em.fork();
-  await em.execute("CREATE TABLE IF NOT EXISTS projector_migrations (id text PRIMARY KEY)");
+export async function migrateReadModels(database: SqlDatabase): Promise<string[]> {
+  await database.sql().execute("CREATE TABLE IF NOT EXISTS projector_migrations (id text PRIMARY KEY)");
   const applied: string[] = [];
   for (const migration of readModelMigrations()) {
-    const done = await em.transactional(async (tx) => {
+    const done = await database.transaction(async (tx) => {
       await tx.execute("SELECT pg_advisory_xact_lock(hashtext('verdict_read_models'))");
       const rows = await tx.execute("SELECT id FROM projector_migrations WHERE id = ?", [migration.id]);
       if (rows.length > 0) return false;
-      await tx.execute(migration.sql);
+      await tx.script(migration.sql);
       await tx.execute("INSERT INTO projector_migrations (id) VALUES (?)", [migration.id]);
       return true;
     });

@@ -7,6 +7,8 @@ import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 
 export interface Sql {
   execute<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements without parameters (a migration file). */
+  script(sql: string): Promise<void>;
 }
 
 export function sqlOf(em: EntityManager): Sql {
@@ -17,6 +19,13 @@ export function sqlOf(em: EntityManager): Sql {
       if (transaction) raw.transacting(transaction);
       const result = (await raw) as { rows?: T[] } | T[];
       return Array.isArray(result) ? result : (result.rows ?? []);
+    },
+    async script(statements: string): Promise<void> {
+      // No bindings: knex sends it as one simple query, which may hold several statements.
+      const raw = em.getConnection().getKnex().raw(statements);
+      const transaction = em.getTransactionContext();
+      if (transaction) raw.transacting(transaction);
+      await raw;
     },
   };
 }

@@ -2,7 +2,8 @@
 // process. PostgreSQL only (PGlite does not carry notifications across connections; embedded
 // mode uses the in-process bus). Payloads stay far below NOTIFY's 8,000-byte limit: ids, counts
 // and a short latest result; subscribers re-read details from the read models.
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "@verdict/infra/lazy";
 import type { ProgressBus, ProgressListener, RunProgress } from "./progress.js";
 
 export const PROGRESS_CHANNEL = "verdict_run_progress";
@@ -28,7 +29,7 @@ export function progressPayload(progress: RunProgress): string {
 export function createPostgresProgressBus(options: PostgresProgressBusOptions): ProgressBus {
   const channel = options.channel ?? PROGRESS_CHANNEL;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`progress channel must be a lowercase SQL identifier (got "${channel}")`);
-  const publisher = new pg.Pool({ connectionString: options.url, max: 1 });
+  const publisher = new (loadPg().Pool)({ connectionString: options.url, max: 1 });
   const listeners = new Map<string, Set<ProgressListener>>();
   let listener: Promise<pg.Client> | null = null;
 
@@ -51,7 +52,7 @@ export function createPostgresProgressBus(options: PostgresProgressBusOptions): 
 
   function listen(): Promise<pg.Client> {
     listener ??= (async () => {
-      const client = new pg.Client({ connectionString: options.url });
+      const client = new (loadPg().Client)({ connectionString: options.url });
       await client.connect();
       client.on("notification", (message) => {
         if (message.channel === channel) deliver(message.payload);

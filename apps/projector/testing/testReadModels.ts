@@ -3,8 +3,11 @@
 import { cachedPgliteDump } from "@verdict/infra/db";
 import { READ_MODEL_TABLES } from "../db/tables.js";
 import { readModelMigrations } from "../db/migrator.js";
-import { sqlOf } from "../db/sql.js";
+import type { MikroORM } from "@mikro-orm/postgresql";
 import { openReadModels, type OpenedReadModels } from "../openReadModels.js";
+
+/** Read models with MikroORM started (tests of the ORM path use `read.orm`). */
+export type OrmReadModels = OpenedReadModels & { orm: MikroORM };
 
 export async function migratedReadDump(): Promise<Blob> {
   const migrations = readModelMigrations();
@@ -17,13 +20,15 @@ export async function migratedReadDump(): Promise<Blob> {
   });
 }
 
-export async function openTestReadModels(options: { url?: string } = {}): Promise<OpenedReadModels> {
-  if (options.url) return openReadModels({ url: options.url });
-  return openReadModels({ inMemory: true, loadDataDir: await migratedReadDump() });
+/** With MikroORM, on PostgreSQL (`url`) or on an embedded PGlite served over its socket. */
+export async function openTestReadModels(options: { url?: string } = {}): Promise<OrmReadModels> {
+  const read = options.url ? await openReadModels({ url: options.url }) : await openReadModels({ inMemory: true, loadDataDir: await migratedReadDump(), orm: true });
+  if (!read.orm) throw new Error("openTestReadModels: MikroORM was not started");
+  return read as OrmReadModels;
 }
 
 export async function resetReadModels(read: OpenedReadModels): Promise<void> {
   read.readModels.clearCache();
-  const sql = sqlOf(read.orm.em.fork());
+  const sql = read.sql.sql();
   await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}, projector_checkpoints`);
 }
