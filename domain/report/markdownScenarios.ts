@@ -15,6 +15,9 @@ const STATUS_MARK = { passed: "✅", failed: "❌", errored: "⚠️" } as const
 const STATUS_TEXT = { passed: "✅ passed", failed: "❌ failed", errored: "⚠️ errored" } as const;
 // Read once: a namespace getter per call adds up over thousands of rows.
 const { money, score: scoreText, EMPTY } = Format;
+// money()'s options, made once rather than per row.
+const ESTIMATED = { estimated: true } as const;
+const REPORTED = { estimated: false } as const;
 
 /** Ruby `truncate` on code points, touching at most the first 2n units of a long text. */
 export function clip(text: string, limit: number): string {
@@ -126,20 +129,29 @@ const toolCells = new Map<string, string>();
 const failedToolCells = new Map<string, string>();
 /** Tool cell, then fault cell: the text between the score and the cost cells of a row. */
 const middles = new Map<string, Map<string, string>>();
+/** The texts of the block being written, by result. */
+const blockTexts: ResultTexts[] = [];
+
+/** A result's row up to its tool calls, and its answer heading. */
+interface ResultTexts {
+  row: string;
+  heading: string;
+}
 
 /** A label's texts: its row's first cells and its answer heading, per score and status. */
 interface LabelTexts {
   row: string;
   heading: string;
-  byScore: Map<number | null, Partial<Record<ReportResult["status"], { row: string; heading: string }>>>;
+  byScore: Map<number | null, Partial<Record<ReportResult["status"], ResultTexts>>>;
 }
 
 function clearCaches(): void {
   for (const cache of [labelTexts, faultCells, toolCells, failedToolCells, middles]) cache.clear();
+  blockTexts.length = 0;
 }
 
 /** `| \`label\` | ✅ passed | 93% | ` and `\n\n#### \`label\` · passed · score 93%\n\n`, formatted once each. */
-function resultTexts(result: ReportResult): { row: string; heading: string } {
+function resultTexts(result: ReportResult): ResultTexts {
   let label = labelTexts.get(result.label);
   if (!label) {
     label = { row: `| ${code(result.label, true)} | `, heading: `#### ${code(result.label)} · `, byScore: new Map() };
@@ -192,14 +204,14 @@ function middleCells(result: ReportResult): string {
   return text;
 }
 
-function modelRow(result: ReportResult, cost: ScenarioCost | undefined): string {
+function modelRow(result: ReportResult, texts: ResultTexts, cost: ScenarioCost | undefined): string {
   const estimated = cost?.models[result.label]?.cost_source === "estimated";
-  return resultTexts(result).row + middleCells(result) + money(result.replay.cost, { estimated }) + " |";
+  return texts.row + middleCells(result) + money(result.replay.cost, estimated ? ESTIMATED : REPORTED) + " |";
 }
 
-function answerText(result: ReportResult): string {
+function answerText(result: ReportResult, texts: ResultTexts): string {
   const answer = result.replay.answer;
-  let text = resultTexts(result).heading + (answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
+  let text = texts.heading + (answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
   if (result.status === "errored" && result.replay.error) text += `\n\n**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`;
   return text;
 }
@@ -213,8 +225,14 @@ function writeBlock(source: MarkdownSource, key: string): string | null {
   const cost = source.scenarioCosts[key];
   let text = `<details>\n<summary><code>${htmlInline(key)}</code> · ${htmlInline(clip(scenario.prompt, SUMMARY_LIMIT))} · ${passed}/${results.length} passed</summary>\n\n`;
   text += `${quote(clip(scenario.prompt, PROMPT_LIMIT))}\n\n${expectationsLine(scenario)}\n\n${TABLE_HEAD}`;
-  for (const result of results) text += `\n${modelRow(result, cost)}`;
-  for (const result of results) text += answerText(result);
+  // Each result's texts are looked up once, for its row and again for its answer.
+  blockTexts.length = 0;
+  for (const result of results) {
+    const texts = resultTexts(result);
+    blockTexts.push(texts);
+    text += `\n${modelRow(result, texts, cost)}`;
+  }
+  for (let i = 0; i < results.length; i += 1) text += answerText(results[i], blockTexts[i]);
   return `${text}\n\n</details>`;
 }
 
