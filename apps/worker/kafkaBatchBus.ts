@@ -5,7 +5,8 @@
 // the run, whatever the number of workers. Offsets still only move past a job after its handler
 // resolved, and only over a prefix of finished jobs (a job that fails stops the batch; it and
 // the jobs after it are delivered again), so "commit only after the append" holds.
-import { Kafka, logLevel, type Consumer, type KafkaMessage } from "kafkajs";
+import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
+import { loadKafkajs } from "@verdict/infra/lazy";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
 import { KafkaJobBus, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
 
@@ -16,6 +17,7 @@ export class KafkaBatchJobBus implements JobBus {
 
   constructor(private readonly options: KafkaJobBusOptions) {
     this.publisher = new KafkaJobBus(options);
+    const { Kafka, logLevel } = loadKafkajs();
     this.kafka = new Kafka({ clientId: options.clientId ?? "verdict", brokers: options.brokers, logLevel: logLevel.ERROR, retry: { retries: 8, initialRetryTime: 100 } });
   }
 

@@ -1,7 +1,7 @@
 // EventStoreDB cannot be obtained on these machines (DESIGN.md): the contract runs when
 // VERDICT_ESDB_URL points at a server (e.g. `docker compose -f infra/compose.yaml up eventstore`
 // and VERDICT_ESDB_URL=esdb://127.0.0.1:2113?tls=false), and is skipped with that reason otherwise.
-import { createEsdbEventStore } from "@verdict/infra";
+import { createEsdbEventStore } from "@verdict/infra/eventstore/esdb";
 import { describe, it } from "vitest";
 import { eventStoreContract } from "../contracts/eventStore.js";
 

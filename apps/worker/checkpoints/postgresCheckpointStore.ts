@@ -1,7 +1,8 @@
 // Checkpoints in PostgreSQL, in the event store's database (table `worker_checkpoints`, created
 // if missing). Leadership is a session advisory lock held on one dedicated connection: a killed
 // leader's session ends, its lock goes with it, and a standby takes over.
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "@verdict/infra/lazy";
 import { positionFromJson, positionToJson, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
 
 // Two workers starting at once on a fresh database would race on CREATE TABLE IF NOT EXISTS
@@ -35,7 +36,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   static async create(options: PostgresCheckpointStoreOptions): Promise<PostgresCheckpointStore> {
     if (!options.pool && !options.connectionString) throw new Error("PostgresCheckpointStore: set connectionString (DATABASE_URL) or pass a pool");
-    const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 3 });
+    const pool = options.pool ?? new (loadPg().Pool)({ connectionString: options.connectionString, max: 3 });
     pool.on("error", () => undefined); // an idle client dropped by the server; the pool replaces it
     const store = new PostgresCheckpointStore(pool, !options.pool);
     await store.migrate();

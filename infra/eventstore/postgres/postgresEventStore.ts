@@ -8,7 +8,8 @@
 // are coalesced (one in flight, at most one queued, paced 5 ms apart under load) and sent with synchronous_commit off, so
 // they hold that lock only briefly and never wait for a disk flush. A lost wake-up (crash
 // between commit and notify) only delays delivery to the next poll.
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "../../lazy/index.js";
 import type { EventStore } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
@@ -36,7 +37,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     throw new Error("createPostgresEventStore: set connectionString (e.g. DATABASE_URL) or pass a pool");
   }
   const ownsPool = !options.pool;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  const pool = options.pool ?? new (loadPg().Pool)({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
   pool.on("error", () => undefined); // an idle client dropped by the server; the pool replaces it
   if (options.migrate !== false) await migratePool(pool);
 
