@@ -76,4 +76,42 @@ describe("LogTail", () => {
     expect(await tail.read(db.events[7].position, 100, undefined)).toEqual([]);
     expect(ids(await tail.read(db.events[7].position, 100, undefined, true))).toEqual([db.events[8].id]);
   });
+  it("takes an append's events into the window once it holds every earlier append, and reads nothing for them", async () => {
+    const db = log();
+    const tail = new LogTail(db.read, { pageSize: 4 });
+    db.add(3);
+    // Before the window has caught up with a noted append, an append's events are not taken.
+    tail.noteAppended(db.events[2].position, () => db.events.slice(2));
+    expect(ids(await tail.read(undefined, 100, undefined))).toHaveLength(3);
+    db.add(2);
+    let asked = 0;
+    tail.noteAppended(db.events[4].position, () => ((asked += 1), db.events.slice(3, 5)));
+    expect(asked).toBe(1);
+    const reads = db.stats.reads;
+    expect(ids(await tail.read(db.events[2].position, 100, undefined))).toEqual(ids(db.events.slice(3)));
+    expect(ids(await tail.read(undefined, 100, { eventTypes: ["A"] }))).toEqual(ids(db.events.filter((e) => e.type === "A")));
+    expect(db.stats.reads).toBe(reads);
+  });
+
+  it("keeps a reader's answer whole when appends are taken while it reads pages", async () => {
+    const db = log();
+    let racing = false;
+    const tail = new LogTail(async (after, limit, filter) => {
+      // An append commits (and is noted, so taken) just before this page is read: the page holds
+      // it too, and more than a page's worth lies past where the reader's answer has got to.
+      if (racing && db.events.length < 20) {
+        db.add(5);
+        tail.noteAppended(db.events[db.events.length - 1].position, () => db.events.slice(-5));
+      }
+      return db.read(after, limit, filter);
+    }, { pageSize: 4 });
+    db.add(2);
+    tail.noteAppended(db.events[1].position);
+    expect(ids(await tail.read(undefined, 100, undefined))).toEqual(ids(db.events.slice(0, 2)));
+    racing = true;
+    const answer = await tail.read(db.events[1].position, 100, undefined, true);
+    racing = false;
+    expect(ids(answer)).toEqual(ids(db.events.slice(2)));
+    expect(ids(await tail.read(undefined, 100, undefined))).toEqual(ids(db.events));
+  });
 });

@@ -35,13 +35,22 @@ export class LogTail {
   ) {}
 
   /**
-   * An append through the log's only writer has committed at `position`. Once the window reaches
-   * the last such position, reading past its end would find nothing: it is answered without the
-   * database. Each wake-up after an append found the window already holding everything the append
-   * batch wrote (the batch's first wake-up read it all), so those were empty queries, and the most
-   * frequent statement of an embedded run.
+   * An append through the log's only writer has committed, its last event at `position`; called
+   * in commit order. Once the window reaches the last such position, reading past its end would
+   * find nothing: it is answered without the database (each wake-up after an append used to be an
+   * empty query). With `events`, the append's events as a read would return them (see
+   * sql/appendedEvents.ts; asked only when taken), a window that already holds every earlier
+   * append takes them as they are: nothing can lie between its end and them, so the window still
+   * holds every event up to its end, and nobody reads back what was just written. Otherwise (no
+   * events, or a window not caught up yet) the next read past the window fetches them.
    */
-  noteAppended(position: LogPosition): void {
+  noteAppended(position: LogPosition, events?: () => RecordedEvent[] | null): void {
+    const taken = events && this.#from !== null && this.#holdsEveryAppend() ? events() : null;
+    if (taken && taken.length > 0 && compare(taken[0].position, this.#to) > 0) {
+      for (const event of taken) this.#events.push(event);
+      this.#to = position;
+      this.#trim();
+    }
     if (!this.#appended || comparePositions(position, this.#appended) > 0) this.#appended = position;
   }
 
@@ -69,13 +78,17 @@ export class LogTail {
       if (matchesFilter(event, filter)) out.push({ ...event });
     }
     const pageSize = this.options.pageSize ?? 500;
+    // Where `out` goes on from. An append noted while a page is read may move the window's end
+    // past it (noteAppended): those events are then in the window already, and in the page too.
+    let cursor = this.#to;
     while (out.length < limit && (fresh || !this.#holdsEveryAppend())) {
-      const page = await this.readLog(this.#to === "start" ? undefined : this.#to, pageSize, undefined);
+      const page = await this.readLog(cursor === "start" ? undefined : cursor, pageSize, undefined);
       for (const event of page) {
-        this.#events.push(event);
+        if (compare(event.position, this.#to) > 0) this.#events.push(event);
         if (out.length < limit && matchesFilter(event, filter)) out.push({ ...event });
       }
-      if (page.length > 0) this.#to = page[page.length - 1].position;
+      if (page.length > 0) cursor = page[page.length - 1].position;
+      if (compare(cursor, this.#to) > 0) this.#to = cursor;
       if (page.length < pageSize) break;
     }
     this.#trim();

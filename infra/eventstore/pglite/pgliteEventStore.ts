@@ -3,6 +3,7 @@
 // (pool of one) and live subscribers are woken in-process after each append.
 import { PGlite } from "@electric-sql/pglite";
 import type { EventStore, ReadAllOptions, RecordedEvent, SubscribeAllOptions } from "../port.js";
+import { appendedEvents } from "../sql/appendedEvents.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
 import type { SubscriptionTuning } from "../subscription.js";
@@ -25,6 +26,12 @@ export interface PgliteEventStoreOptions extends SubscriptionTuning {
    * of buffers costs about 120 MB of resident memory once a run has touched them.
    */
   postgresqlConf?: string[];
+  /**
+   * No one else appends to this instance's log (default: true for a PGlite this store creates).
+   * Set it for a shared instance whose other users never write the event tables (the read
+   * models): the store's log tail then answers from its appends instead of reading them back.
+   */
+  soleWriter?: boolean;
 }
 
 /**
@@ -35,6 +42,7 @@ export const EMBEDDED_POSTGRESQL_CONF = ["shared_buffers = 16MB"];
 
 export async function createPgliteEventStore(options: PgliteEventStoreOptions = {}): Promise<EventStore> {
   const ownsDb = !options.db;
+  const soleWriter = options.soleWriter ?? ownsDb;
   const db = options.db ?? (await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: options.postgresqlConf ?? EMBEDDED_POSTGRESQL_CONF }));
   const queue = new PromiseQueue();
   if (options.migrate !== false) await queue.run(() => migratePglite(db));
@@ -47,11 +55,9 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
     ...options,
     runner,
     wakeup,
-    onAppended: (position) => {
-      // A PGlite this store created has no other writer: its appends are the whole log.
-      if (ownsDb) tail.noteAppended(position);
-      wakeup.notify();
-    },
+    // The sole writer's appends are the whole log: the tail learns of each, in commit order.
+    onRecorded: soleWriter ? (appended) => tail.noteAppended(appended.last, () => appendedEvents(appended)) : undefined,
+    onAppended: () => wakeup.notify(),
     // One session: a batch at a time, gathering whatever queued up behind it.
     coalesce: { maxInFlight: 1 },
     close: async () => {

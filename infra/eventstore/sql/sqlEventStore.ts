@@ -14,6 +14,7 @@ import type {
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
+import type { AppendedBatch } from "./appendedEvents.js";
 import { Coalescer } from "./coalescer.js";
 import { validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
 import type { Wakeup } from "../wakeup.js";
@@ -27,6 +28,8 @@ interface AppendRow {
   stream_version: string | null;
   transaction_id: string | null;
   global_position: string | null;
+  /** now(): the transaction's start, which every row it wrote has as created_at. */
+  recorded_at: Date | string;
 }
 
 interface MessageRow {
@@ -60,7 +63,7 @@ const READ_ALL = `SELECT ${COLUMNS} FROM messages
 
 const READ_FORWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3`;
 const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version DESC LIMIT $3`;
-const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position";
+const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position, now() AS recorded_at";
 const APPEND = `SELECT ${RESULT} FROM verdict_append($1, $2, $3, $4::jsonb)`;
 const RECORDED = `SELECT ${RESULT} FROM verdict_recorded_append($1, $2::jsonb)`;
 const APPEND_MANY = `SELECT idx, ${RESULT} FROM verdict_append_many($1::jsonb)`;
@@ -72,6 +75,11 @@ export interface SqlEventStoreOptions extends SubscriptionTuning {
   wakeup: Wakeup;
   /** Called after every successful append, with its last event's position: in-process wake-up of local subscribers. */
   onAppended?: (position: LogPosition) => void;
+  /**
+   * Called for every append that wrote, in commit order, before its caller is answered: what it
+   * sent and where it landed (see appendedEvents.ts to turn that into the recorded events).
+   */
+  onRecorded?: (appended: AppendedBatch) => void;
   close: () => Promise<void>;
   /**
    * Send appends (and version checks) made while others are in flight together, as one
@@ -97,7 +105,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
   async function appendOne(request: AppendRequest): Promise<AppendRow> {
     const { streamId, mode, exactVersion, batch } = request;
     return runner.query<AppendRow>(APPEND, [streamId, mode, exactVersion, batch]).then(
-      ([appended]) => appended,
+      ([appended]) => recorded(request, appended),
       async (error: { code?: string; constraint?: string }) => {
         if (error.code !== "23505" || error.constraint !== "messages_message_id_key") throw error;
         const [recorded] = await runner.query<AppendRow>(RECORDED, [streamId, batch]);
@@ -112,7 +120,19 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     const items = requests.map((r) => `{"stream":${JSON.stringify(r.streamId)},"mode":"${r.mode}","version":${r.exactVersion === null ? "null" : `"${r.exactVersion}"`},"events":${r.batch}}`);
     const rows = await runner.query<AppendRow & { idx: number }>(APPEND_MANY, [`[${items.join(",")}]`]);
     if (rows.length !== requests.length) throw new Error(`verdict_append_many answered ${rows.length} of ${requests.length} appends`);
-    return [...rows].sort((a, b) => a.idx - b.idx);
+    return [...rows].sort((a, b) => a.idx - b.idx).map((row, i) => recorded(requests[i], row));
+  }
+
+  function recorded(request: AppendRequest, row: AppendRow): AppendRow {
+    if (row.outcome !== "appended" || !options.onRecorded) return row;
+    options.onRecorded({
+      streamId: request.streamId,
+      batch: request.batch,
+      lastVersion: BigInt(row.stream_version as string),
+      last: { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) },
+      recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    });
+    return row;
   }
 
   async function versionsOf(streamIds: string[]): Promise<Array<bigint | null>> {
