@@ -1,9 +1,10 @@
 // `npm run bench -- platform`: the platform's speed on one shape of run, measured from outside as
 // a client sees it. A 1,000-scenario x 3-model run, scripted agent at zero latency, three rule
 // checks per answer (contains, not_contains, min_length), judge none:
-//   embedded     one process (this file re-run as `--embedded-child`): PGlite event store and read
-//                models under a temp VERDICT_HOME, in-memory job bus, projector, worker, API, as
-//                `verdict start` wires them (apps/cli/platform.ts, services.ts)
+//   embedded     one process (this file re-run as `--embedded-child`, bundled on plain node as
+//                `npm start` runs the CLI): PGlite event store and read models under a temp
+//                VERDICT_HOME, in-memory job bus, projector, worker, API, as `verdict start`
+//                wires them (apps/cli/platform.ts, services.ts)
 //   distributed  PostgreSQL (a fresh database) + Kafka, api, projector and 2 workers as processes
 // For each: wall time from the startRun request to RunCompleted's recorded_at and results/s; peak
 // RSS of every process (VmHWM from /proc, read just before it is stopped); progress delivered to a
@@ -19,10 +20,10 @@ import "reflect-metadata";
 import { execSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { apiClient, PROGRESS_SUBSCRIPTION } from "../test/e2e/support/apiClient.js";
-import { API_TSCONFIG, peakRssMbOf, spawnApp, stopApp, type AppProcess } from "../test/e2e/support/processes.js";
+import { peakRssMbOf, ROOT, spawnApp, stopApp, type AppProcess } from "../test/e2e/support/processes.js";
 
 const SCENARIOS = Number(process.env.VERDICT_BENCH_SCENARIOS ?? 1000);
 const MODELS = ["echo-a", "echo-b", "echo-c"];
@@ -185,10 +186,13 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
   }
 }
 
-/** The embedded process on `home` until READY; its URL, key and peak RSS so far. */
-async function startEmbedded(home: string): Promise<{ child: AppProcess; url: string; key: string; readyRssMb: number | null }> {
-  const self = fileURLToPath(import.meta.url);
-  const child = spawnApp("embedded", [...nodeArgs, self, "--embedded-child"], { VERDICT_HOME: home, DATABASE_URL: undefined, KAFKA_BROKERS: undefined, VERDICT_READ_DATABASE_URL: undefined, TSX_TSCONFIG_PATH: API_TSCONFIG });
+/**
+ * The embedded process on `home` until READY; its URL, key and peak RSS so far. It runs as
+ * `npm start` runs the platform: this file bundled by scripts/bundle.mjs, on plain node.
+ */
+async function startEmbedded(home: string, bundled: string): Promise<{ child: AppProcess; url: string; key: string; readyRssMb: number | null }> {
+  const env = { VERDICT_HOME: home, DATABASE_URL: undefined, KAFKA_BROKERS: undefined, VERDICT_READ_DATABASE_URL: undefined };
+  const child = spawnApp("embedded", [...nodeArgs, bundled, "--embedded-child"], env, { tsx: false });
   try {
     const [, url, key] = await child.waitForOutput(/READY (\S+) (\S+)/, 120_000);
     return { child, url, key, readyRssMb: await peakRssMbOf(child.pid) };
@@ -205,9 +209,12 @@ async function startEmbedded(home: string): Promise<{ child: AppProcess; url: st
 async function embedded(): Promise<Figures> {
   const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));
   try {
-    const first = await startEmbedded(home);
+    // Imported by a computed path: the bundle of this file must not carry esbuild with it.
+    const { bundle } = (await import(pathToFileURL(join(ROOT, "scripts", "bundle.mjs")).href)) as typeof import("../scripts/bundle.mjs");
+    const bundled = await bundle(relative(ROOT, fileURLToPath(import.meta.url)), ".build/bench/platform-embedded.mjs");
+    const first = await startEmbedded(home, bundled);
     await stopApp(first.child, 15_000);
-    const second = await startEmbedded(home);
+    const second = await startEmbedded(home, bundled);
     try {
       const figures = await measure("embedded", second.url, second.key, () => [second.child]);
       figures.rssMb["embedded at ready"] = second.readyRssMb;

@@ -1,16 +1,20 @@
 #!/usr/bin/env -S npx tsx
-// `verdict` (npm start runs `verdict start`): see usage.ts for the commands and environment.
-// Commands that load the API re-run this file once with tsx reading apps/api/tsconfig.json,
-// which turns on the experimentalDecorators type-graphql's resolvers need (tsx applies a
-// tsconfig only to the files it includes, so it must be the API's own).
+// `verdict` (`npm start` runs `verdict start` from a bundle of this file, scripts/start.mjs): see
+// usage.ts for the commands and environment. From source, under tsx, commands that load the API
+// re-run this file once with tsx reading apps/api/tsconfig.json, which turns on the
+// experimentalDecorators type-graphql's resolvers need (tsx applies a tsconfig only to the files
+// it includes, so it must be the API's own).
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { needsDecorators, runCli } from "./cli.js";
 import { processIo } from "./io.js";
 
+// Defined (true) by scripts/bundle.mjs: a bundle is compiled with the API's tsconfig already.
+declare const VERDICT_BUNDLE: boolean | undefined;
+
 function reRunWithDecorators(): boolean {
-  if (process.env.TSX_TSCONFIG_PATH || process.env.VITEST) return false;
+  if (typeof VERDICT_BUNDLE !== "undefined" || process.env.TSX_TSCONFIG_PATH || process.env.VITEST) return false;
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
     env: { ...process.env, TSX_TSCONFIG_PATH: join(dirname(fileURLToPath(import.meta.url)), "../api/tsconfig.json") },

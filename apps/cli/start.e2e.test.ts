@@ -1,5 +1,6 @@
-// `verdict start --exit` as a user runs it: a child process on the embedded default, its data
-// in a temporary VERDICT_HOME. The first start imports the example, runs it across three models
+// `verdict start --exit` as a user runs it with `npm start -- --exit`: `node scripts/start.mjs`
+// (the CLI bundled, on plain node), a child process on the embedded default, its data in a
+// temporary VERDICT_HOME. The first start imports the example, runs it across three models
 // and writes the report; a second start on the same home reuses everything and runs #2.
 import { describe, expect, it, afterAll } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -12,7 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSX = join(ROOT, "node_modules/.bin/tsx");
+/** What `npm start` runs (package.json), minus npm. */
+const NPM_START = [join(ROOT, "scripts/start.mjs"), "start"];
 const MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
 
 function childEnv(home: string): NodeJS.ProcessEnv {
@@ -27,7 +29,7 @@ function childEnv(home: string): NodeJS.ProcessEnv {
 
 function start(home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["apps/cli/main.ts", "start", "--exit"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...NPM_START, "--exit"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -79,7 +81,7 @@ describe("verdict start --exit (embedded default)", () => {
   }, 180_000);
 
   it("serves until Ctrl-C: the printed subscription works as pasted, with the printed header", async () => {
-    const child: ChildProcess = spawn(TSX, ["apps/cli/main.ts", "start"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(process.execPath, NPM_START, { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     await new Promise<void>((resolve, reject) => {

@@ -43,8 +43,15 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return base;
 }
 
-export function spawnApp(name: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): AppProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+export interface SpawnOptions {
+  cwd?: string;
+  /** Run under tsx (default), or with plain node (a bundle: scripts/bundle.mjs). */
+  tsx?: boolean;
+}
+
+export function spawnApp(name: string, args: string[], env: Record<string, string | undefined>, options: SpawnOptions = {}): AppProcess {
+  const loader = options.tsx === false ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...loader, ...args], { cwd: options.cwd ?? ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
