@@ -188,11 +188,12 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
 
 /**
  * The embedded process on `home` until READY; its URL, key and peak RSS so far. It runs as
- * `npm start` runs the platform: this file bundled by scripts/bundle.mjs, on plain node.
+ * `npm start` runs the platform: this file bundled by scripts/bundle.mjs, on plain node with the
+ * same node flags.
  */
-async function startEmbedded(home: string, bundled: string): Promise<{ child: AppProcess; url: string; key: string; readyRssMb: number | null }> {
+async function startEmbedded(home: string, launch: string[]): Promise<{ child: AppProcess; url: string; key: string; readyRssMb: number | null }> {
   const env = { VERDICT_HOME: home, DATABASE_URL: undefined, KAFKA_BROKERS: undefined, VERDICT_READ_DATABASE_URL: undefined };
-  const child = spawnApp("embedded", [...nodeArgs, bundled, "--embedded-child"], env, { tsx: false });
+  const child = spawnApp("embedded", [...nodeArgs, ...launch, "--embedded-child"], env, { tsx: false });
   try {
     const [, url, key] = await child.waitForOutput(/READY (\S+) (\S+)/, 120_000);
     return { child, url, key, readyRssMb: await peakRssMbOf(child.pid) };
@@ -210,11 +211,12 @@ async function embedded(): Promise<Figures> {
   const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));
   try {
     // Imported by a computed path: the bundle of this file must not carry esbuild with it.
-    const { bundle } = (await import(pathToFileURL(join(ROOT, "scripts", "bundle.mjs")).href)) as typeof import("../scripts/bundle.mjs");
+    const { bundle, EMBEDDED_NODE_FLAGS } = (await import(pathToFileURL(join(ROOT, "scripts", "bundle.mjs")).href)) as typeof import("../scripts/bundle.mjs");
     const bundled = await bundle(relative(ROOT, fileURLToPath(import.meta.url)), ".build/bench/platform-embedded.mjs");
-    const first = await startEmbedded(home, bundled);
+    const launch = [...EMBEDDED_NODE_FLAGS, bundled];
+    const first = await startEmbedded(home, launch);
     await stopApp(first.child, 15_000);
-    const second = await startEmbedded(home, bundled);
+    const second = await startEmbedded(home, launch);
     try {
       const figures = await measure("embedded", second.url, second.key, () => [second.child]);
       figures.rssMb["embedded at ready"] = second.readyRssMb;

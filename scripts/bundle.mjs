@@ -10,6 +10,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
+/** Node flags `npm start` gives the embedded process (package.json "start"; see start.mjs). */
+export const EMBEDDED_NODE_FLAGS = ["--max-semi-space-size=4"];
+
 /** Keeps packages from node_modules out of the bundle; the workspace's own are compiled in. */
 const externalDependencies = {
   name: "external-dependencies",

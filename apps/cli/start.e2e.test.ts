@@ -6,15 +6,16 @@ import { describe, expect, it, afterAll } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** What `npm start` runs (package.json), minus npm. */
-const NPM_START = [join(ROOT, "scripts/start.mjs"), "start"];
+/** What `npm start` runs: package.json's start script, minus npm ("node" is this node). */
+const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ");
+const NPM_START = START_SCRIPT.slice(1);
 const MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
 
 function childEnv(home: string): NodeJS.ProcessEnv {
@@ -40,6 +41,11 @@ function start(home: string): Promise<{ code: number | null; stdout: string; std
 }
 
 describe("verdict start --exit (embedded default)", () => {
+  it("is what package.json's start script runs, with the node flags the platform bench measures", async () => {
+    const { EMBEDDED_NODE_FLAGS } = (await import("../../scripts/bundle.mjs")) as typeof import("../../scripts/bundle.mjs");
+    expect(START_SCRIPT).toEqual(["node", ...EMBEDDED_NODE_FLAGS, "scripts/start.mjs", "start"]);
+  });
+
   let home = "";
   afterAll(async () => {
     if (home) await rm(home, { recursive: true, force: true });
