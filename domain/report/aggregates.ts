@@ -28,23 +28,33 @@ export function criterionScores(
   threshold: number,
 ): Record<string, CriterionStats | Record<string, CriterionStats>> {
   const comparing = models.length > 1;
-  const values = new Map<string, Map<string, number[]>>();
+  // Bucket (the label, comparing) -> score key -> values: the bucket is found once per result,
+  // then one lookup per score (5,000 results carry ~20,000 scores), not two.
+  const buckets = new Map<string, Map<string, number[]>>();
+  const keys: string[] = [];
+  const seen = new Set<string>();
   for (const result of results) {
-    for (const key in result.scores) {
-      let byLabel = values.get(key);
-      if (!byLabel) { byLabel = new Map(); values.set(key, byLabel); }
-      const bucket = comparing ? result.label : "";
-      let list = byLabel.get(bucket);
-      if (!list) { list = []; byLabel.set(bucket, list); }
-      const value = result.scores[key];
+    const bucket = comparing ? result.label : "";
+    let lists = buckets.get(bucket);
+    if (!lists) { lists = new Map(); buckets.set(bucket, lists); }
+    const scores = result.scores;
+    for (const key in scores) {
+      let list = lists.get(key);
+      if (!list) {
+        list = [];
+        lists.set(key, list);
+        if (!seen.has(key)) { seen.add(key); keys.push(key); }
+      }
+      const value = scores[key];
       if (typeof value === "number" && Number.isFinite(value)) list.push(value);
     }
   }
+  const valuesOf = (bucket: string, key: string): number[] => buckets.get(bucket)?.get(key) ?? [];
   const out: Record<string, CriterionStats | Record<string, CriterionStats>> = {};
-  for (const [key, byLabel] of values) {
-    if (!comparing) { out[key] = stats(byLabel.get("") ?? [], threshold); continue; }
+  for (const key of keys) {
+    if (!comparing) { out[key] = stats(valuesOf("", key), threshold); continue; }
     const perModel: Record<string, CriterionStats> = {};
-    for (const model of models) perModel[model.label] = stats(byLabel.get(model.label) ?? [], threshold);
+    for (const model of models) perModel[model.label] = stats(valuesOf(model.label, key), threshold);
     out[key] = perModel;
   }
   return out;
