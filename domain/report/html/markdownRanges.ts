@@ -25,26 +25,13 @@ class Finder {
 
   place(id: string, text: string | null | undefined): void {
     if (this.missed || typeof text !== "string" || text === "") return;
-    const at = this.#backToBack(text) ?? this.whole.indexOf(text, this.cursor);
+    const at = this.whole.indexOf(text, this.cursor);
     if (at < 0) {
       this.missed = true;
       return;
     }
     this.ranges.set(id, [at, at + text.length]);
     this.cursor = at + text.length;
-  }
-
-  /**
-   * Where `text` starts when it sits at most a blank line ("\n\n") past the cursor, as the
-   * report's pieces do; undefined otherwise. The first match, as indexOf would find it: each
-   * nearer offset is tried first. Comparing in place skips indexOf's search setup, which on
-   * a thousand multi-kilobyte scenario blocks was ~3% of a toHtml profile.
-   */
-  #backToBack(text: string): number | undefined {
-    for (let at = this.cursor; at <= this.cursor + 2; at++) {
-      if (this.whole.startsWith(text, at)) return at;
-    }
-    return undefined;
   }
 }
 
