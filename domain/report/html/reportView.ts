@@ -46,13 +46,15 @@ export interface ReportView {
   money(value: number | null | undefined, estimated: boolean): string;
   /** costTitleAttr(), worked out once per result (the matrix cell and the answer card both carry it). */
   costTitleAttr(result: ResultDoc): string;
-  /** What costTitleAttr() already worked out for this page. */
+  /** What money() and costTitleAttr() already formatted for this page. */
   readonly cache: ViewCache;
   /** Where each Copy as Markdown piece sits in the whole report's source (set by the page). */
   copyRanges: MarkdownRanges;
 }
 
 interface ViewCache {
+  money: Map<number, string>;
+  estimated: Map<number, string>;
   titles: Map<ResultDoc, string>;
 }
 
@@ -60,10 +62,13 @@ interface ViewCache {
 // call to the very function it saw, holding that function weakly, so a closure that died with
 // its page threw the optimized matrix and answer renderers away at every full GC.
 function viewMoney(this: ReportView, value: number | null | undefined, estimated: boolean): string {
-  // Formatted each time: a run's costs are nearly all distinct, and a Map keyed by numbers
-  // (4,000 keys for 5,000 results) cost more to fill and probe than toFixed (~12% of an
-  // HTML-only toHtml profile, against money() at ~1%).
-  const text = money(value, estimated);
+  if (typeof value !== "number") return money(value, estimated);
+  const cache = estimated ? this.cache.estimated : this.cache.money;
+  let text = cache.get(value);
+  if (text === undefined) {
+    text = money(value, estimated);
+    cache.set(value, text);
+  }
   if (estimated && !this.anyEstimated && text.startsWith("~")) this.anyEstimated = true;
   return text;
 }
@@ -128,6 +133,7 @@ export function buildView(doc: ReportDocument): ReportView {
   }
   const judgeCost = doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null);
   const distinct = [...new Set(labels)];
+  // Costs repeat across thousands of cells; formatting each once keeps the matrix cheap.
   const view: ReportView = {
     doc,
     labels: distinct,
@@ -149,7 +155,7 @@ export function buildView(doc: ReportDocument): ReportView {
     anyEstimated: false,
     money: viewMoney,
     costTitleAttr: viewCostTitleAttr,
-    cache: { titles: new Map() },
+    cache: { money: new Map(), estimated: new Map(), titles: new Map() },
     copyRanges: new Map(),
   };
   return view;
