@@ -93,6 +93,19 @@ describe("LogTail", () => {
     expect(db.stats.reads).toBe(reads);
   });
 
+  it("reads an append back when its events cannot be built", async () => {
+    const db = log();
+    const tail = new LogTail(db.read, { pageSize: 4 });
+    db.add(1);
+    tail.noteAppended(db.events[0].position);
+    await tail.read(undefined, 100, undefined);
+    db.add(2);
+    tail.noteAppended(db.events[2].position, () => {
+      throw new Error("cannot build");
+    });
+    expect(ids(await tail.read(db.events[0].position, 100, undefined))).toEqual(ids(db.events.slice(1)));
+  });
+
   it("keeps a reader's answer whole when appends are taken while it reads pages", async () => {
     const db = log();
     let racing = false;

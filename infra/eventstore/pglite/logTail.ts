@@ -45,7 +45,7 @@ export class LogTail {
    * events, or a window not caught up yet) the next read past the window fetches them.
    */
   noteAppended(position: LogPosition, events?: () => RecordedEvent[] | null): void {
-    const taken = events && this.#from !== null && this.#holdsEveryAppend() ? events() : null;
+    const taken = events && this.#from !== null && this.#holdsEveryAppend() ? builtOrNull(events) : null;
     if (taken && taken.length > 0 && compare(taken[0].position, this.#to) > 0) {
       for (const event of taken) this.#events.push(event);
       this.#to = position;
@@ -116,5 +116,17 @@ export class LogTail {
     if (excess <= 0) return;
     this.#from = this.#events[excess - 1].position;
     this.#events.splice(0, excess);
+  }
+}
+
+/**
+ * The append's events, or null when building them fails: the append has committed (its caller
+ * must get its answer), and the events are then read back from the database like any others.
+ */
+function builtOrNull(build: () => RecordedEvent[] | null): RecordedEvent[] | null {
+  try {
+    return build();
+  } catch {
+    return null;
   }
 }
