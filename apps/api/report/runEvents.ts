@@ -1,11 +1,12 @@
-// A run's whole history from the log: its own stream plus one stream per scenario x model pair,
-// merged in log order, and folded into the record a Report is rebuilt from. Tenancy is checked
-// here: a run of another tenant answers exactly like a missing one.
+// A run's whole history from the log: its own stream plus its pairs' streams (read with one
+// filtered scan of the log, apps/worker pairEvents.ts), merged in log order, and folded into the
+// record a Report is rebuilt from. Tenancy is checked here: a run of another tenant answers
+// exactly like a missing one.
 import {
-  eventRegistry, readWholeStream, resultStream, runStream, isValidId,
+  eventRegistry, readWholeStream, runStream, isValidId,
   type DomainEvent, type EventData, type EventStore, type RecordedEvent,
 } from "@verdict/domain";
-import type { RunRecord } from "@verdict/worker";
+import { readPairEvents, type RunRecord } from "@verdict/worker";
 import { notFound } from "../server/errors.js";
 
 export interface RunHistory {
@@ -36,8 +37,7 @@ export async function loadRunHistory(store: EventStore, tenant: string, runId: s
   const events = [...runEvents];
   if (first.type === "RunStarted") {
     const pairs = first.data.scenarios.length * first.data.models.length;
-    const streams = await Promise.all(Array.from({ length: pairs }, (_, n) => readWholeStream(store, resultStream(runId, n))));
-    for (const stream of streams) events.push(...stream);
+    events.push(...(await readPairEvents(store, { runId, after: runEvents[0].position, pairs })));
     events.sort(byPosition);
   }
   const parsed = events.map((e) => eventRegistry.parseRecorded(e));
