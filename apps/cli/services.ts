@@ -1,6 +1,7 @@
-// The read side and access control for a mode: read models (MikroORM; migrations applied), the
-// progress bus (in-process on PGlite, LISTEN/NOTIFY on PostgreSQL), API keys (a file on the
-// embedded default, the api_keys table on PostgreSQL) and the dispatcher's checkpoints.
+// The read side and access control for a mode: read models (MikroORM on PostgreSQL, the PGlite
+// instance itself on the embedded default; migrations applied), the progress bus (in-process on
+// PGlite, LISTEN/NOTIFY on PostgreSQL), API keys (a file on the embedded default, the api_keys
+// table on PostgreSQL) and the dispatcher's checkpoints.
 import { join } from "node:path";
 import { createPostgresApiKeyStore, type ApiKeyStore } from "@verdict/api";
 import { createMemoryProgressBus, createPostgresProgressBus, openReadModels, type OpenedReadModels, type ProgressBus } from "@verdict/projector";
