@@ -22,8 +22,11 @@ describe("readWorkerConfig", () => {
       replayKey: "run",
       topicPrefix: "ci.",
       nice: 10,
+      watchdogStallMs: 600_000,
     });
     expect(readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0" }, []).nice).toBe(0);
+    expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "30000" }, []).watchdogStallMs).toBe(30_000);
+    expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "0" }, []).watchdogStallMs).toBeNull();
   });
 
   it("takes roles from flags; a process that does not replay needs no agent", () => {
@@ -42,6 +45,7 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig(env, ["--judge"])).toThrow('unknown argument "--judge"');
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_KEY: "scenario" }, [])).toThrow('VERDICT_REPLAY_KEY must be "run" or "pair"');
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "20" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "20")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "soon" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number >= 1 (got "soon")');
   });
 });
 

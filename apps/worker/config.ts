@@ -3,6 +3,7 @@
 import type { AgentRuntime } from "@verdict/domain";
 import { HttpAgent, ScriptedAgent } from "@verdict/infra/agents";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
+import { DEFAULT_STALL_MS } from "./watchdog.js";
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -25,6 +26,8 @@ export interface WorkerConfig {
    * PostgreSQL, they give way, so progress reaches subscribers while a run saturates the CPU.
    */
   nice: number;
+  /** No progress for this long re-drives a run, then fails it (watchdog.ts); null: off (VERDICT_WATCHDOG_STALL_MS=0). */
+  watchdogStallMs: number | null;
 }
 
 export const DEFAULT_WORKER_NICE = 10;
@@ -84,6 +87,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     replayKey,
     topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     nice: niceFrom(env),
+    watchdogStallMs: env.VERDICT_WATCHDOG_STALL_MS?.trim() === "0" ? null : positiveInt(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS),
   };
 }
 

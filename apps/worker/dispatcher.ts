@@ -6,6 +6,7 @@
 // their completion job follows the host's request (RunCompletionRequested). Its counts are saved with its position, so after a
 // restart it resumes exactly where its counts were; events after the checkpoint are handled
 // again and their jobs published again, which the consumers treat as the no-ops they are.
+// A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them.
 import {
   handleCommand,
   runAggregate,
@@ -21,6 +22,7 @@ import {
   eventRegistry,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
+import { DEFAULT_STALL_MS, watchdogAction, type WatchdogSettings } from "./watchdog.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 
@@ -33,6 +35,10 @@ export interface TrackedRun {
   requested: boolean;
   models: string[];
   scenarios: string[];
+  /** When the run last moved (started, a pair recorded or scored, completion asked), epoch ms. */
+  lastProgressAt?: number;
+  /** Times the watchdog re-drove it without progress since. */
+  redrives?: number;
 }
 
 export interface DispatcherOptions {
@@ -53,6 +59,7 @@ export interface DispatcherOptions {
   /** How often a standby retries for leadership (default 2 s). */
   standbyRetryMs?: number;
   names?: JobNames;
+  watchdog?: WatchdogSettings;
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunCompleted", "RunFailed"];
@@ -67,6 +74,7 @@ export class Dispatcher {
   private lastSave = 0;
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
   private leading = false;
   /** True while an event is being handled: its effects and its position are saved together. */
   private busy = false;
@@ -96,6 +104,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.controller.abort();
     if (this.timer) clearInterval(this.timer);
+    if (this.sweeper) clearInterval(this.sweeper);
     await this.loop;
     if (this.leading) {
       await this.save();
@@ -110,6 +119,7 @@ export class Dispatcher {
     if (signal.aborted) return;
     // Idle periods still get their checkpoint written, never in the middle of an event.
     this.timer = setInterval(() => void (!this.busy && this.unsaved > 0 ? this.save() : undefined), this.options.checkpointMs ?? 200);
+    this.startWatchdog();
     while (!signal.aborted) {
       try {
         const events = this.options.store.subscribeAll({ after: this.position ?? undefined, filter: { eventTypes: EVENT_TYPES }, signal });
@@ -159,17 +169,66 @@ export class Dispatcher {
    * jobs for pairs already scored as no-ops.
    */
   private async redrive(): Promise<void> {
+    const now = this.options.clock.now().getTime();
     for (const [runId, run] of this.runs) {
+      run.lastProgressAt = now; // the watchdog counts from this start, not from the last process's
       if (run.external) continue; // the host drives it; its recorded pairs were already handed out
-      if (run.requested) {
-        await this.publishCompletion(runId, run.tenant);
-        continue;
-      }
-      const jobs: Job[] = [];
-      for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(runId, run, n));
-      for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
-      this.options.log.info(`run ${runId}: ${jobs.length} replay jobs published again after a restart (${run.scored} already scored)`);
+      await this.publishAgain(runId, run, "after a restart");
     }
+  }
+
+  /** A run's outstanding jobs once more: its completion job if asked for, else every replay job. */
+  private async publishAgain(runId: string, run: TrackedRun, why: string): Promise<void> {
+    if (run.requested) {
+      await this.publishCompletion(runId, run.tenant);
+      this.options.log.info(`run ${runId}: completion job published again ${why}`);
+      return;
+    }
+    await this.publishReplays(runId, run);
+    this.options.log.info(`run ${runId}: ${run.total} replay jobs published again ${why} (${run.scored} already scored)`);
+  }
+
+  private async publishReplays(runId: string, run: TrackedRun): Promise<void> {
+    const jobs: Job[] = [];
+    for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(runId, run, n));
+    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
+  }
+
+  private startWatchdog(): void {
+    const stallMs = this.options.watchdog?.stallMs === undefined ? DEFAULT_STALL_MS : this.options.watchdog.stallMs;
+    if (stallMs === null) return;
+    const every = Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
+    this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`)), every);
+  }
+
+  /** The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough. */
+  async sweep(): Promise<void> {
+    const now = this.options.clock.now().getTime();
+    for (const [runId, run] of [...this.runs]) {
+      const action = watchdogAction(run, now, this.options.watchdog ?? {});
+      if (action.kind === "redrive") {
+        run.redrives = (run.redrives ?? 0) + 1;
+        run.lastProgressAt = now;
+        await this.publishAgain(runId, run, `by the watchdog (no progress; re-drive ${run.redrives})`);
+      } else if (action.kind === "fail") {
+        await this.failStalled(runId, run, action.message);
+      }
+    }
+  }
+
+  private async failStalled(runId: string, run: TrackedRun, message: string): Promise<void> {
+    try {
+      await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, {
+        clock: this.options.clock,
+        ids: this.options.ids,
+        context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" },
+      });
+      this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);
+    } catch (error) {
+      // It ended meanwhile (completed, or failed by another dispatcher): nothing to do.
+      this.options.log.info(`run ${runId}: not failed by the watchdog (${(error as Error).message})`);
+    }
+    this.runs.delete(runId);
   }
 
   /** Position and counts together, serialized so saves land in order. */
@@ -196,6 +255,7 @@ export class Dispatcher {
       const runId = recorded.streamId.slice("result-".length, recorded.streamId.lastIndexOf("."));
       const run = this.runs.get(runId);
       if (!run) return; // a run that ended, or one this dispatcher never saw start
+      this.progressed(run);
       if (recorded.type === "ResultScored") return this.scored(runId, run, recorded);
       if (recorded.type !== "ReplayRecorded" || !run.external) return;
     }
@@ -227,6 +287,8 @@ export class Dispatcher {
       requested: false,
       models: d.models.map((m) => m.label),
       scenarios: d.scenarios.map((s) => s.key),
+      lastProgressAt: this.options.clock.now().getTime(),
+      redrives: 0,
     };
     this.runs.set(d.run_id, run);
     if (run.external) return; // the host replays; its recorded pairs are scored as they land
@@ -272,8 +334,14 @@ export class Dispatcher {
   private async completionRequested(recorded: RecordedEvent): Promise<void> {
     const runId = recorded.streamId.slice("run-".length);
     const run = this.runs.get(runId);
+    if (run) this.progressed(run);
     if (!run?.external) return;
     await this.publishCompletion(runId, run.tenant);
+  }
+
+  private progressed(run: TrackedRun): void {
+    run.lastProgressAt = this.options.clock.now().getTime();
+    run.redrives = 0;
   }
 
   private async publishCompletion(runId: string, tenant: string): Promise<void> {

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     judgeTimeoutMs: config.judgeTimeoutMs,
     replayKey: config.replayKey,
     topicPrefix: config.topicPrefix,
+    watchdog: { stallMs: config.watchdogStallMs },
   });
   consoleLog.info(`agent ${runtime?.name ?? "(none: not replaying)"}, judge ${judge?.name ?? "none (rules only)"}, pid ${process.pid}`);
   let stopping = false;

@@ -6,6 +6,7 @@ import type { JudgeBackend } from "@verdict/infra/judges";
 import type { CheckpointStore } from "./checkpoints/index.js";
 import { consumeCompletionJobs, type ComparisonSettings } from "./completion.js";
 import { Dispatcher } from "./dispatcher.js";
+import type { WatchdogSettings } from "./watchdog.js";
 import { consumeReplayJobs } from "./replayConsumer.js";
 import { jobNames } from "./jobs.js";
 import { RunContexts } from "./runContext.js";
@@ -46,6 +47,8 @@ export interface WorkerOptions {
    * loop to themselves and the projector, the API and progress wait for the whole run.
    */
   pace?: () => Promise<void>;
+  /** The dispatcher's watchdog for runs that stop making progress (watchdog.ts). */
+  watchdog?: WatchdogSettings;
 }
 
 export interface RunningWorker {
@@ -97,6 +100,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       names,
       // One dispatcher leads per deployment: the prefix names its checkpoint too.
       name: `${options.topicPrefix ?? ""}dispatcher`,
+      watchdog: options.watchdog,
     });
     dispatcher.start();
   }

@@ -218,3 +218,90 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.published[REPLAY_TOPIC].filter((j) => (j.value as { run_id: string }).run_id === "r2")).toHaveLength(6);
   });
 });
+
+/** A bus that keeps (records) one topic's jobs without delivering them while `dropping` is set: jobs lost beyond redelivery. */
+class DroppingBus extends RecordingBus {
+  dropping = true;
+
+  constructor(private readonly lost = REPLAY_TOPIC) {
+    super();
+  }
+
+  override async publish(topic: string, jobs: Parameters<RecordingBus["publish"]>[1]): Promise<void> {
+    if (topic === this.lost && this.dropping) {
+      (this.published[topic] ??= []).push(...jobs);
+      return;
+    }
+    await super.publish(topic, jobs);
+  }
+}
+
+describe("the dispatcher's watchdog", () => {
+  const STALL_MS = 60_000;
+  let now = Date.parse("2026-11-30T12:00:00.000Z");
+  const clock = { now: () => new Date(now) };
+  const watchdog = { stallMs: STALL_MS, maxRedrives: 2 };
+
+  it("leaves a run alone while it is younger than the stall time", async () => {
+    const store = createMemoryEventStore();
+    const bus = new DroppingBus();
+    await start(store, bus, { clock, watchdog });
+    await seedRun(store);
+    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    now += STALL_MS - 1;
+    await worker!.dispatcher!.sweep();
+    expect(bus.published[REPLAY_TOPIC]).toHaveLength(6);
+    expect(await runEnded(store, "r1")).toBe(false);
+  });
+
+  it("re-drives a run whose replay jobs were lost, and the run completes", async () => {
+    const store = createMemoryEventStore();
+    const bus = new DroppingBus();
+    await start(store, bus, { clock, watchdog });
+    await seedRun(store);
+    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    bus.dropping = false;
+    now += STALL_MS;
+    await worker!.dispatcher!.sweep();
+    await waitFor(() => runEnded(store, "r1"));
+    expect(bus.published[REPLAY_TOPIC]).toHaveLength(12);
+    expect((await runEvents(store, "r1")).map((e) => e.type)).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+  });
+
+  it("fails a run that makes no progress after its re-drives, once, saying why", async () => {
+    const store = createMemoryEventStore();
+    const bus = new DroppingBus();
+    await start(store, bus, { clock, watchdog });
+    await seedRun(store);
+    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    for (let round = 0; round < 3; round++) {
+      now += STALL_MS;
+      await worker!.dispatcher!.sweep();
+    }
+    await waitFor(() => runEnded(store, "r1"));
+    expect(bus.published[REPLAY_TOPIC]).toHaveLength(18); // published, then 2 re-drives
+    const failed = (await runEvents(store, "r1")).filter((e) => e.type === "RunFailed");
+    expect(failed).toHaveLength(1);
+    expect((failed[0].data as { message: string }).message).toBe(
+      "no result for 6 of 6 pairs after 2 re-drives 1 min apart: their replay jobs were lost or never finish",
+    );
+    now += STALL_MS;
+    await worker!.dispatcher!.sweep(); // the failed run is no longer tracked
+    expect((await runEvents(store, "r1")).filter((e) => e.type === "RunFailed")).toHaveLength(1);
+  });
+
+  it("publishes a lost completion job again, and the run completes once", async () => {
+    const store = createMemoryEventStore();
+    const bus = new DroppingBus(COMPLETE_TOPIC);
+    await start(store, bus, { clock, watchdog });
+    await seedRun(store);
+    await waitFor(() => (bus.published[COMPLETE_TOPIC]?.length ?? 0) === 1);
+    bus.dropping = false;
+    now += STALL_MS;
+    await worker!.dispatcher!.sweep();
+    await waitFor(() => runEnded(store, "r1"));
+    expect(bus.published[COMPLETE_TOPIC]).toHaveLength(2);
+    expect(bus.published[REPLAY_TOPIC]).toHaveLength(6); // the pairs were all scored: only the completion is re-driven
+    expect((await runEvents(store, "r1")).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+  });
+});
