@@ -5,8 +5,8 @@
 //                                           when KAFKA_BROKERS names brokers, else in-memory
 // Each command opens only what it needs; `close()` releases what was opened, in reverse.
 import { join } from "node:path";
-import { mkdir } from "node:fs/promises";
 import type { EventStore, JobBus } from "@verdict/domain";
+import { openPgliteDataDir } from "@verdict/infra/db";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
 import { CliError } from "./errors.js";
@@ -59,9 +59,10 @@ export async function claimHome(mode: PlatformMode, resources: Resources): Promi
 
 export async function openEventStore(mode: PlatformMode, resources: Resources): Promise<EventStore> {
   if (mode.databaseUrl) return resources.add(await createPostgresEventStore({ connectionString: mode.databaseUrl }), (s) => s.close());
-  const dataDir = join(mode.home, "events");
-  await mkdir(dataDir, { recursive: true });
-  return resources.add(await createPgliteEventStore({ dataDir }), (s) => s.close());
+  const db = resources.add(await openPgliteDataDir(join(mode.home, "events")), (d) => d.close());
+  // The home is locked to this process: it is the log's only writer, so the store's log tail may
+  // take its own appends as the log.
+  return resources.add(await createPgliteEventStore({ db, soleWriter: true }), (s) => s.close());
 }
 
 export function openJobBus(mode: PlatformMode, resources: Resources): JobBus {

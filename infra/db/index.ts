@@ -4,3 +4,4 @@ export { openReadDatabase, type ReadDatabase, type ReadDatabaseOptions } from ".
 export { createReadOrm, type ReadOrmOptions } from "./readOrm.js";
 export { pgliteSqlDatabase, numberedPlaceholders, type PgliteSql, type PgliteSqlDatabase } from "./pgliteSql.js";
 export { cachedPgliteDump } from "./pgliteDump.js";
+export { openPgliteDataDir } from "./pgliteDataDir.js";

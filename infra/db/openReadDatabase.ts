@@ -7,6 +7,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { EMBEDDED_POSTGRESQL_CONF } from "../eventstore/pglite/pgliteEventStore.js";
 import { mkdir } from "node:fs/promises";
+import { openPgliteDataDir } from "./pgliteDataDir.js";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 
@@ -40,11 +41,7 @@ export interface ReadDatabase {
 
 export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promise<ReadDatabase> {
   if (options.url) return { url: options.url, embedded: false, poolSize: undefined, pglite: null, close: async () => undefined };
-  const dataDir = options.inMemory ? undefined : (options.dataDir ?? join(resolve(options.baseDir ?? ".verdict"), options.name ?? "read"));
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  // Same small buffer pool as the embedded event store: PGlite never gives WebAssembly memory back,
-  // and the default 128 MB of shared buffers is most of an embedded process's footprint.
-  const db = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
+  const db = await createPglite(options);
   let served: Awaited<ReturnType<typeof serve>> | null = null;
   try {
     if (options.serve !== false) served = await serve(db);
@@ -65,6 +62,15 @@ export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promi
       await db.close();
     },
   };
+}
+
+async function createPglite(options: ReadDatabaseOptions): Promise<PGlite> {
+  const dataDir = options.inMemory ? undefined : (options.dataDir ?? join(resolve(options.baseDir ?? ".verdict"), options.name ?? "read"));
+  if (dataDir && !options.loadDataDir) return openPgliteDataDir(dataDir);
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  // Same small buffer pool as the embedded event store: PGlite never gives WebAssembly memory back,
+  // and the default 128 MB of shared buffers is most of an embedded process's footprint.
+  return PGlite.create({ dataDir, loadDataDir: options.loadDataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
 }
 
 async function serve(db: PGlite): Promise<{ url: string; stop(): Promise<void> }> {
