@@ -22,7 +22,7 @@ import {
   eventRegistry,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { DEFAULT_STALL_MS, watchdogAction, type WatchdogSettings } from "./watchdog.js";
+import { stallMsOf, watchdogAction, type WatchdogSettings } from "./watchdog.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 
@@ -195,7 +195,7 @@ export class Dispatcher {
   }
 
   private startWatchdog(): void {
-    const stallMs = this.options.watchdog?.stallMs === undefined ? DEFAULT_STALL_MS : this.options.watchdog.stallMs;
+    const stallMs = stallMsOf(this.options.watchdog ?? {});
     if (stallMs === null) return;
     const every = Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
     this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`)), every);
@@ -224,11 +224,11 @@ export class Dispatcher {
         context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" },
       });
       this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);
+      this.runs.delete(runId);
     } catch (error) {
-      // It ended meanwhile (completed, or failed by another dispatcher): nothing to do.
+      // It ended meanwhile (its end event untracks it), or the store failed: the next round retries.
       this.options.log.info(`run ${runId}: not failed by the watchdog (${(error as Error).message})`);
     }
-    this.runs.delete(runId);
   }
 
   /** Position and counts together, serialized so saves land in order. */
@@ -292,10 +292,8 @@ export class Dispatcher {
     };
     this.runs.set(d.run_id, run);
     if (run.external) return; // the host replays; its recorded pairs are scored as they land
-    const jobs: Job[] = [];
-    for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(d.run_id, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
-    this.options.log.info(`run ${d.run_id}: ${jobs.length} replay jobs published`);
+    await this.publishReplays(d.run_id, run);
+    this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
   }
 
   private replayJob(runId: string, run: TrackedRun, n: number): Job {

@@ -16,10 +16,15 @@ export interface WatchdogSettings {
 export const DEFAULT_STALL_MS = 10 * 60_000;
 export const DEFAULT_MAX_REDRIVES = 3;
 
+/** The stall time in force: the default when unset, null when the watchdog is off. */
+export function stallMsOf(settings: WatchdogSettings): number | null {
+  return settings.stallMs === undefined ? DEFAULT_STALL_MS : settings.stallMs;
+}
+
 export type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };
 
 export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogSettings): WatchdogAction {
-  const stallMs = settings.stallMs === undefined ? DEFAULT_STALL_MS : settings.stallMs;
+  const stallMs = stallMsOf(settings);
   if (stallMs === null || run.external) return { kind: "wait" };
   // A run tracked before the watchdog existed (an older checkpoint) starts its clock now.
   if (run.lastProgressAt === undefined) return { kind: "wait" };

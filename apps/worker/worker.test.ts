@@ -242,12 +242,18 @@ describe("the dispatcher's watchdog", () => {
   const clock = { now: () => new Date(now) };
   const watchdog = { stallMs: STALL_MS, maxRedrives: 2 };
 
-  it("leaves a run alone while it is younger than the stall time", async () => {
+  /** A worker whose bus loses `topic`'s jobs, and run r1 once `published` of them are gone. */
+  async function runLosing(topic: string, published: number): Promise<{ store: EventStore; bus: DroppingBus }> {
     const store = createMemoryEventStore();
-    const bus = new DroppingBus();
+    const bus = new DroppingBus(topic);
     await start(store, bus, { clock, watchdog });
     await seedRun(store);
-    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    await waitFor(() => (bus.published[topic]?.length ?? 0) === published);
+    return { store, bus };
+  }
+
+  it("leaves a run alone while it is younger than the stall time", async () => {
+    const { store, bus } = await runLosing(REPLAY_TOPIC, 6);
     now += STALL_MS - 1;
     await worker!.dispatcher!.sweep();
     expect(bus.published[REPLAY_TOPIC]).toHaveLength(6);
@@ -255,11 +261,7 @@ describe("the dispatcher's watchdog", () => {
   });
 
   it("re-drives a run whose replay jobs were lost, and the run completes", async () => {
-    const store = createMemoryEventStore();
-    const bus = new DroppingBus();
-    await start(store, bus, { clock, watchdog });
-    await seedRun(store);
-    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    const { store, bus } = await runLosing(REPLAY_TOPIC, 6);
     bus.dropping = false;
     now += STALL_MS;
     await worker!.dispatcher!.sweep();
@@ -269,11 +271,7 @@ describe("the dispatcher's watchdog", () => {
   });
 
   it("fails a run that makes no progress after its re-drives, once, saying why", async () => {
-    const store = createMemoryEventStore();
-    const bus = new DroppingBus();
-    await start(store, bus, { clock, watchdog });
-    await seedRun(store);
-    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    const { store, bus } = await runLosing(REPLAY_TOPIC, 6);
     for (let round = 0; round < 3; round++) {
       now += STALL_MS;
       await worker!.dispatcher!.sweep();
@@ -291,11 +289,7 @@ describe("the dispatcher's watchdog", () => {
   });
 
   it("publishes a lost completion job again, and the run completes once", async () => {
-    const store = createMemoryEventStore();
-    const bus = new DroppingBus(COMPLETE_TOPIC);
-    await start(store, bus, { clock, watchdog });
-    await seedRun(store);
-    await waitFor(() => (bus.published[COMPLETE_TOPIC]?.length ?? 0) === 1);
+    const { store, bus } = await runLosing(COMPLETE_TOPIC, 1);
     bus.dropping = false;
     now += STALL_MS;
     await worker!.dispatcher!.sweep();

@@ -6,6 +6,7 @@ import {
   eventRegistry, readWholeStream, runStream, isValidId,
   type DomainEvent, type EventData, type EventStore, type RecordedEvent,
 } from "@verdict/domain";
+import { comparePositions } from "@verdict/infra/eventstore";
 import { readPairEvents, type RunRecord } from "@verdict/worker";
 import { notFound } from "../server/errors.js";
 
@@ -22,12 +23,6 @@ export interface RunHistory {
   failure: EventData<"RunFailed"> | null;
 }
 
-function byPosition(a: RecordedEvent, b: RecordedEvent): number {
-  if (a.position.commit !== b.position.commit) return a.position.commit < b.position.commit ? -1 : 1;
-  if (a.position.prepare !== b.position.prepare) return a.position.prepare < b.position.prepare ? -1 : 1;
-  return 0;
-}
-
 /** The run's events for this tenant, or NOT_FOUND (missing, malformed id or another tenant's). */
 export async function loadRunHistory(store: EventStore, tenant: string, runId: string): Promise<RunHistory> {
   if (!isValidId(runId)) throw notFound("run", runId);
@@ -38,7 +33,7 @@ export async function loadRunHistory(store: EventStore, tenant: string, runId: s
   if (first.type === "RunStarted") {
     const pairs = first.data.scenarios.length * first.data.models.length;
     events.push(...(await readPairEvents(store, { runId, after: runEvents[0].position, pairs })));
-    events.sort(byPosition);
+    events.sort((a, b) => comparePositions(a.position, b.position));
   }
   const parsed = events.map((e) => eventRegistry.parseRecorded(e));
   return { runId, tenant, events, parsed, ...fold(parsed) };
