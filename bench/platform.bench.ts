@@ -50,6 +50,8 @@ interface Figures {
   startRunMs: number;
   runStartedAtMs: number;
   resultsPerSecond: number;
+  /** CPU time of the platform's processes (all of them) from startRun until the subscriber saw the run completed: steadier than wall time on a shared machine. */
+  runCpuMs: number;
   seenCompletedMs: number;
   progressMessages: number;
   progressLatestP95: number;
@@ -131,6 +133,8 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     const scenarios = Array.from({ length: SCENARIOS }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?` }));
     const created = await client.ok(key, `mutation ($s: JSON!, $c: JSON!, $m: [String!]) { createEvaluation(input: { agent: "BenchAgent", name: "bench", scenarios: $s, criteria: $c, compareModels: $m, judgeKind: "rules" }) { evaluationId } }`, { s: scenarios, c: CRITERIA, m: MODELS });
     const evaluationId = created.createEvaluation.evaluationId;
+    const platformCpu = async () => (await Promise.all(processes().map((app) => cpuMsOf(app.pid)))).reduce((a, b) => a + b, 0);
+    const cpuBefore = await platformCpu();
     const t0 = Date.now();
     const started = await client.ok(key, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
     const runId: string = started.startRun.runId;
@@ -141,6 +145,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
       received.push({ at: Date.now(), completed: p.completed, latest: p.latestResult ? `${p.latestResult.scenarioKey}|${p.latestResult.modelLabel}` : null });
     });
     const seenCompletedMs = received.at(-1)!.at - t0;
+    const runCpuMs = Math.round((await platformCpu()) - cpuBefore);
     const audit = await client.ok(key, `query ($id: ID!) { runAudit(id: $id) { status events { type recordedAt data } } }`, { id: runId });
     if (audit.runAudit.status !== "COMPLETED") throw new Error(`run ended ${audit.runAudit.status}`);
     const events: Array<{ type: string; recordedAt: string; data: any }> = audit.runAudit.events;
@@ -174,7 +179,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
     const wallMs = completedAt - t0;
     return {
-      mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), seenCompletedMs, progressMessages: received.length,
+      mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), runCpuMs, seenCompletedMs, progressMessages: received.length,
       progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
       runQueryP50: percentile(results.times, 50), runQueryP95: percentile(results.times, 95), runQuery1ClientP95: percentile(alone.times, 95),
       runQueryApiCpuMs: round2(results.apiCpuMs), runQueryClientCpuMs: round2(results.clientCpuMs), runQueryParseMs: round2(parse),
@@ -314,7 +319,7 @@ async function main(): Promise<void> {
   console.table(figures.map(({ rssMb, ...f }) => ({ ...f, rssMb: Object.entries(rssMb).map(([n, mb]) => `${n} ${mb}`).join(", ") })));
   for (const f of figures) {
     const throughputTarget = f.mode === "embedded" ? 1500 : 500;
-    console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}), ` +
+    console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}; ${f.runCpuMs} ms of CPU for the run), ` +
       `progress p95 ${f.progressLatestP95} ms latest / ${f.progressOldestP95} ms oldest (${verdictOf(f.progressOldestP95, 150, false)}), ` +
       `run query p95 ${f.runQueryP95} ms (${verdictOf(f.runQueryP95, 30, false)}; per answer: API CPU ${f.runQueryApiCpuMs} ms, ` +
       `client CPU ${f.runQueryClientCpuMs} ms of which JSON.parse ${f.runQueryParseMs} ms; ${CLIENTS} clients on this one thread make the mean ` +

@@ -182,6 +182,37 @@ const cases = {
       expect(all.filter((e) => e.streamId === stream).map((e) => e.streamVersion)).toEqual((await store.readStream(stream)).map((e) => e.streamVersion));
     }
   },
+  "concurrent appends creating streams and extending others at exact versions: each answered, versions continue": async ({ store, prefix }: Context) => {
+    // A worker's batch: new pair streams beside pairs it created a moment before (version 0).
+    const existing = Array.from({ length: 6 }, (_, i) => `${prefix}old${i}`);
+    const firsts = await Promise.all(existing.map((stream) => store.append(stream, events(1), { expectedVersion: "noStream" })));
+    const fresh = Array.from({ length: 6 }, (_, i) => `${prefix}young${i}`);
+    const later = existing.map((_, i) => events(1 + (i % 2)));
+    const [extended, created] = await Promise.all([
+      Promise.all(existing.map((stream, i) => store.append(stream, later[i], { expectedVersion: 0n }))),
+      Promise.all(fresh.map((stream) => store.append(stream, events(1), { expectedVersion: "noStream" }))),
+    ]);
+    for (const [i, stream] of existing.entries()) {
+      const recorded = await store.readStream(stream);
+      expect(recorded.map((e) => e.streamVersion)).toEqual([0n, ...later[i].map((_, v) => BigInt(v + 1))]);
+      expect(extended[i].nextExpectedVersion).toBe(BigInt(later[i].length));
+      expect(extended[i].position).toEqual(recorded.at(-1)!.position);
+      expect(comparePositions(extended[i].position, firsts[i].position)).toBeGreaterThan(0);
+      expect(await store.streamVersion(stream)).toBe(BigInt(later[i].length));
+    }
+    for (const [i, stream] of fresh.entries()) {
+      expect(created[i].nextExpectedVersion).toBe(0n);
+      expect(await store.streamVersion(stream)).toBe(0n);
+    }
+    // A stale exact version among fresh appends is refused alone; the others land.
+    const [stale, ...others] = await Promise.all([
+      conflictOf(store.append(existing[0], events(1), { expectedVersion: 0n })),
+      ...fresh.map((stream) => store.append(stream, events(1), { expectedVersion: 0n })),
+    ]);
+    expect(stale.actual).toBe(BigInt(later[0].length));
+    expect(others.map((r) => (r as { nextExpectedVersion: bigint }).nextExpectedVersion)).toEqual(fresh.map(() => 1n));
+    expectStrictlyOrdered(await store.readAll({ filter: { streamPrefixes: [prefix] } }));
+  },
   "readStream reads forwards, backwards, from a version and with a limit": async ({ store, prefix }: Context) => {
     const stream = `${prefix}g`;
     // Twelve events, so versions past 9 would show a text ordering ("10" < "9").
