@@ -14,11 +14,25 @@ export interface GqlAnswer<T> {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 }
 
+export interface WireAnswer {
+  status: number;
+  encoding: string | undefined;
+  bytes: Buffer;
+}
+
+/** A wire answer's body as text (inflated when it came gzipped). */
+export function wireText(answer: WireAnswer): string {
+  return (answer.encoding === "gzip" ? gunzipSync(answer.bytes) : answer.bytes).toString("utf8");
+}
+
 export interface ApiClient {
   graphqlUrl: string;
   gql<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<GqlAnswer<T>>;
-  /** The answer's bytes as received (inflated), not decoded: for the bench, the transport's share of a query's time. */
-  gqlBytes(key: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; bytes: Buffer }>;
+  /**
+   * The answer as it arrived, neither inflated nor decoded (`encoding` is its content-encoding):
+   * for the bench, a query's time to its last byte, as HTTP load tools measure it.
+   */
+  gqlWire(key: string, query: string, variables?: Record<string, unknown>): Promise<WireAnswer>;
   /** The data, or throws with the errors. */
   ok<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<T>;
   get(key: string, path: string): Promise<Response>;
@@ -35,13 +49,13 @@ export function apiClient(graphqlUrl: string): ApiClient {
   const agent = new Agent({ keepAlive: true });
   const gql = async <T>(key: string, query: string, variables?: Record<string, unknown>): Promise<GqlAnswer<T>> => {
     const res = await postJson(graphqlUrl, agent, auth(key), JSON.stringify({ query, variables }));
-    const body = JSON.parse(res.bytes.toString("utf8")) as { data?: T; errors?: GqlAnswer<T>["errors"] };
+    const body = JSON.parse(wireText(res)) as { data?: T; errors?: GqlAnswer<T>["errors"] };
     return { status: res.status, data: body.data ?? undefined, errors: body.errors };
   };
   return {
     graphqlUrl,
     gql,
-    gqlBytes: (key, query, variables) => postJson(graphqlUrl, agent, auth(key), JSON.stringify({ query, variables })),
+    gqlWire: (key, query, variables) => postJson(graphqlUrl, agent, auth(key), JSON.stringify({ query, variables })),
     async ok<T>(key: string, query: string, variables?: Record<string, unknown>) {
       const answer = await gql<T>(key, query, variables);
       if (answer.errors) throw new Error(`GraphQL ${answer.status}: ${JSON.stringify(answer.errors)}`);
@@ -73,7 +87,7 @@ export function apiClient(graphqlUrl: string): ApiClient {
 }
 
 /** POSTs a JSON body; the status and the whole answer's bytes (inflated when gzipped). */
-function postJson(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<{ status: number; bytes: Buffer }> {
+function postJson(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: "POST",
@@ -83,12 +97,7 @@ function postJson(url: string, agent: Agent, headers: Record<string, string>, bo
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
-        try {
-          const bytes = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, bytes: res.headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes });
-        } catch (error) {
-          reject(error);
-        }
+        resolve({ status: res.statusCode ?? 0, encoding: res.headers["content-encoding"], bytes: Buffer.concat(chunks) });
       });
       res.on("error", reject);
     });
