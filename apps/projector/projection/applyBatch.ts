@@ -2,7 +2,7 @@
 // last one, in ONE transaction. An event at or before the checkpoint (a redelivery) is skipped,
 // so reapplying changes nothing. Progress of the runs the batch touched is read inside the
 // transaction and handed back for publishing after the commit.
-import { eventRegistry, UnknownEventTypeError, type EventRegistry, type LogPosition, type RecordedEvent } from "@verdict/domain";
+import { eventRegistry, UnknownEventTypeError, type DomainEvent, type EventRegistry, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sqlOf, type Sql } from "../db/sql.js";
 import type { RunProgress } from "../progress/progress.js";
@@ -37,8 +37,21 @@ export interface BatchOutcome {
   progress: RunProgress[];
 }
 
+// A pair's events are most of a run's log (two per scenario x model) and were validated when
+// appended, as every append is (domain/events/toAppend.ts): at the current schema version they
+// are taken as stored instead of parsed again, as the dispatcher takes them. Older versions are
+// still upcast and parsed, and every other event is parsed.
+const PAIR_EVENTS = new Set(["ReplayRecorded", "ResultScored"]);
+
+function eventOf(recorded: RecordedEvent, registry: EventRegistry): DomainEvent {
+  if (PAIR_EVENTS.has(recorded.type) && recorded.schemaVersion === registry.currentVersion(recorded.type)) {
+    return { type: recorded.type, data: recorded.data } as DomainEvent;
+  }
+  return registry.parseRecorded(recorded);
+}
+
 function envelopeOf(recorded: RecordedEvent, registry: EventRegistry): Envelope {
-  const event = registry.parseRecorded(recorded);
+  const event = eventOf(recorded, registry);
   const data = event.data as { tenant?: unknown };
   const tenant = String(recorded.metadata.tenant ?? data.tenant ?? "");
   const recordedAt = recorded.metadata.recorded_at;
