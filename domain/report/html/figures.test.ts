@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { faultName, latency, money, passes, percent, ratePercent, tokens } from "./figures.js";
+import { escapeHtml } from "./escape.js";
+import { faultName, faultNameHtml, figureHtml, latency, money, passes, percent, ratePercent, tokens } from "./figures.js";
 
 describe("the page's figures", () => {
+  it("escapes percent, money and latency figures as escapeHtml does, without scanning them", () => {
+    const values = [null, undefined, NaN, Infinity, "x<y", "0.5", 0, -0, 0.875, 1e-7, 0.000697, 0.0243, 12.5, -3.25, 2e21, 999_999, 12_345];
+    const figures = values.flatMap((v) => [percent(v as number), money(v as number), money(v as number, true), latency(v as number)]);
+    for (const text of figures) expect(figureHtml(text)).toBe(escapeHtml(text));
+    expect(faultNameHtml("tool_<b>_\"x\"")).toBe(escapeHtml(faultName("tool_<b>_\"x\"")));
+  });
+
   it("writes latency in ms below a second, else seconds without trailing zeros", () => {
     expect(latency(840)).toBe("840ms");
     expect(latency(1000)).toBe("1s");

@@ -3,6 +3,7 @@
 // HTML page's own short forms (§14).
 
 import { Format } from "../../format/index.js";
+import { escapeHtml } from "./escape.js";
 import { roundHalfAwayFromZero } from "../../support/round.js";
 
 export const EMPTY = Format.EMPTY;
@@ -11,6 +12,14 @@ export const percent = (value: number | null | undefined): string => Format.perc
 /** `14/16 · 88%`; `—` when nothing was scored. */
 export const passes = (passed: number, total: number): string => Format.passes(passed, total);
 export const money = (value: number | null | undefined, estimated = false): string => Format.money(value, { estimated });
+
+const EMPTY_HTML = "&#8212;";
+
+/**
+ * escapeHtml of a figure written here or by Format (percent, money, latency), without its scan:
+ * they are ASCII but for the `—` of a missing figure. Thousands per page.
+ */
+export const figureHtml = (text: string): string => (text === EMPTY ? EMPTY_HTML : text);
 
 const usable = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
@@ -35,6 +44,7 @@ function trimOne(value: number): string {
 }
 
 const faultNames = new Map<string, string>();
+const faultNamesHtml = new Map<string, string>();
 
 /** `expected_tool_not_called` -> `expected tool not called` (a handful of faults, each named once). */
 export function faultName(fault: string): string {
@@ -44,6 +54,16 @@ export function faultName(fault: string): string {
     if (faultNames.size < 1000) faultNames.set(fault, name);
   }
   return name;
+}
+
+/** faultName, HTML-escaped (a fault is any string a report was given), each once. */
+export function faultNameHtml(fault: string): string {
+  let html = faultNamesHtml.get(fault);
+  if (html === undefined) {
+    html = escapeHtml(faultName(fault));
+    if (faultNamesHtml.size < 1000) faultNamesHtml.set(fault, html);
+  }
+  return html;
 }
 
 /** One decimal, as a pass rate in percent reads (`85.7%`). */

@@ -46,7 +46,9 @@ export interface ReportView {
   money(value: number | null | undefined, estimated: boolean): string;
   /** costTitleAttr(), worked out once per result (the matrix cell and the answer card both carry it). */
   costTitleAttr(result: ResultDoc): string;
-  /** What money() and costTitleAttr() already formatted for this page. */
+  /** Prose (a fault's summary and recommendation) HTML-escaped, each distinct text once per page. */
+  proseHtml(text: string): string;
+  /** What money(), costTitleAttr() and proseHtml() already formatted for this page. */
   readonly cache: ViewCache;
   /** Where each Copy as Markdown piece sits in the whole report's source (set by the page). */
   copyRanges: MarkdownRanges;
@@ -56,6 +58,7 @@ interface ViewCache {
   money: Map<number, string>;
   estimated: Map<number, string>;
   titles: Map<ResultDoc, string>;
+  prose: Map<string, string>;
 }
 
 // The view's two methods are these module functions, not closures made per view: V8 inlines a
@@ -81,6 +84,16 @@ function viewCostTitleAttr(this: ReportView, result: ResultDoc): string {
     this.cache.titles.set(result, attr);
   }
   return attr;
+}
+
+// Diagnoses repeat across results (one per fault and tool, mostly): escaped once per page.
+function viewProseHtml(this: ReportView, text: string): string {
+  let html = this.cache.prose.get(text);
+  if (html === undefined) {
+    html = escapeHtml(text);
+    this.cache.prose.set(text, html);
+  }
+  return html;
 }
 
 const sum = (a: number | null, b: number | null | undefined): number | null =>
@@ -155,7 +168,8 @@ export function buildView(doc: ReportDocument): ReportView {
     anyEstimated: false,
     money: viewMoney,
     costTitleAttr: viewCostTitleAttr,
-    cache: { money: new Map(), estimated: new Map(), titles: new Map() },
+    proseHtml: viewProseHtml,
+    cache: { money: new Map(), estimated: new Map(), titles: new Map(), prose: new Map() },
     copyRanges: new Map(),
   };
   return view;

@@ -4,7 +4,7 @@
 import type { Chunks } from "./chunks.js";
 import { escapeHtml, truncate } from "./escape.js";
 import { copyMarkdown } from "./markdownRanges.js";
-import { faultName, latency, percent } from "./figures.js";
+import { faultNameHtml, figureHtml, latency, percent } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
 import { callFailed } from "./scenarioMatrix.js";
@@ -17,8 +17,8 @@ export const ERROR_LIMIT = 500;
 function statusBadge(result: ResultDoc): string {
   if (result.status === "errored") return `<span class="badge warn">errored</span>`;
   return result.status === "passed"
-    ? `<span class="badge ok">passed · ${escapeHtml(percent(result.score))}</span>`
-    : `<span class="badge bad">failed · ${escapeHtml(percent(result.score))}</span>`;
+    ? `<span class="badge ok">passed · ${figureHtml(percent(result.score))}</span>`
+    : `<span class="badge bad">failed · ${figureHtml(percent(result.score))}</span>`;
 }
 
 function toolsBlock(result: ResultDoc): string {
@@ -33,11 +33,13 @@ function toolsBlock(result: ResultDoc): string {
   return html + "</div>";
 }
 
-function faultBox(result: ResultDoc): string {
+function faultBox(view: ReportView, result: ResultDoc): string {
   if (!result.fault) return "";
   const summary = typeof result.diagnosis?.summary === "string" ? result.diagnosis.summary : "";
-  const text = [summary, result.recommendation ?? ""].filter(Boolean).join(" ");
-  return `<div class="fault-box"><strong>${escapeHtml(faultName(result.fault))}</strong>${text ? ` &#8212; ${escapeHtml(text)}` : ""}</div>`;
+  const recommendation = result.recommendation ?? "";
+  // [summary, recommendation].filter(Boolean).join(" "), without the array.
+  const text = summary && recommendation ? `${summary} ${recommendation}` : summary || recommendation;
+  return `<div class="fault-box"><strong>${faultNameHtml(result.fault)}</strong>${text ? ` &#8212; ${view.proseHtml(text)}` : ""}</div>`;
 }
 
 // Hot path (one per result): one string grown by concatenation (V8 ropes, flattened once when
@@ -46,8 +48,10 @@ function answerCard(view: ReportView, labelHtml: string, result: ResultDoc | und
   if (!result) return `<div class="answer"><code>${labelHtml}</code> <small>not run</small></div>`;
   const tokenCount = (result.input_tokens ?? 0) + (result.output_tokens ?? 0);
   const cost = view.money(result.cost, result.metadata?.cost_source === "estimated");
-  let html = `<div class="answer"><code>${labelHtml}</code> ${statusBadge(result)} <small${view.costTitleAttr(result)}>${escapeHtml(`${latency(result.duration_ms)} · ${tokenCount} tokens · ${cost}`)}</small>`;
-  html += toolsBlock(result) + faultBox(result);
+  // The figures need no scan (figureHtml); a count is a number unless a document said otherwise.
+  const count = typeof tokenCount === "number" ? tokenCount : escapeHtml(tokenCount);
+  let html = `<div class="answer"><code>${labelHtml}</code> ${statusBadge(result)} <small${view.costTitleAttr(result)}>${figureHtml(latency(result.duration_ms))} · ${count} tokens · ${figureHtml(cost)}</small>`;
+  html += toolsBlock(result) + faultBox(view, result);
   if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>\n${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
   if (result.answer == null) html += `<p class="small">answer not retained for this run</p>`;
   else if (result.answer === "") html += `<p class="small">(empty answer)</p>`;

@@ -4,7 +4,7 @@
 
 import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
-import { faultName, passes, percent } from "./figures.js";
+import { faultNameHtml, figureHtml, passes, percent } from "./figures.js";
 import type { ResultDoc, ToolCallDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
 
@@ -32,13 +32,13 @@ export function callSummary(calls: ToolCallDoc[] | null | undefined): string {
 function cell(view: ReportView, result: ResultDoc | undefined): string {
   if (!result) return `<td><small>&#8212;</small></td>`;
   const status = result.status;
-  let html = status === "passed" ? `<td class="c-p"><b>[+] ${escapeHtml(percent(result.score))}</b>`
-    : status === "errored" ? `<td class="c-e"><b>[!] errored</b>` : `<td class="c-f"><b>[!] ${escapeHtml(percent(result.score))}</b>`;
-  if (result.fault) html += `<small>${escapeHtml(faultName(result.fault))}</small>`;
+  let html = status === "passed" ? `<td class="c-p"><b>[+] ${figureHtml(percent(result.score))}</b>`
+    : status === "errored" ? `<td class="c-e"><b>[!] errored</b>` : `<td class="c-f"><b>[!] ${figureHtml(percent(result.score))}</b>`;
+  if (result.fault) html += `<small>${faultNameHtml(result.fault)}</small>`;
   const calls = callSummary(result.tool_calls);
   if (calls) html += `<small class="mono">${escapeHtml(calls)}</small>`;
   if (typeof result.cost === "number") {
-    html += `<small${view.costTitleAttr(result)}>${escapeHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</small>`;
+    html += `<small${view.costTitleAttr(result)}>${figureHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</small>`;
   }
   return html + "</td>";
 }
