@@ -200,9 +200,15 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
     scenario.judgeCost = sum(scenario.judgeCost, result.judge_usage?.cost);
     if (resultEstimated(result) || usageEstimated(result.judge_usage)) scenario.estimated = true;
   }
+  // Some models priced and others not: the sum is a lower bound. A loop, not arrays per scenario.
   for (const scenario of order) {
-    const costs = [...scenario.byLabel.values()].map((r) => typeof r.cost === "number");
-    if (costs.includes(true) && costs.includes(false)) scenario.estimated = true;
+    let priced = false;
+    let unpriced = false;
+    for (const r of scenario.byLabel.values()) {
+      if (typeof r.cost === "number") priced = true;
+      else unpriced = true;
+    }
+    if (priced && unpriced) scenario.estimated = true;
   }
   return order;
 }

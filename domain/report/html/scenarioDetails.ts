@@ -7,7 +7,7 @@ import { copyMarkdown } from "./markdownRanges.js";
 import { faultNameHtml, figureHtml, latency, percent } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
-import { callFailed } from "./scenarioMatrix.js";
+import { callFailed, FAILED_MARK_HTML } from "./scenarioMatrix.js";
 
 export const ANSWER_LIMIT = 3000;
 // Every <pre> opens with a newline: the parser drops the first one, so text that starts with
@@ -27,8 +27,10 @@ function toolsBlock(result: ResultDoc): string {
   let html = `<div class="small">tools`;
   for (const call of calls) {
     const failed = callFailed(call);
-    const detail = failed && typeof call.detail === "string" && call.detail ? ` — ${truncate(call.detail, ERROR_LIMIT)}` : "";
-    html += ` <span class="badge${failed ? " bad" : ""}">${escapeHtml(`${call.name}${failed ? " ✗" : ""}${detail}`)}</span>`;
+    // Escaped piece by piece (the same bytes as escaping `name ✗ — detail` whole): the mark and
+    // the dash are written as their references, so a failed call costs no wide-string round trip.
+    const detail = failed && typeof call.detail === "string" && call.detail ? ` &#8212; ${escapeHtml(truncate(call.detail, ERROR_LIMIT))}` : "";
+    html += ` <span class="badge${failed ? " bad" : ""}">${escapeHtml(`${call.name}`)}${failed ? FAILED_MARK_HTML : ""}${detail}</span>`;
   }
   return html + "</div>";
 }

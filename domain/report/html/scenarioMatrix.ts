@@ -28,6 +28,17 @@ export function callSummary(calls: ToolCallDoc[] | null | undefined): string {
   return text;
 }
 
+/** ` ✗` escaped. */
+export const FAILED_MARK_HTML = " &#10007;";
+
+/** escapeHtml(callSummary(calls)), escaped piece by piece: no wide-string round trip for a ` ✗`. */
+function callSummaryHtml(calls: ToolCallDoc[] | null | undefined): string {
+  if (!calls || calls.length === 0) return "";
+  if (calls.length === 1) return `${escapeHtml(`${calls[0].name}`)}${callFailed(calls[0]) ? FAILED_MARK_HTML : ""}`;
+  // Several calls (rare): the summary escaped whole.
+  return escapeHtml(callSummary(calls));
+}
+
 // Hot path (one per result): plain concatenation, no intermediate arrays.
 function cell(view: ReportView, result: ResultDoc | undefined): string {
   if (!result) return `<td><small>&#8212;</small></td>`;
@@ -35,8 +46,8 @@ function cell(view: ReportView, result: ResultDoc | undefined): string {
   let html = status === "passed" ? `<td class="c-p"><b>[+] ${figureHtml(percent(result.score))}</b>`
     : status === "errored" ? `<td class="c-e"><b>[!] errored</b>` : `<td class="c-f"><b>[!] ${figureHtml(percent(result.score))}</b>`;
   if (result.fault) html += `<small>${faultNameHtml(result.fault)}</small>`;
-  const calls = callSummary(result.tool_calls);
-  if (calls) html += `<small class="mono">${escapeHtml(calls)}</small>`;
+  const calls = callSummaryHtml(result.tool_calls);
+  if (calls) html += `<small class="mono">${calls}</small>`;
   if (typeof result.cost === "number") {
     html += `<small${view.costTitleAttr(result)}>${figureHtml(view.money(result.cost, result.metadata?.cost_source === "estimated"))}</small>`;
   }
