@@ -46,8 +46,8 @@ export interface ReportView {
   money(value: number | null | undefined, estimated: boolean): string;
   /** costTitleAttr(), worked out once per result (the matrix cell and the answer card both carry it). */
   costTitleAttr(result: ResultDoc): string;
-  /** Prose (a fault's summary and recommendation) HTML-escaped, each distinct text once per page. */
-  proseHtml(text: string): string;
+  /** A fault's summary and recommendation, joined by a space (either may be empty), HTML-escaped once per distinct pair per page. */
+  proseHtml(summary: string, recommendation: string): string;
   /** What money(), costTitleAttr() and proseHtml() already formatted for this page. */
   readonly cache: ViewCache;
   /** Where each Copy as Markdown piece sits in the whole report's source (set by the page). */
@@ -58,7 +58,8 @@ interface ViewCache {
   money: Map<number, string>;
   estimated: Map<number, string>;
   titles: Map<ResultDoc, string>;
-  prose: Map<string, string>;
+  /** By summary, then recommendation. */
+  prose: Map<string, Map<string, string>>;
 }
 
 // The view's two methods are these module functions, not closures made per view: V8 inlines a
@@ -86,12 +87,19 @@ function viewCostTitleAttr(this: ReportView, result: ResultDoc): string {
   return attr;
 }
 
-// Diagnoses repeat across results (one per fault and tool, mostly): escaped once per page.
-function viewProseHtml(this: ReportView, text: string): string {
-  let html = this.cache.prose.get(text);
+// Diagnoses repeat across results (one per fault and tool, mostly): escaped once per page. Keyed
+// by the two texts as the result holds them, not by their join: a string made per result was
+// flattened and hashed anew at every lookup.
+function viewProseHtml(this: ReportView, summary: string, recommendation: string): string {
+  let bySummary = this.cache.prose.get(summary);
+  if (bySummary === undefined) {
+    bySummary = new Map();
+    this.cache.prose.set(summary, bySummary);
+  }
+  let html = bySummary.get(recommendation);
   if (html === undefined) {
-    html = escapeHtml(text);
-    this.cache.prose.set(text, html);
+    html = escapeHtml(summary && recommendation ? `${summary} ${recommendation}` : summary || recommendation);
+    bySummary.set(recommendation, html);
   }
   return html;
 }

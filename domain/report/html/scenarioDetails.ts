@@ -39,9 +39,9 @@ function faultBox(view: ReportView, result: ResultDoc): string {
   if (!result.fault) return "";
   const summary = typeof result.diagnosis?.summary === "string" ? result.diagnosis.summary : "";
   const recommendation = result.recommendation ?? "";
-  // [summary, recommendation].filter(Boolean).join(" "), without the array.
-  const text = summary && recommendation ? `${summary} ${recommendation}` : summary || recommendation;
-  return `<div class="fault-box"><strong>${faultNameHtml(result.fault)}</strong>${text ? ` &#8212; ${view.proseHtml(text)}` : ""}</div>`;
+  // [summary, recommendation].filter(Boolean).join(" ") escaped, without the array.
+  const text = summary || recommendation ? ` &#8212; ${view.proseHtml(summary, recommendation)}` : "";
+  return `<div class="fault-box"><strong>${faultNameHtml(result.fault)}</strong>${text}</div>`;
 }
 
 // Hot path (one per result): one string grown by concatenation (V8 ropes, flattened once when
