@@ -9,8 +9,9 @@
 // For each: wall time from the startRun request to RunCompleted's recorded_at and results/s; peak
 // RSS of every process (VmHWM from /proc, read just before it is stopped); progress delivered to a
 // graphql-ws subscriber after the result's append (the message's latest result, and the oldest
-// result the message newly counts); the `run` query with every result at 20 concurrent clients.
-// Clients run in this process, not in the servers'. The machine is shared: the load average is
+// result the message newly counts); the `run` query with every result at 20 concurrent clients,
+// each request timed to its answer's last byte (and, beside it, with the answer decoded too); the
+// CPU the platform's processes spend on the run. Clients run in this process, not in the servers'. The machine is shared: the load average is
 // printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
 // writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed;
 // VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
