@@ -11,8 +11,8 @@
 // graphql-ws subscriber after the result's append (the message's latest result, and the oldest
 // result the message newly counts); the `run` query with every result at 20 concurrent clients,
 // each request timed to its answer's last byte (and, beside it, with the answer decoded too); the
-// CPU the platform's processes spend on the run. Clients run in this process, not in the servers'. The machine is shared: the load average is
-// printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
+// CPU the platform's processes spend on the run. Clients run in this process, not in the servers'.
+// The machine is shared: the load average is printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
 // writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed;
 // VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
 // VERDICT_BENCH_PARTITIONS (default 6: partitions of the topics the distributed workers create);
@@ -116,8 +116,7 @@ async function timeQuery<A>(send: () => Promise<A>, check: (answer: A) => boolea
 }
 
 /** Median time of JSON.parse on an answer's text: the part of a client's cost no server change can remove. */
-function parseMs(data: unknown): number {
-  const text = JSON.stringify({ data });
+function parseMs(text: string): number {
   const times = Array.from({ length: 21 }, () => {
     const start = performance.now();
     JSON.parse(text);
@@ -172,14 +171,14 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     // One client alone: the request's own cost, without queueing behind 19 others on one event loop.
     const alone = await timeQuery(ask(RESULTS_QUERY), allResults, apiPid, 1);
     const summary = await timeQuery(ask(SUMMARY_QUERY), (d) => d.run.progress.completed === PAIRS, apiPid);
-    const answer = await client.ok(key, RESULTS_QUERY, { id: runId });
-    const parse = parseMs(answer);
     // The target's measure: time to the answer's last byte, as HTTP load tools measure a request.
     // Decoding is each client's own work, and 20 clients decoding on this one thread would queue
     // behind each other (at least 20 x client CPU, shown beside it). One answer is decoded and
     // checked; every timed answer must be the same bytes.
     const reference = await client.gqlWire(key, RESULTS_QUERY, { id: runId });
-    if (reference.status !== 200 || !allResults(JSON.parse(wireText(reference)).data)) throw new Error("the run query did not answer every result");
+    const referenceText = wireText(reference);
+    if (reference.status !== 200 || !allResults(JSON.parse(referenceText).data)) throw new Error("the run query did not answer every result");
+    const parse = parseMs(referenceText);
     const wire = await timeQuery(() => client.gqlWire(key, RESULTS_QUERY, { id: runId }), (a) => a.status === 200 && a.bytes.equals(reference.bytes), apiPid);
     const rssMb: Record<string, number | null> = {};
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
