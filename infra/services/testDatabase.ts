@@ -37,9 +37,27 @@ export async function createTestDatabase(prefix = "verdict_test"): Promise<TestD
     async drop() {
       if (dropped) return;
       dropped = true;
-      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await withAdmin(adminUrl, async (client) => {
+        await waitForSessionsToLeave(client, name);
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      });
     },
   };
+}
+
+// pg's Pool.end() resolves once it has asked its connections to close, not once the server has
+// let them go. FORCE would terminate such a closing session, and its client then raises
+// "terminating connection due to administrator command" as an unhandled error in the test
+// process. Sessions that are really left open are still terminated after the wait.
+const SESSIONS_LEAVE_MS = 2_000;
+
+async function waitForSessionsToLeave(client: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + SESSIONS_LEAVE_MS;
+  for (;;) {
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+    if (rows[0].n === 0 || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
