@@ -21,7 +21,7 @@ import {
 } from "@verdict/domain";
 import { collectPairs } from "./collectPairs.js";
 import { exchangeData } from "./exchanges.js";
-import { CompletionJob, COMPLETE_TOPIC, jobNames, parseJob, type JobNames } from "./jobs.js";
+import { CompletionJob, COMPLETE_TOPIC, jobFields, jobNames, parseJob, type JobNames } from "./jobs.js";
 import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
 import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContext, RunContexts } from "./runContext.js";
@@ -145,7 +145,7 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
 
 export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps & { maxAttempts?: number }, names: JobNames = jobNames()): Promise<JobConsumer> {
   const handler = async (job: DeliveredJob) => {
-    const value = job.value as Partial<CompletionJob>;
+    const value = jobFields(job.value);
     const poison = { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what: "completion" };
     await failRunOnPoison(deps, poison, () => handleCompletionJob(deps, job.value));
   };

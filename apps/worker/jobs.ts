@@ -51,3 +51,11 @@ export function parseJob<T>(schema: z.ZodType<T>, topic: string, value: unknown)
   const issue = parsed.error.issues[0];
   throw new InvalidJobError(`${topic} job: ${issue.path.join(".") || "(message)"}: ${issue.message}`);
 }
+
+/**
+ * A delivered job's fields as far as they can be read before it is validated (to name its run
+ * and pair when it fails): a message may be JSON `null`, a number or a list.
+ */
+export function jobFields(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

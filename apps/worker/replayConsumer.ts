@@ -3,7 +3,7 @@
 // the offset) only then; a worker killed mid-job sees the job again, and a redelivered job whose
 // pair is recorded does nothing.
 import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
-import { jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
+import { jobFields, jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
 import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
 import { Limiter } from "./limiter.js";
 import { failRunOnPoison } from "./poisonJobs.js";
@@ -56,7 +56,7 @@ export const JOBS_PER_REPLAY_SLOT = 8;
 export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames()): Promise<JobConsumer> {
   deps = { ...deps, agentSlots: new Limiter(concurrency) };
   const handler = async (job: DeliveredJob) => {
-    const value = job.value as Partial<ReplayJob>;
+    const value = jobFields(job.value);
     const what = `replay job for pair ${String(value.n)} (${String(value.scenario_key)} × ${String(value.model_label)})`;
     if (deps.pace) await deps.pace();
     await failRunOnPoison(deps, { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what }, () => handleReplayJob(deps, job.value));
