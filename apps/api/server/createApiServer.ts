@@ -17,6 +17,7 @@ import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { classify, formatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit } from "./queryLimits.js";
+import { textProblem } from "./inputText.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
@@ -89,7 +90,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
       onSubscribe: (_ctx, _id, payload) => {
         try {
-          const problem = costProblem(parse(payload.query), payload.variables);
+          const document = parse(payload.query);
+          const problem = textProblem(document, payload.variables) ?? costProblem(document, payload.variables);
           return problem ? [problem] : undefined;
         } catch {
           return undefined; // a syntax error is reported by the normal path
@@ -137,6 +139,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         async requestDidStart() {
           return {
             async didResolveOperation({ request, document }) {
+              const text = textProblem(document, request.variables);
+              if (text) throw text;
               const problem = costProblem(document, request.variables);
               if (problem) throw new GraphQLError(problem.message, { extensions: { code: "VALIDATION", http: { status: 400 } } });
             },

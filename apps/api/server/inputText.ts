@@ -1,0 +1,92 @@
+// Text a request carries must be text PostgreSQL can store: no NUL character and no unpaired
+// UTF-16 surrogate (JSON allows both as escapes; `text` and `jsonb` refuse them). Checked at the
+// edge, in every argument literal and every variable (JSON scalars included, keys too), so such
+// input is a VALIDATION error naming where it was, not an event no read model can project.
+import { GraphQLError, Kind, type DocumentNode, type ValueNode } from "graphql";
+
+export const TEXT_RULE = "must not contain a NUL character (\\u0000) or an unpaired surrogate";
+
+const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function badString(value: string): boolean {
+  return value.includes("\u0000") || UNPAIRED.test(value);
+}
+
+/** The path of the first string (or object key) in a JSON-like value that breaks the rule. */
+function badInValue(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === "string") return badString(value) ? path : null;
+  if (depth > 200 || value === null || typeof value !== "object") return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = badInValue(value[i], `${path}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    if (badString(key)) return `${path} (a key)`;
+    const found = badInValue(inner, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** `badVariables`: variable name -> where inside its value the bad text is ("" for the value itself). */
+function badInLiteral(node: ValueNode, path: string, badVariables: Map<string, string>): string | null {
+  switch (node.kind) {
+    case Kind.STRING:
+      return badString(node.value) ? path : null;
+    case Kind.VARIABLE: {
+      const inner = badVariables.get(node.name.value);
+      return inner === undefined ? null : `${path}${inner} ($${node.name.value})`;
+    }
+    case Kind.LIST:
+      for (let i = 0; i < node.values.length; i++) {
+        const found = badInLiteral(node.values[i], `${path}[${i}]`, badVariables);
+        if (found) return found;
+      }
+      return null;
+    case Kind.OBJECT:
+      for (const field of node.fields) {
+        const found = badInLiteral(field.value, `${path}.${field.name.value}`, badVariables);
+        if (found) return found;
+      }
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** A VALIDATION error naming the first argument or variable whose text breaks the rule, or null. */
+export function textProblem(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+  const report = (field: string) =>
+    new GraphQLError(`${field}: ${TEXT_RULE}`, { extensions: { code: "VALIDATION", field, http: { status: 400 } } });
+  const badVariables = new Map<string, string>();
+  for (const [name, value] of Object.entries(variables ?? {})) {
+    const inner = badInValue(value, "");
+    if (inner !== null) badVariables.set(name, inner);
+  }
+  let found: string | null = null;
+  const visitArguments = (node: unknown, trail: string[]): void => {
+    if (found || !node || typeof node !== "object") return;
+    const n = node as { kind?: string; name?: { value: string }; alias?: { value: string }; arguments?: { name: { value: string }; value: ValueNode }[] };
+    const fallback = (n as { defaultValue?: ValueNode; variable?: { name: { value: string } } });
+    if (n.kind === Kind.VARIABLE_DEFINITION && fallback.defaultValue && fallback.variable) {
+      found ??= badInLiteral(fallback.defaultValue, `$${fallback.variable.name.value}`, badVariables);
+    }
+    const here = n.kind === Kind.FIELD && n.name ? [...trail, n.alias?.value ?? n.name.value] : trail;
+    for (const argument of n.arguments ?? []) {
+      found ??= badInLiteral(argument.value, [...here, argument.name.value].join("."), badVariables);
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key === "arguments" || key === "loc" || key === "defaultValue") continue;
+      if (Array.isArray(child)) for (const c of child) visitArguments(c, here);
+      else if (child && typeof child === "object") visitArguments(child, here);
+    }
+  };
+  for (const definition of document.definitions) visitArguments(definition, []);
+  // A variable no argument uses (GraphQL validation refuses those anyway) is named by itself.
+  const [unused] = badVariables;
+  if (!found && unused) found = `$${unused[0]}${unused[1]}`;
+  return found ? report(found) : null;
+}
