@@ -97,12 +97,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           return undefined; // a syntax error is reported by the normal path
         }
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => {
-        const known = classify(e.originalError);
-        return known
-          ? new GraphQLError(known.message, { nodes: e.nodes, path: e.path, extensions: { code: known.code, ...(known.field ? { field: known.field } : {}) } })
-          : e;
-      }),
+      // Errors go out as over HTTP: a code (and field) in extensions, an internal error's message
+      // withheld (it may be a database's, naming hosts or users). `error` messages and `next` results.
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors?.length ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
     },
     wsServer,
   );

@@ -1,0 +1,48 @@
+// graphql-ws answers errors as GraphQL over HTTP does: a code (and the field) in extensions, an
+// internal error's message withheld, and a query that does not parse is that operation's error
+// rather than a reason to close the socket every other subscription of the client shares.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventStore } from "@verdict/domain";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { collect, startPlatform, type Platform } from "./testing/harness.js";
+
+const SECRET_FAILURE = "connect to postgres://verdict:s3cr3t-password@db.internal:5432/events failed";
+
+/** The memory store, except that reading the stream of run `leaky` fails as a database might. */
+function leakyStore(): EventStore {
+  const store = createMemoryEventStore();
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      if (name === "readStream") {
+        return (streamId: string, options?: unknown) =>
+          streamId === "run-leaky" ? Promise.reject(new Error(SECRET_FAILURE)) : target.readStream(streamId, options as never);
+      }
+      const value = Reflect.get(target, name, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+let p: Platform;
+beforeAll(async () => {
+  p = await startPlatform({ store: leakyStore() });
+}, 60_000);
+afterAll(async () => {
+  await p?.close();
+});
+
+describe("errors over graphql-ws", () => {
+  it("carry the code and field a client branches on", async () => {
+    const missing = collect(p.wsClient(p.keys.acmeRead), `subscription { runProgress(runId: "no-such-run") { status } }`, {});
+    await expect(missing).rejects.toMatchObject({ errors: [{ message: "run no-such-run not found", extensions: { code: "NOT_FOUND", field: "runId" } }] });
+    const readOnly = collect(p.wsClient(p.keys.acmeRead), `mutation { importCatalog(yaml: "catalog: x") { key } }`, {});
+    await expect(readOnly).rejects.toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN" } }] });
+  });
+
+  it("withhold an internal error's message", async () => {
+    const failed = collect(p.wsClient(p.keys.acmeRead), `subscription { runEvents(runId: "leaky") { type } }`, {});
+    const error = await failed.then(() => null, (e: { errors: unknown[] }) => e);
+    expect(error?.errors).toEqual([expect.objectContaining({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } })]);
+    expect(JSON.stringify(error?.errors)).not.toContain("s3cr3t");
+  });
+});
