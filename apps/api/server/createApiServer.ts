@@ -89,13 +89,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       context: (ctx) => ctx.extra.api as ApiContext,
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
       onSubscribe: (_ctx, _id, payload) => {
+        let document: DocumentNode;
         try {
-          const document = parse(payload.query);
-          const problem = textProblem(document, payload.variables) ?? costProblem(document, payload.variables);
-          return problem ? [problem] : undefined;
-        } catch {
-          return undefined; // a syntax error is reported by the normal path
+          document = parse(payload.query);
+        } catch (error) {
+          // As an error message for this operation: thrown, graphql-ws would close the whole socket (4500).
+          if (error instanceof GraphQLError) return [error];
+          throw error;
         }
+        const problem = textProblem(document, payload.variables) ?? costProblem(document, payload.variables);
+        return problem ? [problem] : undefined;
       },
       // Errors go out as over HTTP: a code (and field) in extensions, an internal error's message
       // withheld (it may be a database's, naming hosts or users). `error` messages and `next` results.
