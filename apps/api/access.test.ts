@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readWholeStream, evaluationStream } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { CATALOG_YAML, JUDGE_SCRIPT, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { CATALOG_YAML, JUDGE_SCRIPT, collect, rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -81,6 +81,15 @@ describe("limits and validation", () => {
     const res = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { mergeScenarios(evaluationId: "${evaluationId}", scenariosText: $t) { added } }`, { t: "x".repeat(70_000) });
     expect(res.status).toBe(413);
     expect(res.body.errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("holds a graphql-ws message to the body limit too, closing the socket with 1009", async () => {
+    const padded = (n: number) => ({ id: "1", type: "subscribe", payload: { query: `query ($pad: String!) { catalog(key: $pad) { key } }`, variables: { pad: "x".repeat(n) } } });
+    const small = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [padded(1_000)], (frames) => frames.some((f) => f.type === "complete"));
+    expect(small.frames.find((f) => f.type === "next").payload.errors[0].extensions.code).toBe("NOT_FOUND");
+    const big = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [padded(70_000)], (frames) => frames.some((f) => f.type === "complete"));
+    expect(big.closed).toBe(1009); // RFC 6455: message too big
+    expect(big.frames.map((f) => f.type)).toEqual(["connection_ack"]);
   });
 
   it("names the bad field and writes nothing on bad input", async () => {

@@ -2,10 +2,9 @@
 // internal error's message withheld, and a query that does not parse is that operation's error
 // rather than a reason to close the socket every other subscription of the client shares.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import type { EventStore } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import { collect, startPlatform, type Platform } from "./testing/harness.js";
+import { collect, rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
 
 const SECRET_FAILURE = "connect to postgres://verdict:s3cr3t-password@db.internal:5432/events failed";
 
@@ -21,25 +20,6 @@ function leakyStore(): EventStore {
       const value = Reflect.get(target, name, receiver);
       return typeof value === "function" ? value.bind(target) : value;
     },
-  });
-}
-
-/** Frames a raw graphql-transport-ws client receives, after connection_init and then `messages`. */
-function rawSession(url: string, key: string, messages: object[], until: (frames: any[]) => boolean): Promise<{ frames: any[]; closed: number | null }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, "graphql-transport-ws");
-    const frames: any[] = [];
-    let closed: number | null = null;
-    const timer = setTimeout(() => { ws.terminate(); reject(new Error(`no answer in time: ${JSON.stringify(frames)}`)); }, 5_000);
-    const finish = () => { clearTimeout(timer); ws.close(); resolve({ frames, closed }); };
-    ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { Authorization: `Bearer ${key}` } })));
-    ws.on("message", (data) => {
-      const frame = JSON.parse(String(data));
-      frames.push(frame);
-      if (frame.type === "connection_ack") for (const m of messages) ws.send(JSON.stringify(m));
-      if (until(frames)) finish();
-    });
-    ws.on("close", (code) => { closed = code; finish(); });
   });
 }
 
@@ -67,7 +47,7 @@ describe("errors over graphql-ws", () => {
   });
 
   it("answer a query that does not parse as that operation's error and keep the socket open", async () => {
-    const { frames, closed } = await rawSession(p.api.wsUrl, p.keys.acmeRead, [
+    const { frames, closed } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [
       { id: "bad", type: "subscribe", payload: { query: "subscription {" } },
       { id: "good", type: "subscribe", payload: { query: "{ catalogs { key } }" } },
     ], (seen) => seen.some((f) => f.id === "good" && f.type === "complete"));

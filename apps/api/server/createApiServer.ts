@@ -56,6 +56,14 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 
+/** "2mb", "64kb", "512b" or a bare number of bytes, as express's body limit reads them (1 kb = 1024 b). */
+export function byteLimit(limit: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit);
+  if (!match) throw new Error(`limits.bodyLimit must be a size such as "2mb" (got ${JSON.stringify(limit)})`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match[2] ?? "b").toLowerCase() as "b"];
+  return Math.floor(Number(match[1]) * unit);
+}
+
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
@@ -67,7 +75,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({ principal, deps: d, runCache, cache: new Map() });
   const app = express();
   const httpServer = createServer(app);
-  const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
+  // A socket message is held to the HTTP body limit (ws would otherwise take 100 MiB); one over it
+  // closes the socket with 1009 (message too big).
+  const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql", maxPayload: byteLimit(limits.bodyLimit) });
   const rules = [depthLimit(limits.maxDepth)];
   // Cost depends on `first` arguments, which may be variables: checked once they are known.
   const costProblem = (document: DocumentNode, variables: Record<string, unknown> | null | undefined) =>

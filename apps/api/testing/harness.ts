@@ -177,3 +177,27 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
     });
   });
 }
+
+/**
+ * A graphql-transport-ws session without a client library (for what a client library would not
+ * send): connection_init with the key, then `messages` once acknowledged; every frame received
+ * until `until` holds or the server closes the socket (its close code in `closed`).
+ */
+export function rawWsSession(url: string, key: string, messages: object[], until: (frames: any[]) => boolean): Promise<{ frames: any[]; closed: number | null; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, "graphql-transport-ws");
+    const frames: any[] = [];
+    let closed: number | null = null;
+    let reason = "";
+    const timer = setTimeout(() => { ws.terminate(); reject(new Error(`no answer in time: ${JSON.stringify(frames)}`)); }, 5_000);
+    const finish = () => { clearTimeout(timer); ws.close(); resolve({ frames, closed, reason }); };
+    ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { Authorization: `Bearer ${key}` } })));
+    ws.on("message", (data) => {
+      const frame = JSON.parse(String(data));
+      frames.push(frame);
+      if (frame.type === "connection_ack") for (const m of messages) ws.send(JSON.stringify(m));
+      if (until(frames)) finish();
+    });
+    ws.on("close", (code, why) => { closed = code; reason = String(why); finish(); });
+  });
+}
