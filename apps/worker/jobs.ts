@@ -3,6 +3,7 @@
 // carry a scenario that differs from what the run recorded. Validated with zod on both sides.
 import { z } from "zod";
 import { eventSchemas } from "@verdict/domain";
+import { UndecodableMessage } from "@verdict/infra/jobbus";
 
 export const REPLAY_TOPIC = "verdict.replay";
 export const COMPLETE_TOPIC = "verdict.complete";
@@ -46,6 +47,7 @@ export class InvalidJobError extends Error {
 }
 
 export function parseJob<T>(schema: z.ZodType<T>, topic: string, value: unknown): T {
+  if (value instanceof UndecodableMessage) throw new InvalidJobError(`${topic} job: (message): ${value.reason}`);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

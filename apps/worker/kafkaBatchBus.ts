@@ -8,7 +8,7 @@
 import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { loadKafkajs } from "@verdict/infra/lazy";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
-import { KafkaJobBus, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
+import { KafkaJobBus, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
 
 export class KafkaBatchJobBus implements JobBus {
   private readonly kafka: Kafka;
@@ -41,7 +41,7 @@ export class KafkaBatchJobBus implements JobBus {
           const id = `${batch.partition}:${message.offset}`;
           const attempt = (attempts.get(id) ?? 0) + 1;
           attempts.set(id, attempt);
-          const value = JSON.parse(message.value?.toString("utf8") ?? "null") as unknown;
+          const value = decodeMessage(message.value);
           await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
           attempts.delete(id);
         };

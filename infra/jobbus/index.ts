@@ -1,3 +1,4 @@
 // JobBus adapters (DESIGN.md "infra/"): kafka for services, memory for the embedded default.
 export * from "./memoryJobBus.js";
 export * from "./kafkaJobBus.js";
+export * from "./decodeMessage.js";

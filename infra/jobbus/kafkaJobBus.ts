@@ -5,6 +5,7 @@
 import type { Consumer, Kafka, Producer } from "kafkajs";
 import { loadKafkajs } from "../lazy/index.js";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
+import { decodeMessage } from "./decodeMessage.js";
 
 export interface KafkaJobBusOptions {
   brokers: string[];
@@ -52,7 +53,7 @@ export class KafkaJobBus implements JobBus {
         const id = `${partition}:${message.offset}`;
         const attempt = (attempts.get(id) ?? 0) + 1;
         attempts.set(id, attempt);
-        const value = JSON.parse(message.value?.toString("utf8") ?? "null") as unknown;
+        const value = decodeMessage(message.value);
         await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
         attempts.delete(id);
       },
