@@ -217,3 +217,21 @@ describe("suite mutations and a judged run's audit trail", () => {
     expect(run.report.verdictMarkdown).toContain("claude-sonnet-5");
   });
 });
+
+describe("malformed requests", () => {
+  it("answers a path that does not decode, an unsupported charset and an unknown /api route with a 4xx naming the problem", async () => {
+    const undecodable = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/%ff/report.md`);
+    expect(undecodable.status).toBe(400);
+    expect(await undecodable.json()).toEqual({ error: "Failed to decode param '%ff'", code: "VALIDATION" });
+    const charset = await fetch(p.api.graphqlUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=klingon", authorization: `Bearer ${p.keys.acmeRead}` },
+      body: JSON.stringify({ query: "{ catalogs { key } }" }),
+    });
+    expect(charset.status).toBe(415);
+    expect(await charset.json()).toEqual({ errors: [{ message: 'unsupported charset "KLINGON"', extensions: { code: "VALIDATION" } }] });
+    const unknown = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/summary`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any)).toMatchObject({ code: "NOT_FOUND", error: expect.stringContaining(`no route GET /api/evaluations/${evaluationId}/runs/${runId}/summary`) });
+  });
+});

@@ -185,15 +185,27 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     } catch (error) {
       next(error);
     }
-  }, reportRouter());
+  }, reportRouter(), (req: Request, res: Response) => {
+    res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json]`, code: "NOT_FOUND" });
+  });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const typed = error as { type?: string; status?: number };
+    const typed = error as { type?: string; status?: number; expose?: boolean; message?: string };
     if (typed.type === "entity.too.large") {
       res.status(413).json({ errors: [{ message: `request body is over the ${limits.bodyLimit} limit`, extensions: { code: "PAYLOAD_TOO_LARGE" } }] });
       return;
     }
     if (typed.type === "entity.parse.failed") {
       res.status(400).json({ errors: [{ message: "request body is not valid JSON", extensions: { code: "VALIDATION" } }] });
+      return;
+    }
+    // Express's and body-parser's own client errors (a path that does not decode, an unsupported
+    // charset): their status and message, in the shape of the route that was asked.
+    if (typed.expose !== false && typeof typed.status === "number" && typed.status >= 400 && typed.status < 500 && typeof typed.message === "string") {
+      if (_req.originalUrl.startsWith("/graphql")) {
+        res.status(typed.status).json({ errors: [{ message: typed.message, extensions: { code: "VALIDATION" } }] });
+      } else {
+        res.status(typed.status).json({ error: typed.message, code: "VALIDATION" });
+      }
       return;
     }
     const known = classify(error);
