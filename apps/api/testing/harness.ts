@@ -104,6 +104,8 @@ export interface PlatformOptions {
   judge?: JudgeBackend | null;
   /** The API's kept answers (default a fresh one; `new ResponseCache(0)` keeps none). */
   responseCache?: ResponseCache;
+  /** How long a mutation waits for the projector to pass what it appended (default 10 s). */
+  projectionWaitMs?: number;
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
@@ -130,7 +132,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, port: 0, responseCache: options.responseCache, waitForProjection: (position) => projector.waitFor(position, 10_000), log: () => undefined,
+    limits: options.limits, port: 0, responseCache: options.responseCache, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: () => undefined,
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];

@@ -53,7 +53,7 @@ export class CatalogResolver {
     const catalog = Catalog.parse(input.yaml);
     const command = importCatalogCommand(catalog, context.principal.tenant, { kind: "api", ...(input.sourcePath ? { path: input.sourcePath } : {}) });
     const handled = await handleCommand(context.deps.store, catalogAggregate, catalogStream(context.principal.tenant, catalog.key), command, options);
-    await afterWrite(context, handled.position);
+    await afterWrite(context, handled.position, `catalog ${catalog.key}`);
     return { key: catalog.key, digest: catalog.digest, changed: handled.events.length > 0, scenarioCount: catalog.scenarioCount };
   }
 }

@@ -22,9 +22,22 @@ export async function ownEvaluation(context: ApiContext, evaluationId: string): 
   return state;
 }
 
-/** Waits until the read models include what was just appended, so the answer can be read back. */
-export async function afterWrite(context: ApiContext, position: LogPosition | null): Promise<void> {
-  if (position && context.deps.waitForProjection) await context.deps.waitForProjection(position);
+/**
+ * Waits until the read models include what was just appended, so the answer can be read back.
+ * When they do not catch up (projector stopped or behind), the write has happened all the same:
+ * UNAVAILABLE says what was recorded, so the caller does not send it again as if it had failed.
+ */
+export async function afterWrite(context: ApiContext, position: LogPosition | null, recorded: string): Promise<void> {
+  if (!position || !context.deps.waitForProjection) return;
+  try {
+    await context.deps.waitForProjection(position);
+  } catch (error) {
+    context.deps.log?.("read models did not catch up after a write", error);
+    throw new ApiError(
+      "UNAVAILABLE",
+      `${recorded} was recorded, but the read models have not caught up with it yet (is the projector running?); read it back later rather than sending it again`,
+    );
+  }
 }
 
 /** Validates a mutation's input at the edge: the first problem names its field. */

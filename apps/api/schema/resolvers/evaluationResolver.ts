@@ -154,7 +154,7 @@ export class EvaluationResolver {
       ...(input.compareModels ? { compare_models: input.compareModels } : {}),
     };
     const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
-    await afterWrite(context, handled.position);
+    await afterWrite(context, handled.position, `evaluation ${evaluationId}`);
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
 
@@ -171,7 +171,7 @@ export class EvaluationResolver {
     const records = scenarioRecords({ scenariosText, scenarios });
     const command = { type: "ReplaceScenarios", evaluation_id: evaluationId, scenarios: records, on_removed: onRemoved ?? "destroy" };
     const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
-    await afterWrite(context, handled.position);
+    await afterWrite(context, handled.position, `the new suite of evaluation ${evaluationId}`);
     const replaced = handled.domainEvents[0]?.data as Record<string, unknown> | undefined;
     return replaced ? changes(evaluationId, replaced) : changes(evaluationId, { unchanged: records.map((r) => String((r as { key?: unknown }).key ?? "")) });
   }
@@ -189,7 +189,7 @@ export class EvaluationResolver {
     const records = scenarioRecords({ scenariosText, scenarios, keyPrefix }, state.scenarios.map((s) => s.key));
     const command = { type: "MergeScenarios", evaluation_id: evaluationId, scenarios: records };
     const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
-    await afterWrite(context, handled.position);
+    await afterWrite(context, handled.position, `the merge into evaluation ${evaluationId}`);
     const merged = handled.domainEvents[0]?.data as Record<string, unknown> | undefined;
     // Nothing appended: every named scenario was already stored exactly so.
     const keys = records.map((r) => String((r as { key?: unknown }).key ?? ""));

@@ -147,7 +147,7 @@ export class RunMutations {
       },
       options,
     );
-    await afterWrite(context, result.run.position);
+    await afterWrite(context, result.run.position, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
     const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
     return { runId, evaluationId, number, run: run as unknown as RunNode | null };
@@ -171,7 +171,7 @@ export class RunMutations {
       ...options,
       decideContext: { run: state },
     });
-    await afterWrite(context, handled.position);
+    await afterWrite(context, handled.position, `the replay of ${scenarioKey} x ${modelLabel} in run ${runId}`);
     return { runId, scenarioKey, modelLabel };
   }
 
@@ -185,7 +185,7 @@ export class RunMutations {
     const scored = history.record.scored.size;
     const command = { type: "RequestRunCompletion", run_id: runId, scored };
     const handled = await handleCommand(context.deps.store, runAggregate, runStream(runId), command, options);
-    await afterWrite(context, handled.position);
+    await afterWrite(context, handled.position, `the completion request of run ${runId}`);
     return { runId, scored, total: history.record.started.scenarios.length * history.record.started.models.length };
   }
 
@@ -201,7 +201,7 @@ export class RunMutations {
     const digest = createHash("sha256").update(canonicalJson(input.report)).digest("hex");
     const { version: _v, ...rest } = input;
     const result = await importReport(context.deps.store, { ...rest, evaluation_id: evaluationId, tenant: context.principal.tenant, digest }, options);
-    await afterWrite(context, result.run.position);
+    await afterWrite(context, result.run.position, `run ${input.run_id}`);
     const scheduled = result.evaluation.state.runs.find((r) => r.runId === input.run_id);
     return { runId: input.run_id, evaluationId, number: scheduled?.number ?? 0, duplicate: result.run.events.length === 0 };
   }
