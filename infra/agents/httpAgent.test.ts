@@ -9,6 +9,7 @@ let server: Server;
 let base = "";
 const routes = new Map<string, Handler>();
 const hits = new Map<string, number>();
+const headers = new Map<string, IncomingMessage["headers"]>();
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -16,13 +17,17 @@ beforeAll(async () => {
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", () => {
       hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+      headers.set(req.url!, req.headers);
       routes.get(req.url!)!(JSON.parse(raw), res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { "content-type": "application/json" });
@@ -71,5 +76,68 @@ describe("HttpAgent", () => {
       "agent did not answer within 100 ms",
     );
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("HttpAgent against a hostile or broken endpoint", () => {
+  it("sends a URL's user and password as basic auth, and never puts them in an error", async () => {
+    routes.set("/auth", (_body, res) => json(res, 200, { answer: "ok" }));
+    const agent = new HttpAgent({ url: `${base.replace("http://", "http://alice:S3cret@")}/auth` });
+    expect(agent.name).toBe(`http:${base}/auth`);
+    expect((await agent.replay(scenario, model, { signal })).answer).toBe("ok");
+    expect(headers.get("/auth")?.authorization).toBe(`Basic ${Buffer.from("alice:S3cret").toString("base64")}`);
+
+    const unreachable = new HttpAgent({ url: "http://alice:S3cret@127.0.0.1:1/replay", retries: 0 });
+    const error = await unreachable.replay(scenario, model, { signal }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(HttpAgentError);
+    expect((error as Error).message).toMatch(/^agent unreachable/);
+    expect((error as Error).message).not.toContain("S3cret");
+    expect(() => new HttpAgent({ url: "ftp://alice:S3cret@host/replay" })).toThrow("agent url must be http(s): ftp://host/replay");
+  });
+
+  it("refuses a body over the limit without reading it all, and does not retry it", async () => {
+    routes.set("/huge", (_body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"answer":"');
+      const chunk = "x".repeat(64 * 1024);
+      // Streams until the client hangs up: an endpoint that never stops.
+      const pump = () => {
+        while (res.write(chunk));
+      };
+      res.on("drain", pump);
+      res.on("close", () => res.off("drain", pump));
+      pump();
+    });
+    const agent = new HttpAgent({ url: `${base}/huge`, maxBodyBytes: 1024 * 1024, retries: 2, backoffMs: 5 });
+    await expect(agent.replay(scenario, model, { signal })).rejects.toThrow("agent answered a body over 1,048,576 bytes");
+    expect(hits.get("/huge")).toBe(1);
+  });
+
+  it("a body that stops arriving is a timeout (retried), not a body that is not JSON", async () => {
+    routes.set("/stall", (_body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"answer":');
+    });
+    const agent = new HttpAgent({ url: `${base}/stall`, timeoutMs: 100, retries: 1, backoffMs: 5 });
+    await expect(agent.replay(scenario, model, { signal })).rejects.toThrow("agent did not answer within 100 ms");
+    expect(hits.get("/stall")).toBe(2);
+  });
+
+  it("garbage, an empty body and a 500 with an HTML page are clear errors", async () => {
+    routes.set("/garbage", (_body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("<html>oops</html>");
+    });
+    await expect(new HttpAgent({ url: `${base}/garbage` }).replay(scenario, model, { signal })).rejects.toThrow("agent answered a body that is not JSON");
+    routes.set("/empty", (_body, res) => res.end());
+    await expect(new HttpAgent({ url: `${base}/empty` }).replay(scenario, model, { signal })).rejects.toThrow("agent answered a body that is not JSON");
+    routes.set("/500", (_body, res) => {
+      res.writeHead(500, { "content-type": "text/html" });
+      res.end("<html>Internal error</html>");
+    });
+    await expect(new HttpAgent({ url: `${base}/500`, retries: 1, backoffMs: 5 }).replay(scenario, model, { signal })).rejects.toThrow("agent answered HTTP 500");
+    expect(hits.get("/500")).toBe(2);
+    routes.set("/array", (_body, res) => json(res, 200, [1, 2]));
+    await expect(new HttpAgent({ url: `${base}/array` }).replay(scenario, model, { signal })).rejects.toThrow(/invalid replay: \(body\)/);
   });
 });

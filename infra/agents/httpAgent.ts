@@ -1,6 +1,11 @@
 // An agent the host runs itself behind HTTP: Verdict POSTs `{ scenario, model }` as JSON and
 // expects the replay's JSON back. Each attempt is bounded by a timeout; a 5xx or a network
 // failure is retried with exponential backoff; a 4xx or a body that is not a replay is final.
+// The body is read up to `maxBodyBytes` (a replay is recorded only up to 1 MB of answer anyway),
+// and a body that stops arriving is a timeout like a missing answer. A URL's user and password
+// (`http://user:pass@host/replay`) are sent as basic auth and appear in no name or error: fetch
+// refuses such a URL with a message that quotes it, and that message became the replay's error,
+// recorded in the run's events and its report.
 import { abortableDelay } from "./abortableDelay.js";
 import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
 import { describeIssue, replayDataSchema } from "./replayData.js";
@@ -14,7 +19,11 @@ export interface HttpAgentOptions {
   backoffMs?: number;
   /** Sent as-is (e.g. an authorization header); never recorded anywhere. */
   headers?: Record<string, string>;
+  /** A body larger than this is refused unread (default 4 MB). */
+  maxBodyBytes?: number;
 }
+
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export class HttpAgentError extends Error {
   constructor(
@@ -28,11 +37,20 @@ export class HttpAgentError extends Error {
 
 export class HttpAgent implements AgentRuntime {
   readonly name: string;
+  private readonly url: string;
+  private readonly headers: Record<string, string>;
 
   constructor(private readonly options: HttpAgentOptions) {
     const url = new URL(options.url);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${options.url}`);
+    const credentials = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
+    url.username = "";
+    url.password = "";
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${url.origin === "null" ? `${url.protocol}//${url.host}${url.pathname}` : `${url.origin}${url.pathname}`}`);
     this.name = `http:${url.origin}${url.pathname}`;
+    this.url = url.href;
+    this.headers = { "content-type": "application/json", accept: "application/json" };
+    if (credentials) this.headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+    Object.assign(this.headers, options.headers);
   }
 
   async replay(scenario: RuntimeScenario, model: RuntimeModel, { signal }: { signal: AbortSignal }): Promise<ReplayData> {
@@ -55,9 +73,9 @@ export class HttpAgent implements AgentRuntime {
     const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
     let response: Response;
     try {
-      response = await fetch(this.options.url, {
+      response = await fetch(this.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json", ...this.options.headers },
+        headers: this.headers,
         body: JSON.stringify({ scenario, model }),
         signal,
       });
@@ -65,16 +83,49 @@ export class HttpAgent implements AgentRuntime {
       const timedOut = !outer.aborted && (error as Error).name === "TimeoutError";
       throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent unreachable: ${(error as Error).message}`, true);
     }
-    if (response.status >= 500) throw new HttpAgentError(`agent answered HTTP ${response.status}`, true);
-    if (!response.ok) throw new HttpAgentError(`agent answered HTTP ${response.status}`, false);
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
+    }
+    const text = await this.bodyText(response, timeoutMs, outer);
     let body: unknown;
     try {
-      body = await response.json();
+      body = JSON.parse(text) as unknown;
     } catch {
       throw new HttpAgentError("agent answered a body that is not JSON", false);
     }
     const parsed = replayDataSchema.safeParse(body);
     if (!parsed.success) throw new HttpAgentError(`agent answered an invalid replay: ${describeIssue(parsed.error)}`, false);
     return parsed.data;
+  }
+
+  /** The body as text, at most `maxBodyBytes` of it; a body that stops arriving is a timeout. */
+  private async bodyText(response: Response, timeoutMs: number, outer: AbortSignal): Promise<string> {
+    const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const tooLarge = () => new HttpAgentError(`agent answered a body over ${limit.toLocaleString("en-US")} bytes`, false);
+    if (Number(response.headers.get("content-length") ?? 0) > limit) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = response.body?.getReader();
+    try {
+      for (;;) {
+        const { done, value } = reader ? await reader.read() : { done: true, value: undefined };
+        if (done) break;
+        size += value.byteLength;
+        if (size > limit) {
+          await reader?.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      if (error instanceof HttpAgentError || outer.aborted) throw error;
+      const timedOut = (error as Error).name === "TimeoutError";
+      throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent's answer broke off: ${(error as Error).message}`, true);
+    }
+    return Buffer.concat(chunks).toString("utf8");
   }
 }
