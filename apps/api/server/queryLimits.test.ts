@@ -31,3 +31,14 @@ describe("costLimit", () => {
     expect(await check(query, [costLimit(10, () => ({ n: 50 }))])).toEqual(["query costs 51; the limit is 10"]);
   });
 });
+
+describe("costLimit on whole-run renderings", () => {
+  it("counts a report rendering or a run audit as its size, so aliases cannot repeat one", async () => {
+    // run 1 + report 1 + html 1000 + markdown 1000 + json 1000; runAudit 500 + runId 1
+    const one = `{ run(id: "r") { report { html markdown json } } runAudit(id: "r") { runId } }`;
+    expect(await check(one, [costLimit(5000)])).toEqual([]);
+    expect(await check(one, [costLimit(3502)])).toEqual(["query costs 3503; the limit is 3502"]);
+    const aliases = Array.from({ length: 6 }, (_, i) => `h${i}: html`).join(" ");
+    expect(await check(`{ run(id: "r") { report { ${aliases} } } }`, [costLimit(5000)])).toEqual(["query costs 6002; the limit is 5000"]);
+  });
+});

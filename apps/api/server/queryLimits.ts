@@ -8,6 +8,18 @@ import {
 
 const DEFAULT_LIST = 20;
 
+/**
+ * Fields whose answer is a whole run rendered or replayed (a large run's HTML page, Markdown or
+ * JSON document, or its every event, is megabytes): each costs this much instead of 1, so aliases
+ * cannot repeat one in a query (4,000 `html` aliases of a 6-result run answered 128 MB).
+ */
+export const FIELD_COSTS: Readonly<Record<string, number>> = {
+  "RunReport.html": 1000,
+  "RunReport.markdown": 1000,
+  "RunReport.json": 1000,
+  "Query.runAudit": 500,
+};
+
 function fragmentsOf(context: ValidationContext): Map<string, FragmentDefinitionNode> {
   const map = new Map<string, FragmentDefinitionNode>();
   for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) map.set(def.name.value, def);
@@ -80,7 +92,7 @@ function costOf(
       // Connections multiply by their page size at `edges`; plain lists by a default page.
       const isConnection = getNamedType(field.type).name.endsWith("Connection");
       const factor = isConnection ? listSize(selection, variables) : isList(field.type) ? DEFAULT_LIST : 1;
-      total += 1 + factor * inner;
+      total += (FIELD_COSTS[`${named.name}.${field.name}`] ?? 1) + factor * inner;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       total += costOf(selection.selectionSet, parent, fragments, variables, seen);
     } else {
