@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentFromSpec, readWorkerConfig } from "./config.js";
+import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
 import { AGENT_SCRIPT } from "./testing.js";
 
 const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict", KAFKA_BROKERS: "127.0.0.1:9092, 127.0.0.1:9094", VERDICT_AGENT: "scripted:examples/agent.yaml" };
@@ -57,5 +57,29 @@ describe("agentFromSpec", () => {
     expect((await agentFromSpec(`scripted:${path}`)).name).toBe(`scripted:${path}`);
     expect((await agentFromSpec("http:https://agent.example.com/replay")).name).toBe("http:https://agent.example.com/replay");
     await expect(agentFromSpec("module:./agent.js")).rejects.toThrow("VERDICT_AGENT must be scripted:<path to an agent script> or http:<url>");
+  });
+});
+
+describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting and shows no secret", () => {
+  it("names the setting for a script that is missing, a directory or malformed", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "agent-"));
+    const malformed = join(dir, "malformed.yaml");
+    await writeFile(malformed, "replies:\n  - key: a\n    latency_ms: slow\n");
+    await expect(agentFromSpec(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_AGENT: no such file ${join(dir, "nope.yaml")}`);
+    await expect(agentFromSpec(`scripted:${dir}`)).rejects.toThrow(`VERDICT_AGENT: ${dir} is a directory, not a script file`);
+    await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(/^VERDICT_AGENT: agent script: replies\.0\.latency_ms: /);
+    await expect(judgeFromSetting(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_JUDGE: no such file ${join(dir, "nope.yaml")}`);
+    await expect(judgeFromSetting("none")).resolves.toBeNull();
+  });
+
+  it("refuses a URL that does not parse without echoing it", async () => {
+    const bad = (promise: Promise<unknown>) => promise.then(() => "", (error: Error) => error.message);
+    const agent = await bad(agentFromSpec("http:https://bob:S3cret@ho st/replay"));
+    expect(agent).toMatch(/^VERDICT_AGENT: http: needs the URL/);
+    expect(agent).not.toContain("S3cret");
+    expect(await bad(agentFromSpec("http:ftp://bob:S3cret@host/replay"))).toBe("VERDICT_AGENT: agent url must be http(s): ftp://host/replay");
+    const database = bad(Promise.resolve().then(() => readWorkerConfig({ ...env, DATABASE_URL: "postgres://bob:S3cret@host:port/verdict" }, [])));
+    expect(await database).toMatch(/^DATABASE_URL is not a valid URL: /);
+    expect(await database).not.toContain("S3cret");
   });
 });

@@ -2,6 +2,7 @@
 // a missing or malformed setting is an error that names the variable and what to set.
 import type { AgentRuntime } from "@verdict/domain";
 import { HttpAgent, ScriptedAgent } from "@verdict/infra/agents";
+import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -66,6 +67,10 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   const roles = rolesFrom(argv);
   const databaseUrl = env.DATABASE_URL?.trim();
   if (!databaseUrl) throw new WorkerConfigError("DATABASE_URL is not set: the worker reads and writes the event store there (e.g. postgres://postgres@127.0.0.1:5432/verdict)");
+  // Checked here because pg's own error is a bare "Invalid URL"; the value is not echoed: it may hold a password.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !URL.canParse(databaseUrl)) {
+    throw new WorkerConfigError("DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)");
+  }
   const brokers = (env.KAFKA_BROKERS ?? "").split(",").map((b) => b.trim()).filter(Boolean);
   if (brokers.length === 0) throw new WorkerConfigError("KAFKA_BROKERS is not set: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)");
   const agent = env.VERDICT_AGENT?.trim() || null;
@@ -91,10 +96,37 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   };
 }
 
+/** A script file's load errors, named after the setting that pointed at it. */
+async function loadedFrom<T>(setting: string, path: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT") throw new WorkerConfigError(`${setting}: no such file ${path}`);
+    if (code === "EISDIR") throw new WorkerConfigError(`${setting}: ${path} is a directory, not a script file`);
+    throw new WorkerConfigError(`${setting}: ${(error as Error).message}`);
+  }
+}
+
 /** VERDICT_AGENT: `scripted:<path.yaml>` or `http:<url>` (e.g. `http:https://host/replay`). */
 export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
   const match = /^(scripted|http):(.+)$/.exec(spec.trim());
-  if (match?.[1] === "scripted") return ScriptedAgent.load(match[2]);
-  if (match?.[1] === "http") return new HttpAgent({ url: match[2] });
-  throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> (got ${JSON.stringify(spec)})`);
+  if (match?.[1] === "scripted") return loadedFrom("VERDICT_AGENT", match[2], () => ScriptedAgent.load(match[2]));
+  if (match?.[1] === "http") {
+    // Not echoed: a URL may carry a password (sent as basic auth) or a token.
+    if (!URL.canParse(match[2])) throw new WorkerConfigError("VERDICT_AGENT: http: needs the URL of the host's replay endpoint, e.g. http:https://host/replay (value not shown)");
+    try {
+      return new HttpAgent({ url: match[2] });
+    } catch (error) {
+      throw new WorkerConfigError(`VERDICT_AGENT: ${(error as Error).message}`);
+    }
+  }
+  throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> (got ${JSON.stringify(spec.replace(/\/\/[^/@]*@/, "//…@"))})`);
+}
+
+/** VERDICT_JUDGE: `scripted:<path.yaml>` or `none`; a script that cannot be loaded names the setting. */
+export async function judgeFromSetting(spec: string): Promise<JudgeBackend | null> {
+  const scripted = /^scripted:(.+)$/.exec(spec.trim());
+  if (scripted) return loadedFrom("VERDICT_JUDGE", scripted[1], () => judgeFromSpec(spec));
+  return judgeFromSpec(spec);
 }

@@ -5,9 +5,8 @@
 // the dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
-import { judgeFromSpec } from "@verdict/infra/judges";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
-import { agentFromSpec, readWorkerConfig } from "./config.js";
+import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
 import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 import { startWorker } from "./startWorker.js";
 import { consoleLog } from "./workerLog.js";
@@ -26,7 +25,7 @@ async function main(): Promise<void> {
   const config = readWorkerConfig(process.env, process.argv.slice(2));
   lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
-  const judge = await judgeFromSpec(config.judge);
+  const judge = await judgeFromSetting(config.judge);
   const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
