@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { Catalog, catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
 import { parseFlags } from "./args.js";
+import { FLAG_SPECS } from "./flagSpecs.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
@@ -23,7 +24,7 @@ async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: Awaited<Return
 }
 
 export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const flags = parseFlags("catalogs import", argv, { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } });
+  const flags = parseFlags("catalogs import", argv, FLAG_SPECS["catalogs import"]);
   const path = flags.positionals[0];
   const tenant = tenantOf(flags.values.tenant, env);
   const catalog = Catalog.load(path); // invalid documents throw with the line and rule (exit 2)
@@ -45,7 +46,7 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
 }
 
 export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const flags = parseFlags("catalogs export", argv, { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } });
+  const flags = parseFlags("catalogs export", argv, FLAG_SPECS["catalogs export"]);
   const [key, file] = flags.positionals;
   const tenant = tenantOf(flags.values.tenant, env);
   return withStore(env, async (store) => {

@@ -2,13 +2,14 @@
 // stdout (only its hash is stored): in VERDICT_HOME/api-keys.json on the embedded default (a
 // running `verdict start` accepts it at once), in the read database's api_keys with PostgreSQL.
 import { oneOf, parseFlags, required } from "./args.js";
+import { FLAG_SPECS } from "./flagSpecs.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { platformMode, Resources } from "./platform.js";
 import { openApiKeys } from "./services.js";
 
 export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const flags = parseFlags("keys create", argv, { values: ["tenant", "role", "name"] });
+  const flags = parseFlags("keys create", argv, FLAG_SPECS["keys create"]);
   const tenant = required("keys create", flags, "tenant");
   const role = oneOf("keys create", "role", required("keys create", flags, "role", "read or write"), ["read", "write"] as const, "read");
   const resources = new Resources();

@@ -1,10 +1,11 @@
-// `verdict report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark]`:
+// `verdict report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]`:
 // a run's report rebuilt from the configured event store with the API's own functions, so the
 // bytes equal the HTTP export's (GET .../report, report.md, report.json).
 import { writeFile } from "node:fs/promises";
 import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/domain";
 import { loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
 import { oneOf, parseFlags } from "./args.js";
+import { FLAG_SPECS } from "./flagSpecs.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
@@ -14,7 +15,7 @@ export function tenantOf(flag: string | undefined, env: NodeJS.ProcessEnv): stri
 }
 
 export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const flags = parseFlags("report", argv, { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } });
+  const flags = parseFlags("report", argv, FLAG_SPECS.report);
   const format = oneOf("report", "format", flags.values.format, ["html", "md", "json"] as const, "html");
   const theme = oneOf("report", "theme", flags.values.theme, ["light", "dark", "auto"] as const, "auto");
   const tenant = tenantOf(flags.values.tenant, env);

@@ -2,15 +2,13 @@
 //   [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]`
 import { writeFile } from "node:fs/promises";
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
+import { FLAG_SPECS } from "./flagSpecs.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
 
-export const RUN_FLAGS = {
-  values: ["catalog", "product", "set", "models", "agent", "judge", "format", "out", "gate", "concurrency"],
-  booleans: ["include-production-only", "quiet"],
-} as const;
+export const RUN_FLAGS = FLAG_SPECS.run;
 
 export async function runCommand(argv: readonly string[], io: Io): Promise<ExitCode> {
   const flags = parseFlags("run", argv, RUN_FLAGS);

@@ -12,6 +12,7 @@ import { ScriptedJudge } from "@verdict/infra/judges";
 import { createProjector } from "@verdict/projector";
 import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
+import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample } from "./exampleRun.js";
 import { gqlClient } from "./gqlClient.js";
@@ -73,7 +74,7 @@ async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Pro
 }
 
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const flags = parseFlags("start", argv, { values: ["port", "models"], booleans: ["exit"] });
+  const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
   const mode = platformMode(env);
   const resources = new Resources();

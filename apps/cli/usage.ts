@@ -2,17 +2,17 @@
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 
 Commands
-  start [--exit] [--port N]
+  start [--exit] [--port N] [--models a,b,c]
       The platform in one process (API + projector + worker) on the embedded default, then
       the example evaluation: imports examples/support/catalog.yaml, runs it across three
-      models, prints the GraphQL URL, a subscription to paste and the report's path. Serves
-      until Ctrl-C; --exit stops after the run.
+      models (or --models), prints the GraphQL URL, a subscription to paste and the report's
+      path. Serves until Ctrl-C; --exit stops after the run.
   run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]
       [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate.
-  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T]
+  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes).
   catalogs import FILE [--preview] [--tenant T]
       Imports a catalog; --preview prints what would change and the new digest, writing nothing.

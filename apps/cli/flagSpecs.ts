@@ -1,0 +1,15 @@
+// The flags each `verdict` command takes, in one place: the commands parse with these, and a test
+// checks `verdict help` shows each one (and no flag a command does not take).
+import type { FlagSpec } from "./args.js";
+
+export const FLAG_SPECS = {
+  start: { values: ["port", "models"], booleans: ["exit"] },
+  run: {
+    values: ["catalog", "product", "set", "models", "agent", "judge", "format", "out", "gate", "concurrency"],
+    booleans: ["include-production-only", "quiet"],
+  },
+  report: { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
+  "catalogs import": { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } },
+  "catalogs export": { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } },
+  "keys create": { values: ["tenant", "role", "name"] },
+} as const satisfies Record<string, FlagSpec>;
