@@ -12,6 +12,7 @@ async function loaded<T>(flag: string, path: string, load: (path: string) => Pro
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ENOENT") throw new CliError(`${flag}: no such file ${path}`);
+    if (code === "EISDIR") throw new CliError(`${flag}: ${path} is a directory, not a script file`);
     throw new CliError(`${flag}: ${(error as Error).message}`);
   }
 }
@@ -20,12 +21,13 @@ export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
   const match = /^(scripted|http):(.+)$/.exec(spec.trim());
   if (match?.[1] === "scripted") return loaded("--agent", match[2], (path) => ScriptedAgent.load(path));
   if (match?.[1] === "http") {
+    // The URL is not echoed: it may carry a password (sent as basic auth) or a token.
+    if (!URL.canParse(match[2])) throw new CliError("--agent http:URL needs a URL, e.g. http:https://host/replay (value not shown)");
     try {
-      new URL(match[2]);
-    } catch {
-      throw new CliError(`--agent http:URL needs a URL (got ${JSON.stringify(match[2])})`);
+      return new HttpAgent({ url: match[2] });
+    } catch (error) {
+      throw new CliError(`--agent: ${(error as Error).message}`);
     }
-    return new HttpAgent({ url: match[2] });
   }
   throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> (got ${JSON.stringify(spec)})`);
 }
