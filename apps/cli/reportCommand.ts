@@ -6,6 +6,7 @@ import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/d
 import { loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
+import { checkOutputPath } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
@@ -19,6 +20,7 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
   const format = oneOf("report", "format", flags.values.format, ["html", "md", "json"] as const, "html");
   const theme = oneOf("report", "theme", flags.values.theme, ["light", "dark", "auto"] as const, "auto");
   const tenant = tenantOf(flags.values.tenant, env);
+  checkOutputPath("report", "--out", flags.values.out);
   const mode = platformMode(env);
   const resources = new Resources();
   try {

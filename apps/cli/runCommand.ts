@@ -3,6 +3,7 @@
 import { writeFile } from "node:fs/promises";
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
+import { checkOutputPath } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
@@ -21,6 +22,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   const gate = fraction("run", "gate", flags.values.gate);
   const concurrency = flags.values.concurrency === undefined ? 4 : Number(flags.values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) return io.usage(`verdict run: --concurrency must be a whole number >= 1 (got ${flags.values.concurrency})`);
+  checkOutputPath("run", "--out", flags.values.out);
   const runtime = await agentFromFlag(agentSpec);
   const judge = await judgeFromFlag(flags.values.judge ?? "none");
   const quiet = flags.booleans.quiet;

@@ -1,0 +1,30 @@
+// Bad input to `verdict run`, `report` and `catalogs`: a usage error (exit 2) that names
+// the flag or path and what is wrong, found before any work is done, and shows no secret.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { bufferIo } from "./io.js";
+
+const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
+const run = (...extra: string[]) => ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", "gpt-5-mini", "--agent", `scripted:${example("agent.yaml")}`, "--quiet", ...extra];
+
+async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string; stdout: string }> {
+  const io = bufferIo();
+  const code = await runCli(argv, io, env);
+  return { code, stderr: io.stderr.join(""), stdout: io.stdout.join("") };
+}
+
+describe("verdict with bad input: --out", () => {
+  it("checks --out before running: a missing directory names the flag and the directory", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
+    const out = join(dir, "missing", "report.md");
+    const result = await cli(run("--out", out));
+    expect(result).toEqual({ code: 2, stdout: "", stderr: `verdict run: --out ${out}: no directory ${join(dir, "missing")} to write it in` });
+    expect(await cli(run("--out", dir))).toMatchObject({ code: 2, stderr: `verdict run: --out ${dir} is a directory; name a file` });
+    const report = await cli(["report", "run-1", "--out", out], { VERDICT_HOME: join(dir, "home") });
+    expect(report).toMatchObject({ code: 2, stderr: `verdict report: --out ${out}: no directory ${join(dir, "missing")} to write it in` });
+  });
+});
