@@ -3,9 +3,11 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
-import { Catalog, catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
+import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
 import { parseFlags } from "./args.js";
+import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
+import { checkOutputPath } from "./outputFile.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
@@ -27,7 +29,7 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   const flags = parseFlags("catalogs import", argv, FLAG_SPECS["catalogs import"]);
   const path = flags.positionals[0];
   const tenant = tenantOf(flags.values.tenant, env);
-  const catalog = Catalog.load(path); // invalid documents throw with the line and rule (exit 2)
+  const catalog = loadCatalogFile(path);
   return withStore(env, async (store) => {
     const diff = diffCatalog(catalog, await lastImport(store, tenant, catalog.key));
     io.out(diffText(diff));
@@ -49,6 +51,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
   const flags = parseFlags("catalogs export", argv, FLAG_SPECS["catalogs export"]);
   const [key, file] = flags.positionals;
   const tenant = tenantOf(flags.values.tenant, env);
+  checkOutputPath("catalogs export", "FILE", file);
   return withStore(env, async (store) => {
     const imported = await lastImport(store, tenant, key);
     if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);

@@ -3,10 +3,11 @@
 // scored (with the judge when one is given), one Report. The pass rate is checked against a gate.
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
-  Catalog, DEFAULT_CRITERIA, Judge, ModelSpec, Runner,
+  DEFAULT_CRITERIA, Judge, ModelSpec, Runner,
   type AgentRuntime, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
+import { loadCatalogFile } from "./catalogFile.js";
 import { CliError } from "./errors.js";
 import { judgeLabelOf } from "./runtimeSpecs.js";
 
@@ -52,7 +53,7 @@ export function modelSpecsOf(names: readonly string[]): ModelSpec[] {
 }
 
 export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcome> {
-  const catalog = Catalog.load(options.catalogPath);
+  const catalog = loadCatalogFile(options.catalogPath);
   const product = catalog.product(options.product);
   const set = catalog.set(options.product, options.set);
   const scenarios = set.scenarios.filter((s) => options.includeProductionOnly || !s.productionOnly);
