@@ -1,6 +1,7 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
 import { AGENT_SCRIPT } from "./testing.js";
@@ -81,5 +82,18 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     const database = bad(Promise.resolve().then(() => readWorkerConfig({ ...env, DATABASE_URL: "postgres://bob:S3cret@host:port/verdict" }, [])));
     expect(await database).toMatch(/^DATABASE_URL is not a valid URL: /);
     expect(await database).not.toContain("S3cret");
+  });
+});
+
+describe("apps/worker/README.md", () => {
+  it("starts the worker with files and settings that exist", async () => {
+    const readme = await readFile(new URL("./README.md", import.meta.url), "utf8");
+    const command = readme.slice(readme.indexOf("```\n") + 4, readme.indexOf("\n```", readme.indexOf("```\n") + 4));
+    const agent = /VERDICT_AGENT=scripted:(\S+)/.exec(command)?.[1];
+    expect(agent).toBeDefined();
+    await expect(agentFromSpec(`scripted:${fileURLToPath(new URL(`../../${agent}`, import.meta.url))}`)).resolves.toBeDefined();
+    // Every variable the README's table lists is one the worker reads.
+    const config = await readFile(new URL("./config.ts", import.meta.url), "utf8");
+    for (const [, name] of readme.matchAll(/^\| `([A-Z_]+)` \|/gm)) expect(config, name).toContain(name);
   });
 });
