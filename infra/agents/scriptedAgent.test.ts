@@ -1,3 +1,6 @@
+import { mkdtemp, open } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ScriptedAgent, ScriptError } from "./scriptedAgent.js";
 
@@ -64,5 +67,17 @@ describe("ScriptedAgent", () => {
     expect(() => ScriptedAgent.fromYaml("replies: [{ answer: hi }]")).toThrow("replies.0: needs key or prompt");
     expect(() => ScriptedAgent.fromYaml("replies: [{ prompt: '/(/', answer: hi }]")).toThrow(/replies\.0\.prompt: invalid regex/);
     expect(() => ScriptedAgent.fromYaml("replies: [")).toThrow(/invalid YAML/);
+  });
+});
+
+describe("ScriptedAgent.load", () => {
+  it("refuses a file over the script limit before reading it, naming the path and the limit", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "agent-script-")), "huge.yaml");
+    const handle = await open(path, "w");
+    await handle.truncate(600 * 1024 * 1024); // sparse: nothing is written
+    await handle.close();
+    const error = await ScriptedAgent.load(path).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(ScriptError);
+    expect((error as Error).message).toBe(`agent script: ${path} is 629,145,600 bytes; at most 8,388,608 are allowed`);
   });
 });
