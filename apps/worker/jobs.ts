@@ -61,3 +61,9 @@ export function parseJob<T>(schema: z.ZodType<T>, topic: string, value: unknown)
 export function jobFields(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
+
+/** A name from a job, shortened for a log line: a message may carry a megabyte of it. */
+export function clipped(value: unknown, max = 120): string {
+  const text = String(value);
+  return text.length > max ? `${text.slice(0, max)}… (${text.length.toLocaleString("en-US")} chars)` : text;
+}

@@ -41,4 +41,21 @@ describe("poison messages on the job topics", () => {
       await worker.stop();
     }
   });
+
+  it("a job naming a huge scenario key is dropped with a log line of bounded length", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    const errors: string[] = [];
+    const log: WorkerLog = { info: () => undefined, error: (message) => void errors.push(message) };
+    await seedRun(store, { runId: "r2" });
+    const worker = await startWorker({ store, bus, runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT), judge: null, roles: ["replay"], clock: testClock, ids: testIds, log });
+    try {
+      const huge = "k".repeat(1024 * 1024);
+      await bus.publish(REPLAY_TOPIC, [{ key: "r2", value: { run_id: "r2", tenant: "acme", n: 0, scenario_key: huge, model_label: "gpt-5-mini" } }]);
+      await waitFor(() => errors.length === 1);
+      expect(errors[0]).toMatch(/^dropped: verdict\.replay job names pair 0 \(k{120}… \(1,048,576 chars\) × gpt-5-mini\), not in run r2's selection$/);
+    } finally {
+      await worker.stop();
+    }
+  });
 });

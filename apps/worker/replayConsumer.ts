@@ -3,7 +3,7 @@
 // the offset) only then; a worker killed mid-job sees the job again, and a redelivered job whose
 // pair is recorded does nothing.
 import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
-import { jobFields, jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
+import { clipped, jobFields, jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
 import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
 import { Limiter } from "./limiter.js";
 import { failRunOnPoison } from "./poisonJobs.js";
@@ -39,7 +39,7 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
   }
   const pair = run.state.pairs[job.n];
   if (!pair || pair.scenarioKey !== job.scenario_key || pair.modelLabel !== job.model_label) {
-    deps.log.error(`dropped: ${REPLAY_TOPIC} job names pair ${job.n} (${job.scenario_key} × ${job.model_label}), not in run ${job.run_id}'s selection`);
+    deps.log.error(`dropped: ${REPLAY_TOPIC} job names pair ${job.n} (${clipped(job.scenario_key)} × ${clipped(job.model_label)}), not in run ${job.run_id}'s selection`);
     return "invalid";
   }
   // External runs are replayed by their host; only what the host recorded is scored.
@@ -57,7 +57,7 @@ export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAt
   deps = { ...deps, agentSlots: new Limiter(concurrency) };
   const handler = async (job: DeliveredJob) => {
     const value = jobFields(job.value);
-    const what = `replay job for pair ${String(value.n)} (${String(value.scenario_key)} × ${String(value.model_label)})`;
+    const what = `replay job for pair ${clipped(value.n)} (${clipped(value.scenario_key)} × ${clipped(value.model_label)})`;
     if (deps.pace) await deps.pace();
     await failRunOnPoison(deps, { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what }, () => handleReplayJob(deps, job.value));
   };
