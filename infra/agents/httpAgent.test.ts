@@ -87,10 +87,15 @@ describe("HttpAgent against a hostile or broken endpoint", () => {
     expect((await agent.replay(scenario, model, { signal })).answer).toBe("ok");
     expect(headers.get("/auth")?.authorization).toBe(`Basic ${Buffer.from("alice:S3cret").toString("base64")}`);
 
-    const unreachable = new HttpAgent({ url: "http://alice:S3cret@127.0.0.1:1/replay", retries: 0 });
+    // A port nothing listens on: one just freed.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const unreachable = new HttpAgent({ url: `http://alice:S3cret@127.0.0.1:${port}/replay`, retries: 0 });
     const error = await unreachable.replay(scenario, model, { signal }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(HttpAgentError);
-    expect((error as Error).message).toMatch(/^agent unreachable/);
+    expect((error as Error).message).toBe(`agent unreachable: connect ECONNREFUSED 127.0.0.1:${port}`);
     expect((error as Error).message).not.toContain("S3cret");
     expect(() => new HttpAgent({ url: "ftp://alice:S3cret@host/replay" })).toThrow("agent url must be http(s): ftp://host/replay");
   });

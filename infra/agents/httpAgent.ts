@@ -81,7 +81,10 @@ export class HttpAgent implements AgentRuntime {
       });
     } catch (error) {
       const timedOut = !outer.aborted && (error as Error).name === "TimeoutError";
-      throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent unreachable: ${(error as Error).message}`, true);
+      // fetch says "fetch failed"; its cause says why (connect ECONNREFUSED host:port, a DNS failure...).
+      const cause = (error as { cause?: unknown }).cause;
+      const why = cause instanceof Error && cause.message ? cause.message : (error as Error).message;
+      throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent unreachable: ${why}`, true);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
