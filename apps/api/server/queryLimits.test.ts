@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { describe, expect, it } from "vitest";
 import { parse, specifiedRules, validate, type ValidationRule } from "graphql";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
-import { costLimit, depthLimit } from "./queryLimits.js";
+import { costLimit, depthLimit, MAX_SPREAD_NESTING } from "./queryLimits.js";
 
 async function check(query: string, rules: ValidationRule[]) {
   return validate(await buildApiSchema(), parse(query), [...specifiedRules, ...rules]).map((e) => e.message);
@@ -40,5 +40,35 @@ describe("costLimit on whole-run renderings", () => {
     expect(await check(one, [costLimit(3502)])).toEqual(["query costs 3503; the limit is 3502"]);
     const aliases = Array.from({ length: 6 }, (_, i) => `h${i}: html`).join(" ");
     expect(await check(`{ run(id: "r") { report { ${aliases} } } }`, [costLimit(5000)])).toEqual(["query costs 6002; the limit is 5000"]);
+  });
+});
+
+describe("depth and cost of documents built to be slow", () => {
+  const chain = (n: number, spreads: number) =>
+    `{ catalogs { ...f0 } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1} `.repeat(spreads) : ""}}`).join(" ");
+  const timed = async (query: string, rules: ValidationRule[]) => {
+    const started = performance.now();
+    const messages = await check(query, rules);
+    return { messages, ms: performance.now() - started };
+  };
+
+  it("works out each fragment once, however often it is spread", async () => {
+    // Each fragment spreads the next one twice: 2^24 paths, one fragment each.
+    const { messages, ms } = await timed(chain(24, 2), [depthLimit(12), costLimit(5000)]);
+    expect(messages).toEqual([`query costs ${1 + 20 * (2 ** 24 - 1)}; the limit is 5000`]);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it("stays linear in the number of operations", async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `query q${i} { catalogs { key } }`).join(" ");
+    const { messages, ms } = await timed(many, [depthLimit(12), costLimit(5000)]);
+    expect(messages).toEqual([]);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it("refuses fragments spread within fragments beyond the nesting limit", async () => {
+    const { messages } = await timed(chain(150, 1), [depthLimit(12), costLimit(5000)]);
+    expect(messages).toEqual(Array(2).fill(`fragments are spread within fragments more than ${MAX_SPREAD_NESTING} levels deep`));
+    expect((await timed(chain(90, 1), [depthLimit(12), costLimit(5000)])).messages).toEqual([]);
   });
 });

@@ -20,42 +20,91 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "Query.runAudit": 500,
 };
 
-function fragmentsOf(context: ValidationContext): Map<string, FragmentDefinitionNode> {
-  const map = new Map<string, FragmentDefinitionNode>();
-  for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) map.set(def.name.value, def);
-  return map;
+/** Fragments spread within fragments deeper than this are refused rather than followed. */
+export const MAX_SPREAD_NESTING = 100;
+
+class SpreadTooDeep extends Error {}
+
+/**
+ * One validation's fragments, with each fragment's depth and cost worked out once: followed
+ * afresh at every spread, `fragment A { ...B ...B }` chains doubled the work per level (30 levels,
+ * a billion visits), and listing the fragments again per operation made many operations quadratic.
+ */
+interface Walk {
+  fragments: Map<string, FragmentDefinitionNode>;
+  depths: Map<string, number>;
+  costs: Map<string, number>;
+  /** Fragments being followed now (a cycle, which validation refuses anyway, counts 0). */
+  open: Set<string>;
 }
 
-function depthOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
+function walkOf(context: ValidationContext): Walk {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  return { fragments, depths: new Map(), costs: new Map(), open: new Set() };
+}
+
+/** The memoized value of a fragment, `measure`d at most once per key; null when not followed. */
+function throughFragment(walk: Walk, memo: Map<string, number>, key: string, name: string, measure: (fragment: FragmentDefinitionNode) => number): number | null {
+  const fragment = walk.fragments.get(name);
+  if (!fragment || walk.open.has(name)) return null;
+  let value = memo.get(key);
+  if (value === undefined) {
+    if (walk.open.size >= MAX_SPREAD_NESTING) throw new SpreadTooDeep();
+    walk.open.add(name);
+    try {
+      value = measure(fragment);
+    } finally {
+      walk.open.delete(name);
+    }
+    memo.set(key, value);
+  }
+  return value;
+}
+
+function spreadTooDeep(node: OperationDefinitionNode): GraphQLError {
+  return new GraphQLError(`fragments are spread within fragments more than ${MAX_SPREAD_NESTING} levels deep`, { nodes: [node], extensions: { code: "VALIDATION" } });
+}
+
+function depthOf(set: SelectionSetNode | undefined, walk: Walk): number {
   if (!set) return 0;
   let deepest = 0;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       if (selection.name.value.startsWith("__")) continue;
-      deepest = Math.max(deepest, (selection.selectionSet ? 1 : 0) + depthOf(selection.selectionSet, fragments, seen));
+      deepest = Math.max(deepest, (selection.selectionSet ? 1 : 0) + depthOf(selection.selectionSet, walk));
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, seen));
+      deepest = Math.max(deepest, depthOf(selection.selectionSet, walk));
     } else {
       const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (!fragment || seen.has(name)) continue;
-      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, new Set([...seen, name])));
+      const depth = throughFragment(walk, walk.depths, name, name, (fragment) => depthOf(fragment.selectionSet, walk));
+      if (depth !== null) deepest = Math.max(deepest, depth);
     }
   }
   return deepest;
 }
 
 export function depthLimit(maxDepth: number) {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(node: OperationDefinitionNode) {
-      const depth = depthOf(node.selectionSet, fragmentsOf(context), new Set());
-      if (depth > maxDepth) {
-        context.reportError(
-          new GraphQLError(`query is nested ${depth} levels deep; the limit is ${maxDepth}`, { nodes: [node], extensions: { code: "VALIDATION" } }),
-        );
-      }
-    },
-  });
+  return (context: ValidationContext): ASTVisitor => {
+    const walk = walkOf(context);
+    return {
+      OperationDefinition(node: OperationDefinitionNode) {
+        let depth: number;
+        try {
+          depth = depthOf(node.selectionSet, walk);
+        } catch (error) {
+          if (!(error instanceof SpreadTooDeep)) throw error;
+          context.reportError(spreadTooDeep(node));
+          return;
+        }
+        if (depth > maxDepth) {
+          context.reportError(
+            new GraphQLError(`query is nested ${depth} levels deep; the limit is ${maxDepth}`, { nodes: [node], extensions: { code: "VALIDATION" } }),
+          );
+        }
+      },
+    };
+  };
 }
 
 function listSize(field: FieldNode, variables: Record<string, unknown>): number {
@@ -73,13 +122,7 @@ function isList(type: GraphQLType): boolean {
   return isListType(getNullableType(type));
 }
 
-function costOf(
-  set: SelectionSetNode | undefined,
-  parent: GraphQLType | null,
-  fragments: Map<string, FragmentDefinitionNode>,
-  variables: Record<string, unknown>,
-  seen: Set<string>,
-): number {
+function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, walk: Walk, variables: Record<string, unknown>): number {
   if (!set || !parent) return 0;
   const named = getNamedType(parent);
   const fields = isObjectType(named) || isInterfaceType(named) ? named.getFields() : {};
@@ -88,18 +131,16 @@ function costOf(
     if (selection.kind === Kind.FIELD) {
       const field = fields[selection.name.value] as GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
-      const inner = costOf(selection.selectionSet, field.type, fragments, variables, seen);
+      const inner = costOf(selection.selectionSet, field.type, walk, variables);
       // Connections multiply by their page size at `edges`; plain lists by a default page.
       const isConnection = getNamedType(field.type).name.endsWith("Connection");
       const factor = isConnection ? listSize(selection, variables) : isList(field.type) ? DEFAULT_LIST : 1;
       total += (FIELD_COSTS[`${named.name}.${field.name}`] ?? 1) + factor * inner;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      total += costOf(selection.selectionSet, parent, fragments, variables, seen);
+      total += costOf(selection.selectionSet, parent, walk, variables);
     } else {
-      const fragment = fragments.get(selection.name.value);
-      if (fragment && !seen.has(selection.name.value)) {
-        total += costOf(fragment.selectionSet, parent, fragments, variables, new Set([...seen, selection.name.value]));
-      }
+      const name = selection.name.value;
+      total += throughFragment(walk, walk.costs, `${name}\u0000${named.name}`, name, (fragment) => costOf(fragment.selectionSet, parent, walk, variables)) ?? 0;
     }
   }
   return total;
@@ -107,14 +148,25 @@ function costOf(
 
 /** Variables are read from the request when Apollo gives them; otherwise `first` variables count as a default page. */
 export function costLimit(maxCost: number, variables: () => Record<string, unknown> = () => ({})) {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(node: OperationDefinitionNode) {
-      const schema = context.getSchema();
-      const root = node.operation === "query" ? schema.getQueryType() : node.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
-      const cost = costOf(node.selectionSet, root ?? null, fragmentsOf(context), variables(), new Set());
-      if (cost > maxCost) {
-        context.reportError(new GraphQLError(`query costs ${cost}; the limit is ${maxCost}`, { nodes: [node], extensions: { code: "VALIDATION" } }));
-      }
-    },
-  });
+  return (context: ValidationContext): ASTVisitor => {
+    const walk = walkOf(context);
+    const values = variables();
+    return {
+      OperationDefinition(node: OperationDefinitionNode) {
+        const schema = context.getSchema();
+        const root = node.operation === "query" ? schema.getQueryType() : node.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
+        let cost: number;
+        try {
+          cost = costOf(node.selectionSet, root ?? null, walk, values);
+        } catch (error) {
+          if (!(error instanceof SpreadTooDeep)) throw error;
+          context.reportError(spreadTooDeep(node));
+          return;
+        }
+        if (cost > maxCost) {
+          context.reportError(new GraphQLError(`query costs ${cost}; the limit is ${maxCost}`, { nodes: [node], extensions: { code: "VALIDATION" } }));
+        }
+      },
+    };
+  };
 }
