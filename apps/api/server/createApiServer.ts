@@ -15,7 +15,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
-import { classify, formatError, HTTP_STATUS } from "./errors.js";
+import { ApiError, classify, formatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit } from "./queryLimits.js";
 import { textProblem } from "./inputText.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
@@ -174,7 +174,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         const { principal, trace } = await caching.principalAndTrace(req);
         return { ...newContext(deps, principal), responseTrace: trace };
       } catch (error) {
-        throw new GraphQLError((error as Error).message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });
+        // Only a refused key is a 401; anything else failed on our side and is not the caller's key.
+        if (!(error instanceof ApiError) || error.apiCode !== "UNAUTHENTICATED") throw error;
+        throw new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });
       }
     },
   }));
