@@ -118,6 +118,10 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
       deps.log.error(`dropped: ${COMPLETE_TOPIC} job for run ${job.run_id}, which does not exist`);
       return "unknown-run";
     }
+    if (run.started.tenant !== job.tenant) {
+      deps.log.error(`dropped: ${COMPLETE_TOPIC} job for run ${job.run_id} names tenant ${job.tenant}, not the run's`);
+      return "invalid";
+    }
     if (run.state.status !== "running") {
       deps.runs.forget(run.runId);
       return "already-ended";

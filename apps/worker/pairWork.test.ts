@@ -131,6 +131,15 @@ describe("replay jobs", () => {
     expect(await handleReplayJob(d, { ...ALL[0], run_id: "r9" })).toBe("unknown-run");
     expect(await store.readAll()).toHaveLength(1);
   });
+
+  it("drops a replay or completion job naming another tenant than its run's, appending nothing", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const d = deps(store, countingAgent());
+    expect(await handleReplayJob(d, { ...ALL[0], tenant: "globex" })).toBe("invalid");
+    expect(await handleCompletionJob(d, { run_id: "r1", tenant: "globex" })).toBe("invalid");
+    expect(await store.readAll()).toHaveLength(1);
+  });
 });
 
 describe("completion jobs", () => {

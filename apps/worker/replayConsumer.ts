@@ -37,6 +37,11 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
     deps.log.error(`dropped: ${REPLAY_TOPIC} job for run ${job.run_id}, which does not exist`);
     return "unknown-run";
   }
+  if (run.started.tenant !== job.tenant) {
+    // Not the dispatcher's (it copies the run's tenant): a job must not act for, or fail a run as, another tenant.
+    deps.log.error(`dropped: ${REPLAY_TOPIC} job for run ${job.run_id} names tenant ${job.tenant}, not the run's`);
+    return "invalid";
+  }
   const pair = run.state.pairs[job.n];
   if (!pair || pair.scenarioKey !== job.scenario_key || pair.modelLabel !== job.model_label) {
     deps.log.error(`dropped: ${REPLAY_TOPIC} job names pair ${job.n} (${clipped(job.scenario_key)} × ${clipped(job.model_label)}), not in run ${job.run_id}'s selection`);
