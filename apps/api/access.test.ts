@@ -235,3 +235,20 @@ describe("malformed requests", () => {
     expect(((await unknown.json()) as any)).toMatchObject({ code: "NOT_FOUND", error: expect.stringContaining(`no route GET /api/evaluations/${evaluationId}/runs/${runId}/summary`) });
   });
 });
+
+describe("deeply nested JSON", () => {
+  it("is refused with VALIDATION naming where, over HTTP and graphql-ws, instead of overflowing the stack", async () => {
+    const nested = (n: number) => `${"[".repeat(n)}"x"${"]".repeat(n)}`;
+    const body = `{"query": "mutation ($s: JSON) { createEvaluation(input: { agent: \\"A\\", name: \\"N\\", scenarios: $s }) { evaluationId } }", "variables": { "s": ${nested(5000)} } }`;
+    const res = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${p.keys.acmeWrite}` }, body });
+    expect(res.status).toBe(400);
+    const error = ((await res.json()) as any).errors[0];
+    expect(error.extensions).toMatchObject({ code: "VALIDATION", field: expect.stringMatching(/^variables\.s(\[0\])+$/) });
+    expect(error.message).toMatch(/JSON is nested more than 64 levels deep/);
+    const ws = await rawWsSession(p.api.wsUrl, p.keys.acmeWrite, [`{"id": "1", "type": "subscribe", "payload": ${body}}`], (frames) => frames.some((f) => f.id === "1"));
+    expect(ws.frames.find((f) => f.id === "1")).toMatchObject({ type: "error", payload: [{ extensions: { code: "VALIDATION" } }] });
+    // What real input nests to passes.
+    const fine = await p.gql(p.keys.acmeWrite, `mutation ($s: JSON) { createEvaluation(input: { agent: "A", name: "N", scenarios: $s }) { evaluationId } }`, { s: [{ key: "a", prompt: "Where is my order?" }] });
+    expect(fine.body.errors).toBeUndefined();
+  });
+});

@@ -18,6 +18,7 @@ import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLi
 import { ApiError, classify, formatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit } from "./queryLimits.js";
 import { textProblem } from "./inputText.js";
+import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
@@ -107,6 +108,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           if (error instanceof GraphQLError) return [error];
           throw error;
         }
+        const deep = tooDeep(payload.variables, MAX_JSON_DEPTH, "variables");
+        if (deep !== null) return [new GraphQLError(depthMessage(deep), { extensions: { code: "VALIDATION", field: deep } })];
         const problem = textProblem(document, payload.variables) ?? costProblem(document, payload.variables);
         return problem ? [problem] : undefined;
       },
@@ -168,7 +171,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   await apollo.start();
 
-  app.use("/graphql", express.json({ limit: limits.bodyLimit }), caching.serve, expressMiddleware(apollo, {
+  app.use("/graphql", express.json({ limit: limits.bodyLimit }), (req: Request, res: Response, next: NextFunction) => {
+    const path = tooDeep(req.body);
+    if (path === null) return next();
+    res.status(400).json({ errors: [{ message: depthMessage(path), extensions: { code: "VALIDATION", field: path } }] });
+  }, caching.serve, expressMiddleware(apollo, {
     context: async ({ req }) => {
       try {
         const { principal, trace } = await caching.principalAndTrace(req);

@@ -182,10 +182,11 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
 
 /**
  * A graphql-transport-ws session without a client library (for what a client library would not
- * send): connection_init with the key, then `messages` once acknowledged; every frame received
+ * send): connection_init with the key, then `messages` (objects, or text sent as it is) once
+ * acknowledged; every frame received
  * until `until` holds or the server closes the socket (its close code in `closed`).
  */
-export function rawWsSession(url: string, key: string, messages: object[], until: (frames: any[]) => boolean): Promise<{ frames: any[]; closed: number | null; reason: string }> {
+export function rawWsSession(url: string, key: string, messages: Array<object | string>, until: (frames: any[]) => boolean): Promise<{ frames: any[]; closed: number | null; reason: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, "graphql-transport-ws");
     const frames: any[] = [];
@@ -197,7 +198,7 @@ export function rawWsSession(url: string, key: string, messages: object[], until
     ws.on("message", (data) => {
       const frame = JSON.parse(String(data));
       frames.push(frame);
-      if (frame.type === "connection_ack") for (const m of messages) ws.send(JSON.stringify(m));
+      if (frame.type === "connection_ack") for (const m of messages) ws.send(typeof m === "string" ? m : JSON.stringify(m));
       if (until(frames)) finish();
     });
     ws.on("close", (code, why) => { closed = code; reason = String(why); finish(); });
