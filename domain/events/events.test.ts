@@ -150,6 +150,19 @@ describe("toEventToAppend", () => {
     );
   });
 
+  it("refuses text PostgreSQL cannot store, naming where it is, and keeps text that only looks like it", () => {
+    const refused = (data: Record<string, unknown>) => () => toEventToAppend({ type: "RunFailed", data: data as never }, context, deps());
+    expect(refused({ message: "a\u0000b" })).toThrow("event RunFailed: data.message: must not contain a NUL character (\\u0000) or an unpaired surrogate");
+    expect(refused({ message: "lone \ud83d here" })).toThrow(expect.objectContaining({ code: "validation", field: "data.message" }));
+    expect(refused({ message: "trail \ude00" })).toThrow(/data\.message: must not contain/);
+    const bad = { ...runStartedV1, release: null, scenarios: [{ key: "a", prompt: "Where\u0000" }] };
+    expect(() => toEventToAppend({ type: "RunStarted", data: bad as never }, context, deps())).toThrow(/data\.scenarios\[0\]\.prompt: must not contain/);
+    // A paired surrogate (emoji), a literal backslash-u text and other control characters are stored as they are.
+    for (const message of ["Où 😀 ok", "\\u0000 and \\ud800 as typed", "tab\t bell\u0007"]) {
+      expect(toEventToAppend({ type: "RunFailed", data: { message } }, context, deps()).data.message).toBe(message);
+    }
+  });
+
   it("refuses a tenant that is not a plain id", () => {
     expect(() => toEventToAppend({ type: "RunFailed", data: { message: "x" } }, { tenant: "a;drop", actor: "u" }, deps())).toThrow(/metadata\.tenant/);
   });

@@ -3,6 +3,7 @@
 // refused before the append, so nothing invalid is ever written.
 import type { EventToAppend, RecordedEvent } from "../ports/eventStore.js";
 import type { Clock, IdGenerator } from "./clock.js";
+import { isStorableJson, TEXT_RULE, unstorableTextPath } from "./storableText.js";
 import { DomainError } from "./domainError.js";
 import { eventMetadata, type EventContext, type EventMetadata } from "./metadata.js";
 import { eventRegistry, type DomainEvent, type EventInput, type EventRegistry } from "./registry.js";
@@ -25,13 +26,27 @@ export function payloadBytes(data: unknown): number {
  * UTF-8 bytes of data and metadata as JSON, counted only when they could be over `limit`: a
  * UTF-16 code unit is at most 3 bytes, so shorter text is under it without encoding it.
  */
-function payloadOver(data: unknown, metadata: unknown, limit: number): number | null {
-  const dataText = JSON.stringify(data);
-  const metadataText = JSON.stringify(metadata);
+function payloadOver(dataText: string, metadataText: string, limit: number): number | null {
   if ((dataText.length + metadataText.length) * 3 <= limit) return null;
   const encoder = new TextEncoder();
   const bytes = encoder.encode(dataText).length + encoder.encode(metadataText).length;
   return bytes > limit ? bytes : null;
+}
+
+/** Refuses what the stores cannot hold: over 1 MB together, or text PostgreSQL refuses. */
+function assertStorable(type: string, data: unknown, metadata: unknown): void {
+  const dataText = JSON.stringify(data);
+  const metadataText = JSON.stringify(metadata);
+  // Counted as the adapters count it: data and metadata together.
+  const bytes = payloadOver(dataText, metadataText, MAX_EVENT_BYTES);
+  if (bytes !== null) {
+    throw DomainError.validation(`event ${type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
+  }
+  for (const [name, value, text] of [["data", data, dataText], ["metadata", metadata, metadataText]] as const) {
+    if (isStorableJson(text)) continue;
+    const field = unstorableTextPath(value, name) ?? name;
+    throw DomainError.validation(`event ${type}: ${field}: ${TEXT_RULE}`, field);
+  }
 }
 
 export function toEventsToAppend(events: readonly EventInput[], context: EventContext, deps: AppendDeps): EventToAppend[] {
@@ -55,11 +70,7 @@ export function toEventsToAppend(events: readonly EventInput[], context: EventCo
       `event ${event.type} metadata is invalid`,
       "metadata",
     );
-    // Counted as the adapters count it: data and metadata together.
-    const bytes = payloadOver(valid.data, metadata, MAX_EVENT_BYTES);
-    if (bytes !== null) {
-      throw DomainError.validation(`event ${event.type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
-    }
+    assertStorable(event.type, valid.data, metadata);
     return {
       id,
       type: valid.type,

@@ -43,6 +43,15 @@ describe("RecordReplay", () => {
     });
   });
 
+  it("records a NUL or an unpaired surrogate in what the agent or the judge said as U+FFFD (PostgreSQL stores neither)", () => {
+    const raw = { ...replay, replay: { answer: "Order\u0000 4821 😀 \ud83d", error: null, tool_calls: [{ name: "lookup\u0000", arguments: { ["q\ude00"]: "x" } }] } };
+    const [event] = given(resultAggregate, [], { run, streamId: stream }).when(raw);
+    expect((event.data as { replay: unknown }).replay).toMatchObject({ answer: "Order\ufffd 4821 😀 \ufffd", tool_calls: [{ name: "lookup\ufffd", arguments: { "q\ufffd": "x" } }] });
+    const judged = { ...score, judge_exchanges: [{ ...score.judge_exchanges[0], raw_answer: '{"score": 0.4}\u0000' }] };
+    const [scored] = given(resultAggregate, [replayed], { run, streamId: stream }).when(judged);
+    expect((scored.data as { judge_exchanges: Array<{ raw_answer: string }> }).judge_exchanges[0].raw_answer).toBe('{"score": 0.4}\ufffd');
+  });
+
   it("a second replay of the pair is a conflict", () => {
     expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(replay)).toThrow(
       expect.objectContaining({ code: "conflict", message: "pair b × claude-sonnet-5 of run r1 is already recorded" }),

@@ -5,6 +5,7 @@ import type { Aggregate, DecideContext } from "../aggregate.js";
 import { pairName } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
 import type { DomainEvent, EventInput } from "../../events/registry.js";
+import { storableJsonOf } from "../../events/storableText.js";
 import { resultStream } from "../../events/streams.js";
 import { findPair, type RunPair, type RunState } from "../run/runState.js";
 import { ResultCommand, type ScoreResult } from "./resultCommands.js";
@@ -51,6 +52,9 @@ function checkScore(command: ScoreResult): void {
   }
 }
 
+// An agent's answer and a judge's are untrusted text that cannot be refused (they are what was
+// said), but a NUL or an unpaired surrogate in them cannot be stored by PostgreSQL: each is
+// recorded as U+FFFD, as a decoder would, so the pair is scored on the text the record holds.
 function decide(state: ResultState, command: ResultCommand, context: DecideContext & ResultContext): EventInput[] {
   const pair = locate(command, context);
   const name = pairName(pair.scenarioKey, pair.modelLabel);
@@ -59,13 +63,13 @@ function decide(state: ResultState, command: ResultCommand, context: DecideConte
   switch (command.type) {
     case "RecordReplay":
       if (state.status !== "none") throw DomainError.conflict(`pair ${name} of run ${command.run_id} is already recorded`, "scenario_key");
-      return [{ type: "ReplayRecorded", data: { ...identity, replay: command.replay } }];
+      return [{ type: "ReplayRecorded", data: { ...identity, replay: storableJsonOf(command.replay) } }];
     case "ScoreResult": {
       if (state.status === "none") throw DomainError.conflict(`pair ${name} of run ${command.run_id} has no replay recorded yet`, "scenario_key");
       if (state.status === "scored") throw DomainError.conflict(`pair ${name} of run ${command.run_id} is already scored`, "scenario_key");
       checkScore(command);
       const { type: _t, run_id: _r, scenario_key: _s, model_label: _m, ...score } = command;
-      return [{ type: "ResultScored", data: { ...identity, ...score } }];
+      return [{ type: "ResultScored", data: { ...identity, ...storableJsonOf(score) } }];
     }
   }
 }
