@@ -122,6 +122,18 @@ describe("replay jobs", () => {
     expect(error).toMatch(/^the replay could not be recorded: .*input_tokens/);
   });
 
+  it("a replay too deeply nested to serialize is recorded as the pair's run error, not a failure of the run", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 100_000; i++) deep = { deeper: deep };
+    const nested: AgentRuntime = { name: "nested", replay: async () => ({ answer: "Order 4821 shipped yesterday.", metadata: { deep } }) };
+    expect(await handleReplayJob(deps(store, nested), ALL[0])).toBe("scored");
+    const [recorded, scored] = await pairEvents(store, "r1", 0);
+    expect((recorded.data as { replay: { error: string } }).replay.error).toMatch(/^the replay could not be recorded: Maximum call stack size exceeded/);
+    expect(scored.data).toMatchObject({ status: "errored", fault: "run_error", pass: false });
+  });
+
   it("drops a job naming a pair outside the run's selection, and one for an unknown run", async () => {
     const store = createMemoryEventStore();
     await seedRun(store);
