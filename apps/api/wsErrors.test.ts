@@ -56,3 +56,24 @@ describe("errors over graphql-ws", () => {
     expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: [] } } });
   });
 });
+
+describe("documents too long to parse safely", () => {
+  // Each fragment spreads the next: graphql-js's validation follows the chain recursively.
+  const chain = (n: number) =>
+    `{ catalogs { ...f0 } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1}` : ""} }`).join(" ");
+
+  it("are refused as a syntax error over HTTP rather than an internal error", async () => {
+    const res = await p.gql(p.keys.acmeRead, chain(5000));
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Syntax Error: Document contains more th(an|at) 10000 tokens/), extensions: { code: "GRAPHQL_PARSE_FAILED" } });
+  });
+
+  it("are refused as that operation's error over graphql-ws, the socket kept open", async () => {
+    const { frames, closed } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [
+      { id: "long", type: "subscribe", payload: { query: chain(5000) } },
+      { id: "good", type: "subscribe", payload: { query: "{ catalogs { key } }" } },
+    ], (seen) => seen.some((f) => f.id === "good" && f.type === "complete"));
+    expect(closed).toBeNull();
+    expect(frames.find((f) => f.id === "long")).toMatchObject({ type: "error", payload: [{ message: expect.stringContaining("10000 tokens") }] });
+  });
+});

@@ -20,9 +20,15 @@ export interface ApiLimits {
   maxCost: number;
   /** Largest request body express accepts (default "2mb"). */
   bodyLimit: string;
+  /**
+   * Most tokens one GraphQL document may have (default 10,000; a large real query has a few
+   * hundred). Longer ones are not parsed: graphql-js's own validation recurses through fragments
+   * spread within fragments and overflowed the stack on a chain of 5,000 (an internal error).
+   */
+  maxTokens: number;
 }
 
-export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb" };
+export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000 };
 
 export interface ApiDeps {
   store: EventStore;

@@ -102,7 +102,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       onSubscribe: (_ctx, _id, payload) => {
         let document: DocumentNode;
         try {
-          document = parse(payload.query);
+          document = parse(payload.query, { maxTokens: limits.maxTokens });
         } catch (error) {
           // As an error message for this operation: thrown, graphql-ws would close the whole socket (4500).
           if (error instanceof GraphQLError) return [error];
@@ -125,6 +125,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const apollo = new ApolloServer<ApiContext>({
     schema,
     validationRules: rules,
+    parseOptions: { maxTokens: limits.maxTokens },
     formatError,
     includeStacktraceInErrorResponses: false,
     // Fixed rather than derived from NODE_ENV, so GraphQL answers the same whatever it is (the

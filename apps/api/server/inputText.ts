@@ -67,10 +67,13 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     if (inner !== null) badVariables.set(name, inner);
   }
   let found: string | null = null;
-  const visitArguments = (node: unknown, trail: string[]): void => {
-    if (found || !node || typeof node !== "object") return;
+  // Iterative: this runs on graphql-ws documents before validation has bounded their depth.
+  const stack: Array<{ node: unknown; trail: string[] }> = document.definitions.map((node) => ({ node, trail: [] }));
+  while (stack.length && !found) {
+    const { node, trail } = stack.pop()!;
+    if (!node || typeof node !== "object") continue;
     const n = node as { kind?: string; name?: { value: string }; alias?: { value: string }; arguments?: { name: { value: string }; value: ValueNode }[] };
-    const fallback = (n as { defaultValue?: ValueNode; variable?: { name: { value: string } } });
+    const fallback = n as { defaultValue?: ValueNode; variable?: { name: { value: string } } };
     if (n.kind === Kind.VARIABLE_DEFINITION && fallback.defaultValue && fallback.variable) {
       found ??= badInLiteral(fallback.defaultValue, `$${fallback.variable.name.value}`, badVariables);
     }
@@ -80,11 +83,10 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === "arguments" || key === "loc" || key === "defaultValue") continue;
-      if (Array.isArray(child)) for (const c of child) visitArguments(c, here);
-      else if (child && typeof child === "object") visitArguments(child, here);
+      if (Array.isArray(child)) for (let i = child.length - 1; i >= 0; i--) stack.push({ node: child[i], trail: here });
+      else if (child && typeof child === "object") stack.push({ node: child, trail: here });
     }
-  };
-  for (const definition of document.definitions) visitArguments(definition, []);
+  }
   // A variable no argument uses (GraphQL validation refuses those anyway) is named by itself.
   const [unused] = badVariables;
   if (!found && unused) found = `$${unused[0]}${unused[1]}`;
