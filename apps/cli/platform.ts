@@ -30,6 +30,12 @@ export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
         "Set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/verdict), or unset KAFKA_BROKERS for the embedded default.",
     );
   }
+  // pg's own error is a bare "Invalid URL"; the value is not echoed: it may hold a password.
+  for (const [name, url] of [["DATABASE_URL", databaseUrl], ["VERDICT_READ_DATABASE_URL", readUrl]] as const) {
+    if (url && /^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !URL.canParse(url)) {
+      throw new CliError(`${name} is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)`);
+    }
+  }
   return { embedded: !databaseUrl, home: verdictHome(env), databaseUrl, readUrl, kafkaBrokers };
 }
 
