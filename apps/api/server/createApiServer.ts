@@ -97,7 +97,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
-      context: (ctx) => ctx.extra.api as ApiContext,
+      // A fresh context (and per-request memo) per operation: the socket's would keep every run
+      // history read over it for as long as it stays open, answering later operations from it.
+      context: (ctx) => newContext(deps, (ctx.extra.api as ApiContext).principal),
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
       onSubscribe: (_ctx, _id, payload) => {
         let document: DocumentNode;
