@@ -65,6 +65,11 @@ export function byteLimit(limit: string): number {
   return Math.floor(Number(match[1]) * unit);
 }
 
+/** The Authorization a graphql-ws client sent in connection_init's payload. */
+function bearerOf(params: Record<string, unknown> | undefined): unknown {
+  return params?.Authorization ?? params?.authorization;
+}
+
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
@@ -88,10 +93,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     {
       schema,
       onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const header = params.Authorization ?? params.authorization;
         try {
-          ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, header));
+          ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, bearerOf(ctx.connectionParams)));
           return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden
@@ -101,7 +104,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       // history read over it for as long as it stays open, answering later operations from it.
       context: (ctx) => newContext(deps, (ctx.extra.api as ApiContext).principal),
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        // The key again for every operation (answered from the key cache), so one revoked while
+        // the socket stays open stops working as it does over HTTP.
+        try {
+          ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, bearerOf(ctx.connectionParams)));
+        } catch (error) {
+          if (error instanceof ApiError) return [new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED" } })];
+          log("graphql-ws: checking the API key failed", error);
+          return [new GraphQLError("internal error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
+        }
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens });

@@ -106,6 +106,8 @@ export interface PlatformOptions {
   responseCache?: ResponseCache;
   /** How long a mutation waits for the projector to pass what it appended (default 10 s). */
   projectionWaitMs?: number;
+  /** How long the API trusts a verified key (default 1000 ms; 0 asks the store every time). */
+  keyCacheMs?: number;
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
@@ -132,7 +134,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, port: 0, responseCache: options.responseCache, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: () => undefined,
+    limits: options.limits, port: 0, responseCache: options.responseCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: () => undefined,
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];
