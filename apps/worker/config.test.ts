@@ -47,6 +47,7 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_KEY: "scenario" }, [])).toThrow('VERDICT_REPLAY_KEY must be "run" or "pair"');
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "20" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "20")');
     expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "soon" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number >= 1 (got "soon")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_TOPIC_PREFIX: "team a/" }, [])).toThrow('VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")');
   });
 });
 

@@ -53,6 +53,15 @@ function niceFrom(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
+/** Kafka topic names are letters, digits, ".", "_" and "-" (at most 249); the broker's own refusal says only "Topic creation errors". */
+function topicPrefixFrom(env: NodeJS.ProcessEnv): string {
+  const prefix = env.VERDICT_TOPIC_PREFIX?.trim() ?? "";
+  if (!/^[A-Za-z0-9._-]{0,200}$/.test(prefix)) {
+    throw new WorkerConfigError(`VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got ${JSON.stringify(prefix)})`);
+  }
+  return prefix;
+}
+
 function rolesFrom(argv: readonly string[]): WorkerRole[] {
   const roles: WorkerRole[] = [];
   for (const arg of argv) {
@@ -90,7 +99,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     roles,
     partitions: positiveInt(env, "VERDICT_KAFKA_PARTITIONS", 6),
     replayKey,
-    topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
+    topicPrefix: topicPrefixFrom(env),
     nice: niceFrom(env),
     watchdogStallMs: env.VERDICT_WATCHDOG_STALL_MS?.trim() === "0" ? null : positiveInt(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS),
   };
