@@ -33,3 +33,14 @@ describe("verdict with bad input: --agent and --judge", () => {
     expect(judge.stderr).toMatch(/^--judge: judge script: answers: /);
   });
 });
+
+describe("verdict start with bad flags", () => {
+  it("--models naming no model is a usage error before anything starts", async () => {
+    const home = await mkdtemp(join(tmpdir(), "verdict-start-"));
+    expect(await cli(["start", "--exit", "--models", " , "], { VERDICT_HOME: home })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)",
+    });
+  });
+});

@@ -76,6 +76,8 @@ async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Pro
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
+  // "--models ," named none: the run went ahead across the example's models, announced as "across ".
+  if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const mode = platformMode(env);
   const resources = new Resources();
   const signals = stopSignals();
