@@ -2,12 +2,11 @@
 // configured event store (the embedded default, or DATABASE_URL). Import is the same command the
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
-import { writeFile } from "node:fs/promises";
 import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath } from "./outputFile.js";
+import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
@@ -56,7 +55,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
     const imported = await lastImport(store, tenant, key);
     if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
     if (file) {
-      await writeFile(file, imported.canonical_yaml);
+      await writeOutput(file, imported.canonical_yaml);
       io.err(`catalog ${key} (digest ${imported.digest}) written to ${file}`);
     } else {
       io.write(imported.canonical_yaml);

@@ -2,6 +2,7 @@
 // pairs whose report then cannot be written (its directory missing) was work thrown away, with an
 // ENOENT that named neither the flag nor the directory.
 import { statSync } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { CliError } from "./errors.js";
 
@@ -19,5 +20,21 @@ export function checkOutputPath(command: string, flag: string, path: string | un
     if (statSync(path).isDirectory()) throw new CliError(`verdict ${command}: ${flag} ${path} is a directory; name a file`);
   } catch (error) {
     if (error instanceof CliError) throw error;
+  }
+}
+
+/**
+ * Writes a command's output file whole or not at all: aside, then renamed over the target, so an
+ * interrupted or failed write (a full disk, a kill) never leaves half a report where the last one
+ * was. `write` is the file writer (tests make it fail halfway).
+ */
+export async function writeOutput(path: string, text: string, write: (path: string, text: string) => Promise<void> = (p, t) => writeFile(p, t)): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await write(temporary, text);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
   }
 }

@@ -1,11 +1,12 @@
 // Bad input to `verdict run`, `report` and `catalogs`: a usage error (exit 2) that names
 // the flag or path and what is wrong, found before any work is done, and shows no secret.
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
+import { writeOutput } from "./outputFile.js";
 import { bufferIo } from "./io.js";
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
@@ -26,5 +27,20 @@ describe("verdict with bad input: --out", () => {
     expect(await cli(run("--out", dir))).toMatchObject({ code: 2, stderr: `verdict run: --out ${dir} is a directory; name a file` });
     const report = await cli(["report", "run-1", "--out", out], { VERDICT_HOME: join(dir, "home") });
     expect(report).toMatchObject({ code: 2, stderr: `verdict report: --out ${out}: no directory ${join(dir, "missing")} to write it in` });
+  });
+});
+
+describe("writeOutput", () => {
+  it("a write that fails halfway leaves the previous file whole and nothing beside it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-out-"));
+    const path = join(dir, "report.md");
+    await writeOutput(path, "# last night's report\n");
+    const halfway = async (target: string, text: string) => {
+      await writeFile(target, text.slice(0, text.length / 2));
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    };
+    await expect(writeOutput(path, "# tonight's report, much longer than the last one\n", halfway)).rejects.toThrow("ENOSPC");
+    expect(await readFile(path, "utf8")).toBe("# last night's report\n");
+    expect(await readdir(dir)).toEqual(["report.md"]);
   });
 });

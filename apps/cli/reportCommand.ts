@@ -1,12 +1,11 @@
 // `verdict report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]`:
 // a run's report rebuilt from the configured event store with the API's own functions, so the
 // bytes equal the HTTP export's (GET .../report, report.md, report.json).
-import { writeFile } from "node:fs/promises";
 import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/domain";
 import { loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath } from "./outputFile.js";
+import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
@@ -38,7 +37,7 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
       text = format === "md" ? report.toMarkdown() : report.toHtml({ theme: theme === "auto" ? null : theme });
     }
     if (flags.values.out) {
-      await writeFile(flags.values.out, text);
+      await writeOutput(flags.values.out, text);
       io.err(`report written to ${flags.values.out}`);
     } else {
       io.write(text); // exact bytes, no added newline

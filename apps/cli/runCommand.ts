@@ -1,9 +1,8 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
 //   [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]`
-import { writeFile } from "node:fs/promises";
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath } from "./outputFile.js";
+import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
@@ -35,7 +34,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   });
   const text = renderReport(outcome.report, format);
   if (flags.values.out) {
-    await writeFile(flags.values.out, text);
+    await writeOutput(flags.values.out, text);
     io.err(`report written to ${flags.values.out}`);
   } else {
     io.out(text);
