@@ -5,13 +5,14 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, eventSchemas, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  ModelSpec, evaluationStream, eventSchemas, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation, validInput } from "./commandSupport.js";
+import { rehearse } from "./rehearsal.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
 export class RunSelectionInput {
@@ -133,20 +134,18 @@ export class RunMutations {
     const roster = validInput(toolsInput, tools ?? [], "tools");
     const evaluation = await ownEvaluation(context, evaluationId);
     const runId = context.deps.ids.next();
-    const result = await startRun(
-      context.deps.store,
-      {
-        run_id: runId,
-        evaluation_id: evaluationId,
-        keys: chosen.keys ?? null,
-        group: chosen.group ?? null,
-        models: resolveModels(chosen.models, evaluation.compareModels),
-        external: external ?? false,
-        judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
-        tools: roster,
-      },
-      options,
-    );
+    const command = {
+      run_id: runId,
+      evaluation_id: evaluationId,
+      keys: chosen.keys ?? null,
+      group: chosen.group ?? null,
+      models: resolveModels(chosen.models, evaluation.compareModels),
+      external: external ?? false,
+      judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
+      tools: roster,
+    };
+    await rehearse(context.deps.store, [evaluationStream(evaluationId), runStream(runId)], (copy) => startRun(copy, command, options));
+    const result = await startRun(context.deps.store, command, options);
     await afterWrite(context, result.run.position, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
     const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
@@ -200,7 +199,11 @@ export class RunMutations {
     await ownEvaluation(context, evaluationId);
     const digest = createHash("sha256").update(canonicalJson(input.report)).digest("hex");
     const { version: _v, ...rest } = input;
-    const result = await importReport(context.deps.store, { ...rest, evaluation_id: evaluationId, tenant: context.principal.tenant, digest }, options);
+    const command = { ...rest, evaluation_id: evaluationId, tenant: context.principal.tenant, digest };
+    if (isValidId(input.run_id)) {
+      await rehearse(context.deps.store, [evaluationStream(evaluationId), runStream(input.run_id)], (copy) => importReport(copy, command, options));
+    }
+    const result = await importReport(context.deps.store, command, options);
     await afterWrite(context, result.run.position, `run ${input.run_id}`);
     const scheduled = result.evaluation.state.runs.find((r) => r.runId === input.run_id);
     return { runId: input.run_id, evaluationId, number: scheduled?.number ?? 0, duplicate: result.run.events.length === 0 };
