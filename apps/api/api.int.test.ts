@@ -76,4 +76,13 @@ describe("pollProjection", () => {
       await wait.close();
     }
   });
+  it("refuses text PostgreSQL cannot store (NUL, unpaired surrogates) with VALIDATION naming the field, appending nothing", async () => {
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
+    const create = `mutation ($s: JSON) { createEvaluation(input: { agent: "A", name: "Orders", scenarios: $s }) { evaluationId } }`;
+    for (const prompt of ["Where is\u0000 my order?", "Where is \udc00 my order?"]) {
+      const res = await p.gql(p.keys.acmeWrite, create, { s: [{ key: "where", prompt }] });
+      expect(res.body.errors[0].extensions).toEqual({ code: "VALIDATION", field: "createEvaluation.input.scenarios[0].prompt ($s)" });
+    }
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
+  });
 });
