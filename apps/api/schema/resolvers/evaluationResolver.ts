@@ -146,8 +146,9 @@ export class EvaluationResolver {
       evaluation_id: evaluationId,
       tenant: context.principal.tenant,
       ...base,
-      ...(input.agent ? { agent: input.agent } : {}),
-      ...(input.name ? { name: input.name } : {}),
+      // Given, even empty: an empty one is refused as blank, not reported as missing.
+      ...(input.agent !== undefined && input.agent !== null ? { agent: input.agent } : {}),
+      ...(input.name !== undefined && input.name !== null ? { name: input.name } : {}),
       ...(input.judgeKind || input.judgeModel ? { judge: { kind: input.judgeKind ?? "rules", model: input.judgeModel ?? null } } : {}),
       ...(input.criteria !== undefined && input.criteria !== null ? { criteria: input.criteria } : {}),
       ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
