@@ -77,3 +77,25 @@ describe("documents too long to parse safely", () => {
     expect(frames.find((f) => f.id === "long")).toMatchObject({ type: "error", payload: [{ message: expect.stringContaining("10000 tokens") }] });
   });
 });
+
+describe("operations at once on one socket", () => {
+  let q: Platform;
+  beforeAll(async () => {
+    q = await startPlatform({ limits: { maxSocketOperations: 3 } });
+  }, 60_000);
+  afterAll(async () => {
+    await q?.close();
+  });
+
+  it("are bounded: one over the limit is refused, the ones going keep going", async () => {
+    const created = await q.gql(q.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Orders", scenarios: [{ key: "where", prompt: "Where is my order?" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const started = await q.gql(q.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
+    const runId = started.body.data.startRun.runId;
+    // An external run with nothing recorded stays RUNNING: its progress subscriptions stay open.
+    const follow = (id: string) => ({ id, type: "subscribe", payload: { query: `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, variables: { r: runId } } });
+    const { frames, closed } = await rawWsSession(q.api.wsUrl, q.keys.acmeRead, [follow("1"), follow("2"), follow("3"), follow("4")], (seen) => seen.some((f) => f.id === "4") && ["1", "2", "3"].every((id) => seen.some((f) => f.id === id)));
+    expect(closed).toBeNull();
+    expect(frames.find((f) => f.id === "4")).toMatchObject({ type: "error", payload: [{ message: "at most 3 operations may be going at once on one socket; complete one first", extensions: { code: "VALIDATION" } }] });
+    for (const id of ["1", "2", "3"]) expect(frames.find((f) => f.id === id)).toMatchObject({ type: "next", payload: { data: { runProgress: { status: "RUNNING" } } } });
+  });
+});

@@ -26,9 +26,15 @@ export interface ApiLimits {
    * spread within fragments and overflowed the stack on a chain of 5,000 (an internal error).
    */
   maxTokens: number;
+  /**
+   * Most operations one graphql-ws socket may have going at once (default 100). Each live
+   * runEvents subscription reads the log on every commit; unbounded, one socket could open
+   * thousands and turn every commit into as many reads.
+   */
+  maxSocketOperations: number;
 }
 
-export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000 };
+export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100 };
 
 export interface ApiDeps {
   store: EventStore;

@@ -105,6 +105,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       context: (ctx) => newContext(deps, (ctx.extra.api as ApiContext).principal),
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
       onSubscribe: async (ctx, _id, payload) => {
+        // This operation is already among the socket's subscriptions.
+        if (Object.keys(ctx.subscriptions).length > limits.maxSocketOperations) {
+          return [new GraphQLError(`at most ${limits.maxSocketOperations} operations may be going at once on one socket; complete one first`, { extensions: { code: "VALIDATION" } })];
+        }
         // The key again for every operation (answered from the key cache), so one revoked while
         // the socket stays open stops working as it does over HTTP.
         try {
