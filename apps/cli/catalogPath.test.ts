@@ -1,6 +1,6 @@
 // Bad input to `verdict run`, `report` and `catalogs`: a usage error (exit 2) that names
 // the flag or path and what is wrong, found before any work is done, and shows no secret.
-import { mkdtemp, open } from "node:fs/promises";
+import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,5 +29,6 @@ describe("verdict with bad input: a catalog path", () => {
     expect(await cli(["catalogs", "import", huge], env)).toMatchObject({ code: 2, stderr: `${huge}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed` });
     const local = await cli(run().map((arg) => (arg === example("catalog.yaml") ? dir : arg)));
     expect(local).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
+    await rm(dir, { recursive: true });
   });
 });

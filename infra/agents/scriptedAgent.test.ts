@@ -1,4 +1,4 @@
-import { mkdtemp, open } from "node:fs/promises";
+import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,11 +72,13 @@ describe("ScriptedAgent", () => {
 
 describe("ScriptedAgent.load", () => {
   it("refuses a file over the script limit before reading it, naming the path and the limit", async () => {
-    const path = join(await mkdtemp(join(tmpdir(), "agent-script-")), "huge.yaml");
+    const dir = await mkdtemp(join(tmpdir(), "agent-script-"));
+    const path = join(dir, "huge.yaml");
     const handle = await open(path, "w");
     await handle.truncate(600 * 1024 * 1024); // sparse: nothing is written
     await handle.close();
     const error = await ScriptedAgent.load(path).catch((e: Error) => e);
+    await rm(dir, { recursive: true });
     expect(error).toBeInstanceOf(ScriptError);
     expect((error as Error).message).toBe(`agent script: ${path} is 629,145,600 bytes; at most 8,388,608 are allowed`);
   });
