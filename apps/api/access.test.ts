@@ -130,6 +130,9 @@ describe("REST report exports", () => {
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as any).code).toBe("VALIDATION");
     expect((await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario`)).status).toBe(400);
+    expect((await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=nope`)).status).toBe(404);
+    const viaGraphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { report { scenarioMarkdown(key: "nope") } } }`, { r: runId });
+    expect(viaGraphql.body.errors[0]).toMatchObject({ message: "scenario nope is not in this run", extensions: { code: "NOT_FOUND", field: "key" } });
 
     const md = await p.get(p.keys.acmeRead, `${base()}/report.md?download=1`);
     expect(md.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.md"');

@@ -3,6 +3,7 @@ import { Arg, FieldResolver, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { ReportTheme } from "../types/enums.js";
 import { RunReportNode } from "../types/report.js";
+import { ApiError } from "../../server/errors.js";
 
 @Resolver(() => RunReportNode)
 export class ReportResolver {
@@ -33,6 +34,8 @@ export class ReportResolver {
 
   @FieldResolver(() => String)
   scenarioMarkdown(@Root() node: RunReportNode, @Arg("key", () => String) key: string): string {
+    // As report.md?part=scenario answers it (the report itself throws a plain error: internal).
+    if (!node.report.results.some((r) => r.scenario.key === key)) throw new ApiError("NOT_FOUND", `scenario ${key} is not in this run`, "key");
     return node.report.scenarioMarkdown(key);
   }
 }
