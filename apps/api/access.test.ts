@@ -134,6 +134,10 @@ describe("REST report exports", () => {
     const viaGraphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { report { scenarioMarkdown(key: "nope") } } }`, { r: runId });
     expect(viaGraphql.body.errors[0]).toMatchObject({ message: "scenario nope is not in this run", extensions: { code: "NOT_FOUND", field: "key" } });
 
+    const yes = await p.get(p.keys.acmeRead, `${base()}/report.md?download=yes`);
+    expect(yes.status).toBe(400);
+    expect(await yes.json()).toEqual({ error: 'download must be 1 (an attachment) or 0 (got "yes")', code: "VALIDATION", field: "download" });
+    expect((await p.get(p.keys.acmeRead, `${base()}/report.md?download=0`)).headers.get("content-disposition")).toBeNull();
     const md = await p.get(p.keys.acmeRead, `${base()}/report.md?download=1`);
     expect(md.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.md"');
     const json = await p.get(p.keys.acmeRead, `${base()}/report.json?download=1`);

@@ -45,8 +45,12 @@ function query(req: Request, name: string): string | undefined {
 }
 
 function send(req: Request, res: Response, located: Located, ext: "html" | "md" | "json", type: string, body: string): void {
+  const download = query(req, "download");
+  if (download !== undefined && download !== "1" && download !== "0") {
+    throw new ApiError("VALIDATION", `download must be 1 (an attachment) or 0 (got ${JSON.stringify(download)})`, "download");
+  }
   res.type(type);
-  if (query(req, "download") === "1") {
+  if (download === "1") {
     res.setHeader("Content-Disposition", `attachment; filename="${downloadName(located.evaluationName, located.number, ext)}"`);
   }
   res.send(body);
