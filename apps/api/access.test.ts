@@ -41,6 +41,22 @@ describe("tenancy and roles", () => {
     expect(started.body.errors[0].extensions.code).toBe("NOT_FOUND");
   });
 
+  it("answers every other way to another tenant's run NOT_FOUND and writes nothing: audit events live, diffs, external-run mutations, exports", async () => {
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
+    const g = p.keys.globexWrite;
+    await expect(collect(p.wsClient(g), `subscription ($r: ID!) { runEvents(runId: $r) { type } }`, { r: runId })).rejects.toMatchObject({ errors: [{ extensions: { code: "NOT_FOUND" } }] });
+    const answers = await Promise.all([
+      p.gql(g, `query ($r: ID!) { compareRuns(a: $r, b: $r) { a } }`, { r: runId }),
+      p.gql(g, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: { answer: "Hi" }) { runId } }`, { r: runId }),
+      p.gql(g, `mutation ($r: ID!) { completeExternalRun(runId: $r) { runId } }`, { r: runId }),
+      p.gql(g, `mutation ($id: ID!) { importReport(evaluationId: $id, envelope: { version: 1, run_id: "planted", source: "s", agent_name: "a", suite: "s", report: { models: {} } }) { runId } }`, { id: evaluationId }),
+      p.gql(g, `mutation ($id: ID!) { replaceScenarios(evaluationId: $id, scenariosText: "Hello") { added } }`, { id: evaluationId }),
+    ]);
+    for (const answer of answers) expect(answer.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    for (const ext of ["", ".md", ".json"]) expect((await p.get(g, `${base()}/report${ext}`)).status).toBe(404);
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
+  });
+
   it("refuses mutations from a read key with FORBIDDEN and writes nothing", async () => {
     const before = (await readWholeStream(p.store, evaluationStream(evaluationId))).length;
     const res = await p.gql(p.keys.acmeRead, `mutation ($id: ID!) { mergeScenarios(evaluationId: $id, scenariosText: "How do I reset my password?") { added } }`, { id: evaluationId });
