@@ -163,6 +163,15 @@ describe("toEventToAppend", () => {
     }
   });
 
+  it("refuses data nested too deeply to serialize as a validation error, not a RangeError", () => {
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const data = { run_id: "r1", n: 0, scenario_key: "a", model_label: "m", replay: { answer: "hi", tool_calls: [], metadata: { deep } } };
+    expect(() => toEventToAppend({ type: "ReplayRecorded", data: data as never }, context, deps())).toThrow(
+      expect.objectContaining({ code: "validation", message: "event ReplayRecorded: data is nested too deeply to be stored" }),
+    );
+  });
+
   it("refuses a tenant that is not a plain id", () => {
     expect(() => toEventToAppend({ type: "RunFailed", data: { message: "x" } }, { tenant: "a;drop", actor: "u" }, deps())).toThrow(/metadata\.tenant/);
   });

@@ -33,10 +33,20 @@ function payloadOver(dataText: string, metadataText: string, limit: number): num
   return bytes > limit ? bytes : null;
 }
 
+/** The value as JSON; a value nested too deep for JSON.stringify (its RangeError) is a validation error. */
+function jsonOf(type: string, value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw DomainError.validation(`event ${type}: data is nested too deeply to be stored`, "data");
+  }
+}
+
 /** Refuses what the stores cannot hold: over 1 MB together, or text PostgreSQL refuses. */
 function assertStorable(type: string, data: unknown, metadata: unknown): void {
-  const dataText = JSON.stringify(data);
-  const metadataText = JSON.stringify(metadata);
+  const dataText = jsonOf(type, data);
+  const metadataText = jsonOf(type, metadata);
   // Counted as the adapters count it: data and metadata together.
   const bytes = payloadOver(dataText, metadataText, MAX_EVENT_BYTES);
   if (bytes !== null) {
