@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { fixture, fixturePath } from "./fixtures.testing.js";
@@ -271,6 +274,20 @@ describe("bad input", () => {
   it("rejects a document over 2 MB", () => {
     const text = `catalog: c\ndescription: ${"x".repeat(2 * 1024 * 1024)}`;
     expect(() => Catalog.parse(text)).toThrow(/at most 2,097,152 \(2 MB\)/);
+  });
+
+  it("refuses a file over 2 MB unread, naming it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    const path = join(dir, "huge.yml");
+    try {
+      // Sparse: 600 MB on paper, nothing on disk; reading it whole took 1.2 GB of memory.
+      writeFileSync(path, "catalog: c\n");
+      truncateSync(path, 600 * 1024 * 1024);
+      expect(() => Catalog.load(path)).toThrowError(InvalidDocument);
+      expect(() => Catalog.load(path)).toThrow(`${path}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("names which of several documents is wrong", () => {

@@ -1,15 +1,24 @@
 // Reading the files a caller names (the only I/O the core does): missing files are skipped,
 // as Suite.load and Catalog.load layer whichever of the named files exist.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
+import { InvalidDocument } from "./errors.js";
+import { documentTooLarge, MAX_DOCUMENT_BYTES } from "./limits.js";
 
 export interface DocumentFile {
   path: string;
   text: string;
 }
 
+/** The files that exist, read; one over the document limit is refused unread (a 600 MB file took 1.2 GB). */
 export function readExisting(paths: string[]): DocumentFile[] {
-  return paths.filter((path) => existsSync(path)).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+  return paths.filter((path) => existsSync(path)).map((path) => ({ path, text: readDocument(path) }));
+}
+
+function readDocument(path: string): string {
+  const { size } = statSync(path);
+  if (size > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentTooLarge(size), { source: path });
+  return readFileSync(path, "utf8");
 }
 
 /** `File.basename(path, ".yml")`, also for `.yaml`. */

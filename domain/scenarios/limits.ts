@@ -15,9 +15,11 @@ export function byteLength(text: string): number {
 export function assertDocumentSize(text: string, Err: InputErrorClass): void {
   if (text.length * 3 <= MAX_DOCUMENT_BYTES) return;
   const bytes = encoder.encode(text).length;
-  if (bytes > MAX_DOCUMENT_BYTES) {
-    throw new Err(`document is ${bytes.toLocaleString("en-US")} bytes; at most ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} (2 MB) are allowed`);
-  }
+  if (bytes > MAX_DOCUMENT_BYTES) throw new Err(documentTooLarge(bytes));
+}
+
+export function documentTooLarge(bytes: number): string {
+  return `document is ${bytes.toLocaleString("en-US")} bytes; at most ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} (2 MB) are allowed`;
 }
 
 export function assertScenarioCount(count: number, Err: InputErrorClass, where = "document"): void {
