@@ -14,10 +14,9 @@
 //       input_tokens: 120
 //       output_tokens: 40
 //       cost: 0.0004
-import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { abortableDelay } from "./abortableDelay.js";
-import { parseScript, textMatcher } from "../scripting/index.js";
+import { parseScript, readScriptFile, textMatcher } from "../scripting/index.js";
 import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
 
 const toolCall = z.object({ name: z.string().min(1) }).passthrough();
@@ -50,9 +49,6 @@ const script = z
 type Reply = z.infer<typeof reply>;
 export type AgentScript = z.infer<typeof script>;
 
-/** The largest agent script `load` reads: far more than any script, far less than a read that exhausts memory. */
-export const MAX_SCRIPT_BYTES = 8 * 1024 * 1024;
-
 export class ScriptError extends Error {
   readonly code = "validation";
 }
@@ -73,11 +69,8 @@ export class ScriptedAgent implements AgentRuntime {
 
   /** Reads a script file; one over MAX_SCRIPT_BYTES is refused unread (a script is a few KB). */
   static async load(path: string): Promise<ScriptedAgent> {
-    const { size } = await stat(path);
-    if (size > MAX_SCRIPT_BYTES) {
-      throw new ScriptError(`agent script: ${path} is ${size.toLocaleString("en-US")} bytes; at most ${MAX_SCRIPT_BYTES.toLocaleString("en-US")} are allowed`);
-    }
-    return ScriptedAgent.fromYaml(await readFile(path, "utf8"), `scripted:${path}`);
+    const text = await readScriptFile(path, "agent script", (message) => new ScriptError(message));
+    return ScriptedAgent.fromYaml(text, `scripted:${path}`);
   }
 
   get agentName(): string | undefined {

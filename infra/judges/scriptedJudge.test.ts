@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -73,5 +73,19 @@ describe("ScriptedJudge", () => {
     const loaded = await judgeFromSpec(`scripted:${path}`);
     expect(loaded?.name).toBe(`scripted:${path}`);
     await expect(judgeFromSpec("openai:gpt-5")).rejects.toThrow('VERDICT_JUDGE must be "none" or "scripted:<path to a judge script>"');
+  });
+});
+
+describe("ScriptedJudge.load", () => {
+  it("refuses a file over the script limit before reading it, naming the path and the limit", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "judge-script-"));
+    const path = join(dir, "huge.yaml");
+    const handle = await open(path, "w");
+    await handle.truncate(600 * 1024 * 1024); // sparse: nothing is written
+    await handle.close();
+    const error = await ScriptedJudge.load(path).catch((e: Error) => e);
+    await rm(dir, { recursive: true });
+    expect(error).toBeInstanceOf(JudgeScriptError);
+    expect((error as Error).message).toBe(`judge script: ${path} is 629,145,600 bytes; at most 8,388,608 are allowed`);
   });
 });

@@ -17,11 +17,10 @@
 //       usage: { input_tokens: 400, output_tokens: 12, cost: 0.0006 }
 //     - kind: recommend
 //       error: "rate limited"           # the call fails with this message
-import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
-import { parseScript, textMatcher } from "../scripting/index.js";
+import { parseScript, readScriptFile, textMatcher } from "../scripting/index.js";
 
 const KINDS = ["score", "recommend", "verdict"] as const;
 export type ScriptedJudgeKind = (typeof KINDS)[number];
@@ -97,8 +96,10 @@ export class ScriptedJudge implements JudgeBackend {
     return new ScriptedJudge(parseScript(text, script, "judge script", (message) => new JudgeScriptError(message)), name);
   }
 
+  /** Reads a script file; one over MAX_SCRIPT_BYTES is refused unread (a script is a few KB). */
   static async load(path: string): Promise<ScriptedJudge> {
-    return ScriptedJudge.fromYaml(await readFile(path, "utf8"), `scripted:${path}`);
+    const text = await readScriptFile(path, "judge script", (message) => new JudgeScriptError(message));
+    return ScriptedJudge.fromYaml(text, `scripted:${path}`);
   }
 
   /** The label the script gives its judge, when it names one. */
