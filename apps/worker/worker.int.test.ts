@@ -12,7 +12,7 @@ import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus } from "@verdict/infra/jobbus";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
-import type { EventStore } from "@verdict/domain";
+import type { AgentRuntime, EventStore } from "@verdict/domain";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
 import { silentLog } from "./workerLog.js";
@@ -36,13 +36,18 @@ describe("worker on PostgreSQL and Kafka", () => {
     await db?.drop();
   });
 
-  async function workerProcess(prefix: string): Promise<{ worker: RunningWorker; checkpoints: PostgresCheckpointStore }> {
+  /** One worker process's roles; on `on`, another database and its store, for a test no earlier worker may serve. */
+  async function workerProcess(
+    prefix: string,
+    runtime: AgentRuntime = ScriptedAgent.fromYaml(AGENT_SCRIPT),
+    on: { url: string; store: EventStore } = { url: db.url, store },
+  ): Promise<{ worker: RunningWorker; checkpoints: PostgresCheckpointStore }> {
     const bus = new KafkaJobBus({ brokers, partitions: 3, clientId: `worker-int-${randomBytes(3).toString("hex")}` });
-    const checkpoints = await PostgresCheckpointStore.create({ connectionString: db.url });
+    const checkpoints = await PostgresCheckpointStore.create({ connectionString: on.url });
     const worker = await startWorker({
-      store,
+      store: on.store,
       bus,
-      runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+      runtime,
       judge: null,
       checkpoints,
       topicPrefix: prefix,
@@ -71,6 +76,22 @@ describe("worker on PostgreSQL and Kafka", () => {
     const leader = a.worker.dispatcher?.isLeading ? a : b;
     await waitFor(async () => ((await leader.checkpoints.load(`${prefix}dispatcher`))?.position ?? null) !== null);
   }, 120_000);
+
+  it("scores an answer holding a NUL and an unpaired surrogate, recorded with U+FFFD in their place", async () => {
+    // PostgreSQL stores neither; appended as they were, every append of the pair failed and was redelivered.
+    const garbled: AgentRuntime = { replay: async () => ({ answer: "Order\u0000 4821 shipped yesterday, arriving Friday \ud83d" }) };
+    const own = await createTestDatabase("verdict_worker_nul");
+    const ownStore = await createPostgresEventStore({ connectionString: own.url });
+    closers.push(() => own.drop(), () => ownStore.close());
+    const only = await workerProcess(`t${randomBytes(4).toString("hex")}.`, garbled, { url: own.url, store: ownStore });
+    await waitFor(() => Boolean(only.worker.dispatcher?.isLeading), 20_000);
+    await seedRun(ownStore, { runId: "nul1" });
+    await waitFor(() => runEnded(ownStore, "nul1"), 60_000);
+    const [replayed, scored] = await pairEvents(ownStore, "nul1", 0);
+    expect(replayed.data.replay).toMatchObject({ answer: "Order\ufffd 4821 shipped yesterday, arriving Friday \ufffd" });
+    expect(scored.type).toBe("ResultScored");
+    expect((await runEvents(ownStore, "nul1")).at(-1)).toMatchObject({ type: "RunCompleted", data: { scored: 6 } });
+  }, 90_000);
 
   it("checkpoint leadership: a second process waits until the leader lets go", async () => {
     const first = await PostgresCheckpointStore.create({ connectionString: db.url });
