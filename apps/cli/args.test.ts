@@ -25,6 +25,9 @@ describe("parseFlags", () => {
     expect(() => required("run", parsed, "out", "a file")).toThrow("verdict run: --out is required (a file)");
     expect(() => fraction("run", "gate", parsed.values.gate)).toThrow("verdict run: --gate must be a number from 0 to 1, e.g. 0.8 (got \"1.5\")");
     expect(fraction("run", "gate", "0.75")).toBe(0.75);
+    expect(fraction("run", "gate", "1")).toBe(1);
+    expect(fraction("run", "gate", ".5")).toBe(0.5);
+    for (const odd of ["", " ", "0x1", "1e0", "-0", "0.5 "]) expect(() => fraction("run", "gate", odd)).toThrow(`(got ${JSON.stringify(odd)})`);
     expect(fraction("run", "gate", undefined)).toBeNull();
     expect(oneOf("run", "format", undefined, ["md", "json", "html"] as const, "md")).toBe("md");
     expect(() => oneOf("run", "format", "pdf", ["md", "json", "html"] as const, "md")).toThrow('--format must be md, json or html (got "pdf")');

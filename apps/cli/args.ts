@@ -63,7 +63,8 @@ export function oneOf<T extends string>(command: string, flag: string, value: st
 /** A fraction in 0..1, e.g. a pass-rate gate. */
 export function fraction(command: string, flag: string, value: string | undefined): number | null {
   if (value === undefined) return null;
-  const number = Number(value);
+  // Decimal only: Number() alone also takes "" (as 0), "0x1" and "1e0".
+  const number = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(number) || number < 0 || number > 1) {
     throw new CliError(`verdict ${command}: --${flag} must be a number from 0 to 1, e.g. 0.8 (got ${JSON.stringify(value)})`);
   }

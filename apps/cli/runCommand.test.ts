@@ -87,6 +87,8 @@ describe("verdict run on examples/support", () => {
       [[...base, "--catalog", "/nope/catalog.yaml"], /\/nope\/catalog.yaml/],
       [[...base, "--format", "pdf"], /--format must be md, json or html/],
       [[...base, "--models", " , "], /--models: name at least one model/],
+      [[...base, "--gate", "0x1"], /--gate must be a number from 0 to 1/],
+      [[...base, "--concurrency", "1e1"], /--concurrency must be a whole number >= 1 \(got 1e1\)/],
     ];
     for (const [argv, message] of cases) {
       const io = bufferIo();

@@ -19,7 +19,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   const agentSpec = required("run", flags, "agent", "scripted:FILE or http:URL");
   const format = oneOf("run", "format", flags.values.format, ["md", "json", "html"] as const, "md");
   const gate = fraction("run", "gate", flags.values.gate);
-  const concurrency = flags.values.concurrency === undefined ? 4 : Number(flags.values.concurrency);
+  const concurrency = flags.values.concurrency === undefined ? 4 : /^\d+$/.test(flags.values.concurrency) ? Number(flags.values.concurrency) : NaN;
   if (!Number.isInteger(concurrency) || concurrency < 1) return io.usage(`verdict run: --concurrency must be a whole number >= 1 (got ${flags.values.concurrency})`);
   checkOutputPath("run", "--out", flags.values.out);
   const runtime = await agentFromFlag(agentSpec);
