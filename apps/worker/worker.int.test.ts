@@ -88,7 +88,7 @@ describe("worker on PostgreSQL and Kafka", () => {
     await seedRun(ownStore, { runId: "nul1" });
     await waitFor(() => runEnded(ownStore, "nul1"), 60_000);
     const [replayed, scored] = await pairEvents(ownStore, "nul1", 0);
-    expect(replayed.data.replay).toMatchObject({ answer: "Order\ufffd 4821 shipped yesterday, arriving Friday \ufffd" });
+    expect((replayed.data as { replay: unknown }).replay).toMatchObject({ answer: "Order\ufffd 4821 shipped yesterday, arriving Friday \ufffd" });
     expect(scored.type).toBe("ResultScored");
     expect((await runEvents(ownStore, "nul1")).at(-1)).toMatchObject({ type: "RunCompleted", data: { scored: 6 } });
   }, 90_000);
