@@ -79,7 +79,7 @@ describe("worker on PostgreSQL and Kafka", () => {
 
   it("scores an answer holding a NUL and an unpaired surrogate, recorded with U+FFFD in their place", async () => {
     // PostgreSQL stores neither; appended as they were, every append of the pair failed and was redelivered.
-    const garbled: AgentRuntime = { replay: async () => ({ answer: "Order\u0000 4821 shipped yesterday, arriving Friday \ud83d" }) };
+    const garbled: AgentRuntime = { name: "garbled", replay: async () => ({ answer: "Order\u0000 4821 shipped yesterday, arriving Friday \ud83d" }) };
     const own = await createTestDatabase("verdict_worker_nul");
     const ownStore = await createPostgresEventStore({ connectionString: own.url });
     closers.push(() => own.drop(), () => ownStore.close());
