@@ -352,6 +352,14 @@ describe("tenancy and queries", () => {
     const rest = await read.readModels.listEvaluations("acme", { first: 1, after: evaluations.pageInfo.endCursor });
     expect(rest.edges.map((e) => e.node.id)).toEqual(["e1"]);
     await expect(read.readModels.listRuns("acme", "e1", { after: "nonsense" })).rejects.toThrow("after is not a cursor this list gave out");
+    // Forged cursors of the right types but values the query cannot bind: refused, not a database error.
+    const forged = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
+    for (const after of [forged(["nope", "x"]), forged(["2026-13-45T00:00:00Z", "x"]), forged([evaluations.edges[0].node.createdAt, "e\u0000"])]) {
+      await expect(read.readModels.listEvaluations("acme", { after })).rejects.toThrow(expect.objectContaining({ code: "validation", field: "after" }));
+    }
+    for (const after of ["WzFlNDAwXQ", forged([1.5]), forged(["3"])]) {
+      await expect(read.readModels.listRuns("acme", "e1", { after })).rejects.toThrow(expect.objectContaining({ code: "validation", field: "after" }));
+    }
   });
 });
 

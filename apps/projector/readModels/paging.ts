@@ -1,5 +1,5 @@
 // Relay-style pages with opaque cursors (base64url JSON of the ordering key).
-import { DomainError } from "@verdict/domain";
+import { DomainError, isStorableText } from "@verdict/domain";
 import type { Connection } from "./types.js";
 
 export function pageSize(first: number | undefined): number {
@@ -12,10 +12,23 @@ function encodeCursor(parts: unknown[]): string {
   return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
-export function decodeCursor(cursor: string, shape: string[]): unknown[] {
+/** What one part of a cursor must be: what the query binds it to takes nothing else. */
+export type CursorPart = "timestamp" | "text" | "integer";
+
+const PART_CHECKS: Record<CursorPart, (part: unknown) => boolean> = {
+  timestamp: (part) => typeof part === "string" && /^\d{4}-\d\d-\d\dT/.test(part) && Number.isFinite(Date.parse(part)),
+  text: (part) => typeof part === "string" && isStorableText(part),
+  integer: (part) => Number.isSafeInteger(part),
+};
+
+/**
+ * The parts of a cursor this list gave out. A forged one is a validation error, not a query
+ * that fails in the database (`["nope", "x"]` as a timestamp, `[1e400]` as a run number).
+ */
+export function decodeCursor(cursor: string, shape: CursorPart[]): unknown[] {
   try {
     const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === shape[i])) return parts;
+    if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => PART_CHECKS[shape[i]](p))) return parts;
   } catch {
     // falls through to the validation error
   }

@@ -78,7 +78,7 @@ export class ReadModels {
     const countWhere = where.join(" AND ");
     const countParams = [...params];
     if (args.after) {
-      const [createdAt, id] = decodeCursor(args.after, ["string", "string"]);
+      const [createdAt, id] = decodeCursor(args.after, ["timestamp", "text"]);
       where.push("(e.created_at, e.id) < (?::timestamptz, ?)");
       params.push(createdAt, id);
     }
@@ -116,7 +116,7 @@ export class ReadModels {
     const params: unknown[] = [tenant, evaluationId];
     let after = "";
     if (args.after) {
-      const [number] = decodeCursor(args.after, ["number"]);
+      const [number] = decodeCursor(args.after, ["integer"]);
       after = " AND r.number < ?";
       params.push(number);
     }
