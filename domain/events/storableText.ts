@@ -36,7 +36,7 @@ export function unstorableTextPath(value: unknown, prefix = "", depth = 0): stri
   }
   for (const key of Object.keys(value)) {
     if (!isStorableText(key)) return `${prefix} (a key)`;
-    const found = unstorableTextPath((value as Record<string, unknown>)[key], prefix ? `${prefix}.${key}` : key, depth + 1);
+    const found = unstorableTextPath((value as Record<string, unknown>)[key], `${prefix}.${key}`, depth + 1);
     if (found !== null) return found;
   }
   return null;

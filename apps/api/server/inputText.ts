@@ -2,40 +2,14 @@
 // UTF-16 surrogate (JSON allows both as escapes; `text` and `jsonb` refuse them). Checked at the
 // edge, in every argument literal and every variable (JSON scalars included, keys too), so such
 // input is a VALIDATION error naming where it was, not an event no read model can project.
+import { isStorableText, TEXT_RULE, unstorableTextPath } from "@verdict/domain";
 import { GraphQLError, Kind, type DocumentNode, type ValueNode } from "graphql";
-
-export const TEXT_RULE = "must not contain a NUL character (\\u0000) or an unpaired surrogate";
-
-const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function badString(value: string): boolean {
-  return value.includes("\u0000") || UNPAIRED.test(value);
-}
-
-/** The path of the first string (or object key) in a JSON-like value that breaks the rule. */
-function badInValue(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === "string") return badString(value) ? path : null;
-  if (depth > 200 || value === null || typeof value !== "object") return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = badInValue(value[i], `${path}[${i}]`, depth + 1);
-      if (found) return found;
-    }
-    return null;
-  }
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    if (badString(key)) return `${path} (a key)`;
-    const found = badInValue(inner, `${path}.${key}`, depth + 1);
-    if (found) return found;
-  }
-  return null;
-}
 
 /** `badVariables`: variable name -> where inside its value the bad text is ("" for the value itself). */
 function badInLiteral(node: ValueNode, path: string, badVariables: Map<string, string>): string | null {
   switch (node.kind) {
     case Kind.STRING:
-      return badString(node.value) ? path : null;
+      return isStorableText(node.value) ? null : path;
     case Kind.VARIABLE: {
       const inner = badVariables.get(node.name.value);
       return inner === undefined ? null : `${path}${inner} ($${node.name.value})`;
@@ -63,7 +37,7 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     new GraphQLError(`${field}: ${TEXT_RULE}`, { extensions: { code: "VALIDATION", field, http: { status: 400 } } });
   const badVariables = new Map<string, string>();
   for (const [name, value] of Object.entries(variables ?? {})) {
-    const inner = badInValue(value, "");
+    const inner = unstorableTextPath(value, "");
     if (inner !== null) badVariables.set(name, inner);
   }
   let found: string | null = null;
