@@ -101,12 +101,10 @@ function replayEvents(deps: PairDeps, run: RunContext, n: number, streamId: stri
   try {
     return decided(deps, run, streamId, NONE, recordOf(run, n, replay));
   } catch (error) {
-    // A replay the event schema refuses (an answer over 1 MB, fractional tokens...) is recorded
-    // as the run_error it is, rather than redelivered forever. So is one that cannot even be
-    // serialized (a RangeError: metadata nested 100,000 deep overflows JSON.stringify's stack),
-    // which otherwise failed as a permanent error three times and then failed the whole run.
-    const refused = (error instanceof DomainError && error.code === "validation") || error instanceof RangeError;
-    if (!refused) throw error;
+    // A replay the event schema refuses (an answer over 1 MB, fractional tokens, metadata nested
+    // too deeply to serialize...) is recorded as the run_error it is, rather than redelivered
+    // forever (or failed as a permanent error three times, failing the whole run).
+    if (!(error instanceof DomainError && error.code === "validation")) throw error;
     const failed = Replay.failed(`the replay could not be recorded: ${error.message}`, { durationMs: replay.durationMs });
     return decided(deps, run, streamId, NONE, recordOf(run, n, failed));
   }
