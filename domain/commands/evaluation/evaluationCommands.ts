@@ -15,6 +15,8 @@ import {
 
 /** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
 export const SCENARIO_LIMIT = 2000;
+/** Models one run compares, as an imported report may hold (reference-platform §2.1 limits). */
+export const RUN_MODEL_LIMIT = 50;
 
 export const scenarioInput = z.object({
   key: z.string().trim().max(200).default(""),
@@ -85,7 +87,7 @@ export const StartRun = z.object({
   evaluation_id: idSchema,
   keys: z.array(z.string()).nullable().default(null),
   group: z.string().nullable().default(null),
-  models: z.array(modelSpecData),
+  models: z.array(modelSpecData).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models a run`),
   external: z.boolean().default(false),
   judge_label: z.string().nullable().default(null),
   release: releaseData.nullable().default(null),

@@ -2,12 +2,13 @@
 // §3 rule 13 and §2.1 limits). The report is Report#to_h JSON with snake_case keys.
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
+import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
 export const KNOWN_FAULTS = FAULTS;
 
 export const REPORT_MAX_RESULTS = 1000;
-export const REPORT_MAX_MODELS = 50;
+export const REPORT_MAX_MODELS = RUN_MODEL_LIMIT;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -34,6 +34,13 @@ describe("StartRun on the run stream", () => {
     expect("enabled" in scenarios[0]).toBe(false);
   });
 
+  it("refuses more than 50 models in one run, naming the field", () => {
+    const models = (n: number) => Array.from({ length: n }, (_, i) => ({ ...GPT, label: `m${i}`, model: `m${i}` }));
+    expect(() => given(runAggregate, [], { evaluation: evaluationWith() }).when({ ...startCommand, models: models(51) })).toThrow(
+      expect.objectContaining({ code: "validation", message: expect.stringContaining("models: at most 50 models a run") }),
+    );
+  });
+
   it("refuses a run the evaluation did not schedule", () => {
     expect(() => given(runAggregate, [], { evaluation: evaluationWith() }).when({ ...startCommand, run_id: "r9" })).toThrow(
       "run r9 was not scheduled on evaluation e1",
@@ -194,6 +201,13 @@ describe("ImportReport on the run stream", () => {
     expect(given(runAggregate, [event]).when(command)).toEqual([]);
     expect(() => given(runAggregate, [event]).when({ ...command, digest: DIGEST_B })).toThrow(
       expect.objectContaining({ code: "conflict", message: "run_id already exists with a different report" }),
+    );
+  });
+
+  it("the same report into another evaluation (another tenant's, maybe) is a conflict, not a no-op that claims the run", () => {
+    const [event] = given(runAggregate, [], { evaluation }).when(command);
+    expect(() => given(runAggregate, [event]).when({ ...command, evaluation_id: "e9", tenant: "other" })).toThrow(
+      expect.objectContaining({ code: "conflict", message: "run r1 already exists" }),
     );
   });
 
