@@ -38,7 +38,10 @@ function decideStart(state: RunState, command: StartRun, context: RunContext): E
 
 function decideImport(state: RunState, command: ImportReport, context: RunContext): EventInput[] {
   if (state.status !== "none") {
-    if (state.imported && state.digest === command.digest) return []; // the same report again: no-op
+    // The same report into the same evaluation again: a no-op. Into another evaluation (another
+    // tenant's, maybe) it is not this caller's run, so it is not told it imported it.
+    if (state.imported && state.evaluationId !== command.evaluation_id) throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+    if (state.imported && state.digest === command.digest) return [];
     throw DomainError.conflict("run_id already exists with a different report", "run_id");
   }
   checkImportedReport(command.report);
