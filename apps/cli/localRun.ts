@@ -77,8 +77,9 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     agentName: product.agent,
     concurrency: options.concurrency ?? 4,
     replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
-    replay: (scenario: Scenario, spec: ModelSpec) =>
-      runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: new AbortController().signal }),
+    // The Runner aborts the signal when the replay's budget runs out, so an HTTP agent stops too.
+    replay: (scenario: Scenario, spec: ModelSpec, { signal }: { signal?: AbortSignal }) =>
+      runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }),
     aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
     onResult: (result) => options.onResult?.(result, ++done, total),
     metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },

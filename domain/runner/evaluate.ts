@@ -18,7 +18,11 @@ export interface RunnerSpec {
 }
 
 /** A host's own spec type (a ModelSpec) is accepted as is. */
-export type ReplayFn = (scenario: Scenario, spec: any) => unknown;
+/**
+ * The host's agent call. With a `replayTimeoutMs`, the third argument's signal is aborted when the
+ * budget runs out (the result is already a run_error then), so the call can stop its own work.
+ */
+export type ReplayFn = (scenario: Scenario, spec: any, context: { signal?: AbortSignal }) => unknown;
 export type RunnerJudge = Pick<Judge, "label" | "scoreTask" | "scoreCriterion" | "recommend" | "verdict">;
 
 /** Asked before each recommendation call (after the judge limit): false skips the call. */
@@ -65,14 +69,16 @@ function replayOf(value: unknown): Replay {
  * synchronously is read synchronously (no promise per pair); a promise is bounded by the timeout.
  */
 export function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
+  // Only a bounded replay gets a signal: nothing would ever abort one without a budget.
+  const controller = settings.replayTimeoutMs == null ? undefined : new AbortController();
   let value: unknown;
   try {
-    value = settings.replay(scenario, spec);
+    value = settings.replay(scenario, spec, { signal: controller?.signal });
   } catch (error) {
     return Replay.failed(error);
   }
   if (!isThenable(value)) return replayOf(value);
-  return withTimeout(Promise.resolve(value), settings.replayTimeoutMs).then(replayOf, (error: unknown) => Replay.failed(error));
+  return withTimeout(Promise.resolve(value), settings.replayTimeoutMs, controller).then(replayOf, (error: unknown) => Replay.failed(error));
 }
 
 const present = (text: string | null): boolean => text !== null && text.trim() !== "";

@@ -5,6 +5,7 @@ import { ModelSpec } from "../models/index.js";
 import { Replay } from "../replay/index.js";
 import { Scenario } from "../scenarios/index.js";
 import { Runner } from "./runner.js";
+import { ReplayTimeoutError } from "./timeout.js";
 
 const scenarios = [
   new Scenario({ key: "orders_1", prompt: "Where is my order 4821?", expectedTools: ["lookup_order"] }),
@@ -59,6 +60,22 @@ describe("Runner.run", () => {
     const hang = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: () => new Promise(() => {}), replayTimeoutMs: 20 }).run();
     expect(hang.results[0].status).toBe("errored");
     expect(hang.results[0].replay.error).toContain("within 20 ms");
+  });
+
+  it("aborts a bounded replay's signal when its budget runs out, with the timeout as the reason", async () => {
+    const signals: AbortSignal[] = [];
+    const replay = (_s: unknown, _spec: unknown, { signal }: { signal?: AbortSignal }) => {
+      signals.push(signal!);
+      return new Promise(() => {});
+    };
+    await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay, replayTimeoutMs: 20 }).run();
+    expect(signals).toHaveLength(1);
+    expect(signals[0].aborted).toBe(true);
+    expect(signals[0].reason).toBeInstanceOf(ReplayTimeoutError);
+    // Unbounded, no signal is given: nothing would abort it.
+    const unbounded: Array<AbortSignal | undefined> = [];
+    await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: (_s, _spec, { signal }) => (unbounded.push(signal), { answer: "ok" }) }).run();
+    expect(unbounded).toEqual([undefined]);
   });
 
   it("wraps each evaluation in aroundEvaluation, runs onResult after it, and propagates its errors", async () => {

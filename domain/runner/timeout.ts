@@ -7,12 +7,19 @@ export class ReplayTimeoutError extends Error {
   }
 }
 
-/** `work` resolved, or a ReplayTimeoutError after `ms` (no limit when ms is null/undefined). */
-export function withTimeout<T>(work: Promise<T>, ms: number | null | undefined): Promise<T> {
+/**
+ * `work` resolved, or a ReplayTimeoutError after `ms` (no limit when ms is null/undefined).
+ * `controller`, when given, is aborted with that error, so the work can stop too.
+ */
+export function withTimeout<T>(work: Promise<T>, ms: number | null | undefined, controller?: AbortController): Promise<T> {
   if (ms == null) return work;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ReplayTimeoutError(ms)), ms);
+    timer = setTimeout(() => {
+      const error = new ReplayTimeoutError(ms);
+      controller?.abort(error);
+      reject(error);
+    }, ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
