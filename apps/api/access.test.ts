@@ -91,6 +91,10 @@ describe("limits and validation", () => {
     expect(viaVariables.body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
     const ws = collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: runId });
     await expect(ws).resolves.toBeTruthy();
+    // A run's whole result list is not a 20-item page: one is answered, ten aliases of it are refused.
+    const results = (n: number) => `query ($r: ID!) { run(id: $r) { ${Array.from({ length: n }, (_, i) => `r${i}: results { scenarioKey status }`).join(" ")} } }`;
+    expect((await p.gql(p.keys.acmeRead, results(1), { r: runId })).body.data.run.r0.length).toBeGreaterThan(0);
+    expect((await p.gql(p.keys.acmeRead, results(10), { r: runId })).body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
   });
 
   it("answers 413 for a body over the limit", async () => {

@@ -9,15 +9,19 @@ import {
 const DEFAULT_LIST = 20;
 
 /**
- * Fields whose answer is a whole run rendered or replayed (a large run's HTML page, Markdown or
- * JSON document, or its every event, is megabytes): each costs this much instead of 1, so aliases
- * cannot repeat one in a query (4,000 `html` aliases of a 6-result run answered 128 MB).
+ * Fields whose answer is a whole run rendered, replayed or listed (a large run's HTML page,
+ * Markdown or JSON document, its every event or result, is megabytes): each costs this much
+ * instead of 1, so aliases cannot repeat one in a query (4,000 `html` aliases of a 6-result run
+ * answered 128 MB; ~49 aliased `results` of a 3,000-result run fitted under the limit).
  */
 export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "RunReport.html": 1000,
   "RunReport.markdown": 1000,
   "RunReport.json": 1000,
   "Query.runAudit": 500,
+  // Every result of a run (3,000 for 1,000 scenarios x 3 models), not a page of 20.
+  "Run.results": 500,
+  "Run.matrix": 500,
 };
 
 /** Fragments spread within fragments deeper than this are refused rather than followed. */
