@@ -11,8 +11,12 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+// A NUL or any surrogate at all: most text has neither, and this test has no lookaround.
+// eslint-disable-next-line no-control-regex
+const MAYBE_UNSTORABLE = /[\u0000\ud800-\udfff]/;
+
 export function isStorableText(text: string): boolean {
-  return !UNSTORABLE.test(text);
+  return !MAYBE_UNSTORABLE.test(text) || !UNSTORABLE.test(text);
 }
 
 /** The text with each NUL and unpaired surrogate replaced by U+FFFD, as a decoder would. */
