@@ -354,7 +354,7 @@ describe("tenancy and queries", () => {
     await expect(read.readModels.listRuns("acme", "e1", { after: "nonsense" })).rejects.toThrow("after is not a cursor this list gave out");
     // Forged cursors of the right types but values the query cannot bind: refused, not a database error.
     const forged = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
-    for (const after of [forged(["nope", "x"]), forged(["2026-13-45T00:00:00Z", "x"]), forged([evaluations.edges[0].node.createdAt, "e\u0000"])]) {
+    for (const after of [forged(["nope", "x"]), forged(["2026-13-45T00:00:00Z", "x"]), forged(["2026-02-30T00:00:00Z", "x"]), forged([evaluations.edges[0].node.createdAt, "e\u0000"])]) {
       await expect(read.readModels.listEvaluations("acme", { after })).rejects.toThrow(expect.objectContaining({ code: "validation", field: "after" }));
     }
     for (const after of ["WzFlNDAwXQ", forged([1.5]), forged(["3"])]) {

@@ -15,8 +15,17 @@ function encodeCursor(parts: unknown[]): string {
 /** What one part of a cursor must be: what the query binds it to takes nothing else. */
 export type CursorPart = "timestamp" | "text" | "integer";
 
+/** An ISO timestamp whose date exists: Date.parse rolls 2026-02-30 over to March, PostgreSQL refuses it. */
+function isCalendarTimestamp(text: string): boolean {
+  const date = /^(\d{4})-(\d\d)-(\d\d)T/.exec(text);
+  if (!date || !Number.isFinite(Date.parse(text))) return false;
+  const [year, month, day] = date.slice(1).map(Number);
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  return calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+}
+
 const PART_CHECKS: Record<CursorPart, (part: unknown) => boolean> = {
-  timestamp: (part) => typeof part === "string" && /^\d{4}-\d\d-\d\dT/.test(part) && Number.isFinite(Date.parse(part)),
+  timestamp: (part) => typeof part === "string" && isCalendarTimestamp(part),
   text: (part) => typeof part === "string" && isStorableText(part),
   integer: (part) => Number.isSafeInteger(part),
 };
