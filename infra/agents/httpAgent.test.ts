@@ -49,6 +49,14 @@ describe("HttpAgent", () => {
     expect(replay).toEqual({ answer: "Refunded.", tool_calls: [{ name: "refund_order" }], duration_ms: 812, cost: 0.001 });
   });
 
+  it("reads an answer that starts with a byte order mark, as Response.json() does", async () => {
+    routes.set("/bom", (_body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`\uFEFF${JSON.stringify({ answer: "With a BOM." })}`);
+    });
+    expect((await new HttpAgent({ url: `${base}/bom` }).replay(scenario, model, { signal })).answer).toBe("With a BOM.");
+  });
+
   it("retries a 5xx with backoff, then succeeds", async () => {
     routes.set("/flaky", (_body, res) => ((hits.get("/flaky") ?? 0) < 3 ? json(res, 503, {}) : json(res, 200, { answer: "third time" })));
     const replay = await new HttpAgent({ url: `${base}/flaky`, retries: 3, backoffMs: 5 }).replay(scenario, model, { signal });

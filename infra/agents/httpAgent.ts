@@ -129,6 +129,7 @@ export class HttpAgent implements AgentRuntime {
       const timedOut = (error as Error).name === "TimeoutError";
       throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent's answer broke off: ${(error as Error).message}`, true);
     }
-    return Buffer.concat(chunks).toString("utf8");
+    // As Response.json() does: a leading byte order mark is not part of the JSON.
+    return Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "");
   }
 }
