@@ -173,7 +173,8 @@ describe("external runs and imported reports", () => {
   it("records an external run's replays and the run completes once every pair is recorded", async () => {
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { keys: ["greeting"], models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
     const external = started.body.data.startRun.runId;
-    const replay = { answer: "Hello! How can I help you with your order today? I am here for you.", tool_calls: [] };
+    // A NUL and a lone surrogate in what the agent said are recorded as U+FFFD, not refused.
+    const replay = { answer: "Hello!\u0000 How can I help you with your order today? I am here for you \ud83d", tool_calls: [] };
     const done = collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status completed } }`, { runId: external });
     const recorded = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $replay: JSON!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: $replay) { scenarioKey } }`, { r: external, replay });
     expect(recorded.body.data.recordReplay.scenarioKey).toBe("greeting");
@@ -185,6 +186,8 @@ describe("external runs and imported reports", () => {
     expect(completion.body.data.completeExternalRun.total).toBe(1);
     const messages = await done;
     expect(messages[messages.length - 1].runProgress).toEqual({ status: "COMPLETED", completed: 1 });
+    const results = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { results { answer } } }`, { r: external });
+    expect(results.body.data.run.results).toEqual([{ answer: "Hello!\ufffd How can I help you with your order today? I am here for you \ufffd" }]);
   });
 
   it("imports an exported report as a completed run; the same report again is a duplicate", async () => {

@@ -16,6 +16,16 @@ describe("textProblem", () => {
     expect(textProblem(parse(`query ($n: ID = "\\u0000") { run(id: $n) { id } }`), {})?.extensions.field).toBe("$n");
   });
 
+  it("leaves recordReplay's replay to the domain, which records such text as U+FFFD, and checks its other arguments", () => {
+    const doc = parse(`mutation ($r: ID!, $p: JSON!) { recordReplay(runId: $r, scenarioKey: "k", modelLabel: "m", replay: $p) { runId } }`);
+    expect(textProblem(doc, { r: "run-1", p: { answer: "a\u0000 \ud800" } })).toBeNull();
+    expect(textProblem(parse(`{ recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: { answer: "a\\u0000" }) { runId } }`), {})).toBeNull();
+    expect(textProblem(doc, { r: "run\u0000", p: {} })?.extensions.field).toBe("recordReplay.runId ($r)");
+    // The same variable in an argument that is checked is still refused there.
+    const both = parse(`mutation ($p: JSON!) { recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: $p) { runId } mergeScenarios(evaluationId: "e", scenarios: $p) { added } }`);
+    expect(textProblem(both, { p: { answer: "a\u0000" } })?.extensions.field).toBe("mergeScenarios.scenarios.answer ($p)");
+  });
+
   it("passes well-formed text, paired surrogates (emoji) included", () => {
     const doc = parse(`query ($id: ID!) { run(id: $id) { id } }`);
     expect(textProblem(doc, { id: "Où est ma commande 😀 ?" })).toBeNull();

@@ -31,6 +31,19 @@ function badInLiteral(node: ValueNode, path: string, badVariables: Map<string, s
   }
 }
 
+/**
+ * Arguments carrying what an agent said, which the domain records with U+FFFD in place of such
+ * characters (an external run's host cannot be asked to rewrite its agent's answer): not refused.
+ */
+const REPAIRED_ARGUMENTS = new Set(["recordReplay.replay"]);
+
+/** Names of the variables a literal uses, at any depth. */
+function variablesIn(node: ValueNode, into: Set<string>): void {
+  if (node.kind === Kind.VARIABLE) into.add(node.name.value);
+  else if (node.kind === Kind.LIST) for (const value of node.values) variablesIn(value, into);
+  else if (node.kind === Kind.OBJECT) for (const field of node.fields) variablesIn(field.value, into);
+}
+
 /** A VALIDATION error naming the first argument or variable whose text breaks the rule, or null. */
 export function textProblem(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
   const report = (field: string) =>
@@ -41,6 +54,7 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     if (inner !== null) badVariables.set(name, inner);
   }
   let found: string | null = null;
+  const repaired = new Set<string>();
   // Iterative: this runs on graphql-ws documents before validation has bounded their depth.
   const stack: Array<{ node: unknown; trail: string[] }> = document.definitions.map((node) => ({ node, trail: [] }));
   while (stack.length && !found) {
@@ -53,7 +67,8 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     }
     const here = n.kind === Kind.FIELD && n.name ? [...trail, n.alias?.value ?? n.name.value] : trail;
     for (const argument of n.arguments ?? []) {
-      found ??= badInLiteral(argument.value, [...here, argument.name.value].join("."), badVariables);
+      if (n.name && REPAIRED_ARGUMENTS.has(`${n.name.value}.${argument.name.value}`)) variablesIn(argument.value, repaired);
+      else found ??= badInLiteral(argument.value, [...here, argument.name.value].join("."), badVariables);
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === "arguments" || key === "loc" || key === "defaultValue") continue;
@@ -62,7 +77,7 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     }
   }
   // A variable no argument uses (GraphQL validation refuses those anyway) is named by itself.
-  const [unused] = badVariables;
+  const unused = [...badVariables].find(([name]) => !repaired.has(name));
   if (!found && unused) found = `$${unused[0]}${unused[1]}`;
   return found ? report(found) : null;
 }
