@@ -56,14 +56,16 @@ describe("depth and cost of documents built to be slow", () => {
     // Each fragment spreads the next one twice: 2^24 paths, one fragment each.
     const { messages, ms } = await timed(chain(24, 2), [depthLimit(12), costLimit(5000)]);
     expect(messages).toEqual([`query costs ${1 + 20 * (2 ** 24 - 1)}; the limit is 5000`]);
-    expect(ms).toBeLessThan(1000);
+    // Followed path by path, it took 67 s.
+    expect(ms).toBeLessThan(3000);
   });
 
   it("stays linear in the number of operations", async () => {
     const many = Array.from({ length: 10_000 }, (_, i) => `query q${i} { catalogs { key } }`).join(" ");
     const { messages, ms } = await timed(many, [depthLimit(12), costLimit(5000)]);
     expect(messages).toEqual([]);
-    expect(ms).toBeLessThan(3000);
+    // ~0.6 s idle; the quadratic walk it guards against took 21 s. Headroom for a loaded CI machine.
+    expect(ms).toBeLessThan(8000);
   });
 
   it("refuses fragments spread within fragments beyond the nesting limit", async () => {
