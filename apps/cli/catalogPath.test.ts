@@ -20,15 +20,18 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
 describe("verdict with bad input: a catalog path", () => {
   it("refuses a catalog path that is a directory or over the size limit before reading it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
-    const huge = join(dir, "huge.yaml");
-    const handle = await open(huge, "w");
-    await handle.truncate(600 * 1024 * 1024); // sparse: nothing is written
-    await handle.close();
-    const env = { VERDICT_HOME: join(dir, "home") };
-    expect(await cli(["catalogs", "import", dir], env)).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
-    expect(await cli(["catalogs", "import", huge], env)).toMatchObject({ code: 2, stderr: `${huge}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed` });
-    const local = await cli(run().map((arg) => (arg === example("catalog.yaml") ? dir : arg)));
-    expect(local).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
-    await rm(dir, { recursive: true });
+    try {
+      const huge = join(dir, "huge.yaml");
+      const handle = await open(huge, "w");
+      await handle.truncate(600 * 1024 * 1024); // sparse: nothing is written
+      await handle.close();
+      const env = { VERDICT_HOME: join(dir, "home") };
+      expect(await cli(["catalogs", "import", dir], env)).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
+      expect(await cli(["catalogs", "import", huge], env)).toMatchObject({ code: 2, stderr: `${huge}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed` });
+      const local = await cli(run().map((arg) => (arg === example("catalog.yaml") ? dir : arg)));
+      expect(local).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
