@@ -3,19 +3,9 @@
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { bufferIo } from "./io.js";
+import { cli, example, exampleRun } from "./testing.js";
 
-const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
-const run = (...extra: string[]) => ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", "gpt-5-mini", "--agent", `scripted:${example("agent.yaml")}`, "--quiet", ...extra];
-
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string; stdout: string }> {
-  const io = bufferIo();
-  const code = await runCli(argv, io, env);
-  return { code, stderr: io.stderr.join(""), stdout: io.stdout.join("") };
-}
 
 describe("verdict with bad input: a catalog path", () => {
   it("refuses a catalog path that is a directory or over the size limit before reading it", async () => {
@@ -28,7 +18,7 @@ describe("verdict with bad input: a catalog path", () => {
       const env = { VERDICT_HOME: join(dir, "home") };
       expect(await cli(["catalogs", "import", dir], env)).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
       expect(await cli(["catalogs", "import", huge], env)).toMatchObject({ code: 2, stderr: `${huge}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed` });
-      const local = await cli(run().map((arg) => (arg === example("catalog.yaml") ? dir : arg)));
+      const local = await cli(exampleRun().map((arg) => (arg === example("catalog.yaml") ? dir : arg)));
       expect(local).toMatchObject({ code: 2, stderr: `${dir} is a directory, not a catalog file` });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -3,28 +3,18 @@
 import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
 import { writeOutput } from "./outputFile.js";
-import { bufferIo } from "./io.js";
+import { cli, exampleRun } from "./testing.js";
 
-const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
-const run = (...extra: string[]) => ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", "gpt-5-mini", "--agent", `scripted:${example("agent.yaml")}`, "--quiet", ...extra];
-
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string; stdout: string }> {
-  const io = bufferIo();
-  const code = await runCli(argv, io, env);
-  return { code, stderr: io.stderr.join(""), stdout: io.stdout.join("") };
-}
 
 describe("verdict with bad input: --out", () => {
   it("checks --out before running: a missing directory names the flag and the directory", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     const out = join(dir, "missing", "report.md");
-    const result = await cli(run("--out", out));
+    const result = await cli(exampleRun("--out", out));
     expect(result).toEqual({ code: 2, stdout: "", stderr: `verdict run: --out ${out}: no directory ${join(dir, "missing")} to write it in` });
-    expect(await cli(run("--out", dir))).toMatchObject({ code: 2, stderr: `verdict run: --out ${dir} is a directory; name a file` });
+    expect(await cli(exampleRun("--out", dir))).toMatchObject({ code: 2, stderr: `verdict run: --out ${dir} is a directory; name a file` });
     const report = await cli(["report", "run-1", "--out", out], { VERDICT_HOME: join(dir, "home") });
     expect(report).toMatchObject({ code: 2, stderr: `verdict report: --out ${out}: no directory ${join(dir, "missing")} to write it in` });
     await rm(dir, { recursive: true, force: true });

@@ -3,24 +3,14 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { bufferIo } from "./io.js";
+import { cli, exampleRun } from "./testing.js";
 
-const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
-const run = (...extra: string[]) => ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", "gpt-5-mini", "--agent", `scripted:${example("agent.yaml")}`, "--quiet", ...extra];
-
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string; stdout: string }> {
-  const io = bufferIo();
-  const code = await runCli(argv, io, env);
-  return { code, stderr: io.stderr.join(""), stdout: io.stdout.join("") };
-}
 
 describe("verdict with bad input: --agent and --judge", () => {
   it("a bad --agent or --judge is a usage error that names the flag and echoes no credential", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
-    const agent = (spec: string) => cli(run().map((arg) => (arg.startsWith("scripted:") && arg.endsWith("agent.yaml") ? spec : arg)));
+    const agent = (spec: string) => cli(exampleRun().map((arg) => (arg.startsWith("scripted:") && arg.endsWith("agent.yaml") ? spec : arg)));
     expect(await agent("http:ftp://bob:S3cret@host/replay")).toMatchObject({ code: 2, stderr: "--agent: agent url must be http(s): ftp://host/replay" });
     const unparsable = await agent("http:https://bob:S3cret@ho st/replay");
     expect(unparsable.code).toBe(2);
@@ -28,7 +18,7 @@ describe("verdict with bad input: --agent and --judge", () => {
     expect(unparsable.stderr).not.toContain("S3cret");
     expect(await agent(`scripted:${dir}`)).toMatchObject({ code: 2, stderr: `--agent: ${dir} is a directory, not a script file` });
     await writeFile(join(dir, "judge.yaml"), "judge: x\nanswers: 5\n");
-    const judge = await cli(run("--judge", `scripted:${join(dir, "judge.yaml")}`));
+    const judge = await cli(exampleRun("--judge", `scripted:${join(dir, "judge.yaml")}`));
     expect(judge.code).toBe(2);
     expect(judge.stderr).toMatch(/^--judge: judge script: answers: /);
   });
