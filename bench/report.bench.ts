@@ -28,6 +28,8 @@ interface PhaseTiming extends Timing {
   fn: () => unknown;
   /** Builds what the back-to-back runs need and returns their function, when `fn` keeps nothing. */
   prepare?: () => () => unknown;
+  /** The process's peak RSS once this phase's timed runs were done (phases run in table order). */
+  peakRssAfterMb: number;
 }
 
 // The timed runs each follow a forced full collection (so one run's garbage is not charged to the
@@ -52,7 +54,7 @@ async function time(name: string, fn: () => unknown, { runs = 5, warmup = 1 } = 
     cpu.push((spent.user + spent.system) / 1000);
   }
   const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1];
-  return { name, medianMs: median(wall), cpuMs: median(cpu), steadyCpuMs: NaN, fn };
+  return { name, medianMs: median(wall), cpuMs: median(cpu), steadyCpuMs: NaN, fn, peakRssAfterMb: peakRssMb() };
 }
 
 /** CPU per run over BACK_TO_BACK runs with no collection forced in between. */
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
       "1000x5 ms": timing.medianMs.toFixed(1),
       "1000x5 cpu ms": timing.cpuMs.toFixed(1),
       "back-to-back cpu ms": timing.steadyCpuMs.toFixed(1),
+      "peak RSS after, MB": timing.peakRssAfterMb,
       growth: `${(timing.cpuMs / smallTiming.cpuMs).toFixed(2)}x`,
       "vs JSON.stringify": `${(timing.cpuMs / large.baseline.cpuMs).toFixed(2)}x`,
       target: target === undefined ? "" : `<= ${target} ms`,
@@ -127,6 +130,7 @@ async function main(): Promise<void> {
   console.log(`load average ${load.toFixed(1)} on ${(await import("node:os")).cpus().length} cores; growth and ratios use CPU time`);
   console.log(`peak RSS ${rss} MB (target <= 95 MB) ${rss <= 95 ? "yes" : "NO"}; ${startRss} MB of it before any work (node + modules${process.execArgv.includes("tsx") ? " + tsx loader" : ""})`);
   console.log("growth: 1000x5 over 200x5 (5x the results; about 5x is linear)");
+  console.log("peak RSS after: the process's peak once that phase's 1000x5 runs were done (phases run top to bottom, the baseline first)");
   console.log(`back-to-back: CPU per run over ${BACK_TO_BACK} runs with no forced GC between them (1000x5, after the peak RSS was read); "ok" judges the medians after a forced GC`);
 }
 
