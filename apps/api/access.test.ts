@@ -1,7 +1,7 @@
 // Tenancy, roles, limits, validation and the REST exports, against the started server with real
 // HTTP and graphql-ws clients.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readWholeStream, evaluationStream } from "@verdict/domain";
+import { readWholeStream, evaluationStream, importedRunId, runStream } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { CATALOG_YAML, JUDGE_SCRIPT, collect, rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
 
@@ -190,21 +190,66 @@ describe("external runs and imported reports", () => {
     expect(results.body.data.run.results).toEqual([{ answer: "Hello!\ufffd How can I help you with your order today? I am here for you \ufffd" }]);
   });
 
-  it("imports an exported report as a completed run; the same report again is a duplicate", async () => {
+  it("imports an exported report as a completed run keyed by (tenant, run_id); the same report again is a duplicate", async () => {
     const envelope = (await (await p.get(p.keys.acmeRead, `${base()}/report.json`)).json()) as any;
     envelope.run_id = "imported-1";
     // The importer reads the reference's to_h key `models`; Report#toJSON writes summary_by_model.
     envelope.report.models = envelope.report.summary_by_model;
-    const first = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId number duplicate } }`, { id: evaluationId, e: envelope });
+    const first = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId hostRunId number duplicate } }`, { id: evaluationId, e: envelope });
     expect(first.body.errors).toBeUndefined();
-    expect(first.body.data.importReport).toMatchObject({ runId: "imported-1", duplicate: false });
-    const second = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { duplicate number } }`, { id: evaluationId, e: envelope });
-    expect(second.body.data.importReport).toEqual({ duplicate: true, number: first.body.data.importReport.number });
+    const imported = first.body.data.importReport;
+    expect(imported).toMatchObject({ runId: importedRunId("acme", "imported-1"), hostRunId: "imported-1", duplicate: false });
+    const second = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId duplicate number } }`, { id: evaluationId, e: envelope });
+    expect(second.body.data.importReport).toEqual({ runId: imported.runId, duplicate: true, number: imported.number });
+    const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id origin status } }`, { r: imported.runId });
+    expect(run.body.data.run).toEqual({ id: imported.runId, origin: "imported", status: "COMPLETED" });
     envelope.report.threshold = 0.5;
     const different = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { duplicate } }`, { id: evaluationId, e: envelope });
     expect(different.body.errors[0].extensions.code).toBe("CONFLICT");
-    const json = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/imported-1/report.json`);
-    expect(((await json.json()) as any).run_id).toBe("imported-1");
+    // report.json gives the host's run_id back: exported and imported again, it is the same run.
+    const exported = (await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${imported.runId}/report.json`)).json()) as any;
+    expect(exported.run_id).toBe("imported-1");
+    const reimported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId hostRunId duplicate number } }`, { id: evaluationId, e: exported });
+    expect(reimported.body.data.importReport).toEqual({ runId: imported.runId, hostRunId: "imported-1", duplicate: true, number: imported.number });
+    // Into another evaluation of the same tenant, the same run_id is still a conflict.
+    const other = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "Elsewhere", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const elsewhere = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: other.body.data.createEvaluation.evaluationId, e: exported });
+    expect(elsewhere.body.errors[0]).toMatchObject({ message: "run imported-1 already exists", extensions: { code: "CONFLICT" } });
+  });
+
+  it("a second tenant importing a run_id the first used gets its own run: no CONFLICT, nothing of the first's shown or changed", async () => {
+    const envelope = (runId: string, threshold: number) => ({
+      version: 1, run_id: runId, source: "ci", agent_name: "SupportAgent", suite: "support",
+      report: { threshold, models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed" }] },
+    });
+    const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId hostRunId number duplicate } }`;
+    const acme = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope("shared-ci-7", 0.7) });
+    expect(acme.body.errors).toBeUndefined();
+    const acmeRun = acme.body.data.importReport.runId;
+    const acmeEvents = await readWholeStream(p.store, runStream(acmeRun));
+
+    const created = await p.gql(p.keys.globexWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "Support", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const globexEvaluation = created.body.data.createEvaluation.evaluationId;
+    // Other content under the same run_id: before tenant keying, CONFLICT (so the id was in use).
+    const globex = await p.gql(p.keys.globexWrite, mutation, { id: globexEvaluation, e: envelope("shared-ci-7", 0.5) });
+    expect(globex.body.errors).toBeUndefined();
+    expect(globex.body.data.importReport).toEqual({ runId: importedRunId("globex", "shared-ci-7"), hostRunId: "shared-ci-7", number: 1, duplicate: false });
+    const globexRun = globex.body.data.importReport.runId;
+    expect(globexRun).not.toBe(acmeRun);
+
+    // Each tenant sees its own run only; the other's answers NOT_FOUND, as a missing one does.
+    const query = `query ($r: ID!) { run(id: $r) { id origin status } }`;
+    expect((await p.gql(p.keys.acmeRead, query, { r: acmeRun })).body.data.run).toEqual({ id: acmeRun, origin: "imported", status: "COMPLETED" });
+    expect((await p.gql(p.keys.globexWrite, query, { r: globexRun })).body.data.run).toEqual({ id: globexRun, origin: "imported", status: "COMPLETED" });
+    expect((await p.gql(p.keys.acmeRead, query, { r: globexRun })).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect((await p.gql(p.keys.globexWrite, query, { r: acmeRun })).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    const runs = await p.gql(p.keys.globexWrite, `query ($id: ID!) { evaluation(id: $id) { runs { edges { node { id } } } } }`, { id: globexEvaluation });
+    expect(runs.body.data.evaluation.runs.edges).toEqual([{ node: { id: globexRun } }]);
+    // The first tenant's run is as it was, and its report still holds its own content.
+    expect(await readWholeStream(p.store, runStream(acmeRun))).toEqual(acmeEvents);
+    const acmeJson = (await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${acmeRun}/report.json`)).json()) as any;
+    expect(acmeJson).toMatchObject({ run_id: "shared-ci-7", report: { threshold: 0.7 } });
+    expect((await p.get(p.keys.globexWrite, `/api/evaluations/${evaluationId}/runs/${acmeRun}/report.json`)).status).toBe(404);
   });
 });
 

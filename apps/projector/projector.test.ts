@@ -2,7 +2,7 @@
 // life end to end through the domain's commands, redelivery, restart, rebuild, tenancy, progress.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
-import { handleCommand, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
+import { handleCommand, importedRunId, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
 import { applyBatch } from "./projection/applyBatch.js";
 import { readModelChecksum } from "./db/checksum.js";
@@ -160,18 +160,22 @@ describe("a run's life in the read models", () => {
 
   it("turns an imported report into a COMPLETED run with its results, summaries and verdict", async () => {
     await createEvaluation(store, deps, "e1", ["a"]);
-    await importFinishedReport(store, deps, "e1", "ext-1", {
+    const imported = await importFinishedReport(store, deps, "e1", "ext-1", {
       models: { [GPT.label]: { provider: "openai", model: GPT.model, scenarios: 1, passed: 0, pass_rate: 0 } },
       verdict: { winner: null, rationale: null, judge: "rules" },
       fix_items: [{ kind: "fault", fault: "forbidden_content", models: [GPT.label] }],
       results: [{ scenario_key: "refund", prompt: "Refund me", label: GPT.label, status: "failed", score: 0.4, fault: "forbidden_content", cost: 0.002, expect: { not_contains: ["sorry"] } }],
     });
     await projectorOf().catchUp();
-    expect(await read.readModels.getRun("acme", "ext-1")).toMatchObject({ status: "COMPLETED", origin: "imported", total: 1, completed: 1, failed: 1, agentCost: 0.002 });
-    const [result] = await read.readModels.listResults("acme", "ext-1");
+    // The run is the platform's id for (tenant, the envelope's run_id), not the envelope's run_id.
+    const runId = importedRunId("acme", "ext-1");
+    expect(imported.run.state.runId).toBe(runId);
+    expect(await read.readModels.getRun("acme", "ext-1")).toBeNull();
+    expect(await read.readModels.getRun("acme", runId)).toMatchObject({ status: "COMPLETED", origin: "imported", total: 1, completed: 1, failed: 1, agentCost: 0.002 });
+    const [result] = await read.readModels.listResults("acme", runId);
     expect(result).toMatchObject({ scenarioKey: "refund", provider: "openai", fault: "forbidden_content", scenario: { key: "refund", forbidden_patterns: ["sorry"] } });
-    expect(await read.readModels.fixItems("acme", "ext-1")).toHaveLength(1);
-    expect(await read.readModels.verdict("acme", "ext-1")).toMatchObject({ judge: "rules" });
+    expect(await read.readModels.fixItems("acme", runId)).toHaveLength(1);
+    expect(await read.readModels.verdict("acme", runId)).toMatchObject({ judge: "rules" });
   });
 });
 

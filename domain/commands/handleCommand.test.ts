@@ -10,6 +10,8 @@ import { CLAUDE, DIGEST_A, DIGEST_B, GPT, scenario } from "./testing/fixtures.js
 import { toEventsToAppend } from "../events/toAppend.js";
 import type { EventInput } from "../events/registry.js";
 import { DomainError } from "../events/domainError.js";
+import { isValidId } from "../events/streams.js";
+import { importedRunId } from "./run/importedRunId.js";
 
 let store: InMemoryEventStore;
 const deps = () => ({ clock: fixedClock(), ids: sequentialIds(), context: { tenant: "acme", actor: "user-1" } });
@@ -194,6 +196,71 @@ describe("importReport", () => {
       expect.objectContaining({ code: "conflict", message: "run_id already exists with a different report" }),
     );
     expect(store.log).toHaveLength(size);
+  });
+
+  it("keys the run by (tenant, run_id): its stream and both events carry the derived id, ReportImported the host's too", async () => {
+    const { evaluation, run } = await importReport(store, envelope(), deps());
+    const id = importedRunId("acme", "ext-1");
+    expect(id).toMatch(/^imp-[0-9a-f]{32}$/);
+    expect(run.streamId).toBe(`run-${id}`);
+    expect(run.domainEvents[0]).toMatchObject({ type: "ReportImported", data: { run_id: id, host_run_id: "ext-1", tenant: "acme" } });
+    expect(evaluation.domainEvents).toEqual([{ type: "RunScheduled", data: { run_id: id, number: 1, origin: "imported" } }]);
+    expect(run.state).toMatchObject({ runId: id, hostRunId: "ext-1", tenant: "acme" });
+    expect(await store.readStream("run-ext-1")).toEqual([]);
+  });
+
+  it("another tenant importing the same run_id gets its own run; the first tenant's is untouched", async () => {
+    const first = await importReport(store, envelope(), deps());
+    const acmeRun = await store.readStream(first.run.streamId);
+    await handleCommand(store, evaluationAggregate, "evaluation-e2", { ...create, evaluation_id: "e2", tenant: "globex" }, deps());
+    const globexDeps = { ...deps(), context: { tenant: "globex", actor: "user-2" } };
+    // Different content, even: it is another tenant's run, so it is not a conflict with acme's.
+    const second = await importReport(store, { ...envelope(DIGEST_B), evaluation_id: "e2", tenant: "globex" }, globexDeps);
+    expect(second.run.domainEvents[0]).toMatchObject({ type: "ReportImported", data: { run_id: importedRunId("globex", "ext-1"), host_run_id: "ext-1", number: 1 } });
+    expect(second.run.streamId).not.toBe(first.run.streamId);
+    expect(await store.readStream(first.run.streamId)).toEqual(acmeRun);
+    // Each tenant's retry still answers from its own run.
+    expect((await importReport(store, envelope(), deps())).run.events).toEqual([]);
+    expect((await importReport(store, { ...envelope(DIGEST_B), evaluation_id: "e2", tenant: "globex" }, globexDeps)).run.events).toEqual([]);
+  });
+
+  it("the same run_id into another evaluation of the same tenant is still a conflict, named by the host's id", async () => {
+    await importReport(store, envelope(), deps());
+    await handleCommand(store, evaluationAggregate, "evaluation-e2", { ...create, evaluation_id: "e2" }, deps());
+    const size = store.log.length;
+    await expect(importReport(store, { ...envelope(), evaluation_id: "e2" }, deps())).rejects.toThrow(
+      expect.objectContaining({ code: "conflict", message: "run ext-1 already exists" }),
+    );
+    expect(store.log).toHaveLength(size);
+  });
+
+  it("a run imported before tenant keying (stream run-<run_id>, no host_run_id) still answers its tenant's retries", async () => {
+    const number = { type: "RunScheduled", data: { run_id: "ext-1", number: 1, origin: "imported" } } as const;
+    racingWrite(EVAL, [number]);
+    const { type: _t, ...data } = { ...envelope(), type: "ImportReport", number: 1 };
+    const [recorded] = toEventsToAppend([{ type: "ReportImported", data }], { tenant: "acme", actor: "old" }, { clock: fixedClock(), ids: sequentialIds("old-") });
+    delete (recorded.data as Record<string, unknown>).host_run_id; // as recorded before the field existed
+    store.appendNow("run-ext-1", [recorded]);
+    const size = store.log.length;
+    const again = await importReport(store, envelope(), deps());
+    expect(again.run).toMatchObject({ streamId: "run-ext-1", events: [], state: { runId: "ext-1", hostRunId: null, tenant: "acme" } });
+    expect(store.log).toHaveLength(size);
+    await expect(importReport(store, envelope(DIGEST_B), deps())).rejects.toThrow("run_id already exists with a different report");
+    // Another tenant's old run is not this tenant's: its import is its own run, keyed as any other.
+    await handleCommand(store, evaluationAggregate, "evaluation-e2", { ...create, evaluation_id: "e2", tenant: "globex" }, deps());
+    const globex = await importReport(store, { ...envelope(), evaluation_id: "e2", tenant: "globex" }, { ...deps(), context: { tenant: "globex", actor: "u" } });
+    expect(globex.run.streamId).toBe(`run-${importedRunId("globex", "ext-1")}`);
+  });
+});
+
+describe("importedRunId", () => {
+  it("is a valid id, the same for the same pair, different for another tenant or run_id, unambiguous at the separator", () => {
+    const id = importedRunId("acme", "nightly-42");
+    expect(isValidId(id)).toBe(true);
+    expect(importedRunId("acme", "nightly-42")).toBe(id);
+    expect(importedRunId("globex", "nightly-42")).not.toBe(id);
+    expect(importedRunId("acme", "nightly-43")).not.toBe(id);
+    expect(importedRunId("ab", "c")).not.toBe(importedRunId("a", "bc"));
   });
 });
 

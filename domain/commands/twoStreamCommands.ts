@@ -10,6 +10,7 @@ import { ImportReport, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
 import { handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { importedRunId } from "./run/importedRunId.js";
 import { runAggregate } from "./run/runAggregate.js";
 import type { RunState } from "./run/runState.js";
 
@@ -30,11 +31,24 @@ export async function startRun(store: EventStore, input: unknown, options: Optio
   return { evaluation, run };
 }
 
+/**
+ * Imports a version-1 envelope: `input.run_id` is the envelope's (the host's) run_id. The run is
+ * keyed by (tenant, run_id): its stream id is importedRunId(tenant, run_id), so two tenants may
+ * send the same run_id, each getting its own run, and neither learns that the other used it.
+ * A run imported before tenant keying (stream `run-<run_id>`, no host_run_id, this tenant's)
+ * keeps answering its retries, so an upgrade never turns a retry into a second run.
+ */
 export async function importReport(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
-  const command = parseOrThrow(ImportReport, { type: "ImportReport", ...(input as object) }, "command is invalid");
+  const envelope = parseOrThrow(ImportReport, { type: "ImportReport", ...(input as object) }, "command is invalid");
+  const hostRunId = envelope.run_id;
+  const legacy = await loadAggregate(store, runAggregate, runStream(hostRunId), options.registry);
+  const isLegacy = legacy.state.imported && legacy.state.hostRunId === null && legacy.state.tenant === envelope.tenant;
+  const command: ImportReport = isLegacy
+    ? { ...envelope, host_run_id: null }
+    : { ...envelope, run_id: importedRunId(envelope.tenant, hostRunId), host_run_id: hostRunId };
   const runId = runStream(command.run_id);
   // An identical retry (or a conflicting one) is answered by the run stream alone.
-  const existing = await loadAggregate(store, runAggregate, runId, options.registry);
+  const existing = isLegacy ? legacy : await loadAggregate(store, runAggregate, runId, options.registry);
   if (existing.state.status !== "none") {
     const run = await handleCommand(store, runAggregate, runId, command, options);
     const evaluationState = await loadAggregate(store, evaluationAggregate, evaluationStream(command.evaluation_id), options.registry);

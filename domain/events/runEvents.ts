@@ -115,12 +115,17 @@ export const RunFailed = defineEvent(
   z.object({ message: nonBlank, pairs: pairProblems.nullable().default(null) }),
 );
 
-/** A finished report from elsewhere (version-1 envelope) became a completed run. */
+/**
+ * A finished report from elsewhere (version-1 envelope) became a completed run. `run_id` is the
+ * platform's id, derived from (tenant, the envelope's run_id); `host_run_id` is the envelope's.
+ * Runs imported before tenant keying have no host_run_id: their run_id is the envelope's own.
+ */
 export const ReportImported = defineEvent(
   "ReportImported",
   1,
   z.object({
     run_id: nonBlank,
+    host_run_id: nonBlank.nullable().default(null),
     evaluation_id: nonBlank,
     tenant: nonBlank,
     number: z.number().int().positive(),

@@ -13,11 +13,15 @@ export function rebuildReport(history: RunHistory): Report {
   return reportFromRun(history.record, { judge: null });
 }
 
-/** The version-1 envelope `report.json` serves: re-importable as it is (reference-platform §6.2). */
+/**
+ * The version-1 envelope `report.json` serves: re-importable as it is (reference-platform §6.2).
+ * An imported run gives back the envelope's run_id (the host's), so its re-import by the same
+ * tenant is the same run again (a duplicate), not a new one.
+ */
 export function reportEnvelope(history: RunHistory, evaluationName: string, agent: string, report?: Report): Record<string, unknown> {
   if (history.imported) {
     const i = history.imported;
-    return { version: 1, run_id: i.run_id, source: i.source, agent_name: i.agent_name, suite: i.suite, report: i.report };
+    return { version: 1, run_id: i.host_run_id ?? i.run_id, source: i.source, agent_name: i.agent_name, suite: i.suite, report: i.report };
   }
   return { version: 1, run_id: history.runId, source: "verdict", agent_name: agent, suite: evaluationName, report: (report ?? rebuildReport(history)).toJSON() };
 }

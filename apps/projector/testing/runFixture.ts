@@ -82,9 +82,10 @@ export async function recordVerdict(store: EventStore, deps: Deps, runId: string
   }, deps);
 }
 
-export async function importFinishedReport(store: EventStore, deps: Deps, evaluationId: string, runId: string, report: Record<string, unknown>) {
+/** The run is keyed by (tenant, hostRunId): its id is importedRunId(tenant, hostRunId). */
+export async function importFinishedReport(store: EventStore, deps: Deps, evaluationId: string, hostRunId: string, report: Record<string, unknown>) {
   return importReport(store, {
-    run_id: runId, evaluation_id: evaluationId, tenant: deps.context.tenant, source: "ci", agent_name: "SupportAgent", suite: "support",
+    run_id: hostRunId, evaluation_id: evaluationId, tenant: deps.context.tenant, source: "ci", agent_name: "SupportAgent", suite: "support",
     digest: "c".repeat(64), report,
   }, deps);
 }

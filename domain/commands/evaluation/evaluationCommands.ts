@@ -96,10 +96,16 @@ export const StartRun = z.object({
 });
 export type StartRun = z.output<typeof StartRun>;
 
-/** Version-1 report envelope (reference-core §17) that becomes a completed run. */
+/**
+ * Version-1 report envelope (reference-core §17) that becomes a completed run. The deciders read
+ * `run_id` as the run's id on the platform; importReport (twoStreamCommands.ts) takes the
+ * envelope's run_id and hands them the id derived from (tenant, run_id), the envelope's in
+ * `host_run_id`. Null there: run_id is the envelope's own (runs imported before tenant keying).
+ */
 export const ImportReport = z.object({
   type: z.literal("ImportReport"),
   run_id: idSchema,
+  host_run_id: idSchema.nullable().default(null),
   evaluation_id: idSchema,
   tenant: idSchema,
   source: nonBlank,

@@ -204,10 +204,16 @@ describe("ImportReport on the run stream", () => {
     );
   });
 
-  it("the same report into another evaluation (another tenant's, maybe) is a conflict, not a no-op that claims the run", () => {
+  it("the same report into another evaluation is a conflict, not a no-op that claims the run; the message names the host's run_id", () => {
     const [event] = given(runAggregate, [], { evaluation }).when(command);
-    expect(() => given(runAggregate, [event]).when({ ...command, evaluation_id: "e9", tenant: "other" })).toThrow(
+    expect(() => given(runAggregate, [event]).when({ ...command, evaluation_id: "e9" })).toThrow(
       expect.objectContaining({ code: "conflict", message: "run r1 already exists" }),
+    );
+    const keyed = { ...command, host_run_id: "nightly-42" };
+    const [keyedEvent] = given(runAggregate, [], { evaluation }).when(keyed);
+    expect(keyedEvent.data).toMatchObject({ run_id: "r1", host_run_id: "nightly-42" });
+    expect(() => given(runAggregate, [keyedEvent]).when({ ...keyed, evaluation_id: "e9" })).toThrow(
+      expect.objectContaining({ code: "conflict", message: "run nightly-42 already exists" }),
     );
   });
 

@@ -38,9 +38,11 @@ function decideStart(state: RunState, command: StartRun, context: RunContext): E
 
 function decideImport(state: RunState, command: ImportReport, context: RunContext): EventInput[] {
   if (state.status !== "none") {
-    // The same report into the same evaluation again: a no-op. Into another evaluation (another
-    // tenant's, maybe) it is not this caller's run, so it is not told it imported it.
-    if (state.imported && state.evaluationId !== command.evaluation_id) throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+    // The same report into the same evaluation again: a no-op. Into another evaluation it is not
+    // that evaluation's run, so the caller is not told it imported it. (Another tenant's import
+    // never gets here: importReport keys the run by tenant and the envelope's run_id.)
+    const shown = command.host_run_id ?? command.run_id;
+    if (state.imported && state.evaluationId !== command.evaluation_id) throw DomainError.conflict(`run ${shown} already exists`, "run_id");
     if (state.imported && state.digest === command.digest) return [];
     throw DomainError.conflict("run_id already exists with a different report", "run_id");
   }

@@ -11,10 +11,13 @@ export interface RunState {
   status: "none" | "running" | "complete" | "failed";
   runId: string | null;
   evaluationId: string | null;
+  tenant: string | null;
   external: boolean;
   imported: boolean;
   /** Imported runs: the report digest that identifies their content. */
   digest: string | null;
+  /** Imported runs: the envelope's run_id (null: runId is the envelope's, imported before tenant keying). */
+  hostRunId: string | null;
   started: EventData<"RunStarted"> | null;
   pairs: RunPair[];
   completionRequested: boolean;
@@ -28,9 +31,11 @@ export function initialRunState(): RunState {
     status: "none",
     runId: null,
     evaluationId: null,
+    tenant: null,
     external: false,
     imported: false,
     digest: null,
+    hostRunId: null,
     started: null,
     pairs: [],
     completionRequested: false,
@@ -72,7 +77,7 @@ export function evolveRun(state: RunState, event: DomainEvent): RunState {
         d.scenarios.map((s) => s.key),
         d.models.map((m) => m.label),
       );
-      return { ...state, status: "running", runId: d.run_id, evaluationId: d.evaluation_id, external: d.external, started: d, pairs };
+      return { ...state, status: "running", runId: d.run_id, evaluationId: d.evaluation_id, tenant: d.tenant, external: d.external, started: d, pairs };
     }
     case "RunCompletionRequested":
       return { ...state, completionRequested: true };
@@ -84,8 +89,10 @@ export function evolveRun(state: RunState, event: DomainEvent): RunState {
       return { ...state, status: "complete" };
     case "RunFailed":
       return { ...state, status: "failed", failure: event.data.message };
-    case "ReportImported":
-      return { ...state, status: "complete", runId: event.data.run_id, evaluationId: event.data.evaluation_id, imported: true, digest: event.data.digest };
+    case "ReportImported": {
+      const d = event.data;
+      return { ...state, status: "complete", runId: d.run_id, evaluationId: d.evaluation_id, tenant: d.tenant, imported: true, digest: d.digest, hostRunId: d.host_run_id };
+    }
     default:
       return state;
   }

@@ -5,7 +5,7 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, evaluationStream, eventSchemas, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  ModelSpec, evaluationStream, eventSchemas, handleCommand, importReport, importedRunId, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
@@ -67,8 +67,11 @@ export class RunCompletionPayload {
 
 @ObjectType()
 export class ImportReportPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The run's id here (query run(id:) with it): keyed by the tenant and the envelope's run_id." })
   runId!: string;
+
+  @Field(() => ID, { description: "The envelope's run_id, the host's name for the run (report.json gives it back)." })
+  hostRunId!: string;
 
   @Field(() => ID)
   evaluationId!: string;
@@ -188,7 +191,9 @@ export class RunMutations {
     return { runId, scored, total: history.record.started.scenarios.length * history.record.started.models.length };
   }
 
-  @Mutation(() => ImportReportPayload, { description: "A version-1 report envelope becomes a completed run; the same report again is a no-op." })
+  @Mutation(() => ImportReportPayload, {
+    description: "A version-1 report envelope becomes a completed run, keyed by (tenant, run_id); the same report again is a no-op.",
+  })
   async importReport(
     @Arg("evaluationId", () => ID) evaluationId: string,
     @Arg("envelope", () => GraphQLJSON) envelope: unknown,
@@ -199,13 +204,19 @@ export class RunMutations {
     await ownEvaluation(context, evaluationId);
     const digest = createHash("sha256").update(canonicalJson(input.report)).digest("hex");
     const { version: _v, ...rest } = input;
-    const command = { ...rest, evaluation_id: evaluationId, tenant: context.principal.tenant, digest };
+    const tenant = context.principal.tenant;
+    const command = { ...rest, evaluation_id: evaluationId, tenant, digest };
     if (isValidId(input.run_id)) {
-      await rehearse(context.deps.store, [evaluationStream(evaluationId), runStream(input.run_id)], (copy) => importReport(copy, command, options));
+      // The streams importReport reads: the evaluation, the run keyed by (tenant, run_id), and
+      // run-<run_id>, where a run imported before that keying answers its retries.
+      const streams = [evaluationStream(evaluationId), runStream(importedRunId(tenant, input.run_id)), runStream(input.run_id)];
+      await rehearse(context.deps.store, streams, (copy) => importReport(copy, command, options));
     }
     const result = await importReport(context.deps.store, command, options);
-    await afterWrite(context, result.run.position, `run ${input.run_id}`);
-    const scheduled = result.evaluation.state.runs.find((r) => r.runId === input.run_id);
-    return { runId: input.run_id, evaluationId, number: scheduled?.number ?? 0, duplicate: result.run.events.length === 0 };
+    const runId = result.run.state.runId;
+    if (!runId) throw new Error(`importReport left run ${input.run_id} without an id`);
+    await afterWrite(context, result.run.position, `run ${runId} (the envelope's run ${input.run_id})`);
+    const scheduled = result.evaluation.state.runs.find((r) => r.runId === runId);
+    return { runId, hostRunId: input.run_id, evaluationId, number: scheduled?.number ?? 0, duplicate: result.run.events.length === 0 };
   }
 }
