@@ -147,6 +147,28 @@ describe("startRun across the evaluation and run streams", () => {
     expect(store.log).toHaveLength(before);
   });
 
+  it("a run the run stream refuses (its snapshot over the 1 MB event limit) writes nothing on either stream, and takes no number", async () => {
+    const long = Array.from({ length: 30 }, (_, i) => ({ ...scenario(`big${i}`), prompt: `Question ${i}: ${"details ".repeat(5000)}` }));
+    for (const part of [long.slice(0, 10), long.slice(10, 20), long.slice(20)]) {
+      await handleCommand(store, evaluationAggregate, EVAL, { type: "MergeScenarios", evaluation_id: "e1", scenarios: part, limit: 2000 }, deps());
+    }
+    const before = store.log.length;
+    await expect(startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps())).rejects.toThrow(/over the 1 MB limit/);
+    expect(store.log).toHaveLength(before);
+    const fits = await startRun(store, { run_id: "r2", evaluation_id: "e1", models: [GPT], keys: ["a"] }, deps());
+    expect(fits.run.domainEvents[0]).toMatchObject({ data: { number: 1 } });
+  });
+
+  it("a start racing the same run id on the run stream is answered by the run stream: already exists", async () => {
+    // The same run started by another process, landing between this start's two appends.
+    const elsewhere = new InMemoryEventStore();
+    await handleCommand(elsewhere, evaluationAggregate, EVAL, create, deps());
+    const raced = await startRun(elsewhere, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps());
+    store.interleave(() => undefined);
+    store.interleave(() => store.appendNow("run-r1", raced.run.events.map(({ streamId: _s, streamVersion: _v, ...event }) => event)));
+    await expect(startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps())).rejects.toThrow(/run r1 already exists/);
+  });
+
   it("replay, score and complete: the whole happy path of an external run", async () => {
     const { run } = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT], external: true }, deps());
     for (const key of ["a", "b"]) {

@@ -9,7 +9,7 @@ import type { EventContext } from "../events/metadata.js";
 import { eventRegistry, type DomainEvent, type EventRegistry } from "../events/registry.js";
 import { toEventsToAppend } from "../events/toAppend.js";
 import { parseOrThrow } from "../events/zodIssues.js";
-import type { Aggregate } from "./aggregate.js";
+import { fold, type Aggregate, type DecideContext } from "./aggregate.js";
 
 export const DEFAULT_RETRIES = 3;
 const PAGE = 1000;
@@ -69,6 +69,62 @@ export async function loadAggregate<S, C extends { type: string }, X>(
   return { state, version: recorded.length ? recorded[recorded.length - 1].streamVersion : null };
 }
 
+/** A decision ready for the store: the events as they will be appended, and the same events typed. */
+export interface Decision {
+  toAppend: EventToAppend[];
+  domainEvents: DomainEvent[];
+}
+
+/**
+ * Decides `command` on `state` and encodes the events as the store will take them. Everything
+ * the domain refuses (the decider's rules, text a database cannot store, an event over the size
+ * limit) is refused here, before anything is written.
+ */
+export function decideEvents<S, C extends { type: string }, X>(
+  aggregate: Aggregate<S, C, X>,
+  state: S,
+  command: C,
+  context: DecideContext & X,
+  options: Pick<HandleOptions<X>, "clock" | "ids" | "context" | "registry">,
+): Decision {
+  const registry = options.registry ?? eventRegistry;
+  const decided = aggregate.decide(state, command, context);
+  const toAppend = toEventsToAppend(decided, options.context, { clock: options.clock, ids: options.ids, registry });
+  return { toAppend, domainEvents: toAppend.map((e) => registry.parse(e.type, e.schemaVersion, e.data)) };
+}
+
+/**
+ * Appends a decision to the stream it was decided on, expecting the version that stream was read
+ * at; nothing to append answers the state as it was. A lost race throws WrongExpectedVersionError.
+ */
+export async function appendDecision<S, C extends { type: string }, X>(
+  store: EventStore,
+  aggregate: Aggregate<S, C, X>,
+  streamId: string,
+  loaded: { state: S; version: bigint | null },
+  decision: Decision,
+  attempts: number,
+): Promise<HandledCommand<S>> {
+  const { state, version } = loaded;
+  if (decision.toAppend.length === 0) return { streamId, events: [], domainEvents: [], state, version, position: null, attempts };
+  const result = await store.append(streamId, decision.toAppend, { expectedVersion: version === null ? "noStream" : version });
+  const first = version === null ? 0n : version + 1n;
+  return {
+    streamId,
+    events: decision.toAppend.map((e, i) => ({ ...e, streamId, streamVersion: first + BigInt(i) })),
+    domainEvents: decision.domainEvents,
+    state: fold(aggregate, decision.domainEvents, state),
+    version: result.nextExpectedVersion,
+    position: result.position,
+    attempts,
+  };
+}
+
+/** The error a command gets once its retries for version conflicts are spent. */
+export function lostRace(command: { type: string }, streamId: string, attempts: number, error: Error): DomainError {
+  return new DomainError("conflict", `${command.type} on ${streamId} lost a concurrent write after ${attempts} attempt(s): ${error.message}`, "expectedVersion");
+}
+
 export async function handleCommand<S, C extends { type: string }, X>(
   store: EventStore,
   aggregate: Aggregate<S, C, X>,
@@ -80,28 +136,13 @@ export async function handleCommand<S, C extends { type: string }, X>(
   const command = parseOrThrow(aggregate.commandSchema, input, "command is invalid");
   const retries = aggregate.retryOnConflict(command) ? (options.retries ?? DEFAULT_RETRIES) : 0;
   for (let attempt = 1; ; attempt++) {
-    const { state, version } = await loadAggregate(store, aggregate, streamId, registry);
-    const decided = aggregate.decide(state, command, { now: options.clock.now(), streamId, ...(options.decideContext as X) });
-    if (decided.length === 0) return { streamId, events: [], domainEvents: [], state, version, position: null, attempts: attempt };
-    const toAppend = toEventsToAppend(decided, options.context, { clock: options.clock, ids: options.ids, registry });
+    const loaded = await loadAggregate(store, aggregate, streamId, registry);
+    const decision = decideEvents(aggregate, loaded.state, command, { now: options.clock.now(), streamId, ...(options.decideContext as X) }, options);
     try {
-      const result = await store.append(streamId, toAppend, { expectedVersion: version === null ? "noStream" : version });
-      const domainEvents = toAppend.map((e) => registry.parse(e.type, e.schemaVersion, e.data));
-      const first = version === null ? 0n : version + 1n;
-      return {
-        streamId,
-        events: toAppend.map((e, i) => ({ ...e, streamId, streamVersion: first + BigInt(i) })),
-        domainEvents,
-        state: domainEvents.reduce((s, e) => aggregate.evolve(s, e), state),
-        version: result.nextExpectedVersion,
-        position: result.position,
-        attempts: attempt,
-      };
+      return await appendDecision(store, aggregate, streamId, loaded, decision, attempt);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
-      if (attempt > retries) {
-        throw new DomainError("conflict", `${command.type} on ${streamId} lost a concurrent write after ${attempt} attempt(s): ${error.message}`, "expectedVersion");
-      }
+      if (attempt > retries) throw lostRace(command, streamId, attempt, error);
     }
   }
 }

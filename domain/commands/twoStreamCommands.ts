@@ -1,15 +1,20 @@
 // StartRun and ImportReport touch two streams: the evaluation numbers the run (RunScheduled,
 // with an exact expected version, retried on a race so numbers never repeat), then the run
-// stream records RunStarted / ReportImported with "no stream". Should the process die between
-// the two appends, the number stays taken and the run never appears: a gap in the numbering,
-// never a duplicate. A retried import finds its number already taken and reuses it.
-import type { EventStore } from "../ports/eventStore.js";
+// stream records RunStarted / ReportImported with "no stream". Both are decided, and encoded as
+// the store will take them, from one read of each stream before either is written: a run the
+// run stream refuses (a report it cannot read, an event over the size limit) writes nothing, so
+// it never leaves a scheduled run that does not start. Should the process die between the two
+// appends, the number stays taken and the run never appears: a gap in the numbering, never a
+// duplicate. A retried import finds its number already taken and reuses it.
+import { WrongExpectedVersionError, type EventStore } from "../ports/eventStore.js";
+import { eventRegistry } from "../events/registry.js";
 import { evaluationStream, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
 import { ImportReport, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
-import { handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { fold } from "./aggregate.js";
+import { appendDecision, decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, lostRace, type HandledCommand, type HandleOptions } from "./handleCommand.js";
 import { importedRunId } from "./run/importedRunId.js";
 import { runAggregate } from "./run/runAggregate.js";
 import type { RunState } from "./run/runState.js";
@@ -23,12 +28,41 @@ type Options = Omit<HandleOptions<never>, "decideContext">;
 
 export async function startRun(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
   const command = parseOrThrow(StartRun, { type: "StartRun", ...(input as object) }, "command is invalid");
-  const evaluation = await handleCommand(store, evaluationAggregate, evaluationStream(command.evaluation_id), command, options);
-  const run = await handleCommand(store, runAggregate, runStream(command.run_id), command, {
-    ...options,
-    decideContext: { evaluation: evaluation.state },
-  });
-  return { evaluation, run };
+  return scheduleRun(store, command, runStream(command.run_id), options);
+}
+
+/**
+ * RunScheduled on the evaluation, then the run stream's first event, both decided before either
+ * is appended. A race lost on the evaluation is decided again from a new read of both streams;
+ * one lost on the run stream (the same run id, concurrently) is the run aggregate's to answer.
+ */
+async function scheduleRun(store: EventStore, command: StartRun | ImportReport, runStreamId: string, options: Options): Promise<TwoStreamResult> {
+  const registry = options.registry ?? eventRegistry;
+  const evaluationStreamId = evaluationStream(command.evaluation_id);
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  for (let attempt = 1; ; attempt++) {
+    const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
+    const run = await loadAggregate(store, runAggregate, runStreamId, registry);
+    const now = options.clock.now();
+    const scheduling = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
+    const scheduled = fold(evaluationAggregate, scheduling.domainEvents, evaluation.state);
+    const starting = decideEvents(runAggregate, run.state, command, { now, streamId: runStreamId, evaluation: scheduled }, options);
+    let evaluationWritten: HandledCommand<EvaluationState>;
+    try {
+      evaluationWritten = await appendDecision(store, evaluationAggregate, evaluationStreamId, evaluation, scheduling, attempt);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      if (attempt > retries) throw lostRace(command, evaluationStreamId, attempt, error);
+      continue;
+    }
+    try {
+      return { evaluation: evaluationWritten, run: await appendDecision(store, runAggregate, runStreamId, run, starting, 1) };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      const decideContext = { evaluation: evaluationWritten.state };
+      return { evaluation: evaluationWritten, run: await handleCommand(store, runAggregate, runStreamId, command, { ...options, decideContext }) };
+    }
+  }
 }
 
 /**
@@ -63,7 +97,5 @@ export async function importReport(store: EventStore, input: unknown, options: O
     };
     return { evaluation, run };
   }
-  const evaluation = await handleCommand(store, evaluationAggregate, evaluationStream(command.evaluation_id), command, options);
-  const run = await handleCommand(store, runAggregate, runId, command, { ...options, decideContext: { evaluation: evaluation.state } });
-  return { evaluation, run };
+  return scheduleRun(store, command, runId, options);
 }

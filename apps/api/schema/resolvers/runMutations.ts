@@ -5,14 +5,13 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, evaluationStream, eventSchemas, handleCommand, importReport, importedRunId, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  ModelSpec, eventSchemas, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation, validInput } from "./commandSupport.js";
-import { rehearse } from "./rehearsal.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
 export class RunSelectionInput {
@@ -147,7 +146,6 @@ export class RunMutations {
       judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
       tools: roster,
     };
-    await rehearse(context.deps.store, [evaluationStream(evaluationId), runStream(runId)], (copy) => startRun(copy, command, options));
     const result = await startRun(context.deps.store, command, options);
     await afterWrite(context, result.run.position, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
@@ -206,12 +204,6 @@ export class RunMutations {
     const { version: _v, ...rest } = input;
     const tenant = context.principal.tenant;
     const command = { ...rest, evaluation_id: evaluationId, tenant, digest };
-    if (isValidId(input.run_id)) {
-      // The streams importReport reads: the evaluation, the run keyed by (tenant, run_id), and
-      // run-<run_id>, where a run imported before that keying answers its retries.
-      const streams = [evaluationStream(evaluationId), runStream(importedRunId(tenant, input.run_id)), runStream(input.run_id)];
-      await rehearse(context.deps.store, streams, (copy) => importReport(copy, command, options));
-    }
     const result = await importReport(context.deps.store, command, options);
     const runId = result.run.state.runId;
     if (!runId) throw new Error(`importReport left run ${input.run_id} without an id`);
