@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { createProjector } from "@verdict/projector";
+import { createProjector, rejectionLine } from "@verdict/projector";
 import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -86,7 +86,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     io.out(`verdict: starting (${describeMode(mode)})`);
     const store = await openEventStore(mode, resources);
     const { read, progress } = await openReadSide(mode, resources);
-    const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`) });
+    const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`), onReject: (r) => io.err(rejectionLine(r)) });
     projector.start();
     resources.add(projector, (p) => p.stop());
     const bus = openJobBus(mode, resources);

@@ -5,6 +5,7 @@
 export { createProjector, DEFAULT_PROJECTOR_NAME, type Projector, type ProjectorOptions } from "./projector.js";
 export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } from "./projection/applyBatch.js";
 export { batchesOf } from "./batches.js";
+export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export type * from "./readModels/types.js";
 export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";

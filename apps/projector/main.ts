@@ -11,6 +11,7 @@ import { mkdir } from "node:fs/promises";
 import { readModelChecksum } from "./db/checksum.js";
 import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
+import { rejectionLine } from "./projection/rejections.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 
@@ -34,6 +35,7 @@ async function main(command: string): Promise<void> {
     skipUnknown: process.env.VERDICT_PROJECTOR_SKIP_UNKNOWN === "1",
     onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
     onPublishError: (error) => console.warn(`progress not published: ${(error as Error).message}`),
+    onReject: (rejected) => console.error(rejectionLine(rejected)),
   });
   const shutdown = async () => {
     await projector.stop().catch((error: unknown) => console.error(error));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
 import { handleCommand, importedRunId, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
+import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 import { applyBatch } from "./projection/applyBatch.js";
 import { readModelChecksum } from "./db/checksum.js";
 import { sqlOf } from "./db/sql.js";
@@ -303,6 +304,47 @@ describe("delivery, restart and rebuild", () => {
     await expect(projector.running).rejects.toBeInstanceOf(UnknownEventTypeError);
     await expect(projector.stop()).rejects.toBeInstanceOf(UnknownEventTypeError);
     expect(retried).toHaveLength(1);
+  });
+
+  it.each([
+    ["through MikroORM", {}],
+    ["on the PGlite instance itself, as the embedded default runs", { useInstance: true }],
+  ])("passes over an event the read database refuses, recording it, and goes on; a rebuild meets it again and ends in the same rows (%s)", async (_via, { useInstance }: { useInstance?: boolean }) => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    // An event the domain would refuse at append (a NUL in its text), written by something that
+    // did not ask the domain: PostgreSQL cannot store it in a text column (SQLSTATE class 22).
+    const created = (await store.readAll())[0];
+    const refused = { ...created, id: "00000000-0000-4000-8000-999999999997", data: { ...created.data, evaluation_id: "e2", name: "bad\u0000name" } };
+    await store.append("evaluation-e2", [{ id: refused.id, type: refused.type, schemaVersion: refused.schemaVersion, data: refused.data, metadata: refused.metadata }]);
+    await createEvaluation(store, deps, "e3", ["b"]);
+    const rejected: RejectedEvent[] = [];
+    const projector = projectorOf({ onReject: (r) => rejected.push(r), ...(useInstance ? { database: read.sql } : {}) });
+    await projector.catchUp();
+    expect(rejected).toMatchObject([{ type: "EvaluationCreated", streamId: "evaluation-e2", streamVersion: 0n }]);
+    expect(rejected[0].sqlState.slice(0, 2)).toBe("22");
+    expect(rejectionLine(rejected[0])).not.toContain("bad");
+    expect(await read.readModels.getEvaluation("acme", "e1")).not.toBeNull();
+    expect(await read.readModels.getEvaluation("acme", "e2")).toBeNull();
+    expect(await read.readModels.getEvaluation("acme", "e3")).not.toBeNull();
+    const sql = sqlOf(read.orm.em.fork());
+    const rows = await sql.execute<{ stream_id: string; sql_state: string }>("SELECT stream_id, sql_state FROM projector_rejections");
+    expect(rows).toEqual([{ stream_id: "evaluation-e2", sql_state: rejected[0].sqlState }]);
+    expect(await projector.checkpoint()).toEqual((await store.readAll()).at(-1)!.position);
+
+    const live = await checksum();
+    expect(await projector.rebuild()).toBe((await store.readAll()).length - 1);
+    expect(await checksum()).toEqual(live);
+    expect(rejected).toHaveLength(2);
+    expect(await sql.execute("SELECT stream_id FROM projector_rejections")).toEqual([{ stream_id: "evaluation-e2" }]);
+
+    // Following the log, a refused event is passed over the same way.
+    await store.append("evaluation-e4", [{ ...refused, id: "00000000-0000-4000-8000-999999999996", data: { ...refused.data, evaluation_id: "e4" } }].map(({ id, type, schemaVersion, data, metadata }) => ({ id, type, schemaVersion, data, metadata })));
+    await createEvaluation(store, deps, "e5", ["c"]);
+    projector.start();
+    await projector.waitFor((await store.readAll()).at(-1)!.position);
+    await projector.stop();
+    expect(rejected.map((r) => r.streamId)).toEqual(["evaluation-e2", "evaluation-e2", "evaluation-e4"]);
+    expect(await read.readModels.getEvaluation("acme", "e5")).not.toBeNull();
   });
 
   it("stops at an unknown event type naming its stream and position, or skips it when told to", async () => {

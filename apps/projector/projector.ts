@@ -8,6 +8,7 @@ import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
+import { applyEventByEvent, isRefusal, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { batchesOf } from "./batches.js";
 
@@ -38,6 +39,11 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   retryDelayMs?: number | null;
   /** Told about each failure the loop retries. */
   onRetry?: (error: unknown) => void;
+  /**
+   * Told about each event the read database refused (a data error, a constraint, a size limit:
+   * retrying cannot fix it). The event is recorded in projector_rejections and passed over.
+   */
+  onReject?: (rejected: RejectedEvent) => void;
 }
 
 export interface Projector {
@@ -73,8 +79,20 @@ export function createProjector(options: ProjectorOptions): Projector {
   const waiters = new Set<() => void>();
   const database = readDatabaseOf(options);
 
+  const onReject = (rejected: RejectedEvent): void => options.onReject?.(rejected);
+
+  /** The batch in one transaction; refused as a whole, again event by event (projection/rejections.ts). */
+  async function applyRejecting(events: RecordedEvent[]): Promise<BatchOutcome> {
+    try {
+      return await database.transaction((sql) => applyInTransaction(sql, events, applyOptions));
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      return database.transaction((sql) => applyEventByEvent(sql, events, applyOptions, onReject));
+    }
+  }
+
   async function apply(events: RecordedEvent[]): Promise<BatchOutcome> {
-    const outcome = await database.transaction((sql) => applyInTransaction(sql, events, applyOptions));
+    const outcome = await applyRejecting(events);
     if (outcome.checkpoint) committed = outcome.checkpoint;
     for (const wake of [...waiters]) wake();
     options.onBatch?.(outcome);
@@ -133,12 +151,23 @@ export function createProjector(options: ProjectorOptions): Projector {
     const { applied, last } = await database.transaction(async (sql) => {
       await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
       await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
+      await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
       let count = 0;
       let after: LogPosition | undefined;
       for (;;) {
         const events = await options.store.readAll({ after, limit: batchSize });
         if (events.length === 0) return { applied: count, last: after ?? null };
-        count += (await applyInTransaction(sql, events, applyOptions)).applied;
+        // Behind a savepoint, so a batch the database refuses is taken again event by event
+        // without losing what the rebuild applied before it.
+        await sql.execute("SAVEPOINT projector_batch");
+        try {
+          count += (await applyInTransaction(sql, events, applyOptions)).applied;
+          await sql.execute("RELEASE SAVEPOINT projector_batch");
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          await sql.execute("ROLLBACK TO SAVEPOINT projector_batch");
+          count += (await applyEventByEvent(sql, events, applyOptions, onReject)).applied;
+        }
         after = events[events.length - 1].position;
       }
     });

@@ -149,7 +149,19 @@ export const CheckpointEntity = new EntitySchema<CheckpointRow>({
   properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big },
 });
 
+/** An event the read database refused, passed over (projection/rejections.ts). */
+export interface RejectionRow {
+  name: string; commitPosition: number; preparePosition: number; streamId: string; streamVersion: number; type: string; sqlState: string; error: string;
+}
+export const RejectionEntity = new EntitySchema<RejectionRow>({
+  name: "ProjectorRejection", tableName: "projector_rejections",
+  properties: {
+    name: { type: "text", primary: true }, commitPosition: { ...big, primary: true }, preparePosition: { ...big, primary: true },
+    streamId: { type: "text" }, streamVersion: big, type: { type: "text" }, sqlState: { type: "text" }, error: { type: "text" },
+  },
+});
+
 export const readModelEntities = [
   CatalogEntity, EvaluationEntity, EvaluationScenarioEntity, RunEntity, ResultEntity, FixItemEntity, ModelSummaryEntity,
-  ComparisonEntity, VerdictEntity, CheckpointEntity,
+  ComparisonEntity, VerdictEntity, CheckpointEntity, RejectionEntity,
 ];

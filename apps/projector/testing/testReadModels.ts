@@ -30,5 +30,5 @@ export async function openTestReadModels(options: { url?: string } = {}): Promis
 export async function resetReadModels(read: OpenedReadModels): Promise<void> {
   read.readModels.clearCache();
   const sql = read.sql.sql();
-  await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}, projector_checkpoints`);
+  await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}, projector_checkpoints, projector_rejections`);
 }

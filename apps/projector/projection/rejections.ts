@@ -1,0 +1,99 @@
+// An event the read database refuses for what it holds, not for how the database is doing: a
+// data exception (SQLSTATE class 22: text it cannot store, a number out of range), a constraint
+// (23) or a size limit (54). Retrying such an event fails the same way forever, and the projector
+// stopped there, holding back every read model behind it. It is now recorded in
+// projector_rejections with the checkpoint moved past it, in one transaction, and the projector
+// goes on. Anything else (a lost connection, a restarting database) is still retried.
+import type { LogPosition, RecordedEvent } from "@verdict/domain";
+import type { Sql } from "../db/sql.js";
+import type { RunProgress } from "../progress/progress.js";
+import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./applyBatch.js";
+import { readCheckpoint, writeCheckpoint } from "./checkpoint.js";
+import { comparePositions } from "@verdict/infra/eventstore";
+
+const REFUSAL_CLASSES = new Set(["22", "23", "54"]);
+
+/** The SQLSTATE of a database error (pg and PGlite both carry it as `code`), else null. */
+function sqlStateOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
+/** Whether the read database refused what it was given (retrying cannot help), rather than failed. */
+export function isRefusal(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== null && REFUSAL_CLASSES.has(state.slice(0, 2));
+}
+
+export interface RejectedEvent {
+  type: string;
+  streamId: string;
+  streamVersion: bigint;
+  position: LogPosition;
+  sqlState: string;
+  error: string;
+}
+
+/**
+ * Records `event` as refused and moves the checkpoint past it (unless it already is): call inside
+ * a transaction. The error's message only: the database's text, never the event's data.
+ */
+export async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, error: unknown): Promise<RejectedEvent> {
+  const rejected: RejectedEvent = {
+    type: event.type,
+    streamId: event.streamId,
+    streamVersion: event.streamVersion,
+    position: event.position,
+    sqlState: sqlStateOf(error) ?? "",
+    error: error instanceof Error ? error.message : String(error),
+  };
+  await sql.execute(
+    `INSERT INTO projector_rejections (name, commit_position, prepare_position, stream_id, stream_version, type, sql_state, error)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    [name, event.position.commit.toString(), event.position.prepare.toString(), event.streamId, event.streamVersion.toString(), event.type, rejected.sqlState, rejected.error],
+  );
+  const checkpoint = await readCheckpoint(sql, name, true);
+  if (!checkpoint || comparePositions(event.position, checkpoint) > 0) await writeCheckpoint(sql, name, event.position);
+  return rejected;
+}
+
+/**
+ * Applies `events` one at a time, each behind a savepoint, inside the caller's transaction: an
+ * event the database refuses is rolled back alone and recorded (rejectEvent), the others apply.
+ * For a batch that was refused as a whole, to find which of its events it was.
+ */
+export async function applyEventByEvent(
+  sql: Sql,
+  events: readonly RecordedEvent[],
+  options: ApplyOptions,
+  onReject: (rejected: RejectedEvent) => void,
+): Promise<BatchOutcome> {
+  const total: BatchOutcome = { applied: 0, skipped: 0, checkpoint: null, progress: [] };
+  const progress = new Map<string, RunProgress>();
+  for (const event of events) {
+    await sql.execute("SAVEPOINT projector_event");
+    let outcome: BatchOutcome;
+    try {
+      outcome = await applyInTransaction(sql, [event], options);
+      await sql.execute("RELEASE SAVEPOINT projector_event");
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      await sql.execute("ROLLBACK TO SAVEPOINT projector_event");
+      onReject(await rejectEvent(sql, options.name, event, error));
+      outcome = { applied: 0, skipped: 1, checkpoint: event.position, progress: [] };
+    }
+    total.applied += outcome.applied;
+    total.skipped += outcome.skipped;
+    total.checkpoint = outcome.checkpoint ?? total.checkpoint;
+    // Each run's latest progress: what the last of its events left.
+    for (const run of outcome.progress) progress.set(run.run_id, run);
+  }
+  total.progress = [...progress.values()];
+  return total;
+}
+
+/** The log line for a refused event: where it is and the SQLSTATE, not the database's message (which may quote the event's data). */
+export function rejectionLine(rejected: RejectedEvent): string {
+  const at = `${rejected.position.commit}/${rejected.position.prepare}`;
+  return `read database refused ${rejected.type} in stream ${rejected.streamId} at ${at} (SQLSTATE ${rejected.sqlState}); passed over, recorded in projector_rejections`;
+}
