@@ -151,7 +151,10 @@ async function scoreCommand(run: RunContext, n: number, recorded: EventData<"Rep
   const scenario = run.scenarios[Math.floor(n / run.started.models.length)];
   const spec = run.started.models[n % run.started.models.length];
   const replay = Replay.from(recorded.replay);
-  const result = await withPairContext({ scenarioKey: scenario.key, modelLabel: spec.label }, () => run.runner.evaluate(scenario, spec, replay));
+  // Only a judge reads the pair's context: a rules-only run does not enter one, so the process's
+  // promises are not tracked by async hooks for nothing (AsyncLocalStorage turns them on).
+  const evaluate = () => run.runner.evaluate(scenario, spec, replay);
+  const result = await (run.judge ? withPairContext({ scenarioKey: scenario.key, modelLabel: spec.label }, evaluate) : evaluate());
   return {
     type: "ScoreResult",
     ...pairIdentity(run, n),
