@@ -347,6 +347,27 @@ describe("delivery, restart and rebuild", () => {
     expect(await read.readModels.getEvaluation("acme", "e5")).not.toBeNull();
   });
 
+  it("tells of a refused event only once it is recorded, and a listener that throws does not stop the projector", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    const created = (await store.readAll())[0];
+    await store.append("evaluation-e2", [{ ...created, id: "00000000-0000-4000-8000-999999999995", data: { ...created.data, evaluation_id: "e2", name: "bad\u0000name" } }].map(({ id, type, schemaVersion, data, metadata }) => ({ id, type, schemaVersion, data, metadata })));
+    await createEvaluation(store, deps, "e3", ["b"]);
+    const seen: string[] = [];
+    const projector = projectorOf({
+      onReject: async () => {
+        const rows = await sqlOf(read.orm.em.fork()).execute<{ stream_id: string }>("SELECT stream_id FROM projector_rejections");
+        seen.push(...rows.map((r) => r.stream_id));
+      },
+    });
+    await projector.catchUp();
+    await expect.poll(() => seen).toEqual(["evaluation-e2"]);
+    await createEvaluation(store, deps, "e4", ["c"]);
+    const throwing = projectorOf({ onReject: () => { throw new Error("stderr closed"); } });
+    await throwing.rebuild();
+    expect(await read.readModels.getEvaluation("acme", "e3")).not.toBeNull();
+    expect(await read.readModels.getEvaluation("acme", "e4")).not.toBeNull();
+  });
+
   it("stops at an unknown event type naming its stream and position, or skips it when told to", async () => {
     await createEvaluation(store, deps, "e1", ["a"]);
     await store.append("evaluation-e1", [{ id: "00000000-0000-4000-8000-999999999999", type: "SomethingNew", schemaVersion: 1, data: {}, metadata: { tenant: "acme" } }]);

@@ -8,7 +8,7 @@ import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
-import { applyEventByEvent, isRefusal, type RejectedEvent } from "./projection/rejections.js";
+import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { batchesOf } from "./batches.js";
 
@@ -79,15 +79,15 @@ export function createProjector(options: ProjectorOptions): Projector {
   const waiters = new Set<() => void>();
   const database = readDatabaseOf(options);
 
-  const onReject = (rejected: RejectedEvent): void => options.onReject?.(rejected);
-
   /** The batch in one transaction; refused as a whole, again event by event (projection/rejections.ts). */
   async function applyRejecting(events: RecordedEvent[]): Promise<BatchOutcome> {
     try {
       return await database.transaction((sql) => applyInTransaction(sql, events, applyOptions));
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      return database.transaction((sql) => applyEventByEvent(sql, events, applyOptions, onReject));
+      const { outcome, rejected } = await database.transaction((sql) => applyEventByEvent(sql, events, applyOptions));
+      reportRejections(rejected, options.onReject);
+      return outcome;
     }
   }
 
@@ -146,34 +146,46 @@ export function createProjector(options: ProjectorOptions): Projector {
    * One transaction: readers keep the old rows until the rebuilt ones commit, and a projector
    * following the same read database waits on the truncation's lock, then resumes from the
    * rebuilt checkpoint (every batch compares with the stored one), so nothing is lost or doubled.
+   * A batch the database refuses aborts the transaction; the rebuild starts again and takes that
+   * batch event by event (behind a savepoint each), so the refused event is recorded and passed
+   * over. Only such batches get savepoints: thousands of them in one transaction would slow
+   * every other reader of a PostgreSQL server for as long as the rebuild runs.
    */
   async function rebuild(): Promise<number> {
-    const { applied, last } = await database.transaction(async (sql) => {
-      await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
-      await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
-      await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
-      let count = 0;
-      let after: LogPosition | undefined;
-      for (;;) {
-        const events = await options.store.readAll({ after, limit: batchSize });
-        if (events.length === 0) return { applied: count, last: after ?? null };
-        // Behind a savepoint, so a batch the database refuses is taken again event by event
-        // without losing what the rebuild applied before it.
-        await sql.execute("SAVEPOINT projector_batch");
-        try {
-          count += (await applyInTransaction(sql, events, applyOptions)).applied;
-          await sql.execute("RELEASE SAVEPOINT projector_batch");
-        } catch (error) {
-          if (!isRefusal(error)) throw error;
-          await sql.execute("ROLLBACK TO SAVEPOINT projector_batch");
-          count += (await applyEventByEvent(sql, events, applyOptions, onReject)).applied;
-        }
-        after = events[events.length - 1].position;
+    const refusedBatches = new Set<string>();
+    for (;;) {
+      let current: string | null = null;
+      try {
+        const { applied, last, rejected } = await database.transaction(async (sql) => {
+          await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
+          await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
+          await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
+          const refusals: RejectedEvent[] = [];
+          let count = 0;
+          let after: LogPosition | undefined;
+          for (;;) {
+            const events = await options.store.readAll({ after, limit: batchSize });
+            if (events.length === 0) return { applied: count, last: after ?? null, rejected: refusals };
+            current = positionKey(events[0].position);
+            if (refusedBatches.has(current)) {
+              const byEvent = await applyEventByEvent(sql, events, applyOptions);
+              count += byEvent.outcome.applied;
+              refusals.push(...byEvent.rejected);
+            } else {
+              count += (await applyInTransaction(sql, events, applyOptions)).applied;
+            }
+            after = events[events.length - 1].position;
+          }
+        });
+        committed = last;
+        for (const wake of [...waiters]) wake();
+        reportRejections(rejected, options.onReject);
+        return applied;
+      } catch (error) {
+        if (!isRefusal(error) || current === null || refusedBatches.has(current)) throw error;
+        refusedBatches.add(current);
       }
-    });
-    committed = last;
-    for (const wake of [...waiters]) wake();
-    return applied;
+    }
   }
 
   function waitFor(position: LogPosition, timeoutMs = 10_000, readStored = true): Promise<void> {
@@ -226,6 +238,9 @@ export function createProjector(options: ProjectorOptions): Projector {
     },
   };
 }
+
+/** A log position as a key: the same batch in every attempt of a rebuild starts at the same one. */
+const positionKey = (position: LogPosition): string => `${position.commit}/${position.prepare}`;
 
 function readDatabaseOf(options: ProjectorOptions): SqlDatabase {
   if (options.database) return options.database;

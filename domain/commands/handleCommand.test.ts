@@ -220,6 +220,17 @@ describe("importReport", () => {
     expect(store.log).toHaveLength(size);
   });
 
+  it("an engine run's own export (run_id = the run's id) imports as a copy under the derived id, numbered next; again, it is a duplicate", async () => {
+    const started = await startRun(store, { run_id: "ext-1", evaluation_id: "e1", models: [GPT] }, deps());
+    const runEvents = store.log.filter((e) => e.streamId === "run-ext-1").length;
+    const copy = await importReport(store, envelope(), deps());
+    expect(copy.run.streamId).toBe(`run-${importedRunId("acme", "ext-1")}`);
+    expect(copy.run.domainEvents[0]).toMatchObject({ type: "ReportImported", data: { number: started.run.state.started!.number + 1, host_run_id: "ext-1" } });
+    expect(store.log.filter((e) => e.streamId === "run-ext-1")).toHaveLength(runEvents);
+    const again = await importReport(store, envelope(), deps());
+    expect([again.run.events, again.evaluation.events]).toEqual([[], []]);
+  });
+
   it("keys the run by (tenant, run_id): its stream and both events carry the derived id, ReportImported the host's too", async () => {
     const { evaluation, run } = await importReport(store, envelope(), deps());
     const id = importedRunId("acme", "ext-1");

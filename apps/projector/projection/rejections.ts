@@ -57,39 +57,57 @@ export async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, 
   return rejected;
 }
 
+/** A batch applied event by event: what applied, and the events refused (to report once committed). */
+export interface EventByEventOutcome {
+  outcome: BatchOutcome;
+  rejected: RejectedEvent[];
+}
+
 /**
  * Applies `events` one at a time, each behind a savepoint, inside the caller's transaction: an
  * event the database refuses is rolled back alone and recorded (rejectEvent), the others apply.
- * For a batch that was refused as a whole, to find which of its events it was.
+ * For a batch that was refused as a whole, to find which of its events it was. The refusals are
+ * returned, not reported: the caller tells of them once its transaction has committed.
  */
-export async function applyEventByEvent(
-  sql: Sql,
-  events: readonly RecordedEvent[],
-  options: ApplyOptions,
-  onReject: (rejected: RejectedEvent) => void,
-): Promise<BatchOutcome> {
-  const total: BatchOutcome = { applied: 0, skipped: 0, checkpoint: null, progress: [] };
+export async function applyEventByEvent(sql: Sql, events: readonly RecordedEvent[], options: ApplyOptions): Promise<EventByEventOutcome> {
+  const outcome: BatchOutcome = { applied: 0, skipped: 0, checkpoint: null, progress: [] };
+  const rejected: RejectedEvent[] = [];
   const progress = new Map<string, RunProgress>();
   for (const event of events) {
     await sql.execute("SAVEPOINT projector_event");
-    let outcome: BatchOutcome;
+    let one: BatchOutcome;
     try {
-      outcome = await applyInTransaction(sql, [event], options);
+      one = await applyInTransaction(sql, [event], options);
       await sql.execute("RELEASE SAVEPOINT projector_event");
     } catch (error) {
       if (!isRefusal(error)) throw error;
       await sql.execute("ROLLBACK TO SAVEPOINT projector_event");
-      onReject(await rejectEvent(sql, options.name, event, error));
-      outcome = { applied: 0, skipped: 1, checkpoint: event.position, progress: [] };
+      rejected.push(await rejectEvent(sql, options.name, event, error));
+      one = { applied: 0, skipped: 1, checkpoint: event.position, progress: [] };
     }
-    total.applied += outcome.applied;
-    total.skipped += outcome.skipped;
-    total.checkpoint = outcome.checkpoint ?? total.checkpoint;
-    // Each run's latest progress: what the last of its events left.
-    for (const run of outcome.progress) progress.set(run.run_id, run);
+    outcome.applied += one.applied;
+    outcome.skipped += one.skipped;
+    outcome.checkpoint = one.checkpoint ?? outcome.checkpoint;
+    // Each run's progress as its last event left it, with the latest result any event carried
+    // (a run's last event may be its completion, which carries none).
+    for (const run of one.progress) {
+      const before = progress.get(run.run_id);
+      progress.set(run.run_id, run.latest_result === null && before ? { ...run, latest_result: before.latest_result } : run);
+    }
   }
-  total.progress = [...progress.values()];
-  return total;
+  outcome.progress = [...progress.values()];
+  return { outcome, rejected };
+}
+
+/** Tells `onReject` of each refusal, after its transaction committed; a failing listener never fails the projector. */
+export function reportRejections(rejected: readonly RejectedEvent[], onReject: ((rejected: RejectedEvent) => void) | undefined): void {
+  for (const one of rejected) {
+    try {
+      onReject?.(one);
+    } catch {
+      // The refusal is recorded in projector_rejections; the listener (a log line) is only told.
+    }
+  }
 }
 
 /** The log line for a refused event: where it is and the SQLSTATE, not the database's message (which may quote the event's data). */

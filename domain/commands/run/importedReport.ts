@@ -30,6 +30,46 @@ function checkModels(models: Record<string, unknown>): void {
   }
 }
 
+/** Largest token count a result may report: far beyond any replay, and its run's sums stay exact. */
+export const REPORT_MAX_TOKENS = 1_000_000_000_000;
+/** Largest judge call count, or comparison resample count, a report may carry. */
+export const REPORT_MAX_COUNT = 1_000_000;
+
+/**
+ * A count the report may omit (null) or give as a whole number in [0, max]. A fraction or a
+ * number past what the run's figures hold was accepted, and the read database then refused the
+ * whole run: the import answered success and the run never appeared.
+ */
+function checkCount(value: unknown, max: number, field: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > max) {
+    throw DomainError.validation(`${field} must be a whole number from 0 to ${max}`, field);
+  }
+}
+
+/** A figure the report may omit (null) or give as a number (score, cost, duration). */
+function checkNumber(value: unknown, field: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "number" || !Number.isFinite(value)) throw DomainError.validation(`${field} must be a number`, field);
+}
+
+function checkResultFigures(result: Record<string, unknown>, field: string): void {
+  for (const key of ["score", "cost", "duration_ms"]) checkNumber(result[key], `${field}.${key}`);
+  for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], REPORT_MAX_TOKENS, `${field}.${key}`);
+  const usage = result.judge_usage;
+  if (!isObject(usage)) return;
+  checkCount(usage.calls, REPORT_MAX_COUNT, `${field}.judge_usage.calls`);
+  for (const key of ["input_tokens", "output_tokens"]) checkCount(usage[key], REPORT_MAX_TOKENS, `${field}.judge_usage.${key}`);
+  checkNumber(usage.cost, `${field}.judge_usage.cost`);
+}
+
+function checkComparison(comparison: unknown): void {
+  if (!isObject(comparison)) return;
+  checkCount(comparison.seed, Number.MAX_SAFE_INTEGER, "report.comparison.seed");
+  checkCount(comparison.resamples, REPORT_MAX_COUNT, "report.comparison.resamples");
+  checkNumber(comparison.confidence, "report.comparison.confidence");
+}
+
 export function checkImportedReport(report: Record<string, unknown>): void {
   // The reference library writes per-model summaries under `models`; ours under `summary_by_model`.
   // Both are the same document shape, so either is accepted.
@@ -50,5 +90,8 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     if (fault !== undefined && fault !== null && !(KNOWN_FAULTS as readonly string[]).includes(String(fault))) {
       throw DomainError.validation(`${field}.fault: unknown fault "${String(fault)}"`, `${field}.fault`);
     }
+    checkResultFigures(result, field);
   });
+  checkNumber(report.threshold, "report.threshold");
+  checkComparison(report.comparison);
 }

@@ -230,6 +230,19 @@ describe("ImportReport on the run stream", () => {
     expect(() => given(runAggregate, [], { evaluation }).when({ ...command, report: neither })).toThrow("report.models (or summary_by_model) must be an object");
   });
 
+  it("refuses figures the run's read model cannot hold: fractional or huge counts, non-numbers, naming the field", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const withResult = (extra: Record<string, unknown>) => ({ ...command, report: { ...report, results: [{ ...report.results[0], ...extra }] } });
+    expect(() => g.when(withResult({ input_tokens: 1.5 }))).toThrow(expect.objectContaining({ code: "validation", field: "report.results[0].input_tokens" }));
+    expect(() => g.when(withResult({ output_tokens: 2 ** 63 }))).toThrow("report.results[0].output_tokens must be a whole number from 0 to 1000000000000");
+    expect(() => g.when(withResult({ input_tokens: -1 }))).toThrow(/input_tokens must be a whole number/);
+    expect(() => g.when(withResult({ judge_usage: { calls: 2 ** 31 } }))).toThrow(expect.objectContaining({ field: "report.results[0].judge_usage.calls" }));
+    expect(() => g.when(withResult({ score: "high" }))).toThrow("report.results[0].score must be a number");
+    expect(() => g.when({ ...command, report: { ...report, comparison: { resamples: 0.5 } } })).toThrow(expect.objectContaining({ field: "report.comparison.resamples" }));
+    // Omitted or null figures, and whole counts in range, are fine.
+    expect(g.when(withResult({ input_tokens: 1200, output_tokens: null, score: 0.5, cost: 0.0012, judge_usage: { calls: 2, cost: null } }))[0].type).toBe("ReportImported");
+  });
+
   it("refuses a report with two labels for one model, a label missing from models, an unknown fault", () => {
     const g = given(runAggregate, [], { evaluation });
     const twoLabels = { ...report, models: { ...report.models, "openai/gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } } };
