@@ -12,7 +12,7 @@ import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import type { RunProgress } from "./progress/progress.js";
 import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import {
-  beginRun, CLAUDE, commandDeps, completeRun, createEvaluation, failRun, GPT, importFinishedReport, recordPair, recordVerdict, type Deps,
+  beginRun, CLAUDE, commandDeps, completeRun, createEvaluation, evaluationCommand, failRun, GPT, importFinishedReport, recordPair, recordVerdict, type Deps,
 } from "./testing/runFixture.js";
 
 let read: OrmReadModels;
@@ -177,6 +177,17 @@ describe("a run's life in the read models", () => {
     expect(result).toMatchObject({ scenarioKey: "refund", provider: "openai", fault: "forbidden_content", scenario: { key: "refund", forbidden_patterns: ["sorry"] } });
     expect(await read.readModels.fixItems("acme", runId)).toHaveLength(1);
     expect(await read.readModels.verdict("acme", runId)).toMatchObject({ judge: "rules" });
+  });
+
+  it("a run is listed under the evaluation its run stream names, even when another evaluation scheduled the same id first (a lost race)", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await createEvaluation(store, deps, "e2", ["a"]);
+    const runId = importedRunId("acme", "ext-1");
+    // The loser of two concurrent imports of ext-1: its evaluation numbered the run, then the run stream refused it.
+    await evaluationCommand(store, deps, "e2", { type: "ImportReport", run_id: runId, tenant: "acme", source: "ci", agent_name: "SupportAgent", suite: "support", digest: "c".repeat(64), report: { models: {}, results: [] } });
+    await importFinishedReport(store, deps, "e1", "ext-1", { models: { [GPT.label]: { provider: "openai", model: GPT.model } }, results: [] });
+    await projectorOf().catchUp();
+    expect(await read.readModels.getRun("acme", runId)).toMatchObject({ evaluationId: "e1", status: "COMPLETED", number: 1 });
   });
 });
 

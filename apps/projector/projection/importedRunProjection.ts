@@ -62,7 +62,8 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
     `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, selection, models, criteria, judge_label, threshold,
        release, metadata, import_source, total, summary, scheduled_at, started_at, completed_at, updated_at)
      VALUES (?, ?, ?, ?, 'imported', 'COMPLETED', false, ?::jsonb, ?::jsonb, '[]'::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', origin = 'imported', selection = excluded.selection, models = excluded.models,
+     ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', origin = 'imported', evaluation_id = excluded.evaluation_id,
+       number = excluded.number, selection = excluded.selection, models = excluded.models,
        judge_label = excluded.judge_label, threshold = excluded.threshold, release = excluded.release, metadata = excluded.metadata,
        import_source = excluded.import_source, total = excluded.total, summary = excluded.summary, started_at = excluded.started_at,
        completed_at = excluded.completed_at, updated_at = excluded.updated_at`,

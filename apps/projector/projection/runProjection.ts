@@ -16,7 +16,7 @@ export async function runStarted(sql: Sql, event: EventOf<"RunStarted">, envelop
        threshold, release, metadata, tools, catalog, total, scheduled_at, started_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = CASE WHEN runs.status = 'PENDING' THEN 'RUNNING' ELSE runs.status END,
-       external = excluded.external, selection = excluded.selection, models = excluded.models, criteria = excluded.criteria,
+       evaluation_id = excluded.evaluation_id, number = excluded.number, external = excluded.external, selection = excluded.selection, models = excluded.models, criteria = excluded.criteria,
        judge = excluded.judge, judge_label = excluded.judge_label, threshold = excluded.threshold, release = excluded.release,
        metadata = excluded.metadata, tools = excluded.tools, catalog = excluded.catalog, total = excluded.total,
        started_at = excluded.started_at, updated_at = excluded.updated_at`,
