@@ -2,9 +2,18 @@
 // apps/cli/main.ts bundled by scripts/bundle.mjs into .build/cli/verdict.mjs (about half a second,
 // every time, so it is never stale) and run in this process with plain node.
 // `npx tsx apps/cli/main.ts start` runs the same code from source.
-// package.json runs this with node's --max-semi-space-size=4 (EMBEDDED_NODE_FLAGS): V8's young
-// generation otherwise grows to 3 x 16 MB under the platform's allocation rate, ~50 MB of peak
-// resident memory for no measurable speed (platform bench, embedded).
+// package.json runs this with node's EMBEDDED_NODE_FLAGS (scripts/bundle.mjs), each measured on
+// the platform bench (embedded, 1,000 x 3, alternating runs):
+//   --max-semi-space-size=4  V8's young generation otherwise grows to 3 x 16 MB under the
+//                            platform's allocation rate: ~50 MB of peak resident memory for no
+//                            measurable speed.
+//   --heap-growing-percent=40  the old generation is collected at 1.4x its live size, not about
+//                            twice: peak RSS ~362 -> ~325 MB, throughput unchanged.
+//   --v8-pool-size=1         one V8 background thread instead of four: the main thread (which
+//                            also runs both PGlite instances) is the bottleneck, and concurrent
+//                            GC and compile jobs took its core, each with its own malloc arena.
+//                            Together with the flag above: peak RSS ~286-299 MB, throughput
+//                            ~1,000 -> ~1,300 results/s.
 import { pathToFileURL } from "node:url";
 import { bundle } from "./bundle.mjs";
 
