@@ -1,9 +1,12 @@
 // Requests made while earlier ones are in flight are sent together as one: on PGlite every
 // statement costs about a millisecond of single-threaded work whatever it carries, so a thousand
 // pairs a second only fit when their appends (and version checks) share statements. At most
-// `maxInFlight` batches run at once; the first request after a quiet spell goes out on the next
-// microtask, so a lone caller waits for nothing. A batch that fails as a whole is retried one
-// request at a time, so each caller gets its own answer or its own error.
+// `maxInFlight` batches run at once. A batch goes out once the current turn of the event loop is
+// done (setImmediate), not on the next microtask: callers that reach the store in one turn, many
+// microtasks apart, go together. (On the next microtask, a burst of replay jobs let through an
+// agent limiter of 4 went out as 4, then 28: twice the statements.) A lone caller waits only for
+// that turn to end. A batch that fails as a whole is retried one request at a time, so each
+// caller gets its own answer or its own error.
 interface Waiting<I, O> {
   input: I;
   resolve: (output: O) => void;
@@ -36,7 +39,7 @@ export class Coalescer<I, O> {
   #schedule(): void {
     if (this.#scheduled || this.#inFlight >= (this.options.maxInFlight ?? 1) || this.#waiting.length === 0) return;
     this.#scheduled = true;
-    queueMicrotask(() => {
+    setImmediate(() => {
       this.#scheduled = false;
       void this.#flush();
     });
