@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { batchesOf } from "./batches.js";
 
-async function* source(items: number[], gapAfter: number[] = []) {
+async function* source(items: number[], gapAfter: number[] = [], gapMs = 20) {
   for (const item of items) {
     yield item;
-    if (gapAfter.includes(item)) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (gapAfter.includes(item)) await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
 }
 
@@ -28,5 +28,19 @@ describe("batchesOf", () => {
     const batches = await collect(batchesOf(source(items, [9, 10, 33]), 7));
     expect(batches.flat()).toEqual(items);
     expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(7);
+  });
+
+  it("with gatherMs, waits that long from a batch's first event for the events after a pause", async () => {
+    // Pauses of 5 ms inside a 200 ms window: one batch, where without the window there are three.
+    expect(await collect(batchesOf(source([1, 2, 3, 4, 5], [2, 4], 5), 10))).toEqual([[1, 2], [3, 4], [5]]);
+    expect(await collect(batchesOf(source([1, 2, 3, 4, 5], [2, 4], 5), 10, 200))).toEqual([[1, 2, 3, 4, 5]]);
+  });
+
+  it("with gatherMs, still ends a batch at the maximum, and after the window when nothing comes", async () => {
+    expect(await collect(batchesOf(source([1, 2, 3, 4, 5], [2], 5), 3, 200))).toEqual([[1, 2, 3], [4, 5]]);
+    const started = performance.now();
+    expect(await collect(batchesOf(source([1, 2, 3], [1], 300), 10, 30))).toEqual([[1], [2, 3]]);
+    // The first batch went out after its 30 ms window, not after the 300 ms pause.
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

@@ -1,13 +1,27 @@
 // Groups an event subscription into batches: up to `max` events, or fewer when the next one is
-// not already available (so a live event is applied at once, not held for company). The pending
-// `next()` that lost the race is kept and awaited first next time, so nothing is lost.
+// not already available (so a live event is applied at once, not held for company). With
+// `gatherMs`, a batch that would end early waits up to that long from its first event for more:
+// a transaction costs the same few statements whatever it carries, so a projector sharing its
+// thread with the writers (the embedded default) applies a stream of small appends in fewer,
+// larger transactions, for at most that much more latency. The pending `next()` that lost the
+// race is kept and awaited first next time, so nothing is lost.
 const NOT_YET = Symbol("not yet");
 
 function afterIo(): Promise<typeof NOT_YET> {
   return new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
 }
 
-export async function* batchesOf<T>(source: AsyncIterable<T>, max: number): AsyncGenerator<T[]> {
+/** `pending`, or NOT_YET when `ms` pass first (the timer is cleared either way). */
+async function within<T>(pending: Promise<T>, ms: number): Promise<T | typeof NOT_YET> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([pending, new Promise<typeof NOT_YET>((resolve) => (timer = setTimeout(() => resolve(NOT_YET), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function* batchesOf<T>(source: AsyncIterable<T>, max: number, gatherMs = 0): AsyncGenerator<T[]> {
   const iterator = source[Symbol.asyncIterator]();
   let pending: Promise<IteratorResult<T>> | null = null;
   try {
@@ -16,10 +30,13 @@ export async function* batchesOf<T>(source: AsyncIterable<T>, max: number): Asyn
       pending = null;
       if (first.done) return;
       const batch = [first.value];
+      const started = performance.now();
       let done = false;
       while (batch.length < max) {
         pending = iterator.next();
-        const next = await Promise.race([pending, afterIo()]);
+        let next = await Promise.race([pending, afterIo()]);
+        const left = gatherMs - (performance.now() - started);
+        if (next === NOT_YET && left > 0) next = await within(pending, left);
         if (next === NOT_YET) break;
         pending = null;
         if (next.done) {

@@ -26,6 +26,12 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   bus?: ProgressBus | null;
   /** Most events per transaction (default 500). */
   batchSize?: number;
+  /**
+   * How long a batch may wait, from its first event, for more to arrive (default 0: apply what
+   * is already there). Embedded, where the projector shares one thread with the worker, a
+   * transaction per worker append burst cost more statements than the results they carried.
+   */
+  gatherMs?: number;
   /** Called after each committed batch (metrics, logs, tests). */
   onBatch?: (outcome: BatchOutcome) => void;
   /** Called when publishing progress fails; the batch is committed regardless. */
@@ -110,7 +116,7 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function follow(signal: AbortSignal): Promise<void> {
     const after = (await checkpoint()) ?? undefined;
-    for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize)) {
+    for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0)) {
       await apply(events);
       if (signal.aborted) return;
     }
