@@ -12,7 +12,10 @@
 // result the message newly counts); the `run` query with every result at 20 concurrent clients,
 // each request timed to its answer's last byte (and, beside it, with the answer decoded too); the
 // CPU the platform's processes spend on the run. Clients run in this process, not in the servers'.
-// The machine is shared: the load average is printed with the figures. VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
+// The machine is shared: the load average is printed with the figures. The embedded mode runs in
+// VERDICT_BENCH_RUNS fresh processes (default 3; the median run's figures are judged against the
+// targets) and, in each, times a second run too (VERDICT_BENCH_WARM=0 skips it).
+// VERDICT_BENCH_SCENARIOS=N changes the size; VERDICT_BENCH_CPU_PROF=dir
 // writes a V8 CPU profile of every server process into dir; VERDICT_BENCH_ONLY=embedded|distributed;
 // VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
 // VERDICT_BENCH_PARTITIONS (default 6: partitions of the topics the distributed workers create);
@@ -27,6 +30,10 @@ import { apiClient, PROGRESS_SUBSCRIPTION, wireText } from "../test/e2e/support/
 import { peakRssMbOf, ROOT, spawnApp, stopApp, type AppProcess } from "../test/e2e/support/processes.js";
 
 const SCENARIOS = Number(process.env.VERDICT_BENCH_SCENARIOS ?? 1000);
+/** Fresh embedded processes measured: a single run on this shared machine swings 20-30%. */
+const EMBEDDED_RUNS = Math.max(1, Number(process.env.VERDICT_BENCH_RUNS ?? 3));
+/** Also time a second run in each embedded process (VERDICT_BENCH_WARM=0 skips it). */
+const WARM_RUN = process.env.VERDICT_BENCH_WARM !== "0";
 const MODELS = ["echo-a", "echo-b", "echo-c"];
 const PAIRS = SCENARIOS * MODELS.length;
 const CLIENTS = 20;
@@ -217,7 +224,7 @@ async function startEmbedded(home: string, launch: string[]): Promise<{ child: A
  * Started twice on one home: the first start creates the PGlite clusters (initdb alone peaks near
  * 850 MB per database), the second opens them as every later `verdict start` does, and is measured.
  */
-async function embedded(): Promise<Figures> {
+async function embedded(): Promise<Figures[]> {
   const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));
   try {
     // Imported by a computed path: the bundle of this file must not carry esbuild with it.
@@ -231,7 +238,11 @@ async function embedded(): Promise<Figures> {
       const figures = await measure("embedded", second.url, second.key, () => [second.child]);
       figures.rssMb["embedded at ready"] = second.readyRssMb;
       figures.rssMb["first start (initdb) at ready"] = first.readyRssMb;
-      return figures;
+      // The same run again in the same process: what the first run paid for compiling (V8's
+      // optimizing compiler for the JavaScript and for PGlite's WebAssembly works through the
+      // first run) shows as the difference. Its peak RSS is the process's after both runs.
+      const again = WARM_RUN ? await measure("embedded, 2nd run", second.url, second.key, () => [second.child]) : null;
+      return again ? [figures, again] : [figures];
     } finally {
       await stopApp(second.child, 15_000);
     }
@@ -249,13 +260,13 @@ async function embeddedChild(): Promise<void> {
   const { startWorker, silentLog } = await import("@verdict/worker");
   const { claimHome, openEventStore, openJobBus, platformMode, Resources } = await import("../apps/cli/platform.js");
   const { openApiKeys, openCheckpoints, openReadSide } = await import("../apps/cli/services.js");
-  const { paceByProjection } = await import("../apps/cli/projectionPacing.js");
+  const { EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } = await import("../apps/cli/projectionPacing.js");
   const mode = platformMode(process.env);
   const resources = new Resources();
   await claimHome(mode, resources);
   const store = await openEventStore(mode, resources);
   const { read, progress } = await openReadSide(mode, resources);
-  const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress });
+  const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, gatherMs: EMBEDDED_PROJECTOR_GATHER_MS });
   projector.start();
   resources.add(projector, (p) => p.stop());
   const bus = openJobBus(mode, resources);
@@ -317,12 +328,23 @@ async function main(): Promise<void> {
   console.log(`worker concurrency ${workerConcurrency}, Kafka partitions ${partitions}, servers' NODE_ENV ${process.env.VERDICT_CHILD_NODE_ENV ?? "unset"}`);
   console.log(`before: ${load()}`);
   const figures: Figures[] = [];
-  if (only !== "distributed") figures.push(await embedded());
+  if (only !== "distributed") {
+    const runs: Figures[][] = [];
+    for (let i = 0; i < EMBEDDED_RUNS; i++) runs.push(await embedded());
+    // The run with the median throughput stands for the mode; every run is in the table.
+    const byThroughput = [...runs].sort((a, b) => a[0].resultsPerSecond - b[0].resultsPerSecond);
+    const median = byThroughput[(byThroughput.length - 1) >> 1];
+    figures.push(median[0], ...runs.filter((run) => run !== median).map((run) => ({ ...run[0], mode: "embedded (another process)" })));
+    figures.push(...runs.flatMap((run) => run.slice(1)));
+    const list = (at: number) => runs.map((run) => run[at]?.resultsPerSecond).filter((n) => n !== undefined).join(", ");
+    console.log(`embedded: ${EMBEDDED_RUNS} fresh processes, first run ${list(0)} results/s (median ${median[0].resultsPerSecond})${WARM_RUN ? `; a second run in the same process ${list(1)}` : ""}`);
+  }
   console.log(`after embedded: ${load()}`);
   if (only !== "embedded") figures.push(await distributed());
   console.log(`after distributed: ${load()}`);
   console.table(figures.map(({ rssMb, ...f }) => ({ ...f, rssMb: Object.entries(rssMb).map(([n, mb]) => `${n} ${mb}`).join(", ") })));
-  for (const f of figures) {
+  // The targets are judged on the median first run (the first row of each mode).
+  for (const f of figures.filter((row) => row.mode === "embedded" || row.mode === "distributed")) {
     const throughputTarget = f.mode === "embedded" ? 1500 : 500;
     console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}; ${f.runCpuMs} ms of CPU for the run), ` +
       `progress p95 ${f.progressLatestP95} ms latest / ${f.progressOldestP95} ms oldest (${verdictOf(f.progressOldestP95, 150, false)}), ` +
