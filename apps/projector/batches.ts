@@ -35,8 +35,10 @@ export async function* batchesOf<T>(source: AsyncIterable<T>, max: number, gathe
       while (batch.length < max) {
         pending = iterator.next();
         let next = await Promise.race([pending, afterIo()]);
-        const left = gatherMs - (performance.now() - started);
-        if (next === NOT_YET && left > 0) next = await within(pending, left);
+        if (next === NOT_YET && gatherMs > 0) {
+          const left = gatherMs - (performance.now() - started);
+          if (left > 0) next = await within(pending, left);
+        }
         if (next === NOT_YET) break;
         pending = null;
         if (next.done) {
