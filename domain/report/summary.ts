@@ -1,7 +1,7 @@
 // Per-model summary (reference-core §13.1, plus the guide's p50/p95 and cost per 1,000):
 // one pass over the results, then one row per model label in model order.
 import { roundHalfAwayFromZero as round } from "../support/index.js";
-import { nearestRank } from "../stats/index.js";
+import { nearestRanks } from "../stats/index.js";
 import { costsByModel } from "../cost/index.js";
 
 type ModelCosts = ReturnType<typeof costsByModel>[string];
@@ -44,6 +44,7 @@ function add(tally: Tally, result: ReportResult): void {
 }
 
 function row(model: ReportModel, tally: Tally, costs: ModelCosts): ModelSummary {
+  const [p50, p95] = nearestRanks(tally.durations, [50, 95]);
   return {
     provider: model.provider,
     model: model.model,
@@ -54,8 +55,8 @@ function row(model: ReportModel, tally: Tally, costs: ModelCosts): ModelSummary 
     avg_score: tally.scoreCount > 0 ? round(tally.scoreSum / tally.scoreCount, 3) : null,
     avg_task_completion: tally.taskCount > 0 ? round(tally.taskSum / tally.taskCount, 3) : null,
     avg_duration_ms: tally.durations.length > 0 ? round(tally.durationSum / tally.durations.length) : null,
-    p50_duration_ms: nearestRank(tally.durations, 50),
-    p95_duration_ms: nearestRank(tally.durations, 95),
+    p50_duration_ms: p50,
+    p95_duration_ms: p95,
     input_tokens: tally.inputTokens,
     output_tokens: tally.outputTokens,
     // Cost figures are domain/cost's: the agent's spend and the judge's, kept apart.

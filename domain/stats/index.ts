@@ -10,4 +10,4 @@ export type {
   PairComparison,
 } from "./comparison.js";
 export { COMPARISON_NOT_DECISIVE } from "./conclusion.js";
-export { nearestRank } from "./nearestRank.js";
+export { nearestRank, nearestRanks } from "./nearestRank.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nearestRank } from "./nearestRank.js";
+import { nearestRank, nearestRanks } from "./nearestRank.js";
 
 describe("nearestRank", () => {
   it("takes the value at rank ceil(p/100 × n) of the ascending values", () => {
@@ -28,5 +28,22 @@ describe("nearestRank", () => {
   it("refuses a percentile outside 0..100, naming the rule", () => {
     expect(() => nearestRank([1], 101)).toThrow(/p must be a number from 0 to 100/);
     expect(() => nearestRank([1], Number.NaN)).toThrow(/p must be a number from 0 to 100/);
+  });
+});
+
+describe("nearestRanks", () => {
+  it("answers each percentile as nearestRank does, from one sort", () => {
+    const values = [50, 10, null, 40, 20, Number.NaN, 30];
+    const ps = [0, 20, 50, 95, 100];
+    expect(nearestRanks(values, ps)).toEqual(ps.map((p) => nearestRank(values, p)));
+    expect(nearestRanks(values, ps)).toEqual([10, 10, 30, 50, 50]);
+  });
+
+  it("answers null for each percentile when no value is finite", () => {
+    expect(nearestRanks([null, undefined], [50, 95])).toEqual([null, null]);
+  });
+
+  it("refuses any percentile outside 0..100, naming the rule", () => {
+    expect(() => nearestRanks([1], [50, 101])).toThrow(/p must be a number from 0 to 100/);
   });
 });

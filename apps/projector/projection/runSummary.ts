@@ -1,7 +1,7 @@
 // Run aggregates: model summaries and fix items as the completion recorded them (RunCompleted's
 // summary or an imported report), or, when a completion carried no per-model figures, computed
 // from the run's projected results: a pure function of its events, never a re-judge.
-import { nearestRank } from "@verdict/domain";
+import { nearestRanks } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 
 export function asObject(value: unknown): Record<string, unknown> | null {
@@ -76,6 +76,7 @@ export function summarizeResults(rows: readonly ResultFigures[], labels: readonl
     const passed = mine.filter((r) => r.status === "passed").length;
     const avgScore = mean(scores);
     const avgDuration = mean(durations);
+    const [p50, p95] = nearestRanks(durations, [50, 95]);
     out[label] = {
       provider: mine[0]?.provider ?? null,
       model: mine[0]?.model ?? null,
@@ -85,8 +86,8 @@ export function summarizeResults(rows: readonly ResultFigures[], labels: readonl
       pass_rate: mine.length ? round((passed * 100) / mine.length, 1) : 0,
       avg_score: avgScore === null ? null : round(avgScore, 3),
       avg_duration_ms: avgDuration === null ? null : Math.round(avgDuration),
-      p50_duration_ms: nearestRank(durations, 50),
-      p95_duration_ms: nearestRank(durations, 95),
+      p50_duration_ms: p50,
+      p95_duration_ms: p95,
       input_tokens: mine.reduce((a, r) => a + Number(r.input_tokens ?? 0), 0),
       output_tokens: mine.reduce((a, r) => a + Number(r.output_tokens ?? 0), 0),
       cost: costs.length ? round(costs.reduce((a, b) => a + b, 0), 6) : null,
