@@ -16,6 +16,20 @@ describe("inJsonbOrder", () => {
     expect(JSON.stringify(inJsonbOrder({ a: 1, bb: 2 }))).toBe('{"a":1,"bb":2}');
   });
 
+  it("keeps a \"__proto__\" key as a key when it rebuilds the object, as JSON.parse does", () => {
+    const value = inJsonbOrder(JSON.parse('{"__proto__":{"x":1},"b":2}')) as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(["b", "__proto__"]);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(JSON.stringify(value)).toBe('{"b":2,"__proto__":{"x":1}}');
+  });
+
+  it("leaves an object already in jsonb order as it is, and reorders the objects inside it", () => {
+    const inner = { bb: 1, a: 2 };
+    const outer = { b: inner, cc: [inner] };
+    expect(inJsonbOrder(outer)).toBe(outer);
+    expect(JSON.stringify(outer)).toBe('{"b":{"a":2,"bb":1},"cc":[{"a":2,"bb":1}]}');
+  });
+
   it("compares keys by UTF-8 bytes, not UTF-16 code units", () => {
     // U+FF61 is 3 bytes, U+1F600 is 4: the shorter one first, though its code unit is larger.
     expect(compareJsonbKeys("\uff61", "😀")).toBeLessThan(0);
