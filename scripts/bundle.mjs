@@ -14,7 +14,7 @@ export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
  * Node flags `npm start` gives the embedded process (package.json "start", which must match; why
  * each, in start.mjs).
  */
-export const EMBEDDED_NODE_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=40", "--v8-pool-size=1"];
+export const EMBEDDED_NODE_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=40", "--v8-pool-size=1", "--no-liftoff"];
 
 /** Keeps packages from node_modules out of the bundle; the workspace's own are compiled in. */
 const externalDependencies = {

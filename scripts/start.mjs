@@ -14,6 +14,13 @@
 //                            GC and compile jobs took its core, each with its own malloc arena.
 //                            Together with the flag above: peak RSS ~286-299 MB, throughput
 //                            ~1,000 -> ~1,300 results/s.
+//   --no-liftoff             PGlite's WebAssembly compiled once, by the optimizing compiler, as each
+//                            function is first called, instead of by the baseline compiler first and
+//                            again when hot: the first run no longer runs PGlite's hot code unoptimized
+//                            while the only background thread recompiles it. 8 alternating pairs:
+//                            CPU per run median ~2,900 -> ~2,400 ms, peak RSS 290-309 -> 284-287 MB;
+//                            the price is startup (an existing home ~0.7 s later, a new one's initdb
+//                            ~3 s later).
 import { pathToFileURL } from "node:url";
 import { bundle } from "./bundle.mjs";
 
