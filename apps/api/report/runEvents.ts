@@ -39,6 +39,14 @@ export async function loadRunHistory(store: EventStore, tenant: string, runId: s
   return { runId, tenant, events, parsed, ...fold(parsed) };
 }
 
+/** How many results the run has: its scenarios x models, or the imported report's results. */
+export function historyResultCount(history: RunHistory): number {
+  const started = history.record?.started;
+  if (started) return started.scenarios.length * started.models.length;
+  const results = history.imported?.report.results;
+  return Array.isArray(results) ? results.length : 0;
+}
+
 function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "status" | "failure"> {
   let started: EventData<"RunStarted"> | null = null;
   let imported: EventData<"ReportImported"> | null = null;
