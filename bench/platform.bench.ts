@@ -34,6 +34,11 @@ const SCENARIOS = Number(process.env.VERDICT_BENCH_SCENARIOS ?? 1000);
 const EMBEDDED_RUNS = Math.max(1, Number(process.env.VERDICT_BENCH_RUNS ?? 3));
 /** Also time a second run in each embedded process (VERDICT_BENCH_WARM=0 skips it). */
 const WARM_RUN = process.env.VERDICT_BENCH_WARM !== "0";
+/**
+ * Runs in each embedded process, the first included (VERDICT_BENCH_RUNS_PER_PROCESS, default 2;
+ * 1 with VERDICT_BENCH_WARM=0): more show whether a long-lived process keeps growing.
+ */
+const RUNS_PER_PROCESS = WARM_RUN ? Math.max(1, Number(process.env.VERDICT_BENCH_RUNS_PER_PROCESS ?? 2)) : 1;
 const MODELS = ["echo-a", "echo-b", "echo-c"];
 const PAIRS = SCENARIOS * MODELS.length;
 const CLIENTS = 20;
@@ -240,9 +245,10 @@ async function embedded(): Promise<Figures[]> {
       figures.rssMb["first start (initdb) at ready"] = first.readyRssMb;
       // The same run again in the same process: what the first run paid for compiling (V8's
       // optimizing compiler for the JavaScript and for PGlite's WebAssembly works through the
-      // first run) shows as the difference. Its peak RSS is the process's after both runs.
-      const again = WARM_RUN ? await measure("embedded, 2nd run", second.url, second.key, () => [second.child]) : null;
-      return again ? [figures, again] : [figures];
+      // first run) shows as the difference. Each later row's peak RSS is the process's so far.
+      const later: Figures[] = [];
+      for (let n = 2; n <= RUNS_PER_PROCESS; n++) later.push(await measure(`embedded, run ${n}`, second.url, second.key, () => [second.child]));
+      return [figures, ...later];
     } finally {
       await stopApp(second.child, 15_000);
     }
@@ -337,7 +343,7 @@ async function main(): Promise<void> {
     figures.push(median[0], ...runs.filter((run) => run !== median).map((run) => ({ ...run[0], mode: "embedded (another process)" })));
     figures.push(...runs.flatMap((run) => run.slice(1)));
     const list = (at: number) => runs.map((run) => run[at]?.resultsPerSecond).filter((n) => n !== undefined).join(", ");
-    console.log(`embedded: ${EMBEDDED_RUNS} fresh processes, first run ${list(0)} results/s (median ${median[0].resultsPerSecond})${WARM_RUN ? `; a second run in the same process ${list(1)}` : ""}`);
+    console.log(`embedded: ${EMBEDDED_RUNS} fresh processes, first run ${list(0)} results/s (median ${median[0].resultsPerSecond})${RUNS_PER_PROCESS > 1 ? `; a second run in the same process ${list(1)}` : ""}`);
   }
   console.log(`after embedded: ${load()}`);
   if (only !== "embedded") figures.push(await distributed());
