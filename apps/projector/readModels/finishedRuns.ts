@@ -1,5 +1,7 @@
 // Finished runs kept in memory with the parts read for them (results, model summaries, fix
-// items): nothing changes a run once it ended, so they never go stale. A small LRU.
+// items): nothing changes a run once it ended, so they never go stale. A small LRU, bounded by
+// runs and by their results (a run's results carry every answer): the most recent run is always
+// kept, older ones go while the runs kept hold more than `maxResults` results.
 import type { FixItem, ModelSummary, Result, Run } from "./types.js";
 
 export interface FinishedRun {
@@ -14,10 +16,16 @@ export const isFinished = (run: Run) => run.status === "COMPLETED" || run.status
 export class FinishedRunCache {
   readonly #finished = new Map<string, FinishedRun>();
 
-  constructor(readonly size: number) {}
+  #results = 0;
+
+  constructor(
+    readonly size: number,
+    readonly maxResults = 5_000,
+  ) {}
 
   clear(): void {
     this.#finished.clear();
+    this.#results = 0;
   }
 
   /** The cached entry of a finished run, touched as most recently used. */
@@ -33,9 +41,20 @@ export class FinishedRunCache {
 
   remember(run: Run): FinishedRun | undefined {
     if (this.size === 0 || !isFinished(run)) return undefined;
+    const key = `${run.tenant}\u0000${run.id}`;
+    const replaced = this.#finished.get(key);
+    if (replaced) {
+      this.#finished.delete(key);
+      this.#results -= replaced.run.total;
+    }
     const entry: FinishedRun = { run };
-    this.#finished.set(`${run.tenant}\u0000${run.id}`, entry);
-    while (this.#finished.size > this.size) this.#finished.delete(this.#finished.keys().next().value!);
+    this.#finished.set(key, entry);
+    this.#results += run.total;
+    while (this.#finished.size > 1 && (this.#finished.size > this.size || this.#results > this.maxResults)) {
+      const [oldest, dropped] = this.#finished.entries().next().value!;
+      this.#finished.delete(oldest);
+      this.#results -= dropped.run.total;
+    }
     return entry;
   }
 

@@ -20,7 +20,9 @@ export interface ReadModelsOptions {
    * fix items (default 4, 0 turns it off). Nothing changes a run once it ended (the deciders
    * refuse every later event, and a rebuild writes identical rows), while reading 3,000 wide
    * rows through the driver takes far longer than the 30 ms a `run` query may take. A run of
-   * 3,000 results with short answers holds about 4.5 MB; long answers grow it, hence a small default.
+   * 3,000 results with short answers holds about 4.5 MB; long answers grow it, hence a small
+   * default, and older runs also go while those kept hold more than 5,000 results (the most
+   * recent run is always kept).
    */
   finishedRunCache?: number;
 }
