@@ -8,12 +8,11 @@ import WebSocket from "ws";
 import { randomUUID } from "node:crypto";
 import type { EventStore } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import { cachedPgliteDump } from "@verdict/infra/db";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { MemoryJobBus } from "@verdict/infra/jobbus";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import {
-  createMemoryProgressBus, createProjector, openReadModels, readModelMigrations, type OpenedReadModels, type Projector, type ProgressBus,
+  createMemoryProgressBus, createProjector, migratedReadDump, openReadModels, type OpenedReadModels, type Projector, type ProgressBus,
 } from "@verdict/projector";
 import { MemoryCheckpointStore, silentLog, startWorker, type RunningWorker } from "@verdict/worker";
 import { createMemoryApiKeyStore, type ApiKeyStore } from "../auth/apiKeys.js";
@@ -66,17 +65,6 @@ answers:
     answer: { winner: claude-sonnet-5, rationale: "Friendlier answers." }
     usage: { input_tokens: 900, output_tokens: 40, cost: 0.002 }
 `;
-
-async function migratedReadDump(): Promise<Blob> {
-  const migrations = readModelMigrations();
-  return cachedPgliteDump(`read-models\n${migrations.map((m) => `${m.id}\n${m.sql}`).join("\n")}`, async (db) => {
-    await db.exec("CREATE TABLE IF NOT EXISTS projector_migrations (id text PRIMARY KEY)");
-    for (const migration of migrations) {
-      await db.exec(migration.sql);
-      await db.query("INSERT INTO projector_migrations (id) VALUES ($1)", [migration.id]);
-    }
-  });
-}
 
 export interface Platform {
   store: EventStore;
