@@ -11,7 +11,7 @@ export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "FAI
 export interface TerminalRunCacheLimits {
   /** At most this many runs are kept (default 8). */
   maxRuns?: number;
-  /** At most this many results over the runs kept, beyond the most recent one (default 5,000). */
+  /** The runs kept hold at most this many results, unless the most recent alone holds more (default 5,000). */
   maxResults?: number;
 }
 
