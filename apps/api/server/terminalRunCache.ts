@@ -6,6 +6,8 @@
 // (its history alone is every event of every pair, ~5 KB a result with the rest), so eight
 // 1,000 x 3 runs held ~110 MB, and an embedded process that served one run after another grew by
 // ~15 MB a run until it had eight. The most recently read run is always kept, however large.
+import { WeightedLru } from "@verdict/infra/cache";
+
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "completed", "failed"]);
 
 export interface TerminalRunCacheLimits {
@@ -15,21 +17,12 @@ export interface TerminalRunCacheLimits {
   maxResults?: number;
 }
 
-interface CachedRun {
-  fields: Map<string, Promise<unknown>>;
-  /** The run's result count, as far as what was read about it says (0 until something does). */
-  results: number;
-}
-
 export class TerminalRunCache {
-  readonly #runs = new Map<string, CachedRun>();
-  readonly #maxRuns: number;
-  readonly #maxResults: number;
-  #results = 0;
+  /** Per run, what was read about it by field; weighed by the run's results. */
+  readonly #runs: WeightedLru<Map<string, Promise<unknown>>>;
 
   constructor({ maxRuns = 8, maxResults = 5_000 }: TerminalRunCacheLimits = {}) {
-    this.#maxRuns = maxRuns;
-    this.#maxResults = maxResults;
+    this.#runs = new WeightedLru({ maxEntries: maxRuns, maxWeight: maxResults });
   }
 
   /** How many runs are kept now (for tests and metrics). */
@@ -37,31 +30,17 @@ export class TerminalRunCache {
     return this.#runs.size;
   }
 
-  #entry(tenant: string, runId: string, create: boolean, results = 0): CachedRun | undefined {
+  /** The run's fields, touched as most recently used (created when asked); `results` weighs it. */
+  #entry(tenant: string, runId: string, create: boolean, results = 0): Map<string, Promise<unknown>> | undefined {
     const key = `${tenant}\u0000${runId}`;
-    let found = this.#runs.get(key);
-    if (found) {
-      this.#runs.delete(key); // most recently used last
-      this.#runs.set(key, found);
+    let fields = this.#runs.get(key);
+    if (fields) {
+      this.#runs.weighAtLeast(key, results);
     } else if (create) {
-      found = { fields: new Map(), results: 0 };
-      this.#runs.set(key, found);
+      fields = new Map();
+      this.#runs.set(key, fields, results);
     }
-    if (found && results > found.results) {
-      this.#results += results - found.results;
-      found.results = results;
-    }
-    if (found) this.#evict();
-    return found;
-  }
-
-  /** Forgets the least recently used runs while over a limit; never the most recent one. */
-  #evict(): void {
-    while (this.#runs.size > 1 && (this.#runs.size > this.#maxRuns || this.#results > this.#maxResults)) {
-      const [oldest, run] = this.#runs.entries().next().value as [string, CachedRun];
-      this.#runs.delete(oldest);
-      this.#results -= run.results;
-    }
+    return fields;
   }
 
   /**
@@ -75,10 +54,10 @@ export class TerminalRunCache {
     load: () => Promise<T | null>,
     resultsOf: (value: T) => number = () => 0,
   ): Promise<T | null> {
-    const cached = this.#entry(tenant, runId, false)?.fields.get(field);
+    const cached = this.#entry(tenant, runId, false)?.get(field);
     if (cached) return cached as Promise<T>;
     const value = await load();
-    if (value && TERMINAL_STATUSES.has(value.status)) this.#entry(tenant, runId, true, resultsOf(value))!.fields.set(field, Promise.resolve(value));
+    if (value && TERMINAL_STATUSES.has(value.status)) this.#entry(tenant, runId, true, resultsOf(value))!.set(field, Promise.resolve(value));
     return value;
   }
 
@@ -86,11 +65,11 @@ export class TerminalRunCache {
   read<T>(tenant: string, runId: string, status: string, field: string, load: () => Promise<T>, results = 0): Promise<T> {
     if (!TERMINAL_STATUSES.has(status)) return load();
     const entry = this.#entry(tenant, runId, true, results)!;
-    let found = entry.fields.get(field) as Promise<T> | undefined;
+    let found = entry.get(field) as Promise<T> | undefined;
     if (!found) {
       found = load();
-      entry.fields.set(field, found);
-      found.catch(() => entry.fields.delete(field));
+      entry.set(field, found);
+      found.catch(() => entry.delete(field));
     }
     return found;
   }
