@@ -10,13 +10,11 @@ const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdo
 /** Every real tag of the page: all untrusted `<` are escaped, so a literal `<name` is ours. */
 const tags = (html: string): string[] => html.match(/<[a-zA-Z][^>]*>/g) ?? [];
 
-const unescape = (text: string): string =>
-  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code))).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
-
+/** A Copy as Markdown source read back as the page's script does: base64 of the Markdown's UTF-8. */
 function preSource(html: string, id: string): string {
-  const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([\\s\\S]*?)</pre>`).exec(html);
+  const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([A-Za-z0-9+/=]*)</pre>`).exec(html);
   if (!match) throw new Error(`no source ${id}`);
-  return unescape(match[1]);
+  return Buffer.from(match[1], "base64").toString("utf8");
 }
 
 function result(overrides: Partial<ResultDoc>): ResultDoc {
@@ -193,7 +191,7 @@ describe("renderReportHtml: self-contained and safe", () => {
     expect(html).toContain(`script-src 'sha256-${hash}'`);
   });
 
-  it("keeps each Copy as Markdown source intact, escaped on the page and exact when read back", () => {
+  it("keeps each Copy as Markdown source intact, encoded on the page and exact when read back", () => {
     expect(preSource(html, "md-report")).toBe(markdown.report);
     expect(preSource(html, "md-fix-0")).toBe(hostile);
     expect(preSource(html, "md-scenario-1")).toBe(markdown.scenarios.s2);
@@ -244,7 +242,8 @@ describe("renderReportHtml: the whole report's Markdown", () => {
     expect(html.match(/<pre class="md-source" id="md-(?!fix-\d)/g)).toHaveLength(1);
     expect(html).toContain('data-copy="md-scenario-0" data-range="');
     // Each answer's Markdown is on the page once, not twice.
-    expect(html.split(escapeForTest(pieces.scenarios.order_lookup))).toHaveLength(2);
+    const sources = [...html.matchAll(/<pre class="md-source" id="([^"]+)" hidden>/g)].map((m) => preSource(html, m[1]));
+    expect(sources.join("\0").split(pieces.scenarios.order_lookup)).toHaveLength(2);
   });
 
   it("keeps a piece that is not part of the report as its own source, and ranges stay exact past carriage returns and emoji", () => {
@@ -254,7 +253,7 @@ describe("renderReportHtml: the whole report's Markdown", () => {
     const odd = "not in the report \u2705";
     const report = `# E\r\n\r \u{1F600}\n\n${pieces.verdict}\r\n${keys.map((k) => pieces.scenarios[k]).join("\r\n")}`;
     const html = render(doc, "light", { ...pieces, report, fixItems: odd });
-    // The parser would fold \r into \n (shifting every later range); a reference keeps it.
+    // The parser would fold \r into \n (shifting every later range); base64 carries it.
     expect(html).not.toMatch(/\r/);
     expect(copied(html, "Copy report as Markdown")).toBe(report);
     expect(pieceCopied(html, "md-verdict")).toBe(pieces.verdict);
@@ -269,10 +268,6 @@ describe("renderReportHtml: the whole report's Markdown", () => {
     expect(html).toContain('data-copy="md-report"');
   });
 });
-
-function escapeForTest(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
 
 describe("renderReportHtml: edge reports", () => {
   it("a single-model report has no comparison, no filter and names the model in the tiles", () => {
