@@ -150,6 +150,33 @@ describe("Report values", () => {
   });
 });
 
+describe("Report HTML copy buttons", () => {
+  /** What each Copy as Markdown button of the page copies, as its script reads the page. */
+  function copied(html: string): Map<string, string> {
+    const source = (id: string): string => {
+      const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([A-Za-z0-9+/=]*)</pre>`).exec(html);
+      if (!match) throw new Error(`no source ${id}`);
+      return Buffer.from(match[1], "base64").toString("utf8");
+    };
+    const pieces = new Map<string, string>();
+    for (const [, id, from, to] of html.matchAll(/data-copy="([^"]+)"(?: data-range="(\d+) (\d+)")?/g)) {
+      pieces.set(id, from === undefined ? id.split(" ").map(source).join("") : source("md-report").slice(Number(from), Number(to)));
+    }
+    return pieces;
+  }
+
+  it("copies the whole report and each public piece exactly as the Markdown methods return them", () => {
+    const report = build();
+    const pieces = copied(report.toHtml());
+    expect(pieces.get("md-report")).toBe(report.toMarkdown());
+    expect(pieces.get("md-verdict")).toBe(report.verdictMarkdown());
+    expect(pieces.get("md-scenario-0")).toBe(report.scenarioMarkdown("orders_1"));
+    expect(pieces.get("md-scenario-1")).toBe(report.scenarioMarkdown("refund"));
+    expect(pieces.get("md-fix-items")).toBe(report.fixItemsMarkdown());
+    report.fixItems.forEach((item, i) => expect(pieces.get(`md-fix-${i}`)).toBe(report.fixItemMarkdown(item)));
+  });
+});
+
 describe("Report Markdown with hostile and huge text", () => {
   it("keeps links, images and HTML in answers inert, and clips a 1 MB answer quickly", () => {
     const huge = `${"x".repeat(1_000_000)}</details>`;

@@ -265,6 +265,15 @@ export class Report implements MarkdownSource {
     return this.#once("md:answers", () => ({ ...answersSection(this), offset: 0 }));
   }
 
+  /** Where each scenario's piece (scenarioMarkdown) sits in toMarkdown()'s text. */
+  #scenarioRanges(): Map<string, readonly [number, number]> {
+    this.toMarkdown();
+    const { spans, offset } = this.#answers();
+    const ranges = new Map<string, readonly [number, number]>();
+    for (const [key, [from, to]] of spans) ranges.set(key, [offset + from, offset + to]);
+    return ranges;
+  }
+
   toMarkdown(): string {
     return this.#once("md", () => {
       const answers = this.#answers();
@@ -291,7 +300,7 @@ export class Report implements MarkdownSource {
       verdict: this.verdictMarkdown(),
       fixItems: this.fixItemsMarkdown(),
       fixItem: this.fixItems.map((item) => this.fixItemMarkdown(item)),
-      scenarios: Object.fromEntries([...this.resultsByScenario.keys()].map((key) => [key, this.scenarioMarkdown(key)])),
+      scenarioRanges: this.#scenarioRanges(),
     };
     // The renderer only reads the document: the results' nested values are shared, not copied.
     const doc = reportDocument(this, { judgeName: this.judgeName, agentName: this.#options.agentName ?? null }, sharedResultDocument);

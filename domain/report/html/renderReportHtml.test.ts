@@ -155,7 +155,7 @@ describe("renderReportHtml: self-contained and safe", () => {
   doc.release = { label: hostile };
   doc.verdict = { winner: hostile, rationale: hostile, judge: hostile };
   doc.judge = hostile;
-  const markdown: ReportMarkdown = {
+  const markdown: ReportMarkdown & { scenarios: Record<string, string> } = {
     report: `# r\n\n${hostile}\n</pre></textarea>`, verdict: hostile, fixItems: hostile,
     fixItem: [hostile, hostile, hostile], scenarios: { s2: "line 1\n\n| a \\| b |\n" },
   };
@@ -259,6 +259,25 @@ describe("renderReportHtml: the whole report's Markdown", () => {
     expect(pieceCopied(html, "md-verdict")).toBe(pieces.verdict);
     keys.forEach((key, i) => expect(pieceCopied(html, `md-scenario-${i}`)).toBe(pieces.scenarios[key]));
     expect(pieceCopied(html, "md-fix-items")).toBe(odd);
+  });
+
+  it("takes the scenarios' ranges its writer gives instead of their texts, and drops one outside the report", () => {
+    const doc = sampleReport();
+    const pieces = sampleMarkdown(doc);
+    const keys = [...new Set(doc.results.map((r) => r.scenario_key))];
+    const head = `# Evaluation\n\n${pieces.verdict}\n`;
+    const scenarioRanges = new Map<string, readonly [number, number]>();
+    let report = head;
+    for (const key of keys) {
+      scenarioRanges.set(key, [report.length, report.length + pieces.scenarios[key].length]);
+      report += `${pieces.scenarios[key]}\n`;
+    }
+    scenarioRanges.set(keys[1], [report.length, report.length + 10]);
+    const html = render(doc, "light", { ...pieces, report, scenarios: undefined, scenarioRanges });
+    expect(pieceCopied(html, "md-scenario-0")).toBe(pieces.scenarios[keys[0]]);
+    expect(pieceCopied(html, "md-scenario-2")).toBe(pieces.scenarios[keys[2]]);
+    // A range past the end is not trusted, and without its text that scenario has no button.
+    expect(html).not.toContain('data-copy="md-scenario-1"');
   });
 
   it("is embedded whole when it is not made of the pieces, and the pieces keep their own sources", () => {

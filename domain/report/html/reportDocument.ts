@@ -166,7 +166,12 @@ export interface ReportMarkdown {
   /** One per fix item, in `fix_items` order. */
   fixItem: string[];
   /** Keyed by scenario key. */
-  scenarios: Record<string, string>;
+  scenarios?: Record<string, string>;
+  /**
+   * Where each scenario's piece sits in `report`, `[from, to)`, when the caller wrote the report
+   * and knows (Report does): the page takes these instead of finding each piece in the text.
+   */
+  scenarioRanges?: ReadonlyMap<string, readonly [number, number]>;
 }
 
 export interface RenderOptions {

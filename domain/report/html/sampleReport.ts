@@ -161,7 +161,7 @@ export function sampleReport(): ReportDocument {
 }
 
 /** Markdown stand-ins for the copy buttons (the real ones come from Report). */
-export function sampleMarkdown(doc: ReportDocument = sampleReport()): ReportMarkdown {
+export function sampleMarkdown(doc: ReportDocument = sampleReport()): ReportMarkdown & { scenarios: Record<string, string> } {
   const scenarios: Record<string, string> = {};
   for (const r of doc.results) scenarios[r.scenario_key] ??= `<details>\n<summary>\`${r.scenario_key}\`</summary>\n\n> ${r.prompt}\n\n</details>\n`;
   return {
