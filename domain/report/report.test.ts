@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Report } from "./report.js";
 import { checkGfm } from "./gfmCheck.js";
-import { fakeResult, model } from "./testing.js";
+import { fakeResult, markdownSourceOf, model } from "./testing.js";
 import type { ReportResult } from "./reportTypes.js";
 
 const HOSTILE = "Totals | here\n\n</details>\n<script>alert(1)</script>\n| a | b |\n|---|---|\n```\nunclosed fence";
@@ -153,11 +153,7 @@ describe("Report values", () => {
 describe("Report HTML copy buttons", () => {
   /** What each Copy as Markdown button of the page copies, as its script reads the page. */
   function copied(html: string): Map<string, string> {
-    const source = (id: string): string => {
-      const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([A-Za-z0-9+/=]*)</pre>`).exec(html);
-      if (!match) throw new Error(`no source ${id}`);
-      return Buffer.from(match[1], "base64").toString("utf8");
-    };
+    const source = (id: string): string => markdownSourceOf(html, id);
     const pieces = new Map<string, string>();
     for (const [, id, from, to] of html.matchAll(/data-copy="([^"]+)"(?: data-range="(\d+) (\d+)")?/g)) {
       pieces.set(id, from === undefined ? id.split(" ").map(source).join("") : source("md-report").slice(Number(from), Number(to)));

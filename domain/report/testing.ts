@@ -80,3 +80,10 @@ export function fakeResult(init: FakeResultInit): ReportResult {
 }
 
 export const model = (label: string): { label: string; provider: string; model: string } => ({ label, provider: "openai", model: label });
+
+/** A Copy as Markdown source of an HTML page, read back as the page's script does: base64 of the Markdown's UTF-8. */
+export function markdownSourceOf(html: string, id: string): string {
+  const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([A-Za-z0-9+/=]*)</pre>`).exec(html);
+  if (!match) throw new Error(`no source ${id}`);
+  return Buffer.from(match[1], "base64").toString("utf8");
+}

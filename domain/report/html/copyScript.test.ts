@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Chunks } from "./chunks.js";
 import { addMarkdownSource, markdownSource } from "./copyScript.js";
+import { markdownSourceOf } from "../testing.js";
 
-/** What the page's script reads back from a source: the base64 decoded as UTF-8. */
-function readBack(html: string): string {
-  const match = /^<pre class="md-source" id="md-x" hidden>\n([A-Za-z0-9+/=]*)<\/pre>$/.exec(html);
-  if (!match) throw new Error(`not a source: ${html.slice(0, 80)}`);
-  return Buffer.from(match[1], "base64").toString("utf8");
-}
 
 function written(markdown: string): string {
   const html = new Chunks();
@@ -24,13 +19,13 @@ describe("Markdown sources", () => {
     for (const text of [long, `x${long}`, `xy${long}`, "", "# E\n", "<script>alert(1)</script>&amp;"]) {
       const html = written(text);
       expect(html).toBe(markdownSource("md-x", text));
-      expect(readBack(html)).toBe(text);
+      expect(markdownSourceOf(html, "md-x")).toBe(text);
     }
   });
 
   it("reads a lone surrogate back as U+FFFD, one unit for one, so the ranges after it still hold", () => {
     const text = `a\ud800b${"c".repeat(20_000)}\udc00d`;
-    const back = readBack(written(text));
+    const back = markdownSourceOf(written(text), "md-x");
     expect(back).toBe(`a\ufffdb${"c".repeat(20_000)}\ufffdd`);
     expect(back.length).toBe(text.length);
   });

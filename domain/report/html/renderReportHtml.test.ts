@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderReportHtml } from "./index.js";
 import type { ReportDocument, ReportMarkdown, ResultDoc } from "./reportDocument.js";
 import { sampleMarkdown, sampleReport } from "./sampleReport.js";
+import { markdownSourceOf } from "../testing.js";
 
 const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdown?: ReportMarkdown): string =>
   renderReportHtml(doc, { theme, markdown: markdown ?? sampleMarkdown(doc) });
@@ -10,12 +11,6 @@ const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdo
 /** Every real tag of the page: all untrusted `<` are escaped, so a literal `<name` is ours. */
 const tags = (html: string): string[] => html.match(/<[a-zA-Z][^>]*>/g) ?? [];
 
-/** A Copy as Markdown source read back as the page's script does: base64 of the Markdown's UTF-8. */
-function preSource(html: string, id: string): string {
-  const match = new RegExp(`<pre class="md-source" id="${id}" hidden>\\n([A-Za-z0-9+/=]*)</pre>`).exec(html);
-  if (!match) throw new Error(`no source ${id}`);
-  return Buffer.from(match[1], "base64").toString("utf8");
-}
 
 function result(overrides: Partial<ResultDoc>): ResultDoc {
   return { scenario_key: "s1", label: "m1", status: "passed", score: 1, prompt: "p", answer: "a", ...overrides };
@@ -192,9 +187,9 @@ describe("renderReportHtml: self-contained and safe", () => {
   });
 
   it("keeps each Copy as Markdown source intact, encoded on the page and exact when read back", () => {
-    expect(preSource(html, "md-report")).toBe(markdown.report);
-    expect(preSource(html, "md-fix-0")).toBe(hostile);
-    expect(preSource(html, "md-scenario-1")).toBe(markdown.scenarios.s2);
+    expect(markdownSourceOf(html, "md-report")).toBe(markdown.report);
+    expect(markdownSourceOf(html, "md-fix-0")).toBe(hostile);
+    expect(markdownSourceOf(html, "md-scenario-1")).toBe(markdown.scenarios.s2);
     expect(html).not.toContain('id="md-scenario-0"');
   });
 
@@ -216,14 +211,14 @@ describe("renderReportHtml: the whole report's Markdown", () => {
   const copied = (html: string, label: string): string => {
     const button = new RegExp(`<button type="button" class="copy" data-copy="([^"]+)">${label}</button>`).exec(html);
     if (!button) throw new Error(`no button ${label}`);
-    return button[1].split(" ").map((id) => preSource(html, id)).join("");
+    return button[1].split(" ").map((id) => markdownSourceOf(html, id)).join("");
   };
 
   /** What a piece's button copies: its slice of #md-report when it has a range, else its own source. */
   const pieceCopied = (html: string, id: string): string => {
     const button = new RegExp(`<button type="button" class="copy" data-copy="${id}"(?: data-range="(\\d+) (\\d+)")?>`).exec(html);
     if (!button) throw new Error(`no button ${id}`);
-    return button[1] === undefined ? preSource(html, id) : preSource(html, "md-report").slice(Number(button[1]), Number(button[2]));
+    return button[1] === undefined ? markdownSourceOf(html, id) : markdownSourceOf(html, "md-report").slice(Number(button[1]), Number(button[2]));
   };
 
   it("is on the page once, and each piece of it is copied as its slice, exactly", () => {
@@ -242,7 +237,7 @@ describe("renderReportHtml: the whole report's Markdown", () => {
     expect(html.match(/<pre class="md-source" id="md-(?!fix-\d)/g)).toHaveLength(1);
     expect(html).toContain('data-copy="md-scenario-0" data-range="');
     // Each answer's Markdown is on the page once, not twice.
-    const sources = [...html.matchAll(/<pre class="md-source" id="([^"]+)" hidden>/g)].map((m) => preSource(html, m[1]));
+    const sources = [...html.matchAll(/<pre class="md-source" id="([^"]+)" hidden>/g)].map((m) => markdownSourceOf(html, m[1]));
     expect(sources.join("\0").split(pieces.scenarios.order_lookup)).toHaveLength(2);
   });
 
