@@ -5,7 +5,8 @@
 //                `npm start` runs the CLI): PGlite event store and read models under a temp
 //                VERDICT_HOME, in-memory job bus, projector, worker, API, as `verdict start`
 //                wires them (apps/cli/platform.ts, services.ts)
-//   distributed  PostgreSQL (a fresh database) + Kafka, api, projector and 2 workers as processes
+//   distributed  PostgreSQL (a fresh database) + Kafka, api, projector and 2 workers as processes,
+//                each bundled on plain node as `npm run api|projector|worker` runs it (scripts/app.mjs)
 // For each: wall time from the startRun request to RunCompleted's recorded_at and results/s; peak
 // RSS of every process (VmHWM from /proc, read just before it is stopped); progress delivered to a
 // graphql-ws subscriber after the result's append (the message's latest result, and the oldest

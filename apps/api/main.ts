@@ -1,4 +1,4 @@
-// The API as a process: `tsx apps/api/main.ts`.
+// The API as a process: `npm run api` (bundled, plain node), or `tsx apps/api/main.ts` from source.
 // Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.
 // Read models and API keys: VERDICT_READ_DATABASE_URL, else DATABASE_URL (required: the API reads
 // what a separate projector process writes; the embedded all-in-one mode is `npm start`).

@@ -1,4 +1,5 @@
-// The projector as a process: `tsx apps/projector/main.ts [run|rebuild]`.
+// The projector as a process: `npm run projector [-- run|rebuild]` (bundled, plain node), or
+// `tsx apps/projector/main.ts [run|rebuild]` from source.
 //   run      follow the log from the checkpoint, publishing progress (default)
 //   rebuild  truncate every read model and replay the whole log, print the checksum, exit
 // Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.

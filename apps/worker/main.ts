@@ -1,4 +1,5 @@
-// `tsx apps/worker/main.ts [--dispatcher] [--replay] [--complete]`: a worker process on
+// `npm run worker [-- --dispatcher --replay --complete]` (bundled, plain node) or
+// `tsx apps/worker/main.ts [...]` from source: a worker process on
 // PostgreSQL (DATABASE_URL) and Kafka (KAFKA_BROKERS). Scale by starting more of them: replay
 // and completion consumers share their consumer groups; one dispatcher leads at a time (the
 // others stand by). SIGTERM/SIGINT stop it gracefully: in-flight jobs finish, offsets commit,

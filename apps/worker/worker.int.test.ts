@@ -113,7 +113,7 @@ interface WorkerChild {
   exited: Promise<number | null>;
 }
 
-/** `tsx apps/worker/main.ts` as its own process, as a deployment starts it. */
+/** `tsx apps/worker/main.ts` as its own process, from source (the e2e tests run the bundled form). */
 function spawnWorker(env: Record<string, string>): WorkerChild {
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/main.ts"], {
     cwd: new URL("../..", import.meta.url).pathname,

@@ -1,9 +1,11 @@
 // The distributed platform as separate processes on one PostgreSQL database (events, read models,
 // API keys, worker checkpoints) and the local Kafka broker, topics and groups under a prefix of
-// their own: the API, the projector, and as many workers as a test starts.
+// their own: the API, the projector, and as many workers as a test starts. Each app runs as
+// production runs it, `node scripts/app.mjs <app>` (bundled, plain node); the apps' own
+// integration tests run them from source under tsx.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { API_TSCONFIG, ROOT, spawnApp, type AppProcess } from "./processes.js";
+import { ROOT, spawnApp, type AppProcess } from "./processes.js";
 
 export const BROKERS = process.env.KAFKA_BROKERS || "127.0.0.1:9092";
 
@@ -23,26 +25,31 @@ export function distributedEnv(databaseUrl: string, agentPath: string): Distribu
   };
 }
 
+/** `npm run <app> -- args`, with node's own flags (a CPU profile) first. */
+function spawnBundled(name: string, app: "api" | "projector" | "worker", args: string[], env: Record<string, string | undefined>, nodeArgs: string[] = []): AppProcess {
+  return spawnApp(name, [...nodeArgs, "scripts/app.mjs", app, ...args], env, { tsx: false });
+}
+
 function common(env: DistributedEnv): Record<string, string | undefined> {
   return { DATABASE_URL: env.databaseUrl, VERDICT_READ_DATABASE_URL: undefined, KAFKA_BROKERS: BROKERS };
 }
 
-/** `apps/api/main.ts` on a free port; resolves once it prints its GraphQL URL. */
+/** The API on a free port; resolves once it prints its GraphQL URL. */
 export async function startApi(env: DistributedEnv, nodeArgs: string[] = []): Promise<{ app: AppProcess; graphqlUrl: string }> {
-  const app = spawnApp("api", [...nodeArgs, "apps/api/main.ts"], { ...common(env), PORT: "0", TSX_TSCONFIG_PATH: API_TSCONFIG });
+  const app = spawnBundled("api", "api", [], { ...common(env), PORT: "0" }, nodeArgs);
   const [, graphqlUrl] = await app.waitForOutput(/GraphQL at (http:\/\/\S+\/graphql)/, 90_000);
   return { app, graphqlUrl };
 }
 
 export async function startProjector(env: DistributedEnv, name = "projector", nodeArgs: string[] = []): Promise<AppProcess> {
-  const app = spawnApp(name, [...nodeArgs, "apps/projector/main.ts", "run"], common(env));
+  const app = spawnBundled(name, "projector", ["run"], common(env), nodeArgs);
   await app.waitForOutput(/projector following the log/, 90_000);
   return app;
 }
 
 /** A worker with every role; `overrides` replaces any of its environment (the bench's concurrency, judge). */
 export async function startWorkerProcess(env: DistributedEnv, name: string, overrides: Record<string, string> = {}, nodeArgs: string[] = []): Promise<AppProcess> {
-  const app = spawnApp(name, [...nodeArgs, "apps/worker/main.ts"], {
+  const app = spawnBundled(name, "worker", [], {
     ...common(env),
     VERDICT_AGENT: `scripted:${env.agentPath}`,
     VERDICT_JUDGE: `scripted:${env.judgePath}`,
@@ -52,7 +59,7 @@ export async function startWorkerProcess(env: DistributedEnv, name: string, over
     VERDICT_WORKER_CONCURRENCY: "2",
     VERDICT_KAFKA_PARTITIONS: "4",
     ...overrides,
-  });
+  }, nodeArgs);
   await app.waitForOutput(/started: dispatcher, replay, complete/, 90_000);
   return app;
 }
@@ -67,9 +74,9 @@ export async function createApiKey(env: DistributedEnv, tenant: string, role: "r
   return key;
 }
 
-/** `apps/projector/main.ts rebuild` into another read database; the checksum it prints. */
+/** `projector rebuild` into another read database; the checksum it prints. */
 export async function rebuildChecksum(env: DistributedEnv, readUrl: string): Promise<{ rebuilt: number; checksum: Record<string, { rows: number; md5: string }> }> {
-  const app = spawnApp("projector rebuild", ["apps/projector/main.ts", "rebuild"], { ...common(env), VERDICT_READ_DATABASE_URL: readUrl });
+  const app = spawnBundled("projector rebuild", "projector", ["rebuild"], { ...common(env), VERDICT_READ_DATABASE_URL: readUrl });
   const { code } = await app.exited;
   const out = app.output();
   if (code !== 0) throw new Error(`projector rebuild exited ${code}: ${out}`);

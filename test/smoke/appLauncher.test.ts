@@ -1,0 +1,38 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// scripts/app.mjs (`npm run api|projector|worker`) bundles an app and runs it in its own process.
+// Each case stops before any service is needed: what is checked is that the bundle runs and the
+// app, not the launcher, reads the arguments after the app's name. (The distributed end-to-end
+// tests run every app this way against PostgreSQL and Kafka.)
+const root = join(import.meta.dirname, "../..");
+
+function launch(...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["DATABASE_URL", "VERDICT_READ_DATABASE_URL", "KAFKA_BROKERS", "TSX_TSCONFIG_PATH", "VITEST"]) delete env[name];
+  const run = spawnSync(process.execPath, ["scripts/app.mjs", ...args], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+describe("scripts/app.mjs", () => {
+  it("refuses an unknown app, naming the ones it runs", () => {
+    const result = launch("scheduler");
+    expect(result.status).toBe(2);
+    expect(result.output).toContain('usage: node scripts/app.mjs <api|projector|worker> [arguments of the app] (got "scheduler")');
+  });
+
+  it("runs the API bundled: its own configuration error, not a re-run under tsx", () => {
+    const result = launch("api");
+    expect(result).toEqual({ status: 1, output: expect.stringContaining("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set)") });
+  });
+
+  it("hands the worker and the projector the arguments after the app's name", () => {
+    const worker = launch("worker", "--bogus");
+    expect(worker.status).toBe(1);
+    expect(worker.output).toContain('unknown argument "--bogus"');
+    const projector = launch("projector", "bogus");
+    expect(projector.status).toBe(1);
+    expect(projector.output).toContain('unknown command "bogus": use run or rebuild');
+  });
+});
