@@ -2,9 +2,9 @@
 // process, the way to run it in production. apps/<app>/main.ts is bundled by scripts/bundle.mjs
 // into .build/apps/<app>.mjs (about half a second, every start, so it is never stale) and run in
 // this process on plain node, as `npm start` runs the CLI: no tsx loader thread and no per-file
-// transforms, ~75-85 MB less resident memory a process and less CPU than `tsx apps/<app>/main.ts`
-// (platform bench, distributed, docs/performance-log.md). The pid is the app's, so signals and
-// kill -9 reach it. `tsx apps/<app>/main.ts` runs the same code from source.
+// transforms, so ~75-85 MB less peak resident memory a process than `tsx apps/<app>/main.ts`
+// and less CPU in 3 of 4 runs (platform bench, distributed; docs/performance-log.md). The pid is
+// the app's, so signals and kill -9 reach it. `tsx apps/<app>/main.ts` runs the same code from source.
 import { pathToFileURL } from "node:url";
 import { bundle } from "./bundle.mjs";
 
