@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
+// Defined (true) by scripts/bundle.mjs.
 declare const VERDICT_BUNDLE: boolean | undefined;
 
 /** True when this process may load the resolvers; otherwise it has re-run itself and will exit with the child's code. */

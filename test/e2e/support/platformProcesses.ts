@@ -25,7 +25,7 @@ export function distributedEnv(databaseUrl: string, agentPath: string): Distribu
   };
 }
 
-/** `npm run <app> -- args`, with node's own flags (a CPU profile) first. */
+/** What `npm run <app> -- args` runs, with node's own flags (a CPU profile) first. */
 function spawnBundled(name: string, app: "api" | "projector" | "worker", args: string[], env: Record<string, string | undefined>, nodeArgs: string[] = []): AppProcess {
   return spawnApp(name, [...nodeArgs, "scripts/app.mjs", app, ...args], env, { tsx: false });
 }
