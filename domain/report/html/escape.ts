@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 
 const SPECIAL = /[&<>"'\u0100-\uffff]/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function escapeHtml(value: unknown): string {
   const text = value == null ? "" : typeof value === "string" ? value : String(value);
@@ -65,12 +66,13 @@ function escapeFrom(text: string): string {
 /**
  * An href the page may link to: a same-site path, a fragment, or an http(s) URL. Anything
  * else (`javascript:`, `data:`, protocol-relative `//host`) is refused and the caller renders
- * plain text instead.
+ * plain text instead. So is any control character: a browser drops tabs and line breaks from a
+ * URL before reading it, so `/<tab>/evil.example` would open `//evil.example`.
  */
 export function safeHref(path: unknown): string | null {
   if (typeof path !== "string") return null;
   const trimmed = path.trim();
-  if (trimmed === "") return null;
+  if (trimmed === "" || CONTROL.test(trimmed)) return null;
   if (/^https?:\/\/[^\s]/i.test(trimmed)) return trimmed;
   if ((trimmed.startsWith("/") && !trimmed.startsWith("//") && !trimmed.startsWith("/\\")) || trimmed.startsWith("#")) {
     return trimmed;
