@@ -5,6 +5,7 @@
 
 import { escapeHtml, truncate } from "./escape.js";
 import { comparisonMethod } from "../../stats/conclusion.js";
+import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, ratePercent, tokens } from "./figures.js";
 import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
 import { costPerScenario } from "./modelPanels.js";
@@ -50,7 +51,7 @@ function tableRow(view: ReportView, label: string, withJudge: boolean): string {
     `<td class="num">${escapeHtml(avgTokens)}</td>`,
     `<td class="num">${escapeHtml(perScenario == null ? "—" : `${view.money(perScenario, modelEstimated(s))}/scenario`)}</td>`,
   ];
-  if (withJudge) cells.push(`<td class="num">${escapeHtml(view.money(s.judge_cost, false))} · ${escapeHtml(s.judge_calls ?? 0)}</td>`);
+  if (withJudge) cells.push(`<td class="num">${escapeHtml(view.money(s.judge_cost, view.judgeEstimated))} · ${escapeHtml(s.judge_calls ?? 0)}</td>`);
   cells.push(`<td>${escapeHtml(typicalFault(view, label))}</td>`);
   return `<tr>${cells.join("")}</tr>`;
 }
@@ -73,7 +74,7 @@ function plotRow(label: string, entry: ComparisonDoc["models"][string] | undefin
   return (
     `<div class="plot-row"><code>${escapeHtml(label)}</code>` +
     `<div class="axis" role="img" aria-label="${escapeHtml(`${label}: ${figures}`)}">${bar}<span class="dot" style="left:${axis(entry.pass_rate)}%"></span></div>` +
-    `<span class="small">${escapeHtml(`${figures} · ${entry.scenarios} scenarios`)}</span></div>`
+    `<span class="small">${escapeHtml(`${figures} · ${countOf(entry.scenarios, "scenario")}`)}</span></div>`
   );
 }
 
@@ -82,7 +83,7 @@ function pairLine(pair: ComparisonDoc["pairs"][number]): string {
     ? ` [${pair.interval[0].toFixed(1)}, ${pair.interval[1].toFixed(1)}]` : " (no interval)";
   const difference = finite(pair.difference) ? `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(1)} points` : "—";
   const badge = pair.decisive ? `<span class="badge ok">decisive</span>` : `<span class="badge">not decisive</span>`;
-  return `<li><code>${escapeHtml(pair.models[0])}</code> vs <code>${escapeHtml(pair.models[1])}</code>: ${escapeHtml(`${difference}${interval} over ${pair.scenarios} shared scenarios`)} ${badge}</li>`;
+  return `<li><code>${escapeHtml(pair.models[0])}</code> vs <code>${escapeHtml(pair.models[1])}</code>: ${escapeHtml(`${difference}${interval} over ${countOf(pair.scenarios, "shared scenario")}`)} ${badge}</li>`;
 }
 
 export function methodText(comparison: ComparisonDoc): string {

@@ -40,7 +40,8 @@ export function tokens(count: number | null | undefined): string {
 }
 
 function trimOne(value: number): string {
-  return value.toFixed(1).replace(/\.0$/, "");
+  const text = value.toFixed(1);
+  return text.endsWith(".0") ? text.slice(0, -2) : text;
 }
 
 const faultNames = new Map<string, string>();

@@ -2,6 +2,7 @@
 // the judge's pick marked, then the verdict with its rationale (§14 item 3, "Models").
 
 import { escapeHtml } from "./escape.js";
+import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, tokens } from "./figures.js";
 import type { ModelSummaryDoc } from "./reportDocument.js";
 import { modelEstimated, type ReportView } from "./reportView.js";
@@ -48,7 +49,7 @@ function modelBlock(view: ReportView, label: string): string {
   ];
   if (summary.avg_task_completion != null) rows.splice(2, 0, ["Task completion", percent(summary.avg_task_completion)]);
   if (summary.judge_calls || summary.judge_cost != null) {
-    rows.push(["Judge", `${view.money(summary.judge_cost, false)} · ${summary.judge_calls ?? 0} calls`]);
+    rows.push(["Judge", `${view.money(summary.judge_cost, view.judgeEstimated)} · ${countOf(summary.judge_calls ?? 0, "call")}`]);
   }
   return (
     `<div class="model${pick ? " pick" : ""}"><div class="name">${escapeHtml(label)}` +

@@ -325,6 +325,52 @@ describe("renderReportHtml: edge reports", () => {
   });
 });
 
+describe("renderReportHtml: figures as the guide writes them", () => {
+  /** One answer card: from the model's label to the end of its scenario's disclosure. */
+  const card = (html: string, label: string): string => {
+    const at = html.indexOf(`<div class="answer"><code>${label}</code>`);
+    return at < 0 ? "" : html.slice(at, html.indexOf("</details>", at));
+  };
+
+  it("writes an answer card's token count in the short form (reference §14: 1.2K, 3.4M)", () => {
+    const html = render(singleModel([result({ input_tokens: 2100, output_tokens: 228 }), result({ scenario_key: "s2", input_tokens: 300, output_tokens: 5 })]));
+    expect(html).toContain("2.3K tokens");
+    expect(html).toContain("305 tokens");
+    expect(html).not.toContain("2328 tokens");
+  });
+
+  it("reads a blank answer as empty, as the Markdown does, instead of an empty block", () => {
+    const html = render(singleModel([result({ answer: "  \n\t " })]));
+    expect(card(html, "m1")).toContain('<p class="small">(empty answer)</p>');
+    expect(html).not.toMatch(/<pre>\n\s*<\/pre>/);
+  });
+
+  it("marks the judge's spend estimated (~) in the panels and the comparison table when the run's judge usage is", () => {
+    const doc = sampleReport();
+    const estimated = render({ ...doc, judge_usage: { ...doc.judge_usage!, estimated: true } });
+    const models = estimated.slice(estimated.indexOf('id="models"'), estimated.indexOf('id="scenarios"'));
+    expect(models).toContain("<dt>Judge</dt><dd>~$0.0090 · 6 calls</dd>");
+    expect(models).toContain('<td class="num">~$0.0090 · 6</td>');
+    const reported = render(doc);
+    expect(reported).toContain("<dt>Judge</dt><dd>$0.0090 · 6 calls</dd>");
+  });
+
+  it("counts in the singular for one (one call, one scenario, one shared scenario)", () => {
+    const doc = sampleReport();
+    const one = { ...doc.summary_by_model!["gpt-5-mini"], judge_calls: 1 };
+    const single = render({ ...doc, summary_by_model: { ...doc.summary_by_model, "gpt-5-mini": one } });
+    expect(single).toContain("<dt>Judge</dt><dd>$0.0090 · 1 call</dd>");
+    const pairOfOne = {
+      ...doc.comparison!,
+      models: Object.fromEntries(Object.entries(doc.comparison!.models).map(([label, entry]) => [label, { ...entry, scenarios: 1, interval: null }])),
+      pairs: doc.comparison!.pairs.map((pair) => ({ ...pair, scenarios: 1, interval: null, decisive: false })),
+    };
+    const html = render({ ...doc, comparison: pairOfOne });
+    expect(html).toContain("(no interval) · 1 scenario</span>");
+    expect(html).toContain("over 1 shared scenario <span");
+  });
+});
+
 describe("renderReportHtml: deterministic and fast", () => {
   it("gives the same bytes for the same document, also after a JSON round trip", () => {
     const doc = sampleReport();

@@ -4,7 +4,7 @@
 import type { Chunks } from "./chunks.js";
 import { escapeHtml, truncate } from "./escape.js";
 import { copyMarkdown } from "./markdownRanges.js";
-import { faultNameHtml, figureHtml, latency, percent } from "./figures.js";
+import { faultNameHtml, figureHtml, latency, percent, tokens } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
 import { callFailed, FAILED_MARK_HTML } from "./scenarioMatrix.js";
@@ -51,12 +51,12 @@ function answerCard(view: ReportView, labelHtml: string, result: ResultDoc | und
   const tokenCount = (result.input_tokens ?? 0) + (result.output_tokens ?? 0);
   const cost = view.money(result.cost, result.metadata?.cost_source === "estimated");
   // The figures need no scan (figureHtml); a count is a number unless a document said otherwise.
-  const count = typeof tokenCount === "number" ? tokenCount : escapeHtml(tokenCount);
+  const count = typeof tokenCount === "number" ? figureHtml(tokens(tokenCount)) : escapeHtml(tokenCount);
   let html = `<div class="answer"><code>${labelHtml}</code> ${statusBadge(result)} <small${view.costTitleAttr(result)}>${figureHtml(latency(result.duration_ms))} · ${count} tokens · ${figureHtml(cost)}</small>`;
   html += toolsBlock(result) + faultBox(view, result);
   if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>\n${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
   if (result.answer == null) html += `<p class="small">answer not retained for this run</p>`;
-  else if (result.answer === "") html += `<p class="small">(empty answer)</p>`;
+  else if (result.answer.trim() === "") html += `<p class="small">(empty answer)</p>`;
   else html += `<pre>\n${escapeHtml(truncate(result.answer, ANSWER_LIMIT))}</pre>`;
   return html + "</div>";
 }
