@@ -53,6 +53,8 @@ describe("tenancy and roles", () => {
       p.gql(g, `mutation ($id: ID!) { replaceScenarios(evaluationId: $id, scenariosText: "Hello") { added } }`, { id: evaluationId }),
     ]);
     for (const answer of answers) expect(answer.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    // The mutations on a run are given its id as `runId`, and their not-found says so.
+    expect([answers[1], answers[2]].map((answer) => answer.body.errors[0].extensions.field)).toEqual(["runId", "runId"]);
     for (const ext of ["", ".md", ".json"]) expect((await p.get(g, `${base()}/report${ext}`)).status).toBe(404);
     expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
   });

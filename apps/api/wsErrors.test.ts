@@ -57,6 +57,45 @@ describe("errors over graphql-ws", () => {
   });
 });
 
+describe("documents too deep to parse", () => {
+  // Under maxTokens, but deep enough that the parser's recursion overflows the stack.
+  const deepLiteral = `{ catalog(key: ${"[".repeat(2500)}"k"${"]".repeat(2500)}) { key } }`;
+
+  it("are that operation's syntax error over graphql-ws, the socket kept open", async () => {
+    const { frames, closed } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [
+      { id: "deep", type: "subscribe", payload: { query: deepLiteral } },
+      { id: "good", type: "subscribe", payload: { query: "{ catalogs { key } }" } },
+    ], (seen) => seen.some((f) => f.id === "good" && f.type === "complete"));
+    expect(closed).toBeNull();
+    expect(frames.find((f) => f.id === "deep")).toMatchObject({ type: "error", payload: [{ message: "Syntax Error: the document is nested too deeply to parse", extensions: { code: "GRAPHQL_PARSE_FAILED" } }] });
+    expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: [] } } });
+  });
+
+  it("are refused over HTTP too", async () => {
+    const res = await p.gql(p.keys.acmeRead, deepLiteral);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+  });
+});
+
+describe("introspection that multiplies its answer", () => {
+  // Aliased `types` and `fields` through fragments: the answer grew as the fourth power of the aliases.
+  const aliases = (n: number, field: string, inner: string) => Array.from({ length: n }, (_, i) => `${field}${i}: ${field} { ${inner} }`).join(" ");
+  const fanOut = `{ __schema { ${aliases(20, "types", "...T")} } } fragment T on __Type { ${aliases(20, "fields", "name type { ...U }")} } fragment U on __Type { ${aliases(20, "fields", "name")} }`;
+
+  it("is refused before it runs, over HTTP and graphql-ws, and the standard introspection query still answers", async () => {
+    const res = await p.gql(p.keys.acmeRead, fanOut);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: "introspection takes no aliases (`types0: types`)", extensions: { code: "GRAPHQL_VALIDATION_FAILED" } });
+    const { frames } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [{ id: "fan", type: "subscribe", payload: { query: fanOut } }], (seen) => seen.some((f) => f.id === "fan"));
+    expect(frames.find((f) => f.id === "fan")).toMatchObject({ type: "error", payload: expect.arrayContaining([expect.objectContaining({ extensions: expect.objectContaining({ code: "VALIDATION" }) })]) });
+    const { getIntrospectionQuery } = await import("graphql");
+    const standard = await p.gql(p.keys.acmeRead, getIntrospectionQuery());
+    expect(standard.status).toBe(200);
+    expect(standard.body.data.__schema.queryType.name).toBe("Query");
+  });
+});
+
 describe("documents too long to parse safely", () => {
   // Each fragment spreads the next: graphql-js's validation follows the chain recursively.
   const chain = (n: number) =>

@@ -23,12 +23,15 @@ export interface RunHistory {
   failure: EventData<"RunFailed"> | null;
 }
 
-/** The run's events for this tenant, or NOT_FOUND (missing, malformed id or another tenant's). */
-export async function loadRunHistory(store: EventStore, tenant: string, runId: string): Promise<RunHistory> {
-  if (!isValidId(runId)) throw notFound("run", runId);
+/**
+ * The run's events for this tenant, or NOT_FOUND (missing, malformed id or another tenant's)
+ * naming `field`, the argument the caller was given the id in.
+ */
+export async function loadRunHistory(store: EventStore, tenant: string, runId: string, field = "id"): Promise<RunHistory> {
+  if (!isValidId(runId)) throw notFound("run", runId, field);
   const runEvents = await readWholeStream(store, runStream(runId));
   const first = runEvents[0] ? eventRegistry.parseRecorded(runEvents[0]) : null;
-  if (!first || (first.type !== "RunStarted" && first.type !== "ReportImported") || first.data.tenant !== tenant) throw notFound("run", runId);
+  if (!first || (first.type !== "RunStarted" && first.type !== "ReportImported") || first.data.tenant !== tenant) throw notFound("run", runId, field);
   const events = [...runEvents];
   if (first.type === "RunStarted") {
     const pairs = first.data.scenarios.length * first.data.models.length;

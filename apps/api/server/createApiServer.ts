@@ -16,7 +16,7 @@ import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { ApiError, classify, formatError, HTTP_STATUS } from "./errors.js";
-import { costLimit, depthLimit } from "./queryLimits.js";
+import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { textProblem } from "./inputText.js";
 import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
@@ -84,7 +84,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // A socket message is held to the HTTP body limit (ws would otherwise take 100 MiB); one over it
   // closes the socket with 1009 (message too big).
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql", maxPayload: byteLimit(limits.bodyLimit) });
-  const rules = [depthLimit(limits.maxDepth)];
+  const rules = [depthLimit(limits.maxDepth), introspectionWithoutAliases, literalDepthLimit(MAX_JSON_DEPTH)];
   // Cost depends on `first` arguments, which may be variables: checked once they are known.
   const costProblem = (document: DocumentNode, variables: Record<string, unknown> | null | undefined) =>
     validate(schema, document, [costLimit(limits.maxCost, () => variables ?? {})])[0] ?? null;
@@ -124,6 +124,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         } catch (error) {
           // As an error message for this operation: thrown, graphql-ws would close the whole socket (4500).
           if (error instanceof GraphQLError) return [error];
+          // A literal nested thousands deep (still under maxTokens) overflows the parser's stack.
+          if (error instanceof RangeError) return [new GraphQLError("Syntax Error: the document is nested too deeply to parse", { extensions: { code: "GRAPHQL_PARSE_FAILED" } })];
           throw error;
         }
         const deep = tooDeep(payload.variables, MAX_JSON_DEPTH, "variables");

@@ -1,8 +1,8 @@
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { parse, specifiedRules, validate, type ValidationRule } from "graphql";
+import { getIntrospectionQuery, parse, specifiedRules, validate, type ValidationRule } from "graphql";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
-import { costLimit, depthLimit, MAX_SPREAD_NESTING } from "./queryLimits.js";
+import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit, MAX_SPREAD_NESTING } from "./queryLimits.js";
 
 async function check(query: string, rules: ValidationRule[]) {
   return validate(await buildApiSchema(), parse(query), [...specifiedRules, ...rules]).map((e) => e.message);
@@ -24,6 +24,15 @@ describe("costLimit", () => {
     // evaluations 1 + 2 x (edges 1 + 20 x (node 1 + id 1))
     expect(await check(small, [costLimit(83)])).toEqual([]);
     expect(await check(small, [costLimit(82)])).toEqual(["query costs 83; the limit is 82"]);
+  });
+
+  it("counts a negative `first` as an empty page, so it cannot cancel the cost of other fields", async () => {
+    const heavy = `{ a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } }`;
+    const cancelled = `{ a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } evaluations(first: -100000) @skip(if: true) { edges { node { id } } } }`;
+    expect(await check(heavy, [costLimit(1000)])).toEqual(["query costs 2004; the limit is 1000"]);
+    expect(await check(cancelled, [costLimit(1000)])).toEqual(["query costs 2005; the limit is 1000"]);
+    const viaVariable = `query ($n: Int) { a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } evaluations(first: $n) { totalCount } }`;
+    expect(await check(viaVariable, [costLimit(1000, () => ({ n: -2_000_000 }))])).toEqual(["query costs 2005; the limit is 1000"]);
   });
 
   it("reads `first` from variables when given them", async () => {
@@ -72,5 +81,39 @@ describe("depth and cost of documents built to be slow", () => {
     const { messages } = await timed(chain(150, 1), [depthLimit(12), costLimit(5000)]);
     expect(messages).toEqual(Array(2).fill(`fragments are spread within fragments more than ${MAX_SPREAD_NESTING} levels deep`));
     expect((await timed(chain(90, 1), [depthLimit(12), costLimit(5000)])).messages).toEqual([]);
+  });
+});
+
+describe("introspectionWithoutAliases", () => {
+  it("lets the standard introspection query through", async () => {
+    expect(await check(getIntrospectionQuery(), [introspectionWithoutAliases, depthLimit(12), costLimit(5000)])).toEqual([]);
+  });
+
+  it("refuses aliases inside introspection, where they multiply the answer, through fragments too", async () => {
+    const fanOut = `{ __schema { a: types { ...T } b: types { ...T } } } fragment T on __Type { x: fields { name } y: fields { name } }`;
+    expect(await check(fanOut, [introspectionWithoutAliases])).toEqual([
+      "introspection takes no aliases (`a: types`)",
+      "introspection takes no aliases (`b: types`)",
+      "introspection takes no aliases (`x: fields`)",
+      "introspection takes no aliases (`y: fields`)",
+    ]);
+    expect(await check(`{ q: __type(name: "Query") { name } }`, [introspectionWithoutAliases])).toEqual(["introspection takes no aliases (`q: __type`)"]);
+  });
+
+  it("leaves aliases elsewhere alone, __typename included", async () => {
+    expect(await check(`{ a: catalogs { key kind: __typename } }`, [introspectionWithoutAliases])).toEqual([]);
+  });
+});
+
+describe("literalDepthLimit", () => {
+  const nested = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+  const importing = (depth: number) => `mutation { importReport(evaluationId: "e", envelope: ${nested(depth)}) { __typename } }`;
+
+  it("refuses a list or object written into the query nested beyond the limit, once", async () => {
+    expect(await check(importing(64), [literalDepthLimit(64)])).toEqual([]);
+    expect(await check(importing(65), [literalDepthLimit(64)])).toEqual(["a value in the query is nested more than 64 levels deep; at most 64 are accepted"]);
+    expect(await check(`mutation { importReport(evaluationId: "e", envelope: { a: { b: [{ c: 1 }] } }) { __typename } }`, [literalDepthLimit(3)])).toEqual([
+      "a value in the query is nested more than 3 levels deep; at most 3 are accepted",
+    ]);
   });
 });

@@ -2,8 +2,8 @@
 // cost (every field 1, list fields multiplied by their `first` or a default page) is too high.
 import {
   GraphQLError, Kind, getNamedType, getNullableType, isListType, isObjectType, isInterfaceType,
-  type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLType,
-  type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
+  type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLType, type ListValueNode,
+  type ObjectValueNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
 } from "graphql";
 
 const DEFAULT_LIST = 20;
@@ -111,13 +111,14 @@ export function depthLimit(maxDepth: number) {
   };
 }
 
+/** A connection's page size as asked; never below 0, so a negative `first` cannot cancel other fields' cost. */
 function listSize(field: FieldNode, variables: Record<string, unknown>): number {
   const first = field.arguments?.find((a) => a.name.value === "first");
   if (!first) return DEFAULT_LIST;
-  if (first.value.kind === Kind.INT) return Number(first.value.value);
+  if (first.value.kind === Kind.INT) return Math.max(0, Number(first.value.value));
   if (first.value.kind === Kind.VARIABLE) {
     const value = variables[first.value.name.value];
-    return typeof value === "number" ? value : DEFAULT_LIST;
+    return typeof value === "number" && Number.isFinite(value) ? Math.max(0, value) : DEFAULT_LIST;
   }
   return DEFAULT_LIST;
 }
@@ -172,5 +173,53 @@ export function costLimit(maxCost: number, variables: () => Record<string, unkno
         }
       },
     };
+  };
+}
+
+/**
+ * No alias inside introspection (`__schema`, `__type` and the `__Type`, `__Field`... they return).
+ * The depth and cost limits do not count introspection, so standard tools can read the schema;
+ * without aliases each object answers every field at most once, and graphql-js's own
+ * MaxIntrospectionDepthRule bounds the nesting. With them, aliased `types` and `fields` spread
+ * through fragments grew the answer as the fourth power of the aliases: 1.7 KB of query took the
+ * process out of memory.
+ */
+export function introspectionWithoutAliases(context: ValidationContext): ASTVisitor {
+  return {
+    Field(node: FieldNode) {
+      if (!node.alias) return;
+      const parent = context.getParentType()?.name ?? "";
+      const name = node.name.value;
+      const introspecting = parent.startsWith("__") || name === "__schema" || name === "__type";
+      if (!introspecting) return;
+      context.reportError(
+        new GraphQLError(`introspection takes no aliases (\`${node.alias.value}: ${name}\`)`, { nodes: [node], extensions: { code: "VALIDATION" } }),
+      );
+    },
+  };
+}
+
+/**
+ * Lists and objects written into the query's text nest at most `max` levels, the limit JSON
+ * variables and bodies have (jsonDepth.ts): an inline literal reaches events and read models as
+ * they do.
+ */
+export function literalDepthLimit(max: number) {
+  return (context: ValidationContext): ASTVisitor => {
+    let depth = 0;
+    let reported = false;
+    const enter = (node: ObjectValueNode | ListValueNode) => {
+      depth += 1;
+      if (depth > max && !reported) {
+        reported = true;
+        context.reportError(
+          new GraphQLError(`a value in the query is nested more than ${max} levels deep; at most ${max} are accepted`, { nodes: [node], extensions: { code: "VALIDATION" } }),
+        );
+      }
+    };
+    const leave = () => {
+      depth -= 1;
+    };
+    return { ObjectValue: { enter, leave }, ListValue: { enter, leave } };
   };
 }

@@ -180,7 +180,7 @@ export class RunMutations {
   })
   async completeExternalRun(@Arg("runId", () => ID) runId: string, @Ctx() context: ApiContext): Promise<RunCompletionPayload> {
     const options = commandOptions(context);
-    const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId);
+    const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId, "runId");
     if (!history.record?.started.external) throw new ApiError("CONFLICT", `run ${runId} is not external; the workers complete it`, "runId");
     const scored = history.record.scored.size;
     const command = { type: "RequestRunCompletion", run_id: runId, scored };
