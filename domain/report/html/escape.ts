@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 
 const SPECIAL = /[&<>"'\u0100-\uffff]/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function escapeHtml(value: unknown): string {
