@@ -2,7 +2,30 @@
 // rebuilt from the recorded inputs), the raw answer, what was parsed, the usage, and why an
 // answer was unusable.
 import { createHash } from "node:crypto";
-import type { JudgeExchange, eventSchemas } from "@verdict/domain";
+import { storableJsonOf, truncateBytes, type JudgeExchange, type eventSchemas } from "@verdict/domain";
+
+/**
+ * A judge's text (its raw answer, what was parsed from it, a verdict's rationale) is kept up to
+ * this many UTF-8 bytes a string (the reference keeps an output to 20,000): an answer of hundreds
+ * of kilobytes would push its event over the store's size limit and fail the pair or the run,
+ * where a judge that answers unusably must only be skipped.
+ */
+export const JUDGE_TEXT_BYTES = 20_000;
+
+/**
+ * The judge's text as an event keeps it: every string cut to JUDGE_TEXT_BYTES (Ruby's
+ * truncate_bytes), and a NUL or a lone surrogate recorded as U+FFFD, as an agent's text is.
+ */
+export function storedJudgeText<T>(value: T): T {
+  return storableJsonOf(clipped(value));
+}
+
+function clipped<T>(value: T): T {
+  if (typeof value === "string") return (value.length * 3 > JUDGE_TEXT_BYTES ? truncateBytes(value, JUDGE_TEXT_BYTES) : value) as T;
+  if (Array.isArray(value)) return value.map(clipped) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clipped(inner)])) as T;
+}
 
 type ExchangeData = eventSchemas.JudgeExchangeData;
 
@@ -25,10 +48,10 @@ export function exchangeData(exchange: JudgeExchange, traceIds: string[] = []): 
   return {
     kind: exchange.kind,
     prompt_digest: promptDigest(exchange.instructions, exchange.prompt),
-    raw_answer: exchange.raw,
-    parsed: exchange.parsed ? (JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
+    raw_answer: storedJudgeText(exchange.raw),
+    parsed: exchange.parsed ? storedJudgeText(JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
     usage: usageOf(exchange),
     trace_ids: traceIds,
-    error: exchange.unusable_reason,
+    error: storedJudgeText(exchange.unusable_reason),
   };
 }

@@ -97,6 +97,28 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(completed.summary.judge_usage.run).toMatchObject({ calls: 1, cost: 0.002 });
   });
 
+  it("a judge answering with NUL, a lone surrogate or 700 KB of text still completes the run, its text kept storable", async () => {
+    const padded = JSON.stringify({ score: 0.5, pad: "z".repeat(700_000) });
+    // The verdict's JSON carries escapes that parse to a NUL and a lone surrogate; its raw answer ends in a NUL of its own.
+    const verdictAnswer = '{"winner": "gpt-5-mini", "rationale": "Fewer leaks\\u0000 overall \\ud800"}\u0000';
+    // JSON strings are YAML double-quoted scalars, escapes and all.
+    const script = ["judge: hostile", "defaults:", `  score: ${JSON.stringify(padded)}`, `  recommend: ${JSON.stringify(padded)}`, `  verdict: ${JSON.stringify(verdictAnswer)}`].join("\n");
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    await start(store, bus, { judge: ScriptedJudge.fromYaml(script) });
+    await seedRun(store, { judge: { kind: "llm", model: "hostile" }, judgeLabel: "hostile" });
+    await waitFor(() => runEnded(store, "r1"), 20_000);
+    const events = await runEvents(store, "r1");
+    expect(events.map((e) => e.type)).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    const verdict = events[2].data as Record<string, any>;
+    expect(verdict.verdict.rationale).toBe("Fewer leaks\ufffd overall \ufffd");
+    expect(verdict.judge_exchange.raw_answer.endsWith("\ufffd")).toBe(true);
+    const scored = (await pairEvents(store, "r1", 0))[1].data as Record<string, any>;
+    expect(scored.judge_exchanges[0].parsed).toMatchObject({ score: 0.5 });
+    expect(Buffer.byteLength(scored.judge_exchanges[0].raw_answer)).toBeLessThanOrEqual(20_000);
+    expect(scored.judge_exchanges[0].raw_answer.endsWith("…")).toBe(true);
+  });
+
   it("a run asking for a judge this worker does not have is scored and labelled as rules only", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();

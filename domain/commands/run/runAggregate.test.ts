@@ -93,6 +93,14 @@ describe("RecordVerdict", () => {
     });
     expect(() => given(runAggregate, [runStarted(), event]).when(verdict)).toThrow("run r1 already has a verdict");
   });
+  it("records a judge's NUL or lone surrogate as U+FFFD rather than refusing the verdict", () => {
+    const exchange = { kind: "verdict", prompt_digest: "d", raw_answer: "pick\u0000 \ud800", parsed: null, usage: null, trace_ids: [], error: null };
+    const hostile = { ...verdict, verdict: { ...verdict.verdict, rationale: "Best\u0000 overall \udfff" }, judge_exchange: exchange };
+    const [event] = given(runAggregate, [runStarted()]).when(hostile);
+    expect(event.type).toBe("VerdictRecorded");
+    expect((event.data as { verdict: { rationale: string } }).verdict.rationale).toBe("Best\ufffd overall \ufffd");
+    expect((event.data as { judge_exchange: { raw_answer: string } }).judge_exchange.raw_answer).toBe("pick\ufffd \ufffd");
+  });
   it("refuses a winner that is not one of the run's models", () => {
     expect(() => given(runAggregate, [runStarted()]).when({ ...verdict, verdict: { ...verdict.verdict, winner: "gpt-4" } })).toThrow(
       'verdict winner "gpt-4" is not a model of run r1',

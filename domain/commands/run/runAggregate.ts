@@ -4,6 +4,7 @@ import type { Aggregate, DecideContext } from "../aggregate.js";
 import { pairName } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
 import type { EventInput } from "../../events/registry.js";
+import { storableJsonOf } from "../../events/storableText.js";
 import type { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
 import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { freezeRun } from "../evaluation/selection.js";
@@ -114,7 +115,9 @@ function decide(state: RunState, command: RunCommand, context: DecideContext & R
         throw DomainError.validation(`verdict winner "${winner}" is not a model of run ${command.run_id}`, "verdict.winner");
       }
       const { type: _t, run_id: _r, ...data } = command;
-      return [{ type: "VerdictRecorded", data }];
+      // The rationale and the raw answer are the judge's text: a NUL or a lone surrogate in them
+      // is recorded as U+FFFD (as a pair's judge exchanges are), never a reason to fail the run.
+      return [{ type: "VerdictRecorded", data: storableJsonOf(data) }];
     }
     case "RecordComparison": {
       mustRun(state, command.run_id);
