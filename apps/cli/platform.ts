@@ -6,11 +6,10 @@
 // Each command opens only what it needs; `close()` releases what was opened, in reverse.
 import { join } from "node:path";
 import type { EventStore, JobBus } from "@verdict/domain";
-import { openPgliteDataDir } from "@verdict/infra/db";
+import { HomeInUseError, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
 import { CliError } from "./errors.js";
-import { lockHome, verdictHome } from "./home.js";
 
 export interface PlatformMode {
   embedded: boolean;
@@ -59,7 +58,9 @@ export class Resources {
 /** Locks an embedded home for this process (a no-op with PostgreSQL). */
 export async function claimHome(mode: PlatformMode, resources: Resources): Promise<void> {
   if (!mode.embedded) return;
-  const release = await lockHome(mode.home);
+  const release = await lockHome(mode.home).catch((error: unknown) => {
+    throw error instanceof HomeInUseError ? new CliError(error.message) : error;
+  });
   resources.add(release, (r) => r());
 }
 

@@ -3,14 +3,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { createPostgresEventStore } from "@verdict/infra";
+import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import type { EventStore } from "@verdict/domain";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair } from "./testing/runFixture.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const TSX = import.meta.resolve("tsx");
 let eventsDb: TestDatabase;
 let readDb: TestDatabase;
 let store: EventStore;
@@ -31,11 +35,9 @@ afterAll(async () => {
   await readDb?.drop();
 });
 
-function projector(command: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", join(here, "main.ts"), command], {
-    cwd: join(here, "..", ".."),
-    env: { ...process.env, DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url },
-  });
+function projector(command: string, { env = { DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url } as NodeJS.ProcessEnv, cwd = join(here, "..", "..") } = {}) {
+  // tsx by its path: an `--import tsx` is resolved from the cwd, which may be outside the project.
+  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts"), command], { cwd, env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -80,5 +82,48 @@ describe("tsx apps/projector/main.ts", () => {
     proc.child.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
     expect((await runs()).map((r) => r.id)).toEqual(["r1", "r2"]);
+  }, 60_000);
+});
+
+describe("tsx apps/projector/main.ts on an embedded home", () => {
+  let home: string;
+  let elsewhere: string;
+  const embedded = { DATABASE_URL: "", VERDICT_READ_DATABASE_URL: "" };
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), "verdict-projector-home-"));
+    elsewhere = await mkdtemp(join(tmpdir(), "verdict-projector-cwd-"));
+    const events = await createPgliteEventStore({ dataDir: join(home, "events") });
+    const deps = commandDeps("acme");
+    await createEvaluation(events, deps, "e1", ["a", "b"]);
+    await beginRun(events, deps, "e1", "r1", [GPT]);
+    await events.close();
+  }, 60_000);
+
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+    await rm(elsewhere, { recursive: true, force: true });
+  });
+
+  it("rebuilds the read models of VERDICT_HOME, not of the directory it was started in", async () => {
+    const proc = projector("rebuild", { env: { ...embedded, VERDICT_HOME: home }, cwd: elsewhere });
+    expect(await proc.exited).toBe(0);
+    expect(JSON.parse(proc.output().stdout).rebuilt).toBe(2 + 2);
+    expect(existsSync(join(home, "read", "PG_VERSION"))).toBe(true);
+    expect(existsSync(join(elsewhere, ".verdict"))).toBe(false);
+    // The lock is released on the way out.
+    expect(existsSync(join(home, "verdict.pid"))).toBe(false);
+  }, 120_000);
+
+  it("refuses a home another live process holds, opening none of its databases", async () => {
+    // This test's own process stands for a running `verdict start`.
+    await writeFile(join(home, "verdict.pid"), `${process.pid}\n`);
+    try {
+      const proc = projector("rebuild", { env: { ...embedded, VERDICT_HOME: home }, cwd: elsewhere });
+      expect(await proc.exited).toBe(1);
+      expect(proc.output().stderr).toContain(`is in use by another verdict process (pid ${process.pid})`);
+    } finally {
+      await rm(join(home, "verdict.pid"), { force: true });
+    }
   }, 60_000);
 });

@@ -2,12 +2,15 @@
 // `tsx apps/projector/main.ts [run|rebuild]` from source.
 //   run      follow the log from the checkpoint, publishing progress (default)
 //   rebuild  truncate every read model and replay the whole log, print the checksum, exit
-// Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.
-// Read models: VERDICT_READ_DATABASE_URL, else DATABASE_URL, else embedded PGlite under .verdict/read.
+// Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under VERDICT_HOME/events.
+// Read models: VERDICT_READ_DATABASE_URL, else DATABASE_URL, else embedded PGlite under VERDICT_HOME/read.
+// VERDICT_HOME defaults to ./.verdict; an embedded home is locked as `verdict start` locks it, so
+// the projector never opens PGlite databases another process is serving.
 // VERDICT_PROJECTOR_SKIP_UNKNOWN=1 skips (and reports) event types this build does not know.
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
+import { lockHome, verdictHome } from "@verdict/infra/db";
 import type { EventStore } from "@verdict/domain";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { mkdir } from "node:fs/promises";
 import { readModelChecksum } from "./db/checksum.js";
 import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
@@ -16,17 +19,21 @@ import { rejectionLine } from "./projection/rejections.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 
-async function openEventStore(): Promise<EventStore> {
+async function openEventStore(home: string): Promise<EventStore> {
   if (process.env.DATABASE_URL) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
-  const dataDir = join(resolve(".verdict"), "events");
+  const dataDir = join(home, "events");
   await mkdir(dataDir, { recursive: true });
   return createPgliteEventStore({ dataDir });
 }
 
 async function main(command: string): Promise<void> {
   if (command !== "run" && command !== "rebuild") throw new Error(`unknown command "${command}": use run or rebuild`);
-  const store = await openEventStore();
-  const read = await openReadModels({ url: readDatabaseUrlFromEnv() });
+  const home = verdictHome(process.env);
+  // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
+  const release = process.env.DATABASE_URL ? async () => undefined : await lockHome(home);
+  const store = await openEventStore(home);
+  const readUrl = readDatabaseUrlFromEnv();
+  const read = await openReadModels(readUrl ? { url: readUrl } : { baseDir: home, name: "read" });
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,
@@ -43,6 +50,7 @@ async function main(command: string): Promise<void> {
     await bus.close();
     await read.close();
     await store.close();
+    await release();
   };
   if (command === "rebuild") {
     const started = Date.now();
@@ -53,7 +61,7 @@ async function main(command: string): Promise<void> {
     return;
   }
   projector.start();
-  console.log(`projector following the log; read models at ${read.database.embedded ? ".verdict/read (embedded)" : "the read database"}`);
+  console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "read")} (embedded)` : "the read database"}`);
   const stop = () => void shutdown().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
