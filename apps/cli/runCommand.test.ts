@@ -82,7 +82,9 @@ describe("verdict run on examples/support", () => {
       [["run", "--catalog", example("catalog.yaml")], /--product is required/],
       [[...base, "--agent", "python:agent.py"], /--agent must be scripted:<agent script.yaml> or http:<url/],
       [[...base, "--agent", "scripted:/nope/agent.yaml"], /--agent: no such file \/nope\/agent.yaml/],
-      [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml> or none/],
+      [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml> or none \(got "gpt-5"\)/],
+      // A URL whose http: prefix was forgotten is refused without being shown: it may hold a password.
+      [[...base, "--agent", "https://user:s3cretpw@host/replay"], /--agent must be scripted:.* \(value not shown: it may carry a password or a token\)$/],
       [[...base, "--set", "nightly"], /nightly/],
       [[...base, "--catalog", "/nope/catalog.yaml"], /\/nope\/catalog.yaml/],
       [[...base, "--format", "pdf"], /--format must be md, json or html/],

@@ -2,7 +2,7 @@
 // judge completion a command runs with. A bad spec or an unreadable script is a usage error that
 // names the flag.
 import type { AgentRuntime } from "@verdict/domain";
-import { HttpAgent, ScriptedAgent } from "@verdict/infra/agents";
+import { HttpAgent, ScriptedAgent, shownSpec } from "@verdict/infra/agents";
 import { ScriptedJudge, type JudgeBackend } from "@verdict/infra/judges";
 import { CliError } from "./errors.js";
 
@@ -29,7 +29,7 @@ export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
       throw new CliError(`--agent: ${(error as Error).message}`);
     }
   }
-  throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> (got ${JSON.stringify(spec)})`);
+  throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> ${shownSpec(spec)}`);
 }
 
 /** The judge backend, or null for rules only. */
@@ -38,7 +38,7 @@ export async function judgeFromFlag(spec: string): Promise<JudgeBackend | null> 
   if (trimmed === "none") return null;
   const match = /^scripted:(.+)$/.exec(trimmed);
   if (match) return loaded("--judge", match[1], (path) => ScriptedJudge.load(path));
-  throw new CliError(`--judge must be scripted:<judge script.yaml> or none (got ${JSON.stringify(spec)})`);
+  throw new CliError(`--judge must be scripted:<judge script.yaml> or none ${shownSpec(spec)}`);
 }
 
 /** The label a scripted judge gives itself, else its backend name. */

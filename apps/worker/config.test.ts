@@ -84,6 +84,20 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     expect(await database).toMatch(/^DATABASE_URL is not a valid URL: /);
     expect(await database).not.toContain("S3cret");
   });
+
+  it("shows back a mistyped setting, but never one that holds a URL (its prefix forgotten or mistyped)", async () => {
+    const bad = (promise: Promise<unknown>) => promise.then(() => "", (error: Error) => error.message);
+    expect(await bad(agentFromSpec("scriptd:agent.yaml"))).toContain('(got "scriptd:agent.yaml")');
+    for (const spec of ["https://bob:S3cret@host/replay", "HTTP:https://host/replay?api_key=QUERYSECRET", "host/replay#token=T0KEN"]) {
+      const message = await bad(agentFromSpec(spec));
+      expect(message).toMatch(/^VERDICT_AGENT must be scripted:.*\(value not shown: it may carry a password or a token\)$/);
+      expect(message).not.toMatch(/S3cret|QUERYSECRET|T0KEN/);
+    }
+    const judge = await bad(judgeFromSetting("http:https://judge:JUDGEPW@host/j"));
+    expect(judge).toMatch(/^VERDICT_JUDGE must be "none" or "scripted:<path to a judge script>" \(value not shown/);
+    expect(judge).not.toContain("JUDGEPW");
+    expect(await bad(judgeFromSetting("gpt-5"))).toContain('(got "gpt-5")');
+  });
 });
 
 describe("apps/worker/README.md", () => {

@@ -1,7 +1,7 @@
 // The worker's settings from its environment and command line, checked before anything starts:
 // a missing or malformed setting is an error that names the variable and what to set.
 import type { AgentRuntime } from "@verdict/domain";
-import { HttpAgent, ScriptedAgent } from "@verdict/infra/agents";
+import { HttpAgent, ScriptedAgent, shownSpec } from "@verdict/infra/agents";
 import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
@@ -130,7 +130,7 @@ export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
       throw new WorkerConfigError(`VERDICT_AGENT: ${(error as Error).message}`);
     }
   }
-  throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> (got ${JSON.stringify(spec.replace(/\/\/[^/@]*@/, "//…@"))})`);
+  throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> ${shownSpec(spec)}`);
 }
 
 /** VERDICT_JUDGE: `scripted:<path.yaml>` or `none`; a script that cannot be loaded names the setting. */

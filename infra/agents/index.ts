@@ -2,3 +2,4 @@
 export * from "./scriptedAgent.js";
 export * from "./httpAgent.js";
 export * from "./replayData.js";
+export { shownSpec } from "./shownSpec.js";
