@@ -108,6 +108,26 @@ describe("HttpAgent against a hostile or broken endpoint", () => {
     expect(() => new HttpAgent({ url: "ftp://alice:S3cret@host/replay" })).toThrow("agent url must be http(s): ftp://host/replay");
   });
 
+  it("follows no redirect, so its headers never reach the host a redirect names", async () => {
+    routes.set("/moved", (_body, res) => {
+      res.writeHead(307, { location: `${base}/elsewhere` });
+      res.end();
+    });
+    routes.set("/elsewhere", (_body, res) => json(res, 200, { answer: "from elsewhere" }));
+    const agent = new HttpAgent({ url: `${base}/moved`, headers: { "x-api-key": "HEADERSECRET" } });
+    const error = await agent.replay(scenario, model, { signal }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(HttpAgentError);
+    expect((error as Error).message).toBe("agent answered a redirect (HTTP 307), which is not followed: give the URL of the replay endpoint itself");
+    expect(hits.get("/moved")).toBe(1); // final: not retried
+    expect(hits.get("/elsewhere")).toBeUndefined();
+  });
+
+  it("refuses a header fetch would refuse when it is configured, naming the header but not its value", () => {
+    const build = () => new HttpAgent({ url: `${base}/replay`, headers: { authorization: "Bearer sk-LIVE-SECRET\nx" } });
+    expect(build).toThrow('agent header "authorization" is not a valid HTTP header (value not shown)');
+    expect(() => build()).not.toThrow(/sk-LIVE-SECRET/);
+  });
+
   it("refuses a body over the limit without reading it all, and does not retry it", async () => {
     routes.set("/huge", (_body, res) => {
       res.writeHead(200, { "content-type": "application/json" });

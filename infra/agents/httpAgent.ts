@@ -1,6 +1,7 @@
 // An agent the host runs itself behind HTTP: Verdict POSTs `{ scenario, model }` as JSON and
 // expects the replay's JSON back. Each attempt is bounded by a timeout; a 5xx or a network
-// failure is retried with exponential backoff; a 4xx or a body that is not a replay is final.
+// failure is retried with exponential backoff; a 4xx, a redirect (never followed: it would take
+// the agent's headers to another host) or a body that is not a replay is final.
 // The body is read up to `maxBodyBytes` (a replay is recorded only up to 1 MB of answer anyway),
 // and a body that stops arriving is a timeout like a missing answer. A URL's user and password
 // (`http://user:pass@host/replay`) are sent as basic auth and appear in no name or error: fetch
@@ -50,7 +51,16 @@ export class HttpAgent implements AgentRuntime {
     this.url = url.href;
     this.headers = { "content-type": "application/json", accept: "application/json" };
     if (credentials) this.headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
-    Object.assign(this.headers, options.headers);
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      // Checked here, by name only: fetch's own refusal quotes the value (a token, typically),
+      // and at replay time that message would become the replay's recorded error.
+      try {
+        new Headers([[name, value]]);
+      } catch {
+        throw new Error(`agent header ${JSON.stringify(name)} is not a valid HTTP header (value not shown)`);
+      }
+      this.headers[name] = value;
+    }
   }
 
   async replay(scenario: RuntimeScenario, model: RuntimeModel, { signal }: { signal: AbortSignal }): Promise<ReplayData> {
@@ -78,6 +88,8 @@ export class HttpAgent implements AgentRuntime {
         headers: this.headers,
         body: JSON.stringify({ scenario, model }),
         signal,
+        // Followed, a redirect would carry the agent's headers to wherever it points.
+        redirect: "manual",
       });
     } catch (error) {
       const timedOut = !outer.aborted && (error as Error).name === "TimeoutError";
@@ -88,6 +100,9 @@ export class HttpAgent implements AgentRuntime {
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
+      if (response.status >= 300 && response.status < 400) {
+        throw new HttpAgentError(`agent answered a redirect (HTTP ${response.status}), which is not followed: give the URL of the replay endpoint itself`, false);
+      }
       throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
     }
     const text = await this.bodyText(response, timeoutMs, outer);
