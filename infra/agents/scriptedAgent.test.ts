@@ -66,6 +66,8 @@ describe("ScriptedAgent", () => {
     expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(/replies\.0/);
     expect(() => ScriptedAgent.fromYaml("replies: [{ answer: hi }]")).toThrow("replies.0: needs key or prompt");
     expect(() => ScriptedAgent.fromYaml("replies: [{ prompt: '/(/', answer: hi }]")).toThrow(/replies\.0\.prompt: invalid regex/);
+    // Would backtrack for ever on a long prompt, synchronously: refused when the script loads.
+    expect(() => ScriptedAgent.fromYaml("replies: [{ prompt: '/^(\\w+\\s?)*$/', answer: hi }]")).toThrow(/replies\.0\.prompt: unsafe regex: a repeated group/);
     expect(() => ScriptedAgent.fromYaml("replies: [")).toThrow(/invalid YAML/);
   });
 });
