@@ -8,12 +8,12 @@ const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
 const HAS_BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;
 const ENTITY_CHARS = /[&<>]/g;
 const HAS_ENTITY_CHAR = /[&<>]/;
-const TEXT_CHARS = /[&<>[]/g;
-const HAS_TEXT_CHAR = /[&<>[]/;
+const TEXT_CHARS = /[&<>[\\]/g;
+const HAS_TEXT_CHAR = /[&<>[\\]/;
 const PIPE = /\|/g;
 /** Anything quote() changes: an escaped character or a line break. */
-const QUOTE_CHANGES = /[&<>[\r\n\u2028\u2029\u0085\v\f]/;
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[" };
+const QUOTE_CHANGES = /[&<>[\\\r\n\u2028\u2029\u0085\v\f]/;
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "\\": "\\\\" };
 const entity = (c: string): string => ENTITIES[c];
 
 /** `&`, `<`, `>` as entities: Markdown renders them back as the characters, HTML never sees a tag. */
@@ -23,7 +23,8 @@ export function escapeAngles(text: string): string {
 
 /**
  * Untrusted prose for Markdown: angle brackets and ampersands as entities, and `[` escaped so an
- * answer cannot open a link or an image (no `javascript:` target, no tracking pixel loads).
+ * answer cannot open a link or an image (no `javascript:` target, no tracking pixel loads). A
+ * backslash is escaped too, or the answer's own `\\` before a `[` would escape our escape.
  */
 export function escapeText(text: string): string {
   return HAS_TEXT_CHAR.test(text) ? text.replace(TEXT_CHARS, entity) : text;

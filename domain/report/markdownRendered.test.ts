@@ -1,0 +1,53 @@
+// Untrusted text in the Markdown report, as a Markdown renderer reads it: markdown-it, a
+// CommonMark parser, with GFM tables and raw HTML allowed, as GitHub takes a pasted report.
+// Whatever an answer holds, it renders no tag, link or image, and a table cell stays one cell.
+import MarkdownIt from "markdown-it";
+import { describe, expect, it } from "vitest";
+import { cell, inline, quote } from "./markdownText.js";
+
+const markdown = new MarkdownIt({ html: true });
+/** Markup only untrusted text could have brought: an HTML tag, a link, an image. */
+const RAW = /<(b|i|img|script|details|summary|a|div|span|iframe|style)[\s>/]|<\/(details|summary|b|script)\b/i;
+
+// Pieces that open HTML, links, images, code, tables, lists and headings, and backslashes that
+// could escape an escape.
+const PIECES = ["`", "``", "```", "~~~", "<b>", "</details>", "<img src=x onerror=alert(1)>", "|", "\\", "\\|", "[x](javascript:alert(1))", "[x](http://t/x)", "![i](http://t/p.png)", "<http://evil.example>", "- ", "1. ", "# ", "    ", "  ", "> ", "a", "b c", "\n", "\n\n", "\r\n", "\u2028", "&", "&lt;", "*", "|---|", "\t", "---"];
+
+function answers(count: number, seed: number): string[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+  return Array.from({ length: count }, () => {
+    let answer = "";
+    const length = 1 + Math.floor(random() * 40);
+    for (let i = 0; i < length; i += 1) answer += PIECES[Math.floor(random() * PIECES.length)];
+    return answer;
+  });
+}
+
+describe("untrusted text as a Markdown renderer reads it", () => {
+  it("a backslash in the text cannot undo the escape of a [ (no link, no tracking pixel)", () => {
+    expect(quote("\\[x](javascript:alert(1)) \\![i](http://t/p.png)")).toBe("> \\\\\\[x](javascript:alert(1)) \\\\!\\[i](http://t/p.png)");
+    const html = markdown.render(quote("see \\![i](http://t/p.png)"));
+    expect(html).toBe("<blockquote>\n<p>see \\![i](http://t/p.png)</p>\n</blockquote>\n");
+  });
+
+  it("renders no tag, link or image from 4,000 random answers, quoted or in a list line", () => {
+    for (const answer of answers(4000, 7)) {
+      for (const md of [quote(answer), `- **Fault:** ${inline(answer)}`]) {
+        const html = markdown.render(md);
+        if (RAW.test(html)) throw new Error(`raw markup from ${JSON.stringify(answer)}:\n${md}\n->\n${html}`);
+      }
+    }
+  });
+
+  it("keeps a table row's cells whatever a cell holds", () => {
+    for (const answer of answers(2000, 11)) {
+      const html = markdown.render(`| h | ${cell(answer)} | z |\n|---|---|---|\n| r | ${cell(answer)} | z |`);
+      expect((html.match(/<td/g) ?? []).length, JSON.stringify(answer)).toBe(3);
+      expect(html).not.toMatch(RAW);
+    }
+  });
+});
