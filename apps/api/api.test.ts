@@ -1,6 +1,7 @@
 // The API end to end in one process: real HTTP (fetch) and graphql-ws clients against the
 // started server, the projector and the worker (scripted agent) behind it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Report } from "@verdict/domain";
 import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
@@ -81,6 +82,26 @@ describe("a run over GraphQL, followed live", () => {
     expect(await md.text()).toBe(report.markdown);
     const html = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report?theme=dark`);
     expect(await html.text()).toBe(report.html);
+  });
+
+  it("renders a finished run's page once a theme, however often it is asked for, REST or GraphQL", async () => {
+    const renders = vi.spyOn(Report.prototype, "toHtml");
+    try {
+      const page = (theme: string) => p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report${theme}`).then((r) => r.text());
+      const light = await page("?theme=light");
+      expect(await page("?theme=light")).toBe(light);
+      // The same page through GraphQL (another query text each time, so no whole answer is reused).
+      for (const spaces of ["", " "]) {
+        const data = await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { report { html(theme: LIGHT) } } }${spaces}`, { id: runId });
+        expect(data.run.report.html).toBe(light);
+      }
+      const system = await page("");
+      expect(system).not.toBe(light);
+      expect(await page("")).toBe(system);
+      expect(renders.mock.calls.map(([options]) => options?.theme ?? null)).toEqual(["light", null]);
+    } finally {
+      renders.mockRestore();
+    }
   });
 
   it("answers the audit trail: events in log order, every grade with its inputs, the verdict with its ranking", async () => {

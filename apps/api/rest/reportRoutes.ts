@@ -9,7 +9,7 @@ import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
 import { reportEnvelope } from "../report/rebuildReport.js";
 import type { RunHistory } from "../report/runEvents.js";
-import { runHistory, runReport } from "../schema/resolvers/runSupport.js";
+import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
 const THEMES = ["light", "dark"] as const;
@@ -88,7 +88,7 @@ export function reportRouter(): Router {
     }
     const context = requestContext(req);
     const located = await locate(context, req.params.id, req.params.runId);
-    const html = (await runReport(context, req.params.runId)).toHtml({ theme: (theme as "light" | "dark" | undefined) ?? null });
+    const html = await runReportHtml(context, req.params.runId, (theme as "light" | "dark" | undefined) ?? null);
     send(req, res, located, "html", "text/html; charset=utf-8", html);
   }));
   router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, res) => {

@@ -1,9 +1,11 @@
 // The report's renderings and public pieces, from the Report rebuilt out of recorded events.
-import { Arg, FieldResolver, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { ReportTheme } from "../types/enums.js";
 import { RunReportNode } from "../types/report.js";
+import type { ApiContext } from "../../server/context.js";
 import { ApiError } from "../../server/errors.js";
+import { runReportHtml } from "./runSupport.js";
 
 @Resolver(() => RunReportNode)
 export class ReportResolver {
@@ -18,8 +20,8 @@ export class ReportResolver {
   }
 
   @FieldResolver(() => String, { description: "A self-contained HTML page." })
-  html(@Root() node: RunReportNode, @Arg("theme", () => ReportTheme, { nullable: true }) theme: ReportTheme | null): string {
-    return node.report.toHtml({ theme: theme ?? null });
+  html(@Root() node: RunReportNode, @Arg("theme", () => ReportTheme, { nullable: true }) theme: ReportTheme | null, @Ctx() context: ApiContext): Promise<string> {
+    return runReportHtml(context, node.runId, theme ?? null);
   }
 
   @FieldResolver(() => String)

@@ -15,3 +15,14 @@ export async function runReport(context: ApiContext, runId: string): Promise<Rep
   const history = await runHistory(context, runId);
   return context.runCache.read(context.principal.tenant, runId, history.status, "report", async () => rebuildReport(history), historyResultCount(history));
 }
+
+/**
+ * The run's HTML page in one theme, rendered once a theme once the run has ended (REST and
+ * GraphQL alike): a finished run's page never changes, and a 3,000-result run's (~2.4 MB) took
+ * ~50 ms of CPU and some 30 MB of garbage to render at every view.
+ */
+export async function runReportHtml(context: ApiContext, runId: string, theme: "light" | "dark" | null): Promise<string> {
+  const history = await runHistory(context, runId);
+  const render = async () => (await runReport(context, runId)).toHtml({ theme });
+  return context.runCache.read(context.principal.tenant, runId, history.status, `html:${theme ?? "system"}`, render, historyResultCount(history));
+}
