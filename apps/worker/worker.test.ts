@@ -99,10 +99,12 @@ describe("a run through dispatcher, replay consumers and completion", () => {
 
   it("a judge answering with NUL, a lone surrogate or 700 KB of text still completes the run, its text kept storable", async () => {
     const padded = JSON.stringify({ score: 0.5, pad: "z".repeat(700_000) });
+    // A usable recommendation, 400,000 characters of it: it reaches the result and its diagnosis.
+    const longAdvice = JSON.stringify({ recommendation: `Call lookup_order first. ${"z".repeat(400_000)}` });
     // The verdict's JSON carries escapes that parse to a NUL and a lone surrogate; its raw answer ends in a NUL of its own.
     const verdictAnswer = '{"winner": "gpt-5-mini", "rationale": "Fewer leaks\\u0000 overall \\ud800"}\u0000';
     // JSON strings are YAML double-quoted scalars, escapes and all.
-    const script = ["judge: hostile", "defaults:", `  score: ${JSON.stringify(padded)}`, `  recommend: ${JSON.stringify(padded)}`, `  verdict: ${JSON.stringify(verdictAnswer)}`].join("\n");
+    const script = ["judge: hostile", "defaults:", `  score: ${JSON.stringify(padded)}`, `  recommend: ${JSON.stringify(longAdvice)}`, `  verdict: ${JSON.stringify(verdictAnswer)}`].join("\n");
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
     await start(store, bus, { judge: ScriptedJudge.fromYaml(script) });
@@ -117,6 +119,10 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(scored.judge_exchanges[0].parsed).toMatchObject({ score: 0.5 });
     expect(Buffer.byteLength(scored.judge_exchanges[0].raw_answer)).toBeLessThanOrEqual(20_000);
     expect(scored.judge_exchanges[0].raw_answer.endsWith("…")).toBe(true);
+    // gpt-5-mini skipped lookup_order on order_status: the judge's advice is its recommendation.
+    const refined = (await pairEvents(store, "r1", 0))[1].data as Record<string, any>;
+    expect(refined.recommendation.startsWith("Call lookup_order first.")).toBe(true);
+    expect(Buffer.byteLength(refined.recommendation)).toBeLessThanOrEqual(20_000);
   });
 
   it("a run asking for a judge this worker does not have is scored and labelled as rules only", async () => {
