@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { describe, expect, it } from "vitest";
 import { getIntrospectionQuery, parse, specifiedRules, validate, type ValidationRule } from "graphql";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
-import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit, MAX_SPREAD_NESTING } from "./queryLimits.js";
+import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit, MAX_SPREAD_NESTING, MAX_TYPE_PROBES } from "./queryLimits.js";
 
 async function check(query: string, rules: ValidationRule[]) {
   return validate(await buildApiSchema(), parse(query), [...specifiedRules, ...rules]).map((e) => e.message);
@@ -97,7 +97,14 @@ describe("introspectionWithoutAliases", () => {
       "introspection takes no aliases (`x: fields`)",
       "introspection takes no aliases (`y: fields`)",
     ]);
-    expect(await check(`{ q: __type(name: "Query") { name } }`, [introspectionWithoutAliases])).toEqual(["introspection takes no aliases (`q: __type`)"]);
+    expect(await check(`{ s: __schema { queryType { name } } }`, [introspectionWithoutAliases])).toEqual(["introspection takes no aliases (`s: __schema`)"]);
+  });
+
+  it("allows aliased root __type probes, as clients' feature detection sends them, up to a limit", async () => {
+    const probe = `{ directive: __type(name: "__Directive") { fields { name args { name } } } field: __type(name: "__Field") { fields { name } } type: __type(name: "__Type") { fields { name } } }`;
+    expect(await check(probe, [introspectionWithoutAliases])).toEqual([]);
+    const many = `{ ${Array.from({ length: MAX_TYPE_PROBES + 1 }, (_, i) => `t${i}: __type(name: "Query") { name }`).join(" ")} }`;
+    expect(await check(many, [introspectionWithoutAliases])).toEqual([`at most ${MAX_TYPE_PROBES} __type fields may be asked in one operation`]);
   });
 
   it("leaves aliases elsewhere alone, __typename included", async () => {

@@ -176,22 +176,37 @@ export function costLimit(maxCost: number, variables: () => Record<string, unkno
   };
 }
 
+/** Root `__type` fields one operation may ask (tools' feature probes alias a handful of them). */
+export const MAX_TYPE_PROBES = 20;
+
 /**
- * No alias inside introspection (`__schema`, `__type` and the `__Type`, `__Field`... they return).
- * The depth and cost limits do not count introspection, so standard tools can read the schema;
- * without aliases each object answers every field at most once, and graphql-js's own
- * MaxIntrospectionDepthRule bounds the nesting. With them, aliased `types` and `fields` spread
- * through fragments grew the answer as the fourth power of the aliases: 1.7 KB of query took the
- * process out of memory.
+ * No alias inside introspection (on the fields of the `__Type`, `__Field`... that `__schema` and
+ * `__type` return) and none of `__schema`. The depth and cost limits do not count introspection,
+ * so standard tools can read the schema; without aliases each object answers a field at most
+ * once, and graphql-js's own MaxIntrospectionDepthRule bounds the nesting. With them, aliased
+ * `types` and `fields` spread through fragments grew the answer as the fourth power of the
+ * aliases: 1.7 KB of query took the process out of memory. Aliases of the root `__type` (one
+ * type each, as clients' feature probes ask them) are allowed, MAX_TYPE_PROBES at most.
  */
 export function introspectionWithoutAliases(context: ValidationContext): ASTVisitor {
+  let typeProbes = 0;
   return {
+    OperationDefinition: {
+      enter() {
+        typeProbes = 0;
+      },
+    },
     Field(node: FieldNode) {
-      if (!node.alias) return;
-      const parent = context.getParentType()?.name ?? "";
+      const parent = context.getParentType();
       const name = node.name.value;
-      const introspecting = parent.startsWith("__") || name === "__schema" || name === "__type";
-      if (!introspecting) return;
+      if (name === "__type" && parent === context.getSchema().getQueryType()) {
+        typeProbes += 1;
+        if (typeProbes === MAX_TYPE_PROBES + 1) {
+          context.reportError(new GraphQLError(`at most ${MAX_TYPE_PROBES} __type fields may be asked in one operation`, { nodes: [node], extensions: { code: "VALIDATION" } }));
+        }
+        return;
+      }
+      if (!node.alias || !(name === "__schema" || parent?.name.startsWith("__"))) return;
       context.reportError(
         new GraphQLError(`introspection takes no aliases (\`${node.alias.value}: ${name}\`)`, { nodes: [node], extensions: { code: "VALIDATION" } }),
       );
