@@ -16,14 +16,22 @@ export const WIDE_REGEX_INPUT_LIMIT = 1_000;
 export interface PatternShape {
   /** Exponential backtracking is possible: never run it. */
   unsafe: boolean;
+  /**
+   * The classic exponential shape, a group repeated without bound holding a repeat without bound
+   * (`(a+)+`, `(\w+\s?)*`): the part of rule 1 that is never a false alarm.
+   */
+  unboundedNesting: boolean;
   /** How many characters of the text the regex may scan. */
   inputLimit: number;
 }
 
 interface GroupFrame {
   quantified: boolean; // contains a quantifier (other than `?`)
+  unbounded: boolean; // contains `*`, `+` or `{n,}`
   alternation: boolean;
 }
+
+const UNSAFE: PatternShape = { unsafe: true, unboundedNesting: false, inputLimit: 0 };
 
 const BROAD_ESCAPES = new Set(["s", "S", "w", "W", "D"]);
 
@@ -48,7 +56,7 @@ function lazy(source: string, i: number): number {
 
 /** Classifies a JavaScript regex source by the rules above. */
 export function patternShape(source: string): PatternShape {
-  const stack: GroupFrame[] = [{ quantified: false, alternation: false }];
+  const stack: GroupFrame[] = [{ quantified: false, unbounded: false, alternation: false }];
   let broadRuns = 0;
   let i = 0;
   while (i < source.length) {
@@ -63,7 +71,7 @@ export function patternShape(source: string): PatternShape {
       broad = source[i + 1] === "^";
       atomEnd = classEnd(source, i);
     } else if (char === "(") {
-      stack.push({ quantified: false, alternation: false });
+      stack.push({ quantified: false, unbounded: false, alternation: false });
       i += 1;
       continue;
     } else if (char === ")") {
@@ -78,16 +86,19 @@ export function patternShape(source: string): PatternShape {
     const quantifier = quantifierAt(source, atomEnd);
     const frame = stack[stack.length - 1];
     if (quantifier.length > 0 && !quantifier.optionalOnly) {
-      if (closed && closed.quantified) return { unsafe: true, inputLimit: 0 };
-      if (closed && closed.alternation && quantifier.unbounded) return { unsafe: true, inputLimit: 0 };
+      if (closed && closed.unbounded && quantifier.unbounded) return { ...UNSAFE, unboundedNesting: true };
+      if (closed && closed.quantified) return UNSAFE;
+      if (closed && closed.alternation && quantifier.unbounded) return UNSAFE;
       frame.quantified = true;
+      if (quantifier.unbounded) frame.unbounded = true;
       if (quantifier.unbounded && (broad || closed)) broadRuns += 1;
     }
     if (closed && closed.quantified) frame.quantified = true;
+    if (closed && closed.unbounded) frame.unbounded = true;
     i = atomEnd + quantifier.length;
   }
-  if (broadRuns >= 3) return { unsafe: true, inputLimit: 0 };
-  return { unsafe: false, inputLimit: broadRuns === 2 ? WIDE_REGEX_INPUT_LIMIT : REGEX_INPUT_LIMIT };
+  if (broadRuns >= 3) return UNSAFE;
+  return { unsafe: false, unboundedNesting: false, inputLimit: broadRuns === 2 ? WIDE_REGEX_INPUT_LIMIT : REGEX_INPUT_LIMIT };
 }
 
 function classEnd(source: string, start: number): number {
