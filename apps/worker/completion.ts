@@ -20,7 +20,7 @@ import {
   type RunState,
 } from "@verdict/domain";
 import { collectPairs } from "./collectPairs.js";
-import { storedJudgeText, exchangeData } from "./exchanges.js";
+import { clippedJudgeText, exchangeData } from "./exchanges.js";
 import { CompletionJob, COMPLETE_TOPIC, jobFields, jobNames, parseJob, type JobNames } from "./jobs.js";
 import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
 import { failRunOnPoison } from "./poisonJobs.js";
@@ -74,7 +74,7 @@ async function completionCommands(deps: CompletionDeps, run: RunContext, record:
   const report = reportFromRun(record, { judge: run.judge, results });
   if (report.comparing) await report.judgeVerdict();
   const verdict = {
-    verdict: storedJudgeText(report.verdict),
+    verdict: clippedJudgeText(report.verdict),
     // A run that asked for a judge this deployment does not have was scored on rules alone.
     judge_label: run.judge ? run.judge.label : null,
     ranking: JSON.parse(JSON.stringify(report.summaryByModel)) as Record<string, unknown>,

@@ -2,7 +2,7 @@
 // rebuilt from the recorded inputs), the raw answer, what was parsed, the usage, and why an
 // answer was unusable.
 import { createHash } from "node:crypto";
-import { storableJsonOf, truncateBytes, type JudgeExchange, type eventSchemas } from "@verdict/domain";
+import { truncateBytes, type JudgeExchange, type eventSchemas } from "@verdict/domain";
 
 /**
  * A judge's text (its raw answer, what was parsed from it, a verdict's rationale) is kept up to
@@ -14,17 +14,14 @@ export const JUDGE_TEXT_BYTES = 20_000;
 
 /**
  * The judge's text as an event keeps it: every string cut to JUDGE_TEXT_BYTES (Ruby's
- * truncate_bytes), and a NUL or a lone surrogate recorded as U+FFFD, as an agent's text is.
+ * truncate_bytes). A NUL or a lone surrogate in it the run and result aggregates record as
+ * U+FFFD, as they do an agent's text.
  */
-export function storedJudgeText<T>(value: T): T {
-  return storableJsonOf(clipped(value));
-}
-
-function clipped<T>(value: T): T {
+export function clippedJudgeText<T>(value: T): T {
   if (typeof value === "string") return (value.length * 3 > JUDGE_TEXT_BYTES ? truncateBytes(value, JUDGE_TEXT_BYTES) : value) as T;
-  if (Array.isArray(value)) return value.map(clipped) as T;
+  if (Array.isArray(value)) return value.map(clippedJudgeText) as T;
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clipped(inner)])) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clippedJudgeText(inner)])) as T;
 }
 
 type ExchangeData = eventSchemas.JudgeExchangeData;
@@ -48,10 +45,10 @@ export function exchangeData(exchange: JudgeExchange, traceIds: string[] = []): 
   return {
     kind: exchange.kind,
     prompt_digest: promptDigest(exchange.instructions, exchange.prompt),
-    raw_answer: storedJudgeText(exchange.raw),
-    parsed: exchange.parsed ? storedJudgeText(JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
+    raw_answer: clippedJudgeText(exchange.raw),
+    parsed: exchange.parsed ? clippedJudgeText(JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
     usage: usageOf(exchange),
     trace_ids: traceIds,
-    error: storedJudgeText(exchange.unusable_reason),
+    error: clippedJudgeText(exchange.unusable_reason),
   };
 }

@@ -28,7 +28,7 @@ import {
   type ResultState,
 } from "@verdict/domain";
 import { replayThroughRuntime } from "./agentReplay.js";
-import { exchangeData, storedJudgeText } from "./exchanges.js";
+import { exchangeData, clippedJudgeText } from "./exchanges.js";
 import { withPairContext } from "./judging.js";
 import type { Limiter } from "./limiter.js";
 import type { RunContext } from "./runContext.js";
@@ -164,8 +164,8 @@ async function scoreCommand(run: RunContext, n: number, recorded: EventData<"Rep
     pass: result.passed,
     fault: result.fault,
     // A judge may have written both (a refined recommendation, a suggested tool, an instruction change).
-    recommendation: storedJudgeText(result.recommendation),
-    diagnosis: result.diagnosis ? storedJudgeText(JSON.parse(JSON.stringify(result.diagnosis)) as Record<string, unknown>) : null,
+    recommendation: clippedJudgeText(result.recommendation),
+    diagnosis: result.diagnosis ? clippedJudgeText(JSON.parse(JSON.stringify(result.diagnosis)) as Record<string, unknown>) : null,
     judge_exchanges: result.judgeExchanges.map((exchange) => exchangeData(exchange)),
   };
 }

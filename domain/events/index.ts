@@ -3,7 +3,7 @@
 // Payload building blocks live under the `eventSchemas` namespace so their plain names
 // (scenarioData, replayData...) never collide with the core's classes in @verdict/domain.
 export { DomainError, isDomainError, type DomainErrorCode } from "./domainError.js";
-export { TEXT_RULE, isStorableText, storableJsonOf, storableTextOf, unstorableTextPath } from "./storableText.js";
+export { TEXT_RULE, isStorableText, storableTextOf, unstorableTextPath } from "./storableText.js";
 export type { Clock, IdGenerator } from "./clock.js";
 export {
   ID_PATTERN,

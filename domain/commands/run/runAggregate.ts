@@ -93,7 +93,8 @@ function decideComplete(state: RunState, command: CompleteRun): EventInput[] {
     throw DomainError.conflict(`run ${command.run_id} cannot complete: ${describeProblems(problems)}`, "results");
   }
   const passed = command.results.filter((r) => r.pass).length;
-  return [{ type: "RunCompleted", data: { scored: command.results.length, passed, summary: command.summary } }];
+  // The summary carries the verdict, so the judge's text: stored as VerdictRecorded stores it.
+  return [{ type: "RunCompleted", data: { scored: command.results.length, passed, summary: storableJsonOf(command.summary) } }];
 }
 
 function decide(state: RunState, command: RunCommand, context: DecideContext & RunContext): EventInput[] {
