@@ -2,7 +2,7 @@
 // run-level calls no result owns (the verdict). The judge's cost is the evaluation's
 // overhead: it is summed here, apart from the agent's, and never enters the ranking.
 
-import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import { FloatSum, floatSum, roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 import { countOf, isEstimatedUsage, numberOrNull, resultJudgeUsage, type CostResultLike, type JudgeUsageRecord } from "./resultCost.js";
 
 export interface JudgeUsageTotals {
@@ -35,7 +35,7 @@ export function judgeUsage(results: Iterable<CostResultLike>, runUsage?: JudgeUs
     calls: sum(parts, (usage) => countOf(usage.calls)),
     input_tokens: sum(parts, (usage) => countOf(usage.input_tokens)),
     output_tokens: sum(parts, (usage) => countOf(usage.output_tokens)),
-    ...(costs.length ? { cost: roundHalfAway(costs.reduce((a, b) => a + b, 0), 6) } : {}),
+    ...(costs.length ? { cost: roundHalfAway(floatSum(costs), 6) } : {}),
     ...(model ? { model } : {}),
     by_kind: usageByKind(parts),
     estimated: parts.some(isEstimatedUsage),
@@ -62,7 +62,7 @@ export function judgeUsageFromExchanges(
   let calls = 0;
   let input = 0;
   let output = 0;
-  let cost: number | null = null;
+  const cost = new FloatSum();
   let model: string | null = null;
   const byKind: Record<string, number> = {};
   for (const exchange of exchanges) {
@@ -73,7 +73,7 @@ export function judgeUsageFromExchanges(
     input += countOf(usage?.input_tokens);
     output += countOf(usage?.output_tokens);
     const callCost = numberOrNull(usage?.cost);
-    if (callCost !== null) cost = (cost ?? 0) + callCost;
+    if (callCost !== null) cost.add(callCost);
     model ??= usage?.model ?? null;
   }
   if (calls === 0) return null;
@@ -81,7 +81,7 @@ export function judgeUsageFromExchanges(
     calls,
     input_tokens: input,
     output_tokens: output,
-    cost: cost === null ? null : roundHalfAway(cost, 6),
+    cost: cost.count === 0 ? null : roundHalfAway(cost.value, 6),
     model,
     by_kind: byKind,
     source: options.source ?? "reported",

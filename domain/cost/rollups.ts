@@ -2,7 +2,7 @@
 // models"): per model, per scenario and for the run. The agent's cost and the judge's are
 // always kept in separate fields; `total` is the only place they meet.
 
-import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import { FloatSum, floatSum, roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 import type { JudgeUsageTotals } from "./judgeUsage.js";
 import {
   costSource,
@@ -51,32 +51,31 @@ export interface RunCostSummary {
 }
 
 const round6 = (value: number): number => roundHalfAway(value, 6);
-const sumOrNull = (values: number[]): number | null => (values.length ? round6(values.reduce((a, b) => a + b, 0)) : null);
+const sumOrNull = (values: number[]): number | null => (values.length ? round6(floatSum(values)) : null);
 const known = (values: (number | null)[]): number[] => values.filter((value): value is number => value !== null);
 
 /** One model's cost figures over its results (the cohort of one label). */
 export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary {
   // One pass (a cohort is every scenario of a model), each result's figures read once; sums run
   // in result order, as the reference adds them.
-  let costSum = 0;
-  let priced = 0;
-  let judgeSum = 0;
-  let judged = 0;
+  const costSum = new FloatSum();
+  const judgeSum = new FloatSum();
   let judgeCalls = 0;
   let reported = 0;
   let estimated = 0;
   for (const result of cohort) {
     const cost = resultCost(result);
-    if (cost !== null) { costSum += cost; priced += 1; }
+    if (cost !== null) costSum.add(cost);
     const usage = resultJudgeUsage(result);
     const judge = numberOrNull(usage?.cost);
-    if (judge !== null) { judgeSum += judge; judged += 1; }
+    if (judge !== null) judgeSum.add(judge);
     judgeCalls += countOf(usage?.calls);
     const source = costSource(result);
     if (source === "reported") reported += 1;
     else if (source === "estimated") estimated += 1;
   }
-  const cost = priced > 0 ? round6(costSum) : null;
+  const priced = costSum.count;
+  const cost = priced > 0 ? round6(costSum.value) : null;
   const perPriced = cost === null ? null : cost / priced;
   return {
     scenarios: cohort.length,
@@ -84,7 +83,7 @@ export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary 
     priced,
     reported,
     estimated,
-    judge_cost: judged > 0 ? round6(judgeSum) : null,
+    judge_cost: judgeSum.count > 0 ? round6(judgeSum.value) : null,
     judge_calls: judgeCalls,
     cost_per_priced: perPriced === null ? null : round6(perPriced),
     cost_per_1000: perPriced === null ? null : round6(perPriced * 1000),
@@ -117,10 +116,8 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
   // One pass per scenario (thousands of them), reading each result's figures once; sums run in
   // result order, as the reference adds them.
   for (const [key, cohort] of groups) {
-    let costSum = 0;
-    let priced = 0;
-    let judgeSum = 0;
-    let judged = 0;
+    const costSum = new FloatSum();
+    const judgeSum = new FloatSum();
     let anyEstimated = false;
     let anyUnpriced = false;
     let anyUsageEstimated = false;
@@ -131,14 +128,15 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
       const judge = numberOrNull(usage?.cost);
       const source = costSource(result);
       if (cost === null) anyUnpriced = true;
-      else { costSum += cost; priced += 1; }
-      if (judge !== null) { judgeSum += judge; judged += 1; }
+      else costSum.add(cost);
+      if (judge !== null) judgeSum.add(judge);
       if (source === "estimated") anyEstimated = true;
       if (isEstimatedUsage(usage)) anyUsageEstimated = true;
       models[result.label] = { cost, judge_cost: judge, cost_source: source };
     }
-    const cost = priced > 0 ? round6(costSum) : null;
-    const judge = judged > 0 ? round6(judgeSum) : null;
+    const priced = costSum.count;
+    const cost = priced > 0 ? round6(costSum.value) : null;
+    const judge = judgeSum.count > 0 ? round6(judgeSum.value) : null;
     out[key] = {
       cost,
       judge_cost: judge,

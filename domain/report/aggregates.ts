@@ -1,21 +1,21 @@
 // Criterion statistics and fault recommendations (reference-core §13.2): the grouped views the
 // Markdown, the JSON and the fix items are built from.
-import { roundHalfAwayFromZero as round } from "../support/index.js";
+import { FloatSum, roundHalfAwayFromZero as round } from "../support/index.js";
 import type { CriterionStats, Recommendation, ReportModel, ReportResult } from "./reportTypes.js";
 
 function stats(values: number[], threshold: number): CriterionStats {
   if (values.length === 0) return { skipped: true, reason: "No scorable answers" };
-  let sum = 0;
+  const sum = new FloatSum();
   let min = Infinity;
   let max = -Infinity;
   let passed = 0;
   for (const value of values) {
-    sum += value;
+    sum.add(value);
     if (value < min) min = value;
     if (value > max) max = value;
     if (value >= threshold) passed += 1;
   }
-  return { score: round(sum / values.length, 3), min: round(min, 3), max: round(max, 3), passed, total: values.length };
+  return { score: round(sum.value / values.length, 3), min: round(min, 3), max: round(max, 3), passed, total: values.length };
 }
 
 /**

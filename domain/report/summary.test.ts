@@ -24,6 +24,15 @@ describe("summarizeByModel", () => {
     expect(Object.keys(m1.faults)).toEqual(["low_quality", "run_error"]);
   });
 
+  it("means and totals add as Ruby's Array#sum does", () => {
+    const scores = [0.775, 0.867, 0.441, 0.715];
+    const rows = summarizeByModel(
+      scores.map((score, i) => fakeResult({ key: `s${i}`, label: "m", score, scores: { task_completion: score }, cost: 0.1 })),
+      [model("m")],
+    );
+    expect(rows.m).toMatchObject({ avg_score: 0.7, avg_task_completion: 0.7, cost: 0.4 });
+  });
+
   it("gives mean, p50 and p95 latency by nearest rank over timed replays", () => {
     expect(summary.m1.avg_duration_ms).toBe(200);
     expect(summary.m1.p50_duration_ms).toBe(200);

@@ -1,6 +1,6 @@
 // Per-model summary (reference-core §13.1, plus the guide's p50/p95 and cost per 1,000):
 // one pass over the results, then one row per model label in model order.
-import { roundHalfAwayFromZero as round } from "../support/index.js";
+import { FloatSum, roundHalfAwayFromZero as round } from "../support/index.js";
 import { nearestRanks } from "../stats/index.js";
 import { costsByModel } from "../cost/index.js";
 
@@ -11,20 +11,18 @@ interface Tally {
   scenarios: number;
   passed: number;
   errored: number;
-  scoreSum: number;
-  scoreCount: number;
-  taskSum: number;
-  taskCount: number;
+  scores: FloatSum;
+  tasks: FloatSum;
   durations: number[];
-  durationSum: number;
+  durationSum: FloatSum;
   inputTokens: number;
   outputTokens: number;
   faults: Record<string, number>;
 }
 
 const newTally = (): Tally => ({
-  scenarios: 0, passed: 0, errored: 0, scoreSum: 0, scoreCount: 0, taskSum: 0, taskCount: 0,
-  durations: [], durationSum: 0, inputTokens: 0, outputTokens: 0, faults: {},
+  scenarios: 0, passed: 0, errored: 0, scores: new FloatSum(), tasks: new FloatSum(),
+  durations: [], durationSum: new FloatSum(), inputTokens: 0, outputTokens: 0, faults: {},
 });
 
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -33,15 +31,17 @@ function add(tally: Tally, result: ReportResult): void {
   tally.scenarios += 1;
   if (result.status === "passed") tally.passed += 1;
   else if (result.status === "errored") tally.errored += 1;
-  if (isNumber(result.score)) { tally.scoreSum += result.score; tally.scoreCount += 1; }
+  if (isNumber(result.score)) tally.scores.add(result.score);
   const task = result.scores.task_completion;
-  if (isNumber(task)) { tally.taskSum += task; tally.taskCount += 1; }
+  if (isNumber(task)) tally.tasks.add(task);
   const { replay } = result;
-  if (isNumber(replay.durationMs)) { tally.durations.push(replay.durationMs); tally.durationSum += replay.durationMs; }
+  if (isNumber(replay.durationMs)) { tally.durations.push(replay.durationMs); tally.durationSum.add(replay.durationMs); }
   tally.inputTokens += replay.inputTokens ?? 0;
   tally.outputTokens += replay.outputTokens ?? 0;
   if (result.fault) tally.faults[result.fault] = (tally.faults[result.fault] ?? 0) + 1;
 }
+
+const mean = (sum: FloatSum, digits: number): number | null => (sum.count > 0 ? round(sum.value / sum.count, digits) : null);
 
 function row(model: ReportModel, tally: Tally, costs: ModelCosts): ModelSummary {
   const [p50, p95] = nearestRanks(tally.durations, [50, 95]);
@@ -52,9 +52,9 @@ function row(model: ReportModel, tally: Tally, costs: ModelCosts): ModelSummary 
     passed: tally.passed,
     errored: tally.errored,
     pass_rate: tally.scenarios > 0 ? round((tally.passed * 100) / tally.scenarios, 1) : 0,
-    avg_score: tally.scoreCount > 0 ? round(tally.scoreSum / tally.scoreCount, 3) : null,
-    avg_task_completion: tally.taskCount > 0 ? round(tally.taskSum / tally.taskCount, 3) : null,
-    avg_duration_ms: tally.durations.length > 0 ? round(tally.durationSum / tally.durations.length) : null,
+    avg_score: mean(tally.scores, 3),
+    avg_task_completion: mean(tally.tasks, 3),
+    avg_duration_ms: mean(tally.durationSum, 0),
     p50_duration_ms: p50,
     p95_duration_ms: p95,
     input_tokens: tally.inputTokens,

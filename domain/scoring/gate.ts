@@ -4,6 +4,7 @@
 // exactly 0.7 passes), and the judge's grades — task_completion plus any llm_judge criteria —
 // must reach it on their own: rule checks cannot carry an answer the judge graded as failing.
 import { roundHalfAwayFromZero } from "../support/round.js";
+import { FloatSum } from "../support/floatSum.js";
 
 /** The default pass threshold. */
 export const PASS_THRESHOLD = 0.7;
@@ -15,26 +16,17 @@ export type ResultStatus = "passed" | "failed" | "errored";
 
 /** Mean of the non-null values rounded to 3 decimals; null when nothing was scored. */
 export function meanScore(values: Scores | ReadonlyArray<number | null | undefined>): number | null {
-  let sum = 0;
-  let count = 0;
+  const sum = new FloatSum();
   if (Array.isArray(values)) {
-    for (const value of values) {
-      if (typeof value === "number" && Number.isFinite(value)) {
-        sum += value;
-        count += 1;
-      }
-    }
+    for (const value of values) if (typeof value === "number" && Number.isFinite(value)) sum.add(value);
   } else {
     const scores = values as Scores;
     for (const key in scores) {
       const value = scores[key];
-      if (typeof value === "number" && Number.isFinite(value)) {
-        sum += value;
-        count += 1;
-      }
+      if (typeof value === "number" && Number.isFinite(value)) sum.add(value);
     }
   }
-  return count === 0 ? null : roundHalfAwayFromZero(sum / count, 3);
+  return sum.count === 0 ? null : roundHalfAwayFromZero(sum.value / sum.count, 3);
 }
 
 function graded(scores: Scores, key: string): boolean {

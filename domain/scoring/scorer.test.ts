@@ -202,6 +202,22 @@ describe("Scorer.mean", () => {
     expect(Scorer.mean({ a: null })).toBeNull();
     expect(Scorer.mean([])).toBeNull();
   });
+
+  it("adds the scores as Ruby's Array#sum does, so a mean of exactly 0.6995 rounds to 0.7 and passes", () => {
+    // One by one, 0.775 + 0.867 + 0.441 + 0.715 is 2.7979999999999996: a mean of 0.699.
+    const scorer = new Scorer({
+      criteria: [
+        { key: "length", type: "min_length", config: { chars: 40 } },
+        { key: "budget", type: "token_budget", config: { output_tokens: 867 } },
+        { key: "latency", type: "max_latency_ms", config: { ms: 441 } },
+        { key: "latency_soft", type: "max_latency_ms", config: { ms: 715 } },
+      ],
+    });
+    const scores = scorer.score(new Scenario({ key: "a", prompt: "p" }), new Replay({ answer: "x".repeat(31), outputTokens: 1000, durationMs: 1000 }));
+    expect(scores).toEqual({ length: 0.775, budget: 0.867, latency: 0.441, latency_soft: 0.715 });
+    expect(Scorer.mean(scores)).toBe(0.7);
+    expect(meetsThreshold({ score: Scorer.mean(scores), scores })).toBe(true);
+  });
 });
 
 describe("the pass gate", () => {

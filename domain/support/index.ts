@@ -6,3 +6,4 @@ export { parameterize, transliterate } from "./parameterize.js";
 export { humanize } from "./humanize.js";
 export { pluralize, countOf } from "./pluralize.js";
 export { roundHalfAwayFromZero, rubyNumber } from "./round.js";
+export { FloatSum, floatSum } from "./floatSum.js";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   countOf,
+  floatSum,
+  FloatSum,
   humanize,
   isBlank,
   parameterize,
@@ -61,6 +63,22 @@ describe("humanize and pluralize", () => {
     expect(pluralize("call")).toBe("calls");
     expect(pluralize("fault", 3)).toBe("faults");
     expect(pluralize("category")).toBe("categories");
+  });
+});
+
+describe("floatSum", () => {
+  it("sums as Ruby's Array#sum, compensating what each addition rounds away", () => {
+    expect(floatSum([0.775, 0.867, 0.441, 0.715])).toBe(2.798);
+    expect(floatSum([0.1, 0.2, 0.3])).toBe(0.6);
+    expect(floatSum(Array(10).fill(0.1))).toBe(1);
+    expect(floatSum([1e100, 1, -1e100])).toBe(1);
+    expect(floatSum([])).toBe(0);
+  });
+  it("counts what it was given", () => {
+    const sum = new FloatSum();
+    sum.add(0.5);
+    sum.add(0.25);
+    expect([sum.value, sum.count]).toEqual([0.75, 2]);
   });
 });
 
