@@ -2,7 +2,7 @@
 // (appended with expected version "no stream"), then scored with every judge exchange it took.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { jsonObject, nonBlank } from "./shared.js";
+import { costAmount, durationMs, jsonObject, nonBlank, tokenCount } from "./shared.js";
 import { judgeExchangeData } from "./runEvents.js";
 
 const pairIdentity = {
@@ -24,11 +24,11 @@ export const toolCallData = z.looseObject({
 export const replayData = z.object({
   answer: z.string().nullable().optional(),
   tool_calls: z.array(toolCallData).default([]),
-  duration_ms: z.number().nonnegative().nullable().optional(),
-  input_tokens: z.number().int().nonnegative().nullable().optional(),
-  output_tokens: z.number().int().nonnegative().nullable().optional(),
+  duration_ms: durationMs.nullable().optional(),
+  input_tokens: tokenCount.nullable().optional(),
+  output_tokens: tokenCount.nullable().optional(),
   error: z.string().nullable().optional(),
-  cost: z.number().nonnegative().nullable().optional(),
+  cost: costAmount.nullable().optional(),
   metadata: jsonObject.default({}),
 });
 export type ReplayData = z.output<typeof replayData>;

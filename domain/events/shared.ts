@@ -8,6 +8,21 @@ export const nonBlank = z.string().trim().min(1, "must not be blank");
 export const isoDate = z.iso.datetime({ offset: true });
 export const jsonObject = z.record(z.string(), z.unknown());
 
+// Bounds on the figures a replay, a judge call or an imported report may carry. Each is far past
+// any real one, and each keeps what the read models derive from it storable: a position fits the
+// integer column, a run's token sums stay exact in bigint, its float8 cost sums cannot overflow.
+// Past them the command is refused; without them the write succeeded and the read database then
+// refused the event, so the run's figures (or the whole run) silently went missing.
+export const POSITION_LIMIT = 2_147_483_647;
+export const TOKEN_COUNT_LIMIT = 1_000_000_000_000;
+export const COST_LIMIT = 1_000_000_000;
+export const DURATION_LIMIT_MS = 1_000_000_000_000;
+
+export const position = z.number().int().min(-POSITION_LIMIT - 1).max(POSITION_LIMIT, `must be at most ${POSITION_LIMIT}`);
+export const tokenCount = z.number().int().nonnegative().max(TOKEN_COUNT_LIMIT, `must be at most ${TOKEN_COUNT_LIMIT} tokens`);
+export const costAmount = z.number().nonnegative().max(COST_LIMIT, `must be at most ${COST_LIMIT} (USD)`);
+export const durationMs = z.number().nonnegative().max(DURATION_LIMIT_MS, `must be at most ${DURATION_LIMIT_MS} ms`);
+
 /** Scenario#to_h (reference-core §1): nil fields dropped. */
 export const scenarioData = z.object({
   key: nonBlank.max(200),
@@ -19,7 +34,7 @@ export const scenarioData = z.object({
   forbidden_patterns: z.array(z.string()).default([]),
   notes: z.string().optional(),
   production_only: z.boolean().default(false),
-  position: z.number().int().optional(),
+  position: position.optional(),
   tags: z.array(z.string()).default([]),
   params: jsonObject.default({}),
 });
@@ -27,7 +42,7 @@ export type ScenarioData = z.output<typeof scenarioData>;
 
 /** A scenario as an evaluation holds it: always positioned, enabled or not. */
 export const evaluationScenario = scenarioData.extend({
-  position: z.number().int(),
+  position,
   enabled: z.boolean(),
 });
 export type EvaluationScenario = z.output<typeof evaluationScenario>;
@@ -61,8 +76,8 @@ export type ToolData = z.output<typeof toolData>;
 
 /** Token usage of one call. */
 export const usageData = z.object({
-  input_tokens: z.number().int().nonnegative().nullable().optional(),
-  output_tokens: z.number().int().nonnegative().nullable().optional(),
-  cost: z.number().nonnegative().nullable().optional(),
+  input_tokens: tokenCount.nullable().optional(),
+  output_tokens: tokenCount.nullable().optional(),
+  cost: costAmount.nullable().optional(),
   model: z.string().nullable().optional(),
 });

@@ -156,6 +156,13 @@ describe("MergeScenarios", () => {
     expect([b?.position, b?.enabled]).toEqual([9, true]);
   });
 
+  it("refuses a position the read models cannot store, naming the field", () => {
+    expect(() => given(evaluationAggregate, suite).when(merge([scenario("b", { position: 2 ** 31 })]))).toThrow(
+      expect.objectContaining({ code: "validation", field: "scenarios[0].position", message: expect.stringContaining("must be at most 2147483647") }),
+    );
+    expect(given(evaluationAggregate, suite).when(merge([scenario("b", { position: 2 ** 31 - 1 })]))[0].type).toBe("ScenariosMerged");
+  });
+
   it("merging the same keyed input twice: the second is all unchanged", () => {
     const input = [scenario("n1"), scenario("n2")];
     const [first] = given(evaluationAggregate, suite).when(merge(input));

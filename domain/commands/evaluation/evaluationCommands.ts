@@ -9,6 +9,7 @@ import {
   judgeData,
   modelSpecData,
   nonBlank,
+  position,
   releaseData,
   toolData,
 } from "../../events/shared.js";
@@ -30,7 +31,7 @@ export const scenarioInput = z.object({
   production_only: z.boolean().default(false),
   tags: z.array(z.string()).default([]),
   params: jsonObject.default({}),
-  position: z.number().int().optional(),
+  position: position.optional(),
   enabled: z.boolean().optional(),
 });
 export type ScenarioInput = z.output<typeof scenarioInput>;

@@ -52,6 +52,17 @@ describe("RecordReplay", () => {
     expect((scored.data as { judge_exchanges: Array<{ raw_answer: string }> }).judge_exchanges[0].raw_answer).toBe('{"score": 0.4}\ufffd');
   });
 
+  it("refuses costs, token counts and durations past what a run's sums can hold, naming the field", () => {
+    const g = given(resultAggregate, [], { run, streamId: stream });
+    const withFigures = (figures: Record<string, unknown>) => ({ ...replay, replay: { ...replay.replay, ...figures } });
+    expect(() => g.when(withFigures({ cost: 1.7e308 }))).toThrow(expect.objectContaining({ code: "validation", field: "replay.cost", message: expect.stringContaining("must be at most 1000000000 (USD)") }));
+    expect(() => g.when(withFigures({ input_tokens: 2 ** 53 }))).toThrow(expect.objectContaining({ field: "replay.input_tokens" }));
+    expect(() => g.when(withFigures({ duration_ms: 1e300 }))).toThrow(expect.objectContaining({ field: "replay.duration_ms" }));
+    expect(g.when(withFigures({ cost: 1e9, input_tokens: 1e12, output_tokens: 0, duration_ms: 1e12 }))[0].type).toBe("ReplayRecorded");
+    const judged = { ...score, judge_exchanges: [{ ...score.judge_exchanges[0], usage: { cost: 1e308 } }] };
+    expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(judged)).toThrow(expect.objectContaining({ field: "judge_exchanges[0].usage.cost" }));
+  });
+
   it("a second replay of the pair is a conflict", () => {
     expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(replay)).toThrow(
       expect.objectContaining({ code: "conflict", message: "pair b × claude-sonnet-5 of run r1 is already recorded" }),

@@ -2,6 +2,7 @@
 // §3 rule 13 and §2.1 limits). The report is Report#to_h JSON with snake_case keys.
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
+import { COST_LIMIT, DURATION_LIMIT_MS, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
@@ -30,8 +31,6 @@ function checkModels(models: Record<string, unknown>): void {
   }
 }
 
-/** Largest token count a result may report: far beyond any replay, and its run's sums stay exact. */
-export const REPORT_MAX_TOKENS = 1_000_000_000_000;
 /** Largest judge call count, or comparison resample count, a report may carry. */
 export const REPORT_MAX_COUNT = 1_000_000;
 
@@ -47,20 +46,30 @@ function checkCount(value: unknown, max: number, field: string): void {
   }
 }
 
-/** A figure the report may omit (null) or give as a number (score, cost, duration). */
+/** A figure the report may omit (null) or give as a number (a score, a confidence). */
 function checkNumber(value: unknown, field: string): void {
   if (value === undefined || value === null) return;
   if (typeof value !== "number" || !Number.isFinite(value)) throw DomainError.validation(`${field} must be a number`, field);
 }
 
+/** A cost or a duration: omitted (null) or a number in [0, max], so the run's sums stay storable. */
+function checkAmount(value: unknown, max: number, field: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > max) {
+    throw DomainError.validation(`${field} must be a number from 0 to ${max}`, field);
+  }
+}
+
 function checkResultFigures(result: Record<string, unknown>, field: string): void {
-  for (const key of ["score", "cost", "duration_ms"]) checkNumber(result[key], `${field}.${key}`);
-  for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], REPORT_MAX_TOKENS, `${field}.${key}`);
+  checkNumber(result.score, `${field}.score`);
+  checkAmount(result.cost, COST_LIMIT, `${field}.cost`);
+  checkAmount(result.duration_ms, DURATION_LIMIT_MS, `${field}.duration_ms`);
+  for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
   const usage = result.judge_usage;
   if (!isObject(usage)) return;
   checkCount(usage.calls, REPORT_MAX_COUNT, `${field}.judge_usage.calls`);
-  for (const key of ["input_tokens", "output_tokens"]) checkCount(usage[key], REPORT_MAX_TOKENS, `${field}.judge_usage.${key}`);
-  checkNumber(usage.cost, `${field}.judge_usage.cost`);
+  for (const key of ["input_tokens", "output_tokens"]) checkCount(usage[key], TOKEN_COUNT_LIMIT, `${field}.judge_usage.${key}`);
+  checkAmount(usage.cost, COST_LIMIT, `${field}.judge_usage.cost`);
 }
 
 function checkComparison(comparison: unknown): void {

@@ -246,6 +246,10 @@ describe("ImportReport on the run stream", () => {
     expect(() => g.when(withResult({ input_tokens: -1 }))).toThrow(/input_tokens must be a whole number/);
     expect(() => g.when(withResult({ judge_usage: { calls: 2 ** 31 } }))).toThrow(expect.objectContaining({ field: "report.results[0].judge_usage.calls" }));
     expect(() => g.when(withResult({ score: "high" }))).toThrow("report.results[0].score must be a number");
+    // Two costs of 1.7e308 overflowed the run's float8 sum: the import answered success and the run stayed PENDING.
+    expect(() => g.when(withResult({ cost: 1.7e308 }))).toThrow("report.results[0].cost must be a number from 0 to 1000000000");
+    expect(() => g.when(withResult({ duration_ms: -5 }))).toThrow(expect.objectContaining({ field: "report.results[0].duration_ms" }));
+    expect(() => g.when(withResult({ judge_usage: { cost: 1e300 } }))).toThrow(expect.objectContaining({ field: "report.results[0].judge_usage.cost" }));
     expect(() => g.when({ ...command, report: { ...report, comparison: { resamples: 0.5 } } })).toThrow(expect.objectContaining({ field: "report.comparison.resamples" }));
     // Omitted or null figures, and whole counts in range, are fine.
     expect(g.when(withResult({ input_tokens: 1200, output_tokens: null, score: 0.5, cost: 0.0012, judge_usage: { calls: 2, cost: null } }))[0].type).toBe("ReportImported");
