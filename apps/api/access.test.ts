@@ -275,6 +275,25 @@ describe("suite mutations and a judged run's audit trail", () => {
     expect(suite.body.data.evaluation.on).toEqual([{ key: "orders_1" }]);
   });
 
+  it("takes back a scenario in the shape it answers, and refuses an unknown key naming it, writing nothing", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "Round trip", scenariosText: "Where is order 4821? | tools: lookup_order | contains: ships" }) { evaluationId } }`);
+    const id = created.body.data.createEvaluation.evaluationId;
+    const read = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key prompt group notes expectations } } }`, { id })).body.data.evaluation.scenarios;
+    const [scenario] = await read();
+    expect(scenario.expectations).toEqual({ tools: ["lookup_order"], contains: ["ships"], not_contains: [] });
+    const replace = (s: unknown) => p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $s: JSON!) { replaceScenarios(evaluationId: $id, scenarios: $s) { updated unchanged } }`, { id, s });
+    // What the API answered goes back unchanged: the expectations were silently erased before.
+    const same = await replace([{ ...scenario, prompt: "Where is order 4822?" }]);
+    expect(same.body.data.replaceScenarios).toEqual({ updated: [scenario.key], unchanged: [] });
+    expect((await read())[0].expectations).toEqual(scenario.expectations);
+    const unknown = await replace([{ key: scenario.key, prompt: "p", groupName: "Orders" }]);
+    expect(unknown.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "scenarios[0]" } });
+    expect(unknown.body.errors[0].message).toContain("unknown key groupName; a scenario record takes key, prompt,");
+    const both = await replace([{ key: scenario.key, prompt: "p", expectations: { tools: [] }, expected_tools: ["x"] }]);
+    expect(both.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "scenarios[0].expectations" } });
+    expect((await read())[0]).toMatchObject({ prompt: "Where is order 4822?", expectations: scenario.expectations });
+  });
+
   it("audits a judged run: every grade with the judge's exchanges, the verdict with its exchange and ranking", async () => {
     const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", judgeKind: "llm", judgeModel: "scripted-judge", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
     const id = created.body.data.createEvaluation.evaluationId;

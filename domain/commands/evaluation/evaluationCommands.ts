@@ -19,7 +19,7 @@ export const SCENARIO_LIMIT = 2000;
 /** Models one run compares, as an imported report may hold (reference-platform §2.1 limits). */
 export const RUN_MODEL_LIMIT = 50;
 
-export const scenarioInput = z.object({
+const scenarioFields = {
   key: z.string().trim().max(200).default(""),
   prompt: z.string().max(65_535).default(""),
   group: z.string().max(200).optional(),
@@ -33,6 +33,15 @@ export const scenarioInput = z.object({
   params: jsonObject.default({}),
   position: position.optional(),
   enabled: z.boolean().optional(),
+};
+
+// Strict: an unknown key was dropped without a word, so a record in another shape (the API's
+// `expectations`, a camelCase `groupName`) silently erased what it meant to set.
+export const scenarioInput = z.strictObject(scenarioFields, {
+  error: (issue) =>
+    issue.code === "unrecognized_keys"
+      ? `unknown ${issue.keys.length === 1 ? "key" : "keys"} ${issue.keys.join(", ")}; a scenario record takes ${Object.keys(scenarioFields).join(", ")}`
+      : undefined,
 });
 export type ScenarioInput = z.output<typeof scenarioInput>;
 
