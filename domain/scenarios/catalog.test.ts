@@ -258,6 +258,9 @@ describe("bad input", () => {
     ["a scenario with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'products[0].sets[0].scenarios[0].key: required (a scenario in set "s" has no key)'],
     ["products that are not a list", "catalog: c\nproducts: {a: 1}", "products: must be a list"],
     ["a judge that is not a mapping", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: llm", "products[0].sets[0].judge: must be a mapping"],
+    ["an unknown criterion type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: bogus }", "products[0].sets[0].criteria[0].type: unknown criterion type bogus"],
+    ["a criterion with no type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x }", "products[0].sets[0].criteria[0].type: required, a non-blank string"],
+    ["a criterion config its rule cannot read", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: min_length, config: { chars: abc } }", "products[0].sets[0].criteria[0].config.chars: min_length chars must be a number, 0 or more"],
     ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: required (a scenario in set "g" has no key)'],
   ])("rejects %s", (_name, text, message) => {
     expect(() => Catalog.parse(text)).toThrowError(InvalidDocument);

@@ -2,6 +2,7 @@
 // scenarios, unknown keys kept as metadata, a suite document read as a one-product catalog.
 // Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
 import { isBlank, isPlainObject } from "../support/index.js";
+import { criterionProblem } from "../scoring/criterionConfig.js";
 import { InvalidDocument } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
 import { readScenarioHash, scalarText } from "./scenarioFields.js";
@@ -155,6 +156,14 @@ function criteriaAt(value: unknown, path: string): Array<Record<string, unknown>
   const list = listAt(value, path);
   list.forEach((item, index) => {
     if (!isPlainObject(item)) throw new InvalidDocument("must be a mapping", { path: `${path}[${index}]` });
+    // A set's criteria become an evaluation's: refused here, not when an evaluation is made of it.
+    const at = `${path}[${index}]`;
+    for (const field of ["key", "type"]) {
+      if (typeof item[field] !== "string" || isBlank(item[field])) throw new InvalidDocument("required, a non-blank string", { path: `${at}.${field}` });
+    }
+    const config = mappingAt(item.config, `${at}.config`);
+    const problem = criterionProblem(item.type as string, config);
+    if (problem) throw new InvalidDocument(problem.rule, { path: `${at}.${problem.field}` });
   });
   return list.length ? (list as Array<Record<string, unknown>>) : null;
 }

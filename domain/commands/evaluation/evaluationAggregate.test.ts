@@ -35,7 +35,7 @@ describe("CreateEvaluation", () => {
 
   it("keeps given criteria and stores initial scenarios as a replace", () => {
     const events = given(evaluationAggregate, []).when(
-      create({ criteria: [{ key: "c", type: "contains", config: { text: "x" } }], scenarios: [scenario("a"), scenario("b")] }),
+      create({ criteria: [{ key: "c", type: "contains", config: { pattern: "x" } }], scenarios: [scenario("a"), scenario("b")] }),
     );
     expect(events.map((e) => e.type)).toEqual(["EvaluationCreated", "ScenariosReplaced"]);
     expect(events[0].data).toMatchObject({ criteria: [{ key: "c", type: "contains" }] });
@@ -46,6 +46,28 @@ describe("CreateEvaluation", () => {
     expect(() => given(evaluationAggregate, []).when(create({ criteria: [{ key: "x", type: "vibes" }] }))).toThrow(
       expect.objectContaining({ code: "validation", message: "unknown criterion type vibes", field: "criteria[0].type" }),
     );
+  });
+
+  it("refuses a config its rule cannot read as meant, naming the setting (it scored every answer 1 or 0 before)", () => {
+    const refused = (criterion: Record<string, unknown>) => () => given(evaluationAggregate, []).when(create({ criteria: [criterion] }));
+    expect(refused({ key: "x", type: "min_length", config: { chars: "abc" } })).toThrow(
+      expect.objectContaining({ code: "validation", message: "min_length chars must be a number, 0 or more", field: "criteria[0].config.chars" }),
+    );
+    expect(refused({ key: "x", type: "min_length", config: { chars: -5 } })).toThrow(expect.objectContaining({ field: "criteria[0].config.chars" }));
+    expect(refused({ key: "y", type: "max_latency_ms", config: { ms: { a: 1 } } })).toThrow(expect.objectContaining({ field: "criteria[0].config.ms" }));
+    expect(refused({ key: "t", type: "token_budget", config: { output_tokens: null } })).toThrow(expect.objectContaining({ field: "criteria[0].config.output_tokens" }));
+    expect(refused({ key: "z", type: "contains", config: { pattern: "/(/" } })).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^\/\(\/ is not a valid regular expression/), field: "criteria[0].config.pattern" }),
+    );
+    expect(refused({ key: "z", type: "not_contains", config: {} })).toThrow(expect.objectContaining({ message: "not_contains needs a pattern: a non-blank string" }));
+    // What the Scorer reads as meant stays allowed: numeric strings, defaults, a literal with regex characters.
+    const kept = [
+      { key: "a", type: "min_length", config: { chars: "40" } },
+      { key: "b", type: "max_latency_ms" },
+      { key: "c", type: "contains", config: { pattern: "$5 (approx" } },
+      { key: "d", type: "trace_latency", config: {} },
+    ];
+    expect(given(evaluationAggregate, []).when(create({ criteria: kept }))[0].data).toMatchObject({ criteria: kept.map(({ key }) => ({ key })) });
   });
 
   it("refuses a name over 255 characters, naming the field", () => {

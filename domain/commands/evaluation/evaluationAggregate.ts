@@ -15,18 +15,9 @@ import {
 import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "./evaluationState.js";
 import { planMerge, planReplace, replaceChangesAnything } from "./scenarioChanges.js";
 import { freezeRun } from "./selection.js";
+import { criterionProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
 
-export const CRITERION_TYPES = [
-  "response_present",
-  "min_length",
-  "max_latency_ms",
-  "token_budget",
-  "contains",
-  "not_contains",
-  "trace_error_rate",
-  "trace_latency",
-  "llm_judge",
-] as const;
+export const CRITERION_TYPES = EVALUATION_CRITERION_TYPES;
 
 /** Criteria an evaluation gets when created without any (reference-platform feature 21). */
 export const DEFAULT_CRITERIA: CriterionData[] = [
@@ -43,9 +34,8 @@ function mustExist(state: EvaluationState, evaluationId: string): void {
 function decideCreate(state: EvaluationState, command: CreateEvaluation): EventInput[] {
   if (state.exists) throw DomainError.conflict(`evaluation ${command.evaluation_id} already exists`, "evaluation_id");
   command.criteria.forEach((c, i) => {
-    if (!(CRITERION_TYPES as readonly string[]).includes(c.type)) {
-      throw DomainError.validation(`unknown criterion type ${c.type}`, `criteria[${i}].type`);
-    }
+    const problem = criterionProblem(c.type, c.config);
+    if (problem) throw DomainError.validation(problem.rule, `criteria[${i}].${problem.field}`);
   });
   const { type: _type, scenarios, ...definition } = command;
   const criteria = command.criteria.length ? command.criteria : DEFAULT_CRITERIA;

@@ -1,0 +1,44 @@
+// What the platform checks of a criterion before an evaluation or a catalog set keeps it. The
+// Scorer reads configs as the reference does (`chars.to_i`, an unknown type scores nil), so
+// `chars: "abc"` passed every answer, `ms: {}` failed every one and `pattern: "/(/"` never
+// matched, with nothing telling the author. Numeric strings stay allowed, as the Scorer reads them.
+import { usableNumber } from "../format/numbers.js";
+import { patternProblem } from "../scenarios/pattern.js";
+import { CRITERION_TYPES } from "./criteria.js";
+
+/** The types an evaluation may hold: the Scorer's, and the platform's trace criteria. */
+export const EVALUATION_CRITERION_TYPES = [...CRITERION_TYPES, "trace_error_rate", "trace_latency"] as const;
+
+export interface CriterionProblem {
+  /** Where, below the criterion: `type`, `config.chars`... */
+  field: string;
+  rule: string;
+}
+
+/** Each numeric setting a rule reads, by criterion type. */
+const NUMERIC_SETTINGS: Readonly<Record<string, string>> = {
+  min_length: "chars",
+  max_latency_ms: "ms",
+  token_budget: "output_tokens",
+};
+
+/** Why the criterion cannot score as its author meant, or null. */
+export function criterionProblem(type: string, config: Readonly<Record<string, unknown>> | null | undefined): CriterionProblem | null {
+  if (!(EVALUATION_CRITERION_TYPES as readonly string[]).includes(type)) return { field: "type", rule: `unknown criterion type ${type}` };
+  const settings = config ?? {};
+  const numeric = NUMERIC_SETTINGS[type];
+  if (numeric && numeric in settings) {
+    const value = usableNumber(settings[numeric]);
+    if (value === null || value < 0) return { field: `config.${numeric}`, rule: `${type} ${numeric} must be a number, 0 or more` };
+  }
+  if (type === "contains" || type === "not_contains") return patternSetting(type, settings.pattern);
+  return null;
+}
+
+function patternSetting(type: string, pattern: unknown): CriterionProblem | null {
+  if (typeof pattern !== "string" || pattern.trim() === "") {
+    return { field: "config.pattern", rule: `${type} needs a pattern: a non-blank string` };
+  }
+  const problem = patternProblem(pattern);
+  return problem ? { field: "config.pattern", rule: problem } : null;
+}
