@@ -46,6 +46,7 @@ describe("run_error", () => {
         "The provider returned no content. Check the model name is one the provider serves and that the output budget leaves room for an answer after the tool calls.",
       evidence: { error: "empty answer" },
     });
+    expect(diagnose(orderStatus, { answer: "\u0085" }, { agentName: "SupportAgent" })?.summary).toBe("SupportAgent returned an empty answer.");
   });
 
   it("lower-cases the agent name inside a sentence", () => {

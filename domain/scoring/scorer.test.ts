@@ -83,6 +83,8 @@ describe("rule criteria", () => {
       helpful: 0.0,
       no_apology: 0.0,
     });
+    // Blank as Ruby's blank? reads it: U+0085 (next line) is whitespace there, not in JavaScript's \s.
+    expect(scorer.score(refundPolicy, new Replay({ answer: "\u0085 \u180e" }))).toMatchObject({ answered: 0.0 });
   });
 
   it("scores an unknown criterion type as null", () => {

@@ -9,9 +9,8 @@ import { checkCriterion, compileCriterion, CRITERION_TYPES, RULE_CRITERION_TYPES
 import { gradeValue, meanScore, meetsThreshold, PASS_THRESHOLD, TASK_COMPLETION, type Scores } from "./gate.js";
 import { matchesPattern, patternProblem } from "./pattern.js";
 import { scenarioChecks } from "./scenarioChecks.js";
+import { NON_BLANK_CHARACTER } from "../support/index.js";
 
-/** A present answer has a non-whitespace character (blank is Ruby's `blank?`). */
-const NON_BLANK = /\S/;
 /** The latest Scorer, held (see the constructor). */
 const latest: Scorer[] = [];
 
@@ -65,7 +64,7 @@ export class Scorer {
   score(scenario: Scenario, replay: Replay, options: ScoreOptions = {}): Scores {
     const scores: Scores = {};
     const answer = replay.answerText;
-    const present = NON_BLANK.test(answer);
+    const present = NON_BLANK_CHARACTER.test(answer);
     // Lower-casing copies the answer (kept on the replay for every later reader): only when read.
     const lower = present && this.#readsLower ? replay.answerLower : "";
     const judgeScores = options.judgeScores;

@@ -2,6 +2,8 @@
 // strings, empty arrays and empty hashes are blank; everything else is present.
 
 const WHITESPACE_ONLY = /^[\s\u0085\u180e]*$/u;
+/** Finds a character that is not blank; for hot paths that hold a string already. */
+export const NON_BLANK_CHARACTER = /[^\s\u0085\u180e]/u;
 
 export function isBlank(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return true;
