@@ -68,6 +68,18 @@ describe("fix items", () => {
     expect(item.action).toEqual({ label: "Open failing tools", hint: "Tools ->", path: null });
   });
 
+  it("notes a failing tool's detail that is a number or an object, as the diagnosis quotes it", () => {
+    const results = [fakeResult({
+      key: "a", label: "m",
+      toolCalls: [{ name: "search", error: true, detail: { code: 500, message: "boom" } }, { name: "db", error: true, detail: 503 }],
+      diagnosis: { fault: "tool_error", summary: "s", recommendation: "Fix search." },
+    } as never)];
+    expect(items(results)[0].tools).toEqual([
+      { name: "search", note: '{"code":500,"message":"boom"}', server: null },
+      { name: "db", note: "503", server: null },
+    ]);
+  });
+
   it("suggests the judge's tools, then unavailable ones for missing_capability", () => {
     const results = [fakeResult({
       key: "a", label: "m", expectedTools: ["export_csv"],

@@ -2,7 +2,8 @@
 // the recommendations, in their order, then one per distinct instruction change the judge
 // proposed. Each names its scenarios and models, the fix, and the tools (and server) involved.
 import { toolCallName } from "../replay/index.js";
-import { truncate } from "../support/index.js";
+import { isBlank, truncate } from "../support/index.js";
+import { detailText } from "../diagnosis/text.js";
 import { distinct, mostFrequent } from "./aggregates.js";
 import type {
   FixAction, FixItem, FixTool, Recommendation, ReportLinks, ReportResult, ToolResolver, ToolServer,
@@ -42,7 +43,6 @@ export function unavailableTools(result: ReportResult): string[] {
   return result.scenario.expectedTools.filter((tool) => !exclude.has(tool));
 }
 
-const isBlankText = (value: unknown): boolean => typeof value !== "string" || value.trim() === "";
 const isTruthy = (value: unknown): boolean => value !== null && value !== undefined && value !== false;
 
 function suggestedNames(group: readonly ReportResult[]): string[] {
@@ -66,7 +66,9 @@ function toolsFor(fault: string, group: readonly ReportResult[]): { label: Tools
       for (const call of result.replay.toolCalls) {
         const name = toolCallName(call);
         if (!isTruthy(call.error) || tools.has(name)) continue;
-        tools.set(name, isBlankText(call.detail) ? null : truncate(String(call.detail), 60));
+        // The detail as the diagnosis quotes it: a number or an object is text too (`503`, `{"code":500}`).
+        const detail = detailText(call.detail);
+        tools.set(name, isBlank(detail) ? null : truncate(detail, 60));
       }
     }
     return { label: "failing tools", tools };
