@@ -1,27 +1,28 @@
-// JavaScript regexes have no match timeout (the reference gives each pattern one second), so a
-// pattern's shape decides how much text it may see. Measured on V8: `(a+)+b` and `(a|b)+c` are
-// exponential, `a.*b.*c` on 8,000 characters takes over a minute (cubic), a single `.*` is
-// quadratic at worst (~150 ms on 8,000). The rules, applied once when a pattern is compiled:
+// Which regex matches may run directly, without the one-second timeout of regexTimeout.ts (a
+// watchdog thread a call). Measured on V8: `(a+)+b` and `(a|b)+c` are exponential, `a.*b.*c` on
+// 8,000 characters takes over a minute (cubic), a single `.*` is quadratic at worst (~150 ms on
+// 8,000). The rules, applied once when a pattern is compiled:
 //   1. a quantified group that itself contains a quantifier (`(a+)+`, `(\w*\s?){2,}`) -> unsafe
 //   2. a group repeated by `*`, `+` or `{n,}` that contains an alternation (`(a|b)+`) -> unsafe
 //   3. three or more unbounded runs over a broad atom (`.`, `\s`, `\S`, `\w`, `\W`, `\D`, `[^…]`)
-//      -> unsafe; two of them -> the regex sees at most the first 1,000 characters
-//   4. otherwise the regex sees at most the first 10,000 characters.
-// An unsafe pattern never matches, as a pattern that timed out does not in the reference.
-// A plain substring check always runs first over the whole answer, so literals are unaffected.
+//      -> unsafe; two of them -> direct on answers of at most 1,000 characters
+//   4. otherwise direct on answers of at most 10,000 characters.
+// An unsafe pattern, or a longer answer, is matched under the timeout: it still matches what it
+// matches (`(\d+\.)+\d+` finds "1.2.3" at once), and a match that runs away is false after one
+// second, as in the reference. A plain substring check always runs first over the whole answer.
 
 export const REGEX_INPUT_LIMIT = 10_000;
 export const WIDE_REGEX_INPUT_LIMIT = 1_000;
 
 export interface PatternShape {
-  /** Exponential backtracking is possible: never run it. */
+  /** Exponential backtracking is possible: never run it without a timeout. */
   unsafe: boolean;
   /**
    * The classic exponential shape, a group repeated without bound holding a repeat without bound
    * (`(a+)+`, `(\w+\s?)*`): the part of rule 1 that is never a false alarm.
    */
   unboundedNesting: boolean;
-  /** How many characters of the text the regex may scan. */
+  /** The longest text the regex may run on without a timeout. */
   inputLimit: number;
 }
 
