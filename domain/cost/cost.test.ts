@@ -159,17 +159,17 @@ describe("judgeUsage", () => {
     const results = [result("s1", "a", 0.01, { judge_usage: { calls: 1, cost: 1 } })];
     expect(modelCosts(results).cost).toBe(0.01);
     expect(scenarioCosts(results).s1.cost).toBe(0.01);
-    expect(runCosts(results, judgeUsage(results))).toEqual({ cost: 0.01, judge_cost: 1, total: 1.01, estimated: false, priced: 1, unpriced: 0 });
+    expect(runCosts(results, judgeUsage(results))).toEqual({ cost: 0.01, judge_cost: 1, total: 1.01, estimated: false, agent_estimated: false, judge_estimated: false, priced: 1, unpriced: 0 });
   });
 });
 
 describe("runCosts", () => {
   it("is estimated when some but not all results are priced, or the judge usage is", () => {
     const some = [result("s1", "a", 0.01), result("s2", "a", null)];
-    expect(runCosts(some, null)).toEqual({ cost: 0.01, judge_cost: null, total: 0.01, estimated: true, priced: 1, unpriced: 1 });
-    expect(runCosts([result("s1", "a", null)], null)).toEqual({ cost: null, judge_cost: null, total: null, estimated: false, priced: 0, unpriced: 1 });
+    expect(runCosts(some, null)).toEqual({ cost: 0.01, judge_cost: null, total: 0.01, estimated: true, agent_estimated: true, judge_estimated: false, priced: 1, unpriced: 1 });
+    expect(runCosts([result("s1", "a", null)], null)).toEqual({ cost: null, judge_cost: null, total: null, estimated: false, agent_estimated: false, judge_estimated: false, priced: 0, unpriced: 1 });
     const traced = [result("s1", "a", 0.01, { judge_usage: { calls: 1, cost: 0.1, source: "traces" } })];
-    expect(runCosts(traced, judgeUsage(traced)).estimated).toBe(true);
+    expect(runCosts(traced, judgeUsage(traced))).toMatchObject({ estimated: true, agent_estimated: false, judge_estimated: true });
   });
 });
 

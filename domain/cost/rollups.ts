@@ -45,7 +45,12 @@ export interface RunCostSummary {
   cost: number | null;
   judge_cost: number | null;
   total: number | null;
+  /** Some part is an estimate: the agent's or the judge's. */
   estimated: boolean;
+  /** The agent's cost is an estimate (some replay estimated) or a lower bound (some unpriced). */
+  agent_estimated: boolean;
+  /** The judge's usage was estimated. */
+  judge_estimated: boolean;
   priced: number;
   unpriced: number;
 }
@@ -153,12 +158,15 @@ export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTo
   const costs = known(results.map(resultCost));
   const agent = sumOrNull(costs);
   const judge = usage?.cost ?? null;
+  const agentEstimated = results.some(isEstimatedCost) || (costs.length > 0 && costs.length < results.length);
+  const judgeEstimated = usage?.estimated === true;
   return {
     cost: agent,
     judge_cost: judge,
     total: agent === null && judge === null ? null : round6((agent ?? 0) + (judge ?? 0)),
-    estimated:
-      results.some(isEstimatedCost) || (costs.length > 0 && costs.length < results.length) || usage?.estimated === true,
+    estimated: agentEstimated || judgeEstimated,
+    agent_estimated: agentEstimated,
+    judge_estimated: judgeEstimated,
     priced: costs.length,
     unpriced: results.length - costs.length,
   };

@@ -51,10 +51,10 @@ function modelTable(source: MarkdownSource): string[] {
 function totals(source: MarkdownSource): string[] {
   const run = source.runCosts;
   if (run.total === null) return [];
-  const estimated = run.estimated;
-  let parts = `agent ${Format.money(run.cost, { estimated })}`;
-  if (run.judge_cost !== null) parts += ` · judge ${Format.money(run.judge_cost, { estimated })}`;
-  return ["", `**Total: ${Format.money(run.total, { estimated })}** (${parts})`];
+  // Each part carries `~` for its own estimate; the total for either.
+  let parts = `agent ${Format.money(run.cost, { estimated: run.agent_estimated })}`;
+  if (run.judge_cost !== null) parts += ` · judge ${Format.money(run.judge_cost, { estimated: run.judge_estimated })}`;
+  return ["", `**Total: ${Format.money(run.total, { estimated: run.estimated })}** (${parts})`];
 }
 
 function bestModel(source: MarkdownSource): string[] {

@@ -49,6 +49,16 @@ describe("Report Markdown", () => {
     expect(markdown).toContain("| `gpt-5-mini` | 2/2 (100%) | 95% | 1000 ms | 800 ms | 1200 ms | 100/20 | $0.0030 | $1.5000 | — |");
   });
 
+  it("marks each part of the run's total with its own estimate", () => {
+    // The agent's qwen3:8b cost is estimated; the judge's usage was reported.
+    const judged = results().map((r, i) => (i === 0 ? fakeResult({ key: "orders_1", label: "gpt-5-mini", answer: "Ok.", score: 1, cost: 0.001, judgeUsage: { calls: 1, cost: 0.002 } }) : r));
+    const total = (list: ReportResult[]) => new Report({ results: list, models }).toMarkdown().split("\n").find((line) => line.startsWith("**Total"));
+    expect(total(judged)).toBe("**Total: ~$0.0054** (agent ~$0.0034 · judge $0.0020)");
+    // Now the other way round: the agent's costs reported, the judge's usage estimated from traces.
+    const tracedJudge = [fakeResult({ key: "orders_1", label: "gpt-5-mini", answer: "Ok.", score: 1, cost: 0.001, judgeUsage: { calls: 1, cost: 0.002, source: "traces" } })];
+    expect(total(tracedJudge)).toBe("**Total: ~$0.0030** (agent $0.0010 · judge ~$0.0020)");
+  });
+
   it("publishes pieces that read exactly as in the whole report", () => {
     const report = build();
     const whole = report.toMarkdown();
