@@ -10,6 +10,12 @@ describe("nearestRank", () => {
     expect(nearestRank(values, 100)).toBe(50);
   });
 
+  it("lands on the exact rank where p / 100 × n is whole, whatever binary floats make of it", () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    for (const p of [7, 14, 28, 55, 56, 95]) expect(nearestRank(hundred, p)).toBe(p);
+    expect(nearestRanks(hundred, [7, 57])).toEqual([7, 57]);
+  });
+
   it("always answers a value that occurred, never an interpolation", () => {
     expect(nearestRank([100, 200], 50)).toBe(100);
     expect(nearestRank([100, 200, 300, 400], 50)).toBe(200);

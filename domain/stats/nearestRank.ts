@@ -1,6 +1,8 @@
 // Percentiles by nearest rank (guide, "Comparing models"): the value at rank
 // ceil(p / 100 × n) of the ascending values, so the figure is always one a replay took.
 
+import { roundHalfAwayFromZero } from "../support/index.js";
+
 function checkPercentile(p: number): void {
   if (!Number.isFinite(p) || p < 0 || p > 100) {
     throw new RangeError(`nearestRank: p must be a number from 0 to 100, got ${String(p)}`);
@@ -18,8 +20,9 @@ function sortedFinite(values: Iterable<number | null | undefined>): Float64Array
 
 function atRank(sorted: Float64Array, p: number): number | null {
   if (sorted.length === 0) return null;
-  // p = 0 would give rank 0; the smallest value is the only sensible answer there.
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  // p = 0 would give rank 0; the smallest value is the only sensible answer there. Rounded before
+  // ceil, as the bootstrap's ranks are: (7 / 100) × 100 is 7.000000000000001 in binary floats.
+  const rank = Math.max(1, Math.ceil(roundHalfAwayFromZero((p * sorted.length) / 100, 9)));
   return sorted[Math.min(rank, sorted.length) - 1];
 }
 
