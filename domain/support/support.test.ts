@@ -48,6 +48,14 @@ describe("parameterize", () => {
     ["Café Orders", "cafe_orders"],
     ["!!!", ""],
     ["__Already__key__", "already_key"],
+    // ActiveSupport's transliteration table, not just accents dropped
+    ["Straße", "strasse"],
+    ["Smørrebrød", "smorrebrod"],
+    ["Æble & Œuvre", "aeble_oeuvre"],
+    ["Łódź", "lodz"],
+    ["Cafe\u0301 decomposed", "cafe_decomposed"],
+    ["Level² support", "level_support"],
+    ["日本 orders", "orders"],
   ])("%s -> %s", (input, output) => expect(parameterize(input)).toBe(output));
 });
 
