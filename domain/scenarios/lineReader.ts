@@ -1,7 +1,7 @@
 // The line reader (reference-core §2.4): one message per line, heading lines set the group,
 // list markers dropped, a leading backticked prompt with the rest as notes, and
 // `| tools: a, b | contains: x` options.
-import { isBlank } from "../support/index.js";
+import { characterLength, isBlank } from "../support/index.js";
 import { ParseError } from "./errors.js";
 import { expectationsOf, type ReadEntry } from "./parsedScenario.js";
 import { patternProblem } from "./pattern.js";
@@ -36,7 +36,7 @@ function headingOf(line: string): string | undefined {
   if (hash) return hash[1].trim();
   const bold = BOLD_HEADING.exec(line);
   if (bold) return bold[1].replace(MARKUP, "").trim();
-  if (line.endsWith(":") && line.length <= 80 && !LIST_MARKER.test(line) && !line.includes("?") && !line.includes(" | ")) {
+  if (line.endsWith(":") && characterLength(line) <= 80 && !LIST_MARKER.test(line) && !line.includes("?") && !line.includes(" | ")) {
     return line.slice(0, -1).trim();
   }
   return undefined;

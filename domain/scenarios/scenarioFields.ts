@@ -85,11 +85,12 @@ export function readScenarioHash(entry: unknown, path: string, Err: InputErrorCl
   const group = scalarText(entry.group, `${path}.group`, Err);
   const groupName = scalarText(entry.group_name, `${path}.group_name`, Err);
   const notes = scalarText(entry.notes, `${path}.notes`, Err);
+  // key, group and group_name: nil when blank, else stripped (reference-core §2.1).
   return {
-    key: scalarText(entry.key, `${path}.key`, Err) ?? "",
+    key: scalarText(entry.key, `${path}.key`, Err)?.trim() ?? "",
     prompt: prompt.trim(),
-    group: isBlank(group) ? (defaults.group ?? null) : group,
-    groupName: isBlank(groupName) ? (defaults.groupName ?? null) : groupName,
+    group: isBlank(group) ? (defaults.group ?? null) : (group as string).trim(),
+    groupName: isBlank(groupName) ? (defaults.groupName ?? null) : (groupName as string).trim(),
     expectedTools: textList(tools.value, tools.path, Err, "tool"),
     expectedPatterns: textList(contains.value, contains.path, Err, "pattern"),
     forbiddenPatterns: textList(notContains.value, notContains.path, Err, "pattern"),

@@ -39,6 +39,12 @@ describe("ScenarioParser output shape", () => {
 describe("line reader", () => {
   const entries = parse(fixture("pastes/support_paste.md"));
 
+  it("counts a colon heading's 80 characters as Ruby does, an emoji as one", () => {
+    const heading = `${"a".repeat(78)}😀:`;
+    expect(parse(`${heading}\nQuestion one`).map((entry) => [entry.group, entry.prompt])).toEqual([[heading.slice(0, -1), "Question one"]]);
+    expect(parse(`${"a".repeat(79)}😀:\nQuestion one`)).toHaveLength(2);
+  });
+
   it("reads every line form of the support paste", () => {
     expect(entries.map((entry) => [entry.key, entry.group, entry.prompt])).toEqual([
       ["orders_1", "Orders", "Where is my order 4821?"],
@@ -114,6 +120,14 @@ describe("line reader", () => {
 });
 
 describe("JSON reader", () => {
+  it("reads text that only looks like JSON as lines, whatever a later line says", () => {
+    const out = parse("{draft} Where is my order?\ngroups: all of them");
+    expect(out.map((entry) => [entry.key, entry.prompt])).toEqual([
+      ["scenario_1", "{draft} Where is my order?"],
+      ["scenario_2", "groups: all of them"],
+    ]);
+  });
+
   it("reads strings and objects, skipping other types", () => {
     const out = parse(fixture("pastes/triage_paste.json"));
     expect(out.map((entry) => [entry.key, entry.prompt, entry.production_only])).toEqual([
@@ -150,6 +164,11 @@ describe("JSON reader", () => {
 });
 
 describe("grouped YAML suite", () => {
+  it("strips keys and group names, as every scenario hash is read", () => {
+    const [entry] = parse("suite: s\ngroups:\n  - key: g\n    name: ' Orders '\n    scenarios:\n      - key: ' a '\n        prompt: x");
+    expect([entry.key, entry.group_name]).toEqual(["a", "Orders"]);
+  });
+
   it("keeps keys, group keys and names, expectations, notes and production flags", () => {
     const out = parse(fixture("suites/support_bot.yml"));
     expect(out.map((entry) => [entry.key, entry.group, entry.group_name, entry.production_only])).toEqual([

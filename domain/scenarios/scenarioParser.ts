@@ -39,10 +39,10 @@ function scenarios(text: string, options: ParseOptions = {}): Scenario[] {
 function read(body: string): ReadEntry[] {
   if (body.startsWith("[") || body.startsWith("{")) {
     const json = tryParseJson(body, ParseError);
-    if (json !== undefined) {
-      const grouped = json !== null && typeof json === "object" && !Array.isArray(json) && "groups" in json;
-      return grouped ? readSuite(json) : readJsonEntries(json);
-    }
+    // Text that only looks like JSON is lines (reference-core §2.3), whatever a later line says.
+    if (json === undefined) return readLines(body);
+    const grouped = json !== null && typeof json === "object" && !Array.isArray(json) && "groups" in json;
+    return grouped ? readSuite(json) : readJsonEntries(json);
   }
   if (SUITE_LINE.test(body)) return readSuite(readYaml(body, ParseError, "invalid evaluation suite YAML: "));
   return readLines(body);

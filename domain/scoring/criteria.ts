@@ -4,6 +4,7 @@
 import { usableNumber, toInteger } from "../format/numbers.js";
 import type { Replay } from "../replay/replay.js";
 import { compilePattern, matchesCompiled } from "./pattern.js";
+import { characterLength } from "../support/index.js";
 
 export const RULE_CRITERION_TYPES = [
   "response_present",
@@ -69,7 +70,7 @@ function ruleFor(type: string, config: Record<string, unknown>): CriterionRule {
     case "min_length": {
       const min = Math.max("chars" in config ? toInteger(config.chars) : 40, 1);
       // Every character is at most two UTF-16 units, so a long enough answer needs no count.
-      return (answer) => (answer.length >= 2 * min ? 1.0 : Math.min(characterCount(answer) / min, 1.0));
+      return (answer) => (answer.length >= 2 * min ? 1.0 : Math.min(characterLength(answer) / min, 1.0));
     }
     case "max_latency_ms": {
       const budget = "ms" in config ? (usableNumber(config.ms) ?? 0) : 5_000;
@@ -98,14 +99,4 @@ function ruleFor(type: string, config: Record<string, unknown>): CriterionRule {
     default:
       return () => null;
   }
-}
-
-/** Length in characters as Ruby counts them (code points), so an emoji is one. */
-function characterCount(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) count -= 1;
-  }
-  return count;
 }

@@ -1,6 +1,16 @@
 // ActiveSupport String#truncate and #truncate_bytes (reference-core §0). Lengths count
 // characters as Ruby does (code points), not UTF-16 units, so an emoji is never split.
 
+/** Length in characters as Ruby counts them (code points), so an emoji is one. */
+export function characterLength(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) count -= 1;
+  }
+  return count;
+}
+
 /** Longer than `length` characters -> the first `length - 3` characters plus `...`. */
 export function truncate(text: string, length: number): string {
   const chars = Array.from(text);
