@@ -205,6 +205,12 @@ describe("external runs and imported reports", () => {
     expect(second.body.data.importReport).toEqual({ runId: imported.runId, duplicate: true, number: imported.number });
     const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id origin status } }`, { r: imported.runId });
     expect(run.body.data.run).toEqual({ id: imported.runId, origin: "imported", status: "COMPLETED" });
+    // Its Markdown and HTML are rendered from the imported document (they answered 503 before).
+    const importedBase = `/api/evaluations/${evaluationId}/runs/${imported.runId}`;
+    const [markdown, original, html] = await Promise.all([p.get(p.keys.acmeRead, `${importedBase}/report.md`), p.get(p.keys.acmeRead, `${base()}/report.md`), p.get(p.keys.acmeRead, `${importedBase}/report`)]);
+    expect([markdown.status, html.status]).toEqual([200, 200]);
+    expect(await markdown.text()).toBe(await original.text());
+    expect(await html.text()).toMatch(/^<!doctype html>[\s\S]*judge&#39;s pick · gpt-5-mini/i);
     envelope.report.threshold = 0.5;
     const different = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { duplicate } }`, { id: evaluationId, e: envelope });
     expect(different.body.errors[0].extensions.code).toBe("CONFLICT");

@@ -1,16 +1,29 @@
 // The report of a run, rebuilt from its recorded events with the worker's own function (so the
 // API and the completion job render the same bytes): recorded verdict and comparison used as
 // given, no judge, no agent, no resampling.
-import type { Report } from "@verdict/domain";
+import { Report, type ReportDocument } from "@verdict/domain";
 import { reportFromRun } from "@verdict/worker";
 import { ApiError } from "../server/errors.js";
 import type { RunHistory } from "./runEvents.js";
 
 export function rebuildReport(history: RunHistory): Report {
-  if (!history.record) {
-    throw new ApiError("UNAVAILABLE", `run ${history.runId} is an imported report; its document is served as report.json only`);
+  if (history.record) return reportFromRun(history.record, { judge: null });
+  return importedReport(history);
+}
+
+/**
+ * An imported run has no events to rebuild from: its Markdown and HTML are rendered from the
+ * report it was imported with, its recorded verdict and comparison as given.
+ */
+function importedReport(history: RunHistory): Report {
+  try {
+    return Report.fromJSON(history.imported?.report as unknown as ReportDocument);
+  } catch (error) {
+    // The import checked the figures, not everything a page reads; a document that cannot be
+    // rendered stays that way, so this is not UNAVAILABLE (a retry would get the same answer).
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ApiError("CONFLICT", `run ${history.runId} is an imported report that cannot be rendered (${reason}); its document is served as report.json`);
   }
-  return reportFromRun(history.record, { judge: null });
 }
 
 /**
