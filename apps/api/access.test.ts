@@ -225,6 +225,20 @@ describe("external runs and imported reports", () => {
     expect(elsewhere.body.errors[0]).toMatchObject({ message: "run imported-1 already exists", extensions: { code: "CONFLICT" } });
   });
 
+  it("answers CONFLICT for the pages of an imported report that cannot be rendered, and still serves its report.json", async () => {
+    const envelope = {
+      version: 1, run_id: "unrenderable-1", source: "ci", agent_name: "SupportAgent", suite: "support",
+      report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed" }], comparison: { models: 5 } },
+    };
+    const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+    const path = `/api/evaluations/${evaluationId}/runs/${imported.body.data.importReport.runId}`;
+    const markdown = await p.get(p.keys.acmeRead, `${path}/report.md`);
+    expect(markdown.status).toBe(409);
+    expect(((await markdown.json()) as any).error).toMatch(/is an imported report that cannot be rendered \(Comparison\.fromJSON: models: /);
+    expect((await p.get(p.keys.acmeRead, `${path}/report`)).status).toBe(409);
+    expect((await p.get(p.keys.acmeRead, `${path}/report.json`)).status).toBe(200);
+  });
+
   it("a second tenant importing a run_id the first used gets its own run: no CONFLICT, nothing of the first's shown or changed", async () => {
     const envelope = (runId: string, threshold: number) => ({
       version: 1, run_id: runId, source: "ci", agent_name: "SupportAgent", suite: "support",

@@ -17,7 +17,11 @@ export function rebuildReport(history: RunHistory): Report {
  */
 function importedReport(history: RunHistory): Report {
   try {
-    return Report.fromJSON(history.imported?.report as unknown as ReportDocument);
+    const report = Report.fromJSON(history.imported?.report as unknown as ReportDocument);
+    // Rendered here, where a failure is this run's answer, not a crash of whichever view asked.
+    report.toMarkdown();
+    report.toHtml();
+    return report;
   } catch (error) {
     // The import checked the figures, not everything a page reads; a document that cannot be
     // rendered stays that way, so this is not UNAVAILABLE (a retry would get the same answer).
