@@ -99,6 +99,22 @@ describe("limits and validation", () => {
     expect((await p.gql(p.keys.acmeRead, results(10), { r: runId })).body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
   });
 
+  it("answers a persisted-query mistake as the client's, VALIDATION naming extensions.persistedQuery", async () => {
+    const post = async (persistedQuery: object) => {
+      const res = await fetch(p.api.graphqlUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${p.keys.acmeRead}` },
+        body: JSON.stringify({ query: "{ catalogs { edges { node { key } } } }", extensions: { persistedQuery } }),
+      });
+      return { status: res.status, error: ((await res.json()) as any).errors[0] };
+    };
+    for (const wrong of [{ version: 1, sha256Hash: "abc" }, { version: 2, sha256Hash: "abc" }]) {
+      const { status, error } = await post(wrong);
+      expect(status).toBe(400);
+      expect(error.extensions).toEqual({ code: "VALIDATION", field: "extensions.persistedQuery" });
+    }
+  });
+
   it("answers 413 for a body over the limit", async () => {
     const res = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { mergeScenarios(evaluationId: "${evaluationId}", scenariosText: $t) { added } }`, { t: "x".repeat(70_000) });
     expect(res.status).toBe(413);

@@ -71,6 +71,12 @@ function unwrap(error: unknown): unknown {
   return current;
 }
 
+function isUncodedClientError(original: unknown, code: unknown): boolean {
+  if (!(original instanceof GraphQLError) || (code !== undefined && code !== "INTERNAL_SERVER_ERROR")) return false;
+  const status = (original.extensions?.http as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
 /** Apollo's formatError: domain codes in `extensions.code`, internal errors without detail. */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrap(error);
@@ -84,6 +90,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     };
   }
   const code = formatted.extensions?.code;
+  if (isUncodedClientError(original, code)) {
+    // Apollo's persisted-query checks ("provided sha does not match query", "Unsupported persisted
+    // query version") carry a 400 but no code, so they read as INTERNAL_SERVER_ERROR.
+    const field = /persisted query|sha does not match/i.test(formatted.message) ? { field: "extensions.persistedQuery" } : {};
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: "VALIDATION", ...field } };
+  }
   // GraphQL's own errors (syntax, validation, bad variables) keep their message and code.
   if (original instanceof GraphQLError || (typeof code === "string" && code !== "INTERNAL_SERVER_ERROR")) return formatted;
   return { message: "internal error", locations: formatted.locations, path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
