@@ -70,6 +70,14 @@ describe("CreateEvaluation", () => {
     expect(given(evaluationAggregate, []).when(create({ criteria: kept }))[0].data).toMatchObject({ criteria: kept.map(({ key }) => ({ key })) });
   });
 
+  it("refuses more models to compare than a run may take, naming the field", () => {
+    const models = (n: number) => Array.from({ length: n }, (_, i) => `model-${i}`);
+    expect(() => given(evaluationAggregate, []).when(create({ compare_models: models(51) }))).toThrow(
+      expect.objectContaining({ code: "validation", field: "compare_models", message: expect.stringContaining("at most 50 models an evaluation compares") }),
+    );
+    expect(given(evaluationAggregate, []).when(create({ compare_models: models(50) }))[0].type).toBe("EvaluationCreated");
+  });
+
   it("refuses a name over 255 characters, naming the field", () => {
     expect(() => given(evaluationAggregate, []).when(create({ name: "n".repeat(256) }))).toThrow(expect.objectContaining({ field: "name" }));
   });

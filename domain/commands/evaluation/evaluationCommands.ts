@@ -54,7 +54,8 @@ export const CreateEvaluation = z.object({
   judge: judgeData.default({ kind: "rules", model: null }),
   criteria: z.array(criterionData).default([]),
   threshold: z.number().min(0).max(1).default(0.7),
-  compare_models: z.array(z.string()).default([]),
+  // A run takes at most RUN_MODEL_LIMIT models: more was accepted here and refused by every startRun.
+  compare_models: z.array(z.string()).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models an evaluation compares`).default([]),
   catalog: catalogReference.nullable().default(null),
   external: z.object({ source: z.string(), suite: z.string(), scope: z.string().nullable().optional() }).nullable().default(null),
   /** Optional initial suite, stored as a replace with on_removed destroy. */
