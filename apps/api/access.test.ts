@@ -161,7 +161,7 @@ describe("REST report exports", () => {
     expect(await verdict.text()).toContain("gpt-5-mini");
     expect(verdict.headers.get("content-disposition")).toBeNull();
     const fixes = await (await p.get(p.keys.acmeRead, `${base()}/report.md?part=fix_items&model=claude-sonnet-5`)).text();
-    expect(fixes).toContain("expected_tool_not_called");
+    expect(fixes).toContain("### expected tool not called ×1");
     const scenario = await (await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=refund`)).text();
     expect(scenario).toContain("hunter2");
     const unknown = await p.get(p.keys.acmeRead, `${base()}/report.md?part=summary`);

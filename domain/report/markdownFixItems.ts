@@ -3,6 +3,7 @@
 // where the fix lives.
 import { code, inline, quote } from "./markdownText.js";
 import type { FixItem, FixTool, ToolServer } from "./reportTypes.js";
+import { faultName } from "./faultName.js";
 
 const codes = (values: readonly string[]): string => values.map((v) => code(v)).join(", ");
 
@@ -24,7 +25,7 @@ function capitalized(text: string): string {
 /** One fix item, exactly as it reads under "What to fix". */
 export function fixItemBlock(item: FixItem): string {
   const scope = `${item.count} ${item.count === 1 ? "result" : "results"}`;
-  const lines = [`### ${inline(item.fault)} ×${item.count}`, ""];
+  const lines = [`### ${inline(faultName(item.fault))} ×${item.count}`, ""];
   lines.push(`**Scenarios:** ${codes(item.scenario_keys)} · **Models:** ${codes(item.models)} (${scope})`);
   if (item.recommendation) lines.push("", inline(item.recommendation));
   if (item.quote) lines.push("", quote(`“${item.quote}”`));

@@ -6,6 +6,7 @@ import { toolCallName } from "../replay/index.js";
 import { cell, code, htmlInline, inline, quote } from "./markdownText.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ReportResult, ScenarioCost } from "./reportTypes.js";
+import { faultName } from "./faultName.js";
 
 const ANSWER_LIMIT = 1500;
 const PROMPT_LIMIT = 4000;
@@ -48,7 +49,7 @@ function matrixCell(result: ReportResult | undefined): string {
   if (text === undefined) {
     text = STATUS_MARK[result.status];
     if (result.score !== null) text += ` ${scoreText(result.score)}`;
-    if (fault) text += ` ${cell(fault)}`;
+    if (fault) text += ` ${cell(faultName(fault))}`;
     byFault.set(fault, text);
   }
   return text;
@@ -175,7 +176,7 @@ function resultTexts(result: ReportResult): ResultTexts {
 function faultCell(fault: string | null): string {
   if (!fault) return EMPTY;
   let text = faultCells.get(fault);
-  if (text === undefined) { text = cell(fault); faultCells.set(fault, text); }
+  if (text === undefined) { text = cell(faultName(fault)); faultCells.set(fault, text); }
   return text;
 }
 

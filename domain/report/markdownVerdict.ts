@@ -5,12 +5,13 @@ import { cell, code, inline } from "./markdownText.js";
 import { costIsEstimated } from "./summary.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ModelSummary } from "./reportTypes.js";
+import { faultName } from "./faultName.js";
 
 const ms = (value: number | null): string => (value === null ? Format.EMPTY : `${value} ms`);
 
 function faultsCell(faults: Record<string, number>): string {
   const parts: string[] = [];
-  for (const fault in faults) parts.push(`${fault} ×${faults[fault]}`);
+  for (const fault in faults) parts.push(`${faultName(fault)} ×${faults[fault]}`);
   return parts.length > 0 ? cell(parts.join(", ")) : Format.EMPTY;
 }
 

@@ -40,7 +40,7 @@ describe("Report Markdown", () => {
 
   it("escapes | and folds line breaks in the matrix prompt cell", () => {
     const row = build().toMarkdown().split("\n").find((line) => line.startsWith("| `orders_1`"));
-    expect(row).toBe("| `orders_1` Where is my order? It is \\| late | ✅ 100% | ❌ 30% expected_tool_not_called | ~$0.0014 |");
+    expect(row).toBe("| `orders_1` Where is my order? It is \\| late | ✅ 100% | ❌ 30% expected tool not called | ~$0.0014 |");
   });
 
   it("shows p50, p95 and cost per 1,000 beside the mean in the model table", () => {
@@ -74,7 +74,7 @@ describe("Report Markdown", () => {
     const report = build();
     const qwen = report.fixItemsMarkdown({ model: "qwen3:8b" });
     expect(qwen).toContain("## What to fix for `qwen3:8b`");
-    expect(qwen).toContain("### expected_tool_not_called ×1");
+    expect(qwen).toContain("### expected tool not called ×1");
     expect(report.fixItemsMarkdown({ model: "gpt-5-mini" })).toBe("## What to fix for `gpt-5-mini`\n\nNothing to fix.");
   });
 
@@ -82,7 +82,7 @@ describe("Report Markdown", () => {
     const report = build({ toolResolver: () => ({ key: "orders", name: "Orders", status: "available" }), links: { mcp: "/mcp/%{key}" } });
     const item = report.fixItems.find((i) => i.fault === "expected_tool_not_called")!;
     expect(report.fixItemMarkdown(item)).toBe([
-      "### expected_tool_not_called ×1",
+      "### expected tool not called ×1",
       "",
       "**Scenarios:** `orders_1` · **Models:** `qwen3:8b` (1 result)",
       "",

@@ -5,6 +5,7 @@
 import { Format } from "../../format/index.js";
 import { escapeHtml } from "./escape.js";
 import { roundHalfAwayFromZero } from "../../support/round.js";
+import { faultName } from "../faultName.js";
 
 export const EMPTY = Format.EMPTY;
 export const LEGEND = Format.LEGEND;
@@ -44,18 +45,9 @@ function trimOne(value: number): string {
   return text.endsWith(".0") ? text.slice(0, -2) : text;
 }
 
-const faultNames = new Map<string, string>();
 const faultNamesHtml = new Map<string, string>();
 
-/** `expected_tool_not_called` -> `expected tool not called` (a handful of faults, each named once). */
-export function faultName(fault: string): string {
-  let name = faultNames.get(fault);
-  if (name === undefined) {
-    name = fault.replace(/_/g, " ");
-    if (faultNames.size < 1000) faultNames.set(fault, name);
-  }
-  return name;
-}
+export { faultName };
 
 /** faultName, HTML-escaped (a fault is any string a report was given), each once. */
 export function faultNameHtml(fault: string): string {
