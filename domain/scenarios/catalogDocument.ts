@@ -162,7 +162,7 @@ function criteriaAt(value: unknown, path: string): Array<Record<string, unknown>
       if (typeof item[field] !== "string" || isBlank(item[field])) throw new InvalidDocument("required, a non-blank string", { path: `${at}.${field}` });
     }
     const config = mappingAt(item.config, `${at}.config`);
-    const problem = criterionProblem(item.type as string, config);
+    const problem = criterionProblem(item.key as string, item.type as string, config);
     if (problem) throw new InvalidDocument(problem.rule, { path: `${at}.${problem.field}` });
   });
   return list.length ? (list as Array<Record<string, unknown>>) : null;

@@ -60,12 +60,15 @@ describe("CreateEvaluation", () => {
       expect.objectContaining({ message: expect.stringMatching(/^\/\(\/ is not a valid regular expression/), field: "criteria[0].config.pattern" }),
     );
     expect(refused({ key: "z", type: "not_contains", config: {} })).toThrow(expect.objectContaining({ message: "not_contains needs a pattern: a non-blank string" }));
+    // Scores are JSON objects, which list such a key first: "weakest on" named the wrong criterion on a tie.
+    expect(refused({ key: "2024", type: "response_present" })).toThrow(expect.objectContaining({ field: "criteria[0].key", message: expect.stringContaining("criterion key 2024 is a whole number") }));
     // What the Scorer reads as meant stays allowed: numeric strings, defaults, a literal with regex characters.
     const kept = [
       { key: "a", type: "min_length", config: { chars: "40" } },
       { key: "b", type: "max_latency_ms" },
       { key: "c", type: "contains", config: { pattern: "$5 (approx" } },
       { key: "d", type: "trace_latency", config: {} },
+      { key: "2024a", type: "response_present" },
     ];
     expect(given(evaluationAggregate, []).when(create({ criteria: kept }))[0].data).toMatchObject({ criteria: kept.map(({ key }) => ({ key })) });
   });

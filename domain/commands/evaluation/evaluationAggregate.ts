@@ -34,7 +34,7 @@ function mustExist(state: EvaluationState, evaluationId: string): void {
 function decideCreate(state: EvaluationState, command: CreateEvaluation): EventInput[] {
   if (state.exists) throw DomainError.conflict(`evaluation ${command.evaluation_id} already exists`, "evaluation_id");
   command.criteria.forEach((c, i) => {
-    const problem = criterionProblem(c.type, c.config);
+    const problem = criterionProblem(c.key, c.type, c.config);
     if (problem) throw DomainError.validation(problem.rule, `criteria[${i}].${problem.field}`);
   });
   const { type: _type, scenarios, ...definition } = command;
