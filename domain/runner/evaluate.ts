@@ -106,7 +106,9 @@ async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec:
   if (!settings.judge || !settings.refineFaults.includes(fault)) return false;
   if (settings.refinements.attempted >= settings.judgeLimit) return false;
   if (settings.refineGate && !(await settings.refineGate({ scenario, spec, fault }))) return false;
-  // Counted before the call, so a call that fails still uses up the limit.
+  // Checked again after the gate: pairs in flight together all passed the first check while
+  // their gates were awaited. Counted before the call, so a call that fails still uses it up.
+  if (settings.refinements.attempted >= settings.judgeLimit) return false;
   settings.refinements.attempted += 1;
   return true;
 }
@@ -122,8 +124,16 @@ function scorePair(settings: EvaluationSettings, scenario: Scenario, spec: Runne
   if (settings.judge) return scoreJudged(settings, scenario, spec, replay);
   const scores = settings.scorer.score(scenario, replay);
   const score = Scorer.mean(scores);
-  const diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys);
+  // Without a judge, an llm_judge criterion is still an expected grade, and it is missing.
+  const diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys) ?? missingGrades(settings, settings.judgeKeys, scores);
   return new Result({ scenario, spec, replay, scores, score, status: statusOf(replay, diagnosis), diagnosis });
+}
+
+/** With `requireJudgeScores`, the expected judge grades that came back null (reference-core §11 step 6). */
+function missingGrades(settings: EvaluationSettings, expected: readonly string[], scores: Scores) {
+  if (!settings.requireJudgeScores) return null;
+  const unscored = expected.filter((key) => scores[key] === null || scores[key] === undefined);
+  return unscored.length > 0 ? Diagnosis.judgeUnavailable(unscored) : null;
 }
 
 function diagnose(settings: EvaluationSettings, scenario: Scenario, replay: Replay, scores: Scores, score: number | null, judgeKeys: string[]) {
@@ -145,13 +155,9 @@ async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spe
   const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges);
   const scores = settings.scorer.score(scenario, replay, { judgeScores, ...(taskCompletion !== undefined ? { taskCompletion } : {}) });
   const score = Scorer.mean(scores);
-  let diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys);
-  if (!diagnosis && settings.requireJudgeScores) {
-    const expected = judged.map((c) => c.key);
-    if (taskCompletion !== undefined) expected.push(TASK_COMPLETION);
-    const unscored = expected.filter((key) => scores[key] === null || scores[key] === undefined);
-    if (unscored.length > 0) diagnosis = Diagnosis.judgeUnavailable(unscored);
-  }
+  const expected = judged.map((c) => c.key);
+  if (taskCompletion !== undefined) expected.push(TASK_COMPLETION);
+  let diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys) ?? missingGrades(settings, expected, scores);
   if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault))) {
     const outcome = await settings.judge!.recommend({
       // The judge reads calls structurally; a Replay's calls keep whatever name the host gave.

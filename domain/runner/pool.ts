@@ -8,11 +8,18 @@ export async function inOrder<T>(count: number, limit: number, task: (index: num
     return out;
   }
   let next = 0;
+  let failed = false;
+  // Once a task has thrown, run() has failed: no worker starts another (a replay, a row saved).
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (!failed && next < count) {
       const index = next;
       next += 1;
-      out[index] = await task(index);
+      try {
+        out[index] = await task(index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));

@@ -120,6 +120,30 @@ describe("Runner.run", () => {
     expect(report.results.map((r) => `${r.scenario.key}/${r.label}`)).toEqual(many.flatMap((s) => models.map((m) => `${s.key}/${m.label}`)));
   });
 
+  it("starts no more pairs once an evaluation has thrown, with concurrency > 1", async () => {
+    const many = Array.from({ length: 6 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const replayed: string[] = [];
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 2,
+      replay: async (scenario) => { replayed.push(scenario.key); await new Promise((r) => setTimeout(r, 10)); return { answer: "A long enough answer with details." }; },
+      aroundEvaluation: async ({ scenario }, next) => { if (scenario.key === "s0") throw new Error("tracer down"); return next(); },
+    });
+    await expect(runner.run()).rejects.toThrow("tracer down");
+    await new Promise((r) => setTimeout(r, 100));
+    // s1 was already in flight beside s0; nothing after it was started.
+    expect(replayed).toEqual(["s1"]);
+  });
+
+  it("with requireJudgeScores and no judge, an llm_judge criterion is a missing grade", async () => {
+    const criteria = [{ key: "tone", type: "llm_judge" }];
+    const report = await new Runner({ scenarios: scenarios.slice(1), models: models.slice(0, 1), replay: good, criteria, requireJudgeScores: true }).run();
+    expect(report.results[0]).toMatchObject({ status: "failed", fault: "judge_unavailable" });
+    expect(report.results[0].diagnosis?.evidence).toEqual({ unscored_criteria: ["tone"] });
+    // Rules-only runs are unaffected.
+    const rules = await new Runner({ scenarios: scenarios.slice(1), models: models.slice(0, 1), replay: good, requireJudgeScores: true }).run();
+    expect(rules.results[0].status).toBe("passed");
+  });
+
   it("carries Correlation ids onto each result when used as aroundEvaluation", async () => {
     let n = 0;
     const correlation = new Correlation({ agentName: "SupportAgent", ids: () => `id-${(n += 1)}` });
@@ -163,6 +187,13 @@ describe("Runner with a judge", () => {
     expect(report.results.every((r) => r.fault === "run_error")).toBe(true);
     expect(runner.refinements).toBe(2);
     expect(calls.filter((c) => c.kind === "recommend")).toHaveLength(2);
+
+    // Pairs in flight together all pass the limit's check while their gates are awaited.
+    const parallel = fakeJudge((kind) => (kind === "recommend" ? '{"recommendation": "Retry."}' : "not json"));
+    const four = Array.from({ length: 4 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const limited = new Runner({ scenarios: four, models: models.slice(0, 1), replay: bad, judge: parallel.judge, judgeLimit: 1, concurrency: 4, refineFaults: ["run_error"], refineGate: () => true });
+    await limited.run();
+    expect([limited.refinements, parallel.calls.filter((c) => c.kind === "recommend").length]).toEqual([1, 1]);
 
     const gate = vi.fn(() => false);
     const gated = new Runner({ scenarios, models: models.slice(0, 1), replay: bad, judge, refineFaults: ["run_error"], refineGate: gate });
