@@ -192,6 +192,17 @@ describe("judgeUsageFromExchanges", () => {
     });
   });
 
+  it("keeps a call's own source when it was not reported, so the judge's spend reads as estimated", () => {
+    const usage = judgeUsageFromExchanges([
+      { kind: "score", usage: { input_tokens: 400, cost: 0.001, source: "reported" } },
+      { kind: "score", usage: { input_tokens: 100, cost: 0.0005, source: "estimated" } },
+    ]);
+    expect(usage?.source).toBe("estimated");
+    const results = [result("s1", "a", 0.01, { judge_usage: usage })];
+    expect(judgeUsage(results)?.estimated).toBe(true);
+    expect(runCosts(results, judgeUsage(results))).toMatchObject({ judge_estimated: true, agent_estimated: false });
+  });
+
   it("is null when no call was made", () => {
     expect(judgeUsageFromExchanges([null])).toBeNull();
   });

@@ -56,7 +56,7 @@ export function usageByKind(parts: JudgeUsageRecord[]): Record<string, number> {
 
 /** What a result's (or the run's) judge calls used, built from the Judge's exchange records. */
 export function judgeUsageFromExchanges(
-  exchanges: Iterable<{ kind: string; usage?: { input_tokens?: number; output_tokens?: number; cost?: number; model?: string } | null } | null>,
+  exchanges: Iterable<{ kind: string; usage?: { input_tokens?: number; output_tokens?: number; cost?: number; model?: string; source?: string } | null } | null>,
   options: { source?: string } = {},
 ): JudgeUsageRecord | null {
   let calls = 0;
@@ -64,6 +64,8 @@ export function judgeUsageFromExchanges(
   let output = 0;
   const cost = new FloatSum();
   let model: string | null = null;
+  // The calls' own source when one was not "reported" (an estimate makes the whole an estimate).
+  let estimatedSource: string | null = null;
   const byKind: Record<string, number> = {};
   for (const exchange of exchanges) {
     if (!exchange) continue;
@@ -75,6 +77,7 @@ export function judgeUsageFromExchanges(
     const callCost = numberOrNull(usage?.cost);
     if (callCost !== null) cost.add(callCost);
     model ??= usage?.model ?? null;
+    if (usage?.source && usage.source !== "reported") estimatedSource ??= usage.source;
   }
   if (calls === 0) return null;
   return {
@@ -84,7 +87,7 @@ export function judgeUsageFromExchanges(
     cost: cost.count === 0 ? null : roundHalfAway(cost.value, 6),
     model,
     by_kind: byKind,
-    source: options.source ?? "reported",
+    source: options.source ?? estimatedSource ?? "reported",
   };
 }
 
