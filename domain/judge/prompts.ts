@@ -95,12 +95,12 @@ export function recommendPrompt(input: {
   instructions?: string | null;
 }): string {
   const { scenario, replay, diagnosis } = input;
-  const tools = Object.entries(input.availableTools ?? {}).map(([name, description]) =>
-    isBlank(description) ? `- ${name}` : `- ${name}: ${truncate(description, 160)}`,
-  );
+  // As the reference writes them: `- name: ` for a tool without a description, and `null` for a
+  // call with no arguments (`{}` would tell the judge empty arguments were passed).
+  const tools = Object.entries(input.availableTools ?? {}).map(([name, description]) => `- ${name}: ${truncate(description ?? "", 160)}`);
   const calls = (replay.toolCalls ?? replay.tool_calls ?? []).map((call) => {
     const errored = call.error !== undefined && call.error !== null && call.error !== false;
-    return `- ${call.name}${errored ? " (errored)" : ""}: ${truncate(JSON.stringify(call.arguments ?? {}) ?? "{}", 200)}`;
+    return `- ${call.name}${errored ? " (errored)" : ""}: ${truncate(JSON.stringify(call.arguments ?? null) ?? "null", 200)}`;
   });
   const lines = [
     "The agent's instructions:",
