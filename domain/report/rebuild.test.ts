@@ -46,6 +46,21 @@ describe("Report.fromJSON", () => {
     expect(checkGfm(rebuilt.toMarkdown())).toEqual([]);
   });
 
+  it("keeps the model order when the document comes back with its keys sorted, as jsonb sorts them", async () => {
+    const three = [...models, ModelSpec.parse("llama3:8b", { defaultProvider: "openai" })];
+    const report = await new Runner({ scenarios, models: three, replay }).run();
+    const byJsonb = (object: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)));
+    const saved = JSON.parse(JSON.stringify(report.toJSON()));
+    saved.summary_by_model = byJsonb(saved.summary_by_model);
+    saved.comparison.models = byJsonb(saved.comparison.models);
+    expect(Object.keys(saved.summary_by_model)).not.toEqual(three.map((m) => m.label));
+    const rebuilt = Report.fromJSON(saved);
+    expect(rebuilt.models.map((m) => m.label)).toEqual(three.map((m) => m.label));
+    expect(rebuilt.toMarkdown()).toBe(report.toMarkdown());
+    expect(JSON.stringify(rebuilt.toJSON())).toBe(JSON.stringify(report.toJSON()));
+  });
+
   it("renders the recorded verdict and comparison rather than computing them", async () => {
     const { report } = await runReport();
     const saved = JSON.parse(JSON.stringify(report.toJSON()));

@@ -19,6 +19,7 @@ import { optionsFromJSON } from "./fromJson.js";
 import { renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
+import { comparisonInModelOrder } from "./modelOrder.js";
 import type {
   CriterionStats, FixItem, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
   RunCosts, ScenarioCost, ToolResolver, Verdict,
@@ -211,7 +212,7 @@ export class Report implements MarkdownSource {
     return this.#once("comparison", () => {
       const recorded = this.#options.comparison;
       if (recorded instanceof Comparison) return recorded;
-      if (recorded) return Comparison.fromJSON(recorded);
+      if (recorded) return Comparison.fromJSON(comparisonInModelOrder(recorded, this.models.map((model) => model.label)));
       // An explicit null is a recorded "none": a rebuilt report never resamples.
       if (recorded === null) return null;
       return this.comparing ? new Comparison({ results: this.results, models: this.models.map((m) => m.label) }) : null;

@@ -1,7 +1,7 @@
 // ReportImported: a finished report from elsewhere becomes a COMPLETED run with its results,
 // model summaries, fix items, verdict and comparison, all read from the report document
 // (summary_by_model, or the Ruby library's `models`; results as Result#to_h).
-import type { EventOf } from "@verdict/domain";
+import { labelsInResultOrder, type EventOf } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { asObject, writeFixItems, writeModelSummaries } from "./runSummary.js";
@@ -50,8 +50,10 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
   const d = event.data;
   const report = d.report;
   const byModel = asObject(report.summary_by_model) ?? asObject(report.models) ?? {};
-  const models = Object.entries(byModel).map(([label, value]) => {
-    const m = asObject(value) ?? {};
+  // In the report's model order, which its results keep (the event's jsonb sorted the keys).
+  const labels = labelsInResultOrder(Object.keys(byModel), list(report.results).map((r) => str(asObject(r)?.label) ?? ""));
+  const models = labels.map((label) => {
+    const m = asObject(byModel[label]) ?? {};
     return { label, provider: str(m.provider) ?? "", model: str(m.model) ?? label };
   });
   const positions = new Map<string, number>();

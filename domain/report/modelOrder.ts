@@ -1,0 +1,28 @@
+// The order of a report's models when it is read back from JSON. Event data and read models sit
+// in PostgreSQL's jsonb, which keeps an object's keys sorted by length, then bytes: a report's
+// `summary_by_model` (or a comparison's `models`) comes back gpt-5-mini, llama3:8b,
+// claude-sonnet-5 where it was written gpt-5-mini, claude-sonnet-5, llama3:8b. Arrays keep their
+// order, and results run scenario by scenario in model order, so they give the order back.
+
+/** `labels` in the order they first appear among `resultLabels`; labels with no result after. */
+export function labelsInResultOrder(labels: readonly string[], resultLabels: Iterable<string>): string[] {
+  const known = new Set(labels);
+  const ordered = new Set<string>();
+  for (const label of resultLabels) {
+    if (known.has(label)) ordered.add(label);
+    if (ordered.size === known.size) break;
+  }
+  for (const label of labels) ordered.add(label);
+  return [...ordered];
+}
+
+/** A recorded comparison with its `models` keyed in `labels` order (the rest after, as given). */
+export function comparisonInModelOrder<T>(recorded: T, labels: readonly string[]): T {
+  if (recorded === null || typeof recorded !== "object" || Array.isArray(recorded)) return recorded;
+  const models = (recorded as { models?: unknown }).models;
+  if (models === null || typeof models !== "object" || Array.isArray(models)) return recorded;
+  const byLabel = models as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const label of labelsInResultOrder(Object.keys(byLabel), labels)) ordered[label] = byLabel[label];
+  return { ...recorded, models: ordered };
+}
