@@ -40,6 +40,9 @@ export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope,
 /** The cost of the verdict's own judge exchange (verdicts as `vv`), part of the run's judge cost. */
 const VERDICT_COST = "(vv.judge_exchange->'usage'->>'cost')::numeric AS cost";
 
+/** A whole-number figure of an imported run's own judge usage (`u.usage`), 0 when it has none. */
+const usageFigure = (key: string): string => `CASE WHEN jsonb_typeof(u.usage->'${key}') = 'number' THEN (u.usage->>'${key}')::numeric ELSE 0 END`;
+
 const REPLAY_SET = `answer = r.answer, tool_calls = r.tool_calls, error = r.error, duration_ms = r.duration_ms,
   input_tokens = r.input_tokens, output_tokens = r.output_tokens, cost = r.cost, cost_source = r.cost_source,
   replay_metadata = r.replay_metadata, replayed_at = r.replayed_at`;
@@ -151,7 +154,8 @@ export async function flushResults(sql: Sql, batch: Batch): Promise<string[]> {
 /**
  * Counts and usage of each touched run, recounted from its rows (absolute, so idempotent). Money
  * is summed as numeric, which does not depend on row order, so a rebuild gives the same value.
- * The run's judge usage is its results' plus the verdict's own exchange.
+ * The run's judge usage is its results' plus the verdict's own exchange, or for an imported run
+ * the run-level usage its report carries (`run_judge_usage`, else `judge_usage.run`).
  */
 export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<void> {
   if (runIds.length === 0) return;
@@ -159,9 +163,10 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
     `UPDATE runs SET total = c.total, completed = c.completed, passed = c.passed, failed = c.failed, errored = c.errored,
        agent_input_tokens = c.agent_in, agent_output_tokens = c.agent_out, agent_cost = c.agent_cost::float8, agent_cost_sum = c.agent_cost,
        judge_cost_sum = c.judge_cost,
-       judge_calls = c.judge_calls + coalesce(v.calls, 0), judge_input_tokens = c.judge_in + coalesce(v.input_tokens, 0),
-       judge_output_tokens = c.judge_out + coalesce(v.output_tokens, 0),
-       judge_cost = CASE WHEN c.judge_cost IS NULL AND v.cost IS NULL THEN NULL ELSE (coalesce(c.judge_cost, 0) + coalesce(v.cost, 0))::float8 END
+       judge_calls = c.judge_calls + coalesce(v.calls, 0) + i.calls, judge_input_tokens = c.judge_in + coalesce(v.input_tokens, 0) + i.input_tokens,
+       judge_output_tokens = c.judge_out + coalesce(v.output_tokens, 0) + i.output_tokens,
+       judge_cost = CASE WHEN c.judge_cost IS NULL AND v.cost IS NULL AND i.cost IS NULL THEN NULL
+         ELSE (coalesce(c.judge_cost, 0) + coalesce(v.cost, 0) + coalesce(i.cost, 0))::float8 END
      FROM (
        SELECT id.run_id, count(r.n) AS total, count(r.n) FILTER (WHERE r.status <> 'pending') AS completed,
          count(r.n) FILTER (WHERE r.status = 'passed') AS passed, count(r.n) FILTER (WHERE r.status = 'failed') AS failed,
@@ -178,6 +183,13 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
          coalesce((vv.judge_exchange->'usage'->>'output_tokens')::bigint, 0) AS output_tokens, ${VERDICT_COST}
        FROM verdicts vv WHERE vv.run_id = c.run_id
      ) v ON true
+     CROSS JOIN LATERAL (
+       SELECT ${usageFigure("calls")}::int AS calls, ${usageFigure("input_tokens")}::bigint AS input_tokens,
+         ${usageFigure("output_tokens")}::bigint AS output_tokens,
+         CASE WHEN jsonb_typeof(u.usage->'cost') = 'number' THEN (u.usage->>'cost')::numeric END AS cost
+       FROM (SELECT CASE WHEN rr.origin = 'imported' THEN coalesce(rr.summary->'run_judge_usage', rr.summary->'judge_usage'->'run') END AS usage
+             FROM runs rr WHERE rr.id = c.run_id) u
+     ) i
      WHERE runs.id = c.run_id AND (c.total > 0 OR runs.total = 0)`,
     [JSON.stringify(runIds)],
   );

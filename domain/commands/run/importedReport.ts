@@ -65,11 +65,15 @@ function checkResultFigures(result: Record<string, unknown>, field: string): voi
   checkAmount(result.cost, COST_LIMIT, `${field}.cost`);
   checkAmount(result.duration_ms, DURATION_LIMIT_MS, `${field}.duration_ms`);
   for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
-  const usage = result.judge_usage;
+  checkUsage(result.judge_usage, `${field}.judge_usage`);
+}
+
+/** A judge usage (a result's, or the run's own calls): counts, tokens and cost the run adds up. */
+function checkUsage(usage: unknown, field: string): void {
   if (!isObject(usage)) return;
-  checkCount(usage.calls, REPORT_MAX_COUNT, `${field}.judge_usage.calls`);
-  for (const key of ["input_tokens", "output_tokens"]) checkCount(usage[key], TOKEN_COUNT_LIMIT, `${field}.judge_usage.${key}`);
-  checkAmount(usage.cost, COST_LIMIT, `${field}.judge_usage.cost`);
+  checkCount(usage.calls, REPORT_MAX_COUNT, `${field}.calls`);
+  for (const key of ["input_tokens", "output_tokens"]) checkCount(usage[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
+  checkAmount(usage.cost, COST_LIMIT, `${field}.cost`);
 }
 
 function checkComparison(comparison: unknown): void {
@@ -103,4 +107,7 @@ export function checkImportedReport(report: Record<string, unknown>): void {
   });
   checkNumber(report.threshold, "report.threshold");
   checkComparison(report.comparison);
+  // The judge's calls for the run itself (the verdict), which the run's judge usage adds in.
+  checkUsage(report.run_judge_usage, "report.run_judge_usage");
+  if (isObject(report.judge_usage)) checkUsage(report.judge_usage.run, "report.judge_usage.run");
 }

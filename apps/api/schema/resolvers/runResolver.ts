@@ -2,6 +2,7 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
+import { roundHalfAwayFromZero } from "@verdict/domain";
 import type { Result, Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -24,8 +25,9 @@ function cached<T>(context: ApiContext, run: RunRow, field: string, load: () => 
   return context.runCache.read(context.principal.tenant, run.id, run.status, field, load, run.total);
 }
 
+/** The agent's and the judge's cost together, to the 6 decimals each is kept in (no float noise). */
 function sum(a: number | null, b: number | null): number | null {
-  return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+  return a === null && b === null ? null : roundHalfAwayFromZero((a ?? 0) + (b ?? 0), 6);
 }
 
 @Resolver(() => RunNode)

@@ -1,0 +1,51 @@
+// Imported runs on the embedded event store, whose jsonb keeps an object's keys sorted by
+// length, then bytes: the order a report's models were written in is gone from its
+// summary_by_model and must come back from its results (the memory store keeps key order, so the
+// shared harness would not show this); and the run's figures add up as the report's do.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createPgliteEventStore } from "@verdict/infra";
+import { startPlatform, type Platform } from "./testing/harness.js";
+
+let p: Platform;
+let evaluationId: string;
+beforeAll(async () => {
+  p = await startPlatform({ store: await createPgliteEventStore() });
+  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "Imports", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+  evaluationId = created.body.data.createEvaluation.evaluationId;
+}, 60_000);
+afterAll(async () => {
+  await p?.close();
+});
+
+it("keeps an imported report's model order, which its events' jsonb does not keep for object keys", async () => {
+  const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"];
+  const models = Object.fromEntries(labels.map((label) => [label, { provider: label === "gpt-5-mini" ? "openai" : "ollama", model: label }]));
+  const results = ["a", "b"].flatMap((key) => labels.map((label) => ({ scenario_key: key, label, status: "passed", score: 1, prompt: `Question ${key}` })));
+  const envelope = { version: 1, run_id: "ordered-1", source: "ci", agent_name: "SupportAgent", suite: "support", report: { models, results } };
+  const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+  const runId = imported.body.data.importReport.runId;
+  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { models { label } matrix { cells { modelLabel } } } }`, { r: runId });
+  expect(run.body.data.run.models.map((m: any) => m.label)).toEqual(labels);
+  expect(run.body.data.run.matrix[0].cells.map((c: any) => c.modelLabel)).toEqual(labels);
+  const markdown = await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`)).text();
+  expect(markdown).toContain("| Scenario | `gpt-5-mini` | `claude-sonnet-5` | `llama3:8b` | Cost |");
+});
+
+
+it("counts the imported report's own judge calls (the verdict's) in the run's judge usage, as its report does", async () => {
+  const judgeUsage = { calls: 1, input_tokens: 100, output_tokens: 10, cost: 0.001 };
+  const results = ["a", "b", "c"].map((key) => ({ scenario_key: key, label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, judge_usage: judgeUsage }));
+  const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results, run_judge_usage: { calls: 1, input_tokens: 420, output_tokens: 18, cost: 0.00011 } };
+  const envelope = { version: 1, run_id: "judged-1", source: "ci", agent_name: "SupportAgent", suite: "support", report };
+  const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+  const runId = imported.body.data.importReport.runId;
+  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { agent { cost } judge { calls inputTokens outputTokens cost } totalCost } } }`, { r: runId });
+  expect(run.body.data.run.usage).toEqual({
+    agent: { cost: 0.03 },
+    judge: { calls: 4, inputTokens: 720, outputTokens: 48, cost: 0.00311 },
+    totalCost: 0.03311,
+  });
+  const bad = { ...envelope, run_id: "judged-2", report: { ...report, run_judge_usage: { calls: 1.5 } } };
+  const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: bad });
+  expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "report.run_judge_usage.calls" });
+});
