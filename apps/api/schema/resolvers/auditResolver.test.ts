@@ -20,9 +20,13 @@ describe("diffRuns", () => {
     expect(diff.removed).toEqual([{ scenarioKey: "gone", modelLabel: "m", before: "PASSED", after: null }]);
   });
 
-  it("leaves pending pairs out of the comparison", () => {
-    const diff = diffRuns("r1", "r2", [r("a", "m", "failed")], [r("a", "m", "pending")]);
+  it("lists a pair not scored yet in either run as unscored, so every pair is accounted for", () => {
+    const diff = diffRuns("r1", "r2", [r("a", "m", "failed"), r("b", "m", "pending")], [r("a", "m", "pending"), r("b", "m", "passed")]);
     expect([...diff.fixed, ...diff.regressed, ...diff.stillFailing, ...diff.stillPassing]).toEqual([]);
+    expect(diff.unscored).toEqual([
+      { scenarioKey: "a", modelLabel: "m", before: "FAILED", after: "PENDING" },
+      { scenarioKey: "b", modelLabel: "m", before: "PENDING", after: "PASSED" },
+    ]);
   });
 });
 

@@ -27,7 +27,7 @@ export function diffRuns(a: string, b: string, before: Result[], after: Result[]
   const name = (r: Result) => `${r.scenarioKey}\u0000${r.modelLabel}`;
   const old = new Map(before.map((r) => [name(r), r]));
   const now = new Map(after.map((r) => [name(r), r]));
-  const diff: RunDiff = { a, b, fixed: [], regressed: [], stillFailing: [], stillPassing: [], added: [], removed: [] };
+  const diff: RunDiff = { a, b, fixed: [], regressed: [], stillFailing: [], stillPassing: [], added: [], removed: [], unscored: [] };
   const change = (x: Result | undefined, y: Result | undefined): PairChange => ({
     scenarioKey: (x ?? y)!.scenarioKey,
     modelLabel: (x ?? y)!.modelLabel,
@@ -41,7 +41,10 @@ export function diffRuns(a: string, b: string, before: Result[], after: Result[]
       diff.added.push(change(undefined, y));
       continue;
     }
-    if (!settled(x) || !settled(y)) continue;
+    if (!settled(x) || !settled(y)) {
+      diff.unscored.push(change(x, y));
+      continue;
+    }
     const wasPassing = x.status === "passed";
     const isPassing = y.status === "passed";
     const bucket = wasPassing ? (isPassing ? diff.stillPassing : diff.regressed) : isPassing ? diff.fixed : diff.stillFailing;

@@ -145,4 +145,7 @@ export class RunDiff {
 
   @Field(() => [PairChange], { description: "Only in a." })
   removed!: PairChange[];
+
+  @Field(() => [PairChange], { description: "In both, but not scored yet (PENDING) in one or both: neither fixed nor regressed." })
+  unscored!: PairChange[];
 }
