@@ -312,19 +312,20 @@ describe("suite mutations and a judged run's audit trail", () => {
   });
 
   it("takes back a scenario in the shape it answers, and refuses an unknown key naming it, writing nothing", async () => {
-    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "Round trip", scenariosText: "Where is order 4821? | tools: lookup_order | contains: ships" }) { evaluationId } }`);
+    const suite = "suite: s\ngroups:\n  - key: orders\n    name: Orders\n    scenarios:\n      - key: k1\n        prompt: Where is order 4821?\n        expect: { tools: [lookup_order], contains: [ships] }";
+    const created = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { createEvaluation(input: { agent: "SupportAgent", name: "Round trip", scenariosText: $t }) { evaluationId } }`, { t: suite });
     const id = created.body.data.createEvaluation.evaluationId;
-    const read = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key prompt group notes expectations } } }`, { id })).body.data.evaluation.scenarios;
+    const read = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { __typename key prompt group groupName notes position enabled expectations } } }`, { id })).body.data.evaluation.scenarios;
     const [scenario] = await read();
-    expect(scenario.expectations).toEqual({ tools: ["lookup_order"], contains: ["ships"], not_contains: [] });
+    expect(scenario).toMatchObject({ __typename: "Scenario", group: "orders", groupName: "Orders", expectations: { tools: ["lookup_order"], contains: ["ships"], not_contains: [] } });
     const replace = (s: unknown) => p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $s: JSON!) { replaceScenarios(evaluationId: $id, scenarios: $s) { updated unchanged } }`, { id, s });
     // What the API answered goes back unchanged: the expectations were silently erased before.
     const same = await replace([{ ...scenario, prompt: "Where is order 4822?" }]);
     expect(same.body.data.replaceScenarios).toEqual({ updated: [scenario.key], unchanged: [] });
-    expect((await read())[0].expectations).toEqual(scenario.expectations);
-    const unknown = await replace([{ key: scenario.key, prompt: "p", groupName: "Orders" }]);
+    expect((await read())[0]).toMatchObject({ groupName: "Orders", expectations: scenario.expectations });
+    const unknown = await replace([{ key: scenario.key, prompt: "p", groupLabel: "Orders" }]);
     expect(unknown.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "scenarios[0]" } });
-    expect(unknown.body.errors[0].message).toContain("unknown key groupName; a scenario record takes key, prompt,");
+    expect(unknown.body.errors[0].message).toContain("unknown key groupLabel; a scenario record takes key, prompt,");
     const both = await replace([{ key: scenario.key, prompt: "p", expectations: { tools: [] }, expected_tools: ["x"] }]);
     expect(both.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "scenarios[0].expectations" } });
     expect((await read())[0]).toMatchObject({ prompt: "Where is order 4822?", expectations: scenario.expectations });

@@ -35,11 +35,17 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * A JSON record as the API answers one may be sent back as it is: its expectations as
- * `{ tools, contains, not_contains }`, and a field it answers null (no group, no notes) as absent.
+ * `{ tools, contains, not_contains }`, `groupName` as `group_name`, a field it answers null (no
+ * group, no notes) as absent, and the `__typename` GraphQL clients add left out.
  */
 function fromAnsweredShape(record: unknown, index: number): unknown {
   if (!isObject(record)) return record;
-  const { expectations, ...rest } = withoutNulls(record);
+  const { expectations, groupName, __typename: _typename, ...rest } = withoutNulls(record);
+  if (groupName !== undefined) {
+    const field = `scenarios[${index}].groupName`;
+    if ("group_name" in rest) throw new ApiError("VALIDATION", `${field}: give groupName or group_name, not both`, field);
+    rest.group_name = groupName;
+  }
   if (expectations === undefined) return rest;
   const field = `scenarios[${index}].expectations`;
   if (!isObject(expectations)) throw new ApiError("VALIDATION", `${field} must be an object { tools, contains, not_contains }`, field);
