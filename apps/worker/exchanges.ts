@@ -38,6 +38,7 @@ function usageOf(exchange: JudgeExchange): ExchangeData["usage"] {
   if (usage.output_tokens !== undefined) out.output_tokens = usage.output_tokens;
   if (usage.cost !== undefined) out.cost = usage.cost;
   if (usage.model !== undefined) out.model = usage.model;
+  if (usage.source !== undefined) out.source = usage.source;
   return out;
 }
 

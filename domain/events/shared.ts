@@ -80,4 +80,6 @@ export const usageData = z.object({
   output_tokens: tokenCount.nullable().optional(),
   cost: costAmount.nullable().optional(),
   model: z.string().nullable().optional(),
+  /** How the host arrived at it ("reported", "estimated", "traces"...); absent means reported. */
+  source: z.string().max(200).nullable().optional(),
 });
