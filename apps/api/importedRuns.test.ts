@@ -21,11 +21,14 @@ it("keeps an imported report's model order, which its events' jsonb does not kee
   const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"];
   const models = Object.fromEntries(labels.map((label) => [label, { provider: label === "gpt-5-mini" ? "openai" : "ollama", model: label }]));
   const results = ["a", "b"].flatMap((key) => labels.map((label) => ({ scenario_key: key, label, status: "passed", score: 1, prompt: `Question ${key}` })));
-  const envelope = { version: 1, run_id: "ordered-1", source: "ci", agent_name: "SupportAgent", suite: "support", report: { models, results } };
+  const interval = [1, 1];
+  const comparison = { models: Object.fromEntries(labels.map((label) => [label, { scenarios: 2, pass_rate: 1, interval }])), pairs: [], conclusion: "None is decisive.", seed: 0, resamples: 5000, confidence: 0.95 };
+  const envelope = { version: 1, run_id: "ordered-1", source: "ci", agent_name: "SupportAgent", suite: "support", report: { models, results, comparison } };
   const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
   const runId = imported.body.data.importReport.runId;
-  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { models { label } matrix { cells { modelLabel } } } }`, { r: runId });
+  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { models { label } matrix { cells { modelLabel } } comparison } }`, { r: runId });
   expect(run.body.data.run.models.map((m: any) => m.label)).toEqual(labels);
+  expect(Object.keys(run.body.data.run.comparison.models)).toEqual(labels);
   expect(run.body.data.run.matrix[0].cells.map((c: any) => c.modelLabel)).toEqual(labels);
   const markdown = await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`)).text();
   expect(markdown).toContain("| Scenario | `gpt-5-mini` | `claude-sonnet-5` | `llama3:8b` | Cost |");
@@ -45,6 +48,11 @@ it("counts the imported report's own judge calls (the verdict's) in the run's ju
     judge: { calls: 4, inputTokens: 720, outputTokens: 48, cost: 0.00311 },
     totalCost: 0.03311,
   });
+  // A null run_judge_usage falls back to judge_usage.run, as Report.fromJSON reads it.
+  const fallback = { ...envelope, run_id: "judged-3", report: { ...report, run_judge_usage: null, judge_usage: { calls: 4, run: { calls: 1, cost: 0.00011 } } } };
+  const second = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: fallback });
+  const usage = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { calls cost } } } }`, { r: second.body.data.importReport.runId });
+  expect(usage.body.data.run.usage.judge).toEqual({ calls: 4, cost: 0.00311 });
   const bad = { ...envelope, run_id: "judged-2", report: { ...report, run_judge_usage: { calls: 1.5 } } };
   const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: bad });
   expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "report.run_judge_usage.calls" });

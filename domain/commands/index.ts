@@ -36,7 +36,7 @@ export {
 } from "./run/runCommands.js";
 export { runAggregate, pairProblems, type RunContext } from "./run/runAggregate.js";
 export { initialRunState, evolveRun, selectionPairs, findPair, type RunState, type RunPair } from "./run/runState.js";
-export { checkImportedReport, KNOWN_FAULTS } from "./run/importedReport.js";
+export { checkImportedReport, KNOWN_FAULTS, REPORT_MAX_COUNT } from "./run/importedReport.js";
 export { importedRunId } from "./run/importedRunId.js";
 export { RecordReplay, ScoreResult, ResultCommand } from "./result/resultCommands.js";
 export { resultAggregate, pairStream, type ResultState, type ResultContext } from "./result/resultAggregate.js";

@@ -4,7 +4,7 @@
 // and usage follow its rows: the statement that updates rows adds to the run the difference
 // between each row's new and old values (so reapplying an update adds nothing), and a run
 // touched any other way (planned, imported, completed) is recounted from all its rows.
-import type { EventOf } from "@verdict/domain";
+import { COST_LIMIT, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EventOf } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { exchangeUsage } from "./usage.js";
@@ -40,8 +40,18 @@ export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope,
 /** The cost of the verdict's own judge exchange (verdicts as `vv`), part of the run's judge cost. */
 const VERDICT_COST = "(vv.judge_exchange->'usage'->>'cost')::numeric AS cost";
 
-/** A whole-number figure of an imported run's own judge usage (`u.usage`), 0 when it has none. */
-const usageFigure = (key: string): string => `CASE WHEN jsonb_typeof(u.usage->'${key}') = 'number' THEN (u.usage->>'${key}')::numeric ELSE 0 END`;
+/**
+ * A figure of an imported run's own judge usage (`u.usage`) within [0, max], else `otherwise`:
+ * the import checks these, but a report imported before it did must not fail a rebuild.
+ */
+const usageFigure = (key: string, max: number, otherwise = "0"): string =>
+  `CASE WHEN jsonb_typeof(u.usage->'${key}') = 'number' AND (u.usage->>'${key}')::numeric BETWEEN 0 AND ${max}
+     THEN (u.usage->>'${key}')::numeric ELSE ${otherwise} END`;
+
+/** The run-level usage an imported report carries (`run_judge_usage`, else `judge_usage.run`), as an object or NULL. */
+const IMPORTED_RUN_USAGE = `CASE WHEN rr.origin <> 'imported' THEN NULL
+  WHEN jsonb_typeof(rr.summary->'run_judge_usage') = 'object' THEN rr.summary->'run_judge_usage'
+  WHEN jsonb_typeof(rr.summary->'judge_usage'->'run') = 'object' THEN rr.summary->'judge_usage'->'run' END`;
 
 const REPLAY_SET = `answer = r.answer, tool_calls = r.tool_calls, error = r.error, duration_ms = r.duration_ms,
   input_tokens = r.input_tokens, output_tokens = r.output_tokens, cost = r.cost, cost_source = r.cost_source,
@@ -184,11 +194,11 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
        FROM verdicts vv WHERE vv.run_id = c.run_id
      ) v ON true
      CROSS JOIN LATERAL (
-       SELECT ${usageFigure("calls")}::int AS calls, ${usageFigure("input_tokens")}::bigint AS input_tokens,
-         ${usageFigure("output_tokens")}::bigint AS output_tokens,
-         CASE WHEN jsonb_typeof(u.usage->'cost') = 'number' THEN (u.usage->>'cost')::numeric END AS cost
-       FROM (SELECT CASE WHEN rr.origin = 'imported' THEN coalesce(rr.summary->'run_judge_usage', rr.summary->'judge_usage'->'run') END AS usage
-             FROM runs rr WHERE rr.id = c.run_id) u
+       SELECT floor(${usageFigure("calls", REPORT_MAX_COUNT)})::int AS calls,
+         floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)})::bigint AS input_tokens,
+         floor(${usageFigure("output_tokens", TOKEN_COUNT_LIMIT)})::bigint AS output_tokens,
+         ${usageFigure("cost", COST_LIMIT, "NULL")} AS cost
+       FROM (SELECT ${IMPORTED_RUN_USAGE} AS usage FROM runs rr WHERE rr.id = c.run_id) u
      ) i
      WHERE runs.id = c.run_id AND (c.total > 0 OR runs.total = 0)`,
     [JSON.stringify(runIds)],
