@@ -2,7 +2,7 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { roundHalfAwayFromZero } from "@verdict/domain";
+import { comparisonInModelOrder, roundHalfAwayFromZero } from "@verdict/domain";
 import type { Result, Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -120,7 +120,10 @@ export class RunResolver {
   @FieldResolver(() => GraphQLJSON, { nullable: true, description: "The recorded comparison (models, pairs, conclusion, seed, resamples)." })
   async comparison(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<unknown> {
     const found = await cached(context, run, "comparison", () => context.deps.readModels.comparison(context.principal.tenant, run.id));
-    return found ? { ...found.comparison, seed: found.seed, resamples: found.resamples, confidence: found.confidence } : null;
+    if (!found) return null;
+    // Kept in jsonb, whose keys come back sorted by length: the models go back in the run's order.
+    const ordered = comparisonInModelOrder(found.comparison, (run.models ?? []).map((model) => model.label));
+    return { ...ordered, seed: found.seed, resamples: found.resamples, confidence: found.confidence };
   }
 
   @FieldResolver(() => VerdictNode, { nullable: true })
