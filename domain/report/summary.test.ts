@@ -24,13 +24,14 @@ describe("summarizeByModel", () => {
     expect(Object.keys(m1.faults)).toEqual(["low_quality", "run_error"]);
   });
 
-  it("means and totals add as Ruby's Array#sum does", () => {
+  it("means add as Ruby's Array#sum does", () => {
+    // One by one these sum to 2.7979999999999996: a mean of 0.699, not 0.7.
     const scores = [0.775, 0.867, 0.441, 0.715];
     const rows = summarizeByModel(
-      scores.map((score, i) => fakeResult({ key: `s${i}`, label: "m", score, scores: { task_completion: score }, cost: 0.1 })),
+      scores.map((score, i) => fakeResult({ key: `s${i}`, label: "m", score, scores: { task_completion: score } })),
       [model("m")],
     );
-    expect(rows.m).toMatchObject({ avg_score: 0.7, avg_task_completion: 0.7, cost: 0.4 });
+    expect(rows.m).toMatchObject({ avg_score: 0.7, avg_task_completion: 0.7 });
   });
 
   it("gives mean, p50 and p95 latency by nearest rank over timed replays", () => {

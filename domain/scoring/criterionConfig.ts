@@ -22,12 +22,12 @@ const NUMERIC_SETTINGS: Readonly<Record<string, string>> = {
   token_budget: "output_tokens",
 };
 
-/** A key JavaScript objects list before every other (`2024`): the scores would lose their order. */
-const INDEX_LIKE_KEY = /^(0|[1-9][0-9]{0,9})$/;
+/** A key JavaScript objects list before every other (`2024`): an array index, 0 to 2^32 - 2. */
+const isIndexLike = (key: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(key) && Number(key) <= 4_294_967_294;
 
 /** Why the criterion cannot score as its author meant, or null. */
 export function criterionProblem(key: string, type: string, config: Readonly<Record<string, unknown>> | null | undefined): CriterionProblem | null {
-  if (INDEX_LIKE_KEY.test(key)) {
+  if (isIndexLike(key)) {
     return { field: "key", rule: `criterion key ${key} is a whole number; scores keep their criteria's order only under other keys (e.g. c${key})` };
   }
   if (!(EVALUATION_CRITERION_TYPES as readonly string[]).includes(type)) return { field: "type", rule: `unknown criterion type ${type}` };

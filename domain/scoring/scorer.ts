@@ -96,7 +96,7 @@ export class Scorer {
     return meanScore(values);
   }
 
-  /** Why `pattern` can never match (an invalid `/regex/` or a catastrophic shape), or null. */
+  /** Why `pattern` can never match (a `/regex/` that does not compile), or null. */
   static patternProblem(pattern: string): string | null {
     return patternProblem(pattern);
   }

@@ -69,6 +69,7 @@ describe("CreateEvaluation", () => {
       { key: "c", type: "contains", config: { pattern: "$5 (approx" } },
       { key: "d", type: "trace_latency", config: {} },
       { key: "2024a", type: "response_present" },
+      { key: "4294967295", type: "response_present" }, // past an array index: kept in insertion order
     ];
     expect(given(evaluationAggregate, []).when(create({ criteria: kept }))[0].data).toMatchObject({ criteria: kept.map(({ key }) => ({ key })) });
   });

@@ -343,6 +343,8 @@ describe("renderReportHtml: figures as the guide writes them", () => {
     const html = render(singleModel([result({ answer: "  \n\t " })]));
     expect(card(html, "m1")).toContain('<p class="small">(empty answer)</p>');
     expect(html).not.toMatch(/<pre>\n\s*<\/pre>/);
+    // U+0085 alone is blank as the scoring reads it (Ruby's blank?), though trim() keeps it.
+    expect(card(render(singleModel([result({ answer: "\u0085" })])), "m1")).toContain('<p class="small">(empty answer)</p>');
   });
 
   it("marks the judge's spend estimated (~) in the panels and the comparison table when the run's judge usage is", () => {

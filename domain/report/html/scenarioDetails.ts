@@ -8,6 +8,7 @@ import { faultNameHtml, figureHtml, latency, percent, tokens } from "./figures.j
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
 import { callFailed, FAILED_MARK_HTML } from "./scenarioMatrix.js";
+import { isBlank } from "../../support/index.js";
 
 export const ANSWER_LIMIT = 3000;
 // Every <pre> opens with a newline: the parser drops the first one, so text that starts with
@@ -56,7 +57,7 @@ function answerCard(view: ReportView, labelHtml: string, result: ResultDoc | und
   html += toolsBlock(result) + faultBox(view, result);
   if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>\n${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
   if (result.answer == null) html += `<p class="small">answer not retained for this run</p>`;
-  else if (result.answer.trim() === "") html += `<p class="small">(empty answer)</p>`;
+  else if (isBlank(result.answer)) html += `<p class="small">(empty answer)</p>`;
   else html += `<pre>\n${escapeHtml(truncate(result.answer, ANSWER_LIMIT))}</pre>`;
   return html + "</div>";
 }
