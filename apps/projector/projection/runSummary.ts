@@ -1,7 +1,7 @@
 // Run aggregates: model summaries and fix items as the completion recorded them (RunCompleted's
 // summary or an imported report), or, when a completion carried no per-model figures, computed
 // from the run's projected results: a pure function of its events, never a re-judge.
-import { nearestRanks } from "@verdict/domain";
+import { floatSum, nearestRanks, roundHalfAwayFromZero } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 
 export function asObject(value: unknown): Record<string, unknown> | null {
@@ -60,8 +60,9 @@ interface ResultFigures {
   fault: string | null;
 }
 
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
-const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
+// Rounded and added as the report does (half away from zero, Ruby's compensated Array#sum).
+const round = (value: number, digits: number) => roundHalfAwayFromZero(value, digits);
+const mean = (values: number[]) => (values.length ? floatSum(values) / values.length : null);
 
 /** summary_by_model computed from final results (reference-core §13.1 subset, with p50/p95). */
 export function summarizeResults(rows: readonly ResultFigures[], labels: readonly string[]): Record<string, Record<string, unknown>> {
@@ -85,12 +86,12 @@ export function summarizeResults(rows: readonly ResultFigures[], labels: readonl
       errored: mine.filter((r) => r.status === "errored").length,
       pass_rate: mine.length ? round((passed * 100) / mine.length, 1) : 0,
       avg_score: avgScore === null ? null : round(avgScore, 3),
-      avg_duration_ms: avgDuration === null ? null : Math.round(avgDuration),
+      avg_duration_ms: avgDuration === null ? null : round(avgDuration, 0),
       p50_duration_ms: p50,
       p95_duration_ms: p95,
       input_tokens: mine.reduce((a, r) => a + Number(r.input_tokens ?? 0), 0),
       output_tokens: mine.reduce((a, r) => a + Number(r.output_tokens ?? 0), 0),
-      cost: costs.length ? round(costs.reduce((a, b) => a + b, 0), 6) : null,
+      cost: costs.length ? round(floatSum(costs), 6) : null,
       priced: costs.length,
       faults,
     };
