@@ -212,4 +212,28 @@ describe("completion jobs", () => {
     expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(pick<{ summary: unknown }>("RunCompleted").summary));
     expect(report.toMarkdown()).toContain("gpt-5-mini");
   });
+
+  it("rebuilds each result's scores in the order they were scored, whatever order the store gives their keys", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    for (const j of ALL) await handleReplayJob(deps(store, agent), j);
+    const { runResults } = await import("./runReport.js");
+    const started = (await runEvents(store, "r1")).find((e) => e.type === "RunStarted")!.data as any;
+    const replays = new Map<number, any>();
+    const asScored = new Map<number, any>();
+    const reversed = new Map<number, any>();
+    for (let n = 0; n < 6; n++) {
+      const [r, s] = await pairEvents(store, "r1", n);
+      replays.set(n, r.data);
+      asScored.set(n, s.data);
+      // As jsonb hands keys back: sorted by length (here simply reversed, so the order surely changes).
+      const scores = Object.fromEntries(Object.entries((s.data as any).scores).reverse());
+      reversed.set(n, { ...(s.data as any), scores });
+    }
+    const keys = (scored: Map<number, any>) => runResults({ started, replays, scored }).map((result) => Object.keys(result.scores));
+    const original = [...asScored.values()].map((s) => Object.keys(s.scores));
+    expect(original.some((k) => k.length > 1)).toBe(true);
+    expect(keys(reversed)).toEqual(original);
+  });
 });

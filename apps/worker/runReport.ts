@@ -7,6 +7,7 @@ import {
   Result,
   Scenario,
   judgeUsageFromExchanges,
+  scoresInScorerOrder,
   type ComparisonJSON,
   type DiagnosisResult,
   type EventData,
@@ -46,6 +47,7 @@ export function resultFromEvents(
   spec: { label: string; provider: string; model: string },
   replayed: EventData<"ReplayRecorded">,
   scored: EventData<"ResultScored">,
+  criterionKeys: readonly string[] = [],
 ): Result {
   const metadata = { ...replayed.replay.metadata };
   // The Runner put the judge's usage on the replay's metadata after the replay was recorded.
@@ -57,7 +59,8 @@ export function resultFromEvents(
     scenario,
     spec,
     replay: Replay.from({ ...replayed.replay, metadata }),
-    scores: { ...scored.scores },
+    // In the order they were scored in: read back from jsonb, their keys are sorted by length.
+    scores: scoresInScorerOrder(scored.scores, criterionKeys),
     score: scored.score,
     status: scored.status,
     diagnosis: (scored.diagnosis as DiagnosisResult | null) ?? null,
@@ -70,11 +73,12 @@ export function runResults(record: RunRecord): Result[] {
   const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
   const results: Result[] = [];
   const models = started.models.length;
+  const criterionKeys = started.criteria.map((criterion) => criterion.key);
   for (let n = 0; n < scenarios.length * models; n++) {
     const scored = record.scored.get(n);
     const replayed = record.replays.get(n);
     if (!scored || !replayed) continue;
-    results.push(resultFromEvents(scenarios[Math.floor(n / models)], started.models[n % models], replayed, scored));
+    results.push(resultFromEvents(scenarios[Math.floor(n / models)], started.models[n % models], replayed, scored, criterionKeys));
   }
   return results;
 }
