@@ -154,6 +154,18 @@ describe("replay jobs", () => {
   });
 });
 
+/** Each pair's ReplayRecorded and ResultScored data of run r1, by pair index. */
+async function recordedPairs(store: ReturnType<typeof createMemoryEventStore>) {
+  const replays = new Map<number, any>();
+  const scored = new Map<number, any>();
+  for (let n = 0; n < 6; n++) {
+    const [r, s] = await pairEvents(store, "r1", n);
+    replays.set(n, r.data);
+    scored.set(n, s.data);
+  }
+  return { replays, scored };
+}
+
 describe("completion jobs", () => {
   it("two completion jobs racing record one verdict, one comparison, one RunCompleted", async () => {
     const store = createMemoryEventStore();
@@ -200,13 +212,7 @@ describe("completion jobs", () => {
     const { reportFromRun } = await import("./runReport.js");
     const events = await runEvents(store, "r1");
     const pick = <T>(type: string) => events.find((e) => e.type === type)!.data as T;
-    const replays = new Map<number, any>();
-    const scored = new Map<number, any>();
-    for (let n = 0; n < 6; n++) {
-      const [r, s] = await pairEvents(store, "r1", n);
-      replays.set(n, r.data);
-      scored.set(n, s.data);
-    }
+    const { replays, scored } = await recordedPairs(store);
     const report = reportFromRun({ started: pick("RunStarted"), replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
     const { results: _r, ...rebuilt } = report.toJSON() as unknown as Record<string, unknown>;
     expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(pick<{ summary: unknown }>("RunCompleted").summary));
@@ -220,17 +226,9 @@ describe("completion jobs", () => {
     for (const j of ALL) await handleReplayJob(deps(store, agent), j);
     const { runResults } = await import("./runReport.js");
     const started = (await runEvents(store, "r1")).find((e) => e.type === "RunStarted")!.data as any;
-    const replays = new Map<number, any>();
-    const asScored = new Map<number, any>();
-    const reversed = new Map<number, any>();
-    for (let n = 0; n < 6; n++) {
-      const [r, s] = await pairEvents(store, "r1", n);
-      replays.set(n, r.data);
-      asScored.set(n, s.data);
-      // As jsonb hands keys back: sorted by length (here simply reversed, so the order surely changes).
-      const scores = Object.fromEntries(Object.entries((s.data as any).scores).reverse());
-      reversed.set(n, { ...(s.data as any), scores });
-    }
+    const { replays, scored: asScored } = await recordedPairs(store);
+    // As jsonb hands keys back: sorted by length (here simply reversed, so the order surely changes).
+    const reversed = new Map([...asScored].map(([n, s]) => [n, { ...s, scores: Object.fromEntries(Object.entries(s.scores).reverse()) }]));
     const keys = (scored: Map<number, any>) => runResults({ started, replays, scored }).map((result) => Object.keys(result.scores));
     const original = [...asScored.values()].map((s) => Object.keys(s.scores));
     expect(original.some((k) => k.length > 1)).toBe(true);
