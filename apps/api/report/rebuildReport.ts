@@ -18,9 +18,9 @@ export function rebuildReport(history: RunHistory): Report {
 function importedReport(history: RunHistory): Report {
   try {
     const report = Report.fromJSON(history.imported?.report as unknown as ReportDocument);
-    // Rendered here, where a failure is this run's answer, not a crash of whichever view asked.
+    // The Markdown (kept by the Report, and read by every page) is rendered here, where a failure
+    // is this run's answer rather than a crash of whichever view asked first.
     report.toMarkdown();
-    report.toHtml();
     return report;
   } catch (error) {
     // The import checked the figures, not everything a page reads; a document that cannot be
