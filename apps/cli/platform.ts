@@ -1,10 +1,12 @@
 // Where the platform's state lives, chosen from the environment (DESIGN.md "Embedded default"):
-//   neither DATABASE_URL nor KAFKA_BROKERS  embedded: PGlite under VERDICT_HOME (events, read
-//                                           models), the in-memory job bus, keys in a file
+//   neither DATABASE_URL nor KAFKA_BROKERS  embedded: one PGlite under VERDICT_HOME/events (the
+//                                           event log and the read models), the in-memory job
+//                                           bus, keys in a file
 //   DATABASE_URL (+ KAFKA_BROKERS)          PostgreSQL for events, read models and keys; Kafka
 //                                           when KAFKA_BROKERS names brokers, else in-memory
 // Each command opens only what it needs; `close()` releases what was opened, in reverse.
 import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
 import { HomeInUseError, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
@@ -64,11 +66,27 @@ export async function claimHome(mode: PlatformMode, resources: Resources): Promi
   resources.add(release, (r) => r());
 }
 
+const embeddedDatabases = new WeakMap<Resources, Promise<PGlite>>();
+
+/**
+ * The embedded home's one PGlite, opened once per Resources: the event log and the read models
+ * share it. A second instance cost ~50 MB of resident memory (its own WebAssembly memory and
+ * compiled code) and bought nothing: PGlite runs on this process's one thread either way.
+ */
+export function embeddedDatabase(mode: PlatformMode, resources: Resources): Promise<PGlite> {
+  let opened = embeddedDatabases.get(resources);
+  if (!opened) {
+    opened = openPgliteDataDir(join(mode.home, "events")).then((db) => resources.add(db, (d) => d.close()));
+    embeddedDatabases.set(resources, opened);
+  }
+  return opened;
+}
+
 export async function openEventStore(mode: PlatformMode, resources: Resources): Promise<EventStore> {
   if (mode.databaseUrl) return resources.add(await createPostgresEventStore({ connectionString: mode.databaseUrl }), (s) => s.close());
-  const db = resources.add(await openPgliteDataDir(join(mode.home, "events")), (d) => d.close());
-  // The home is locked to this process: it is the log's only writer, so the store's log tail may
-  // take its own appends as the log.
+  const db = await embeddedDatabase(mode, resources);
+  // The home is locked to this process: it is the log's only writer (the read models in the same
+  // database never write the event tables), so the store's log tail may take its own appends as the log.
   return resources.add(await createPgliteEventStore({ db, soleWriter: true }), (s) => s.close());
 }
 

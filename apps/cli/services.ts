@@ -1,17 +1,17 @@
-// The read side and access control for a mode: read models (MikroORM on PostgreSQL, the PGlite
-// instance itself on the embedded default; migrations applied), the progress bus (in-process on
-// PGlite, LISTEN/NOTIFY on PostgreSQL), API keys (a file on the embedded default, the api_keys
+// The read side and access control for a mode: read models (MikroORM on PostgreSQL, on the
+// embedded default the PGlite instance the event log is in; migrations applied), the progress
+// bus (in-process on PGlite, LISTEN/NOTIFY on PostgreSQL), API keys (a file on the embedded default, the api_keys
 // table on PostgreSQL) and the dispatcher's checkpoints.
 import { join } from "node:path";
 import { createPostgresApiKeyStore, type ApiKeyStore } from "@verdict/api";
 import { createMemoryProgressBus, createPostgresProgressBus, openReadModels, type OpenedReadModels, type ProgressBus } from "@verdict/projector";
 import { MemoryCheckpointStore, PostgresCheckpointStore, type CheckpointStore } from "@verdict/worker";
 import { createFileApiKeyStore } from "./fileApiKeyStore.js";
-import type { PlatformMode, Resources } from "./platform.js";
+import { embeddedDatabase, type PlatformMode, type Resources } from "./platform.js";
 
 export async function openReadSide(mode: PlatformMode, resources: Resources): Promise<{ read: OpenedReadModels; progress: ProgressBus }> {
   const read = resources.add(
-    mode.readUrl ? await openReadModels({ url: mode.readUrl }) : await openReadModels({ baseDir: mode.home, name: "read" }),
+    mode.readUrl ? await openReadModels({ url: mode.readUrl }) : await openReadModels({ pglite: await embeddedDatabase(mode, resources) }),
     (r) => r.close(),
   );
   const url = read.database.embedded ? null : read.database.url;

@@ -3,15 +3,16 @@
 //   run      follow the log from the checkpoint, publishing progress (default)
 //   rebuild  truncate every read model and replay the whole log, print the checksum, exit
 // Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under VERDICT_HOME/events.
-// Read models: VERDICT_READ_DATABASE_URL, else DATABASE_URL, else embedded PGlite under VERDICT_HOME/read.
+// Read models: VERDICT_READ_DATABASE_URL, else DATABASE_URL, else that same embedded PGlite (the
+// embedded default keeps the log and the read models in one database, as `verdict start` does).
 // VERDICT_HOME defaults to ./.verdict; an embedded home is locked as `verdict start` locks it, so
 // the projector never opens PGlite databases another process is serving.
 // VERDICT_PROJECTOR_SKIP_UNKNOWN=1 skips (and reports) event types this build does not know.
+import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
-import { lockHome, verdictHome } from "@verdict/infra/db";
+import { lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
-import { mkdir } from "node:fs/promises";
 import { readModelChecksum } from "./db/checksum.js";
 import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
@@ -19,11 +20,9 @@ import { rejectionLine } from "./projection/rejections.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 
-async function openEventStore(home: string): Promise<EventStore> {
-  if (process.env.DATABASE_URL) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
-  const dataDir = join(home, "events");
-  await mkdir(dataDir, { recursive: true });
-  return createPgliteEventStore({ dataDir });
+async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
+  if (!embedded) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
+  return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
 
 async function main(command: string): Promise<void> {
@@ -31,15 +30,17 @@ async function main(command: string): Promise<void> {
   const home = verdictHome(process.env);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
   const release = process.env.DATABASE_URL ? async () => undefined : await lockHome(home);
-  const store = await openEventStore(home);
+  const embedded = process.env.DATABASE_URL ? null : await openPgliteDataDir(join(home, "events"));
+  const store = await openEventStore(embedded);
   const readUrl = readDatabaseUrlFromEnv();
-  const read = await openReadModels(readUrl ? { url: readUrl } : { baseDir: home, name: "read" });
+  const read = await openReadModels(readUrl ? { url: readUrl } : { pglite: embedded ?? undefined });
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,
     orm: read.orm,
     database: read.sql,
     bus,
+    logSharesDatabase: embedded !== null && !readUrl,
     skipUnknown: process.env.VERDICT_PROJECTOR_SKIP_UNKNOWN === "1",
     onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
     onPublishError: (error) => console.warn(`progress not published: ${(error as Error).message}`),
@@ -50,6 +51,7 @@ async function main(command: string): Promise<void> {
     await bus.close();
     await read.close();
     await store.close();
+    await embedded?.close();
     await release();
   };
   if (command === "rebuild") {
@@ -61,7 +63,7 @@ async function main(command: string): Promise<void> {
     return;
   }
   projector.start();
-  console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "read")} (embedded)` : "the read database"}`);
+  console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`);
   const stop = () => void shutdown().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

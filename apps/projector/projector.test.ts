@@ -1,7 +1,7 @@
 // The projector on the in-memory event store and an embedded (PGlite) read database: a run's
 // life end to end through the domain's commands, redelivery, restart, rebuild, tenancy, progress.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryEventStore } from "@verdict/infra";
+import { createMemoryEventStore, createPgliteEventStore } from "@verdict/infra";
 import { handleCommand, importedRunId, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
 import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
@@ -276,6 +276,31 @@ describe("delivery, restart and rebuild", () => {
     expect((await checksum()).results).not.toEqual(live.results);
     expect(await projector.rebuild()).toBe((await store.readAll()).length);
     expect(await checksum()).toEqual(live);
+  });
+
+  it("rebuilds a read database the log shares (the embedded default's one PGlite) batch by batch into identical rows", async () => {
+    // The log in the read models' own PGlite, as `verdict start` keeps an embedded home: one
+    // session, so a rebuild in one transaction would wait on its own reads of the log.
+    const pglite = read.database.pglite!;
+    const shared = await createPgliteEventStore({ db: pglite, soleWriter: true });
+    try {
+      await pglite.exec("TRUNCATE messages, streams");
+      store = shared;
+      await fullRun();
+      await projectorOf({ database: read.sql }).catchUp();
+      const live = await checksum();
+      expect(live.results.rows).toBe(4);
+      await read.sql.sql().execute("UPDATE results SET answer = 'tampered' WHERE n = 0");
+      // A process that opens the home afterwards (`projector rebuild`) reads the log from the database.
+      const reopened = await createPgliteEventStore({ db: pglite, soleWriter: true, migrate: false });
+      const projector = createProjector({ store: reopened, database: read.sql, logSharesDatabase: true, batchSize: 3 });
+      expect(await projector.rebuild()).toBe((await shared.readAll()).length);
+      expect(await checksum()).toEqual(live);
+      expect(await projector.checkpoint()).toEqual((await shared.readAll()).at(-1)!.position);
+      await reopened.close();
+    } finally {
+      await shared.close();
+    }
   });
 
   it("rebuilds in one transaction while a projector follows the same database, losing and doubling nothing", async () => {

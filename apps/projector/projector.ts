@@ -46,6 +46,15 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   /** Told about each failure the loop retries. */
   onRetry?: (error: unknown) => void;
   /**
+   * The log is read through the read models' own database session (the embedded default keeps
+   * both in one PGlite, one session): a read-model transaction cannot read the log there, it
+   * would wait on itself. Rebuild then truncates in one transaction and catches up batch by
+   * batch, each batch committed with its checkpoint, so an interrupted rebuild resumes from
+   * where it stopped. Such a database is opened only by the process that locked its home, so no
+   * other reader sees the models half rebuilt. Default false.
+   */
+  logSharesDatabase?: boolean;
+  /**
    * Told about each event the read database refused (a data error, a constraint, a size limit:
    * retrying cannot fix it). The event is recorded in projector_rejections and passed over.
    */
@@ -158,6 +167,7 @@ export function createProjector(options: ProjectorOptions): Projector {
    * every other reader of a PostgreSQL server for as long as the rebuild runs.
    */
   async function rebuild(): Promise<number> {
+    if (options.logSharesDatabase) return rebuildBatchByBatch();
     const refusedBatches = new Set<string>();
     for (;;) {
       let current: string | null = null;
@@ -192,6 +202,16 @@ export function createProjector(options: ProjectorOptions): Projector {
         refusedBatches.add(current);
       }
     }
+  }
+
+  async function rebuildBatchByBatch(): Promise<number> {
+    await database.transaction(async (sql) => {
+      await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
+      await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
+      await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
+    });
+    committed = null;
+    return catchUp();
   }
 
   function waitFor(position: LogPosition, timeoutMs = 10_000, readStored = true): Promise<void> {

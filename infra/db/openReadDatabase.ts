@@ -26,6 +26,8 @@ export interface ReadDatabaseOptions {
   baseDir?: string;
   /** Embedded only: serve it on 127.0.0.1 over the wire protocol, for `pg` and MikroORM (default true). */
   serve?: boolean;
+  /** Embedded only: an open PGlite to keep the read models in (shared with the event store); left open on close. */
+  pglite?: PGlite;
 }
 
 export interface ReadDatabase {
@@ -41,7 +43,8 @@ export interface ReadDatabase {
 
 export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promise<ReadDatabase> {
   if (options.url) return { url: options.url, embedded: false, poolSize: undefined, pglite: null, close: async () => undefined };
-  const db = await createPglite(options);
+  const shared = options.pglite;
+  const db = shared ?? (await createPglite(options));
   let served: Awaited<ReturnType<typeof serve>> | null = null;
   try {
     if (options.serve !== false) served = await serve(db);
@@ -59,7 +62,7 @@ export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promi
       if (closed) return;
       closed = true;
       await served?.stop();
-      await db.close();
+      if (!shared) await db.close();
     },
   };
 }

@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
+import { openPgliteDataDir } from "@verdict/infra/db";
 import { MemoryJobBus } from "@verdict/infra/jobbus";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { runStream, toEventsToAppend, type EventStore, type LogPosition } from "@verdict/domain";
@@ -34,19 +35,22 @@ async function openEmbedded(): Promise<Opened> {
   await import("reflect-metadata");
   const { createProjector, openReadModels, createMemoryProgressBus } = await import("@verdict/projector");
   const home = await mkdtemp(join(tmpdir(), "verdict-throughput-"));
-  const store = await createPgliteEventStore({ dataDir: join(home, "events") });
-  const read = await openReadModels({ baseDir: home, name: "read" });
+  // One PGlite for the log and the read models, as `verdict start` opens an embedded home.
+  const db = await openPgliteDataDir(join(home, "events"));
+  const store = await createPgliteEventStore({ db, soleWriter: true });
+  const read = await openReadModels({ pglite: db });
   const batches = { count: 0, events: 0 };
   const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: createMemoryProgressBus(), onBatch: (b) => ((batches.count += 1), (batches.events += b.applied)) });
   projector.start();
   return {
     store,
-    kind: "embedded (PGlite events + PGlite read models + projector, fresh dirs)",
+    kind: "embedded (one PGlite for events and read models + projector, fresh dir)",
     projected: (position) => projector.waitFor(position, 120_000),
     close: async () => {
       console.log(`projector: ${batches.events} events in ${batches.count} batches`);
       await projector.stop();
       await read.close();
+      await db.close(); // after the store (main closes it first): it is the store's and the read models' database
       await rm(home, { recursive: true, force: true });
     },
   };
