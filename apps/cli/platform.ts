@@ -6,8 +6,8 @@
 // Each command opens only what it needs; `close()` releases what was opened, in reverse.
 import { join } from "node:path";
 import type { EventStore, JobBus } from "@verdict/domain";
-import { HomeInUseError, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
-import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
+import { HomeInUseError, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
+import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
 import { CliError } from "./errors.js";
 
@@ -70,6 +70,16 @@ export async function openEventStore(mode: PlatformMode, resources: Resources): 
   // The home is locked to this process: it is the log's only writer, so the store's log tail may
   // take its own appends as the log.
   return resources.add(await createPgliteEventStore({ db, soleWriter: true }), (s) => s.close());
+}
+
+/**
+ * The event store for a command that only reads (a preview, an export, a report): an embedded
+ * home with no event log yet reads as an empty log, and nothing is created or locked for it.
+ */
+export async function openEventStoreToRead(mode: PlatformMode, resources: Resources): Promise<EventStore> {
+  if (mode.embedded && !pgliteDataDirExists(join(mode.home, "events"))) return createMemoryEventStore();
+  await claimHome(mode, resources);
+  return openEventStore(mode, resources);
 }
 
 export function openJobBus(mode: PlatformMode, resources: Resources): JobBus {
