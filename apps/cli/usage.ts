@@ -15,7 +15,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]
       [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
-      default) and exits 1 when the pass rate is below --gate.`,
+      default) and exits 1 when the pass rate is below --gate, or when every pair is a
+      run_error (the run failed: nothing was scored).`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes).`,
   "catalogs import": `  catalogs import FILE [--preview] [--tenant T]
