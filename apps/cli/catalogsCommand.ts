@@ -10,7 +10,7 @@ import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { claimHome, openEventStore, openEventStoreToRead, platformMode, Resources } from "./platform.js";
+import { claimHome, openEventStore, openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./reportCommand.js";
 
 /** Runs `work` on the configured store; `reading` leaves a home with no event log uncreated. */
@@ -18,7 +18,7 @@ async function withStore<T>(env: NodeJS.ProcessEnv, reading: boolean, work: (sto
   const mode = platformMode(env);
   const resources = new Resources();
   try {
-    if (reading) return await work(await openEventStoreToRead(mode, resources));
+    if (reading) return await work(await openExistingEventStore(mode, resources));
     await claimHome(mode, resources);
     return await work(await openEventStore(mode, resources));
   } finally {

@@ -12,20 +12,24 @@ const COMMANDS: Record<string, Handler> = {
   report: async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
   "catalogs import": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsImport(argv, io, env),
   "catalogs export": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsExport(argv, io, env),
+  "evals import": async (argv, io, env) => (await import("./evalsCommand.js")).evalsImport(argv, io, env),
   "keys create": async (argv, io, env) => (await import("./keysCommand.js")).keysCreate(argv, io, env),
 };
+
+/** Command names of two words: the first alone names no command. */
+const GROUPS = ["catalogs", "evals", "keys"];
 
 /** Which handler an argv names, and the arguments left for it. */
 export function resolveCommand(argv: readonly string[]): { name: string; rest: readonly string[] } | null {
   const two = argv.slice(0, 2).join(" ");
   if (COMMANDS[two]) return { name: two, rest: argv.slice(2) };
-  if (argv[0] && COMMANDS[argv[0]] && !["catalogs", "keys"].includes(argv[0])) return { name: argv[0], rest: argv.slice(1) };
+  if (argv[0] && COMMANDS[argv[0]] && !GROUPS.includes(argv[0])) return { name: argv[0], rest: argv.slice(1) };
   return null;
 }
 
 /** Commands that load the API (type-graphql needs experimentalDecorators under tsx). */
 export function needsDecorators(argv: readonly string[]): boolean {
-  return ["start", "report", "keys", "catalogs"].includes(argv[0] ?? "");
+  return ["start", "report", "keys", "catalogs", "evals"].includes(argv[0] ?? "");
 }
 
 const HELP_FLAGS = ["--help", "-h"];
@@ -58,7 +62,7 @@ export async function runCli(argv: readonly string[], io: Io, env: NodeJS.Proces
   const command = resolveCommand(argv);
   if (!command) {
     const words = argv[0] === "help" ? argv.slice(1) : argv;
-    io.err(`verdict: unknown command ${JSON.stringify(words.slice(0, words[0] === "catalogs" || words[0] === "keys" ? 2 : 1).join(" "))}; run \`verdict help\``);
+    io.err(`verdict: unknown command ${JSON.stringify(words.slice(0, GROUPS.includes(words[0]) ? 2 : 1).join(" "))}; run \`verdict help\``);
     return EXIT.usage;
   }
   try {

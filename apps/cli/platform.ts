@@ -73,10 +73,11 @@ export async function openEventStore(mode: PlatformMode, resources: Resources): 
 }
 
 /**
- * The event store for a command that only reads (a preview, an export, a report): an embedded
- * home with no event log yet reads as an empty log, and nothing is created or locked for it.
+ * The event store for a command that needs what is already recorded (a preview, an export, a
+ * report, an import into an evaluation): an embedded home with no event log yet reads as an
+ * empty log, and nothing is created or locked for it.
  */
-export async function openEventStoreToRead(mode: PlatformMode, resources: Resources): Promise<EventStore> {
+export async function openExistingEventStore(mode: PlatformMode, resources: Resources): Promise<EventStore> {
   if (mode.embedded && !pgliteDataDirExists(join(mode.home, "events"))) return createMemoryEventStore();
   await claimHome(mode, resources);
   return openEventStore(mode, resources);

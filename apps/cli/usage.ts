@@ -23,6 +23,10 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       Imports a catalog; --preview prints what would change and the new digest, writing nothing.`,
   "catalogs export": `  catalogs export KEY [FILE] [--tenant T]
       Writes a catalog's canonical YAML to FILE (or stdout).`,
+  "evals import": `  evals import FILE --evaluation ID [--tenant T]
+      Imports a saved report envelope (a run's report.json) as a completed run of the
+      evaluation and prints the run's id. The same run_id with the same report again writes
+      nothing (exit 0); with a different report it is a conflict (exit 3).`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
 };
@@ -34,9 +38,9 @@ const ENVIRONMENT = `Environment
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)
   VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
-  VERDICT_TENANT        tenant of report / catalogs (default demo)`;
+  VERDICT_TENANT        tenant of report / catalogs / evals (default demo)`;
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error.";
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored.";
 
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 

@@ -25,8 +25,8 @@ function readDocument(path: string): string {
   return bytes.toString("utf8");
 }
 
-/** The first `limit` bytes of a file, or all of it when shorter. */
-function readAtMost(path: string, limit: number): Buffer {
+/** The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path. */
+export function readAtMost(path: string, limit: number): Buffer {
   const buffer = Buffer.alloc(limit);
   const fd = openSync(path, "r");
   try {
