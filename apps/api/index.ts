@@ -1,7 +1,7 @@
 // Public surface of @verdict/api: the HTTP server (GraphQL + subscriptions + REST reports), the
 // schema, API keys, and the report rebuilt from a run's events.
 import "reflect-metadata";
-export { createApiServer, type ApiServer, type ApiServerOptions } from "./server/createApiServer.js";
+export { byteLimit, createApiServer, type ApiServer, type ApiServerOptions } from "./server/createApiServer.js";
 export { DEFAULT_LIMITS, type ApiDeps, type ApiLimits, type ApiReadModels, type ApiContext } from "./server/context.js";
 export { ApiError, type ApiErrorCode } from "./server/errors.js";
 export { buildApiSchema } from "./schema/buildApiSchema.js";
@@ -9,4 +9,5 @@ export { printApiSchema } from "./schema/printApiSchema.js";
 export * from "./auth/index.js";
 export { loadRunHistory, type RunHistory } from "./report/runEvents.js";
 export { rebuildReport, reportEnvelope } from "./report/rebuildReport.js";
+export { importEnvelope, parseEnvelope, type ImportedEnvelope, type ReportEnvelope } from "./report/importEnvelope.js";
 export { downloadName } from "./rest/reportRoutes.js";

@@ -2,7 +2,7 @@
 // configured event store (the embedded default, or DATABASE_URL). Import is the same command the
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
-import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
+import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -10,13 +10,15 @@ import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
+import { claimHome, openEventStore, openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./reportCommand.js";
 
-async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: Awaited<ReturnType<typeof openEventStore>>) => Promise<T>): Promise<T> {
+/** Runs `work` on the configured store; `reading` leaves a home with no event log uncreated. */
+async function withStore<T>(env: NodeJS.ProcessEnv, reading: boolean, work: (store: EventStore) => Promise<T>): Promise<T> {
   const mode = platformMode(env);
   const resources = new Resources();
   try {
+    if (reading) return await work(await openExistingEventStore(mode, resources));
     await claimHome(mode, resources);
     return await work(await openEventStore(mode, resources));
   } finally {
@@ -29,7 +31,7 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   const path = flags.positionals[0];
   const tenant = tenantOf(flags.values.tenant, env);
   const catalog = loadCatalogFile(path);
-  return withStore(env, async (store) => {
+  return withStore(env, flags.booleans.preview, async (store) => {
     const diff = diffCatalog(catalog, await lastImport(store, tenant, catalog.key));
     io.out(diffText(diff));
     if (flags.booleans.preview) {
@@ -51,7 +53,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
   const [key, file] = flags.positionals;
   const tenant = tenantOf(flags.values.tenant, env);
   checkOutputPath("catalogs export", "FILE", file);
-  return withStore(env, async (store) => {
+  return withStore(env, true, async (store) => {
     const imported = await lastImport(store, tenant, key);
     if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
     if (file) {

@@ -2,7 +2,7 @@
 // an exit code, and any error becomes a message on stderr and its code (2 for bad input).
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { USAGE } from "./usage.js";
+import { commandUsage, USAGE } from "./usage.js";
 
 type Handler = (argv: readonly string[], io: Io, env: NodeJS.ProcessEnv) => Promise<ExitCode>;
 
@@ -12,30 +12,57 @@ const COMMANDS: Record<string, Handler> = {
   report: async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
   "catalogs import": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsImport(argv, io, env),
   "catalogs export": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsExport(argv, io, env),
+  "evals import": async (argv, io, env) => (await import("./evalsCommand.js")).evalsImport(argv, io, env),
   "keys create": async (argv, io, env) => (await import("./keysCommand.js")).keysCreate(argv, io, env),
 };
+
+/** Command names of two words: the first alone names no command. */
+const GROUPS = ["catalogs", "evals", "keys"];
 
 /** Which handler an argv names, and the arguments left for it. */
 export function resolveCommand(argv: readonly string[]): { name: string; rest: readonly string[] } | null {
   const two = argv.slice(0, 2).join(" ");
   if (COMMANDS[two]) return { name: two, rest: argv.slice(2) };
-  if (argv[0] && COMMANDS[argv[0]] && !["catalogs", "keys"].includes(argv[0])) return { name: argv[0], rest: argv.slice(1) };
+  if (argv[0] && COMMANDS[argv[0]] && !GROUPS.includes(argv[0])) return { name: argv[0], rest: argv.slice(1) };
   return null;
 }
 
 /** Commands that load the API (type-graphql needs experimentalDecorators under tsx). */
 export function needsDecorators(argv: readonly string[]): boolean {
-  return ["start", "report", "keys", "catalogs"].includes(argv[0] ?? "");
+  return ["start", "report", "keys", "catalogs", "evals"].includes(argv[0] ?? "");
+}
+
+const HELP_FLAGS = ["--help", "-h"];
+
+/**
+ * The usage `verdict CMD --help` (or `verdict help CMD`) asks for, or null when it asks for none.
+ * CMD is the words before the first flag ("catalogs" alone names both of its commands). An
+ * unknown CMD answers null, so it is refused below as an unknown command.
+ */
+export function helpAsked(argv: readonly string[]): string | null {
+  const viaHelp = argv[0] === "help";
+  const end = argv.indexOf("--");
+  if (!viaHelp && !(end < 0 ? argv : argv.slice(0, end)).some((arg) => HELP_FLAGS.includes(arg))) return null;
+  const words = viaHelp ? argv.slice(1) : argv;
+  const firstFlag = words.findIndex((word) => word.startsWith("-"));
+  const named = (firstFlag < 0 ? words : words.slice(0, firstFlag)).slice(0, 2);
+  return commandUsage(named.join(" ")) ?? commandUsage(named[0] ?? "");
 }
 
 export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
-  if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0])) {
+  if (argv.length === 0 || HELP_FLAGS.includes(argv[0]) || (argv[0] === "help" && argv.length === 1)) {
     (argv.length === 0 ? io.err : io.out)(USAGE);
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
+  const help = helpAsked(argv);
+  if (help !== null) {
+    io.out(help);
+    return EXIT.ok;
+  }
   const command = resolveCommand(argv);
   if (!command) {
-    io.err(`verdict: unknown command ${JSON.stringify(argv.slice(0, argv[0] === "catalogs" || argv[0] === "keys" ? 2 : 1).join(" "))}; run \`verdict help\``);
+    const words = argv[0] === "help" ? argv.slice(1) : argv;
+    io.err(`verdict: unknown command ${JSON.stringify(words.slice(0, GROUPS.includes(words[0]) ? 2 : 1).join(" "))}; run \`verdict help\``);
     return EXIT.usage;
   }
   try {

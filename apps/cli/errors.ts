@@ -1,6 +1,7 @@
 // Exit codes of the `verdict` command and the error that carries one. A usage or input error
-// (bad flag, unreadable file, invalid YAML) is 2; a run that failed or missed its gate is 1.
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+// (bad flag, unreadable file, invalid YAML) is 2; a run that failed or missed its gate is 1; an
+// input at odds with what is stored (a run_id imported before with another report) is 3.
+export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class CliError extends Error {
@@ -19,5 +20,6 @@ export function exitCodeOf(error: unknown): ExitCode {
   const apiCode = (error as { apiCode?: unknown } | null)?.apiCode;
   if (apiCode === "NOT_FOUND" || apiCode === "VALIDATION") return EXIT.usage;
   if (code === "validation" || code === "not_found" || code === "ENOENT" || code === "EISDIR") return EXIT.usage;
+  if (code === "conflict" || apiCode === "CONFLICT") return EXIT.conflict;
   return EXIT.failed;
 }

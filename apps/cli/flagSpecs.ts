@@ -11,5 +11,6 @@ export const FLAG_SPECS = {
   report: { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
   "catalogs import": { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } },
   "catalogs export": { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } },
+  "evals import": { values: ["evaluation", "tenant"], positionals: { min: 1, max: 1, names: "FILE (a report envelope, report.json)" } },
   "keys create": { values: ["tenant", "role", "name"] },
 } as const satisfies Record<string, FlagSpec>;

@@ -8,8 +8,8 @@
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
-import { HomeInUseError, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
-import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
+import { HomeInUseError, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
+import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
 import { CliError } from "./errors.js";
 
@@ -88,6 +88,17 @@ export async function openEventStore(mode: PlatformMode, resources: Resources): 
   // The home is locked to this process: it is the log's only writer (the read models in the same
   // database never write the event tables), so the store's log tail may take its own appends as the log.
   return resources.add(await createPgliteEventStore({ db, soleWriter: true }), (s) => s.close());
+}
+
+/**
+ * The event store for a command that needs what is already recorded (a preview, an export, a
+ * report, an import into an evaluation): an embedded home with no event log yet reads as an
+ * empty log, and nothing is created or locked for it.
+ */
+export async function openExistingEventStore(mode: PlatformMode, resources: Resources): Promise<EventStore> {
+  if (mode.embedded && !pgliteDataDirExists(join(mode.home, "events"))) return createMemoryEventStore();
+  await claimHome(mode, resources);
+  return openEventStore(mode, resources);
 }
 
 export function openJobBus(mode: PlatformMode, resources: Resources): JobBus {

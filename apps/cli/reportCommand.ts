@@ -8,7 +8,7 @@ import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
+import { openExistingEventStore, platformMode, Resources } from "./platform.js";
 
 export function tenantOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? (env.VERDICT_TENANT?.trim() || "demo");
@@ -23,8 +23,7 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
   const mode = platformMode(env);
   const resources = new Resources();
   try {
-    await claimHome(mode, resources);
-    const store = await openEventStore(mode, resources);
+    const store = await openExistingEventStore(mode, resources);
     // Another tenant's run, a malformed id or a missing run: NOT_FOUND, as over HTTP.
     const history = await loadRunHistory(store, tenant, flags.positionals[0]);
     let text: string;

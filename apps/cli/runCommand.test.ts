@@ -64,6 +64,27 @@ describe("verdict run on examples/support", () => {
     expect(met.stderr.join("\n")).toContain("gate 60.0% met");
   });
 
+  it("shows the pass rate and the gate with the decimals that tell them apart", async () => {
+    // 20/30 under 0.667: both rounded to 66.7%, it read "66.7% ... is below 66.7%".
+    const io = bufferIo();
+    expect(await runCli([...base, "--gate", "0.667"], io, {})).toBe(1);
+    expect(io.stderr.join("\n")).toContain("gate failed: pass rate 66.67% (20/30) is below 66.70%");
+    const met = bufferIo();
+    expect(await runCli([...base, "--gate", "0.6666"], met, {})).toBe(0);
+    expect(met.stderr.join("\n")).toContain("pass rate 66.67% (20/30), gate 66.66% met");
+  });
+
+  it("fails a run in which every pair is a run_error (exit 1), with or without --gate", async () => {
+    // Port 1 is never fetched: every replay fails before the agent answers.
+    const unreachable = base.map((arg) => (arg.startsWith("scripted:") ? "http:http://127.0.0.1:1/replay" : arg));
+    for (const argv of [unreachable, [...unreachable, "--gate", "0"]]) {
+      const io = bufferIo();
+      expect(await runCli([...argv, "--models", "gpt-5-mini"], io, {}), argv.join(" ")).toBe(1);
+      expect(io.stderr.join("\n")).toMatch(/^run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first: The run failed before \w+ answered: .+/m);
+      expect(io.stdout.join("")).toMatch(/^# Evaluation/); // the report is still printed
+    }
+  });
+
   it("writes the chosen format to --out", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-cli-"));
     try {

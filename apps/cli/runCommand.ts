@@ -4,6 +4,8 @@ import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutput } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
+import type { Result } from "@verdict/domain";
+import { gateMessage } from "./gateMessage.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
@@ -39,11 +41,23 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   } else {
     io.out(text);
   }
-  const rate = `${(outcome.passRate * 100).toFixed(1)}%`;
-  if (gate !== null && outcome.passRate < gate) {
-    io.err(`gate failed: pass rate ${rate} (${outcome.passed}/${outcome.total}) is below ${(gate * 100).toFixed(1)}%`);
+  const failed = runFailure(outcome.results);
+  if (failed) {
+    io.err(failed);
     return EXIT.failed;
   }
-  io.err(`pass rate ${rate} (${outcome.passed}/${outcome.total})${gate !== null ? `, gate ${(gate * 100).toFixed(1)}% met` : ""}`);
-  return EXIT.ok;
+  const gated = gateMessage(outcome, gate);
+  io.err(gated.text);
+  return gated.met ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * Why the run failed, when no pair got as far as an answer (every one a run_error: the agent was
+ * unreachable, or answered nothing), or null. Its pass rate of 0 would otherwise exit 0 unless
+ * a --gate was given.
+ */
+function runFailure(results: readonly Result[]): string | null {
+  if (results.length === 0 || !results.every((result) => result.fault === "run_error")) return null;
+  const first = results[0].diagnosis?.summary ?? "";
+  return `run failed: every pair (${results.length}/${results.length}) is a run_error, nothing was scored${first ? `; the first: ${first}` : ""}`;
 }

@@ -32,10 +32,16 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-async function choosePort(env: NodeJS.ProcessEnv, flag: string | undefined, io: Io): Promise<number> {
+/** The port asked for (--port, else PORT, else 4000), checked before anything is opened. */
+function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): number {
   const raw = flag ?? env.PORT ?? "4000";
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${flag ? "--port" : "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
+  return port;
+}
+
+/** The port, or 0 (any free one) when it is taken by the time the API starts. */
+async function choosePort(port: number, io: Io): Promise<number> {
   if (port === 0 || (await portFree(port))) return port;
   io.out(`port ${port} is taken; picking a free one (set PORT to choose)`);
   return 0;
@@ -78,6 +84,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
+  const port = portOf(env, flags.values.port);
   const mode = platformMode(env);
   const resources = new Resources();
   const signals = stopSignals();
@@ -108,7 +115,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       await createApiServer({
         store, readModels: read.readModels, progress, apiKeys,
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-        port: await choosePort(env, flags.values.port, io),
+        port: await choosePort(port, io),
         waitForProjection: (position) => projector.waitFor(position, 30_000),
         log: (message, error) => io.err(`[api] ${message}${error instanceof Error ? `: ${error.message}` : ""}`),
       }),

@@ -1,29 +1,47 @@
 // `verdict help` is what a user reads instead of the code: every flag a command takes is shown
-// under that command, and no command shows a flag it would refuse.
+// under that command, and no command shows a flag it would refuse. `--help` after any command
+// prints that command's usage and exits 0 (it was an unknown option, exit 2).
 import { describe, expect, it } from "vitest";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { USAGE } from "./usage.js";
+import { cli } from "./testing.js";
+import { COMMAND_USAGE, USAGE } from "./usage.js";
 
-/** The help text of each command: its line under "Commands" and the lines indented below it. */
-function sections(): Map<string, string> {
-  const commands = USAGE.slice(USAGE.indexOf("Commands\n"), USAGE.indexOf("\nEnvironment"));
-  const out = new Map<string, string>();
-  for (const block of commands.split(/\n(?= {2}\S)/).slice(1)) {
-    const name = Object.keys(FLAG_SPECS).find((command) => block.trimStart().startsWith(`${command} `) || block.trim() === command);
-    if (name) out.set(name, block);
-  }
-  return out;
-}
+const COMMANDS = Object.keys(FLAG_SPECS) as Array<keyof typeof FLAG_SPECS>;
 
 describe("verdict help", () => {
   it("shows every command's flags under it, and only those", () => {
-    const help = sections();
-    for (const [command, spec] of Object.entries(FLAG_SPECS)) {
-      const text = help.get(command);
-      expect(text, `no help for ${command}`).toBeDefined();
+    for (const command of COMMANDS) {
+      const spec = FLAG_SPECS[command];
+      const text = COMMAND_USAGE[command];
+      expect(text.trimStart().startsWith(`${command} `) || text.trim() === command, command).toBe(true);
+      expect(USAGE).toContain(text);
       const taken = [...("values" in spec ? spec.values : []), ...("booleans" in spec ? spec.booleans : [])].sort();
-      const shown = [...new Set([...text!.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]))].sort();
+      const shown = [...new Set([...text.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]))].sort();
       expect(shown, command).toEqual(taken);
     }
+  });
+
+  it("prints a command's own usage for --help, -h or `help CMD`, and exits 0 without running it", async () => {
+    for (const command of COMMANDS) {
+      const words = command.split(" ");
+      for (const argv of [[...words, "--help"], [...words, "-h"], ["help", ...words]]) {
+        const { code, stdout, stderr } = await cli(argv, { VERDICT_HOME: "/nonexistent/verdict-help" });
+        expect({ code, stderr }, argv.join(" ")).toEqual({ code: 0, stderr: "" });
+        expect(stdout, argv.join(" ")).toContain(COMMAND_USAGE[command].trimStart().split("\n")[0].replace(/^/, "verdict "));
+      }
+    }
+    // After other flags and arguments too; a group name lists its commands.
+    expect((await cli(["run", "--catalog", "x.yaml", "--help"])).stdout).toMatch(/^verdict run --catalog FILE/);
+    expect((await cli(["report", "run-1", "--help"])).stdout).toMatch(/^verdict report RUN_ID/);
+    const catalogs = await cli(["catalogs", "--help"]);
+    expect(catalogs.code).toBe(0);
+    expect(catalogs.stdout).toContain("verdict catalogs import FILE");
+    expect(catalogs.stdout).toContain("verdict catalogs export KEY");
+  });
+
+  it("still refuses an unknown command that asks for help, and a --help after `--`", async () => {
+    expect(await cli(["bogus", "--help"])).toMatchObject({ code: 2, stderr: 'verdict: unknown command "bogus"; run `verdict help`' });
+    expect(await cli(["help", "bogus"])).toMatchObject({ code: 2, stderr: 'verdict: unknown command "bogus"; run `verdict help`' });
+    expect(await cli(["keys", "create", "--", "--help"])).toMatchObject({ code: 2 });
   });
 });

@@ -1,34 +1,60 @@
-// `verdict help`: every command, its flags, and the environment it reads.
-export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
+// `verdict help`: every command, its flags, and the environment it reads. `verdict CMD --help`
+// prints that command's own section, so each is kept apart and USAGE is put together from them.
+import type { FLAG_SPECS } from "./flagSpecs.js";
 
-Commands
-  start [--exit] [--port N] [--models a,b,c]
+export type CommandName = keyof typeof FLAG_SPECS;
+
+/** Each command's help: its synopsis line, then what it does, indented. */
+export const COMMAND_USAGE: Record<CommandName, string> = {
+  start: `  start [--exit] [--port N] [--models a,b,c]
       The platform in one process (API + projector + worker) on the embedded default, then
       the example evaluation: imports examples/support/catalog.yaml, runs it across three
       models (or --models), prints the GraphQL URL, a subscription to paste and the report's
-      path. Serves until Ctrl-C; --exit stops after the run.
-  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
+      path. Serves until Ctrl-C; --exit stops after the run.`,
+  run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]
       [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
-      default) and exits 1 when the pass rate is below --gate.
-  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
-      A run's report rebuilt from the configured event store (the HTTP export's bytes).
-  catalogs import FILE [--preview] [--tenant T]
-      Imports a catalog; --preview prints what would change and the new digest, writing nothing.
-  catalogs export KEY [FILE] [--tenant T]
-      Writes a catalog's canonical YAML to FILE (or stdout).
-  keys create --tenant T --role read|write [--name NAME]
-      Creates an API key and prints it once (only its hash is stored).
+      default) and exits 1 when the pass rate is below --gate, or when every pair is a
+      run_error (the run failed: nothing was scored).`,
+  report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
+      A run's report rebuilt from the configured event store (the HTTP export's bytes).`,
+  "catalogs import": `  catalogs import FILE [--preview] [--tenant T]
+      Imports a catalog; --preview prints what would change and the new digest, writing nothing.`,
+  "catalogs export": `  catalogs export KEY [FILE] [--tenant T]
+      Writes a catalog's canonical YAML to FILE (or stdout).`,
+  "evals import": `  evals import FILE --evaluation ID [--tenant T]
+      Imports a saved report envelope (a run's report.json) as a completed run of the
+      evaluation and prints the run's id. The same run_id with the same report again writes
+      nothing (exit 0); with a different report it is a conflict (exit 3).`,
+  "keys create": `  keys create --tenant T --role read|write [--name NAME]
+      Creates an API key and prints it once (only its hash is stored).`,
+};
 
-Environment
+const ENVIRONMENT = `Environment
   VERDICT_HOME          data directory of the embedded default (default ./.verdict)
   PORT                  API port for start (default 4000; a free one is picked when taken)
   DATABASE_URL          PostgreSQL for events (and read models): leaves the embedded default
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)
   VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
-  VERDICT_TENANT        tenant of report / catalogs (default demo)
+  VERDICT_TENANT        tenant of report / catalogs / evals (default demo)`;
 
-Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error.
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored.";
+
+export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
+
+Commands
+${Object.values(COMMAND_USAGE).join("\n")}
+
+${ENVIRONMENT}
+
+${EXIT_CODES}
 `;
+
+/** `verdict CMD --help`: the commands whose name starts with `prefix` ("run", or "catalogs" for both). */
+export function commandUsage(prefix: string): string | null {
+  const sections = Object.entries(COMMAND_USAGE).filter(([name]) => name === prefix || name.startsWith(`${prefix} `));
+  if (sections.length === 0) return null;
+  return `${sections.map(([, text]) => text.replace(/^ {2}/, "verdict ")).join("\n")}\n\n${EXIT_CODES}\n`;
+}

@@ -24,7 +24,7 @@ export {
 } from "./evaluation/evaluationCommands.js";
 export { evaluationAggregate, CRITERION_TYPES, DEFAULT_CRITERIA } from "./evaluation/evaluationAggregate.js";
 export { initialEvaluationState, evolveEvaluation, type EvaluationState, type ScheduledRun } from "./evaluation/evaluationState.js";
-export { planReplace, planMerge, byPosition, type ScenarioChanges, type ReplacePlan } from "./evaluation/scenarioChanges.js";
+export { planReplace, planMerge, byPosition, stableJson, type ScenarioChanges, type ReplacePlan } from "./evaluation/scenarioChanges.js";
 export { NO_SCENARIOS_SELECTED, selectScenarios, resolveModels, freezeRun } from "./evaluation/selection.js";
 export {
   RequestRunCompletion,

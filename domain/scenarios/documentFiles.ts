@@ -1,9 +1,9 @@
 // Reading the files a caller names (the only I/O the core does): missing files are skipped,
 // as Suite.load and Catalog.load layer whichever of the named files exist.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidDocument } from "./errors.js";
-import { documentTooLarge, MAX_DOCUMENT_BYTES } from "./limits.js";
+import { documentOverLimit, documentTooLarge, MAX_DOCUMENT_BYTES } from "./limits.js";
 
 export interface DocumentFile {
   path: string;
@@ -18,7 +18,28 @@ export function readExisting(paths: string[]): DocumentFile[] {
 function readDocument(path: string): string {
   const { size } = statSync(path);
   if (size > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentTooLarge(size), { source: path });
-  return readFileSync(path, "utf8");
+  // A pipe or a device says size 0 whatever it holds (`/dev/zero` was read until memory ran
+  // out), and a file may grow after stat: read one byte past the limit, no more.
+  const bytes = readAtMost(path, MAX_DOCUMENT_BYTES + 1);
+  if (bytes.length > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentOverLimit(), { source: path });
+  return bytes.toString("utf8");
+}
+
+/** The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path. */
+export function readAtMost(path: string, limit: number): Buffer {
+  const buffer = Buffer.alloc(limit);
+  const fd = openSync(path, "r");
+  try {
+    let length = 0;
+    while (length < limit) {
+      const read = readSync(fd, buffer, length, limit - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `File.basename(path, ".yml")`, also for `.yaml`. */

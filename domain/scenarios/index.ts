@@ -28,5 +28,6 @@ export { Suite, type SuiteOptions, type SuiteSelection } from "./suite.js";
 export type { SuiteGroup } from "./suiteDocument.js";
 export { regexPattern, patternProblem, type RegexPattern } from "./pattern.js";
 export { MAX_DOCUMENT_BYTES, MAX_SCENARIOS } from "./limits.js";
+export { readAtMost } from "./documentFiles.js";
 export { Catalog, type CatalogOptions, type CatalogSelection } from "./catalog.js";
 export { Product, ScenarioSet } from "./catalogParts.js";

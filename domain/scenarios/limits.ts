@@ -22,6 +22,11 @@ export function documentTooLarge(bytes: number): string {
   return `document is ${bytes.toLocaleString("en-US")} bytes; at most ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} (2 MB) are allowed`;
 }
 
+/** For a stream whose size is not known beforehand: reading stopped once it passed the limit. */
+export function documentOverLimit(): string {
+  return `document is over ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} bytes (reading stopped there); at most ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} (2 MB) are allowed`;
+}
+
 export function assertScenarioCount(count: number, Err: InputErrorClass, where = "document"): void {
   if (count > MAX_SCENARIOS) {
     throw new Err(`${where} has ${count.toLocaleString("en-US")} scenarios; at most ${MAX_SCENARIOS.toLocaleString("en-US")} are allowed`);

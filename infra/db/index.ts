@@ -4,5 +4,5 @@ export { openReadDatabase, type ReadDatabase, type ReadDatabaseOptions } from ".
 export { createReadOrm, type ReadOrmOptions } from "./readOrm.js";
 export { pgliteSqlDatabase, numberedPlaceholders, type PgliteSql, type PgliteSqlDatabase } from "./pgliteSql.js";
 export { cachedPgliteDump } from "./pgliteDump.js";
-export { openPgliteDataDir } from "./pgliteDataDir.js";
+export { openPgliteDataDir, pgliteDataDirExists } from "./pgliteDataDir.js";
 export { HomeInUseError, lockHome, verdictHome } from "./embeddedHome.js";

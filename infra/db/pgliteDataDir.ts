@@ -9,9 +9,14 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { EMBEDDED_POSTGRESQL_CONF } from "../eventstore/pglite/pgliteEventStore.js";
 
+/** Whether a cluster was initialised there: a reader can then open it without creating one. */
+export function pgliteDataDirExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, "PG_VERSION"));
+}
+
 export async function openPgliteDataDir(dataDir: string): Promise<PGlite> {
   await mkdir(dataDir, { recursive: true });
   const options = { dataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF };
-  if (!existsSync(join(dataDir, "PG_VERSION"))) await (await PGlite.create(options)).close();
+  if (!pgliteDataDirExists(dataDir)) await (await PGlite.create(options)).close();
   return PGlite.create(options);
 }

@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { describe, expect, it } from "vitest";
 import type { Result } from "@verdict/projector";
 import { diffRuns } from "./auditResolver.js";
-import { canonicalJson } from "./runMutations.js";
+import { canonicalJson } from "../../report/importEnvelope.js";
 import { downloadName } from "../../rest/reportRoutes.js";
 
 const r = (scenarioKey: string, modelLabel: string, status: Result["status"]) => ({ scenarioKey, modelLabel, status }) as Result;

@@ -2,7 +2,7 @@
 // tenancy checks against the write side (streams, not read models) and read-your-writes.
 import {
   evaluationAggregate, evaluationStream, isValidId, loadAggregate,
-  type EvaluationState, type HandleOptions, type LogPosition,
+  type EvaluationState, type EventStore, type HandleOptions, type LogPosition,
 } from "@verdict/domain";
 import type { z } from "zod";
 import { requireWrite, type ApiContext } from "../../server/context.js";
@@ -16,9 +16,14 @@ export function commandOptions(context: ApiContext): Omit<HandleOptions<never>, 
 
 /** The evaluation as its stream folds, when it is this tenant's; otherwise NOT_FOUND. */
 export async function ownEvaluation(context: ApiContext, evaluationId: string): Promise<EvaluationState> {
+  return tenantEvaluation(context.deps.store, context.principal.tenant, evaluationId);
+}
+
+/** ownEvaluation for a caller without an API context (the CLI writes to the store itself). */
+export async function tenantEvaluation(store: EventStore, tenant: string, evaluationId: string): Promise<EvaluationState> {
   if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId, "evaluationId");
-  const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
-  if (!state.exists || state.tenant !== context.principal.tenant) throw notFound("evaluation", evaluationId, "evaluationId");
+  const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(evaluationId));
+  if (!state.exists || state.tenant !== tenant) throw notFound("evaluation", evaluationId, "evaluationId");
   return state;
 }
 

@@ -1,14 +1,14 @@
 // Starting runs, recording an external run's replays, importing finished reports: each through
 // the domain's command handling, after checking the evaluation or run is the caller's.
-import { createHash } from "node:crypto";
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, eventSchemas, handleCommand, importReport, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  ModelSpec, eventSchemas, handleCommand, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
+import { importEnvelope } from "../../report/importEnvelope.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation, validInput } from "./commandSupport.js";
@@ -91,25 +91,6 @@ const selectionInput = z.object({
 /** The agent's tool roster for a run: the diagnosis names these tools when a task needs one it lacks. */
 // Strict: a misspelt key is an error here rather than silently dropped from the roster.
 const toolsInput = z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools");
-
-const envelopeInput = z.object({
-  version: z.literal(1, { error: "must be 1" }),
-  run_id: z.string().min(1, "must not be blank"),
-  source: z.string().min(1, "must not be blank"),
-  agent_name: z.string().min(1, "must not be blank"),
-  suite: z.string().min(1, "must not be blank"),
-  report: z.record(z.string(), z.unknown(), { error: "must be a report object" }),
-});
-
-/** JSON with keys sorted at every level: the same report always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 function resolveModels(requested: string[] | null | undefined, compareModels: string[]) {
   const names = requested && requested.length ? requested : compareModels;
@@ -197,18 +178,8 @@ export class RunMutations {
     @Arg("envelope", () => GraphQLJSON) envelope: unknown,
     @Ctx() context: ApiContext,
   ): Promise<ImportReportPayload> {
-    const options = commandOptions(context);
-    const input = validInput(envelopeInput, envelope, "envelope");
-    await ownEvaluation(context, evaluationId);
-    const digest = createHash("sha256").update(canonicalJson(input.report)).digest("hex");
-    const { version: _v, ...rest } = input;
-    const tenant = context.principal.tenant;
-    const command = { ...rest, evaluation_id: evaluationId, tenant, digest };
-    const result = await importReport(context.deps.store, command, options);
-    const runId = result.run.state.runId;
-    if (!runId) throw new Error(`importReport left run ${input.run_id} without an id`);
-    await afterWrite(context, result.run.position, `run ${runId} (the envelope's run ${input.run_id})`);
-    const scheduled = result.evaluation.state.runs.find((r) => r.runId === runId);
-    return { runId, hostRunId: input.run_id, evaluationId, number: scheduled?.number ?? 0, duplicate: result.run.events.length === 0 };
+    const { position, ...imported } = await importEnvelope(context.deps.store, evaluationId, envelope, commandOptions(context));
+    await afterWrite(context, position, `run ${imported.runId} (the envelope's run ${imported.hostRunId})`);
+    return imported;
   }
 }

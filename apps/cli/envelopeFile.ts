@@ -1,0 +1,27 @@
+// A report envelope file (`report.json` as exported) for `verdict evals import`: read at most one
+// byte past the API's body limit, since a file is held to what a request may carry (and a pipe
+// or a device has no size to check first), then parsed as JSON. Each refusal names the path.
+import { statSync } from "node:fs";
+import { byteLimit, DEFAULT_LIMITS } from "@verdict/api";
+import { readAtMost } from "@verdict/domain";
+import { CliError } from "./errors.js";
+
+export function readEnvelopeFile(path: string): unknown {
+  const limit = byteLimit(DEFAULT_LIMITS.bodyLimit);
+  let bytes: Buffer;
+  try {
+    if (statSync(path).isDirectory()) throw new CliError(`${path} is a directory, not a report envelope`);
+    bytes = readAtMost(path, limit + 1);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (bytes.length > limit) {
+    throw new CliError(`${path}: the envelope is over ${limit.toLocaleString("en-US")} bytes (reading stopped there); at most ${limit.toLocaleString("en-US")} (the API's ${DEFAULT_LIMITS.bodyLimit} body limit) are allowed`);
+  }
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    throw new CliError(`${path}: not JSON (${(error as Error).message})`);
+  }
+}

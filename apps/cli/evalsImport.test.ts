@@ -1,0 +1,82 @@
+// `verdict evals import FILE --evaluation ID` (reference-platform §6.4): a saved envelope becomes
+// a completed run through the importReport mutation's code; the same run_id and report again is
+// a duplicate (exit 0, nothing written), a different report a conflict (exit 3); a bad envelope,
+// file or evaluation is refused (exit 2) naming what is wrong, before anything is written.
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evaluationAggregate, evaluationStream, handleCommand, importedRunId } from "@verdict/domain";
+import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
+import { cli } from "./testing.js";
+
+const dir = await mkdtemp(join(tmpdir(), "verdict-evals-"));
+const env = { VERDICT_HOME: join(dir, "home") };
+const evaluationId = randomUUID();
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const envelope = (threshold: number) => ({
+  version: 1, run_id: "ci-7", source: "ci", agent_name: "SupportAgent", suite: "support",
+  report: { threshold, models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "refund", label: "gpt-5-mini", status: "passed" }] },
+});
+
+async function file(name: string, content: unknown): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+beforeAll(async () => {
+  const resources = new Resources();
+  try {
+    const mode = platformMode(env);
+    await claimHome(mode, resources);
+    const store = await openEventStore(mode, resources);
+    await handleCommand(store, evaluationAggregate, evaluationStream(evaluationId), {
+      type: "CreateEvaluation", evaluation_id: evaluationId, tenant: "demo", agent: "SupportAgent", name: "support", scenarios: [{ key: "refund", prompt: "Refund order 1042." }],
+    }, { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant: "demo", actor: "test" } });
+  } finally {
+    await resources.close();
+  }
+}, 60_000);
+
+describe("verdict evals import", () => {
+  it("imports once, answers the same report again as a duplicate and a different one as a conflict", async () => {
+    const saved = await file("ci-7.json", envelope(0.7));
+    const runId = importedRunId("demo", "ci-7");
+    const first = await cli(["evals", "import", saved, "--evaluation", evaluationId], env);
+    expect(first).toEqual({ code: 0, stdout: runId, stderr: `imported ci-7 as run ${runId} (#1) of evaluation ${evaluationId} for tenant demo` });
+    const again = await cli(["evals", "import", saved, "--evaluation", evaluationId], env);
+    expect(again).toEqual({ code: 0, stdout: runId, stderr: `ci-7 was imported before with this report, as run ${runId} (#1): nothing written` });
+    const changed = await file("ci-7-changed.json", envelope(0.5));
+    expect(await cli(["evals", "import", changed, "--evaluation", evaluationId], env)).toMatchObject({ code: 3, stderr: `${changed}: run_id already exists with a different report` });
+    // The imported run is there to render, as its export.
+    const report = await cli(["report", runId, "--format", "json"], env);
+    expect(report.code).toBe(0);
+    expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "ci-7", report: { threshold: 0.7 } });
+  }, 60_000);
+
+  it("refuses a bad envelope, file or evaluation, naming it (exit 2)", async () => {
+    const cases: Array<[string[], string]> = [
+      [["evals", "import", await file("v2.json", { ...envelope(0.7), version: 2 })], "--evaluation is required"],
+      [["evals", "import", await file("v2.json", { ...envelope(0.7), version: 2 }), "--evaluation", evaluationId], `${join(dir, "v2.json")}: envelope.version: must be 1`],
+      [["evals", "import", await file("blank.json", { ...envelope(0.7), run_id: "" }), "--evaluation", evaluationId], `${join(dir, "blank.json")}: envelope.run_id: must not be blank`],
+      [["evals", "import", await file("broken.json", "{ not json"), "--evaluation", evaluationId], `${join(dir, "broken.json")}: not JSON`],
+      [["evals", "import", dir, "--evaluation", evaluationId], `${dir} is a directory, not a report envelope`],
+      [["evals", "import", join(dir, "missing.json"), "--evaluation", evaluationId], `${join(dir, "missing.json")}: cannot be read (ENOENT)`],
+      [["evals", "import", "/dev/zero", "--evaluation", evaluationId], "/dev/zero: the envelope is over 2,097,152 bytes (reading stopped there)"],
+      [["evals", "import", await file("ok.json", envelope(0.7)), "--evaluation", randomUUID()], "--evaluation: evaluation"],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await cli(argv, env);
+      expect(result.code, argv.join(" ")).toBe(2);
+      expect(result.stderr, argv.join(" ")).toContain(message);
+    }
+    // Into a home with no event log: no such evaluation, and no database is made for it.
+    const fresh = { VERDICT_HOME: join(dir, "fresh") };
+    expect(await cli(["evals", "import", join(dir, "ok.json"), "--evaluation", evaluationId], fresh)).toMatchObject({ code: 2, stderr: expect.stringContaining("not found") });
+    expect(existsSync(fresh.VERDICT_HOME)).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,44 @@
+// Bad input, a preview and the commands that only read create no embedded database: `start
+// --port abc` and `catalogs import --preview` made VERDICT_HOME's databases before refusing the
+// port or while merely previewing. A preview of a home with no event log diffs against nothing.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cli } from "./testing.js";
+
+const dir = await mkdtemp(join(tmpdir(), "verdict-reads-"));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const CATALOG = "catalog: desk\nproducts:\n  - key: triage\n    sets:\n      - key: smoke\n        scenarios:\n          - key: refund\n            prompt: Refund order 1042.\n";
+
+describe("verdict commands that must not create VERDICT_HOME", () => {
+  it("refuses a bad --port or PORT before opening anything", async () => {
+    const home = join(dir, "port");
+    expect(await cli(["start", "--port", "abc"], { VERDICT_HOME: home })).toMatchObject({ code: 2, stderr: '--port must be a port number 0-65535 (got "abc")' });
+    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: "70000" })).toMatchObject({ code: 2, stderr: 'PORT must be a port number 0-65535 (got "70000")' });
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it("previews, exports and reports against a home with no event log as an empty one, creating nothing", async () => {
+    const home = join(dir, "empty");
+    const file = join(dir, "desk.yaml");
+    await writeFile(file, CATALOG);
+    const preview = await cli(["catalogs", "import", "--preview", file], { VERDICT_HOME: home });
+    expect(preview).toMatchObject({ code: 0, stderr: "preview: nothing written" });
+    expect(preview.stdout).toContain("(new catalog)");
+    expect(await cli(["catalogs", "export", "desk"], { VERDICT_HOME: home })).toMatchObject({ code: 2, stderr: expect.stringContaining('no catalog "desk"') });
+    expect(await cli(["report", "no-such-run"], { VERDICT_HOME: home })).toMatchObject({ code: 2 });
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it("previews against the last import once there is a log", async () => {
+    const home = join(dir, "imported");
+    const file = join(dir, "desk.yaml");
+    await writeFile(file, CATALOG);
+    expect(await cli(["catalogs", "import", file], { VERDICT_HOME: home })).toMatchObject({ code: 0 });
+    const preview = await cli(["catalogs", "import", "--preview", file], { VERDICT_HOME: home });
+    expect(preview.stdout).toContain("(unchanged)");
+  }, 60_000);
+});
