@@ -27,7 +27,8 @@ function readDocument(path: string): string {
 
 /** The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path. */
 export function readAtMost(path: string, limit: number): Buffer {
-  const buffer = Buffer.alloc(limit);
+  // Not zero-filled: only the bytes read are returned.
+  const buffer = Buffer.allocUnsafe(limit);
   const fd = openSync(path, "r");
   try {
     let length = 0;
