@@ -208,6 +208,25 @@ describe("external runs and imported reports", () => {
     expect(results.body.data.run.results).toEqual([{ answer: "Hello!\ufffd How can I help you with your order today? I am here for you \ufffd" }]);
   });
 
+  it("serves a failed run's report saying it failed, why, and that it covers only what was scored", async () => {
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { keys: ["greeting", "refund"], models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
+    const failed = started.body.data.startRun.runId;
+    await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: { answer: "Hello! How can I help you today?" }) { scenarioKey } }`, { r: failed });
+    // Completing with a pair never recorded fails the run, naming the pair.
+    await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: failed });
+    const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status errorMessage } }`, { r: failed });
+    expect(run.body.data.run.status).toBe("FAILED");
+    const path = `/api/evaluations/${evaluationId}/runs/${failed}`;
+    const markdown = await (await p.get(p.keys.acmeRead, `${path}/report.md`)).text();
+    expect(markdown).toContain(
+      "> **This run failed: the report covers the 1 result scored before it stopped.** The external run did not report every selected scenario and model exactly once: missing refund × gpt-5-mini\n",
+    );
+    const html = await (await p.get(p.keys.acmeRead, `${path}/report`)).text();
+    expect(html).toContain('<p class="failure" role="alert"><strong>This run failed: the report covers the 1 result scored before it stopped.</strong>');
+    const envelope = (await (await p.get(p.keys.acmeRead, `${path}/report.json`)).json()) as any;
+    expect(envelope.report.failure).toBe(run.body.data.run.errorMessage);
+  });
+
   it("imports an exported report as a completed run keyed by (tenant, run_id); the same report again is a duplicate", async () => {
     const envelope = (await (await p.get(p.keys.acmeRead, `${base()}/report.json`)).json()) as any;
     envelope.run_id = "imported-1";

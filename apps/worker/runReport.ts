@@ -87,7 +87,10 @@ export function runResults(record: RunRecord): Result[] {
  * The run's Report. With a `judge` and no recorded verdict, `report.judgeVerdict()` may ask it;
  * a recorded verdict and comparison are always used as given.
  */
-export function reportFromRun(record: RunRecord, options: { judge?: VerdictJudge | null; results?: Result[] } = {}): Report {
+export function reportFromRun(
+  record: RunRecord,
+  options: { judge?: VerdictJudge | null; results?: Result[]; /** A failed run's reason (RunFailed). */ failure?: string | null } = {},
+): Report {
   const { started } = record;
   const verdict = record.verdict;
   const exchange = verdict?.judge_exchange ?? null;
@@ -105,5 +108,6 @@ export function reportFromRun(record: RunRecord, options: { judge?: VerdictJudge
     ...(verdict ? { verdict: verdict.verdict } : {}),
     ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
     judgeUsage: exchange ? exchangesUsage([exchange]) : null,
+    failure: options.failure ?? null,
   });
 }

@@ -53,6 +53,7 @@ export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOption
     threshold: doc.threshold ?? 0.7,
     metadata: doc.metadata ?? {},
     release: (doc.release as Release | null | undefined) ?? null,
+    failure: typeof doc.failure === "string" ? doc.failure : null,
     agentName: doc.agent_name ?? null,
     judgeLabel: doc.judge ?? null,
     // Recorded, never recomputed: a missing verdict or comparison stays missing.

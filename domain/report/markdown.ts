@@ -8,6 +8,11 @@ import type { MarkdownSource } from "./markdownSource.js";
 
 const count = (n: number, noun: string): string => `${n} ${n === 1 ? noun : `${noun}s`}`;
 
+/** What a failed run's report says first (the Markdown and the page alike), before the reason. */
+export function failureNotice(scored: number): string {
+  return `This run failed: the report covers the ${count(scored, "result")} scored before it stopped.`;
+}
+
 function header(source: MarkdownSource): string {
   const scenarios = source.resultsByScenario.size;
   const lines = [`# Evaluation — ${count(scenarios, "scenario")} × ${count(source.models.length, "model")}`, ""];
@@ -18,6 +23,7 @@ function header(source: MarkdownSource): string {
     lines.push("", `Release: ${inline(name)}`);
   }
   lines.push("", `Pass threshold: ${Format.threshold(source.threshold).replace(/^pass /, "")}`);
+  if (source.failure) lines.push("", `> **${failureNotice(source.results.length)}** ${inline(source.failure)}`);
   return lines.join("\n");
 }
 

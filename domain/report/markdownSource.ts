@@ -18,6 +18,8 @@ export interface MarkdownSource {
   readonly judgeName: string | null;
   readonly judgeUsage: { estimated?: boolean } | null;
   readonly release: Release | null;
+  /** Why the run stopped before it finished; null for a finished one. */
+  readonly failure: string | null;
   readonly threshold: number;
   /** Results grouped by scenario key, in run order. */
   readonly resultsByScenario: ReadonlyMap<string, readonly ReportResult[]>;

@@ -80,6 +80,29 @@ describe("Report.fromJSON", () => {
     expect(report.toJSON().judge).toBe("judge-model");
   });
 
+  it("says a failed run failed, and that it covers only what was scored, in every format and after a rebuild", async () => {
+    const finished = await new Runner({ scenarios, models, replay }).run();
+    const failure = "agent crashed | <script>x()</script>\n[more](javascript:x)";
+    const failed = new Report({ results: finished.results.slice(0, 3), models: finished.models, failure, comparison: finished.comparisonJSON });
+    const markdown = failed.toMarkdown();
+    // Escaped as any untrusted text: no tag, no link, the line break folded.
+    expect(markdown).toContain(
+      "> **This run failed: the report covers the 3 results scored before it stopped.** agent crashed | &lt;script&gt;x()&lt;/script&gt; \\[more](javascript:x)\n",
+    );
+    expect(checkGfm(markdown)).toEqual([]);
+    expect(failed.toJSON()).toMatchObject({ failure });
+    const html = failed.toHtml({ theme: "light" });
+    expect(html).toContain('<p class="failure" role="alert"><strong>This run failed: the report covers the 3 results scored before it stopped.</strong> agent crashed | &lt;script&gt;');
+    expect(html).not.toContain("<script>x()");
+    const rebuilt = Report.fromJSON(JSON.parse(JSON.stringify(failed.toJSON())));
+    expect(rebuilt.toMarkdown()).toBe(markdown);
+    expect(rebuilt.toHtml({ theme: "light" })).toBe(html);
+    // A finished run's report carries neither the key nor the notice.
+    expect(finished.toJSON()).not.toHaveProperty("failure");
+    expect(finished.toMarkdown()).not.toContain("This run failed");
+    expect(finished.toHtml({ theme: "light" })).not.toContain('class="failure"');
+  });
+
   it("refuses a document without results", () => {
     expect(() => Report.fromJSON({} as never)).toThrow(/results must be an array/);
   });

@@ -53,6 +53,11 @@ export interface ReportOptions {
   /** Judge spend no result owns (the verdict, authoring criteria). */
   judgeUsage?: Record<string, unknown> | null;
   release?: Release | null;
+  /**
+   * Why the run stopped before it finished (a failed run's reason): the report then says so, and
+   * that it covers only the results scored before it stopped.
+   */
+  failure?: string | null;
 }
 
 function cleanRelease(release: Release | null | undefined): Release | null {
@@ -90,6 +95,7 @@ export class Report implements MarkdownSource {
   readonly metadata: Record<string, unknown>;
   readonly agentName: string;
   readonly release: Release | null;
+  readonly failure: string | null;
   readonly #options: ReportOptions;
   readonly #cache = new Map<string, unknown>();
   #judgedVerdict: Verdict | null | undefined;
@@ -106,6 +112,7 @@ export class Report implements MarkdownSource {
     this.metadata = options.metadata ?? {};
     this.agentName = options.agentName?.trim() ? options.agentName : "the agent";
     this.release = cleanRelease(options.release);
+    this.failure = options.failure?.trim() ? options.failure : null;
     this.#runJudgeUsage = (options.judgeUsage as JudgeUsageRecord | null | undefined) ?? null;
   }
 

@@ -1,8 +1,9 @@
 // The report as one JSON document with the guide's snake_case keys, in a fixed order so the
 // same report always serializes to the same bytes: summary_by_model, criteria,
 // recommendations, fix_items, verdict, comparison (comparing only), judge, judge_usage (when
-// there is one), run_judge_usage (judge spend no result owns, as recorded), release (when given), threshold, agent_name (when given), metadata (when not
-// empty), results.
+// there is one), run_judge_usage (judge spend no result owns, as recorded), release (when given),
+// failure (a failed run's reason), threshold, agent_name (when given), metadata (when not empty),
+// results.
 import type { ComparisonJSON } from "../stats/index.js";
 import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type {
@@ -20,6 +21,7 @@ export interface JsonSource {
   /** The run-level judge spend as recorded (tokens and model included), for a rebuild. */
   readonly runJudgeUsage: object | null;
   readonly release: Release | null;
+  readonly failure: string | null;
   readonly threshold: number;
   readonly metadata: Record<string, unknown>;
   readonly results: readonly ReportResult[];
@@ -74,6 +76,7 @@ export function reportDocument(
   // judge_usage.run keeps only calls, cost and kinds; the whole record lets a rebuild match it.
   if (source.runJudgeUsage) ordered.run_judge_usage = source.runJudgeUsage;
   if (source.release) ordered.release = source.release;
+  if (source.failure) ordered.failure = source.failure;
   ordered.threshold = source.threshold;
   if (extra.agentName) ordered.agent_name = extra.agentName;
   if (Object.keys(source.metadata).length > 0) ordered.metadata = source.metadata;

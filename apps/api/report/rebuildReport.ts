@@ -7,7 +7,8 @@ import { ApiError } from "../server/errors.js";
 import type { RunHistory } from "./runEvents.js";
 
 export function rebuildReport(history: RunHistory): Report {
-  if (history.record) return reportFromRun(history.record, { judge: null });
+  // A failed run's report says so, and that it covers only what was scored before it stopped.
+  if (history.record) return reportFromRun(history.record, { judge: null, failure: history.failure?.message ?? null });
   return importedReport(history);
 }
 

@@ -1,6 +1,7 @@
 // The header: the title, a chip per scalar metadata value, the release and the judge.
 
 import { countOf } from "../../support/pluralize.js";
+import { failureNotice } from "../markdown.js";
 import { escapeHtml } from "./escape.js";
 import { usageEstimated, type ReportView } from "./reportView.js";
 
@@ -42,8 +43,10 @@ export function renderHeader(view: ReportView, copy: string): string {
   const release = releaseText(view);
   if (release) chips.push(`<span class="chip">release ${escapeHtml(release)}</span>`);
   chips.push(`<span class="chip">judge ${escapeHtml(judgeChipText(view))}</span>`);
+  const failure = view.doc.failure;
+  const notice = failure ? `<p class="failure" role="alert"><strong>${escapeHtml(failureNotice(view.doc.results.length))}</strong> ${escapeHtml(failure)}</p>` : "";
   return (
     `<header class="head"><div><h1>${escapeHtml(reportTitle(view))}</h1>` +
-    `<div class="chips">${chips.join("")}</div></div><div>${copy}</div></header>`
+    `<div class="chips">${chips.join("")}</div>${notice}</div><div>${copy}</div></header>`
   );
 }

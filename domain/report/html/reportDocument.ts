@@ -149,6 +149,8 @@ export interface ReportDocument {
   judge_usage?: JudgeUsageDoc | null;
   comparison?: ComparisonDoc | null;
   release?: ReleaseDoc | null;
+  /** Why the run stopped before it finished (a failed run). */
+  failure?: string | null;
   metadata?: Record<string, unknown> | null;
   /** Pass threshold, 0..1 (0.7 when absent). */
   threshold?: number | null;

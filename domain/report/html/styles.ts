@@ -95,6 +95,7 @@ footer .legend { flex-basis: 100%; }
 .ok-text { color: var(--color-success-text); }
 .bad-text { color: var(--color-error-text); }
 .warn-text { color: var(--color-warning-text); }
+.failure { margin: 10px 0 0; padding: 8px 12px; border-radius: 8px; background: var(--color-error-soft); color: var(--color-error-text); }
 `;
 
 /** Radio-chip filter: checking a model's chip hides the cards that do not involve it. */
