@@ -227,8 +227,8 @@ async function startEmbedded(home: string, launch: string[]): Promise<{ child: A
 }
 
 /**
- * Started twice on one home: the first start creates the PGlite clusters (initdb alone peaks near
- * 850 MB per database), the second opens them as every later `verdict start` does, and is measured.
+ * Started twice on one home: the first start creates the PGlite cluster (initdb alone peaks near
+ * 850 MB), the second opens it as every later `verdict start` does, and is measured.
  */
 async function embedded(): Promise<Figures[]> {
   const home = await mkdtemp(join(tmpdir(), "verdict-bench-home-"));

@@ -225,6 +225,10 @@ describe("external runs and imported reports", () => {
     expect(html).toContain('<p class="failure" role="alert"><strong>This run failed: the report covers the 1 result scored before it stopped.</strong>');
     const envelope = (await (await p.get(p.keys.acmeRead, `${path}/report.json`)).json()) as any;
     expect(envelope.report.failure).toBe(run.body.data.run.errorMessage);
+    // Imported, it would become a completed run that can head the evaluation: refused.
+    envelope.run_id = "failed-elsewhere";
+    const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+    expect(imported.body.errors[0]).toMatchObject({ message: "report.failure: a failed run's report cannot be imported as a completed run", extensions: { code: "VALIDATION", field: "envelope.report.failure" } });
   });
 
   it("imports an exported report as a completed run keyed by (tenant, run_id); the same report again is a duplicate", async () => {

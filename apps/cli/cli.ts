@@ -2,7 +2,7 @@
 // an exit code, and any error becomes a message on stderr and its code (2 for bad input).
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { commandUsage, USAGE } from "./usage.js";
+import { commandUsage, isCommandName, USAGE } from "./usage.js";
 
 type Handler = (argv: readonly string[], io: Io, env: NodeJS.ProcessEnv) => Promise<ExitCode>;
 
@@ -46,7 +46,10 @@ export function helpAsked(argv: readonly string[]): string | null {
   const words = viaHelp ? argv.slice(1) : argv;
   const firstFlag = words.findIndex((word) => word.startsWith("-"));
   const named = (firstFlag < 0 ? words : words.slice(0, firstFlag)).slice(0, 2);
-  return commandUsage(named.join(" ")) ?? commandUsage(named[0] ?? "");
+  if (named.length < 2) return commandUsage(named[0] ?? "");
+  // A second word is a command's argument (`report RUN --help`) or names a subcommand: of a group,
+  // an unknown one (`evals report --help`) is refused as unknown, not answered with another's usage.
+  return commandUsage(named.join(" ")) ?? (isCommandName(named[0]) ? commandUsage(named[0]) : null);
 }
 
 export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {

@@ -1,6 +1,6 @@
 // API keys of the embedded default, in `<VERDICT_HOME>/api-keys.json`: only each key's SHA-256
 // hash is stored, as apps/api does in PostgreSQL. A file (not the embedded read database) so
-// `verdict keys create` works while `verdict start` holds the PGlite databases: the running
+// `verdict keys create` works while `verdict start` holds the PGlite database: the running
 // API re-reads the file when it changes.
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";

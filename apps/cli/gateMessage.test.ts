@@ -9,6 +9,8 @@ describe("the pass rate against the gate", () => {
     expect(distinctPercents(0.5, 0.5)).toEqual(["50.0%", "50.0%"]);
     const [rate, gate] = distinctPercents(2 / 3, 2 / 3 + 1e-16);
     expect(rate).not.toBe(gate);
+    // Neighbouring doubles that meet once multiplied by 100 are shown as the fractions they are.
+    expect(gateMessage({ passed: 7, total: 10, passRate: 0.7 }, 0.7000000000000001)).toEqual({ met: false, text: "gate failed: pass rate 0.7 (7/10) is below 0.7000000000000001" });
     expect(gateMessage({ passed: 2, total: 3, passRate: 2 / 3 }, 0.667)).toEqual({ met: false, text: "gate failed: pass rate 66.67% (2/3) is below 66.70%" });
     expect(gateMessage({ passed: 2, total: 3, passRate: 2 / 3 }, null)).toEqual({ met: true, text: "pass rate 66.7% (2/3)" });
   });

@@ -11,8 +11,9 @@ export function distinctPercents(a: number, b: number): [string, string] {
   for (let digits = 1; digits <= 15; digits++) {
     if (percentOf(a, digits) !== percentOf(b, digits)) return [percentOf(a, digits), percentOf(b, digits)];
   }
-  // Apart only past what toFixed shows: each in full (the shortest exact form).
-  return [`${a * 100}%`, `${b * 100}%`];
+  // Apart only past what toFixed shows. Times 100 two neighbouring doubles can meet (0.7 and
+  // 0.7000000000000001 both give 70), so the fractions themselves, whose shortest forms differ.
+  return [String(a), String(b)];
 }
 
 /** The line that ends a run; `met` is false when the pass rate is below the gate. */

@@ -42,6 +42,9 @@ describe("verdict help", () => {
   it("still refuses an unknown command that asks for help, and a --help after `--`", async () => {
     expect(await cli(["bogus", "--help"])).toMatchObject({ code: 2, stderr: 'verdict: unknown command "bogus"; run `verdict help`' });
     expect(await cli(["help", "bogus"])).toMatchObject({ code: 2, stderr: 'verdict: unknown command "bogus"; run `verdict help`' });
+    // A group's unknown subcommand is not answered with another command's usage.
+    expect(await cli(["evals", "report", "--help"])).toMatchObject({ code: 2 });
+    expect(await cli(["keys", "delete", "--help"])).toMatchObject({ code: 2 });
     expect(await cli(["keys", "create", "--", "--help"])).toMatchObject({ code: 2 });
   });
 });

@@ -52,6 +52,11 @@ ${ENVIRONMENT}
 ${EXIT_CODES}
 `;
 
+/** Whether `name` is one command ("run", "evals import"), not a group of them ("evals"). */
+export function isCommandName(name: string): boolean {
+  return Object.hasOwn(COMMAND_USAGE, name);
+}
+
 /** `verdict CMD --help`: the commands whose name starts with `prefix` ("run", or "catalogs" for both). */
 export function commandUsage(prefix: string): string | null {
   const sections = Object.entries(COMMAND_USAGE).filter(([name]) => name === prefix || name.startsWith(`${prefix} `));

@@ -1,6 +1,7 @@
-// Where the read models live: a PostgreSQL URL when one is given, else an embedded PGlite kept
-// under `.verdict/<name>`. The embedded default's projector and API use the PGlite instance
-// itself (pgliteSql.ts); on request (`serve: true`) it is also served over the Postgres wire
+// Where the read models live: a PostgreSQL URL when one is given, else an embedded PGlite: one
+// the caller already opened (`pglite`: the embedded default keeps the read models in its event
+// log's database), or one kept under `<baseDir>/<name>`. The embedded projector and API use the
+// PGlite instance itself (pgliteSql.ts); on request (`serve: true`) it is also served over the Postgres wire
 // protocol by pglite-socket, so `pg` and MikroORM connect to it unchanged. PGlite is one Postgres
 // session behind every connection (STACK.md): callers must use a pool of ONE, and LISTEN/NOTIFY
 // does not cross connections there, so embedded mode notifies in-process.
@@ -44,12 +45,15 @@ export interface ReadDatabase {
 export async function openReadDatabase(options: ReadDatabaseOptions = {}): Promise<ReadDatabase> {
   if (options.url) return { url: options.url, embedded: false, poolSize: undefined, pglite: null, close: async () => undefined };
   const shared = options.pglite;
+  // Served over pglite-socket, a client's transaction (MikroORM's) would take PGlite's query lock
+  // only, so the sharer's statements could run inside it: a shared instance is used directly.
+  if (shared && options.serve !== false) throw new Error("openReadDatabase: a shared PGlite (`pglite`) is not served over the socket; pass serve: false (openReadModels without orm)");
   const db = shared ?? (await createPglite(options));
   let served: Awaited<ReturnType<typeof serve>> | null = null;
   try {
     if (options.serve !== false) served = await serve(db);
   } catch (error) {
-    await db.close();
+    if (!shared) await db.close();
     throw error;
   }
   let closed = false;

@@ -43,7 +43,14 @@ export const canonicalJson = stableJson;
 export function parseEnvelope(envelope: unknown): ReportEnvelope {
   const deep = tooDeep(envelope, undefined, "envelope");
   if (deep !== null) throw new ApiError("VALIDATION", depthMessage(deep), deep);
-  return validInput(envelopeInput, envelope, "envelope");
+  const parsed = validInput(envelopeInput, envelope, "envelope");
+  // An import becomes a completed run, and a completed run may head the evaluation: a failed run's
+  // report (it covers only what was scored before it stopped) must not pass for one.
+  const failure = parsed.report.failure;
+  if (typeof failure === "string" && failure.trim() !== "") {
+    throw new ApiError("VALIDATION", "report.failure: a failed run's report cannot be imported as a completed run", "envelope.report.failure");
+  }
+  return parsed;
 }
 
 export async function importEnvelope(

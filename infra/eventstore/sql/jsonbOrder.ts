@@ -5,7 +5,7 @@
 // JavaScript object always lists integer-like keys ("0", "12") first in numeric order. Rebuilding
 // an object by adding its keys in jsonb order gives the same listing, integer-like keys included.
 // The embedded store runs this on every event it appends (~6,000 a 1,000 x 3 run), on the
-// thread that also runs the worker and both databases: objects already in order are left as
+// thread that also runs the worker and the database: objects already in order are left as
 // they are, and keys that are all ASCII (nearly always) are compared without encoding them.
 
 /** Orders `value`'s objects in place where they already are in jsonb order; others are rebuilt. */
