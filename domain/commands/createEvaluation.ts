@@ -1,0 +1,58 @@
+// CreateEvaluation touches two streams: `evaluation_name-<digest>` reserves the name for the
+// agent (EvaluationNameReserved, "no stream"), then `evaluation-<id>` records EvaluationCreated.
+// As StartRun does (twoStreamCommands.ts), both are decided from one read of each stream before
+// either is written, the evaluation first: an input the evaluation refuses, or a name another
+// evaluation holds, writes nothing. Should the process die between the two appends, the name
+// stays reserved for this evaluation id and a retry of the same command finishes the creation;
+// any other evaluation asking for that name is refused.
+import { WrongExpectedVersionError, type EventStore } from "../ports/eventStore.js";
+import { eventRegistry } from "../events/registry.js";
+import { evaluationNameStream, evaluationStream } from "../events/streams.js";
+import { parseOrThrow } from "../events/zodIssues.js";
+import { CreateEvaluation } from "./evaluation/evaluationCommands.js";
+import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
+import { evaluationNameAggregate, type EvaluationNameState } from "./evaluation/evaluationName.js";
+import type { EvaluationState } from "./evaluation/evaluationState.js";
+import { appendDecision, decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, lostRace, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+
+export interface CreatedEvaluation {
+  evaluation: HandledCommand<EvaluationState>;
+  name: HandledCommand<EvaluationNameState>;
+}
+
+type Options = Omit<HandleOptions<never>, "decideContext">;
+
+/**
+ * The one way to create an evaluation. A race lost on the name is decided again from a new read
+ * of both streams (the winner's reservation then answers); one lost on the evaluation stream
+ * (the same evaluation id, concurrently) is the evaluation aggregate's to answer.
+ */
+export async function createEvaluation(store: EventStore, input: unknown, options: Options): Promise<CreatedEvaluation> {
+  const registry = options.registry ?? eventRegistry;
+  const command = parseOrThrow(CreateEvaluation, { type: "CreateEvaluation", ...(input as object) }, "command is invalid");
+  const evaluationStreamId = evaluationStream(command.evaluation_id);
+  const nameStreamId = evaluationNameStream(command.tenant, command.agent, command.name);
+  const reserve = { type: "ReserveEvaluationName" as const, evaluation_id: command.evaluation_id, tenant: command.tenant, agent: command.agent, name: command.name };
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  for (let attempt = 1; ; attempt++) {
+    const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
+    const name = await loadAggregate(store, evaluationNameAggregate, nameStreamId, registry);
+    const now = options.clock.now();
+    const creating = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
+    const reserving = decideEvents(evaluationNameAggregate, name.state, reserve, { now, streamId: nameStreamId }, options);
+    let reserved: HandledCommand<EvaluationNameState>;
+    try {
+      reserved = await appendDecision(store, evaluationNameAggregate, nameStreamId, name, reserving, attempt);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      if (attempt > retries) throw lostRace(command, nameStreamId, attempt, error);
+      continue;
+    }
+    try {
+      return { name: reserved, evaluation: await appendDecision(store, evaluationAggregate, evaluationStreamId, evaluation, creating, 1) };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      return { name: reserved, evaluation: await handleCommand(store, evaluationAggregate, evaluationStreamId, command, options) };
+    }
+  }
+}
