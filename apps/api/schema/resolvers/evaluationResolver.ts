@@ -2,7 +2,7 @@
 // evaluation aggregate.
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
+import { createEvaluation, evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { OnRemoved } from "../types/enums.js";
@@ -154,7 +154,8 @@ export class EvaluationResolver {
       ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
       ...(input.compareModels ? { compare_models: input.compareModels } : {}),
     };
-    const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
+    // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
+    const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
     await afterWrite(context, handled.position, `evaluation ${evaluationId}`);
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
