@@ -17,7 +17,7 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "The agent evaluated (a catalog set's product agent when omitted)." })
   agent?: string | null;
 
-  @Field(() => String, { nullable: true, description: "Required unless fromCatalogSet names it." })
+  @Field(() => String, { nullable: true, description: "Unique among the agent's evaluations, compared as stored (CONFLICT otherwise); required unless fromCatalogSet names it." })
   name?: string | null;
 
   @Field(() => String, { nullable: true, description: "rules (default), llm or judge_defined" })
