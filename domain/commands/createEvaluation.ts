@@ -5,7 +5,7 @@
 // evaluation holds, writes nothing. Should the process die between the two appends, the name
 // stays reserved for this evaluation id and a retry of the same command finishes the creation;
 // any other evaluation asking for that name is refused.
-import { WrongExpectedVersionError, type EventStore } from "../ports/eventStore.js";
+import type { EventStore } from "../ports/eventStore.js";
 import { eventRegistry } from "../events/registry.js";
 import { evaluationNameStream, evaluationStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
@@ -13,7 +13,8 @@ import { CreateEvaluation } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import { evaluationNameAggregate, type EvaluationNameState } from "./evaluation/evaluationName.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
-import { appendDecision, decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, lostRace, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { appendBoth } from "./appendBoth.js";
+import { decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
 
 export interface CreatedEvaluation {
   evaluation: HandledCommand<EvaluationState>;
@@ -40,19 +41,12 @@ export async function createEvaluation(store: EventStore, input: unknown, option
     const now = options.clock.now();
     const creating = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
     const reserving = decideEvents(evaluationNameAggregate, name.state, reserve, { now, streamId: nameStreamId }, options);
-    let reserved: HandledCommand<EvaluationNameState>;
-    try {
-      reserved = await appendDecision(store, evaluationNameAggregate, nameStreamId, name, reserving, attempt);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      if (attempt > retries) throw lostRace(command, nameStreamId, attempt, error);
-      continue;
-    }
-    try {
-      return { name: reserved, evaluation: await appendDecision(store, evaluationAggregate, evaluationStreamId, evaluation, creating, 1) };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      return { name: reserved, evaluation: await handleCommand(store, evaluationAggregate, evaluationStreamId, command, options) };
-    }
+    const written = await appendBoth(
+      store,
+      { aggregate: evaluationNameAggregate, streamId: nameStreamId, loaded: name, decision: reserving },
+      { aggregate: evaluationAggregate, streamId: evaluationStreamId, loaded: evaluation, decision: creating },
+      { command, attempt, retries, secondLost: () => handleCommand(store, evaluationAggregate, evaluationStreamId, command, options) },
+    );
+    if (written) return { name: written[0], evaluation: written[1] };
   }
 }
