@@ -355,7 +355,7 @@ describe("suite mutations and a judged run's audit trail", () => {
   });
 
   it("audits a judged run: every grade with the judge's exchanges, the verdict with its exchange and ranking", async () => {
-    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", judgeKind: "llm", judgeModel: "scripted-judge", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", name: "support_desk/triage/smoke (judged)", judgeKind: "llm", judgeModel: "scripted-judge", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
     const id = created.body.data.createEvaluation.evaluationId;
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id });
     const judged = started.body.data.startRun.runId;

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluationAggregate, evaluationStream, handleCommand, importedRunId } from "@verdict/domain";
+import { createEvaluation, importedRunId } from "@verdict/domain";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
 import { cli } from "./testing.js";
 
@@ -34,8 +34,8 @@ beforeAll(async () => {
     const mode = platformMode(env);
     await claimHome(mode, resources);
     const store = await openEventStore(mode, resources);
-    await handleCommand(store, evaluationAggregate, evaluationStream(evaluationId), {
-      type: "CreateEvaluation", evaluation_id: evaluationId, tenant: "demo", agent: "SupportAgent", name: "support", scenarios: [{ key: "refund", prompt: "Refund order 1042." }],
+    await createEvaluation(store, {
+      evaluation_id: evaluationId, tenant: "demo", agent: "SupportAgent", name: "support", scenarios: [{ key: "refund", prompt: "Refund order 1042." }],
     }, { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant: "demo", actor: "test" } });
   } finally {
     await resources.close();

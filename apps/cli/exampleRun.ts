@@ -12,6 +12,8 @@ import type { Io } from "./io.js";
 
 export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
 export const EXAMPLE_SET = "support/support/smoke";
+/** The product agent of that set in examples/support/catalog.yaml: the evaluation is created for it. */
+export const EXAMPLE_AGENT = "SupportAgent";
 export const EXAMPLE_MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
 
 export const PROGRESS_SUBSCRIPTION = "subscription { runProgress(runId: $runId) { completed total passed failed errored status latestResult { scenarioKey modelLabel status fault } } }";
@@ -46,11 +48,36 @@ async function importCatalog(client: GqlClient, io: Io): Promise<void> {
   io.out(`catalog ${imported.key}: ${imported.changed ? "imported" : "unchanged"} (${imported.scenarioCount} scenarios, digest ${imported.digest.slice(0, 12)})`);
 }
 
+interface EvaluationPage {
+  evaluations: { edges: Array<{ node: { id: string; name: string; agent: string; archived: boolean } }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+}
+
+/**
+ * The example set's evaluation, wherever it is in the list: its name is the agent's to keep
+ * (names are unique per agent), so creating a second one would be refused. An archived one is
+ * reused too (starting a run unarchives it); a live one is preferred, as older homes may hold
+ * both (created before names were reserved).
+ */
+async function findExampleEvaluation(client: GqlClient): Promise<{ id: string; name: string } | null> {
+  let archived: { id: string; name: string } | null = null;
+  let after: string | null = null;
+  do {
+    const { evaluations }: EvaluationPage = await client.request<EvaluationPage>(
+      "query ($after: String) { evaluations(first: 20, after: $after) { edges { node { id name agent archived } } pageInfo { hasNextPage endCursor } } }",
+      { after },
+    );
+    for (const { node } of evaluations.edges) {
+      if (node.name !== EXAMPLE_SET || node.agent !== EXAMPLE_AGENT) continue;
+      if (!node.archived) return node;
+      archived ??= node;
+    }
+    after = evaluations.pageInfo.hasNextPage ? evaluations.pageInfo.endCursor : null;
+  } while (after);
+  return archived;
+}
+
 async function exampleEvaluation(client: GqlClient, io: Io): Promise<{ id: string; name: string }> {
-  const { evaluations } = await client.request<{ evaluations: { edges: Array<{ node: { id: string; name: string; archived: boolean } }> } }>(
-    "{ evaluations(first: 20) { edges { node { id name archived } } } }",
-  );
-  const existing = evaluations.edges.map((e) => e.node).find((n) => n.name === EXAMPLE_SET && !n.archived);
+  const existing = await findExampleEvaluation(client);
   if (existing) {
     io.out(`evaluation ${existing.name}: reusing ${existing.id}`);
     return existing;

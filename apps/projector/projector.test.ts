@@ -349,7 +349,7 @@ describe("delivery, restart and rebuild", () => {
     await createEvaluation(store, deps, "e1", ["a"]);
     // An event the domain would refuse at append (a NUL in its text), written by something that
     // did not ask the domain: PostgreSQL cannot store it in a text column (SQLSTATE class 22).
-    const created = (await store.readAll())[0];
+    const created = (await store.readAll()).find((e) => e.type === "EvaluationCreated")!;
     const refused = { ...created, id: "00000000-0000-4000-8000-999999999997", data: { ...created.data, evaluation_id: "e2", name: "bad\u0000name" } };
     await store.append("evaluation-e2", [{ id: refused.id, type: refused.type, schemaVersion: refused.schemaVersion, data: refused.data, metadata: refused.metadata }]);
     await createEvaluation(store, deps, "e3", ["b"]);
@@ -385,7 +385,7 @@ describe("delivery, restart and rebuild", () => {
 
   it("tells of a refused event only once it is recorded, and a listener that throws does not stop the projector", async () => {
     await createEvaluation(store, deps, "e1", ["a"]);
-    const created = (await store.readAll())[0];
+    const created = (await store.readAll()).find((e) => e.type === "EvaluationCreated")!;
     await store.append("evaluation-e2", [{ ...created, id: "00000000-0000-4000-8000-999999999995", data: { ...created.data, evaluation_id: "e2", name: "bad\u0000name" } }].map(({ id, type, schemaVersion, data, metadata }) => ({ id, type, schemaVersion, data, metadata })));
     await createEvaluation(store, deps, "e3", ["b"]);
     const seen: string[] = [];
@@ -408,11 +408,11 @@ describe("delivery, restart and rebuild", () => {
     await createEvaluation(store, deps, "e1", ["a"]);
     await store.append("evaluation-e1", [{ id: "00000000-0000-4000-8000-999999999999", type: "SomethingNew", schemaVersion: 1, data: {}, metadata: { tenant: "acme" } }]);
     await createEvaluation(store, deps, "e2", ["b"]);
-    await expect(projectorOf().catchUp()).rejects.toThrow(new UnknownEventTypeError("SomethingNew", "evaluation-e1", 2n, { commit: 3n, prepare: 3n }));
+    await expect(projectorOf().catchUp()).rejects.toThrow(new UnknownEventTypeError("SomethingNew", "evaluation-e1", 2n, { commit: 4n, prepare: 4n }));
     expect(await read.readModels.getEvaluation("acme", "e2")).toBeNull();
     const unknown: unknown[] = [];
     await projectorOf({ skipUnknown: true, onUnknown: (e) => unknown.push(e) }).catchUp();
-    expect(unknown).toEqual([{ type: "SomethingNew", streamId: "evaluation-e1", streamVersion: 2n, position: { commit: 3n, prepare: 3n } }]);
+    expect(unknown).toEqual([{ type: "SomethingNew", streamId: "evaluation-e1", streamVersion: 2n, position: { commit: 4n, prepare: 4n } }]);
     expect(await read.readModels.getEvaluation("acme", "e2")).not.toBeNull();
   });
 });

@@ -50,3 +50,5 @@ export {
   type AppendedEvent,
 } from "./handleCommand.js";
 export { startRun, importReport, type TwoStreamResult } from "./twoStreamCommands.js";
+export { createEvaluation, type CreatedEvaluation } from "./createEvaluation.js";
+export { evaluationNameAggregate, ReserveEvaluationName, type EvaluationNameState } from "./evaluation/evaluationName.js";

@@ -6,7 +6,7 @@
 // it never leaves a scheduled run that does not start. Should the process die between the two
 // appends, the number stays taken and the run never appears: a gap in the numbering, never a
 // duplicate. A retried import finds its number already taken and reuses it.
-import { WrongExpectedVersionError, type EventStore } from "../ports/eventStore.js";
+import type { EventStore } from "../ports/eventStore.js";
 import { eventRegistry } from "../events/registry.js";
 import { evaluationStream, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
@@ -14,7 +14,8 @@ import { ImportReport, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
 import { fold } from "./aggregate.js";
-import { appendDecision, decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, lostRace, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { appendBoth } from "./appendBoth.js";
+import { decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
 import { importedRunId } from "./run/importedRunId.js";
 import { runAggregate } from "./run/runAggregate.js";
 import type { RunState } from "./run/runState.js";
@@ -47,21 +48,16 @@ async function scheduleRun(store: EventStore, command: StartRun | ImportReport, 
     const scheduling = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
     const scheduled = fold(evaluationAggregate, scheduling.domainEvents, evaluation.state);
     const starting = decideEvents(runAggregate, run.state, command, { now, streamId: runStreamId, evaluation: scheduled }, options);
-    let evaluationWritten: HandledCommand<EvaluationState>;
-    try {
-      evaluationWritten = await appendDecision(store, evaluationAggregate, evaluationStreamId, evaluation, scheduling, attempt);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      if (attempt > retries) throw lostRace(command, evaluationStreamId, attempt, error);
-      continue;
-    }
-    try {
-      return { evaluation: evaluationWritten, run: await appendDecision(store, runAggregate, runStreamId, run, starting, 1) };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      const decideContext = { evaluation: evaluationWritten.state };
-      return { evaluation: evaluationWritten, run: await handleCommand(store, runAggregate, runStreamId, command, { ...options, decideContext }) };
-    }
+    const written = await appendBoth(
+      store,
+      { aggregate: evaluationAggregate, streamId: evaluationStreamId, loaded: evaluation, decision: scheduling },
+      { aggregate: runAggregate, streamId: runStreamId, loaded: run, decision: starting },
+      {
+        command, attempt, retries,
+        secondLost: (written) => handleCommand(store, runAggregate, runStreamId, command, { ...options, decideContext: { evaluation: written.state } }),
+      },
+    );
+    if (written) return { evaluation: written[0], run: written[1] };
   }
 }
 

@@ -69,3 +69,20 @@ export const RunScheduled = defineEvent(
     origin: z.enum(["engine", "external", "imported"]),
   }),
 );
+
+/**
+ * Stream `evaluation_name-<digest>`: the one event that reserves an evaluation name for an agent
+ * of a tenant (reference-platform §1, name unique per agent), appended with "no stream" before
+ * the evaluation's EvaluationCreated. The name is recorded as stored (trimmed by the command's
+ * schema, case kept), so the digest and the comparison use exactly what EvaluationCreated holds.
+ */
+export const EvaluationNameReserved = defineEvent(
+  "EvaluationNameReserved",
+  1,
+  z.object({
+    evaluation_id: nonBlank,
+    tenant: nonBlank,
+    agent: nonBlank,
+    name: nonBlank.max(255),
+  }),
+);

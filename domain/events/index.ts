@@ -13,6 +13,7 @@ export {
   isValidId,
   catalogStream,
   evaluationStream,
+  evaluationNameStream,
   runStream,
   resultStream,
   STREAM_PREFIXES,
@@ -21,6 +22,7 @@ export { defineEvent, type EventDefinition, type Upcaster } from "./defineEvent.
 export { CatalogImported, CatalogRemoved } from "./catalogEvents.js";
 export {
   EvaluationCreated,
+  EvaluationNameReserved,
   ScenariosReplaced,
   ScenariosMerged,
   EvaluationArchived,

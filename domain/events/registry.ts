@@ -8,6 +8,7 @@ import { DomainError } from "./domainError.js";
 import {
   EvaluationArchived,
   EvaluationCreated,
+  EvaluationNameReserved,
   EvaluationUnarchived,
   RunScheduled,
   ScenariosMerged,
@@ -29,6 +30,7 @@ export const eventDefinitions = [
   CatalogImported,
   CatalogRemoved,
   EvaluationCreated,
+  EvaluationNameReserved,
   ScenariosReplaced,
   ScenariosMerged,
   EvaluationArchived,

@@ -1,6 +1,7 @@
 // Stream ids are `<type>-<id>` (DESIGN.md "The event model"). Every part is checked against one
 // strict pattern so nothing path-like or SQL-like ever becomes part of a stream id, even though
 // adapters parameterise everything anyway.
+import { createHash } from "node:crypto";
 import { DomainError } from "./domainError.js";
 
 /**
@@ -44,10 +45,28 @@ export function runStream(runId: string): string {
   return `run-${assertId(runId, "run_id")}`;
 }
 
+/**
+ * One stream per (tenant, agent, name) reserving an evaluation name. A name or an agent may hold
+ * any text, so the id is `evaluation_name-` and the SHA-256 of the three as a JSON array (no
+ * separator one of them could contain): always a valid id, and it tells a reader of the log
+ * nothing about the name. Compared exactly as given: the same name in another case or with other
+ * inner spacing is another name.
+ */
+export function evaluationNameStream(tenant: string, agent: string, name: string): string {
+  const digest = createHash("sha256").update(JSON.stringify([assertId(tenant, "tenant"), agent, name]), "utf8").digest("hex");
+  return `evaluation_name-${digest}`;
+}
+
 /** One stream per scenario x model pair: `n` is the pair's index in the run's frozen selection. */
 export function resultStream(runId: string, n: number): string {
   if (!Number.isInteger(n) || n < 0) throw DomainError.validation(`pair index must be a whole number >= 0 (got ${n})`, "n");
   return `result-${assertId(runId, "run_id")}.${n}`;
 }
 
-export const STREAM_PREFIXES = { catalog: "catalog-", evaluation: "evaluation-", run: "run-", result: "result-" } as const;
+export const STREAM_PREFIXES = {
+  catalog: "catalog-",
+  evaluation: "evaluation-",
+  evaluationName: "evaluation_name-",
+  run: "run-",
+  result: "result-",
+} as const;

@@ -13,6 +13,9 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "CatalogImported": return catalogImported(sql, event, envelope);
     case "CatalogRemoved": return catalogRemoved(sql, event);
     case "EvaluationCreated": return evaluationCreated(sql, event, envelope);
+    // Only deciders read a name reservation (CreateEvaluation); the evaluations table already
+    // holds the name from EvaluationCreated. Known, so the projector does not stop on it.
+    case "EvaluationNameReserved": return;
     case "ScenariosReplaced": return scenariosReplaced(sql, event, envelope);
     case "ScenariosMerged": return scenariosMerged(sql, event, envelope);
     case "EvaluationArchived": return evaluationArchived(sql, event, envelope);

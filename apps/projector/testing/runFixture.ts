@@ -1,7 +1,7 @@
 // Builds a log the way the platform writes it: commands through the domain's deciders
-// (handleCommand, startRun, importReport) on an EventStore, with a fixed clock and counting ids.
+// (handleCommand, createEvaluation, startRun, importReport) on an EventStore, with a fixed clock and counting ids.
 import {
-  catalogAggregate, catalogStream, evaluationAggregate, evaluationStream, handleCommand, importReport, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  catalogAggregate, catalogStream, createEvaluation as create, evaluationAggregate, evaluationStream, handleCommand, importReport, pairStream, resultAggregate, runAggregate, runStream, startRun,
   type EventStore, type RunState,
 } from "@verdict/domain";
 
@@ -24,8 +24,7 @@ export function commandDeps(tenant = "acme") {
 export type Deps = ReturnType<typeof commandDeps>;
 
 export async function createEvaluation(store: EventStore, deps: Deps, evaluationId: string, keys: string[]): Promise<void> {
-  await handleCommand(store, evaluationAggregate, evaluationStream(evaluationId), {
-    type: "CreateEvaluation",
+  await create(store, {
     evaluation_id: evaluationId,
     tenant: deps.context.tenant,
     agent: "SupportAgent",

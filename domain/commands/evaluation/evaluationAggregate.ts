@@ -31,6 +31,8 @@ function mustExist(state: EvaluationState, evaluationId: string): void {
   if (!state.exists) throw DomainError.notFound(`evaluation ${evaluationId} not found`, "evaluation_id");
 }
 
+// Decides the evaluation stream only: createEvaluation (commands/createEvaluation.ts), the one
+// way to create, reserves the name for the agent on its own stream before appending these.
 function decideCreate(state: EvaluationState, command: CreateEvaluation): EventInput[] {
   if (state.exists) throw DomainError.conflict(`evaluation ${command.evaluation_id} already exists`, "evaluation_id");
   command.criteria.forEach((c, i) => {

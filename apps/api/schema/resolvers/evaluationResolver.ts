@@ -2,7 +2,7 @@
 // evaluation aggregate.
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
+import { createEvaluation, evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { OnRemoved } from "../types/enums.js";
@@ -17,7 +17,7 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "The agent evaluated (a catalog set's product agent when omitted)." })
   agent?: string | null;
 
-  @Field(() => String, { nullable: true, description: "Required unless fromCatalogSet names it." })
+  @Field(() => String, { nullable: true, description: "Unique among the agent's evaluations, compared as stored (CONFLICT otherwise); required unless fromCatalogSet names it." })
   name?: string | null;
 
   @Field(() => String, { nullable: true, description: "rules (default), llm or judge_defined" })
@@ -154,7 +154,8 @@ export class EvaluationResolver {
       ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
       ...(input.compareModels ? { compare_models: input.compareModels } : {}),
     };
-    const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
+    // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
+    const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
     await afterWrite(context, handled.position, `evaluation ${evaluationId}`);
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
