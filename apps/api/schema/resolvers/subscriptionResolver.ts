@@ -38,16 +38,31 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
   const { readModels, progress } = context.deps;
   if (!(await readModels.getRun(context.principal.tenant, args.runId))) throw notFound("run", args.runId, "runId");
   return listenerIterator<RunProgress>(async (sink) => {
-    const now = await readModels.progress(context.principal.tenant, args.runId);
-    if (!now) throw notFound("run", args.runId, "runId");
-    // Listen before sending the snapshot so nothing committed in between is missed.
-    const stop = await progress.subscribe(args.runId, (p) => {
-      if (p.tenant !== context.principal.tenant) return;
+    const deliver = (p: RunProgress) => {
       sink.push(p);
       if (ENDED.has(runStatusOf(p.status))) sink.end();
+    };
+    // Listen before reading the snapshot, so nothing committed in between is missed (a run that
+    // ended there was announced before anyone listened, and the subscription waited for ever).
+    // What arrives before the snapshot is held, and only what the snapshot does not already
+    // show is sent after it, so progress never goes back.
+    let early: RunProgress[] | null = [];
+    const stop = await progress.subscribe(args.runId, (p) => {
+      if (p.tenant !== context.principal.tenant) return;
+      if (early) early.push(p);
+      else deliver(p);
     });
-    sink.push(now);
-    if (ENDED.has(runStatusOf(now.status))) sink.end();
+    try {
+      const now = await readModels.progress(context.principal.tenant, args.runId);
+      if (!now) throw notFound("run", args.runId, "runId");
+      const held = early;
+      early = null;
+      deliver(now);
+      for (const p of held) if (p.completed > now.completed || (ENDED.has(runStatusOf(p.status)) && !ENDED.has(runStatusOf(now.status)))) deliver(p);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
     return stop;
   });
 }
