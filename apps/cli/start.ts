@@ -17,6 +17,7 @@ import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample } from "./exampleRun.js";
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
+import { catchUpReadModels } from "./readModelCatchUp.js";
 import { EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
@@ -94,6 +95,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     const store = await openEventStore(mode, resources);
     const { read, progress } = await openReadSide(mode, resources);
     const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, gatherMs: EMBEDDED_PROJECTOR_GATHER_MS, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`), onReject: (r) => io.err(rejectionLine(r)) });
+    await unlessStopped(signals.stopped, catchUpReadModels(projector, io));
     projector.start();
     resources.add(projector, (p) => p.stop());
     const bus = openJobBus(mode, resources);

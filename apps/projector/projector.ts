@@ -66,8 +66,11 @@ export interface Projector {
   start(): void;
   /** Stops following and waits for the batch in flight to commit. Rethrows what stopped the loop. */
   stop(): Promise<void>;
-  /** Applies everything the log holds now (after the checkpoint), then returns the events applied. */
-  catchUp(): Promise<number>;
+  /**
+   * Applies everything the log holds now (after the checkpoint), then returns the events applied;
+   * `onProgress` hears the running count after each batch.
+   */
+  catchUp(onProgress?: (applied: number) => void): Promise<number>;
   /** Truncates every read model and the checkpoint, then replays the whole log. */
   rebuild(): Promise<number>;
   checkpoint(): Promise<LogPosition | null>;
@@ -146,13 +149,14 @@ export function createProjector(options: ProjectorOptions): Projector {
     }
   }
 
-  async function catchUp(): Promise<number> {
+  async function catchUp(onProgress?: (applied: number) => void): Promise<number> {
     let applied = 0;
     let after = (await checkpoint()) ?? undefined;
     for (;;) {
       const events = await options.store.readAll({ after, limit: batchSize });
       if (events.length === 0) return applied;
       applied += (await apply(events)).applied;
+      onProgress?.(applied);
       after = events[events.length - 1].position;
     }
   }
