@@ -26,7 +26,7 @@ describe("createEvaluation: the name is unique per (tenant, agent)", () => {
       ["evaluation-e1", "EvaluationCreated"],
       ["evaluation-e1", "ScenariosReplaced"],
     ]);
-    expect(store.log[0].data).toEqual({ evaluation_id: "e1", tenant: "acme", agent: "SupportAgent", name: "Support" });
+    expect(store.log[0].data).toEqual({ evaluation_id: "e1", tenant: "acme", agent: "SupportAgent", name: "Support", reserved_at: "2026-11-30T12:00:00.000Z" });
     expect(created.evaluation.state.name).toBe("Support");
     expect(created.evaluation.position).toEqual(store.log.at(-1)!.position);
     expect(created.name.state.evaluationId).toBe("e1");
@@ -86,10 +86,64 @@ describe("createEvaluation: the name is unique per (tenant, agent)", () => {
   });
 
   it("loses a race for the name to another evaluation: decided again, a conflict, nothing written", async () => {
-    const winner = { type: "EvaluationNameReserved" as const, data: { evaluation_id: "e9", tenant: "acme", agent: "SupportAgent", name: "Support" } };
+    const winner = { type: "EvaluationNameReserved" as const, data: { evaluation_id: "e9", tenant: "acme", agent: "SupportAgent", name: "Support", reserved_at: "2026-11-30T12:00:00.000Z" } };
     store.interleave(() => store.appendNow(NAME, toEventsToAppend([winner], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") })));
     await expect(createEvaluation(store, create("e1"), deps())).rejects.toThrow(expect.objectContaining({ code: "conflict", field: "name" }));
     expect(store.log.map((e) => e.type)).toEqual(["EvaluationNameReserved"]);
     expect(await typesIn("evaluation-e1")).toEqual([]);
+  });
+});
+
+describe("createEvaluation: a reservation whose evaluation was never recorded", () => {
+  /** A reservation for `holder` written at `reservedAt` (null: by a build that did not record it), with no evaluation behind it. */
+  const orphan = (holder: string, reservedAt: string | null) => {
+    const reserved = { type: "EvaluationNameReserved" as const, data: { evaluation_id: holder, tenant: "acme", agent: "SupportAgent", name: "Support", reserved_at: reservedAt } };
+    store.appendNow(NAME, toEventsToAppend([reserved], { tenant: "acme", actor: "user-1" }, { clock: fixedClock(), ids: sequentialIds("crashed-") }), "noStream");
+  };
+  const at = (iso: string) => ({ ...deps(), clock: fixedClock(iso) });
+
+  it("refuses the name while the reservation is young, saying when it frees", async () => {
+    orphan("e1", "2026-11-30T12:00:00.000Z");
+    await expect(createEvaluation(store, create("e2"), at("2026-11-30T12:04:59.000Z"))).rejects.toThrow(
+      expect.objectContaining({
+        code: "conflict",
+        field: "name",
+        message: 'name: an evaluation named "Support" already exists for agent "SupportAgent" (its creation has not finished; if it failed, the name is free again at 2026-11-30T12:05:00.000Z)',
+      }),
+    );
+    expect(await typesIn("evaluation-e2")).toEqual([]);
+  });
+
+  it("gives the name to another evaluation once the reservation is five minutes old", async () => {
+    orphan("e1", "2026-11-30T12:00:00.000Z");
+    const created = await createEvaluation(store, create("e2"), at("2026-11-30T12:05:00.000Z"));
+    expect(created.name.state).toEqual({ evaluationId: "e2", reservedAt: "2026-11-30T12:05:00.000Z" });
+    expect((await store.readStream(NAME)).map((e) => e.data.evaluation_id)).toEqual(["e1", "e2"]);
+    expect(await typesIn("evaluation-e2")).toEqual(["EvaluationCreated", "ScenariosReplaced"]);
+    // The name is e2's now: the first creation retried is refused, as any other would be.
+    await expect(createEvaluation(store, create("e1"), at("2026-11-30T12:06:00.000Z"))).rejects.toThrow(expect.objectContaining({ code: "conflict", field: "name" }));
+    expect(await typesIn("evaluation-e1")).toEqual([]);
+  });
+
+  it("gives up at once on one recorded before reservations kept their time", async () => {
+    orphan("e1", null);
+    await createEvaluation(store, create("e2"), deps());
+    expect(await typesIn("evaluation-e2")).toEqual(["EvaluationCreated", "ScenariosReplaced"]);
+  });
+
+  it("never takes the name of an evaluation that was recorded, however old", async () => {
+    await createEvaluation(store, create("e1"), deps());
+    await expect(createEvaluation(store, create("e2"), at("2027-06-01T00:00:00.000Z"))).rejects.toThrow(
+      expect.objectContaining({ code: "conflict", field: "name", message: 'name: an evaluation named "Support" already exists for agent "SupportAgent"' }),
+    );
+  });
+
+  it("lets one of two takeovers racing for the name win", async () => {
+    orphan("e1", null);
+    const racer = { type: "EvaluationNameReserved" as const, data: { evaluation_id: "e9", tenant: "acme", agent: "SupportAgent", name: "Support", reserved_at: "2026-11-30T12:00:00.000Z" } };
+    store.interleave(() => store.appendNow(NAME, toEventsToAppend([racer], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") }), 0n));
+    await expect(createEvaluation(store, create("e2"), deps())).rejects.toThrow(expect.objectContaining({ code: "conflict", field: "name" }));
+    expect((await store.readStream(NAME)).map((e) => e.data.evaluation_id)).toEqual(["e1", "e9"]);
+    expect(await typesIn("evaluation-e2")).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
 // either is written, the evaluation first: an input the evaluation refuses, or a name another
 // evaluation holds, writes nothing. Should the process die between the two appends, the name
 // stays reserved for this evaluation id and a retry of the same command finishes the creation;
-// any other evaluation asking for that name is refused.
+// another evaluation asking for that name is refused until the reservation is STALE_AFTER_MS
+// old, and then takes it over (evaluationName.ts).
 import type { EventStore } from "../ports/eventStore.js";
 import { eventRegistry } from "../events/registry.js";
 import { evaluationNameStream, evaluationStream } from "../events/streams.js";
@@ -38,9 +39,11 @@ export async function createEvaluation(store: EventStore, input: unknown, option
   for (let attempt = 1; ; attempt++) {
     const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
     const name = await loadAggregate(store, evaluationNameAggregate, nameStreamId, registry);
+    const holder = name.state.evaluationId;
+    const holderRecorded = holder === null || holder === command.evaluation_id || (await store.streamVersion(evaluationStream(holder))) !== null;
     const now = options.clock.now();
     const creating = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
-    const reserving = decideEvents(evaluationNameAggregate, name.state, reserve, { now, streamId: nameStreamId }, options);
+    const reserving = decideEvents(evaluationNameAggregate, name.state, reserve, { now, streamId: nameStreamId, holderRecorded }, options);
     const written = await appendBoth(
       store,
       { aggregate: evaluationNameAggregate, streamId: nameStreamId, loaded: name, decision: reserving },

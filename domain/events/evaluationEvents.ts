@@ -84,5 +84,7 @@ export const EvaluationNameReserved = defineEvent(
     tenant: nonBlank,
     agent: nonBlank,
     name: nonBlank.max(255),
+    /** When the name was reserved; absent on reservations written before it was recorded. */
+    reserved_at: isoDate.nullable().default(null),
   }),
 );

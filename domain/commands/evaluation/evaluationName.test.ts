@@ -5,7 +5,7 @@ import { given } from "../testing/givenWhenThen.js";
 const reserve = (evaluationId: string) => ({ type: "ReserveEvaluationName", evaluation_id: evaluationId, tenant: "acme", agent: "SupportAgent", name: "Support" });
 const reservedBy = (evaluationId: string) => ({
   type: "EvaluationNameReserved" as const,
-  data: { evaluation_id: evaluationId, tenant: "acme", agent: "SupportAgent", name: "Support" },
+  data: { evaluation_id: evaluationId, tenant: "acme", agent: "SupportAgent", name: "Support", reserved_at: "2026-11-30T12:00:00.000Z" },
 });
 
 describe("ReserveEvaluationName", () => {
