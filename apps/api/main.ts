@@ -1,7 +1,7 @@
 // The API as a process: `npm run api` (bundled, plain node), or `tsx apps/api/main.ts` from source.
-// Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under .verdict/events.
-// Read models and API keys: VERDICT_READ_DATABASE_URL, else DATABASE_URL (required: the API reads
-// what a separate projector process writes; the embedded all-in-one mode is `npm start`).
+// Events: DATABASE_URL (PostgreSQL, required). Read models and API keys: VERDICT_READ_DATABASE_URL,
+// else DATABASE_URL: the API reads what a separate projector process writes, so it runs on
+// PostgreSQL only; the embedded all-in-one mode is `npm start`.
 // PORT (default 4000). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
 // to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
 // NODE_ENV defaults to production (see main).
