@@ -6,6 +6,7 @@ import { comparisonInModelOrder, roundHalfAwayFromZero } from "@verdict/domain";
 import type { Result, Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
+import { checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
 import { ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
@@ -114,12 +115,14 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model, only items involving it." })
+  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model (one of the run's labels, else NOT_FOUND), only items involving it." })
   async fixItems(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
     @Ctx() context: ApiContext,
   ): Promise<FixItemNode[]> {
+    // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
+    if (model) checkRunModel(model, (run.models ?? []).map((m) => m.label));
     const tenant = context.principal.tenant;
     if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.fixItems(tenant, run.id, { model })) as FixItemNode[];
     // Ended: the full list is kept once and filtered here, as results are (no argument in a key).
