@@ -144,6 +144,9 @@ describe("limits and validation", () => {
     expect(keys.body.errors[0].extensions.code).toBe("VALIDATION");
     const selection = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, selection: { keys: [] }) { runId } }`, { id: evaluationId });
     expect(selection.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "selection.keys" });
+    // No models is refused as no keys is, rather than running every compare model.
+    const noModels = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, selection: { models: [] }) { runId } }`, { id: evaluationId });
+    expect(noModels.body.errors[0]).toMatchObject({ message: "selection.models: name at least one model, or omit models", extensions: { code: "VALIDATION", field: "selection.models" } });
     expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
   });
 });
