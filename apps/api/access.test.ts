@@ -144,6 +144,9 @@ describe("limits and validation", () => {
     expect(keys.body.errors[0].extensions.code).toBe("VALIDATION");
     const selection = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, selection: { keys: [] }) { runId } }`, { id: evaluationId });
     expect(selection.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "selection.keys" });
+    // No models is refused as no keys is, rather than running every compare model.
+    const noModels = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, selection: { models: [] }) { runId } }`, { id: evaluationId });
+    expect(noModels.body.errors[0]).toMatchObject({ message: "selection.models: name at least one model, or omit models", extensions: { code: "VALIDATION", field: "selection.models" } });
     expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
   });
 });
@@ -171,6 +174,21 @@ describe("REST report exports", () => {
     expect((await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=nope`)).status).toBe(404);
     const viaGraphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { report { scenarioMarkdown(key: "nope") } } }`, { r: runId });
     expect(viaGraphql.body.errors[0]).toMatchObject({ message: "scenario nope is not in this run", extensions: { code: "NOT_FOUND", field: "key" } });
+    // A model not among the run's labels is NOT_FOUND too, not "Nothing to fix.", wherever fix items take one.
+    const unknownScenario = (await (await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=nope`)).json()) as any;
+    const noSuchModel = await p.get(p.keys.acmeRead, `${base()}/report.md?part=fix_items&model=gpt-5`);
+    expect(noSuchModel.status).toBe(404);
+    const noSuchModelBody = (await noSuchModel.json()) as any;
+    expect(Object.keys(noSuchModelBody).sort()).toEqual(Object.keys(unknownScenario).sort());
+    expect(noSuchModelBody).toEqual({ error: "model gpt-5 is not in this run (its models: gpt-5-mini, claude-sonnet-5)", code: "NOT_FOUND", field: "model" });
+    expect((await p.get(p.keys.acmeRead, `${base()}/report.md?part=fix_items&model=${encodeURIComponent("openai/gpt-5-mini")}`)).status).toBe(404);
+    for (const [query, path] of [['fixItems(model: "gpt-5") { fault }', "run.fixItems"], ['report { fixItemsMarkdown(model: "gpt-5") }', "run.report.fixItemsMarkdown"]]) {
+      const modelViaGraphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { ${query} } }`, { r: runId });
+      expect(modelViaGraphql.body.errors[0]).toMatchObject({ path: path.split("."), extensions: { code: "NOT_FOUND", field: "model" } });
+    }
+    const known = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { fixItems(model: "claude-sonnet-5") { fault } report { fixItemsMarkdown(model: "claude-sonnet-5") } } }`, { r: runId });
+    expect(known.body.errors).toBeUndefined();
+    expect(known.body.data.run.report.fixItemsMarkdown).toContain("### expected tool not called ×1");
 
     const yes = await p.get(p.keys.acmeRead, `${base()}/report.md?download=yes`);
     expect(yes.status).toBe(400);

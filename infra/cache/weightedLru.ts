@@ -22,6 +22,11 @@ export class WeightedLru<V> {
     return this.#slots.size;
   }
 
+  /** Every value kept, least recently used first, without touching any (for tests and metrics). */
+  *values(): IterableIterator<V> {
+    for (const slot of this.#slots.values()) yield slot.value;
+  }
+
   /** The value, touched as most recently used. */
   get(key: string): V | undefined {
     const slot = this.#slots.get(key);

@@ -9,6 +9,7 @@ import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
 import { reportEnvelope } from "../report/rebuildReport.js";
 import type { RunHistory } from "../report/runEvents.js";
+import { checkRunModel } from "../report/runModel.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
@@ -65,6 +66,7 @@ function markdownPart(report: Report, req: Request): string {
   if (part === "verdict") return report.verdictMarkdown();
   if (part === "fix_items") {
     const model = query(req, "model");
+    if (model) checkRunModel(model, report.models.map((m) => m.label));
     return report.fixItemsMarkdown(model ? { model } : {});
   }
   const key = query(req, "scenario") ?? query(req, "key");

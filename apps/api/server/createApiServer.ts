@@ -30,6 +30,8 @@ export interface ApiServerOptions extends ApiDeps {
   host?: string;
   /** Whole answers about finished runs (default: a fresh 64 MB one; tests pass their own to look inside). */
   responseCache?: ResponseCache;
+  /** What is kept about finished runs (default: a fresh one; tests pass their own to look inside). */
+  runCache?: TerminalRunCache;
   /**
    * How long a verified API key is trusted without asking `apiKeys` again (default 1000 ms; 0
    * asks on every request). A key revoked by another process is refused after at most this long.
@@ -76,7 +78,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error instanceof Error ? error.message : ""));
   const schema = await buildApiSchema();
-  const runCache = new TerminalRunCache();
+  const runCache = options.runCache ?? new TerminalRunCache();
   const caching = responseCaching(deps, schema, options.responseCache ?? new ResponseCache());
   const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({ principal, deps: d, runCache, cache: new Map() });
   const app = express();

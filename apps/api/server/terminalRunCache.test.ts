@@ -73,4 +73,16 @@ describe("TerminalRunCache", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(await cache.read("acme", "r1", "COMPLETED", "x", async () => 7)).toBe(7);
   });
+
+  it("loads without keeping once a run holds maxFieldsPerRun fields", async () => {
+    const cache = new TerminalRunCache({ maxFieldsPerRun: 3 });
+    let loads = 0;
+    const load = async () => ++loads;
+    for (const field of ["a", "b", "c", "d", "e"]) await cache.read("acme", "r1", "COMPLETED", field, load);
+    expect(cache.fieldCount).toBe(3);
+    expect(await cache.read("acme", "r1", "COMPLETED", "a", load)).toBe(1);
+    expect(await cache.read("acme", "r1", "COMPLETED", "e", load)).toBe(6);
+    await cache.whenTerminal("acme", "r1", "run", async () => ({ status: "COMPLETED" }));
+    expect(cache.fieldCount).toBe(3);
+  });
 });

@@ -19,6 +19,7 @@ import { createMemoryApiKeyStore, type ApiKeyStore } from "../auth/apiKeys.js";
 import { createApiServer, type ApiServer } from "../server/createApiServer.js";
 import type { ApiLimits } from "../server/context.js";
 import type { ResponseCache } from "../server/responseCache.js";
+import type { TerminalRunCache } from "../server/terminalRunCache.js";
 
 export const AGENT_SCRIPT = `
 agent: SupportAgent
@@ -92,6 +93,8 @@ export interface PlatformOptions {
   judge?: JudgeBackend | null;
   /** The API's kept answers (default a fresh one; `new ResponseCache(0)` keeps none). */
   responseCache?: ResponseCache;
+  /** The API's kept parts of finished runs (default a fresh one). */
+  runCache?: TerminalRunCache;
   /** How long a mutation waits for the projector to pass what it appended (default 10 s). */
   projectionWaitMs?: number;
   /** How long the API trusts a verified key (default 1000 ms; 0 asks the store every time). */
@@ -122,7 +125,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, port: 0, responseCache: options.responseCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: () => undefined,
+    limits: options.limits, port: 0, responseCache: options.responseCache, runCache: options.runCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: () => undefined,
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];

@@ -6,6 +6,7 @@ import { RunReportNode } from "../types/report.js";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError } from "../../server/errors.js";
 import { runReportHtml } from "./runSupport.js";
+import { checkRunModel } from "../../report/runModel.js";
 
 @Resolver(() => RunReportNode)
 export class ReportResolver {
@@ -31,6 +32,8 @@ export class ReportResolver {
 
   @FieldResolver(() => String)
   fixItemsMarkdown(@Root() node: RunReportNode, @Arg("model", () => String, { nullable: true }) model: string | null): string {
+    // As report.md?part=fix_items answers it: a model not in the run is NOT_FOUND, not "Nothing to fix.".
+    if (model) checkRunModel(model, node.report.models.map((m) => m.label));
     return node.report.fixItemsMarkdown(model ? { model } : {});
   }
 

@@ -85,7 +85,8 @@ export class ImportReportPayload {
 const selectionInput = z.object({
   keys: z.array(z.string().min(1, "must not be blank")).min(1, "name at least one key, or omit keys").nullish(),
   group: z.string().min(1, "must not be blank").nullish(),
-  models: z.array(z.string()).nullish(),
+  // Empty is refused as keys are: it ran every compare model, which is not what `[]` says.
+  models: z.array(z.string()).min(1, "name at least one model, or omit models").nullish(),
 });
 
 /** The agent's tool roster for a run: the diagnosis names these tools when a task needs one it lacks. */
@@ -93,7 +94,7 @@ const selectionInput = z.object({
 const toolsInput = z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools");
 
 function resolveModels(requested: string[] | null | undefined, compareModels: string[]) {
-  const names = requested && requested.length ? requested : compareModels;
+  const names = requested ?? compareModels;
   if (!names.length) throw new ApiError("VALIDATION", "selection.models: name at least one model (the evaluation has no compare models)", "selection.models");
   try {
     return ModelSpec.parseAll(names, { defaultProvider: "openai" }).map((spec) => spec.toJSON());

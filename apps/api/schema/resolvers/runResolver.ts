@@ -6,6 +6,8 @@ import { comparisonInModelOrder, roundHalfAwayFromZero } from "@verdict/domain";
 import type { Result, Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
+import { checkRunModel } from "../../report/runModel.js";
+import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
 import { ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
 import { RunReportNode } from "../types/report.js";
@@ -91,8 +93,13 @@ export class RunResolver {
     @Ctx() context: ApiContext,
   ): Promise<ResultNode[]> {
     const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
-    return cached(context, run, `results:${JSON.stringify(filter)}`, async () =>
-      (await context.deps.readModels.listResults(context.principal.tenant, run.id, filter)).map(toResultNode));
+    const tenant = context.principal.tenant;
+    // Still going: read fresh, filtered by the database.
+    if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.listResults(tenant, run.id, filter)).map(toResultNode);
+    // Ended: the full list is kept once and filtered here, so no argument's text becomes a key.
+    const all = await cached(context, run, "results", async () => (await context.deps.readModels.listResults(tenant, run.id)).map(toResultNode));
+    if (model == null && status == null && fault == null) return all;
+    return all.filter((r) => (model == null || r.modelLabel === model) && (status == null || r.status === status) && (fault == null || r.fault === fault));
   }
 
   @FieldResolver(() => [MatrixRow], { description: "Scenario x model, rows in run order, cells in model order." })
@@ -108,13 +115,19 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model, only items involving it." })
+  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model (one of the run's labels, else NOT_FOUND), only items involving it." })
   async fixItems(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
     @Ctx() context: ApiContext,
   ): Promise<FixItemNode[]> {
-    return cached(context, run, `fixItems:${model ?? ""}`, async () => (await context.deps.readModels.fixItems(context.principal.tenant, run.id, { model })) as FixItemNode[]);
+    // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
+    if (model) checkRunModel(model, (run.models ?? []).map((m) => m.label));
+    const tenant = context.principal.tenant;
+    if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.fixItems(tenant, run.id, { model })) as FixItemNode[];
+    // Ended: the full list is kept once and filtered here, as results are (no argument in a key).
+    const all = await cached(context, run, "fixItems", async () => (await context.deps.readModels.fixItems(tenant, run.id)) as FixItemNode[]);
+    return model ? all.filter((item) => item.models.includes(model)) : all;
   }
 
   @FieldResolver(() => GraphQLJSON, { nullable: true, description: "The recorded comparison (models, pairs, conclusion, seed, resamples)." })

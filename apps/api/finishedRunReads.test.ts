@@ -1,0 +1,71 @@
+// Filtered reads of a finished run (results(model:, status:, fault:), fixItems(model:)) through
+// real HTTP: answered from the run's full lists kept once, never one kept entry per argument
+// value. Keyed by the argument's text, a loop of new 1.5 MB `fault` values grew the process by
+// ~1.5 MB a request, and the run read most recently is never evicted.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TerminalRunCache } from "./server/terminalRunCache.js";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+
+let p: Platform;
+let runId: string;
+const runCache = new TerminalRunCache();
+
+async function ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
+  const { status, body } = await p.gql<T>(p.keys.acmeRead, query, variables);
+  if (body.errors) throw new Error(`${status}: ${JSON.stringify(body.errors)}`);
+  return body.data as T;
+}
+
+beforeAll(async () => {
+  p = await startPlatform({ runCache });
+  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"] }) { evaluationId } }`);
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
+  runId = started.body.data.startRun.runId;
+  await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+}, 60_000);
+
+afterAll(async () => {
+  await p?.close();
+});
+
+describe("a finished run's filtered reads", () => {
+  it("keep a bounded number of entries however many distinct filter values are asked", async () => {
+    const query = `query ($r: ID!, $f: String, $m: String) { run(id: $r) { status results(fault: $f, model: $m) { n } fixItems { fault } } }`;
+    const first = await ok(query, { r: runId, f: "seed" });
+    expect(first.run.status).toBe("COMPLETED");
+    const kept = runCache.fieldCount;
+    const big = "x".repeat(100_000);
+    for (let i = 0; i < 40; i += 1) {
+      // A new value each time, of the fault and of the model, as a loop of crafted reads sends.
+      const data = await ok(query, { r: runId, f: `${big}${i}`, m: `${i}${big}` });
+      expect(data.run.results).toEqual([]);
+    }
+    expect(runCache.size).toBe(1);
+    expect(runCache.fieldCount).toBe(kept);
+    expect(kept).toBeLessThan(10);
+  });
+
+  it("answer each filter as the database does, from the one kept list", async () => {
+    const all = (await ok(`query ($r: ID!) { run(id: $r) { results { n modelLabel status fault } fixItems { fault models } } }`, { r: runId })).run;
+    expect(all.results).toHaveLength(9);
+    const kept = runCache.fieldCount;
+    const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b", "nope"];
+    const faults = [...new Set(all.results.map((r: any) => r.fault).filter(Boolean)), "nope"] as string[];
+    expect(faults.length).toBeGreaterThan(1);
+    for (const model of [null, ...labels]) {
+      for (const status of [null, "PASSED", "FAILED", "ERRORED", "PENDING"]) {
+        for (const fault of [null, ...faults]) {
+          const data = await ok(`query ($r: ID!, $m: String, $s: ResultStatus, $f: String) { run(id: $r) { results(model: $m, status: $s, fault: $f) { n } } }`, { r: runId, m: model, s: status, f: fault });
+          const expected = all.results.filter((r: any) => (model === null || r.modelLabel === model) && (status === null || r.status === status) && (fault === null || r.fault === fault));
+          expect(data.run.results.map((r: any) => r.n)).toEqual(expected.map((r: any) => r.n));
+        }
+      }
+    }
+    for (const model of labels.slice(0, 3)) {
+      const data = await ok(`query ($r: ID!, $m: String) { run(id: $r) { fixItems(model: $m) { fault models } } }`, { r: runId, m: model });
+      expect(data.run.fixItems).toEqual(all.fixItems.filter((item: any) => item.models.includes(model)));
+    }
+    expect(runCache.fieldCount).toBe(kept);
+  });
+});

@@ -1,0 +1,13 @@
+// Fix items "for a model" name one of the run's model labels. The report's own
+// fixItemsMarkdown({ model }) answers "Nothing to fix." for any other text (the library keeps
+// that), which over the API read as a clean bill of health for a typo such as `gpt-5` for
+// `openai/gpt-5`; an unknown scenario key was already NOT_FOUND.
+import { truncateBytes } from "@verdict/domain";
+import { ApiError } from "../server/errors.js";
+
+/** NOT_FOUND naming `field` unless `model` is one of `labels` (the run's model labels). */
+export function checkRunModel(model: string, labels: readonly string[], field = "model"): void {
+  if (labels.includes(model)) return;
+  const known = labels.length > 0 ? labels.join(", ") : "none";
+  throw new ApiError("NOT_FOUND", `model ${truncateBytes(model, 200)} is not in this run (its models: ${known})`, field);
+}
