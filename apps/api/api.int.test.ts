@@ -3,20 +3,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { createPostgresEventStore } from "@verdict/infra";
-import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { createTestDatabase, testAdminUrl, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { createPostgresProgressBus } from "@verdict/projector";
 import { createPostgresApiKeyStore } from "./auth/postgresApiKeyStore.js";
 import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
 
 let db: TestDatabase;
 let p: Platform;
+const PROGRESS_RECONNECT_MS = 3_000;
 
 beforeAll(async () => {
   db = await createTestDatabase("verdict_api");
   p = await startPlatform({
     store: await createPostgresEventStore({ connectionString: db.url }),
     readUrl: db.url,
-    progress: createPostgresProgressBus({ url: db.url }),
+    // Slow to reconnect, so that a run can end while the API is not listening (see runProgress below).
+    progress: createPostgresProgressBus({ url: db.url, reconnectMs: PROGRESS_RECONNECT_MS }),
     apiKeys: await createPostgresApiKeyStore({ url: db.url }),
   });
 }, 60_000);
@@ -59,6 +61,42 @@ describe("the API on PostgreSQL", () => {
     expect(foreign.body.data).toEqual({ evaluations: { totalCount: 0 }, catalogs: [] });
   });
 });
+
+describe("runProgress when the LISTEN connection drops", () => {
+  it("still ends a live subscription for a run that ended while the API was not listening", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Gap", scenarios: [{ key: "where", prompt: "Where is my order?" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    // External: nothing happens to it until this test records its replay and completes it.
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
+    const runId = started.body.data.startRun.runId;
+    let subscribed: () => void = () => undefined;
+    const firstMessage = new Promise<void>((resolve) => (subscribed = resolve));
+    const done = collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status completed } }`, { runId }, () => subscribed());
+    await firstMessage;
+    const listening = async () => {
+      const { rows } = await admin(`SELECT pid, pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN verdict_run_progress'`);
+      return rows.length;
+    };
+    expect(await listening()).toBe(1); // and terminated
+    // The run ends, and its progress is announced, while the API's LISTEN connection is down.
+    const at = Date.now();
+    await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "where", modelLabel: "gpt-5-mini", replay: { answer: "It ships today.", tool_calls: [] }) { scenarioKey } }`, { r: runId });
+    const completion = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: runId });
+    expect(completion.body.data.completeExternalRun.total).toBe(1);
+    expect(Date.now() - at).toBeLessThan(PROGRESS_RECONNECT_MS); // so the announcement was lost
+    const messages = await done;
+    expect(messages.map((m) => m.runProgress)).toEqual([{ status: "RUNNING", completed: 0 }, { status: "COMPLETED", completed: 1 }]);
+  }, 20_000);
+});
+
+async function admin(sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: testAdminUrl() });
+  await client.connect();
+  try {
+    return await client.query(sql, [db.name]);
+  } finally {
+    await client.end();
+  }
+}
 
 describe("pollProjection", () => {
   it("resolves once the projector's checkpoint has passed the position, and gives up quietly after its timeout", async () => {

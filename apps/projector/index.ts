@@ -9,7 +9,7 @@ export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export type * from "./readModels/types.js";
 export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";
-export type { ProgressBus, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";
+export type { ProgressBus, ProgressGapListener, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";
 export { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 export { createPostgresProgressBus, PROGRESS_CHANNEL, type PostgresProgressBusOptions } from "./progress/postgresProgressBus.js";
 export { migrateReadModels, readModelMigrations, type ReadModelMigration } from "./db/migrator.js";

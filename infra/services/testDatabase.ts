@@ -45,6 +45,28 @@ export async function createTestDatabase(prefix = "verdict_test"): Promise<TestD
   };
 }
 
+/**
+ * Ends every session on database `name` but the caller's, as a restart of the server would, and
+ * waits until the server has let them go. Returns how many there were.
+ */
+export async function terminateSessions(name: string): Promise<number> {
+  return withAdmin(testAdminUrl(), async (client) => {
+    // In the select list, not the WHERE clause: PostgreSQL may evaluate a WHERE's conditions in
+    // any order, and would then terminate sessions of other databases (and this one).
+    const { rows } = await client.query<{ pid: number }>(
+      "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [name],
+    );
+    const pids = rows.map((r) => r.pid);
+    const deadline = Date.now() + SESSIONS_LEAVE_MS;
+    while ((await client.query("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [pids])).rowCount !== 0) {
+      if (Date.now() >= deadline) throw new Error(`terminateSessions: sessions ${pids.join(", ")} on ${name} did not end`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return pids.length;
+  });
+}
+
 // pg's Pool.end() resolves once it has asked its connections to close, not once the server has
 // let them go. FORCE would terminate such a closing session, and its client then raises
 // "terminating connection due to administrator command" as an unhandled error in the test

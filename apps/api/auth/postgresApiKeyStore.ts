@@ -1,6 +1,6 @@
 // API keys in the read database (table `api_keys`): only the hash is stored. Lookups go by the
 // key id embedded in the key, then the hash is compared in constant time.
-import { loadPg } from "@verdict/infra/lazy";
+import { createPgPool } from "@verdict/infra/pg";
 import { hashApiKey, hashesMatch, keyIdOf, mintApiKey, type ApiKeyStore, type ApiRole } from "./apiKeys.js";
 
 export const API_KEYS_DDL = `CREATE TABLE IF NOT EXISTS api_keys (
@@ -22,7 +22,7 @@ export interface PostgresApiKeyStoreOptions {
 }
 
 export async function createPostgresApiKeyStore(options: PostgresApiKeyStoreOptions): Promise<ApiKeyStore> {
-  const pool = new (loadPg().Pool)({ connectionString: options.url, max: options.poolSize ?? 4 });
+  const pool = createPgPool({ connectionString: options.url, max: options.poolSize ?? 4 });
   const clock = options.clock ?? { now: () => new Date() };
   try {
     await pool.query(API_KEYS_DDL);

@@ -2,7 +2,7 @@
 // checkpoint in the read database until it has passed the appended position. A projector that
 // lags beyond the timeout does not fail the mutation (its write is done); the payload's read-back
 // fields are then null, as documented in the schema.
-import { loadPg } from "@verdict/infra/lazy";
+import { createPgPool } from "@verdict/infra/pg";
 import type { LogPosition } from "@verdict/domain";
 import { DEFAULT_PROJECTOR_NAME } from "@verdict/projector";
 
@@ -26,7 +26,7 @@ function reached(checkpoint: { commit: string; prepare: string } | undefined, po
 }
 
 export function pollProjection(options: ProjectionWaitOptions): ProjectionWait {
-  const pool = new (loadPg().Pool)({ connectionString: options.url, max: options.poolSize ?? 2 });
+  const pool = createPgPool({ connectionString: options.url, max: options.poolSize ?? 2 });
   const interval = options.intervalMs ?? 20;
   const timeout = options.timeoutMs ?? 5000;
   return {

@@ -2,9 +2,13 @@
 // process. PostgreSQL only (PGlite does not carry notifications across connections; embedded
 // mode uses the in-process bus). Payloads stay far below NOTIFY's 8,000-byte limit: ids, counts
 // and a short latest result; subscribers re-read details from the read models.
-import type pg from "pg";
-import { loadPg } from "@verdict/infra/lazy";
-import type { ProgressBus, ProgressListener, RunProgress } from "./progress.js";
+//
+// The LISTEN connection is re-opened (after `reconnectMs`) whenever it drops: a database restart
+// or a terminated session costs the subscribers nothing but what was published while it was
+// down. NOTIFY is not stored, so those messages are lost; each subscriber's `onGap` is called once
+// LISTEN is back, to re-read the run's progress from the read models (the API does).
+import { createPgPool, PgListener } from "@verdict/infra/pg";
+import type { ProgressBus, ProgressGapListener, ProgressListener, RunProgress } from "./progress.js";
 
 export const PROGRESS_CHANNEL = "verdict_run_progress";
 const MAX_TEXT = 200;
@@ -12,6 +16,8 @@ const MAX_TEXT = 200;
 export interface PostgresProgressBusOptions {
   url: string;
   channel?: string;
+  /** Delay before re-opening a dropped LISTEN connection (default 1,000 ms). */
+  reconnectMs?: number;
 }
 
 function clip(value: string | null): string | null {
@@ -29,9 +35,27 @@ export function progressPayload(progress: RunProgress): string {
 export function createPostgresProgressBus(options: PostgresProgressBusOptions): ProgressBus {
   const channel = options.channel ?? PROGRESS_CHANNEL;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`progress channel must be a lowercase SQL identifier (got "${channel}")`);
-  const publisher = new (loadPg().Pool)({ connectionString: options.url, max: 1 });
+  const publisher = createPgPool({ connectionString: options.url, max: 1 });
   const listeners = new Map<string, Set<ProgressListener>>();
-  let listener: Promise<pg.Client> | null = null;
+  const gapListeners = new Set<{ onGap: ProgressGapListener }>(); // one entry a subscription
+  const listenPool = createPgPool({ connectionString: options.url, max: 1 });
+  // Opened by the first subscriber (a publishing projector never listens).
+  const listener = new PgListener({
+    pool: listenPool,
+    channel,
+    reconnectMs: options.reconnectMs,
+    onNotification: deliver,
+    onListening(again) {
+      if (!again) return;
+      for (const { onGap } of [...gapListeners]) {
+        try {
+          onGap();
+        } catch {
+          // A listener's failure is its own.
+        }
+      }
+    },
+  });
 
   function deliver(payload: string | undefined): void {
     if (!payload) return;
@@ -50,39 +74,28 @@ export function createPostgresProgressBus(options: PostgresProgressBusOptions): 
     }
   }
 
-  function listen(): Promise<pg.Client> {
-    listener ??= (async () => {
-      const client = new (loadPg().Client)({ connectionString: options.url });
-      await client.connect();
-      client.on("notification", (message) => {
-        if (message.channel === channel) deliver(message.payload);
-      });
-      await client.query(`LISTEN ${channel}`);
-      return client;
-    })();
-    return listener;
-  }
-
   return {
     async publish(progress) {
       await publisher.query("SELECT pg_notify($1, $2)", [channel, progressPayload(progress)]);
     },
-    async subscribe(runId, fn) {
-      await listen();
+    async subscribe(runId, fn, onGap) {
+      await listener.listen();
       const set = listeners.get(runId) ?? new Set();
       set.add(fn);
       listeners.set(runId, set);
+      const gap = onGap && { onGap };
+      if (gap) gapListeners.add(gap);
       return async () => {
         set.delete(fn);
         if (set.size === 0) listeners.delete(runId);
+        if (gap) gapListeners.delete(gap);
       };
     },
     async close() {
       listeners.clear();
-      const client = listener;
-      listener = null;
-      if (client) await (await client).end();
-      await publisher.end();
+      gapListeners.clear();
+      await listener.stop();
+      await Promise.all([listenPool.end(), publisher.end()]);
     },
   };
 }

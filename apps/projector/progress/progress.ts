@@ -23,11 +23,17 @@ export interface RunProgress {
 }
 
 export type ProgressListener = (progress: RunProgress) => void;
+/** Progress may have been published and lost (the bus was reconnecting): re-read where runs are. */
+export type ProgressGapListener = () => void;
 
 /** Where the projector announces progress and the API listens (in-process or LISTEN/NOTIFY). */
 export interface ProgressBus {
   publish(progress: RunProgress): Promise<void>;
-  /** Listens to one run; returns the function that stops listening. */
-  subscribe(runId: string, listener: ProgressListener): Promise<() => Promise<void>>;
+  /**
+   * Listens to one run; returns the function that stops listening. `onGap` is called when
+   * messages may have been lost since the last one (a bus that reconnects calls it once it
+   * listens again); a bus that cannot lose messages never calls it.
+   */
+  subscribe(runId: string, listener: ProgressListener, onGap?: ProgressGapListener): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 // if missing). Leadership is a session advisory lock held on one dedicated connection: a killed
 // leader's session ends, its lock goes with it, and a standby takes over.
 import type pg from "pg";
-import { loadPg } from "@verdict/infra/lazy";
+import { createPgPool, keepPoolAlive } from "@verdict/infra/pg";
 import { positionFromJson, positionToJson, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
 
 // Two workers starting at once on a fresh database would race on CREATE TABLE IF NOT EXISTS
@@ -36,8 +36,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   static async create(options: PostgresCheckpointStoreOptions): Promise<PostgresCheckpointStore> {
     if (!options.pool && !options.connectionString) throw new Error("PostgresCheckpointStore: set connectionString (DATABASE_URL) or pass a pool");
-    const pool = options.pool ?? new (loadPg().Pool)({ connectionString: options.connectionString, max: 3 });
-    pool.on("error", () => undefined); // an idle client dropped by the server; the pool replaces it
+    const pool = keepPoolAlive(options.pool ?? createPgPool({ connectionString: options.connectionString, max: 3 }));
     const store = new PostgresCheckpointStore(pool, !options.pool);
     await store.migrate();
     return store;

@@ -9,7 +9,7 @@
 // they hold that lock only briefly and never wait for a disk flush. A lost wake-up (crash
 // between commit and notify) only delays delivery to the next poll.
 import type pg from "pg";
-import { loadPg } from "../../lazy/index.js";
+import { createPgPool, keepPoolAlive, PgListener } from "../../pg/index.js";
 import type { EventStore } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
@@ -28,7 +28,6 @@ export interface PostgresEventStoreOptions extends SubscriptionTuning {
 
 const CHANNEL = "verdict_events";
 const NOTIFY_SQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${CHANNEL}', '')`;
-const RECONNECT_MS = 1_000;
 const NOTIFY_PACE_MS = 5;
 const APPEND_BATCHES_IN_FLIGHT = 4;
 
@@ -37,8 +36,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     throw new Error("createPostgresEventStore: set connectionString (e.g. DATABASE_URL) or pass a pool");
   }
   const ownsPool = !options.pool;
-  const pool = options.pool ?? new (loadPg().Pool)({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
-  pool.on("error", () => undefined); // an idle client dropped by the server; the pool replaces it
+  // An idle client dropped by the server is replaced by the pool (also on a pool passed in).
+  const pool = keepPoolAlive(options.pool ?? createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 }));
   if (options.migrate !== false) await migratePool(pool);
 
   // Named (prepared) statements: each connection parses and plans a statement once.
@@ -51,7 +50,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     },
   };
   const wakeup = new Wakeup();
-  const listener = new NotificationListener(pool, wakeup);
+  // One LISTEN connection per store, opened by the first subscriber and re-opened if it drops.
+  // Anything committed while it was not listening is picked up by the wake-up once it listens.
+  const listener = new PgListener({ pool, channel: CHANNEL, onNotification: () => wakeup.notify(), onListening: () => wakeup.notify() });
   const notifier = new CommitNotifier(pool);
   const store = createSqlEventStore({
     ...options,
@@ -67,13 +68,14 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     close: async () => {
       await notifier.idle();
       await listener.stop();
+      wakeup.notify();
       if (ownsPool) await pool.end();
     },
   });
   return {
     ...store,
     subscribeAll(subscribeOptions) {
-      listener.start();
+      listener.listen().catch(() => undefined); // retried by the listener; subscribers poll meanwhile
       return store.subscribeAll(subscribeOptions);
     },
   };
@@ -121,65 +123,5 @@ class CommitNotifier {
 
   async idle(): Promise<void> {
     await this.#sending;
-  }
-}
-
-/** One LISTEN connection per store, started by the first subscriber and re-opened if it drops. */
-class NotificationListener {
-  #client: pg.PoolClient | null = null;
-  #starting = false;
-  #stopped = false;
-  #timer: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly wakeup: Wakeup,
-  ) {}
-
-  start(): void {
-    if (this.#client || this.#starting || this.#stopped) return;
-    this.#starting = true;
-    void this.#connect();
-  }
-
-  async #connect(): Promise<void> {
-    try {
-      const client = await this.pool.connect();
-      client.on("notification", () => this.wakeup.notify());
-      client.on("error", () => this.#drop(client));
-      await client.query(`LISTEN ${CHANNEL}`);
-      if (this.#stopped) return client.release(true);
-      this.#client = client;
-      // Anything committed while we were not listening is picked up by this wake-up.
-      this.wakeup.notify();
-    } catch {
-      this.#scheduleReconnect();
-    } finally {
-      this.#starting = false;
-    }
-  }
-
-  #drop(client: pg.PoolClient): void {
-    if (this.#client !== client) return;
-    this.#client = null;
-    client.release(true);
-    this.#scheduleReconnect();
-  }
-
-  #scheduleReconnect(): void {
-    if (this.#stopped || this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.start();
-    }, RECONNECT_MS);
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    const client = this.#client;
-    this.#client = null;
-    this.wakeup.notify();
-    if (client) client.release(true);
   }
 }

@@ -38,27 +38,52 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
   const { readModels, progress } = context.deps;
   if (!(await readModels.getRun(context.principal.tenant, args.runId))) throw notFound("run", args.runId, "runId");
   return listenerIterator<RunProgress>(async (sink) => {
+    const tenant = context.principal.tenant;
+    let last: RunProgress | null = null;
     const deliver = (p: RunProgress) => {
+      last = p;
       sink.push(p);
       if (ENDED.has(runStatusOf(p.status))) sink.end();
     };
+    // Whether `p` shows more than what was last sent: progress never goes back.
+    const advances = (p: RunProgress) =>
+      !last || p.completed > last.completed || (ENDED.has(runStatusOf(p.status)) && !ENDED.has(runStatusOf(last.status)));
     // Listen before reading the snapshot, so nothing committed in between is missed (a run that
     // ended there was announced before anyone listened, and the subscription waited for ever).
     // What arrives before the snapshot is held, and only what the snapshot does not already
-    // show is sent after it, so progress never goes back.
+    // show is sent after it. When the bus says messages may have been lost (its connection
+    // dropped and came back), the run is read again and sent if it has moved on: otherwise a
+    // run that ended during the gap would leave this subscription waiting for ever.
     let early: RunProgress[] | null = [];
-    const stop = await progress.subscribe(args.runId, (p) => {
-      if (p.tenant !== context.principal.tenant) return;
-      if (early) early.push(p);
-      else deliver(p);
-    });
+    let gapBeforeSnapshot = false;
+    const reread = () => {
+      readModels.progress(tenant, args.runId).then(
+        (now) => {
+          if (now && advances(now)) deliver(now);
+        },
+        () => undefined, // the read database is still coming back; the next message or gap will tell
+      );
+    };
+    const stop = await progress.subscribe(
+      args.runId,
+      (p) => {
+        if (p.tenant !== tenant) return;
+        if (early) early.push(p);
+        else deliver(p);
+      },
+      () => {
+        if (early) gapBeforeSnapshot = true; // the snapshot may have been read before the gap
+        else reread();
+      },
+    );
     try {
-      const now = await readModels.progress(context.principal.tenant, args.runId);
+      const now = await readModels.progress(tenant, args.runId);
       if (!now) throw notFound("run", args.runId, "runId");
       const held = early;
       early = null;
       deliver(now);
-      for (const p of held) if (p.completed > now.completed || (ENDED.has(runStatusOf(p.status)) && !ENDED.has(runStatusOf(now.status)))) deliver(p);
+      for (const p of held) if (advances(p)) deliver(p);
+      if (gapBeforeSnapshot) reread();
     } catch (error) {
       await stop();
       throw error;
