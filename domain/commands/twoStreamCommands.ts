@@ -4,8 +4,11 @@
 // the store will take them, from one read of each stream before either is written: a run the
 // run stream refuses (a report it cannot read, an event over the size limit) writes nothing, so
 // it never leaves a scheduled run that does not start. Should the process die between the two
-// appends, the number stays taken and the run never appears: a gap in the numbering, never a
-// duplicate. A retried import finds its number already taken and reuses it.
+// appends (or the second fail for any reason but a lost race), the number stays taken and the
+// run never appears, since the read models make a run from its own stream's first event, not
+// from RunScheduled (apps/projector, runNumbered): a gap in the numbering, never a duplicate,
+// and never a PENDING run heading its evaluation. A retried import finds its number already
+// taken and reuses it.
 import type { EventStore } from "../ports/eventStore.js";
 import { eventRegistry } from "../events/registry.js";
 import { evaluationStream, isValidId, runStream } from "../events/streams.js";
