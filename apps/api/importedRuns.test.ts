@@ -57,3 +57,42 @@ it("counts the imported report's own judge calls (the verdict's) in the run's ju
   const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: bad });
   expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "report.run_judge_usage.calls" });
 });
+
+it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it back in report.json, and answers its re-import as a duplicate", async () => {
+  const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId hostRunId number duplicate } }`;
+  const report = (threshold: number) => ({ threshold, models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed", score: 1 }] });
+  for (const hostRunId of ["gh/1234/1", "nightly-2025.06.01", "dashboard-run-7-2025-06-01T10:00:00.000Z"]) {
+    const envelope = { version: 1, run_id: hostRunId, source: "ci", agent_name: "SupportAgent", suite: "support", report: report(0.7) };
+    const first = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope });
+    expect(first.body.errors).toBeUndefined();
+    const imported = first.body.data.importReport;
+    expect(imported).toMatchObject({ runId: expect.stringMatching(/^imp-[0-9a-f]{32}$/), hostRunId, duplicate: false });
+    const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id origin status } }`, { r: imported.runId });
+    expect(run.body.data.run).toEqual({ id: imported.runId, origin: "imported", status: "COMPLETED" });
+    const response = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${imported.runId}/report.json`);
+    expect(response.status).toBe(200);
+    const exported = (await response.json()) as any;
+    expect(exported.run_id).toBe(hostRunId);
+    const again = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: exported });
+    expect(again.body.data.importReport).toEqual({ ...imported, duplicate: true });
+    const different = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: { ...exported, report: report(0.5) } });
+    expect(different.body.errors[0]).toMatchObject({ message: "run_id already exists with a different report", extensions: { code: "CONFLICT", field: "run_id" } });
+  }
+});
+
+it("refuses a blank, over-long or control-character run_id with VALIDATION on envelope.run_id, writing nothing", async () => {
+  const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
+  const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed" }] };
+  const cases: Array<[string, string]> = [
+    ["  ", "envelope.run_id: must be 1-255 characters, not blank (got 2 blank)"],
+    ["r".repeat(256), "envelope.run_id: must be 1-255 characters, not blank (got 256)"],
+    ["nightly\t42", "envelope.run_id: must not contain control characters (U+0009 at index 7)"],
+  ];
+  const runCount = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount } }`, { id: evaluationId })).body.data.evaluation.runCount;
+  const before = await runCount();
+  for (const [runId, message] of cases) {
+    const refused = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: { version: 1, run_id: runId, source: "ci", agent_name: "SupportAgent", suite: "support", report } });
+    expect(refused.body.errors[0]).toMatchObject({ message, extensions: { code: "VALIDATION", field: "envelope.run_id" } });
+  }
+  expect(await runCount()).toBe(before);
+});

@@ -3,7 +3,8 @@
 // store's 1 MB event limit) must leave nothing behind: it left RunScheduled, a run row that never
 // started and showed in the evaluation's runs, and its number taken.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluationStream, readWholeStream } from "@verdict/domain";
+import { evaluationStream, readWholeStream, type EventStore } from "@verdict/domain";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
@@ -47,5 +48,42 @@ describe("a run the run stream refuses", () => {
     // A selection within the limit starts as run 1: no number was taken by the refused one.
     const ok = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { keys: ["s1", "s2"] }) { number } }`, { id: evaluationId });
     expect(ok.body.data.startRun.number).toBe(1);
+  });
+});
+
+describe("a run whose run stream append is lost (the connection dropped between startRun's two appends)", () => {
+  it("is not the evaluation's latest run, not listed, and its id answers NOT_FOUND; the next run heads the evaluation", async () => {
+    const inner = createMemoryEventStore();
+    let lose = false;
+    const store: EventStore = Object.create(inner);
+    store.append = async (streamId, events, options) => {
+      if (lose && streamId.startsWith("run-")) throw new Error("Connection terminated unexpectedly");
+      return inner.append(streamId, events, options);
+    };
+    const q = await startPlatform({ store });
+    try {
+      const created = await q.gql(q.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Lost", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+      const id = created.body.data.createEvaluation.evaluationId;
+      await q.gql(q.keys.acmeWrite, `mutation ($id: ID!, $s: JSON) { mergeScenarios(evaluationId: $id, scenarios: $s) { added } }`, { id, s: [{ key: "a", prompt: "Where is order 4821?" }] });
+      lose = true;
+      const lost = await q.gql(q.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id });
+      expect(lost.body.errors).toHaveLength(1);
+      lose = false;
+      const [scheduled] = (await readWholeStream(inner, evaluationStream(id))).filter((e) => e.type === "RunScheduled");
+      const lostRunId = (scheduled.data as { run_id: string }).run_id;
+      // A later write, so the projector has certainly passed the RunScheduled.
+      const next = await q.gql(q.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "After" }) { evaluationId } }`);
+      expect(next.body.errors).toBeUndefined();
+      const evaluation = async () => (await q.gql(q.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount latestRun { id number status } runs { totalCount } } }`, { id })).body.data.evaluation;
+      expect(await evaluation()).toEqual({ runCount: 0, latestRun: null, runs: { totalCount: 0 } });
+      const run = await q.gql(q.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id status } }`, { r: lostRunId });
+      expect(run.body.errors[0].extensions.code).toBe("NOT_FOUND");
+      // The next run takes number 2 (a gap, never a duplicate) and heads the evaluation.
+      const started = await q.gql(q.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId number } }`, { id });
+      expect(started.body.data.startRun.number).toBe(2);
+      expect(await evaluation()).toEqual({ runCount: 2, latestRun: { id: started.body.data.startRun.runId, number: 2, status: "RUNNING" }, runs: { totalCount: 1 } });
+    } finally {
+      await q.close();
+    }
   });
 });

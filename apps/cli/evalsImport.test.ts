@@ -58,11 +58,26 @@ describe("verdict evals import", () => {
     expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "ci-7", report: { threshold: 0.7 } });
   }, 60_000);
 
+  it("takes a host run_id that is not a stream id (gh/1234/1): its export gives it back and re-imports as a duplicate", async () => {
+    const saved = await file("gh.json", { ...envelope(0.7), run_id: "gh/1234/1" });
+    const runId = importedRunId("demo", "gh/1234/1");
+    const first = await cli(["evals", "import", saved, "--evaluation", evaluationId], env);
+    expect(first).toMatchObject({ code: 0, stdout: runId, stderr: expect.stringMatching(/^imported gh\/1234\/1 as run /) });
+    const report = await cli(["report", runId, "--format", "json"], env);
+    expect(report.code).toBe(0);
+    expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "gh/1234/1" });
+    const exported = await file("gh-exported.json", report.stdout);
+    expect(await cli(["evals", "import", exported, "--evaluation", evaluationId], env)).toMatchObject({ code: 0, stdout: runId, stderr: expect.stringContaining("nothing written") });
+    const changed = await file("gh-changed.json", { ...envelope(0.5), run_id: "gh/1234/1" });
+    expect(await cli(["evals", "import", changed, "--evaluation", evaluationId], env)).toMatchObject({ code: 3, stderr: `${changed}: run_id already exists with a different report` });
+  }, 60_000);
+
   it("refuses a bad envelope, file or evaluation, naming it (exit 2)", async () => {
     const cases: Array<[string[], string]> = [
       [["evals", "import", await file("v2.json", { ...envelope(0.7), version: 2 })], "--evaluation is required"],
       [["evals", "import", await file("v2.json", { ...envelope(0.7), version: 2 }), "--evaluation", evaluationId], `${join(dir, "v2.json")}: envelope.version: must be 1`],
-      [["evals", "import", await file("blank.json", { ...envelope(0.7), run_id: "" }), "--evaluation", evaluationId], `${join(dir, "blank.json")}: envelope.run_id: must not be blank`],
+      [["evals", "import", await file("blank.json", { ...envelope(0.7), run_id: "" }), "--evaluation", evaluationId], `${join(dir, "blank.json")}: envelope.run_id: must be 1-255 characters, not blank (got 0 blank)`],
+      [["evals", "import", await file("long.json", { ...envelope(0.7), run_id: "r".repeat(256) }), "--evaluation", evaluationId], `${join(dir, "long.json")}: envelope.run_id: must be 1-255 characters, not blank (got 256)`],
       [["evals", "import", await file("broken.json", "{ not json"), "--evaluation", evaluationId], `${join(dir, "broken.json")}: not JSON`],
       [["evals", "import", dir, "--evaluation", evaluationId], `${dir} is a directory, not a report envelope`],
       [["evals", "import", join(dir, "missing.json"), "--evaluation", evaluationId], `${join(dir, "missing.json")}: cannot be read (ENOENT)`],

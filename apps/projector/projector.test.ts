@@ -7,6 +7,7 @@ import { createProjector, type Projector } from "./projector.js";
 import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 import { applyBatch } from "./projection/applyBatch.js";
 import { readModelChecksum } from "./db/checksum.js";
+import { readModelMigrations } from "./db/migrator.js";
 import { sqlOf } from "./db/sql.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import type { RunProgress } from "./progress/progress.js";
@@ -188,6 +189,94 @@ describe("a run's life in the read models", () => {
     await importFinishedReport(store, deps, "e1", "ext-1", { models: { [GPT.label]: { provider: "openai", model: GPT.model } }, results: [] });
     await projectorOf().catchUp();
     expect(await read.readModels.getRun("acme", runId)).toMatchObject({ evaluationId: "e1", status: "COMPLETED", number: 1 });
+    // e2's number was taken for a run that never became e2's: e2 has no run to head it.
+    expect(await read.readModels.latestRun("acme", "e2")).toBeNull();
+    expect(await read.readModels.getEvaluation("acme", "e2")).toMatchObject({ runCount: 0, latestRunId: null });
+    expect(await read.readModels.getEvaluation("acme", "e1")).toMatchObject({ runCount: 1, latestRunId: runId });
+  });
+});
+
+/**
+ * The store as a process sees it when its connection drops between startRun's two appends: the
+ * evaluation's RunScheduled is written, the run stream's first event is not.
+ */
+function losingRunStreamAppends(inner: EventStore): EventStore & { lose: boolean } {
+  const wrapper = Object.create(inner) as EventStore & { lose: boolean };
+  wrapper.lose = false;
+  wrapper.append = async (streamId, events, options) => {
+    if (wrapper.lose && streamId.startsWith("run-")) throw new Error("Connection terminated unexpectedly");
+    return inner.append(streamId, events, options);
+  };
+  return wrapper;
+}
+
+describe("a run whose run stream was never written (the process died between startRun's two appends)", () => {
+  it("never appears: not the evaluation's latest run, not listed, not counted, no progress; the next run still heads it", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await beginRun(store, deps, "e1", "r1", [GPT]);
+    const flaky = losingRunStreamAppends(store);
+    flaky.lose = true;
+    await expect(beginRun(flaky, deps, "e1", "r2", [GPT])).rejects.toThrow("Connection terminated unexpectedly");
+    expect((await store.readAll()).map((e) => e.type)).toContain("RunScheduled");
+    expect(await store.readStream("run-r2")).toEqual([]);
+    const projector = projectorOf();
+    await projector.catchUp();
+    expect(await read.readModels.getRun("acme", "r2")).toBeNull();
+    expect(await read.readModels.progress("acme", "r2")).toBeNull();
+    expect((await read.readModels.latestRun("acme", "e1"))?.id).toBe("r1");
+    expect(await read.readModels.getEvaluation("acme", "e1")).toMatchObject({ runCount: 1, latestRunId: "r1", latestRunNumber: 1 });
+    expect((await read.readModels.listRuns("acme", "e1")).edges.map((e) => e.node.id)).toEqual(["r1"]);
+    // The number stays taken (a gap, never a duplicate); the next run heads the evaluation.
+    await beginRun(store, deps, "e1", "r3", [GPT]);
+    await projector.catchUp();
+    expect(await read.readModels.getRun("acme", "r3")).toMatchObject({ number: 3, status: "RUNNING" });
+    expect(await read.readModels.getEvaluation("acme", "e1")).toMatchObject({ runCount: 3, latestRunId: "r3", latestRunNumber: 3 });
+    expect((await read.readModels.listRuns("acme", "e1")).edges.map((e) => e.node.id)).toEqual(["r3", "r1"]);
+    const live = await checksum();
+    await projector.rebuild();
+    expect(await checksum()).toEqual(live);
+  });
+
+  it("migration 005 takes such a run's PENDING row, projected before, out of a read database, and the evaluation's latest run back", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await beginRun(store, deps, "e1", "r1", [GPT]);
+    const flaky = losingRunStreamAppends(store);
+    flaky.lose = true;
+    await expect(beginRun(flaky, deps, "e1", "r2", [GPT])).rejects.toThrow("Connection terminated unexpectedly");
+    await projectorOf().catchUp();
+    const rebuilt = await checksum();
+    // What RunScheduled projected before: a PENDING row that heads the evaluation.
+    const sql = sqlOf(read.orm.em.fork());
+    await sql.execute(
+      `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, scheduled_at, updated_at)
+       VALUES ('r2', 'acme', 'e1', 2, 'engine', 'PENDING', false, now(), now())`,
+    );
+    await sql.execute("UPDATE evaluations SET run_count = 2, latest_run_id = 'r2', latest_run_number = 2 WHERE id = 'e1'");
+    expect((await read.readModels.latestRun("acme", "e1"))?.id).toBe("r2");
+    const migration = readModelMigrations().find((m) => m.id === "005_runs_from_their_own_stream");
+    await sql.script(migration!.sql);
+    expect(await read.readModels.getRun("acme", "r2")).toBeNull();
+    expect((await read.readModels.latestRun("acme", "e1"))?.id).toBe("r1");
+    expect(await read.readModels.getEvaluation("acme", "e1")).toMatchObject({ runCount: 1, latestRunId: "r1", latestRunNumber: 1 });
+    const migrated = await checksum();
+    expect({ runs: migrated.runs, results: migrated.results }).toEqual({ runs: rebuilt.runs, results: rebuilt.results });
+  });
+
+  it("an import that died there appears once its retry writes the run stream, under the number it took", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    const flaky = losingRunStreamAppends(store);
+    flaky.lose = true;
+    const report = { models: { [GPT.label]: { provider: "openai", model: GPT.model } }, results: [{ scenario_key: "a", label: GPT.label, status: "passed" }] };
+    await expect(importFinishedReport(flaky, deps, "e1", "nightly-2025.06.01", report)).rejects.toThrow("Connection terminated unexpectedly");
+    await projectorOf().catchUp();
+    const runId = importedRunId("acme", "nightly-2025.06.01");
+    expect(await read.readModels.getRun("acme", runId)).toBeNull();
+    expect(await read.readModels.latestRun("acme", "e1")).toBeNull();
+    expect(await read.readModels.getEvaluation("acme", "e1")).toMatchObject({ runCount: 0, latestRunId: null });
+    await importFinishedReport(store, deps, "e1", "nightly-2025.06.01", report);
+    await projectorOf().catchUp();
+    expect(await read.readModels.latestRun("acme", "e1")).toMatchObject({ id: runId, number: 1, status: "COMPLETED" });
+    expect(await read.readModels.getEvaluation("acme", "e1")).toMatchObject({ runCount: 1, latestRunId: runId, latestRunNumber: 1 });
   });
 });
 

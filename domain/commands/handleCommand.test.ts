@@ -286,6 +286,56 @@ describe("importReport", () => {
   });
 });
 
+describe("importReport: the envelope's run_id is the host's text, not a stream id", () => {
+  const envelope = (runId: string, digest = DIGEST_A) => ({
+    run_id: runId,
+    evaluation_id: "e1",
+    tenant: "acme",
+    source: "ci",
+    agent_name: "SupportAgent",
+    suite: "support",
+    digest,
+    report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ label: "gpt-5-mini" }] },
+  });
+
+  beforeEach(async () => {
+    await handleCommand(store, evaluationAggregate, EVAL, create, deps());
+  });
+
+  it.each(["nightly-2025.06.01", "gh/1234/1", "dashboard-run-7-2025-06-01T10:00:00.000Z", "run 42 (retry)", "x".repeat(255), "nächtlich-✓"])(
+    "imports %s under the derived id, keeps it as host_run_id, answers a retry as a duplicate and other content as a conflict",
+    async (hostRunId) => {
+      const first = await importReport(store, envelope(hostRunId), deps());
+      const id = importedRunId("acme", hostRunId);
+      expect(first.run.streamId).toBe(`run-${id}`);
+      expect(first.run.domainEvents[0]).toMatchObject({ type: "ReportImported", data: { run_id: id, host_run_id: hostRunId, number: 1 } });
+      expect(first.run.state).toMatchObject({ runId: id, hostRunId });
+      const size = store.log.length;
+      const again = await importReport(store, envelope(hostRunId), deps());
+      expect([again.run.events, again.evaluation.events]).toEqual([[], []]);
+      await expect(importReport(store, envelope(hostRunId, DIGEST_B), deps())).rejects.toThrow(
+        expect.objectContaining({ code: "conflict", message: "run_id already exists with a different report" }),
+      );
+      expect(store.log).toHaveLength(size);
+    },
+  );
+
+  it.each([
+    ["", "must be 1-255 characters, not blank (got 0 blank)"],
+    ["   ", "must be 1-255 characters, not blank (got 3 blank)"],
+    ["x".repeat(256), "must be 1-255 characters, not blank (got 256)"],
+    ["nightly\n42", "must not contain control characters (U+000A at index 7)"],
+    ["a\u0000b", "must not contain control characters (U+0000 at index 1)"],
+    ["a\ud800b", "must not contain a NUL character (\\u0000) or an unpaired surrogate"],
+  ])("refuses run_id %j with VALIDATION naming run_id, writing nothing", async (hostRunId, rule) => {
+    const size = store.log.length;
+    await expect(importReport(store, envelope(hostRunId), deps())).rejects.toThrow(
+      expect.objectContaining({ code: "validation", field: "run_id", message: `command is invalid: run_id: ${rule}` }),
+    );
+    expect(store.log).toHaveLength(size);
+  });
+});
+
 describe("importedRunId", () => {
   it("is a valid id, the same for the same pair, different for another tenant or run_id, unambiguous at the separator", () => {
     const id = importedRunId("acme", "nightly-42");

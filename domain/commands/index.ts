@@ -20,6 +20,7 @@ export {
   ArchiveEvaluation,
   StartRun,
   ImportReport,
+  ImportReportEnvelope,
   EvaluationCommand,
 } from "./evaluation/evaluationCommands.js";
 export { evaluationAggregate, CRITERION_TYPES, DEFAULT_CRITERIA } from "./evaluation/evaluationAggregate.js";

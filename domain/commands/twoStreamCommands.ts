@@ -4,13 +4,16 @@
 // the store will take them, from one read of each stream before either is written: a run the
 // run stream refuses (a report it cannot read, an event over the size limit) writes nothing, so
 // it never leaves a scheduled run that does not start. Should the process die between the two
-// appends, the number stays taken and the run never appears: a gap in the numbering, never a
-// duplicate. A retried import finds its number already taken and reuses it.
+// appends (or the second fail for any reason but a lost race), the number stays taken and the
+// run never appears, since the read models make a run from its own stream's first event, not
+// from RunScheduled (apps/projector, runNumbered): a gap in the numbering, never a duplicate,
+// and never a PENDING run heading its evaluation. A retried import finds its number already
+// taken and reuses it.
 import type { EventStore } from "../ports/eventStore.js";
 import { eventRegistry } from "../events/registry.js";
-import { evaluationStream, runStream } from "../events/streams.js";
+import { evaluationStream, isValidId, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
-import { ImportReport, StartRun } from "./evaluation/evaluationCommands.js";
+import { ImportReport, ImportReportEnvelope, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
 import { fold } from "./aggregate.js";
@@ -62,23 +65,25 @@ async function scheduleRun(store: EventStore, command: StartRun | ImportReport, 
 }
 
 /**
- * Imports a version-1 envelope: `input.run_id` is the envelope's (the host's) run_id. The run is
- * keyed by (tenant, run_id): its stream id is importedRunId(tenant, run_id), so two tenants may
- * send the same run_id, each getting its own run, and neither learns that the other used it.
+ * Imports a version-1 envelope: `input.run_id` is the envelope's (the host's) run_id, any
+ * storable text up to 255 characters (`nightly-2025.06.01`, `gh/1234/1`). The run is keyed by
+ * (tenant, run_id): its stream id is importedRunId(tenant, run_id), so two tenants may send the
+ * same run_id, each getting its own run, and neither learns that the other used it.
  * A run imported before tenant keying (stream `run-<run_id>`, no host_run_id, this tenant's)
- * keeps answering its retries, so an upgrade never turns a retry into a second run.
+ * keeps answering its retries, so an upgrade never turns a retry into a second run; such a
+ * run_id was always a valid stream id, so only such a one is looked up there.
  */
 export async function importReport(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
-  const envelope = parseOrThrow(ImportReport, { type: "ImportReport", ...(input as object) }, "command is invalid");
+  const envelope = parseOrThrow(ImportReportEnvelope, { type: "ImportReport", ...(input as object) }, "command is invalid");
   const hostRunId = envelope.run_id;
-  const legacy = await loadAggregate(store, runAggregate, runStream(hostRunId), options.registry);
-  const isLegacy = legacy.state.imported && legacy.state.hostRunId === null && legacy.state.tenant === envelope.tenant;
+  const legacy = isValidId(hostRunId) ? await loadAggregate(store, runAggregate, runStream(hostRunId), options.registry) : null;
+  const isLegacy = legacy !== null && legacy.state.imported && legacy.state.hostRunId === null && legacy.state.tenant === envelope.tenant;
   const command: ImportReport = isLegacy
     ? { ...envelope, host_run_id: null }
     : { ...envelope, run_id: importedRunId(envelope.tenant, hostRunId), host_run_id: hostRunId };
   const runId = runStream(command.run_id);
   // An identical retry (or a conflicting one) is answered by the run stream alone.
-  const existing = isLegacy ? legacy : await loadAggregate(store, runAggregate, runId, options.registry);
+  const existing = isLegacy && legacy ? legacy : await loadAggregate(store, runAggregate, runId, options.registry);
   if (existing.state.status !== "none") {
     const run = await handleCommand(store, runAggregate, runId, command, options);
     const evaluationState = await loadAggregate(store, evaluationAggregate, evaluationStream(command.evaluation_id), options.registry);

@@ -5,6 +5,7 @@ import { defineEvent } from "./defineEvent.js";
 import {
   catalogReference,
   criterionData,
+  hostRunIdText,
   jsonObject,
   judgeData,
   modelSpecData,
@@ -125,7 +126,7 @@ export const ReportImported = defineEvent(
   1,
   z.object({
     run_id: nonBlank,
-    host_run_id: nonBlank.nullable().default(null),
+    host_run_id: hostRunIdText.nullable().default(null),
     evaluation_id: nonBlank,
     tenant: nonBlank,
     number: z.number().int().positive(),

@@ -1,12 +1,37 @@
 // Plain data pieces several events share. Keys are snake_case, mirroring the report JSON
 // (reference-core §1, §5, §7), and nothing here imports a domain class: events are stable data.
 import { z } from "zod";
+import { isStorableText, TEXT_RULE } from "./storableText.js";
 import { ID_PATTERN } from "./streams.js";
 
 export const idSchema = z.string().regex(ID_PATTERN, 'must be letters, digits, "_" or "-" starting with a letter or digit');
 export const nonBlank = z.string().trim().min(1, "must not be blank");
 export const isoDate = z.iso.datetime({ offset: true });
 export const jsonObject = z.record(z.string(), z.unknown());
+
+/** The longest run_id an imported report's envelope may carry (the host's name for its run). */
+export const HOST_RUN_ID_LIMIT = 255;
+// C0 controls, DEL and C1 controls: nothing a host names a run with, and a newline or an escape
+// in an id would break every line that echoes it.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The envelope's run_id: the host names its runs as it likes (`nightly-2025.06.01`, `gh/1234/1`,
+ * `dashboard-run-7-2025-06-01T10:00:00Z`) and the platform keys the run by a hash of it
+ * (importedRunId), so it is not a stream id: any text PostgreSQL can store, kept exactly as sent
+ * (not trimmed), not blank, at most HOST_RUN_ID_LIMIT characters, without control characters.
+ */
+export const hostRunIdText = z.string().superRefine((value, ctx) => {
+  const control = value.search(CONTROL);
+  const problem =
+    value.trim() === "" || value.length > HOST_RUN_ID_LIMIT
+      ? `must be 1-${HOST_RUN_ID_LIMIT} characters, not blank (got ${value.trim() === "" ? `${value.length} blank` : value.length})`
+      : control >= 0
+        ? `must not contain control characters (U+${value.charCodeAt(control).toString(16).toUpperCase().padStart(4, "0")} at index ${control})`
+        : isStorableText(value) ? null : TEXT_RULE;
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 // Bounds on the figures a replay, a judge call or an imported report may carry. Each is far past
 // any real one, and each keeps what the read models derive from it storable: a position fits the

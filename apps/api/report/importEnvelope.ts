@@ -4,14 +4,15 @@
 // evals import` both import through here, so a file and a request are held to the same rules.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { importReport, stableJson, type EventStore, type HandleOptions, type LogPosition } from "@verdict/domain";
+import { eventSchemas, importReport, stableJson, type EventStore, type HandleOptions, type LogPosition } from "@verdict/domain";
 import { ApiError } from "../server/errors.js";
 import { depthMessage, tooDeep } from "../server/jsonDepth.js";
 import { tenantEvaluation, validInput } from "../schema/resolvers/commandSupport.js";
 
 const envelopeInput = z.object({
   version: z.literal(1, { error: "must be 1" }),
-  run_id: z.string().min(1, "must not be blank"),
+  // The host's name for its run, any storable text (`gh/1234/1`): the run's id here is a hash of it.
+  run_id: eventSchemas.hostRunIdText,
   source: z.string().min(1, "must not be blank"),
   agent_name: z.string().min(1, "must not be blank"),
   suite: z.string().min(1, "must not be blank"),

@@ -2,7 +2,7 @@
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { catalogImported, catalogRemoved } from "./catalogProjection.js";
-import { evaluationArchived, evaluationCreated, evaluationUnarchived, runScheduled, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
+import { evaluationArchived, evaluationCreated, evaluationUnarchived, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
 import { reportImported } from "./importedRunProjection.js";
 import { replayRecorded, resultScored } from "./resultProjection.js";
 import { comparisonRecorded, runCompleted, runCompletionRequested, runFailed, runStarted, verdictRecorded } from "./runProjection.js";
@@ -20,7 +20,8 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "ScenariosMerged": return scenariosMerged(sql, event, envelope);
     case "EvaluationArchived": return evaluationArchived(sql, event, envelope);
     case "EvaluationUnarchived": return evaluationUnarchived(sql, envelope);
-    case "RunScheduled": return runScheduled(sql, event, envelope, batch);
+    // Numbers a run that may never start: the run stream's first event makes it (runNumbered).
+    case "RunScheduled": return;
     case "RunStarted": return runStarted(sql, event, envelope, batch);
     case "RunCompletionRequested": return runCompletionRequested(sql, envelope);
     case "VerdictRecorded": return verdictRecorded(sql, event, envelope, batch);

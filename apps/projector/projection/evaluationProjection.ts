@@ -1,8 +1,8 @@
 // evaluations and evaluation_scenarios: the definition, the suite as now stored, archive state,
-// and the run numbering (RunScheduled creates the run row as PENDING).
+// and the runs that head it (runNumbered, from the run stream's first event).
 import type { EventData, EventOf } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
-import type { Batch, Envelope } from "./batch.js";
+import type { Envelope } from "./batch.js";
 
 type EvaluationScenario = EventData<"ScenariosReplaced">["scenarios"][number];
 
@@ -79,20 +79,20 @@ export async function evaluationUnarchived(sql: Sql, envelope: Envelope): Promis
   await sql.execute("UPDATE evaluations SET archived = false, archived_at = NULL, updated_at = ? WHERE id = ?", [envelope.at, evaluationIdOf(envelope.recorded.streamId)]);
 }
 
-export async function runScheduled(sql: Sql, event: EventOf<"RunScheduled">, envelope: Envelope, batch: Batch): Promise<void> {
-  const evaluationId = evaluationIdOf(envelope.recorded.streamId);
-  const d = event.data;
-  await sql.execute(
-    `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, scheduled_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'PENDING', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-    [d.run_id, envelope.tenant, evaluationId, d.number, d.origin, d.origin === "external", envelope.at, envelope.at],
-  );
+/**
+ * The run stream's first event (RunStarted, ReportImported): the evaluation counts the run and,
+ * when it is the highest number so far, takes it as its latest run. Numbers only grow, so a
+ * redelivery changes nothing. RunScheduled, which numbers the run on the evaluation's stream,
+ * makes nothing here: should the process die between startRun's two appends, the number stays
+ * taken and the run never appears (not listed, not counted, not the latest run; no PENDING row
+ * waits for a start that never comes).
+ */
+export async function runNumbered(sql: Sql, evaluationId: string, runId: string, number: number, at: string): Promise<void> {
   await sql.execute(
     `UPDATE evaluations SET run_count = GREATEST(run_count, ?), updated_at = ?,
        latest_run_id = CASE WHEN latest_run_number IS NULL OR latest_run_number <= ? THEN ? ELSE latest_run_id END,
        latest_run_number = GREATEST(coalesce(latest_run_number, 0), ?)
      WHERE id = ?`,
-    [d.number, envelope.at, d.number, d.run_id, d.number, evaluationId],
+    [number, at, number, runId, number, evaluationId],
   );
-  batch.touchedRuns.add(d.run_id);
 }

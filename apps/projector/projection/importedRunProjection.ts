@@ -4,6 +4,7 @@
 import { labelsInResultOrder, type EventOf } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
+import { runNumbered } from "./evaluationProjection.js";
 import { asObject, writeFixItems, writeModelSummaries } from "./runSummary.js";
 
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
@@ -75,6 +76,7 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
       json(summaryOf(report)), envelope.at, envelope.at, envelope.at, envelope.at,
     ],
   );
+  await runNumbered(sql, d.evaluation_id, d.run_id, d.number, envelope.at);
   await insertImportedResults(sql, d.run_id, d.tenant, rows, envelope.at);
   await writeModelSummaries(sql, d.run_id, d.tenant, byModel);
   await writeFixItems(sql, d.run_id, d.tenant, list(report.fix_items));

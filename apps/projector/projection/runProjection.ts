@@ -3,6 +3,7 @@
 import { selectionPairs, type EventOf } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
+import { runNumbered } from "./evaluationProjection.js";
 import { writeFixItems, writeModelSummaries, asObject } from "./runSummary.js";
 
 export function runIdOf(streamId: string): string {
@@ -26,6 +27,7 @@ export async function runStarted(sql: Sql, event: EventOf<"RunStarted">, envelop
       d.scenarios.length * d.models.length, envelope.at, envelope.at, envelope.at,
     ],
   );
+  await runNumbered(sql, d.evaluation_id, d.run_id, d.number, envelope.at);
   const scenarios = new Map(d.scenarios.map((s, i) => [s.key, { scenario: s, index: i }]));
   const models = new Map(d.models.map((m) => [m.label, m]));
   const pairs = selectionPairs(d.scenarios.map((s) => s.key), d.models.map((m) => m.label));

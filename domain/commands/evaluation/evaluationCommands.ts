@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   catalogReference,
   criterionData,
+  hostRunIdText,
   idSchema,
   jsonObject,
   judgeData,
@@ -108,15 +109,15 @@ export const StartRun = z.object({
 export type StartRun = z.output<typeof StartRun>;
 
 /**
- * Version-1 report envelope (reference-core §17) that becomes a completed run. The deciders read
- * `run_id` as the run's id on the platform; importReport (twoStreamCommands.ts) takes the
- * envelope's run_id and hands them the id derived from (tenant, run_id), the envelope's in
- * `host_run_id`. Null there: run_id is the envelope's own (runs imported before tenant keying).
+ * Version-1 report envelope (reference-core §17) that becomes a completed run, as the deciders
+ * take it: `run_id` is the run's id on the platform, derived from (tenant, the envelope's run_id)
+ * by importReport (twoStreamCommands.ts), and `host_run_id` the envelope's own. Null there: run_id
+ * is the envelope's own (runs imported before tenant keying, whose run_id was always a valid id).
  */
 export const ImportReport = z.object({
   type: z.literal("ImportReport"),
   run_id: idSchema,
-  host_run_id: idSchema.nullable().default(null),
+  host_run_id: hostRunIdText.nullable().default(null),
   evaluation_id: idSchema,
   tenant: idSchema,
   source: nonBlank,
@@ -127,6 +128,13 @@ export const ImportReport = z.object({
   report: jsonObject,
 });
 export type ImportReport = z.output<typeof ImportReport>;
+
+/**
+ * What importReport is given: the envelope's `run_id` is the host's name for its run, any
+ * storable text (hostRunIdText), since the run's id here is a hash of it and the tenant.
+ */
+export const ImportReportEnvelope = ImportReport.omit({ host_run_id: true }).extend({ run_id: hostRunIdText });
+export type ImportReportEnvelope = z.output<typeof ImportReportEnvelope>;
 
 export const EvaluationCommand = z.discriminatedUnion("type", [
   CreateEvaluation,

@@ -25,7 +25,7 @@ export enum OnRemoved {
   DISABLE = "disable",
 }
 
-registerEnumType(RunStatus, { name: "RunStatus", description: "A run is PENDING, then RUNNING, then COMPLETED or FAILED." });
+registerEnumType(RunStatus, { name: "RunStatus", description: "A run is RUNNING from its start, then COMPLETED or FAILED; an imported run is COMPLETED. PENDING is no longer given (a run appears when it starts)." });
 registerEnumType(ResultStatus, { name: "ResultStatus", description: "A pair is PENDING until scored PASSED, FAILED or ERRORED." });
 registerEnumType(ReportTheme, { name: "ReportTheme", valuesConfig: { LIGHT: {}, DARK: {} } });
 registerEnumType(OnRemoved, { name: "OnRemoved", description: "What replacing a suite does to scenarios it no longer names." });
