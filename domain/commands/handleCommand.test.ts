@@ -190,17 +190,20 @@ describe("startRun across the evaluation and run streams", () => {
   });
 });
 
+/** A version-1 envelope of evaluation e1 (tenant acme) under the host's `runId`. */
+const envelopeOf = (runId: string, digest = DIGEST_A) => ({
+  run_id: runId,
+  evaluation_id: "e1",
+  tenant: "acme",
+  source: "ci",
+  agent_name: "SupportAgent",
+  suite: "support",
+  digest,
+  report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ label: "gpt-5-mini" }] },
+});
+
 describe("importReport", () => {
-  const envelope = (digest = DIGEST_A) => ({
-    run_id: "ext-1",
-    evaluation_id: "e1",
-    tenant: "acme",
-    source: "ci",
-    agent_name: "SupportAgent",
-    suite: "support",
-    digest,
-    report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ label: "gpt-5-mini" }] },
-  });
+  const envelope = (digest = DIGEST_A) => envelopeOf("ext-1", digest);
 
   beforeEach(async () => {
     await handleCommand(store, evaluationAggregate, EVAL, create, deps());
@@ -287,16 +290,7 @@ describe("importReport", () => {
 });
 
 describe("importReport: the envelope's run_id is the host's text, not a stream id", () => {
-  const envelope = (runId: string, digest = DIGEST_A) => ({
-    run_id: runId,
-    evaluation_id: "e1",
-    tenant: "acme",
-    source: "ci",
-    agent_name: "SupportAgent",
-    suite: "support",
-    digest,
-    report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ label: "gpt-5-mini" }] },
-  });
+  const envelope = envelopeOf;
 
   beforeEach(async () => {
     await handleCommand(store, evaluationAggregate, EVAL, create, deps());
