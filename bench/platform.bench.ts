@@ -68,6 +68,10 @@ interface Figures {
   runCpuMs: number;
   /** Minor page faults of the platform's processes over the same span (first touches of fresh memory). */
   runMinorFaults: number;
+  /** From the last ResultScored's append to RunCompleted: the completion (report, verdict, comparison) on the run's critical path. */
+  completionMs: number;
+  /** From startRun's request to the first ResultScored's append: the run's start on its critical path. */
+  firstScoredMs: number;
   seenCompletedMs: number;
   progressMessages: number;
   progressLatestP95: number;
@@ -216,7 +220,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     for (const app of processes()) rssMb[app.name] = await peakRssMbOf(app.pid);
     const wallMs = completedAt - t0;
     return {
-      mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), runCpuMs, runMinorFaults, seenCompletedMs, progressMessages: received.length,
+      mode, wallMs, startRunMs, runStartedAtMs, resultsPerSecond: Math.round((PAIRS * 1000) / wallMs), runCpuMs, runMinorFaults, completionMs: completedAt - scoredTimes[scoredTimes.length - 1], firstScoredMs: scoredTimes[0] - t0, seenCompletedMs, progressMessages: received.length,
       progressLatestP95: percentile(latest, 95), progressOldestP95: percentile(oldest, 95),
       runQueryP50: percentile(wire.times, 50), runQueryP95: percentile(wire.times, 95),
       runQueryDecodedP50: percentile(results.times, 50), runQueryDecodedP95: percentile(results.times, 95), runQuery1ClientP95: percentile(alone.times, 95),
