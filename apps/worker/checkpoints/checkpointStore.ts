@@ -14,8 +14,12 @@ export interface Checkpoint {
 export interface CheckpointStore {
   load(name: string): Promise<Checkpoint | null>;
   save(name: string, checkpoint: Checkpoint): Promise<void>;
-  /** True when this process now leads `name` (and keeps leading it until release or exit). */
-  acquire(name: string): Promise<boolean>;
+  /**
+   * True when this process now leads `name`, and keeps leading it until `release`, exit, or a loss
+   * it did not ask for (the PostgreSQL session holding the lock ended): `onLost` is then called
+   * once, the lease is already gone, and `acquire` may be tried again.
+   */
+  acquire(name: string, onLost?: (error: Error) => void): Promise<boolean>;
   release(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -32,7 +36,7 @@ export function positionFromJson(value: unknown): LogPosition | null {
   return { commit: BigInt(commit), prepare: BigInt(prepare) };
 }
 
-/** One process: checkpoints in a map, leadership always granted to the first taker. */
+/** One process: checkpoints in a map, leadership granted to the first taker and never lost (`onLost` is unused). */
 export class MemoryCheckpointStore implements CheckpointStore {
   private readonly saved = new Map<string, string>();
   private readonly leaders = new Set<string>();

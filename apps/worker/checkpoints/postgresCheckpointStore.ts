@@ -1,6 +1,7 @@
 // Checkpoints in PostgreSQL, in the event store's database (table `worker_checkpoints`, created
 // if missing). Leadership is a session advisory lock held on one dedicated connection: a killed
-// leader's session ends, its lock goes with it, and a standby takes over.
+// leader's session ends, its lock goes with it, and a standby takes over. A leader whose session
+// the server ends (restart, pg_terminate_backend, network) is told through `acquire`'s `onLost`.
 import type pg from "pg";
 import { createPgPool, keepPoolAlive } from "@verdict/infra/pg";
 import { positionFromJson, positionToJson, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
@@ -25,8 +26,14 @@ export interface PostgresCheckpointStoreOptions {
   pool?: pg.Pool;
 }
 
+/** A held lock: its client, and how to take this store's listeners off it. */
+interface Lease {
+  client: pg.PoolClient;
+  detach(): void;
+}
+
 export class PostgresCheckpointStore implements CheckpointStore {
-  private readonly leases = new Map<string, pg.PoolClient>();
+  private readonly leases = new Map<string, Lease>();
   private ready: Promise<void> | null = null;
 
   private constructor(
@@ -61,31 +68,58 @@ export class PostgresCheckpointStore implements CheckpointStore {
     await this.pool.query(UPSERT, [name, position === null ? null : JSON.stringify(position), JSON.stringify(checkpoint.state)]);
   }
 
-  async acquire(name: string): Promise<boolean> {
+  /**
+   * The lock is held by one checked-out client. pg takes the pool's `error` listener off a client
+   * while it is checked out, so this one gets its own: without it, a session the server ends
+   * (restart, pg_terminate_backend, network) raises an `error` nobody listens to and Node ends
+   * the process. Already leading `name`, returns true and keeps the first `onLost`.
+   */
+  async acquire(name: string, onLost?: (error: Error) => void): Promise<boolean> {
     if (this.leases.has(name)) return true;
     const client = await this.pool.connect();
+    const lost = (error: Error): void => {
+      if (this.leases.get(name)?.client !== client) return; // not (or no longer) this name's lease
+      this.leases.delete(name);
+      detach();
+      client.release(error); // destroys the client; the pool's listener takes any later error
+      onLost?.(error);
+    };
+    const onError = (error: Error): void => lost(error);
+    const onEnd = (): void => lost(new Error("the session holding the leadership lock ended"));
+    const detach = (): void => {
+      client.off("error", onError);
+      client.off("end", onEnd);
+    };
+    // Attached before the first query: the session may end while it runs, too.
+    client.on("error", onError);
+    client.on("end", onEnd);
     try {
       const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
       if (rows[0]?.ok) {
-        this.leases.set(name, client);
+        this.leases.set(name, { client, detach });
         return true;
       }
     } catch (error) {
+      detach();
       client.release(error as Error);
       throw error;
     }
+    detach();
     client.release();
     return false;
   }
 
   async release(name: string): Promise<void> {
-    const client = this.leases.get(name);
-    if (!client) return;
-    this.leases.delete(name);
+    const lease = this.leases.get(name);
+    if (!lease) return; // never held, released already, or lost (its client is gone)
+    this.leases.delete(name); // from here a dying session is not a loss: its listeners ignore it
+    const { client, detach } = lease;
     try {
       await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [name]);
+      detach();
       client.release();
     } catch (error) {
+      detach();
       client.release(error as Error); // a broken session: destroying it frees the lock too
     }
   }
