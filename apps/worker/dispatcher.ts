@@ -7,6 +7,9 @@
 // restart it resumes exactly where its counts were; events after the checkpoint are handled
 // again and their jobs published again, which the consumers treat as the no-ops they are.
 // A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them.
+// Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
+// store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
+// again from its checkpoint, as on any start.
 import {
   handleCommand,
   runAggregate,
@@ -69,6 +72,8 @@ export class Dispatcher {
   private readonly runs = new Map<string, TrackedRun>();
   private position: LogPosition | null = null;
   private readonly controller = new AbortController();
+  /** The current leadership term, aborted when the lead is lost. */
+  private term = new AbortController();
   private loop: Promise<void> | null = null;
   private unsaved = 0;
   private lastSave = 0;
@@ -103,9 +108,9 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     this.controller.abort();
-    if (this.timer) clearInterval(this.timer);
-    if (this.sweeper) clearInterval(this.sweeper);
+    this.stopTimers();
     await this.loop;
+    // Not leading (never led, or lost it): nothing to save or release.
     if (this.leading) {
       await this.save();
       await this.options.checkpoints.release(this.name);
@@ -113,10 +118,19 @@ export class Dispatcher {
     }
   }
 
+  /** Stands by until it leads, dispatches until the term ends, and again until stopped. */
   private async run(): Promise<void> {
-    const signal = this.controller.signal;
-    while (!signal.aborted && !(await this.lead(signal))) await pause(this.options.standbyRetryMs ?? 2000, signal);
-    if (signal.aborted) return;
+    const stopped = this.controller.signal;
+    while (!stopped.aborted) {
+      while (!stopped.aborted && !(await this.lead(stopped))) await pause(this.options.standbyRetryMs ?? 2000, stopped);
+      if (stopped.aborted) return;
+      await this.dispatch(AbortSignal.any([stopped, this.term.signal]));
+      this.stopTimers();
+    }
+  }
+
+  /** One leadership term: follows the log from the checkpoint until stopped or the lead is lost. */
+  private async dispatch(signal: AbortSignal): Promise<void> {
     // Idle periods still get their checkpoint written, never in the middle of an event.
     this.timer = setInterval(() => void (!this.busy && this.unsaved > 0 ? this.save() : undefined), this.options.checkpointMs ?? 200);
     this.startWatchdog();
@@ -133,6 +147,7 @@ export class Dispatcher {
           this.handled += 1;
           this.position = recorded.position;
           this.unsaved += 1;
+          if (signal.aborted) return; // a lost lead saves nothing: the next term reloads the checkpoint
           if (this.unsaved >= (this.options.checkpointEvents ?? 500) || Date.now() - this.lastSave >= (this.options.checkpointMs ?? 200)) await this.save();
         }
       } catch (error) {
@@ -143,16 +158,42 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * The checkpoint store says the lead is gone (its session ended): this term's dispatching stops
+   * and the standby loop takes over. Until the subscription sees the abort, an event may still be
+   * dispatched while another process already leads; that duplicate is harmless, as after any
+   * restart: consumers skip pairs already recorded, and completion is appended exactly once (by
+   * expected version).
+   */
+  private lostLead(term: AbortController, error: Error): void {
+    if (term !== this.term || term.signal.aborted) return;
+    this.leading = false;
+    term.abort();
+    this.stopTimers();
+    this.options.log.error(`dispatcher ${this.name} lost its leadership (${error.message}); standing by to lead again`);
+  }
+
+  private stopTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.timer = null;
+    this.sweeper = null;
+  }
+
   /** Takes the lead, loads the checkpoint and re-drives runs in flight; false to try again later. */
   private async lead(signal: AbortSignal): Promise<boolean> {
     try {
       if (!this.leading) {
-        if (!(await this.options.checkpoints.acquire(this.name))) return false;
+        const term = new AbortController();
+        this.term = term;
+        if (!(await this.options.checkpoints.acquire(this.name, (error) => this.lostLead(term, error)))) return false;
+        if (term.signal.aborted) return false; // lost as soon as granted
         this.leading = true;
       }
       if (signal.aborted) return true;
       const checkpoint = await this.options.checkpoints.load(this.name);
       this.position = checkpoint?.position ?? null;
+      this.unsaved = 0; // a lost term's unsaved counts are dropped with it
       this.runs.clear();
       for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) this.runs.set(id, run);
       await this.redrive();

@@ -1,0 +1,57 @@
+// The dispatcher on real PostgreSQL (event store and checkpoints in one database, the in-memory
+// job bus): when the server ends the session holding its leadership lock, it says so, stands by,
+// leads again and keeps dispatching. Needs PostgreSQL (bash infra/services/postgres.sh).
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import type { EventStore } from "@verdict/domain";
+import { createTestDatabase, terminateSessions, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { PostgresCheckpointStore } from "./checkpoints/index.js";
+import { Dispatcher } from "./dispatcher.js";
+import { REPLAY_TOPIC } from "./jobs.js";
+import { RecordingBus, seedRun, testClock, testIds, waitFor } from "./testing.js";
+
+let db: TestDatabase;
+let store: EventStore;
+beforeAll(async () => {
+  db = await createTestDatabase("verdict_dispatcher");
+  store = await createPostgresEventStore({ connectionString: db.url });
+});
+afterAll(async () => {
+  await store?.close();
+  await db?.drop();
+});
+
+it("a leader whose session is terminated logs the loss, leads again, and dispatches a run started afterwards", async () => {
+  const checkpoints = await PostgresCheckpointStore.create({ connectionString: db.url });
+  const rival = await PostgresCheckpointStore.create({ connectionString: db.url });
+  const bus = new RecordingBus();
+  const errors: string[] = [];
+  const log = { info: () => undefined, error: (message: string) => void errors.push(message) };
+  const dispatcher = new Dispatcher({ store, bus, checkpoints, clock: testClock, ids: testIds, log, name: "lost-lead", standbyRetryMs: 100 });
+  const replays = (runId: string) => (bus.published[REPLAY_TOPIC] ?? []).filter((job) => (job.value as { run_id: string }).run_id === runId);
+  try {
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading, 5_000);
+    await seedRun(store, { runId: "before" });
+    await waitFor(() => replays("before").length === 6, 5_000);
+
+    // Before the fix: an unhandled `error` from the lease client (the process ends), and a
+    // dispatcher that never noticed it no longer held the lock.
+    // The sessions end one after another: the dispatcher may take the lead again on a session
+    // not yet terminated and lose it a second time. Once they are all gone (and pg has seen their
+    // sockets close), the lead it takes is for good.
+    await terminateSessions(db.name);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(() => errors.some((e) => e.includes("dispatcher lost-lead lost its leadership")), 5_000);
+    await waitFor(() => dispatcher.isLeading, 5_000);
+    expect(await rival.acquire("lost-lead")).toBe(false); // the lock is really held again
+
+    await seedRun(store, { runId: "after" });
+    await waitFor(() => replays("after").length === 6, 10_000);
+  } finally {
+    await dispatcher.stop();
+    await checkpoints.close();
+    await rival.close();
+  }
+  expect(dispatcher.isLeading).toBe(false);
+}, 30_000);

@@ -1,0 +1,74 @@
+// The dispatcher's leadership terms, with a checkpoint store that loses the lead on demand (as
+// the PostgreSQL one does when the server ends its session; dispatcher.int.test.ts does it for
+// real): it stands by, leads again, and stop() works in every state, releasing at most once.
+import { describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { MemoryCheckpointStore } from "./checkpoints/index.js";
+import { Dispatcher } from "./dispatcher.js";
+import { REPLAY_TOPIC } from "./jobs.js";
+import { RecordingBus, seedRun, testClock, testIds, waitFor } from "./testing.js";
+
+/** Leadership that `lose()` takes away, and that another process holds while `taken`. */
+class LosingCheckpoints extends MemoryCheckpointStore {
+  taken = false;
+  releases = 0;
+  private onLost: ((error: Error) => void) | null = null;
+
+  override async acquire(name: string, onLost?: (error: Error) => void): Promise<boolean> {
+    if (this.taken || !(await super.acquire(name))) return false;
+    this.onLost = onLost ?? null;
+    return true;
+  }
+
+  override async release(name: string): Promise<void> {
+    this.releases += 1;
+    await super.release(name);
+  }
+
+  async lose(name: string): Promise<void> {
+    const onLost = this.onLost;
+    this.onLost = null;
+    await super.release(name); // the lease is gone, not released by the dispatcher
+    onLost?.(new Error("session ended"));
+  }
+}
+
+function setUp() {
+  const store = createMemoryEventStore();
+  const bus = new RecordingBus();
+  const checkpoints = new LosingCheckpoints();
+  const errors: string[] = [];
+  const log = { info: () => undefined, error: (message: string) => void errors.push(message) };
+  const dispatcher = new Dispatcher({ store, bus, checkpoints, clock: testClock, ids: testIds, log, standbyRetryMs: 20 });
+  const replays = (runId: string) => (bus.published[REPLAY_TOPIC] ?? []).filter((job) => (job.value as { run_id: string }).run_id === runId);
+  return { store, checkpoints, errors, dispatcher, replays };
+}
+
+describe("dispatcher leadership", () => {
+  it("a lost lead is logged, taken again, and dispatching goes on; stop() releases once", async () => {
+    const { store, checkpoints, errors, dispatcher, replays } = setUp();
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading);
+    await checkpoints.lose("dispatcher");
+    expect(dispatcher.isLeading).toBe(false);
+    expect(errors).toEqual([expect.stringContaining("dispatcher dispatcher lost its leadership (session ended)")]);
+    await waitFor(() => dispatcher.isLeading);
+    await seedRun(store, { runId: "after" });
+    await waitFor(() => replays("after").length === 6);
+    await dispatcher.stop();
+    expect(checkpoints.releases).toBe(1);
+    expect(dispatcher.isLeading).toBe(false);
+  });
+
+  it("stop() while standing by after a loss returns and releases nothing", async () => {
+    const { checkpoints, dispatcher } = setUp();
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading);
+    checkpoints.taken = true; // another process leads now
+    await checkpoints.lose("dispatcher");
+    await new Promise((resolve) => setTimeout(resolve, 60)); // a few standby rounds
+    expect(dispatcher.isLeading).toBe(false);
+    await dispatcher.stop();
+    expect(checkpoints.releases).toBe(0);
+  });
+});
