@@ -2,19 +2,29 @@
 // checkpoint until a short page, then wait for a wake-up (or the poll interval) and read again.
 // The checkpoint only ever moves to the position of an event just delivered, and each page is
 // read strictly after it, so the switch from catch-up to live cannot lose or repeat an event.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LogPosition, RecordedEvent, SubscribeAllOptions } from "./port.js";
 import type { Wakeup } from "./wakeup.js";
 
 export interface PagedLog {
   readPage(after: LogPosition | undefined, limit: number, options: SubscribeAllOptions): Promise<RecordedEvent[]>;
   wakeup: Wakeup;
+  /** Whether a failed read may be sent again (the connection went away); by default none may. */
+  retriable?: (error: unknown) => boolean;
 }
+
+/** Reads in a row that may fail retriably before the subscription gives up with the last error. */
+export const READ_RETRIES = 5;
+/** The wait before a failed read is sent again (a LISTEN connection reconnects after as long). */
+export const READ_RETRY_MS = 1_000;
 
 export interface SubscriptionTuning {
   /** Events per catch-up page. */
   pageSize?: number;
   /** Longest wait without a wake-up before reading again (the polling fallback). */
   pollIntervalMs?: number;
+  /** The wait before a read that failed retriably is sent again (default READ_RETRY_MS). */
+  readRetryMs?: number;
 }
 
 export async function* catchUpThenLive(log: PagedLog, options: SubscribeAllOptions, tuning: SubscriptionTuning = {}): AsyncGenerator<RecordedEvent> {
@@ -26,9 +36,22 @@ export async function* catchUpThenLive(log: PagedLog, options: SubscribeAllOptio
   // still open), re-read soon rather than wait a whole poll interval for a notification that a
   // rolled-back transaction will never send.
   let retryMs = 0;
+  let failures = 0;
   while (!signal?.aborted) {
     const generation = log.wakeup.generation;
-    const page = await log.readPage(after, pageSize, options);
+    let page: RecordedEvent[];
+    try {
+      page = await log.readPage(after, pageSize, options);
+      failures = 0;
+    } catch (error) {
+      // A session the server ended mid-read (a restart, pg_terminate_backend) is read again on a
+      // new connection from the same position: a live subscriber outlives it, as LISTEN does.
+      if (signal?.aborted) return;
+      if (!log.retriable?.(error) || ++failures > READ_RETRIES) throw error;
+      // A plain wait: wake-ups arriving meanwhile would send the retries off before the server is back.
+      await sleep(tuning.readRetryMs ?? READ_RETRY_MS, undefined, { signal }).catch(() => undefined);
+      continue;
+    }
     for (const event of page) {
       if (signal?.aborted) return;
       yield event;

@@ -123,3 +123,5 @@ export class PgListener {
     client?.release(true);
   }
 }
+
+export { isConnectionLoss } from "./connectionLoss.js";

@@ -9,7 +9,7 @@
 // they hold that lock only briefly and never wait for a disk flush. A lost wake-up (crash
 // between commit and notify) only delays delivery to the next poll.
 import type pg from "pg";
-import { createPgPool, keepPoolAlive, PgListener } from "../../pg/index.js";
+import { createPgPool, isConnectionLoss, keepPoolAlive, PgListener } from "../../pg/index.js";
 import type { EventStore } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
@@ -65,6 +65,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     // Appends made while others are committing go together in one transaction: one WAL flush
     // for the batch instead of one each. A few batches in flight keep the pool busy.
     coalesce: { maxInFlight: APPEND_BATCHES_IN_FLIGHT },
+    // A subscriber's read cut off by a terminated session is read again on a new connection.
+    retriableRead: isConnectionLoss,
     close: async () => {
       await notifier.idle();
       await listener.stop();

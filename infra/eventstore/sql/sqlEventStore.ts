@@ -87,6 +87,8 @@ export interface SqlEventStoreOptions extends SubscriptionTuning {
    * in flight. Omit to send each on its own.
    */
   coalesce?: { maxInFlight: number };
+  /** Whether a subscription's failed read may be sent again (the connection went away). */
+  retriableRead?: (error: unknown) => boolean;
 }
 
 interface AppendRequest {
@@ -193,7 +195,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
   const closing = new AbortController();
 
   function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
-    const log = { wakeup, readPage: (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter) };
+    const log = { wakeup, readPage: (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter), retriable: options.retriableRead };
     const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
     return catchUpThenLive(log, { ...subscribeOptions, signal }, options);
   }
