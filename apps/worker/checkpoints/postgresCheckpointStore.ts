@@ -43,7 +43,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   static async create(options: PostgresCheckpointStoreOptions): Promise<PostgresCheckpointStore> {
     if (!options.pool && !options.connectionString) throw new Error("PostgresCheckpointStore: set connectionString (DATABASE_URL) or pass a pool");
-    const pool = keepPoolAlive(options.pool ?? createPgPool({ connectionString: options.connectionString, max: 3 }));
+    const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: 3 });
     const store = new PostgresCheckpointStore(pool, !options.pool);
     await store.migrate();
     return store;

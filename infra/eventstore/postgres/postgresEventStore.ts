@@ -37,7 +37,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   }
   const ownsPool = !options.pool;
   // An idle client dropped by the server is replaced by the pool (also on a pool passed in).
-  const pool = keepPoolAlive(options.pool ?? createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 }));
+  const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
   if (options.migrate !== false) await migratePool(pool);
 
   // Named (prepared) statements: each connection parses and plans a statement once.

@@ -1,0 +1,107 @@
+// One LISTEN connection that survives a database restart or a terminated session (see index.ts
+// for why every pg connection the apps open needs a listener for its errors).
+import type pg from "pg";
+
+export interface PgListenerOptions {
+  /** Where the LISTEN connection comes from: it keeps one client of this pool checked out. */
+  pool: pg.Pool;
+  /** A lowercase SQL identifier (it is written into `LISTEN`). */
+  channel: string;
+  onNotification(payload: string | undefined): void;
+  /**
+   * Called each time LISTEN is in place, `again` after the connection had been lost. What was
+   * NOTIFYed while nobody listened is lost: this is the moment to re-read what it announces.
+   */
+  onListening?(again: boolean): void;
+  /** Delay before reconnecting after a drop or a failed attempt (default 1,000 ms). */
+  reconnectMs?: number;
+}
+
+const RECONNECT_MS = 1_000;
+
+/**
+ * One LISTEN connection, opened on demand and re-opened after a delay whenever it drops (server
+ * restart, pg_terminate_backend, network) until `stop()`. A failed attempt rejects its callers
+ * and is retried in the background; it is never remembered as the answer for later callers.
+ */
+export class PgListener {
+  #client: pg.PoolClient | null = null;
+  #connecting: Promise<void> | null = null;
+  #listenedBefore = false;
+  #stopped = false;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: PgListenerOptions) {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.channel)) {
+      throw new Error(`PgListener: channel must be a lowercase SQL identifier (got "${options.channel}")`);
+    }
+  }
+
+  /** Resolves once LISTEN is in place; rejects when this attempt failed (a retry is scheduled). */
+  listen(): Promise<void> {
+    if (this.#stopped) return Promise.reject(new Error("PgListener: stopped"));
+    if (this.#client) return Promise.resolve();
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = null;
+    });
+    return this.#connecting;
+  }
+
+  /** True while the LISTEN connection is up. */
+  get listening(): boolean {
+    return this.#client !== null;
+  }
+
+  async #connect(): Promise<void> {
+    let client: pg.PoolClient | null = null;
+    try {
+      client = await this.options.pool.connect();
+      const own = client;
+      // Both stay attached for the client's whole life: a late `error` from a client already let
+      // go must find a listener too.
+      own.on("error", () => this.#drop(own));
+      own.on("end", () => this.#drop(own));
+      own.on("notification", (message) => {
+        if (message.channel === this.options.channel) this.options.onNotification(message.payload);
+      });
+      await own.query(`LISTEN ${this.options.channel}`);
+    } catch (error) {
+      client?.release(true);
+      this.#scheduleReconnect();
+      throw error;
+    }
+    if (this.#stopped) {
+      client.release(true);
+      return;
+    }
+    this.#client = client;
+    const again = this.#listenedBefore;
+    this.#listenedBefore = true;
+    this.options.onListening?.(again);
+  }
+
+  #drop(client: pg.PoolClient): void {
+    if (this.#client !== client) return;
+    this.#client = null;
+    client.release(true);
+    this.#scheduleReconnect();
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#stopped || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.listen().catch(() => undefined); // a failed attempt schedules the next one
+    }, this.options.reconnectMs ?? RECONNECT_MS);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    // An attempt still in flight lets its client go itself when it sees #stopped.
+    const client = this.#client;
+    this.#client = null;
+    client?.release(true);
+  }
+}
