@@ -21,6 +21,8 @@
 // VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
 // VERDICT_BENCH_PARTITIONS (default 6: partitions of the topics the distributed workers create);
 // VERDICT_CHILD_NODE_ENV=production runs the servers with NODE_ENV=production.
+// The baseline: promptfoo 0.120 on the same shape, run first (bench/promptfoo/baseline.ts), when
+// bench/promptfoo/install.sh has installed it; VERDICT_BENCH_BASELINE=0 skips it.
 import "reflect-metadata";
 import { execSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -29,6 +31,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { apiClient, PROGRESS_SUBSCRIPTION, wireText } from "../test/e2e/support/apiClient.js";
 import { peakRssMbOf, ROOT, spawnApp, stopApp, type AppProcess } from "../test/e2e/support/processes.js";
+import { promptfooBaseline, promptfooInstalled, type PromptfooBaseline } from "./promptfoo/baseline.js";
 
 const SCENARIOS = Number(process.env.VERDICT_BENCH_SCENARIOS ?? 1000);
 /** Fresh embedded processes measured: a single run on this shared machine swings 20-30%. */
@@ -44,7 +47,8 @@ const MODELS = ["echo-a", "echo-b", "echo-c"];
 const PAIRS = SCENARIOS * MODELS.length;
 const CLIENTS = 20;
 const REQUESTS_PER_CLIENT = 10;
-const AGENT_YAML = `agent: BenchAgent\ndefault: { answer: "Your order 4821 ships on Friday; here is the tracking link for it." }\n`;
+const ANSWER = "Your order 4821 ships on Friday; here is the tracking link for it.";
+const AGENT_YAML = `agent: BenchAgent\ndefault: { answer: "${ANSWER}" }\n`;
 const CRITERIA = [
   { key: "mentions_order", type: "contains", config: { pattern: "order" } },
   { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
@@ -343,6 +347,25 @@ async function distributed(): Promise<Figures> {
   }
 }
 
+/**
+ * promptfoo on the same shape, first, as the run's baseline (issue #6 sets the embedded target
+ * at 10x its throughput); skipped, with the reason, when it is not installed or
+ * VERDICT_BENCH_BASELINE=0.
+ */
+async function baselineRun(): Promise<PromptfooBaseline | null> {
+  if (process.env.VERDICT_BENCH_BASELINE === "0") return null;
+  if (!promptfooInstalled(ROOT)) {
+    console.log("baseline: promptfoo is not installed, so no baseline in this run (bash bench/promptfoo/install.sh installs it, ~3 min)");
+    return null;
+  }
+  const shape = { scenarios: SCENARIOS, models: MODELS, answer: ANSWER, concurrency: Number(workerConcurrency) };
+  const figures = await promptfooBaseline(ROOT, shape);
+  console.log(`baseline: promptfoo ${figures.version}, ${figures.results} results (${figures.passed} passed) at concurrency ${shape.concurrency}: ` +
+    `${figures.evalMs} ms evaluating, ${figures.resultsPerSecond} results/s (${figures.processMs} ms for the whole process), peak RSS ${figures.peakRssMb} MB`);
+  console.log(`after the baseline: ${load()}`);
+  return figures;
+}
+
 function load(): string {
   const [one, five, fifteen] = loadavg().map((l) => l.toFixed(2));
   return `load average ${one}, ${five}, ${fifteen} (${execSync("nproc").toString().trim()} cores)`;
@@ -357,6 +380,7 @@ async function main(): Promise<void> {
   console.log(`platform bench: ${SCENARIOS} scenarios x ${MODELS.length} models = ${PAIRS} results, scripted agent at zero latency, 3 rule checks, judge none`);
   console.log(`worker concurrency ${workerConcurrency}, Kafka partitions ${partitions}, servers' NODE_ENV ${process.env.VERDICT_CHILD_NODE_ENV ?? "unset"}`);
   console.log(`before: ${load()}`);
+  const baseline = await baselineRun();
   const figures: Figures[] = [];
   if (only !== "distributed") {
     const runs: Figures[][] = [];
@@ -376,7 +400,8 @@ async function main(): Promise<void> {
   // The targets are judged on the median first run (the first row of each mode).
   for (const f of figures.filter((row) => row.mode === "embedded" || row.mode === "distributed")) {
     const throughputTarget = f.mode === "embedded" ? 1500 : 500;
-    console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}; ${f.runCpuMs} ms of CPU for the run), ` +
+    const versus = baseline ? `, ${(f.resultsPerSecond / baseline.resultsPerSecond).toFixed(1)}x promptfoo's ${baseline.resultsPerSecond} in this run` : "";
+    console.log(`${f.mode}: ${f.resultsPerSecond} results/s (${verdictOf(f.resultsPerSecond, throughputTarget, true)}${versus}; ${f.runCpuMs} ms of CPU for the run), ` +
       `progress p95 ${f.progressLatestP95} ms latest / ${f.progressOldestP95} ms oldest (${verdictOf(f.progressOldestP95, 150, false)}), ` +
       `run query p95 ${f.runQueryP95} ms to the last byte (${verdictOf(f.runQueryP95, 30, false)}; API CPU ${f.runQueryApiCpuMs} ms an answer; ` +
       `decoded too, on this one thread: p95 ${f.runQueryDecodedP95} ms, client CPU ${f.runQueryClientCpuMs} ms an answer of which JSON.parse ${f.runQueryParseMs} ms, ` +
