@@ -74,12 +74,22 @@ describe("Judge.scoreTask", () => {
   });
 
   it.each([
+    ['{"score": 2}', 1],
+    ['{"score": -0.2}', 0],
+    ['{"score": 1.0000001}', 1],
+    ['{"score": -1e300}', 0],
+  ])("clamps the out-of-range score %s to %d instead of refusing it (reference-core §10)", async (raw, clamped) => {
+    const { judge } = fakeJudge(raw);
+    const { value, exchange } = await judge.scoreTask({ scenario, answer: "x" });
+    expect(value).toBe(clamped);
+    expect(exchange).toMatchObject({ raw, parsed: { score: clamped }, skipped: false, unusable_reason: null });
+  });
+
+  it.each([
     ["not JSON at all", "I think it is fine", "no JSON object"],
     ["NaN", '{"score": NaN}', "not valid JSON"],
     ["Infinity", '{"score": Infinity}', "not valid JSON"],
     ["an overflowing number", '{"score": 1e999}', '"score" is not a finite number'],
-    ["a score above 1", '{"score": 2}', '"score" 2 is outside 0.0..1.0'],
-    ["a negative score", '{"score": -0.2}', '"score" -0.2 is outside 0.0..1.0'],
     ["a string score", '{"score": "0.8"}', '"score" is not a number (got string "0.8")'],
     ["a null score", '{"score": null}', '"score" is not a number (got null)'],
     ["no score", '{"grade": 0.8}', '"score" is missing'],
@@ -133,6 +143,13 @@ describe("Judge.scoreCriterion", () => {
     expect(requests[1].prompt.startsWith("Criterion: Response length\n")).toBe(true);
     expect(requests[0].prompt).toContain("---\nHelp\n---");
     expect(requests[0].prompt).toContain("---\nSure.\n---");
+  });
+
+  it("clamps an out-of-range criterion score to 0..1, as for task completion", async () => {
+    const { judge } = fakeJudge('{"score": 2}', '{"score": -0.2}');
+    const criterion = { key: "tone" };
+    expect((await judge.scoreCriterion({ criterion, prompt: "Help", answer: "Sure." })).value).toBe(1);
+    expect((await judge.scoreCriterion({ criterion, prompt: "Help", answer: "Sure." })).value).toBe(0);
   });
 
   it("cuts the user's message at 1,500 characters", async () => {

@@ -39,8 +39,10 @@ export function extractObject(text: string): Parsed<Record<string, unknown>> {
 }
 
 /**
- * A score must be a finite JSON number within 0..1. JSON.parse already refuses NaN and
- * strings such as "0.8" stay strings; 1e999 parses to Infinity and is refused here.
+ * A score must be a finite JSON number; it is clamped to 0..1 (`-0.2` → 0, `2` → 1), not
+ * refused, so a judge that overshoots the scale still grades the answer (reference-core §10).
+ * JSON.parse already refuses NaN and strings such as "0.8" stay strings; 1e999 parses to
+ * Infinity and is refused here. The raw answer stays on the exchange for an audit.
  */
 export function parseScore(text: string): Parsed<number> {
   const object = extractObject(text);
@@ -49,8 +51,7 @@ export function parseScore(text: string): Parsed<number> {
   const score = object.value.score;
   if (typeof score !== "number") return fail(`"score" is not a number (got ${describe(score)})`);
   if (!Number.isFinite(score)) return fail('"score" is not a finite number');
-  if (score < 0 || score > 1) return fail(`"score" ${score} is outside 0.0..1.0`);
-  return { ok: true, value: score };
+  return { ok: true, value: score <= 0 ? 0 : score > 1 ? 1 : score };
 }
 
 /** Keeps only the usable fields; unusable ones are dropped, and nothing left is unusable. */

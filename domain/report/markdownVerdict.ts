@@ -6,8 +6,14 @@ import { costIsEstimated } from "./summary.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ModelSummary } from "./reportTypes.js";
 import { faultName } from "./faultName.js";
+import { roundHalfAwayFromZero } from "../support/index.js";
 
-const ms = (value: number | null): string => (value === null ? Format.EMPTY : `${value} ms`);
+/**
+ * Whole milliseconds, rounded as summary.ts rounds the mean (half away from zero). The p50/p95
+ * are durations a replay actually took, kept unrounded in the JSON; timed with
+ * performance.now() they would otherwise print as `1530.0000000000002 ms`.
+ */
+const ms = (value: number | null): string => (value === null ? Format.EMPTY : `${roundHalfAwayFromZero(value, 0)} ms`);
 
 function faultsCell(faults: Record<string, number>): string {
   const parts: string[] = [];

@@ -49,6 +49,26 @@ describe("Report Markdown", () => {
     expect(markdown).toContain("| `gpt-5-mini` | 2/2 (100%) | 95% | 1000 ms | 800 ms | 1200 ms | 100/20 | $0.0030 | $1.5000 | — |");
   });
 
+  it("writes p50 and p95 in whole milliseconds like the mean, leaving the JSON's figures as timed", () => {
+    const timed = [812.3456789, 1530.0000000000002, 2044.718].map((durationMs, i) => fakeResult({ key: `s${i}`, label: "a", answer: "ok", score: 1, durationMs }));
+    const report = new Report({ results: timed, models: [model("a")] });
+    const row = report.toMarkdown().split("\n").find((line) => line.startsWith("| `a` | 3/3"));
+    expect(row).toContain("| 1462 ms | 1530 ms | 2045 ms |");
+    expect(report.summaryByModel.a).toMatchObject({ avg_duration_ms: 1462, p50_duration_ms: 1530.0000000000002, p95_duration_ms: 2044.718 });
+    expect(report.toHtml()).toContain("p50 1.53s · p95 2.04s");
+  });
+
+  it("gives a model the same pass rate in the summary and the Comparison, at an exact half", () => {
+    // 51/80 = 63.75%: both say 63.8; the 1-in-80 gap is 1.25 points, written 1.3.
+    const list = ["a", "b"].flatMap((label, m) => Array.from({ length: 80 }, (_, i) =>
+      fakeResult({ key: `s${i}`, label, status: i < 51 - m ? "passed" : "failed", score: i < 51 - m ? 1 : 0 })));
+    const report = new Report({ results: list, models: [model("a"), model("b")] });
+    expect(report.summaryByModel.a.pass_rate).toBe(63.8);
+    expect(report.comparisonJSON?.models.a.pass_rate).toBe(63.8);
+    expect(report.comparisonJSON?.pairs[0].difference).toBe(1.3);
+    expect(report.toMarkdown()).toContain("| `a` | 80 | 63.8% | 52.5–73.8 |");
+  });
+
   it("marks each part of the run's total with its own estimate", () => {
     // The agent's qwen3:8b cost is estimated; the judge's usage was reported.
     const judged = results().map((r, i) => (i === 0 ? fakeResult({ key: "orders_1", label: "gpt-5-mini", answer: "Ok.", score: 1, cost: 0.001, judgeUsage: { calls: 1, cost: 0.002 } }) : r));

@@ -35,6 +35,15 @@ describe("matchesPattern", () => {
     expect(compilePattern("/refund/i").literal).toBeNull();
   });
 
+  it("reads a slashed literal as a regex (the README's note): `/orders/` is `orders`, `\\/orders\\/` keeps the slashes", () => {
+    expect(matchesPattern("see your orders", "/orders/")).toBe(true);
+    expect(matchesPattern("see /orders/ here", "\\/orders\\/")).toBe(true);
+    expect(matchesPattern("see your orders", "\\/orders\\/")).toBe(false);
+    // Other trailing letters than i, m, s, u leave an ordinary pattern: substring first.
+    expect(matchesPattern("see /a/x here", "/a/x")).toBe(true);
+    expect(compilePattern("/a/x").literal).toBe("/a/x");
+  });
+
   it("translates Ruby anchors, and ^ matches at any line as in Ruby", () => {
     expect(matchesPattern("Hello there", "\\AHello")).toBe(true);
     expect(matchesPattern("Oh. Hello there", "\\AHello")).toBe(false);

@@ -73,7 +73,7 @@ export function bootstrapIntervals(
   return results;
 }
 
-/** One resampled statistic per request of the universe, `resamples` values each. */
+/** One resampled statistic per request of the universe, in percent, `resamples` values each. */
 function resampleUniverse(matrix: ScenarioMatrix, universe: Universe, seed: number, resamples: number): Float64Array[] {
   const { positions, requests } = universe;
   const n = positions.length;
@@ -114,9 +114,11 @@ function resampleUniverse(matrix: ScenarioMatrix, universe: Universe, seed: numb
       if (times === 0) continue;
       for (let c = 0; c < k; c++) sums[c] += times * rows[d * k + c];
     }
+    // In percent, multiplied before dividing like the point estimates (comparison.ts): the
+    // sums are counts of passes, so a bound at an exact half (51 of 80) rounds as the summary's.
     for (let i = 0; i < plan.length; i++) {
       const [a, b] = plan[i];
-      samples[i][r] = b < 0 ? sums[a] / n : (sums[a] - sums[b]) / n;
+      samples[i][r] = b < 0 ? (sums[a] * 100) / n : ((sums[a] - sums[b]) * 100) / n;
     }
   }
   return samples;
@@ -143,7 +145,7 @@ function distinctRows(matrix: ScenarioMatrix, positions: Int32Array, involved: n
   return { rowOf, rows: Float64Array.from(rows) };
 }
 
-/** Percentile interval by nearest rank on the sorted resamples, in percent, one decimal. */
+/** Percentile interval by nearest rank on the sorted resamples (already in percent), one decimal. */
 export function percentileInterval(samples: Float64Array, confidence: number): [number, number] {
   samples.sort();
   const count = samples.length;
@@ -152,5 +154,5 @@ export function percentileInterval(samples: Float64Array, confidence: number): [
   const lowerRank = Math.max(1, Math.ceil(roundHalfAway(tail * count, 9)));
   const upperRank = Math.min(count, Math.ceil(roundHalfAway((1 - tail) * count, 9)));
   // `|| 0`: a bound of -0 (a difference of exactly zero) is written as 0.
-  return [roundHalfAway(samples[lowerRank - 1] * 100, 1) || 0, roundHalfAway(samples[upperRank - 1] * 100, 1) || 0];
+  return [roundHalfAway(samples[lowerRank - 1], 1) || 0, roundHalfAway(samples[upperRank - 1], 1) || 0];
 }

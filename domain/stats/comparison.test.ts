@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Comparison, type ComparableResult } from "./comparison.js";
 import { COMPARISON_NOT_DECISIVE } from "./conclusion.js";
 import { mulberry32, streamSeed } from "./prng.js";
+import { roundHalfAwayFromZero } from "../support/index.js";
 
 /** Results for one model: `outcomes[i]` says whether scenario s<i> passed. */
 function ran(label: string, outcomes: boolean[], keys = outcomes.map((_, i) => `s${i}`)): ComparableResult[] {
@@ -14,21 +15,22 @@ const passes = (n: number, of: number): boolean[] => Array.from({ length: of }, 
 function naiveIntervals(columns: number[][], seed: number, resamples: number): { models: number[][]; diff: number[] } {
   const n = columns[0].length;
   const next = mulberry32(streamSeed(seed, 0));
-  const means = columns.map(() => [] as number[]);
+  const counts = columns.map(() => [] as number[]);
   const diff: number[] = [];
   for (let r = 0; r < resamples; r++) {
     const picks = Array.from({ length: n }, () => Math.floor((next() * n) / 2 ** 32));
-    const m = columns.map((col) => picks.reduce((sum, i) => sum + col[i], 0) / n);
-    m.forEach((value, i) => means[i].push(value));
-    diff.push(m[0] - m[1]);
+    const passed = columns.map((col) => picks.reduce((sum, i) => sum + col[i], 0));
+    passed.forEach((count, i) => counts[i].push(count));
+    diff.push(passed[0] - passed[1]);
   }
+  // Percent of counts as the summary writes a pass rate: × 100 / n, half away from zero.
   const at = (values: number[]): number[] => {
     const sorted = [...values].sort((a, b) => a - b);
     const low = Math.ceil(0.025 * resamples - 1e-9);
     const high = Math.ceil(0.975 * resamples - 1e-9);
-    return [sorted[low - 1], sorted[high - 1]].map((v) => Math.round(v * 1000) / 10);
+    return [sorted[low - 1], sorted[high - 1]].map((count) => roundHalfAwayFromZero((count * 100) / n, 1) || 0);
   };
-  return { models: means.map(at), diff: at(diff) };
+  return { models: counts.map(at), diff: at(diff) };
 }
 
 describe("Comparison", () => {
@@ -65,6 +67,37 @@ describe("Comparison", () => {
     expect(comparison.pairs[0].interval).toEqual(expected.diff);
     // Paired: b never passes where a fails, so no resample can put b ahead.
     expect(comparison.pairs[0].interval![0]).toBeGreaterThanOrEqual(0);
+  });
+
+  it("rounds rates, differences and bounds as the summary's pass rate (passed × 100 / n), exact halves up", () => {
+    // 51/80 = 63.75% and 41/80 = 51.25%: dividing first gives 63.74999… and 51.24999…
+    const results = [...ran("a", passes(51, 80)), ...ran("b", passes(50, 80))];
+    const comparison = new Comparison({ results, models: ["a", "b"] });
+    expect(comparison.models.a).toEqual({ scenarios: 80, pass_rate: 63.8, interval: [52.5, 73.8] });
+    expect(comparison.models.b).toEqual({ scenarios: 80, pass_rate: 62.5, interval: [51.3, 72.5] });
+    expect(comparison.pairs[0]).toMatchObject({ models: ["a", "b"], difference: 1.3, interval: [0, 3.8] });
+    // The same seed gives the same figures.
+    expect(JSON.stringify(new Comparison({ results, models: ["a", "b"] }))).toBe(JSON.stringify(comparison));
+  });
+
+  it("agrees with the summary's pass rate for every count of 80 and 160 scenarios", () => {
+    for (const n of [80, 160]) {
+      for (let passed = 0; passed <= n; passed++) {
+        const comparison = new Comparison({ results: ran("a", passes(passed, n)), models: ["a"], resamples: 1 });
+        expect(comparison.models.a.pass_rate, `${passed}/${n}`).toBe(roundHalfAwayFromZero((passed * 100) / n, 1));
+      }
+    }
+  });
+
+  it("matches the naive bootstrap at 80 scenarios, where resampled rates land on exact halves", () => {
+    // a passes 51 of 80, b 50, not on the same scenarios; b's lower bound is 41 of 80 = 51.25%.
+    const a = Array.from({ length: 80 }, (_, i) => (i < 51 ? 1 : 0));
+    const b = Array.from({ length: 80 }, (_, i) => (i >= 10 && i < 60 ? 1 : 0));
+    for (const seed of [0, 1, 2]) {
+      const comparison = new Comparison({ results: [...ran("a", a.map(Boolean)), ...ran("b", b.map(Boolean))], models: ["a", "b"], seed, resamples: 2000 });
+      const expected = naiveIntervals([a, b], seed, 2000);
+      expect([comparison.models.a.interval, comparison.models.b.interval, comparison.pairs[0].interval]).toEqual([...expected.models, expected.diff]);
+    }
   });
 
   it("calls a pair decisive when the difference's interval excludes zero, and names it", () => {

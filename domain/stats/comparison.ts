@@ -129,7 +129,8 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
   const labels = modelLabels(options.models);
   const matrix = scenarioMatrix(labels, options.results);
   const { width, ran, values } = matrix;
-  const meanOver = (model: number, other: number): { n: number; mean: number } => {
+  // Passes (a count unless a scenario ran twice) over the scenarios a model shares with another.
+  const passesOver = (model: number, other: number): { n: number; sum: number } => {
     let n = 0;
     let sum = 0;
     for (let u = 0; u < width; u++) {
@@ -138,18 +139,23 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
         sum += values[model * width + u];
       }
     }
-    return { n, mean: n ? sum / n : 0 };
+    return { n, sum };
   };
+  // Percent as the summary's pass_rate is (passed × 100 / scenarios, reference-core §13.1):
+  // multiplied before dividing, so an exact half such as 51/80 = 63.75% stays exact and
+  // rounds to 63.8, where (51 / 80) × 100 is 63.74999… and rounds to 63.7.
+  const percent = (count: number, n: number): number => roundHalfAway((count * 100) / n, 1);
 
   const requests: BootstrapRequest[] = labels.map((_, model) => ({ kind: "model", model }));
   const pairPoints: { leader: number; other: number; n: number; difference: number | null }[] = [];
   for (let a = 0; a < labels.length; a++) {
     for (let b = a + 1; b < labels.length; b++) {
-      const first = meanOver(a, b);
-      const second = meanOver(b, a);
-      const raw = first.mean - second.mean;
+      const first = passesOver(a, b);
+      const second = passesOver(b, a);
+      // Both sums are over the same shared scenarios, so their difference ranks the pair.
+      const raw = first.sum - second.sum;
       const [leader, other] = raw < 0 ? [b, a] : [a, b];
-      pairPoints.push({ leader, other, n: first.n, difference: first.n ? roundHalfAway(Math.abs(raw) * 100, 1) : null });
+      pairPoints.push({ leader, other, n: first.n, difference: first.n ? percent(Math.abs(raw), first.n) : null });
       requests.push({ kind: "pair", leader, other });
     }
   }
@@ -157,10 +163,10 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
 
   const models: Record<string, ModelComparison> = {};
   labels.forEach((label, model) => {
-    const own = meanOver(model, model);
+    const own = passesOver(model, model);
     models[label] = {
       scenarios: own.n,
-      pass_rate: own.n ? roundHalfAway(own.mean * 100, 1) : null,
+      pass_rate: own.n ? percent(own.sum, own.n) : null,
       interval: intervals[model],
     };
   });
