@@ -330,6 +330,26 @@ describe("external runs and imported reports", () => {
     expect((await p.get(p.keys.acmeRead, `${path}/report.json`)).status).toBe(200);
   });
 
+  it("refuses a report with a result lacking its scenario_key, a repeated pair, an unknown status or a score past 1, naming the path and writing nothing", async () => {
+    const ok = { scenario_key: "a", label: "m", status: "passed", score: 0.9 };
+    const envelope = (run_id: string, results: object[]) => ({
+      version: 1, run_id, source: "ci", agent_name: "A", suite: "s", report: { models: { m: { provider: "openai", model: "m" } }, results },
+    });
+    const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
+    const cases: [object[], string, string][] = [
+      [[{ label: "m", status: "passed", score: 0.9 }], "report.results[0].scenario_key", "report.results[0].scenario_key is required: the key of the scenario the result is for"],
+      [[ok, { ...ok, status: "failed", fault: "low_quality", score: 0.1 }], "report.results[1].scenario_key", 'report.results[1]: scenario "a" × model "m" repeats report.results[0] (one result per scenario and model)'],
+      [[{ ...ok, status: "weird" }], "report.results[0].status", "report.results[0].status must be one of passed, failed, errored"],
+      [[{ ...ok, score: 5 }], "report.results[0].score", "report.results[0].score must be a number from 0 to 1"],
+    ];
+    for (const [i, [results, field, message]] of cases.entries()) {
+      const answer = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope(`invalid-${i}`, results) });
+      expect(answer.body.errors[0]).toMatchObject({ message, extensions: { code: "VALIDATION", field } });
+    }
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
+  });
+
   it("a second tenant importing a run_id the first used gets its own run: no CONFLICT, nothing of the first's shown or changed", async () => {
     const envelope = (runId: string, threshold: number) => ({
       version: 1, run_id: runId, source: "ci", agent_name: "SupportAgent", suite: "support",
