@@ -249,6 +249,40 @@ describe("external runs and imported reports", () => {
     expect(imported.body.errors[0]).toMatchObject({ message: "report.failure: a failed run's report cannot be imported as a completed run", extensions: { code: "VALIDATION", field: "envelope.report.failure" } });
   });
 
+  it("serves a running run's report saying it is still running and how much is scored; importing it is refused and writes nothing", async () => {
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { keys: ["greeting", "refund", "order_status"], models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
+    const running = started.body.data.startRun.runId;
+    await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: { answer: "Hello! How can I help you today?" }) { scenarioKey } }`, { r: running });
+    const notice = "This run is still running: the report covers the 1 result scored so far, of 3.";
+    const path = `/api/evaluations/${evaluationId}/runs/${running}`;
+    expect(await (await p.get(p.keys.acmeRead, `${path}/report.md`)).text()).toContain(`\n> **${notice}**\n`);
+    expect(await (await p.get(p.keys.acmeRead, `${path}/report`)).text()).toContain(`<p class="in-progress" role="status"><strong>${notice}</strong></p>`);
+    const graphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status report { markdown json } } }`, { r: running });
+    expect(graphql.body.data.run.status).toBe("RUNNING");
+    expect(graphql.body.data.run.report.markdown).toContain(notice);
+    expect(graphql.body.data.run.report.json.in_progress).toEqual({ scored: 1, total: 3 });
+    const envelope = (await (await p.get(p.keys.acmeRead, `${path}/report.json`)).json()) as any;
+    expect(envelope.report.in_progress).toEqual({ scored: 1, total: 3 });
+    // Imported, it would become a completed run heading the evaluation while this one still runs.
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
+    const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+    expect(imported.body.errors[0]).toMatchObject({
+      message: "report.in_progress: a running run's report cannot be imported as a completed run; export it once the run has ended",
+      extensions: { code: "VALIDATION", field: "envelope.report.in_progress" },
+    });
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
+    // Once it has ended, the same export carries no notice.
+    for (const key of ["refund", "order_status"]) {
+      await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $k: String!) { recordReplay(runId: $r, scenarioKey: $k, modelLabel: "gpt-5-mini", replay: { answer: "Done." }) { scenarioKey } }`, { r: running, k: key });
+    }
+    const done = collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId: running });
+    await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: running });
+    expect((await done).at(-1).runProgress.status).toBe("COMPLETED");
+    const final = (await (await p.get(p.keys.acmeRead, `${path}/report.json`)).json()) as any;
+    expect(final.report).not.toHaveProperty("in_progress");
+    expect(await (await p.get(p.keys.acmeRead, `${path}/report.md`)).text()).not.toContain("still running");
+  });
+
   it("imports an exported report as a completed run keyed by (tenant, run_id); the same report again is a duplicate", async () => {
     const envelope = (await (await p.get(p.keys.acmeRead, `${base()}/report.json`)).json()) as any;
     envelope.run_id = "imported-1";
@@ -294,6 +328,26 @@ describe("external runs and imported reports", () => {
     expect(((await markdown.json()) as any).error).toMatch(/is an imported report that cannot be rendered \(Comparison\.fromJSON: models: /);
     expect((await p.get(p.keys.acmeRead, `${path}/report`)).status).toBe(409);
     expect((await p.get(p.keys.acmeRead, `${path}/report.json`)).status).toBe(200);
+  });
+
+  it("refuses a report with a result lacking its scenario_key, a repeated pair, an unknown status or a score past 1, naming the path and writing nothing", async () => {
+    const ok = { scenario_key: "a", label: "m", status: "passed", score: 0.9 };
+    const envelope = (run_id: string, results: object[]) => ({
+      version: 1, run_id, source: "ci", agent_name: "A", suite: "s", report: { models: { m: { provider: "openai", model: "m" } }, results },
+    });
+    const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
+    const cases: [object[], string, string][] = [
+      [[{ label: "m", status: "passed", score: 0.9 }], "report.results[0].scenario_key", "report.results[0].scenario_key is required: the key of the scenario the result is for"],
+      [[ok, { ...ok, status: "failed", fault: "low_quality", score: 0.1 }], "report.results[1].scenario_key", 'report.results[1]: scenario "a" × model "m" repeats report.results[0] (one result per scenario and model)'],
+      [[{ ...ok, status: "weird" }], "report.results[0].status", "report.results[0].status must be one of passed, failed, errored"],
+      [[{ ...ok, score: 5 }], "report.results[0].score", "report.results[0].score must be a number from 0 to 1"],
+    ];
+    for (const [i, [results, field, message]] of cases.entries()) {
+      const answer = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope(`invalid-${i}`, results) });
+      expect(answer.body.errors[0]).toMatchObject({ message, extensions: { code: "VALIDATION", field } });
+    }
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
   });
 
   it("a second tenant importing a run_id the first used gets its own run: no CONFLICT, nothing of the first's shown or changed", async () => {

@@ -24,8 +24,13 @@ function leakyStore(): EventStore {
 }
 
 let p: Platform;
+/** What the API logged, as one text per call: the message and the error's stack. */
+const logged: string[] = [];
 beforeAll(async () => {
-  p = await startPlatform({ store: leakyStore() });
+  p = await startPlatform({
+    store: leakyStore(),
+    log: (message, error) => logged.push(`${message}: ${error instanceof Error ? error.stack : String(error)}`),
+  });
 }, 60_000);
 afterAll(async () => {
   await p?.close();
@@ -39,11 +44,16 @@ describe("errors over graphql-ws", () => {
     await expect(readOnly).rejects.toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN" } }] });
   });
 
-  it("withhold an internal error's message", async () => {
+  it("withhold an internal error's message, and log its cause once, without the caller's key", async () => {
+    logged.length = 0;
     const failed = collect(p.wsClient(p.keys.acmeRead), `subscription { runEvents(runId: "leaky") { type } }`, {});
     const error = await failed.then(() => null, (e: { errors: unknown[] }) => e);
     expect(error?.errors).toEqual([expect.objectContaining({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } })]);
     expect(JSON.stringify(error?.errors)).not.toContain("s3cr3t");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^graphql-ws operation failed at runEvents \(answered "internal error"\): Error: connect to postgres:\/\/verdict:s3cr3t/);
+    expect(logged[0]).toMatch(/\n\s+at /); // the stack
+    expect(logged[0]).not.toContain(p.keys.acmeRead);
   });
 
   it("answer a query that does not parse as that operation's error and keep the socket open", async () => {
@@ -54,6 +64,32 @@ describe("errors over graphql-ws", () => {
     expect(closed).toBeNull();
     expect(frames.find((f) => f.id === "bad")).toMatchObject({ type: "error", payload: [{ message: "Syntax Error: Expected Name, found <EOF>." }] });
     expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: [] } } });
+  });
+});
+
+describe("errors over HTTP", () => {
+  it("withhold an internal error's message, and log its cause once, with its stack, without the caller's key", async () => {
+    logged.length = 0;
+    const res = await p.gql(p.keys.acmeRead, `{ runAudit(id: "leaky") { runId } }`);
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: "internal error", path: ["runAudit"], extensions: { code: "INTERNAL_SERVER_ERROR" } })]);
+    expect(JSON.stringify(res.body)).not.toContain("s3cr3t");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^GraphQL operation failed at runAudit \(answered "internal error"\): Error: connect to postgres:\/\/verdict:s3cr3t/);
+    expect(logged[0]).toMatch(/\n\s+at /);
+    expect(logged[0]).not.toContain(p.keys.acmeRead);
+  });
+
+  it("refuse a subscription with VALIDATION saying where subscriptions are served, logging nothing", async () => {
+    logged.length = 0;
+    const res = await p.gql(p.keys.acmeRead, `subscription { runProgress(runId: "no-such-run") { status } }`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{
+        message: "subscriptions are served over graphql-ws (a WebSocket) on this same path, /graphql; send queries and mutations over HTTP",
+        extensions: { code: "VALIDATION" },
+      }],
+    });
+    expect(logged).toEqual([]);
   });
 });
 

@@ -119,7 +119,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
         port: await choosePort(port, io),
         waitForProjection: (position) => projector.waitFor(position, 30_000),
-        log: (message, error) => io.err(`[api] ${message}${error instanceof Error ? `: ${error.message}` : ""}`),
+        // The cause of an internal error, stack included: the client only got `internal error`.
+        log: (message, error) => io.err(`[api] ${message}${error === undefined ? "" : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`),
       }),
       (a) => a.close(),
     );

@@ -89,7 +89,14 @@ export function runResults(record: RunRecord): Result[] {
  */
 export function reportFromRun(
   record: RunRecord,
-  options: { judge?: VerdictJudge | null; results?: Result[]; /** A failed run's reason (RunFailed). */ failure?: string | null } = {},
+  options: {
+    judge?: VerdictJudge | null;
+    results?: Result[];
+    /** A failed run's reason (RunFailed). */
+    failure?: string | null;
+    /** A run still going: the report says so, and how many results it will have in all. */
+    inProgress?: boolean;
+  } = {},
 ): Report {
   const { started } = record;
   const verdict = record.verdict;
@@ -109,5 +116,6 @@ export function reportFromRun(
     ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
     judgeUsage: exchange ? exchangesUsage([exchange]) : null,
     failure: options.failure ?? null,
+    inProgress: options.inProgress ? { total: started.scenarios.length * started.models.length } : null,
   });
 }

@@ -199,7 +199,7 @@ const envelopeOf = (runId: string, digest = DIGEST_A) => ({
   agent_name: "SupportAgent",
   suite: "support",
   digest,
-  report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ label: "gpt-5-mini" }] },
+  report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed" }] },
 });
 
 describe("importReport", () => {

@@ -38,6 +38,13 @@ function resultFrom(doc: ResultDoc, index: number): Result {
   });
 }
 
+/** A running run's `in_progress` as the document gives it; anything but a whole total is none. */
+function inProgressOf(value: unknown): { total: number } | null {
+  if (typeof value !== "object" || value === null) return null;
+  const total = (value as { total?: unknown }).total;
+  return typeof total === "number" && Number.isInteger(total) && total >= 0 ? { total } : null;
+}
+
 /** The Report options a saved document stands for; `extra` adds what a document does not carry. */
 export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): ReportOptions {
   if (!doc || !Array.isArray(doc.results)) throw new TypeError("Report.fromJSON: results must be an array");
@@ -54,6 +61,7 @@ export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOption
     metadata: doc.metadata ?? {},
     release: (doc.release as Release | null | undefined) ?? null,
     failure: typeof doc.failure === "string" ? doc.failure : null,
+    inProgress: inProgressOf(doc.in_progress),
     agentName: doc.agent_name ?? null,
     judgeLabel: doc.judge ?? null,
     // Recorded, never recomputed: a missing verdict or comparison stays missing.

@@ -5,7 +5,7 @@ export { Report } from "./report.js";
 export { comparisonInModelOrder, labelsInResultOrder } from "./modelOrder.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {
-  CriterionStats, FixAction, FixItem, FixTool, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,
+  CriterionStats, FixAction, FixItem, FixTool, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,
   ReportResult, RunCosts, ScenarioCost, ToolResolver, ToolServer, Verdict,
 } from "./reportTypes.js";
 export type { ReportDocument, Theme } from "./html/index.js";

@@ -13,6 +13,11 @@ export function failureNotice(scored: number): string {
   return `This run failed: the report covers the ${count(scored, "result")} scored before it stopped.`;
 }
 
+/** What a running run's report says first (the Markdown and the page alike). */
+export function inProgressNotice(progress: { scored: number; total: number }): string {
+  return `This run is still running: the report covers the ${count(progress.scored, "result")} scored so far, of ${progress.total}.`;
+}
+
 function header(source: MarkdownSource): string {
   const scenarios = source.resultsByScenario.size;
   const lines = [`# Evaluation — ${count(scenarios, "scenario")} × ${count(source.models.length, "model")}`, ""];
@@ -24,6 +29,7 @@ function header(source: MarkdownSource): string {
   }
   lines.push("", `Pass threshold: ${Format.threshold(source.threshold).replace(/^pass /, "")}`);
   if (source.failure) lines.push("", `> **${failureNotice(source.results.length)}** ${inline(source.failure)}`);
+  if (source.inProgress) lines.push("", `> **${inProgressNotice(source.inProgress)}**`);
   return lines.join("\n");
 }
 

@@ -2,7 +2,7 @@
 // lets each section be written (and tested) from plain values.
 import type { ComparisonJSON } from "../stats/index.js";
 import type {
-  FixItem, ModelSummary, Release, ReportModel, ReportResult, RunCosts, ScenarioCost, Verdict,
+  FixItem, InProgress, ModelSummary, Release, ReportModel, ReportResult, RunCosts, ScenarioCost, Verdict,
 } from "./reportTypes.js";
 
 export interface MarkdownSource {
@@ -20,6 +20,8 @@ export interface MarkdownSource {
   readonly release: Release | null;
   /** Why the run stopped before it finished; null for a finished one. */
   readonly failure: string | null;
+  /** A run still going: results scored so far, of how many; null once it has ended. */
+  readonly inProgress: InProgress | null;
   readonly threshold: number;
   /** Results grouped by scenario key, in run order. */
   readonly resultsByScenario: ReadonlyMap<string, readonly ReportResult[]>;

@@ -103,6 +103,29 @@ describe("Report.fromJSON", () => {
     expect(finished.toHtml({ theme: "light" })).not.toContain('class="failure"');
   });
 
+  it("says a running run is still running, and how much of it is scored, in every format and after a rebuild", async () => {
+    const finished = await new Runner({ scenarios, models, replay }).run();
+    const running = new Report({ results: finished.results.slice(0, 1), models: finished.models, inProgress: { total: 6 } });
+    const notice = "This run is still running: the report covers the 1 result scored so far, of 6.";
+    const markdown = running.toMarkdown();
+    expect(markdown).toContain(`\n> **${notice}**\n`);
+    expect(checkGfm(markdown)).toEqual([]);
+    expect(running.toJSON()).toMatchObject({ in_progress: { scored: 1, total: 6 } });
+    const html = running.toHtml({ theme: "light" });
+    expect(html).toContain(`<p class="in-progress" role="status"><strong>${notice}</strong></p>`);
+    const rebuilt = Report.fromJSON(JSON.parse(JSON.stringify(running.toJSON())));
+    expect(rebuilt.toMarkdown()).toBe(markdown);
+    expect(rebuilt.toHtml({ theme: "light" })).toBe(html);
+    // A failed run has stopped: it says that, never that it is still going.
+    const failed = new Report({ results: finished.results.slice(0, 1), models: finished.models, failure: "agent crashed", inProgress: { total: 6 } });
+    expect(failed.toJSON()).not.toHaveProperty("in_progress");
+    expect(failed.toMarkdown()).not.toContain("still running");
+    // A finished run's report carries neither the key nor the notice.
+    expect(finished.toJSON()).not.toHaveProperty("in_progress");
+    expect(finished.toMarkdown()).not.toContain("still running");
+    expect(finished.toHtml({ theme: "light" })).not.toContain('class="in-progress"');
+  });
+
   it("refuses a document without results", () => {
     expect(() => Report.fromJSON({} as never)).toThrow(/results must be an array/);
   });

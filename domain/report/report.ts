@@ -21,7 +21,7 @@ import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
 import type {
-  CriterionStats, FixItem, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
+  CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
   RunCosts, ScenarioCost, ToolResolver, Verdict,
 } from "./reportTypes.js";
 
@@ -58,6 +58,11 @@ export interface ReportOptions {
    * that it covers only the results scored before it stopped.
    */
   failure?: string | null;
+  /**
+   * A run still going (neither completed nor failed): how many results it will have in all. The
+   * report then says it is in progress, and covers only the results scored so far.
+   */
+  inProgress?: { total: number } | null;
 }
 
 function cleanRelease(release: Release | null | undefined): Release | null {
@@ -96,6 +101,7 @@ export class Report implements MarkdownSource {
   readonly agentName: string;
   readonly release: Release | null;
   readonly failure: string | null;
+  readonly inProgress: InProgress | null;
   readonly #options: ReportOptions;
   readonly #cache = new Map<string, unknown>();
   #judgedVerdict: Verdict | null | undefined;
@@ -113,6 +119,8 @@ export class Report implements MarkdownSource {
     this.agentName = options.agentName?.trim() ? options.agentName : "the agent";
     this.release = cleanRelease(options.release);
     this.failure = options.failure?.trim() ? options.failure : null;
+    // A failed run has stopped: its report says that, not that it is still going.
+    this.inProgress = !this.failure && options.inProgress ? { scored: this.results.length, total: options.inProgress.total } : null;
     this.#runJudgeUsage = (options.judgeUsage as JudgeUsageRecord | null | undefined) ?? null;
   }
 

@@ -2,12 +2,12 @@
 // same report always serializes to the same bytes: summary_by_model, criteria,
 // recommendations, fix_items, verdict, comparison (comparing only), judge, judge_usage (when
 // there is one), run_judge_usage (judge spend no result owns, as recorded), release (when given),
-// failure (a failed run's reason), threshold, agent_name (when given), metadata (when not empty),
+// failure (a failed run's reason), in_progress (a running run's { scored, total }), threshold, agent_name (when given), metadata (when not empty),
 // results.
 import type { ComparisonJSON } from "../stats/index.js";
 import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type {
-  CriterionStats, FixItem, ModelSummary, Recommendation, Release, ReportResult, Verdict,
+  CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportResult, Verdict,
 } from "./reportTypes.js";
 
 export interface JsonSource {
@@ -22,6 +22,7 @@ export interface JsonSource {
   readonly runJudgeUsage: object | null;
   readonly release: Release | null;
   readonly failure: string | null;
+  readonly inProgress: InProgress | null;
   readonly threshold: number;
   readonly metadata: Record<string, unknown>;
   readonly results: readonly ReportResult[];
@@ -77,6 +78,7 @@ export function reportDocument(
   if (source.runJudgeUsage) ordered.run_judge_usage = source.runJudgeUsage;
   if (source.release) ordered.release = source.release;
   if (source.failure) ordered.failure = source.failure;
+  if (source.inProgress) ordered.in_progress = { scored: source.inProgress.scored, total: source.inProgress.total };
   ordered.threshold = source.threshold;
   if (extra.agentName) ordered.agent_name = extra.agentName;
   if (Object.keys(source.metadata).length > 0) ordered.metadata = source.metadata;

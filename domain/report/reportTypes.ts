@@ -111,6 +111,12 @@ export interface Verdict {
   [key: string]: unknown;
 }
 
+/** A run still going: the results scored so far out of all it will have (`in_progress`). */
+export interface InProgress {
+  scored: number;
+  total: number;
+}
+
 export interface Release {
   digest?: string;
   revision?: string;

@@ -51,6 +51,16 @@ export function parseEnvelope(envelope: unknown): ReportEnvelope {
   if (typeof failure === "string" && failure.trim() !== "") {
     throw new ApiError("VALIDATION", "report.failure: a failed run's report cannot be imported as a completed run", "envelope.report.failure");
   }
+  // Nor a running run's: it covers only what was scored when it was exported, and the run it was
+  // exported from would give other content under the same run_id once it has ended.
+  const inProgress = parsed.report.in_progress;
+  if (inProgress !== undefined && inProgress !== null) {
+    throw new ApiError(
+      "VALIDATION",
+      "report.in_progress: a running run's report cannot be imported as a completed run; export it once the run has ended",
+      "envelope.report.in_progress",
+    );
+  }
   return parsed;
 }
 

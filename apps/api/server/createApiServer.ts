@@ -15,7 +15,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
-import { ApiError, classify, formatError, HTTP_STATUS } from "./errors.js";
+import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { textProblem } from "./inputText.js";
 import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
@@ -76,7 +76,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
   const deps: ApiDeps = { ...options, limits, apiKeys };
-  const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error instanceof Error ? error.message : ""));
+  const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));
+  const httpFormatError = loggingFormatError(log, "GraphQL");
+  const wsFormatError = loggingFormatError(log, "graphql-ws");
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const caching = responseCaching(deps, schema, options.responseCache ?? new ResponseCache());
@@ -136,10 +138,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         return problem ? [problem] : undefined;
       },
       // Errors go out as over HTTP: a code (and field) in extensions, an internal error's message
-      // withheld (it may be a database's, naming hosts or users). `error` messages and `next` results.
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
+      // withheld (it may be a database's, naming hosts or users) and its cause logged. `error`
+      // messages and `next` results.
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => wsFormatError(e.toJSON(), e)),
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors?.length ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
+        result.errors?.length ? { ...result, errors: result.errors.map((e) => wsFormatError(e.toJSON(), e)) } : undefined,
     },
     wsServer,
   );
@@ -148,7 +151,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     schema,
     validationRules: rules,
     parseOptions: { maxTokens: limits.maxTokens },
-    formatError,
+    formatError: httpFormatError,
     includeStacktraceInErrorResponses: false,
     // Fixed rather than derived from NODE_ENV, so GraphQL answers the same whatever it is (the
     // process entry sets NODE_ENV=production for graphql-js's sake; graphql-ws then words an
@@ -176,7 +179,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       {
         async requestDidStart() {
           return {
-            async didResolveOperation({ request, document }) {
+            async didResolveOperation({ request, document, operation }) {
+              // Apollo Server executes a subscription sent over HTTP as a query, and its resolver,
+              // given no event, threw: the client got `internal error`.
+              if (operation?.operation === "subscription") {
+                throw new GraphQLError(
+                  "subscriptions are served over graphql-ws (a WebSocket) on this same path, /graphql; send queries and mutations over HTTP",
+                  { extensions: { code: "VALIDATION", http: { status: 400 } } },
+                );
+              }
               const text = textProblem(document, request.variables);
               if (text) throw text;
               const problem = costProblem(document, request.variables);

@@ -77,8 +77,11 @@ function isUncodedClientError(original: unknown, code: unknown): boolean {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 
-/** Apollo's formatError: domain codes in `extensions.code`, internal errors without detail. */
-export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+/**
+ * Apollo's formatError: domain codes in `extensions.code`, internal errors without detail.
+ * `onInternal` is given the cause of an internal error (what the client is not shown), once.
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown, onInternal?: (cause: unknown) => void): GraphQLFormattedError {
   const original = unwrap(error);
   const known = classify(original);
   if (known) {
@@ -98,5 +101,29 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   }
   // GraphQL's own errors (syntax, validation, bad variables) keep their message and code.
   if (original instanceof GraphQLError || (typeof code === "string" && code !== "INTERNAL_SERVER_ERROR")) return formatted;
+  onInternal?.(original);
   return { message: "internal error", locations: formatted.locations, path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
+}
+
+/** Where the server's log messages go: a message, and the error it is about. */
+export type ErrorLog = (message: string, error?: unknown) => void;
+
+/**
+ * formatError for one transport ("GraphQL" over HTTP, "graphql-ws"), logging the cause of every
+ * internal error as the client gets `internal error` (README: the cause goes to the server's
+ * log). Only the error is logged, with the field it was raised at: never the request, whose
+ * headers and connection params hold the caller's API key.
+ */
+export function loggingFormatError(log: ErrorLog, transport: string): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  return (formatted, error) =>
+    formatError(formatted, error, (cause) => {
+      const at = formatted.path?.length ? ` at ${formatted.path.join(".")}` : "";
+      log(`${transport} operation failed${at} (answered "internal error")`, cause);
+    });
+}
+
+/** An error as the log shows it: its stack (which starts with its name and message), or its text. */
+export function errorDetail(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
 }

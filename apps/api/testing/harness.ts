@@ -99,6 +99,8 @@ export interface PlatformOptions {
   projectionWaitMs?: number;
   /** How long the API trusts a verified key (default 1000 ms; 0 asks the store every time). */
   keyCacheMs?: number;
+  /** The API's log (default: nothing kept). */
+  log?: (message: string, error?: unknown) => void;
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
@@ -125,7 +127,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, port: 0, responseCache: options.responseCache, runCache: options.runCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: () => undefined,
+    limits: options.limits, port: 0, responseCache: options.responseCache, runCache: options.runCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];

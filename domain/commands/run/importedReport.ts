@@ -2,6 +2,7 @@
 // §3 rule 13 and §2.1 limits). The report is Report#to_h JSON with snake_case keys.
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
+import { Replay, ReplayError } from "../../replay/index.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
@@ -60,8 +61,45 @@ function checkAmount(value: unknown, max: number, field: string): void {
   }
 }
 
+/** What a result may be: the Result statuses (reference-core §7). */
+export const RESULT_STATUSES = ["passed", "failed", "errored"] as const;
+
+/** A score or criterion score: omitted (null) or a number from 0 to 1, as the scorer gives them. */
+function checkScore(value: unknown, field: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw DomainError.validation(`${field} must be a number from 0 to 1`, field);
+  }
+}
+
+/** Text the report may omit (null) or give as a string (what the renderer escapes and prints). */
+function checkText(value: unknown, field: string): void {
+  if (value === undefined || value === null || typeof value === "string") return;
+  throw DomainError.validation(`${field} must be a string`, field);
+}
+
+/** The keys of a result the renderer rebuilds its Replay from (domain/report fromJson.ts). */
+const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "error", "cost", "metadata"] as const;
+
+/** The result's answer, tool calls and the rest as Replay.from reads them when the report is rendered. */
+function checkReplay(result: Record<string, unknown>, field: string): void {
+  const init: Record<string, unknown> = {};
+  for (const key of REPLAY_KEYS) if (result[key] !== undefined && result[key] !== null) init[key] = result[key];
+  try {
+    Replay.from(init);
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    const rule = error.message.slice(`replay.${error.field}: `.length);
+    throw DomainError.validation(`${field}.${error.field}: ${rule}`, `${field}.${error.field}`);
+  }
+}
+
 function checkResultFigures(result: Record<string, unknown>, field: string): void {
-  checkNumber(result.score, `${field}.score`);
+  checkScore(result.score, `${field}.score`);
+  if (result.scores !== undefined && result.scores !== null) {
+    if (!isObject(result.scores)) throw DomainError.validation(`${field}.scores must be an object keyed by criterion`, `${field}.scores`);
+    for (const [key, value] of Object.entries(result.scores)) checkScore(value, `${field}.scores.${key}`);
+  }
   checkAmount(result.cost, COST_LIMIT, `${field}.cost`);
   checkAmount(result.duration_ms, DURATION_LIMIT_MS, `${field}.duration_ms`);
   for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
@@ -94,16 +132,37 @@ export function checkImportedReport(report: Record<string, unknown>): void {
   if (results.length > REPORT_MAX_RESULTS) {
     throw DomainError.validation(`report.results holds ${results.length} results, over the ${REPORT_MAX_RESULTS} limit`, "report.results");
   }
+  // One result per scenario and model (reference-platform §7.2): the index of each pair's first.
+  const pairs = new Map<string, number>();
   results.forEach((result, i) => {
     const field = `report.results[${i}]`;
     if (!isObject(result)) throw DomainError.validation(`${field} must be an object`, field);
-    const label = String(result.label ?? "");
-    if (!(label in models)) throw DomainError.validation(`${field}.label "${label}" is missing from report.models`, `${field}.label`);
+    const key = result.scenario_key;
+    if (typeof key !== "string" || key.trim() === "") {
+      throw DomainError.validation(`${field}.scenario_key is required: the key of the scenario the result is for`, `${field}.scenario_key`);
+    }
+    if (typeof result.label !== "string") throw DomainError.validation(`${field}.label must be a model label from report.models`, `${field}.label`);
+    const label = result.label;
+    if (!Object.hasOwn(models, label)) throw DomainError.validation(`${field}.label "${label}" is missing from report.models`, `${field}.label`);
+    const pair = JSON.stringify([key, label]);
+    const first = pairs.get(pair);
+    if (first !== undefined) {
+      throw DomainError.validation(
+        `${field}: scenario "${key}" × model "${label}" repeats report.results[${first}] (one result per scenario and model)`,
+        `${field}.scenario_key`,
+      );
+    }
+    pairs.set(pair, i);
+    if (!(RESULT_STATUSES as readonly unknown[]).includes(result.status)) {
+      throw DomainError.validation(`${field}.status must be one of ${RESULT_STATUSES.join(", ")}`, `${field}.status`);
+    }
     const fault = result.fault;
     if (fault !== undefined && fault !== null && !(KNOWN_FAULTS as readonly string[]).includes(String(fault))) {
       throw DomainError.validation(`${field}.fault: unknown fault "${String(fault)}"`, `${field}.fault`);
     }
+    for (const text of ["prompt", "group", "provider", "model"]) checkText(result[text], `${field}.${text}`);
     checkResultFigures(result, field);
+    checkReplay(result, field);
   });
   checkNumber(report.threshold, "report.threshold");
   checkComparison(report.comparison);

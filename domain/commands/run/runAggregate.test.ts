@@ -259,9 +259,44 @@ describe("ImportReport on the run stream", () => {
     const g = given(runAggregate, [], { evaluation });
     const twoLabels = { ...report, models: { ...report.models, "openai/gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } } };
     expect(() => g.when({ ...command, report: twoLabels })).toThrow(/name the same provider\/model \(openai\/gpt-5-mini\)/);
-    const missing = { ...report, results: [{ label: "gpt-9" }] };
+    const missing = { ...report, results: [{ ...report.results[0], label: "gpt-9" }] };
     expect(() => g.when({ ...command, report: missing })).toThrow('report.results[0].label "gpt-9" is missing from report.models');
-    const fault = { ...report, results: [{ label: "gpt-5-mini", fault: "bad_vibes" }] };
+    const fault = { ...report, results: [{ ...report.results[0], fault: "bad_vibes" }] };
     expect(() => g.when({ ...command, report: fault })).toThrow('report.results[0].fault: unknown fault "bad_vibes"');
+  });
+
+  it("refuses a result the report cannot render or that contradicts another, naming the path and the rule", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const ok = { scenario_key: "a", label: "gpt-5-mini", status: "passed", score: 0.9 };
+    const refused = (results: Record<string, unknown>[], field: string, message: string) => {
+      expect(() => g.when({ ...command, report: { ...report, results } })).toThrow(expect.objectContaining({ code: "validation", field, message }));
+    };
+    const { scenario_key: _key, ...keyless } = ok;
+    refused([ok, keyless], "report.results[1].scenario_key", "report.results[1].scenario_key is required: the key of the scenario the result is for");
+    refused([{ ...ok, scenario_key: " " }], "report.results[0].scenario_key", "report.results[0].scenario_key is required: the key of the scenario the result is for");
+    refused([{ ...ok, scenario_key: 5 }], "report.results[0].scenario_key", "report.results[0].scenario_key is required: the key of the scenario the result is for");
+    refused(
+      [ok, { ...ok, scenario_key: "b" }, { ...ok, status: "failed", fault: "low_quality", score: 0.1 }],
+      "report.results[2].scenario_key",
+      'report.results[2]: scenario "a" × model "gpt-5-mini" repeats report.results[0] (one result per scenario and model)',
+    );
+    refused([{ ...ok, status: "weird" }], "report.results[0].status", "report.results[0].status must be one of passed, failed, errored");
+    const { status: _status, ...statusless } = ok;
+    refused([statusless], "report.results[0].status", "report.results[0].status must be one of passed, failed, errored");
+    refused([{ ...ok, score: 5 }], "report.results[0].score", "report.results[0].score must be a number from 0 to 1");
+    refused([{ ...ok, score: -0.1 }], "report.results[0].score", "report.results[0].score must be a number from 0 to 1");
+    refused([{ ...ok, scores: { tone: 2 } }], "report.results[0].scores.tone", "report.results[0].scores.tone must be a number from 0 to 1");
+    refused([{ ...ok, scores: [1] }], "report.results[0].scores", "report.results[0].scores must be an object keyed by criterion");
+    // What the renderer reads as text or rebuilds a Replay from (it threw, and the run answered CONFLICT for good).
+    refused([{ ...ok, label: 5 }], "report.results[0].label", "report.results[0].label must be a model label from report.models");
+    refused([{ ...ok, label: "constructor" }], "report.results[0].label", 'report.results[0].label "constructor" is missing from report.models');
+    refused([{ ...ok, prompt: 5 }], "report.results[0].prompt", "report.results[0].prompt must be a string");
+    refused([{ ...ok, answer: 5 }], "report.results[0].answer", "report.results[0].answer: must be a string or null, got number");
+    refused([{ ...ok, tool_calls: { name: "x" } }], "report.results[0].tool_calls", "report.results[0].tool_calls: must be an array of tool calls, got object");
+    refused([{ ...ok, error: 5 }], "report.results[0].error", "report.results[0].error: must be a string, an Error or null, got number");
+    refused([{ ...ok, metadata: "x" }], "report.results[0].metadata", 'report.results[0].metadata: must be an object, got the string "x"');
+    // Distinct pairs, nulls where a result may omit a figure, and scores in range are fine.
+    const fine = [ok, { ...ok, scenario_key: "b", status: "errored", score: null, scores: { tone: 0, x: null }, answer: null, error: "timeout" }];
+    expect(g.when({ ...command, report: { ...report, results: fine } })[0].type).toBe("ReportImported");
   });
 });

@@ -1,7 +1,7 @@
 // The header: the title, a chip per scalar metadata value, the release and the judge.
 
 import { countOf } from "../../support/pluralize.js";
-import { failureNotice } from "../markdown.js";
+import { failureNotice, inProgressNotice } from "../markdown.js";
 import { escapeHtml } from "./escape.js";
 import { usageEstimated, type ReportView } from "./reportView.js";
 
@@ -44,7 +44,10 @@ export function renderHeader(view: ReportView, copy: string): string {
   if (release) chips.push(`<span class="chip">release ${escapeHtml(release)}</span>`);
   chips.push(`<span class="chip">judge ${escapeHtml(judgeChipText(view))}</span>`);
   const failure = view.doc.failure;
-  const notice = failure ? `<p class="failure" role="alert"><strong>${escapeHtml(failureNotice(view.doc.results.length))}</strong> ${escapeHtml(failure)}</p>` : "";
+  const progress = view.doc.in_progress;
+  const notice = failure
+    ? `<p class="failure" role="alert"><strong>${escapeHtml(failureNotice(view.doc.results.length))}</strong> ${escapeHtml(failure)}</p>`
+    : progress ? `<p class="in-progress" role="status"><strong>${escapeHtml(inProgressNotice({ scored: view.doc.results.length, total: progress.total }))}</strong></p>` : "";
   return (
     `<header class="head"><div><h1>${escapeHtml(reportTitle(view))}</h1>` +
     `<div class="chips">${chips.join("")}</div>${notice}</div><div>${copy}</div></header>`

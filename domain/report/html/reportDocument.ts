@@ -151,6 +151,8 @@ export interface ReportDocument {
   release?: ReleaseDoc | null;
   /** Why the run stopped before it finished (a failed run). */
   failure?: string | null;
+  /** A run still going: results scored so far, of how many. */
+  in_progress?: { scored: number; total: number } | null;
   metadata?: Record<string, unknown> | null;
   /** Pass threshold, 0..1 (0.7 when absent). */
   threshold?: number | null;

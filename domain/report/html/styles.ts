@@ -96,6 +96,7 @@ footer .legend { flex-basis: 100%; }
 .bad-text { color: var(--color-error-text); }
 .warn-text { color: var(--color-warning-text); }
 .failure { margin: 10px 0 0; padding: 8px 12px; border-radius: 8px; background: var(--color-error-soft); color: var(--color-error-text); }
+.in-progress { margin: 10px 0 0; padding: 8px 12px; border-radius: 8px; background: var(--color-warning-soft); color: var(--color-warning-text); }
 `;
 
 /** Radio-chip filter: checking a model's chip hides the cards that do not involve it. */
