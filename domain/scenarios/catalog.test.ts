@@ -101,6 +101,16 @@ describe("YAML as Psych reads it", () => {
   it("refuses class tags such as !!set", () => {
     expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
   });
+
+  it("refuses an alias inside the node its anchor names (a value that would contain itself), with its line", () => {
+    const rule = (name: string) => `the catalog is not valid YAML: alias *${name} is inside the node its anchor &${name} names, so the value would contain itself`;
+    expect(() => Catalog.parse("catalog: c8\na: &a [*a]\n")).toThrow(new InvalidDocument(rule("a"), { line: 2 }));
+    const inSet = "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        owner: &o\n          team: [*o]\n        scenarios:\n          - key: a\n            prompt: hi\n";
+    expect(() => Catalog.parse(inSet)).toThrow(new InvalidDocument(rule("o"), { line: 7 }));
+    expect(() => Catalog.parse("catalog: c\nbase: &b\n  <<: *b\n")).toThrow(new InvalidDocument(rule("b"), { line: 3 }));
+    // An alias of a finished node, even one re-anchored with the same name later, is a copy.
+    expect(Catalog.parse("catalog: c\nx: &a [1]\ny: [*a, &a [2], *a]\n").toH()).toMatchObject({ x: [1], y: [[1], [2], [2]] });
+  });
 });
 
 describe("layering", () => {

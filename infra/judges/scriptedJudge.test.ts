@@ -65,6 +65,12 @@ describe("ScriptedJudge", () => {
     expect(() => ScriptedJudge.fromYaml("answers: [{ kind: score, answer: x, prompt: '/(/' }]")).toThrow("answers.0.prompt: invalid regex");
   });
 
+  it("refuses a recursive alias (an answer that would contain itself), with its line", () => {
+    const text = "defaults:\n  verdict: &v\n    winner: m\n    again: *v\n";
+    expect(() => ScriptedJudge.fromYaml(text)).toThrow(JudgeScriptError);
+    expect(() => ScriptedJudge.fromYaml(text)).toThrow("judge script: invalid YAML: line 4: alias *v is inside the node its anchor &v names");
+  });
+
   it("judgeFromSpec: none, scripted:<path>, anything else refused", async () => {
     expect(await judgeFromSpec("none")).toBeNull();
     const dir = await mkdtemp(join(tmpdir(), "judge-"));
