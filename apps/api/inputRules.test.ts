@@ -33,3 +33,20 @@ describe("importCatalog", () => {
     await refused(IMPORT, { yaml: "catalog: c8\na: &a [*a]" }, "line 2: the catalog is not valid YAML: alias *a is inside the node its anchor &a names, so the value would contain itself");
   });
 });
+
+const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }`;
+
+describe("createEvaluation: criteria", () => {
+  it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion", async () => {
+    const input = (criteria: unknown[]) => ({ input: { agent: "A", name: `criteria-${Math.random()}`, scenariosText: "hello", criteria } });
+    const reserved = await refused(CREATE, input([{ key: "task_completion", type: "max_latency_ms", config: { ms: 10 } }]), 'criteria[0].key: "task_completion" is reserved for the built-in score of the same name');
+    expect(reserved.extensions.field).toBe("criteria[0].key");
+    const repeated = await refused(CREATE, input([{ key: "a", type: "response_present" }, { key: "a", type: "min_length" }]), 'criteria[1].key: repeats "a" (first at criteria[0].key)');
+    expect(repeated.extensions.field).toBe("criteria[1].key");
+  });
+
+  it("refuses them in a catalog set at import, naming the catalog path", async () => {
+    const yaml = "catalog: crit\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria: [{ key: expected_tools, type: min_length }]\n        scenarios: [{ key: a, prompt: hi }]";
+    await refused(IMPORT, { yaml }, 'products[0].sets[0].criteria[0].key: "expected_tools" is reserved for the built-in score of the same name');
+  });
+});

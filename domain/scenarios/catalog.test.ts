@@ -270,6 +270,8 @@ describe("bad input", () => {
     ["a judge that is not a mapping", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: llm", "products[0].sets[0].judge: must be a mapping"],
     ["an unknown criterion type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: bogus }", "products[0].sets[0].criteria[0].type: unknown criterion type bogus"],
     ["a criterion with no type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x }", "products[0].sets[0].criteria[0].type: required, a non-blank string"],
+    ["a criterion keyed as a built-in score", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: expected_content, type: min_length }", 'products[0].sets[0].criteria[0].key: "expected_content" is reserved for the built-in score of the same name'],
+    ["a repeated criterion key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: a, type: response_present }\n          - { key: a, type: min_length }", 'products[0].sets[0].criteria[1].key: repeats "a" (first at products[0].sets[0].criteria[0].key)'],
     ["a criterion config its rule cannot read", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: min_length, config: { chars: abc } }", "products[0].sets[0].criteria[0].config.chars: min_length chars must be a number, 0 or more"],
     ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: required (a scenario in set "g" has no key)'],
   ])("rejects %s", (_name, text, message) => {

@@ -2,7 +2,7 @@
 // scenarios, unknown keys kept as metadata, a suite document read as a one-product catalog.
 // Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
 import { isBlank, isPlainObject } from "../support/index.js";
-import { criterionProblem } from "../scoring/criterionConfig.js";
+import { criteriaProblem } from "../scoring/criterionConfig.js";
 import { InvalidDocument } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
 import { readScenarioHash, scalarText } from "./scenarioFields.js";
@@ -154,17 +154,17 @@ function mappingAt(value: unknown, path: string): Record<string, unknown> | null
 
 function criteriaAt(value: unknown, path: string): Array<Record<string, unknown>> | null {
   const list = listAt(value, path);
-  list.forEach((item, index) => {
+  // A set's criteria become an evaluation's: refused here, not when an evaluation is made of it.
+  const criteria = list.map((item, index) => {
     if (!isPlainObject(item)) throw new InvalidDocument("must be a mapping", { path: `${path}[${index}]` });
-    // A set's criteria become an evaluation's: refused here, not when an evaluation is made of it.
     const at = `${path}[${index}]`;
     for (const field of ["key", "type"]) {
       if (typeof item[field] !== "string" || isBlank(item[field])) throw new InvalidDocument("required, a non-blank string", { path: `${at}.${field}` });
     }
-    const config = mappingAt(item.config, `${at}.config`);
-    const problem = criterionProblem(item.key as string, item.type as string, config);
-    if (problem) throw new InvalidDocument(problem.rule, { path: `${at}.${problem.field}` });
+    return { key: item.key as string, type: item.type as string, config: mappingAt(item.config, `${at}.config`) };
   });
+  const problem = criteriaProblem(criteria, path);
+  if (problem) throw new InvalidDocument(problem.rule, { path: problem.field });
   return list.length ? (list as Array<Record<string, unknown>>) : null;
 }
 
