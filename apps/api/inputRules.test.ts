@@ -32,6 +32,13 @@ describe("importCatalog", () => {
   it("refuses a recursive alias with its line instead of an internal error", async () => {
     await refused(IMPORT, { yaml: "catalog: c8\na: &a [*a]" }, "line 2: the catalog is not valid YAML: alias *a is inside the node its anchor &a names, so the value would contain itself");
   });
+
+  it("refuses a set whose judge no evaluation could take, naming the catalog path (createEvaluation refused it later, naming judge.kind)", async () => {
+    const yaml = "catalog: c4\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: weird}\n        scenarios:\n          - key: a\n            prompt: hi";
+    await refused(IMPORT, { yaml }, "products[0].sets[0].judge.kind: must be rules, llm or judge_defined");
+    const created = await p.gql(p.keys.acmeWrite, CREATE, { input: { fromCatalogSet: "c4/p/s", agent: "A" } });
+    expect(created.body.errors[0].extensions.code).toBe("NOT_FOUND");
+  });
 });
 
 const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }`;

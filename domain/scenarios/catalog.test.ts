@@ -268,6 +268,11 @@ describe("bad input", () => {
     ["a scenario with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'products[0].sets[0].scenarios[0].key: required (a scenario in set "s" has no key)'],
     ["products that are not a list", "catalog: c\nproducts: {a: 1}", "products: must be a list"],
     ["a judge that is not a mapping", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: llm", "products[0].sets[0].judge: must be a mapping"],
+    ["a judge of an unknown kind", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: weird}", "products[0].sets[0].judge.kind: must be rules, llm or judge_defined"],
+    ["a judge kind that is not text", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: [llm]}", "products[0].sets[0].judge.kind: must be rules, llm or judge_defined"],
+    ["a blank judge model", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: llm, model: ' '}", "products[0].sets[0].judge.model: must be a model name: non-blank text of at most 200 characters"],
+    ["a judge model that is not text", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {model: {name: gpt-5}}", "products[0].sets[0].judge.model: must be a model name"],
+    ["a judge key an evaluation would drop", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: llm, modle: gpt-5}", "products[0].sets[0].judge.modle: unknown key; a set's judge takes kind and model"],
     ["an unknown criterion type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: bogus }", "products[0].sets[0].criteria[0].type: unknown criterion type bogus"],
     ["a criterion with no type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x }", "products[0].sets[0].criteria[0].type: required, a non-blank string"],
     ["a criterion keyed as a built-in score", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: expected_content, type: min_length }", 'products[0].sets[0].criteria[0].key: "expected_content" is reserved for the built-in score of the same name'],
@@ -277,6 +282,12 @@ describe("bad input", () => {
   ])("rejects %s", (_name, text, message) => {
     expect(() => Catalog.parse(text)).toThrowError(InvalidDocument);
     expect(() => Catalog.parse(text)).toThrow(message);
+  });
+
+  it("keeps a judge of each kind, with or without a model", () => {
+    const judged = (judge: string) => Catalog.parse(`catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: ${judge}\n        scenarios: [{ key: a, prompt: hi }]`).set("p", "s").judge;
+    for (const judge of ["{kind: rules}", "{kind: llm, model: gpt-5}", "{kind: judge_defined}", "{model: gpt-5}", "{kind: null}"]) expect(judged(judge), judge).toBeDefined();
+    expect(judged("{kind: llm, model: gpt-5}")).toEqual({ kind: "llm", model: "gpt-5" });
   });
 
   it("rejects more than 2,000 scenarios in one document", () => {
