@@ -57,3 +57,20 @@ describe("createEvaluation: criteria", () => {
     await refused(IMPORT, { yaml }, 'products[0].sets[0].criteria[0].key: "expected_tools" is reserved for the built-in score of the same name');
   });
 });
+
+describe("createEvaluation: compareModels", () => {
+  const CREATED = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { compareModels } } }`;
+
+  it("refuses a blank model, naming its place (startRun then said no compare models were set)", async () => {
+    for (const blank of ["", "  "]) {
+      const error = await refused(CREATE, { input: { agent: "A", name: `blank-${blank.length}`, scenariosText: "hello", compareModels: ["gpt-5", blank] } }, "compareModels[1]: must not be blank");
+      expect(error.extensions.field).toBe("compareModels[1]");
+    }
+  });
+
+  it("keeps a model named twice once, as a run's selection.models does", async () => {
+    const res = await p.gql(p.keys.acmeWrite, CREATED, { input: { agent: "A", name: "twice", scenariosText: "hello", compareModels: ["gpt-5", "claude-sonnet-5", "gpt-5"] } });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.createEvaluation.evaluation.compareModels).toEqual(["gpt-5", "claude-sonnet-5"]);
+  });
+});

@@ -101,6 +101,18 @@ describe("CreateEvaluation", () => {
     expect(given(evaluationAggregate, []).when(create({ compare_models: models(50) }))[0].type).toBe("EvaluationCreated");
   });
 
+  it("refuses a blank model to compare, and keeps a repeated one once, as a run's selection does", () => {
+    for (const blank of ["", "   ", "\u0085"]) {
+      expect(() => given(evaluationAggregate, []).when(create({ compare_models: ["gpt-5", blank] }))).toThrow(
+        expect.objectContaining({ code: "validation", field: "compare_models[1]", message: expect.stringContaining("compare_models[1]: must not be blank") }),
+      );
+    }
+    const events = given(evaluationAggregate, []).when(create({ compare_models: ["gpt-5", " claude-sonnet-5", "gpt-5", "claude-sonnet-5 "] }));
+    expect(events[0].data).toMatchObject({ compare_models: ["gpt-5", "claude-sonnet-5"] });
+    // The limit counts models, not how often they are named.
+    expect(given(evaluationAggregate, []).when(create({ compare_models: [...Array.from({ length: 50 }, (_, i) => `m${i}`), "m0"] }))[0].data).toMatchObject({ compare_models: expect.any(Array) });
+  });
+
   it("refuses a name over 255 characters, naming the field", () => {
     expect(() => given(evaluationAggregate, []).when(create({ name: "n".repeat(256) }))).toThrow(expect.objectContaining({ field: "name" }));
   });

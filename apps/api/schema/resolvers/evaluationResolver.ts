@@ -2,9 +2,9 @@
 // evaluation aggregate.
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { createEvaluation, evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
+import { createEvaluation, evaluationAggregate, evaluationStream, handleCommand, isBlank } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
-import { notFound } from "../../server/errors.js";
+import { ApiError, notFound } from "../../server/errors.js";
 import { OnRemoved } from "../types/enums.js";
 import { EvaluationConnection, EvaluationNode, ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
@@ -32,7 +32,7 @@ export class CreateEvaluationInput {
   @Field(() => Float, { nullable: true })
   threshold?: number | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: "The models a run compares when startRun names none; a blank name is VALIDATION, a repeated one is kept once." })
   compareModels?: string[] | null;
 
   @Field(() => String, { nullable: true })
@@ -81,6 +81,17 @@ export class ScenarioChangesPayload {
 function changes(evaluationId: string, data: Record<string, unknown> | undefined): ScenarioChangesPayload {
   const list = (key: string) => (Array.isArray(data?.[key]) ? (data[key] as string[]) : []);
   return { evaluationId, added: list("added"), updated: list("updated"), unchanged: list("unchanged"), removed: list("removed"), disabled: list("disabled") };
+}
+
+/**
+ * The models to compare, one refused here when blank, naming the input's field (the command
+ * refuses it too, as `compare_models[i]`). A repeated name is kept once by the command, as
+ * startRun's `selection.models` collapses one.
+ */
+function compareModels(names: readonly string[]): readonly string[] {
+  const blank = names.findIndex((name) => isBlank(name));
+  if (blank >= 0) throw new ApiError("VALIDATION", `compareModels[${blank}]: must not be blank`, `compareModels[${blank}]`);
+  return names;
 }
 
 @Resolver(() => EvaluationNode)
@@ -152,7 +163,7 @@ export class EvaluationResolver {
       ...(input.judgeKind || input.judgeModel ? { judge: { kind: input.judgeKind ?? "rules", model: input.judgeModel ?? null } } : {}),
       ...(input.criteria !== undefined && input.criteria !== null ? { criteria: input.criteria } : {}),
       ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
-      ...(input.compareModels ? { compare_models: input.compareModels } : {}),
+      ...(input.compareModels ? { compare_models: compareModels(input.compareModels) } : {}),
     };
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
     const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
