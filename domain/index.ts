@@ -15,4 +15,4 @@ export * from "./cost/index.js";
 export * from "./events/index.js";
 export * from "./commands/index.js";
 export * from "./ports/index.js";
-export { floatSum, roundHalfAwayFromZero, truncateBytes } from "./support/index.js";
+export { floatSum, isBlank, roundHalfAwayFromZero, truncateBytes } from "./support/index.js";

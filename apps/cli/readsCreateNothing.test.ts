@@ -33,6 +33,17 @@ describe("verdict commands that must not create VERDICT_HOME", () => {
     expect(existsSync(home)).toBe(false);
   });
 
+  it("refuses a catalog whose value would contain itself as bad input (exit 2), preview included, printing no diff", async () => {
+    const home = join(dir, "cyclic");
+    const file = join(dir, "cyclic.yaml");
+    await writeFile(file, "catalog: c8\na: &a [*a]\n");
+    const rule = `${file}, line 2: the catalog is not valid YAML: alias *a is inside the node its anchor &a names, so the value would contain itself`;
+    for (const argv of [["catalogs", "import", file], ["catalogs", "import", "--preview", file]]) {
+      expect(await cli(argv, { VERDICT_HOME: home })).toEqual({ code: 2, stdout: "", stderr: rule });
+    }
+    expect(existsSync(home)).toBe(false);
+  });
+
   it("previews against the last import once there is a log", async () => {
     const home = join(dir, "imported");
     const file = join(dir, "desk.yaml");

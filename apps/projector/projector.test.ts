@@ -130,6 +130,18 @@ describe("a run's life in the read models", () => {
     expect(await read.readModels.comparison("acme", "r1")).toMatchObject({ seed: 42, resamples: 1000, confidence: 0.95, comparison: { conclusion: "not decisive" } });
   });
 
+  it("labels the run with the judge its verdict was recorded with (the worker's, when the evaluation named no model)", async () => {
+    const run = await halfRun();
+    await projectorOf().catchUp();
+    expect((await read.readModels.getRun("acme", "r1"))?.judgeLabel).toBeNull();
+    await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
+    await recordVerdict(store, deps, "r1", CLAUDE.label, "scripted-judge");
+    await completeRun(store, deps, "r1", allPairs, completionSummary);
+    await projectorOf().catchUp();
+    expect((await read.readModels.getRun("acme", "r1"))?.judgeLabel).toBe("scripted-judge");
+    expect(await read.readModels.verdict("acme", "r1")).toMatchObject({ judge: "scripted-judge", judgeLabel: "scripted-judge" });
+  });
+
   it("computes model summaries from the run's results when the completion carried none", async () => {
     const run = await halfRun();
     await recordPair(store, deps, run, "b", CLAUDE.label, "passed");

@@ -80,7 +80,9 @@ export const criterionData = z.object({ key: nonBlank, type: nonBlank, config: j
 export type CriterionData = z.output<typeof criterionData>;
 
 export const judgeKind = z.enum(["rules", "llm", "judge_defined"]);
-export const judgeData = z.object({ kind: judgeKind.default("rules"), model: z.string().max(200).nullable().default(null) });
+/** The longest judge model name an evaluation keeps. */
+export const JUDGE_MODEL_MAX = 200;
+export const judgeData = z.object({ kind: judgeKind.default("rules"), model: z.string().max(JUDGE_MODEL_MAX).nullable().default(null) });
 export type JudgeData = z.output<typeof judgeData>;
 
 /** Release#summary: which release of the agent a run scored. */

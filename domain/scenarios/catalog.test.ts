@@ -101,6 +101,16 @@ describe("YAML as Psych reads it", () => {
   it("refuses class tags such as !!set", () => {
     expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
   });
+
+  it("refuses an alias inside the node its anchor names (a value that would contain itself), with its line", () => {
+    const rule = (name: string) => `the catalog is not valid YAML: alias *${name} is inside the node its anchor &${name} names, so the value would contain itself`;
+    expect(() => Catalog.parse("catalog: c8\na: &a [*a]\n")).toThrow(new InvalidDocument(rule("a"), { line: 2 }));
+    const inSet = "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        owner: &o\n          team: [*o]\n        scenarios:\n          - key: a\n            prompt: hi\n";
+    expect(() => Catalog.parse(inSet)).toThrow(new InvalidDocument(rule("o"), { line: 7 }));
+    expect(() => Catalog.parse("catalog: c\nbase: &b\n  <<: *b\n")).toThrow(new InvalidDocument(rule("b"), { line: 3 }));
+    // An alias of a finished node, even one re-anchored with the same name later, is a copy.
+    expect(Catalog.parse("catalog: c\nx: &a [1]\ny: [*a, &a [2], *a]\n").toH()).toMatchObject({ x: [1], y: [[1], [2], [2]] });
+  });
 });
 
 describe("layering", () => {
@@ -258,13 +268,26 @@ describe("bad input", () => {
     ["a scenario with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'products[0].sets[0].scenarios[0].key: required (a scenario in set "s" has no key)'],
     ["products that are not a list", "catalog: c\nproducts: {a: 1}", "products: must be a list"],
     ["a judge that is not a mapping", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: llm", "products[0].sets[0].judge: must be a mapping"],
+    ["a judge of an unknown kind", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: weird}", "products[0].sets[0].judge.kind: must be rules, llm or judge_defined"],
+    ["a judge kind that is not text", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: [llm]}", "products[0].sets[0].judge.kind: must be rules, llm or judge_defined"],
+    ["a blank judge model", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: llm, model: ' '}", "products[0].sets[0].judge.model: must be a model name: non-blank text of at most 200 characters"],
+    ["a judge model that is not text", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {model: {name: gpt-5}}", "products[0].sets[0].judge.model: must be a model name"],
+    ["a judge key an evaluation would drop", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: llm, modle: gpt-5}", "products[0].sets[0].judge.modle: unknown key; a set's judge takes kind and model"],
     ["an unknown criterion type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: bogus }", "products[0].sets[0].criteria[0].type: unknown criterion type bogus"],
     ["a criterion with no type", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x }", "products[0].sets[0].criteria[0].type: required, a non-blank string"],
+    ["a criterion keyed as a built-in score", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: expected_content, type: min_length }", 'products[0].sets[0].criteria[0].key: "expected_content" is reserved for the built-in score of the same name'],
+    ["a repeated criterion key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: a, type: response_present }\n          - { key: a, type: min_length }", 'products[0].sets[0].criteria[1].key: repeats "a" (first at products[0].sets[0].criteria[0].key)'],
     ["a criterion config its rule cannot read", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: min_length, config: { chars: abc } }", "products[0].sets[0].criteria[0].config.chars: min_length chars must be a number, 0 or more"],
     ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: required (a scenario in set "g" has no key)'],
   ])("rejects %s", (_name, text, message) => {
     expect(() => Catalog.parse(text)).toThrowError(InvalidDocument);
     expect(() => Catalog.parse(text)).toThrow(message);
+  });
+
+  it("keeps a judge of each kind, with or without a model", () => {
+    const judged = (judge: string) => Catalog.parse(`catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: ${judge}\n        scenarios: [{ key: a, prompt: hi }]`).set("p", "s").judge;
+    for (const judge of ["{kind: rules}", "{kind: llm, model: gpt-5}", "{kind: judge_defined}", "{model: gpt-5}", "{kind: null}"]) expect(judged(judge), judge).toBeDefined();
+    expect(judged("{kind: llm, model: gpt-5}")).toEqual({ kind: "llm", model: "gpt-5" });
   });
 
   it("rejects more than 2,000 scenarios in one document", () => {

@@ -2,7 +2,8 @@
 // scenarios, unknown keys kept as metadata, a suite document read as a one-product catalog.
 // Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
 import { isBlank, isPlainObject } from "../support/index.js";
-import { criterionProblem } from "../scoring/criterionConfig.js";
+import { criteriaProblem } from "../scoring/criterionConfig.js";
+import { JUDGE_MODEL_MAX, judgeKind } from "../events/shared.js";
 import { InvalidDocument } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
 import { readScenarioHash, scalarText } from "./scenarioFields.js";
@@ -106,7 +107,7 @@ function readSet(set: unknown, path: string, product: string): SetDoc {
     key,
     name: text(set.name, `${path}.name`),
     description: text(set.description, `${path}.description`),
-    judge: mappingAt(set.judge, `${path}.judge`),
+    judge: judgeAt(set.judge, `${path}.judge`),
     criteria: criteriaAt(set.criteria, `${path}.criteria`),
     scenarios,
     metadata: without(set, SET_KEYS),
@@ -152,19 +153,41 @@ function mappingAt(value: unknown, path: string): Record<string, unknown> | null
   return Object.keys(value).length ? value : null;
 }
 
+/** A set's judge keeps only what an evaluation made of the set reads: its kind and its model. */
+const JUDGE_KEYS = ["kind", "model"];
+
+// A set's judge becomes an evaluation's: refused here, with the document's path, rather than
+// when an evaluation is made of the set (which named `judge.kind`, a field its caller never sent).
+function judgeAt(value: unknown, path: string): Record<string, unknown> | null {
+  const judge = mappingAt(value, path);
+  if (judge === null) return null;
+  for (const name of Object.keys(judge)) {
+    if (!JUDGE_KEYS.includes(name)) throw new InvalidDocument("unknown key; a set's judge takes kind and model", { path: `${path}.${name}` });
+  }
+  const { kind, model } = judge;
+  const kinds = judgeKind.options as readonly unknown[];
+  if (kind !== undefined && kind !== null && !kinds.includes(kind)) {
+    throw new InvalidDocument(`must be ${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`, { path: `${path}.kind` });
+  }
+  if (model !== undefined && model !== null && (typeof model !== "string" || isBlank(model) || model.length > JUDGE_MODEL_MAX)) {
+    throw new InvalidDocument(`must be a model name: non-blank text of at most ${JUDGE_MODEL_MAX} characters`, { path: `${path}.model` });
+  }
+  return judge;
+}
+
 function criteriaAt(value: unknown, path: string): Array<Record<string, unknown>> | null {
   const list = listAt(value, path);
-  list.forEach((item, index) => {
+  // A set's criteria become an evaluation's: refused here, not when an evaluation is made of it.
+  const criteria = list.map((item, index) => {
     if (!isPlainObject(item)) throw new InvalidDocument("must be a mapping", { path: `${path}[${index}]` });
-    // A set's criteria become an evaluation's: refused here, not when an evaluation is made of it.
     const at = `${path}[${index}]`;
     for (const field of ["key", "type"]) {
       if (typeof item[field] !== "string" || isBlank(item[field])) throw new InvalidDocument("required, a non-blank string", { path: `${at}.${field}` });
     }
-    const config = mappingAt(item.config, `${at}.config`);
-    const problem = criterionProblem(item.key as string, item.type as string, config);
-    if (problem) throw new InvalidDocument(problem.rule, { path: `${at}.${problem.field}` });
+    return { key: item.key as string, type: item.type as string, config: mappingAt(item.config, `${at}.config`) };
   });
+  const problem = criteriaProblem(criteria, path);
+  if (problem) throw new InvalidDocument(problem.rule, { path: problem.field });
   return list.length ? (list as Array<Record<string, unknown>>) : null;
 }
 

@@ -198,6 +198,7 @@ describe("grouped YAML suite", () => {
     ["suite: x\ngroups:\n  - scenarios:\n      - key: a", "groups[0].scenarios[0].prompt: each evaluation scenario must contain a prompt"],
     ["suite: x\ngroups:\n  - scenarios:\n      - prompt: a\n        expect: [x]", "groups[0].scenarios[0].expect: scenario expectations must be an object"],
     ["suite: x\ngroups:\n  - scenarios: [\n", "line 3: invalid evaluation suite YAML: "],
+    ["suite: x\ngroups:\n  - scenarios:\n      - prompt: a\n        params: &p {self: *p}", "line 5: invalid evaluation suite YAML: alias *p is inside the node its anchor &p names"],
   ])("rejects %j", (text, message) => {
     expect(() => parse(text)).toThrowError(ParseError);
     expect(() => parse(text)).toThrow(message);

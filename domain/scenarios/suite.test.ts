@@ -41,6 +41,10 @@ describe("Suite.load", () => {
 describe("Suite.fromDocuments", () => {
   const base = { suite: "s", groups: [{ key: "g", name: "G", scenarios: [{ key: "a", prompt: "A" }, { key: "b", prompt: "B" }] }] };
 
+  it("refuses a recursive alias in YAML text, with its line", () => {
+    expect(() => Suite.fromDocuments("suite: s\nowner: &o [*o]\ngroups: []")).toThrow("line 2: invalid evaluation suite YAML: alias *o is inside the node its anchor &o names");
+  });
+
   it("takes YAML text and objects, the last non-null suite name winning", () => {
     const suite = Suite.fromDocuments(base, "suite: renamed\ngroups:\n  - key: g\n    scenarios:\n      - key: b\n        prompt: B2\n      - key: c\n        prompt: C");
     expect(suite.name).toBe("renamed");

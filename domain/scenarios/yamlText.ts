@@ -1,8 +1,9 @@
 // Safe YAML reading for suites and catalogs, as Ruby's Psych reads them (YAML 1.1: `yes`/`on`
 // are true, `0777` is octal, `<<` merges) but with no classes: no binary, sets or ordered maps,
-// and a date stays the text it is. Aliases are bounded, repeated mapping keys refused, and every
-// failure is reported with its line.
-import { LineCounter, parseDocument, type ScalarTag, type Tags } from "yaml";
+// and a date stays the text it is. Aliases are bounded, an alias inside the node its anchor names
+// (`a: &a [*a]`, which would make a cyclic value) is refused, repeated mapping keys are refused,
+// and every failure is reported with its line.
+import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from "yaml";
 import type { InputErrorClass } from "./errors.js";
 import { assertDocumentSize } from "./limits.js";
 
@@ -44,9 +45,52 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
     const reason = problem.code === "DUPLICATE_KEY" ? "repeated key in one mapping" : problem.message.split("\n")[0];
     throw new Err(`${prefix}${reason}`, { line });
   }
+  const cycle = recursiveAlias(doc);
+  if (cycle) throw new Err(`${prefix}${cycle.rule}`, { line: lineCounter.linePos(cycle.offset).line });
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
     throw new Err(`${prefix}${(error as Error).message.split("\n")[0]}`);
   }
+}
+
+/** An alias that would make a value contain itself: where it is and the rule it breaks. */
+export interface RecursiveAlias {
+  /** Offset of the alias in the text (a LineCounter turns it into a line). */
+  offset: number;
+  rule: string;
+}
+
+/**
+ * The first alias that lies inside the node its anchor names (`a: &a [*a]`, `a: &a {b: [*a]}`,
+ * `a: &a {<<: *a}`), or null. Such an alias is the only way YAML makes a cyclic value: an alias
+ * names the last anchor before it, so an anchor that is not one of its ancestors is complete
+ * and cannot reach back to it. One walk, no recursion (deep documents are allowed).
+ */
+export function recursiveAlias(doc: Document): RecursiveAlias | null {
+  const anchors = new Map<string, unknown>();
+  const open = new Set<unknown>();
+  const stack: { node: unknown; leave?: boolean }[] = [{ node: doc.contents }];
+  while (stack.length > 0) {
+    const { node, leave } = stack.pop()!;
+    if (leave) {
+      open.delete(node);
+    } else if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target !== undefined && open.has(target)) {
+        return { offset: node.range?.[0] ?? 0, rule: `alias *${node.source} is inside the node its anchor &${node.source} names, so the value would contain itself` };
+      }
+    } else if (isPair(node)) {
+      stack.push({ node: node.value }, { node: node.key });
+    } else if (node !== null && typeof node === "object") {
+      const anchor = (node as { anchor?: string }).anchor;
+      if (anchor) anchors.set(anchor, node);
+      if (isCollection(node)) {
+        open.add(node);
+        stack.push({ node, leave: true });
+        for (let i = node.items.length - 1; i >= 0; i -= 1) stack.push({ node: node.items[i] });
+      }
+    }
+  }
+  return null;
 }

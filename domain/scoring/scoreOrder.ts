@@ -4,7 +4,12 @@
 // in first-seen order (criterion statistics, the page's footer) would follow that instead.
 import { TASK_COMPLETION, type Scores } from "./gate.js";
 
-const AFTER_CRITERIA = ["expected_tools", "expected_content", "forbidden_content", "tools_succeeded", TASK_COMPLETION];
+/**
+ * The scores the Scorer writes itself, after the criteria, under these names: a criterion keyed
+ * with one of them would be overwritten, or read as the built-in score (criterionConfig.ts).
+ */
+export const BUILT_IN_SCORES: readonly string[] = ["expected_tools", "expected_content", "forbidden_content", "tools_succeeded", TASK_COMPLETION];
+const AFTER_CRITERIA = BUILT_IN_SCORES;
 
 /** `scores` with its keys in the Scorer's order for these criteria; keys it does not know last. */
 export function scoresInScorerOrder(scores: Readonly<Scores>, criterionKeys: readonly string[]): Scores {

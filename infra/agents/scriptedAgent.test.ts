@@ -74,6 +74,12 @@ describe("ScriptedAgent", () => {
     }
     expect(() => ScriptedAgent.fromYaml("replies: [")).toThrow(/invalid YAML/);
   });
+
+  it("refuses a recursive alias (a tool call's arguments that would contain themselves), with its line", () => {
+    const text = "replies:\n  - key: a\n    answer: hi\n    tool_calls:\n      - name: t\n        arguments: &args { again: *args }\n";
+    expect(() => ScriptedAgent.fromYaml(text)).toThrow(ScriptError);
+    expect(() => ScriptedAgent.fromYaml(text)).toThrow("agent script: invalid YAML: line 6: alias *args is inside the node its anchor &args names");
+  });
 });
 
 describe("ScriptedAgent.load", () => {

@@ -65,18 +65,38 @@ describe("ScriptedJudge", () => {
     expect(() => ScriptedJudge.fromYaml("answers: [{ kind: score, answer: x, prompt: '/(/' }]")).toThrow("answers.0.prompt: invalid regex");
   });
 
+  it("refuses a recursive alias (an answer that would contain itself), with its line", () => {
+    const text = "defaults:\n  verdict: &v\n    winner: m\n    again: *v\n";
+    expect(() => ScriptedJudge.fromYaml(text)).toThrow(JudgeScriptError);
+    expect(() => ScriptedJudge.fromYaml(text)).toThrow("judge script: invalid YAML: line 4: alias *v is inside the node its anchor &v names");
+  });
+
   it("judgeFromSpec: none, scripted:<path>, anything else refused", async () => {
     expect(await judgeFromSpec("none")).toBeNull();
     const dir = await mkdtemp(join(tmpdir(), "judge-"));
     const path = join(dir, "judge.yaml");
     await writeFile(path, script);
     const loaded = await judgeFromSpec(`scripted:${path}`);
-    expect(loaded?.name).toBe(`scripted:${path}`);
+    expect(loaded?.name).toBe("scripted-judge"); // the label its script declares
     await expect(judgeFromSpec("openai:gpt-5")).rejects.toThrow('VERDICT_JUDGE must be "none" or "scripted:<path to a judge script>"');
   });
 });
 
 describe("ScriptedJudge.load", () => {
+  it("is named by its script's label, else by its file name: never by the deployment's path", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "judge-name-"));
+    try {
+      await writeFile(join(dir, "named.yaml"), script);
+      await writeFile(join(dir, "unnamed.yaml"), "answers: []\n");
+      expect((await ScriptedJudge.load(join(dir, "named.yaml"))).name).toBe("scripted-judge");
+      const unnamed = await ScriptedJudge.load(join(dir, "unnamed.yaml"));
+      expect(unnamed.name).toBe("scripted:unnamed.yaml");
+      expect(unnamed.name).not.toContain(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a file over the script limit before reading it, naming the path and the limit", async () => {
     const dir = await mkdtemp(join(tmpdir(), "judge-script-"));
     const path = join(dir, "huge.yaml");

@@ -17,6 +17,7 @@
 //       usage: { input_tokens: 400, output_tokens: 12, cost: 0.0006 }
 //     - kind: recommend
 //       error: "rate limited"           # the call fails with this message
+import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
@@ -96,10 +97,16 @@ export class ScriptedJudge implements JudgeBackend {
     return new ScriptedJudge(parseScript(text, script, "judge script", (message) => new JudgeScriptError(message)), name);
   }
 
-  /** Reads a script file; one over MAX_SCRIPT_BYTES is refused unread (a script is a few KB). */
+  /**
+   * Reads a script file; one over MAX_SCRIPT_BYTES is refused unread (a script is a few KB). The
+   * judge is named by the label its script declares (`judge:`), else `scripted:<file name>`: the
+   * name labels a run's judge in its events and reports, where the deployment's directories
+   * (`scripted:/srv/app/judge.yaml`) have no place.
+   */
   static async load(path: string): Promise<ScriptedJudge> {
     const text = await readScriptFile(path, "judge script", (message) => new JudgeScriptError(message));
-    return ScriptedJudge.fromYaml(text, `scripted:${path}`);
+    const parsed = parseScript(text, script, "judge script", (message) => new JudgeScriptError(message));
+    return new ScriptedJudge(parsed, parsed.judge ?? `scripted:${basename(path)}`);
   }
 
   /** The label the script gives its judge, when it names one. */

@@ -1,6 +1,9 @@
 // Reads a YAML script (the scripted agent's, the scripted judge's) and validates it with its zod
-// schema; the first problem becomes one error naming the script and the field.
-import { parse as parseYaml } from "yaml";
+// schema; the first problem becomes one error naming the script and the field. An alias inside
+// the node its anchor names (`a: &a [*a]`) is refused with its line: it would make a cyclic value
+// that breaks later, far from the script, when a reply is written into an event.
+import { recursiveAlias } from "@verdict/domain";
+import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 
 export function parseScript<T extends z.ZodType>(
@@ -11,7 +14,7 @@ export function parseScript<T extends z.ZodType>(
 ): z.output<T> {
   let document: unknown;
   try {
-    document = parseYaml(text);
+    document = readYaml(text);
   } catch (error) {
     throw makeError(`${describe}: invalid YAML: ${(error as Error).message}`);
   }
@@ -21,4 +24,14 @@ export function parseScript<T extends z.ZodType>(
     throw makeError(`${describe}: ${issue.path.join(".") || "(document)"}: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/** YAML's `parse` (the first error thrown, aliases bounded), refusing a recursive alias. */
+function readYaml(text: string): unknown {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter });
+  if (doc.errors.length > 0) throw doc.errors[0];
+  const cycle = recursiveAlias(doc);
+  if (cycle) throw new Error(`line ${lineCounter.linePos(cycle.offset).line}: ${cycle.rule}`);
+  return doc.toJS({ maxAliasCount: 100 });
 }

@@ -56,6 +56,10 @@ export async function verdictRecorded(sql: Sql, event: EventOf<"VerdictRecorded"
        judge_label = excluded.judge_label, ranking = excluded.ranking, judge_exchange = excluded.judge_exchange, recorded_at = excluded.recorded_at`,
     [runId, envelope.tenant, d.verdict?.winner ?? null, d.verdict?.rationale ?? null, d.verdict?.judge ?? null, d.judge_label, json(d.ranking), json(d.judge_exchange), envelope.at],
   );
+  // From here the run's judge is the one it was scored with, as its report says (worker/runReport):
+  // an llm judge the evaluation names no model for is labelled by the worker's judge, and a run
+  // whose worker had none was scored on rules alone. RunStarted's label was only the one asked for.
+  await sql.execute("UPDATE runs SET judge_label = ? WHERE id = ?", [d.judge_label, runId]);
   batch.touchedRuns.add(runId);
 }
 

@@ -70,9 +70,9 @@ export async function failRun(store: EventStore, deps: Deps, runId: string, mess
   return handleCommand(store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, deps);
 }
 
-export async function recordVerdict(store: EventStore, deps: Deps, runId: string, winner: string) {
+export async function recordVerdict(store: EventStore, deps: Deps, runId: string, winner: string, judgeLabel: string | null = null) {
   await handleCommand(store, runAggregate, runStream(runId), {
-    type: "RecordVerdict", run_id: runId, verdict: { winner, rationale: `${winner} passed more`, judge: "pass rate" }, judge_label: null,
+    type: "RecordVerdict", run_id: runId, verdict: { winner, rationale: `${winner} passed more`, judge: judgeLabel ?? "pass rate" }, judge_label: judgeLabel,
     ranking: { [winner]: { pass_rate: 100 } },
     judge_exchange: { kind: "verdict", prompt_digest: "v1", raw_answer: "{}", parsed: {}, usage: { input_tokens: 100, output_tokens: 20, cost: 0.001 } },
   }, deps);

@@ -44,22 +44,22 @@ describe("CreateEvaluation", () => {
 
   it("refuses an unknown criterion type", () => {
     expect(() => given(evaluationAggregate, []).when(create({ criteria: [{ key: "x", type: "vibes" }] }))).toThrow(
-      expect.objectContaining({ code: "validation", message: "unknown criterion type vibes", field: "criteria[0].type" }),
+      expect.objectContaining({ code: "validation", message: "criteria[0].type: unknown criterion type vibes", field: "criteria[0].type" }),
     );
   });
 
   it("refuses a config its rule cannot read as meant, naming the setting (it scored every answer 1 or 0 before)", () => {
     const refused = (criterion: Record<string, unknown>) => () => given(evaluationAggregate, []).when(create({ criteria: [criterion] }));
     expect(refused({ key: "x", type: "min_length", config: { chars: "abc" } })).toThrow(
-      expect.objectContaining({ code: "validation", message: "min_length chars must be a number, 0 or more", field: "criteria[0].config.chars" }),
+      expect.objectContaining({ code: "validation", message: "criteria[0].config.chars: min_length chars must be a number, 0 or more", field: "criteria[0].config.chars" }),
     );
     expect(refused({ key: "x", type: "min_length", config: { chars: -5 } })).toThrow(expect.objectContaining({ field: "criteria[0].config.chars" }));
     expect(refused({ key: "y", type: "max_latency_ms", config: { ms: { a: 1 } } })).toThrow(expect.objectContaining({ field: "criteria[0].config.ms" }));
     expect(refused({ key: "t", type: "token_budget", config: { output_tokens: null } })).toThrow(expect.objectContaining({ field: "criteria[0].config.output_tokens" }));
     expect(refused({ key: "z", type: "contains", config: { pattern: "/(/" } })).toThrow(
-      expect.objectContaining({ message: expect.stringMatching(/^\/\(\/ is not a valid regular expression/), field: "criteria[0].config.pattern" }),
+      expect.objectContaining({ message: expect.stringMatching(/^criteria\[0\]\.config\.pattern: \/\(\/ is not a valid regular expression/), field: "criteria[0].config.pattern" }),
     );
-    expect(refused({ key: "z", type: "not_contains", config: {} })).toThrow(expect.objectContaining({ message: "not_contains needs a pattern: a non-blank string" }));
+    expect(refused({ key: "z", type: "not_contains", config: {} })).toThrow(expect.objectContaining({ message: "criteria[0].config.pattern: not_contains needs a pattern: a non-blank string" }));
     // Scores are JSON objects, which list such a key first: "weakest on" named the wrong criterion on a tie.
     expect(refused({ key: "2024", type: "response_present" })).toThrow(expect.objectContaining({ field: "criteria[0].key", message: expect.stringContaining("criterion key 2024 is a whole number") }));
     // What the Scorer reads as meant stays allowed: numeric strings, defaults, a literal with regex characters.
@@ -74,12 +74,43 @@ describe("CreateEvaluation", () => {
     expect(given(evaluationAggregate, []).when(create({ criteria: kept }))[0].data).toMatchObject({ criteria: kept.map(({ key }) => ({ key })) });
   });
 
+  it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion (they were overwritten or merged into one score)", () => {
+    const refused = (criteria: Array<Record<string, unknown>>) => () => given(evaluationAggregate, []).when(create({ criteria }));
+    for (const key of ["expected_tools", "expected_content", "forbidden_content", "tools_succeeded", "task_completion"]) {
+      expect(refused([{ key: "ok", type: "response_present" }, { key, type: "min_length" }])).toThrow(
+        expect.objectContaining({ code: "validation", field: "criteria[1].key", message: `criteria[1].key: "${key}" is reserved for the built-in score of the same name` }),
+      );
+    }
+    // Reserved whatever the type: an llm_judge keyed task_completion was read as the implicit task grade.
+    expect(refused([{ key: "task_completion", type: "llm_judge" }])).toThrow(expect.objectContaining({ field: "criteria[0].key" }));
+    expect(refused([{ key: "a", type: "response_present" }, { key: "b", type: "response_present" }, { key: "a", type: "min_length" }])).toThrow(
+      expect.objectContaining({ code: "validation", field: "criteria[2].key", message: 'criteria[2].key: repeats "a" (first at criteria[0].key)' }),
+    );
+    // A problem of the criterion's own is named before a repeat further up the list.
+    expect(refused([{ key: "a", type: "response_present" }, { key: "a", type: "vibes" }])).toThrow(expect.objectContaining({ field: "criteria[1].type" }));
+    // Near misses stay allowed: other case, a prefix or suffix.
+    const kept = [{ key: "Task_Completion", type: "response_present" }, { key: "expected_tools_used", type: "response_present" }, { key: "my_task_completion", type: "llm_judge" }];
+    expect(given(evaluationAggregate, []).when(create({ criteria: kept }))[0].type).toBe("EvaluationCreated");
+  });
+
   it("refuses more models to compare than a run may take, naming the field", () => {
     const models = (n: number) => Array.from({ length: n }, (_, i) => `model-${i}`);
     expect(() => given(evaluationAggregate, []).when(create({ compare_models: models(51) }))).toThrow(
       expect.objectContaining({ code: "validation", field: "compare_models", message: expect.stringContaining("at most 50 models an evaluation compares") }),
     );
     expect(given(evaluationAggregate, []).when(create({ compare_models: models(50) }))[0].type).toBe("EvaluationCreated");
+  });
+
+  it("refuses a blank model to compare, and keeps a repeated one once, as a run's selection does", () => {
+    for (const blank of ["", "   ", "\u0085"]) {
+      expect(() => given(evaluationAggregate, []).when(create({ compare_models: ["gpt-5", blank] }))).toThrow(
+        expect.objectContaining({ code: "validation", field: "compare_models[1]", message: expect.stringContaining("compare_models[1]: must not be blank") }),
+      );
+    }
+    const events = given(evaluationAggregate, []).when(create({ compare_models: ["gpt-5", " claude-sonnet-5", "gpt-5", "claude-sonnet-5 "] }));
+    expect(events[0].data).toMatchObject({ compare_models: ["gpt-5", "claude-sonnet-5"] });
+    // The limit counts models, not how often they are named.
+    expect(given(evaluationAggregate, []).when(create({ compare_models: [...Array.from({ length: 50 }, (_, i) => `m${i}`), "m0"] }))[0].data).toMatchObject({ compare_models: expect.any(Array) });
   });
 
   it("refuses a name over 255 characters, naming the field", () => {

@@ -15,7 +15,7 @@ import {
 import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "./evaluationState.js";
 import { planMerge, planReplace, replaceChangesAnything } from "./scenarioChanges.js";
 import { freezeRun } from "./selection.js";
-import { criterionProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
+import { criteriaProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
 
 export const CRITERION_TYPES = EVALUATION_CRITERION_TYPES;
 
@@ -35,10 +35,8 @@ function mustExist(state: EvaluationState, evaluationId: string): void {
 // way to create, reserves the name for the agent on its own stream before appending these.
 function decideCreate(state: EvaluationState, command: CreateEvaluation): EventInput[] {
   if (state.exists) throw DomainError.conflict(`evaluation ${command.evaluation_id} already exists`, "evaluation_id");
-  command.criteria.forEach((c, i) => {
-    const problem = criterionProblem(c.key, c.type, c.config);
-    if (problem) throw DomainError.validation(problem.rule, `criteria[${i}].${problem.field}`);
-  });
+  const problem = criteriaProblem(command.criteria);
+  if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
   const { type: _type, scenarios, ...definition } = command;
   const criteria = command.criteria.length ? command.criteria : DEFAULT_CRITERIA;
   const events: EventInput[] = [{ type: "EvaluationCreated", data: { ...definition, criteria } }];

@@ -14,6 +14,7 @@ import {
   releaseData,
   toolData,
 } from "../../events/shared.js";
+import { isBlank } from "../../support/index.js";
 
 /** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
 export const SCENARIO_LIMIT = 2000;
@@ -56,7 +57,14 @@ export const CreateEvaluation = z.object({
   criteria: z.array(criterionData).default([]),
   threshold: z.number().min(0).max(1).default(0.7),
   // A run takes at most RUN_MODEL_LIMIT models: more was accepted here and refused by every startRun.
-  compare_models: z.array(z.string()).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models an evaluation compares`).default([]),
+  // A blank name was kept, then dropped by the run, which said "No models selected — … set
+  // compare_models" though it was set. A name given twice is one model, as a run's selection
+  // collapses repeated labels (the first kept): stored once, trimmed as its label is.
+  compare_models: z
+    .array(z.string().refine((name) => !isBlank(name), "must not be blank").transform((name) => name.trim()))
+    .transform((names) => [...new Set(names)])
+    .pipe(z.array(z.string()).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models an evaluation compares`))
+    .default([]),
   catalog: catalogReference.nullable().default(null),
   external: z.object({ source: z.string(), suite: z.string(), scope: z.string().nullable().optional() }).nullable().default(null),
   /** Optional initial suite, stored as a replace with on_removed destroy. */

@@ -2,9 +2,9 @@
 // evaluation aggregate.
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { createEvaluation, evaluationAggregate, evaluationStream, handleCommand } from "@verdict/domain";
+import { createEvaluation, evaluationAggregate, evaluationStream, eventSchemas, handleCommand, isBlank } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
-import { notFound } from "../../server/errors.js";
+import { ApiError, notFound } from "../../server/errors.js";
 import { OnRemoved } from "../types/enums.js";
 import { EvaluationConnection, EvaluationNode, ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
@@ -20,10 +20,10 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "Unique among the agent's evaluations, compared as stored (CONFLICT otherwise); required unless fromCatalogSet names it." })
   name?: string | null;
 
-  @Field(() => String, { nullable: true, description: "rules (default), llm or judge_defined" })
+  @Field(() => String, { nullable: true, description: "rules, llm or judge_defined; when omitted, llm if judgeModel is given, else the catalog set's, else rules." })
   judgeKind?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The judge's model; alone it means an llm judge, as a catalog set's `judge: {model: x}` does." })
   judgeModel?: string | null;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "[{ key, type, config }]; the defaults when omitted." })
@@ -32,7 +32,7 @@ export class CreateEvaluationInput {
   @Field(() => Float, { nullable: true })
   threshold?: number | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: "The models a run compares when startRun names none; a blank name is VALIDATION, a repeated one is kept once." })
   compareModels?: string[] | null;
 
   @Field(() => String, { nullable: true })
@@ -81,6 +81,38 @@ export class ScenarioChangesPayload {
 function changes(evaluationId: string, data: Record<string, unknown> | undefined): ScenarioChangesPayload {
   const list = (key: string) => (Array.isArray(data?.[key]) ? (data[key] as string[]) : []);
   return { evaluationId, added: list("added"), updated: list("updated"), unchanged: list("unchanged"), removed: list("removed"), disabled: list("disabled") };
+}
+
+type JudgeSetting = { kind: string; model: string | null };
+
+/**
+ * The evaluation's judge: what the input names over what the catalog set names. A model alone
+ * means an llm judge, as it does in a catalog set (it silently gave a rules-only evaluation).
+ */
+function judgeSetting(input: CreateEvaluationInput, fromSet: JudgeSetting | undefined): JudgeSetting | undefined {
+  const { judgeKind, judgeModel } = input;
+  if ((judgeKind === undefined || judgeKind === null) && (judgeModel === undefined || judgeModel === null)) return fromSet;
+  const kinds: readonly string[] = eventSchemas.judgeKind.options;
+  if (judgeKind !== undefined && judgeKind !== null && !kinds.includes(judgeKind)) {
+    throw new ApiError("VALIDATION", "judgeKind: must be rules, llm or judge_defined", "judgeKind");
+  }
+  if (judgeModel !== undefined && judgeModel !== null && (isBlank(judgeModel) || judgeModel.length > eventSchemas.JUDGE_MODEL_MAX)) {
+    throw new ApiError("VALIDATION", `judgeModel: must be a model name: non-blank text of at most ${eventSchemas.JUDGE_MODEL_MAX} characters`, "judgeModel");
+  }
+  const model = judgeModel ?? fromSet?.model ?? null;
+  const kind = judgeKind ?? (judgeModel ? "llm" : (fromSet?.kind ?? "rules"));
+  return { kind, model };
+}
+
+/**
+ * The models to compare, one refused here when blank, naming the input's field (the command
+ * refuses it too, as `compare_models[i]`). A repeated name is kept once by the command, as
+ * startRun's `selection.models` collapses one.
+ */
+function compareModels(names: readonly string[]): readonly string[] {
+  const blank = names.findIndex((name) => isBlank(name));
+  if (blank >= 0) throw new ApiError("VALIDATION", `compareModels[${blank}]: must not be blank`, `compareModels[${blank}]`);
+  return names;
 }
 
 @Resolver(() => EvaluationNode)
@@ -141,6 +173,7 @@ export class EvaluationResolver {
     const base = input.fromCatalogSet
       ? await evaluationFromCatalogSet(context, input.fromCatalogSet, input.includeProductionOnly ?? false)
       : { scenarios: scenarioRecords(input, [], false) };
+    const judge = judgeSetting(input, "judge" in base ? base.judge : undefined);
     const command = {
       type: "CreateEvaluation",
       evaluation_id: evaluationId,
@@ -149,10 +182,10 @@ export class EvaluationResolver {
       // Given, even empty: an empty one is refused as blank, not reported as missing.
       ...(input.agent !== undefined && input.agent !== null ? { agent: input.agent } : {}),
       ...(input.name !== undefined && input.name !== null ? { name: input.name } : {}),
-      ...(input.judgeKind || input.judgeModel ? { judge: { kind: input.judgeKind ?? "rules", model: input.judgeModel ?? null } } : {}),
+      ...(judge ? { judge } : {}),
       ...(input.criteria !== undefined && input.criteria !== null ? { criteria: input.criteria } : {}),
       ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
-      ...(input.compareModels ? { compare_models: input.compareModels } : {}),
+      ...(input.compareModels ? { compare_models: compareModels(input.compareModels) } : {}),
     };
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
     const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
