@@ -20,7 +20,7 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "Unique among the agent's evaluations, compared as stored (CONFLICT otherwise); required unless fromCatalogSet names it." })
   name?: string | null;
 
-  @Field(() => String, { nullable: true, description: "rules, llm or judge_defined; when omitted, llm if judgeModel is given, else the catalog set's, else rules." })
+  @Field(() => String, { nullable: true, description: "rules, llm or judge_defined (judge-defined KPIs are not built yet: such runs are judged as llm runs); when omitted, llm if judgeModel is given, else the catalog set's, else rules." })
   judgeKind?: string | null;
 
   @Field(() => String, { nullable: true, description: "The judge's model; alone it means an llm judge, as a catalog set's `judge: {model: x}` does." })
