@@ -3,7 +3,8 @@
 // an errored replay, one answer carrying hostile markup) and a scripted judge, through the
 // Runner to a Report.
 
-import { Judge, ModelSpec, Runner, ScenarioParser, type Report } from "@verdict/domain";
+import { Judge, ModelSpec, Report, Runner, ScenarioParser } from "@verdict/domain";
+import { fakeResult, model } from "../../domain/report/testing.js";
 
 export const SUITE = [
   "# Orders",
@@ -120,4 +121,24 @@ export async function buildSampleReport(): Promise<Report> {
       };
     },
   }).run();
+}
+
+/** A model label (130 characters) and a scenario key with no space in them to break at. */
+export const LONG_LABEL = `openrouter/${"very-long-model-name-".repeat(2)}${"x".repeat(130 - 11 - 42)}`;
+const LONG_KEY = `scenario_${"k".repeat(200)}`;
+
+/**
+ * Text the page cannot break at spaces: a 400-character word and a URL in recommendations, a
+ * 400-character metadata value, a long tool name, model label and scenario key. Nothing on the
+ * page may grow wider than the window because of it.
+ */
+export function buildLongTextReport(): Report {
+  const word = "x".repeat(400);
+  const results = [
+    fakeResult({ key: LONG_KEY, label: LONG_LABEL, score: 0.2, diagnosis: { fault: "tool_error", summary: `Failed ${word}`, recommendation: `Call https://example.com/${"p".repeat(150)}` }, toolCalls: [{ name: "t".repeat(150), error: true, detail: "d".repeat(200) }] }),
+    fakeResult({ key: LONG_KEY, label: "m2" }),
+    fakeResult({ key: "short", label: LONG_LABEL, score: 0.1, diagnosis: { fault: "low_quality", summary: "s", recommendation: word } }),
+    fakeResult({ key: "short", label: "m2", score: 0.1, diagnosis: { fault: "low_quality", summary: "s", recommendation: word } }),
+  ];
+  return new Report({ results, models: [model(LONG_LABEL), model("m2")], agentName: "SupportAgent", metadata: { suite: "support", note: word } });
 }

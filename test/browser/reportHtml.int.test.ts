@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "@verdict/domain";
-import { buildSampleReport, HOSTILE_ANSWER } from "./reportFixture.js";
+import { buildLongTextReport, buildSampleReport, HOSTILE_ANSWER, LONG_LABEL } from "./reportFixture.js";
 
 const CHROMIUM = process.env.VERDICT_CHROMIUM ?? "/usr/bin/chromium";
 const ORIGIN = "https://report.verdict.test";
@@ -34,7 +34,7 @@ interface Opened {
  * fulfilled and anything else is recorded and aborted, so nothing reaches the network.
  */
 async function open(html: string, options: { colorScheme?: "light" | "dark"; clipboard?: "granted" | "denied" } = {}): Promise<Opened> {
-  const context = await browser.newContext({ colorScheme: options.colorScheme ?? "light", viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ colorScheme: options.colorScheme ?? "light", viewport: { width: WIDTH, height: 900 } });
   const requests: string[] = [];
   const errors: string[] = [];
   context.on("request", (request) => requests.push(request.url()));
@@ -59,6 +59,24 @@ async function open(html: string, options: { colorScheme?: "light" | "dark"; cli
   }
   await page.goto(PAGE_URL, { waitUntil: "load" });
   return { context, page, requests, errors };
+}
+
+const WIDTH = 1280;
+
+/** Each Copy button's accessible name: its aria-label, else its text. */
+const copyNames = (page: Page): Promise<string[]> =>
+  page.evaluate("[...document.querySelectorAll('button.copy')].map((b) => b.getAttribute('aria-label') || b.textContent)") as Promise<string[]>;
+
+interface AxNode { nodeId: string; role?: { value: string }; name?: { value: string }; childIds?: string[] }
+
+/** The names of the radios inside the named radio group, as Chromium's accessibility tree has them. */
+async function radiosOfGroup(page: Page, name: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as { nodes: AxNode[] };
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+  const group = nodes.find((node) => node.role?.value === "radiogroup" && node.name?.value === name);
+  const children = (group?.childIds ?? []).map((id) => byId.get(id));
+  return children.filter((node) => node?.role?.value === "radio").map((node) => node!.name?.value ?? "");
 }
 
 const backgroundOf = (page: Page): Promise<string> => page.evaluate("getComputedStyle(document.body).backgroundColor") as Promise<string>;
@@ -165,6 +183,69 @@ describe("HTML report in headless Chromium", () => {
     await page.click(`#scenario-${key} > summary`);
     await page.click(`#scenario-${key} button[data-copy]`);
     await expect.poll(() => page.evaluate("window.getSelection().toString()")).toBe(report.scenarioMarkdown(key));
+    await context.close();
+  });
+
+  it("wraps long unbroken text inside the page, so every Copy button stays on screen", async () => {
+    const { context, page } = await open(buildLongTextReport().toHtml({ theme: "light" }));
+    await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(WIDTH);
+    const buttons = await page.locator("button.copy").all();
+    expect(buttons.length).toBeGreaterThan(4);
+    for (const button of buttons) {
+      const box = await button.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(WIDTH);
+    }
+    // The model's label wraps in its own column of the plot instead of running over the axis.
+    const label = page.locator(".plot-row code", { hasText: LONG_LABEL.slice(0, 40) });
+    const axis = label.locator("xpath=following-sibling::div[contains(@class, 'axis')]");
+    expect((await label.boundingBox())!.x + (await label.boundingBox())!.width).toBeLessThanOrEqual((await axis.boundingBox())!.x);
+    await page.screenshot({ path: join(SCREENSHOTS, "report-long-text.png"), fullPage: true });
+    await context.close();
+  });
+
+  it("shows whether each answers disclosure is open or closed", async () => {
+    const { context, page } = await open(report.toHtml({ theme: "light" }));
+    const marker = (): Promise<string> => page.evaluate("getComputedStyle(document.querySelector('details.scenario > summary'), '::before').content") as Promise<string>;
+    expect(await marker()).toContain("\u25B8");
+    await page.click("details.scenario > summary");
+    expect(await marker()).toContain("\u25BE");
+    await context.close();
+  });
+
+  it("outlines the model filter chip that has keyboard focus, in one named radio group", async () => {
+    const { context, page } = await open(report.toHtml({ theme: "light" }));
+    const focused = (): Promise<string> => page.evaluate("document.activeElement.id") as Promise<string>;
+    for (let i = 0; i < 60 && (await focused()) !== "fix-all"; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toBe("fix-all");
+    const outline = (id: string): Promise<string> => page.evaluate(`getComputedStyle(document.querySelector('label[for="${id}"]')).outlineStyle`) as Promise<string>;
+    expect(await outline("fix-all")).toBe("solid");
+    await page.keyboard.press("ArrowRight");
+    expect(await focused()).toBe("fix-model-0");
+    expect(await outline("fix-model-0")).toBe("solid");
+    expect(await outline("fix-all")).toBe("none");
+    await page.locator(".fix-filter").screenshot({ path: join(SCREENSHOTS, "report-filter-focus.png") });
+    // Chromium's own accessibility tree (what a screen reader reads): the group takes in the radios by aria-owns.
+    expect(await radiosOfGroup(page, "Filter by model")).toEqual(["all models 7", "gpt-5-mini 2", "claude-sonnet-5 0", "ollama/qwen3:8b 6"]);
+    await context.close();
+  });
+
+  it("names every Copy button apart, announces the outcome and puts the label back", async () => {
+    const { context, page } = await open(report.toHtml({ theme: "light" }), { clipboard: "denied" });
+    const names = await copyNames(page);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain("Copy as Markdown: verdict");
+    const button = page.locator('button[data-copy="md-verdict"]');
+    await button.click();
+    const status = page.getByRole("status");
+    await expect.poll(() => status.textContent()).toBe("Selected: press Ctrl+C / \u2318C");
+    expect(await button.textContent()).toMatch(/^Selected/);
+    await expect.poll(() => button.textContent(), { timeout: 5_000 }).toBe("Copy as Markdown");
+    expect(await button.getAttribute("aria-label")).toBe("Copy as Markdown: verdict");
+    // The text shown for copying by hand is still selected after the label came back.
+    expect(await page.evaluate("window.getSelection().toString()")).toBe(report.verdictMarkdown());
     await context.close();
   });
 });

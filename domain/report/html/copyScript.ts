@@ -6,6 +6,9 @@
 // the 1.6 MB Markdown of 5,000 results character by character took twice as long. The script
 // decodes a source once and keeps it. When the Clipboard API is missing or refuses, the text is
 // shown in a <pre> right after the button and selected, so the reader can copy it by hand.
+// Either outcome is said twice: on the button for 2 s (then its label comes back, so the page
+// does not keep a stale "Copied"), and in the page's one live region (#copy-status), because a
+// screen reader does not announce a button's text changing.
 
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -29,7 +32,25 @@ export const COPY_SCRIPT = [
   "    var selection = window.getSelection();",
   "    selection.removeAllRanges();",
   "    selection.addRange(range);",
-  '    button.textContent = "Selected: press Ctrl+C / \\u2318C";',
+  '    tell(button, "Selected: press Ctrl+C / \\u2318C");',
+  "  }",
+  // Each button's pending restore of its label: a second click starts the 2 s again.
+  "  var restores = new WeakMap();",
+  // The live region is emptied first, so the same message twice in a row is still a change a
+  // screen reader announces.
+  "  function tell(button, message) {",
+  '    if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent);',
+  "    button.textContent = message;",
+  '    var status = document.getElementById("copy-status");',
+  "    if (status) {",
+  '      status.textContent = "";',
+  "      setTimeout(function () { status.textContent = message; }, 50);",
+  "    }",
+  "    clearTimeout(restores.get(button));",
+  "    restores.set(button, setTimeout(function () {",
+  '      button.textContent = button.getAttribute("data-label");',
+  '      button.removeAttribute("data-copied");',
+  "    }, 2000));",
   "  }",
   "  var decoded = {};",
   // The Markdown of a source, or null when the page has no such source.
@@ -66,7 +87,7 @@ export const COPY_SCRIPT = [
   "    var clipboard = navigator.clipboard;",
   "    if (!clipboard || !clipboard.writeText) { select(button, text); return; }",
   "    clipboard.writeText(text).then(function () {",
-  '      button.textContent = "Copied";',
+  '      tell(button, "Copied");',
   '      button.setAttribute("data-copied", "true");',
   "    }, function () { select(button, text); });",
   "  });",
@@ -115,17 +136,44 @@ export function addMarkdownSource(html: Chunks, id: string, markdown: string): v
   html.add("</pre>");
 }
 
-/** A button copying `[from, to)` of the whole report's source (#md-report). */
-export function rangeButton(id: string, range: readonly [number, number], label = "Copy as Markdown"): string {
-  return `<button type="button" class="copy" data-copy="${escapeHtml(id)}" data-range="${range[0]} ${range[1]}">${escapeHtml(label)}</button>`;
+/** What a Copy button shows, and its accessible name when the text alone would not tell it from the others. */
+export interface CopyLabel {
+  text: string;
+  name?: string;
 }
 
-export function copyButton(ids: readonly string[], label = "Copy as Markdown"): string {
-  return `<button type="button" class="copy" data-copy="${escapeHtml(ids.join(" "))}">${escapeHtml(label)}</button>`;
+export const COPY_TEXT = "Copy as Markdown";
+
+/**
+ * A piece's label: every piece's button shows the same short text, and its name says which piece.
+ * The name starts with the visible text, so a speech user saying "Copy as Markdown" still finds it.
+ */
+export function pieceLabel(piece: string): CopyLabel {
+  return { text: COPY_TEXT, name: `${COPY_TEXT}: ${piece}` };
+}
+
+const PLAIN: CopyLabel = { text: COPY_TEXT };
+
+/** The button's name and text; the name comes after data-copy/data-range, which read first. */
+function labelled(label: CopyLabel): string {
+  const name = label.name ? ` aria-label="${escapeHtml(label.name)}"` : "";
+  return `${name}>${escapeHtml(label.text)}</button>`;
+}
+
+/** A button copying `[from, to)` of the whole report's source (#md-report). */
+export function rangeButton(id: string, range: readonly [number, number], label: CopyLabel = PLAIN): string {
+  return `<button type="button" class="copy" data-copy="${escapeHtml(id)}" data-range="${range[0]} ${range[1]}"${labelled(label)}`;
+}
+
+export function copyButton(ids: readonly string[], label: CopyLabel = PLAIN): string {
+  return `<button type="button" class="copy" data-copy="${escapeHtml(ids.join(" "))}"${labelled(label)}`;
 }
 
 /** A Copy as Markdown button and the hidden source it copies; nothing when there is no Markdown. */
-export function copyBlock(id: string, markdown: string | null | undefined, label = "Copy as Markdown"): string {
+export function copyBlock(id: string, markdown: string | null | undefined, label: CopyLabel = PLAIN): string {
   if (typeof markdown !== "string" || markdown === "") return "";
   return copyButton([id], label) + markdownSource(id, markdown);
 }
+
+/** The live region the script writes each copy's outcome into: visually hidden, one per page. */
+export const COPY_STATUS = '<div id="copy-status" class="sr-only" role="status"></div>';

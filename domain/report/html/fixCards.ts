@@ -2,6 +2,7 @@
 // CSS-only filter by model when comparing, and a Copy as Markdown button per card and for all.
 
 import { countOf } from "../../support/pluralize.js";
+import { pieceLabel, type CopyLabel } from "./copyScript.js";
 import { copyMarkdown } from "./markdownRanges.js";
 import { escapeHtml, safeHref } from "./escape.js";
 import { faultName } from "./figures.js";
@@ -52,7 +53,7 @@ function card(view: ReportView, item: FixItemDoc, index: number, markdown: strin
   return (
     `<div class="fix-card${classes}"><div class="section-head"><div><span class="mono ${item.kind === "instruction" ? "ok-text" : "bad-text"}">${glyph}</span> ` +
     `<span class="title">${escapeHtml(title)}</span> <span class="small">${escapeHtml(scope(view, item))}</span></div>` +
-    `${copyMarkdown(view.copyRanges, `md-fix-${index}`, markdown)}</div>` +
+    `${copyMarkdown(view.copyRanges, `md-fix-${index}`, markdown, pieceLabel(`fix item ${index + 1}, ${title}`))}</div>` +
     (item.recommendation ? `<p>${escapeHtml(item.recommendation)}</p>` : "") +
     (item.quote ? `<blockquote>&#8220;${escapeHtml(item.quote)}&#8221;</blockquote>` : "") +
     `${toolsBlock(item)}${serverBlock(view, item)}` +
@@ -62,6 +63,7 @@ function card(view: ReportView, item: FixItemDoc, index: number, markdown: strin
 }
 
 function filter(view: ReportView, items: FixItemDoc[]): string {
+  const ids = ["fix-all", ...view.labels.map((_, i) => `fix-model-${i}`)];
   const inputs = [`<input type="radio" name="fix-filter" id="fix-all" checked>`];
   const labels = [`<label for="fix-all" class="badge">all models ${items.length}</label>`];
   view.labels.forEach((label, i) => {
@@ -69,7 +71,17 @@ function filter(view: ReportView, items: FixItemDoc[]): string {
     inputs.push(`<input type="radio" name="fix-filter" id="fix-model-${i}">`);
     labels.push(`<label for="fix-model-${i}" class="badge">${escapeHtml(label)} ${count}</label>`);
   });
-  return `${inputs.join("")}<div class="fix-filter">${labels.join("")}</div>`;
+  // The radios must stay siblings of the cards for the CSS to reach them, so the group that holds
+  // the chips takes them in by aria-owns: a screen reader hears one named group of radios.
+  return `${inputs.join("")}<div class="fix-filter" role="radiogroup" aria-label="Filter by model" aria-owns="${ids.join(" ")}">${labels.join("")}</div>`;
+}
+
+/**
+ * The button copies every model's items whatever chip is checked (the filter is CSS alone, and a
+ * per-model piece is not part of the report's Markdown), so when there is a filter it says so.
+ */
+function allLabel(view: ReportView): CopyLabel {
+  return { text: view.comparing ? "Copy all (every model) as Markdown" : "Copy all as Markdown" };
 }
 
 export function renderFixCards(view: ReportView, markdown: ReportMarkdown): string {
@@ -78,7 +90,7 @@ export function renderFixCards(view: ReportView, markdown: ReportMarkdown): stri
   const faulted = view.doc.results.filter((r) => r.status !== "passed");
   const scenarios = new Set(faulted.map((r) => r.scenario_key)).size;
   const meta = `${countOf(items.length, "item")} · ${countOf(faulted.length, "fault")} across ${countOf(scenarios, "scenario")}`;
-  const head = `<div class="section-head"><h2>What to fix <span class="meta">${escapeHtml(meta)}</span></h2>${items.length ? copyMarkdown(view.copyRanges, "md-fix-items", markdown.fixItems, "Copy all as Markdown") : ""}</div>`;
+  const head = `<div class="section-head"><h2>What to fix <span class="meta">${escapeHtml(meta)}</span></h2>${items.length ? copyMarkdown(view.copyRanges, "md-fix-items", markdown.fixItems, allLabel(view)) : ""}</div>`;
   if (items.length === 0) return `<section id="fix">${head}<p class="ok-text">[+] nothing to fix</p></section>`;
   const cards = items.map((item, i) => card(view, item, i, markdown.fixItem?.[i])).join("");
   return `<section id="fix">${head}<div class="fix">${view.comparing ? filter(view, items) : ""}<div class="fix-cards">${cards}</div></div></section>`;

@@ -5,7 +5,7 @@
 // where the report's writer said it put the scenario's piece; a piece that is not part of the
 // report keeps its own hidden source.
 
-import { copyBlock, rangeButton } from "./copyScript.js";
+import { copyBlock, rangeButton, type CopyLabel } from "./copyScript.js";
 import type { ReportMarkdown } from "./reportDocument.js";
 import type { ReportView } from "./reportView.js";
 
@@ -74,7 +74,7 @@ function placeKnown(view: ReportView, known: ReadonlyMap<string, readonly [numbe
 }
 
 /** A piece's Copy as Markdown button: a slice of the whole report's source where it is one, else its own source. */
-export function copyMarkdown(ranges: MarkdownRanges, id: string, markdown: string | null | undefined, label?: string): string {
+export function copyMarkdown(ranges: MarkdownRanges, id: string, markdown: string | null | undefined, label?: CopyLabel): string {
   const range = ranges.get(id);
   return range ? rangeButton(id, range, label) : copyBlock(id, markdown, label);
 }

@@ -11,6 +11,13 @@ const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdo
 /** Every real tag of the page: all untrusted `<` are escaped, so a literal `<name` is ours. */
 const tags = (html: string): string[] => html.match(/<[a-zA-Z][^>]*>/g) ?? [];
 
+/**
+ * A tag's attribute names and bare text, its quoted values emptied: every value is written in
+ * double quotes with `"` escaped, so untrusted text inside one (an aria-label naming a hostile
+ * key) cannot pose as an attribute.
+ */
+const unquoted = (tag: string): string => tag.replace(/"[^"]*"/g, '""');
+
 
 function result(overrides: Partial<ResultDoc>): ResultDoc {
   return { scenario_key: "s1", label: "m1", status: "passed", score: 1, prompt: "p", answer: "a", ...overrides };
@@ -115,6 +122,56 @@ describe("renderReportHtml: page shape", () => {
   });
 });
 
+describe("renderReportHtml: controls a keyboard and a screen reader can tell apart", () => {
+  const html = render(sampleReport(), "light");
+  const names = (page: string): string[] => [...page.matchAll(/<button type="button" class="copy"[^>]* aria-label="([^"]*)">/g)].map((m) => m[1]);
+
+  it("names each piece's Copy button after its piece, after the visible text, all distinct", () => {
+    const all = names(html);
+    expect(all).toContain("Copy as Markdown: verdict");
+    expect(all).toContain("Copy as Markdown: scenario order_lookup");
+    expect(all).toContain("Copy as Markdown: fix item 1, expected tool not called ×2");
+    expect(all.length).toBe(1 + 6 + 3);
+    expect(new Set(all).size).toBe(all.length);
+    // The buttons whose text already says what they copy keep it as their name.
+    expect(html).toContain('data-copy="md-report">Copy report as Markdown</button>');
+  });
+
+  it("escapes a hostile scenario key inside a button's name", () => {
+    const doc = sampleReport();
+    doc.results[0] = { ...doc.results[0], scenario_key: 'k" onclick="x()<b>&' };
+    const page = render(doc, "light");
+    expect(page).toContain('aria-label="Copy as Markdown: scenario k&quot; onclick=&quot;x()&lt;b&gt;&amp;"');
+  });
+
+  it("has one live region for the copy script to announce into", () => {
+    expect(html.match(/role="status"/g)).toHaveLength(1);
+    expect(html).toContain('<div id="copy-status" class="sr-only" role="status"></div>\n<script>');
+  });
+
+  it("says the What to fix Copy all copies every model when there is a model filter", () => {
+    expect(html).toMatch(/data-copy="md-fix-items"[^>]*>Copy all \(every model\) as Markdown<\/button>/);
+    const single = sampleReport();
+    const one = render({ ...single, summary_by_model: { m1: single.summary_by_model!["gpt-5-mini"] }, results: single.results.filter((r) => r.label === "gpt-5-mini").map((r) => ({ ...r, label: "m1" })) }, "light");
+    expect(one).not.toContain("every model");
+  });
+
+  it("groups the filter chips as one named radio group that owns the radios", () => {
+    expect(html).toContain('<div class="fix-filter" role="radiogroup" aria-label="Filter by model" aria-owns="fix-all fix-model-0 fix-model-1 fix-model-2">');
+  });
+
+  it("outlines the chip of the focused radio, one rule per radio", () => {
+    for (const id of ["fix-all", "fix-model-0", "fix-model-1", "fix-model-2"]) {
+      expect(html).toContain(`#${id}:focus-visible ~ .fix-filter label[for="${id}"] { outline: 2px solid var(--color-info); outline-offset: 2px; }`);
+    }
+  });
+
+  it("draws the disclosure marker a flex summary loses, closed and open", () => {
+    expect(html).toContain('details.scenario > summary::before { content: "\\25B8"');
+    expect(html).toContain('details.scenario[open] > summary::before { content: "\\25BE"');
+  });
+});
+
 describe("renderReportHtml: themes and tokens", () => {
   it("pins light or dark with a class and follows the system otherwise", () => {
     expect(render(sampleReport(), "dark")).toContain('<html lang="en" class="theme-dark">');
@@ -159,7 +216,7 @@ describe("renderReportHtml: self-contained and safe", () => {
   it("escapes answers, prompts, tool output, keys and metadata so no markup or script gets through", () => {
     expect(html).not.toContain("<script>alert");
     expect(html).not.toContain("<img");
-    for (const tag of tags(html)) expect(tag).not.toMatch(/\son[a-z]+=/i);
+    for (const tag of tags(html)) expect(unquoted(tag)).not.toMatch(/\son[a-z]+=/i);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&lt;/details&gt;&lt;/pre&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;");
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html.match(/<\/details>/g)).toHaveLength(2);
@@ -174,7 +231,7 @@ describe("renderReportHtml: self-contained and safe", () => {
   });
 
   it("loads nothing: no src, no external stylesheet, a policy that forbids every fetch", () => {
-    for (const tag of tags(html)) expect(tag).not.toMatch(/\s(src|srcset|poster|action|formaction|background)=/i);
+    for (const tag of tags(html)) expect(unquoted(tag)).not.toMatch(/\s(src|srcset|poster|action|formaction|background)=/i);
     expect(tags(html).filter((t) => t.startsWith("<link"))).toEqual([]);
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[^']+'/);
     expect(html).not.toMatch(/@import|url\(/);
@@ -216,7 +273,7 @@ describe("renderReportHtml: the whole report's Markdown", () => {
 
   /** What a piece's button copies: its slice of #md-report when it has a range, else its own source. */
   const pieceCopied = (html: string, id: string): string => {
-    const button = new RegExp(`<button type="button" class="copy" data-copy="${id}"(?: data-range="(\\d+) (\\d+)")?>`).exec(html);
+    const button = new RegExp(`<button type="button" class="copy" data-copy="${id}"(?: data-range="(\\d+) (\\d+)")?[ >]`).exec(html);
     if (!button) throw new Error(`no button ${id}`);
     return button[1] === undefined ? markdownSourceOf(html, id) : markdownSourceOf(html, "md-report").slice(Number(button[1]), Number(button[2]));
   };

@@ -3,7 +3,7 @@
 // text escaped), and the policy forbids every fetch: the page loads nothing from anywhere.
 
 import { Chunks } from "./chunks.js";
-import { addMarkdownSource, COPY_SCRIPT, COPY_SCRIPT_HASH, copyButton } from "./copyScript.js";
+import { addMarkdownSource, COPY_SCRIPT, COPY_SCRIPT_HASH, COPY_STATUS, copyButton, pieceLabel } from "./copyScript.js";
 import { renderComparison } from "./comparisonTable.js";
 import { escapeHtml } from "./escape.js";
 import { renderFixCards } from "./fixCards.js";
@@ -27,7 +27,7 @@ const CSP = [
   "form-action 'none'",
 ].join("; ");
 
-const REPORT_LABEL = "Copy report as Markdown";
+const REPORT_LABEL = { text: "Copy report as Markdown" };
 
 /**
  * Whether the page carries the whole report's Markdown: then once, as #md-report at the end of
@@ -44,7 +44,7 @@ export function renderReportHtml(doc: ReportDocument, options: RenderOptions): s
   view.copyRanges = markdownRanges(view, markdown);
   const header = renderHeader(view, hasReport(markdown) ? copyButton(["md-report"], REPORT_LABEL) : "");
   const tiles = renderStatTiles(view, doc.fix_items?.length ?? 0);
-  const models = renderModelPanels(view, copyMarkdown(view.copyRanges, "md-verdict", markdown.verdict));
+  const models = renderModelPanels(view, copyMarkdown(view.copyRanges, "md-verdict", markdown.verdict, pieceLabel("verdict")));
   const comparison = renderComparison(view);
   const html = new Chunks();
   html.add(
@@ -75,6 +75,6 @@ export function renderReportHtml(doc: ReportDocument, options: RenderOptions): s
     addMarkdownSource(html, "md-report", markdown.report);
     html.add("\n");
   }
-  html.add(`<script>${COPY_SCRIPT}</script>\n</body>\n</html>\n`);
+  html.add(`${COPY_STATUS}\n<script>${COPY_SCRIPT}</script>\n</body>\n</html>\n`);
   return html.toString();
 }

@@ -3,6 +3,7 @@
 
 import type { Chunks } from "./chunks.js";
 import { escapeHtml, truncate } from "./escape.js";
+import { pieceLabel } from "./copyScript.js";
 import { copyMarkdown } from "./markdownRanges.js";
 import { faultNameHtml, figureHtml, latency, percent, tokens } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
@@ -86,7 +87,7 @@ function disclosure(view: ReportView, scenario: ScenarioView, markdown: string |
   return (
     `<details class="scenario" id="scenario-${key}"><summary><code>${key}</code><span class="mono">${glyphs}</span>` +
     `<small>${escapeHtml(truncate(scenario.prompt, 90))}</small></summary><div class="body"><pre class="prompt">\n${escapeHtml(scenario.prompt)}</pre>` +
-    `${expectations(first)}${copyMarkdown(view.copyRanges, `md-scenario-${scenario.index}`, markdown)}${cards}</div></details>`
+    `${expectations(first)}${copyMarkdown(view.copyRanges, `md-scenario-${scenario.index}`, markdown, pieceLabel(`scenario ${scenario.key}`))}${cards}</div></details>`
   );
 }
 

@@ -1,5 +1,12 @@
 // The static stylesheet. Colours come only through the design-token variables, so the theme
 // blocks in designTokens.ts are the whole difference between light and dark.
+//
+// Text on the page may be one long word (a URL in a recommendation, a model label, a tool name, a
+// scenario key): `main` lets it break anywhere, and the grid and flex children that hold it may
+// shrink below it (min-width: 0), so no box grows past the page and pushes its Copy button
+// off-screen. Tables opt out: they keep their words whole and scroll inside .scroll. A flex
+// summary draws no disclosure triangle, so the open/closed marker is drawn as ::before (with
+// empty alt text: the <details> itself tells a screen reader whether it is open).
 
 import { themeCss } from "./designTokens.js";
 
@@ -7,7 +14,8 @@ const STATIC_CSS = `
 * { box-sizing: border-box; }
 html { background: var(--color-background); }
 body { margin: 0; padding: 32px 24px 48px; background: var(--color-background); color: var(--color-text-primary); font: 14px/1.5 var(--font-text); }
-main { max-width: 1180px; margin: 0 auto; }
+main { max-width: 1180px; margin: 0 auto; overflow-wrap: anywhere; }
+.head > *, .section-head > *, .plot-row > *, details.scenario > summary > *, footer > *, .model, .fix-card { min-width: 0; }
 h1 { font-size: 22px; margin: 0 0 8px; }
 h2 { font-size: 16px; margin: 0 0 12px; display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
 h2 .meta, .meta { color: var(--color-text-secondary); font-weight: 400; font-size: 13px; }
@@ -47,7 +55,8 @@ a { color: var(--color-info-text); }
 .badge.warn { background: var(--color-warning-soft); color: var(--color-warning-text); }
 .badge.info { background: var(--color-info-soft); color: var(--color-info-text); }
 .verdict { margin-top: 12px; padding: 10px 14px; border-radius: 10px; background: var(--color-accent-ui-tint); border: 1px solid var(--color-accent-ui-muted); }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; overflow-wrap: normal; }
+button.copy, .button { overflow-wrap: normal; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th { text-align: left; font-weight: 500; color: var(--color-text-secondary); font-size: 12px; border-bottom: 1px solid var(--color-border); padding: 6px 8px; white-space: nowrap; }
 td { border-bottom: 1px solid var(--color-border-light); padding: 6px 8px; vertical-align: top; color: var(--color-text-cell); }
@@ -73,7 +82,9 @@ details.scenario > summary i { font-style: normal; }
 .prompt { white-space: pre-wrap; overflow-wrap: anywhere; }
 .calls, .small { font-size: 12px; color: var(--color-text-secondary); }
 details.scenario { border: 1px solid var(--color-border); border-radius: 10px; margin: 8px 0; background: var(--color-card); }
-details.scenario > summary { cursor: pointer; padding: 10px 14px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+details.scenario > summary { cursor: pointer; padding: 10px 14px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; list-style: none; }
+details.scenario > summary::before { content: "\\25B8"; content: "\\25B8" / ""; color: var(--color-text-secondary); }
+details.scenario[open] > summary::before { content: "\\25BE"; content: "\\25BE" / ""; }
 details.scenario > .body { padding: 0 14px 14px; }
 .answer { border: 1px solid var(--color-border-light); border-radius: 8px; padding: 10px 12px; margin-top: 10px; background: var(--color-surface); }
 .answer pre, .fault-box pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 8px 0 0; color: var(--color-text-primary); }
@@ -81,7 +92,7 @@ details.scenario > .body { padding: 0 14px 14px; }
 .fix-filter { display: flex; gap: 6px; flex-wrap: wrap; margin-bottom: 12px; }
 .fix > input { position: absolute; opacity: 0; pointer-events: none; }
 .fix-filter label { cursor: pointer; }
-.fix-cards { display: grid; gap: 10px; }
+.fix-cards { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
 .fix-card { border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; background: var(--color-card); }
 .fix-card .title { font-weight: 600; }
 .fix-card blockquote { margin: 8px 0; padding-left: 10px; border-left: 3px solid var(--color-accent-ui-muted); color: var(--color-text-cell); }
@@ -95,9 +106,15 @@ footer .legend { flex-basis: 100%; }
 .ok-text { color: var(--color-success-text); }
 .bad-text { color: var(--color-error-text); }
 .warn-text { color: var(--color-warning-text); }
+.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .failure { margin: 10px 0 0; padding: 8px 12px; border-radius: 8px; background: var(--color-error-soft); color: var(--color-error-text); }
 .in-progress { margin: 10px 0 0; padding: 8px 12px; border-radius: 8px; background: var(--color-warning-soft); color: var(--color-warning-text); }
 `;
+
+/** The radios are invisible, so keyboard focus on one is drawn around its chip instead. */
+function focusRule(id: string): string {
+  return `#${id}:focus-visible ~ .fix-filter label[for="${id}"] { outline: 2px solid var(--color-info); outline-offset: 2px; }`;
+}
 
 /** Radio-chip filter: checking a model's chip hides the cards that do not involve it. */
 function fixFilterCss(models: number): string {
@@ -105,8 +122,10 @@ function fixFilterCss(models: number): string {
   for (let i = 0; i < models; i++) {
     rules.push(`#fix-model-${i}:checked ~ .fix-cards .fix-card:not(.m${i}) { display: none; }`);
     rules.push(`#fix-model-${i}:checked ~ .fix-filter label[for="fix-model-${i}"] { background: var(--color-accent-b); color: var(--color-accent); }`);
+    rules.push(focusRule(`fix-model-${i}`));
   }
   rules.push(`#fix-all:checked ~ .fix-filter label[for="fix-all"] { background: var(--color-accent-b); color: var(--color-accent); }`);
+  rules.push(focusRule("fix-all"));
   return rules.join("\n");
 }
 
