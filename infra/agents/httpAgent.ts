@@ -8,6 +8,7 @@
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
 // recorded in the run's events and its report.
 import { abortableDelay } from "./abortableDelay.js";
+import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
 import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
 import { describeIssue, replayDataSchema } from "./replayData.js";
 
@@ -80,45 +81,50 @@ export class HttpAgent implements AgentRuntime {
 
   private async attempt(scenario: RuntimeScenario, model: RuntimeModel, outer: AbortSignal): Promise<ReplayData> {
     const timeoutMs = this.options.timeoutMs ?? 30_000;
-    const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
-    let response: Response;
+    const deadline = attemptDeadline(outer, timeoutMs);
     try {
-      response = await fetch(this.url, {
-        method: "POST",
-        headers: this.headers,
-        body: JSON.stringify({ scenario, model }),
-        signal,
-        // Followed, a redirect would carry the agent's headers to wherever it points.
-        redirect: "manual",
-      });
-    } catch (error) {
-      const timedOut = !outer.aborted && (error as Error).name === "TimeoutError";
-      // fetch says "fetch failed"; its cause says why (connect ECONNREFUSED host:port, a DNS failure...).
-      const cause = (error as { cause?: unknown }).cause;
-      const why = cause instanceof Error && cause.message ? cause.message : (error as Error).message;
-      throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent unreachable: ${why}`, true);
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status >= 300 && response.status < 400) {
-        throw new HttpAgentError(`agent answered a redirect (HTTP ${response.status}), which is not followed: give the URL of the replay endpoint itself`, false);
+      let response: Response;
+      try {
+        response = await fetch(this.url, {
+          method: "POST",
+          headers: this.headers,
+          body: JSON.stringify({ scenario, model }),
+          signal: deadline.signal,
+          // Followed, a redirect would carry the agent's headers to wherever it points.
+          redirect: "manual",
+        });
+      } catch (error) {
+        const timedOut = !outer.aborted && deadline.timedOut();
+        // fetch says "fetch failed"; its cause says why (connect ECONNREFUSED host:port, a DNS failure...).
+        const cause = (error as { cause?: unknown }).cause;
+        const why = cause instanceof Error && cause.message ? cause.message : (error as Error).message;
+        throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent unreachable: ${why}`, true);
       }
-      throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        if (response.status >= 300 && response.status < 400) {
+          throw new HttpAgentError(`agent answered a redirect (HTTP ${response.status}), which is not followed: give the URL of the replay endpoint itself`, false);
+        }
+        throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
+      }
+      const text = await this.bodyText(response, timeoutMs, outer, deadline);
+      let body: unknown;
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        throw new HttpAgentError("agent answered a body that is not JSON", false);
+      }
+      const parsed = replayDataSchema.safeParse(body);
+      if (!parsed.success) throw new HttpAgentError(`agent answered an invalid replay: ${describeIssue(parsed.error)}`, false);
+      return parsed.data;
+    } finally {
+      // Only now: the deadline also guards the body, which arrives after the headers.
+      deadline.clear();
     }
-    const text = await this.bodyText(response, timeoutMs, outer);
-    let body: unknown;
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      throw new HttpAgentError("agent answered a body that is not JSON", false);
-    }
-    const parsed = replayDataSchema.safeParse(body);
-    if (!parsed.success) throw new HttpAgentError(`agent answered an invalid replay: ${describeIssue(parsed.error)}`, false);
-    return parsed.data;
   }
 
   /** The body as text, at most `maxBodyBytes` of it; a body that stops arriving is a timeout. */
-  private async bodyText(response: Response, timeoutMs: number, outer: AbortSignal): Promise<string> {
+  private async bodyText(response: Response, timeoutMs: number, outer: AbortSignal, deadline: AttemptDeadline): Promise<string> {
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const tooLarge = () => new HttpAgentError(`agent answered a body over ${limit.toLocaleString("en-US")} bytes`, false);
     if (Number(response.headers.get("content-length") ?? 0) > limit) {
@@ -141,7 +147,7 @@ export class HttpAgent implements AgentRuntime {
       }
     } catch (error) {
       if (error instanceof HttpAgentError || outer.aborted) throw error;
-      const timedOut = (error as Error).name === "TimeoutError";
+      const timedOut = deadline.timedOut();
       throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent's answer broke off: ${(error as Error).message}`, true);
     }
     // As Response.json() does: a leading byte order mark is not part of the JSON.
