@@ -46,7 +46,7 @@ describe("HttpAgent", () => {
     });
     const replay = await new HttpAgent({ url: `${base}/ok` }).replay(scenario, model, { signal });
     expect(received).toEqual({ scenario, model });
-    expect(replay).toEqual({ answer: "Refunded.", tool_calls: [{ name: "refund_order" }], duration_ms: 812, cost: 0.001 });
+    expect(replay).toEqual({ answer: "Refunded.", tool_calls: [{ name: "refund_order" }], duration_ms: 812, cost: 0.001, metadata: {} });
   });
 
   it("reads an answer that starts with a byte order mark, as Response.json() does", async () => {
@@ -72,9 +72,31 @@ describe("HttpAgent", () => {
 
   it("refuses a body that is not a replay, naming the field", async () => {
     routes.set("/invalid", (_body, res) => json(res, 200, { answer: 42 }));
-    await expect(new HttpAgent({ url: `${base}/invalid` }).replay(scenario, model, { signal })).rejects.toThrow(/invalid replay: answer/);
+    await expect(new HttpAgent({ url: `${base}/invalid` }).replay(scenario, model, { signal })).rejects.toThrow(
+      "agent answered an invalid replay: replay.answer: must be a string or null, got number",
+    );
     routes.set("/unknown", (_body, res) => json(res, 200, { answer: "x", secret_field: 1 }));
-    await expect(new HttpAgent({ url: `${base}/unknown` }).replay(scenario, model, { signal })).rejects.toBeInstanceOf(HttpAgentError);
+    const error = await new HttpAgent({ url: `${base}/unknown` }).replay(scenario, model, { signal }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(HttpAgentError);
+    expect((error as Error).message).toBe("agent answered an invalid replay: replay.secret_field: unknown key");
+  });
+
+  it("accepts every replay Replay.from accepts: tool calls as names, nulls, camelCase keys", async () => {
+    routes.set("/names", (_body, res) => json(res, 200, { answer: "ok", tool_calls: ["lookup_order", { name: "refund_order" }] }));
+    expect((await new HttpAgent({ url: `${base}/names` }).replay(scenario, model, { signal })).tool_calls).toEqual([{ name: "lookup_order" }, { name: "refund_order" }]);
+    routes.set("/nulls", (_body, res) => json(res, 200, { answer: "ok", tool_calls: null, metadata: null, cost: null }));
+    expect(await new HttpAgent({ url: `${base}/nulls` }).replay(scenario, model, { signal })).toEqual({ answer: "ok", tool_calls: [], metadata: {} });
+    routes.set("/camel", (_body, res) =>
+      json(res, 200, { answer: "ok", toolCalls: [{ name: "lookup_order", durationMs: 5 }], durationMs: 812, inputTokens: 10, outputTokens: 3 }),
+    );
+    expect(await new HttpAgent({ url: `${base}/camel` }).replay(scenario, model, { signal })).toEqual({
+      answer: "ok",
+      tool_calls: [{ name: "lookup_order", duration_ms: 5 }],
+      duration_ms: 812,
+      input_tokens: 10,
+      output_tokens: 3,
+      metadata: {},
+    });
   });
 
   it("times out a hanging agent, and does not send the replay again: its tools may have run", async () => {
@@ -222,6 +244,6 @@ describe("HttpAgent against a hostile or broken endpoint", () => {
     await expect(new HttpAgent({ url: `${base}/500`, retries: 1, backoffMs: 5 }).replay(scenario, model, { signal })).rejects.toThrow("agent answered HTTP 500");
     expect(hits.get("/500")).toBe(2);
     routes.set("/array", (_body, res) => json(res, 200, [1, 2]));
-    await expect(new HttpAgent({ url: `${base}/array` }).replay(scenario, model, { signal })).rejects.toThrow(/invalid replay: \(body\)/);
+    await expect(new HttpAgent({ url: `${base}/array` }).replay(scenario, model, { signal })).rejects.toThrow("agent answered an invalid replay: replay.(root): must be a Replay or an object, got an array");
   });
 });

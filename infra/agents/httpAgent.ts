@@ -14,8 +14,7 @@
 // recorded in the run's events and its report.
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
-import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
-import { describeIssue, replayDataSchema } from "./replayData.js";
+import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 
 export interface HttpAgentOptions {
   url: string;
@@ -48,6 +47,19 @@ export class HttpAgentError extends Error {
   ) {
     super(message);
     this.name = "HttpAgentError";
+  }
+}
+
+/**
+ * The answer checked by `Replay.from` itself, so a host may answer whatever a Replay accepts
+ * (camelCase or snake_case keys, nulls, tool calls given as names; reference-core §6) and an
+ * unknown key or a wrong value is refused, naming the key as the host spelled it.
+ */
+function replayOf(body: unknown): ReplayData {
+  try {
+    return Replay.from(body).toJSON();
+  } catch (error) {
+    throw new HttpAgentError(`agent answered an invalid replay: ${(error as Error).message}`, false);
   }
 }
 
@@ -129,9 +141,7 @@ export class HttpAgent implements AgentRuntime {
       } catch {
         throw new HttpAgentError("agent answered a body that is not JSON", false);
       }
-      const parsed = replayDataSchema.safeParse(body);
-      if (!parsed.success) throw new HttpAgentError(`agent answered an invalid replay: ${describeIssue(parsed.error)}`, false);
-      return parsed.data;
+      return replayOf(body);
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.
       deadline.clear();
