@@ -61,6 +61,22 @@ describe("ScriptedAgent", () => {
     await expect(pending).rejects.toThrow("replay timed out");
   });
 
+  it("a reply with both key and prompt needs both to match, as in the judge script", async () => {
+    const keyed = ScriptedAgent.fromYaml(`
+replies:
+  - { key: refund_order, prompt: "/cancel/i", answer: "key and prompt" }
+  - { prompt: "/refund/i", answer: "prompt only" }
+`);
+    expect((await keyed.replay({ key: "refund_order", prompt: "Refund order 1234" }, model("m"), { signal })).answer).toBe("prompt only");
+    expect((await keyed.replay({ key: "refund_order", prompt: "Cancel order 1234" }, model("m"), { signal })).answer).toBe("key and prompt");
+    expect((await keyed.replay({ key: "other", prompt: "Cancel and refund" }, model("m"), { signal })).answer).toBe("prompt only");
+  });
+
+  it("refuses models under default, naming it, rather than ignoring it", () => {
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, models: [gpt-5] }")).toThrow(ScriptError);
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, models: [gpt-5] }")).toThrow(/default.*models/);
+  });
+
   it("rejects a malformed script naming the field", () => {
     expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(ScriptError);
     expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(/replies\.0/);

@@ -1,12 +1,14 @@
 // A deterministic agent for demos and tests: answers, tool calls, errors and latency come from a
-// YAML script. Each reply matches a scenario by key or by prompt pattern, optionally only for
-// some model labels; the first matching reply wins, else `default`, else an error that names
-// the scenario (so a script gap is visible as a run_error, not a silent pass).
+// YAML script. Each reply matches a scenario by key, by prompt pattern or by both (then both must
+// match, as in the judge script: a prompt narrows a keyed reply), optionally only for some model
+// labels; the first matching reply wins, else `default` (any scenario, any model: it takes no
+// key, prompt or models), else an error that names the scenario (so a script gap is visible as a
+// run_error, not a silent pass).
 //
 //   agent: SupportAgent
 //   default: { answer: "I can help with that." }
 //   replies:
-//     - key: refund_order            # or prompt: "/refund/i" (regex) or prompt: "refund" (substring)
+//     - key: refund_order            # and/or prompt: "/refund/i" (regex) or "refund" (substring)
 //       models: [gpt-5-mini]          # optional: only for these labels
 //       answer: "Refunded order 1234."
 //       tool_calls: [{ name: refund_order, arguments: { order_id: "1234" } }]
@@ -41,7 +43,9 @@ const reply = z
 const script = z
   .object({
     agent: z.string().min(1).optional(),
-    default: reply.omit({ key: true, prompt: true }).optional(),
+    // No models: a default limited to some models would leave the others with no reply, which
+    // is what leaving `default` out says; accepted and ignored, it said the opposite.
+    default: reply.omit({ key: true, prompt: true, models: true }).optional(),
     replies: z.array(reply).default([]),
   })
   .strict();
@@ -100,7 +104,7 @@ function matcherFor(entry: Reply, index: number): (scenario: RuntimeScenario, mo
   const prompt = entry.prompt ? promptMatcher(entry.prompt, index) : null;
   const models = entry.models ? new Set(entry.models) : null;
   return (scenario, model) =>
-    (!models || models.has(model.label)) && (entry.key ? entry.key === scenario.key : prompt!(scenario.prompt));
+    (!models || models.has(model.label)) && (!entry.key || entry.key === scenario.key) && (!prompt || prompt(scenario.prompt));
 }
 
 function promptMatcher(pattern: string, index: number): (prompt: string) => boolean {
