@@ -72,6 +72,15 @@ replies:
     expect((await keyed.replay({ key: "other", prompt: "Cancel and refund" }, model("m"), { signal })).answer).toBe("prompt only");
   });
 
+  it("refuses figures past the ReplayRecorded event's bounds when it loads, naming the field", () => {
+    expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answer: hi, input_tokens: 2000000000000 }]")).toThrow(
+      "agent script: replies.0.input_tokens: must be at most 1000000000000 tokens",
+    );
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, output_tokens: 1000000000001 }")).toThrow("agent script: default.output_tokens: must be at most 1000000000000 tokens");
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, cost: 1000000001 }")).toThrow("agent script: default.cost: must be at most 1000000000 (USD)");
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, duration_ms: 1000000000001 }")).toThrow("agent script: default.duration_ms: must be at most 1000000000000 ms");
+  });
+
   it("refuses models under default, naming it, rather than ignoring it", () => {
     expect(() => ScriptedAgent.fromYaml("default: { answer: hi, models: [gpt-5] }")).toThrow(ScriptError);
     expect(() => ScriptedAgent.fromYaml("default: { answer: hi, models: [gpt-5] }")).toThrow(/default.*models/);

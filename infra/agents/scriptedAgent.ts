@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { abortableDelay } from "./abortableDelay.js";
 import { parseScript, readScriptFile, textMatcher } from "../scripting/index.js";
-import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
+import { eventSchemas, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 
 const toolCall = z.object({ name: z.string().min(1) }).passthrough();
 
@@ -32,10 +32,12 @@ const reply = z
     tool_calls: z.array(toolCall).optional(),
     error: z.string().nullable().optional(),
     latency_ms: z.number().int().min(0).max(600_000).optional(),
-    duration_ms: z.number().min(0).optional(),
-    input_tokens: z.number().int().min(0).optional(),
-    output_tokens: z.number().int().min(0).optional(),
-    cost: z.number().min(0).optional(),
+    // The ReplayRecorded event's own bounds, so a figure past them is refused when the script
+    // loads, naming it, not at replay time as a run_error that says only the replay was refused.
+    duration_ms: eventSchemas.durationMs.optional(),
+    input_tokens: eventSchemas.tokenCount.optional(),
+    output_tokens: eventSchemas.tokenCount.optional(),
+    cost: eventSchemas.costAmount.optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
