@@ -10,6 +10,10 @@ import { loadKafkajs } from "@verdict/infra/lazy";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
 import { KafkaJobBus, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
 
+/** How long the group coordinator waits for a heartbeat before it evicts a member. */
+export const SESSION_TIMEOUT_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
+
 export class KafkaBatchJobBus implements JobBus {
   private readonly kafka: Kafka;
   private readonly publisher: KafkaJobBus;
@@ -27,7 +31,7 @@ export class KafkaBatchJobBus implements JobBus {
 
   async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
     await this.ensureTopic(topic);
-    const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+    const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
     this.consumers.add(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
@@ -45,13 +49,24 @@ export class KafkaBatchJobBus implements JobBus {
           await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
           attempts.delete(id);
         };
-        await inWindow(batch.messages, window, deliver, {
-          resolved: async (message) => {
-            resolveOffset(message.offset);
-            await heartbeat();
-          },
-          keepGoing: () => isRunning() && !isStale(),
-        });
+        // kafkajs heartbeats only between batches or when told to, and a replay may run for its
+        // whole budget (120 s by default), far past the session timeout: unless the batch
+        // heartbeats on its own clock while jobs run, the coordinator evicts this member and its
+        // running job is delivered again (the agent called twice). A heartbeat refused here (a
+        // rebalance) is not lost: the next one awaited after a job, or kafkajs after the batch,
+        // reports it.
+        const beating = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
+        try {
+          await inWindow(batch.messages, window, deliver, {
+            resolved: async (message) => {
+              resolveOffset(message.offset);
+              await heartbeat();
+            },
+            keepGoing: () => isRunning() && !isStale(),
+          });
+        } finally {
+          clearInterval(beating);
+        }
         await commitOffsetsIfNecessary();
       },
     });

@@ -46,7 +46,7 @@ describe("HttpAgent", () => {
     });
     const replay = await new HttpAgent({ url: `${base}/ok` }).replay(scenario, model, { signal });
     expect(received).toEqual({ scenario, model });
-    expect(replay).toEqual({ answer: "Refunded.", tool_calls: [{ name: "refund_order" }], duration_ms: 812, cost: 0.001 });
+    expect(replay).toEqual({ answer: "Refunded.", tool_calls: [{ name: "refund_order" }], duration_ms: 812, cost: 0.001, metadata: {} });
   });
 
   it("reads an answer that starts with a byte order mark, as Response.json() does", async () => {
@@ -72,18 +72,53 @@ describe("HttpAgent", () => {
 
   it("refuses a body that is not a replay, naming the field", async () => {
     routes.set("/invalid", (_body, res) => json(res, 200, { answer: 42 }));
-    await expect(new HttpAgent({ url: `${base}/invalid` }).replay(scenario, model, { signal })).rejects.toThrow(/invalid replay: answer/);
+    await expect(new HttpAgent({ url: `${base}/invalid` }).replay(scenario, model, { signal })).rejects.toThrow(
+      "agent answered an invalid replay: replay.answer: must be a string or null, got number",
+    );
     routes.set("/unknown", (_body, res) => json(res, 200, { answer: "x", secret_field: 1 }));
-    await expect(new HttpAgent({ url: `${base}/unknown` }).replay(scenario, model, { signal })).rejects.toBeInstanceOf(HttpAgentError);
+    const error = await new HttpAgent({ url: `${base}/unknown` }).replay(scenario, model, { signal }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(HttpAgentError);
+    expect((error as Error).message).toBe("agent answered an invalid replay: replay.secret_field: unknown key");
   });
 
-  it("times out a hanging agent", async () => {
+  it("accepts every replay Replay.from accepts: tool calls as names, nulls, camelCase keys", async () => {
+    routes.set("/names", (_body, res) => json(res, 200, { answer: "ok", tool_calls: ["lookup_order", { name: "refund_order" }] }));
+    expect((await new HttpAgent({ url: `${base}/names` }).replay(scenario, model, { signal })).tool_calls).toEqual([{ name: "lookup_order" }, { name: "refund_order" }]);
+    routes.set("/nulls", (_body, res) => json(res, 200, { answer: "ok", tool_calls: null, metadata: null, cost: null }));
+    expect(await new HttpAgent({ url: `${base}/nulls` }).replay(scenario, model, { signal })).toEqual({ answer: "ok", tool_calls: [], metadata: {} });
+    routes.set("/camel", (_body, res) =>
+      json(res, 200, { answer: "ok", toolCalls: [{ name: "lookup_order", durationMs: 5 }], durationMs: 812, inputTokens: 10, outputTokens: 3 }),
+    );
+    expect(await new HttpAgent({ url: `${base}/camel` }).replay(scenario, model, { signal })).toEqual({
+      answer: "ok",
+      tool_calls: [{ name: "lookup_order", duration_ms: 5 }],
+      duration_ms: 812,
+      input_tokens: 10,
+      output_tokens: 3,
+      metadata: {},
+    });
+  });
+
+  it("times out a hanging agent, and does not send the replay again: its tools may have run", async () => {
     routes.set("/hang", () => undefined);
     const started = Date.now();
     await expect(new HttpAgent({ url: `${base}/hang`, timeoutMs: 100, retries: 1, backoffMs: 5 }).replay(scenario, model, { signal })).rejects.toThrow(
       "agent did not answer within 100 ms",
     );
     expect(Date.now() - started).toBeLessThan(2_000);
+    expect(hits.get("/hang")).toBe(1);
+  });
+
+  it("without a timeout of its own, waits on the agent for as long as the caller's signal allows", async () => {
+    routes.set("/slow", (_body, res) => setTimeout(() => json(res, 200, { answer: "slow but fine" }), 300));
+    expect((await new HttpAgent({ url: `${base}/slow` }).replay(scenario, model, { signal })).answer).toBe("slow but fine");
+    routes.set("/slower", () => undefined);
+    const budget = new AbortController();
+    setTimeout(() => budget.abort(new Error("replay did not finish within 200 ms")), 200);
+    const error = await new HttpAgent({ url: `${base}/slower`, backoffMs: 5 }).replay(scenario, model, { signal: budget.signal }).catch((e: Error) => e);
+    // The budget's own error, not one the agent made up.
+    expect((error as Error).message).toBe("replay did not finish within 200 ms");
+    expect(hits.get("/slower")).toBe(1);
   });
 });
 
@@ -146,14 +181,52 @@ describe("HttpAgent against a hostile or broken endpoint", () => {
     expect(hits.get("/huge")).toBe(1);
   });
 
-  it("a body that stops arriving is a timeout (retried), not a body that is not JSON", async () => {
+  it("a body that stops arriving is a timeout, not a body that is not JSON, and is final: the agent answered", async () => {
     routes.set("/stall", (_body, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.write('{"answer":');
     });
     const agent = new HttpAgent({ url: `${base}/stall`, timeoutMs: 100, retries: 1, backoffMs: 5 });
     await expect(agent.replay(scenario, model, { signal })).rejects.toThrow("agent did not answer within 100 ms");
-    expect(hits.get("/stall")).toBe(2);
+    expect(hits.get("/stall")).toBe(1);
+  });
+
+  it("a body that breaks off after a 200 is final", async () => {
+    routes.set("/broken", (_body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"answer":', () => res.destroy());
+    });
+    const agent = new HttpAgent({ url: `${base}/broken`, retries: 2, backoffMs: 5 });
+    await expect(agent.replay(scenario, model, { signal })).rejects.toThrow(/^agent's answer broke off/);
+    expect(hits.get("/broken")).toBe(1);
+  });
+
+  it("a connection lost after the request was sent is final: the agent may be running it", async () => {
+    routes.set("/hangup", (_body, res) => res.socket?.destroy());
+    const agent = new HttpAgent({ url: `${base}/hangup`, retries: 2, backoffMs: 5 });
+    await expect(agent.replay(scenario, model, { signal })).rejects.toThrow(/^agent unreachable: /);
+    expect(hits.get("/hangup")).toBe(1);
+  });
+
+  it("a refused connection is retried: the request never reached the agent", async () => {
+    const later = createServer((req, res) => {
+      req.resume();
+      json(res, 200, { answer: "up now" });
+    });
+    await new Promise<void>((resolve) => later.listen(0, "127.0.0.1", resolve));
+    const port = (later.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => later.close(() => resolve()));
+    const agent = new HttpAgent({ url: `http://127.0.0.1:${port}/replay`, retries: 2, backoffMs: 300 });
+    const replaying = agent.replay(scenario, model, { signal });
+    // Refused at first; the agent comes up during the backoff.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise<void>((resolve) => later.listen(port, "127.0.0.1", resolve));
+    try {
+      expect((await replaying).answer).toBe("up now");
+    } finally {
+      later.closeAllConnections();
+      await new Promise<void>((resolve) => later.close(() => resolve()));
+    }
   });
 
   it("garbage, an empty body and a 500 with an HTML page are clear errors", async () => {
@@ -171,6 +244,6 @@ describe("HttpAgent against a hostile or broken endpoint", () => {
     await expect(new HttpAgent({ url: `${base}/500`, retries: 1, backoffMs: 5 }).replay(scenario, model, { signal })).rejects.toThrow("agent answered HTTP 500");
     expect(hits.get("/500")).toBe(2);
     routes.set("/array", (_body, res) => json(res, 200, [1, 2]));
-    await expect(new HttpAgent({ url: `${base}/array` }).replay(scenario, model, { signal })).rejects.toThrow(/invalid replay: \(body\)/);
+    await expect(new HttpAgent({ url: `${base}/array` }).replay(scenario, model, { signal })).rejects.toThrow("agent answered an invalid replay: replay.(root): must be a Replay or an object, got an array");
   });
 });

@@ -1,21 +1,26 @@
 // An agent the host runs itself behind HTTP: Verdict POSTs `{ scenario, model }` as JSON and
-// expects the replay's JSON back. Each attempt is bounded by a timeout; a 5xx or a network
-// failure is retried with exponential backoff; a 4xx, a redirect (never followed: it would take
-// the agent's headers to another host) or a body that is not a replay is final.
-// The body is read up to `maxBodyBytes` (a replay is recorded only up to 1 MB of answer anyway),
-// and a body that stops arriving is a timeout like a missing answer. A URL's user and password
+// expects the replay's JSON back. Only a request the agent surely did not act on is sent again,
+// with exponential backoff: a 5xx (issue #6: "retries on 5xx"), or a connection that failed
+// before the request went out (refused, unreachable, a DNS failure). A replay may call tools with
+// side effects (refund_order), so a timeout, a connection lost after sending, a body that broke
+// off, a 4xx, a redirect (never followed: it would take the agent's headers to another host) or
+// a body that is not a replay is final. Each attempt is bounded by the caller's signal (the
+// worker's and the CLI's per-replay budget, so a slow agent gets all of it) and, with
+// `timeoutMs`, by a timeout of its own. The body is read up to `maxBodyBytes` (a replay is
+// recorded only up to 1 MB of answer anyway), and a body that stops arriving is a timeout like a
+// missing answer. A URL's user and password
 // (`http://user:pass@host/replay`) are sent as basic auth and appear in no name or error: fetch
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
 // recorded in the run's events and its report.
 import { abortableDelay } from "./abortableDelay.js";
-import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
-import { describeIssue, replayDataSchema } from "./replayData.js";
+import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
+import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 
 export interface HttpAgentOptions {
   url: string;
-  /** Per attempt. */
+  /** Per attempt; without it an attempt is bounded only by the caller's signal (the replay budget). */
   timeoutMs?: number;
-  /** Extra attempts after the first, for 5xx and network errors. */
+  /** Extra attempts after the first, for a 5xx or a connection that failed before the request was sent. */
   retries?: number;
   backoffMs?: number;
   /** Sent as-is (e.g. an authorization header); never recorded anywhere. */
@@ -26,6 +31,15 @@ export interface HttpAgentOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** Failures of the connection itself: the request never reached the agent, so sending it again is safe. */
+const BEFORE_SENDING = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function failedBeforeSending(cause: unknown): boolean {
+  // With several addresses to try, Node reports an AggregateError whose parts carry the codes.
+  const parts = cause instanceof AggregateError ? [cause, ...cause.errors] : [cause];
+  return parts.some((part) => BEFORE_SENDING.has(String((part as { code?: unknown } | null)?.code)));
+}
+
 export class HttpAgentError extends Error {
   constructor(
     message: string,
@@ -33,6 +47,19 @@ export class HttpAgentError extends Error {
   ) {
     super(message);
     this.name = "HttpAgentError";
+  }
+}
+
+/**
+ * The answer checked by `Replay.from` itself, so a host may answer whatever a Replay accepts
+ * (camelCase or snake_case keys, nulls, tool calls given as names; reference-core §6) and an
+ * unknown key or a wrong value is refused, naming the key as the host spelled it.
+ */
+function replayOf(body: unknown): ReplayData {
+  try {
+    return Replay.from(body).toJSON();
+  } catch (error) {
+    throw new HttpAgentError(`agent answered an invalid replay: ${(error as Error).message}`, false);
   }
 }
 
@@ -79,46 +106,50 @@ export class HttpAgent implements AgentRuntime {
   }
 
   private async attempt(scenario: RuntimeScenario, model: RuntimeModel, outer: AbortSignal): Promise<ReplayData> {
-    const timeoutMs = this.options.timeoutMs ?? 30_000;
-    const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
-    let response: Response;
+    const timeoutMs = this.options.timeoutMs;
+    const deadline = attemptDeadline(outer, timeoutMs);
     try {
-      response = await fetch(this.url, {
-        method: "POST",
-        headers: this.headers,
-        body: JSON.stringify({ scenario, model }),
-        signal,
-        // Followed, a redirect would carry the agent's headers to wherever it points.
-        redirect: "manual",
-      });
-    } catch (error) {
-      const timedOut = !outer.aborted && (error as Error).name === "TimeoutError";
-      // fetch says "fetch failed"; its cause says why (connect ECONNREFUSED host:port, a DNS failure...).
-      const cause = (error as { cause?: unknown }).cause;
-      const why = cause instanceof Error && cause.message ? cause.message : (error as Error).message;
-      throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent unreachable: ${why}`, true);
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status >= 300 && response.status < 400) {
-        throw new HttpAgentError(`agent answered a redirect (HTTP ${response.status}), which is not followed: give the URL of the replay endpoint itself`, false);
+      let response: Response;
+      try {
+        response = await fetch(this.url, {
+          method: "POST",
+          headers: this.headers,
+          body: JSON.stringify({ scenario, model }),
+          signal: deadline.signal,
+          // Followed, a redirect would carry the agent's headers to wherever it points.
+          redirect: "manual",
+        });
+      } catch (error) {
+        if (outer.aborted) throw outer.reason;
+        if (deadline.timedOut()) throw new HttpAgentError(`agent did not answer within ${timeoutMs} ms`, false);
+        // fetch says "fetch failed"; its cause says why (connect ECONNREFUSED host:port, a DNS failure...).
+        const cause = (error as { cause?: unknown }).cause;
+        const why = cause instanceof Error && cause.message ? cause.message : (error as Error).message;
+        throw new HttpAgentError(`agent unreachable: ${why}`, failedBeforeSending(cause));
       }
-      throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        if (response.status >= 300 && response.status < 400) {
+          throw new HttpAgentError(`agent answered a redirect (HTTP ${response.status}), which is not followed: give the URL of the replay endpoint itself`, false);
+        }
+        throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
+      }
+      const text = await this.bodyText(response, timeoutMs, outer, deadline);
+      let body: unknown;
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        throw new HttpAgentError("agent answered a body that is not JSON", false);
+      }
+      return replayOf(body);
+    } finally {
+      // Only now: the deadline also guards the body, which arrives after the headers.
+      deadline.clear();
     }
-    const text = await this.bodyText(response, timeoutMs, outer);
-    let body: unknown;
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      throw new HttpAgentError("agent answered a body that is not JSON", false);
-    }
-    const parsed = replayDataSchema.safeParse(body);
-    if (!parsed.success) throw new HttpAgentError(`agent answered an invalid replay: ${describeIssue(parsed.error)}`, false);
-    return parsed.data;
   }
 
   /** The body as text, at most `maxBodyBytes` of it; a body that stops arriving is a timeout. */
-  private async bodyText(response: Response, timeoutMs: number, outer: AbortSignal): Promise<string> {
+  private async bodyText(response: Response, timeoutMs: number | undefined, outer: AbortSignal, deadline: AttemptDeadline): Promise<string> {
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const tooLarge = () => new HttpAgentError(`agent answered a body over ${limit.toLocaleString("en-US")} bytes`, false);
     if (Number(response.headers.get("content-length") ?? 0) > limit) {
@@ -140,9 +171,10 @@ export class HttpAgent implements AgentRuntime {
         chunks.push(value);
       }
     } catch (error) {
-      if (error instanceof HttpAgentError || outer.aborted) throw error;
-      const timedOut = (error as Error).name === "TimeoutError";
-      throw new HttpAgentError(timedOut ? `agent did not answer within ${timeoutMs} ms` : `agent's answer broke off: ${(error as Error).message}`, true);
+      if (error instanceof HttpAgentError) throw error;
+      if (outer.aborted) throw outer.reason;
+      // Final: the agent answered, so it has run the scenario (and its tools) already.
+      throw new HttpAgentError(deadline.timedOut() ? `agent did not answer within ${timeoutMs} ms` : `agent's answer broke off: ${(error as Error).message}`, false);
     }
     // As Response.json() does: a leading byte order mark is not part of the JSON.
     return Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "");

@@ -1,5 +1,4 @@
 // AgentRuntime adapters (DESIGN.md "Agent runtimes"): scripted and http.
 export * from "./scriptedAgent.js";
 export * from "./httpAgent.js";
-export * from "./replayData.js";
 export { shownSpec } from "./shownSpec.js";

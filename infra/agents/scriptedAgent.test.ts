@@ -61,6 +61,31 @@ describe("ScriptedAgent", () => {
     await expect(pending).rejects.toThrow("replay timed out");
   });
 
+  it("a reply with both key and prompt needs both to match, as in the judge script", async () => {
+    const keyed = ScriptedAgent.fromYaml(`
+replies:
+  - { key: refund_order, prompt: "/cancel/i", answer: "key and prompt" }
+  - { prompt: "/refund/i", answer: "prompt only" }
+`);
+    expect((await keyed.replay({ key: "refund_order", prompt: "Refund order 1234" }, model("m"), { signal })).answer).toBe("prompt only");
+    expect((await keyed.replay({ key: "refund_order", prompt: "Cancel order 1234" }, model("m"), { signal })).answer).toBe("key and prompt");
+    expect((await keyed.replay({ key: "other", prompt: "Cancel and refund" }, model("m"), { signal })).answer).toBe("prompt only");
+  });
+
+  it("refuses figures past the ReplayRecorded event's bounds when it loads, naming the field", () => {
+    expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answer: hi, input_tokens: 2000000000000 }]")).toThrow(
+      "agent script: replies.0.input_tokens: must be at most 1000000000000 tokens",
+    );
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, output_tokens: 1000000000001 }")).toThrow("agent script: default.output_tokens: must be at most 1000000000000 tokens");
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, cost: 1000000001 }")).toThrow("agent script: default.cost: must be at most 1000000000 (USD)");
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, duration_ms: 1000000000001 }")).toThrow("agent script: default.duration_ms: must be at most 1000000000000 ms");
+  });
+
+  it("refuses models under default, naming it, rather than ignoring it", () => {
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, models: [gpt-5] }")).toThrow(ScriptError);
+    expect(() => ScriptedAgent.fromYaml("default: { answer: hi, models: [gpt-5] }")).toThrow(/default.*models/);
+  });
+
   it("rejects a malformed script naming the field", () => {
     expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(ScriptError);
     expect(() => ScriptedAgent.fromYaml("replies: [{ key: a, answr: hi }]")).toThrow(/replies\.0/);

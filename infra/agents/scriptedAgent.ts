@@ -1,12 +1,14 @@
 // A deterministic agent for demos and tests: answers, tool calls, errors and latency come from a
-// YAML script. Each reply matches a scenario by key or by prompt pattern, optionally only for
-// some model labels; the first matching reply wins, else `default`, else an error that names
-// the scenario (so a script gap is visible as a run_error, not a silent pass).
+// YAML script. Each reply matches a scenario by key, by prompt pattern or by both (then both must
+// match, as in the judge script: a prompt narrows a keyed reply), optionally only for some model
+// labels; the first matching reply wins, else `default` (any scenario, any model: it takes no
+// key, prompt or models), else an error that names the scenario (so a script gap is visible as a
+// run_error, not a silent pass).
 //
 //   agent: SupportAgent
 //   default: { answer: "I can help with that." }
 //   replies:
-//     - key: refund_order            # or prompt: "/refund/i" (regex) or prompt: "refund" (substring)
+//     - key: refund_order            # and/or prompt: "/refund/i" (regex) or "refund" (substring)
 //       models: [gpt-5-mini]          # optional: only for these labels
 //       answer: "Refunded order 1234."
 //       tool_calls: [{ name: refund_order, arguments: { order_id: "1234" } }]
@@ -17,7 +19,7 @@
 import { z } from "zod";
 import { abortableDelay } from "./abortableDelay.js";
 import { parseScript, readScriptFile, textMatcher } from "../scripting/index.js";
-import type { AgentRuntime, ReplayData, RuntimeModel, RuntimeScenario } from "@verdict/domain";
+import { eventSchemas, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 
 const toolCall = z.object({ name: z.string().min(1) }).passthrough();
 
@@ -30,10 +32,12 @@ const reply = z
     tool_calls: z.array(toolCall).optional(),
     error: z.string().nullable().optional(),
     latency_ms: z.number().int().min(0).max(600_000).optional(),
-    duration_ms: z.number().min(0).optional(),
-    input_tokens: z.number().int().min(0).optional(),
-    output_tokens: z.number().int().min(0).optional(),
-    cost: z.number().min(0).optional(),
+    // The ReplayRecorded event's own bounds, so a figure past them is refused when the script
+    // loads, naming it, not at replay time as a run_error that says only the replay was refused.
+    duration_ms: eventSchemas.durationMs.optional(),
+    input_tokens: eventSchemas.tokenCount.optional(),
+    output_tokens: eventSchemas.tokenCount.optional(),
+    cost: eventSchemas.costAmount.optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
@@ -41,7 +45,9 @@ const reply = z
 const script = z
   .object({
     agent: z.string().min(1).optional(),
-    default: reply.omit({ key: true, prompt: true }).optional(),
+    // No models: a default limited to some models would leave the others with no reply, which
+    // is what leaving `default` out says; accepted and ignored, it said the opposite.
+    default: reply.omit({ key: true, prompt: true, models: true }).optional(),
     replies: z.array(reply).default([]),
   })
   .strict();
@@ -100,7 +106,7 @@ function matcherFor(entry: Reply, index: number): (scenario: RuntimeScenario, mo
   const prompt = entry.prompt ? promptMatcher(entry.prompt, index) : null;
   const models = entry.models ? new Set(entry.models) : null;
   return (scenario, model) =>
-    (!models || models.has(model.label)) && (entry.key ? entry.key === scenario.key : prompt!(scenario.prompt));
+    (!models || models.has(model.label)) && (!entry.key || entry.key === scenario.key) && (!prompt || prompt(scenario.prompt));
 }
 
 function promptMatcher(pattern: string, index: number): (prompt: string) => boolean {

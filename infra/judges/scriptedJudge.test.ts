@@ -65,6 +65,16 @@ describe("ScriptedJudge", () => {
     expect(() => ScriptedJudge.fromYaml("answers: [{ kind: score, answer: x, prompt: '/(/' }]")).toThrow("answers.0.prompt: invalid regex");
   });
 
+  it("refuses usage past the ResultScored event's bounds when it loads, naming the field", () => {
+    // Loaded, such a script made every score append fail: the run failed, pair after pair.
+    expect(() => ScriptedJudge.fromYaml("answers: [{ kind: score, answer: x, usage: { input_tokens: 2000000000000 } }]")).toThrow(
+      "judge script: answers.0.usage.input_tokens: must be at most 1000000000000 tokens",
+    );
+    expect(() => ScriptedJudge.fromYaml("usage: { output_tokens: 1000000000001 }")).toThrow("judge script: usage.output_tokens: must be at most 1000000000000 tokens");
+    expect(() => ScriptedJudge.fromYaml("usage: { cost: 1000000001 }")).toThrow("judge script: usage.cost: must be at most 1000000000 (USD)");
+    expect(() => ScriptedJudge.fromYaml("usage: { input_tokens: 1000000000000, cost: 1000000000 }")).not.toThrow();
+  });
+
   it("refuses a recursive alias (an answer that would contain itself), with its line", () => {
     const text = "defaults:\n  verdict: &v\n    winner: m\n    again: *v\n";
     expect(() => ScriptedJudge.fromYaml(text)).toThrow(JudgeScriptError);

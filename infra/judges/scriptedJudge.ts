@@ -20,7 +20,7 @@
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import type { JudgeReply, JudgeRequest } from "@verdict/domain";
+import { eventSchemas, type JudgeReply, type JudgeRequest } from "@verdict/domain";
 import { parseScript, readScriptFile, textMatcher } from "../scripting/index.js";
 
 const KINDS = ["score", "recommend", "verdict"] as const;
@@ -39,11 +39,13 @@ export interface JudgeBackend {
 }
 
 const answerText = z.union([z.string(), z.record(z.string(), z.unknown())]);
+// Bounded as the ResultScored event bounds a judge exchange's usage: past them every score
+// append was refused, so a script that loaded fine failed every pair of its runs.
 const usage = z
   .object({
-    input_tokens: z.number().int().min(0).optional(),
-    output_tokens: z.number().int().min(0).optional(),
-    cost: z.number().min(0).optional(),
+    input_tokens: eventSchemas.tokenCount.optional(),
+    output_tokens: eventSchemas.tokenCount.optional(),
+    cost: eventSchemas.costAmount.optional(),
     model: z.string().min(1).optional(),
   })
   .strict();
