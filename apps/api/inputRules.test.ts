@@ -2,18 +2,15 @@
 // `internal error`, a refusal naming a field the caller never sent, a silently different run):
 // each is refused where it is given, with VALIDATION naming the field and the rule, and nothing
 // is appended.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 
 beforeAll(async () => {
   p = await startPlatform();
+  return () => p.close();
 }, 60_000);
-
-afterAll(async () => {
-  await p?.close();
-});
 
 /** Sends `query` and expects one VALIDATION error with `message`, the event log left as it was. */
 async function refused(query: string, variables: Record<string, unknown>, message: string | RegExp): Promise<{ message: string; extensions: Record<string, unknown> }> {

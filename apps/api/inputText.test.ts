@@ -1,7 +1,7 @@
 // Text PostgreSQL cannot store (NUL, unpaired surrogates) is refused at the edge with the field
 // named, and writes nothing: appended, such an event stalled the projector, and every mutation
 // after it (anyone's) answered "internal error" once its read-your-writes wait ran out.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "graphql";
 import { textProblem } from "./server/inputText.js";
 import { collect, startPlatform, type Platform } from "./testing/harness.js";
@@ -37,10 +37,8 @@ describe("NUL and unpaired surrogates over the API", () => {
   let p: Platform;
   beforeAll(async () => {
     p = await startPlatform();
+    return () => p.close();
   }, 60_000);
-  afterAll(async () => {
-    await p?.close();
-  });
 
   it("refuses them in a mutation with VALIDATION, appends nothing, and the next mutation still reads back", async () => {
     const create = `mutation ($n: String) { createEvaluation(input: { agent: "A", name: $n, scenariosText: "hello there" }) { evaluationId evaluation { name } } }`;

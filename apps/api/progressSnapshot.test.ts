@@ -1,17 +1,14 @@
 // runProgress listens before it reads where the run is: a run that ends while a client subscribes
 // is announced to that client, whatever the order of the snapshot's read and the announcement.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { collect, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 
 beforeAll(async () => {
   p = await startPlatform();
+  return () => p.close();
 }, 60_000);
-
-afterAll(async () => {
-  await p?.close();
-});
 
 describe("runProgress", () => {
   it("ends for a run that completes while the subscription reads its snapshot", async () => {

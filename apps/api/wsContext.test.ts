@@ -1,7 +1,7 @@
 // Operations sent over one graphql-ws socket each read afresh: the socket's context (and its
 // per-request memo of run histories) was shared by every operation for the socket's lifetime, so
 // a dashboard that kept its socket open saw a running run's audit trail as it first read it.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { collect, startPlatform, type Platform } from "./testing/harness.js";
@@ -9,10 +9,8 @@ import { collect, startPlatform, type Platform } from "./testing/harness.js";
 let p: Platform;
 beforeAll(async () => {
   p = await startPlatform();
+  return () => p.close();
 }, 60_000);
-afterAll(async () => {
-  await p?.close();
-});
 
 it("answers a later query on the same socket from what is recorded by then", async () => {
   const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Orders", scenarios: [{ key: "where", prompt: "Where is my order?" }, { key: "cancel", prompt: "Cancel my order" }] }) { evaluationId } }`);
