@@ -58,6 +58,19 @@ it("counts the imported report's own judge calls (the verdict's) in the run's ju
   expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "report.run_judge_usage.calls" });
 });
 
+it("counts judge usage a result carries only in its metadata (as Report.fromJSON reads it), so the run's usage agrees with its report", async () => {
+  const metadata = { judge_usage: { calls: 2, input_tokens: 200, output_tokens: 20, cost: 0.002 } };
+  const results = ["a", "b"].map((key) => ({ scenario_key: key, label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, metadata }));
+  const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results };
+  const envelope = { version: 1, run_id: "metadata-judged-1", source: "ci", agent_name: "SupportAgent", suite: "support", report };
+  const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+  const runId = imported.body.data.importReport.runId;
+  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { calls inputTokens outputTokens cost } } report { json } } }`, { r: runId });
+  expect(run.body.data.run.usage.judge).toEqual({ calls: 4, inputTokens: 400, outputTokens: 40, cost: 0.004 });
+  const json = run.body.data.run.report.json;
+  expect((typeof json === "string" ? JSON.parse(json) : json).judge_usage).toMatchObject({ calls: 4, input_tokens: 400, output_tokens: 40, cost: 0.004 });
+});
+
 it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it back in report.json, and answers its re-import as a duplicate", async () => {
   const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId hostRunId number duplicate } }`;
   const report = (threshold: number) => ({ threshold, models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed", score: 1 }] });

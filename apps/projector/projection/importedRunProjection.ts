@@ -32,7 +32,9 @@ function resultRow(result: Record<string, unknown>, n: number, positions: Map<st
   const label = String(result.label ?? "");
   const model = asObject(models[label]) ?? {};
   const metadata = asObject(result.metadata) ?? {};
-  const judgeUsage = asObject(result.judge_usage);
+  // The top-level key is a copy written out with a result; the report reads metadata's, which a
+  // host's own report may carry alone.
+  const judgeUsage = asObject(result.judge_usage) ?? asObject(metadata.judge_usage);
   const cost = num(result.cost);
   const status = STATUSES.has(String(result.status)) ? String(result.status) : "errored";
   return {
