@@ -20,9 +20,7 @@ beforeAll(async () => {
   await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
 }, 60_000);
 
-afterAll(async () => {
-  await p?.close();
-});
+afterAll(() => p?.close());
 
 describe("tenancy and roles", () => {
   it("shows a second tenant none of the first tenant's data; its ids answer NOT_FOUND like missing ones", async () => {

@@ -25,9 +25,7 @@ beforeAll(async () => {
   await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
 }, 60_000);
 
-afterAll(async () => {
-  await p?.close();
-});
+afterAll(() => p?.close());
 
 describe("a finished run's filtered reads", () => {
   it("keep a bounded number of entries however many distinct filter values are asked", async () => {

@@ -222,13 +222,18 @@ function losingRunStreamAppends(inner: EventStore): EventStore & { lose: boolean
   return wrapper;
 }
 
+/** Run r1 of e1 recorded, then r2 scheduled on the evaluation while its run stream's append is lost. */
+async function runWithLostRunStream(): Promise<void> {
+  await createEvaluation(store, deps, "e1", ["a"]);
+  await beginRun(store, deps, "e1", "r1", [GPT]);
+  const flaky = losingRunStreamAppends(store);
+  flaky.lose = true;
+  await expect(beginRun(flaky, deps, "e1", "r2", [GPT])).rejects.toThrow("Connection terminated unexpectedly");
+}
+
 describe("a run whose run stream was never written (the process died between startRun's two appends)", () => {
   it("never appears: not the evaluation's latest run, not listed, not counted, no progress; the next run still heads it", async () => {
-    await createEvaluation(store, deps, "e1", ["a"]);
-    await beginRun(store, deps, "e1", "r1", [GPT]);
-    const flaky = losingRunStreamAppends(store);
-    flaky.lose = true;
-    await expect(beginRun(flaky, deps, "e1", "r2", [GPT])).rejects.toThrow("Connection terminated unexpectedly");
+    await runWithLostRunStream();
     expect((await store.readAll()).map((e) => e.type)).toContain("RunScheduled");
     expect(await store.readStream("run-r2")).toEqual([]);
     const projector = projectorOf();
@@ -250,11 +255,7 @@ describe("a run whose run stream was never written (the process died between sta
   });
 
   it("migration 005 takes such a run's PENDING row, projected before, out of a read database, and the evaluation's latest run back", async () => {
-    await createEvaluation(store, deps, "e1", ["a"]);
-    await beginRun(store, deps, "e1", "r1", [GPT]);
-    const flaky = losingRunStreamAppends(store);
-    flaky.lose = true;
-    await expect(beginRun(flaky, deps, "e1", "r2", [GPT])).rejects.toThrow("Connection terminated unexpectedly");
+    await runWithLostRunStream();
     await projectorOf().catchUp();
     const rebuilt = await checksum();
     // What RunScheduled projected before: a PENDING row that heads the evaluation.

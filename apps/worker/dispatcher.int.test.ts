@@ -1,7 +1,7 @@
 // The dispatcher on real PostgreSQL (event store and checkpoints in one database, the in-memory
 // job bus): when the server ends the session holding its leadership lock, it says so, stands by,
 // leads again and keeps dispatching. Needs PostgreSQL (bash infra/services/postgres.sh).
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import type { EventStore } from "@verdict/domain";
 import { createTestDatabase, terminateSessions, type TestDatabase } from "../../infra/services/testDatabase.js";
@@ -15,10 +15,10 @@ let store: EventStore;
 beforeAll(async () => {
   db = await createTestDatabase("verdict_dispatcher");
   store = await createPostgresEventStore({ connectionString: db.url });
-});
-afterAll(async () => {
-  await store?.close();
-  await db?.drop();
+  return async () => {
+    await store.close();
+    await db.drop();
+  };
 });
 
 it("a leader whose session is terminated logs the loss, leads again, and dispatches a run started afterwards", async () => {
