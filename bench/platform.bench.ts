@@ -21,6 +21,8 @@
 // VERDICT_BENCH_WORKER_CONCURRENCY (default 4, as `verdict start` and the worker's default);
 // VERDICT_BENCH_PARTITIONS (default 6: partitions of the topics the distributed workers create);
 // VERDICT_CHILD_NODE_ENV=production runs the servers with NODE_ENV=production.
+// The distributed mode starts PostgreSQL and the local Kafka broker first when they are down
+// (infra/services, as `npm test` does), before anything is timed.
 // The baseline: promptfoo 0.120 on the same shape, run first (bench/promptfoo/baseline.ts), when
 // bench/promptfoo/install.sh has installed it; VERDICT_BENCH_BASELINE=0 skips it.
 import "reflect-metadata";
@@ -348,6 +350,17 @@ async function distributed(): Promise<Figures> {
 }
 
 /**
+ * The distributed mode's services, started (or found running) by the same idempotent scripts
+ * `npm test` uses, so a first `npm run bench` does not end in a wall of connection errors.
+ * Before the baseline: a broker's start-up must not overlap anything timed.
+ */
+function ensureServices(): void {
+  for (const script of ["postgres.sh", "kafka.sh start"]) {
+    execSync(`bash ${join(ROOT, "infra", "services", script)}`, { stdio: ["ignore", "inherit", "inherit"] });
+  }
+}
+
+/**
  * promptfoo on the same shape, first, as the run's baseline (issue #6 sets the embedded target
  * at 10x its throughput); skipped, with the reason, when it is not installed or
  * VERDICT_BENCH_BASELINE=0.
@@ -359,7 +372,14 @@ async function baselineRun(): Promise<PromptfooBaseline | null> {
     return null;
   }
   const shape = { scenarios: SCENARIOS, models: MODELS, answer: ANSWER, concurrency: Number(workerConcurrency) };
-  const figures = await promptfooBaseline(ROOT, shape);
+  let figures: PromptfooBaseline;
+  try {
+    figures = await promptfooBaseline(ROOT, shape);
+  } catch (error) {
+    // Its failure is promptfoo's, not ours: say so and still measure Verdict.
+    console.log(`baseline: promptfoo failed, so no baseline in this run: ${(error as Error).message}`);
+    return null;
+  }
   console.log(`baseline: promptfoo ${figures.version}, ${figures.results} results (${figures.passed} passed) at concurrency ${shape.concurrency}: ` +
     `${figures.evalMs} ms evaluating, ${figures.resultsPerSecond} results/s (${figures.processMs} ms for the whole process), peak RSS ${figures.peakRssMb} MB`);
   console.log(`after the baseline: ${load()}`);
@@ -379,6 +399,7 @@ async function main(): Promise<void> {
   const only = process.env.VERDICT_BENCH_ONLY;
   console.log(`platform bench: ${SCENARIOS} scenarios x ${MODELS.length} models = ${PAIRS} results, scripted agent at zero latency, 3 rule checks, judge none`);
   console.log(`worker concurrency ${workerConcurrency}, Kafka partitions ${partitions}, servers' NODE_ENV ${process.env.VERDICT_CHILD_NODE_ENV ?? "unset"}`);
+  if (only !== "embedded") ensureServices();
   console.log(`before: ${load()}`);
   const baseline = await baselineRun();
   const figures: Figures[] = [];

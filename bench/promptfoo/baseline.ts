@@ -98,6 +98,11 @@ export async function promptfooBaseline(root: string, shape: BaselineShape): Pro
       HOME: dir,
       PROMPTFOO_DISABLE_TELEMETRY: "1",
       PROMPTFOO_DISABLE_UPDATE: "1",
+      // Its per-run log files: winston's file transport sometimes writes after its stream ended
+      // as the process exits, and the crash loses the run. Without them promptfoo also does less
+      // work, so the baseline errs in its favour.
+      PROMPTFOO_DISABLE_DEBUG_LOG: "1",
+      PROMPTFOO_DISABLE_ERROR_LOG: "1",
       NODE_OPTIONS: `--require ${preload}`,
       VERDICT_PEAK_RSS_FILE: rssFile,
     };
