@@ -2,7 +2,7 @@
 // own events as the log receives them (EventStore subscription). Both start with where the run
 // is now and finish once it has ended.
 import { Arg, Ctx, ID, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
-import { isValidId, runStream, type RecordedEvent } from "@verdict/domain";
+import { isValidId, ownedByAnotherTenant, runStream, type RecordedEvent } from "@verdict/domain";
 import type { RunProgress } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -94,10 +94,12 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
 
 async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<RecordedEvent>> {
   const { store } = context.deps;
-  if (!isValidId(args.runId)) throw notFound("run", args.runId, "runId");
+  const tenant = context.principal.tenant;
+  // Another tenant's run answers before its first (large) event is read, as fast as a missing one.
+  if (!isValidId(args.runId) || (await ownedByAnotherTenant(context.deps.readModels, "run", args.runId, tenant))) throw notFound("run", args.runId, "runId");
   const runId = runStream(args.runId);
   const [first] = await store.readStream(runId, { from: "start", limit: 1 });
-  if (!first || (first.data as { tenant?: unknown }).tenant !== context.principal.tenant) throw notFound("run", args.runId, "runId");
+  if (!first || (first.data as { tenant?: unknown }).tenant !== tenant) throw notFound("run", args.runId, "runId");
   return listenerIterator<RecordedEvent>(async (sink) => {
     const controller = new AbortController();
     const pairPrefix = `result-${args.runId}.`;
