@@ -1,7 +1,8 @@
-// Another tenant's run or evaluation must answer NOT_FOUND exactly as a missing id does, and as
-// fast: when its stream was read and decoded first, the answer took longer the larger the run,
-// so a caller could tell "exists elsewhere" from "does not exist" by the clock. Rather than
-// timing, these count the reads of the other tenant's streams: none may happen.
+// What one tenant must not learn about another. Its run or evaluation must answer NOT_FOUND
+// exactly as a missing id does, and as fast: when its stream was read and decoded first, the
+// answer took longer the larger the run, so a caller could tell "exists elsewhere" from "does not
+// exist" by the clock (rather than timing, these count the reads of the other tenant's streams:
+// none may happen). And a run's audit positions must not count the other tenants' events.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { importedRunId, type EventStore } from "@verdict/domain";
@@ -113,4 +114,25 @@ it("decides from the stream, as before, an id the read models do not have yet", 
   } finally {
     p.projector.start();
   }
+});
+
+it("numbers a run's audit events 0, 1, 2... in runAudit and runEvents alike, whatever other tenants write meanwhile", async () => {
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($e: ID!) { startRun(evaluationId: $e, external: true, selection: { keys: ["greeting", "refund"], models: ["gpt-5-mini"] }) { runId } }`, { e: evaluationId });
+  const external = started.body.data.startRun.runId;
+  const record = (key: string) =>
+    p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $k: String!) { recordReplay(runId: $r, scenarioKey: $k, modelLabel: "gpt-5-mini", replay: { answer: "Done." }) { scenarioKey } }`, { r: external, k: key });
+  await record("greeting");
+  // Globex's events land in the log between the run's: the log's positions counted them.
+  for (const text of ["One", "Two", "Three"]) {
+    await p.gql(p.keys.globexWrite, `mutation ($e: ID!, $t: String!) { mergeScenarios(evaluationId: $e, scenariosText: $t) { added } }`, { e: globexEvaluationId, t: text });
+  }
+  await record("refund");
+  const done = collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: external });
+  await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: external });
+  await done;
+  const audit = await p.gql(p.keys.acmeRead, `query ($r: ID!) { runAudit(id: $r) { events { type position } } }`, { r: external });
+  const events = audit.body.data.runAudit.events as Array<{ type: string; position: string }>;
+  expect(events.map((e) => e.position)).toEqual(events.map((_, i) => String(i)));
+  const live = await collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runEvents(runId: $r) { type position } }`, { r: external });
+  expect(live.map((m) => m.runEvents)).toEqual(events);
 });
