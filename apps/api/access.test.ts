@@ -1,5 +1,6 @@
 // Tenancy, roles, limits, validation and the REST exports, against the started server with real
 // HTTP and graphql-ws clients.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readWholeStream, evaluationStream, importedRunId, runStream } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
@@ -97,20 +98,34 @@ describe("limits and validation", () => {
     expect((await p.gql(p.keys.acmeRead, results(10), { r: runId })).body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
   });
 
-  it("answers a persisted-query mistake as the client's, VALIDATION naming extensions.persistedQuery", async () => {
-    const post = async (persistedQuery: object) => {
-      const res = await fetch(p.api.graphqlUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${p.keys.acmeRead}` },
-        body: JSON.stringify({ query: "{ catalogs { edges { node { key } } } }", extensions: { persistedQuery } }),
-      });
-      return { status: res.status, error: ((await res.json()) as any).errors[0] };
+  it("refuses persisted queries with VALIDATION naming extensions.persistedQuery, so no tenant can probe or evict another's", async () => {
+    // Apollo's APQ cache was one for the whole process: a hash another tenant had registered answered
+    // with data, an unknown one PERSISTED_QUERY_NOT_FOUND. Now every form is refused alike.
+    const query = "{ catalogs { key } }";
+    const sha256Hash = createHash("sha256").update(query).digest("hex");
+    const post = async (key: string, body: object) => {
+      const res = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
     };
+    const refused = {
+      status: 400,
+      body: { errors: [{ message: "extensions.persistedQuery: persisted queries are not supported; send the operation's text in `query`, without extensions.persistedQuery", extensions: { code: "VALIDATION", field: "extensions.persistedQuery" } }] },
+    };
+    // Acme registers its query the APQ way; globex then asks for it by hash alone, and for one never sent.
+    expect(await post(p.keys.acmeRead, { query, extensions: { persistedQuery: { version: 1, sha256Hash } } })).toEqual(refused);
+    expect(await post(p.keys.globexWrite, { extensions: { persistedQuery: { version: 1, sha256Hash } } })).toEqual(refused);
+    expect(await post(p.keys.globexWrite, { extensions: { persistedQuery: { version: 1, sha256Hash: "0".repeat(64) } } })).toEqual(refused);
     for (const wrong of [{ version: 1, sha256Hash: "abc" }, { version: 2, sha256Hash: "abc" }]) {
-      const { status, error } = await post(wrong);
-      expect(status).toBe(400);
-      expect(error.extensions).toEqual({ code: "VALIDATION", field: "extensions.persistedQuery" });
+      expect(await post(p.keys.acmeRead, { query, extensions: { persistedQuery: wrong } })).toEqual(refused);
     }
+    // A finished run's answer is kept and sent again to the same query; never to one with the extension.
+    const runQuery = `{ run(id: "${runId}") { id status } }`;
+    for (let i = 0; i < 2; i++) expect((await post(p.keys.acmeRead, { query: runQuery })).body.data.run).toEqual({ id: runId, status: "COMPLETED" });
+    const runHash = createHash("sha256").update(runQuery).digest("hex");
+    expect(await post(p.keys.acmeRead, { query: runQuery, extensions: { persistedQuery: { version: 1, sha256Hash: runHash } } })).toEqual(refused);
+    const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash } }));
+    const get = await fetch(`${p.api.graphqlUrl}?extensions=${extensions}`, { headers: { authorization: `Bearer ${p.keys.globexWrite}`, "apollo-require-preflight": "true" } });
+    expect({ status: get.status, body: await get.json() }).toEqual(refused);
   });
 
   it("answers 413 for a body over the limit", async () => {

@@ -11,7 +11,7 @@ describe("verdict with bad input: --agent and --judge", () => {
   it("a bad --agent or --judge is a usage error that names the flag and echoes no credential", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     const agent = (spec: string) => cli(exampleRun().map((arg) => (arg.startsWith("scripted:") && arg.endsWith("agent.yaml") ? spec : arg)));
-    expect(await agent("http:ftp://bob:S3cret@host/replay")).toMatchObject({ code: 2, stderr: "--agent: agent url must be http(s): ftp://host/replay" });
+    expect(await agent("http:ftp://bob:S3cret@host/replay")).toMatchObject({ code: 2, stderr: "--agent: agent url must be http(s): ftp://host" });
     const unparsable = await agent("http:https://bob:S3cret@ho st/replay");
     expect(unparsable.code).toBe(2);
     expect(unparsable.stderr).toMatch(/^--agent http:URL needs a URL/);

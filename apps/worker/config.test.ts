@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
 import { AGENT_SCRIPT } from "./testing.js";
+import { startupLine } from "./workerLog.js";
 
 const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict", KAFKA_BROKERS: "127.0.0.1:9092, 127.0.0.1:9094", VERDICT_AGENT: "scripted:examples/agent.yaml" };
 
@@ -57,7 +58,7 @@ describe("agentFromSpec", () => {
     const path = join(dir, "agent.yaml");
     await writeFile(path, AGENT_SCRIPT);
     expect((await agentFromSpec(`scripted:${path}`)).name).toBe(`scripted:${path}`);
-    expect((await agentFromSpec("http:https://agent.example.com/replay")).name).toBe("http:https://agent.example.com/replay");
+    expect((await agentFromSpec("http:https://agent.example.com/replay")).name).toBe("http:https://agent.example.com");
     await expect(agentFromSpec("module:./agent.js")).rejects.toThrow("VERDICT_AGENT must be scripted:<path to an agent script> or http:<url>");
   });
 });
@@ -79,10 +80,15 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     const agent = await bad(agentFromSpec("http:https://bob:S3cret@ho st/replay"));
     expect(agent).toMatch(/^VERDICT_AGENT: http: needs the URL/);
     expect(agent).not.toContain("S3cret");
-    expect(await bad(agentFromSpec("http:ftp://bob:S3cret@host/replay"))).toBe("VERDICT_AGENT: agent url must be http(s): ftp://host/replay");
+    expect(await bad(agentFromSpec("http:ftp://bob:S3cret@host/hooks/T0KEN/replay"))).toBe("VERDICT_AGENT: agent url must be http(s): ftp://host");
     const database = bad(Promise.resolve().then(() => readWorkerConfig({ ...env, DATABASE_URL: "postgres://bob:S3cret@host:port/verdict" }, [])));
     expect(await database).toMatch(/^DATABASE_URL is not a valid URL: /);
     expect(await database).not.toContain("S3cret");
+  });
+
+  it("starts its log with the http agent's origin only: a token in the URL's path, user, password or query is never printed", async () => {
+    const agent = await agentFromSpec("http:https://bob:S3cret@agent.example.com:8443/hooks/T0KEN/replay?api_key=QUERYSECRET#frag");
+    expect(startupLine(agent, null, 4242)).toBe("agent http:https://agent.example.com:8443, judge none (rules only), pid 4242");
   });
 
   it("shows back a mistyped setting, but never one that holds a URL (its prefix forgotten or mistyped)", async () => {

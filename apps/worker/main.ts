@@ -10,7 +10,7 @@ import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
 import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 import { startWorker } from "./startWorker.js";
-import { consoleLog } from "./workerLog.js";
+import { consoleLog, startupLine } from "./workerLog.js";
 
 /** Lowers this process's CPU priority by `nice` (see WorkerConfig.nice); where that is not allowed, says so and goes on. */
 function lowerPriority(nice: number): void {
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     topicPrefix: config.topicPrefix,
     watchdog: { stallMs: config.watchdogStallMs },
   });
-  consoleLog.info(`agent ${runtime?.name ?? "(none: not replaying)"}, judge ${judge?.name ?? "none (rules only)"}, pid ${process.pid}`);
+  consoleLog.info(startupLine(runtime, judge, process.pid));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -10,3 +10,8 @@ export const consoleLog: WorkerLog = {
 };
 
 export const silentLog: WorkerLog = { info: () => undefined, error: () => undefined };
+
+/** The line a worker starts with: its agent and judge by name (an http agent's shows its origin only). */
+export function startupLine(runtime: { name: string } | null, judge: { name: string } | null, pid: number): string {
+  return `agent ${runtime?.name ?? "(none: not replaying)"}, judge ${judge?.name ?? "none (rules only)"}, pid ${pid}`;
+}

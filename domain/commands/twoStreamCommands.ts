@@ -10,6 +10,7 @@
 // and never a PENDING run heading its evaluation. A retried import finds its number already
 // taken and reuses it.
 import type { EventStore } from "../ports/eventStore.js";
+import { ownedByAnotherTenant, type TenantIndex } from "../ports/tenantIndex.js";
 import { eventRegistry } from "../events/registry.js";
 import { evaluationStream, isValidId, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
@@ -71,12 +72,17 @@ async function scheduleRun(store: EventStore, command: StartRun | ImportReport, 
  * same run_id, each getting its own run, and neither learns that the other used it.
  * A run imported before tenant keying (stream `run-<run_id>`, no host_run_id, this tenant's)
  * keeps answering its retries, so an upgrade never turns a retry into a second run; such a
- * run_id was always a valid stream id, so only such a one is looked up there.
+ * run_id was always a valid stream id, so only such a one is looked up there. With `tenants`, a
+ * run_id that is another tenant's run is not looked up at all: reading that run (its report, as
+ * large as it is) only to find it is not this tenant's made the import slower for run_ids other
+ * tenants use, so timing told the caller which ones they were.
  */
-export async function importReport(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
+export async function importReport(store: EventStore, input: unknown, options: Options & { tenants?: TenantIndex }): Promise<TwoStreamResult> {
   const envelope = parseOrThrow(ImportReportEnvelope, { type: "ImportReport", ...(input as object) }, "command is invalid");
   const hostRunId = envelope.run_id;
-  const legacy = isValidId(hostRunId) ? await loadAggregate(store, runAggregate, runStream(hostRunId), options.registry) : null;
+  const legacy = isValidId(hostRunId) && !(await ownedByAnotherTenant(options.tenants, "run", hostRunId, envelope.tenant))
+    ? await loadAggregate(store, runAggregate, runStream(hostRunId), options.registry)
+    : null;
   const isLegacy = legacy !== null && legacy.state.imported && legacy.state.hostRunId === null && legacy.state.tenant === envelope.tenant;
   const command: ImportReport = isLegacy
     ? { ...envelope, host_run_id: null }

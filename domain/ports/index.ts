@@ -2,3 +2,4 @@
 export * from "./eventStore.js";
 export * from "./jobBus.js";
 export * from "./agentRuntime.js";
+export * from "./tenantIndex.js";

@@ -11,7 +11,8 @@
 // missing answer. A URL's user and password
 // (`http://user:pass@host/replay`) are sent as basic auth and appear in no name or error: fetch
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
-// recorded in the run's events and its report.
+// recorded in the run's events and its report. Names and errors show the origin alone: a path
+// may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
 import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
@@ -73,8 +74,8 @@ export class HttpAgent implements AgentRuntime {
     const credentials = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
     url.username = "";
     url.password = "";
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${url.origin === "null" ? `${url.protocol}//${url.host}${url.pathname}` : `${url.origin}${url.pathname}`}`);
-    this.name = `http:${url.origin}${url.pathname}`;
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${url.protocol}//${url.host}`);
+    this.name = `http:${url.origin}`;
     this.url = url.href;
     this.headers = { "content-type": "application/json", accept: "application/json" };
     if (credentials) this.headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;

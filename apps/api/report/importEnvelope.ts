@@ -4,7 +4,7 @@
 // evals import` both import through here, so a file and a request are held to the same rules.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { eventSchemas, importReport, stableJson, type EventStore, type HandleOptions, type LogPosition } from "@verdict/domain";
+import { eventSchemas, importReport, stableJson, type EventStore, type HandleOptions, type LogPosition, type TenantIndex } from "@verdict/domain";
 import { ApiError } from "../server/errors.js";
 import { depthMessage, tooDeep } from "../server/jsonDepth.js";
 import { tenantEvaluation, validInput } from "../schema/resolvers/commandSupport.js";
@@ -68,11 +68,11 @@ export async function importEnvelope(
   store: EventStore,
   evaluationId: string,
   envelope: unknown,
-  options: Omit<HandleOptions<never>, "decideContext">,
+  options: Omit<HandleOptions<never>, "decideContext"> & { tenants?: TenantIndex },
 ): Promise<ImportedEnvelope> {
   const input = parseEnvelope(envelope);
   const tenant = options.context.tenant;
-  await tenantEvaluation(store, tenant, evaluationId);
+  await tenantEvaluation(store, tenant, evaluationId, options.tenants);
   const digest = createHash("sha256").update(canonicalJson(input.report)).digest("hex");
   const { version: _v, ...rest } = input;
   const result = await importReport(store, { ...rest, evaluation_id: evaluationId, tenant, digest }, options);

@@ -6,11 +6,15 @@ import { ApiError } from "./errors.js";
 import type { ResponseCacheTrace } from "./responseCache.js";
 import type { TerminalRunCache } from "./terminalRunCache.js";
 
-/** The read-model queries the API uses (the projector's ReadModels, or a fake with the same shape). */
+/**
+ * The read-model queries the API uses (the projector's ReadModels, or a fake with the same shape).
+ * runTenant / evaluationTenant make it the TenantIndex that decides tenancy before a stream is read.
+ */
 export type ApiReadModels = Pick<
   ReadModels,
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
+  | "runTenant" | "evaluationTenant"
 >;
 
 export interface ApiLimits {

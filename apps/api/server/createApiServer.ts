@@ -18,6 +18,7 @@ import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLi
 import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { textProblem } from "./inputText.js";
+import { refusePersistedQueries } from "./persistedQueries.js";
 import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
@@ -157,6 +158,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     // process entry sets NODE_ENV=production for graphql-js's sake; graphql-ws then words an
     // unexpected server error's close reason "Internal server error" instead of its message).
     introspection: true,
+    // Its cache is one for every tenant; requests that name a persisted query are refused before
+    // they get here (persistedQueries.ts), and this keeps any that did from reaching a cache.
+    persistedQueries: false,
     stringifyResult: caching.stringifyResult,
     // The process that hosts the server owns shutdown order (API first, databases last).
     stopOnTerminationSignals: false,
@@ -209,7 +213,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     const path = tooDeep(req.body);
     if (path === null) return next();
     res.status(400).json({ errors: [{ message: depthMessage(path), extensions: { code: "VALIDATION", field: path } }] });
-  }, caching.serve, expressMiddleware(apollo, {
+  }, refusePersistedQueries, caching.serve, expressMiddleware(apollo, {
     context: async ({ req }) => {
       try {
         const { principal, trace } = await caching.principalAndTrace(req);

@@ -94,10 +94,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, on
   }
   const code = formatted.extensions?.code;
   if (isUncodedClientError(original, code)) {
-    // Apollo's persisted-query checks ("provided sha does not match query", "Unsupported persisted
-    // query version") carry a 400 but no code, so they read as INTERNAL_SERVER_ERROR.
-    const field = /persisted query|sha does not match/i.test(formatted.message) ? { field: "extensions.persistedQuery" } : {};
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: "VALIDATION", ...field } };
+    // Apollo's client errors that carry a 400 but no code would read as INTERNAL_SERVER_ERROR.
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: "VALIDATION" } };
   }
   // GraphQL's own errors (syntax, validation, bad variables) keep their message and code.
   if (original instanceof GraphQLError || (typeof code === "string" && code !== "INTERNAL_SERVER_ERROR")) return formatted;

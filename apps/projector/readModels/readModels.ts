@@ -1,6 +1,9 @@
 // The query surface the API reads: every method is scoped by tenant, so another tenant's ids
-// answer null (or an empty list). Lists page with opaque cursors; runs come newest first.
+// answer null (or an empty list), except runTenant / evaluationTenant, the TenantIndex the API
+// decides tenancy with before reading a stream. Lists page with opaque cursors; runs come newest
+// first.
 import type { MikroORM } from "@mikro-orm/postgresql";
+import type { TenantIndex } from "@verdict/domain";
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import type { LatestResult, RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
@@ -27,7 +30,7 @@ export interface ReadModelsOptions {
   finishedRunCache?: number;
 }
 
-export class ReadModels {
+export class ReadModels implements TenantIndex {
   readonly #finished: FinishedRunCache;
   readonly #database: SqlDatabase;
 
@@ -58,6 +61,16 @@ export class ReadModels {
   private async one<T>(query: string, params: unknown[]): Promise<T | null> {
     const rows = await this.sql().execute<T>(query, params);
     return rows[0] ?? null;
+  }
+
+  /** Whichever tenant's run has this id: for deciding tenancy only, never for showing a caller. */
+  async runTenant(runId: string): Promise<string | null> {
+    return (await this.one<{ tenant: string }>("SELECT r.tenant FROM runs r WHERE r.id = ?", [runId]))?.tenant ?? null;
+  }
+
+  /** Whichever tenant's evaluation has this id: for deciding tenancy only, never for showing a caller. */
+  async evaluationTenant(evaluationId: string): Promise<string | null> {
+    return (await this.one<{ tenant: string }>("SELECT e.tenant FROM evaluations e WHERE e.id = ?", [evaluationId]))?.tenant ?? null;
   }
 
   listCatalogs(tenant: string): Promise<CatalogSummary[]> {

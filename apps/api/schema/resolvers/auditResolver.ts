@@ -5,21 +5,9 @@ import type { Result } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { resultStatusOf, RunStatus } from "../types/enums.js";
-import { RunAudit, RunDiff, type AuditEvent, type GradeAudit, type PairChange } from "../types/report.js";
+import { RunAudit, RunDiff, type GradeAudit, type PairChange } from "../types/report.js";
+import { auditEvent } from "./auditEvents.js";
 import { runHistory } from "./runSupport.js";
-
-function auditEvents(events: Awaited<ReturnType<typeof runHistory>>["events"]): AuditEvent[] {
-  return events.map((e) => ({
-    type: e.type,
-    streamId: e.streamId,
-    version: e.streamVersion.toString(),
-    position: `${e.position.commit}/${e.position.prepare}`,
-    recordedAt: e.recordedAt.toISOString(),
-    schemaVersion: e.schemaVersion,
-    data: e.data,
-    metadata: e.metadata,
-  }));
-}
 
 const STATUS = { running: RunStatus.RUNNING, completed: RunStatus.COMPLETED, failed: RunStatus.FAILED } as const;
 
@@ -82,7 +70,7 @@ export class AuditResolver {
     return {
       runId: id,
       status: STATUS[history.status],
-      events: auditEvents(history.events),
+      events: history.events.map((event, ordinal) => auditEvent(event, ordinal)),
       grades,
       verdict: verdict || comparison
         ? {

@@ -1,8 +1,9 @@
 // What every mutation shares: write access, the command options (tenant, actor, clock, ids),
-// tenancy checks against the write side (streams, not read models) and read-your-writes.
+// tenancy checks against the write side (streams; the read models only answer another tenant's
+// id early, see TenantIndex) and read-your-writes.
 import {
-  evaluationAggregate, evaluationStream, isValidId, loadAggregate,
-  type EvaluationState, type EventStore, type HandleOptions, type LogPosition,
+  evaluationAggregate, evaluationStream, isValidId, loadAggregate, ownedByAnotherTenant,
+  type EvaluationState, type EventStore, type HandleOptions, type LogPosition, type TenantIndex,
 } from "@verdict/domain";
 import type { z } from "zod";
 import { requireWrite, type ApiContext } from "../../server/context.js";
@@ -16,12 +17,14 @@ export function commandOptions(context: ApiContext): Omit<HandleOptions<never>, 
 
 /** The evaluation as its stream folds, when it is this tenant's; otherwise NOT_FOUND. */
 export async function ownEvaluation(context: ApiContext, evaluationId: string): Promise<EvaluationState> {
-  return tenantEvaluation(context.deps.store, context.principal.tenant, evaluationId);
+  return tenantEvaluation(context.deps.store, context.principal.tenant, evaluationId, context.deps.readModels);
 }
 
-/** ownEvaluation for a caller without an API context (the CLI writes to the store itself). */
-export async function tenantEvaluation(store: EventStore, tenant: string, evaluationId: string): Promise<EvaluationState> {
-  if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId, "evaluationId");
+/** ownEvaluation for a caller without an API context (the CLI writes to the store itself, without `tenants`). */
+export async function tenantEvaluation(store: EventStore, tenant: string, evaluationId: string, tenants?: TenantIndex): Promise<EvaluationState> {
+  if (!isValidId(evaluationId) || (await ownedByAnotherTenant(tenants, "evaluation", evaluationId, tenant))) {
+    throw notFound("evaluation", evaluationId, "evaluationId");
+  }
   const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(evaluationId));
   if (!state.exists || state.tenant !== tenant) throw notFound("evaluation", evaluationId, "evaluationId");
   return state;

@@ -4,7 +4,8 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, eventSchemas, handleCommand, isValidId, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  ModelSpec, eventSchemas, handleCommand, isValidId, loadAggregate, ownedByAnotherTenant, pairStream, resultAggregate, runAggregate, runStream,
+  startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
@@ -144,7 +145,7 @@ export class RunMutations {
     @Ctx() context: ApiContext,
   ): Promise<RecordReplayPayload> {
     const options = commandOptions(context);
-    if (!isValidId(runId)) throw notFound("run", runId, "runId");
+    if (!isValidId(runId) || (await ownedByAnotherTenant(context.deps.readModels, "run", runId, context.principal.tenant))) throw notFound("run", runId, "runId");
     const { state } = await loadAggregate(context.deps.store, runAggregate, runStream(runId));
     if (state.status === "none" || state.started?.tenant !== context.principal.tenant) throw notFound("run", runId, "runId");
     if (!state.external) throw new ApiError("CONFLICT", `run ${runId} is not external; its replays are the workers'`, "runId");
@@ -162,7 +163,7 @@ export class RunMutations {
   })
   async completeExternalRun(@Arg("runId", () => ID) runId: string, @Ctx() context: ApiContext): Promise<RunCompletionPayload> {
     const options = commandOptions(context);
-    const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId, "runId");
+    const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId, { field: "runId", tenants: context.deps.readModels });
     if (!history.record?.started.external) throw new ApiError("CONFLICT", `run ${runId} is not external; the workers complete it`, "runId");
     const scored = history.record.scored.size;
     const command = { type: "RequestRunCompletion", run_id: runId, scored };
@@ -179,7 +180,8 @@ export class RunMutations {
     @Arg("envelope", () => GraphQLJSON) envelope: unknown,
     @Ctx() context: ApiContext,
   ): Promise<ImportReportPayload> {
-    const { position, ...imported } = await importEnvelope(context.deps.store, evaluationId, envelope, commandOptions(context));
+    const options = { ...commandOptions(context), tenants: context.deps.readModels };
+    const { position, ...imported } = await importEnvelope(context.deps.store, evaluationId, envelope, options);
     await afterWrite(context, position, `run ${imported.runId} (the envelope's run ${imported.hostRunId})`);
     return imported;
   }

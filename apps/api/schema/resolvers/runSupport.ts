@@ -8,7 +8,7 @@ import { historyResultCount, loadRunHistory, type RunHistory } from "../../repor
 export function runHistory(context: ApiContext, runId: string): Promise<RunHistory> {
   const tenant = context.principal.tenant;
   return memo(context, `history:${runId}`, async () =>
-    (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId), historyResultCount)) as RunHistory);
+    (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId, { tenants: context.deps.readModels }), historyResultCount)) as RunHistory);
 }
 
 export async function runReport(context: ApiContext, runId: string): Promise<Report> {

@@ -2,13 +2,14 @@
 // own events as the log receives them (EventStore subscription). Both start with where the run
 // is now and finish once it has ended.
 import { Arg, Ctx, ID, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
-import { isValidId, runStream, type RecordedEvent } from "@verdict/domain";
+import { isValidId, ownedByAnotherTenant, runStream } from "@verdict/domain";
 import type { RunProgress } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { listenerIterator } from "../../server/listenerIterator.js";
 import { resultStatusOf, runStatusOf } from "../types/enums.js";
 import { AuditEvent } from "../types/report.js";
+import { auditEvent } from "./auditEvents.js";
 import { RunProgressNode } from "../types/run.js";
 
 type Data = SubscribeResolverData<unknown, { runId: string }, ApiContext>;
@@ -92,20 +93,24 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
   });
 }
 
-async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<RecordedEvent>> {
+async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<AuditEvent>> {
   const { store } = context.deps;
-  if (!isValidId(args.runId)) throw notFound("run", args.runId, "runId");
+  const tenant = context.principal.tenant;
+  // Another tenant's run answers before its first (large) event is read, as fast as a missing one.
+  if (!isValidId(args.runId) || (await ownedByAnotherTenant(context.deps.readModels, "run", args.runId, tenant))) throw notFound("run", args.runId, "runId");
   const runId = runStream(args.runId);
   const [first] = await store.readStream(runId, { from: "start", limit: 1 });
-  if (!first || (first.data as { tenant?: unknown }).tenant !== context.principal.tenant) throw notFound("run", args.runId, "runId");
-  return listenerIterator<RecordedEvent>(async (sink) => {
+  if (!first || (first.data as { tenant?: unknown }).tenant !== tenant) throw notFound("run", args.runId, "runId");
+  return listenerIterator<AuditEvent>(async (sink) => {
     const controller = new AbortController();
     const pairPrefix = `result-${args.runId}.`;
     void (async () => {
       try {
+        // From the run's first event, in log order: the n-th sent is runAudit's n-th (its position).
+        let ordinal = 0;
         for await (const event of store.subscribeAll({ filter: { streamPrefixes: [runId, pairPrefix] }, signal: controller.signal })) {
           if (event.streamId !== runId && !event.streamId.startsWith(pairPrefix)) continue;
-          sink.push(event);
+          sink.push(auditEvent(event, ordinal++));
           if (event.streamId === runId && LAST_EVENTS.has(event.type)) break;
         }
         sink.end();
@@ -132,16 +137,7 @@ export class SubscriptionResolver {
     subscribe: (data) => subscribeEvents(data as Data),
     description: "The run's events (run stream and pair streams) from the first, live, until it has ended.",
   })
-  runEvents(@Root() event: RecordedEvent, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): AuditEvent {
-    return {
-      type: event.type,
-      streamId: event.streamId,
-      version: event.streamVersion.toString(),
-      position: `${event.position.commit}/${event.position.prepare}`,
-      recordedAt: event.recordedAt.toISOString(),
-      schemaVersion: event.schemaVersion,
-      data: event.data,
-      metadata: event.metadata,
-    };
+  runEvents(@Root() event: AuditEvent, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): AuditEvent {
+    return event;
   }
 }

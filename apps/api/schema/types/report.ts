@@ -23,7 +23,9 @@ export class AuditEvent {
   @Field(() => String, { description: "Position in its stream, from 0 (a 64-bit integer as text)." })
   version!: string;
 
-  @Field(() => String, { description: "Position in the whole log (commit/prepare)." })
+  @Field(() => String, {
+    description: "The event's place among the run's events (its run stream and pair streams, in log order), from 0, as text: the same in runAudit and runEvents.",
+  })
   position!: string;
 
   @Field(() => String)
