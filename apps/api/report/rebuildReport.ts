@@ -9,6 +9,7 @@ import type { RunHistory } from "./runEvents.js";
 export function rebuildReport(history: RunHistory): Report {
   // A failed run's report says so, and that it covers only what was scored before it stopped; a
   // run still going says that, and how many of its results are scored so far (`in_progress`).
+  // Neither names a best model or a comparison none was recorded for (Report.unfinished).
   if (history.record) {
     return reportFromRun(history.record, { judge: null, failure: history.failure?.message ?? null, inProgress: history.status === "running" });
   }
