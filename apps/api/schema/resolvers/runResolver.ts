@@ -139,9 +139,12 @@ export class RunResolver {
     return { ...ordered, seed: found.seed, resamples: found.resamples, confidence: found.confidence };
   }
 
-  @FieldResolver(() => VerdictNode, { nullable: true })
+  @FieldResolver(() => VerdictNode, { nullable: true, description: "The recorded verdict; null until one is recorded, and for a run of one model (no comparison, no verdict)." })
   async verdict(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<VerdictNode | null> {
-    return cached(context, run, "verdict", async () => (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null);
+    const recorded = await cached(context, run, "verdict", async () => (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null);
+    // A single-model run records VerdictRecorded with no verdict (only the judge it was scored
+    // with), and its row is all nulls: that is no verdict, as the run's report.json says.
+    return recorded && (recorded.winner !== null || recorded.rationale !== null || recorded.judge !== null) ? recorded : null;
   }
 
   @FieldResolver(() => RunUsage)

@@ -1,0 +1,90 @@
+// A run that has not completed (still running, or failed) read every way a user reads one: its
+// GraphQL fields (fix items, model summaries, verdict) agree with its report (report.md,
+// report.json, the page, GraphQL's `report`), which shows what was scored and decides nothing
+// that was not recorded. Also: a single-model run has no verdict, and a blank model filter is
+// refused everywhere rather than read as "every model" in one place and "none" in another.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+
+let p: Platform;
+let evaluationId: string;
+let running: string;
+let failed: string;
+let single: string;
+
+const MODELS = ["gpt-5-mini", "claude-sonnet-5"];
+// No lookup_order call: the scenario expects one (a fault, so a fix item).
+const UNTOOLED = { answer: "Your order is on its way and should arrive on Friday, tracking to follow." };
+const GREETING = { answer: "Hello! How can I help you with your order today? I am here to help." };
+
+async function ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
+  const { status, body } = await p.gql<T>(p.keys.acmeRead, query, variables);
+  if (body.errors) throw new Error(`${status}: ${JSON.stringify(body.errors)}`);
+  return body.data as T;
+}
+
+async function startExternal(keys: string[], models = MODELS): Promise<string> {
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $k: [String!], $m: [String!]) { startRun(evaluationId: $id, external: true, selection: { keys: $k, models: $m }) { runId } }`, { id: evaluationId, k: keys, m: models });
+  return started.body.data.startRun.runId;
+}
+
+async function record(runId: string, key: string, model: string, replay: object): Promise<void> {
+  const recorded = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $k: String!, $m: String!, $replay: JSON!) { recordReplay(runId: $r, scenarioKey: $k, modelLabel: $m, replay: $replay) { scenarioKey } }`, { r: runId, k: key, m: model, replay });
+  if (recorded.body.errors) throw new Error(JSON.stringify(recorded.body.errors));
+}
+
+/** Waits until the worker has scored `scored` pairs of the run and the read models show it. */
+async function scoredUpTo(runId: string, scored: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const data = await ok(`query ($r: ID!) { run(id: $r) { progress { completed } } }`, { r: runId });
+    if (data.run.progress.completed >= scored) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`run ${runId} never had ${scored} results scored`);
+}
+
+const path = (runId: string) => `/api/evaluations/${evaluationId}/runs/${runId}`;
+const text = async (url: string) => {
+  const res = await p.get(p.keys.acmeRead, url);
+  return { status: res.status, body: await res.text() };
+};
+
+beforeAll(async () => {
+  p = await startPlatform();
+  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+  const created = await p.gql(p.keys.acmeWrite, `mutation ($m: [String!]) { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: $m }) { evaluationId } }`, { m: MODELS });
+  evaluationId = created.body.data.createEvaluation.evaluationId;
+
+  // Running: gpt-5-mini has two of three scored (one faulted), claude-sonnet-5 nothing, refund nothing.
+  running = await startExternal(["order_status", "greeting", "refund"]);
+  await record(running, "order_status", "gpt-5-mini", UNTOOLED);
+  await record(running, "greeting", "gpt-5-mini", GREETING);
+  await scoredUpTo(running, 2);
+
+  // Failed: the host asked for completion with pairs never sent.
+  failed = await startExternal(["order_status", "greeting", "refund"]);
+  await record(failed, "order_status", "gpt-5-mini", UNTOOLED);
+  await record(failed, "greeting", "gpt-5-mini", GREETING);
+  await scoredUpTo(failed, 2);
+  const ended = collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: failed });
+  await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: failed });
+  expect((await ended).at(-1).runProgress.status).toBe("FAILED");
+
+  // One model, completed.
+  single = await startExternal(["greeting"], ["gpt-5-mini"]);
+  await record(single, "greeting", "gpt-5-mini", GREETING);
+  const done = collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: single });
+  await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: single });
+  expect((await done).at(-1).runProgress.status).toBe("COMPLETED");
+}, 60_000);
+
+afterAll(() => p?.close());
+
+describe("a single-model run", () => {
+  it("has no verdict, as its report.json has none", async () => {
+    const { run } = await ok(`query ($r: ID!) { run(id: $r) { status models { label } verdict { winner rationale judge } report { json } } }`, { r: single });
+    expect(run.status).toBe("COMPLETED");
+    expect(run.report.json).not.toHaveProperty("verdict");
+    expect(run.verdict).toBeNull();
+  });
+});
