@@ -80,6 +80,63 @@ beforeAll(async () => {
 
 afterAll(() => p?.close());
 
+const RUN_FIELDS = `query ($r: ID!) { run(id: $r) {
+  status
+  fixItems { kind fault models item }
+  gpt: fixItems(model: "gpt-5-mini") { fault }
+  claude: fixItems(model: "claude-sonnet-5") { fault }
+  models { label summary { passRate avgScore summary } }
+  verdict { winner }
+  comparison
+  report { json fixItemsMarkdown }
+} }`;
+
+describe.each([
+  ["running", () => running, "RUNNING"],
+  ["failed", () => failed, "FAILED"],
+])("a %s run's fields", (_name, runId, status) => {
+  it("list the fix items and model summaries its report lists, not nothing", async () => {
+    const { run } = await ok(RUN_FIELDS, { r: runId() });
+    expect(run.status).toBe(status);
+    const doc = run.report.json;
+    expect(doc.fix_items.map((item: any) => item.fault)).toEqual(["expected_tool_not_called"]);
+    expect(run.fixItems).toEqual(doc.fix_items.map((item: any) => ({ kind: item.kind, fault: item.fault, models: item.models, item })));
+    expect(run.gpt).toEqual([{ fault: "expected_tool_not_called" }]);
+    expect(run.claude).toEqual([]);
+    const markdown = await text(`${path(runId())}/report.md?part=fix_items`);
+    expect(markdown.body).toBe(run.report.fixItemsMarkdown);
+    expect(markdown.body).toContain("### expected tool not called ×1");
+    // The scored model's summary is the report's; the one with nothing scored has none yet.
+    const [gpt, claude] = run.models;
+    expect(gpt).toEqual({ label: "gpt-5-mini", summary: { passRate: doc.summary_by_model["gpt-5-mini"].pass_rate, avgScore: doc.summary_by_model["gpt-5-mini"].avg_score, summary: doc.summary_by_model["gpt-5-mini"] } });
+    expect(gpt.summary.summary).toMatchObject({ scenarios: 2, passed: 1 });
+    expect(claude).toEqual({ label: "claude-sonnet-5", summary: null });
+    // Nothing was decided, and nothing says otherwise.
+    expect([run.verdict, run.comparison]).toEqual([null, null]);
+  });
+
+  it("and its report name no best model or comparison, say when they are decided, and read the same every time", async () => {
+    const first = await text(`${path(runId())}/report.md`);
+    const again = await text(`${path(runId())}/report.md`);
+    expect(again.body).toBe(first.body);
+    expect(first.body).not.toMatch(/Best model|### Comparison/);
+    const envelope = JSON.parse((await text(`${path(runId())}/report.json`)).body);
+    expect(envelope.report).not.toHaveProperty("verdict");
+    expect(envelope.report).not.toHaveProperty("comparison");
+    const page = (await text(`${path(runId())}/report`)).body;
+    expect(page).not.toContain("judge&#39;s pick");
+    // The verdict piece, served alone, says the run has not completed and what that leaves open.
+    const verdict = await text(`${path(runId())}/report.md?part=verdict`);
+    const note = status === "RUNNING"
+      ? "_Still running: these figures cover 2 of 6 results; the best model and the comparison are decided when the run completes._"
+      : "_This run failed: these figures cover the 2 results scored before it stopped; no best model or comparison was decided, as they are when a run completes._";
+    expect(verdict.body).toContain(`\n\n${note}`);
+    expect(first.body).toContain(verdict.body);
+    const graphql = await ok(`query ($r: ID!) { run(id: $r) { report { verdictMarkdown markdown } } }`, { r: runId() });
+    expect(graphql.run.report).toEqual({ verdictMarkdown: verdict.body, markdown: first.body });
+  });
+});
+
 describe("a single-model run", () => {
   it("has no verdict, as its report.json has none", async () => {
     const { run } = await ok(`query ($r: ID!) { run(id: $r) { status models { label } verdict { winner rationale judge } report { json } } }`, { r: single });
