@@ -135,6 +135,23 @@ describe.each([
     const graphql = await ok(`query ($r: ID!) { run(id: $r) { report { verdictMarkdown markdown } } }`, { r: runId() });
     expect(graphql.run.report).toEqual({ verdictMarkdown: verdict.body, markdown: first.body });
   });
+
+  it("answer a selected scenario not scored, and a model with nothing scored, as such: they are in the run", async () => {
+    const scenario = await text(`${path(runId())}/report.md?part=scenario&scenario=refund`);
+    const expected = status === "RUNNING"
+      ? "_Scenario `refund` is not scored yet: the run is still running._"
+      : "_Scenario `refund` was not scored: the run failed before it was._";
+    expect(scenario).toEqual({ status: 200, body: expected });
+    const fix = await text(`${path(runId())}/report.md?part=fix_items&model=claude-sonnet-5`);
+    const nothing = status === "RUNNING" ? "Nothing is scored for `claude-sonnet-5` yet." : "Nothing was scored for `claude-sonnet-5` before the run failed.";
+    expect(fix).toEqual({ status: 200, body: `## What to fix for \`claude-sonnet-5\`\n\n${nothing}` });
+    const graphql = await ok(`query ($r: ID!) { run(id: $r) { report { scenarioMarkdown(key: "refund") fixItemsMarkdown(model: "claude-sonnet-5") } } }`, { r: runId() });
+    expect(graphql.run.report).toEqual({ scenarioMarkdown: expected, fixItemsMarkdown: fix.body });
+    // A scored scenario is its block; a key the run never selected is still NOT_FOUND.
+    expect((await text(`${path(runId())}/report.md?part=scenario&scenario=greeting`)).body).toMatch(/^<details>/);
+    const unknown = await p.get(p.keys.acmeRead, `${path(runId())}/report.md?part=scenario&scenario=nope`);
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: "scenario nope is not in this run", code: "NOT_FOUND", field: "scenario" }]);
+  });
 });
 
 describe("a single-model run", () => {

@@ -10,6 +10,7 @@ import { reportMarkdown } from "./markdown.js";
 import { fixItemBlock, fixItemsSection } from "./markdownFixItems.js";
 import { answersSection } from "./markdownScenarios.js";
 import { verdictSection } from "./markdownVerdict.js";
+import { code } from "./markdownText.js";
 import { summarizeByModel } from "./summary.js";
 import { judgedVerdict, rankedVerdict } from "./verdict.js";
 import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
@@ -271,7 +272,27 @@ export class Report implements MarkdownSource {
   }
 
   fixItemsMarkdown({ model }: { model?: string } = {}): string {
-    return model === undefined ? this.#once("md:fix", () => fixItemsSection(this.fixItems)) : fixItemsSection(this.fixItems, model);
+    if (model === undefined) return this.#once("md:fix", () => fixItemsSection(this.fixItems));
+    return fixItemsSection(this.fixItems, model, this.#nothingScored(model) ?? undefined);
+  }
+
+  /**
+   * Why one of an unfinished run's models has nothing to fix when none of its results is scored:
+   * "Nothing to fix." would read as a clean bill of health for a model not heard from yet.
+   */
+  #nothingScored(model: string): string | null {
+    if (!this.unfinished || !this.models.some((m) => m.label === model) || this.results.some((r) => r.label === model)) return null;
+    return this.failure ? `Nothing was scored for ${code(model)} before the run failed.` : `Nothing is scored for ${code(model)} yet.`;
+  }
+
+  /**
+   * What a scenario of an unfinished run with no result reads as where its piece would be (a
+   * report knows its results, not the run's selection: the caller says the key was selected).
+   */
+  unscoredScenarioMarkdown(key: string): string {
+    return this.failure
+      ? `_Scenario ${code(key)} was not scored: the run failed before it was._`
+      : `_Scenario ${code(key)} is not scored yet: the run is still running._`;
   }
 
   fixItemMarkdown(item: FixItem): string {
