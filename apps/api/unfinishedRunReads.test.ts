@@ -162,3 +162,22 @@ describe("a single-model run", () => {
     expect(run.verdict).toBeNull();
   });
 });
+
+describe("a blank model filter", () => {
+  it("is VALIDATION naming model everywhere a model filters, never every model here and none there", async () => {
+    for (const runId of [running, single]) {
+      for (const blank of ["", "  "]) {
+        for (const [field, pathOf] of [
+          [`fixItems(model: $m) { fault }`, ["run", "fixItems"]],
+          [`results(model: $m) { n }`, ["run", "results"]],
+          [`report { fixItemsMarkdown(model: $m) }`, ["run", "report", "fixItemsMarkdown"]],
+        ] as const) {
+          const answer = await p.gql(p.keys.acmeRead, `query ($r: ID!, $m: String) { run(id: $r) { ${field} } }`, { r: runId, m: blank });
+          expect(answer.body.errors?.[0]).toMatchObject({ path: pathOf, extensions: { code: "VALIDATION", field: "model" } });
+        }
+        const rest = await p.get(p.keys.acmeRead, `${path(runId)}/report.md?part=fix_items&model=${encodeURIComponent(blank)}`);
+        expect([rest.status, await rest.json()]).toEqual([400, { error: "model must not be blank: name one of the run's model labels, or leave model out for every model", code: "VALIDATION", field: "model" }]);
+      }
+    }
+  });
+});

@@ -2,12 +2,13 @@
 // report { fixItemsMarkdown(model:) scenarioMarkdown(key:) } both answer them.
 import type { Report } from "@verdict/domain";
 import { ApiError } from "../server/errors.js";
-import { checkRunModel } from "./runModel.js";
+import { checkModelFilter, checkRunModel } from "./runModel.js";
 import type { RunHistory } from "./runEvents.js";
 
-/** `## What to fix`, or one model's items (a label of the run's, else NOT_FOUND). */
+/** `## What to fix`, or one model's items (a label of the run's; blank is VALIDATION, unknown NOT_FOUND). */
 export function fixItemsPart(report: Report, model: string | null | undefined, field = "model"): string {
-  if (!model) return report.fixItemsMarkdown();
+  checkModelFilter(model, field);
+  if (model == null) return report.fixItemsMarkdown();
   checkRunModel(model, report.models.map((m) => m.label), field);
   return report.fixItemsMarkdown({ model });
 }

@@ -29,7 +29,7 @@ export class ReportResolver {
     return node.report.verdictMarkdown();
   }
 
-  @FieldResolver(() => String, { description: "What to fix; with model (one of the run's labels, else NOT_FOUND), that model's items." })
+  @FieldResolver(() => String, { description: "What to fix; with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), that model's items." })
   fixItemsMarkdown(@Root() node: RunReportNode, @Arg("model", () => String, { nullable: true }) model: string | null): string {
     // As report.md?part=fix_items answers it: a model not in the run is NOT_FOUND, not "Nothing to fix.".
     return fixItemsPart(node.report, model);

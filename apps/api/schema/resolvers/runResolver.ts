@@ -6,7 +6,7 @@ import { comparisonInModelOrder, roundHalfAwayFromZero, type FixItem, type Repor
 import type { Result, Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
-import { checkRunModel } from "../../report/runModel.js";
+import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
 import { ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
@@ -108,7 +108,7 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [ResultNode], { description: "One per scenario x model pair in run order; filters combine." })
+  @FieldResolver(() => [ResultNode], { description: "One per scenario x model pair in run order; filters combine (a blank model is VALIDATION)." })
   async results(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
@@ -116,6 +116,7 @@ export class RunResolver {
     @Arg("fault", () => String, { nullable: true }) fault: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ResultNode[]> {
+    checkModelFilter(model);
     const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
     const tenant = context.principal.tenant;
     // Still going: read fresh, filtered by the database.
@@ -139,14 +140,15 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND), only items involving it." })
+  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), only items involving it." })
   async fixItems(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
     @Ctx() context: ApiContext,
   ): Promise<FixItemNode[]> {
     // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
-    if (model) checkRunModel(model, (run.models ?? []).map((m) => m.label));
+    checkModelFilter(model);
+    if (model != null) checkRunModel(model, (run.models ?? []).map((m) => m.label));
     if (fromReport(run)) {
       const items = (await runReport(context, run.id)).fixItems.map(fixItemNode);
       return model ? items.filter((item) => item.models.includes(model)) : items;
