@@ -7,7 +7,7 @@ import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isValidId, loadAggregate, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
-import { reportEnvelope } from "../report/rebuildReport.js";
+import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
 import type { RunHistory } from "../report/runEvents.js";
 import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
@@ -96,7 +96,8 @@ export function reportRouter(): Router {
   router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, res) => {
     const context = requestContext(req);
     const located = await locate(context, req.params.id, req.params.runId);
-    const report = located.history.imported ? undefined : await runReport(context, req.params.runId);
+    // An imported document that cannot be rendered is still served, as stored.
+    const report = await runReport(context, req.params.runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
     const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
     send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
   }));

@@ -6,6 +6,7 @@ import { RunReportNode } from "../types/report.js";
 import type { ApiContext } from "../../server/context.js";
 import { runHistory, runReportHtml } from "./runSupport.js";
 import { fixItemsPart, scenarioPart } from "../../report/reportParts.js";
+import { reportDocumentOf } from "../../report/rebuildReport.js";
 
 @Resolver(() => RunReportNode)
 export class ReportResolver {
@@ -14,9 +15,9 @@ export class ReportResolver {
     return node.report.toMarkdown();
   }
 
-  @FieldResolver(() => GraphQLJSON, { description: "The report document (snake_case keys, as the guide's library writes it)." })
-  json(@Root() node: RunReportNode): unknown {
-    return node.report.toJSON();
+  @FieldResolver(() => GraphQLJSON, { description: "The report document (snake_case keys, as the guide's library writes it); an imported run's is the one it was imported with, as report.json serves it." })
+  async json(@Root() node: RunReportNode, @Ctx() context: ApiContext): Promise<unknown> {
+    return reportDocumentOf(await runHistory(context, node.runId), node.report);
   }
 
   @FieldResolver(() => String, { description: "A self-contained HTML page." })
