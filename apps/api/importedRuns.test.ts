@@ -149,4 +149,18 @@ describe("an exported run imported back", () => {
     expect(footer(importedHtml)).toContain("criteria response present · response length · latency");
     expect(footer(importedHtml)).toBe(footer(engineHtml));
   });
+
+  it("has an audit with the report's grades and verdict, its comparison's models in the run's order", async () => {
+    const query = `query ($r: ID!) { runAudit(id: $r) { grades { scenarioKey modelLabel status score scores fault } verdict { verdict judgeLabel comparison } } run(id: $r) { verdict { winner rationale judge } results { scenarioKey modelLabel status score fault } } }`;
+    const imported = (await p.gql(p.keys.acmeRead, query, { r: importedRun })).body.data;
+    expect(imported.runAudit.grades).toHaveLength(9);
+    expect(imported.runAudit.grades.map(({ scores: _scores, ...grade }: any) => grade)).toEqual(imported.run.results);
+    expect(imported.runAudit.grades[0].scores).toMatchObject({ response_present: 1 });
+    expect(imported.runAudit.verdict.verdict).toEqual(imported.run.verdict);
+    expect(imported.runAudit.verdict.verdict.winner).toEqual(expect.any(String));
+    expect(Object.keys(imported.runAudit.verdict.comparison.comparison.models)).toEqual(labels);
+    const engine = (await p.gql(p.keys.acmeRead, query, { r: engineRun })).body.data;
+    expect(Object.keys(engine.runAudit.verdict.comparison.comparison.models)).toEqual(labels);
+    expect(imported.runAudit.verdict.comparison.comparison).toEqual(engine.runAudit.verdict.comparison.comparison);
+  });
 });

@@ -1,11 +1,13 @@
 // runAudit: the run's recorded events in log order with the evidence behind each grade and the
 // verdict. compareRuns: run b against run a, pair by pair.
 import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
+import { comparisonInModelOrder } from "@verdict/domain";
 import type { Result } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { resultStatusOf, RunStatus } from "../types/enums.js";
 import { RunAudit, RunDiff, type AuditEvent, type GradeAudit, type PairChange } from "../types/report.js";
+import { importedGrades, importedVerdict } from "./importedAudit.js";
 import { runHistory } from "./runSupport.js";
 
 function auditEvents(events: Awaited<ReturnType<typeof runHistory>>["events"]): AuditEvent[] {
@@ -59,6 +61,9 @@ export class AuditResolver {
   @Query(() => RunAudit, { description: "The run's events in log order, with what every grade and the verdict were decided from." })
   async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
     const history = await runHistory(context, id);
+    if (history.imported) {
+      return { runId: id, status: STATUS[history.status], events: auditEvents(history.events), grades: importedGrades(history.imported), verdict: importedVerdict(history.imported) };
+    }
     const record = history.record;
     const grades: GradeAudit[] = [];
     if (record) {
@@ -79,6 +84,7 @@ export class AuditResolver {
     }
     const verdict = record?.verdict ?? null;
     const comparison = record?.comparison ?? null;
+    const labels = record?.started.models.map((m) => m.label) ?? [];
     return {
       runId: id,
       status: STATUS[history.status],
@@ -90,7 +96,8 @@ export class AuditResolver {
             judgeLabel: verdict?.judge_label ?? null,
             ranking: verdict?.ranking ?? {},
             judgeExchange: verdict?.judge_exchange ?? null,
-            comparison: comparison ?? null,
+            // Read back from jsonb, its models are sorted by length: in the run's order, as `run { comparison }` has them.
+            comparison: comparison ? { ...comparison, comparison: comparisonInModelOrder(comparison.comparison, labels) } : null,
           }
         : null,
     };
