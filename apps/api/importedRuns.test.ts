@@ -2,9 +2,11 @@
 // length, then bytes: the order a report's models were written in is gone from its
 // summary_by_model and must come back from its results (the memory store keeps key order, so the
 // shared harness would not show this); and the run's figures add up as the report's do.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgliteEventStore } from "@verdict/infra";
-import { startPlatform, type Platform } from "./testing/harness.js";
+import { reportEnvelope } from "./report/rebuildReport.js";
+import { loadRunHistory } from "./report/runEvents.js";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -65,10 +67,11 @@ it("counts judge usage a result carries only in its metadata (as Report.fromJSON
   const envelope = { version: 1, run_id: "metadata-judged-1", source: "ci", agent_name: "SupportAgent", suite: "support", report };
   const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
   const runId = imported.body.data.importReport.runId;
-  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { calls inputTokens outputTokens cost } } report { json } } }`, { r: runId });
+  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { calls inputTokens outputTokens cost } } report { verdictMarkdown } } }`, { r: runId });
   expect(run.body.data.run.usage.judge).toEqual({ calls: 4, inputTokens: 400, outputTokens: 40, cost: 0.004 });
-  const json = run.body.data.run.report.json;
-  expect((typeof json === "string" ? JSON.parse(json) : json).judge_usage).toMatchObject({ calls: 4, input_tokens: 400, output_tokens: 40, cost: 0.004 });
+  // The report rebuilt from the document (its JSON is the document as imported, which has no judge_usage of its own).
+  expect(run.body.data.run.report.verdictMarkdown).toContain("| $0.0040 (4 calls) |");
+  expect(run.body.data.run.report.verdictMarkdown).toContain("**Total: $0.0240** (agent $0.0200 · judge $0.0040)");
 });
 
 it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it back in report.json, and answers its re-import as a duplicate", async () => {
@@ -108,4 +111,56 @@ it("refuses a blank, over-long or control-character run_id with VALIDATION on en
     expect(refused.body.errors[0]).toMatchObject({ message, extensions: { code: "VALIDATION", field: "envelope.run_id" } });
   }
   expect(await runCount()).toBe(before);
+});
+
+describe("an exported run imported back", () => {
+  const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"];
+  let engineEvaluation: string;
+  let engineRun: string;
+  let importedRun: string;
+  const reportPath = (runId: string, ext = "") => `/api/evaluations/${engineEvaluation}/runs/${runId}/report${ext}`;
+
+  beforeAll(async () => {
+    await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+    const created = await p.gql(p.keys.acmeWrite, `mutation ($m: [String!]) { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: $m }) { evaluationId } }`, { m: labels });
+    engineEvaluation = created.body.data.createEvaluation.evaluationId;
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: engineEvaluation });
+    engineRun = started.body.data.startRun.runId;
+    await collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: engineRun });
+    const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
+    const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: engineEvaluation, e: { ...envelope, run_id: "exported-1" } });
+    importedRun = imported.body.data.importReport.runId;
+  }, 60_000);
+
+  it("serves its document as the original's bytes over REST, GraphQL and the CLI's function, not in jsonb's key order", async () => {
+    const original = JSON.stringify(((await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any).report);
+    // jsonb sorts keys by length: the criteria (and every result's scores) start with `latency`.
+    expect(Object.keys(JSON.parse(original).criteria).slice(0, 2)).toEqual(["response_present", "response_length"]);
+    const rest = ((await (await p.get(p.keys.acmeRead, reportPath(importedRun, ".json"))).json()) as any).report;
+    expect(JSON.stringify(rest)).toBe(original);
+    const graphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { report { json } } }`, { r: importedRun });
+    expect(JSON.stringify(graphql.body.data.run.report.json)).toBe(original);
+    // `verdict report --format json` writes this envelope.
+    const cli = reportEnvelope(await loadRunHistory(p.store, "acme", importedRun), "Imports", "SupportAgent");
+    expect(JSON.stringify(cli.report)).toBe(original);
+    // The page's footer lists the criteria in the original's order too.
+    const footer = (html: string) => html.slice(html.indexOf("<footer>"), html.indexOf("</footer>"));
+    const [engineHtml, importedHtml] = await Promise.all([engineRun, importedRun].map(async (r) => (await p.get(p.keys.acmeRead, reportPath(r))).text()));
+    expect(footer(importedHtml)).toContain("criteria response present · response length · latency");
+    expect(footer(importedHtml)).toBe(footer(engineHtml));
+  });
+
+  it("has an audit with the report's grades and verdict, its comparison's models in the run's order", async () => {
+    const query = `query ($r: ID!) { runAudit(id: $r) { grades { scenarioKey modelLabel status score scores fault } verdict { verdict judgeLabel comparison } } run(id: $r) { verdict { winner rationale judge } results { scenarioKey modelLabel status score fault } } }`;
+    const imported = (await p.gql(p.keys.acmeRead, query, { r: importedRun })).body.data;
+    expect(imported.runAudit.grades).toHaveLength(9);
+    expect(imported.runAudit.grades.map(({ scores: _scores, ...grade }: any) => grade)).toEqual(imported.run.results);
+    expect(imported.runAudit.grades[0].scores).toMatchObject({ response_present: 1 });
+    expect(imported.runAudit.verdict.verdict).toEqual(imported.run.verdict);
+    expect(imported.runAudit.verdict.verdict.winner).toEqual(expect.any(String));
+    expect(Object.keys(imported.runAudit.verdict.comparison.comparison.models)).toEqual(labels);
+    const engine = (await p.gql(p.keys.acmeRead, query, { r: engineRun })).body.data;
+    expect(Object.keys(engine.runAudit.verdict.comparison.comparison.models)).toEqual(labels);
+    expect(imported.runAudit.verdict.comparison.comparison).toEqual(engine.runAudit.verdict.comparison.comparison);
+  });
 });

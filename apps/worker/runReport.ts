@@ -85,7 +85,8 @@ export function runResults(record: RunRecord): Result[] {
 
 /**
  * The run's Report. With a `judge` and no recorded verdict, `report.judgeVerdict()` may ask it;
- * a recorded verdict and comparison are always used as given.
+ * a recorded verdict and comparison are always used as given. A failed or running run's report
+ * (`failure`, `inProgress`) makes up neither: they are decided when a run completes.
  */
 export function reportFromRun(
   record: RunRecord,

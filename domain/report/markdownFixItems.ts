@@ -42,10 +42,13 @@ export function fixItemBlock(item: FixItem): string {
   return lines.join("\n");
 }
 
-/** `## What to fix` (optionally for one model's items), or a line saying there is nothing. */
-export function fixItemsSection(items: readonly FixItem[], model?: string): string {
+/**
+ * `## What to fix` (optionally for one model's items), or a line saying there is nothing
+ * (`empty`, when the caller knows better than "Nothing to fix.": nothing was scored).
+ */
+export function fixItemsSection(items: readonly FixItem[], model?: string, empty = "Nothing to fix."): string {
   const heading = model === undefined ? "## What to fix" : `## What to fix for ${code(model)}`;
   const chosen = model === undefined ? items : items.filter((item) => item.models.includes(model));
-  if (chosen.length === 0) return `${heading}\n\nNothing to fix.`;
+  if (chosen.length === 0) return `${heading}\n\n${empty}`;
   return [heading, ...chosen.map(fixItemBlock)].join("\n\n");
 }

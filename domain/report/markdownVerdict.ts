@@ -1,5 +1,6 @@
 // The verdict piece of the Markdown report: the model table with the run's cost, the best
-// model with the verdict's rationale, and (comparing) the comparison with its intervals.
+// model with the verdict's rationale, and (comparing) the comparison with its intervals; for a
+// run that has not completed, a note that its figures are partial and nothing is decided yet.
 import { Format } from "../format/index.js";
 import { cell, code, inline } from "./markdownText.js";
 import { costIsEstimated } from "./summary.js";
@@ -64,6 +65,27 @@ function totals(source: MarkdownSource): string[] {
   return ["", `**Total: ${Format.money(run.total, { estimated: run.estimated })}** (${parts})`];
 }
 
+const results = (n: number): string => `${n} ${n === 1 ? "result" : "results"}`;
+
+/**
+ * An unfinished run's verdict piece says so itself (it is also served alone, without the
+ * report's header): its figures are partial, and, comparing, the best model and the comparison
+ * are decided when the run completes rather than guessed from part of its results.
+ */
+function unfinished(source: MarkdownSource): string[] {
+  const undecided = source.models.length > 1 && source.verdict === null && source.comparisonJSON === null;
+  if (source.inProgress) {
+    const { scored, total } = source.inProgress;
+    const decided = undecided ? "; the best model and the comparison are decided when the run completes" : "";
+    return ["", `_Still running: these figures cover ${scored} of ${results(total)}${decided}._`];
+  }
+  if (source.failure) {
+    const decided = undecided ? "; no best model or comparison was decided, as they are when a run completes" : "";
+    return ["", `_This run failed: these figures cover the ${results(source.results.length)} scored before it stopped${decided}._`];
+  }
+  return [];
+}
+
 function bestModel(source: MarkdownSource): string[] {
   const verdict = source.verdict;
   if (!verdict?.winner) return [];
@@ -98,7 +120,7 @@ function comparison(source: MarkdownSource): string[] {
   return lines;
 }
 
-/** `## Verdict`: model table, run cost, best model, comparison. */
+/** `## Verdict`: model table, run cost, an unfinished run's note, best model, comparison. */
 export function verdictSection(source: MarkdownSource): string {
-  return ["## Verdict", "", ...modelTable(source), ...totals(source), ...bestModel(source), ...comparison(source)].join("\n");
+  return ["## Verdict", "", ...modelTable(source), ...totals(source), ...unfinished(source), ...bestModel(source), ...comparison(source)].join("\n");
 }

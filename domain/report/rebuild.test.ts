@@ -126,6 +126,46 @@ describe("Report.fromJSON", () => {
     expect(finished.toHtml({ theme: "light" })).not.toContain('class="in-progress"');
   });
 
+  it("decides no best model or comparison for a run that has not completed, and says when they are decided, in every format", async () => {
+    const finished = await new Runner({ scenarios, models, replay }).run();
+    const complete = vi.fn();
+    const judge = new Judge({ label: "judge-model", complete });
+    const running = new Report({ results: finished.results.slice(0, 3), models: finished.models, judge, inProgress: { total: 6 } });
+    expect(await running.judgeVerdict()).toBeNull();
+    expect(complete).not.toHaveBeenCalled();
+    expect([running.verdict, running.comparison]).toEqual([null, null]);
+    // The verdict piece is also served alone (report.md?part=verdict): it carries the note itself.
+    const still = "_Still running: these figures cover 3 of 6 results; the best model and the comparison are decided when the run completes._";
+    expect(running.verdictMarkdown()).toContain(`\n\n${still}`);
+    const markdown = running.toMarkdown();
+    expect(markdown).not.toMatch(/Best model|### Comparison/);
+    expect(markdown).toContain(running.verdictMarkdown());
+    expect(checkGfm(markdown)).toEqual([]);
+    expect(running.toJSON()).not.toHaveProperty("verdict");
+    expect(running.toJSON()).not.toHaveProperty("comparison");
+    const html = running.toHtml({ theme: "light" });
+    expect(html).not.toMatch(/judge&#39;s pick|class="conclusion"|class="plot"/);
+    expect(html).toContain('<div class="verdict">The best model and the comparison are decided when the run completes.</div>');
+    // Read back, the same: nothing decided where nothing was recorded.
+    const rebuilt = Report.fromJSON(JSON.parse(JSON.stringify(running.toJSON())));
+    expect([rebuilt.toMarkdown(), rebuilt.toHtml({ theme: "light" })]).toEqual([markdown, html]);
+
+    const failed = new Report({ results: finished.results.slice(0, 3), models: finished.models, failure: "agent crashed" });
+    expect([failed.verdict, failed.comparison]).toEqual([null, null]);
+    expect(failed.verdictMarkdown()).toContain(
+      "\n\n_This run failed: these figures cover the 3 results scored before it stopped; no best model or comparison was decided, as they are when a run completes._",
+    );
+    expect(checkGfm(failed.toMarkdown())).toEqual([]);
+    expect(failed.toHtml({ theme: "light" })).toContain("No best model or comparison was decided: they are when a run completes, and this one failed.");
+    // A recorded verdict and comparison are shown as they were recorded, finished or not.
+    const recorded = new Report({ results: finished.results.slice(0, 3), models: finished.models, failure: "agent crashed", verdict: finished.verdict, comparison: finished.comparisonJSON });
+    expect(recorded.toMarkdown()).toContain(`**Best model: \`${finished.verdict!.winner}\`**`);
+    expect(recorded.verdictMarkdown()).not.toContain("no best model");
+    // One model: nothing to decide, the piece still says the run is going.
+    const single = new Report({ results: finished.results.filter((r) => r.label === "gpt-5-mini").slice(0, 1), models: finished.models.slice(0, 1), inProgress: { total: 3 } });
+    expect(single.verdictMarkdown()).toMatch(/\n\n_Still running: these figures cover 1 of 3 results\._$/);
+  });
+
   it("refuses a document without results", () => {
     expect(() => Report.fromJSON({} as never)).toThrow(/results must be an array/);
   });

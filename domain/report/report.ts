@@ -10,6 +10,7 @@ import { reportMarkdown } from "./markdown.js";
 import { fixItemBlock, fixItemsSection } from "./markdownFixItems.js";
 import { answersSection } from "./markdownScenarios.js";
 import { verdictSection } from "./markdownVerdict.js";
+import { code } from "./markdownText.js";
 import { summarizeByModel } from "./summary.js";
 import { judgedVerdict, rankedVerdict } from "./verdict.js";
 import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
@@ -135,6 +136,15 @@ export class Report implements MarkdownSource {
     return this.models.length > 1;
   }
 
+  /**
+   * A run that has not completed (still running, or failed): its verdict and comparison are
+   * decided when a run completes, from all of its results, so none is made up from part of them;
+   * only a recorded one is shown.
+   */
+  get unfinished(): boolean {
+    return this.failure !== null || this.inProgress !== null;
+  }
+
   get resultsByScenario(): ReadonlyMap<string, readonly ReportResult[]> {
     return this.#once("byScenario", () => {
       const map = new Map<string, ReportResult[]>();
@@ -181,10 +191,11 @@ export class Report implements MarkdownSource {
     return this.#once("runCosts", () => computeRunCosts(this.results, this.judgeUsage));
   }
 
-  /** The recorded verdict, else the judge's (once `judgeVerdict()` ran), else the ranking. */
+  /** The recorded verdict, else the judge's (once `judgeVerdict()` ran), else the ranking (none for an unfinished run). */
   get verdict(): Verdict | null {
     if (this.#options.verdict !== undefined) return this.#options.verdict;
     if (this.#judgedVerdict !== undefined) return this.#judgedVerdict;
+    if (this.unfinished) return null;
     return this.#once("rankedVerdict", () => rankedVerdict(this.summaryByModel));
   }
 
@@ -195,11 +206,11 @@ export class Report implements MarkdownSource {
 
   /**
    * Asks the judge (once) to pick among the compared models; its present winner and rationale
-   * override the ranking. A recorded verdict, a single model or no judge asks nothing.
+   * override the ranking. A recorded verdict, a single model, an unfinished run or no judge asks nothing.
    */
   async judgeVerdict(): Promise<Verdict | null> {
     const judge = this.#options.judge;
-    if (this.#options.verdict !== undefined || this.#judgedVerdict !== undefined || !judge) return this.verdict;
+    if (this.#options.verdict !== undefined || this.#judgedVerdict !== undefined || !judge || this.unfinished) return this.verdict;
     const ranked = rankedVerdict(this.summaryByModel);
     if (!ranked) return (this.#judgedVerdict = null);
     const outcome = await judge.verdict({ summaries: this.summaryByModel, instructions: this.#options.instructions ?? null });
@@ -228,8 +239,9 @@ export class Report implements MarkdownSource {
       const recorded = this.#options.comparison;
       if (recorded instanceof Comparison) return recorded;
       if (recorded) return Comparison.fromJSON(comparisonInModelOrder(recorded, this.models.map((model) => model.label)));
-      // An explicit null is a recorded "none": a rebuilt report never resamples.
-      if (recorded === null) return null;
+      // An explicit null is a recorded "none": a rebuilt report never resamples; an unfinished
+      // run's comparison is made when it completes.
+      if (recorded === null || this.unfinished) return null;
       return this.comparing ? new Comparison({ results: this.results, models: this.models.map((m) => m.label) }) : null;
     });
   }
@@ -260,7 +272,27 @@ export class Report implements MarkdownSource {
   }
 
   fixItemsMarkdown({ model }: { model?: string } = {}): string {
-    return model === undefined ? this.#once("md:fix", () => fixItemsSection(this.fixItems)) : fixItemsSection(this.fixItems, model);
+    if (model === undefined) return this.#once("md:fix", () => fixItemsSection(this.fixItems));
+    return fixItemsSection(this.fixItems, model, this.#nothingScored(model) ?? undefined);
+  }
+
+  /**
+   * Why one of an unfinished run's models has nothing to fix when none of its results is scored:
+   * "Nothing to fix." would read as a clean bill of health for a model not heard from yet.
+   */
+  #nothingScored(model: string): string | null {
+    if (!this.unfinished || !this.models.some((m) => m.label === model) || this.results.some((r) => r.label === model)) return null;
+    return this.failure ? `Nothing was scored for ${code(model)} before the run failed.` : `Nothing is scored for ${code(model)} yet.`;
+  }
+
+  /**
+   * What a scenario of an unfinished run with no result reads as where its piece would be (a
+   * report knows its results, not the run's selection: the caller says the key was selected).
+   */
+  unscoredScenarioMarkdown(key: string): string {
+    return this.failure
+      ? `_Scenario ${code(key)} was not scored: the run failed before it was._`
+      : `_Scenario ${code(key)} is not scored yet: the run is still running._`;
   }
 
   fixItemMarkdown(item: FixItem): string {

@@ -23,5 +23,5 @@ export {
 // The criterion type lists are `Scorer.CRITERION_TYPES` / `Scorer.RULE_CRITERION_TYPES`
 // (commands/ exports its own CRITERION_TYPES under that name).
 export type { Scores, ResultStatus, GateInput } from "./gate.js";
-export { scoresInScorerOrder } from "./scoreOrder.js";
+export { BUILT_IN_SCORES, scoresInScorerOrder } from "./scoreOrder.js";
 export { REGEX_INPUT_LIMIT, WIDE_REGEX_INPUT_LIMIT, patternShape, type PatternShape } from "./patternSafety.js";

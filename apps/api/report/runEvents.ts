@@ -3,7 +3,7 @@
 // record a Report is rebuilt from. Tenancy is checked here: a run of another tenant answers
 // exactly like a missing one, and as fast (decided from the TenantIndex before its stream is read).
 import {
-  eventRegistry, ownedByAnotherTenant, readWholeStream, runStream, isValidId,
+  eventRegistry, evaluationStream, ownedByAnotherTenant, readWholeStream, runStream, isValidId,
   type DomainEvent, type EventData, type EventStore, type RecordedEvent, type TenantIndex,
 } from "@verdict/domain";
 import { comparePositions } from "@verdict/infra/eventstore";
@@ -19,6 +19,11 @@ export interface RunHistory {
   /** Engine and external runs; null for an imported report. */
   record: RunRecord | null;
   imported: EventData<"ReportImported"> | null;
+  /**
+   * The criterion keys in their order: the run's own (RunStarted), or for an imported run its
+   * evaluation's (fixed when it was created), the order its document's scores lost in jsonb.
+   */
+  criterionKeys: string[];
   status: "running" | "completed" | "failed";
   failure: EventData<"RunFailed"> | null;
 }
@@ -44,7 +49,15 @@ export async function loadRunHistory(store: EventStore, tenant: string, runId: s
     events.sort((a, b) => comparePositions(a.position, b.position));
   }
   const parsed = events.map((e) => eventRegistry.parseRecorded(e));
-  return { runId, tenant, events, parsed, ...fold(parsed) };
+  const criterionKeys = first.type === "RunStarted" ? first.data.criteria.map((c) => c.key) : await evaluationCriterionKeys(store, first.data.evaluation_id);
+  return { runId, tenant, events, parsed, criterionKeys, ...fold(parsed) };
+}
+
+/** The evaluation's criterion keys, from its first event (criteria never change after it). */
+async function evaluationCriterionKeys(store: EventStore, evaluationId: string): Promise<string[]> {
+  const [first] = await store.readStream(evaluationStream(evaluationId), { from: "start", direction: "forwards", limit: 1 });
+  const created = first ? eventRegistry.parseRecorded(first) : null;
+  return created?.type === "EvaluationCreated" ? created.data.criteria.map((c) => c.key) : [];
 }
 
 /** How many results the run has: its scenarios x models, or the imported report's results. */

@@ -5,6 +5,16 @@
 import { truncateBytes } from "@verdict/domain";
 import { ApiError } from "../server/errors.js";
 
+/**
+ * VALIDATION naming `field` for a blank model filter: fix items read "" as no filter (every
+ * item) and results as a label (no result), so neither answer could be relied on.
+ */
+export function checkModelFilter(model: string | null | undefined, field = "model"): void {
+  if (typeof model === "string" && model.trim() === "") {
+    throw new ApiError("VALIDATION", "model must not be blank: name one of the run's model labels, or leave model out for every model", field);
+  }
+}
+
 /** NOT_FOUND naming `field` unless `model` is one of `labels` (the run's model labels). */
 export function checkRunModel(model: string, labels: readonly string[], field = "model"): void {
   if (labels.includes(model)) return;

@@ -7,9 +7,9 @@ import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isValidId, loadAggregate, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
-import { reportEnvelope } from "../report/rebuildReport.js";
+import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
 import type { RunHistory } from "../report/runEvents.js";
-import { checkRunModel } from "../report/runModel.js";
+import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
@@ -57,22 +57,17 @@ function send(req: Request, res: Response, located: Located, ext: "html" | "md" 
   res.send(body);
 }
 
-function markdownPart(report: Report, req: Request): string {
+function markdownPart(report: Report, history: RunHistory, req: Request): string {
   const part = query(req, "part");
   if (part === undefined) return report.toMarkdown();
   if (!(PARTS as readonly string[]).includes(part)) {
     throw new ApiError("VALIDATION", `part must be one of ${PARTS.join(", ")} (got ${JSON.stringify(part)})`, "part");
   }
   if (part === "verdict") return report.verdictMarkdown();
-  if (part === "fix_items") {
-    const model = query(req, "model");
-    if (model) checkRunModel(model, report.models.map((m) => m.label));
-    return report.fixItemsMarkdown(model ? { model } : {});
-  }
+  if (part === "fix_items") return fixItemsPart(report, query(req, "model"));
   const key = query(req, "scenario") ?? query(req, "key");
   if (!key) throw new ApiError("VALIDATION", "part=scenario needs scenario=<key>", "scenario");
-  if (!report.results.some((r) => r.scenario.key === key)) throw new ApiError("NOT_FOUND", `scenario ${key} is not in this run`, "scenario");
-  return report.scenarioMarkdown(key);
+  return scenarioPart(report, history, key, "scenario");
 }
 
 type Handler = (req: Request<{ id: string; runId: string }>, res: Response) => Promise<void>;
@@ -96,12 +91,13 @@ export function reportRouter(): Router {
   router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, res) => {
     const context = requestContext(req);
     const located = await locate(context, req.params.id, req.params.runId);
-    send(req, res, located, "md", "text/markdown; charset=utf-8", markdownPart(await runReport(context, req.params.runId), req));
+    send(req, res, located, "md", "text/markdown; charset=utf-8", markdownPart(await runReport(context, req.params.runId), located.history, req));
   }));
   router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, res) => {
     const context = requestContext(req);
     const located = await locate(context, req.params.id, req.params.runId);
-    const report = located.history.imported ? undefined : await runReport(context, req.params.runId);
+    // An imported document that cannot be rendered is still served, as stored.
+    const report = await runReport(context, req.params.runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
     const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
     send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
   }));

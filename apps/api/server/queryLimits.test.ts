@@ -19,25 +19,55 @@ describe("depthLimit", () => {
 });
 
 describe("costLimit", () => {
-  it("multiplies connections by their page size and lists by a default page", async () => {
-    const small = `{ evaluations(first: 2) { edges { node { id } } } }`;
-    // evaluations 1 + 2 x (edges 1 + 20 x (node 1 + id 1))
-    expect(await check(small, [costLimit(83)])).toEqual([]);
-    expect(await check(small, [costLimit(82)])).toEqual(["query costs 83; the limit is 82"]);
+  it("counts a connection's page once, at its edges, and other lists as a default page", async () => {
+    const small = `{ evaluations(first: 2) { edges { node { id compareModels } } } }`;
+    // evaluations 1 + (edges 1 + 2 x (node 1 + id 1 + compareModels 1))
+    expect(await check(small, [costLimit(8)])).toEqual([]);
+    expect(await check(small, [costLimit(7)])).toEqual(["query costs 8; the limit is 7"]);
+    // A plain list inside a page: each of the page's nodes lists a default page of 20.
+    const runs = `{ evaluation(id: "e") { runs { edges { node { id models { label provider model } } } } } }`;
+    // evaluation 1 + runs 1 + (edges 1 + 20 x (node 1 + id 1 + models 1 + 20 x 3))
+    expect(await check(runs, [costLimit(5000)])).toEqual([]);
+    expect(await check(runs, [costLimit(1262)])).toEqual(["query costs 1263; the limit is 1262"]);
+  });
+
+  it("accepts the documented largest page under the default limit, and refuses what multiplies past it", async () => {
+    // `first` is documented as 0..100: the largest page of a few fields fits (it cost 8,503 when
+    // counted at the connection and again at its edges).
+    const largest = `{ evaluation(id: "e") { runs(first: 100) { totalCount edges { cursor node { id number status } } } } }`;
+    expect(await check(largest, [costLimit(5000)])).toEqual([]);
+    expect(await check(`{ evaluation(id: "e") { runs { edges { node { id number status origin judgeLabel errorMessage scheduledAt startedAt completedAt } } } } }`, [costLimit(5000)])).toEqual([]);
+    // A huge `first`, and pages nested in pages, are still refused.
+    const huge = `{ evaluations(first: 100000) { edges { node { id } } } }`;
+    expect(await check(huge, [costLimit(5000)])).toEqual(["query costs 200002; the limit is 5000"]);
+    const nested = `{ evaluations(first: 100) { edges { node { runs(first: 100) { edges { node { id } } } } } } }`;
+    expect(await check(nested, [costLimit(5000)])).toEqual([`query costs ${1 + 1 + 100 * (1 + 1 + 1 + 100 * 2)}; the limit is 5000`]);
+  });
+
+  it("counts a page through fragments as it does inline", async () => {
+    const inline = `{ evaluations(first: 7) { edges { node { id } } } }`;
+    const spread = `{ evaluations(first: 7) { ...E } } fragment E on EvaluationConnection { edges { node { id } } }`;
+    const other = `{ evaluations(first: 7) { ...E } a: evaluations(first: 3) { ...E } } fragment E on EvaluationConnection { edges { node { id } } }`;
+    expect(await check(inline, [costLimit(1)])).toEqual(["query costs 16; the limit is 1"]);
+    expect(await check(spread, [costLimit(1)])).toEqual(["query costs 16; the limit is 1"]);
+    // The fragment's cost is kept per page size: the second page is not charged as the first.
+    expect(await check(other, [costLimit(1)])).toEqual([`query costs ${16 + 8}; the limit is 1`]);
   });
 
   it("counts a negative `first` as an empty page, so it cannot cancel the cost of other fields", async () => {
     const heavy = `{ a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } }`;
     const cancelled = `{ a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } evaluations(first: -100000) @skip(if: true) { edges { node { id } } } }`;
     expect(await check(heavy, [costLimit(1000)])).toEqual(["query costs 2004; the limit is 1000"]);
-    expect(await check(cancelled, [costLimit(1000)])).toEqual(["query costs 2005; the limit is 1000"]);
-    const viaVariable = `query ($n: Int) { a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } evaluations(first: $n) { totalCount } }`;
-    expect(await check(viaVariable, [costLimit(1000, () => ({ n: -2_000_000 }))])).toEqual(["query costs 2005; the limit is 1000"]);
+    // evaluations 1 + (edges 1 + 0 x ...)
+    expect(await check(cancelled, [costLimit(1000)])).toEqual(["query costs 2006; the limit is 1000"]);
+    const viaVariable = `query ($n: Int) { a: run(id: "r") { report { html } } b: run(id: "r") { report { html } } evaluations(first: $n) { edges { node { id } } } }`;
+    expect(await check(viaVariable, [costLimit(1000, () => ({ n: -2_000_000 }))])).toEqual(["query costs 2006; the limit is 1000"]);
   });
 
   it("reads `first` from variables when given them", async () => {
-    const query = `query ($n: Int) { evaluations(first: $n) { totalCount } }`;
-    expect(await check(query, [costLimit(10, () => ({ n: 50 }))])).toEqual(["query costs 51; the limit is 10"]);
+    const query = `query ($n: Int) { evaluations(first: $n) { edges { cursor } } }`;
+    // evaluations 1 + (edges 1 + 50 x cursor 1)
+    expect(await check(query, [costLimit(10, () => ({ n: 50 }))])).toEqual(["query costs 52; the limit is 10"]);
   });
 });
 

@@ -1,5 +1,6 @@
 // Validation rules that refuse a query before it runs: one too deep, or one whose estimated
-// cost (every field 1, list fields multiplied by their `first` or a default page) is too high.
+// cost (every field 1, a connection's `edges` multiplied by its `first`, other lists by a default
+// page) is too high.
 import {
   GraphQLError, Kind, getNamedType, getNullableType, isListType, isObjectType, isInterfaceType,
   type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLType, type ListValueNode,
@@ -127,7 +128,14 @@ function isList(type: GraphQLType): boolean {
   return isListType(getNullableType(type));
 }
 
-function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, walk: Walk, variables: Record<string, unknown>): number {
+const isConnection = (type: GraphQLType): boolean => getNamedType(type).name.endsWith("Connection");
+
+/**
+ * `page` is the page size of the connection `set` is the selection of (null elsewhere): its list
+ * (`edges`) is that many long. The connection field itself counts once, so a page is counted
+ * once: multiplied at both, a default page of runs cost 20 x 20 and `first: 100` was refused.
+ */
+function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, walk: Walk, variables: Record<string, unknown>, page: number | null = null): number {
   if (!set || !parent) return 0;
   const named = getNamedType(parent);
   const fields = isObjectType(named) || isInterfaceType(named) ? named.getFields() : {};
@@ -136,16 +144,17 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
     if (selection.kind === Kind.FIELD) {
       const field = fields[selection.name.value] as GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
-      const inner = costOf(selection.selectionSet, field.type, walk, variables);
-      // Connections multiply by their page size at `edges`; plain lists by a default page.
-      const isConnection = getNamedType(field.type).name.endsWith("Connection");
-      const factor = isConnection ? listSize(selection, variables) : isList(field.type) ? DEFAULT_LIST : 1;
+      const innerPage = isConnection(field.type) ? listSize(selection, variables) : null;
+      const inner = costOf(selection.selectionSet, field.type, walk, variables, innerPage);
+      // A connection's list is its page; other lists a default page.
+      const factor = isList(field.type) ? (page ?? DEFAULT_LIST) : 1;
       total += (FIELD_COSTS[`${named.name}.${field.name}`] ?? 1) + factor * inner;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      total += costOf(selection.selectionSet, parent, walk, variables);
+      total += costOf(selection.selectionSet, parent, walk, variables, page);
     } else {
       const name = selection.name.value;
-      total += throughFragment(walk, walk.costs, `${name}\u0000${named.name}`, name, (fragment) => costOf(fragment.selectionSet, parent, walk, variables)) ?? 0;
+      const key = `${name}\u0000${named.name}\u0000${page ?? ""}`;
+      total += throughFragment(walk, walk.costs, key, name, (fragment) => costOf(fragment.selectionSet, parent, walk, variables, page)) ?? 0;
     }
   }
   return total;

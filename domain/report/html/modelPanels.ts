@@ -61,9 +61,18 @@ function modelBlock(view: ReportView, label: string): string {
   );
 }
 
+/** Comparing, in a run that has not completed and recorded no verdict: when one is decided. */
+function undecidedRow(view: ReportView): string {
+  if (!view.comparing || view.doc.comparison) return "";
+  if (view.doc.failure) return `<div class="verdict">No best model or comparison was decided: they are when a run completes, and this one failed.</div>`;
+  if (view.doc.in_progress) return `<div class="verdict">The best model and the comparison are decided when the run completes.</div>`;
+  return "";
+}
+
 function verdictRow(view: ReportView): string {
   const verdict = view.doc.verdict;
-  if (!verdict || (!verdict.winner && !verdict.rationale)) return "";
+  if (!verdict) return undecidedRow(view);
+  if (!verdict.winner && !verdict.rationale) return "";
   const winner = verdict.winner ? `<strong>&#9733; ${escapeHtml(verdict.winner)}</strong> ` : "";
   const by = verdict.judge ? ` <span class="meta">· ranked by ${escapeHtml(verdict.judge)}</span>` : "";
   return `<div class="verdict">${winner}${escapeHtml(verdict.rationale ?? "")}${by}</div>`;

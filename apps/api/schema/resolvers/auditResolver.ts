@@ -1,12 +1,14 @@
 // runAudit: the run's recorded events in log order with the evidence behind each grade and the
 // verdict. compareRuns: run b against run a, pair by pair.
 import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
+import { comparisonInModelOrder } from "@verdict/domain";
 import type { Result } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { resultStatusOf, RunStatus } from "../types/enums.js";
 import { RunAudit, RunDiff, type GradeAudit, type PairChange } from "../types/report.js";
 import { auditEvent } from "./auditEvents.js";
+import { importedGrades, importedVerdict } from "./importedAudit.js";
 import { runHistory } from "./runSupport.js";
 
 const STATUS = { running: RunStatus.RUNNING, completed: RunStatus.COMPLETED, failed: RunStatus.FAILED } as const;
@@ -47,6 +49,9 @@ export class AuditResolver {
   @Query(() => RunAudit, { description: "The run's events in log order, with what every grade and the verdict were decided from." })
   async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
     const history = await runHistory(context, id);
+    if (history.imported) {
+      return { runId: id, status: STATUS[history.status], events: history.events.map((event, ordinal) => auditEvent(event, ordinal)), grades: importedGrades(history.imported), verdict: importedVerdict(history.imported) };
+    }
     const record = history.record;
     const grades: GradeAudit[] = [];
     if (record) {
@@ -67,6 +72,7 @@ export class AuditResolver {
     }
     const verdict = record?.verdict ?? null;
     const comparison = record?.comparison ?? null;
+    const labels = record?.started.models.map((m) => m.label) ?? [];
     return {
       runId: id,
       status: STATUS[history.status],
@@ -78,7 +84,8 @@ export class AuditResolver {
             judgeLabel: verdict?.judge_label ?? null,
             ranking: verdict?.ranking ?? {},
             judgeExchange: verdict?.judge_exchange ?? null,
-            comparison: comparison ?? null,
+            // Read back from jsonb, its models are sorted by length: in the run's order, as `run { comparison }` has them.
+            comparison: comparison ? { ...comparison, comparison: comparisonInModelOrder(comparison.comparison, labels) } : null,
           }
         : null,
     };

@@ -4,9 +4,9 @@ import { GraphQLJSON } from "graphql-scalars";
 import { ReportTheme } from "../types/enums.js";
 import { RunReportNode } from "../types/report.js";
 import type { ApiContext } from "../../server/context.js";
-import { ApiError } from "../../server/errors.js";
-import { runReportHtml } from "./runSupport.js";
-import { checkRunModel } from "../../report/runModel.js";
+import { runHistory, runReportHtml } from "./runSupport.js";
+import { fixItemsPart, scenarioPart } from "../../report/reportParts.js";
+import { reportDocumentOf } from "../../report/rebuildReport.js";
 
 @Resolver(() => RunReportNode)
 export class ReportResolver {
@@ -15,9 +15,9 @@ export class ReportResolver {
     return node.report.toMarkdown();
   }
 
-  @FieldResolver(() => GraphQLJSON, { description: "The report document (snake_case keys, as the guide's library writes it)." })
-  json(@Root() node: RunReportNode): unknown {
-    return node.report.toJSON();
+  @FieldResolver(() => GraphQLJSON, { description: "The report document (snake_case keys, as the guide's library writes it); an imported run's is the one it was imported with, as report.json serves it." })
+  async json(@Root() node: RunReportNode, @Ctx() context: ApiContext): Promise<unknown> {
+    return reportDocumentOf(await runHistory(context, node.runId), node.report);
   }
 
   @FieldResolver(() => String, { description: "A self-contained HTML page." })
@@ -30,17 +30,15 @@ export class ReportResolver {
     return node.report.verdictMarkdown();
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { description: "What to fix; with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), that model's items." })
   fixItemsMarkdown(@Root() node: RunReportNode, @Arg("model", () => String, { nullable: true }) model: string | null): string {
     // As report.md?part=fix_items answers it: a model not in the run is NOT_FOUND, not "Nothing to fix.".
-    if (model) checkRunModel(model, node.report.models.map((m) => m.label));
-    return node.report.fixItemsMarkdown(model ? { model } : {});
+    return fixItemsPart(node.report, model);
   }
 
-  @FieldResolver(() => String)
-  scenarioMarkdown(@Root() node: RunReportNode, @Arg("key", () => String) key: string): string {
+  @FieldResolver(() => String, { description: "One scenario's block; a selected scenario not scored yet says so; a key not in the run is NOT_FOUND." })
+  async scenarioMarkdown(@Root() node: RunReportNode, @Arg("key", () => String) key: string, @Ctx() context: ApiContext): Promise<string> {
     // As report.md?part=scenario answers it (the report itself throws a plain error: internal).
-    if (!node.report.results.some((r) => r.scenario.key === key)) throw new ApiError("NOT_FOUND", `scenario ${key} is not in this run`, "key");
-    return node.report.scenarioMarkdown(key);
+    return scenarioPart(node.report, await runHistory(context, node.runId), key, "key");
   }
 }

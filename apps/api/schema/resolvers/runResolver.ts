@@ -2,11 +2,11 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { comparisonInModelOrder, roundHalfAwayFromZero } from "@verdict/domain";
+import { comparisonInModelOrder, roundHalfAwayFromZero, type FixItem, type Report } from "@verdict/domain";
 import type { Result, Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
-import { checkRunModel } from "../../report/runModel.js";
+import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
 import { ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
@@ -25,6 +25,26 @@ export function toResultNode(result: Result): ResultNode {
 /** Read fresh while the run goes on; kept once it has ended (see TerminalRunCache). */
 function cached<T>(context: ApiContext, run: RunRow, field: string, load: () => Promise<T>): Promise<T> {
   return context.runCache.read(context.principal.tenant, run.id, run.status, field, load, run.total);
+}
+
+/**
+ * A run that has not completed (still running, or failed) has no summaries or fix items recorded
+ * (RunCompleted carries them): its fields read them from its report, rebuilt as report.md and
+ * `report` serve it, so the two agree and a failed run keeps what it had scored.
+ */
+function fromReport(run: RunRow): boolean {
+  return run.status === "RUNNING" || run.status === "FAILED";
+}
+
+/** A report's fix item as the fix_items read model holds it. */
+function fixItemNode(item: FixItem): FixItemNode {
+  return { kind: item.kind ?? "fault", fault: item.fault ?? "", models: item.models ?? [], item };
+}
+
+/** Each model's summary in the report, or null for a model with nothing scored yet. */
+function reportSummary(report: Report, label: string): ModelSummaryNode | null {
+  const summary = report.summaryByModel[label];
+  return summary && summary.scenarios > 0 ? { passRate: summary.pass_rate, avgScore: summary.avg_score, summary } : null;
 }
 
 /** The agent's and the judge's cost together, to the 6 decimals each is kept in (no float noise). */
@@ -73,8 +93,12 @@ export class RunResolver {
     };
   }
 
-  @FieldResolver(() => [RunModel], { description: "The models in selection order, each with its summary once scored." })
+  @FieldResolver(() => [RunModel], { description: "The models in selection order, each with its summary once scored (a run not completed: as its report has it so far)." })
   async models(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunModel[]> {
+    if (fromReport(run)) {
+      const report = await runReport(context, run.id);
+      return (run.models ?? []).map((m) => ({ label: m.label, provider: m.provider, model: m.model, summary: reportSummary(report, m.label) }));
+    }
     const summaries = await cached(context, run, "models", () => context.deps.readModels.modelSummaries(context.principal.tenant, run.id));
     const byLabel = new Map(summaries.map((s) => [s.label, s]));
     return (run.models ?? []).map((m) => {
@@ -84,7 +108,7 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [ResultNode], { description: "One per scenario x model pair in run order; filters combine." })
+  @FieldResolver(() => [ResultNode], { description: "One per scenario x model pair in run order; filters combine (a blank model is VALIDATION)." })
   async results(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
@@ -92,6 +116,7 @@ export class RunResolver {
     @Arg("fault", () => String, { nullable: true }) fault: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ResultNode[]> {
+    checkModelFilter(model);
     const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
     const tenant = context.principal.tenant;
     // Still going: read fresh, filtered by the database.
@@ -115,14 +140,19 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order; with model (one of the run's labels, else NOT_FOUND), only items involving it." })
+  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), only items involving it." })
   async fixItems(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
     @Ctx() context: ApiContext,
   ): Promise<FixItemNode[]> {
     // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
-    if (model) checkRunModel(model, (run.models ?? []).map((m) => m.label));
+    checkModelFilter(model);
+    if (model != null) checkRunModel(model, (run.models ?? []).map((m) => m.label));
+    if (fromReport(run)) {
+      const items = (await runReport(context, run.id)).fixItems.map(fixItemNode);
+      return model ? items.filter((item) => item.models.includes(model)) : items;
+    }
     const tenant = context.principal.tenant;
     if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.fixItems(tenant, run.id, { model })) as FixItemNode[];
     // Ended: the full list is kept once and filtered here, as results are (no argument in a key).
@@ -139,9 +169,12 @@ export class RunResolver {
     return { ...ordered, seed: found.seed, resamples: found.resamples, confidence: found.confidence };
   }
 
-  @FieldResolver(() => VerdictNode, { nullable: true })
+  @FieldResolver(() => VerdictNode, { nullable: true, description: "The recorded verdict; null until one is recorded, and for a run of one model (no comparison, no verdict)." })
   async verdict(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<VerdictNode | null> {
-    return cached(context, run, "verdict", async () => (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null);
+    const recorded = await cached(context, run, "verdict", async () => (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null);
+    // A single-model run records VerdictRecorded with no verdict (only the judge it was scored
+    // with), and its row is all nulls: that is no verdict, as the run's report.json says.
+    return recorded && (recorded.winner !== null || recorded.rationale !== null || recorded.judge !== null) ? recorded : null;
   }
 
   @FieldResolver(() => RunUsage)

@@ -11,9 +11,12 @@ export function runHistory(context: ApiContext, runId: string): Promise<RunHisto
     (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId, { tenants: context.deps.readModels }), historyResultCount)) as RunHistory);
 }
 
-export async function runReport(context: ApiContext, runId: string): Promise<Report> {
-  const history = await runHistory(context, runId);
-  return context.runCache.read(context.principal.tenant, runId, history.status, "report", async () => rebuildReport(history), historyResultCount(history));
+/** The run's report, rebuilt once a request (a running run's fields and pages read the same one). */
+export function runReport(context: ApiContext, runId: string): Promise<Report> {
+  return memo(context, `report:${runId}`, async () => {
+    const history = await runHistory(context, runId);
+    return context.runCache.read(context.principal.tenant, runId, history.status, "report", async () => rebuildReport(history), historyResultCount(history));
+  });
 }
 
 /**

@@ -1,0 +1,55 @@
+// The audit of an imported run: it has no pair events, so its grades and verdict are what the
+// report it was imported with records (each result as the host scored it, its verdict and
+// comparison), as the run's other reads (`run { verdict results }`, the report) take them.
+import { comparisonInModelOrder, labelsInResultOrder, type EventData } from "@verdict/domain";
+import { resultStatusOf } from "../types/enums.js";
+import type { GradeAudit, VerdictAudit } from "../types/report.js";
+
+type Doc = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Doc => typeof value === "object" && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "cost", "error", "metadata"] as const;
+
+function results(report: Doc): Doc[] {
+  return Array.isArray(report.results) ? report.results.filter(isObject) : [];
+}
+
+/** One grade per result, in the report's order: the scenario and replay as the report gives them. */
+export function importedGrades(imported: EventData<"ReportImported">): GradeAudit[] {
+  return results(imported.report).map((result) => {
+    const replay: Doc = {};
+    for (const key of REPLAY_KEYS) if (result[key] !== undefined) replay[key] = result[key];
+    const scenario: Doc = { key: text(result.scenario_key), group: text(result.group), prompt: text(result.prompt) };
+    if (isObject(result.expect)) scenario.expectations = result.expect;
+    return {
+      scenarioKey: text(result.scenario_key) ?? "",
+      modelLabel: text(result.label) ?? "",
+      status: resultStatusOf(text(result.status) ?? ""),
+      score: num(result.score),
+      scores: isObject(result.scores) ? result.scores : {},
+      fault: text(result.fault),
+      scenario,
+      replay,
+      // A host's report carries its judge's usage, not its exchanges.
+      judgeExchanges: [],
+    };
+  });
+}
+
+/** The report's verdict and comparison (its models in the report's model order), or null for neither. */
+export function importedVerdict(imported: EventData<"ReportImported">): VerdictAudit | null {
+  const report = imported.report;
+  const byModel = isObject(report.summary_by_model) ? report.summary_by_model : isObject(report.models) ? report.models : {};
+  const verdict = isObject(report.verdict) ? report.verdict : null;
+  const recorded = isObject(report.comparison) ? report.comparison : null;
+  if (!verdict && !recorded) return null;
+  // jsonb sorted the models' keys; the results keep the report's order.
+  const labels = labelsInResultOrder(Object.keys(byModel), results(report).map((r) => text(r.label) ?? ""));
+  const comparison = recorded
+    ? { comparison: comparisonInModelOrder(recorded, labels), seed: num(recorded.seed), resamples: num(recorded.resamples), confidence: num(recorded.confidence) }
+    : null;
+  return { verdict, judgeLabel: text(report.judge), ranking: byModel, judgeExchange: null, comparison };
+}
