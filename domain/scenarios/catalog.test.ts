@@ -149,6 +149,33 @@ describe("layering", () => {
     expect(catalog.scenarios({ includeProductionOnly: false })).toHaveLength(3);
   });
 
+  it("merges two sets with one key in the same new product, as two documents would (the second was unreachable)", () => {
+    const doc = [
+      "catalog: dup",
+      "products:",
+      "  - key: p",
+      "    sets:",
+      "      - key: smoke",
+      "        scenarios: [{key: a, prompt: one}]",
+      "      - key: smoke",
+      "        name: Smoke (local overrides)",
+      "        scenarios: [{key: a, prompt: two}, {key: b, prompt: three}]",
+    ].join("\n");
+    const catalog = Catalog.parse(doc);
+    expect(catalog.product("p").sets.map((set) => set.key)).toEqual(["smoke"]);
+    const smoke = catalog.set("p", "smoke");
+    expect(smoke.name).toBe("Smoke (local overrides)");
+    expect(smoke.scenarios.map((s) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
+    expect(catalog.scenarioCount).toBe(2);
+  });
+
+  it("merges a suite's repeated group key into one set, as Suite does", () => {
+    const doc = "suite: su\ngroups:\n  - key: g\n    scenarios: [{key: a, prompt: one}]\n  - key: g\n    name: G\n    scenarios: [{key: a, prompt: two}, {key: b, prompt: three}]\n";
+    const catalog = Catalog.parse(doc);
+    expect(catalog.product("su").sets.map((set) => [set.key, set.name])).toEqual([["g", "G"]]);
+    expect(catalog.set("su", "g").scenarios.map((s) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
+  });
+
   it("names a keyless suite from the name option, else `default`", () => {
     const doc = { groups: [{ key: "g", scenarios: [{ key: "k", prompt: "P" }] }] };
     expect(Catalog.parse("groups: []", { name: "named" }).key).toBe("named");
