@@ -176,6 +176,15 @@ describe("layering", () => {
     expect(catalog.set("su", "g").scenarios.map((s) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
   });
 
+  it("carries a suite's name and description to the catalog, as well as to its product", () => {
+    const catalog = Catalog.parse("suite: support_bot\nname: Support bot\ndescription: The questions the support team fields every week\ngroups:\n  - key: orders\n    scenarios: [{key: o1, prompt: Where is my order?}]\n");
+    expect([catalog.key, catalog.name, catalog.description]).toEqual(["support_bot", "Support bot", "The questions the support team fields every week"]);
+    expect([catalog.product("support_bot").name, catalog.product("support_bot").description]).toEqual(["Support bot", "The questions the support team fields every week"]);
+    expect(catalog.toYaml()).toMatch(/^---\ncatalog: support_bot\nname: Support bot\ndescription: The questions the support team fields every week\n/);
+    // Without a name, the catalog is named by its key, as any catalog is.
+    expect(Catalog.parse("suite: s\ngroups: []").name).toBe("s");
+  });
+
   it("names a keyless suite from the name option, else `default`", () => {
     const doc = { groups: [{ key: "g", scenarios: [{ key: "k", prompt: "P" }] }] };
     expect(Catalog.parse("groups: []", { name: "named" }).key).toBe("named");
