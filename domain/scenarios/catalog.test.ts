@@ -102,6 +102,16 @@ describe("YAML as Psych reads it", () => {
     expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
   });
 
+  it("refuses an integer no number holds exactly, naming its line, path and the fix (it was silently rounded)", () => {
+    const doc = "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - key: a\n            prompt: hi\n            params: {user_id: 1234567890123456789}\n";
+    const rule = 'the integer 1234567890123456789 is beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as written; quote it ("1234567890123456789") to keep it as text';
+    expect(() => Catalog.parse(doc)).toThrow(new InvalidDocument(rule, { line: 9, path: "products[0].sets[0].scenarios[0].params.user_id" }));
+    expect(() => Catalog.parse("catalog: c\nids: [1, -9007199254740993]")).toThrow(/^line 2, ids\[1\]: the integer -9007199254740993 is beyond/);
+    // The largest exact integer, and the same digits quoted, are kept as written.
+    const kept = Catalog.parse(`catalog: c\nmax: ${Number.MAX_SAFE_INTEGER}\nquoted: "1234567890123456789"\nhex: 0x1F`);
+    expect(kept.metadata).toEqual({ max: Number.MAX_SAFE_INTEGER, quoted: "1234567890123456789", hex: 31 });
+  });
+
   it("refuses an alias inside the node its anchor names (a value that would contain itself), with its line", () => {
     const rule = (name: string) => `the catalog is not valid YAML: alias *${name} is inside the node its anchor &${name} names, so the value would contain itself`;
     expect(() => Catalog.parse("catalog: c8\na: &a [*a]\n")).toThrow(new InvalidDocument(rule("a"), { line: 2 }));
