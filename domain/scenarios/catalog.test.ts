@@ -112,6 +112,12 @@ describe("YAML as Psych reads it", () => {
     expect(kept.metadata).toEqual({ max: Number.MAX_SAFE_INTEGER, quoted: "1234567890123456789", hex: 31 });
   });
 
+  it("refuses a second document in the text, saying one is expected (it gave the yaml library's advice)", () => {
+    expect(() => Catalog.parse("catalog: m1\nproducts: []\n---\ncatalog: m2\n")).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: one YAML document is expected, and a second one starts here (after a `---` or `...` line)", { line: 3 }),
+    );
+  });
+
   it("refuses an alias inside the node its anchor names (a value that would contain itself), with its line", () => {
     const rule = (name: string) => `the catalog is not valid YAML: alias *${name} is inside the node its anchor &${name} names, so the value would contain itself`;
     expect(() => Catalog.parse("catalog: c8\na: &a [*a]\n")).toThrow(new InvalidDocument(rule("a"), { line: 2 }));

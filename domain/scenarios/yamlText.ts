@@ -65,9 +65,13 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
   }
 }
 
-/** The yaml library's message in the user's terms. */
+/**
+ * The yaml library's message in the user's terms: it advises its own API for a second document
+ * (`please use YAML.parseAllDocuments()`), where the caller can only send one.
+ */
 function reasonOf(problem: { code: string; message: string }): string {
   if (problem.code === "DUPLICATE_KEY") return "repeated key in one mapping";
+  if (problem.code === "MULTIPLE_DOCS") return "one YAML document is expected, and a second one starts here (after a `---` or `...` line)";
   return problem.message.split("\n")[0];
 }
 
