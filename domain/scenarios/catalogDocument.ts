@@ -35,6 +35,8 @@ export interface ProductDoc {
 
 export interface CatalogDoc {
   catalog: string | null;
+  /** A suite document without `suite:` is keyed by the `name` option (a file's name), not by itself. */
+  catalogFromName: boolean;
   name: string | null;
   description: string | null;
   products: ProductDoc[];
@@ -52,6 +54,7 @@ export function readCatalogDocument(doc: unknown, defaultName: string | null): C
   assertScenarioCount(countScenarios(products), InvalidDocument, "catalog document");
   return {
     catalog: text(source.catalog, "catalog"),
+    catalogFromName: isSuite && text(doc.suite, "suite") === null && defaultName !== null,
     name: text(source.name, "name"),
     description: text(source.description, "description"),
     products,
