@@ -1,7 +1,7 @@
 // What createEvaluation, replaceScenarios and mergeScenarios select from the text or list they
 // are given (guide "Suites": production-only questions are selected at import, create and
 // replace leave them out unless asked, a selection with no scenarios is an import error that
-// writes nothing).
+// writes nothing), and that the suite they answer can be sent back as it is.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
@@ -105,5 +105,24 @@ describe("replaceScenarios and mergeScenarios: includeProductionOnly", () => {
     expect(merged.body.data.mergeScenarios).toEqual({ added: ["o1", "o2"], updated: [], unchanged: [] });
     const again = await p.gql(p.keys.acmeWrite, MERGE, { id, t: SUITE });
     expect(again.body.data.mergeScenarios).toEqual({ added: [], updated: [], unchanged: ["o1", "o2"] });
+  });
+});
+
+describe("the suite as answered goes back as it is", () => {
+  it("answers a catalog scenario's tags and params, and replaceScenarios takes them back unchanged", async () => {
+    const yaml = "catalog: tagged\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi, tags: [vip, billing], params: {locale: en, order: {id: 42, items: [1, 2]}}}\n          - {key: b, prompt: hello}\n";
+    expect((await p.gql(p.keys.acmeWrite, `mutation ($y: String!) { importCatalog(yaml: $y) { key } }`, { y: yaml })).body.errors).toBeUndefined();
+    const res = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "tagged/p/s" }) { evaluationId evaluation { scenarios { key prompt group groupName notes position enabled expectations tags params } } } }`);
+    const id = res.body.data.createEvaluation.evaluationId;
+    const answered = res.body.data.createEvaluation.evaluation.scenarios;
+    expect(answered.map(({ key, tags, params }: Record<string, unknown>) => ({ key, tags, params }))).toEqual([
+      { key: "a", tags: ["vip", "billing"], params: { locale: "en", order: { id: 42, items: [1, 2] } } },
+      { key: "b", tags: [], params: {} },
+    ]);
+    const back = await p.gql(p.keys.acmeWrite, REPLACE, { id, s: answered });
+    expect(back.body.data.replaceScenarios).toEqual({ added: [], updated: [], unchanged: ["a", "b"], removed: [] });
+    // The run hands the agent the params the catalog gave.
+    const read = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key tags params } } }`, { id });
+    expect(read.body.data.evaluation.scenarios[0]).toEqual({ key: "a", tags: ["vip", "billing"], params: { locale: "en", order: { id: 42, items: [1, 2] } } });
   });
 });

@@ -151,7 +151,12 @@ export class EvaluationResolver {
     @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
     @Ctx() context: ApiContext,
   ): Promise<ScenarioNode[]> {
-    return (await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled })) as ScenarioNode[];
+    const rows = await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled });
+    // Tags and params live in the stored scenario (`data`), as the evaluation's events hold it.
+    return rows.map((row) => {
+      const data = (row.data ?? {}) as { tags?: string[]; params?: Record<string, unknown> };
+      return { ...row, tags: data.tags ?? [], params: data.params ?? {} };
+    }) as ScenarioNode[];
   }
 
   @FieldResolver(() => RunConnection, { description: "Runs newest first." })
