@@ -125,4 +125,12 @@ describe("the suite as answered goes back as it is", () => {
     const read = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key tags params } } }`, { id });
     expect(read.body.data.evaluation.scenarios[0]).toEqual({ key: "a", tags: ["vip", "billing"], params: { locale: "en", order: { id: 42, items: [1, 2] } } });
   });
+
+  it("keeps what was selected, not the production-only flag it was selected by, so a selected suite round-trips too", async () => {
+    const { id } = await created({ name: "Selected", scenariosText: SUITE, includeProductionOnly: true });
+    const answered = (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key prompt group groupName notes position enabled expectations tags params } } }`, { id })).body.data.evaluation.scenarios;
+    expect(answered.map((s: { key: string }) => s.key)).toEqual(["o1", "o2"]);
+    const back = await p.gql(p.keys.acmeWrite, REPLACE, { id, s: answered });
+    expect(back.body.data.replaceScenarios).toEqual({ added: [], updated: [], unchanged: ["o1", "o2"], removed: [] });
+  });
 });

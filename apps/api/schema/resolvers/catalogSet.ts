@@ -6,6 +6,7 @@
 import { catalogStream, eventRegistry, isValidId, readWholeStream, type EventData } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
+import { NOTHING_MATCHED, withoutProductionFlag } from "./scenarioInputs.js";
 
 type ProductData = EventData<"CatalogImported">["products"][number];
 type SetData = ProductData["sets"][number];
@@ -22,9 +23,9 @@ export async function evaluationFromCatalogSet(context: ApiContext, path: string
   if (!imported) throw notFound("catalog", catalogKey, "fromCatalogSet");
   const { product, set } = setAt(imported.products, catalogKey, rest);
   const [productKey, setKey] = [product.key, set.key];
-  const scenarios = set.scenarios.filter((s) => includeProductionOnly || !s.production_only);
+  const scenarios = set.scenarios.filter((s) => includeProductionOnly || !s.production_only).map(withoutProductionFlag);
   if (scenarios.length === 0) {
-    throw new ApiError("VALIDATION", "No scenarios matched the import. Check the catalog or include_production_only selection.", "fromCatalogSet");
+    throw new ApiError("VALIDATION", NOTHING_MATCHED, "fromCatalogSet");
   }
   const judge = set.judge as { kind?: string; model?: string | null };
   return {

@@ -111,7 +111,18 @@ export function scenarioRecords(source: ScenarioSource, use: ScenarioUse, reserv
   const selected = (source.includeProductionOnly ?? rules.productionOnly) ? records : records.filter((record) => !isProductionOnly(record));
   // Every scenario was production-only: say so, rather than that the text held none.
   if (selected.length === 0) throw new ApiError("VALIDATION", NOTHING_MATCHED, field);
-  return selected;
+  return selected.map(withoutProductionFlag);
+}
+
+/**
+ * The suite keeps what was selected, not the flag it was selected by (guide: "the dashboard
+ * stores only the selected scenarios ..., not ... environment flags"). Stored, the flag was
+ * not answered, so a suite sent back as answered reported its production-only scenarios updated.
+ */
+export function withoutProductionFlag<T>(record: T): T {
+  if (!isObject(record) || !("production_only" in record)) return record;
+  const { production_only: _flag, ...rest } = record;
+  return rest as T;
 }
 
 function listRecords(list: unknown): unknown[] {
