@@ -14,44 +14,44 @@ export interface UnsafeInteger {
   source: string;
 }
 
-interface Visit {
-  node: unknown;
-  parent: Visit | null;
-  /** The mapping key or list index that leads from the parent to this node. */
-  step: string | number | null;
-}
-
 /**
  * Turns every integer scalar of a document parsed with `intAsBigInt` into a number, in place,
  * and returns the first one beyond Number.MAX_SAFE_INTEGER (either sign), or null. One walk, no
- * recursion (deep documents are allowed); paths are only spelled out for the one reported.
+ * recursion (deep documents are allowed); a path is only worked out for the one reported.
  */
 export function settleIntegers(doc: Document): UnsafeInteger | null {
-  const stack: Visit[] = [{ node: doc.contents, parent: null, step: null }];
+  const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
-    const visit = stack.pop()!;
-    const { node } = visit;
+    const node = stack.pop();
     if (isScalar(node)) {
       if (typeof node.value !== "bigint") continue;
       const value = Number(node.value);
-      if (!Number.isSafeInteger(value)) return { offset: node.range?.[0] ?? 0, path: pathOf(visit), source: node.source ?? String(node.value) };
+      if (!Number.isSafeInteger(value)) return { offset: node.range?.[0] ?? 0, path: pathTo(doc, node), source: node.source ?? String(node.value) };
       node.value = value;
     } else if (isPair(node)) {
-      const key = isScalar(node.key) ? String(node.key.value) : "?";
-      stack.push({ node: node.value, parent: visit.parent, step: key });
+      stack.push(node.value);
     } else if (isCollection(node)) {
-      for (let i = node.items.length - 1; i >= 0; i -= 1) {
-        const item = node.items[i];
-        stack.push(isPair(item) ? { node: item, parent: visit, step: null } : { node: item, parent: visit, step: i });
-      }
+      for (let i = node.items.length - 1; i >= 0; i -= 1) stack.push(node.items[i]);
     }
   }
   return null;
 }
 
-/** `a.b[0].c` from the steps that lead to a node. */
-function pathOf(visit: Visit): string {
-  const steps: Array<string | number> = [];
-  for (let at: Visit | null = visit; at; at = at.parent) if (at.step !== null) steps.unshift(at.step);
-  return steps.reduce<string>((path, step) => (typeof step === "number" ? `${path}[${step}]` : path ? `${path}.${step}` : step), "");
+/** `a.b[0].c`: the document path of `target`, found by a second walk that keeps the steps. */
+function pathTo(doc: Document, target: unknown): string {
+  const stack: Array<{ node: unknown; path: string }> = [{ node: doc.contents, path: "" }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (node === target) return path;
+    if (!isCollection(node)) continue;
+    node.items.forEach((item, i) => {
+      if (!isPair(item)) {
+        stack.push({ node: item, path: `${path}[${i}]` });
+        return;
+      }
+      const key = String(isScalar(item.key) ? item.key.value : item.key);
+      stack.push({ node: item.value, path: path ? `${path}.${key}` : key });
+    });
+  }
+  return "";
 }
