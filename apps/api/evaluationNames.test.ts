@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_YAML, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
-const CREATE = `mutation ($agent: String, $name: String, $set: String) {
-  createEvaluation(input: { agent: $agent, name: $name, fromCatalogSet: $set, scenariosText: "Where is my order?" }) { evaluationId }
+const CREATE = `mutation ($agent: String, $name: String, $set: String, $text: String) {
+  createEvaluation(input: { agent: $agent, name: $name, fromCatalogSet: $set, scenariosText: $text }) { evaluationId }
 }`;
 
-const create = (key: string, variables: Record<string, unknown>) => p.gql(key, CREATE, variables);
+// Scenarios as text, unless a catalog set brings its own (both together are refused).
+const create = (key: string, variables: Record<string, unknown>) => p.gql(key, CREATE, { text: variables.set ? null : "Where is my order?", ...variables });
 const names = async (key: string) =>
   (await p.gql(key, "{ evaluations(first: 20) { edges { node { agent name } } } }")).body.data.evaluations.edges.map((e: any) => `${e.node.agent}/${e.node.name}`).sort();
 

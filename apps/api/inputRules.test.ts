@@ -26,8 +26,60 @@ async function refused(query: string, variables: Record<string, unknown>, messag
 const IMPORT = `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`;
 
 describe("importCatalog", () => {
-  it("refuses a recursive alias with its line instead of an internal error", async () => {
-    await refused(IMPORT, { yaml: "catalog: c8\na: &a [*a]" }, "line 2: the catalog is not valid YAML: alias *a is inside the node its anchor &a names, so the value would contain itself");
+  it("refuses a recursive alias with its line instead of an internal error, naming the argument `yaml`", async () => {
+    const error = await refused(IMPORT, { yaml: "catalog: c8\na: &a [*a]" }, "line 2: the catalog is not valid YAML: alias *a is inside the node its anchor &a names, so the value would contain itself");
+    expect(error.extensions.field).toBe("yaml");
+  });
+
+  it("refuses an integer no number holds exactly, with its line and path, instead of rounding it", async () => {
+    const yaml = "catalog: big\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi, params: {user_id: 1234567890123456789}}\n";
+    const error = await refused(IMPORT, { yaml }, 'line 7, products[0].sets[0].scenarios[0].params.user_id: the integer 1234567890123456789 is beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as written; quote it ("1234567890123456789") to keep it as text');
+    expect(error.extensions.field).toBe("yaml");
+  });
+
+  it("refuses a second document saying one is expected, not with the yaml library's advice", async () => {
+    const error = await refused(IMPORT, { yaml: "catalog: m1\nproducts: []\n---\ncatalog: m2\n" }, "line 3: the catalog is not valid YAML: one YAML document is expected, and a second one starts here (after a `---` or `...` line)");
+    expect(error.extensions.field).toBe("yaml");
+  });
+
+  it("refuses a catalog key it cannot store naming the document's `catalog:` (it named `key`), and a set key too long for its scenarios' group naming the set's key", async () => {
+    const rule = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+    const dotted = await refused(IMPORT, { yaml: "catalog: acme.support\nproducts: []\n" }, `catalog: "acme.support" cannot key a stored catalog: a key is ${rule}`);
+    expect(dotted.extensions.field).toBe("yaml");
+    const longSet = "s".repeat(211);
+    const yaml = `catalog: c6\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: ${longSet}\n        scenarios:\n          - {key: a, prompt: hi}\n`;
+    await refused(IMPORT, { yaml }, "products[0].sets[0].key: must be at most 200 characters (it has 211): a set's key is the group of its scenarios");
+  });
+
+  it("reaches a set whose product or set key holds a slash, and refuses two sets that would share one path", async () => {
+    const yaml = "catalog: slash\nproducts:\n  - key: web/app\n    agent: A\n    sets:\n      - key: smoke\n        scenarios:\n          - {key: a, prompt: hi}\n      - key: nightly/full\n        scenarios:\n          - {key: b, prompt: hello}\n";
+    expect((await p.gql(p.keys.acmeWrite, IMPORT, { yaml })).body.errors).toBeUndefined();
+    const created = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/smoke" } });
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data.createEvaluation.evaluation).toMatchObject({ name: "slash/web/app/smoke", catalog: { product_key: "web/app", set_key: "smoke" } });
+    const nightly = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/nightly/full" } });
+    expect(nightly.body.data.createEvaluation.evaluation.scenarios.map((s: { key: string }) => s.key)).toEqual(["b"]);
+    const missing = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/weekly" } });
+    expect(missing.body.errors[0]).toMatchObject({ message: 'no set "weekly" in product "web/app" of catalog slash', extensions: { code: "NOT_FOUND", field: "fromCatalogSet" } });
+    const noProduct = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/site/smoke" } });
+    expect(noProduct.body.errors[0]).toMatchObject({ message: 'no product "web" or "web/site" in catalog slash', extensions: { code: "NOT_FOUND" } });
+    const clash = "catalog: clash\nproducts:\n  - key: a/b\n    sets:\n      - key: c\n        scenarios: [{key: x, prompt: one}]\n  - key: a\n    sets:\n      - key: b/c\n        scenarios: [{key: y, prompt: two}]\n";
+    const error = await refused(IMPORT, { yaml: clash }, 'products[1].sets[0].key: set "b/c" of product "a" and set "c" of product "a/b" are both clash/a/b/c, so that path could name either; rename one');
+    expect(error.extensions.field).toBe("yaml");
+  });
+
+  it("layers two sets with one key in a product, so fromCatalogSet reaches what both hold (it reached the first only)", async () => {
+    const yaml = "catalog: dup\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: smoke\n        scenarios: [{key: a, prompt: one}]\n      - key: smoke\n        name: Smoke (local overrides)\n        scenarios: [{key: a, prompt: two}, {key: b, prompt: three}]\n";
+    expect((await p.gql(p.keys.acmeWrite, IMPORT, { yaml })).body.errors).toBeUndefined();
+    const created = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "dup/p/smoke" } });
+    expect(created.body.data.createEvaluation.evaluation.scenarios.map((s: { key: string; prompt: string }) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
+  });
+
+  it("keeps a suite's name and description on the catalog it is imported as", async () => {
+    const yaml = "suite: support_bot\nname: Support bot\ndescription: The questions the support team fields every week\ngroups:\n  - key: orders\n    scenarios: [{key: o1, prompt: Where is my order?}]\n";
+    expect((await p.gql(p.keys.acmeWrite, IMPORT, { yaml })).body.errors).toBeUndefined();
+    const read = await p.gql(p.keys.acmeRead, `{ catalog(key: "support_bot") { name description } }`);
+    expect(read.body.data.catalog).toEqual({ name: "Support bot", description: "The questions the support team fields every week" });
   });
 
   it("refuses a set whose judge no evaluation could take, naming the catalog path (createEvaluation refused it later, naming judge.kind)", async () => {
@@ -39,6 +91,7 @@ describe("importCatalog", () => {
 });
 
 const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }`;
+const CREATED_SCENARIOS = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { name catalog scenarios { key prompt } } } }`;
 
 describe("createEvaluation: criteria", () => {
   it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion", async () => {

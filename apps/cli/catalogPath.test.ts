@@ -1,7 +1,7 @@
 // Bad input to `verdict run`, `report` and `catalogs`: a usage error (exit 2) that names
 // the flag or path and what is wrong, found before any work is done, and shows no secret.
 import { existsSync } from "node:fs";
-import { mkdtemp, open, rm } from "node:fs/promises";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,4 +39,28 @@ describe("verdict with bad input: a catalog path", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("says a catalog key taken from the file name cannot be stored, and that `catalog:` fixes it, before opening the store", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
+    try {
+      const env = { VERDICT_HOME: join(dir, "home") };
+      const body = "products:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi}\n";
+      const named = join(dir, "support.desk.yml");
+      await writeFile(named, body);
+      const rule = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+      for (const argv of [["catalogs", "import", named], ["catalogs", "import", "--preview", named]]) {
+        expect(await cli(argv, env)).toMatchObject({
+          code: 2,
+          stderr: `the catalog's key "support.desk" comes from the file name support.desk.yml, as the document sets no \`catalog:\`, and a stored catalog's key is ${rule}: set \`catalog:\` in the document to such a key`,
+        });
+      }
+      // A key the document sets is refused naming its field, `catalog` (it named `key`).
+      const keyed = join(dir, "keyed.yml");
+      await writeFile(keyed, `catalog: acme.support\n${body}`);
+      expect(await cli(["catalogs", "import", keyed], env)).toMatchObject({ code: 2, stderr: `catalog: "acme.support" cannot key a stored catalog: a key is ${rule}` });
+      expect(existsSync(env.VERDICT_HOME)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

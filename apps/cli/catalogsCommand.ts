@@ -2,7 +2,8 @@
 // configured event store (the embedded default, or DATABASE_URL). Import is the same command the
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
-import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand, type EventStore } from "@verdict/domain";
+import { basename } from "node:path";
+import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand, storableCatalog, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -30,7 +31,8 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   const flags = parseFlags("catalogs import", argv, FLAG_SPECS["catalogs import"]);
   const path = flags.positionals[0];
   const tenant = tenantOf(flags.values.tenant, env);
-  const catalog = loadCatalogFile(path);
+  // Checked with the file's name before the store is opened: a key taken from the name says so.
+  const catalog = storableCatalog(loadCatalogFile(path), basename(path));
   return withStore(env, flags.booleans.preview, async (store) => {
     const diff = diffCatalog(catalog, await lastImport(store, tenant, catalog.key));
     io.out(diffText(diff));

@@ -10,6 +10,7 @@ export {
 } from "./catalog/catalogCommands.js";
 export { catalogAggregate, type CatalogState } from "./catalog/catalogAggregate.js";
 export { importCatalogCommand } from "./catalog/importCatalogCommand.js";
+export { storableCatalog } from "./catalog/storableCatalog.js";
 export {
   SCENARIO_LIMIT,
   scenarioInput,

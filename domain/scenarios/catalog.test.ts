@@ -102,6 +102,22 @@ describe("YAML as Psych reads it", () => {
     expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
   });
 
+  it("refuses an integer no number holds exactly, naming its line, path and the fix (it was silently rounded)", () => {
+    const doc = "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - key: a\n            prompt: hi\n            params: {user_id: 1234567890123456789}\n";
+    const rule = 'the integer 1234567890123456789 is beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as written; quote it ("1234567890123456789") to keep it as text';
+    expect(() => Catalog.parse(doc)).toThrow(new InvalidDocument(rule, { line: 9, path: "products[0].sets[0].scenarios[0].params.user_id" }));
+    expect(() => Catalog.parse("catalog: c\nids: [1, -9007199254740993]")).toThrow(/^line 2, ids\[1\]: the integer -9007199254740993 is beyond/);
+    // The largest exact integer, and the same digits quoted, are kept as written.
+    const kept = Catalog.parse(`catalog: c\nmax: ${Number.MAX_SAFE_INTEGER}\nquoted: "1234567890123456789"\nhex: 0x1F`);
+    expect(kept.metadata).toEqual({ max: Number.MAX_SAFE_INTEGER, quoted: "1234567890123456789", hex: 31 });
+  });
+
+  it("refuses a second document in the text, saying one is expected (it gave the yaml library's advice)", () => {
+    expect(() => Catalog.parse("catalog: m1\nproducts: []\n---\ncatalog: m2\n")).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: one YAML document is expected, and a second one starts here (after a `---` or `...` line)", { line: 3 }),
+    );
+  });
+
   it("refuses an alias inside the node its anchor names (a value that would contain itself), with its line", () => {
     const rule = (name: string) => `the catalog is not valid YAML: alias *${name} is inside the node its anchor &${name} names, so the value would contain itself`;
     expect(() => Catalog.parse("catalog: c8\na: &a [*a]\n")).toThrow(new InvalidDocument(rule("a"), { line: 2 }));
@@ -147,6 +163,42 @@ describe("layering", () => {
     expect(catalog.product("support_bot").description).toBe("The questions the support team fields every week");
     expect(catalog.product("support_bot").sets.map((set) => [set.key, set.name])).toEqual([["orders", "Orders"], ["account", "Account"]]);
     expect(catalog.scenarios({ includeProductionOnly: false })).toHaveLength(3);
+  });
+
+  it("merges two sets with one key in the same new product, as two documents would (the second was unreachable)", () => {
+    const doc = [
+      "catalog: dup",
+      "products:",
+      "  - key: p",
+      "    sets:",
+      "      - key: smoke",
+      "        scenarios: [{key: a, prompt: one}]",
+      "      - key: smoke",
+      "        name: Smoke (local overrides)",
+      "        scenarios: [{key: a, prompt: two}, {key: b, prompt: three}]",
+    ].join("\n");
+    const catalog = Catalog.parse(doc);
+    expect(catalog.product("p").sets.map((set) => set.key)).toEqual(["smoke"]);
+    const smoke = catalog.set("p", "smoke");
+    expect(smoke.name).toBe("Smoke (local overrides)");
+    expect(smoke.scenarios.map((s) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
+    expect(catalog.scenarioCount).toBe(2);
+  });
+
+  it("merges a suite's repeated group key into one set, as Suite does", () => {
+    const doc = "suite: su\ngroups:\n  - key: g\n    scenarios: [{key: a, prompt: one}]\n  - key: g\n    name: G\n    scenarios: [{key: a, prompt: two}, {key: b, prompt: three}]\n";
+    const catalog = Catalog.parse(doc);
+    expect(catalog.product("su").sets.map((set) => [set.key, set.name])).toEqual([["g", "G"]]);
+    expect(catalog.set("su", "g").scenarios.map((s) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
+  });
+
+  it("carries a suite's name and description to the catalog, as well as to its product", () => {
+    const catalog = Catalog.parse("suite: support_bot\nname: Support bot\ndescription: The questions the support team fields every week\ngroups:\n  - key: orders\n    scenarios: [{key: o1, prompt: Where is my order?}]\n");
+    expect([catalog.key, catalog.name, catalog.description]).toEqual(["support_bot", "Support bot", "The questions the support team fields every week"]);
+    expect([catalog.product("support_bot").name, catalog.product("support_bot").description]).toEqual(["Support bot", "The questions the support team fields every week"]);
+    expect(catalog.toYaml()).toMatch(/^---\ncatalog: support_bot\nname: Support bot\ndescription: The questions the support team fields every week\n/);
+    // Without a name, the catalog is named by its key, as any catalog is.
+    expect(Catalog.parse("suite: s\ngroups: []").name).toBe("s");
   });
 
   it("names a keyless suite from the name option, else `default`", () => {

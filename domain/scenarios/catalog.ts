@@ -33,6 +33,11 @@ export class Catalog {
   static readonly InvalidDocument = InvalidDocument;
 
   readonly key: string;
+  /**
+   * True when the key is the `name` option's (Catalog.load: the first file's name) because no
+   * document sets `catalog:` (or a suite's `suite:`), so a message about the key can say so.
+   */
+  readonly keyFromName: boolean;
   readonly name: string;
   readonly description: string | null;
   readonly metadata: Readonly<Record<string, unknown>>;
@@ -62,7 +67,9 @@ export class Catalog {
     const docs = documents.map((doc, index) =>
       located(sourceOf(index), () => readCatalogDocument(typeof doc === "string" ? parseYaml(doc) : doc, name ?? null)),
     );
-    this.key = lastPresent(docs, (doc) => doc.catalog) ?? presentOrNull(name) ?? missingKey();
+    const keyed = docs.findLast((doc) => !isBlank(doc.catalog));
+    this.key = keyed?.catalog ?? presentOrNull(name) ?? missingKey();
+    this.keyFromName = keyed ? keyed.catalogFromName : true;
     this.name = lastPresent(docs, (doc) => doc.name) ?? this.key;
     this.description = lastPresent(docs, (doc) => doc.description);
     this.metadata = Object.assign({}, ...docs.map((doc) => doc.metadata));

@@ -35,6 +35,8 @@ export interface ProductDoc {
 
 export interface CatalogDoc {
   catalog: string | null;
+  /** A suite document without `suite:` is keyed by the `name` option (a file's name), not by itself. */
+  catalogFromName: boolean;
   name: string | null;
   description: string | null;
   products: ProductDoc[];
@@ -52,6 +54,7 @@ export function readCatalogDocument(doc: unknown, defaultName: string | null): C
   assertScenarioCount(countScenarios(products), InvalidDocument, "catalog document");
   return {
     catalog: text(source.catalog, "catalog"),
+    catalogFromName: isSuite && text(doc.suite, "suite") === null && defaultName !== null,
     name: text(source.name, "name"),
     description: text(source.description, "description"),
     products,
@@ -59,12 +62,17 @@ export function readCatalogDocument(doc: unknown, defaultName: string | null): C
   };
 }
 
-/** A suite document becomes one product whose sets are its groups (the guide's promise). */
+/**
+ * A suite document becomes one product whose sets are its groups (the guide's promise). Its
+ * name and description are the catalog's as well as the product's, as the reference normalizes
+ * it: the catalog lost them, so its canonical document and listing had neither.
+ */
 function suiteAsCatalog(doc: Record<string, unknown>, defaultName: string | null): Record<string, unknown> {
   const suite = readSuiteDocument(doc, InvalidDocument);
   const key = text(doc.suite, "suite") ?? defaultName ?? "default";
+  const name = text(doc.name, "name");
   const sets = suite.groups.map((group) => ({ key: group.key, name: group.name, description: group.description, scenarios: group.scenarios }));
-  return { catalog: key, products: [{ key, name: text(doc.name, "name") ?? key, description: suite.description, sets }] };
+  return { catalog: key, name, description: suite.description, products: [{ key, name: name ?? key, description: suite.description, sets }] };
 }
 
 /** A suite read as a catalog reports its errors in the suite's own terms (`groups[2]...`). */

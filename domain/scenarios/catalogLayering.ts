@@ -1,6 +1,8 @@
 // Layering catalog documents by key (reference-core §4): products, then sets within a product,
 // then scenarios within a set. Present fields replace, metadata merges, a scenario with the
-// same key replaces the whole earlier one in place, new keys are appended.
+// same key replaces the whole earlier one in place, new keys are appended. Entries layer in
+// order within a document as across documents: two sets (or suite groups) with one key in the
+// same product merge as they would from two files.
 import { isBlank } from "../support/index.js";
 import type { CatalogDoc, ProductDoc, SetDoc } from "./catalogDocument.js";
 
@@ -10,14 +12,17 @@ export function layerProducts(documents: CatalogDoc[]): ProductDoc[] {
     for (const product of doc.products) {
       const existing = products.find((candidate) => candidate.key === product.key);
       if (existing) mergeProduct(existing, product);
-      else products.push(copyProduct(product));
+      else products.push(newProduct(product));
     }
   }
   return products;
 }
 
-function copyProduct(product: ProductDoc): ProductDoc {
-  return { ...product, metadata: { ...product.metadata }, sets: product.sets.map(copySet) };
+/** A product seen for the first time: its sets still layer by key among themselves. */
+function newProduct(product: ProductDoc): ProductDoc {
+  const fresh: ProductDoc = { ...product, metadata: { ...product.metadata }, sets: [] };
+  mergeSets(fresh, product.sets);
+  return fresh;
 }
 
 function copySet(set: SetDoc): SetDoc {
@@ -29,10 +34,14 @@ function mergeProduct(existing: ProductDoc, product: ProductDoc): void {
   if (!isBlank(product.description)) existing.description = product.description;
   if (!isBlank(product.agent)) existing.agent = product.agent;
   Object.assign(existing.metadata, product.metadata);
-  for (const set of product.sets) {
-    const current = existing.sets.find((candidate) => candidate.key === set.key);
+  mergeSets(existing, product.sets);
+}
+
+function mergeSets(product: ProductDoc, sets: readonly SetDoc[]): void {
+  for (const set of sets) {
+    const current = product.sets.find((candidate) => candidate.key === set.key);
     if (current) mergeSet(current, set);
-    else existing.sets.push(copySet(set));
+    else product.sets.push(copySet(set));
   }
 }
 

@@ -15,7 +15,8 @@ export function keyPrefixOf(keyPrefix: string | null | undefined): string | null
   if (keyPrefix === null || keyPrefix === undefined || isBlank(keyPrefix)) return null;
   const prefix = parameterize(String(keyPrefix)).slice(0, 40);
   if (!/[a-z0-9]/.test(prefix)) {
-    throw new ParseError(`key_prefix ${JSON.stringify(String(keyPrefix))} has no letters or digits a key can use`, { path: "key_prefix" });
+    // Named once, as the option is spelled here (it read `key_prefix: key_prefix "!!" ...`).
+    throw new ParseError(`${JSON.stringify(String(keyPrefix))} has no letters or digits a key can use`, { path: "keyPrefix" });
   }
   return prefix;
 }

@@ -232,7 +232,8 @@ describe("keys and positions", () => {
 
   it("rejects a prefix with no letters or digits, and ignores a blank one", () => {
     expect(() => parse("A", { keyPrefix: "!!!" })).toThrowError(ParseError);
-    expect(() => parse("A", { keyPrefix: "---" })).toThrow("has no letters or digits a key can use");
+    expect(() => parse("A", { keyPrefix: "---" })).toThrow(new ParseError('"---" has no letters or digits a key can use', { path: "keyPrefix" }));
+    expect(() => parse("A", { keyPrefix: "!!" })).toThrow(/^keyPrefix: "!!" has no letters or digits a key can use$/);
     expect(parse("A", { keyPrefix: "  " })[0].key).toBe("scenario_1");
   });
 

@@ -2,10 +2,12 @@
 // are true, `0777` is octal, `<<` merges) but with no classes: no binary, sets or ordered maps,
 // and a date stays the text it is. Aliases are bounded, an alias inside the node its anchor names
 // (`a: &a [*a]`, which would make a cyclic value) is refused, repeated mapping keys are refused,
-// and every failure is reported with its line.
+// an integer no number holds exactly is refused (yamlIntegers.ts), and every failure is
+// reported with its line.
 import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from "yaml";
 import type { InputErrorClass } from "./errors.js";
 import { assertDocumentSize } from "./limits.js";
+import { settleIntegers } from "./yamlIntegers.js";
 
 /** Psych's booleans: only yes/true/on and no/false/off, any case (`y` and `n` stay text). */
 const PSYCH_BOOL: ScalarTag = {
@@ -29,6 +31,9 @@ const OPTIONS = {
   prettyErrors: false,
   strict: true,
   stringKeys: true,
+  // Integers arrive as BigInt so one past 2^53 is seen before it is rounded; settleIntegers
+  // turns the rest back into numbers.
+  intAsBigInt: true,
 } as const;
 
 /**
@@ -42,16 +47,32 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
   const problem = doc.errors[0] ?? doc.warnings.find((warning) => warning.code === "TAG_RESOLVE_FAILED");
   if (problem) {
     const line = lineCounter.linePos(problem.pos[0]).line;
-    const reason = problem.code === "DUPLICATE_KEY" ? "repeated key in one mapping" : problem.message.split("\n")[0];
-    throw new Err(`${prefix}${reason}`, { line });
+    throw new Err(`${prefix}${reasonOf(problem)}`, { line });
   }
   const cycle = recursiveAlias(doc);
   if (cycle) throw new Err(`${prefix}${cycle.rule}`, { line: lineCounter.linePos(cycle.offset).line });
+  const unsafe = settleIntegers(doc);
+  if (unsafe) {
+    throw new Err(
+      `the integer ${unsafe.source} is beyond ±${Number.MAX_SAFE_INTEGER}, past which numbers are not exact, so it would not be kept as written; quote it ("${unsafe.source}") to keep it as text`,
+      { line: lineCounter.linePos(unsafe.offset).line, path: unsafe.path },
+    );
+  }
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
     throw new Err(`${prefix}${(error as Error).message.split("\n")[0]}`);
   }
+}
+
+/**
+ * The yaml library's message in the user's terms: it advises its own API for a second document
+ * (`please use YAML.parseAllDocuments()`), where the caller can only send one.
+ */
+function reasonOf(problem: { code: string; message: string }): string {
+  if (problem.code === "DUPLICATE_KEY") return "repeated key in one mapping";
+  if (problem.code === "MULTIPLE_DOCS") return "one YAML document is expected, and a second one starts here (after a `---` or `...` line)";
+  return problem.message.split("\n")[0];
 }
 
 /** An alias that would make a value contain itself: where it is and the rule it breaks. */

@@ -1,10 +1,13 @@
 // The ImportCatalog command for a parsed Catalog: what it resolved (products, sets, scenarios,
-// canonical YAML, digest), as the decider takes it. The API and the CLI both import this way.
-import type { Catalog } from "../../scenarios/catalog.js";
+// canonical YAML, digest), as the decider takes it. The API and the CLI both import this way, so
+// a catalog that cannot be stored (storableCatalog.ts) is refused here whatever the caller.
 import type { z } from "zod";
+import type { Catalog } from "../../scenarios/catalog.js";
 import type { catalogSource } from "../../events/catalogEvents.js";
+import { storableCatalog } from "./storableCatalog.js";
 
 export function importCatalogCommand(catalog: Catalog, tenant: string, source: z.input<typeof catalogSource>) {
+  storableCatalog(catalog);
   return {
     type: "ImportCatalog",
     tenant,

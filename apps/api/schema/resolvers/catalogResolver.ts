@@ -1,11 +1,12 @@
 // Catalog queries (read models) and importCatalog (YAML -> Catalog -> ImportCatalog command).
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { z } from "zod";
-import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand, importCatalogCommand } from "@verdict/domain";
+import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand, importCatalogCommand, storableCatalog } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { CatalogNode } from "../types/catalog.js";
 import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
+import { fromArgument } from "./inputArgument.js";
 
 @ObjectType()
 export class ImportCatalogPayload {
@@ -50,7 +51,7 @@ export class CatalogResolver {
   ): Promise<ImportCatalogPayload> {
     const options = commandOptions(context);
     const input = validInput(importInput, { yaml, sourcePath }, "");
-    const catalog = Catalog.parse(input.yaml);
+    const catalog = fromArgument("yaml", () => storableCatalog(Catalog.parse(input.yaml)));
     const command = importCatalogCommand(catalog, context.principal.tenant, { kind: "api", ...(input.sourcePath ? { path: input.sourcePath } : {}) });
     const handled = await handleCommand(context.deps.store, catalogAggregate, catalogStream(context.principal.tenant, catalog.key), command, options);
     await afterWrite(context, handled.position, `catalog ${catalog.key}`);

@@ -1,31 +1,31 @@
 // `<catalog>/<product>/<set>` -> what CreateEvaluation needs: the set's scenarios, judge and
 // criteria and the catalog reference, read from the catalog's last import on its stream.
+// Product and set keys may hold "/" (reference-platform §2.1 KEY_FORMAT): the catalog key
+// cannot, so it ends at the first "/", and the rest is matched against the catalog's own
+// `<product>/<set>` pairs, which an import keeps distinct (storableCatalog).
 import { catalogStream, eventRegistry, isValidId, readWholeStream, type EventData } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
+import { NOTHING_MATCHED, withoutProductionFlag } from "./scenarioInputs.js";
+
+type ProductData = EventData<"CatalogImported">["products"][number];
+type SetData = ProductData["sets"][number];
 
 export async function evaluationFromCatalogSet(context: ApiContext, path: string, includeProductionOnly: boolean) {
-  const parts = path.split("/");
-  if (parts.length !== 3 || parts.some((p) => p.trim() === "")) {
+  const slash = path.indexOf("/");
+  const catalogKey = path.slice(0, slash);
+  const rest = path.slice(slash + 1);
+  if (slash < 0 || !rest.includes("/") || path.split("/").some((p) => p.trim() === "")) {
     throw new ApiError("VALIDATION", `fromCatalogSet must be <catalog>/<product>/<set> (got ${JSON.stringify(path)})`, "fromCatalogSet");
   }
-  const [catalogKey, productKey, setKey] = parts;
   if (!isValidId(catalogKey)) throw notFound("catalog", catalogKey, "fromCatalogSet");
-  const events = await readWholeStream(context.deps.store, catalogStream(context.principal.tenant, catalogKey));
-  let imported: EventData<"CatalogImported"> | null = null;
-  for (const recorded of events) {
-    const event = eventRegistry.parseRecorded(recorded);
-    if (event.type === "CatalogImported") imported = event.data;
-    if (event.type === "CatalogRemoved") imported = null;
-  }
+  const imported = await lastImport(context, catalogKey);
   if (!imported) throw notFound("catalog", catalogKey, "fromCatalogSet");
-  const product = imported.products.find((p) => p.key === productKey);
-  if (!product) throw new ApiError("NOT_FOUND", `no product "${productKey}" in catalog ${catalogKey}`, "fromCatalogSet");
-  const set = product.sets.find((s) => s.key === setKey);
-  if (!set) throw new ApiError("NOT_FOUND", `no set "${setKey}" in product "${productKey}" of catalog ${catalogKey}`, "fromCatalogSet");
-  const scenarios = set.scenarios.filter((s) => includeProductionOnly || !s.production_only);
+  const { product, set } = setAt(imported.products, catalogKey, rest);
+  const [productKey, setKey] = [product.key, set.key];
+  const scenarios = set.scenarios.filter((s) => includeProductionOnly || !s.production_only).map(withoutProductionFlag);
   if (scenarios.length === 0) {
-    throw new ApiError("VALIDATION", "No scenarios matched the import. Check the catalog or include_production_only selection.", "fromCatalogSet");
+    throw new ApiError("VALIDATION", NOTHING_MATCHED, "fromCatalogSet");
   }
   const judge = set.judge as { kind?: string; model?: string | null };
   return {
@@ -36,4 +36,36 @@ export async function evaluationFromCatalogSet(context: ApiContext, path: string
     catalog: { catalog_key: catalogKey, product_key: productKey, set_key: setKey, digest: imported.digest },
     scenarios,
   };
+}
+
+/** The catalog's last import, or null when it was never imported or was removed since. */
+async function lastImport(context: ApiContext, catalogKey: string): Promise<EventData<"CatalogImported"> | null> {
+  let imported: EventData<"CatalogImported"> | null = null;
+  for (const recorded of await readWholeStream(context.deps.store, catalogStream(context.principal.tenant, catalogKey))) {
+    const event = eventRegistry.parseRecorded(recorded);
+    if (event.type === "CatalogImported") imported = event.data;
+    if (event.type === "CatalogRemoved") imported = null;
+  }
+  return imported;
+}
+
+/**
+ * The product and set whose `<product>/<set>` is `rest`. None: NOT_FOUND naming each product
+ * `rest` could start with (`no product "a" or "a/b"`) or, when one exists, the set it lacks.
+ */
+function setAt(products: readonly ProductData[], catalogKey: string, rest: string): { product: ProductData; set: SetData } {
+  const candidates = products.filter((p) => rest.startsWith(`${p.key}/`));
+  const found = candidates.flatMap((product) => product.sets.filter((s) => s.key === rest.slice(product.key.length + 1)).map((set) => ({ product, set })));
+  // Two matches only in a catalog imported before paths were kept distinct: name both.
+  if (found.length > 1) {
+    const both = found.map(({ product, set }) => `set "${set.key}" of product "${product.key}"`).join(" and ");
+    throw new ApiError("VALIDATION", `fromCatalogSet ${catalogKey}/${rest} could name ${both}; re-import the catalog with one of them renamed`, "fromCatalogSet");
+  }
+  if (found.length === 1) return found[0];
+  if (candidates.length === 0) {
+    const prefixes = rest.split("/").slice(0, -1).map((_, i, parts) => JSON.stringify(parts.slice(0, i + 1).join("/")));
+    throw new ApiError("NOT_FOUND", `no product ${prefixes.join(" or ")} in catalog ${catalogKey}`, "fromCatalogSet");
+  }
+  const missing = candidates.map((p) => `no set "${rest.slice(p.key.length + 1)}" in product "${p.key}"`).join(", and ");
+  throw new ApiError("NOT_FOUND", `${missing} of catalog ${catalogKey}`, "fromCatalogSet");
 }

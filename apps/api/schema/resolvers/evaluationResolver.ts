@@ -10,9 +10,12 @@ import { EvaluationConnection, EvaluationNode, ScenarioNode } from "../types/eva
 import { RunConnection, RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation } from "./commandSupport.js";
 import { evaluationFromCatalogSet } from "./catalogSet.js";
-import { scenarioRecords } from "./scenarioInputs.js";
+import { givenSource, scenarioRecords } from "./scenarioInputs.js";
 
-@InputType({ description: "A new evaluation; scenarios as pasted text or JSON records, or everything from a catalog set." })
+@InputType({
+  description:
+    "A new evaluation; scenarios as pasted text or JSON records, or everything from a catalog set (not both). Neither makes an evaluation with no scenarios yet (to merge into, or import reports into); a given text or list that selects none is VALIDATION and writes nothing.",
+})
 export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "The agent evaluated (a catalog set's product agent when omitted)." })
   agent?: string | null;
@@ -35,16 +38,16 @@ export class CreateEvaluationInput {
   @Field(() => [String], { nullable: true, description: "The models a run compares when startRun names none; a blank name is VALIDATION, a repeated one is kept once." })
   compareModels?: string[] | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Pasted lines, JSON, or a grouped YAML/JSON suite (ScenarioParser)." })
   scenariosText?: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "Scenario records, in the shape `evaluation { scenarios }` answers or as snake_case records." })
   scenarios?: unknown;
 
-  @Field(() => String, { nullable: true, description: "<catalog>/<product>/<set>: the set's scenarios, judge and criteria." })
+  @Field(() => String, { nullable: true, description: "<catalog>/<product>/<set>: the set's scenarios, judge and criteria; product and set keys may hold '/'." })
   fromCatalogSet?: string | null;
 
-  @Field(() => Boolean, { nullable: true, description: "Keep production_only scenarios (default false)." })
+  @Field(() => Boolean, { nullable: true, description: "Keep production_only scenarios of the text, list or set (default false)." })
   includeProductionOnly?: boolean | null;
 }
 
@@ -115,6 +118,13 @@ function compareModels(names: readonly string[]): readonly string[] {
   return names;
 }
 
+/** The catalog set, given alone: the scenarios given beside it were silently ignored. */
+function onlyCatalogSet(input: CreateEvaluationInput): string {
+  const other = givenSource(input);
+  if (other) throw new ApiError("VALIDATION", `give fromCatalogSet or ${other}, not both: a catalog set brings its own scenarios`, other);
+  return input.fromCatalogSet as string;
+}
+
 @Resolver(() => EvaluationNode)
 export class EvaluationResolver {
   @Query(() => EvaluationConnection, { description: "The tenant's evaluations, newest first." })
@@ -141,7 +151,12 @@ export class EvaluationResolver {
     @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
     @Ctx() context: ApiContext,
   ): Promise<ScenarioNode[]> {
-    return (await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled })) as ScenarioNode[];
+    const rows = await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled });
+    // Tags and params live in the stored scenario (`data`), as the evaluation's events hold it.
+    return rows.map((row) => {
+      const data = (row.data ?? {}) as { tags?: string[]; params?: Record<string, unknown> };
+      return { ...row, tags: data.tags ?? [], params: data.params ?? {} };
+    }) as ScenarioNode[];
   }
 
   @FieldResolver(() => RunConnection, { description: "Runs newest first." })
@@ -171,8 +186,8 @@ export class EvaluationResolver {
     const options = commandOptions(context);
     const evaluationId = context.deps.ids.next();
     const base = input.fromCatalogSet
-      ? await evaluationFromCatalogSet(context, input.fromCatalogSet, input.includeProductionOnly ?? false)
-      : { scenarios: scenarioRecords(input, [], false) };
+      ? await evaluationFromCatalogSet(context, onlyCatalogSet(input), input.includeProductionOnly ?? false)
+      : { scenarios: scenarioRecords(input, "create") };
     const judge = judgeSetting(input, "judge" in base ? base.judge : undefined);
     const command = {
       type: "CreateEvaluation",
@@ -199,11 +214,13 @@ export class EvaluationResolver {
     @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
     @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
     @Arg("onRemoved", () => OnRemoved, { nullable: true }) onRemoved: OnRemoved | null,
+    @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios (default false, as createEvaluation)." })
+    includeProductionOnly: boolean | null,
     @Ctx() context: ApiContext,
   ): Promise<ScenarioChangesPayload> {
     const options = commandOptions(context);
     await ownEvaluation(context, evaluationId);
-    const records = scenarioRecords({ scenariosText, scenarios });
+    const records = scenarioRecords({ scenariosText, scenarios, includeProductionOnly }, "replace");
     const command = { type: "ReplaceScenarios", evaluation_id: evaluationId, scenarios: records, on_removed: onRemoved ?? "destroy" };
     const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
     await afterWrite(context, handled.position, `the new suite of evaluation ${evaluationId}`);
@@ -217,11 +234,14 @@ export class EvaluationResolver {
     @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
     @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
     @Arg("keyPrefix", () => String, { nullable: true }) keyPrefix: string | null,
+    @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios (default true: a merge reads text as the parser does)." })
+    includeProductionOnly: boolean | null,
     @Ctx() context: ApiContext,
   ): Promise<ScenarioChangesPayload> {
     const options = commandOptions(context);
     const state = await ownEvaluation(context, evaluationId);
-    const records = scenarioRecords({ scenariosText, scenarios, keyPrefix }, state.scenarios.map((s) => s.key));
+    const source = { scenariosText, scenarios, keyPrefix, includeProductionOnly };
+    const records = scenarioRecords(source, "merge", state.scenarios.map((s) => s.key));
     const command = { type: "MergeScenarios", evaluation_id: evaluationId, scenarios: records };
     const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
     await afterWrite(context, handled.position, `the merge into evaluation ${evaluationId}`);

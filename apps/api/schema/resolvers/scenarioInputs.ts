@@ -1,7 +1,10 @@
 // Scenarios arrive as pasted text (ScenarioParser) or as JSON records; both become the
-// snake_case records the evaluation commands take. Exactly one of the two must be given.
+// snake_case records the evaluation commands take. At most one of the two is given, and one
+// that is given must select at least one scenario (guide: "a selection containing no scenarios
+// returns an import error"). Production-only scenarios are selected here, at import, from both.
 import { ScenarioParser, type ParsedScenario } from "@verdict/domain";
 import { ApiError } from "../../server/errors.js";
+import { fromArgument } from "./inputArgument.js";
 
 export interface ScenarioSource {
   scenariosText?: string | null;
@@ -10,7 +13,27 @@ export interface ScenarioSource {
   includeProductionOnly?: boolean | null;
 }
 
-function fromParsed(entry: ParsedScenario): Record<string, unknown> {
+/**
+ * How each mutation reads its scenarios. Create and replace take the input as the suite: the
+ * parser's positions are kept (a re-sent document then reports its scenarios unchanged), and
+ * production-only scenarios are left out unless asked for, as the guide's dashboard does. A
+ * merge adds to a suite: as the guide's example, it drops the parser's positions (new keys go
+ * after the suite's last) and keeps production-only scenarios, the parser's own default.
+ */
+export type ScenarioUse = "create" | "replace" | "merge";
+
+const USES: Record<ScenarioUse, { required: boolean; productionOnly: boolean; positions: boolean }> = {
+  // Neither source given makes an evaluation with no scenarios yet, to merge into or import
+  // reports into; replace and merge have nothing to do without one.
+  create: { required: false, productionOnly: false, positions: true },
+  replace: { required: true, productionOnly: false, positions: true },
+  merge: { required: true, productionOnly: true, positions: false },
+};
+
+/** The reference's answer when a given source selects nothing (reference-platform feature 3). */
+export const NOTHING_MATCHED = "No scenarios matched the import. Check the catalog or include_production_only selection.";
+
+function fromParsed(entry: ParsedScenario, keepPosition: boolean): Record<string, unknown> {
   return {
     key: entry.key,
     prompt: entry.prompt,
@@ -21,6 +44,7 @@ function fromParsed(entry: ParsedScenario): Record<string, unknown> {
     expected_patterns: entry.expectations.contains ?? [],
     forbidden_patterns: entry.expectations.not_contains ?? [],
     production_only: entry.production_only,
+    ...(keepPosition ? { position: entry.position } : {}),
   };
 }
 
@@ -64,23 +88,58 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
 }
 
-export function scenarioRecords(source: ScenarioSource, reservedKeys: readonly string[] = [], required = true): unknown[] {
+/** Which of the two sources the input gives; both is VALIDATION. */
+export function givenSource(source: ScenarioSource): "scenariosText" | "scenarios" | null {
   const hasText = typeof source.scenariosText === "string";
-  const hasJson = source.scenarios !== undefined && source.scenarios !== null;
-  if (hasText && hasJson) throw new ApiError("VALIDATION", "give scenariosText or scenarios, not both", "scenarios");
-  if (hasJson) {
-    if (!Array.isArray(source.scenarios)) throw new ApiError("VALIDATION", "scenarios must be a list of scenario records", "scenarios");
-    return source.scenarios.map(fromAnsweredShape);
-  }
-  if (!hasText) {
-    if (required) throw new ApiError("VALIDATION", "give scenariosText or scenarios", "scenariosText");
+  const hasList = source.scenarios !== undefined && source.scenarios !== null;
+  if (hasText && hasList) throw new ApiError("VALIDATION", "give scenariosText or scenarios, not both", "scenarios");
+  return hasText ? "scenariosText" : hasList ? "scenarios" : null;
+}
+
+export function scenarioRecords(source: ScenarioSource, use: ScenarioUse, reservedKeys: readonly string[] = []): unknown[] {
+  const rules = USES[use];
+  const field = givenSource(source);
+  if (field === null) {
+    if (rules.required) throw new ApiError("VALIDATION", "give scenariosText or scenarios", "scenariosText");
     return [];
   }
-  const parsed = ScenarioParser.parse(source.scenariosText as string, {
-    reservedKeys,
-    keyPrefix: source.keyPrefix ?? null,
-    includeProductionOnly: source.includeProductionOnly ?? false,
-  });
-  if (required && parsed.length === 0) throw new ApiError("VALIDATION", "No scenarios found in the pasted text", "scenariosText");
-  return parsed.map(fromParsed);
+  const records = field === "scenarios" ? listRecords(source.scenarios) : textRecords(source, reservedKeys, rules.positions);
+  if (records.length === 0) {
+    const where = field === "scenarios" ? "in the list" : "in the pasted text";
+    throw new ApiError("VALIDATION", `No scenarios found ${where}`, field);
+  }
+  const selected = (source.includeProductionOnly ?? rules.productionOnly) ? records : records.filter((record) => !isProductionOnly(record));
+  // Every scenario was production-only: say so, rather than that the text held none.
+  if (selected.length === 0) throw new ApiError("VALIDATION", NOTHING_MATCHED, field);
+  return selected.map(withoutProductionFlag);
+}
+
+/**
+ * The suite keeps what was selected, not the flag it was selected by (guide: "the dashboard
+ * stores only the selected scenarios ..., not ... environment flags"). Stored, the flag was
+ * not answered, so a suite sent back as answered reported its production-only scenarios updated.
+ */
+export function withoutProductionFlag<T>(record: T): T {
+  if (!isObject(record) || !("production_only" in record)) return record;
+  const { production_only: _flag, ...rest } = record;
+  return rest as T;
+}
+
+function listRecords(list: unknown): unknown[] {
+  if (!Array.isArray(list)) throw new ApiError("VALIDATION", "scenarios must be a list of scenario records", "scenarios");
+  return list.map(fromAnsweredShape);
+}
+
+/** Parsed with every scenario kept, so a text whose scenarios were all filtered out is told apart from an empty one. */
+function textRecords(source: ScenarioSource, reservedKeys: readonly string[], keepPositions: boolean): Record<string, unknown>[] {
+  const parsed = fromArgument(
+    "scenariosText",
+    () => ScenarioParser.parse(source.scenariosText as string, { reservedKeys, keyPrefix: source.keyPrefix ?? null, includeProductionOnly: true }),
+    (error) => (error.path === "keyPrefix" ? "keyPrefix" : undefined),
+  );
+  return parsed.map((entry) => fromParsed(entry, keepPositions));
+}
+
+function isProductionOnly(record: unknown): boolean {
+  return isObject(record) && record.production_only === true;
 }

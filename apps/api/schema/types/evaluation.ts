@@ -22,6 +22,14 @@ export class ScenarioNode {
   @Field(() => GraphQLJSON, { description: "{ tools, contains, not_contains }" })
   expectations!: unknown;
 
+  // Answered so the suite goes back through replaceScenarios as it came: without them, sending
+  // it back erased a catalog scenario's tags and the params a run hands the agent.
+  @Field(() => [String], { description: "Free-form labels from the catalog ([] when none)." })
+  tags!: string[];
+
+  @Field(() => GraphQLJSON, { description: "Free-form parameters from the catalog, handed to the agent with the scenario ({} when none)." })
+  params!: unknown;
+
   @Field(() => Int)
   position!: number;
 
