@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readWholeStream, evaluationStream, importedRunId, runStream } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { CATALOG_YAML, JUDGE_SCRIPT, collect, rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
+import { JUDGE_SCRIPT, collect, finishedSampleRun, rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -13,12 +13,7 @@ const base = () => `/api/evaluations/${evaluationId}/runs/${runId}`;
 
 beforeAll(async () => {
   p = await startPlatform({ limits: { maxDepth: 6, bodyLimit: "64kb" }, judge: ScriptedJudge.fromYaml(JUDGE_SCRIPT) });
-  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
-  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
-  evaluationId = created.body.data.createEvaluation.evaluationId;
-  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
-  runId = started.body.data.startRun.runId;
-  await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+  ({ evaluationId, runId } = await finishedSampleRun(p, ["gpt-5-mini", "claude-sonnet-5"]));
 }, 60_000);
 
 afterAll(() => p?.close());

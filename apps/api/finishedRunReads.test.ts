@@ -4,7 +4,7 @@
 // ~1.5 MB a request, and the run read most recently is never evicted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TerminalRunCache } from "./server/terminalRunCache.js";
-import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
 let runId: string;
@@ -18,11 +18,7 @@ async function ok<T = any>(query: string, variables?: Record<string, unknown>): 
 
 beforeAll(async () => {
   p = await startPlatform({ runCache });
-  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
-  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"] }) { evaluationId } }`);
-  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
-  runId = started.body.data.startRun.runId;
-  await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+  ({ runId } = await finishedSampleRun(p, ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"]));
 }, 60_000);
 
 afterAll(() => p?.close());

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { importedRunId, type EventStore } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { collect, finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
 
 /** The memory store, noting every stream read (and every filtered log scan's prefixes). */
 function countingStore(inner: EventStore, reads: string[]): EventStore {
@@ -29,12 +29,7 @@ let globexEvaluationId: string;
 
 beforeAll(async () => {
   p = await startPlatform({ store: countingStore(createMemoryEventStore(), reads), projectionWaitMs: 1_500 });
-  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
-  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
-  evaluationId = created.body.data.createEvaluation.evaluationId;
-  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
-  runId = started.body.data.startRun.runId;
-  await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+  ({ evaluationId, runId } = await finishedSampleRun(p, ["gpt-5-mini", "claude-sonnet-5"]));
   const own = await p.gql(p.keys.globexWrite, `mutation { createEvaluation(input: { agent: "Globex", name: "Own", scenariosText: "Hello" }) { evaluationId } }`);
   globexEvaluationId = own.body.data.createEvaluation.evaluationId;
 }, 60_000);

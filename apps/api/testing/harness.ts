@@ -156,6 +156,21 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   };
 }
 
+/**
+ * acme's finished run over the sample catalog's set: the catalog imported, an evaluation made
+ * from `support_desk/triage/smoke` comparing `models`, a run started and followed over graphql-ws
+ * until it ends. What most tests that read a run start from.
+ */
+export async function finishedSampleRun(p: Platform, models: string[]): Promise<{ evaluationId: string; runId: string }> {
+  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+  const created = await p.gql(p.keys.acmeWrite, `mutation ($m: [String!]) { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: $m }) { evaluationId } }`, { m: models });
+  const evaluationId: string = created.body.data.createEvaluation.evaluationId;
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+  const runId: string = started.body.data.startRun.runId;
+  await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+  return { evaluationId, runId };
+}
+
 /** Collects a subscription's messages until it completes (or fails). */
 export function collect<T>(client: Client, query: string, variables: Record<string, unknown>, onNext?: (value: T) => void): Promise<T[]> {
   const seen: T[] = [];
