@@ -6,12 +6,15 @@
 // their completion job follows the host's request (RunCompletionRequested). Its counts are saved with its position, so after a
 // restart it resumes exactly where its counts were; events after the checkpoint are handled
 // again and their jobs published again, which the consumers treat as the no-ops they are.
+// Jobs published before the checkpoint are published again on a restart, for external runs too:
+// once the host has asked, nothing else would ever publish an external run's completion job.
 // A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them.
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.
 import {
   handleCommand,
+  loadAggregate,
   runAggregate,
   runStream,
   type Clock,
@@ -35,6 +38,7 @@ export interface TrackedRun {
   total: number;
   scored: number;
   external: boolean;
+  /** Completion was asked for (by the dispatcher for an engine run, by the host for an external one). */
   requested: boolean;
   models: string[];
   scenarios: string[];
@@ -207,15 +211,25 @@ export class Dispatcher {
   /**
    * Runs in flight at the checkpoint get their jobs again: a bus that lost its jobs with the
    * previous process (the in-memory bus) must not leave them waiting forever. Consumers treat
-   * jobs for pairs already scored as no-ops.
+   * jobs for pairs already scored, or (external runs) not recorded yet, as no-ops. An external
+   * run the host asked to complete gets its completion job: the host's retry appends nothing,
+   * so nothing else would publish it again.
    */
   private async redrive(): Promise<void> {
     const now = this.options.clock.now().getTime();
     for (const [runId, run] of this.runs) {
       run.lastProgressAt = now; // the watchdog counts from this start, not from the last process's
-      if (run.external) continue; // the host drives it; its recorded pairs were already handed out
+      if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
       await this.publishAgain(runId, run, "after a restart");
     }
+  }
+
+  /**
+   * Whether the run stream records a completion request. A checkpoint saved before external
+   * runs' requests were tracked says `requested: false` for a run stuck after its request.
+   */
+  private async completionAsked(runId: string): Promise<boolean> {
+    return (await loadAggregate(this.options.store, runAggregate, runStream(runId))).state.completionRequested;
   }
 
   /** A run's outstanding jobs once more: its completion job if asked for, else every replay job. */
@@ -373,9 +387,12 @@ export class Dispatcher {
   private async completionRequested(recorded: RecordedEvent): Promise<void> {
     const runId = recorded.streamId.slice("run-".length);
     const run = this.runs.get(runId);
-    if (run) this.progressed(run);
-    if (!run?.external) return;
+    if (!run) return;
+    this.progressed(run);
+    if (!run.external) return;
     await this.publishCompletion(runId, run.tenant);
+    // Saved with the checkpoint: a restart or the watchdog publishes the completion job again.
+    run.requested = true;
   }
 
   private progressed(run: TrackedRun): void {

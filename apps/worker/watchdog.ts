@@ -3,7 +3,9 @@
 // pair recorded or scored, no completion) for `stallMs` gets its jobs again — replay jobs for
 // every pair (consumers skip pairs already scored) or its completion job — and after
 // `maxRedrives` such re-drives without progress it fails with a reason, instead of staying
-// "running" forever. External runs are the host's to drive and are left alone.
+// "running" forever. External runs are the host's to drive and are left alone until it asks for
+// completion; from then on their completion job is the workers' and is watched like an engine
+// run's.
 import type { TrackedRun } from "./dispatcher.js";
 
 export interface WatchdogSettings {
@@ -25,7 +27,7 @@ export type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "f
 
 export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogSettings): WatchdogAction {
   const stallMs = stallMsOf(settings);
-  if (stallMs === null || run.external) return { kind: "wait" };
+  if (stallMs === null || (run.external && !run.requested)) return { kind: "wait" };
   // A run tracked before the watchdog existed (an older checkpoint) starts its clock now.
   if (run.lastProgressAt === undefined) return { kind: "wait" };
   if (now - run.lastProgressAt < stallMs) return { kind: "wait" };

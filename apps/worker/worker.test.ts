@@ -7,7 +7,7 @@ import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
 import { silentLog } from "./workerLog.js";
-import { AGENT_SCRIPT, RecordingBus, pairEvents, runEnded, runEvents, seedRun, testClock, testIds, waitFor } from "./testing.js";
+import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, pairEvents, runEnded, runEvents, seedRun, testClock, testIds, waitFor } from "./testing.js";
 
 const JUDGE_SCRIPT = `
 judge: scripted-judge
@@ -226,6 +226,59 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect((await runEvents(store, "r1")).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
   });
 
+  /** Run r1, external: the host records its six pairs (each one a scoring job) on a dispatcher-only worker, whose bus is then lost. */
+  async function externalOnLostBus(store: EventStore, checkpoints: MemoryCheckpointStore, ask: boolean): Promise<RecordingBus> {
+    const lost = new RecordingBus();
+    await start(store, lost, { checkpoints, roles: ["dispatcher"] });
+    await seedRun(store, { external: true });
+    const { hostRecords, requestCompletion } = await import("./testingHost.js");
+    const answer = { answer: "Order 4821 shipped yesterday and arrives on Friday for sure." };
+    await hostRecords(store, "r1", SCENARIOS.flatMap((s) => [GPT, CLAUDE].map((m) => ({ scenario_key: s.key, model_label: m.label, replay: answer }))));
+    await waitFor(() => (lost.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    if (ask) {
+      await requestCompletion(store, "r1", 0);
+      await waitFor(() => (lost.published[COMPLETE_TOPIC]?.length ?? 0) === 1);
+    }
+    await worker!.stop(); // saves the checkpoint past every event above; the jobs die with this bus
+    return lost;
+  }
+
+  it("a restart after an external run's host asked to complete publishes its completion job again", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    await externalOnLostBus(store, checkpoints, true);
+    const fresh = new RecordingBus();
+    await start(store, fresh, { checkpoints });
+    await waitFor(() => runEnded(store, "r1"), 3000);
+    expect(fresh.published[COMPLETE_TOPIC]).toHaveLength(1);
+    const types = (await runEvents(store, "r1")).map((e) => e.type);
+    expect(types).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+  });
+
+  it("a restart before an external run's host asked to complete scores its recorded pairs and waits for the host", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    await externalOnLostBus(store, checkpoints, false);
+    const fresh = new RecordingBus();
+    await start(store, fresh, { checkpoints });
+    await waitFor(async () => (await Promise.all([0, 1, 2, 3, 4, 5].map((n) => pairEvents(store, "r1", n)))).every((p) => p.length === 2), 3000);
+    expect(fresh.published[COMPLETE_TOPIC]).toBeUndefined();
+    expect(await runEnded(store, "r1")).toBe(false);
+  });
+
+  it("a checkpoint that does not record an external run's completion request (saved by an older version) still gets the run completed", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    await externalOnLostBus(store, checkpoints, true);
+    const saved = (await checkpoints.load("dispatcher"))!;
+    (saved.state.runs as Record<string, { requested: boolean }>).r1.requested = false;
+    await checkpoints.save("dispatcher", saved);
+    const fresh = new RecordingBus();
+    await start(store, fresh, { checkpoints });
+    await waitFor(() => runEnded(store, "r1"), 3000);
+    expect((await runEvents(store, "r1")).at(-1)?.type).toBe("RunCompleted");
+  });
+
   it("a restarted dispatcher resumes after its checkpoint: finished runs are not read again", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
@@ -314,6 +367,26 @@ describe("the dispatcher's watchdog", () => {
     now += STALL_MS;
     await worker!.dispatcher!.sweep(); // the failed run is no longer tracked
     expect((await runEvents(store, "r1")).filter((e) => e.type === "RunFailed")).toHaveLength(1);
+  });
+
+  it("leaves an external run alone until its host asks to complete, then re-drives its lost completion job", async () => {
+    const store = createMemoryEventStore();
+    const bus = new DroppingBus(COMPLETE_TOPIC);
+    await start(store, bus, { clock, watchdog });
+    await seedRun(store, { external: true, models: [GPT] });
+    now += STALL_MS;
+    await worker!.dispatcher!.sweep();
+    expect(bus.published[REPLAY_TOPIC]).toBeUndefined(); // the host has recorded nothing yet: not stalled, just not done
+    const { requestCompletion } = await import("./testingHost.js");
+    await requestCompletion(store, "r1", 0);
+    await waitFor(() => (bus.published[COMPLETE_TOPIC]?.length ?? 0) === 1);
+    bus.dropping = false;
+    now += STALL_MS;
+    await worker!.dispatcher!.sweep();
+    await waitFor(() => runEnded(store, "r1"), 3000);
+    expect(bus.published[COMPLETE_TOPIC]).toHaveLength(2);
+    const failed = (await runEvents(store, "r1")).filter((e) => e.type === "RunFailed");
+    expect((failed[0].data as { message: string }).message).toMatch(/^The external run did not report every selected scenario and model exactly once: missing order_status × gpt-5-mini/);
   });
 
   it("publishes a lost completion job again, and the run completes once", async () => {

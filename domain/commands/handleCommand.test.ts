@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { handleCommand } from "./handleCommand.js";
 import { importReport, startRun } from "./twoStreamCommands.js";
+import { CONTENDED_RETRIES, pauseCeilingMs } from "./contention.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import { runAggregate } from "./run/runAggregate.js";
 import { resultAggregate, pairStream } from "./result/resultAggregate.js";
@@ -139,6 +140,20 @@ describe("startRun across the evaluation and run streams", () => {
     const { evaluation, run } = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps());
     expect(evaluation.attempts).toBe(2);
     expect(run.domainEvents[0]).toMatchObject({ data: { number: 2 } });
+  });
+
+  it("an evaluation that keeps moving still ends in a conflict, after CONTENDED_RETRIES jittered pauses, in bounded time", async () => {
+    for (let n = 1; n <= CONTENDED_RETRIES + 1; n++) {
+      store.interleave(() => racingWrite(EVAL, [{ type: "RunScheduled", data: { run_id: `other-${n}`, number: n, origin: "engine" } }]));
+    }
+    const bound = Array.from({ length: CONTENDED_RETRIES }, (_, i) => pauseCeilingMs(i + 1)).reduce((a, b) => a + b, 0);
+    expect(bound).toBeLessThan(1500);
+    const started = Date.now();
+    await expect(startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps())).rejects.toThrow(
+      new RegExp(`StartRun on evaluation-e1 lost a concurrent write after ${CONTENDED_RETRIES + 1} attempt\\(s\\)`),
+    );
+    expect(Date.now() - started).toBeLessThan(bound + 500);
+    expect(store.log.some((e) => e.streamId === "run-r1")).toBe(false);
   });
 
   it("an empty selection writes nothing on either stream", async () => {

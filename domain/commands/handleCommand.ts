@@ -21,7 +21,7 @@ export interface HandleOptions<X> {
   context: EventContext;
   /** Extra state the decider reads (e.g. the run a result belongs to). */
   decideContext?: X;
-  /** Version conflicts retried at most this many times (default 3); 0 never retries. */
+  /** Version conflicts retried at most this many times (default 3; startRun and importReport, which race on one evaluation: CONTENDED_RETRIES); 0 never retries. */
   retries?: number;
   registry?: EventRegistry;
 }

@@ -1,5 +1,6 @@
 // StartRun and ImportReport touch two streams: the evaluation numbers the run (RunScheduled,
-// with an exact expected version, retried on a race so numbers never repeat), then the run
+// with an exact expected version, decided again on a lost race so numbers never repeat: after a
+// short jittered pause, as many starts may race on one evaluation, contention.ts), then the run
 // stream records RunStarted / ReportImported with "no stream". Both are decided, and encoded as
 // the store will take them, from one read of each stream before either is written: a run the
 // run stream refuses (a report it cannot read, an event over the size limit) writes nothing, so
@@ -19,7 +20,8 @@ import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
 import { fold } from "./aggregate.js";
 import { appendBoth } from "./appendBoth.js";
-import { decideEvents, DEFAULT_RETRIES, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { CONTENDED_RETRIES, contendedPauses } from "./contention.js";
+import { decideEvents, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
 import { importedRunId } from "./run/importedRunId.js";
 import { runAggregate } from "./run/runAggregate.js";
 import type { RunState } from "./run/runState.js";
@@ -38,14 +40,17 @@ export async function startRun(store: EventStore, input: unknown, options: Optio
 
 /**
  * RunScheduled on the evaluation, then the run stream's first event, both decided before either
- * is appended. A race lost on the evaluation is decided again from a new read of both streams;
- * one lost on the run stream (the same run id, concurrently) is the run aggregate's to answer.
+ * is appended. A race lost on the evaluation is decided again, after a pause, from a new read of
+ * both streams; one lost on the run stream (the same run id, concurrently) is the run
+ * aggregate's to answer.
  */
 async function scheduleRun(store: EventStore, command: StartRun | ImportReport, runStreamId: string, options: Options): Promise<TwoStreamResult> {
   const registry = options.registry ?? eventRegistry;
   const evaluationStreamId = evaluationStream(command.evaluation_id);
-  const retries = options.retries ?? DEFAULT_RETRIES;
+  const retries = options.retries ?? CONTENDED_RETRIES;
+  const pause = contendedPauses(runStreamId);
   for (let attempt = 1; ; attempt++) {
+    if (attempt > 1) await pause(attempt - 1);
     const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
     const run = await loadAggregate(store, runAggregate, runStreamId, registry);
     const now = options.clock.now();

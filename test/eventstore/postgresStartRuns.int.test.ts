@@ -1,0 +1,58 @@
+// Many runs started on one evaluation at once, on PostgreSQL: every start and import numbers its
+// run on the evaluation stream, so they race there. A burst must start every run, numbered
+// 1..N without a gap or a repeat (domain/commands/contention.ts).
+import { randomUUID } from "node:crypto";
+import { createEvaluation, evaluationStream, importReport, readWholeStream, startRun, type EventStore } from "@verdict/domain";
+import { createPostgresEventStore } from "@verdict/infra";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEventStoreTestDatabase, type TestDatabase } from "./testDatabase.js";
+
+let database: TestDatabase;
+let store: EventStore & { close(): Promise<void> };
+
+beforeAll(async () => {
+  database = await createEventStoreTestDatabase();
+  store = await createPostgresEventStore({ connectionString: database.url });
+});
+afterAll(async () => {
+  await store?.close();
+  await database?.drop();
+});
+
+const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant: "acme", actor: "api" } };
+const GPT = { label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini" };
+
+async function newEvaluation(): Promise<string> {
+  const evaluationId = randomUUID();
+  await createEvaluation(store, { evaluation_id: evaluationId, tenant: "acme", agent: "SupportAgent", name: `E ${evaluationId}`, scenarios: [{ key: "a", prompt: "hi" }] }, options);
+  return evaluationId;
+}
+
+const envelope = (evaluationId: string, hostRunId: string) => ({
+  run_id: hostRunId,
+  evaluation_id: evaluationId,
+  tenant: "acme",
+  source: "ci",
+  agent_name: "SupportAgent",
+  suite: "support",
+  digest: "a".repeat(64),
+  report: { models: { [GPT.label]: { provider: GPT.provider, model: GPT.model } }, results: [{ scenario_key: "a", label: GPT.label, status: "passed" }] },
+});
+
+describe("runs started concurrently on one evaluation (PostgreSQL)", () => {
+  it("20 starts and 4 imports at once all succeed, numbered 1..24 without a gap or a repeat", async () => {
+    const evaluationId = await newEvaluation();
+    const starts = Array.from({ length: 20 }, () =>
+      startRun(store, { run_id: randomUUID(), evaluation_id: evaluationId, models: [GPT], external: true }, options),
+    );
+    const imports = Array.from({ length: 4 }, (_, i) => importReport(store, envelope(evaluationId, `nightly-${i}`), options));
+    const settled = await Promise.allSettled([...starts, ...imports]);
+    const refused = settled.flatMap((s) => (s.status === "rejected" ? [String((s.reason as Error).message)] : []));
+    expect(refused).toEqual([]);
+    // RunStarted and ReportImported both carry the number RunScheduled took.
+    const numbers = settled.map((s) => (s.status === "fulfilled" ? (s.value.run.domainEvents[0].data as { number: number }).number : 0));
+    expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    const scheduled = (await readWholeStream(store, evaluationStream(evaluationId))).filter((e) => e.type === "RunScheduled");
+    expect(scheduled.map((e) => (e.data as { number: number }).number)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+  });
+});
