@@ -234,7 +234,7 @@ export class EvaluationResolver {
     @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
     @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
     @Arg("keyPrefix", () => String, { nullable: true }) keyPrefix: string | null,
-    @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios (default true: a merge reads text as the parser does)." })
+    @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios of the text or list (default true, as the guide's parse does)." })
     includeProductionOnly: boolean | null,
     @Ctx() context: ApiContext,
   ): Promise<ScenarioChangesPayload> {
