@@ -5,7 +5,7 @@ import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/d
 import { loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath, writeOutput } from "./outputFile.js";
+import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
@@ -36,7 +36,7 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
       text = format === "md" ? report.toMarkdown() : report.toHtml({ theme: theme === "auto" ? null : theme });
     }
     if (flags.values.out) {
-      await writeOutput(flags.values.out, text);
+      await writeOutputFor("report", "--out", flags.values.out, text);
       io.err(`report written to ${flags.values.out}`);
     } else {
       io.write(text); // exact bytes, no added newline

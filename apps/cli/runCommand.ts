@@ -2,7 +2,7 @@
 //   [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath, writeOutput } from "./outputFile.js";
+import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
@@ -36,7 +36,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   });
   const text = renderReport(outcome.report, format);
   if (flags.values.out) {
-    await writeOutput(flags.values.out, text);
+    await writeOutputFor("run", "--out", flags.values.out, text);
     io.err(`report written to ${flags.values.out}`);
   } else {
     io.out(text);
