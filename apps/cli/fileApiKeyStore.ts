@@ -67,6 +67,9 @@ export function createFileApiKeyStore(path: string, clock: { now(): Date } = { n
       await save(keys.map((k) => (k === found ? { ...k, revokedAt: clock.now().toISOString() } : k)));
       return true;
     },
+    async list() {
+      return (await load()).map(({ hash: _hash, ...k }) => ({ ...k, createdAt: new Date(k.createdAt), revokedAt: k.revokedAt ? new Date(k.revokedAt) : null }));
+    },
     async close() {},
   };
 }

@@ -13,4 +13,6 @@ export const FLAG_SPECS = {
   "catalogs export": { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } },
   "evals import": { values: ["evaluation", "tenant"], positionals: { min: 1, max: 1, names: "FILE (a report envelope, report.json)" } },
   "keys create": { values: ["tenant", "role", "name"] },
+  "keys list": { values: ["tenant"] },
+  "keys revoke": { positionals: { min: 1, max: 1, names: "ID (a key id, as `verdict keys list` shows it)" } },
 } as const satisfies Record<string, FlagSpec>;

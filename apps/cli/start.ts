@@ -21,6 +21,7 @@ import { catchUpReadModels } from "./readModelCatchUp.js";
 import { EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
+import { withSessionKey } from "./sessionApiKey.js";
 
 export const DEMO_TENANT = "demo";
 
@@ -80,6 +81,17 @@ async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Pro
   return Promise.race([work, stopped.then((signal) => Promise.reject(new Stopped(signal)))]);
 }
 
+/** How to reach the running API: its URL, the session key, a subscription and a query to paste. */
+function printServing(io: Io, api: ApiServer, key: string, runId: string): void {
+  io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
+  io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; valid until this server stops, never stored; \`verdict keys create\` makes a lasting one)`);
+  io.out(`Header:        Authorization: Bearer ${key}`);
+  io.out(`Subscription:  subscription { runProgress(runId: "${runId}") { completed total passed failed errored status } }`);
+  io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
+  io.out(`Try:           curl -s -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' \\`);
+  io.out(`                 -d '{"query":"{ run(id: \\"${runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
+}
+
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
@@ -111,8 +123,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });
     resources.add(worker, (w) => w.stop());
-    const apiKeys = await openApiKeys(mode, resources);
-    const { key } = await apiKeys.create({ tenant: DEMO_TENANT, role: "write", name: "verdict start" });
+    const { apiKeys, key } = await withSessionKey(await openApiKeys(mode, resources), DEMO_TENANT);
     const api: ApiServer = resources.add(
       await createApiServer({
         store, readModels: read.readModels, progress, apiKeys,
@@ -129,17 +140,12 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: join(mode.home, "reports") }));
     await printRunSummary(client, io, outcome.runId);
     io.out("");
-    io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
-    io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; shown once, only its hash is kept)`);
-    io.out(`Header:        Authorization: Bearer ${key}`);
-    io.out(`Subscription:  subscription { runProgress(runId: "${outcome.runId}") { completed total passed failed errored status } }`);
-    io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
+    // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
+    if (!flags.booleans.exit) printServing(io, api, key, outcome.runId);
     if (outcome.htmlPath) {
       io.out(`Report:        ${outcome.htmlPath}`);
       io.out(`Markdown:      ${outcome.markdownPath}`);
     }
-    io.out(`Try:           curl -s -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' \\`);
-    io.out(`                 -d '{"query":"{ run(id: \\"${outcome.runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
     const code: ExitCode = outcome.status === "COMPLETED" ? EXIT.ok : EXIT.failed;
     if (flags.booleans.exit) return code;
     io.out("\nServing; press Ctrl-C to stop.");

@@ -29,6 +29,11 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       nothing (exit 0); with a different report it is a conflict (exit 3).`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
+  "keys list": `  keys list [--tenant T]
+      Lists API keys: id, tenant, role, name, created and revoked (never the key or its hash).`,
+  "keys revoke": `  keys revoke ID
+      Revokes a key by its id (from keys list): the API refuses it from then on. Revoking a
+      revoked key changes nothing (exit 0); an unknown id is exit 2.`,
 };
 
 const ENVIRONMENT = `Environment

@@ -1,0 +1,44 @@
+// `verdict keys list` and `keys revoke` on the embedded default: a user sees which keys exist (never
+// a key or its hash) and can revoke one, which the API then refuses.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFileApiKeyStore } from "./fileApiKeyStore.js";
+import { cli } from "./testing.js";
+
+let home = "";
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "verdict-keys-"));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describe("verdict keys list / revoke", () => {
+  it("lists keys without their secrets, revokes one by id, and the API refuses it", async () => {
+    const env = { VERDICT_HOME: home };
+    expect(await cli(["keys", "list"], env)).toEqual({ code: 0, stdout: "", stderr: "no API keys (create one with `verdict keys create`)" });
+    const ci = await cli(["keys", "create", "--tenant", "acme", "--role", "write", "--name", "ci"], env);
+    const other = await cli(["keys", "create", "--tenant", "globex", "--role", "read"], env);
+    const [ciKey, otherKey] = [ci.stdout.trim(), other.stdout.trim()];
+    const ciId = ciKey.split("_")[1];
+
+    const listed = await cli(["keys", "list"], env);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split("\n");
+    expect(lines[0].split(/\s+/)).toEqual(["ID", "TENANT", "ROLE", "NAME", "CREATED", "REVOKED"]);
+    expect(lines[1]).toMatch(new RegExp(`^${ciId}  acme    write  ci    \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  -$`));
+    expect(lines[2]).toMatch(/^[0-9a-f]{12}  globex  read   -     \S+Z  -$/);
+    const stored = JSON.parse(await readFile(join(home, "api-keys.json"), "utf8")) as { keys: Array<{ hash: string }> };
+    for (const secret of [ciKey, otherKey, ...stored.keys.map((k) => k.hash)]) expect(listed.stdout).not.toContain(secret.slice(16));
+    expect((await cli(["keys", "list", "--tenant", "globex"], env)).stdout.trim().split("\n")).toHaveLength(2);
+
+    expect(await cli(["keys", "revoke", ciId], env)).toEqual({ code: 0, stdout: "", stderr: `revoked key ${ciId} (tenant acme, write, "ci")` });
+    expect(await createFileApiKeyStore(join(home, "api-keys.json")).verify(ciKey)).toBeNull();
+    expect((await cli(["keys", "list", "--tenant", "acme"], env)).stdout).toMatch(/write {2}ci {4}\S+Z {2}\d{4}-\S+Z\n?$/);
+    expect(await cli(["keys", "revoke", ciId], env)).toEqual({ code: 0, stdout: "", stderr: `key ${ciId} was already revoked: nothing changed` });
+    expect(await cli(["keys", "revoke", "0123456789ab"], env)).toEqual({ code: 2, stdout: "", stderr: 'verdict keys revoke: no API key "0123456789ab" (`verdict keys list` shows the ids)' });
+    expect(await cli(["keys", "revoke"], env)).toMatchObject({ code: 2, stderr: "verdict keys revoke: missing ID (a key id, as `verdict keys list` shows it)" });
+  });
+});
