@@ -29,7 +29,7 @@ describe("verdict keys list / revoke", () => {
     const lines = listed.stdout.trim().split("\n");
     expect(lines[0].split(/\s+/)).toEqual(["ID", "TENANT", "ROLE", "NAME", "CREATED", "REVOKED"]);
     expect(lines[1]).toMatch(new RegExp(`^${ciId}  acme    write  ci    \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  -$`));
-    expect(lines[2]).toMatch(/^[0-9a-f]{12}  globex  read   -     \S+Z  -$/);
+    expect(lines[2]).toMatch(new RegExp(`^[0-9a-f]{12}  globex  read   -     \\S+Z  -$`));
     const stored = JSON.parse(await readFile(join(home, "api-keys.json"), "utf8")) as { keys: Array<{ hash: string }> };
     for (const secret of [ciKey, otherKey, ...stored.keys.map((k) => k.hash)]) expect(listed.stdout).not.toContain(secret.slice(16));
     expect((await cli(["keys", "list", "--tenant", "globex"], env)).stdout.trim().split("\n")).toHaveLength(2);
