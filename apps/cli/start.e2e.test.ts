@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cli, example } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** What `npm start` runs: package.json's start script, minus npm ("node" is this node). */
@@ -68,7 +69,14 @@ describe("verdict start --exit (embedded default)", () => {
     expect(out).toContain(`Report:        ${reportPath}`);
     const html = await readFile(reportPath, "utf8");
     for (const model of MODELS) expect(html).toContain(model);
-    expect(existsSync(join(home, "reports", "support-support-smoke-run-1.md"))).toBe(true);
+    // examples/README.md's CI command, given the agent's tools as npm start gives them, advises the
+    // same fixes: without --tools it listed as missing tools the agent has.
+    const markdown = await readFile(join(home, "reports", "support-support-smoke-run-1.md"), "utf8");
+    const ci = await cli(["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", MODELS.join(","),
+      "--agent", `scripted:${example("agent.yaml")}`, "--judge", `scripted:${example("judge.yaml")}`, "--tools", example("tools.yaml"), "--quiet"]);
+    const fixItems = (text: string) => text.slice(text.indexOf("## What to fix"));
+    expect(fixItems(markdown)).toContain("### missing capability ×3");
+    expect(fixItems(ci.stdout)).toBe(fixItems(markdown));
     expect(existsSync(join(home, "api-keys.json"))).toBe(false);
     // The home is unlocked after --exit.
     expect(existsSync(join(home, "verdict.pid"))).toBe(false);

@@ -12,11 +12,13 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       models (or --models), prints the GraphQL URL, a subscription to paste and the report's
       path. Serves until Ctrl-C; --exit stops after the run.`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
-      [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]
-      [--concurrency 4] [--include-production-only] [--quiet]
+      [--judge scripted:FILE|none] [--tools FILE] [--format md|json|html] [--out FILE]
+      [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
-      run_error (the run failed: nothing was scored).`,
+      run_error (the run failed: nothing was scored). --tools names the agent's tools
+      (tools: [{ name, description }], as examples/support/tools.yaml): a task that needs one
+      it lacks is diagnosed naming those it has.`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes).`,
   "catalogs import": `  catalogs import FILE [--preview] [--tenant T]
