@@ -25,10 +25,12 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       Imports a catalog; --preview prints what would change and the new digest, writing nothing.`,
   "catalogs export": `  catalogs export KEY [FILE] [--tenant T]
       Writes a catalog's canonical YAML to FILE (or stdout).`,
-  "evals import": `  evals import FILE --evaluation ID [--tenant T]
+  "evals import": `  evals import FILE --evaluation ID [--tenant T] [--run-id ID]
       Imports a saved report envelope (a run's report.json) as a completed run of the
       evaluation and prints the run's id. The same run_id with the same report again writes
-      nothing (exit 0); with a different report it is a conflict (exit 3).`,
+      nothing (exit 0); with a different report it is a conflict (exit 3). A bare report (what
+      \`verdict run\` writes as JSON) is imported with --run-id ID: your name for that run
+      (e.g. the CI build), its run_id.`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
   "keys list": `  keys list [--tenant T]
