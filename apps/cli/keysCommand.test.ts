@@ -1,6 +1,6 @@
 // `verdict keys list` and `keys revoke` on the embedded default: a user sees which keys exist (never
 // a key or its hash) and can revoke one, which the API then refuses.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,29 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(home, { recursive: true, force: true });
+});
+
+describe("a damaged api-keys.json", () => {
+  it("is named, with what is wrong in it, by every keys command", async () => {
+    const damaged = await mkdtemp(join(tmpdir(), "verdict-keys-"));
+    const env = { VERDICT_HOME: damaged };
+    const path = join(damaged, "api-keys.json");
+    const advice = "; fix the file, or move it aside to start with no keys (every key in it stops working)";
+    try {
+      const refusal = async (content: string, argv: string[]) => {
+        await writeFile(path, content);
+        const result = await cli(argv, env);
+        expect(result, content).toMatchObject({ code: 2, stdout: "" });
+        expect(result.stderr.startsWith(`${path}: `) && result.stderr.endsWith(advice), result.stderr).toBe(true);
+        return result.stderr.slice(path.length, -advice.length);
+      };
+      expect(await refusal('{"keys": [', ["keys", "list"])).toMatch(/: not JSON \(.+\)$/);
+      expect(await refusal('{"keys": {}}', ["keys", "create", "--tenant", "acme", "--role", "read"])).toMatch(/: keys: .+ \(expected \{ "keys": \[\.\.\.\] \} as verdict keys create writes it\)$/);
+      expect(await refusal('{"keys": [{"keyId": "0123456789ab", "tenant": "acme", "role": "admin"}]}', ["keys", "revoke", "0123456789ab"])).toMatch(/: keys\.0\.role: /);
+    } finally {
+      await rm(damaged, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("verdict keys list / revoke", () => {
