@@ -56,6 +56,10 @@ describe("verdict evals import", () => {
     const report = await cli(["report", runId, "--format", "json"], env);
     expect(report.code).toBe(0);
     expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "ci-7", report: { threshold: 0.7 } });
+    // And by its own run_id, as the guide's report command takes a published run's (not another tenant's).
+    expect(await cli(["report", "ci-7", "--format", "json"], env)).toEqual(report);
+    expect(await cli(["report", "ci-7", "--format", "md"], env)).toEqual(await cli(["report", runId, "--format", "md"], env));
+    expect(await cli(["report", "ci-7", "--tenant", "acme"], env)).toMatchObject({ code: 2, stdout: "", stderr: expect.stringContaining("ci-7") });
   }, 60_000);
 
   it("takes a host run_id that is not a stream id (gh/1234/1): its export gives it back and re-imports as a duplicate", async () => {
@@ -66,6 +70,7 @@ describe("verdict evals import", () => {
     const report = await cli(["report", runId, "--format", "json"], env);
     expect(report.code).toBe(0);
     expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "gh/1234/1" });
+    expect(await cli(["report", "gh/1234/1", "--format", "json"], env)).toEqual(report);
     const exported = await file("gh-exported.json", report.stdout);
     expect(await cli(["evals", "import", exported, "--evaluation", evaluationId], env)).toMatchObject({ code: 0, stdout: runId, stderr: expect.stringContaining("nothing written") });
     const changed = await file("gh-changed.json", { ...envelope(0.5), run_id: "gh/1234/1" });
