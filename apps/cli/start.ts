@@ -34,18 +34,35 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** The port asked for (--port, else PORT, else 4000), checked before anything is opened. */
-function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): number {
-  const raw = flag ?? env.PORT ?? "4000";
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${flag ? "--port" : "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
-  return port;
+/** The port asked for, and by what: --port, else PORT, else the default 4000 (`by` null). */
+interface PortChoice {
+  port: number;
+  by: "--port" | "PORT" | null;
 }
 
-/** The port, or 0 (any free one) when it is taken by the time the API starts. */
-async function choosePort(port: number, io: Io): Promise<number> {
-  if (port === 0 || (await portFree(port))) return port;
-  io.out(`port ${port} is taken; picking a free one (set PORT to choose)`);
+/** The port asked for, checked before anything is opened. */
+function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
+  const by = flag !== undefined ? "--port" : env.PORT?.trim() ? "PORT" : null;
+  const raw = flag ?? (by === "PORT" ? (env.PORT as string) : "4000");
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${by ?? "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
+  return { port, by };
+}
+
+/**
+ * A port the user chose that is taken is refused before any work: it was silently replaced by
+ * another, so the URL they had set up (a proxy, a bookmark) pointed at something else.
+ */
+async function refuseTakenChoice({ port, by }: PortChoice): Promise<void> {
+  if (by === null || port === 0 || (await portFree(port))) return;
+  const named = by === "--port" ? `--port ${port}` : `PORT=${port}`;
+  throw new CliError(`verdict start: ${named}: the port is taken (another process listens on 127.0.0.1:${port}); choose another, or 0 for any free one`);
+}
+
+/** The port, or 0 (any free one) when the default is taken by the time the API starts. */
+async function choosePort({ port, by }: PortChoice, io: Io): Promise<number> {
+  if (port === 0 || by !== null || (await portFree(port))) return port;
+  io.out(`port ${port} is taken; picking a free one (--port or PORT chooses one)`);
   return 0;
 }
 
@@ -98,6 +115,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
+  await refuseTakenChoice(port);
   const mode = platformMode(env);
   const resources = new Resources();
   const signals = stopSignals();

@@ -43,7 +43,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
 
 const ENVIRONMENT = `Environment
   VERDICT_HOME          data directory of the embedded default (default ./.verdict)
-  PORT                  API port for start (default 4000; a free one is picked when taken)
+  PORT                  API port for start (default 4000, a free one picked when it is taken;
+                        a PORT or --port that is taken is refused)
   DATABASE_URL          PostgreSQL for events (and read models): leaves the embedded default
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)
