@@ -12,7 +12,7 @@ import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, openExistingEventStore, platformMode, Resources } from "./platform.js";
-import { tenantOf } from "./reportCommand.js";
+import { tenantOf } from "./tenant.js";
 
 /** Runs `work` on the configured store; `reading` leaves a home with no event log uncreated. */
 async function withStore<T>(env: NodeJS.ProcessEnv, reading: boolean, work: (store: EventStore) => Promise<T>): Promise<T> {

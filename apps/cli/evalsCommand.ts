@@ -12,7 +12,7 @@ import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
-import { tenantOf } from "./reportCommand.js";
+import { tenantOf } from "./tenant.js";
 
 /** A refusal says what it is about: the --evaluation or --run-id flag, else the file (a bad field, a conflict). */
 function naming<T>(path: string, runIdFlag: boolean, work: () => Promise<T>): Promise<T> {

@@ -38,6 +38,23 @@ describe("a damaged api-keys.json", () => {
   });
 });
 
+describe("verdict keys create --tenant", () => {
+  it("refuses a tenant id naming the flag and every rule: the length and no \"--\"", async () => {
+    const rule = 'must be 1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+    expect(await cli(["keys", "create", "--tenant", "a--b", "--role", "read"], { VERDICT_HOME: home })).toEqual({
+      code: 2, stdout: "", stderr: `verdict keys create: --tenant ${rule} (got "a--b", 4 characters)`,
+    });
+    const long = "t".repeat(150);
+    expect(await cli(["keys", "create", "--tenant", long, "--role", "read"], { VERDICT_HOME: home })).toMatchObject({
+      code: 2, stderr: `verdict keys create: --tenant ${rule} (got "${"t".repeat(100)}…", 150 characters)`,
+    });
+    // The commands that take VERDICT_TENANT name it when it is where the tenant came from.
+    expect(await cli(["catalogs", "export", "support"], { VERDICT_HOME: home, VERDICT_TENANT: "a--b" })).toMatchObject({
+      code: 2, stderr: `VERDICT_TENANT ${rule} (got "a--b", 4 characters)`,
+    });
+  });
+});
+
 describe("verdict keys list / revoke", () => {
   it("lists keys without their secrets, revokes one by id, and the API refuses it", async () => {
     const env = { VERDICT_HOME: home };

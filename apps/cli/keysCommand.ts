@@ -11,6 +11,7 @@ import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { platformMode, Resources } from "./platform.js";
 import { openApiKeys } from "./services.js";
+import { checkTenant } from "./tenant.js";
 
 async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
   const resources = new Resources();
@@ -24,6 +25,7 @@ async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) =>
 export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("keys create", argv, FLAG_SPECS["keys create"]);
   const tenant = required("keys create", flags, "tenant");
+  checkTenant(tenant, "verdict keys create: --tenant");
   const role = oneOf("keys create", "role", required("keys create", flags, "role", "read or write"), ["read", "write"] as const, "read");
   return withKeys(env, async (store) => {
     const { key, record } = await store.create({ tenant, role, name: flags.values.name ?? "" });
@@ -50,6 +52,7 @@ function table(rows: string[][]): string {
 export async function keysList(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("keys list", argv, FLAG_SPECS["keys list"]);
   const tenant = flags.values.tenant;
+  if (tenant !== undefined) checkTenant(tenant, "verdict keys list: --tenant");
   return withKeys(env, async (store) => {
     const keys = (await store.list()).filter((key) => tenant === undefined || key.tenant === tenant);
     if (keys.length === 0) {

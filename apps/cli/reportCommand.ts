@@ -9,10 +9,7 @@ import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
-
-export function tenantOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag ?? (env.VERDICT_TENANT?.trim() || "demo");
-}
+import { tenantOf } from "./tenant.js";
 
 /**
  * The run RUN_ID names: a run's id here, else a published run's own run_id (the guide: the report

@@ -2,7 +2,7 @@
 // one role. `verify` answers the principal a presented key stands for, or null.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { DomainError, ID_PATTERN } from "@verdict/domain";
+import { DomainError, ID_PATTERN, ID_RULE } from "@verdict/domain";
 
 export type ApiRole = "read" | "write";
 
@@ -39,7 +39,7 @@ export interface ApiKeyStore {
 }
 
 export const newApiKey = z.object({
-  tenant: z.string().regex(ID_PATTERN, 'must be letters, digits, "_" or "-" starting with a letter or digit'),
+  tenant: z.string().regex(ID_PATTERN, `must be ${ID_RULE}`),
   role: z.enum(["read", "write"], { error: "must be read or write" }),
   name: z.string().max(200).default(""),
 });
