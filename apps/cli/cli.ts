@@ -65,6 +65,11 @@ export async function runCli(argv: readonly string[], io: Io, env: NodeJS.Proces
     return EXIT.ok;
   }
   const command = resolveCommand(argv);
+  // A group alone (`verdict catalogs`) names no command: its commands, as `verdict` alone lists all.
+  if (!command && argv.length === 1 && GROUPS.includes(argv[0])) {
+    io.err(`verdict ${argv[0]}: name one of its commands\n${commandUsage(argv[0]) ?? ""}`);
+    return EXIT.usage;
+  }
   if (!command) {
     const words = argv[0] === "help" ? argv.slice(1) : argv;
     io.err(`verdict: unknown command ${JSON.stringify(words.slice(0, GROUPS.includes(words[0]) ? 2 : 1).join(" "))}; run \`verdict help\``);

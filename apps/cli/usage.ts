@@ -20,8 +20,9 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       (tools: [{ name, description }], as examples/support/tools.yaml): a task that needs one
       it lacks is diagnosed naming those it has.`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
-      A run's report rebuilt from the configured event store (the HTTP export's bytes). RUN_ID
-      is a run's id, or an imported run's own run_id (as in its envelope).`,
+      A run's report rebuilt from the configured event store (the HTTP export's bytes), as
+      HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own
+      run_id (as in its envelope).`,
   "catalogs import": `  catalogs import FILE [--preview] [--tenant T]
       Imports a catalog; --preview prints what would change and the new digest, writing nothing.`,
   "catalogs export": `  catalogs export KEY [FILE] [--tenant T]
