@@ -7,12 +7,12 @@ import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand, s
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath, writeOutput } from "./outputFile.js";
+import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, openExistingEventStore, platformMode, Resources } from "./platform.js";
-import { tenantOf } from "./reportCommand.js";
+import { tenantOf } from "./tenant.js";
 
 /** Runs `work` on the configured store; `reading` leaves a home with no event log uncreated. */
 async function withStore<T>(env: NodeJS.ProcessEnv, reading: boolean, work: (store: EventStore) => Promise<T>): Promise<T> {
@@ -59,7 +59,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
     const imported = await lastImport(store, tenant, key);
     if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
     if (file) {
-      await writeOutput(file, imported.canonical_yaml);
+      await writeOutputFor("catalogs export", "FILE", file, imported.canonical_yaml);
       io.err(`catalog ${key} (digest ${imported.digest}) written to ${file}`);
     } else {
       io.write(imported.canonical_yaml);

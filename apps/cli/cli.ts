@@ -14,6 +14,8 @@ const COMMANDS: Record<string, Handler> = {
   "catalogs export": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsExport(argv, io, env),
   "evals import": async (argv, io, env) => (await import("./evalsCommand.js")).evalsImport(argv, io, env),
   "keys create": async (argv, io, env) => (await import("./keysCommand.js")).keysCreate(argv, io, env),
+  "keys list": async (argv, io, env) => (await import("./keysCommand.js")).keysList(argv, io, env),
+  "keys revoke": async (argv, io, env) => (await import("./keysCommand.js")).keysRevoke(argv, io, env),
 };
 
 /** Command names of two words: the first alone names no command. */
@@ -63,6 +65,11 @@ export async function runCli(argv: readonly string[], io: Io, env: NodeJS.Proces
     return EXIT.ok;
   }
   const command = resolveCommand(argv);
+  // A group alone (`verdict catalogs`) names no command: its commands, as `verdict` alone lists all.
+  if (!command && argv.length === 1 && GROUPS.includes(argv[0])) {
+    io.err(`verdict ${argv[0]}: name one of its commands\n${commandUsage(argv[0]) ?? ""}`);
+    return EXIT.usage;
+  }
   if (!command) {
     const words = argv[0] === "help" ? argv.slice(1) : argv;
     io.err(`verdict: unknown command ${JSON.stringify(words.slice(0, GROUPS.includes(words[0]) ? 2 : 1).join(" "))}; run \`verdict help\``);

@@ -1,23 +1,26 @@
-// `verdict evals import FILE --evaluation ID [--tenant T]` (reference-platform §6.4): publishes a
-// saved report envelope (`report.json` as exported) as a completed run of the evaluation, through
+// `verdict evals import FILE --evaluation ID [--tenant T] [--run-id ID]` (reference-platform §6.4):
+// publishes a saved report envelope (`report.json` as exported), or with --run-id a bare report
+// (`verdict run --format json`), as a completed run of the evaluation, through
 // the importReport mutation's own code (importEnvelope). The same run_id with the same report
 // again writes nothing and exits 0; with a different report it is a conflict, exit 3.
 import { randomUUID } from "node:crypto";
 import { importEnvelope, parseEnvelope, type ImportedEnvelope } from "@verdict/api";
 import { parseFlags, required } from "./args.js";
+import { envelopeFor } from "./bareReport.js";
 import { readEnvelopeFile } from "./envelopeFile.js";
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
-import { tenantOf } from "./reportCommand.js";
+import { tenantOf } from "./tenant.js";
 
-/** A refusal says what it is about: the --evaluation flag, else the file (a bad field, a conflict). */
-function naming<T>(path: string, work: () => Promise<T>): Promise<T> {
+/** A refusal says what it is about: the --evaluation or --run-id flag, else the file (a bad field, a conflict). */
+function naming<T>(path: string, runIdFlag: boolean, work: () => Promise<T>): Promise<T> {
   return work().catch((error: unknown) => {
     const code = exitCodeOf(error);
     if (code === EXIT.failed) throw error;
-    const about = (error as { field?: unknown }).field === "evaluationId" ? "--evaluation" : path;
+    const field = (error as { field?: unknown }).field;
+    const about = field === "evaluationId" ? "--evaluation" : field === "envelope.run_id" && runIdFlag ? "--run-id" : path;
     throw new CliError(`${about}: ${(error as Error).message}`, code);
   });
 }
@@ -33,16 +36,18 @@ export async function evalsImport(argv: readonly string[], io: Io, env: NodeJS.P
   const evaluationId = required("evals import", flags, "evaluation", "the id of the evaluation the run belongs to");
   const tenant = tenantOf(flags.values.tenant, env);
   const path = flags.positionals[0];
-  const envelope = readEnvelopeFile(path);
+  const runIdFlag = flags.values["run-id"];
+  const envelope = envelopeFor(readEnvelopeFile(path), runIdFlag, path);
+  const name = <T>(work: () => Promise<T>) => naming(path, runIdFlag !== undefined, work);
   // A bad envelope is refused before any database is opened.
-  await naming(path, async () => parseEnvelope(envelope));
+  await name(async () => parseEnvelope(envelope));
   const mode = platformMode(env);
   const resources = new Resources();
   try {
     // A home with no event log has no evaluation: NOT_FOUND, and nothing is created.
     const store = await openExistingEventStore(mode, resources);
     const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" } };
-    const imported = await naming(path, () => importEnvelope(store, evaluationId, envelope, options));
+    const imported = await name(() => importEnvelope(store, evaluationId, envelope, options));
     io.err(described(imported, tenant));
     io.out(imported.runId); // for `verdict report RUN_ID`
     return EXIT.ok;

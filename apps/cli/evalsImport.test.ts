@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvaluation, importedRunId } from "@verdict/domain";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
-import { cli } from "./testing.js";
+import { cli, exampleRun } from "./testing.js";
 
 const dir = await mkdtemp(join(tmpdir(), "verdict-evals-"));
 const env = { VERDICT_HOME: join(dir, "home") };
@@ -56,6 +56,10 @@ describe("verdict evals import", () => {
     const report = await cli(["report", runId, "--format", "json"], env);
     expect(report.code).toBe(0);
     expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "ci-7", report: { threshold: 0.7 } });
+    // And by its own run_id, as the guide's report command takes a published run's (not another tenant's).
+    expect(await cli(["report", "ci-7", "--format", "json"], env)).toEqual(report);
+    expect(await cli(["report", "ci-7", "--format", "md"], env)).toEqual(await cli(["report", runId, "--format", "md"], env));
+    expect(await cli(["report", "ci-7", "--tenant", "acme"], env)).toMatchObject({ code: 2, stdout: "", stderr: expect.stringContaining("ci-7") });
   }, 60_000);
 
   it("takes a host run_id that is not a stream id (gh/1234/1): its export gives it back and re-imports as a duplicate", async () => {
@@ -66,10 +70,29 @@ describe("verdict evals import", () => {
     const report = await cli(["report", runId, "--format", "json"], env);
     expect(report.code).toBe(0);
     expect(JSON.parse(report.stdout)).toMatchObject({ version: 1, run_id: "gh/1234/1" });
+    expect(await cli(["report", "gh/1234/1", "--format", "json"], env)).toEqual(report);
     const exported = await file("gh-exported.json", report.stdout);
     expect(await cli(["evals", "import", exported, "--evaluation", evaluationId], env)).toMatchObject({ code: 0, stdout: runId, stderr: expect.stringContaining("nothing written") });
     const changed = await file("gh-changed.json", { ...envelope(0.5), run_id: "gh/1234/1" });
     expect(await cli(["evals", "import", changed, "--evaluation", evaluationId], env)).toMatchObject({ code: 3, stderr: `${changed}: run_id already exists with a different report` });
+  }, 60_000);
+
+  it("imports `verdict run --format json`'s bare report under --run-id, and says how when it is missing", async () => {
+    const local = join(dir, "local.json");
+    expect((await cli(exampleRun("--format", "json", "--out", local))).code).toBe(0);
+    expect(await cli(["evals", "import", local, "--evaluation", evaluationId], env)).toEqual({
+      code: 2, stdout: "",
+      stderr: `${local}: a bare report (as \`verdict run --format json\` writes it), not a report envelope: pass --run-id ID (your name for this run, e.g. ci-1234; the same ID again is a duplicate) to import it, or import an envelope exported by \`verdict report RUN_ID --format json\``,
+    });
+    const runId = importedRunId("demo", "ci-42");
+    expect(await cli(["evals", "import", local, "--evaluation", evaluationId, "--run-id", "ci-42"], env)).toEqual({
+      code: 0, stdout: runId, stderr: `imported ci-42 as run ${runId} (#3) of evaluation ${evaluationId} for tenant demo`,
+    });
+    expect(await cli(["evals", "import", local, "--evaluation", evaluationId, "--run-id", "ci-42"], env)).toMatchObject({ code: 0, stderr: expect.stringContaining("nothing written") });
+    const exported = JSON.parse((await cli(["report", runId, "--format", "json"], env)).stdout);
+    expect(exported).toMatchObject({ version: 1, run_id: "ci-42", source: "verdict run", agent_name: "SupportAgent", suite: "support/support/smoke" });
+    expect(await cli(["evals", "import", await file("envelope.json", envelope(0.7)), "--evaluation", evaluationId, "--run-id", "ci-43"], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--run-id is for a bare report/) });
+    expect(await cli(["evals", "import", local, "--evaluation", evaluationId, "--run-id", "r".repeat(256)], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--run-id: envelope\.run_id: must be 1-255 characters/) });
   }, 60_000);
 
   it("refuses a bad envelope, file or evaluation, naming it (exit 2)", async () => {

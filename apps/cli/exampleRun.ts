@@ -5,10 +5,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { downloadName } from "@verdict/api";
-import { parse as parseYaml } from "yaml";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
+import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
 
 export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
 export const EXAMPLE_SET = "support/support/smoke";
@@ -107,9 +107,8 @@ async function saveReport(client: GqlClient, base: string, ext: "html" | "md", f
 }
 
 /** The example agent's tool roster (examples/support/tools.yaml), sent with startRun. */
-async function exampleTools(): Promise<unknown> {
-  const parsed = parseYaml(await readFile(join(EXAMPLE_DIR, "tools.yaml"), "utf8")) as { tools?: unknown } | null;
-  return parsed?.tools ?? [];
+function exampleTools(): Promise<ToolRoster> {
+  return loadToolsFile(join(EXAMPLE_DIR, "tools.yaml"), "example tools");
 }
 
 export async function runExample(client: GqlClient, io: Io, options: { models: string[]; reportsDir: string }): Promise<ExampleRunOutcome> {

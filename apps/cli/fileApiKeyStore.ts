@@ -6,10 +6,45 @@ import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { hashApiKey, keyIdOf, mintApiKey, type ApiKeyRecord, type ApiKeyStore } from "@verdict/api";
 import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { CliError } from "./errors.js";
 
 interface StoredKey extends Omit<ApiKeyRecord, "createdAt" | "revokedAt"> {
   createdAt: string;
   revokedAt: string | null;
+}
+
+const storedKeys = z.object({
+  keys: z.array(z.object({
+    keyId: z.string(),
+    tenant: z.string(),
+    role: z.enum(["read", "write"]),
+    name: z.string(),
+    hash: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex"),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+  })),
+});
+
+/**
+ * The file's keys, or an error naming the file and what is wrong in it: a damaged file gave
+ * JSON.parse's "Unexpected token" or "keys is not iterable", naming nothing.
+ */
+function parseKeysFile(path: string, text: string): StoredKey[] {
+  const damaged = (what: string) =>
+    new CliError(`${path}: ${what}; fix the file, or move it aside to start with no keys (every key in it stops working)`);
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw damaged(`not JSON (${(error as Error).message})`);
+  }
+  const parsed = storedKeys.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw damaged(`${issue.path.length ? issue.path.join(".") : "the file"}: ${issue.message} (expected { "keys": [...] } as verdict keys create writes it)`);
+  }
+  return parsed.data.keys;
 }
 
 function sameHash(a: string, b: string): boolean {
@@ -32,7 +67,7 @@ export function createFileApiKeyStore(path: string, clock: { now(): Date } = { n
       throw error;
     }
     if (cache?.version === version) return cache.keys;
-    const keys = (JSON.parse(await readFile(path, "utf8")) as { keys: StoredKey[] }).keys;
+    const keys = parseKeysFile(path, await readFile(path, "utf8"));
     cache = { version, keys };
     return keys;
   }
@@ -66,6 +101,9 @@ export function createFileApiKeyStore(path: string, clock: { now(): Date } = { n
       if (!found) return false;
       await save(keys.map((k) => (k === found ? { ...k, revokedAt: clock.now().toISOString() } : k)));
       return true;
+    },
+    async list() {
+      return (await load()).map(({ hash: _hash, ...k }) => ({ ...k, createdAt: new Date(k.createdAt), revokedAt: k.revokedAt ? new Date(k.revokedAt) : null }));
     },
     async close() {},
   };

@@ -5,12 +5,14 @@ import type { FlagSpec } from "./args.js";
 export const FLAG_SPECS = {
   start: { values: ["port", "models"], booleans: ["exit"] },
   run: {
-    values: ["catalog", "product", "set", "models", "agent", "judge", "format", "out", "gate", "concurrency"],
+    values: ["catalog", "product", "set", "models", "agent", "judge", "tools", "format", "out", "gate", "concurrency"],
     booleans: ["include-production-only", "quiet"],
   },
   report: { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
   "catalogs import": { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } },
   "catalogs export": { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } },
-  "evals import": { values: ["evaluation", "tenant"], positionals: { min: 1, max: 1, names: "FILE (a report envelope, report.json)" } },
+  "evals import": { values: ["evaluation", "tenant", "run-id"], positionals: { min: 1, max: 1, names: "FILE (a report envelope, report.json, or with --run-id a `verdict run --format json` report)" } },
   "keys create": { values: ["tenant", "role", "name"] },
+  "keys list": { values: ["tenant"] },
+  "keys revoke": { positionals: { min: 1, max: 1, names: "ID (a key id, as `verdict keys list` shows it)" } },
 } as const satisfies Record<string, FlagSpec>;

@@ -1,25 +1,80 @@
 // `verdict keys create --tenant T --role read|write [--name NAME]`: a new API key, printed once on
 // stdout (only its hash is stored): in VERDICT_HOME/api-keys.json on the embedded default (a
 // running `verdict start` accepts it at once), in the read database's api_keys with PostgreSQL.
+// `verdict keys list [--tenant T]` shows each key's id, tenant, role, name and dates (never the key
+// nor its hash); `verdict keys revoke ID` revokes one, refused at once by the API (or within its
+// 1 s key cache, when another process serves it).
+import type { ApiKeyListing, ApiKeyStore } from "@verdict/api";
 import { oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { EXIT, type ExitCode } from "./errors.js";
+import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { platformMode, Resources } from "./platform.js";
 import { openApiKeys } from "./services.js";
+import { checkTenant } from "./tenant.js";
+
+async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
+  const resources = new Resources();
+  try {
+    return await work(await openApiKeys(platformMode(env), resources));
+  } finally {
+    await resources.close();
+  }
+}
 
 export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("keys create", argv, FLAG_SPECS["keys create"]);
   const tenant = required("keys create", flags, "tenant");
+  checkTenant(tenant, "verdict keys create: --tenant");
   const role = oneOf("keys create", "role", required("keys create", flags, "role", "read or write"), ["read", "write"] as const, "read");
-  const resources = new Resources();
-  try {
-    const store = await openApiKeys(platformMode(env), resources);
+  return withKeys(env, async (store) => {
     const { key, record } = await store.create({ tenant, role, name: flags.values.name ?? "" });
     io.err(`key ${record.keyId} for tenant ${record.tenant} (${record.role}); shown once, store it now:`);
     io.out(key);
     return EXIT.ok;
-  } finally {
-    await resources.close();
-  }
+  });
+}
+
+const COLUMNS = ["ID", "TENANT", "ROLE", "NAME", "CREATED", "REVOKED"];
+
+/** One row of `keys list`: dates in UTC to the second, "-" for a key still valid. */
+function row(key: ApiKeyListing): string[] {
+  const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, "Z") : "-");
+  return [key.keyId, key.tenant, key.role, key.name || "-", when(key.createdAt), when(key.revokedAt)];
+}
+
+/** Rows as aligned columns, two spaces apart. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((r) => r[column].length)));
+  return rows.map((r) => r.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd()).join("\n");
+}
+
+export async function keysList(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const flags = parseFlags("keys list", argv, FLAG_SPECS["keys list"]);
+  const tenant = flags.values.tenant;
+  if (tenant !== undefined) checkTenant(tenant, "verdict keys list: --tenant");
+  return withKeys(env, async (store) => {
+    const keys = (await store.list()).filter((key) => tenant === undefined || key.tenant === tenant);
+    if (keys.length === 0) {
+      io.err(`no API keys${tenant === undefined ? "" : ` for tenant ${tenant}`} (create one with \`verdict keys create\`)`);
+      return EXIT.ok;
+    }
+    io.out(table([COLUMNS, ...keys.map(row)]));
+    return EXIT.ok;
+  });
+}
+
+export async function keysRevoke(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const flags = parseFlags("keys revoke", argv, FLAG_SPECS["keys revoke"]);
+  const keyId = flags.positionals[0];
+  return withKeys(env, async (store) => {
+    const found = (await store.list()).find((key) => key.keyId === keyId);
+    if (!found) throw new CliError(`verdict keys revoke: no API key ${JSON.stringify(keyId)} (\`verdict keys list\` shows the ids)`);
+    if (found.revokedAt || !(await store.revoke(keyId))) {
+      io.err(`key ${keyId} was already revoked: nothing changed`);
+      return EXIT.ok;
+    }
+    io.err(`revoked key ${keyId} (tenant ${found.tenant}, ${found.role}${found.name ? `, "${found.name}"` : ""})`);
+    return EXIT.ok;
+  });
 }

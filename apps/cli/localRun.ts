@@ -10,6 +10,7 @@ import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { loadCatalogFile } from "./catalogFile.js";
 import { CliError } from "./errors.js";
 import { judgeLabelOf } from "./runtimeSpecs.js";
+import type { ToolRoster } from "./toolsFile.js";
 
 export interface LocalRunOptions {
   catalogPath: string;
@@ -19,6 +20,8 @@ export interface LocalRunOptions {
   runtime: AgentRuntime;
   judge: JudgeBackend | null;
   includeProductionOnly?: boolean;
+  /** The agent's tool roster (--tools): a missing-capability diagnosis names what it has. */
+  availableTools?: ToolRoster;
   concurrency?: number;
   replayTimeoutMs?: number;
   /** Told about each scored pair (progress on stderr). */
@@ -75,6 +78,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     criteria,
     judge,
     agentName: product.agent,
+    availableTools: options.availableTools,
     concurrency: options.concurrency ?? 4,
     replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
     // The Runner aborts the signal when the replay's budget runs out, so an HTTP agent stops too.

@@ -1,12 +1,27 @@
 // Where a command will write its output, checked before it does its work: a run of a few hundred
-// pairs whose report then cannot be written (its directory missing) was work thrown away, with an
-// ENOENT that named neither the flag nor the directory.
-import { statSync } from "node:fs";
-import { lstat, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { CliError } from "./errors.js";
+// pairs whose report then cannot be written (its directory missing, or one this user cannot
+// write in) was work thrown away, with an error that named neither the flag nor the directory.
+import { accessSync, closeSync, constants, lstatSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { CliError, EXIT } from "./errors.js";
 
-export function checkOutputPath(command: string, flag: string, path: string | undefined): void {
+/** Throws the errno error when this process cannot write `path` (a directory: create a file in it). */
+export type WriteCheck = (path: string, directory: boolean) => void;
+
+/**
+ * The default check: W_OK, then, for a directory, a file created and removed in it, since root
+ * passes W_OK where no file can be created (/proc, a read-only mount).
+ */
+const canWrite: WriteCheck = (path, directory) => {
+  accessSync(path, constants.W_OK);
+  if (!directory) return;
+  const probe = join(path, `.verdict-write-check.${process.pid}`);
+  closeSync(openSync(probe, "wx"));
+  rmSync(probe, { force: true });
+};
+
+export function checkOutputPath(command: string, flag: string, path: string | undefined, check: WriteCheck = canWrite): void {
   if (path === undefined) return;
   const dir = dirname(resolve(path));
   let isDir = false;
@@ -21,6 +36,32 @@ export function checkOutputPath(command: string, flag: string, path: string | un
   } catch (error) {
     if (error instanceof CliError) throw error;
   }
+  // Where the write will happen: beside the file it replaces, or a device or pipe as it is.
+  const target = renameTarget(path);
+  const where = target === null ? path : dirname(target);
+  try {
+    check(where, target !== null);
+  } catch (error) {
+    const cannot = target === null ? `cannot write to it` : `cannot write a file in ${where}`;
+    throw new CliError(`verdict ${command}: ${flag} ${path}: ${cannot} (${errorText(error)})`);
+  }
+}
+
+/**
+ * writeOutput for a command's flag: a failure names the flag and the path the user gave (not the
+ * temporary file beside it) and exits 1, as the work was done but its output was not written.
+ */
+export async function writeOutputFor(command: string, flag: string, path: string, text: string): Promise<void> {
+  try {
+    await writeOutput(path, text);
+  } catch (error) {
+    throw new CliError(`verdict ${command}: ${flag} ${path}: could not write it (${errorText(error)})`, EXIT.failed);
+  }
+}
+
+/** "EACCES: permission denied", without the syscall and path node appends (a temporary file's). */
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/, \w+(?: '[^']*')*$/, "");
 }
 
 /**
@@ -29,7 +70,7 @@ export function checkOutputPath(command: string, flag: string, path: string | un
  * was. `write` is the file writer (tests make it fail halfway).
  */
 export async function writeOutput(path: string, text: string, write: (path: string, text: string) => Promise<void> = (p, t) => writeFile(p, t)): Promise<void> {
-  const target = await renameTarget(path);
+  const target = renameTarget(path);
   // Not a file a rename can replace (/dev/stdout, a pipe): written to as it is.
   if (target === null) return write(path, text);
   const temporary = `${target}.${process.pid}.tmp`;
@@ -45,12 +86,21 @@ export async function writeOutput(path: string, text: string, write: (path: stri
 /**
  * The file to replace: the path itself when it is a regular file or nothing yet, the file a
  * symlink points to (replacing the link would leave its target stale), or null for anything else.
+ * Synchronous: checkOutputPath asks it too, before any work.
  */
-async function renameTarget(path: string): Promise<string | null> {
-  const found = await lstat(path).catch(() => null);
-  if (found === null || found.isFile()) return path;
+function renameTarget(path: string): string | null {
+  let found;
+  try {
+    found = lstatSync(path);
+  } catch {
+    return path;
+  }
+  if (found.isFile()) return path;
   if (!found.isSymbolicLink()) return null;
-  const real = await realpath(path).catch(() => null);
-  if (real === null) return path; // a dangling link: replaced, as a missing file would be created
-  return (await stat(real)).isFile() ? real : null;
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isFile() ? real : null;
+  } catch {
+    return path; // a dangling link: replaced, as a missing file would be created
+  }
 }

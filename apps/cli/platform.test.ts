@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { resolve } from "node:path";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { runCli } from "./cli.js";
 import { bufferIo } from "./io.js";
+import { cli, example } from "./testing.js";
 import { describeMode, platformMode } from "./platform.js";
 
 describe("platformMode", () => {
@@ -37,6 +40,33 @@ describe("platformMode", () => {
     const io = bufferIo();
     expect(await runCli(["report", "run-1"], io, { DATABASE_URL: bad })).toBe(2);
     expect(io.stderr.join("")).toMatch(/^DATABASE_URL is not a valid URL/);
+  });
+
+  it("names VERDICT_HOME when it is a file or has a file in its path (it was mkdir's EEXIST, exit 1)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-home-"));
+    try {
+      const file = join(dir, "home");
+      await writeFile(file, "not a directory");
+      const advice = "set VERDICT_HOME to a directory (one that does not exist yet is created)";
+      expect(await cli(["catalogs", "import", example("catalog.yaml")], { VERDICT_HOME: file })).toEqual({
+        code: 2, stdout: "", stderr: `VERDICT_HOME ${file} is a file, not a directory; ${advice}`,
+      });
+      expect(await cli(["keys", "list"], { VERDICT_HOME: join(file, "sub") })).toEqual({
+        code: 2, stdout: "", stderr: `VERDICT_HOME ${join(file, "sub")}: a part of that path is a file, not a directory; ${advice}`,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names DATABASE_URL (or the read database's variable) when PostgreSQL cannot be reached, without its password", async () => {
+    const refused = "postgres://bob:S3cret@127.0.0.1:1/verdict";
+    const advice = "(ECONNREFUSED: connection refused). Start the server, or set DATABASE_URL to one that is reachable";
+    const events = await cli(["catalogs", "export", "support"], { DATABASE_URL: refused });
+    expect(events).toMatchObject({ code: 1, stdout: "", stderr: expect.stringContaining(`DATABASE_URL: cannot use PostgreSQL at 127.0.0.1:1/verdict ${advice}`) });
+    const keys = await cli(["keys", "list"], { DATABASE_URL: "postgres://db/verdict", VERDICT_READ_DATABASE_URL: refused });
+    expect(keys).toMatchObject({ code: 1, stderr: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:1\/verdict \(ECONNREFUSED/) });
+    for (const result of [events, keys]) expect(result.stderr).not.toContain("S3cret");
   });
 
   it("refuses Kafka without PostgreSQL and says what to set", () => {

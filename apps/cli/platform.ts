@@ -5,12 +5,14 @@
 //   DATABASE_URL (+ KAFKA_BROKERS)          PostgreSQL for events, read models and keys; Kafka
 //                                           when KAFKA_BROKERS names brokers, else in-memory
 // Each command opens only what it needs; `close()` releases what was opened, in reverse.
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
 import { HomeInUseError, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
+import { connecting } from "./databaseConnect.js";
 import { CliError } from "./errors.js";
 
 export interface PlatformMode {
@@ -37,7 +39,32 @@ export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
       throw new CliError(`${name} is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)`);
     }
   }
-  return { embedded: !databaseUrl, home: verdictHome(env), databaseUrl, readUrl, kafkaBrokers };
+  const home = verdictHome(env);
+  if (!databaseUrl) checkHome(home, env.VERDICT_HOME?.trim() ? "VERDICT_HOME" : "VERDICT_HOME (unset: ./.verdict)");
+  return { embedded: !databaseUrl, home, databaseUrl, readUrl, kafkaBrokers };
+}
+
+/**
+ * The embedded home must be a directory, or nothing yet (it is created): a file there gave
+ * mkdir's EEXIST, or ENOTDIR when a file stood in its path, naming no variable.
+ */
+function checkHome(home: string, variable: string): void {
+  const advice = "set VERDICT_HOME to a directory (one that does not exist yet is created)";
+  let directory: boolean;
+  try {
+    directory = statSync(home).isDirectory();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") return;
+    if (code === "ENOTDIR") throw new CliError(`${variable} ${home}: a part of that path is a file, not a directory; ${advice}`);
+    throw new CliError(`${variable} ${home}: cannot be used (${code ?? (error as Error).message}); ${advice}`);
+  }
+  if (!directory) throw new CliError(`${variable} ${home} is a file, not a directory; ${advice}`);
+}
+
+/** The variable that names the read database: its own, or DATABASE_URL when they are one. */
+export function readUrlVariable(mode: PlatformMode): string {
+  return mode.readUrl === mode.databaseUrl ? "DATABASE_URL" : "VERDICT_READ_DATABASE_URL";
 }
 
 /** Resources opened in order, closed in reverse; a failed step closes what came before. */
@@ -83,7 +110,8 @@ export function embeddedDatabase(mode: PlatformMode, resources: Resources): Prom
 }
 
 export async function openEventStore(mode: PlatformMode, resources: Resources): Promise<EventStore> {
-  if (mode.databaseUrl) return resources.add(await createPostgresEventStore({ connectionString: mode.databaseUrl }), (s) => s.close());
+  const url = mode.databaseUrl;
+  if (url) return resources.add(await connecting("DATABASE_URL", url, () => createPostgresEventStore({ connectionString: url })), (s) => s.close());
   const db = await embeddedDatabase(mode, resources);
   // The home is locked to this process: it is the log's only writer (the read models in the same
   // database never write the event tables), so the store's log tail may take its own appends as the log.

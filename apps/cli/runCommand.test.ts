@@ -1,7 +1,7 @@
 // The `run` command on the shipped example: the real Runner, the scripted agent and judge, and
 // the faults the example was written to show.
 import { describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,23 @@ function faultsOf(results: JsonResult[]): Record<string, string> {
   for (const r of results) if (r.status !== "passed") out[`${r.scenario_key} × ${r.label}`] = r.fault ?? r.status;
   return out;
 }
+
+describe("verdict run --tools", () => {
+  it("refuses a tools file it cannot read or that is not a tool list, naming the flag and the rule", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-tools-"));
+    try {
+      const run = async (path: string) => {
+        const io = bufferIo();
+        return { code: await runCli([...base, "--tools", path], io, {}), stderr: io.stderr.join(""), stdout: io.stdout.join("") };
+      };
+      expect(await run(join(dir, "none.yaml"))).toMatchObject({ code: 2, stdout: "", stderr: expect.stringMatching(/^verdict run: --tools \S+none\.yaml: ENOENT/) });
+      await writeFile(join(dir, "bad.yaml"), "tools:\n  - { description: no name }\n");
+      expect(await run(join(dir, "bad.yaml"))).toMatchObject({ code: 2, stderr: expect.stringMatching(/^verdict run: --tools \S+bad\.yaml: tools\.0\.name: .*\(expected tools: \[\{ name, description \}\]\)$/) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("verdict run on examples/support", () => {
   it("finds the faults the example was designed to show, for the reasons it was designed for", async () => {

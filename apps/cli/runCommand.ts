@@ -1,14 +1,15 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
-//   [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]`
+//   [--judge scripted:FILE|none] [--tools FILE] [--format md|json|html] [--out FILE] [--gate 0.8]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath, writeOutput } from "./outputFile.js";
+import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import type { Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
+import { loadToolsFile } from "./toolsFile.js";
 
 export const RUN_FLAGS = FLAG_SPECS.run;
 
@@ -24,11 +25,12 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   const concurrency = flags.values.concurrency === undefined ? 4 : /^\d+$/.test(flags.values.concurrency) ? Number(flags.values.concurrency) : NaN;
   if (!Number.isInteger(concurrency) || concurrency < 1) return io.usage(`verdict run: --concurrency must be a whole number >= 1 (got ${flags.values.concurrency})`);
   checkOutputPath("run", "--out", flags.values.out);
+  const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
   const runtime = await agentFromFlag(agentSpec);
   const judge = await judgeFromFlag(flags.values.judge ?? "none");
   const quiet = flags.booleans.quiet;
   const outcome = await localRun({
-    catalogPath, product, set, models, runtime, judge, concurrency,
+    catalogPath, product, set, models, runtime, judge, concurrency, availableTools,
     includeProductionOnly: flags.booleans["include-production-only"],
     onResult: quiet ? undefined : (result, done, total) => {
       io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);
@@ -36,7 +38,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   });
   const text = renderReport(outcome.report, format);
   if (flags.values.out) {
-    await writeOutput(flags.values.out, text);
+    await writeOutputFor("run", "--out", flags.values.out, text);
     io.err(`report written to ${flags.values.out}`);
   } else {
     io.out(text);

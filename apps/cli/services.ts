@@ -7,11 +7,14 @@ import { createPostgresApiKeyStore, type ApiKeyStore } from "@verdict/api";
 import { createMemoryProgressBus, createPostgresProgressBus, openReadModels, type OpenedReadModels, type ProgressBus } from "@verdict/projector";
 import { MemoryCheckpointStore, PostgresCheckpointStore, type CheckpointStore } from "@verdict/worker";
 import { createFileApiKeyStore } from "./fileApiKeyStore.js";
-import { embeddedDatabase, type PlatformMode, type Resources } from "./platform.js";
+import { connecting } from "./databaseConnect.js";
+import { embeddedDatabase, readUrlVariable, type PlatformMode, type Resources } from "./platform.js";
 
 export async function openReadSide(mode: PlatformMode, resources: Resources): Promise<{ read: OpenedReadModels; progress: ProgressBus }> {
   const read = resources.add(
-    mode.readUrl ? await openReadModels({ url: mode.readUrl }) : await openReadModels({ pglite: await embeddedDatabase(mode, resources) }),
+    mode.readUrl
+      ? await connecting(readUrlVariable(mode), mode.readUrl, () => openReadModels({ url: mode.readUrl as string }))
+      : await openReadModels({ pglite: await embeddedDatabase(mode, resources) }),
     (r) => r.close(),
   );
   const url = read.database.embedded ? null : read.database.url;
@@ -20,8 +23,9 @@ export async function openReadSide(mode: PlatformMode, resources: Resources): Pr
 }
 
 export async function openApiKeys(mode: PlatformMode, resources: Resources): Promise<ApiKeyStore> {
-  if (!mode.readUrl) return createFileApiKeyStore(join(mode.home, "api-keys.json"));
-  return resources.add(await createPostgresApiKeyStore({ url: mode.readUrl }), (k) => k.close());
+  const url = mode.readUrl;
+  if (!url) return createFileApiKeyStore(join(mode.home, "api-keys.json"));
+  return resources.add(await connecting(readUrlVariable(mode), url, () => createPostgresApiKeyStore({ url })), (k) => k.close());
 }
 
 /**
@@ -31,8 +35,9 @@ export async function openApiKeys(mode: PlatformMode, resources: Resources): Pro
  * dispatcher resumes from its PostgreSQL checkpoint.
  */
 export async function openCheckpoints(mode: PlatformMode, resources: Resources): Promise<CheckpointStore> {
-  if (mode.databaseUrl && mode.kafkaBrokers.length) {
-    return resources.add(await PostgresCheckpointStore.create({ connectionString: mode.databaseUrl }), (c) => c.close());
+  const url = mode.databaseUrl;
+  if (url && mode.kafkaBrokers.length) {
+    return resources.add(await connecting("DATABASE_URL", url, () => PostgresCheckpointStore.create({ connectionString: url })), (c) => c.close());
   }
   return resources.add(new MemoryCheckpointStore(), (c) => c.close());
 }

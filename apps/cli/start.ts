@@ -21,6 +21,7 @@ import { catchUpReadModels } from "./readModelCatchUp.js";
 import { EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
+import { withSessionKey } from "./sessionApiKey.js";
 
 export const DEMO_TENANT = "demo";
 
@@ -33,18 +34,35 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** The port asked for (--port, else PORT, else 4000), checked before anything is opened. */
-function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): number {
-  const raw = flag ?? env.PORT ?? "4000";
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${flag ? "--port" : "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
-  return port;
+/** The port asked for, and by what: --port, else PORT, else the default 4000 (`by` null). */
+interface PortChoice {
+  port: number;
+  by: "--port" | "PORT" | null;
 }
 
-/** The port, or 0 (any free one) when it is taken by the time the API starts. */
-async function choosePort(port: number, io: Io): Promise<number> {
-  if (port === 0 || (await portFree(port))) return port;
-  io.out(`port ${port} is taken; picking a free one (set PORT to choose)`);
+/** The port asked for, checked before anything is opened. */
+function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
+  const by = flag !== undefined ? "--port" : env.PORT?.trim() ? "PORT" : null;
+  const raw = flag ?? (by === "PORT" ? (env.PORT as string) : "4000");
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${by ?? "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
+  return { port, by };
+}
+
+/**
+ * A port the user chose that is taken is refused before any work: it was silently replaced by
+ * another, so the URL they had set up (a proxy, a bookmark) pointed at something else.
+ */
+async function refuseTakenChoice({ port, by }: PortChoice): Promise<void> {
+  if (by === null || port === 0 || (await portFree(port))) return;
+  const named = by === "--port" ? `--port ${port}` : `PORT=${port}`;
+  throw new CliError(`verdict start: ${named}: the port is taken (another process listens on 127.0.0.1:${port}); choose another, or 0 for any free one`);
+}
+
+/** The port, or 0 (any free one) when the default is taken by the time the API starts. */
+async function choosePort({ port, by }: PortChoice, io: Io): Promise<number> {
+  if (port === 0 || by !== null || (await portFree(port))) return port;
+  io.out(`port ${port} is taken; picking a free one (--port or PORT chooses one)`);
   return 0;
 }
 
@@ -80,12 +98,24 @@ async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Pro
   return Promise.race([work, stopped.then((signal) => Promise.reject(new Stopped(signal)))]);
 }
 
+/** How to reach the running API: its URL, the session key, a subscription and a query to paste. */
+function printServing(io: Io, api: ApiServer, key: string, runId: string): void {
+  io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
+  io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; valid until this server stops, never stored; \`verdict keys create\` makes a lasting one)`);
+  io.out(`Header:        Authorization: Bearer ${key}`);
+  io.out(`Subscription:  subscription { runProgress(runId: "${runId}") { completed total passed failed errored status } }`);
+  io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
+  io.out(`Try:           curl -s -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' \\`);
+  io.out(`                 -d '{"query":"{ run(id: \\"${runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
+}
+
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
+  await refuseTakenChoice(port);
   const mode = platformMode(env);
   const resources = new Resources();
   const signals = stopSignals();
@@ -111,8 +141,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });
     resources.add(worker, (w) => w.stop());
-    const apiKeys = await openApiKeys(mode, resources);
-    const { key } = await apiKeys.create({ tenant: DEMO_TENANT, role: "write", name: "verdict start" });
+    const { apiKeys, key } = await withSessionKey(await openApiKeys(mode, resources), DEMO_TENANT);
     const api: ApiServer = resources.add(
       await createApiServer({
         store, readModels: read.readModels, progress, apiKeys,
@@ -129,17 +158,12 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: join(mode.home, "reports") }));
     await printRunSummary(client, io, outcome.runId);
     io.out("");
-    io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
-    io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; shown once, only its hash is kept)`);
-    io.out(`Header:        Authorization: Bearer ${key}`);
-    io.out(`Subscription:  subscription { runProgress(runId: "${outcome.runId}") { completed total passed failed errored status } }`);
-    io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
+    // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
+    if (!flags.booleans.exit) printServing(io, api, key, outcome.runId);
     if (outcome.htmlPath) {
       io.out(`Report:        ${outcome.htmlPath}`);
       io.out(`Markdown:      ${outcome.markdownPath}`);
     }
-    io.out(`Try:           curl -s -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' \\`);
-    io.out(`                 -d '{"query":"{ run(id: \\"${outcome.runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
     const code: ExitCode = outcome.status === "COMPLETED" ? EXIT.ok : EXIT.failed;
     if (flags.booleans.exit) return code;
     io.out("\nServing; press Ctrl-C to stop.");

@@ -37,6 +37,14 @@ describe("verdict help", () => {
     expect(catalogs.code).toBe(0);
     expect(catalogs.stdout).toContain("verdict catalogs import FILE");
     expect(catalogs.stdout).toContain("verdict catalogs export KEY");
+    // A group alone lists its commands too, as an incomplete command (exit 2, like `verdict` alone).
+    for (const group of ["catalogs", "evals", "keys"]) {
+      const alone = await cli([group]);
+      expect({ code: alone.code, stdout: alone.stdout }, group).toEqual({ code: 2, stdout: "" });
+      expect(alone.stderr, group).toMatch(new RegExp(`^verdict ${group}: name one of its commands\n`));
+      expect(alone.stderr, group).toContain((await cli([group, "--help"])).stdout);
+    }
+    expect((await cli(["report", "--help"])).stdout).toMatch(/as\s+HTML unless --format says md or json/);
   });
 
   it("still refuses an unknown command that asks for help, and a --help after `--`", async () => {

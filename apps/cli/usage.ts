@@ -12,28 +12,40 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       models (or --models), prints the GraphQL URL, a subscription to paste and the report's
       path. Serves until Ctrl-C; --exit stops after the run.`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
-      [--judge scripted:FILE|none] [--format md|json|html] [--out FILE] [--gate 0.8]
-      [--concurrency 4] [--include-production-only] [--quiet]
+      [--judge scripted:FILE|none] [--tools FILE] [--format md|json|html] [--out FILE]
+      [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
-      run_error (the run failed: nothing was scored).`,
+      run_error (the run failed: nothing was scored). --tools names the agent's tools
+      (tools: [{ name, description }], as examples/support/tools.yaml): a task that needs one
+      it lacks is diagnosed naming those it has.`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
-      A run's report rebuilt from the configured event store (the HTTP export's bytes).`,
+      A run's report rebuilt from the configured event store (the HTTP export's bytes), as
+      HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own
+      run_id (as in its envelope).`,
   "catalogs import": `  catalogs import FILE [--preview] [--tenant T]
       Imports a catalog; --preview prints what would change and the new digest, writing nothing.`,
   "catalogs export": `  catalogs export KEY [FILE] [--tenant T]
       Writes a catalog's canonical YAML to FILE (or stdout).`,
-  "evals import": `  evals import FILE --evaluation ID [--tenant T]
+  "evals import": `  evals import FILE --evaluation ID [--tenant T] [--run-id ID]
       Imports a saved report envelope (a run's report.json) as a completed run of the
       evaluation and prints the run's id. The same run_id with the same report again writes
-      nothing (exit 0); with a different report it is a conflict (exit 3).`,
+      nothing (exit 0); with a different report it is a conflict (exit 3). A bare report (what
+      \`verdict run\` writes as JSON) is imported with --run-id ID: your name for that run
+      (e.g. the CI build), its run_id.`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
+  "keys list": `  keys list [--tenant T]
+      Lists API keys: id, tenant, role, name, created and revoked (never the key or its hash).`,
+  "keys revoke": `  keys revoke ID
+      Revokes a key by its id (from keys list): the API refuses it from then on. Revoking a
+      revoked key changes nothing (exit 0); an unknown id is exit 2.`,
 };
 
 const ENVIRONMENT = `Environment
   VERDICT_HOME          data directory of the embedded default (default ./.verdict)
-  PORT                  API port for start (default 4000; a free one is picked when taken)
+  PORT                  API port for start (default 4000, a free one picked when it is taken;
+                        a PORT or --port that is taken is refused)
   DATABASE_URL          PostgreSQL for events (and read models): leaves the embedded default
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)

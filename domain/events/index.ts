@@ -8,6 +8,7 @@ export type { Clock, IdGenerator } from "./clock.js";
 export { COST_LIMIT, DURATION_LIMIT_MS, HOST_RUN_ID_LIMIT, POSITION_LIMIT, TOKEN_COUNT_LIMIT } from "./shared.js";
 export {
   ID_PATTERN,
+  ID_RULE,
   MAX_STREAM_ID_LENGTH,
   assertId,
   isValidId,

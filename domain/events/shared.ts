@@ -2,9 +2,9 @@
 // (reference-core §1, §5, §7), and nothing here imports a domain class: events are stable data.
 import { z } from "zod";
 import { isStorableText, TEXT_RULE } from "./storableText.js";
-import { ID_PATTERN } from "./streams.js";
+import { ID_PATTERN, ID_RULE } from "./streams.js";
 
-export const idSchema = z.string().regex(ID_PATTERN, 'must be letters, digits, "_" or "-" starting with a letter or digit');
+export const idSchema = z.string().regex(ID_PATTERN, `must be ${ID_RULE}`);
 export const nonBlank = z.string().trim().min(1, "must not be blank");
 export const isoDate = z.iso.datetime({ offset: true });
 export const jsonObject = z.record(z.string(), z.unknown());

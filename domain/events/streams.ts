@@ -9,13 +9,15 @@ import { DomainError } from "./domainError.js";
  * "--" (an SQL comment; the PostgreSQL adapter refuses it in stream ids too).
  */
 export const ID_PATTERN = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+/** ID_PATTERN in words, every rule of it: a refusal that left out "--" or the length was a puzzle. */
+export const ID_RULE = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
 /** The EventStore adapters' limit on a whole stream id. */
 export const MAX_STREAM_ID_LENGTH = 200;
 
 export function assertId(value: unknown, field: string): string {
   if (typeof value !== "string" || !ID_PATTERN.test(value)) {
     throw DomainError.validation(
-      `${field} must be 1-100 letters, digits, "_" or "-" starting with a letter or digit, without "--" (got ${JSON.stringify(value)})`,
+      `${field} must be ${ID_RULE} (got ${JSON.stringify(value)})`,
       field,
     );
   }

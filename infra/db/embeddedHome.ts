@@ -1,7 +1,15 @@
 // The embedded default's data directory (VERDICT_HOME, default ./.verdict) and the lock that
 // keeps two processes off its PGlite databases (PGlite is one process's database): `verdict
 // start` and the other CLI commands, and the projector app, all open the home through these.
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+//
+// The lock is `verdict.pid`, created exclusively (a hard link of a file already holding the pid,
+// so it is never seen empty): of processes claiming at once exactly one creates it. A pid file
+// whose process died is replaced only by the holder of a second exclusive file,
+// `verdict.pid.takeover`, which checks the owner again before removing it: two claimers that both
+// found it stale cannot both replace it. (A takeover file whose holder died, in the milliseconds
+// a takeover takes, is removed by the next claimer; two claimers doing that at the same instant
+// is the one case left unguarded.)
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 /** The home is locked by another live process. */
@@ -22,20 +30,65 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The pid a lock file names, or null (no file, or not a pid). */
+async function ownerOf(path: string): Promise<number | null> {
+  const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
+  return Number.isInteger(owner) && owner > 0 ? owner : null;
+}
+
+/** Creates `path` holding this pid, unless it exists: true when this call created it. */
+async function createExclusive(path: string): Promise<boolean> {
+  const aside = `${path}.${process.pid}.tmp`;
+  await writeFile(aside, `${process.pid}\n`);
+  try {
+    await link(aside, path);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    await rm(aside, { force: true });
+  }
+}
+
+/** Removes the pid file if its owner is dead, holding the takeover file while it looks. */
+async function removeIfStale(path: string): Promise<void> {
+  const takeover = `${path}.takeover`;
+  if (!(await createExclusive(takeover))) {
+    const holder = await ownerOf(takeover);
+    if (holder !== null && !alive(holder)) await rm(takeover, { force: true }); // abandoned
+    else await new Promise((resolve) => setTimeout(resolve, 10)); // another claimer is at it (or just done)
+    return;
+  }
+  try {
+    const owner = await ownerOf(path);
+    if (owner === null || (owner !== process.pid && !alive(owner))) await rm(path, { force: true });
+  } finally {
+    await rm(takeover, { force: true });
+  }
+}
+
+function inUse(home: string, owner: number): HomeInUseError {
+  return new HomeInUseError(
+    `${home} is in use by another verdict process (pid ${owner}): the embedded databases take one process. ` +
+      "Stop it (Ctrl-C), use its API, or set VERDICT_HOME to another directory.",
+  );
+}
+
 /** Claims the home for this process; returns the release. A live owner is an error naming it. */
 export async function lockHome(home: string): Promise<() => Promise<void>> {
   await mkdir(home, { recursive: true });
   const path = join(home, "verdict.pid");
-  const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
-  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-    throw new HomeInUseError(
-      `${home} is in use by another verdict process (pid ${owner}): the embedded databases take one process. ` +
-        "Stop it (Ctrl-C), use its API, or set VERDICT_HOME to another directory.",
-    );
-  }
-  await writeFile(path, `${process.pid}\n`);
-  return async () => {
-    const current = Number((await readFile(path, "utf8").catch(() => "")).trim());
-    if (current === process.pid) await rm(path, { force: true });
+  const release = async () => {
+    if ((await ownerOf(path)) === process.pid) await rm(path, { force: true });
   };
+  // Each pass either creates the file, finds it held, or removes a dead owner's and tries again.
+  for (let pass = 0; pass < 1000; pass++) {
+    if (await createExclusive(path)) return release;
+    const owner = await ownerOf(path);
+    if (owner === process.pid) return release; // this process holds it already
+    if (owner !== null && alive(owner)) throw inUse(home, owner);
+    await removeIfStale(path);
+  }
+  throw new Error(`could not claim ${home}: ${path} kept changing; is another verdict process starting?`);
 }

@@ -9,6 +9,7 @@ describe("API keys", () => {
     expect(JSON.stringify(store.records())).not.toContain(key.slice(16));
     expect(record.hash).toBe(hashApiKey(key));
     expect(await store.verify(key)).toEqual({ keyId: keyIdOf(key), tenant: "acme", role: "read" });
+    expect(await store.list()).toEqual([{ keyId: record.keyId, tenant: "acme", role: "read", name: "ci", createdAt: record.createdAt, revokedAt: null }]);
   });
 
   it("refuses unknown, altered and revoked keys", async () => {

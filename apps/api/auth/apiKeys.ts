@@ -2,7 +2,7 @@
 // one role. `verify` answers the principal a presented key stands for, or null.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { DomainError, ID_PATTERN } from "@verdict/domain";
+import { DomainError, ID_PATTERN, ID_RULE } from "@verdict/domain";
 
 export type ApiRole = "read" | "write";
 
@@ -20,6 +20,9 @@ export interface ApiKeyRecord extends ApiPrincipal {
   revokedAt: Date | null;
 }
 
+/** A key as `verdict keys list` shows it: never the key, nor its hash. */
+export type ApiKeyListing = Omit<ApiKeyRecord, "hash">;
+
 export interface CreatedApiKey {
   /** The key itself: shown once, never stored. */
   key: string;
@@ -30,11 +33,13 @@ export interface ApiKeyStore {
   create(input: NewApiKey): Promise<CreatedApiKey>;
   verify(key: string): Promise<ApiPrincipal | null>;
   revoke(keyId: string): Promise<boolean>;
+  /** Every key, revoked ones included, oldest first. */
+  list(): Promise<ApiKeyListing[]>;
   close(): Promise<void>;
 }
 
 export const newApiKey = z.object({
-  tenant: z.string().regex(ID_PATTERN, 'must be letters, digits, "_" or "-" starting with a letter or digit'),
+  tenant: z.string().regex(ID_PATTERN, `must be ${ID_RULE}`),
   role: z.enum(["read", "write"], { error: "must be read or write" }),
   name: z.string().max(200).default(""),
 });
@@ -63,6 +68,11 @@ export function keyIdOf(key: string): string | null {
   return KEY_SHAPE.exec(key)?.[1] ?? null;
 }
 
+/** A record without its hash. */
+export function listingOf({ hash: _hash, ...listing }: ApiKeyRecord): ApiKeyListing {
+  return listing;
+}
+
 export function hashesMatch(a: string, b: string): boolean {
   const left = Buffer.from(a, "hex");
   const right = Buffer.from(b, "hex");
@@ -88,6 +98,9 @@ export function createMemoryApiKeyStore(clock: { now(): Date } = { now: () => ne
       if (!record || record.revokedAt) return false;
       record.revokedAt = clock.now();
       return true;
+    },
+    async list() {
+      return [...byId.values()].map(listingOf);
     },
     async close() {},
     records: () => [...byId.values()],

@@ -79,6 +79,7 @@ export function cachedApiKeys(store: ApiKeyStore, options: CachedApiKeysOptions 
         forget(keyId); // again: a lookup that ran while the store was revoking saw the key valid
       }
     },
+    list: () => store.list(),
     close: () => store.close(),
   };
 }

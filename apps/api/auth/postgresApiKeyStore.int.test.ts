@@ -26,6 +26,12 @@ describe("the PostgreSQL API key store", () => {
       await new Promise((resolve) => setTimeout(resolve, 100)); // pg sees the sockets close
       expect(await store.verify(key)).toMatchObject({ tenant: "acme", role: "read" });
       expect((await store.create({ tenant: "acme", role: "write" })).record.role).toBe("write");
+      // Listed without hashes, revoked ones with their date.
+      const listed = await store.list();
+      expect(listed.map((k) => k.role).sort()).toEqual(["read", "write"]);
+      expect(JSON.stringify(listed)).not.toContain("hash");
+      expect(await store.revoke(listed[0].keyId)).toBe(true);
+      expect((await store.list()).find((k) => k.keyId === listed[0].keyId)?.revokedAt).toBeInstanceOf(Date);
     } finally {
       await store.close();
     }

@@ -54,6 +54,12 @@ export async function createPostgresApiKeyStore(options: PostgresApiKeyStoreOpti
       const { rowCount } = await pool.query("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL", [keyId, clock.now()]);
       return (rowCount ?? 0) > 0;
     },
+    async list() {
+      const { rows } = await pool.query<{ id: string; tenant: string; role: ApiRole; name: string; created_at: Date; revoked_at: Date | null }>(
+        "SELECT id, tenant, role, name, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
+      );
+      return rows.map((r) => ({ keyId: r.id, tenant: r.tenant, role: r.role, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at }));
+    },
     async close() {
       await pool.end();
     },

@@ -1,0 +1,52 @@
+// Opening PostgreSQL for a command: a server that cannot be reached (or refuses the login, or has
+// no such database) was `connect ECONNREFUSED 127.0.0.1:5432`, naming neither the variable that
+// chose it nor what to do. The refusal names the variable, the host and port, never the URL
+// itself (it may hold a password).
+import { CliError, EXIT } from "./errors.js";
+
+/** Network and login failures a wrong or unreachable database URL gives (PostgreSQL SQLSTATEs too). */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be resolved",
+  ETIMEDOUT: "the connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ECONNRESET: "the connection was reset",
+  "28P01": "the password was refused",
+  "28000": "the login was refused",
+  "3D000": "no such database",
+};
+
+function codeOf(error: unknown): string | undefined {
+  const own = (error as { code?: unknown } | null)?.code;
+  if (typeof own === "string") return own;
+  // Node answers a refused connection to a name with several addresses as an AggregateError.
+  const first = (error as { errors?: unknown[] } | null)?.errors?.[0];
+  return first === undefined ? undefined : codeOf(first);
+}
+
+/** host:port of a URL, without the user or password. */
+function whereOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
+  } catch {
+    return "(the URL)";
+  }
+}
+
+/** `work` (opening something on `url`); an unreachable database is an error naming `variable`. */
+export async function connecting<T>(variable: string, url: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = codeOf(error);
+    const why = code === undefined ? undefined : UNREACHABLE[code];
+    if (why === undefined) throw error;
+    throw new CliError(
+      `${variable}: cannot use PostgreSQL at ${whereOf(url)} (${code}: ${why}). Start the server, or set ${variable} to one that ` +
+        "is reachable (postgres://user:password@host:port/database), or unset DATABASE_URL for the embedded default.",
+      EXIT.failed,
+    );
+  }
+}

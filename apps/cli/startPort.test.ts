@@ -1,0 +1,33 @@
+// `verdict start` on a port the user chose (--port or PORT) that another process holds: refused
+// before any work, naming it (it was silently replaced by a free one, advising to set PORT).
+import { createServer, type Server } from "node:net";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "./testing.js";
+
+let taken: Server;
+let port = 0;
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "verdict-port-"));
+  taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  port = (taken.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => taken.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("verdict start on a taken port the user chose", () => {
+  it("refuses --port or PORT with exit 2, naming it, before opening the home", async () => {
+    const home = join(dir, "home");
+    const advice = `the port is taken (another process listens on 127.0.0.1:${port}); choose another, or 0 for any free one`;
+    expect(await cli(["start", "--exit", "--port", String(port)], { VERDICT_HOME: home })).toEqual({ code: 2, stdout: "", stderr: `verdict start: --port ${port}: ${advice}` });
+    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: String(port) })).toEqual({ code: 2, stdout: "", stderr: `verdict start: PORT=${port}: ${advice}` });
+    expect(existsSync(home)).toBe(false);
+  });
+});
