@@ -3,11 +3,10 @@
 // reached as `<catalog>/<product>/<set>` (fromCatalogSet, the evaluation's name), so no two
 // sets may spell the same path, and a set's key is its scenarios' group, so it has the group's
 // limit. Refused with the document's field, before anything is written.
-import { isValidId } from "../../events/streams.js";
+import { ID_RULE, isValidId } from "../../events/streams.js";
 import type { Catalog } from "../../scenarios/catalog.js";
 import { InvalidDocument } from "../../scenarios/errors.js";
 
-const KEY_RULE = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
 /** A stored scenario's group is at most this long (events/shared.ts scenarioData). */
 const SET_KEY_MAX = 200;
 
@@ -28,10 +27,10 @@ function checkKey(catalog: Catalog, fileName: string | undefined): void {
   const key = JSON.stringify(catalog.key);
   if (catalog.keyFromName && fileName) {
     throw new InvalidDocument(
-      `the catalog's key ${key} comes from the file name ${fileName}, as the document sets no \`catalog:\`, and a stored catalog's key is ${KEY_RULE}: set \`catalog:\` in the document to such a key`,
+      `the catalog's key ${key} comes from the file name ${fileName}, as the document sets no \`catalog:\`, and a stored catalog's key is ${ID_RULE}: set \`catalog:\` in the document to such a key`,
     );
   }
-  throw new InvalidDocument(`${key} cannot key a stored catalog: a key is ${KEY_RULE}`, { path: "catalog" });
+  throw new InvalidDocument(`${key} cannot key a stored catalog: a key is ${ID_RULE}`, { path: "catalog" });
 }
 
 // Keys may hold "/" (reference-platform §2.1 KEY_FORMAT), so `a/b` + `c` and `a` + `b/c` would
