@@ -15,7 +15,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
-import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS } from "./errors.js";
+import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { textProblem } from "./inputText.js";
 import { refusePersistedQueries } from "./persistedQueries.js";
@@ -212,7 +212,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   app.use("/graphql", express.json({ limit: limits.bodyLimit }), (req: Request, res: Response, next: NextFunction) => {
     const path = tooDeep(req.body);
     if (path === null) return next();
-    res.status(400).json({ errors: [{ message: depthMessage(path), extensions: { code: "VALIDATION", field: path } }] });
+    sendGraphQLError(res, "VALIDATION", depthMessage(path), path);
   }, refusePersistedQueries, caching.serve, expressMiddleware(apollo, {
     context: async ({ req }) => {
       try {
@@ -238,11 +238,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const typed = error as { type?: string; status?: number; expose?: boolean; message?: string };
     if (typed.type === "entity.too.large") {
-      res.status(413).json({ errors: [{ message: `request body is over the ${limits.bodyLimit} limit`, extensions: { code: "PAYLOAD_TOO_LARGE" } }] });
+      sendGraphQLError(res, "PAYLOAD_TOO_LARGE", `request body is over the ${limits.bodyLimit} limit`);
       return;
     }
     if (typed.type === "entity.parse.failed") {
-      res.status(400).json({ errors: [{ message: "request body is not valid JSON", extensions: { code: "VALIDATION" } }] });
+      sendGraphQLError(res, "VALIDATION", "request body is not valid JSON");
       return;
     }
     // Express's and body-parser's own client errors (a path that does not decode, an unsupported

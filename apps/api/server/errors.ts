@@ -37,6 +37,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A GraphQL-shaped error answered before Apollo sees the request (the body limit, bad JSON, too
+ * deep a document, a persisted query): the status its code maps to, `errors[0]` as Apollo words one.
+ */
+export function sendGraphQLError(res: { status(code: number): { json(body: unknown): unknown } }, code: ApiErrorCode, message: string, field?: string): void {
+  res.status(HTTP_STATUS[code]).json({ errors: [{ message, extensions: field === undefined ? { code } : { code, field } }] });
+}
+
 export function notFound(what: string, id: string, field = "id"): ApiError {
   return new ApiError("NOT_FOUND", `${what} ${id} not found`, field);
 }

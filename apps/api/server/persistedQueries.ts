@@ -6,6 +6,7 @@
 // before the response cache or Apollo sees it: Apollo's own `persistedQueries: false` answer is
 // a 200 with a code of its own, and a kept answer would have been sent to it regardless.
 import type { NextFunction, Request, Response } from "express";
+import { sendGraphQLError } from "./errors.js";
 
 export const PERSISTED_QUERY_REFUSED =
   "extensions.persistedQuery: persisted queries are not supported; send the operation's text in `query`, without extensions.persistedQuery";
@@ -32,5 +33,5 @@ export function namesPersistedQuery(req: Request): boolean {
 /** Express middleware in front of /graphql: 400 VALIDATION naming extensions.persistedQuery. */
 export function refusePersistedQueries(req: Request, res: Response, next: NextFunction): void {
   if (!namesPersistedQuery(req)) return next();
-  res.status(400).json({ errors: [{ message: PERSISTED_QUERY_REFUSED, extensions: { code: "VALIDATION", field: "extensions.persistedQuery" } }] });
+  sendGraphQLError(res, "VALIDATION", PERSISTED_QUERY_REFUSED, "extensions.persistedQuery");
 }
