@@ -296,7 +296,7 @@ async function embeddedChild(): Promise<void> {
   const { startWorker, silentLog } = await import("@verdict/worker");
   const { claimHome, openEventStore, openJobBus, platformMode, Resources } = await import("../apps/cli/platform.js");
   const { openApiKeys, openCheckpoints, openReadSide } = await import("../apps/cli/services.js");
-  const { EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } = await import("../apps/cli/projectionPacing.js");
+  const { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } = await import("../apps/cli/projectionPacing.js");
   const mode = platformMode(process.env);
   const resources = new Resources();
   await claimHome(mode, resources);
@@ -308,7 +308,7 @@ async function embeddedChild(): Promise<void> {
   const bus = openJobBus(mode, resources);
   const checkpoints = await openCheckpoints(mode, resources);
   const pacing = paceByProjection(store, projector);
-  const worker = await startWorker({ store: pacing.store, pace: pacing.pace, bus, checkpoints, runtime: ScriptedAgent.fromYaml(AGENT_YAML), judge: null, log: silentLog, concurrency: Number(workerConcurrency) });
+  const worker = await startWorker({ store: pacing.store, pace: pacing.pace, bus, checkpoints, runtime: ScriptedAgent.fromYaml(AGENT_YAML), judge: null, log: silentLog, concurrency: Number(workerConcurrency), jobsPerReplaySlot: EMBEDDED_JOBS_PER_REPLAY_SLOT });
   resources.add(worker, (w) => w.stop());
   const apiKeys = await openApiKeys(mode, resources);
   const { key } = await apiKeys.create({ tenant: "bench", role: "write", name: "bench" });

@@ -26,11 +26,21 @@ export interface ProjectionPacing {
 }
 
 /**
- * Appends (a pair is one append) the projector may trail the worker by. Room for about three of
- * the worker's append bursts (32 pairs each at the default concurrency), so the projector can
- * take two in one gathered transaction (EMBEDDED_PROJECTOR_GATHER_MS) while the worker goes on.
+ * Replay jobs the embedded worker takes at once per agent replay allowed (startWorker's
+ * jobsPerReplaySlot; 8 elsewhere): 64 at the default concurrency, so one burst's append is on
+ * its way while the next burst replays. A 1,000 x 3 run: ~1,200-1,450 results/s at 8 (with a
+ * lag of 96) against ~1,600-1,650 at 16 (alternating runs, docs/performance-log.md "Session 20").
+ * The agent still sees no more replays at once than the configured concurrency.
  */
-export const DEFAULT_MAX_LAG = 96;
+export const EMBEDDED_JOBS_PER_REPLAY_SLOT = 16;
+
+/**
+ * Appends (a pair is one append) the projector may trail the worker by. Room for about three of
+ * the worker's append bursts (64 pairs each at the default concurrency), so the projector can
+ * take two in one gathered transaction (EMBEDDED_PROJECTOR_GATHER_MS) while the worker goes on.
+ * Progress still reaches a subscriber within ~50 ms at p95.
+ */
+export const DEFAULT_MAX_LAG = 192;
 
 /**
  * The embedded projector's gatherMs: a batch waits up to this long for the worker's next append

@@ -18,7 +18,7 @@ import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample } from "./exam
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
-import { EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
+import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 import { withSessionKey } from "./sessionApiKey.js";
@@ -137,6 +137,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
       log: workerLog(io),
       concurrency: 4,
+      jobsPerReplaySlot: EMBEDDED_JOBS_PER_REPLAY_SLOT,
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });

@@ -54,11 +54,12 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
 /**
  * Jobs taken at once per agent replay allowed at once: while a job waits on the store, others
  * replay, and the SQL stores send the waiting jobs' version checks and appends as one statement.
- * (On Kafka a consumer has one job in flight per partition it holds, so this changes nothing.)
+ * On Kafka it is the window of a partition's batch (kafkaBatchBus.ts). The embedded platform
+ * takes more (startWorker's jobsPerReplaySlot, EMBEDDED_JOBS_PER_REPLAY_SLOT).
  */
 export const JOBS_PER_REPLAY_SLOT = 8;
 
-export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames()): Promise<JobConsumer> {
+export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames(), jobsPerSlot = JOBS_PER_REPLAY_SLOT): Promise<JobConsumer> {
   deps = { ...deps, agentSlots: new Limiter(concurrency) };
   const handler = async (job: DeliveredJob) => {
     const value = jobFields(job.value);
@@ -66,5 +67,5 @@ export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAt
     if (deps.pace) await deps.pace();
     await failRunOnPoison(deps, { runId: String(value.run_id), tenant: String(value.tenant), attempt: job.attempt, what }, () => handleReplayJob(deps, job.value));
   };
-  return bus.consume(names.replayTopic, handler, { group: names.replayGroup, concurrency: concurrency * JOBS_PER_REPLAY_SLOT });
+  return bus.consume(names.replayTopic, handler, { group: names.replayGroup, concurrency: concurrency * jobsPerSlot });
 }

@@ -26,8 +26,10 @@ export interface WorkerOptions {
   /** Required for the dispatcher role. */
   checkpoints?: CheckpointStore | null;
   roles?: readonly WorkerRole[];
-  /** Replay jobs handled at once by this process (default 4). */
+  /** Agent replays at once in this process (default 4). */
   concurrency?: number;
+  /** Replay jobs taken at once per agent replay allowed (default JOBS_PER_REPLAY_SLOT, replayConsumer.ts). */
+  jobsPerReplaySlot?: number;
   replayTimeoutMs?: number;
   judgeTimeoutMs?: number | null;
   /** Deliveries of a job failing with a permanent error before its run is failed (default 3). */
@@ -84,7 +86,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
   const names = jobNames(options.topicPrefix ?? "");
   const consumers: JobConsumer[] = [];
-  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names));
+  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names, options.jobsPerReplaySlot));
   if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }, names));
   let dispatcher: Dispatcher | null = null;
   if (roles.includes("dispatcher")) {

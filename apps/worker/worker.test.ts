@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import type { EventStore } from "@verdict/domain";
+import type { AgentRuntime, ConsumeOptions, DeliveredJob, EventStore, JobConsumer } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
@@ -298,7 +298,57 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.published[REPLAY_TOPIC].filter((j) => (j.value as { run_id: string }).run_id === "r1")).toHaveLength(6);
     expect(bus.published[REPLAY_TOPIC].filter((j) => (j.value as { run_id: string }).run_id === "r2")).toHaveLength(6);
   });
+
+  it("takes concurrency x jobsPerReplaySlot replay jobs at once, while the agent never sees more than concurrency replays", async () => {
+    const store = createMemoryEventStore();
+    const bus = new InFlightBus();
+    const agent = new CountingAgent();
+    await start(store, bus, { runtime: agent, concurrency: 1, jobsPerReplaySlot: 2 });
+    await seedRun(store);
+    await waitFor(() => runEnded(store, "r1"));
+    expect(agent.replays).toBe(6);
+    expect(agent.mostAtOnce).toBe(1);
+    expect(bus.mostAtOnce).toBe(2);
+  });
 });
+
+/** Counts the replay jobs its consumers are handling at once. */
+class InFlightBus extends RecordingBus {
+  mostAtOnce = 0;
+  #now = 0;
+
+  override consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
+    if (topic !== REPLAY_TOPIC) return super.consume(topic, handler, options);
+    return super.consume(topic, async (job) => {
+      this.mostAtOnce = Math.max(this.mostAtOnce, ++this.#now);
+      try {
+        await handler(job);
+      } finally {
+        this.#now -= 1;
+      }
+    }, options);
+  }
+}
+
+/** The scripted agent, each replay taking 5 ms: counts the replays it is asked for at once. */
+class CountingAgent implements AgentRuntime {
+  readonly name = "counting";
+  readonly #inner = ScriptedAgent.fromYaml(AGENT_SCRIPT);
+  replays = 0;
+  mostAtOnce = 0;
+  #now = 0;
+
+  async replay(...args: Parameters<AgentRuntime["replay"]>): ReturnType<AgentRuntime["replay"]> {
+    this.replays += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, ++this.#now);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return await this.#inner.replay(...args);
+    } finally {
+      this.#now -= 1;
+    }
+  }
+}
 
 /** A bus that keeps (records) one topic's jobs without delivering them while `dropping` is set: jobs lost beyond redelivery. */
 class DroppingBus extends RecordingBus {
