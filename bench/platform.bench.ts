@@ -60,7 +60,7 @@ const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { scenar
 const SUMMARY_QUERY = `query ($id: ID!) { run(id: $id) { status progress { completed total passed failed errored } models { label summary { passRate } } } }`;
 const profileDir = process.env.VERDICT_BENCH_CPU_PROF;
 const workerConcurrency = process.env.VERDICT_BENCH_WORKER_CONCURRENCY ?? "4"; // the worker's default
-// On Kafka a worker replays one job per assigned partition at a time: in flight = min(concurrency, partitions held).
+// On Kafka a worker takes up to concurrency x 8 of a partition's batch at once (apps/worker/kafkaBatchBus.ts).
 const partitions = process.env.VERDICT_BENCH_PARTITIONS ?? "6"; // the worker's default
 const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 

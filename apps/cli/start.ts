@@ -137,7 +137,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
       log: workerLog(io),
       concurrency: 4,
-      jobsPerReplaySlot: EMBEDDED_JOBS_PER_REPLAY_SLOT,
+      // Measured on the embedded default only (PGlite, in-memory bus); other modes keep the worker's default.
+      jobsPerReplaySlot: mode.embedded ? EMBEDDED_JOBS_PER_REPLAY_SLOT : undefined,
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });

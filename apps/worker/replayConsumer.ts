@@ -54,12 +54,15 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
 /**
  * Jobs taken at once per agent replay allowed at once: while a job waits on the store, others
  * replay, and the SQL stores send the waiting jobs' version checks and appends as one statement.
- * On Kafka it is the window of a partition's batch (kafkaBatchBus.ts). The embedded platform
- * takes more (startWorker's jobsPerReplaySlot, EMBEDDED_JOBS_PER_REPLAY_SLOT).
+ * On the worker's Kafka bus it is the window of a partition's batch (kafkaBatchBus.ts); on the
+ * plain KafkaJobBus (`verdict start` with KAFKA_BROKERS) it caps the partitions read at once, one
+ * job each. The embedded platform takes more (startWorker's jobsPerReplaySlot,
+ * EMBEDDED_JOBS_PER_REPLAY_SLOT).
  */
 export const JOBS_PER_REPLAY_SLOT = 8;
 
 export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames(), jobsPerSlot = JOBS_PER_REPLAY_SLOT): Promise<JobConsumer> {
+  if (!Number.isInteger(jobsPerSlot) || jobsPerSlot < 1) throw new Error(`jobsPerReplaySlot must be a whole number >= 1 (got ${jobsPerSlot})`);
   deps = { ...deps, agentSlots: new Limiter(concurrency) };
   const handler = async (job: DeliveredJob) => {
     const value = jobFields(job.value);

@@ -310,6 +310,13 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(agent.mostAtOnce).toBe(1);
     expect(bus.mostAtOnce).toBe(2);
   });
+
+  it("refuses a jobsPerReplaySlot that is not a whole number >= 1, naming it", async () => {
+    for (const jobsPerReplaySlot of [0, -1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(start(createMemoryEventStore(), new RecordingBus(), { jobsPerReplaySlot })).rejects.toThrow(`jobsPerReplaySlot must be a whole number >= 1 (got ${jobsPerReplaySlot})`);
+    }
+    worker = null;
+  });
 });
 
 /** Counts the replay jobs its consumers are handling at once. */
