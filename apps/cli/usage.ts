@@ -9,8 +9,9 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
   start: `  start [--exit] [--port N] [--models a,b,c]
       The platform in one process (API + projector + worker) on the embedded default, then
       the example evaluation: imports examples/support/catalog.yaml, runs it across three
-      models (or --models), prints the GraphQL URL, a subscription to paste and the report's
-      path. Serves until Ctrl-C; --exit stops after the run.`,
+      models (or --models), prints the GraphQL URL, an API key (valid while it serves), a
+      subscription to paste and the report's paths. Serves until Ctrl-C; --exit stops after
+      the run (no key or subscription then).`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|none] [--tools FILE] [--format md|json|html] [--out FILE]
       [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
