@@ -11,7 +11,7 @@ const RAW = /<(b|i|img|script|details|summary|a|div|span|iframe|style)[\s>/]|<\/
 
 // Pieces that open HTML, links, images, code, tables, lists and headings, and backslashes that
 // could escape an escape.
-const PIECES = ["`", "``", "```", "~~~", "<b>", "</details>", "<img src=x onerror=alert(1)>", "|", "\\", "\\|", "[x](javascript:alert(1))", "[x](http://t/x)", "![i](http://t/p.png)", "<http://evil.example>", "- ", "1. ", "# ", "    ", "  ", "> ", "a", "b c", "\n", "\n\n", "\r\n", "\u2028", "&", "&lt;", "*", "|---|", "\t", "---"];
+const PIECES = ["`", "``", "```", "~~~", "````", "```js", "~~~<b>", "`<b>`", "   ", "\u00a0", "<b>", "</details>", "<img src=x onerror=alert(1)>", "|", "\\", "\\|", "[x](javascript:alert(1))", "[x](http://t/x)", "![i](http://t/p.png)", "<http://evil.example>", "- ", "1. ", "# ", "    ", "  ", "> ", "a", "b c", "\n", "\n\n", "\r\n", "\u2028", "&", "&lt;", "*", "|---|", "\t", "---"];
 
 function answers(count: number, seed: number): string[] {
   let state = seed >>> 0;
@@ -40,6 +40,36 @@ describe("untrusted text as a Markdown renderer reads it", () => {
         const html = markdown.render(md);
         if (RAW.test(html)) throw new Error(`raw markup from ${JSON.stringify(answer)}:\n${md}\n->\n${html}`);
       }
+    }
+  });
+
+  it("a quoted answer inside a <details> block leaves it open until our own </details>, whatever code it opens", () => {
+    for (const answer of answers(4000, 13)) {
+      const html = markdown.render(`<details><summary>s</summary>\n\n${quote(answer)}\n\n</details>\n\nafter`);
+      const inside = html.slice("<details><summary>s</summary>\n".length, -"</details>\n<p>after</p>\n".length);
+      if (!html.endsWith("</details>\n<p>after</p>\n") || RAW.test(inside)) throw new Error(`broken by ${JSON.stringify(answer)}:\n${html}`);
+    }
+  });
+
+  it("shows code in an answer as written: a code span and a fenced block, in prose that is still escaped", () => {
+    const answer = "Use `arr[0] && x < 3` here <b>now</b>:\n\n```js\nif (a < b && c[0]) s = \"\\\\n\";\n```\n\nDone [x](javascript:alert(1))";
+    expect(markdown.render(quote(answer))).toBe(
+      "<blockquote>\n<p>Use <code>arr[0] &amp;&amp; x &lt; 3</code> here &lt;b&gt;now&lt;/b&gt;:</p>\n" +
+        '<pre><code class="language-js">if (a &lt; b &amp;&amp; c[0]) s = &quot;\\\\n&quot;;\n</code></pre>\n' +
+        "<p>Done [x](javascript:alert(1))</p>\n</blockquote>\n",
+    );
+  });
+
+  it("escapes the code it cannot be sure a renderer reads as code: a span across lines or a |, a fence in a list item", () => {
+    const cases = [
+      "a `b\n<img src=x onerror=alert(1)>` c",
+      "| h |\n|---|\n| `a | `b` <img src=x onerror=alert(1)>` |",
+      "- |x\n   ~~~\n`<b>`````",
+      "x ` y\n# `<img src=x onerror=alert(1)>` `",
+    ];
+    for (const answer of cases) {
+      const html = markdown.render(quote(answer));
+      expect(html, JSON.stringify(answer)).not.toMatch(RAW);
     }
   });
 

@@ -3,6 +3,7 @@
 // stays open until our own `</details>`, a quote stays a quote. Angle brackets and ampersands
 // become entities (so `</details>` or `<script>` in an answer is only text), `|` is escaped in
 // cells, and line breaks are folded where the construct is one line long.
+import { codeAwareLines } from "./markdownCode.js";
 
 const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
 const HAS_BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;
@@ -11,6 +12,7 @@ const HAS_ENTITY_CHAR = /[&<>]/;
 const TEXT_CHARS = /[&<>[\\]/g;
 const HAS_TEXT_CHAR = /[&<>[\\]/;
 const PIPE = /\|/g;
+const HAS_CODE = /`|~~~/;
 /** Anything quote() changes: an escaped character or a line break. */
 const QUOTE_CHANGES = /[&<>[\\\r\n\u2028\u2029\u0085\v\f]/;
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "\\": "\\\\" };
@@ -63,14 +65,13 @@ export function code(text: string, inCell = false): string {
 
 /**
  * A block quote of multi-line text: every line prefixed, blank lines kept as `>` so the quote
- * (and any fence or list an answer opens inside it) ends exactly where the text ends.
+ * (and any fence or list an answer opens inside it) ends exactly where the text ends. Code the
+ * text fences or puts in a code span stays as written (codeAwareLines).
  */
 export function quote(text: string): string {
   // The usual answer: one line with nothing to escape, found by one scan instead of two.
   if (!QUOTE_CHANGES.test(text)) return text.trim() === "" ? ">" : `> ${text}`;
-  const escaped = escapeText(text);
-  if (!HAS_BREAK.test(escaped)) return escaped.trim() === "" ? ">" : `> ${escaped}`;
-  const lines = escaped.split(LINE_BREAKS);
+  const lines = HAS_CODE.test(text) ? codeAwareLines(text.split(LINE_BREAKS)) : escapeText(text).split(LINE_BREAKS);
   let out = "";
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i];
