@@ -590,6 +590,17 @@ describe("progress", () => {
       latest_result: { scenario_key: "a", model_label: CLAUDE.label, status: "failed", score: 0.2, fault: "expected_tool_not_called" },
     });
   });
+
+  it("a batch that scores none of the run's pairs (its completion) still names the last result scored", async () => {
+    await fullRun();
+    const events = await store.readAll();
+    const lastScored = events.findLastIndex((e) => e.type === "ResultScored");
+    await applyBatch(read.orm.em, events.slice(0, lastScored + 1), { name: "read-models" });
+    const completion = await applyBatch(read.orm.em, events.slice(lastScored + 1), { name: "read-models" });
+    expect(completion.progress).toEqual([
+      expect.objectContaining({ run_id: "r1", status: "COMPLETED", completed: 4, latest_result: { scenario_key: "b", model_label: CLAUDE.label, status: "passed", score: 1, fault: null } }),
+    ]);
+  });
 });
 
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

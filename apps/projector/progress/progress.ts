@@ -8,6 +8,10 @@ export interface LatestResult {
   fault: string | null;
 }
 
+/** A run's last scored result (one `?`: the run id): what progress names when a batch scored none of the run's pairs. */
+export const LATEST_RESULT_SQL = `SELECT scenario_key, model_label, status, score, fault FROM results WHERE run_id = ? AND status <> 'pending'
+  ORDER BY scored_at DESC NULLS LAST, n DESC LIMIT 1`;
+
 export type RunStatus = "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
 
 export interface RunProgress {

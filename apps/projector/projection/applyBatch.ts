@@ -5,7 +5,7 @@
 import { eventRegistry, UnknownEventTypeError, type DomainEvent, type EventRegistry, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sqlOf, type Sql } from "../db/sql.js";
-import type { RunProgress } from "../progress/progress.js";
+import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { Batch, type Envelope } from "./batch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
 import { readCheckpoint, writeCheckpoint } from "./checkpoint.js";
@@ -99,5 +99,12 @@ async function readProgress(sql: Sql, runIds: string[], batch: Batch): Promise<R
      WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY id`,
     [JSON.stringify(runIds)],
   );
-  return rows.map((row) => ({ ...row, latest_result: batch.latestResult.get(row.run_id) ?? null }));
+  const progress: RunProgress[] = [];
+  for (const row of rows) {
+    // A batch that scored none of the run's pairs (its start, its completion) still names the
+    // last result scored, as a subscription's first message and the `progress` query do.
+    const latest = batch.latestResult.get(row.run_id) ?? (await sql.execute<LatestResult>(LATEST_RESULT_SQL, [row.run_id]))[0] ?? null;
+    progress.push({ ...row, latest_result: latest });
+  }
+  return progress;
 }

@@ -5,7 +5,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { TenantIndex } from "@verdict/domain";
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
-import type { LatestResult, RunProgress } from "../progress/progress.js";
+import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { connection, decodeCursor, pageSize } from "./paging.js";
@@ -261,11 +261,7 @@ export class ReadModels implements TenantIndex {
       [tenant, runId],
     );
     if (!run) return null;
-    const latest = await this.one<LatestResult>(
-      `SELECT scenario_key, model_label, status, score, fault FROM results WHERE run_id = ? AND status <> 'pending'
-       ORDER BY scored_at DESC NULLS LAST, n DESC LIMIT 1`,
-      [runId],
-    );
+    const latest = await this.one<LatestResult>(LATEST_RESULT_SQL, [runId]);
     return { ...run, latest_result: latest };
   }
 }
