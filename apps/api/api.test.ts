@@ -98,6 +98,8 @@ describe("a run over GraphQL, followed live", () => {
       const system = await page("");
       expect(system).not.toBe(light);
       expect(await page("")).toBe(system);
+      // `auto`, as `verdict report --theme auto` names it, is the page without a theme.
+      expect(await page("?theme=auto")).toBe(system);
       expect(renders.mock.calls.map(([options]) => options?.theme ?? null)).toEqual(["light", null]);
     } finally {
       renders.mockRestore();

@@ -13,7 +13,8 @@ import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
-const THEMES = ["light", "dark"] as const;
+/** `auto` (as `verdict report --theme auto`) is the page without a theme: it follows the reader's system. */
+const THEMES = ["light", "dark", "auto"] as const;
 
 interface Located {
   history: RunHistory;
@@ -81,11 +82,11 @@ export function reportRouter(): Router {
   router.get("/evaluations/:id/runs/:runId/report", route(async (req, res) => {
     const theme = query(req, "theme");
     if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
-      throw new ApiError("VALIDATION", `theme must be light or dark (got ${JSON.stringify(theme)})`, "theme");
+      throw new ApiError("VALIDATION", `theme must be light, dark or auto (got ${JSON.stringify(theme)})`, "theme");
     }
     const context = requestContext(req);
     const located = await locate(context, req.params.id, req.params.runId);
-    const html = await runReportHtml(context, req.params.runId, (theme as "light" | "dark" | undefined) ?? null);
+    const html = await runReportHtml(context, req.params.runId, theme === "light" || theme === "dark" ? theme : null);
     send(req, res, located, "html", "text/html; charset=utf-8", html);
   }));
   router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, res) => {
