@@ -2,7 +2,7 @@
 // refused, and the store's error (which may name the database's host and user) is not shown.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createMemoryApiKeyStore } from "./auth/apiKeys.js";
-import { startPlatform, type Platform } from "./testing/harness.js";
+import { rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
 
 const FAILURE = "connect ECONNREFUSED postgres://verdict:s3cr3t-password@db.internal:5432/keys";
 
@@ -27,4 +27,12 @@ it("answers an internal error, not 401 with the store's message, when keys canno
   expect(res.body.errors[0]).toMatchObject({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } });
   expect(JSON.stringify(res.body)).not.toContain("s3cr3t");
   expect((await p.gql(p.keys.globexWrite, `{ catalogs { key } }`)).status).toBe(200);
+});
+
+it("closes a graphql-ws socket with 4500 and INTERNAL_SERVER_ERROR, not 4403, when keys cannot be checked", async () => {
+  failing = true;
+  const { closed, reason } = await rawWsSession(p.api.wsUrl, "vk_never_seen_before", [], () => false);
+  failing = false;
+  expect(closed).toBe(4500);
+  expect(reason).toBe("INTERNAL_SERVER_ERROR: internal error");
 });

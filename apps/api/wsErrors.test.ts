@@ -44,6 +44,12 @@ describe("errors over graphql-ws", () => {
     await expect(readOnly).rejects.toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN" } }] });
   });
 
+  it("a refused key closes the socket with 4403 and a reason naming UNAUTHENTICATED, as HTTP's extensions.code does", async () => {
+    const { closed, reason } = await rawWsSession(p.api.wsUrl, "vk_not_a_key", [], () => false);
+    expect(closed).toBe(4403);
+    expect(reason).toBe("UNAUTHENTICATED: the API key is unknown or revoked");
+  });
+
   it("withhold an internal error's message, and log its cause once, without the caller's key", async () => {
     logged.length = 0;
     const failed = collect(p.wsClient(p.keys.acmeRead), `subscription { runEvents(runId: "leaky") { type } }`, {});

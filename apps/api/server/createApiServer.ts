@@ -101,8 +101,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         try {
           ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, bearerOf(ctx.connectionParams)));
           return true;
-        } catch {
-          return false; // graphql-ws closes with 4403 Forbidden
+        } catch (error) {
+          // The close names the code an HTTP answer carries in extensions.code: 4403 for a key
+          // refused, 4500 when keys cannot be checked (the store's error logged, never sent).
+          if (error instanceof ApiError) ctx.extra.socket.close(4403, `UNAUTHENTICATED: ${error.message}`.slice(0, 120));
+          else {
+            log("graphql-ws: checking the API key failed", error);
+            ctx.extra.socket.close(4500, "INTERNAL_SERVER_ERROR: internal error");
+          }
+          return false;
         }
       },
       // A fresh context (and per-request memo) per operation: the socket's would keep every run
