@@ -171,7 +171,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
   try {
     const scenarios = Array.from({ length: SCENARIOS }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?` }));
     // One name per measured run: an agent's evaluation names are unique, and the embedded runs share one home.
-    const created = await client.ok(key, `mutation ($n: String!, $s: JSON!, $c: JSON!, $m: [String!]) { createEvaluation(input: { agent: "BenchAgent", name: $n, scenarios: $s, criteria: $c, compareModels: $m, judgeKind: "rules" }) { evaluationId } }`, { n: `bench (${mode})`, s: scenarios, c: CRITERIA, m: MODELS });
+    const created = await client.ok(key, `mutation ($n: String!, $s: JSON!, $c: JSON!, $m: [String!]) { createEvaluation(input: { agent: "BenchAgent", name: $n, scenarios: $s, criteria: $c, compareModels: $m, judgeKind: RULES }) { evaluationId } }`, { n: `bench (${mode})`, s: scenarios, c: CRITERIA, m: MODELS });
     const evaluationId = created.createEvaluation.evaluationId;
     const platformCpu = async () => (await Promise.all(processes().map((app) => cpuMsOf(app.pid)))).reduce((a, b) => a + b, 0);
     const platformFaults = async () => (await Promise.all(processes().map((app) => minorFaultsOf(app.pid)))).reduce((a, b) => a + b, 0);

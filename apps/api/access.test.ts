@@ -303,7 +303,7 @@ describe("external runs and imported reports", () => {
     const second = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId duplicate number } }`, { id: evaluationId, e: envelope });
     expect(second.body.data.importReport).toEqual({ runId: imported.runId, duplicate: true, number: imported.number });
     const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id origin status } }`, { r: imported.runId });
-    expect(run.body.data.run).toEqual({ id: imported.runId, origin: "imported", status: "COMPLETED" });
+    expect(run.body.data.run).toEqual({ id: imported.runId, origin: "IMPORTED", status: "COMPLETED" });
     // Its Markdown and HTML are rendered from the imported document (they answered 503 before).
     const importedBase = `/api/evaluations/${evaluationId}/runs/${imported.runId}`;
     const [markdown, original, html] = await Promise.all([p.get(p.keys.acmeRead, `${importedBase}/report.md`), p.get(p.keys.acmeRead, `${base()}/report.md`), p.get(p.keys.acmeRead, `${importedBase}/report`)]);
@@ -380,8 +380,8 @@ describe("external runs and imported reports", () => {
 
     // Each tenant sees its own run only; the other's answers NOT_FOUND, as a missing one does.
     const query = `query ($r: ID!) { run(id: $r) { id origin status } }`;
-    expect((await p.gql(p.keys.acmeRead, query, { r: acmeRun })).body.data.run).toEqual({ id: acmeRun, origin: "imported", status: "COMPLETED" });
-    expect((await p.gql(p.keys.globexWrite, query, { r: globexRun })).body.data.run).toEqual({ id: globexRun, origin: "imported", status: "COMPLETED" });
+    expect((await p.gql(p.keys.acmeRead, query, { r: acmeRun })).body.data.run).toEqual({ id: acmeRun, origin: "IMPORTED", status: "COMPLETED" });
+    expect((await p.gql(p.keys.globexWrite, query, { r: globexRun })).body.data.run).toEqual({ id: globexRun, origin: "IMPORTED", status: "COMPLETED" });
     expect((await p.gql(p.keys.acmeRead, query, { r: globexRun })).body.errors[0].extensions.code).toBe("NOT_FOUND");
     expect((await p.gql(p.keys.globexWrite, query, { r: acmeRun })).body.errors[0].extensions.code).toBe("NOT_FOUND");
     const runs = await p.gql(p.keys.globexWrite, `query ($id: ID!) { evaluation(id: $id) { runs { edges { node { id } } } } }`, { id: globexEvaluation });
@@ -435,7 +435,7 @@ describe("suite mutations and a judged run's audit trail", () => {
   });
 
   it("audits a judged run: every grade with the judge's exchanges, the verdict with its exchange and ranking", async () => {
-    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", name: "support_desk/triage/smoke (judged)", judgeKind: "llm", judgeModel: "scripted-judge", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", name: "support_desk/triage/smoke (judged)", judgeKind: LLM, judgeModel: "scripted-judge", compareModels: ["gpt-5-mini", "claude-sonnet-5"] }) { evaluationId } }`);
     const id = created.body.data.createEvaluation.evaluationId;
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id });
     const judged = started.body.data.startRun.runId;

@@ -41,15 +41,15 @@ describe("createEvaluation: the judge", () => {
     expect((await create({ agent: "A", name: "model alone", scenariosText: "hello", judgeModel: "gpt-5" })).evaluation.judge).toEqual({ kind: "llm", model: "gpt-5" });
     const fromSet = await create({ fromCatalogSet: "support_desk/triage/smoke", name: "set, model alone", judgeModel: "claude-opus-5" });
     expect(fromSet.evaluation.judge).toEqual({ kind: "llm", model: "claude-opus-5" });
-    expect((await create({ agent: "A", name: "kind and model", scenariosText: "hello", judgeKind: "rules", judgeModel: "gpt-5" })).evaluation.judge).toEqual({ kind: "rules", model: "gpt-5" });
+    expect((await create({ agent: "A", name: "kind and model", scenariosText: "hello", judgeKind: "RULES", judgeModel: "gpt-5" })).evaluation.judge).toEqual({ kind: "rules", model: "gpt-5" });
     expect((await create({ agent: "A", name: "neither", scenariosText: "hello" })).evaluation.judge).toEqual({ kind: "rules", model: null });
   });
 
   it("refuses an unknown kind or a blank model naming the input's field, writing nothing", async () => {
     const before = (await p.store.readAll({ limit: 10_000 })).length;
     const kind = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "bad kind", scenariosText: "hello", judgeKind: "weird" } });
-    expect(kind.body.errors[0]).toMatchObject({ message: "judgeKind: must be rules, llm or judge_defined", extensions: { code: "VALIDATION", field: "judgeKind" } });
-    const model = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "blank model", scenariosText: "hello", judgeKind: "llm", judgeModel: " " } });
+    expect(kind.body.errors[0]).toMatchObject({ message: expect.stringContaining('at "input.judgeKind"; Value "weird" does not exist in "JudgeKind" enum'), extensions: { code: "BAD_USER_INPUT" } });
+    const model = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "blank model", scenariosText: "hello", judgeKind: "LLM", judgeModel: " " } });
     expect(model.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "judgeModel" } });
     expect((await p.store.readAll({ limit: 10_000 })).length).toBe(before);
   });
@@ -58,7 +58,7 @@ describe("createEvaluation: the judge", () => {
 describe("an llm judge without a model", () => {
   it("labels the run, its verdict, its events and its report with the worker's judge, without the script's path", async () => {
     const { evaluationId, evaluation } = await create({
-      fromCatalogSet: "support_desk/triage/smoke", name: "worker's judge", judgeKind: "llm", compareModels: ["gpt-5-mini", "claude-sonnet-5"],
+      fromCatalogSet: "support_desk/triage/smoke", name: "worker's judge", judgeKind: "LLM", compareModels: ["gpt-5-mini", "claude-sonnet-5"],
     });
     expect(evaluation.judge).toEqual({ kind: "llm", model: null });
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });

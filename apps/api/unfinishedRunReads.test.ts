@@ -100,7 +100,7 @@ describe.each([
     expect(run.status).toBe(status);
     const doc = run.report.json;
     expect(doc.fix_items.map((item: any) => item.fault)).toEqual(["expected_tool_not_called"]);
-    expect(run.fixItems).toEqual(doc.fix_items.map((item: any) => ({ kind: item.kind, fault: item.fault, models: item.models, item })));
+    expect(run.fixItems).toEqual(doc.fix_items.map((item: any) => ({ kind: item.kind.toUpperCase(), fault: item.fault, models: item.models, item })));
     expect(run.gpt).toEqual([{ fault: "expected_tool_not_called" }]);
     expect(run.claude).toEqual([]);
     const markdown = await text(`${path(runId())}/report.md?part=fix_items`);

@@ -5,7 +5,7 @@ import { GraphQLJSON } from "graphql-scalars";
 import { createEvaluation, evaluationAggregate, evaluationStream, eventSchemas, handleCommand, isBlank } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
-import { OnRemoved } from "../types/enums.js";
+import { JudgeKind, OnRemoved } from "../types/enums.js";
 import { EvaluationConnection, EvaluationNode, ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation } from "./commandSupport.js";
@@ -23,8 +23,8 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "Unique among the agent's evaluations, compared as stored (CONFLICT otherwise); required unless fromCatalogSet names it." })
   name?: string | null;
 
-  @Field(() => String, { nullable: true, description: "rules, llm or judge_defined (judge-defined KPIs are not built yet: such runs are judged as llm runs); when omitted, llm if judgeModel is given, else the catalog set's, else rules." })
-  judgeKind?: string | null;
+  @Field(() => JudgeKind, { nullable: true, description: "RULES, LLM or JUDGE_DEFINED (judge-defined KPIs are not built yet: such runs are judged as LLM runs); when omitted, LLM if judgeModel is given, else the catalog set's, else RULES." })
+  judgeKind?: JudgeKind | null;
 
   @Field(() => String, { nullable: true, description: "The judge's model; alone it means an llm judge, as a catalog set's `judge: {model: x}` does." })
   judgeModel?: string | null;
@@ -95,10 +95,7 @@ type JudgeSetting = { kind: string; model: string | null };
 function judgeSetting(input: CreateEvaluationInput, fromSet: JudgeSetting | undefined): JudgeSetting | undefined {
   const { judgeKind, judgeModel } = input;
   if ((judgeKind === undefined || judgeKind === null) && (judgeModel === undefined || judgeModel === null)) return fromSet;
-  const kinds: readonly string[] = eventSchemas.judgeKind.options;
-  if (judgeKind !== undefined && judgeKind !== null && !kinds.includes(judgeKind)) {
-    throw new ApiError("VALIDATION", "judgeKind: must be rules, llm or judge_defined", "judgeKind");
-  }
+  // judgeKind is a JudgeKind already: GraphQL refuses any other value (BAD_USER_INPUT).
   if (judgeModel !== undefined && judgeModel !== null && (isBlank(judgeModel) || judgeModel.length > eventSchemas.JUDGE_MODEL_MAX)) {
     throw new ApiError("VALIDATION", `judgeModel: must be a model name: non-blank text of at most ${eventSchemas.JUDGE_MODEL_MAX} characters`, "judgeModel");
   }

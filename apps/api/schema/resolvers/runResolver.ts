@@ -8,7 +8,7 @@ import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
-import { ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
+import { FixItemKind, ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
 import { RunReportNode } from "../types/report.js";
 import {
@@ -38,7 +38,7 @@ function fromReport(run: RunRow): boolean {
 
 /** A report's fix item as the fix_items read model holds it. */
 function fixItemNode(item: FixItem): FixItemNode {
-  return { kind: item.kind ?? "fault", fault: item.fault ?? "", models: item.models ?? [], item };
+  return { kind: item.kind === "instruction" ? FixItemKind.INSTRUCTION : FixItemKind.FAULT, fault: item.fault ?? "", models: item.models ?? [], item };
 }
 
 /** Each model's summary in the report, or null for a model with nothing scored yet. */

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { PageInfo } from "./pageInfo.js";
-import { ResultStatus, RunStatus } from "./enums.js";
+import { FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
 // type-graphql's per-field wrapper (middlewares, none here) cost ~5% of a 3,000-result query.
@@ -17,8 +17,9 @@ export class RunNode {
   @Field(() => Int, { description: "Position in the evaluation's history, oldest = 1." })
   number!: number;
 
-  @Field(() => String, { description: "engine, external or imported" })
-  origin!: string;
+  // The read models' lowercase value (the enum's values), served by its UPPER_CASE name.
+  @Field(() => RunOrigin)
+  origin!: `${RunOrigin}`;
 
   @Field(() => Boolean)
   external!: boolean;
@@ -236,8 +237,8 @@ export class MatrixRow {
 
 @ObjectType("FixItem", { simpleResolvers: true })
 export class FixItemNode {
-  @Field(() => String, { description: "fault or instruction" })
-  kind!: string;
+  @Field(() => FixItemKind)
+  kind!: FixItemKind;
 
   @Field(() => String)
   fault!: string;
