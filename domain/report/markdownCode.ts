@@ -78,6 +78,12 @@ interface Run {
   length: number;
 }
 
+interface Span {
+  line: number;
+  start: number;
+  end: number;
+}
+
 /** A paragraph's lines, prose escaped, its one-line code spans kept (when they are certain). */
 function paragraphLines(lines: string[]): string[] {
   const spans = certainSpans(lines);
@@ -98,16 +104,24 @@ function paragraphLines(lines: string[]): string[] {
  * CommonMark's pairing over the whole paragraph: a run of backticks opens a span closed by the
  * next run of the same length, else it is literal. None when any pair crosses a line or a `|`.
  */
-function certainSpans(lines: string[]): Array<{ line: number; start: number; end: number }> {
+function certainSpans(lines: string[]): Span[] {
   const runs: Run[] = [];
   lines.forEach((line, i) => {
     for (const match of line.matchAll(BACKTICKS)) runs.push({ line: i, start: match.index, length: match[0].length });
   });
-  const spans: Array<{ line: number; start: number; end: number }> = [];
+  // nextOfLength[k]: the first run after run k with its length, or -1 (one pass from the end,
+  // so a text of many unmatched runs costs no more than one with few).
+  const nextOfLength = new Array<number>(runs.length);
+  const seen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k -= 1) {
+    nextOfLength[k] = seen.get(runs[k].length) ?? -1;
+    seen.set(runs[k].length, k);
+  }
+  const spans: Span[] = [];
   let i = 0;
   while (i < runs.length) {
     const open = runs[i];
-    const j = runs.findIndex((run, k) => k > i && run.length === open.length);
+    const j = nextOfLength[i];
     if (j === -1) {
       i += 1;
       continue;
