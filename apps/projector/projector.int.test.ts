@@ -39,7 +39,10 @@ describe("projector on PostgreSQL", () => {
     const seen: { progress: RunProgress; committed: number | undefined }[] = [];
     const rereads: Promise<void>[] = [];
     await apiSide.subscribe("r1", (progress) => {
-      rereads.push(read.readModels.getRun("acme", "r1").then((run) => void seen.push({ progress, committed: run?.completed })));
+      // Kept in arrival order: the rereads run concurrently and may resolve out of order.
+      const arrival: (typeof seen)[number] = { progress, committed: undefined };
+      seen.push(arrival);
+      rereads.push(read.readModels.getRun("acme", "r1").then((run) => void (arrival.committed = run?.completed)));
     });
     const projector = createProjector({ store, orm: read.orm, bus: publisher });
     projector.start();
