@@ -574,7 +574,10 @@ describe("progress", () => {
     const seen: { progress: RunProgress; committed: number | undefined }[] = [];
     const reads: Promise<void>[] = [];
     await bus.subscribe("r1", (progress) => {
-      reads.push(read.readModels.getRun("acme", "r1").then((run) => void seen.push({ progress, committed: run?.completed })));
+      // Kept in arrival order: the rereads run concurrently and may resolve out of order.
+      const arrival: (typeof seen)[number] = { progress, committed: undefined };
+      seen.push(arrival);
+      reads.push(read.readModels.getRun("acme", "r1").then((run) => void (arrival.committed = run?.completed)));
     });
     const projector = projectorOf({ bus, batchSize: 500 });
     projector.start();
