@@ -56,7 +56,7 @@ const CRITERIA = [
   { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
   { key: "length", type: "min_length", config: { chars: 20 } },
 ];
-const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
+const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { edges { node { scenarioKey modelLabel status score fault } } } } }`;
 const SUMMARY_QUERY = `query ($id: ID!) { run(id: $id) { status progress { completed total passed failed errored } models { label summary { passRate } } } }`;
 const profileDir = process.env.VERDICT_BENCH_CPU_PROF;
 const workerConcurrency = process.env.VERDICT_BENCH_WORKER_CONCURRENCY ?? "4"; // the worker's default
@@ -208,7 +208,7 @@ async function measure(mode: string, graphqlUrl: string, key: string, processes:
     }
     const apiPid = processes().find((app) => app.name === "api" || app.name === "embedded")!.pid;
     const ask = (query: string) => () => client.ok(key, query, { id: runId });
-    const allResults = (d: any) => d.run.results.length === PAIRS;
+    const allResults = (d: any) => d.run.results.edges.length === PAIRS;
     const results = await timeQuery(ask(RESULTS_QUERY), allResults, apiPid);
     // One client alone: the request's own cost, without queueing behind 19 others on one event loop.
     const alone = await timeQuery(ask(RESULTS_QUERY), allResults, apiPid, 1);

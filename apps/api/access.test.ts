@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readWholeStream, evaluationStream, importedRunId, runStream } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { JUDGE_SCRIPT, collect, finishedSampleRun, rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -20,8 +21,8 @@ afterAll(() => p?.close());
 
 describe("tenancy and roles", () => {
   it("shows a second tenant none of the first tenant's data; its ids answer NOT_FOUND like missing ones", async () => {
-    const lists = await p.gql(p.keys.globexWrite, `{ catalogs { key } evaluations { totalCount edges { node { id } } } }`);
-    expect(lists.body.data).toEqual({ catalogs: [], evaluations: { totalCount: 0, edges: [] } });
+    const lists = await p.gql(p.keys.globexWrite, `{ catalogs { totalCount edges { node { key } } } evaluations { totalCount edges { node { id } } } }`);
+    expect(lists.body.data).toEqual({ catalogs: { totalCount: 0, edges: [] }, evaluations: { totalCount: 0, edges: [] } });
     for (const query of [`{ run(id: "${runId}") { id } }`, `{ evaluation(id: "${evaluationId}") { id } }`, `{ runAudit(id: "${runId}") { runId } }`, `{ catalog(key: "support_desk") { key } }`]) {
       const foreign = await p.gql(p.keys.globexWrite, query);
       const missing = await p.gql(p.keys.globexWrite, query.replace(runId, "no-such-run").replace(evaluationId, "no-such-evaluation").replace("support_desk", "no_such"));
@@ -61,10 +62,10 @@ describe("tenancy and roles", () => {
   });
 
   it("answers 401 UNAUTHENTICATED without a key or with an unknown one, on GraphQL, REST and graphql-ws", async () => {
-    const none = await p.gql(null, `{ catalogs { key } }`);
+    const none = await p.gql(null, `{ catalogs { edges { node { key } } } }`);
     expect(none.status).toBe(401);
     expect(none.body.errors[0].extensions.code).toBe("UNAUTHENTICATED");
-    expect((await p.gql("vk_000000000000_notarealkeynotarealkeynotarealkey00", `{ catalogs { key } }`)).status).toBe(401);
+    expect((await p.gql("vk_000000000000_notarealkeynotarealkeynotarealkey00", `{ catalogs { edges { node { key } } } }`)).status).toBe(401);
     expect((await p.get(null, `${base()}/report.json`)).status).toBe(401);
     await expect(collect(p.wsClient("wrong"), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId })).rejects.toBeTruthy();
   });
@@ -88,15 +89,15 @@ describe("limits and validation", () => {
     const ws = collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: runId });
     await expect(ws).resolves.toBeTruthy();
     // A run's whole result list is not a 20-item page: one is answered, ten aliases of it are refused.
-    const results = (n: number) => `query ($r: ID!) { run(id: $r) { ${Array.from({ length: n }, (_, i) => `r${i}: results { scenarioKey status }`).join(" ")} } }`;
-    expect((await p.gql(p.keys.acmeRead, results(1), { r: runId })).body.data.run.r0.length).toBeGreaterThan(0);
+    const results = (n: number) => `query ($r: ID!) { run(id: $r) { ${Array.from({ length: n }, (_, i) => `r${i}: results { edges { node { scenarioKey status } } }`).join(" ")} } }`;
+    expect((await p.gql(p.keys.acmeRead, results(1), { r: runId })).body.data.run.r0.edges.length).toBeGreaterThan(0);
     expect((await p.gql(p.keys.acmeRead, results(10), { r: runId })).body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
   });
 
   it("refuses persisted queries with VALIDATION naming extensions.persistedQuery, so no tenant can probe or evict another's", async () => {
     // Apollo's APQ cache was one for the whole process: a hash another tenant had registered answered
     // with data, an unknown one PERSISTED_QUERY_NOT_FOUND. Now every form is refused alike.
-    const query = "{ catalogs { key } }";
+    const query = "{ catalogs { edges { node { key } } } }";
     const sha256Hash = createHash("sha256").update(query).digest("hex");
     const post = async (key: string, body: object) => {
       const res = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
@@ -190,11 +191,11 @@ describe("REST report exports", () => {
     expect(Object.keys(noSuchModelBody).sort()).toEqual(Object.keys(unknownScenario).sort());
     expect(noSuchModelBody).toEqual({ error: "model gpt-5 is not in this run (its models: gpt-5-mini, claude-sonnet-5)", code: "NOT_FOUND", field: "model" });
     expect((await p.get(p.keys.acmeRead, `${base()}/report.md?part=fix_items&model=${encodeURIComponent("openai/gpt-5-mini")}`)).status).toBe(404);
-    for (const [query, path] of [['fixItems(model: "gpt-5") { fault }', "run.fixItems"], ['report { fixItemsMarkdown(model: "gpt-5") }', "run.report.fixItemsMarkdown"]]) {
+    for (const [query, path] of [['fixItems(model: "gpt-5") { edges { node { fault } } }', "run.fixItems"], ['report { fixItemsMarkdown(model: "gpt-5") }', "run.report.fixItemsMarkdown"]]) {
       const modelViaGraphql = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { ${query} } }`, { r: runId });
       expect(modelViaGraphql.body.errors[0]).toMatchObject({ path: path.split("."), extensions: { code: "NOT_FOUND", field: "model" } });
     }
-    const known = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { fixItems(model: "claude-sonnet-5") { fault } report { fixItemsMarkdown(model: "claude-sonnet-5") } } }`, { r: runId });
+    const known = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { fixItems(model: "claude-sonnet-5") { edges { node { fault } } } report { fixItemsMarkdown(model: "claude-sonnet-5") } } }`, { r: runId });
     expect(known.body.errors).toBeUndefined();
     expect(known.body.data.run.report.fixItemsMarkdown).toContain("### expected tool not called ×1");
 
@@ -230,8 +231,8 @@ describe("external runs and imported reports", () => {
     expect(completion.body.data.completeExternalRun.total).toBe(1);
     const messages = await done;
     expect(messages[messages.length - 1].runProgress).toEqual({ status: "COMPLETED", completed: 1 });
-    const results = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { results { answer } } }`, { r: external });
-    expect(results.body.data.run.results).toEqual([{ answer: "Hello!\ufffd How can I help you with your order today? I am here for you \ufffd" }]);
+    const results = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { results { edges { node { answer } } } } }`, { r: external });
+    expect(nodes(results.body.data.run.results)).toEqual([{ answer: "Hello!\ufffd How can I help you with your order today? I am here for you \ufffd" }]);
   });
 
   it("serves a failed run's report saying it failed, why, and that it covers only what was scored", async () => {
@@ -408,17 +409,17 @@ describe("suite mutations and a judged run's audit trail", () => {
       id, s: [{ key: "orders_1", prompt: "Where is order 4821?", expected_tools: ["lookup_order"], group: "Orders" }],
     });
     expect(replaced.body.data.replaceScenarios).toMatchObject({ disabled: ["orders_2", "orders_3"], removed: [] });
-    const suite = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { all: scenarios { key enabled expectations } on: scenarios(enabled: true) { key } } }`, { id });
-    expect(suite.body.data.evaluation.all.map((s: any) => `${s.key}:${s.enabled}`)).toEqual(["orders_1:true", "orders_2:false", "orders_3:false"]);
-    expect(suite.body.data.evaluation.all[0].expectations).toEqual({ tools: ["lookup_order"], contains: [], not_contains: [] });
-    expect(suite.body.data.evaluation.on).toEqual([{ key: "orders_1" }]);
+    const suite = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { all: scenarios { edges { node { key enabled expectations } } } on: scenarios(enabled: true) { edges { node { key } } } } }`, { id });
+    expect(nodes(suite.body.data.evaluation.all).map((s: any) => `${s.key}:${s.enabled}`)).toEqual(["orders_1:true", "orders_2:false", "orders_3:false"]);
+    expect(nodes(suite.body.data.evaluation.all)[0].expectations).toEqual({ tools: ["lookup_order"], contains: [], not_contains: [] });
+    expect(nodes(suite.body.data.evaluation.on)).toEqual([{ key: "orders_1" }]);
   });
 
   it("takes back a scenario in the shape it answers, and refuses an unknown key naming it, writing nothing", async () => {
     const suite = "suite: s\ngroups:\n  - key: orders\n    name: Orders\n    scenarios:\n      - key: k1\n        prompt: Where is order 4821?\n        expect: { tools: [lookup_order], contains: [ships] }";
     const created = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { createEvaluation(input: { agent: "SupportAgent", name: "Round trip", scenariosText: $t }) { evaluationId } }`, { t: suite });
     const id = created.body.data.createEvaluation.evaluationId;
-    const read = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { __typename key prompt group groupName notes position enabled expectations } } }`, { id })).body.data.evaluation.scenarios;
+    const read = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { edges { node { __typename key prompt group groupName notes position enabled expectations } } } } }`, { id })).body.data.evaluation.scenarios.edges.map((edge: any) => edge.node);
     const [scenario] = await read();
     expect(scenario).toMatchObject({ __typename: "Scenario", group: "orders", groupName: "Orders", expectations: { tools: ["lookup_order"], contains: ["ships"], not_contains: [] } });
     const replace = (s: unknown) => p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $s: JSON!) { replaceScenarios(evaluationId: $id, scenarios: $s) { updated unchanged } }`, { id, s });
@@ -467,7 +468,7 @@ describe("malformed requests", () => {
     const charset = await fetch(p.api.graphqlUrl, {
       method: "POST",
       headers: { "content-type": "application/json; charset=klingon", authorization: `Bearer ${p.keys.acmeRead}` },
-      body: JSON.stringify({ query: "{ catalogs { key } }" }),
+      body: JSON.stringify({ query: "{ catalogs { totalCount } }" }),
     });
     expect(charset.status).toBe(415);
     expect(await charset.json()).toEqual({ errors: [{ message: 'unsupported charset "KLINGON"', extensions: { code: "VALIDATION" } }] });

@@ -50,15 +50,16 @@ describe("the API on PostgreSQL", () => {
     const runId = started.body.data.startRun.runId;
     const messages = await collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status completed total } }`, { runId });
     expect(messages[messages.length - 1].runProgress).toEqual({ status: "COMPLETED", completed: 6, total: 6 });
-    const run = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { status verdict { winner } results { status } } }`, { id: runId });
+    const run = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { status verdict { winner } results { totalCount edges { node { status } } } } }`, { id: runId });
     expect(run.body.data.run).toMatchObject({ status: "COMPLETED", verdict: { winner: "gpt-5-mini" } });
-    expect(run.body.data.run.results).toHaveLength(6);
+    expect(run.body.data.run.results.edges).toHaveLength(6);
+    expect(run.body.data.run.results.totalCount).toBe(6);
     const md = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md?download=1`);
     expect(md.status).toBe(200);
     expect(md.headers.get("content-disposition")).toBe('attachment; filename="support_desk-triage-smoke-run-1.md"');
     expect((await p.get(p.keys.globexWrite, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`)).status).toBe(404);
-    const foreign = await p.gql(p.keys.globexWrite, `{ evaluations { totalCount } catalogs { key } }`);
-    expect(foreign.body.data).toEqual({ evaluations: { totalCount: 0 }, catalogs: [] });
+    const foreign = await p.gql(p.keys.globexWrite, `{ evaluations { totalCount } catalogs { totalCount edges { node { key } } } }`);
+    expect(foreign.body.data).toEqual({ evaluations: { totalCount: 0 }, catalogs: { totalCount: 0, edges: [] } });
   });
 });
 

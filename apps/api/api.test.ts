@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Report } from "@verdict/domain";
 import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -46,10 +47,10 @@ describe("a run over GraphQL, followed live", () => {
     const data = await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) {
       status number progress { completed total }
       models { label provider summary { passRate } }
-      all: results { scenarioKey modelLabel status fault }
-      gptFailed: results(model: "gpt-5-mini", status: FAILED) { scenarioKey fault }
-      matrix { scenarioKey cells { modelLabel status } }
-      fixItems { kind fault models }
+      all: results { totalCount edges { node { scenarioKey modelLabel status fault } } }
+      gptFailed: results(model: "gpt-5-mini", status: FAILED) { edges { node { scenarioKey fault } } }
+      matrix { edges { node { scenarioKey cells { modelLabel status } } } }
+      fixItems { edges { node { kind fault models } } }
       verdict { winner judge }
       usage { agent { inputTokens } judge { calls } }
       evaluation { id }
@@ -58,13 +59,58 @@ describe("a run over GraphQL, followed live", () => {
     expect(run).toMatchObject({ status: "COMPLETED", number: 1, progress: { completed: 9, total: 9 }, evaluation: { id: evaluationId } });
     expect(run.models.map((m: any) => m.label)).toEqual(["gpt-5-mini", "claude-sonnet-5", "llama3:8b"]);
     expect(run.models.every((m: any) => m.summary !== null)).toBe(true);
-    expect(run.all).toHaveLength(9);
+    expect(nodes(run.all)).toHaveLength(9);
+    expect(run.all.totalCount).toBe(9);
     // gpt calls lookup_order, so only refund (forbidden "password") fails for it.
-    expect(run.gptFailed).toEqual([{ scenarioKey: "refund", fault: "forbidden_content" }]);
-    expect(run.matrix.map((r: any) => r.scenarioKey)).toEqual(["order_status", "greeting", "refund"]);
-    expect(run.matrix[0].cells.map((c: any) => c.status)).toEqual(["PASSED", "FAILED", "FAILED"]);
-    expect(run.fixItems.map((f: any) => f.fault)).toEqual(expect.arrayContaining(["forbidden_content", "expected_tool_not_called"]));
+    expect(nodes(run.gptFailed)).toEqual([{ scenarioKey: "refund", fault: "forbidden_content" }]);
+    expect(nodes(run.matrix).map((r: any) => r.scenarioKey)).toEqual(["order_status", "greeting", "refund"]);
+    expect(nodes(run.matrix)[0].cells.map((c: any) => c.status)).toEqual(["PASSED", "FAILED", "FAILED"]);
+    expect(nodes(run.fixItems).map((f: any) => f.fault)).toEqual(expect.arrayContaining(["forbidden_content", "expected_tool_not_called"]));
     expect(run.verdict).toEqual({ winner: "gpt-5-mini", judge: "pass rate" });
+  });
+
+  it("pages a run's results, matrix and fix items, the suite and the catalogs with first / after, in the order of the whole list", async () => {
+    const whole = await ok(p.keys.acmeRead, `query ($id: ID!, $e: ID!) {
+      run(id: $id) { results { edges { node { n } } } failed: results(status: FAILED) { edges { node { n } } } matrix { edges { node { scenarioKey } } } fixItems { edges { node { fault } } } }
+      evaluation(id: $e) { scenarios { edges { node { key } } } }
+      catalogs { edges { node { key } } }
+    }`, { id: runId, e: evaluationId });
+    const pages = async (field: string, size: number, read: (data: any) => any) => {
+      const seen: unknown[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const ids = `${field.includes("$id") ? ", $id: ID!" : ""}${field.includes("$e") ? ", $e: ID!" : ""}`;
+        const data = await ok(p.keys.acmeRead, `query ($n: Int, $a: String${ids}) { ${field.replace("ARGS", "first: $n, after: $a")} }`, { id: runId, e: evaluationId, n: size, a: after });
+        const connection = read(data);
+        seen.push(...nodes(connection));
+        expect(connection.edges.length).toBeLessThanOrEqual(size);
+        if (!connection.pageInfo.hasNextPage) return seen;
+        after = connection.pageInfo.endCursor;
+      }
+      throw new Error(`${field} never ended`);
+    };
+    const connection = "{ totalCount edges { cursor node { NODE } } pageInfo { hasNextPage endCursor } }";
+    const paged = (field: string, nodeFields: string) => field.replace("CONNECTION", connection.replace("NODE", nodeFields));
+    expect(await pages(paged("run(id: $id) { results(ARGS) CONNECTION }", "n"), 4, (d) => d.run.results)).toEqual(nodes(whole.run.results));
+    expect(await pages(paged("run(id: $id) { results(status: FAILED, ARGS) CONNECTION }", "n"), 2, (d) => d.run.results)).toEqual(nodes(whole.run.failed));
+    expect(await pages(paged("run(id: $id) { matrix(ARGS) CONNECTION }", "scenarioKey"), 2, (d) => d.run.matrix)).toEqual(nodes(whole.run.matrix));
+    expect(await pages(paged("run(id: $id) { fixItems(ARGS) CONNECTION }", "fault"), 1, (d) => d.run.fixItems)).toEqual(nodes(whole.run.fixItems));
+    expect(await pages(paged("evaluation(id: $e) { scenarios(ARGS) CONNECTION }", "key"), 2, (d) => d.evaluation.scenarios)).toEqual(nodes(whole.evaluation.scenarios));
+    expect(await pages(paged("catalogs(ARGS) CONNECTION", "key"), 1, (d) => d.catalogs)).toEqual(nodes(whole.catalogs));
+    expect(nodes(whole.run.failed).length).toBeGreaterThan(2);
+
+    const firstTwo = (await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { results(first: 2) { totalCount pageInfo { hasNextPage } edges { node { n } } } } }`, { id: runId })).run.results;
+    expect(firstTwo).toMatchObject({ totalCount: 9, pageInfo: { hasNextPage: true } });
+    expect(nodes(firstTwo)).toEqual(nodes(whole.run.results).slice(0, 2));
+    const none = (await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { results(first: 0) { totalCount pageInfo { hasNextPage endCursor } edges { cursor } } } }`, { id: runId })).run.results;
+    expect(none).toEqual({ totalCount: 9, pageInfo: { hasNextPage: true, endCursor: null }, edges: [] });
+    for (const [args, field, message] of [
+      ["first: -1", "first", "first must be a whole number, 0 or more (got -1)"],
+      ['after: "bm9wZQ"', "after", "after is not a cursor this list gave out"],
+    ]) {
+      const refused = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { results(${args}) { totalCount } } }`, { id: runId });
+      expect(refused.body.errors[0]).toMatchObject({ message, extensions: { code: "VALIDATION", field } });
+    }
   });
 
   it("renders the report rebuilt from events, identical to the REST exports", async () => {

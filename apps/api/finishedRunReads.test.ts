@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TerminalRunCache } from "./server/terminalRunCache.js";
 import { finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 let runId: string;
@@ -25,7 +26,7 @@ afterAll(() => p?.close());
 
 describe("a finished run's filtered reads", () => {
   it("keep a bounded number of entries however many distinct filter values are asked", async () => {
-    const query = `query ($r: ID!, $f: String, $m: String) { run(id: $r) { status results(fault: $f, model: $m) { n } fixItems { fault } } }`;
+    const query = `query ($r: ID!, $f: String, $m: String) { run(id: $r) { status results(fault: $f, model: $m) { edges { node { n } } } fixItems { edges { node { fault } } } } }`;
     const first = await ok(query, { r: runId, f: "seed" });
     expect(first.run.status).toBe("COMPLETED");
     const kept = runCache.fieldCount;
@@ -33,7 +34,7 @@ describe("a finished run's filtered reads", () => {
     for (let i = 0; i < 40; i += 1) {
       // A new value each time, of the fault and of the model, as a loop of crafted reads sends.
       const data = await ok(query, { r: runId, f: `${big}${i}`, m: `${i}${big}` });
-      expect(data.run.results).toEqual([]);
+      expect(nodes(data.run.results)).toEqual([]);
     }
     expect(runCache.size).toBe(1);
     expect(runCache.fieldCount).toBe(kept);
@@ -41,24 +42,26 @@ describe("a finished run's filtered reads", () => {
   });
 
   it("answer each filter as the database does, from the one kept list", async () => {
-    const all = (await ok(`query ($r: ID!) { run(id: $r) { results { n modelLabel status fault } fixItems { fault models } } }`, { r: runId })).run;
-    expect(all.results).toHaveLength(9);
+    const all = (await ok(`query ($r: ID!) { run(id: $r) { results { edges { node { n modelLabel status fault } } } fixItems { edges { node { fault models } } } } }`, { r: runId })).run;
+    const allResults = nodes(all.results);
+    const allFixItems = nodes(all.fixItems);
+    expect(allResults).toHaveLength(9);
     const kept = runCache.fieldCount;
     const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b", "nope"];
-    const faults = [...new Set(all.results.map((r: any) => r.fault).filter(Boolean)), "nope"] as string[];
+    const faults = [...new Set(allResults.map((r: any) => r.fault).filter(Boolean)), "nope"] as string[];
     expect(faults.length).toBeGreaterThan(1);
     for (const model of [null, ...labels]) {
       for (const status of [null, "PASSED", "FAILED", "ERRORED", "PENDING"]) {
         for (const fault of [null, ...faults]) {
-          const data = await ok(`query ($r: ID!, $m: String, $s: ResultStatus, $f: String) { run(id: $r) { results(model: $m, status: $s, fault: $f) { n } } }`, { r: runId, m: model, s: status, f: fault });
-          const expected = all.results.filter((r: any) => (model === null || r.modelLabel === model) && (status === null || r.status === status) && (fault === null || r.fault === fault));
-          expect(data.run.results.map((r: any) => r.n)).toEqual(expected.map((r: any) => r.n));
+          const data = await ok(`query ($r: ID!, $m: String, $s: ResultStatus, $f: String) { run(id: $r) { results(model: $m, status: $s, fault: $f) { edges { node { n } } } } }`, { r: runId, m: model, s: status, f: fault });
+          const expected = allResults.filter((r: any) => (model === null || r.modelLabel === model) && (status === null || r.status === status) && (fault === null || r.fault === fault));
+          expect(nodes(data.run.results).map((r: any) => r.n)).toEqual(expected.map((r: any) => r.n));
         }
       }
     }
     for (const model of labels.slice(0, 3)) {
-      const data = await ok(`query ($r: ID!, $m: String) { run(id: $r) { fixItems(model: $m) { fault models } } }`, { r: runId, m: model });
-      expect(data.run.fixItems).toEqual(all.fixItems.filter((item: any) => item.models.includes(model)));
+      const data = await ok(`query ($r: ID!, $m: String) { run(id: $r) { fixItems(model: $m) { edges { node { fault models } } } } }`, { r: runId, m: model });
+      expect(nodes(data.run.fixItems)).toEqual(allFixItems.filter((item: any) => item.models.includes(model)));
     }
     expect(runCache.fieldCount).toBe(kept);
   });

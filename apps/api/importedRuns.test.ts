@@ -7,6 +7,7 @@ import { createPgliteEventStore } from "@verdict/infra";
 import { reportEnvelope } from "./report/rebuildReport.js";
 import { loadRunHistory } from "./report/runEvents.js";
 import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -28,10 +29,10 @@ it("keeps an imported report's model order, which its events' jsonb does not kee
   const envelope = { version: 1, run_id: "ordered-1", source: "ci", agent_name: "SupportAgent", suite: "support", report: { models, results, comparison } };
   const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
   const runId = imported.body.data.importReport.runId;
-  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { models { label } matrix { cells { modelLabel } } comparison } }`, { r: runId });
+  const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { models { label } matrix { edges { node { cells { modelLabel } } } } comparison } }`, { r: runId });
   expect(run.body.data.run.models.map((m: any) => m.label)).toEqual(labels);
   expect(Object.keys(run.body.data.run.comparison.models)).toEqual(labels);
-  expect(run.body.data.run.matrix[0].cells.map((c: any) => c.modelLabel)).toEqual(labels);
+  expect(nodes(run.body.data.run.matrix)[0].cells.map((c: any) => c.modelLabel)).toEqual(labels);
   const markdown = await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`)).text();
   expect(markdown).toContain("| Scenario | `gpt-5-mini` | `claude-sonnet-5` | `llama3:8b` | Cost |");
 });
@@ -151,10 +152,10 @@ describe("an exported run imported back", () => {
   });
 
   it("has an audit with the report's grades and verdict, its comparison's models in the run's order", async () => {
-    const query = `query ($r: ID!) { runAudit(id: $r) { grades { scenarioKey modelLabel status score scores fault } verdict { verdict judgeLabel comparison } } run(id: $r) { verdict { winner rationale judge } results { scenarioKey modelLabel status score fault } } }`;
+    const query = `query ($r: ID!) { runAudit(id: $r) { grades { scenarioKey modelLabel status score scores fault } verdict { verdict judgeLabel comparison } } run(id: $r) { verdict { winner rationale judge } results { edges { node { scenarioKey modelLabel status score fault } } } } }`;
     const imported = (await p.gql(p.keys.acmeRead, query, { r: importedRun })).body.data;
     expect(imported.runAudit.grades).toHaveLength(9);
-    expect(imported.runAudit.grades.map(({ scores: _scores, ...grade }: any) => grade)).toEqual(imported.run.results);
+    expect(imported.runAudit.grades.map(({ scores: _scores, ...grade }: any) => grade)).toEqual(nodes(imported.run.results));
     expect(imported.runAudit.grades[0].scores).toMatchObject({ response_present: 1 });
     expect(imported.runAudit.verdict.verdict).toEqual(imported.run.verdict);
     expect(imported.runAudit.verdict.verdict.winner).toEqual(expect.any(String));

@@ -4,6 +4,7 @@
 // is appended.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 
@@ -58,7 +59,7 @@ describe("importCatalog", () => {
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data.createEvaluation.evaluation).toMatchObject({ name: "slash/web/app/smoke", catalog: { product_key: "web/app", set_key: "smoke" } });
     const nightly = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/nightly/full" } });
-    expect(nightly.body.data.createEvaluation.evaluation.scenarios.map((s: { key: string }) => s.key)).toEqual(["b"]);
+    expect(nodes(nightly.body.data.createEvaluation.evaluation.scenarios).map((s: { key: string }) => s.key)).toEqual(["b"]);
     const missing = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/weekly" } });
     expect(missing.body.errors[0]).toMatchObject({ message: 'no set "weekly" in product "web/app" of catalog slash', extensions: { code: "NOT_FOUND", field: "fromCatalogSet" } });
     const noProduct = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/site/smoke" } });
@@ -72,7 +73,7 @@ describe("importCatalog", () => {
     const yaml = "catalog: dup\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: smoke\n        scenarios: [{key: a, prompt: one}]\n      - key: smoke\n        name: Smoke (local overrides)\n        scenarios: [{key: a, prompt: two}, {key: b, prompt: three}]\n";
     expect((await p.gql(p.keys.acmeWrite, IMPORT, { yaml })).body.errors).toBeUndefined();
     const created = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "dup/p/smoke" } });
-    expect(created.body.data.createEvaluation.evaluation.scenarios.map((s: { key: string; prompt: string }) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
+    expect(nodes(created.body.data.createEvaluation.evaluation.scenarios).map((s: { key: string; prompt: string }) => `${s.key}:${s.prompt}`)).toEqual(["a:two", "b:three"]);
   });
 
   it("keeps a suite's name and description on the catalog it is imported as", async () => {
@@ -91,7 +92,7 @@ describe("importCatalog", () => {
 });
 
 const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }`;
-const CREATED_SCENARIOS = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { name catalog scenarios { key prompt } } } }`;
+const CREATED_SCENARIOS = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { name catalog scenarios { edges { node { key prompt } } } } } }`;
 
 describe("createEvaluation: criteria", () => {
   it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion", async () => {

@@ -21,12 +21,12 @@ afterAll(async () => {
 it("answers an internal error, not 401 with the store's message, when keys cannot be checked", async () => {
   failing = true;
   // A key not seen before, so no verified key kept in memory answers for the store.
-  const res = await p.gql(p.keys.globexWrite, `{ catalogs { key } }`);
+  const res = await p.gql(p.keys.globexWrite, `{ catalogs { totalCount } }`);
   failing = false;
   expect(res.status).toBe(500);
   expect(res.body.errors[0]).toMatchObject({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } });
   expect(JSON.stringify(res.body)).not.toContain("s3cr3t");
-  expect((await p.gql(p.keys.globexWrite, `{ catalogs { key } }`)).status).toBe(200);
+  expect((await p.gql(p.keys.globexWrite, `{ catalogs { totalCount } }`)).status).toBe(200);
 });
 
 it("closes a graphql-ws socket with 4500 and INTERNAL_SERVER_ERROR, not 4403, when keys cannot be checked", async () => {

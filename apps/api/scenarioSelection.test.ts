@@ -4,6 +4,7 @@
 // writes nothing), and that the suite they answer can be sent back as it is.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 
@@ -26,10 +27,10 @@ const SUITE = [
 ].join("\n");
 const PRODUCTION_ONLY = "suite: s\ngroups:\n  - key: orders\n    scenarios:\n      - key: o1\n        prompt: Which open tickets mention a refund?\n        production_only: true\n";
 
-const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { scenarios { key position } } } }`;
+const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { scenarios { edges { node { key position } } } } } }`;
 const REPLACE = `mutation ($id: ID!, $t: String, $s: JSON, $p: Boolean) { replaceScenarios(evaluationId: $id, scenariosText: $t, scenarios: $s, includeProductionOnly: $p) { added updated unchanged removed } }`;
 const MERGE = `mutation ($id: ID!, $t: String, $s: JSON, $p: Boolean, $k: String) { mergeScenarios(evaluationId: $id, scenariosText: $t, scenarios: $s, includeProductionOnly: $p, keyPrefix: $k) { added updated unchanged } }`;
-const SCENARIOS = `query ($id: ID!) { evaluation(id: $id) { scenarios { key enabled } } }`;
+const SCENARIOS = `query ($id: ID!) { evaluation(id: $id) { scenarios { edges { node { key enabled } } } } }`;
 
 const eventCount = async () => (await p.store.readAll({ limit: 100_000 })).length;
 
@@ -44,7 +45,7 @@ async function refused(query: string, variables: Record<string, unknown>, messag
 async function created(input: Record<string, unknown>): Promise<{ id: string; scenarios: Array<{ key: string; position: number }> }> {
   const res = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", ...input } });
   expect(res.body.errors, JSON.stringify(res.body)).toBeUndefined();
-  return { id: res.body.data.createEvaluation.evaluationId, scenarios: res.body.data.createEvaluation.evaluation.scenarios };
+  return { id: res.body.data.createEvaluation.evaluationId, scenarios: nodes(res.body.data.createEvaluation.evaluation.scenarios) };
 }
 
 describe("createEvaluation: a given source must select scenarios", () => {
@@ -89,7 +90,7 @@ describe("replaceScenarios and mergeScenarios: includeProductionOnly", () => {
     // Without it the production-only scenario goes, and the one that stays keeps its position.
     const without = await p.gql(p.keys.acmeWrite, REPLACE, { id, t: SUITE });
     expect(without.body.data.replaceScenarios).toEqual({ added: [], updated: [], unchanged: ["o2"], removed: ["o1"] });
-    expect((await p.gql(p.keys.acmeRead, SCENARIOS, { id })).body.data.evaluation.scenarios).toEqual([{ key: "o2", enabled: true }]);
+    expect(nodes((await p.gql(p.keys.acmeRead, SCENARIOS, { id })).body.data.evaluation.scenarios)).toEqual([{ key: "o2", enabled: true }]);
   });
 
   it("says a text whose scenarios were all filtered out selected none, rather than that it held none", async () => {
@@ -112,9 +113,9 @@ describe("the suite as answered goes back as it is", () => {
   it("answers a catalog scenario's tags and params, and replaceScenarios takes them back unchanged", async () => {
     const yaml = "catalog: tagged\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi, tags: [vip, billing], params: {locale: en, order: {id: 42, items: [1, 2]}}}\n          - {key: b, prompt: hello}\n";
     expect((await p.gql(p.keys.acmeWrite, `mutation ($y: String!) { importCatalog(yaml: $y) { key } }`, { y: yaml })).body.errors).toBeUndefined();
-    const res = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "tagged/p/s" }) { evaluationId evaluation { scenarios { key prompt group groupName notes position enabled expectations tags params } } } }`);
+    const res = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "tagged/p/s" }) { evaluationId evaluation { scenarios { edges { node { key prompt group groupName notes position enabled expectations tags params } } } } } }`);
     const id = res.body.data.createEvaluation.evaluationId;
-    const answered = res.body.data.createEvaluation.evaluation.scenarios;
+    const answered = nodes(res.body.data.createEvaluation.evaluation.scenarios);
     expect(answered.map(({ key, tags, params }: Record<string, unknown>) => ({ key, tags, params }))).toEqual([
       { key: "a", tags: ["vip", "billing"], params: { locale: "en", order: { id: 42, items: [1, 2] } } },
       { key: "b", tags: [], params: {} },
@@ -122,13 +123,13 @@ describe("the suite as answered goes back as it is", () => {
     const back = await p.gql(p.keys.acmeWrite, REPLACE, { id, s: answered });
     expect(back.body.data.replaceScenarios).toEqual({ added: [], updated: [], unchanged: ["a", "b"], removed: [] });
     // The run hands the agent the params the catalog gave.
-    const read = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key tags params } } }`, { id });
-    expect(read.body.data.evaluation.scenarios[0]).toEqual({ key: "a", tags: ["vip", "billing"], params: { locale: "en", order: { id: 42, items: [1, 2] } } });
+    const read = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { edges { node { key tags params } } } } }`, { id });
+    expect(nodes(read.body.data.evaluation.scenarios)[0]).toEqual({ key: "a", tags: ["vip", "billing"], params: { locale: "en", order: { id: 42, items: [1, 2] } } });
   });
 
   it("keeps what was selected, not the production-only flag it was selected by, so a selected suite round-trips too", async () => {
     const { id } = await created({ name: "Selected", scenariosText: SUITE, includeProductionOnly: true });
-    const answered = (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { key prompt group groupName notes position enabled expectations tags params } } }`, { id })).body.data.evaluation.scenarios;
+    const answered = nodes((await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { edges { node { key prompt group groupName notes position enabled expectations tags params } } } } }`, { id })).body.data.evaluation.scenarios);
     expect(answered.map((s: { key: string }) => s.key)).toEqual(["o1", "o2"]);
     const back = await p.gql(p.keys.acmeWrite, REPLACE, { id, s: answered });
     expect(back.body.data.replaceScenarios).toEqual({ added: [], updated: [], unchanged: ["o1", "o2"], removed: [] });

@@ -5,6 +5,7 @@
 // refused everywhere rather than read as "every model" in one place and "none" in another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
 
 let p: Platform;
 let evaluationId: string;
@@ -82,9 +83,9 @@ afterAll(() => p?.close());
 
 const RUN_FIELDS = `query ($r: ID!) { run(id: $r) {
   status
-  fixItems { kind fault models item }
-  gpt: fixItems(model: "gpt-5-mini") { fault }
-  claude: fixItems(model: "claude-sonnet-5") { fault }
+  fixItems { edges { node { kind fault models item } } }
+  gpt: fixItems(model: "gpt-5-mini") { edges { node { fault } } }
+  claude: fixItems(model: "claude-sonnet-5") { edges { node { fault } } }
   models { label summary { passRate avgScore summary } }
   verdict { winner }
   comparison
@@ -100,9 +101,9 @@ describe.each([
     expect(run.status).toBe(status);
     const doc = run.report.json;
     expect(doc.fix_items.map((item: any) => item.fault)).toEqual(["expected_tool_not_called"]);
-    expect(run.fixItems).toEqual(doc.fix_items.map((item: any) => ({ kind: item.kind.toUpperCase(), fault: item.fault, models: item.models, item })));
-    expect(run.gpt).toEqual([{ fault: "expected_tool_not_called" }]);
-    expect(run.claude).toEqual([]);
+    expect(nodes(run.fixItems)).toEqual(doc.fix_items.map((item: any) => ({ kind: item.kind.toUpperCase(), fault: item.fault, models: item.models, item })));
+    expect(nodes(run.gpt)).toEqual([{ fault: "expected_tool_not_called" }]);
+    expect(nodes(run.claude)).toEqual([]);
     const markdown = await text(`${path(runId())}/report.md?part=fix_items`);
     expect(markdown.body).toBe(run.report.fixItemsMarkdown);
     expect(markdown.body).toContain("### expected tool not called ×1");
@@ -168,8 +169,8 @@ describe("a blank model filter", () => {
     for (const runId of [running, single]) {
       for (const blank of ["", "  "]) {
         for (const [field, pathOf] of [
-          [`fixItems(model: $m) { fault }`, ["run", "fixItems"]],
-          [`results(model: $m) { n }`, ["run", "results"]],
+          [`fixItems(model: $m) { totalCount }`, ["run", "fixItems"]],
+          [`results(model: $m) { totalCount }`, ["run", "results"]],
           [`report { fixItemsMarkdown(model: $m) }`, ["run", "report", "fixItemsMarkdown"]],
         ] as const) {
           const answer = await p.gql(p.keys.acmeRead, `query ($r: ID!, $m: String) { run(id: $r) { ${field} } }`, { r: runId, m: blank });

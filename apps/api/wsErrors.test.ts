@@ -65,11 +65,11 @@ describe("errors over graphql-ws", () => {
   it("answer a query that does not parse as that operation's error and keep the socket open", async () => {
     const { frames, closed } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [
       { id: "bad", type: "subscribe", payload: { query: "subscription {" } },
-      { id: "good", type: "subscribe", payload: { query: "{ catalogs { key } }" } },
+      { id: "good", type: "subscribe", payload: { query: "{ catalogs { totalCount } }" } },
     ], (seen) => seen.some((f) => f.id === "good" && f.type === "complete"));
     expect(closed).toBeNull();
     expect(frames.find((f) => f.id === "bad")).toMatchObject({ type: "error", payload: [{ message: "Syntax Error: Expected Name, found <EOF>." }] });
-    expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: [] } } });
+    expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: { totalCount: 0 } } } });
   });
 });
 
@@ -106,11 +106,11 @@ describe("documents too deep to parse", () => {
   it("are that operation's syntax error over graphql-ws, the socket kept open", async () => {
     const { frames, closed } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [
       { id: "deep", type: "subscribe", payload: { query: deepLiteral } },
-      { id: "good", type: "subscribe", payload: { query: "{ catalogs { key } }" } },
+      { id: "good", type: "subscribe", payload: { query: "{ catalogs { totalCount } }" } },
     ], (seen) => seen.some((f) => f.id === "good" && f.type === "complete"));
     expect(closed).toBeNull();
     expect(frames.find((f) => f.id === "deep")).toMatchObject({ type: "error", payload: [{ message: "Syntax Error: the document is nested too deeply to parse", extensions: { code: "GRAPHQL_PARSE_FAILED" } }] });
-    expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: [] } } });
+    expect(frames.find((f) => f.id === "good")).toEqual({ id: "good", type: "next", payload: { data: { catalogs: { totalCount: 0 } } } });
   });
 
   it("are refused over HTTP too", async () => {
@@ -141,7 +141,7 @@ describe("introspection that multiplies its answer", () => {
 describe("documents too long to parse safely", () => {
   // Each fragment spreads the next: graphql-js's validation follows the chain recursively.
   const chain = (n: number) =>
-    `{ catalogs { ...f0 } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1}` : ""} }`).join(" ");
+    `{ catalogs { edges { node { ...f0 } } } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1}` : ""} }`).join(" ");
 
   it("are refused as a syntax error over HTTP rather than an internal error", async () => {
     const res = await p.gql(p.keys.acmeRead, chain(5000));
@@ -152,7 +152,7 @@ describe("documents too long to parse safely", () => {
   it("are refused as that operation's error over graphql-ws, the socket kept open", async () => {
     const { frames, closed } = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [
       { id: "long", type: "subscribe", payload: { query: chain(5000) } },
-      { id: "good", type: "subscribe", payload: { query: "{ catalogs { key } }" } },
+      { id: "good", type: "subscribe", payload: { query: "{ catalogs { totalCount } }" } },
     ], (seen) => seen.some((f) => f.id === "good" && f.type === "complete"));
     expect(closed).toBeNull();
     expect(frames.find((f) => f.id === "long")).toMatchObject({ type: "error", payload: [{ message: expect.stringContaining("10000 tokens") }] });

@@ -19,7 +19,7 @@ it("refuses operations on an open socket once its key is revoked", async () => {
   const { key, record } = await keys.create({ tenant: "acme", role: "write" });
   const socket = createClient({ url: p.api.wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${key}` }, lazy: false, retryAttempts: 0 });
   try {
-    expect(await collect(socket, `{ catalogs { key } }`, {})).toEqual([{ catalogs: [] }]);
+    expect(await collect(socket, `{ catalogs { totalCount edges { node { key } } } }`, {})).toEqual([{ catalogs: { totalCount: 0, edges: [] } }]);
     await keys.revoke(record.keyId);
     const refused = collect(socket, `mutation { createEvaluation(input: { agent: "A", name: "N", scenariosText: "Where is my order?" }) { evaluationId } }`, {});
     await expect(refused).rejects.toMatchObject({ errors: [{ message: "the API key is unknown or revoked", extensions: { code: "UNAUTHENTICATED" } }] });

@@ -125,9 +125,9 @@ describe("verdict start --exit (embedded default)", () => {
     const answer = await fetch(wsUrl.replace(/^ws/, "http"), {
       method: "POST",
       headers: { authorization: header, "content-type": "application/json" },
-      body: JSON.stringify({ query: `query ($id: ID!) { run(id: $id) { results(fault: "missing_capability") { scenarioKey diagnosis } } }`, variables: { id: runId } }),
-    }).then((res) => res.json() as Promise<{ data: { run: { results: Array<{ scenarioKey: string; diagnosis: { evidence: { tools_available: string[] } } }> } } }>);
-    const refunds = answer.data.run.results;
+      body: JSON.stringify({ query: `query ($id: ID!) { run(id: $id) { results(fault: "missing_capability") { edges { node { scenarioKey diagnosis } } } } }`, variables: { id: runId } }),
+    }).then((res) => res.json() as Promise<{ data: { run: { results: { edges: Array<{ node: { scenarioKey: string; diagnosis: { evidence: { tools_available: string[] } } } }> } } } }>);
+    const refunds = answer.data.run.results.edges.map((edge) => edge.node);
     expect(refunds.map((r) => r.scenarioKey)).toEqual(["refund_damaged_item", "refund_damaged_item", "refund_damaged_item"]);
     expect(refunds[0].diagnosis.evidence.tools_available).toEqual(expect.arrayContaining(["lookup_order", "lookup_payments", "cancel_order"]));
     expect(refunds[0].diagnosis.evidence.tools_available).not.toContain("issue_refund");

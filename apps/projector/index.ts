@@ -7,6 +7,7 @@ export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } f
 export { batchesOf } from "./batches.js";
 export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
+export { listPage, type ListPageArgs } from "./readModels/paging.js";
 export type * from "./readModels/types.js";
 export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";
 export type { ProgressBus, ProgressGapListener, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";

@@ -9,6 +9,7 @@ import { Kafka, logLevel } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openReadModels, readModelChecksum } from "@verdict/projector";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { nodes } from "../../apps/api/testing/nodes.js";
 import { apiClient, auditCounts, PROGRESS_SUBSCRIPTION, type ApiClient, type ProgressMessage } from "./support/apiClient.js";
 import { BROKERS, createApiKey, distributedEnv, rebuildChecksum, startApi, startProjector, startWorkerProcess, type DistributedEnv } from "./support/platformProcesses.js";
 import { killApp, ROOT, stopApp, tail, waitFor, type AppProcess } from "./support/processes.js";
@@ -60,9 +61,9 @@ async function expectExactlyOncePerPair(runId: string): Promise<void> {
   expect(audit.count("VerdictRecorded")).toBe(1);
   expect(audit.count("ComparisonRecorded")).toBe(1);
   expect(audit.count("RunCompleted")).toBe(1);
-  const run = await client.ok(keyA, `query ($id: ID!) { run(id: $id) { results { status } } }`, { id: runId });
-  expect(run.run.results).toHaveLength(PAIRS);
-  expect(run.run.results.filter((r: { status: string }) => r.status === "PENDING")).toEqual([]);
+  const run = await client.ok(keyA, `query ($id: ID!) { run(id: $id) { results { edges { node { status } } } } }`, { id: runId });
+  expect(nodes(run.run.results)).toHaveLength(PAIRS);
+  expect(nodes(run.run.results).filter((r: { status: string }) => r.status === "PENDING")).toEqual([]);
 }
 
 function dumpOutputs(): string {
@@ -143,13 +144,13 @@ describe("the platform as separate processes (api, projector, two workers) on Po
 
     const data = await client.ok(keyA, `query ($id: ID!) { run(id: $id) {
       status number
-      results { scenarioKey modelLabel status fault }
-      matrix { scenarioKey cells { modelLabel status } }
-      fixItems { kind fault models }
+      results { edges { node { scenarioKey modelLabel status fault } } }
+      matrix { edges { node { scenarioKey cells { modelLabel status } } } }
+      fixItems { edges { node { kind fault models } } }
       verdict { winner }
       comparison
     } }`, { id: firstRunId });
-    const run = data.run;
+    const run = { ...data.run, results: nodes(data.run.results), matrix: nodes(data.run.matrix), fixItems: nodes(data.run.fixItems) };
     expect(run).toMatchObject({ status: "COMPLETED", number: 1, verdict: { winner: "claude-sonnet-4-5" } });
     expect(run.results).toHaveLength(PAIRS);
     expect(run.matrix).toHaveLength(10);
@@ -239,8 +240,8 @@ describe("the platform as separate processes (api, projector, two workers) on Po
   }, 150_000);
 
   it("another tenant's key sees none of the first tenant's data", async () => {
-    const lists = await client.ok(keyB, `{ catalogs { key } evaluations { totalCount edges { node { id } } } }`);
-    expect(lists).toEqual({ catalogs: [], evaluations: { totalCount: 0, edges: [] } });
+    const lists = await client.ok(keyB, `{ catalogs { totalCount edges { node { key } } } evaluations { totalCount edges { node { id } } } }`);
+    expect(lists).toEqual({ catalogs: { totalCount: 0, edges: [] }, evaluations: { totalCount: 0, edges: [] } });
     for (const [query, variables] of [
       [`query { catalog(key: "support") { key } }`, {}],
       [`query ($id: ID!) { evaluation(id: $id) { id } }`, { id: evaluationId }],

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, auditCounts, PROGRESS_SUBSCRIPTION, type ApiClient, type ProgressMessage } from "./support/apiClient.js";
+import { nodes } from "../../apps/api/testing/nodes.js";
 import { API_TSCONFIG, ROOT, spawnApp, stopApp, tail, type AppProcess } from "./support/processes.js";
 
 const MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
@@ -78,14 +79,15 @@ describe("the embedded default (verdict start: PGlite + memory bus, one process)
     const download = await client.get(key, `${base}/report.md?download=1`);
     expect(download.headers.get("content-disposition")).toMatch(/^attachment; filename="e2e_support-support-smoke-run-1\.md"$/);
 
-    const data = await client.ok(key, `query ($id: ID!) { run(id: $id) { status results { status fault modelLabel scenarioKey } matrix { scenarioKey } fixItems { fault } verdict { winner } comparison } }`, { id: runId });
+    const data = await client.ok(key, `query ($id: ID!) { run(id: $id) { status results { totalCount edges { node { status fault modelLabel scenarioKey } } } matrix { totalCount } fixItems { edges { node { fault } } } verdict { winner } comparison } }`, { id: runId });
     expect(data.run).toMatchObject({ status: "COMPLETED", verdict: { winner: "claude-sonnet-4-5" } });
-    expect(data.run.results).toHaveLength(PAIRS);
-    expect(data.run.matrix).toHaveLength(10);
+    expect(nodes(data.run.results)).toHaveLength(PAIRS);
+    expect(data.run.results.totalCount).toBe(PAIRS);
+    expect(data.run.matrix.totalCount).toBe(10);
     // examples/support/agent.yaml: no model has a refund tool.
-    const refunds = data.run.results.filter((r: { scenarioKey: string }) => r.scenarioKey === "refund_damaged_item");
+    const refunds = nodes(data.run.results).filter((r: { scenarioKey: string }) => r.scenarioKey === "refund_damaged_item");
     expect(refunds.map((r: { fault: string }) => r.fault)).toEqual(["missing_capability", "missing_capability", "missing_capability"]);
-    expect(data.run.fixItems.length).toBeGreaterThan(0);
+    expect(nodes(data.run.fixItems).length).toBeGreaterThan(0);
     expect(data.run.comparison).not.toBeNull();
     const audit = await auditCounts(client, key, runId);
     expect([audit.count("ResultScored"), audit.distinctScored, audit.count("VerdictRecorded"), audit.count("RunCompleted")]).toEqual([PAIRS, PAIRS, 1, 1]);
@@ -96,7 +98,7 @@ describe("the embedded default (verdict start: PGlite + memory bus, one process)
     const { code } = await maker.exited;
     expect(code, maker.output()).toBe(0);
     const other = maker.output().trim().split("\n").at(-1)!.trim();
-    expect((await client.ok(other, `{ catalogs { key } evaluations { totalCount } }`))).toEqual({ catalogs: [], evaluations: { totalCount: 0 } });
+    expect((await client.ok(other, `{ catalogs { totalCount } evaluations { totalCount } }`))).toEqual({ catalogs: { totalCount: 0 }, evaluations: { totalCount: 0 } });
     const run = await client.gql(other, `query ($id: ID!) { run(id: $id) { id } }`, { id: runId });
     expect(run.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     expect((await client.get(other, `/api/evaluations/${evaluationId}/runs/${runId}/report`)).status).toBe(404);

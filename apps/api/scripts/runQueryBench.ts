@@ -9,7 +9,7 @@ import { ensureDecoratorTsconfig } from "../decoratorTsconfig.js";
 
 const SUMMARY_QUERY = `query ($id: ID!) { run(id: $id) { status number progress { completed total passed failed errored }
   models { label summary { passRate avgScore } } verdict { winner judge } usage { agent { cost } judge { calls cost } } } }`;
-const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
+const RESULTS_QUERY = `query ($id: ID!) { run(id: $id) { status results { edges { node { scenarioKey modelLabel status score fault } } } } }`;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -47,7 +47,7 @@ async function main(scenarioCount: number, clients: number, requests: number, un
       return { clients, requests: times.length, p50: Math.round(percentile(times, 50)), p95: Math.round(percentile(times, 95)), max: Math.round(times[times.length - 1]) };
     };
     const summary = await measure(SUMMARY_QUERY, (d) => d.run.progress.completed === scenarioCount * 3);
-    const results = await measure(RESULTS_QUERY, (d) => d.run.results.length === scenarioCount * 3);
+    const results = await measure(RESULTS_QUERY, (d) => d.run.results.edges.length === scenarioCount * 3);
     console.log(JSON.stringify({
       pairs: scenarioCount * 3, responseCache: !uncached, runWallMs: wall, resultsPerSecond: Math.round((scenarioCount * 3 * 1000) / wall),
       runSummaryQuery: summary, runWithAllResultsQuery: results,

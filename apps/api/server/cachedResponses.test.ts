@@ -11,7 +11,7 @@ import type { ApiReadModels } from "./context.js";
 import { createApiServer, type ApiServer } from "./createApiServer.js";
 import { GZIP_THRESHOLD, ResponseCache } from "./responseCache.js";
 
-const RESULTS = `query ($id: ID!) { run(id: $id) { status results { scenarioKey modelLabel status score fault } } }`;
+const RESULTS = `query ($id: ID!) { run(id: $id) { status results { edges { node { scenarioKey modelLabel status score fault } } } } }`;
 
 function result(scenarioKey: string, score: number) {
   return { runId: "r1", n: 1, tenant: "acme", scenarioKey, group: null, modelLabel: "gpt", status: "passed", score, fault: null };
@@ -68,10 +68,10 @@ beforeEach(() => {
 describe("kept run answers", () => {
   it("never keeps a running run's answer: each query reads afresh and sees the new results", async () => {
     const first = await post(keys.acme, RESULTS, { id: "r1" });
-    expect(JSON.parse(first.text).data.run).toMatchObject({ status: "RUNNING", results: [{ scenarioKey: "a", score: 1 }] });
+    expect(JSON.parse(first.text).data.run).toMatchObject({ status: "RUNNING", results: { edges: [{ node: { scenarioKey: "a", score: 1 } }] } });
     world.results = [result("a", 1), result("b", 0.5)];
     const second = await post(keys.acme, RESULTS, { id: "r1" });
-    expect(JSON.parse(second.text).data.run.results.map((r: { scenarioKey: string }) => r.scenarioKey)).toEqual(["a", "b"]);
+    expect(JSON.parse(second.text).data.run.results.edges.map((e: { node: { scenarioKey: string } }) => e.node.scenarioKey)).toEqual(["a", "b"]);
     expect(world.resultReads).toBe(2);
     expect(cache.size).toBe(0);
   });
@@ -84,7 +84,7 @@ describe("kept run answers", () => {
     const kept = await post(keys.acme, RESULTS, { id: "r1" });
     expect(kept).toEqual(fresh);
     expect(kept.type).toBe("application/json; charset=utf-8");
-    expect(JSON.parse(kept.text).data.run).toMatchObject({ status: "COMPLETED", results: [{ scenarioKey: "a" }] });
+    expect(JSON.parse(kept.text).data.run).toMatchObject({ status: "COMPLETED", results: { edges: [{ node: { scenarioKey: "a" } }] } });
   });
 
   it("never serves one tenant's kept answer to another: globex gets NOT_FOUND, and nothing is kept for it", async () => {

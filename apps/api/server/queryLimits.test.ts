@@ -80,11 +80,23 @@ describe("costLimit on whole-run renderings", () => {
     const aliases = Array.from({ length: 6 }, (_, i) => `h${i}: html`).join(" ");
     expect(await check(`{ run(id: "r") { report { ${aliases} } } }`, [costLimit(5000)])).toEqual(["query costs 6002; the limit is 5000"]);
   });
+
+  it("prices a run's whole results or matrix at its own cost, whatever page `first` asks for", async () => {
+    // run 1 + results 500 + (edges 1 + 20 x (node 1 + n 1 + status 1))
+    const whole = `{ run(id: "r") { results { edges { node { n status } } } } }`;
+    expect(await check(whole, [costLimit(561)])).toEqual(["query costs 562; the limit is 561"]);
+    expect(await check(`{ run(id: "r") { results(first: 3000) { edges { node { n status } } } } }`, [costLimit(561)])).toEqual(["query costs 562; the limit is 561"]);
+    // A smaller page costs less: 1 + 500 + (1 + 5 x 3).
+    expect(await check(`{ run(id: "r") { matrix(first: 5) { edges { node { scenarioKey group } } } } }`, [costLimit(516)])).toEqual(["query costs 517; the limit is 516"]);
+    // Ten aliases of the whole list are refused at the default limit.
+    const aliases = Array.from({ length: 10 }, (_, i) => `r${i}: results { edges { node { n } } }`).join(" ");
+    expect((await check(`{ run(id: "r") { ${aliases} } }`, [costLimit(5000)]))[0]).toMatch(/^query costs \d+; the limit is 5000$/);
+  });
 });
 
 describe("depth and cost of documents built to be slow", () => {
   const chain = (n: number, spreads: number) =>
-    `{ catalogs { ...f0 } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1} `.repeat(spreads) : ""}}`).join(" ");
+    `{ catalogs { edges { node { ...f0 } } } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1} `.repeat(spreads) : ""}}`).join(" ");
   const timed = async (query: string, rules: ValidationRule[]) => {
     const started = performance.now();
     const messages = await check(query, rules);
@@ -94,13 +106,14 @@ describe("depth and cost of documents built to be slow", () => {
   it("works out each fragment once, however often it is spread", async () => {
     // Each fragment spreads the next one twice: 2^24 paths, one fragment each.
     const { messages, ms } = await timed(chain(24, 2), [depthLimit(12), costLimit(5000)]);
-    expect(messages).toEqual([`query costs ${1 + 20 * (2 ** 24 - 1)}; the limit is 5000`]);
+    // catalogs 1 + its edges 1, then a default page of 20 nodes, each 1 + the chain (2^24 - 1).
+    expect(messages).toEqual([`query costs ${2 + 20 * 2 ** 24}; the limit is 5000`]);
     // Followed path by path, it took 67 s.
     expect(ms).toBeLessThan(3000);
   });
 
   it("stays linear in the number of operations", async () => {
-    const many = Array.from({ length: 10_000 }, (_, i) => `query q${i} { catalogs { key } }`).join(" ");
+    const many = Array.from({ length: 10_000 }, (_, i) => `query q${i} { catalogs { totalCount } }`).join(" ");
     const { messages, ms } = await timed(many, [depthLimit(12), costLimit(5000)]);
     expect(messages).toEqual([]);
     // ~0.6 s idle; the quadratic walk it guards against took 21 s. Headroom for a loaded CI machine.
@@ -138,7 +151,7 @@ describe("introspectionWithoutAliases", () => {
   });
 
   it("leaves aliases elsewhere alone, __typename included", async () => {
-    expect(await check(`{ a: catalogs { key kind: __typename } }`, [introspectionWithoutAliases])).toEqual([]);
+    expect(await check(`{ a: catalogs { totalCount kind: __typename } }`, [introspectionWithoutAliases])).toEqual([]);
   });
 });
 

@@ -20,7 +20,7 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "RunReport.markdown": 1000,
   "RunReport.json": 1000,
   "Query.runAudit": 500,
-  // Every result of a run (3,000 for 1,000 scenarios x 3 models), not a page of 20.
+  // Every result of a run (3,000 for 1,000 scenarios x 3 models) unless `first` says fewer.
   "Run.results": 500,
   "Run.matrix": 500,
 };
@@ -124,6 +124,16 @@ function listSize(field: FieldNode, variables: Record<string, unknown>): number 
   return DEFAULT_LIST;
 }
 
+/**
+ * The page a connection field is counted at. A whole-list field with a cost of its own (a run's
+ * `results`, `matrix`) is priced as a whole by that cost: its page counts at most a default page,
+ * so `first: 3000` costs what leaving `first` out (the whole list) does.
+ */
+function pageSizeOf(selection: FieldNode, variables: Record<string, unknown>, pricedWhole: boolean): number {
+  const size = listSize(selection, variables);
+  return pricedWhole ? Math.min(size, DEFAULT_LIST) : size;
+}
+
 function isList(type: GraphQLType): boolean {
   return isListType(getNullableType(type));
 }
@@ -144,11 +154,12 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
     if (selection.kind === Kind.FIELD) {
       const field = fields[selection.name.value] as GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
-      const innerPage = isConnection(field.type) ? listSize(selection, variables) : null;
+      const fieldCost = FIELD_COSTS[`${named.name}.${field.name}`];
+      const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, fieldCost !== undefined) : null;
       const inner = costOf(selection.selectionSet, field.type, walk, variables, innerPage);
       // A connection's list is its page; other lists a default page.
       const factor = isList(field.type) ? (page ?? DEFAULT_LIST) : 1;
-      total += (FIELD_COSTS[`${named.name}.${field.name}`] ?? 1) + factor * inner;
+      total += (fieldCost ?? 1) + factor * inner;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       total += costOf(selection.selectionSet, parent, walk, variables, page);
     } else {

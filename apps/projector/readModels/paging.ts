@@ -2,6 +2,12 @@
 import { DomainError, isStorableText } from "@verdict/domain";
 import type { Connection } from "./types.js";
 
+/** Paging arguments as GraphQL gives them (an argument left out is null). */
+export interface ListPageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
 export function pageSize(first: number | undefined): number {
   const size = first ?? 20;
   if (!Number.isInteger(size) || size < 0 || size > 100) throw DomainError.validation(`first must be a whole number from 0 to 100 (got ${size})`, "first");
@@ -48,4 +54,30 @@ export function connection<T>(rows: T[], size: number, totalCount: number, curso
   const nodes = rows.slice(0, size);
   const edges = nodes.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
   return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
+}
+
+/** How many items a page of a list read whole holds: the whole list unless `first` says fewer. */
+function wholeListPageSize(first: number | null | undefined, length: number): number {
+  if (first === undefined || first === null) return length;
+  if (!Number.isInteger(first) || first < 0) throw DomainError.validation(`first must be a whole number, 0 or more (got ${first})`, "first");
+  return first;
+}
+
+/**
+ * A page of a list already read whole (a run's results, its fix items, a suite's scenarios), in
+ * the list's order. `keyOf` gives each item a whole number that rises along the list (a result's
+ * n; by default its place), and a cursor holds the key of its page's last item: the next page
+ * starts at the first item past it. Without `first` the page is the rest of the list.
+ */
+export function listPage<T>(items: readonly T[], args: ListPageArgs, keyOf: (item: T, index: number) => number = (_item, index) => index): Connection<T> {
+  const size = wholeListPageSize(args.first, items.length);
+  let start = 0;
+  if (args.after) {
+    const [after] = decodeCursor(args.after, ["integer"]) as number[];
+    while (start < items.length && keyOf(items[start], start) <= after) start++;
+  }
+  const end = Math.min(items.length, start + size);
+  const edges: Connection<T>["edges"] = [];
+  for (let i = start; i < end; i++) edges.push({ cursor: encodeCursor([keyOf(items[i], i)]), node: items[i] });
+  return { edges, pageInfo: { hasNextPage: end < items.length, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount: items.length };
 }

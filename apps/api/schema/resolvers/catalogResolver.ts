@@ -2,9 +2,10 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { z } from "zod";
 import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand, importCatalogCommand, storableCatalog } from "@verdict/domain";
+import { listPage } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
-import { CatalogNode } from "../types/catalog.js";
+import { CatalogConnection, CatalogNode } from "../types/catalog.js";
 import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
 import { fromArgument } from "./inputArgument.js";
 
@@ -31,9 +32,13 @@ const importInput = z.object({
 
 @Resolver()
 export class CatalogResolver {
-  @Query(() => [CatalogNode], { description: "The tenant's catalogs, by key." })
-  async catalogs(@Ctx() context: ApiContext): Promise<CatalogNode[]> {
-    return (await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[];
+  @Query(() => CatalogConnection, { description: "The tenant's catalogs, by key; all of them unless `first` is given." })
+  async catalogs(
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<CatalogConnection> {
+    return listPage((await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[], { first, after });
   }
 
   @Query(() => CatalogNode, { description: "A catalog of the tenant's; NOT_FOUND otherwise." })

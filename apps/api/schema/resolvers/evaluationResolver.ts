@@ -3,10 +3,11 @@
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { createEvaluation, evaluationAggregate, evaluationStream, eventSchemas, handleCommand, isBlank } from "@verdict/domain";
+import { listPage } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
 import { JudgeKind, OnRemoved } from "../types/enums.js";
-import { EvaluationConnection, EvaluationNode, ScenarioNode } from "../types/evaluation.js";
+import { EvaluationConnection, EvaluationNode, ScenarioConnection, type ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, ownEvaluation } from "./commandSupport.js";
 import { evaluationFromCatalogSet } from "./catalogSet.js";
@@ -41,7 +42,7 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "Pasted lines, JSON, or a grouped YAML/JSON suite (ScenarioParser)." })
   scenariosText?: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: "Scenario records, in the shape `evaluation { scenarios }` answers or as snake_case records." })
+  @Field(() => GraphQLJSON, { nullable: true, description: "Scenario records, in the shape of the nodes `evaluation { scenarios }` answers or as snake_case records." })
   scenarios?: unknown;
 
   @Field(() => String, { nullable: true, description: "<catalog>/<product>/<set>: the set's scenarios, judge and criteria; product and set keys may hold '/'." })
@@ -141,19 +142,22 @@ export class EvaluationResolver {
     return found as EvaluationNode;
   }
 
-  @FieldResolver(() => [ScenarioNode], { description: "The suite in order (position, key)." })
+  @FieldResolver(() => ScenarioConnection, { description: "The suite in order (position, key); the whole suite unless `first` is given." })
   async scenarios(
     @Root() evaluation: EvaluationNode,
     @Arg("group", () => String, { nullable: true }) group: string | null,
     @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() context: ApiContext,
-  ): Promise<ScenarioNode[]> {
+  ): Promise<ScenarioConnection> {
     const rows = await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled });
     // Tags and params live in the stored scenario (`data`), as the evaluation's events hold it.
-    return rows.map((row) => {
+    const scenarios = rows.map((row) => {
       const data = (row.data ?? {}) as { tags?: string[]; params?: Record<string, unknown> };
       return { ...row, tags: data.tags ?? [], params: data.params ?? {} };
     }) as ScenarioNode[];
+    return listPage(scenarios, { first, after });
   }
 
   @FieldResolver(() => RunConnection, { description: "Runs newest first." })

@@ -1,9 +1,9 @@
 // A run: read-model fields (status, progress, results, summaries, fix items, verdict, usage) and
 // the report rebuilt from its events.
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { comparisonInModelOrder, roundHalfAwayFromZero, type FixItem, type Report } from "@verdict/domain";
-import type { Result, Run } from "@verdict/projector";
+import { listPage, type Result, type Run } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
@@ -12,7 +12,8 @@ import { FixItemKind, ResultStatus, resultStatusOf, RunStatus, runStatusOf } fro
 import { EvaluationNode } from "../types/evaluation.js";
 import { RunReportNode } from "../types/report.js";
 import {
-  FixItemNode, MatrixRow, ModelSummaryNode, ResultNode, RunModel, RunNode, RunProgressNode, RunUsage, VerdictNode,
+  FixItemConnection, FixItemNode, MatrixRow, MatrixRowConnection, ModelSummaryNode, ResultConnection, ResultNode, RunModel, RunNode, RunProgressNode,
+  RunUsage, VerdictNode,
 } from "../types/run.js";
 import { runReport } from "./runSupport.js";
 
@@ -20,6 +21,32 @@ type RunRow = RunNode & Run;
 
 export function toResultNode(result: Result): ResultNode {
   return { ...result, status: resultStatusOf(result.status) } as ResultNode;
+}
+
+/** A run's results with the filters applied, in run order. */
+async function filteredResults(run: RunRow, args: { model: string | null; status: ResultStatus | null; fault: string | null }, context: ApiContext): Promise<ResultNode[]> {
+  const { model, status, fault } = args;
+  const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
+  const tenant = context.principal.tenant;
+  // Still going: read fresh, filtered by the database.
+  if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.listResults(tenant, run.id, filter)).map(toResultNode);
+  // Ended: the full list is kept once and filtered here, so no argument's text becomes a key.
+  const all = await cached(context, run, "results", async () => (await context.deps.readModels.listResults(tenant, run.id)).map(toResultNode));
+  if (model == null && status == null && fault == null) return all;
+  return all.filter((r) => (model == null || r.modelLabel === model) && (status == null || r.status === status) && (fault == null || r.fault === fault));
+}
+
+/** A run's fix items in report order, only those involving `model` when one is given. */
+async function runFixItems(run: RunRow, model: string | null, context: ApiContext): Promise<FixItemNode[]> {
+  if (fromReport(run)) {
+    const items = (await runReport(context, run.id)).fixItems.map(fixItemNode);
+    return model ? items.filter((item) => item.models.includes(model)) : items;
+  }
+  const tenant = context.principal.tenant;
+  if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.fixItems(tenant, run.id, { model })) as FixItemNode[];
+  // Ended: the full list is kept once and filtered here, as results are (no argument in a key).
+  const all = await cached(context, run, "fixItems", async () => (await context.deps.readModels.fixItems(tenant, run.id)) as FixItemNode[]);
+  return model ? all.filter((item) => item.models.includes(model)) : all;
 }
 
 /** Read fresh while the run goes on; kept once it has ended (see TerminalRunCache). */
@@ -108,56 +135,57 @@ export class RunResolver {
     });
   }
 
-  @FieldResolver(() => [ResultNode], { description: "One per scenario x model pair in run order; filters combine (a blank model is VALIDATION)." })
+  @FieldResolver(() => ResultConnection, {
+    description: "One per scenario x model pair in run order, filters combined (a blank model is VALIDATION); the whole list unless `first` is given.",
+  })
   async results(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
     @Arg("status", () => ResultStatus, { nullable: true }) status: ResultStatus | null,
     @Arg("fault", () => String, { nullable: true }) fault: string | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() context: ApiContext,
-  ): Promise<ResultNode[]> {
+  ): Promise<ResultConnection> {
     checkModelFilter(model);
-    const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
-    const tenant = context.principal.tenant;
-    // Still going: read fresh, filtered by the database.
-    if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.listResults(tenant, run.id, filter)).map(toResultNode);
-    // Ended: the full list is kept once and filtered here, so no argument's text becomes a key.
-    const all = await cached(context, run, "results", async () => (await context.deps.readModels.listResults(tenant, run.id)).map(toResultNode));
-    if (model == null && status == null && fault == null) return all;
-    return all.filter((r) => (model == null || r.modelLabel === model) && (status == null || r.status === status) && (fault == null || r.fault === fault));
+    // Keyed by n, the pair's place in the run: a page of a filter goes on after the last pair it
+    // showed even when pairs before it were scored into the filter since.
+    return listPage(await filteredResults(run, { model, status, fault }, context), { first, after }, (result) => result.n);
   }
 
-  @FieldResolver(() => [MatrixRow], { description: "Scenario x model, rows in run order, cells in model order." })
-  async matrix(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<MatrixRow[]> {
-    return cached(context, run, "matrix", async () => {
-      const rows = new Map<string, MatrixRow>();
+  @FieldResolver(() => MatrixRowConnection, { description: "Scenario x model: rows in run order, cells in model order; the whole matrix unless `first` is given." })
+  async matrix(
+    @Root() run: RunRow,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<MatrixRowConnection> {
+    const rows = await cached(context, run, "matrix", async () => {
+      const byScenario = new Map<string, MatrixRow>();
       for (const r of await context.deps.readModels.listResults(context.principal.tenant, run.id)) {
-        const row = rows.get(r.scenarioKey) ?? { scenarioKey: r.scenarioKey, group: r.group, cells: [] };
+        const row = byScenario.get(r.scenarioKey) ?? { scenarioKey: r.scenarioKey, group: r.group, cells: [] };
         row.cells.push({ modelLabel: r.modelLabel, status: resultStatusOf(r.status), score: r.score, fault: r.fault });
-        rows.set(r.scenarioKey, row);
+        byScenario.set(r.scenarioKey, row);
       }
-      return [...rows.values()];
+      return [...byScenario.values()];
     });
+    return listPage(rows, { first, after });
   }
 
-  @FieldResolver(() => [FixItemNode], { description: "What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), only items involving it." })
+  @FieldResolver(() => FixItemConnection, {
+    description: "What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), only items involving it; the whole list unless `first` is given.",
+  })
   async fixItems(
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true }) model: string | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() context: ApiContext,
-  ): Promise<FixItemNode[]> {
+  ): Promise<FixItemConnection> {
     // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
     checkModelFilter(model);
     if (model != null) checkRunModel(model, (run.models ?? []).map((m) => m.label));
-    if (fromReport(run)) {
-      const items = (await runReport(context, run.id)).fixItems.map(fixItemNode);
-      return model ? items.filter((item) => item.models.includes(model)) : items;
-    }
-    const tenant = context.principal.tenant;
-    if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.fixItems(tenant, run.id, { model })) as FixItemNode[];
-    // Ended: the full list is kept once and filtered here, as results are (no argument in a key).
-    const all = await cached(context, run, "fixItems", async () => (await context.deps.readModels.fixItems(tenant, run.id)) as FixItemNode[]);
-    return model ? all.filter((item) => item.models.includes(model)) : all;
+    return listPage(await runFixItems(run, model, context), { first, after });
   }
 
   @FieldResolver(() => GraphQLJSON, { nullable: true, description: "The recorded comparison (models, pairs, conclusion, seed, resamples)." })

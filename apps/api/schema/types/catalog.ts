@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
+import { connectionOf, type ConnectionShape } from "./connection.js";
 
 @ObjectType("Catalog", { description: "A scenario catalog: products -> sets -> scenarios, from one canonical YAML document." })
 export class CatalogNode {
@@ -30,3 +31,6 @@ export class CatalogNode {
   @Field(() => String, { nullable: true, description: "The canonical YAML (catalog(key) only)." })
   canonicalYaml?: string | null;
 }
+
+export const CatalogConnection = connectionOf(CatalogNode, "Catalog");
+export type CatalogConnection = ConnectionShape<CatalogNode>;

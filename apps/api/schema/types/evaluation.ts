@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { PageInfo } from "./pageInfo.js";
+import { connectionOf, type ConnectionShape } from "./connection.js";
 
 @ObjectType("Scenario", { description: "A scenario of an evaluation's suite, as it stands now." })
 export class ScenarioNode {
@@ -82,23 +82,8 @@ export class EvaluationNode {
   updatedAt!: string;
 }
 
-@ObjectType()
-export class EvaluationEdge {
-  @Field(() => EvaluationNode)
-  node!: EvaluationNode;
+export const EvaluationConnection = connectionOf(EvaluationNode, "Evaluation");
+export type EvaluationConnection = ConnectionShape<EvaluationNode>;
 
-  @Field(() => String)
-  cursor!: string;
-}
-
-@ObjectType()
-export class EvaluationConnection {
-  @Field(() => [EvaluationEdge])
-  edges!: EvaluationEdge[];
-
-  @Field(() => PageInfo)
-  pageInfo!: PageInfo;
-
-  @Field(() => Int)
-  totalCount!: number;
-}
+export const ScenarioConnection = connectionOf(ScenarioNode, "Scenario");
+export type ScenarioConnection = ConnectionShape<ScenarioNode>;

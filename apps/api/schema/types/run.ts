@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { PageInfo } from "./pageInfo.js";
+import { connectionOf, type ConnectionShape } from "./connection.js";
 import { FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
@@ -44,27 +44,6 @@ export class RunNode {
 
   @Field(() => String, { nullable: true })
   completedAt!: string | null;
-}
-
-@ObjectType({ simpleResolvers: true })
-export class RunEdge {
-  @Field(() => RunNode)
-  node!: RunNode;
-
-  @Field(() => String)
-  cursor!: string;
-}
-
-@ObjectType({ simpleResolvers: true })
-export class RunConnection {
-  @Field(() => [RunEdge])
-  edges!: RunEdge[];
-
-  @Field(() => PageInfo)
-  pageInfo!: PageInfo;
-
-  @Field(() => Int)
-  totalCount!: number;
 }
 
 @ObjectType({ simpleResolvers: true, description: "The last pair scored." })
@@ -294,3 +273,15 @@ export class RunUsage {
   @Field(() => Float, { nullable: true, description: "agent + judge, when either is priced." })
   totalCost!: number | null;
 }
+
+export const RunConnection = connectionOf(RunNode, "Run");
+export type RunConnection = ConnectionShape<RunNode>;
+
+export const ResultConnection = connectionOf(ResultNode, "Result");
+export type ResultConnection = ConnectionShape<ResultNode>;
+
+export const MatrixRowConnection = connectionOf(MatrixRow, "MatrixRow");
+export type MatrixRowConnection = ConnectionShape<MatrixRow>;
+
+export const FixItemConnection = connectionOf(FixItemNode, "FixItem");
+export type FixItemConnection = ConnectionShape<FixItemNode>;
