@@ -73,16 +73,9 @@ describe("Judge.scoreTask", () => {
     expect((await judge.scoreTask({ scenario, answer: "x" })).value).toBe(1);
   });
 
-  it.each([
-    ['{"score": 2}', 1],
-    ['{"score": -0.2}', 0],
-    ['{"score": 1.0000001}', 1],
-    ['{"score": -1e300}', 0],
-  ])("clamps the out-of-range score %s to %d instead of refusing it (reference-core §10)", async (raw, clamped) => {
-    const { judge } = fakeJudge(raw);
-    const { value, exchange } = await judge.scoreTask({ scenario, answer: "x" });
-    expect(value).toBe(clamped);
-    expect(exchange).toMatchObject({ raw, parsed: { score: clamped }, skipped: false, unusable_reason: null });
+  it("reads -0 as 0", async () => {
+    const { judge } = fakeJudge('{"score": -0}');
+    expect(Object.is((await judge.scoreTask({ scenario, answer: "x" })).value, 0)).toBe(true);
   });
 
   it.each([
@@ -93,6 +86,10 @@ describe("Judge.scoreTask", () => {
     ["a string score", '{"score": "0.8"}', '"score" is not a number (got string "0.8")'],
     ["a null score", '{"score": null}', '"score" is not a number (got null)'],
     ["no score", '{"grade": 0.8}', '"score" is missing'],
+    ["a score above 1 (another scale)", '{"score": 8}', '"score" is 8, outside 0..1 (a score is a fraction, such as 0.8)'],
+    ["a score just above 1", '{"score": 1.0000001}', '"score" is 1.0000001, outside 0..1'],
+    ["a negative score", '{"score": -0.2}', '"score" is -0.2, outside 0..1'],
+    ["a hugely negative score", '{"score": -1e300}', '"score" is -1e+300, outside 0..1'],
     ["trailing junk in the number", '{"score": 0.8abc}', "not valid JSON"],
   ])("is unusable for %s, and says why", async (_name, raw, reason) => {
     const { judge } = fakeJudge(raw);
@@ -145,11 +142,14 @@ describe("Judge.scoreCriterion", () => {
     expect(requests[0].prompt).toContain("---\nSure.\n---");
   });
 
-  it("clamps an out-of-range criterion score to 0..1, as for task completion", async () => {
+  it("finds an out-of-range criterion score unusable, as for task completion", async () => {
     const { judge } = fakeJudge('{"score": 2}', '{"score": -0.2}');
     const criterion = { key: "tone" };
-    expect((await judge.scoreCriterion({ criterion, prompt: "Help", answer: "Sure." })).value).toBe(1);
-    expect((await judge.scoreCriterion({ criterion, prompt: "Help", answer: "Sure." })).value).toBe(0);
+    for (const reason of ['"score" is 2, outside 0..1', '"score" is -0.2, outside 0..1']) {
+      const { value, exchange } = await judge.scoreCriterion({ criterion, prompt: "Help", answer: "Sure." });
+      expect(value).toBeNull();
+      expect(exchange?.unusable_reason).toContain(reason);
+    }
   });
 
   it("cuts the user's message at 1,500 characters", async () => {

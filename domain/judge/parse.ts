@@ -39,10 +39,11 @@ export function extractObject(text: string): Parsed<Record<string, unknown>> {
 }
 
 /**
- * A score must be a finite JSON number; it is clamped to 0..1 (`-0.2` → 0, `2` → 1), not
- * refused, so a judge that overshoots the scale still grades the answer (reference-core §10).
- * JSON.parse already refuses NaN and strings such as "0.8" stay strings; 1e999 parses to
- * Infinity and is refused here. The raw answer stays on the exchange for an audit.
+ * A score must be a finite JSON number from 0 to 1. One outside that range is unusable, as issue 4
+ * asks, where reference-core §10 clamps it: a judge that answers 8 has graded on another scale,
+ * and clamping it to 1 would pass an answer it may have marked down. JSON.parse already refuses
+ * NaN and strings such as "0.8" stay strings; 1e999 parses to Infinity and is refused here. The
+ * raw answer stays on the exchange for an audit.
  */
 export function parseScore(text: string): Parsed<number> {
   const object = extractObject(text);
@@ -51,7 +52,8 @@ export function parseScore(text: string): Parsed<number> {
   const score = object.value.score;
   if (typeof score !== "number") return fail(`"score" is not a number (got ${describe(score)})`);
   if (!Number.isFinite(score)) return fail('"score" is not a finite number');
-  return { ok: true, value: score <= 0 ? 0 : score > 1 ? 1 : score };
+  if (score < 0 || score > 1) return fail(`"score" is ${JSON.stringify(score)}, outside 0..1 (a score is a fraction, such as 0.8)`);
+  return { ok: true, value: score === 0 ? 0 : score }; // -0 reads as 0
 }
 
 /** Keeps only the usable fields; unusable ones are dropped, and nothing left is unusable. */

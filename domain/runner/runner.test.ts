@@ -179,18 +179,20 @@ describe("Runner with a judge", () => {
     expect(report.fixItems.some((item) => item.kind === "instruction" && item.quote === "Look orders up.")).toBe(true);
   });
 
-  it.each([false, true])("grades an out-of-range judge score clamped to 0..1 (requireJudgeScores %s)", async (requireJudgeScores) => {
+  it("leaves an out-of-range judge score ungraded, never clamped to a pass or a fail; with requireJudgeScores it is a missing grade", async () => {
     const cancel = [new Scenario({ key: "s1", prompt: "Cancel my subscription" })];
     const replay = () => ({ answer: "Done — your subscription is cancelled." });
-    const run = (raw: string) => new Runner({ scenarios: cancel, models: models.slice(0, 1), replay, requireJudgeScores,
+    const run = (raw: string, requireJudgeScores: boolean) => new Runner({ scenarios: cancel, models: models.slice(0, 1), replay, requireJudgeScores,
       judge: fakeJudge((kind) => (kind === "score" ? raw : "{}")).judge }).run();
 
-    const low = (await run('{"score": -0.2}')).results[0];
-    expect(low).toMatchObject({ status: "failed", fault: "low_quality", scores: { task_completion: 0 } });
-    expect(low.diagnosis?.summary).toBe("Task completion scored 0% against a pass threshold of 70%, weakest on task_completion (0%).");
-
-    const high = (await run('{"score": 2}')).results[0];
-    expect(high).toMatchObject({ status: "passed", fault: null, scores: { task_completion: 1 } });
+    for (const raw of ['{"score": -0.2}', '{"score": 8}']) {
+      const lenient = (await run(raw, false)).results[0];
+      expect(lenient.scores.task_completion).toBeNull();
+      expect(lenient).toMatchObject({ status: "passed", fault: null });
+      const strict = (await run(raw, true)).results[0];
+      expect(strict).toMatchObject({ status: "failed", fault: "judge_unavailable", scores: { task_completion: null } });
+      expect(strict.diagnosis?.evidence).toEqual({ unscored_criteria: ["task_completion"] });
+    }
   });
 
   it("counts a failed refinement call against the limit and lets refineGate veto calls", async () => {
