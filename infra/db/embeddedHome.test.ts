@@ -14,29 +14,62 @@ let dir = "";
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "verdict-lock-"));
-  // Waits for a shared moment, claims, says whether it got the home, holds it a while.
+  // Says "ready" once loaded, claims when told "go", says whether it got the home, and holds it
+  // until its stdin ends (once every claimer has answered), then releases it.
   await writeFile(join(dir, "claim.mjs"), `
+    import { createInterface } from "node:readline";
     const { lockHome } = await import(${JSON.stringify(HOME_MODULE)});
-    const at = Number(process.argv[2]);
-    while (Date.now() < at) {}
-    try { const release = await lockHome(process.argv[3]); console.log("got"); await new Promise((r) => setTimeout(r, 1500)); await release(); }
+    const input = createInterface({ input: process.stdin });
+    const lines = input[Symbol.asyncIterator]();
+    console.log("ready");
+    await lines.next();
+    let release = null;
+    try { release = await lockHome(process.argv[2]); console.log("got"); }
     catch (error) { console.log(error.code === "home_in_use" ? "refused" : String(error)); }
+    await lines.next();
+    await release?.();
+    input.close();
   `);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function race(home: string): Promise<string[]> {
-  const at = String(Date.now() + 2500); // once every claimer has loaded
-  const claimers = Array.from({ length: CLAIMERS }, () => new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(dir, "claim.mjs"), at, home], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
+/** A claimer process and the lines it has printed. */
+function claimer(home: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", join(dir, "claim.mjs"), home], { stdio: ["pipe", "pipe", "inherit"] });
+  let out = "";
+  const lines = () => out.split("\n").map((line) => line.trim()).filter(Boolean);
+  const exited = new Promise<void>((resolve, reject) => {
     child.on("error", reject);
-    child.on("exit", () => resolve(out.trim()));
-  }));
-  return (await Promise.all(claimers)).sort();
+    child.on("exit", () => resolve());
+  });
+  const changed: Array<() => void> = [];
+  child.stdout.on("data", (chunk) => {
+    out += chunk;
+    for (const check of changed.splice(0)) check();
+  });
+  /** Resolves once it has printed `count` lines; rejects if it exits first. */
+  const printed = (count: number) => new Promise<void>((resolve, reject) => {
+    const check = () => (lines().length >= count ? resolve() : void changed.push(check));
+    check();
+    void exited.then(() => (lines().length >= count ? resolve() : reject(new Error(`a claimer exited having printed: ${out}`))));
+  });
+  return { child, lines, printed, exited };
+}
+
+/**
+ * Every claimer is loaded before any claims (a fixed moment let a claimer still loading tsx
+ * claim after the winner had released), and the winner holds the home until all have answered.
+ */
+async function race(home: string): Promise<string[]> {
+  const claimers = Array.from({ length: CLAIMERS }, () => claimer(home));
+  await Promise.all(claimers.map((c) => c.printed(1)));
+  for (const c of claimers) c.child.stdin.write("go\n");
+  await Promise.all(claimers.map((c) => c.printed(2)));
+  for (const c of claimers) c.child.stdin.end();
+  await Promise.all(claimers.map((c) => c.exited));
+  return claimers.map((c) => c.lines()[1]).sort();
 }
 
 const ONE_WINNER = ["got", ...Array.from({ length: CLAIMERS - 1 }, () => "refused")];

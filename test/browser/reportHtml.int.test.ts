@@ -139,20 +139,20 @@ describe("HTML report in headless Chromium", () => {
     const { context, page, requests } = await open(report.toHtml({ theme: "light" }), { clipboard: "granted" });
     const item = report.fixItems[0];
     await page.click('button[data-copy="md-fix-0"]');
-    await expect.poll(() => page.textContent('button[data-copy="md-fix-0"]')).toBe("Copied");
+    await expect.poll(() => page.textContent('button[data-copy="md-fix-0"]'), { timeout: 5_000 }).toBe("Copied");
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(report.fixItemMarkdown(item));
 
     // The whole report is on the page once; its pieces' buttons copy their slices of it.
     const whole = page.locator("header button.copy");
     expect(await whole.getAttribute("data-copy")).toBe("md-report");
     await whole.click();
-    await expect.poll(() => whole.textContent()).toBe("Copied");
+    await expect.poll(() => whole.textContent(), { timeout: 5_000 }).toBe("Copied");
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(report.toMarkdown());
     const copies = async (selector: string, expected: string): Promise<void> => {
       const button = page.locator(selector);
       expect(await button.getAttribute("data-range")).toMatch(/^\d+ \d+$/);
       await button.click();
-      await expect.poll(() => button.textContent()).toBe("Copied");
+      await expect.poll(() => button.textContent(), { timeout: 5_000 }).toBe("Copied");
       expect(await page.evaluate("navigator.clipboard.readText()")).toBe(expected);
     };
     await copies('button[data-copy="md-verdict"]', report.verdictMarkdown());
@@ -169,20 +169,20 @@ describe("HTML report in headless Chromium", () => {
   it("selects the Markdown for copying by hand when the clipboard is refused", async () => {
     const { context, page } = await open(report.toHtml({ theme: "dark" }), { clipboard: "denied" });
     await page.click('button[data-copy="md-verdict"]');
-    await expect.poll(() => page.evaluate("window.getSelection().toString()")).toBe(report.verdictMarkdown());
+    await expect.poll(() => page.evaluate("window.getSelection().toString()"), { timeout: 5_000 }).toBe(report.verdictMarkdown());
     expect(await page.isVisible('button[data-copy="md-verdict"] + pre.md-shown')).toBe(true);
     expect(await page.textContent('button[data-copy="md-verdict"]')).toMatch(/^Selected/);
     await page.locator('button[data-copy="md-verdict"] + pre.md-shown').screenshot({ path: join(SCREENSHOTS, "report-copy-fallback.png") });
 
     // The whole report, assembled from its pieces, shown and selected beside its button.
     await page.click("header button.copy");
-    await expect.poll(() => page.evaluate("window.getSelection().toString()")).toBe(report.toMarkdown());
+    await expect.poll(() => page.evaluate("window.getSelection().toString()"), { timeout: 5_000 }).toBe(report.toMarkdown());
 
     // A scenario's own block, inside its disclosure.
     const key = [...report.resultsByScenario.keys()][4];
     await page.click(`#scenario-${key} > summary`);
     await page.click(`#scenario-${key} button[data-copy]`);
-    await expect.poll(() => page.evaluate("window.getSelection().toString()")).toBe(report.scenarioMarkdown(key));
+    await expect.poll(() => page.evaluate("window.getSelection().toString()"), { timeout: 5_000 }).toBe(report.scenarioMarkdown(key));
     await context.close();
   });
 
@@ -240,7 +240,7 @@ describe("HTML report in headless Chromium", () => {
     const button = page.locator('button[data-copy="md-verdict"]');
     await button.click();
     const status = page.getByRole("status");
-    await expect.poll(() => status.textContent()).toBe("Selected: press Ctrl+C / \u2318C");
+    await expect.poll(() => status.textContent(), { timeout: 5_000 }).toBe("Selected: press Ctrl+C / \u2318C");
     expect(await button.textContent()).toMatch(/^Selected/);
     await expect.poll(() => button.textContent(), { timeout: 5_000 }).toBe("Copy as Markdown");
     expect(await button.getAttribute("aria-label")).toBe("Copy as Markdown: verdict");

@@ -35,12 +35,18 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10
   }
 }
 
-/** Publishes `completed` again and again (a publish may meet a dead pooled connection) until `seen` has it. */
+/**
+ * Publishes `completed` until `seen` has it: a publish may meet a dead pooled connection, or
+ * reach no one while the LISTEN connection is being made again. One that went through is given
+ * 2 s to arrive before it is sent again, so a slow delivery is not counted twice.
+ */
 async function publishUntilSeen(bus: ProgressBus, seen: RunProgress[], runId: string, completed: number): Promise<void> {
+  const arrived = () => seen.some((p) => p.completed === completed);
   await waitUntil(async () => {
-    await bus.publish(progress(runId, completed)).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return seen.some((p) => p.completed === completed);
+    if (arrived()) return true;
+    const published = await bus.publish(progress(runId, completed)).then(() => true, () => false);
+    if (published) await waitUntil(arrived, 2_000).catch(() => undefined);
+    return arrived();
   });
 }
 
