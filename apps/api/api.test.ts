@@ -111,6 +111,18 @@ describe("a run over GraphQL, followed live", () => {
       const refused = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { results(${args}) { totalCount } } }`, { id: runId });
       expect(refused.body.errors[0]).toMatchObject({ message, extensions: { code: "VALIDATION", field } });
     }
+    // Another list's cursor would start a page at a wrong place, or end the list early: refused.
+    const cursors = await ok(p.keys.acmeRead, `query ($id: ID!, $e: ID!) {
+      run(id: $id) { results(first: 1) { pageInfo { endCursor } } matrix(first: 1) { pageInfo { endCursor } } }
+      evaluation(id: $e) { runs(first: 1) { pageInfo { endCursor } } }
+    }`, { id: runId, e: evaluationId });
+    const foreign = [
+      ["matrix", cursors.run.results.pageInfo.endCursor], ["fixItems", cursors.run.matrix.pageInfo.endCursor], ["results", cursors.evaluation.runs.pageInfo.endCursor],
+    ] as const;
+    for (const [list, cursor] of foreign) {
+      const refused = await p.gql(p.keys.acmeRead, `query ($id: ID!, $a: String) { run(id: $id) { ${list}(after: $a) { totalCount } } }`, { id: runId, a: cursor });
+      expect(refused.body.errors?.[0], list).toMatchObject({ message: "after is not a cursor this list gave out", extensions: { code: "VALIDATION", field: "after" } });
+    }
   });
 
   it("renders the report rebuilt from events, identical to the REST exports", async () => {

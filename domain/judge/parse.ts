@@ -41,9 +41,10 @@ export function extractObject(text: string): Parsed<Record<string, unknown>> {
 /**
  * A score must be a finite JSON number from 0 to 1. One outside that range is unusable, as issue 4
  * asks, where reference-core §10 clamps it: a judge that answers 8 has graded on another scale,
- * and clamping it to 1 would pass an answer it may have marked down. JSON.parse already refuses
- * NaN and strings such as "0.8" stay strings; 1e999 parses to Infinity and is refused here. The
- * raw answer stays on the exchange for an audit.
+ * and clamping would record a grade it did not give (8 out of 10 as a perfect 1). Like any
+ * unusable answer, the pair is then graded without it. JSON.parse already refuses NaN and strings
+ * such as "0.8" stay strings; 1e999 parses to Infinity and is refused here. The raw answer stays
+ * on the exchange for an audit.
  */
 export function parseScore(text: string): Parsed<number> {
   const object = extractObject(text);

@@ -88,6 +88,11 @@ describe("costLimit on whole-run renderings", () => {
     expect(await check(`{ run(id: "r") { results(first: 3000) { edges { node { n status } } } } }`, [costLimit(561)])).toEqual(["query costs 562; the limit is 561"]);
     // A smaller page costs less: 1 + 500 + (1 + 5 x 3).
     expect(await check(`{ run(id: "r") { matrix(first: 5) { edges { node { scenarioKey group } } } } }`, [costLimit(516)])).toEqual(["query costs 517; the limit is 516"]);
+    // The other whole lists likewise: a page of 1,000 scenarios costs what the whole suite does.
+    // evaluation 1 + scenarios 1 + (edges 1 + 20 x (node 1 + key 1 + prompt 1))
+    for (const args of ["", "(first: 1000)"]) {
+      expect(await check(`{ evaluation(id: "e") { scenarios${args} { edges { node { key prompt } } } } }`, [costLimit(62)])).toEqual(["query costs 63; the limit is 62"]);
+    }
     // Ten aliases of the whole list are refused at the default limit.
     const aliases = Array.from({ length: 10 }, (_, i) => `r${i}: results { edges { node { n } } }`).join(" ");
     expect((await check(`{ run(id: "r") { ${aliases} } }`, [costLimit(5000)]))[0]).toMatch(/^query costs \d+; the limit is 5000$/);

@@ -125,13 +125,16 @@ function listSize(field: FieldNode, variables: Record<string, unknown>): number 
 }
 
 /**
- * The page a connection field is counted at. A whole-list field with a cost of its own (a run's
- * `results`, `matrix`) is priced as a whole by that cost: its page counts at most a default page,
- * so `first: 3000` costs what leaving `first` out (the whole list) does.
+ * Connections whose page without `first` is the whole list (each bounded by one run, one suite or
+ * the tenant's catalogs). Asking for part of one must not cost more than asking for all of it, so
+ * their page counts at most a default page; `results` and `matrix`, the big ones, also cost 500.
  */
-function pageSizeOf(selection: FieldNode, variables: Record<string, unknown>, pricedWhole: boolean): number {
+const WHOLE_LISTS: ReadonlySet<string> = new Set(["Run.results", "Run.matrix", "Run.fixItems", "Evaluation.scenarios", "Query.catalogs"]);
+
+/** The page a connection field is counted at. */
+function pageSizeOf(selection: FieldNode, variables: Record<string, unknown>, wholeList: boolean): number {
   const size = listSize(selection, variables);
-  return pricedWhole ? Math.min(size, DEFAULT_LIST) : size;
+  return wholeList ? Math.min(size, DEFAULT_LIST) : size;
 }
 
 function isList(type: GraphQLType): boolean {
@@ -154,8 +157,9 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
     if (selection.kind === Kind.FIELD) {
       const field = fields[selection.name.value] as GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
-      const fieldCost = FIELD_COSTS[`${named.name}.${field.name}`];
-      const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, fieldCost !== undefined) : null;
+      const key = `${named.name}.${field.name}`;
+      const fieldCost = FIELD_COSTS[key];
+      const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, WHOLE_LISTS.has(key)) : null;
       const inner = costOf(selection.selectionSet, field.type, walk, variables, innerPage);
       // A connection's list is its page; other lists a default page.
       const factor = isList(field.type) ? (page ?? DEFAULT_LIST) : 1;

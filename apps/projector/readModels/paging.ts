@@ -66,19 +66,26 @@ function wholeListPageSize(first: number | null | undefined, length: number): nu
 /**
  * A page of a list already read whole (a run's results, its fix items, a suite's scenarios), in
  * the list's order. `keyOf` gives each item a whole number that rises along the list (a result's
- * n; by default its place), and a cursor holds the key of its page's last item: the next page
- * starts at the first item past it. Without `first` the page is the rest of the list.
+ * n; by default its place), and a cursor holds the list's name and the key of its page's last
+ * item: the next page starts at the first item past it. The name makes a cursor of another list
+ * (which would page this one from a wrong place, or end it) a validation error. Without `first`
+ * the page is the rest of the list.
  */
-export function listPage<T>(items: readonly T[], args: ListPageArgs, keyOf: (item: T, index: number) => number = (_item, index) => index): Connection<T> {
+export function listPage<T>(
+  items: readonly T[],
+  args: ListPageArgs,
+  list: string,
+  keyOf: (item: T, index: number) => number = (_item, index) => index,
+): Connection<T> {
   const size = wholeListPageSize(args.first, items.length);
   let start = 0;
   if (args.after) {
-    const [after] = decodeCursor(args.after, ["integer"]) as number[];
+    const after = afterKey(args.after, list);
     while (start < items.length && keyOf(items[start], start) <= after) start++;
   }
   const end = Math.min(items.length, start + size);
   const edges: Connection<T>["edges"] = [];
-  for (let i = start; i < end; i++) edges.push(new ListEdge(items[i], keyOf(items[i], i)));
+  for (let i = start; i < end; i++) edges.push(new ListEdge(items[i], list, keyOf(items[i], i)));
   return { edges, pageInfo: { hasNextPage: end < items.length, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount: items.length };
 }
 
@@ -86,10 +93,18 @@ export function listPage<T>(items: readonly T[], args: ListPageArgs, keyOf: (ite
 class ListEdge<T> {
   constructor(
     readonly node: T,
+    private readonly list: string,
     private readonly key: number,
   ) {}
 
   get cursor(): string {
-    return encodeCursor([this.key]);
+    return encodeCursor([this.list, this.key]);
   }
+}
+
+/** The key an `after` cursor of `list` holds; any other cursor is a validation error. */
+function afterKey(cursor: string, list: string): number {
+  const [name, key] = decodeCursor(cursor, ["text", "integer"]) as [string, number];
+  if (name !== list || key < 0) throw DomainError.validation("after is not a cursor this list gave out", "after");
+  return key;
 }

@@ -157,7 +157,7 @@ export class EvaluationResolver {
       const data = (row.data ?? {}) as { tags?: string[]; params?: Record<string, unknown> };
       return { ...row, tags: data.tags ?? [], params: data.params ?? {} };
     }) as ScenarioNode[];
-    return listPage(scenarios, { first, after });
+    return listPage(scenarios, { first, after }, "scenarios");
   }
 
   @FieldResolver(() => RunConnection, { description: "Runs newest first." })
