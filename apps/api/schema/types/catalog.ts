@@ -1,6 +1,6 @@
 import { Field, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { connectionOf, type ConnectionShape } from "./connection.js";
+import { connectionOf, type ConnectionOf } from "./connection.js";
 
 @ObjectType("Catalog", { description: "A scenario catalog: products -> sets -> scenarios, from one canonical YAML document." })
 export class CatalogNode {
@@ -33,4 +33,4 @@ export class CatalogNode {
 }
 
 export const CatalogConnection = connectionOf(CatalogNode, "Catalog");
-export type CatalogConnection = ConnectionShape<CatalogNode>;
+export type CatalogConnection = ConnectionOf<CatalogNode>;

@@ -1,16 +1,14 @@
 // Relay-style connection types: `<Name>Connection { edges { cursor node } pageInfo totalCount }`,
 // one pair of types per node type, declared once here instead of by hand for each list.
+// The answer's shape is the read models' Connection, which the resolvers return as it is.
 import { Field, Int, ObjectType, type ClassType } from "type-graphql";
+import type { Connection as ConnectionOf } from "@verdict/projector";
 import { PageInfo } from "./pageInfo.js";
 
-export interface ConnectionShape<T> {
-  edges: { node: T; cursor: string }[];
-  pageInfo: PageInfo;
-  totalCount: number;
-}
+export type { ConnectionOf };
 
 /** The connection type of `Node`, named after its GraphQL name (`Result` -> `ResultConnection`, `ResultEdge`). */
-export function connectionOf<T extends object>(Node: ClassType<T>, name: string): ClassType<ConnectionShape<T>> {
+export function connectionOf<T extends object>(Node: ClassType<T>, name: string): ClassType<ConnectionOf<T>> {
   @ObjectType(`${name}Edge`, { simpleResolvers: true })
   class Edge {
     @Field(() => Node)

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { connectionOf, type ConnectionShape } from "./connection.js";
+import { connectionOf, type ConnectionOf } from "./connection.js";
 
 @ObjectType("Scenario", { description: "A scenario of an evaluation's suite, as it stands now." })
 export class ScenarioNode {
@@ -83,7 +83,7 @@ export class EvaluationNode {
 }
 
 export const EvaluationConnection = connectionOf(EvaluationNode, "Evaluation");
-export type EvaluationConnection = ConnectionShape<EvaluationNode>;
+export type EvaluationConnection = ConnectionOf<EvaluationNode>;
 
 export const ScenarioConnection = connectionOf(ScenarioNode, "Scenario");
-export type ScenarioConnection = ConnectionShape<ScenarioNode>;
+export type ScenarioConnection = ConnectionOf<ScenarioNode>;

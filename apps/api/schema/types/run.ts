@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { connectionOf, type ConnectionShape } from "./connection.js";
+import { connectionOf, type ConnectionOf } from "./connection.js";
 import { FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
@@ -275,13 +275,13 @@ export class RunUsage {
 }
 
 export const RunConnection = connectionOf(RunNode, "Run");
-export type RunConnection = ConnectionShape<RunNode>;
+export type RunConnection = ConnectionOf<RunNode>;
 
 export const ResultConnection = connectionOf(ResultNode, "Result");
-export type ResultConnection = ConnectionShape<ResultNode>;
+export type ResultConnection = ConnectionOf<ResultNode>;
 
 export const MatrixRowConnection = connectionOf(MatrixRow, "MatrixRow");
-export type MatrixRowConnection = ConnectionShape<MatrixRow>;
+export type MatrixRowConnection = ConnectionOf<MatrixRow>;
 
 export const FixItemConnection = connectionOf(FixItemNode, "FixItem");
-export type FixItemConnection = ConnectionShape<FixItemNode>;
+export type FixItemConnection = ConnectionOf<FixItemNode>;
