@@ -7,6 +7,7 @@ import { cell, code, htmlInline, inline, quote } from "./markdownText.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ReportResult, ScenarioCost } from "./reportTypes.js";
 import { faultName } from "./faultName.js";
+import type { TextWriter } from "./textWriter.js";
 
 const ANSWER_LIMIT = 1500;
 const PROMPT_LIMIT = 4000;
@@ -250,21 +251,20 @@ export function scenarioBlock(source: MarkdownSource, key: string): string | nul
 }
 
 /**
- * `## Answers` with every scenario's block, and where each block sits in that text, so one
- * scenario is a slice of the whole (the same bytes, written once).
+ * `## Answers` with every scenario's block, written where `writer` stands, and where each block
+ * sits in the writer's text, so one scenario is a slice of the whole (the same bytes, written once).
  */
-export function answersSection(source: MarkdownSource): { text: string; spans: Map<string, [number, number]> } {
+export function writeAnswers(source: MarkdownSource, writer: TextWriter): Map<string, [number, number]> {
   clearCaches();
-  // One rope, flattened once by whoever reads it (the whole report's join), rather than joined
-  // here and copied again there.
-  let text = "## Answers";
   const spans = new Map<string, [number, number]>();
+  writer.write("## Answers");
   for (const key of source.resultsByScenario.keys()) {
     const block = writeBlock(source, key)!;
-    text += "\n\n";
-    spans.set(key, [text.length, text.length + block.length]);
-    text += block;
+    writer.write("\n\n");
+    const at = writer.length;
+    writer.write(block);
+    spans.set(key, [at, at + block.length]);
   }
   clearCaches();
-  return { text, spans };
+  return spans;
 }

@@ -90,6 +90,16 @@ describe("Report Markdown", () => {
     expect(() => report.scenarioMarkdown("nope")).toThrow(/nope/);
   });
 
+  it("writes the same report whether a scenario's piece was asked for before it or not", () => {
+    const report = build();
+    const piece = report.scenarioMarkdown("refund");
+    const whole = report.toMarkdown();
+    expect(whole).toBe(build().toMarkdown());
+    expect(whole).toContain(`\n\n${piece}\n\n`);
+    // Now a slice of the whole report: the same text as before it was written.
+    expect(report.scenarioMarkdown("refund")).toBe(piece);
+  });
+
   it("filters What to fix by model", () => {
     const report = build();
     const qwen = report.fixItemsMarkdown({ model: "qwen3:8b" });

@@ -8,7 +8,8 @@ import { criterionScores, recommendations } from "./aggregates.js";
 import { buildFixItems } from "./fixItems.js";
 import { reportMarkdown } from "./markdown.js";
 import { fixItemBlock, fixItemsSection } from "./markdownFixItems.js";
-import { answersSection } from "./markdownScenarios.js";
+import { writeAnswers } from "./markdownScenarios.js";
+import { TextWriter } from "./textWriter.js";
 import { verdictSection } from "./markdownVerdict.js";
 import { code } from "./markdownText.js";
 import { summarizeByModel } from "./summary.js";
@@ -92,6 +93,13 @@ function addUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): Judge
 }
 
 const latestResultDocs: unknown[] = [];
+
+/** A text holding the answers section, where each scenario's block sits, and the section's offset in it. */
+interface AnswersText {
+  text: string;
+  spans: Map<string, [number, number]>;
+  offset: number;
+}
 
 export class Report implements MarkdownSource {
   readonly results: readonly ReportResult[];
@@ -309,8 +317,12 @@ export class Report implements MarkdownSource {
   }
 
   /** The answers section with each block's span; `offset` is where `text` holds that section. */
-  #answers(): { text: string; spans: Map<string, [number, number]>; offset: number } {
-    return this.#once("md:answers", () => ({ ...answersSection(this), offset: 0 }));
+  #answers(): AnswersText {
+    return this.#once("md:answers", () => {
+      const writer = new TextWriter("utf16le");
+      const spans = writeAnswers(this, writer);
+      return { text: writer.finish(), spans, offset: 0 };
+    });
   }
 
   /** Where each scenario's piece (scenarioMarkdown) sits in toMarkdown()'s text. */
@@ -324,15 +336,22 @@ export class Report implements MarkdownSource {
 
   toMarkdown(): string {
     return this.#once("md", () => {
-      const answers = this.#answers();
-      const { text, answersAt } = reportMarkdown(this, {
+      // The answers section written for a scenario's piece before, if any, is copied in whole.
+      const written = this.#cache.get("md:answers") as AnswersText | undefined;
+      let offset = 0;
+      const { text, spans } = reportMarkdown(this, {
         verdict: this.verdictMarkdown(),
-        answers: answers.text,
+        answers: (writer) => {
+          if (!written) return writeAnswers(this, writer);
+          offset = writer.length;
+          writer.write(written.text);
+          return written.spans;
+        },
         fixItems: this.fixItemsMarkdown(),
       });
       // From now on the scenario pieces are slices of the whole report, and the section's own
-      // text (a rope of every block) is let go rather than kept as a second copy.
-      this.#cache.set("md:answers", { text, spans: answers.spans, offset: answersAt });
+      // text is let go rather than kept as a second copy.
+      this.#cache.set("md:answers", { text, spans, offset });
       return text;
     });
   }

@@ -25,4 +25,14 @@ describe("Chunks", () => {
     html.add("<p>after</p>");
     expect(html.toString()).toBe("<p>before \u00e9</p><p>\u2705 \u{1F600}</p><p>after</p>");
   });
+
+  it("keeps a wide character that comes after pages of one-byte text, and what follows it", () => {
+    const html = new Chunks();
+    const before = "<td>caf\u00e9</td>".repeat(10_000);
+    html.add(before);
+    html.addFlat("QUJD".repeat(1_000));
+    html.add("<p>pass \u2265 50%</p>");
+    html.add("<td>after</td>".repeat(5_000));
+    expect(html.toString()).toBe(`${before}${"QUJD".repeat(1_000)}<p>pass \u2265 50%</p>${"<td>after</td>".repeat(5_000)}`);
+  });
 });

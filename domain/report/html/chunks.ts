@@ -1,45 +1,58 @@
 // Builds a long page without a long-lived rope. Appending to a string makes V8 cons strings that
 // stay alive (and are copied by every young-generation collection) until the page is flattened;
 // with 5,000 results that collection work dominated rendering. Here the rope is flattened every
-// ~32 KB, so the small pieces die young and only flat chunks survive until the final join.
-// Escaping leaves nothing beyond Latin-1 on the page and hands back what it changed one-byte, so
-// the chunks, and the page, are one-byte strings: half the memory and copying of two-byte ones.
-// (A piece stored two-byte with no wide character left in it, a slice of wide text that had
-// nothing to escape, makes its page two-byte: still right, only larger. Narrowing every chunk
-// through a latin1 Buffer to rule that out cost a tenth of the page's rendering time.)
+// ~32 KB and written into a TextWriter, so the small pieces die young and the page is made once,
+// from a buffer whose memory is reused from one page to the next (textWriter.ts says why).
+// Escaping leaves nothing beyond Latin-1 on the page, so the page is written one byte a
+// character. A chunk holding a wider character (a renderer's literal such as `≥` that no escape
+// touched) is still kept exactly: from it on, the page is joined as strings instead.
+import { TextWriter } from "../textWriter.js";
 
 const CHUNK = 32 * 1024;
-
-/** Makes V8 store a rope as one flat string in place (a regexp reads only flat text), so its pieces die young. */
-function flatten(text: string): void {
-  FLATTENS.test(text);
-}
-const FLATTENS = /^$/;
+// On a one-byte string V8 answers this at once (no character can match); on a two-byte one it
+// scans, and that is also what makes V8 store the chunk flat.
+// eslint-disable-next-line no-control-regex -- the whole of Latin-1, control characters included
+const WIDE = /[^\u0000-\u00ff]/;
 
 export class Chunks {
-  private readonly parts: string[] = [];
-  private current = "";
+  #writer: TextWriter | null = new TextWriter("latin1");
+  /** Set once a chunk beyond Latin-1 came: the page so far, then every chunk after it. */
+  #parts: string[] | null = null;
+  #current = "";
 
   add(html: string): void {
-    this.current += html;
-    if (this.current.length >= CHUNK) this.flush();
+    this.#current += html;
+    if (this.#current.length >= CHUNK) this.#flush();
   }
 
   /** Long text already flat (a Markdown source): kept as it is, after what came before it. */
   addFlat(text: string): void {
-    if (this.current.length > 0) this.flush();
-    this.parts.push(text);
+    if (this.#current.length > 0) this.#flush();
+    this.#keep(text);
   }
 
-  private flush(): void {
-    flatten(this.current);
-    this.parts.push(this.current);
-    this.current = "";
+  #flush(): void {
+    const chunk = this.#current;
+    this.#current = "";
+    this.#keep(chunk);
   }
 
+  #keep(chunk: string): void {
+    if (this.#writer !== null && !WIDE.test(chunk)) {
+      this.#writer.write(chunk);
+      return;
+    }
+    if (this.#writer !== null) {
+      this.#parts = [this.#writer.finish()];
+      this.#writer = null;
+    }
+    this.#parts!.push(chunk);
+  }
+
+  /** The page; the chunks are spent after this. */
   toString(): string {
-    this.flush();
-    return this.parts.join("");
+    this.#flush();
+    return this.#writer !== null ? this.#writer.finish() : this.#parts!.join("");
   }
 
   // One instance kept for the process (a class field, so it lives as long as the class): V8
