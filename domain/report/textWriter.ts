@@ -60,4 +60,13 @@ export class TextWriter {
     this.#buffer.copy(grown, 0, 0, this.#bytes);
     this.#buffer = grown;
   }
+
+  // One spent instance kept for the process, as Chunks keeps one: V8 frees the hidden class of
+  // TextWriter objects once the last one is collected, and with it the optimized code of every
+  // renderer that wrote to one ("weak objects" deopt), so each text after a full GC would start
+  // unoptimized.
+  static readonly #keepShape: TextWriter = new TextWriter("latin1");
+  static {
+    TextWriter.#keepShape.finish();
+  }
 }
