@@ -47,4 +47,16 @@ describe("TextWriter", () => {
   it("makes an empty text when nothing was written", () => {
     expect(new TextWriter("latin1").finish()).toBe("");
   });
+
+  it("refuses to write or finish again once its text is made", () => {
+    const writer = new TextWriter("utf16le");
+    writer.write("done");
+    expect(writer.finish()).toBe("done");
+    expect(() => writer.finish()).toThrow(/already made/);
+    expect(() => writer.write("more")).toThrow(/already made/);
+    // The next writer is unaffected.
+    const next = new TextWriter("utf16le");
+    next.write("next");
+    expect(next.finish()).toBe("next");
+  });
 });

@@ -23,6 +23,7 @@ export class TextWriter {
   readonly #bytesPerUnit: 1 | 2;
   #buffer: Buffer;
   #bytes = 0;
+  #spent = false;
 
   /**
    * `latin1` writes one byte per UTF-16 unit, so it may only be given text with no unit above
@@ -41,6 +42,7 @@ export class TextWriter {
   }
 
   write(text: string): void {
+    if (this.#spent) throw new Error("TextWriter.write: this writer's text was already made; start a new writer");
     const needed = this.#bytes + text.length * this.#bytesPerUnit;
     if (needed > this.#buffer.length) this.#grow(needed);
     this.#bytes += this.#buffer.write(text, this.#bytes, this.encoding);
@@ -48,6 +50,8 @@ export class TextWriter {
 
   /** The whole text; the writer is spent after this (its buffer goes back for the next one). */
   finish(): string {
+    if (this.#spent) throw new Error("TextWriter.finish: this writer's text was already made; start a new writer");
+    this.#spent = true;
     const text = this.#buffer.toString(this.encoding, 0, this.#bytes);
     if (this.#buffer.length <= KEEP_AT_MOST && (spare === null || spare.length < this.#buffer.length)) spare = this.#buffer;
     this.#buffer = Buffer.alloc(0);

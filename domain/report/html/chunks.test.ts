@@ -35,4 +35,13 @@ describe("Chunks", () => {
     html.add("<td>after</td>".repeat(5_000));
     expect(html.toString()).toBe(`${before}${"QUJD".repeat(1_000)}<p>pass \u2265 50%</p>${"<td>after</td>".repeat(5_000)}`);
   });
+
+  it("gives the same page on every call and takes nothing after it is made", () => {
+    const html = new Chunks();
+    html.add("<p>page</p>");
+    expect(html.toString()).toBe("<p>page</p>");
+    expect(html.toString()).toBe("<p>page</p>");
+    expect(() => html.add("<p>more</p>")).toThrow(/already made/);
+    expect(() => html.addFlat("QUJD")).toThrow(/already made/);
+  });
 });
