@@ -23,6 +23,17 @@ describe("Replay.from", () => {
     expect(replay.errored).toBe(false);
   });
 
+  it("keeps its own copy of the metadata, a `__proto__` key as a plain key", () => {
+    const metadata = JSON.parse('{"chat_id": 77, "__proto__": {"admin": true}}') as Record<string, unknown>;
+    const replay = new Replay({ metadata });
+    metadata.chat_id = 78;
+    expect(replay.metadata.chat_id).toBe(77);
+    expect(Object.getPrototypeOf(replay.metadata)).toBe(Object.prototype);
+    expect((replay.metadata as { admin?: boolean }).admin).toBeUndefined();
+    expect(Object.keys(replay.metadata)).toEqual(["chat_id", "__proto__"]);
+    expect(replay.toJSON().metadata).toEqual(JSON.parse('{"chat_id": 77, "__proto__": {"admin": true}}'));
+  });
+
   it("reads camelCase keys, tool call durations included", () => {
     const replay = Replay.from({
       answer: "Refund issued.",

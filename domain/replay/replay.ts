@@ -76,7 +76,12 @@ export class Replay {
     this.outputTokens = init.outputTokens ?? null;
     this.error = init.error === null || init.error === undefined ? null : errorText(init.error);
     this.cost = init.cost ?? null;
-    this.metadata = { ...(init.metadata ?? {}) };
+    // Not `{ ...metadata }`: V8 gives a spread copy a hidden class of its own that dies with the
+    // last copy, so when one run's results were let go every optimized reader of a result's
+    // metadata (the report's renderers) was thrown away ("weak objects") and the next run's first
+    // pages rendered unoptimized. Copies made key by key share the ordinary classes. (A key
+    // `__proto__` stays an own key, as with spread.)
+    this.metadata = Object.fromEntries(Object.entries(init.metadata ?? {}));
     latest[0] = this;
   }
 
