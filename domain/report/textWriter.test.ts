@@ -13,12 +13,21 @@ function writeAll(encoding: "latin1" | "utf16le", pieces: string[]): { written: 
 }
 
 describe("TextWriter", () => {
-  it("makes the text of every piece in order, far past its first buffer, and counts characters", () => {
+  it("makes the text of every piece in order and counts characters", () => {
     const pieces = Array.from({ length: 30_000 }, (_, i) => `<td>${i} caf\u00e9 \u00ff</td>`);
     const { written, expected, lengths } = writeAll("latin1", pieces);
     expect(written).toBe(expected);
     expect(lengths.at(-1)).toBe(expected.length);
     expect(lengths[0]).toBe(pieces[0].length);
+  });
+
+  it("grows past its first 16 MB, and the next writer starts afresh", () => {
+    const piece = "\u00e9x".repeat(8 * 1024);
+    const pieces = Array.from({ length: 1_100 }, (_, i) => `${i}:${piece}`);
+    const { written, expected } = writeAll("latin1", pieces);
+    expect(written.length).toBeGreaterThan(16 * 1024 * 1024);
+    expect(written === expected).toBe(true);
+    expect(writeAll("utf16le", ["\u2705 after"]).written).toBe("\u2705 after");
   });
 
   it("keeps every UTF-16 unit in utf16le, emoji, lone surrogates and NUL included", () => {
