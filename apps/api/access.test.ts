@@ -12,8 +12,15 @@ let evaluationId: string;
 let runId: string;
 const base = () => `/api/evaluations/${evaluationId}/runs/${runId}`;
 
+/** What the API logged, one entry a call. */
+const logged: string[] = [];
+
 beforeAll(async () => {
-  p = await startPlatform({ limits: { maxDepth: 6, bodyLimit: "64kb" }, judge: ScriptedJudge.fromYaml(JUDGE_SCRIPT) });
+  p = await startPlatform({
+    limits: { maxDepth: 6, bodyLimit: "64kb" },
+    judge: ScriptedJudge.fromYaml(JUDGE_SCRIPT),
+    log: (message, error) => logged.push(error === undefined ? message : `${message}: ${String(error)}`),
+  });
   ({ evaluationId, runId } = await finishedSampleRun(p, ["gpt-5-mini", "claude-sonnet-5"]));
 }, 60_000);
 
@@ -137,6 +144,8 @@ describe("limits and validation", () => {
     const big = await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [padded(70_000)], (frames) => frames.some((f) => f.type === "complete"));
     expect(big.closed).toBe(1009); // RFC 6455: message too big
     expect(big.frames.map((f) => f.type)).toEqual(["connection_ack"]);
+    // One line in the API's log, not graphql-ws's "internal error" with a stack on the console.
+    expect(logged.filter((line) => line.includes("1009"))).toEqual(["graphql-ws: closed a socket (1009) whose message was over the 64kb limit"]);
   });
 
   it("names the bad field and writes nothing on bad input", async () => {

@@ -24,6 +24,7 @@ import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys } from "../auth/cachedApiKeys.js";
+import { logOversizedMessagesQuietly } from "./oversizedMessages.js";
 
 export interface ApiServerOptions extends ApiDeps {
   /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
@@ -154,6 +155,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     },
     wsServer,
   );
+  logOversizedMessagesQuietly(wsServer, log, limits.bodyLimit);
 
   const apollo = new ApolloServer<ApiContext>({
     schema,
