@@ -264,6 +264,17 @@ describe("bad input", () => {
     expect(() => parse(text)).toThrow(message);
   });
 
+  it("refuses a JSON integer past 2^53 with its line and path, as YAML text does, and keeps every other number", () => {
+    const rule = (source: string) => `the integer ${source} is beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as written; quote it ("${source}") to keep it as text`;
+    const text = '[\n  {"prompt": "a", "params": {"n": 12, "ids": [1, -9007199254740991]}},\n  {"prompt": "b", "params": {"ids": [3, -1234567890123456789]}}\n]';
+    expect(() => parse(text)).toThrowError(ParseError);
+    expect(() => parse(text)).toThrow(`line 3, [1].params.ids[1]: ${rule("-1234567890123456789")}`);
+    expect(() => parse('{"scenarios": [{"prompt": "p", "params": {"user_id": 9007199254740993}}]}')).toThrow(rule("9007199254740993"));
+    // Numbers in strings, safe integers, fractions and exponents read as before.
+    const fine = parse('[{"prompt": "id 1234567890123456789", "params": {"a": 9007199254740991, "b": 1.5e300, "c": 12345678901234567890.5, "d": "1234567890123456789"}}]');
+    expect(fine[0].prompt).toBe("id 1234567890123456789");
+  });
+
   it("treats /path/like/text with unknown flags as a literal", () => {
     expect(parse("Where is /etc/hosts | contains: /etc/hosts")[0].expectations).toEqual({ contains: ["/etc/hosts"] });
   });

@@ -14,6 +14,11 @@ export interface UnsafeInteger {
   source: string;
 }
 
+/** The rule an integer a number cannot hold breaks, in YAML and JSON text alike. */
+export function unsafeIntegerRule(source: string): string {
+  return `the integer ${source} is beyond ±${Number.MAX_SAFE_INTEGER}, past which numbers are not exact, so it would not be kept as written; quote it ("${source}") to keep it as text`;
+}
+
 /**
  * Turns every integer scalar of a document parsed with `intAsBigInt` into a number, in place,
  * and returns the first one beyond Number.MAX_SAFE_INTEGER (either sign), or null. One walk, no

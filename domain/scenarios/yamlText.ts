@@ -7,7 +7,7 @@
 import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from "yaml";
 import type { InputErrorClass } from "./errors.js";
 import { assertDocumentSize } from "./limits.js";
-import { settleIntegers } from "./yamlIntegers.js";
+import { settleIntegers, unsafeIntegerRule } from "./yamlIntegers.js";
 
 /** Psych's booleans: only yes/true/on and no/false/off, any case (`y` and `n` stay text). */
 const PSYCH_BOOL: ScalarTag = {
@@ -53,10 +53,7 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
   if (cycle) throw new Err(`${prefix}${cycle.rule}`, { line: lineCounter.linePos(cycle.offset).line });
   const unsafe = settleIntegers(doc);
   if (unsafe) {
-    throw new Err(
-      `the integer ${unsafe.source} is beyond ±${Number.MAX_SAFE_INTEGER}, past which numbers are not exact, so it would not be kept as written; quote it ("${unsafe.source}") to keep it as text`,
-      { line: lineCounter.linePos(unsafe.offset).line, path: unsafe.path },
-    );
+    throw new Err(unsafeIntegerRule(unsafe.source), { line: lineCounter.linePos(unsafe.offset).line, path: unsafe.path });
   }
   try {
     return doc.toJS({ maxAliasCount: 100 });
