@@ -43,11 +43,12 @@ export class Chunks {
   }
 
   #keep(chunk: string): void {
-    if (this.#writer !== null && !WIDE.test(chunk)) {
-      this.#writer.write(chunk);
-      return;
-    }
     if (this.#writer !== null) {
+      if (!WIDE.test(chunk)) {
+        this.#writer.write(chunk);
+        return;
+      }
+      // The first wide chunk: the page so far becomes the first part.
       this.#parts = [this.#writer.finish()];
       this.#writer = null;
     }
