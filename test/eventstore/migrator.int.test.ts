@@ -17,7 +17,7 @@ describe("event store migrations", () => {
     try {
       const applied = await Promise.all(pools.map((pool) => migratePool(pool)));
       const names = eventStoreMigrations().map((m) => m.name);
-      expect(names).toEqual(["001_event_store.sql", "002_visible_bound.sql", "003_append_many.sql", "004_append_many_new_streams.sql"]);
+      expect(names).toEqual(["001_event_store.sql", "002_visible_bound.sql", "003_append_many.sql", "004_append_many_new_streams.sql", "005_bound_past_ended_transactions.sql"]);
       expect(applied.flat().sort()).toEqual(names);
       expect(await migratePool(pools[0])).toEqual([]);
       const { rows } = await pools[0].query("SELECT version, name FROM event_store_migrations ORDER BY version");
@@ -26,6 +26,7 @@ describe("event store migrations", () => {
         { version: 2, name: "002_visible_bound.sql" },
         { version: 3, name: "003_append_many.sql" },
         { version: 4, name: "004_append_many_new_streams.sql" },
+        { version: 5, name: "005_bound_past_ended_transactions.sql" },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));

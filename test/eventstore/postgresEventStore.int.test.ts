@@ -22,10 +22,6 @@ eventStoreContract("postgres", async () => {
     return createPostgresEventStore({ connectionString: fresh.url });
   }
   return createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200 });
-}, {
-  readsMayStopShort:
-    "the reading bound counts a transaction that ended between a read's snapshot and its look at pg_locks as possibly this database's, " +
-    "so a read made as another database's transaction commits stops short (infra/eventstore/README.md)",
 });
 afterAll(async () => {
   await fresh?.drop();

@@ -30,9 +30,14 @@ afterEach(async () => {
 });
 
 async function connection(): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
+  const client = await connectionTo(database.url);
   clients.push(client);
+  return client;
+}
+
+async function connectionTo(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   return client;
 }
 
@@ -99,6 +104,79 @@ describe("PostgreSQL event store races", () => {
     await elsewhere.query("ROLLBACK");
   });
 
+  it("reads its own appends while another database's short transactions come and go", async () => {
+    // A neighbour's transaction that ends between a read's snapshot and its look at the locks
+    // cannot be told from one of ours by its lock; migration 005 asks whether it left any event.
+    // Without that, 6% of these reads came back without the append just made.
+    const neighbour = await createEventStoreTestDatabase();
+    const busy = await Promise.all(Array.from({ length: 4 }, () => connectionTo(neighbour.url)));
+    let stop = false;
+    const churn = busy.map(async (client, c) => {
+      while (!stop) {
+        await client.query("BEGIN");
+        await client.query("SELECT pg_current_xact_id()");
+        if (c % 2 === 1) await client.query("SELECT pg_sleep(0.001)");
+        await client.query("COMMIT");
+      }
+    });
+    try {
+      let after: RecordedEvent["position"] | undefined;
+      const missed: number[] = [];
+      for (let n = 0; n < 500; n += 1) {
+        const appended = await store.append(`own-${n}`, [event()]);
+        const page = await store.readAll({ after });
+        if (page.at(-1)?.position.prepare !== appended.position.prepare) missed.push(n);
+        after = page.at(-1)?.position ?? after;
+      }
+      expect(missed).toEqual([]);
+    } finally {
+      stop = true;
+      await Promise.all(churn);
+      await Promise.all(busy.splice(0).map((client) => client.end()));
+      await neighbour.drop();
+    }
+  });
+
+  it("passes an ended transaction only when it is sure the transaction left no event, even one committed after the read began", async () => {
+    const xidOf = async (client: pg.Client) => (await client.query("SELECT pg_current_xact_id()::text AS x")).rows[0].x as string;
+    const endedWithoutEvents = async (x: string, client?: pg.Client) =>
+      (await (client ?? (await connection())).query("SELECT verdict_ended_without_messages($1::xid8) AS ended", [x])).rows[0].ended as boolean;
+
+    const writer = await connection();
+    await appendInOpenTransaction(writer, "ours-1");
+    const ours = await xidOf(writer);
+    expect(await endedWithoutEvents(ours)).toBe(false); // still running
+
+    // The read's snapshot is taken before the commit; the check must look past it.
+    const reader = await connection();
+    const read = reader.query(
+      "SELECT pg_sleep(1), (SELECT count(*)::int FROM messages WHERE transaction_id = $1::xid8) AS seen, verdict_ended_without_messages($1::xid8) AS ended",
+      [ours],
+    );
+    await sleep(300);
+    await writer.query("COMMIT");
+    const { rows } = await read;
+    expect(rows[0]).toMatchObject({ seen: 0, ended: false });
+
+    const idle = await connection();
+    await idle.query("BEGIN");
+    const committedEmpty = await xidOf(idle);
+    await idle.query("COMMIT");
+    expect(await endedWithoutEvents(committedEmpty)).toBe(true);
+
+    await appendInOpenTransaction(idle, "doomed-1");
+    const rolledBack = await xidOf(idle);
+    await idle.query("ROLLBACK");
+    expect(await endedWithoutEvents(rolledBack)).toBe(true);
+
+    // A REPEATABLE READ caller's queries all share its first snapshot: it cannot check, so it waits.
+    const repeatable = await connection();
+    await repeatable.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+    expect(await endedWithoutEvents(committedEmpty, repeatable)).toBe(false);
+    expect(await endedWithoutEvents(rolledBack, repeatable)).toBe(true);
+    await repeatable.query("COMMIT");
+  });
+
   it("a reader never sees a commit behind its checkpoint, under writers that commit out of order and roll back", async () => {
     const writers = await Promise.all(Array.from({ length: 6 }, () => connection()));
     let stop = false;
@@ -129,7 +207,13 @@ describe("PostgreSQL event store races", () => {
     await Promise.all(writers.map((client, w) => write(client, w)));
     stop = true;
     await reader;
-    for (let page = await store.readAll({ after: read.at(-1)?.position }); page.length > 0; page = []) read.push(...page);
+    // Drain what is left. A commit skipped behind the checkpoint is never read, and fails below;
+    // reads that stop short are the test above's concern, so the drain may read more than once.
+    for (const deadline = Date.now() + 5_000; read.length < committed.size && Date.now() < deadline; ) {
+      const page = await store.readAll({ after: read.at(-1)?.position });
+      read.push(...page);
+      if (page.length === 0) await sleep(20);
+    }
 
     const all = await store.readAll();
     expect(all).toHaveLength(committed.size);
