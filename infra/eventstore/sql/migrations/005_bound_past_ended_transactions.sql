@@ -6,9 +6,12 @@
 --
 -- verdict_ended_without_messages tells, for one xid, whether it is certain that the transaction
 -- has ended and left no row in `messages`: aborted, or committed with no row under a fresh
--- snapshot. It is VOLATILE so its query takes a new snapshot (READ COMMITTED), taken after the
--- commit it asks about. Anything else (still running, its xid not yet locked, status unknown, or
--- a REPEATABLE READ caller whose snapshot would not be fresh) keeps holding readers back.
+-- snapshot. It is VOLATILE so its query takes a new snapshot (READ COMMITTED), and that snapshot
+-- must itself count the xid as finished: older PostgreSQL minors report 'committed' as soon as
+-- the commit log says so, while the transaction is still in the running set (a synchronous
+-- replica's acknowledgement can keep it there), and its rows are then invisible to any snapshot.
+-- Anything else (still running, its xid not yet locked, status unknown, or a REPEATABLE READ
+-- caller whose snapshot would not be fresh) keeps holding readers back.
 CREATE FUNCTION verdict_ended_without_messages(p_xid xid8) RETURNS boolean
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -20,33 +23,42 @@ BEGIN
   IF v_status IS DISTINCT FROM 'committed' OR current_setting('transaction_isolation') <> 'read committed' THEN
     RETURN false;
   END IF;
-  RETURN NOT EXISTS (SELECT 1 FROM messages WHERE transaction_id = p_xid);
+  RETURN pg_visible_in_snapshot(p_xid, pg_current_snapshot())
+     AND NOT EXISTS (SELECT 1 FROM messages WHERE transaction_id = p_xid);
 END;
 $fn$;
 
--- The locks are read once, before any status is asked. The order matters: a transaction releases
--- its xid lock only after it has left the running set, so an xid missing from the locks has ended
--- or has not yet taken its lock (still running: pg_xact_status says so). Asking the status first
--- would let a transaction end in between and be counted for nothing.
+-- The bound passes an xid of the snapshot that is running in another database, or that has ended
+-- without leaving an event. The locks are read once, before any status is asked: a transaction
+-- releases its xid lock only after it has left the running set, so one that ends after the look
+-- at the locks is then asked about, never forgotten in between.
+--
+-- A lock belongs to another database only when its backend is there and runs that very xid
+-- (a pid could be reused between the two views; a lock the views disagree on is asked about like
+-- any other). A prepared transaction's lock has no backend; pg_prepared_xacts names its database.
+-- On a hot standby the snapshot lists no running xids at all (they are kept as subtransactions
+-- there), so the bound is the snapshot's xmin, 001's rule.
 CREATE OR REPLACE FUNCTION verdict_visible_bound() RETURNS xid8
 LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
   v_snapshot pg_snapshot := pg_current_snapshot();
   v_elsewhere xid[];
-  v_locked xid[];
   v_xid xid8;
 BEGIN
   IF pg_snapshot_xmin(v_snapshot) = pg_snapshot_xmax(v_snapshot) THEN
     RETURN pg_snapshot_xmax(v_snapshot);
   END IF;
-  SELECT coalesce(array_agg(l.transactionid), '{}'),
-         coalesce(array_agg(l.transactionid) FILTER (WHERE a.pid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()), '{}')
-    INTO v_locked, v_elsewhere
-    FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-   WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted;
+  IF pg_is_in_recovery() THEN
+    RETURN pg_snapshot_xmin(v_snapshot);
+  END IF;
+  v_elsewhere := ARRAY(
+    SELECT l.transactionid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid AND a.backend_xid = l.transactionid
+     WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
+       AND a.datname IS DISTINCT FROM current_database()
+    UNION ALL
+    SELECT transaction FROM pg_prepared_xacts WHERE database <> current_database());
   FOR v_xid IN SELECT x FROM pg_snapshot_xip(v_snapshot) AS x ORDER BY x LOOP
-    CONTINUE WHEN xid(v_xid) = ANY (v_elsewhere);
-    CONTINUE WHEN NOT xid(v_xid) = ANY (v_locked) AND verdict_ended_without_messages(v_xid);
+    CONTINUE WHEN xid(v_xid) = ANY (v_elsewhere) OR verdict_ended_without_messages(v_xid);
     RETURN v_xid;
   END LOOP;
   RETURN pg_snapshot_xmax(v_snapshot);
