@@ -105,9 +105,9 @@ describe("PostgreSQL event store races", () => {
   });
 
   it("reads its own appends while another database's short transactions come and go", async () => {
-    // A neighbour's transaction that ends between a read's snapshot and its look at the locks
-    // cannot be told from one of ours by its lock; migration 005 asks whether it left any event.
-    // Without that, 6% of these reads came back without the append just made.
+    // A neighbour's transaction that ends between a read's snapshot and its look at who runs what
+    // can no longer be placed in a database; migration 005 asks whether it left any event.
+    // Before it, 6% of these reads came back without the append just made.
     const neighbour = await createEventStoreTestDatabase();
     const busy = await Promise.all(Array.from({ length: 4 }, () => connectionTo(neighbour.url)));
     let stop = false;

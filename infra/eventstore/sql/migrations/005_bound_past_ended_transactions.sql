@@ -29,15 +29,13 @@ END;
 $fn$;
 
 -- The bound passes an xid of the snapshot that is running in another database, or that has ended
--- without leaving an event. The locks are read once, before any status is asked: a transaction
--- releases its xid lock only after it has left the running set, so one that ends after the look
--- at the locks is then asked about, never forgotten in between.
---
--- A lock belongs to another database only when its backend is there and runs that very xid
--- (a pid could be reused between the two views; a lock the views disagree on is asked about like
--- any other). A prepared transaction's lock has no backend; pg_prepared_xacts names its database.
--- On a hot standby the snapshot lists no running xids at all (they are kept as subtransactions
--- there), so the bound is the snapshot's xmin, 001's rule.
+-- without leaving an event. Which database runs an xid is read from pg_stat_activity's
+-- backend_xid, set together with the xid itself (pg_locks, which 002 read, lags it: the xid lock
+-- is taken just after, and a neighbour caught in between held readers back). A transaction that
+-- ends before that look is no longer listed there and is asked about instead; one that ends
+-- after it was running elsewhere when looked at. A prepared transaction has no backend:
+-- pg_prepared_xacts names its database. On a hot standby the snapshot lists no running xids at
+-- all (they are kept as subtransactions there), so the bound is the snapshot's xmin, 001's rule.
 CREATE OR REPLACE FUNCTION verdict_visible_bound() RETURNS xid8
 LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
@@ -52,9 +50,8 @@ BEGIN
     RETURN pg_snapshot_xmin(v_snapshot);
   END IF;
   v_elsewhere := ARRAY(
-    SELECT l.transactionid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid AND a.backend_xid = l.transactionid
-     WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
-       AND a.datname IS DISTINCT FROM current_database()
+    SELECT backend_xid FROM pg_stat_activity
+     WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
     UNION ALL
     SELECT transaction FROM pg_prepared_xacts WHERE database <> current_database());
   FOR v_xid IN SELECT x FROM pg_snapshot_xip(v_snapshot) AS x ORDER BY x LOOP
