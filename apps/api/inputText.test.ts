@@ -26,6 +26,21 @@ describe("textProblem", () => {
     expect(textProblem(both, { p: { answer: "a\u0000" } })?.extensions.field).toBe("mergeScenarios.scenarios.answer ($p)");
   });
 
+  it("names an integer past ±2^53-1 in a JSON literal or variable, which would arrive rounded", () => {
+    const merge = parse(`mutation ($s: JSON) { mergeScenarios(evaluationId: "e", scenarios: $s) { added } }`);
+    // JSON.parse has already rounded 1234567890123456789 to this by the time the API sees it.
+    expect(textProblem(merge, { s: [{ key: "k", params: { ids: [1, 1234567890123456800] } }] })?.message).toBe(
+      `mergeScenarios.scenarios[0].params.ids[1] ($s): is an integer beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as sent; send it as a string to keep it as text`,
+    );
+    expect(textProblem(merge, { s: [{ params: { n: -(2 ** 60) } }] })?.extensions.field).toBe("mergeScenarios.scenarios[0].params.n ($s)");
+    const literal = parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ key: "k", params: { user_id: 1234567890123456789 } }]) { added } }`);
+    expect(textProblem(literal, {})?.extensions).toMatchObject({ code: "VALIDATION", field: "mergeScenarios.scenarios[0].params.user_id" });
+    // The largest exact integers, fractions and big floats written as such pass; text wins when both break.
+    expect(textProblem(merge, { s: [{ params: { a: 9007199254740991, b: -9007199254740991, c: 0.5 } }] })).toBeNull();
+    expect(textProblem(parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ params: { a: 9007199254740991, f: 1.5e300 } }]) { added } }`), {})).toBeNull();
+    expect(textProblem(merge, { s: [{ key: "k\u0000", params: { n: 2 ** 60 } }] })?.message).toMatch(/: must not contain a NUL/);
+  });
+
   it("passes well-formed text, paired surrogates (emoji) included", () => {
     const doc = parse(`query ($id: ID!) { run(id: $id) { id } }`);
     expect(textProblem(doc, { id: "Où est ma commande 😀 ?" })).toBeNull();
@@ -59,5 +74,24 @@ describe("NUL and unpaired surrogates over the API", () => {
     }
     const ws = collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: "x\u0000" });
     await expect(ws).rejects.toMatchObject({ errors: [{ message: expect.stringMatching(/^runProgress\.runId \(\$r\): must not contain a NUL/) }] });
+  });
+
+  it("refuses an integer past ±2^53-1 sent in a request body, and writes nothing", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "Ints", name: "ints", scenariosText: "hello there" }) { evaluationId } }`);
+    const evaluationId = created.body.data.createEvaluation.evaluationId as string;
+    const before = (await p.store.readAll({ limit: 1000 })).length;
+    const query = `mutation ($id: ID!, $s: JSON) { mergeScenarios(evaluationId: $id, scenarios: $s) { added } }`;
+    // Written by hand: JSON.stringify cannot write the integer as a client in another language would.
+    const body = `{"query":${JSON.stringify(query)},"variables":{"id":${JSON.stringify(evaluationId)},"s":[{"key":"big","prompt":"Where is order 1?","params":{"user_id":1234567890123456789}}]}}`;
+    const res = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${p.keys.acmeWrite}` }, body });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ extensions: unknown }> }).errors[0].extensions).toEqual({ code: "VALIDATION", field: "mergeScenarios.scenarios[0].params.user_id ($s)" });
+    expect(await p.store.readAll({ limit: 1000 })).toHaveLength(before);
+    // As a string it is kept exactly.
+    const kept = await p.gql(p.keys.acmeWrite, query, { id: evaluationId, s: [{ key: "big", prompt: "Where is order 1?", params: { user_id: "1234567890123456789" } }] });
+    expect(kept.body.data.mergeScenarios.added).toEqual(["big"]);
+    const read = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { edges { node { key params } } } } }`, { id: evaluationId });
+    const edges = read.body.data.evaluation.scenarios.edges as Array<{ node: { key: string; params: unknown } }>;
+    expect(edges.find((edge) => edge.node.key === "big")?.node.params).toEqual({ user_id: "1234567890123456789" });
   });
 });

@@ -1,41 +1,77 @@
-// Text a request carries must be text PostgreSQL can store: no NUL character and no unpaired
-// UTF-16 surrogate (JSON allows both as escapes; `text` and `jsonb` refuse them). Checked at the
-// edge, in every argument literal and every variable (JSON scalars included, keys too), so such
-// input is a VALIDATION error naming where it was, not an event no read model can project.
+// What a request carries must arrive as it was sent, and be storable. Checked at the edge, in
+// every argument literal and every variable (JSON scalars included, keys too), so such input is
+// a VALIDATION error naming where it was, not an event no read model can project or a value
+// quietly changed:
+// - text: no NUL character and no unpaired UTF-16 surrogate (JSON allows both as escapes;
+//   PostgreSQL's `text` and `jsonb` refuse them);
+// - numbers: no integer past ±2^53-1. The HTTP body and graphql-ws messages are JSON.parse'd and
+//   a JSON scalar's literal is read as a float: `1234567890123456789` arrived as
+//   1234567890123456800, as YAML text and pasted JSON suites (which refuse it) once read it.
 import { isStorableText, TEXT_RULE, unstorableTextPath } from "@verdict/domain";
 import { GraphQLError, Kind, type DocumentNode, type ValueNode } from "graphql";
 
-/** `badVariables`: variable name -> where inside its value the bad text is ("" for the value itself). */
-function badInLiteral(node: ValueNode, path: string, badVariables: Map<string, string>): string | null {
+interface InputRule {
+  /** Whether a literal's leaf breaks the rule. */
+  breaks(node: ValueNode): boolean;
+  /** Where inside a variable's value the rule is broken ("" for the value itself), or null. */
+  pathIn(value: unknown): string | null;
+  /** The rule, as the error states it after the field. */
+  message: string;
+  /** Arguments (`field.argument`) the domain repairs rather than refuses. */
+  repaired: ReadonlySet<string>;
+}
+
+const TEXT: InputRule = {
+  breaks: (node) => node.kind === Kind.STRING && !isStorableText(node.value),
+  pathIn: (value) => unstorableTextPath(value, ""),
+  message: TEXT_RULE,
+  // What an agent said, which the domain records with U+FFFD in place of such characters (an
+  // external run's host cannot be asked to rewrite its agent's answer): not refused.
+  repaired: new Set(["recordReplay.replay"]),
+};
+
+const INTEGER: InputRule = {
+  breaks: (node) => node.kind === Kind.INT && !Number.isSafeInteger(Number(node.value)),
+  pathIn: (value) => inexactIntegerPath(value, ""),
+  message: `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, past which numbers are not exact, so it would not be kept as sent; send it as a string to keep it as text`,
+  repaired: new Set(),
+};
+
+/** Where in a parsed JSON value the first number stands for an integer a number cannot hold exactly. */
+function inexactIntegerPath(value: unknown, prefix: string, depth = 0): string | null {
+  if (typeof value === "number") return Number.isInteger(value) && !Number.isSafeInteger(value) ? prefix : null;
+  if (depth > 200 || value === null || typeof value !== "object") return null;
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v]) : Object.entries(value).map(([k, v]) => [`.${k}`, v]);
+  for (const [step, inner] of entries) {
+    const found = inexactIntegerPath(inner, `${prefix}${step}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** `badVariables`: variable name -> where inside its value the rule is broken ("" for the value itself). */
+function badInLiteral(rule: InputRule, node: ValueNode, path: string, badVariables: Map<string, string>): string | null {
   switch (node.kind) {
-    case Kind.STRING:
-      return isStorableText(node.value) ? null : path;
     case Kind.VARIABLE: {
       const inner = badVariables.get(node.name.value);
       return inner === undefined ? null : `${path}${inner} ($${node.name.value})`;
     }
     case Kind.LIST:
       for (let i = 0; i < node.values.length; i++) {
-        const found = badInLiteral(node.values[i], `${path}[${i}]`, badVariables);
+        const found = badInLiteral(rule, node.values[i], `${path}[${i}]`, badVariables);
         if (found) return found;
       }
       return null;
     case Kind.OBJECT:
       for (const field of node.fields) {
-        const found = badInLiteral(field.value, `${path}.${field.name.value}`, badVariables);
+        const found = badInLiteral(rule, field.value, `${path}.${field.name.value}`, badVariables);
         if (found) return found;
       }
       return null;
     default:
-      return null;
+      return rule.breaks(node) ? path : null;
   }
 }
-
-/**
- * Arguments carrying what an agent said, which the domain records with U+FFFD in place of such
- * characters (an external run's host cannot be asked to rewrite its agent's answer): not refused.
- */
-const REPAIRED_ARGUMENTS = new Set(["recordReplay.replay"]);
 
 /** Names of the variables a literal uses, at any depth. */
 function variablesIn(node: ValueNode, into: Set<string>): void {
@@ -44,13 +80,17 @@ function variablesIn(node: ValueNode, into: Set<string>): void {
   else if (node.kind === Kind.OBJECT) for (const field of node.fields) variablesIn(field.value, into);
 }
 
-/** A VALIDATION error naming the first argument or variable whose text breaks the rule, or null. */
+/** A VALIDATION error naming the first argument or variable whose text or number breaks its rule, or null. */
 export function textProblem(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+  return problemFor(TEXT, document, variables) ?? problemFor(INTEGER, document, variables);
+}
+
+function problemFor(rule: InputRule, document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
   const report = (field: string) =>
-    new GraphQLError(`${field}: ${TEXT_RULE}`, { extensions: { code: "VALIDATION", field, http: { status: 400 } } });
+    new GraphQLError(`${field}: ${rule.message}`, { extensions: { code: "VALIDATION", field, http: { status: 400 } } });
   const badVariables = new Map<string, string>();
   for (const [name, value] of Object.entries(variables ?? {})) {
-    const inner = unstorableTextPath(value, "");
+    const inner = rule.pathIn(value);
     if (inner !== null) badVariables.set(name, inner);
   }
   let found: string | null = null;
@@ -63,12 +103,12 @@ export function textProblem(document: DocumentNode, variables: Record<string, un
     const n = node as { kind?: string; name?: { value: string }; alias?: { value: string }; arguments?: { name: { value: string }; value: ValueNode }[] };
     const fallback = n as { defaultValue?: ValueNode; variable?: { name: { value: string } } };
     if (n.kind === Kind.VARIABLE_DEFINITION && fallback.defaultValue && fallback.variable) {
-      found ??= badInLiteral(fallback.defaultValue, `$${fallback.variable.name.value}`, badVariables);
+      found ??= badInLiteral(rule, fallback.defaultValue, `$${fallback.variable.name.value}`, badVariables);
     }
     const here = n.kind === Kind.FIELD && n.name ? [...trail, n.alias?.value ?? n.name.value] : trail;
     for (const argument of n.arguments ?? []) {
-      if (n.name && REPAIRED_ARGUMENTS.has(`${n.name.value}.${argument.name.value}`)) variablesIn(argument.value, repaired);
-      else found ??= badInLiteral(argument.value, [...here, argument.name.value].join("."), badVariables);
+      if (n.name && rule.repaired.has(`${n.name.value}.${argument.name.value}`)) variablesIn(argument.value, repaired);
+      else found ??= badInLiteral(rule, argument.value, [...here, argument.name.value].join("."), badVariables);
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === "arguments" || key === "loc" || key === "defaultValue") continue;
