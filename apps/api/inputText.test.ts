@@ -30,7 +30,7 @@ describe("textProblem", () => {
     const merge = parse(`mutation ($s: JSON) { mergeScenarios(evaluationId: "e", scenarios: $s) { added } }`);
     // JSON.parse has already rounded 1234567890123456789 to this by the time the API sees it.
     expect(textProblem(merge, { s: [{ key: "k", params: { ids: [1, 1234567890123456800] } }] })?.message).toBe(
-      `mergeScenarios.scenarios[0].params.ids[1] ($s): is an integer beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as sent; send it as a string to keep it as text`,
+      `mergeScenarios.scenarios[0].params.ids[1] ($s): is an integer beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as sent; inside a JSON value, send it as a string`,
     );
     expect(textProblem(merge, { s: [{ params: { n: -(2 ** 60) } }] })?.extensions.field).toBe("mergeScenarios.scenarios[0].params.n ($s)");
     const literal = parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ key: "k", params: { user_id: 1234567890123456789 } }]) { added } }`);
@@ -39,6 +39,17 @@ describe("textProblem", () => {
     expect(textProblem(merge, { s: [{ params: { a: 9007199254740991, b: -9007199254740991, c: 0.5 } }] })).toBeNull();
     expect(textProblem(parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ params: { a: 9007199254740991, f: 1.5e300 } }]) { added } }`), {})).toBeNull();
     expect(textProblem(merge, { s: [{ key: "k\u0000", params: { n: 2 ** 60 } }] })?.message).toMatch(/: must not contain a NUL/);
+  });
+
+  it("leaves such integers in what agents and hosts report (64-bit ids in tool results, trace ids) as they were parsed", () => {
+    const replay = { answer: "Shipped.", tool_calls: [{ name: "find_order", result: { id: 1234567890123456800 } }], metadata: { trace_id: 2 ** 63 } };
+    const record = parse(`mutation ($r: JSON!) { recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: $r) { runId } }`);
+    expect(textProblem(record, { r: replay })).toBeNull();
+    const imported = parse(`mutation ($e: JSON!) { importReport(evaluationId: "e", envelope: $e) { runId } }`);
+    expect(textProblem(imported, { e: { report: { results: [{ replay }] } } })).toBeNull();
+    // The same value in an argument that is checked is still refused there.
+    const both = parse(`mutation ($r: JSON!) { recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: $r) { runId } mergeScenarios(evaluationId: "e", scenarios: $r) { added } }`);
+    expect(textProblem(both, { r: replay })?.extensions.field).toBe("mergeScenarios.scenarios.tool_calls[0].result.id ($r)");
   });
 
   it("passes well-formed text, paired surrogates (emoji) included", () => {

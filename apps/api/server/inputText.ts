@@ -7,6 +7,7 @@
 // - numbers: no integer past ±2^53-1. The HTTP body and graphql-ws messages are JSON.parse'd and
 //   a JSON scalar's literal is read as a float: `1234567890123456789` arrived as
 //   1234567890123456800, as YAML text and pasted JSON suites (which refuse it) once read it.
+//   What agents and their hosts report (a replay, a report envelope) is exempt: see INTEGER.
 import { isStorableText, TEXT_RULE, unstorableTextPath } from "@verdict/domain";
 import { GraphQLError, Kind, type DocumentNode, type ValueNode } from "graphql";
 
@@ -17,8 +18,8 @@ interface InputRule {
   pathIn(value: unknown): string | null;
   /** The rule, as the error states it after the field. */
   message: string;
-  /** Arguments (`field.argument`) the domain repairs rather than refuses. */
-  repaired: ReadonlySet<string>;
+  /** Arguments (`field.argument`) the rule leaves alone, each for the reason its rule gives. */
+  exempt: ReadonlySet<string>;
 }
 
 const TEXT: InputRule = {
@@ -27,14 +28,17 @@ const TEXT: InputRule = {
   message: TEXT_RULE,
   // What an agent said, which the domain records with U+FFFD in place of such characters (an
   // external run's host cannot be asked to rewrite its agent's answer): not refused.
-  repaired: new Set(["recordReplay.replay"]),
+  exempt: new Set(["recordReplay.replay"]),
 };
 
 const INTEGER: InputRule = {
   breaks: (node) => node.kind === Kind.INT && !Number.isSafeInteger(Number(node.value)),
   pathIn: (value) => inexactIntegerPath(value, ""),
-  message: `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, past which numbers are not exact, so it would not be kept as sent; send it as a string to keep it as text`,
-  repaired: new Set(),
+  message: `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, past which numbers are not exact, so it would not be kept as sent; inside a JSON value, send it as a string`,
+  // What an agent's tools returned and the trace ids of a run (a replay's tool calls and
+  // metadata, a report's results) can hold 64-bit ids the host cannot be asked to rewrite:
+  // refused, the pair or the whole report would be lost. They are kept as JSON.parse read them.
+  exempt: new Set(["recordReplay.replay", "importReport.envelope"]),
 };
 
 /** Where in a parsed JSON value the first number stands for an integer a number cannot hold exactly. */
@@ -94,7 +98,7 @@ function problemFor(rule: InputRule, document: DocumentNode, variables: Record<s
     if (inner !== null) badVariables.set(name, inner);
   }
   let found: string | null = null;
-  const repaired = new Set<string>();
+  const exempted = new Set<string>();
   // Iterative: this runs on graphql-ws documents before validation has bounded their depth.
   const stack: Array<{ node: unknown; trail: string[] }> = document.definitions.map((node) => ({ node, trail: [] }));
   while (stack.length && !found) {
@@ -107,7 +111,7 @@ function problemFor(rule: InputRule, document: DocumentNode, variables: Record<s
     }
     const here = n.kind === Kind.FIELD && n.name ? [...trail, n.alias?.value ?? n.name.value] : trail;
     for (const argument of n.arguments ?? []) {
-      if (n.name && rule.repaired.has(`${n.name.value}.${argument.name.value}`)) variablesIn(argument.value, repaired);
+      if (n.name && rule.exempt.has(`${n.name.value}.${argument.name.value}`)) variablesIn(argument.value, exempted);
       else found ??= badInLiteral(rule, argument.value, [...here, argument.name.value].join("."), badVariables);
     }
     for (const [key, child] of Object.entries(node)) {
@@ -117,7 +121,7 @@ function problemFor(rule: InputRule, document: DocumentNode, variables: Record<s
     }
   }
   // A variable no argument uses (GraphQL validation refuses those anyway) is named by itself.
-  const unused = [...badVariables].find(([name]) => !repaired.has(name));
+  const unused = [...badVariables].find(([name]) => !exempted.has(name));
   if (!found && unused) found = `$${unused[0]}${unused[1]}`;
   return found ? report(found) : null;
 }
