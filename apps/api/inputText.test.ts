@@ -3,59 +3,59 @@
 // after it (anyone's) answered "internal error" once its read-your-writes wait ran out.
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "graphql";
-import { textProblem } from "./server/inputText.js";
+import { inputProblem } from "./server/inputText.js";
 import { collect, startPlatform, type Platform } from "./testing/harness.js";
 
-describe("textProblem", () => {
+describe("inputProblem", () => {
   it("names the argument, through variables, lists, objects and JSON keys", () => {
     const doc = parse(`mutation ($i: CreateEvaluationInput!, $s: JSON) { createEvaluation(input: $i) { evaluationId } m: mergeScenarios(evaluationId: "e", scenarios: $s) { added } }`);
-    expect(textProblem(doc, { i: { name: "a\u0000b" } })?.message).toBe("createEvaluation.input.name ($i): must not contain a NUL character (\\u0000) or an unpaired surrogate");
-    expect(textProblem(doc, { i: { name: "ok" }, s: [{ key: "k", prompt: "\ud800" }] })?.extensions).toMatchObject({ code: "VALIDATION", field: "m.scenarios[0].prompt ($s)" });
-    expect(textProblem(doc, { s: [{ ["k\u0000"]: 1 }] })?.extensions.field).toBe("m.scenarios[0] (a key) ($s)");
-    expect(textProblem(parse(`{ run(id: "a\\u0000") { id } }`), {})?.extensions.field).toBe("run.id");
-    expect(textProblem(parse(`query ($n: ID = "\\u0000") { run(id: $n) { id } }`), {})?.extensions.field).toBe("$n");
+    expect(inputProblem(doc, { i: { name: "a\u0000b" } })?.message).toBe("createEvaluation.input.name ($i): must not contain a NUL character (\\u0000) or an unpaired surrogate");
+    expect(inputProblem(doc, { i: { name: "ok" }, s: [{ key: "k", prompt: "\ud800" }] })?.extensions).toMatchObject({ code: "VALIDATION", field: "m.scenarios[0].prompt ($s)" });
+    expect(inputProblem(doc, { s: [{ ["k\u0000"]: 1 }] })?.extensions.field).toBe("m.scenarios[0] (a key) ($s)");
+    expect(inputProblem(parse(`{ run(id: "a\\u0000") { id } }`), {})?.extensions.field).toBe("run.id");
+    expect(inputProblem(parse(`query ($n: ID = "\\u0000") { run(id: $n) { id } }`), {})?.extensions.field).toBe("$n");
   });
 
   it("leaves recordReplay's replay to the domain, which records such text as U+FFFD, and checks its other arguments", () => {
     const doc = parse(`mutation ($r: ID!, $p: JSON!) { recordReplay(runId: $r, scenarioKey: "k", modelLabel: "m", replay: $p) { runId } }`);
-    expect(textProblem(doc, { r: "run-1", p: { answer: "a\u0000 \ud800" } })).toBeNull();
-    expect(textProblem(parse(`{ recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: { answer: "a\\u0000" }) { runId } }`), {})).toBeNull();
-    expect(textProblem(doc, { r: "run\u0000", p: {} })?.extensions.field).toBe("recordReplay.runId ($r)");
+    expect(inputProblem(doc, { r: "run-1", p: { answer: "a\u0000 \ud800" } })).toBeNull();
+    expect(inputProblem(parse(`{ recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: { answer: "a\\u0000" }) { runId } }`), {})).toBeNull();
+    expect(inputProblem(doc, { r: "run\u0000", p: {} })?.extensions.field).toBe("recordReplay.runId ($r)");
     // The same variable in an argument that is checked is still refused there.
     const both = parse(`mutation ($p: JSON!) { recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: $p) { runId } mergeScenarios(evaluationId: "e", scenarios: $p) { added } }`);
-    expect(textProblem(both, { p: { answer: "a\u0000" } })?.extensions.field).toBe("mergeScenarios.scenarios.answer ($p)");
+    expect(inputProblem(both, { p: { answer: "a\u0000" } })?.extensions.field).toBe("mergeScenarios.scenarios.answer ($p)");
   });
 
   it("names an integer past ±2^53-1 in a JSON literal or variable, which would arrive rounded", () => {
     const merge = parse(`mutation ($s: JSON) { mergeScenarios(evaluationId: "e", scenarios: $s) { added } }`);
     // JSON.parse has already rounded 1234567890123456789 to this by the time the API sees it.
-    expect(textProblem(merge, { s: [{ key: "k", params: { ids: [1, 1234567890123456800] } }] })?.message).toBe(
+    expect(inputProblem(merge, { s: [{ key: "k", params: { ids: [1, 1234567890123456800] } }] })?.message).toBe(
       `mergeScenarios.scenarios[0].params.ids[1] ($s): is an integer beyond ±9007199254740991, past which numbers are not exact, so it would not be kept as sent; inside a JSON value, send it as a string`,
     );
-    expect(textProblem(merge, { s: [{ params: { n: -(2 ** 60) } }] })?.extensions.field).toBe("mergeScenarios.scenarios[0].params.n ($s)");
+    expect(inputProblem(merge, { s: [{ params: { n: -(2 ** 60) } }] })?.extensions.field).toBe("mergeScenarios.scenarios[0].params.n ($s)");
     const literal = parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ key: "k", params: { user_id: 1234567890123456789 } }]) { added } }`);
-    expect(textProblem(literal, {})?.extensions).toMatchObject({ code: "VALIDATION", field: "mergeScenarios.scenarios[0].params.user_id" });
+    expect(inputProblem(literal, {})?.extensions).toMatchObject({ code: "VALIDATION", field: "mergeScenarios.scenarios[0].params.user_id" });
     // The largest exact integers, fractions and big floats written as such pass; text wins when both break.
-    expect(textProblem(merge, { s: [{ params: { a: 9007199254740991, b: -9007199254740991, c: 0.5 } }] })).toBeNull();
-    expect(textProblem(parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ params: { a: 9007199254740991, f: 1.5e300 } }]) { added } }`), {})).toBeNull();
-    expect(textProblem(merge, { s: [{ key: "k\u0000", params: { n: 2 ** 60 } }] })?.message).toMatch(/: must not contain a NUL/);
+    expect(inputProblem(merge, { s: [{ params: { a: 9007199254740991, b: -9007199254740991, c: 0.5 } }] })).toBeNull();
+    expect(inputProblem(parse(`mutation { mergeScenarios(evaluationId: "e", scenarios: [{ params: { a: 9007199254740991, f: 1.5e300 } }]) { added } }`), {})).toBeNull();
+    expect(inputProblem(merge, { s: [{ key: "k\u0000", params: { n: 2 ** 60 } }] })?.message).toMatch(/: must not contain a NUL/);
   });
 
   it("leaves such integers in what agents and hosts report (64-bit ids in tool results, trace ids) as they were parsed", () => {
     const replay = { answer: "Shipped.", tool_calls: [{ name: "find_order", result: { id: 1234567890123456800 } }], metadata: { trace_id: 2 ** 63 } };
     const record = parse(`mutation ($r: JSON!) { recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: $r) { runId } }`);
-    expect(textProblem(record, { r: replay })).toBeNull();
+    expect(inputProblem(record, { r: replay })).toBeNull();
     const imported = parse(`mutation ($e: JSON!) { importReport(evaluationId: "e", envelope: $e) { runId } }`);
-    expect(textProblem(imported, { e: { report: { results: [{ replay }] } } })).toBeNull();
+    expect(inputProblem(imported, { e: { report: { results: [{ replay }] } } })).toBeNull();
     // The same value in an argument that is checked is still refused there.
     const both = parse(`mutation ($r: JSON!) { recordReplay(runId: "r", scenarioKey: "k", modelLabel: "m", replay: $r) { runId } mergeScenarios(evaluationId: "e", scenarios: $r) { added } }`);
-    expect(textProblem(both, { r: replay })?.extensions.field).toBe("mergeScenarios.scenarios.tool_calls[0].result.id ($r)");
+    expect(inputProblem(both, { r: replay })?.extensions.field).toBe("mergeScenarios.scenarios.tool_calls[0].result.id ($r)");
   });
 
   it("passes well-formed text, paired surrogates (emoji) included", () => {
     const doc = parse(`query ($id: ID!) { run(id: $id) { id } }`);
-    expect(textProblem(doc, { id: "Où est ma commande 😀 ?" })).toBeNull();
-    expect(textProblem(parse(`{ run(id: "😀") { id } }`), null)).toBeNull();
+    expect(inputProblem(doc, { id: "Où est ma commande 😀 ?" })).toBeNull();
+    expect(inputProblem(parse(`{ run(id: "😀") { id } }`), null)).toBeNull();
   });
 });
 

@@ -17,7 +17,7 @@ import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
-import { textProblem } from "./inputText.js";
+import { inputProblem } from "./inputText.js";
 import { refusePersistedQueries } from "./persistedQueries.js";
 import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
@@ -143,7 +143,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         }
         const deep = tooDeep(payload.variables, MAX_JSON_DEPTH, "variables");
         if (deep !== null) return [new GraphQLError(depthMessage(deep), { extensions: { code: "VALIDATION", field: deep } })];
-        const problem = textProblem(document, payload.variables) ?? costProblem(document, payload.variables);
+        const problem = inputProblem(document, payload.variables) ?? costProblem(document, payload.variables);
         return problem ? [problem] : undefined;
       },
       // Errors go out as over HTTP: a code (and field) in extensions, an internal error's message
@@ -201,8 +201,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
                   { extensions: { code: "VALIDATION", http: { status: 400 } } },
                 );
               }
-              const text = textProblem(document, request.variables);
-              if (text) throw text;
+              const input = inputProblem(document, request.variables);
+              if (input) throw input;
               const problem = costProblem(document, request.variables);
               if (problem) throw new GraphQLError(problem.message, { extensions: { code: "VALIDATION", http: { status: 400 } } });
             },

@@ -45,9 +45,15 @@ const INTEGER: InputRule = {
 function inexactIntegerPath(value: unknown, prefix: string, depth = 0): string | null {
   if (typeof value === "number") return Number.isInteger(value) && !Number.isSafeInteger(value) ? prefix : null;
   if (depth > 200 || value === null || typeof value !== "object") return null;
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v]) : Object.entries(value).map(([k, v]) => [`.${k}`, v]);
-  for (const [step, inner] of entries) {
-    const found = inexactIntegerPath(inner, `${prefix}${step}`, depth + 1);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = inexactIntegerPath(value[i], `${prefix}[${i}]`, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    const found = inexactIntegerPath(inner, `${prefix}.${key}`, depth + 1);
     if (found !== null) return found;
   }
   return null;
@@ -85,7 +91,7 @@ function variablesIn(node: ValueNode, into: Set<string>): void {
 }
 
 /** A VALIDATION error naming the first argument or variable whose text or number breaks its rule, or null. */
-export function textProblem(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+export function inputProblem(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
   return problemFor(TEXT, document, variables) ?? problemFor(INTEGER, document, variables);
 }
 
