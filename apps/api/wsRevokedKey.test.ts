@@ -1,5 +1,6 @@
 // A key revoked while a graphql-ws socket is open stops working on that socket, as it does over
 // HTTP: the key was checked once, at connection_init, and the socket kept its access for good.
+// A subscription it had already started ends too: it went on streaming its run after the revoke.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
@@ -28,3 +29,44 @@ it("refuses operations on an open socket once its key is revoked", async () => {
     await socket.dispose();
   }
 });
+
+it("closes an open socket (4403) once its key is revoked, ending the subscriptions it had started", async () => {
+  const { key, record: watcher } = await keys.create({ tenant: "acme", role: "read" });
+  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Revoked watcher", scenarios: [{ key: "where", prompt: "Where is my order?" }, { key: "when", prompt: "When does it ship?" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+  // External: no worker touches it, so it stays open until this test records its pairs.
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
+  const runId: string = started.body.data.startRun.runId;
+  const record = (scenarioKey: string, answer: string) =>
+    p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $s: String!, $a: String!) { recordReplay(runId: $r, scenarioKey: $s, modelLabel: "gpt-5-mini", replay: { answer: $a }) { scenarioKey } }`, { r: runId, s: scenarioKey, a: answer });
+  const seen: string[] = [];
+  let firstEvent!: () => void;
+  const streaming = new Promise<void>((resolve) => (firstEvent = resolve));
+  const socket = createClient({ url: p.api.wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  try {
+    const ended = new Promise<{ code?: number; reason?: string }>((resolve, reject) => {
+      socket.subscribe<{ runEvents: { type: string; data: { replay?: { answer?: string } } } }>(
+        { query: `subscription ($r: ID!) { runEvents(runId: $r) { type data } }`, variables: { r: runId } },
+        {
+          next: (value) => {
+            const event = value.data!.runEvents;
+            seen.push(event.type === "ReplayRecorded" ? `ReplayRecorded: ${event.data.replay?.answer}` : event.type);
+            firstEvent();
+          },
+          error: (error) => resolve(error as { code?: number; reason?: string }),
+          complete: () => reject(new Error("the subscription completed instead of being cut off")),
+        },
+      );
+    });
+    await streaming;
+    expect((await record("where", "before the revoke")).body.errors).toBeUndefined();
+    await expect.poll(() => seen, { timeout: 5_000 }).toContain("ReplayRecorded: before the revoke");
+    await keys.revoke(watcher.keyId);
+    const stillOpen = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the socket stayed open 5 s after its key was revoked")), 5_000).unref());
+    expect(await Promise.race([ended, stillOpen])).toMatchObject({ code: 4403, reason: "UNAUTHENTICATED: the API key is unknown or revoked" });
+    expect((await record("when", "after the revoke")).body.errors).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen.join("\n")).not.toContain("after the revoke");
+  } finally {
+    await socket.dispose();
+  }
+}, 20_000);

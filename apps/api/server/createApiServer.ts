@@ -23,7 +23,8 @@ import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
-import { cachedApiKeys } from "../auth/cachedApiKeys.js";
+import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
+import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
 import { logOversizedMessagesQuietly } from "./oversizedMessages.js";
 
 export interface ApiServerOptions extends ApiDeps {
@@ -76,6 +77,9 @@ function bearerOf(params: Record<string, unknown> | undefined): unknown {
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  // An open socket's key is asked again as often as the key cache trusts a key (every second
+  // when it trusts none), so a key revoked elsewhere closes its sockets within about twice that.
+  const keyRecheckMs = options.keyCacheMs || DEFAULT_KEY_TTL_MS;
   const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
   const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));
@@ -100,7 +104,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       schema,
       onConnect: async (ctx) => {
         try {
-          ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, bearerOf(ctx.connectionParams)));
+          const verify = () => authenticate(deps.apiKeys, bearerOf(ctx.connectionParams));
+          ctx.extra.api = newContext(deps, await verify());
+          closeSocketWhenKeyRefused(ctx.extra.socket, verify, keyRecheckMs);
           return true;
         } catch (error) {
           // The close names the code an HTTP answer carries in extensions.code: 4403 for a key
