@@ -93,6 +93,10 @@ describe("limits and validation", () => {
     // Page sizes given as variables count too.
     const viaVariables = await p.gql(p.keys.acmeRead, `query ($n: Int) { evaluations(first: $n) { edges { node { runs(first: $n) { edges { node { id } } } } } } }`, { n: 100 });
     expect(viaVariables.body.errors[0].message).toMatch(/query costs \d+; the limit is 5000/);
+    // A page size that is no Int is refused for its type, not for a cost it could never have.
+    const notInt = await p.gql(p.keys.acmeRead, `query ($n: Int) { evaluations(first: $n) { totalCount edges { node { name } } } }`, { n: 2 ** 31 });
+    expect(notInt.status).toBe(400);
+    expect(notInt.body.errors).toMatchObject([{ message: expect.stringContaining("Int cannot represent non 32-bit signed integer value: 2147483648"), extensions: { code: "BAD_USER_INPUT" } }]);
     const ws = collect(p.wsClient(p.keys.acmeRead), `subscription ($r: ID!) { runProgress(runId: $r) { status } }`, { r: runId });
     await expect(ws).resolves.toBeTruthy();
     // A run's whole result list is not a 20-item page: one is answered, ten aliases of it are refused.

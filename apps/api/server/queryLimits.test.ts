@@ -69,6 +69,13 @@ describe("costLimit", () => {
     // evaluations 1 + (edges 1 + 50 x cursor 1)
     expect(await check(query, [costLimit(10, () => ({ n: 50 }))])).toEqual(["query costs 52; the limit is 10"]);
   });
+
+  it("counts a `first` that is no GraphQL Int as a default page, leaving its refusal to the type check", async () => {
+    const query = `query ($n: Int) { evaluations(first: $n) { edges { cursor } } }`;
+    // evaluations 1 + (edges 1 + 20 x cursor 1), as without `first`; 2^31 had cost 4,294,967,298
+    for (const n of [2 ** 31, 1.5, 1e300, "50"]) expect(await check(query, [costLimit(10, () => ({ n }))])).toEqual(["query costs 22; the limit is 10"]);
+    expect(await check(query, [costLimit(10, () => ({ n: 2 ** 31 - 1 }))])).toEqual([`query costs ${2 + (2 ** 31 - 1)}; the limit is 10`]);
+  });
 });
 
 describe("costLimit on whole-run renderings", () => {

@@ -112,17 +112,20 @@ export function depthLimit(maxDepth: number) {
   };
 }
 
-/** A connection's page size as asked; never below 0, so a negative `first` cannot cancel other fields' cost. */
+/**
+ * A connection's page size as asked; never below 0, so a negative `first` cannot cancel other
+ * fields' cost. A `first` that is no GraphQL Int (a fraction, or past 32 bits) counts as a
+ * default page: the operation is refused for its type (BAD_USER_INPUT), not for a cost it
+ * could never have.
+ */
 function listSize(field: FieldNode, variables: Record<string, unknown>): number {
   const first = field.arguments?.find((a) => a.name.value === "first");
   if (!first) return DEFAULT_LIST;
-  if (first.value.kind === Kind.INT) return Math.max(0, Number(first.value.value));
-  if (first.value.kind === Kind.VARIABLE) {
-    const value = variables[first.value.name.value];
-    return typeof value === "number" && Number.isFinite(value) ? Math.max(0, value) : DEFAULT_LIST;
-  }
-  return DEFAULT_LIST;
+  const value = first.value.kind === Kind.INT ? Number(first.value.value) : first.value.kind === Kind.VARIABLE ? variables[first.value.name.value] : null;
+  return isGraphQLInt(value) ? Math.max(0, value) : DEFAULT_LIST;
 }
+
+const isGraphQLInt = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= -(2 ** 31) && (value as number) < 2 ** 31;
 
 /**
  * Connections whose page without `first` is the whole list (each bounded by one run, one suite or
