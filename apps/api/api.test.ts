@@ -125,6 +125,34 @@ describe("a run over GraphQL, followed live", () => {
     }
   });
 
+  it("refuses a cursor of the same list of another run, evaluation, filter or tenant", async () => {
+    const created = await ok(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Cursor scope", scenarios: [{ key: "where", prompt: "Where is my order?" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const other = created.createEvaluation.evaluationId;
+    const otherRun = (await ok(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: other })).startRun.runId;
+    const mine = await ok(p.keys.acmeRead, `query ($id: ID!, $e: ID!) {
+      run(id: $id) { results(first: 1) { pageInfo { endCursor } } matrix(first: 1) { pageInfo { endCursor } } fixItems(first: 1) { pageInfo { endCursor } } gpt: fixItems(model: "gpt-5-mini", first: 1) { pageInfo { endCursor } } }
+      evaluation(id: $e) { runs(first: 1) { pageInfo { endCursor } } scenarios(first: 1) { pageInfo { endCursor } } enabled: scenarios(enabled: true, first: 1) { pageInfo { endCursor } } }
+      evaluations(first: 1) { pageInfo { endCursor } }
+      catalogs(first: 1) { pageInfo { endCursor } }
+    }`, { id: runId, e: evaluationId });
+    const refused = [
+      [p.keys.acmeRead, `run(id: "${otherRun}") { results(after: $a) { totalCount } }`, mine.run.results.pageInfo.endCursor],
+      [p.keys.acmeRead, `run(id: "${otherRun}") { matrix(after: $a) { totalCount } }`, mine.run.matrix.pageInfo.endCursor],
+      [p.keys.acmeRead, `run(id: "${otherRun}") { fixItems(after: $a) { totalCount } }`, mine.run.fixItems.pageInfo.endCursor],
+      [p.keys.acmeRead, `run(id: "${runId}") { fixItems(after: $a) { totalCount } }`, mine.run.gpt.pageInfo.endCursor],
+      [p.keys.acmeRead, `evaluation(id: "${other}") { runs(after: $a) { totalCount } }`, mine.evaluation.runs.pageInfo.endCursor],
+      [p.keys.acmeRead, `evaluation(id: "${other}") { scenarios(after: $a) { totalCount } }`, mine.evaluation.scenarios.pageInfo.endCursor],
+      [p.keys.acmeRead, `evaluation(id: "${evaluationId}") { scenarios(after: $a) { totalCount } }`, mine.evaluation.enabled.pageInfo.endCursor],
+      [p.keys.globexWrite, `evaluations(after: $a) { totalCount }`, mine.evaluations.pageInfo.endCursor],
+      [p.keys.globexWrite, `catalogs(after: $a) { totalCount }`, mine.catalogs.pageInfo.endCursor],
+    ] as const;
+    for (const [key, field, cursor] of refused) {
+      expect(cursor, field).toEqual(expect.any(String));
+      const answer = await p.gql(key, `query ($a: String) { ${field} }`, { a: cursor });
+      expect(answer.body.errors?.[0], field).toMatchObject({ message: "after is not a cursor this list gave out", extensions: { code: "VALIDATION", field: "after" } });
+    }
+  });
+
   it("renders the report rebuilt from events, identical to the REST exports", async () => {
     const data = await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { report {
       markdown json verdictMarkdown fixItemsMarkdown(model: "gpt-5-mini") scenarioMarkdown(key: "refund") html(theme: DARK)

@@ -50,9 +50,22 @@ export function decodeCursor(cursor: string, shape: CursorPart[]): unknown[] {
   throw DomainError.validation("after is not a cursor this list gave out", "after");
 }
 
-export function connection<T>(rows: T[], size: number, totalCount: number, cursorOf: (row: T) => unknown[]): Connection<T> {
+/**
+ * The parts after `scope` of a cursor that `connection(..., scope, ...)` gave out for this list:
+ * another list's cursor (another tenant's evaluations, another evaluation's runs) names another
+ * scope and is a validation error, as a made-up one is. Cursors are not signed: one written in
+ * the shape of this list's is read as a place in it, and the query stays within the caller's rows.
+ */
+export function decodeScopedCursor(cursor: string, scope: string, shape: CursorPart[]): unknown[] {
+  const [cursorScope, ...parts] = decodeCursor(cursor, ["text", ...shape]);
+  if (cursorScope !== scope) throw DomainError.validation("after is not a cursor this list gave out", "after");
+  return parts;
+}
+
+/** A page of rows read one more than `size` (so it knows whether more follow), each cursor `[scope, ...cursorOf(row)]`. */
+export function connection<T>(rows: T[], size: number, totalCount: number, scope: string, cursorOf: (row: T) => unknown[]): Connection<T> {
   const nodes = rows.slice(0, size);
-  const edges = nodes.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
+  const edges = nodes.map((node) => ({ cursor: encodeCursor([scope, ...cursorOf(node)]), node }));
   return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
 }
 

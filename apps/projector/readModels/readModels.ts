@@ -8,7 +8,7 @@ import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
-import { connection, decodeCursor, pageSize } from "./paging.js";
+import { connection, decodeScopedCursor, pageSize } from "./paging.js";
 import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
 } from "./selects.js";
@@ -93,7 +93,7 @@ export class ReadModels implements TenantIndex {
     const countWhere = where.join(" AND ");
     const countParams = [...params];
     if (args.after) {
-      const [createdAt, id] = decodeCursor(args.after, ["timestamp", "text"]);
+      const [createdAt, id] = decodeScopedCursor(args.after, `evaluations of ${tenant}`, ["timestamp", "text"]);
       where.push("(e.created_at, e.id) < (?::timestamptz, ?)");
       params.push(createdAt, id);
     }
@@ -103,7 +103,7 @@ export class ReadModels implements TenantIndex {
       [...params, size + 1],
     );
     const [count] = await sql.execute<{ n: number }>(`SELECT count(*)::int AS n FROM evaluations e WHERE ${countWhere}`, countParams);
-    return connection(rows, size, count.n, (e) => [e.createdAt, e.id]);
+    return connection(rows, size, count.n, `evaluations of ${tenant}`, (e) => [e.createdAt, e.id]);
   }
 
   getEvaluation(tenant: string, id: string): Promise<Evaluation | null> {
@@ -131,7 +131,7 @@ export class ReadModels implements TenantIndex {
     const params: unknown[] = [tenant, evaluationId];
     let after = "";
     if (args.after) {
-      const [number] = decodeCursor(args.after, ["integer"]);
+      const [number] = decodeScopedCursor(args.after, `runs of ${evaluationId}`, ["integer"]);
       after = " AND r.number < ?";
       params.push(number);
     }
@@ -141,7 +141,7 @@ export class ReadModels implements TenantIndex {
       [...params, size + 1],
     );
     const [count] = await sql.execute<{ n: number }>("SELECT count(*)::int AS n FROM runs r WHERE r.tenant = ? AND r.evaluation_id = ?", [tenant, evaluationId]);
-    return connection(rows, size, count.n, (r) => [r.number]);
+    return connection(rows, size, count.n, `runs of ${evaluationId}`, (r) => [r.number]);
   }
 
   async getRun(tenant: string, id: string): Promise<Run | null> {

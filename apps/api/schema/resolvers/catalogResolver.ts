@@ -38,7 +38,7 @@ export class CatalogResolver {
     @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<CatalogConnection> {
-    return listPage((await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[], { first, after }, "catalogs");
+    return listPage((await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[], { first, after }, `catalogs of ${context.principal.tenant}`);
   }
 
   @Query(() => CatalogNode, { description: "A catalog of the tenant's; NOT_FOUND otherwise." })

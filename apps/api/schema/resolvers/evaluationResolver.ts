@@ -157,7 +157,8 @@ export class EvaluationResolver {
       const data = (row.data ?? {}) as { tags?: string[]; params?: Record<string, unknown> };
       return { ...row, tags: data.tags ?? [], params: data.params ?? {} };
     }) as ScenarioNode[];
-    return listPage(scenarios, { first, after }, "scenarios");
+    // The filters are part of the list: a place in one filter's list is another in the next's.
+    return listPage(scenarios, { first, after }, `scenarios of ${evaluation.id}${JSON.stringify([group ?? null, enabled ?? null])}`);
   }
 
   @FieldResolver(() => RunConnection, { description: "Runs newest first." })

@@ -150,7 +150,7 @@ export class RunResolver {
     checkModelFilter(model);
     // Keyed by n, the pair's place in the run: a page of a filter goes on after the last pair it
     // showed even when pairs before it were scored into the filter since.
-    return listPage(await filteredResults(run, { model, status, fault }, context), { first, after }, "results", (result) => result.n);
+    return listPage(await filteredResults(run, { model, status, fault }, context), { first, after }, `results of ${run.id}`, (result) => result.n);
   }
 
   @FieldResolver(() => MatrixRowConnection, { description: "Scenario x model: rows in run order, cells in model order; the whole matrix unless `first` is given." })
@@ -169,7 +169,7 @@ export class RunResolver {
       }
       return [...byScenario.values()];
     });
-    return listPage(rows, { first, after }, "matrix");
+    return listPage(rows, { first, after }, `matrix of ${run.id}`);
   }
 
   @FieldResolver(() => FixItemConnection, {
@@ -185,7 +185,8 @@ export class RunResolver {
     // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
     checkModelFilter(model);
     if (model != null) checkRunModel(model, (run.models ?? []).map((m) => m.label));
-    return listPage(await runFixItems(run, model, context), { first, after }, "fixItems");
+    // The model filter is part of the list: a place in one filter's list is another in the next's.
+    return listPage(await runFixItems(run, model, context), { first, after }, `fixItems of ${run.id}${model == null ? "" : ` for ${model}`}`);
   }
 
   @FieldResolver(() => GraphQLJSON, { nullable: true, description: "The recorded comparison (models, pairs, conclusion, seed, resamples)." })
