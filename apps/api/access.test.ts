@@ -156,8 +156,8 @@ describe("limits and validation", () => {
     const before = (await p.store.readAll({ limit: 100_000 })).length;
     for (const field of ["agent", "name"]) {
       const blank = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { ${field === "agent" ? 'agent: "", name: "N"' : 'agent: "A", name: ""'}, scenariosText: "Where is my order?" }) { evaluationId } }`);
-      expect(blank.body.errors[0].extensions).toEqual({ code: "VALIDATION", field });
-      expect(blank.body.errors[0].message).toMatch(new RegExp(`${field}: must not be blank`));
+      expect(blank.body.errors[0].extensions).toEqual({ code: "VALIDATION", field: `input.${field}` });
+      expect(blank.body.errors[0].message).toMatch(new RegExp(`: input\\.${field}: must not be blank`));
     }
     const bad = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "N", threshold: 3 }) { evaluationId } }`);
     expect(bad.body.errors[0].extensions.code).toBe("VALIDATION");

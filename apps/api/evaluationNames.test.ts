@@ -24,14 +24,14 @@ afterAll(async () => {
 });
 
 describe("createEvaluation: a name is unique per agent", () => {
-  it("answers a second evaluation of the agent under a taken name CONFLICT naming `name`, and writes nothing", async () => {
+  it("answers a second evaluation of the agent under a taken name CONFLICT naming `input.name`, and writes nothing", async () => {
     const first = await create(p.keys.acmeWrite, { agent: "A", name: "Orders" });
     expect(first.body.errors).toBeUndefined();
     const logBefore = (await p.store.readAll()).length;
     const again = await create(p.keys.acmeWrite, { agent: "A", name: "Orders" });
     expect(again.body.errors[0]).toMatchObject({
-      message: 'name: an evaluation named "Orders" already exists for agent "A"',
-      extensions: { code: "CONFLICT", field: "name" },
+      message: 'input.name: an evaluation named "Orders" already exists for agent "A"',
+      extensions: { code: "CONFLICT", field: "input.name" },
     });
     expect((await p.store.readAll()).length).toBe(logBefore);
     expect(await names(p.keys.acmeWrite)).toEqual(["A/Orders"]);
@@ -41,7 +41,7 @@ describe("createEvaluation: a name is unique per agent", () => {
     const set = "support_desk/triage/smoke";
     expect((await create(p.keys.acmeWrite, { set })).body.errors).toBeUndefined();
     const again = await create(p.keys.acmeWrite, { set });
-    expect(again.body.errors[0]).toMatchObject({ message: `name: an evaluation named "${set}" already exists for agent "SupportAgent"`, extensions: { code: "CONFLICT", field: "name" } });
+    expect(again.body.errors[0]).toMatchObject({ message: `input.name: an evaluation named "${set}" already exists for agent "SupportAgent"`, extensions: { code: "CONFLICT", field: "input.name" } });
     // Named otherwise, or for another agent, the set makes a second evaluation.
     expect((await create(p.keys.acmeWrite, { set, name: `${set} (nightly)` })).body.errors).toBeUndefined();
     expect((await create(p.keys.acmeWrite, { set, agent: "BillingAgent" })).body.errors).toBeUndefined();

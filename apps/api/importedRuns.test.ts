@@ -93,7 +93,7 @@ it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it 
     const again = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: exported });
     expect(again.body.data.importReport).toEqual({ ...imported, duplicate: true });
     const different = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: { ...exported, report: report(0.5) } });
-    expect(different.body.errors[0]).toMatchObject({ message: "run_id already exists with a different report", extensions: { code: "CONFLICT", field: "run_id" } });
+    expect(different.body.errors[0]).toMatchObject({ message: "run_id already exists with a different report", extensions: { code: "CONFLICT", field: "envelope.run_id" } });
   }
 });
 

@@ -61,7 +61,7 @@ describe("importCatalog", () => {
     const nightly = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/nightly/full" } });
     expect(nodes(nightly.body.data.createEvaluation.evaluation.scenarios).map((s: { key: string }) => s.key)).toEqual(["b"]);
     const missing = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/app/weekly" } });
-    expect(missing.body.errors[0]).toMatchObject({ message: 'no set "weekly" in product "web/app" of catalog slash', extensions: { code: "NOT_FOUND", field: "fromCatalogSet" } });
+    expect(missing.body.errors[0]).toMatchObject({ message: 'no set "weekly" in product "web/app" of catalog slash', extensions: { code: "NOT_FOUND", field: "input.fromCatalogSet" } });
     const noProduct = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { fromCatalogSet: "slash/web/site/smoke" } });
     expect(noProduct.body.errors[0]).toMatchObject({ message: 'no product "web" or "web/site" in catalog slash', extensions: { code: "NOT_FOUND" } });
     const clash = "catalog: clash\nproducts:\n  - key: a/b\n    sets:\n      - key: c\n        scenarios: [{key: x, prompt: one}]\n  - key: a\n    sets:\n      - key: b/c\n        scenarios: [{key: y, prompt: two}]\n";
@@ -123,5 +123,21 @@ describe("createEvaluation: compareModels", () => {
     const res = await p.gql(p.keys.acmeWrite, CREATED, { input: { agent: "A", name: "twice", scenariosText: "hello", compareModels: ["gpt-5", "claude-sonnet-5", "gpt-5"] } });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.createEvaluation.evaluation.compareModels).toEqual(["gpt-5", "claude-sonnet-5"]);
+  });
+});
+
+describe("a command's rule names the argument the client sent, not the command's field", () => {
+  it("in createEvaluation's input, startRun's selection and recordReplay's arguments", async () => {
+    const models = Array.from({ length: 51 }, (_, i) => `model-${i}`);
+    const tooMany = await refused(`mutation ($m: [String!]) { createEvaluation(input: { agent: "A", name: "Many", compareModels: $m }) { evaluationId } }`, { m: models }, /compare/);
+    expect(tooMany.extensions.field).toBe("input.compareModels"); // was compare_models
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Arguments", scenarios: [{ key: "where", prompt: "Where is my order?" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const evaluationId = created.body.data.createEvaluation.evaluationId;
+    const blank = await refused(`mutation ($id: ID!) { startRun(evaluationId: $id, selection: { models: [" "] }) { runId } }`, { id: evaluationId }, /model/i);
+    expect(blank.extensions.field).toBe("selection.models"); // was models
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: evaluationId });
+    const runId = started.body.data.startRun.runId;
+    const outside = await refused(`mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "elsewhere", modelLabel: "gpt-5-mini", replay: { answer: "Hi" }) { runId } }`, { r: runId }, /elsewhere/);
+    expect(outside.extensions.field).toBe("scenarioKey"); // was scenario_key
   });
 });

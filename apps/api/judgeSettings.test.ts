@@ -50,7 +50,7 @@ describe("createEvaluation: the judge", () => {
     const kind = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "bad kind", scenariosText: "hello", judgeKind: "weird" } });
     expect(kind.body.errors[0]).toMatchObject({ message: expect.stringContaining('at "input.judgeKind"; Value "weird" does not exist in "JudgeKind" enum'), extensions: { code: "BAD_USER_INPUT" } });
     const model = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "blank model", scenariosText: "hello", judgeKind: "LLM", judgeModel: " " } });
-    expect(model.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "judgeModel" } });
+    expect(model.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "input.judgeModel" } });
     expect((await p.store.readAll({ limit: 10_000 })).length).toBe(before);
   });
 });

@@ -50,16 +50,16 @@ async function created(input: Record<string, unknown>): Promise<{ id: string; sc
 
 describe("createEvaluation: a given source must select scenarios", () => {
   it("refuses text whose scenarios are all production-only, writing nothing and reserving no name", async () => {
-    await refused(CREATE, { input: { agent: "A", name: "Production", scenariosText: PRODUCTION_ONLY } }, NOTHING_MATCHED, "scenariosText");
+    await refused(CREATE, { input: { agent: "A", name: "Production", scenariosText: PRODUCTION_ONLY } }, NOTHING_MATCHED, "input.scenariosText");
     const list = [{ key: "o1", prompt: "Which open tickets mention a refund?", production_only: true }];
-    await refused(CREATE, { input: { agent: "A", name: "Production", scenarios: list } }, NOTHING_MATCHED, "scenarios");
+    await refused(CREATE, { input: { agent: "A", name: "Production", scenarios: list } }, NOTHING_MATCHED, "input.scenarios");
     // The name was not taken: the same request with includeProductionOnly makes it.
     expect((await created({ name: "Production", scenariosText: PRODUCTION_ONLY, includeProductionOnly: true })).scenarios).toEqual([{ key: "o1", position: 0 }]);
   });
 
   it("refuses blank text and an empty list; with neither, the evaluation starts with no scenarios", async () => {
-    await refused(CREATE, { input: { agent: "A", name: "Blank", scenariosText: "  \n " } }, "No scenarios found in the pasted text", "scenariosText");
-    await refused(CREATE, { input: { agent: "A", name: "Blank", scenarios: [] } }, "No scenarios found in the list", "scenarios");
+    await refused(CREATE, { input: { agent: "A", name: "Blank", scenariosText: "  \n " } }, "No scenarios found in the pasted text", "input.scenariosText");
+    await refused(CREATE, { input: { agent: "A", name: "Blank", scenarios: [] } }, "No scenarios found in the list", "input.scenarios");
     // An evaluation with no scenarios yet is one a suite is merged into, or reports imported into.
     expect((await created({ name: "Blank" })).scenarios).toEqual([]);
   });
@@ -67,14 +67,14 @@ describe("createEvaluation: a given source must select scenarios", () => {
   it("refuses scenarios given beside fromCatalogSet, naming both (they were silently ignored)", async () => {
     for (const [field, value] of [["scenariosText", "An extra question | key: extra"], ["scenarios", [{ key: "extra", prompt: "An extra question" }]]] as const) {
       const message = `give fromCatalogSet or ${field}, not both: a catalog set brings its own scenarios`;
-      await refused(CREATE, { input: { fromCatalogSet: "support_desk/triage/smoke", name: `mixed ${field}`, [field]: value } }, message, field);
+      await refused(CREATE, { input: { fromCatalogSet: "support_desk/triage/smoke", name: `mixed ${field}`, [field]: value } }, message, `input.${field}`);
     }
   });
 
   it("names the argument a malformed text or keyPrefix came in", async () => {
     const yaml = "suite: s\ngroups:\n  - key: g\n    scenarios: [ {prompt: a";
     const res = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "Bad YAML", scenariosText: yaml } });
-    expect(res.body.errors[0].extensions).toEqual({ code: "VALIDATION", field: "scenariosText" });
+    expect(res.body.errors[0].extensions).toEqual({ code: "VALIDATION", field: "input.scenariosText" });
     expect(res.body.errors[0].message).toMatch(/^line \d+: invalid evaluation suite YAML: /);
     const { id } = await created({ name: "Prefixed", scenariosText: "Hello" });
     await refused(MERGE, { id, t: "# Orders\nWhere is it?", k: "!!" }, 'keyPrefix: "!!" has no letters or digits a key can use', "keyPrefix");

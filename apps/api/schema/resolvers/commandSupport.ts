@@ -7,7 +7,7 @@ import {
 } from "@verdict/domain";
 import type { z } from "zod";
 import { requireWrite, type ApiContext } from "../../server/context.js";
-import { ApiError, notFound } from "../../server/errors.js";
+import { ApiError, classify, notFound } from "../../server/errors.js";
 
 export function commandOptions(context: ApiContext): Omit<HandleOptions<never>, "decideContext"> {
   requireWrite(context);
@@ -55,4 +55,27 @@ export function validInput<S extends z.ZodType>(schema: S, input: unknown, prefi
   const issue = parsed.error.issues[0];
   const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
   throw new ApiError("VALIDATION", `${field}: ${issue.message}`, field);
+}
+
+/**
+ * Runs a mutation's work with its errors naming the arguments the client sent. The commands'
+ * rules name their fields as the guide's JSON does (`scenario_key`, `compare_models`), and some
+ * checks name an input field bare (`judgeModel`): `argumentOf` maps the first part of such a
+ * field to the argument's path (`scenarioKey`, `input.compareModels`), so `extensions.field`
+ * (and the message, where it names the field) names what the client can find in its request.
+ */
+export async function namingArguments<T>(argumentOf: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const known = classify(error);
+    const named = known?.field;
+    const [head, ...rest] = named?.split(".") ?? [];
+    if (!known || named === undefined || !Object.hasOwn(argumentOf, head)) throw error;
+    const field = [argumentOf[head], ...rest].join(".");
+    // `name: …` or `command is invalid: name: …`: the field as the message names it, too.
+    const at = known.message.startsWith(`${named}: `) ? 0 : known.message.indexOf(`: ${named}: `) + 2;
+    const message = at >= 0 && known.message.startsWith(`${named}: `, at) ? known.message.slice(0, at) + field + known.message.slice(at + named.length) : known.message;
+    throw new ApiError(known.code, message, field);
+  }
 }

@@ -9,7 +9,7 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { JudgeKind, OnRemoved } from "../types/enums.js";
 import { EvaluationConnection, EvaluationNode, ScenarioConnection, type ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
-import { afterWrite, commandOptions, ownEvaluation } from "./commandSupport.js";
+import { afterWrite, commandOptions, namingArguments, ownEvaluation } from "./commandSupport.js";
 import { evaluationFromCatalogSet } from "./catalogSet.js";
 import { givenSource, scenarioRecords } from "./scenarioInputs.js";
 
@@ -123,6 +123,13 @@ function onlyCatalogSet(input: CreateEvaluationInput): string {
   return input.fromCatalogSet as string;
 }
 
+// createEvaluation's input fields, as the command (snake_case) or a check (bare) names them.
+const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
+  ["agent", "name", "judgeKind", "judgeModel", "criteria", "threshold", "compareModels", "scenariosText", "scenarios", "fromCatalogSet", "includeProductionOnly"].flatMap(
+    (field) => [[field, `input.${field}`], [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), `input.${field}`]],
+  ),
+);
+
 @Resolver(() => EvaluationNode)
 export class EvaluationResolver {
   @Query(() => EvaluationConnection, { description: "The tenant's evaluations, newest first." })
@@ -185,6 +192,10 @@ export class EvaluationResolver {
 
   @Mutation(() => EvaluationPayload)
   async createEvaluation(@Arg("input", () => CreateEvaluationInput) input: CreateEvaluationInput, @Ctx() context: ApiContext): Promise<EvaluationPayload> {
+    return namingArguments(CREATE_EVALUATION_ARGUMENTS, () => this.#createEvaluation(input, context));
+  }
+
+  async #createEvaluation(input: CreateEvaluationInput, context: ApiContext): Promise<EvaluationPayload> {
     const options = commandOptions(context);
     const evaluationId = context.deps.ids.next();
     const base = input.fromCatalogSet

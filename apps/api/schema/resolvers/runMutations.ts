@@ -12,7 +12,7 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { importEnvelope } from "../../report/importEnvelope.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
-import { afterWrite, commandOptions, ownEvaluation, validInput } from "./commandSupport.js";
+import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
 export class RunSelectionInput {
@@ -104,6 +104,11 @@ function resolveModels(requested: string[] | null | undefined, compareModels: st
   }
 }
 
+// The commands' fields (and the selection's, bare), as the arguments they came in.
+const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.models", keys: "selection.keys", group: "selection.group" };
+const RECORD_REPLAY_ARGUMENTS = { run_id: "runId", scenario_key: "scenarioKey", model_label: "modelLabel" };
+const IMPORT_REPORT_ARGUMENTS = { evaluation_id: "evaluationId", run_id: "envelope.run_id" };
+
 @Resolver()
 export class RunMutations {
   @Mutation(() => StartRunPayload, { description: "Freezes the selection and starts a run; external runs wait for recordReplay." })
@@ -129,7 +134,7 @@ export class RunMutations {
       judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
       tools: roster,
     };
-    const result = await startRun(context.deps.store, command, options);
+    const result = await namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options));
     await afterWrite(context, result.run.position, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
     const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
@@ -150,10 +155,9 @@ export class RunMutations {
     if (state.status === "none" || state.started?.tenant !== context.principal.tenant) throw notFound("run", runId, "runId");
     if (!state.external) throw new ApiError("CONFLICT", `run ${runId} is not external; its replays are the workers'`, "runId");
     const command = { type: "RecordReplay", run_id: runId, scenario_key: scenarioKey, model_label: modelLabel, replay };
-    const handled = await handleCommand(context.deps.store, resultAggregate, pairStream(state, scenarioKey, modelLabel), command, {
-      ...options,
-      decideContext: { run: state },
-    });
+    const handled = await namingArguments(RECORD_REPLAY_ARGUMENTS, async () =>
+      handleCommand(context.deps.store, resultAggregate, pairStream(state, scenarioKey, modelLabel), command, { ...options, decideContext: { run: state } }),
+    );
     await afterWrite(context, handled.position, `the replay of ${scenarioKey} x ${modelLabel} in run ${runId}`);
     return { runId, scenarioKey, modelLabel };
   }
@@ -181,7 +185,7 @@ export class RunMutations {
     @Ctx() context: ApiContext,
   ): Promise<ImportReportPayload> {
     const options = { ...commandOptions(context), tenants: context.deps.readModels };
-    const { position, ...imported } = await importEnvelope(context.deps.store, evaluationId, envelope, options);
+    const { position, ...imported } = await namingArguments(IMPORT_REPORT_ARGUMENTS, () => importEnvelope(context.deps.store, evaluationId, envelope, options));
     await afterWrite(context, position, `run ${imported.runId} (the envelope's run ${imported.hostRunId})`);
     return imported;
   }
