@@ -224,6 +224,19 @@ describe("REST report exports", () => {
     expect(envelope).toMatchObject({ version: 1, run_id: runId, source: "verdict", agent_name: "SupportAgent", suite: "support_desk/triage/smoke" });
     expect(envelope.report.verdict.winner).toBe("gpt-5-mini");
     expect((await p.get(p.keys.acmeRead, `/api/evaluations/other/runs/${runId}/report.json`)).status).toBe(404);
+    // An unknown run names the path parameter it came in (it said `id`).
+    const noRun = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/00000000-0000-4000-8000-000000000000/report.json`);
+    expect(await noRun.json()).toEqual({ error: "run 00000000-0000-4000-8000-000000000000 not found", code: "NOT_FOUND", field: "runId" });
+    // A NUL is refused as in GraphQL, not looked up and echoed back in a 404.
+    const nul = await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=%00`);
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toMatchObject({ code: "VALIDATION", field: "scenario" });
+  });
+
+  it("names a very long unknown id in a NOT_FOUND message by its first 200 characters, not whole", async () => {
+    const id = "x".repeat(50_000);
+    const answer = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { id } }`, { id });
+    expect(answer.body.errors[0]).toMatchObject({ message: `run ${"x".repeat(200)}… (50000 characters) not found`, extensions: { code: "NOT_FOUND", field: "id" } });
   });
 });
 

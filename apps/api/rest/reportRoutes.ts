@@ -4,7 +4,7 @@
 //   GET /api/evaluations/:id/runs/:runId/report.json   the version-1 envelope
 // `?download=1` adds Content-Disposition: attachment; filename="<evaluation>-run-<n>.<ext>".
 import { Router, type Request, type Response } from "express";
-import { evaluationAggregate, evaluationStream, isValidId, loadAggregate, type Report } from "@verdict/domain";
+import { evaluationAggregate, evaluationStream, isStorableText, isValidId, loadAggregate, TEXT_RULE, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
 import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
@@ -25,9 +25,9 @@ interface Located {
 
 async function locate(context: ApiContext, evaluationId: string, runId: string): Promise<Located> {
   if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
-  const history = await runHistory(context, runId);
+  const history = await runHistory(context, runId, "runId");
   const head = history.record?.started ?? history.imported;
-  if (!head || head.evaluation_id !== evaluationId) throw notFound("run", runId);
+  if (!head || head.evaluation_id !== evaluationId) throw notFound("run", runId, "runId");
   const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
   if (!state.exists || state.tenant !== context.principal.tenant) throw notFound("evaluation", evaluationId);
   return { history, evaluationName: state.name ?? evaluationId, agent: state.agent ?? "agent", number: head.number };
@@ -43,6 +43,8 @@ function query(req: Request, name: string): string | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   if (typeof value !== "string") throw new ApiError("VALIDATION", `${name} must be given once`, name);
+  // As GraphQL arguments are (inputText.ts): no report holds such text, and an answer echoing it back helps no one.
+  if (!isStorableText(value)) throw new ApiError("VALIDATION", `${name} ${TEXT_RULE}`, name);
   return value;
 }
 

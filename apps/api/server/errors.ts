@@ -45,8 +45,12 @@ export function sendGraphQLError(res: { status(code: number): { json(body: unkno
   res.status(HTTP_STATUS[code]).json({ errors: [{ message, extensions: field === undefined ? { code } : { code, field } }] });
 }
 
+/** An id is named in the message as sent, up to ID_SHOWN characters: a 1.5 MB "id" came back whole. */
+const ID_SHOWN = 200;
+
 export function notFound(what: string, id: string, field = "id"): ApiError {
-  return new ApiError("NOT_FOUND", `${what} ${id} not found`, field);
+  const shown = id.length > ID_SHOWN ? `${id.slice(0, ID_SHOWN)}… (${id.length} characters)` : id;
+  return new ApiError("NOT_FOUND", `${what} ${shown} not found`, field);
 }
 
 export interface ClassifiedError {

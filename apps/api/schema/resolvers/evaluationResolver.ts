@@ -226,7 +226,8 @@ export class EvaluationResolver {
     @Arg("evaluationId", () => ID) evaluationId: string,
     @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
     @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
-    @Arg("onRemoved", () => OnRemoved, { nullable: true }) onRemoved: OnRemoved | null,
+    @Arg("onRemoved", () => OnRemoved, { nullable: true, description: "Scenarios the new suite no longer names: DESTROY (the default) deletes them, DISABLE keeps them disabled." })
+    onRemoved: OnRemoved | null,
     @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios (default false, as createEvaluation)." })
     includeProductionOnly: boolean | null,
     @Ctx() context: ApiContext,

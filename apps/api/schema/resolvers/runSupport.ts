@@ -4,11 +4,14 @@ import { memo, type ApiContext } from "../../server/context.js";
 import { rebuildReport } from "../../report/rebuildReport.js";
 import { historyResultCount, loadRunHistory, type RunHistory } from "../../report/runEvents.js";
 
-/** The run's events (cached once it has ended: a finished run's history never changes). */
-export function runHistory(context: ApiContext, runId: string): Promise<RunHistory> {
+/**
+ * The run's events (cached once it has ended: a finished run's history never changes). A run
+ * that is not the caller's is NOT_FOUND naming `field`, the argument or path parameter it came in.
+ */
+export function runHistory(context: ApiContext, runId: string, field = "id"): Promise<RunHistory> {
   const tenant = context.principal.tenant;
   return memo(context, `history:${runId}`, async () =>
-    (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId, { tenants: context.deps.readModels }), historyResultCount)) as RunHistory);
+    (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId, { tenants: context.deps.readModels, field }), historyResultCount)) as RunHistory);
 }
 
 /** The run's report, rebuilt once a request (a running run's fields and pages read the same one). */
