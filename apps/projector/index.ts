@@ -6,6 +6,7 @@ export { createProjector, DEFAULT_PROJECTOR_NAME, type Projector, type Projector
 export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } from "./projection/applyBatch.js";
 export { batchesOf } from "./batches.js";
 export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
+export { ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export { listPage, type ListPageArgs } from "./readModels/paging.js";
 export type * from "./readModels/types.js";

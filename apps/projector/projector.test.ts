@@ -364,6 +364,40 @@ describe("delivery, restart and rebuild", () => {
     expect(await counted()).toEqual(await recount());
   });
 
+  it("refuses to follow another event log from the checkpoint of the one it projected, until rebuilt from it", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await projectorOf().catchUp();
+    // The same read database beside a new log (a new VERDICT_HOME): its evaluation sits before
+    // the old checkpoint, so following from there would skip it for good.
+    const first = store;
+    store = createMemoryEventStore({ now: () => new Date("2026-11-30T12:00:00Z") });
+    await createEvaluation(store, deps, "e2", ["b"]);
+    const anotherLog = (await first.readAll({ limit: 1 }))[0].id;
+    const thisLog = (await store.readAll({ limit: 1 }))[0].id;
+    const refusal = `the read database holds read models of another event log (projected from the log whose first event is ${anotherLog}; this log's first event is ${thisLog})`;
+    await expect(projectorOf().catchUp()).rejects.toThrow(refusal);
+    const retried: unknown[] = [];
+    const following = projectorOf({ retryDelayMs: 10, onRetry: (error) => retried.push(error) });
+    following.start();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect(following.stop()).rejects.toThrow(refusal); // stopped for good, not retried
+    expect(retried).toEqual([]);
+    expect(await read.readModels.getEvaluation("acme", "e2")).toBeNull();
+    // Empty, the new log is refused too.
+    const empty = createMemoryEventStore();
+    await expect(createProjector({ store: empty, orm: read.orm }).catchUp()).rejects.toThrow("this log's first event is none: it is empty");
+    await projectorOf().rebuild();
+    expect(await read.readModels.getEvaluation("acme", "e2")).not.toBeNull();
+    expect(await read.readModels.getEvaluation("acme", "e1")).toBeNull();
+    await createEvaluation(store, deps, "e3", ["c"]);
+    expect(await projectorOf().catchUp()).toBeGreaterThan(0);
+    // A checkpoint written before checkpoints named their log takes the log it follows next.
+    await sqlOf(read.orm.em.fork()).execute("UPDATE projector_checkpoints SET log_first_event = NULL");
+    await createEvaluation(store, deps, "e4", ["d"]);
+    expect(await projectorOf().catchUp()).toBeGreaterThan(0);
+    await expect(createProjector({ store: first, orm: read.orm }).catchUp()).rejects.toThrow("holds read models of another event log");
+  });
+
   it("rebuild truncates and replays into identical rows", async () => {
     await fullRun();
     await createEvaluation(store, deps, "e2", ["x", "y", "z"]);

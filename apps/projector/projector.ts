@@ -8,6 +8,7 @@ import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
+import { checkSameLog, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { batchesOf } from "./batches.js";
@@ -127,6 +128,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   }
 
   async function follow(signal: AbortSignal): Promise<void> {
+    await checkSameLog(database.sql(), options.store, name);
     const after = (await checkpoint()) ?? undefined;
     for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0)) {
       await apply(events);
@@ -141,7 +143,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         return await follow(signal);
       } catch (error) {
         if (signal.aborted) return;
-        if (delay === null || isDomainError(error)) throw error;
+        if (delay === null || isDomainError(error) || error instanceof ReadModelsOfAnotherLogError) throw error;
         options.onRetry?.(error);
         await new Promise((resolve) => setTimeout(resolve, delay));
         if (signal.aborted) return;
@@ -151,6 +153,7 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function catchUp(onProgress?: (applied: number) => void): Promise<number> {
     let applied = 0;
+    await checkSameLog(database.sql(), options.store, name);
     let after = (await checkpoint()) ?? undefined;
     for (;;) {
       const events = await options.store.readAll({ after, limit: batchSize });

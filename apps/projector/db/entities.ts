@@ -146,7 +146,7 @@ export const VerdictEntity = new EntitySchema<VerdictRow>({
 export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number }
 export const CheckpointEntity = new EntitySchema<CheckpointRow>({
   name: "ProjectorCheckpoint", tableName: "projector_checkpoints",
-  properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big },
+  properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big, logFirstEvent: { type: "text", nullable: true } },
 });
 
 /** An event the read database refused, passed over (projection/rejections.ts). */

@@ -66,6 +66,8 @@ export async function applyBatch(em: EntityManager, events: readonly RecordedEve
 export async function applyInTransaction(sql: Sql, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
   const registry = options.registry ?? eventRegistry;
   let checkpoint = await readCheckpoint(sql, options.name, true);
+  // No checkpoint yet: this batch is the log's beginning, and its first event names the log.
+  const firstOfLog = checkpoint === null ? (events[0]?.id ?? null) : null;
   const batch = new Batch();
   let applied = 0;
   let skipped = 0;
@@ -88,7 +90,7 @@ export async function applyInTransaction(sql: Sql, events: readonly RecordedEven
   for (const runId of batch.summariesToCompute) await computeModelSummaries(sql, runId);
   await recountRuns(sql, recount);
   const touched = [...new Set([...batch.touchedRuns, ...batch.resultRuns])].sort();
-  if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint);
+  if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint, firstOfLog);
   return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch) };
 }
 

@@ -10,10 +10,15 @@ export async function readCheckpoint(sql: Sql, name: string, forUpdate = false):
   return rows.length ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : null;
 }
 
-export async function writeCheckpoint(sql: Sql, name: string, position: LogPosition): Promise<void> {
+/**
+ * Moves the checkpoint to `position`. `firstOfLog` is the id of the log's first event, given by
+ * the caller that projected from the log's start (no checkpoint before): it names the log the
+ * read models came from (sameLog.ts), and is written only with the first checkpoint.
+ */
+export async function writeCheckpoint(sql: Sql, name: string, position: LogPosition, firstOfLog: string | null = null): Promise<void> {
   await sql.execute(
-    `INSERT INTO projector_checkpoints (name, commit_position, prepare_position) VALUES (?, ?, ?)
+    `INSERT INTO projector_checkpoints (name, commit_position, prepare_position, log_first_event) VALUES (?, ?, ?, ?)
      ON CONFLICT (name) DO UPDATE SET commit_position = excluded.commit_position, prepare_position = excluded.prepare_position`,
-    [name, position.commit.toString(), position.prepare.toString()],
+    [name, position.commit.toString(), position.prepare.toString(), firstOfLog],
   );
 }

@@ -53,7 +53,8 @@ export async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, 
     [name, event.position.commit.toString(), event.position.prepare.toString(), event.streamId, event.streamVersion.toString(), event.type, rejected.sqlState, rejected.error],
   );
   const checkpoint = await readCheckpoint(sql, name, true);
-  if (!checkpoint || comparePositions(event.position, checkpoint) > 0) await writeCheckpoint(sql, name, event.position);
+  // No checkpoint yet: the refused event is the log's first, and names the log.
+  if (!checkpoint || comparePositions(event.position, checkpoint) > 0) await writeCheckpoint(sql, name, event.position, checkpoint ? null : event.id);
   return rejected;
 }
 
