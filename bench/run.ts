@@ -31,7 +31,13 @@ function build(): boolean {
   return false;
 }
 
-const built = benches.length > 0 && build();
+// A name that matches nothing (a typo) is an error, not a run of nothing that passes.
+if (benches.length === 0) {
+  const names = readdirSync(here).filter((name) => name.endsWith(".bench.ts")).map((name) => name.replace(/\.bench\.ts$/, ""));
+  console.error(`no benchmark matched ${filters.join(", ")}; the benchmarks: ${names.sort().join(", ")}`);
+  process.exit(2);
+}
+const built = build();
 let failed = 0;
 for (const name of benches) {
   const compiled = join(compiledDir, name.replace(/\.ts$/, ".js"));
@@ -44,5 +50,4 @@ for (const name of benches) {
     console.error(`${name} exited with ${run.status ?? run.signal}`);
   }
 }
-if (benches.length === 0) console.log("no benchmark matched");
 process.exit(failed === 0 ? 0 : 1);

@@ -31,7 +31,16 @@ describe("parseFlags", () => {
     expect(fraction("run", "gate", undefined)).toBeNull();
     expect(oneOf("run", "format", undefined, ["md", "json", "html"] as const, "md")).toBe("md");
     expect(() => oneOf("run", "format", "pdf", ["md", "json", "html"] as const, "md")).toThrow('--format must be md, json or html (got "pdf")');
-    expect(list(" gpt-5-mini, ,claude-sonnet-4-5 ")).toEqual(["gpt-5-mini", "claude-sonnet-4-5"]);
+    expect(list("run", "models", " gpt-5-mini ,claude-sonnet-4-5 ")).toEqual(["gpt-5-mini", "claude-sonnet-4-5"]);
+    expect(list("run", "models", " , ")).toEqual([]); // none: the caller says a model is needed
+    // An empty name among others was dropped without a word.
+    for (const odd of ["a,,b", "a, ,b", "a,"]) expect(() => list("run", "models", odd)).toThrow(`verdict run: --models has an empty name between commas (got ${JSON.stringify(odd)})`);
+  });
+
+  it("refuses a flag that takes a value given twice (the last one alone was used)", () => {
+    expect(() => parseFlags("run", ["--models", "a", "--models", "b"], { values: ["models"] })).toThrow("verdict run: --models is given twice; give it once (several models comma separated)");
+    expect(() => parseFlags("run", ["--out=x", "--out", "y"], { values: ["out"] })).toThrow("verdict run: --out is given twice; give it once");
+    expect(parseFlags("run", ["--quiet", "--quiet"], { booleans: ["quiet"] }).booleans.quiet).toBe(true);
   });
 });
 

@@ -24,10 +24,17 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
   for (const name of spec.booleans ?? []) options[name] = { type: "boolean" };
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
     // parseArgs says e.g. "Unknown option '--foo'"; keep its words, name the command.
     throw new CliError(`verdict ${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, "")}`);
+  }
+  // parseArgs keeps the last of a repeated flag: `--models a --models b` ran b alone.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== "option" || !(spec.values ?? []).includes(token.name)) continue;
+    if (seen.has(token.name)) throw new CliError(`verdict ${command}: --${token.name} is given twice; give it once${token.name === "models" ? " (several models comma separated)" : ""}`);
+    seen.add(token.name);
   }
   const positionals = parsed.positionals;
   const wanted = spec.positionals ?? { min: 0, max: 0, names: "" };
@@ -71,7 +78,15 @@ export function fraction(command: string, flag: string, value: string | undefine
   return number;
 }
 
-/** Comma-separated names, blanks dropped. */
-export function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+/**
+ * Comma-separated names, trimmed; none at all (`" , "`) is an empty list for the caller to
+ * refuse, and an empty name among others (`a,,b`, a trailing comma) is a usage error naming the flag.
+ */
+export function list(command: string, flag: string, value: string | undefined): string[] {
+  const items = (value ?? "").split(",").map((item) => item.trim());
+  const named = items.filter(Boolean);
+  if (named.length > 0 && named.length < items.length) {
+    throw new CliError(`verdict ${command}: --${flag} has an empty name between commas (got ${JSON.stringify(value)})`);
+  }
+  return named;
 }

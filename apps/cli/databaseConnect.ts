@@ -31,7 +31,7 @@ function whereOf(url: string): string {
     const parsed = new URL(url);
     return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
   } catch {
-    return "(the URL)";
+    return "(a value that is not a URL)";
   }
 }
 
@@ -46,7 +46,7 @@ export async function connecting<T>(variable: string, url: string, work: () => P
     throw new CliError(
       `${variable}: cannot use PostgreSQL at ${whereOf(url)} (${code}: ${why}). Start the server, or set ${variable} to one that ` +
         "is reachable (postgres://user:password@host:port/database), or unset DATABASE_URL for the embedded default.",
-      EXIT.failed,
+      EXIT.unavailable,
     );
   }
 }

@@ -1,7 +1,11 @@
 // Exit codes of the `verdict` command and the error that carries one. A usage or input error
 // (bad flag, unreadable file, invalid YAML) is 2; a run that failed or missed its gate is 1; an
-// input at odds with what is stored (a run_id imported before with another report) is 3.
-export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3 } as const;
+// input at odds with what is stored (a run_id imported before with another report, read models
+// of another event log) is 3; a database that cannot be used (unreachable, login refused) is 4,
+// so a script can tell "try again later" from "the agent failed".
+import { ReadModelsOfAnotherLogError } from "@verdict/projector";
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3, unavailable: 4 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class CliError extends Error {
@@ -16,6 +20,7 @@ export class CliError extends Error {
 /** Errors the domain and infra raise for bad input carry `code: "validation" | "not_found"`. */
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
+  if (error instanceof ReadModelsOfAnotherLogError) return EXIT.conflict;
   const code = (error as { code?: unknown } | null)?.code;
   const apiCode = (error as { apiCode?: unknown } | null)?.apiCode;
   if (apiCode === "NOT_FOUND" || apiCode === "VALIDATION") return EXIT.usage;

@@ -18,7 +18,7 @@ import { tenantOf } from "./tenant.js";
 function naming<T>(path: string, runIdFlag: boolean, work: () => Promise<T>): Promise<T> {
   return work().catch((error: unknown) => {
     const code = exitCodeOf(error);
-    if (code === EXIT.failed) throw error;
+    if (code === EXIT.failed || code === EXIT.unavailable) throw error;
     const field = (error as { field?: unknown }).field;
     const about = field === "evaluationId" ? "--evaluation" : field === "envelope.run_id" && runIdFlag ? "--run-id" : path;
     throw new CliError(`${about}: ${(error as Error).message}`, code);

@@ -142,24 +142,35 @@ interface RunSummary {
   run: {
     status: string;
     errorMessage: string | null;
+    progress: { total: number };
+    runErrors: { totalCount: number };
     verdict: { winner: string | null; rationale: string | null } | null;
     models: Array<{ label: string; summary: { passRate: number | null; avgScore: number | null; } | null }>;
   };
 }
 
-/** Per-model pass rates and the verdict, read back from the API. */
-export async function printRunSummary(client: GqlClient, io: Io, runId: string): Promise<void> {
+/**
+ * Per-model pass rates and the verdict, read back from the API; false when the run failed, or
+ * when no pair got as far as an answer (every one a run_error: the agent was unreachable or
+ * answered nothing), as `verdict run` counts it a failed run.
+ */
+export async function printRunSummary(client: GqlClient, io: Io, runId: string): Promise<boolean> {
   const { run } = await client.request<RunSummary>(
-    "query ($id: ID!) { run(id: $id) { status errorMessage verdict { winner rationale } models { label summary { passRate avgScore } } } }",
+    `query ($id: ID!) { run(id: $id) { status errorMessage progress { total } runErrors: results(fault: "run_error") { totalCount }
+      verdict { winner rationale } models { label summary { passRate avgScore } } } }`,
     { id: runId },
   );
   if (run.status === "FAILED") {
     io.out(`run failed: ${run.errorMessage ?? "(no message)"}`);
-    return;
+    return false;
   }
   for (const model of run.models) {
     const s = model.summary;
     io.out(`  ${model.label.padEnd(20)} ${s?.passRate === null || s?.passRate === undefined ? "—" : `${s.passRate.toFixed(1)}% passed`}`);
   }
   if (run.verdict?.winner) io.out(`verdict: ${run.verdict.winner} — ${run.verdict.rationale ?? ""}`.trimEnd());
+  const total = run.progress.total;
+  if (total === 0 || run.runErrors.totalCount < total) return true;
+  io.out(`run failed: every pair (${total}/${total}) is a run_error, nothing was scored`);
+  return false;
 }

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { runCli } from "./cli.js";
 import { bufferIo } from "./io.js";
 import { cli, example } from "./testing.js";
-import { describeMode, platformMode } from "./platform.js";
+import { describeMode, platformMode, reportsDirOf } from "./platform.js";
 
 describe("platformMode", () => {
   it("is the embedded default under ./.verdict when nothing is set", () => {
@@ -22,6 +22,12 @@ describe("platformMode", () => {
     const split = platformMode({ DATABASE_URL: "postgres://db/events", VERDICT_READ_DATABASE_URL: "postgres://db/read" });
     expect(split).toMatchObject({ readUrl: "postgres://db/read", kafkaBrokers: [] });
     expect(describeMode(split)).toContain("in-memory job bus (set KAFKA_BROKERS for Kafka)");
+  });
+
+  it("saves start's reports in a folder per database, where run numbers start again", () => {
+    expect(reportsDirOf(platformMode({ VERDICT_HOME: "/h" }))).toBe("/h/reports");
+    expect(reportsDirOf(platformMode({ VERDICT_HOME: "/h", DATABASE_URL: "postgres://bob:S3cret@db.internal:6543/verdict" }))).toBe("/h/reports/db.internal-6543-verdict");
+    expect(reportsDirOf(platformMode({ VERDICT_HOME: "/h", DATABASE_URL: "postgres://127.0.0.1/my%20db" }))).toBe("/h/reports/127.0.0.1-5432-my_db");
   });
 
   it("names a database URL that does not parse, without echoing its password", async () => {
@@ -63,9 +69,10 @@ describe("platformMode", () => {
     const refused = "postgres://bob:S3cret@127.0.0.1:1/verdict";
     const advice = "(ECONNREFUSED: connection refused). Start the server, or set DATABASE_URL to one that is reachable";
     const events = await cli(["catalogs", "export", "support"], { DATABASE_URL: refused });
-    expect(events).toMatchObject({ code: 1, stdout: "", stderr: expect.stringContaining(`DATABASE_URL: cannot use PostgreSQL at 127.0.0.1:1/verdict ${advice}`) });
+    // 4, not 1 (a run that failed): a script can tell "try again later" from "the agent failed".
+    expect(events).toMatchObject({ code: 4, stdout: "", stderr: expect.stringContaining(`DATABASE_URL: cannot use PostgreSQL at 127.0.0.1:1/verdict ${advice}`) });
     const keys = await cli(["keys", "list"], { DATABASE_URL: "postgres://db/verdict", VERDICT_READ_DATABASE_URL: refused });
-    expect(keys).toMatchObject({ code: 1, stderr: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:1\/verdict \(ECONNREFUSED/) });
+    expect(keys).toMatchObject({ code: 4, stderr: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:1\/verdict \(ECONNREFUSED/) });
     for (const result of [events, keys]) expect(result.stderr).not.toContain("S3cret");
   });
 

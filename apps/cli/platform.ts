@@ -23,6 +23,24 @@ export interface PlatformMode {
   kafkaBrokers: string[];
 }
 
+/**
+ * Where `verdict start` saves its reports: `<home>/reports`, and on PostgreSQL a folder of that
+ * database's own (`<home>/reports/<host>-<port>-<database>`). Run numbers start again in each
+ * event log, so a PostgreSQL run #5 wrote over the embedded run #5's report.
+ */
+export function reportsDirOf(mode: PlatformMode): string {
+  const reports = join(mode.home, "reports");
+  if (mode.databaseUrl === null) return reports;
+  let store = "postgres";
+  try {
+    const url = new URL(mode.databaseUrl);
+    store = `${url.hostname || "localhost"}-${url.port || "5432"}-${decodeURIComponent(url.pathname.slice(1)) || "postgres"}`;
+  } catch {
+    // Not a URL (a connection string pg reads otherwise): one folder for it.
+  }
+  return join(reports, store.replace(/[^A-Za-z0-9._-]+/g, "_"));
+}
+
 export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   const readUrl = env.VERDICT_READ_DATABASE_URL?.trim() || databaseUrl;

@@ -6,7 +6,7 @@ import { loadRunHistory, rebuildReport, reportEnvelope, type RunHistory } from "
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
-import { EXIT, type ExitCode } from "./errors.js";
+import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./tenant.js";
@@ -29,6 +29,8 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
   const flags = parseFlags("report", argv, FLAG_SPECS.report);
   const format = oneOf("report", "format", flags.values.format, ["html", "md", "json"] as const, "html");
   const theme = oneOf("report", "theme", flags.values.theme, ["light", "dark", "auto"] as const, "auto");
+  // Only the page has a theme: with another format it was ignored without a word.
+  if (flags.values.theme !== undefined && format !== "html") throw new CliError(`verdict report: --theme applies to --format html only (got --format ${format})`);
   const tenant = tenantOf(flags.values.tenant, env);
   checkOutputPath("report", "--out", flags.values.out);
   const mode = platformMode(env);

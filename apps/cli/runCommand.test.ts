@@ -11,6 +11,11 @@ import { bufferIo } from "./io.js";
 const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
 const MODELS = "gpt-5-mini,claude-sonnet-4-5,ollama/qwen3:8b";
 const base = ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", MODELS, "--agent", `scripted:${example("agent.yaml")}`, "--quiet"];
+/** `argv` with `flag` set to `value`: replaced where argv gives it (a flag given twice is refused), else added. */
+const withFlag = (argv: string[], flag: string, value: string): string[] => {
+  const at = argv.indexOf(flag);
+  return at < 0 ? [...argv, flag, value] : argv.map((arg, i) => (i === at + 1 ? value : arg));
+};
 
 interface JsonResult { scenario_key: string; label: string; status: string; fault?: string; diagnosis?: { judge?: { suggested_tool?: { name: string } } } }
 
@@ -96,7 +101,7 @@ describe("verdict run on examples/support", () => {
     const unreachable = base.map((arg) => (arg.startsWith("scripted:") ? "http:http://127.0.0.1:1/replay" : arg));
     for (const argv of [unreachable, [...unreachable, "--gate", "0"]]) {
       const io = bufferIo();
-      expect(await runCli([...argv, "--models", "gpt-5-mini"], io, {}), argv.join(" ")).toBe(1);
+      expect(await runCli(withFlag(argv, "--models", "gpt-5-mini"), io, {}), argv.join(" ")).toBe(1);
       expect(io.stderr.join("\n")).toMatch(/^run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first: The run failed before \w+ answered: .+/m);
       expect(io.stdout.join("")).toMatch(/^# Evaluation/); // the report is still printed
     }
@@ -106,7 +111,7 @@ describe("verdict run on examples/support", () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-cli-"));
     try {
       const out = join(dir, "report.html");
-      expect(await runCli([...base, "--models", "gpt-5-mini", "--format", "html", "--out", out], bufferIo(), {})).toBe(0);
+      expect(await runCli([...withFlag(base, "--models", "gpt-5-mini"), "--format", "html", "--out", out], bufferIo(), {})).toBe(0);
       const html = await readFile(out, "utf8");
       expect(html).toMatch(/^<!DOCTYPE html>/i);
       expect(html).toContain("gpt-5-mini");
@@ -118,15 +123,15 @@ describe("verdict run on examples/support", () => {
   it("names the flag or the file that is wrong (exit 2)", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["run", "--catalog", example("catalog.yaml")], /--product is required/],
-      [[...base, "--agent", "python:agent.py"], /--agent must be scripted:<agent script.yaml> or http:<url/],
-      [[...base, "--agent", "scripted:/nope/agent.yaml"], /--agent: no such file \/nope\/agent.yaml/],
+      [withFlag(base, "--agent", "python:agent.py"), /--agent must be scripted:<agent script.yaml> or http:<url/],
+      [withFlag(base, "--agent", "scripted:/nope/agent.yaml"), /--agent: no such file \/nope\/agent.yaml/],
       [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml> or none \(got "gpt-5"\)/],
       // A URL whose http: prefix was forgotten is refused without being shown: it may hold a password.
-      [[...base, "--agent", "https://user:s3cretpw@host/replay"], /--agent must be scripted:.* \(value not shown: it may carry a password or a token\)$/],
-      [[...base, "--set", "nightly"], /nightly/],
-      [[...base, "--catalog", "/nope/catalog.yaml"], /\/nope\/catalog.yaml/],
+      [withFlag(base, "--agent", "https://user:s3cretpw@host/replay"), /--agent must be scripted:.* \(value not shown: it may carry a password or a token\)$/],
+      [withFlag(base, "--set", "nightly"), /nightly/],
+      [withFlag(base, "--catalog", "/nope/catalog.yaml"), /\/nope\/catalog.yaml/],
       [[...base, "--format", "pdf"], /--format must be md, json or html/],
-      [[...base, "--models", " , "], /--models: name at least one model/],
+      [withFlag(base, "--models", " , "), /--models: name at least one model/],
       [[...base, "--gate", "0x1"], /--gate must be a number from 0 to 1/],
       [[...base, "--concurrency", "1e1"], /--concurrency must be a whole number >= 1 \(got 1e1\)/],
     ];

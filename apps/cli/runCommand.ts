@@ -18,7 +18,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   const catalogPath = required("run", flags, "catalog", "the catalog YAML file");
   const product = required("run", flags, "product");
   const set = required("run", flags, "set");
-  const models = list(required("run", flags, "models", "comma separated, e.g. gpt-5-mini,claude-sonnet-4-5"));
+  const models = list("run", "models", required("run", flags, "models", "comma separated, e.g. gpt-5-mini,claude-sonnet-4-5"));
   const agentSpec = required("run", flags, "agent", "scripted:FILE or http:URL");
   const format = oneOf("run", "format", flags.values.format, ["md", "json", "html"] as const, "md");
   const gate = fraction("run", "gate", flags.values.gate);

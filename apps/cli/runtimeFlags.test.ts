@@ -34,3 +34,24 @@ describe("verdict start with bad flags", () => {
     });
   });
 });
+
+describe("verdict start when nothing could be answered", () => {
+  it("exits 1 when every pair is a run_error, as `verdict run` does, saying why", async () => {
+    const home = await mkdtemp(join(tmpdir(), "verdict-start-"));
+    // The example agent's script has no answers for these models: every replay is a run_error.
+    const started = await cli(["start", "--exit", "--models", "foo,bar"], { VERDICT_HOME: home });
+    expect(started.stdout).toContain("run failed: every pair (20/20) is a run_error, nothing was scored");
+    expect(started.code).toBe(1);
+  }, 120_000);
+});
+
+describe("verdict report with bad flags", () => {
+  it("refuses --theme beside another format than html (it was ignored)", async () => {
+    const home = await mkdtemp(join(tmpdir(), "verdict-report-"));
+    expect(await cli(["report", "some-run", "--format", "md", "--theme", "dark"], { VERDICT_HOME: home })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "verdict report: --theme applies to --format html only (got --format md)",
+    });
+  });
+});

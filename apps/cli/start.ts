@@ -19,7 +19,7 @@ import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
 import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
-import { claimHome, describeMode, openEventStore, openJobBus, platformMode, Resources } from "./platform.js";
+import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 import { withSessionKey } from "./sessionApiKey.js";
 
@@ -111,7 +111,7 @@ function printServing(io: Io, api: ApiServer, key: string, runId: string): void 
 
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
-  const models = flags.values.models ? list(flags.values.models) : EXAMPLE_MODELS;
+  const models = flags.values.models ? list("start", "models", flags.values.models) : EXAMPLE_MODELS;
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
@@ -157,8 +157,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     );
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: join(mode.home, "reports") }));
-    await printRunSummary(client, io, outcome.runId);
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: reportsDirOf(mode) }));
+    const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
     // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
     if (!flags.booleans.exit) printServing(io, api, key, outcome.runId);
@@ -166,7 +166,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       io.out(`Report:        ${outcome.htmlPath}`);
       io.out(`Markdown:      ${outcome.markdownPath}`);
     }
-    const code: ExitCode = outcome.status === "COMPLETED" ? EXIT.ok : EXIT.failed;
+    const code: ExitCode = outcome.status === "COMPLETED" && succeeded ? EXIT.ok : EXIT.failed;
     if (flags.booleans.exit) return code;
     io.out("\nServing; press Ctrl-C to stop.");
     io.out(`${await signals.stopped}: stopping`);

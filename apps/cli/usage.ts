@@ -11,7 +11,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       the example evaluation: imports examples/support/catalog.yaml, runs it across three
       models (or --models), prints the GraphQL URL, an API key (valid while it serves), a
       subscription to paste and the report's paths. Serves until Ctrl-C; --exit stops after
-      the run (no key or subscription then).`,
+      the run (no key or subscription then), exiting 1 when the run failed or every pair is a
+      run_error.`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|none] [--tools FILE] [--format md|json|html] [--out FILE]
       [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
@@ -53,7 +54,7 @@ const ENVIRONMENT = `Environment
   VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
   VERDICT_TENANT        tenant of report / catalogs / evals (default demo)`;
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored.";
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored, 4 a database that cannot be used.";
 
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lockHome } from "./embeddedHome.js";
 
 const HOME_MODULE = fileURLToPath(new URL("./embeddedHome.ts", import.meta.url));
 const CLAIMERS = 6;
@@ -89,4 +90,31 @@ describe("lockHome claimed by several processes at once", () => {
     expect(await readFile(join(home, "verdict.pid"), "utf8").catch(() => "released")).toBe("released");
     expect(await readdir(home)).toEqual([]);
   }, 30_000);
+});
+
+describe("lockHome and a pid the system gave to another process", () => {
+  it("takes a home whose lock names a live pid that started at another moment than its owner (after a crash or a reboot)", async () => {
+    const home = join(dir, "reused");
+    await mkdir(home, { recursive: true });
+    // pid 1 is alive, but did not start at that tick: the lock's owner is gone and its pid reused.
+    await writeFile(join(home, "verdict.pid"), "1 99999999999\n");
+    const release = await lockHome(home);
+    expect((await readFile(join(home, "verdict.pid"), "utf8")).split(" ")[0]).toBe(String(process.pid));
+    await release();
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it("still refuses a live owner, naming the file to delete if no verdict process runs there", async () => {
+    const home = join(dir, "held");
+    await mkdir(home, { recursive: true });
+    // Our parent (the test runner) stands for a verdict process that holds the home: named by
+    // its pid alone (a file from before locks named their start), or with when it started.
+    const stat = await readFile(`/proc/${process.ppid}/stat`, "utf8");
+    const started = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    for (const content of [`${process.ppid}\n`, `${process.ppid} ${started}\n`]) {
+      await writeFile(join(home, "verdict.pid"), content);
+      await expect(lockHome(home)).rejects.toThrow(`is in use by another verdict process (pid ${process.ppid})`);
+      await expect(lockHome(home)).rejects.toThrow(`If no verdict process runs there, delete ${join(home, "verdict.pid")}.`);
+    }
+  });
 });

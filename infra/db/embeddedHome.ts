@@ -8,7 +8,9 @@
 // `verdict.pid.takeover`, which checks the owner again before removing it: two claimers that both
 // found it stale cannot both replace it. (A takeover file whose holder died, in the milliseconds
 // a takeover takes, is removed by the next claimer; two claimers doing that at the same instant
-// is the one case left unguarded.)
+// is the one case left unguarded.) The file names its owner by pid and, where /proc tells, the
+// moment that process started: a pid the system gave to another process since (after a crash or
+// a reboot) is then not taken for the owner, which had locked the home for good.
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
@@ -21,25 +23,46 @@ export function verdictHome(env: NodeJS.ProcessEnv): string {
   return resolve(env.VERDICT_HOME?.trim() || ".verdict");
 }
 
-function alive(pid: number): boolean {
+/** A lock file's owner: its pid, and when that process started (null where /proc does not tell, or an older file). */
+interface Owner {
+  pid: number;
+  started: string | null;
+}
+
+/** When process `pid` started (field 22 of /proc/<pid>/stat: clock ticks since boot), or null. */
+async function startedAt(pid: number): Promise<string | null> {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    // Field 2, the command name, is in parentheses and may hold spaces: fields 3 on follow the last ")".
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
   }
 }
 
-/** The pid a lock file names, or null (no file, or not a pid). */
-async function ownerOf(path: string): Promise<number | null> {
-  const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
-  return Number.isInteger(owner) && owner > 0 ? owner : null;
+/** Whether `owner` still runs: its pid is alive and, where both are known, started when the file says. */
+async function alive(owner: Owner): Promise<boolean> {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EPERM") return false;
+  }
+  if (owner.started === null) return true;
+  const started = await startedAt(owner.pid);
+  return started === null || started === owner.started;
 }
 
-/** Creates `path` holding this pid, unless it exists: true when this call created it. */
+/** The owner a lock file names, or null (no file, or no pid in it). */
+async function ownerOf(path: string): Promise<Owner | null> {
+  const [pidText, started] = (await readFile(path, "utf8").catch(() => "")).trim().split(" ");
+  const pid = Number(pidText);
+  return Number.isInteger(pid) && pid > 0 ? { pid, started: started || null } : null;
+}
+
+/** Creates `path` naming this process, unless it exists: true when this call created it. */
 async function createExclusive(path: string): Promise<boolean> {
   const aside = `${path}.${process.pid}.tmp`;
-  await writeFile(aside, `${process.pid}\n`);
+  await writeFile(aside, `${process.pid} ${(await startedAt(process.pid)) ?? ""}`.trimEnd() + "\n");
   try {
     await link(aside, path);
     return true;
@@ -56,22 +79,22 @@ async function removeIfStale(path: string): Promise<void> {
   const takeover = `${path}.takeover`;
   if (!(await createExclusive(takeover))) {
     const holder = await ownerOf(takeover);
-    if (holder !== null && !alive(holder)) await rm(takeover, { force: true }); // abandoned
+    if (holder !== null && !(await alive(holder))) await rm(takeover, { force: true }); // abandoned
     else await new Promise((resolve) => setTimeout(resolve, 10)); // another claimer is at it (or just done)
     return;
   }
   try {
     const owner = await ownerOf(path);
-    if (owner === null || (owner !== process.pid && !alive(owner))) await rm(path, { force: true });
+    if (owner === null || (owner.pid !== process.pid && !(await alive(owner)))) await rm(path, { force: true });
   } finally {
     await rm(takeover, { force: true });
   }
 }
 
-function inUse(home: string, owner: number): HomeInUseError {
+function inUse(home: string, owner: Owner, path: string): HomeInUseError {
   return new HomeInUseError(
-    `${home} is in use by another verdict process (pid ${owner}): the embedded databases take one process. ` +
-      "Stop it (Ctrl-C), use its API, or set VERDICT_HOME to another directory.",
+    `${home} is in use by another verdict process (pid ${owner.pid}): the embedded databases take one process. ` +
+      `Stop it (Ctrl-C), use its API, or set VERDICT_HOME to another directory. If no verdict process runs there, delete ${path}.`,
   );
 }
 
@@ -80,14 +103,14 @@ export async function lockHome(home: string): Promise<() => Promise<void>> {
   await mkdir(home, { recursive: true });
   const path = join(home, "verdict.pid");
   const release = async () => {
-    if ((await ownerOf(path)) === process.pid) await rm(path, { force: true });
+    if ((await ownerOf(path))?.pid === process.pid) await rm(path, { force: true });
   };
   // Each pass either creates the file, finds it held, or removes a dead owner's and tries again.
   for (let pass = 0; pass < 1000; pass++) {
     if (await createExclusive(path)) return release;
     const owner = await ownerOf(path);
-    if (owner === process.pid) return release; // this process holds it already
-    if (owner !== null && alive(owner)) throw inUse(home, owner);
+    if (owner?.pid === process.pid) return release; // this process holds it already
+    if (owner !== null && (await alive(owner))) throw inUse(home, owner, path);
     await removeIfStale(path);
   }
   throw new Error(`could not claim ${home}: ${path} kept changing; is another verdict process starting?`);
