@@ -373,10 +373,10 @@ describe("external runs and imported reports", () => {
     const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
     const before = (await p.store.readAll({ limit: 100_000 })).length;
     const cases: [object[], string, string][] = [
-      [[{ label: "m", status: "passed", score: 0.9 }], "report.results[0].scenario_key", "report.results[0].scenario_key is required: the key of the scenario the result is for"],
-      [[ok, { ...ok, status: "failed", fault: "low_quality", score: 0.1 }], "report.results[1].scenario_key", 'report.results[1]: scenario "a" × model "m" repeats report.results[0] (one result per scenario and model)'],
-      [[{ ...ok, status: "weird" }], "report.results[0].status", "report.results[0].status must be one of passed, failed, errored"],
-      [[{ ...ok, score: 5 }], "report.results[0].score", "report.results[0].score must be a number from 0 to 1"],
+      [[{ label: "m", status: "passed", score: 0.9 }], "envelope.report.results[0].scenario_key", "report.results[0].scenario_key is required: the key of the scenario the result is for"],
+      [[ok, { ...ok, status: "failed", fault: "low_quality", score: 0.1 }], "envelope.report.results[1].scenario_key", 'report.results[1]: scenario "a" × model "m" repeats report.results[0] (one result per scenario and model)'],
+      [[{ ...ok, status: "weird" }], "envelope.report.results[0].status", "report.results[0].status must be one of passed, failed, errored"],
+      [[{ ...ok, score: 5 }], "envelope.report.results[0].score", "report.results[0].score must be a number from 0 to 1"],
     ];
     for (const [i, [results, field, message]] of cases.entries()) {
       const answer = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope(`invalid-${i}`, results) });

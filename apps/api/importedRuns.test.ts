@@ -58,7 +58,7 @@ it("counts the imported report's own judge calls (the verdict's) in the run's ju
   expect(usage.body.data.run.usage.judge).toEqual({ calls: 4, cost: 0.00311 });
   const bad = { ...envelope, run_id: "judged-2", report: { ...report, run_judge_usage: { calls: 1.5 } } };
   const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: bad });
-  expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "report.run_judge_usage.calls" });
+  expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "envelope.report.run_judge_usage.calls" });
 });
 
 it("counts judge usage a result carries only in its metadata (as Report.fromJSON reads it), so the run's usage agrees with its report", async () => {
@@ -95,6 +95,14 @@ it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it 
     const different = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: { ...exported, report: report(0.5) } });
     expect(different.body.errors[0]).toMatchObject({ message: "run_id already exists with a different report", extensions: { code: "CONFLICT", field: "envelope.run_id" } });
   }
+});
+
+it("names a report rule's field under envelope, as the envelope's own checks do", async () => {
+  const models = { a: { provider: "openai", model: "gpt-5-mini" }, b: { provider: "openai", model: "gpt-5-mini" } };
+  const envelope = { version: 1, run_id: "same-model-twice", source: "ci", agent_name: "SupportAgent", suite: "support", report: { models, results: [] } };
+  const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
+  // It said report.models, where a bad failure said envelope.report.failure.
+  expect(refused.body.errors[0]).toMatchObject({ message: expect.stringContaining("name the same provider/model"), extensions: { code: "VALIDATION", field: "envelope.report.models" } });
 });
 
 it("refuses a blank, over-long or control-character run_id with VALIDATION on envelope.run_id, writing nothing", async () => {

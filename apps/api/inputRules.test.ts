@@ -97,10 +97,10 @@ const CREATED_SCENARIOS = `mutation ($input: CreateEvaluationInput!) { createEva
 describe("createEvaluation: criteria", () => {
   it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion", async () => {
     const input = (criteria: unknown[]) => ({ input: { agent: "A", name: `criteria-${Math.random()}`, scenariosText: "hello", criteria } });
-    const reserved = await refused(CREATE, input([{ key: "task_completion", type: "max_latency_ms", config: { ms: 10 } }]), 'criteria[0].key: "task_completion" is reserved for the built-in score of the same name');
-    expect(reserved.extensions.field).toBe("criteria[0].key");
-    const repeated = await refused(CREATE, input([{ key: "a", type: "response_present" }, { key: "a", type: "min_length" }]), 'criteria[1].key: repeats "a" (first at criteria[0].key)');
-    expect(repeated.extensions.field).toBe("criteria[1].key");
+    const reserved = await refused(CREATE, input([{ key: "task_completion", type: "max_latency_ms", config: { ms: 10 } }]), 'input.criteria[0].key: "task_completion" is reserved for the built-in score of the same name');
+    expect(reserved.extensions.field).toBe("input.criteria[0].key");
+    const repeated = await refused(CREATE, input([{ key: "a", type: "response_present" }, { key: "a", type: "min_length" }]), 'input.criteria[1].key: repeats "a" (first at criteria[0].key)');
+    expect(repeated.extensions.field).toBe("input.criteria[1].key");
   });
 
   it("refuses them in a catalog set at import, naming the catalog path", async () => {
@@ -114,8 +114,8 @@ describe("createEvaluation: compareModels", () => {
 
   it("refuses a blank model, naming its place (startRun then said no compare models were set)", async () => {
     for (const blank of ["", "  "]) {
-      const error = await refused(CREATE, { input: { agent: "A", name: `blank-${blank.length}`, scenariosText: "hello", compareModels: ["gpt-5", blank] } }, "compareModels[1]: must not be blank");
-      expect(error.extensions.field).toBe("compareModels[1]");
+      const error = await refused(CREATE, { input: { agent: "A", name: `blank-${blank.length}`, scenariosText: "hello", compareModels: ["gpt-5", blank] } }, "input.compareModels[1]: must not be blank");
+      expect(error.extensions.field).toBe("input.compareModels[1]");
     }
   });
 
@@ -131,6 +131,11 @@ describe("a command's rule names the argument the client sent, not the command's
     const models = Array.from({ length: 51 }, (_, i) => `model-${i}`);
     const tooMany = await refused(`mutation ($m: [String!]) { createEvaluation(input: { agent: "A", name: "Many", compareModels: $m }) { evaluationId } }`, { m: models }, /compare/);
     expect(tooMany.extensions.field).toBe("input.compareModels"); // was compare_models
+    // An item of a list argument too (the field named its first part without the input's path).
+    const blankModel = await refused(`mutation { createEvaluation(input: { agent: "A", name: "Blank model", compareModels: ["a", " "] }) { evaluationId } }`, {}, /./);
+    expect(blankModel.extensions.field).toBe("input.compareModels[1]");
+    const blankKey = await refused(`mutation { createEvaluation(input: { agent: "A", name: "Blank key", scenarios: [{ key: "", prompt: "p" }] }) { evaluationId } }`, {}, /./);
+    expect(blankKey.extensions.field).toBe("input.scenarios[0].key");
     const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Arguments", scenarios: [{ key: "where", prompt: "Where is my order?" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
     const evaluationId = created.body.data.createEvaluation.evaluationId;
     const blank = await refused(`mutation ($id: ID!) { startRun(evaluationId: $id, selection: { models: [" "] }) { runId } }`, { id: evaluationId }, /model/i);

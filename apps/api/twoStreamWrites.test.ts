@@ -33,7 +33,7 @@ describe("a run the run stream refuses", () => {
   it("importReport with a report it cannot read writes nothing", async () => {
     const before = await evaluationEvents();
     const res = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope("broken-1", {}) });
-    expect(res.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "report.models" });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "envelope.report.models" });
     expect(await evaluationEvents()).toEqual(before);
     expect(await runsListed()).toBe(0);
   });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { createMemoryApiKeyStore } from "./auth/apiKeys.js";
+import { createMemoryApiKeyStore, type ApiKeyStore } from "./auth/apiKeys.js";
 import { collect, startPlatform, type Platform } from "./testing/harness.js";
 
 const keys = createMemoryApiKeyStore();
@@ -68,5 +68,42 @@ it("closes an open socket (4403) once its key is revoked, ending the subscriptio
     expect(seen.join("\n")).not.toContain("after the revoke");
   } finally {
     await socket.dispose();
+  }
+}, 20_000);
+
+it("starts no re-check for a socket that closed while its key was first being checked", async () => {
+  // A key store that takes 200 ms to answer, counting the questions it is asked.
+  const inner = createMemoryApiKeyStore();
+  let asked = 0;
+  const slow: ApiKeyStore = {
+    create: (input) => inner.create(input),
+    verify: async (key) => {
+      asked += 1;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return inner.verify(key);
+    },
+    revoke: (keyId) => inner.revoke(keyId),
+    list: () => inner.list(),
+    close: () => inner.close(),
+  };
+  const q = await startPlatform({ apiKeys: slow, keyCacheMs: 0 });
+  try {
+    const { key } = await slow.create({ tenant: "acme", role: "read" });
+    const dropped = Array.from({ length: 10 }, () => new Promise<void>((resolve) => {
+      const ws = new WebSocket(q.api.wsUrl, "graphql-transport-ws");
+      ws.on("open", () => {
+        ws.send(JSON.stringify({ type: "connection_init", payload: { Authorization: `Bearer ${key}` } }));
+        setTimeout(() => ws.terminate(), 20); // gone before the store answers
+      });
+      ws.on("close", () => resolve());
+    }));
+    await Promise.all(dropped);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the first checks answer
+    const afterConnect = asked;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Each socket's timer used to ask the store every second for the life of the process.
+    expect(asked - afterConnect).toBe(0);
+  } finally {
+    await q.close();
   }
 }, 20_000);

@@ -79,7 +79,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const limits: ApiLimits = { ...DEFAULT_LIMITS, ...options.limits };
   // An open socket's key is asked again as often as the key cache trusts a key (every second
   // when it trusts none), so a key revoked elsewhere closes its sockets within about twice that.
-  const keyRecheckMs = options.keyCacheMs || DEFAULT_KEY_TTL_MS;
+  const keyRecheckMs = options.keyCacheMs !== undefined && options.keyCacheMs > 0 ? options.keyCacheMs : DEFAULT_KEY_TTL_MS;
   const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
   const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));

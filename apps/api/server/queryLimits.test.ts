@@ -70,6 +70,13 @@ describe("costLimit", () => {
     expect(await check(query, [costLimit(10, () => ({ n: 50 }))])).toEqual(["query costs 52; the limit is 10"]);
   });
 
+  it("counts a variable the request leaves out at its declared default", async () => {
+    const nested = `query ($n: Int = 100) { evaluations(first: $n) { edges { node { runs(first: $n) { edges { node { id } } } } } } }`;
+    // It cost two default pages (1 + 1 + 20 x (1 + 1 + 1 + 20 x 2)) and was let through.
+    expect(await check(nested, [costLimit(5000)])).toEqual([`query costs ${1 + 1 + 100 * (1 + 1 + 1 + 100 * 2)}; the limit is 5000`]);
+    expect(await check(nested, [costLimit(5000, () => ({ n: 2 }))])).toEqual([]); // a value given wins
+  });
+
   it("counts a `first` that is no GraphQL Int as a default page, leaving its refusal to the type check", async () => {
     const query = `query ($n: Int) { evaluations(first: $n) { edges { cursor } } }`;
     // evaluations 1 + (edges 1 + 20 x cursor 1), as without `first`; 2^31 had cost 4,294,967,298

@@ -2,7 +2,7 @@
 // cost (every field 1, a connection's `edges` multiplied by its `first`, other lists by a default
 // page) is too high.
 import {
-  GraphQLError, Kind, getNamedType, getNullableType, isListType, isObjectType, isInterfaceType,
+  GraphQLError, Kind, getNamedType, getNullableType, isListType, isObjectType, isInterfaceType, valueFromASTUntyped,
   type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLType, type ListValueNode,
   type ObjectValueNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
 } from "graphql";
@@ -178,13 +178,18 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
   return total;
 }
 
-/** Variables are read from the request when Apollo gives them; otherwise `first` variables count as a default page. */
+/**
+ * Variables are read from the request when Apollo gives them, and a variable the request leaves
+ * out counts at its default (`$n: Int = 100` sent without `n` asked for pages of 100 at the cost
+ * of 20); otherwise `first` variables count as a default page.
+ */
 export function costLimit(maxCost: number, variables: () => Record<string, unknown> = () => ({})) {
   return (context: ValidationContext): ASTVisitor => {
     const walk = walkOf(context);
-    const values = variables();
+    const given = variables();
     return {
       OperationDefinition(node: OperationDefinitionNode) {
+        const values = { ...variableDefaults(node), ...given };
         const schema = context.getSchema();
         const root = node.operation === "query" ? schema.getQueryType() : node.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
         let cost: number;
@@ -201,6 +206,15 @@ export function costLimit(maxCost: number, variables: () => Record<string, unkno
       },
     };
   };
+}
+
+/** The operation's variables that declare a literal default, at that default. */
+function variableDefaults(operation: OperationDefinitionNode): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    if (definition.defaultValue) defaults[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return defaults;
 }
 
 /** Root `__type` fields one operation may ask (tools' feature probes alias a handful of them). */

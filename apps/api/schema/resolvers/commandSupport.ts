@@ -60,8 +60,8 @@ export function validInput<S extends z.ZodType>(schema: S, input: unknown, prefi
 /**
  * Runs a mutation's work with its errors naming the arguments the client sent. The commands'
  * rules name their fields as the guide's JSON does (`scenario_key`, `compare_models`), and some
- * checks name an input field bare (`judgeModel`): `argumentOf` maps the first part of such a
- * field to the argument's path (`scenarioKey`, `input.compareModels`), so `extensions.field`
+ * checks name an input field bare (`judgeModel`, `compareModels[1]`): `argumentOf` maps the first
+ * part of such a field to the argument's path (`scenarioKey`, `input.compareModels`), so `extensions.field`
  * (and the message, where it names the field) names what the client can find in its request.
  */
 export async function namingArguments<T>(argumentOf: Record<string, string>, work: () => Promise<T>): Promise<T> {
@@ -70,9 +70,10 @@ export async function namingArguments<T>(argumentOf: Record<string, string>, wor
   } catch (error) {
     const known = classify(error);
     const named = known?.field;
-    const [head, ...rest] = named?.split(".") ?? [];
+    // The field's first part: `compareModels` of `compareModels[1]`, `report` of `report.models`.
+    const head = named?.split(/[.[]/, 1)[0] ?? "";
     if (!known || named === undefined || !Object.hasOwn(argumentOf, head)) throw error;
-    const field = [argumentOf[head], ...rest].join(".");
+    const field = argumentOf[head] + named.slice(head.length);
     // `name: …` or `command is invalid: name: …`: the field as the message names it, too.
     const at = known.message.startsWith(`${named}: `) ? 0 : known.message.indexOf(`: ${named}: `) + 2;
     const message = at >= 0 && known.message.startsWith(`${named}: `, at) ? known.message.slice(0, at) + field + known.message.slice(at + named.length) : known.message;

@@ -107,7 +107,7 @@ function resolveModels(requested: string[] | null | undefined, compareModels: st
 // The commands' fields (and the selection's, bare), as the arguments they came in.
 const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.models", keys: "selection.keys", group: "selection.group" };
 const RECORD_REPLAY_ARGUMENTS = { run_id: "runId", scenario_key: "scenarioKey", model_label: "modelLabel" };
-const IMPORT_REPORT_ARGUMENTS = { evaluation_id: "evaluationId", run_id: "envelope.run_id" };
+const IMPORT_REPORT_ARGUMENTS = { evaluation_id: "evaluationId", run_id: "envelope.run_id", report: "envelope.report" };
 
 @Resolver()
 export class RunMutations {
