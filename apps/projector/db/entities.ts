@@ -143,7 +143,7 @@ export const VerdictEntity = new EntitySchema<VerdictRow>({
   },
 });
 
-export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number }
+export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number; logFirstEvent: string | null }
 export const CheckpointEntity = new EntitySchema<CheckpointRow>({
   name: "ProjectorCheckpoint", tableName: "projector_checkpoints",
   properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big, logFirstEvent: { type: "text", nullable: true } },
