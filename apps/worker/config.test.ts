@@ -27,7 +27,13 @@ describe("readWorkerConfig", () => {
       watchdogStallMs: 600_000,
     });
     expect(readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0" }, []).nice).toBe(0);
-    expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "30000" }, []).watchdogStallMs).toBe(30_000);
+    expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "300000" }, []).watchdogStallMs).toBe(300_000);
+    // No longer than a replay's budget: slow replays were taken for lost jobs and their run failed.
+    expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "20000", VERDICT_REPLAY_TIMEOUT_MS: "120000" }, [])).toThrow(
+      "VERDICT_WATCHDOG_STALL_MS (20000) must be longer than VERDICT_REPLAY_TIMEOUT_MS (120000)",
+    );
+    expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "20000", VERDICT_REPLAY_TIMEOUT_MS: "10000" }, []).watchdogStallMs).toBe(20_000);
+    expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "20000", VERDICT_AGENT: "" }, ["--complete"]).watchdogStallMs).toBe(20_000); // no dispatcher here
     expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "0" }, []).watchdogStallMs).toBeNull();
   });
 

@@ -88,12 +88,22 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   }
   const replayKey = env.VERDICT_REPLAY_KEY?.trim() || "run";
   if (replayKey !== "run" && replayKey !== "pair") throw new WorkerConfigError(`VERDICT_REPLAY_KEY must be "run" or "pair" (got ${JSON.stringify(replayKey)})`);
+  const replayTimeoutMs = positiveInt(env, "VERDICT_REPLAY_TIMEOUT_MS", DEFAULT_REPLAY_TIMEOUT_MS);
+  const watchdogStallMs = env.VERDICT_WATCHDOG_STALL_MS?.trim() === "0" ? null : positiveInt(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS);
+  // A replay may take its whole budget: a watchdog that gives up sooner fails runs whose replays
+  // are only slow (it failed a run of three 100 s replays, whose results then came in after).
+  if (roles.includes("dispatcher") && watchdogStallMs !== null && watchdogStallMs <= replayTimeoutMs) {
+    throw new WorkerConfigError(
+      `VERDICT_WATCHDOG_STALL_MS (${watchdogStallMs}) must be longer than VERDICT_REPLAY_TIMEOUT_MS (${replayTimeoutMs}): ` +
+        "a run whose replays take their whole budget would be taken for one whose jobs were lost (set the replay workers' VERDICT_REPLAY_TIMEOUT_MS here too)",
+    );
+  }
   return {
     databaseUrl,
     kafkaBrokers: brokers,
     agent: roles.includes("replay") ? agent : null,
     judge: env.VERDICT_JUDGE?.trim() || "none",
-    replayTimeoutMs: positiveInt(env, "VERDICT_REPLAY_TIMEOUT_MS", DEFAULT_REPLAY_TIMEOUT_MS),
+    replayTimeoutMs,
     judgeTimeoutMs: env.VERDICT_JUDGE_TIMEOUT_MS?.trim() ? positiveInt(env, "VERDICT_JUDGE_TIMEOUT_MS", 1) : null,
     concurrency: positiveInt(env, "VERDICT_WORKER_CONCURRENCY", 4),
     roles,
@@ -101,7 +111,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     replayKey,
     topicPrefix: topicPrefixFrom(env),
     nice: niceFrom(env),
-    watchdogStallMs: env.VERDICT_WATCHDOG_STALL_MS?.trim() === "0" ? null : positiveInt(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS),
+    watchdogStallMs,
   };
 }
 

@@ -31,6 +31,7 @@ import type { CheckpointStore } from "./checkpoints/index.js";
 import { stallMsOf, watchdogAction, type WatchdogSettings } from "./watchdog.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
+import { pause } from "./pause.js";
 
 /** What the dispatcher remembers of a run still in flight. */
 export interface TrackedRun {
@@ -404,11 +405,4 @@ export class Dispatcher {
     const value: CompletionJob = CompletionJob.parse({ run_id: runId, tenant });
     await this.options.bus.publish(this.names.completeTopic, [{ key: runId, value }]);
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 }

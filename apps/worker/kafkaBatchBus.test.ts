@@ -36,6 +36,29 @@ describe("inWindow (a Kafka batch's jobs in flight)", () => {
     expect(started).toEqual([0, 1, 2, 3]);
   });
 
+  it("a refused heartbeat (a rebalance) stops new starts and is thrown only once every running job has finished", async () => {
+    const started: number[] = [];
+    const finished: number[] = [];
+    let heartbeats = 0;
+    const run = inWindow([0, 1, 2, 3, 4, 5, 6, 7], 4, async (n) => {
+      started.push(n);
+      for (let i = 0; i < (n + 1) * 3; i++) await tick();
+      finished.push(n);
+    }, {
+      resolved: async () => {
+        heartbeats += 1;
+        throw new Error("The group is rebalancing, so a rejoin is needed");
+      },
+      keepGoing: () => true,
+    });
+    await expect(run).rejects.toThrow("rebalancing");
+    // It was thrown with 1, 2 and 3 still running: the partition went to another worker, which
+    // started them again (the agent called twice for one pair).
+    expect(finished.sort()).toEqual(started.sort());
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(heartbeats).toBe(1);
+  });
+
   it("stops starting jobs when the consumer stops running", async () => {
     const started: number[] = [];
     let running = true;

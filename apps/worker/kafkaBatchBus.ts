@@ -104,8 +104,11 @@ export class KafkaBatchJobBus implements JobBus {
 
 /**
  * Runs `work` over `items` with at most `window` at once, in order of start; `resolved` is told
- * of each item once it and every item before it finished. The first failure stops new starts,
- * waits for the ones running, then is thrown (the unresolved rest is delivered again).
+ * of each item once it and every item before it finished. The first failure (of a job, or of
+ * `resolved`: a heartbeat refused in a rebalance) stops new starts, waits for the ones running,
+ * then is thrown (the unresolved rest is delivered again). Returning while jobs still ran let
+ * the batch end and the partition move to another worker, which started the same jobs again:
+ * the agent was called twice or three times for one pair.
  */
 export async function inWindow<T>(
   items: readonly T[],
@@ -128,14 +131,21 @@ export async function inWindow<T>(
         return;
       }
       done[i] = true;
-      // Serialized: offsets are resolved in order, each once.
+      // Serialized: offsets are resolved in order, each once. A failure there is this lane's
+      // failure too (the chain stays rejected, so every lane stops after its job).
       resolving = resolving.then(async () => {
         while (resolvedUpTo < items.length && done[resolvedUpTo]) await hooks.resolved(items[resolvedUpTo++]);
       });
-      await resolving;
+      try {
+        await resolving;
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
     }
   };
+  // Lanes never throw: each records its failure and ends, so this waits for every running job.
   await Promise.all(Array.from({ length: Math.min(window, items.length) }, lane));
-  await resolving;
+  await resolving.catch((error: unknown) => void (failure ??= { error }));
   if (failure) throw (failure as { error: unknown }).error;
 }

@@ -4,6 +4,7 @@ import { ScriptedAgent } from "@verdict/infra/agents";
 import { resultStream, toEventsToAppend, type AgentRuntime, type EventStore } from "@verdict/domain";
 import { handleCompletionJob, type CompletionDeps } from "./completion.js";
 import { handleReplayJob } from "./replayConsumer.js";
+import { Limiter } from "./limiter.js";
 import { RunContexts } from "./runContext.js";
 import { silentLog } from "./workerLog.js";
 import { AGENT_SCRIPT, pairEvents, runEvents, seedRun, testClock, testIds } from "./testing.js";
@@ -32,6 +33,45 @@ describe("replay jobs", () => {
     expect(await handleReplayJob(deps(store, agent), ALL[0])).toBe("already-scored"); // another worker, cold cache
     expect(await store.readAll()).toHaveLength(before.length);
     expect(agent.calls).toBe(1);
+  });
+
+  it("two jobs for one pair taken at once (a dispatcher's republish) call the agent once", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    const d = { ...deps(store, agent), agentSlots: new Limiter(4), pairsInFlight: new Map() };
+    const outcomes = await Promise.all([handleReplayJob(d, ALL[0]), handleReplayJob(d, ALL[0]), handleReplayJob(d, ALL[0])]);
+    expect(outcomes.sort()).toEqual(["already-scored", "already-scored", "scored"]);
+    expect(agent.calls).toBe(1); // each job checked the pair before any had recorded it: 3 calls
+    expect(d.pairsInFlight.size).toBe(0);
+  });
+
+  it("a pair recorded elsewhere while its job waited for an agent slot is not replayed again", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const agent = countingAgent();
+    const slots = new Limiter(1);
+    const d = { ...deps(store, agent), agentSlots: slots };
+    // The one slot is held while another worker records and scores pair 0.
+    let free!: () => void;
+    const held = slots.run(() => new Promise<void>((resolve) => (free = resolve)));
+    const waiting = handleReplayJob(d, ALL[0]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await handleReplayJob(deps(store, agent), ALL[0])).toBe("scored"); // the other worker
+    free();
+    await held;
+    expect(await waiting).toBe("already-scored");
+    expect(agent.calls).toBe(1);
+  });
+
+  it("a run that ended while its pair was replaying takes no result for it", async () => {
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const d = deps(store, countingAgent());
+    let ended = false;
+    const outcome = await handleReplayJob({ ...d, stillRunning: async () => !ended, runtime: { name: "slow", replay: async (...args) => ((ended = true), countingAgent().replay(...args)) } }, ALL[0]);
+    expect(outcome).toBe("run-ended");
+    expect(await pairEvents(store, "r1", 0)).toEqual([]); // it recorded the replay and its score after RunFailed
   });
 
   it("a crash between ReplayRecorded and ResultScored is finished by the redelivery, without replaying again", async () => {

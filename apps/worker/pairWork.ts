@@ -43,6 +43,18 @@ export interface PairDeps {
   actor: string;
   /** Bounds the agent replays in flight when more jobs than that are handled at once. */
   agentSlots?: Limiter;
+  /**
+   * The pairs this process is working on (run id/n), so a second job for one of them (a job
+   * published again by a restarted dispatcher or a watchdog re-drive, taken in the same window)
+   * waits for the first instead of calling the agent again.
+   */
+  pairsInFlight?: Map<string, Promise<PairOutcome>>;
+  /**
+   * Whether the run still takes results, asked again after a replay returns: a replay may run for
+   * minutes, and a run the watchdog failed meanwhile got its results appended after RunFailed
+   * (FAILED for "no result" beside a progress of every pair passed).
+   */
+  stillRunning?: (runId: string) => Promise<boolean>;
 }
 
 export type PairOutcome = "scored" | "already-scored" | "run-ended" | "not-replayed";
@@ -186,6 +198,24 @@ async function scoreRecorded(deps: PairDeps, run: RunContext, n: number, streamI
  * (external runs: the host replays). The run must be current (see RunContexts.get).
  */
 export async function processPair(deps: PairDeps, run: RunContext, n: number, options: { replay: boolean }): Promise<PairOutcome> {
+  const inFlight = deps.pairsInFlight;
+  if (!inFlight) return processPairOnce(deps, run, n, options);
+  const key = `${run.runId}/${n}`;
+  const before = inFlight.get(key);
+  // After the job already at it (whatever became of it), this one finds what it left.
+  const work = (async () => {
+    if (before) await before.catch(() => undefined);
+    return processPairOnce(deps, run, n, options);
+  })();
+  inFlight.set(key, work);
+  try {
+    return await work;
+  } finally {
+    if (inFlight.get(key) === work) inFlight.delete(key);
+  }
+}
+
+async function processPairOnce(deps: PairDeps, run: RunContext, n: number, options: { replay: boolean }): Promise<PairOutcome> {
   if (run.state.status !== "running") return "run-ended";
   const streamId = resultStream(run.runId, n);
   // Most pairs are new: a version check (which the SQL stores batch across pairs) settles that
@@ -197,9 +227,18 @@ export async function processPair(deps: PairDeps, run: RunContext, n: number, op
     const scenario = run.started.scenarios[Math.floor(n / run.started.models.length)];
     const model = run.started.models[n % run.started.models.length];
     const runtime = deps.runtime;
+    const replayNow = () => replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs);
+    // A slot may take long to come: another worker may have recorded the pair meanwhile (a job
+    // delivered again after a rebalance), and then the agent is not called for it a second time.
     const replay = deps.agentSlots
-      ? await deps.agentSlots.run(() => replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs))
-      : await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs);
+      ? await deps.agentSlots.run(async () => ((await deps.store.streamVersion(streamId)) === null ? replayNow() : null))
+      : await replayNow();
+    if (deps.stillRunning && !(await deps.stillRunning(run.runId))) return "run-ended";
+    if (replay === null) {
+      pair = await readPair(deps.store, streamId);
+      if (pair.scored) return "already-scored";
+      return pair.replay ? scoreRecorded(deps, run, n, streamId, pair) : "not-replayed";
+    }
     const outcome = await recordAndScore(deps, run, n, streamId, replay);
     if (typeof outcome === "string") return outcome;
     pair = outcome;

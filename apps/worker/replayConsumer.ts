@@ -63,7 +63,10 @@ export const JOBS_PER_REPLAY_SLOT = 8;
 
 export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames(), jobsPerSlot = JOBS_PER_REPLAY_SLOT): Promise<JobConsumer> {
   if (!Number.isInteger(jobsPerSlot) || jobsPerSlot < 1) throw new Error(`jobsPerReplaySlot must be a whole number >= 1 (got ${jobsPerSlot})`);
-  deps = { ...deps, agentSlots: new Limiter(concurrency) };
+  const runs = deps.runs;
+  const maxAgeMs = deps.runStateMaxAgeMs ?? RUN_STATE_MAX_AGE_MS;
+  const stillRunning = async (runId: string) => (await runs.get(runId, { maxAgeMs }))?.state.status === "running";
+  deps = { ...deps, agentSlots: new Limiter(concurrency), pairsInFlight: new Map(), stillRunning };
   const handler = async (job: DeliveredJob) => {
     const value = jobFields(job.value);
     const what = `replay job for pair ${clipped(value.n)} (${clipped(value.scenario_key)} × ${clipped(value.model_label)})`;
