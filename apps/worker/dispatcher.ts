@@ -257,11 +257,14 @@ export class Dispatcher {
     this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`)), every);
   }
 
+  /** When any run last made progress (the watchdog fails no run while the workers are busy). */
+  private progressAnywhereAt: number | undefined;
+
   /** The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough. */
   async sweep(): Promise<void> {
     const now = this.options.clock.now().getTime();
     for (const [runId, run] of [...this.runs]) {
-      const action = watchdogAction(run, now, this.options.watchdog ?? {});
+      const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
       if (action.kind === "redrive") {
         run.redrives = (run.redrives ?? 0) + 1;
         run.lastProgressAt = now;
@@ -399,6 +402,7 @@ export class Dispatcher {
   private progressed(run: TrackedRun): void {
     run.lastProgressAt = this.options.clock.now().getTime();
     run.redrives = 0;
+    this.progressAnywhereAt = run.lastProgressAt;
   }
 
   private async publishCompletion(runId: string, tenant: string): Promise<void> {

@@ -25,7 +25,13 @@ export function stallMsOf(settings: WatchdogSettings): number | null {
 
 export type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };
 
-export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogSettings): WatchdogAction {
+/**
+ * What the watchdog does with `run` at `now`. `progressAnywhereAt` is when any run last made
+ * progress: a run is failed only when nothing progressed for the stall time. Replay jobs go to
+ * one partition per run, so a healthy run can wait for a large one on its partition; it was
+ * failed as "lost" though its jobs were only queued (re-drives stay bounded and harmless).
+ */
+export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogSettings, progressAnywhereAt?: number): WatchdogAction {
   const stallMs = stallMsOf(settings);
   if (stallMs === null || (run.external && !run.requested)) return { kind: "wait" };
   // A run tracked before the watchdog existed (an older checkpoint) starts its clock now.
@@ -33,6 +39,7 @@ export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogS
   if (now - run.lastProgressAt < stallMs) return { kind: "wait" };
   const redrives = run.redrives ?? 0;
   if (redrives < (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES)) return { kind: "redrive" };
+  if (progressAnywhereAt !== undefined && now - progressAnywhereAt < stallMs) return { kind: "wait" }; // the workers are busy, not gone
   const minutes = Math.round(stallMs / 60_000);
   const waited = `${redrives} re-drive${redrives === 1 ? "" : "s"} ${minutes >= 1 ? `${minutes} min` : `${stallMs} ms`} apart`;
   const message = run.requested

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import type { TrackedRun } from "./dispatcher.js";
+import { watchdogAction } from "./watchdog.js";
+
+const STALL_MS = 60_000;
+const settings = { stallMs: STALL_MS, maxRedrives: 2 };
+const stalled: TrackedRun = { tenant: "acme", total: 3, scored: 0, external: false, requested: false, models: ["m"], scenarios: ["a", "b", "c"], lastProgressAt: 0, redrives: 2 };
+
+describe("watchdogAction", () => {
+  it("fails a run re-driven enough when nothing progressed anywhere for the stall time", () => {
+    expect(watchdogAction(stalled, STALL_MS, settings)).toMatchObject({ kind: "fail", message: expect.stringContaining("no result for 3 of 3 pairs") });
+    expect(watchdogAction(stalled, STALL_MS * 3, settings, STALL_MS)).toMatchObject({ kind: "fail" });
+  });
+
+  it("waits while another run progresses: its jobs may be queued behind that run's on their partition", () => {
+    // It failed such a run as "lost" though its jobs were only waiting their turn.
+    expect(watchdogAction(stalled, STALL_MS * 3, settings, STALL_MS * 3 - 1)).toEqual({ kind: "wait" });
+  });
+
+  it("re-drives first, whatever else progresses", () => {
+    expect(watchdogAction({ ...stalled, redrives: 0 }, STALL_MS, settings, STALL_MS - 1)).toEqual({ kind: "redrive" });
+  });
+});
