@@ -5,6 +5,7 @@ import { resultStream, toEventsToAppend, type AgentRuntime, type EventStore } fr
 import { handleCompletionJob, type CompletionDeps } from "./completion.js";
 import { handleReplayJob } from "./replayConsumer.js";
 import { Limiter } from "./limiter.js";
+import { SLOT_WAIT_RECHECK_MS } from "./pairWork.js";
 import { RunContexts } from "./runContext.js";
 import { silentLog } from "./workerLog.js";
 import { AGENT_SCRIPT, pairEvents, runEvents, seedRun, testClock, testIds } from "./testing.js";
@@ -56,7 +57,7 @@ describe("replay jobs", () => {
     let free!: () => void;
     const held = slots.run(() => new Promise<void>((resolve) => (free = resolve)));
     const waiting = handleReplayJob(d, ALL[0]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, SLOT_WAIT_RECHECK_MS + 30)); // a wait long enough to look again
     expect(await handleReplayJob(deps(store, agent), ALL[0])).toBe("scored"); // the other worker
     free();
     await held;

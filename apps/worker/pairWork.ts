@@ -57,6 +57,9 @@ export interface PairDeps {
   stillRunning?: (runId: string) => Promise<boolean>;
 }
 
+/** A job that waited this long for an agent slot looks again whether its pair was recorded meanwhile. */
+export const SLOT_WAIT_RECHECK_MS = 50;
+
 export type PairOutcome = "scored" | "already-scored" | "run-ended" | "not-replayed";
 
 interface PairStream {
@@ -230,8 +233,12 @@ async function processPairOnce(deps: PairDeps, run: RunContext, n: number, optio
     const replayNow = () => replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs);
     // A slot may take long to come: another worker may have recorded the pair meanwhile (a job
     // delivered again after a rebalance), and then the agent is not called for it a second time.
+    // A slot that came at once needs no second look (a store query per pair at full speed).
+    const asked = performance.now();
     const replay = deps.agentSlots
-      ? await deps.agentSlots.run(async () => ((await deps.store.streamVersion(streamId)) === null ? replayNow() : null))
+      ? await deps.agentSlots.run(async () =>
+          performance.now() - asked < SLOT_WAIT_RECHECK_MS || (await deps.store.streamVersion(streamId)) === null ? replayNow() : null,
+        )
       : await replayNow();
     if (deps.stillRunning && !(await deps.stillRunning(run.runId))) return "run-ended";
     if (replay === null) {
