@@ -52,17 +52,26 @@ async function alive(owner: Owner): Promise<boolean> {
   return started === null || started === owner.started;
 }
 
-/** The owner a lock file names, or null (no file, or no pid in it). */
-async function ownerOf(path: string): Promise<Owner | null> {
-  const [pidText, started] = (await readFile(path, "utf8").catch(() => "")).trim().split(" ");
+/** The owner a lock file's text names, or null (no pid in it). */
+function parseOwner(text: string): Owner | null {
+  const [pidText, started] = text.trim().split(" ");
   const pid = Number(pidText);
   return Number.isInteger(pid) && pid > 0 ? { pid, started: started || null } : null;
 }
 
+/** The owner a lock file names, or null (no file, or no pid in it). */
+async function ownerOf(path: string): Promise<Owner | null> {
+  return parseOwner(await readFile(path, "utf8").catch(() => ""));
+}
+
+/** This process's line in a lock file, read from /proc once (a claim's steps stay as quick as they were). */
+let ownLine: Promise<string> | null = null;
+
 /** Creates `path` naming this process, unless it exists: true when this call created it. */
 async function createExclusive(path: string): Promise<boolean> {
   const aside = `${path}.${process.pid}.tmp`;
-  await writeFile(aside, `${process.pid} ${(await startedAt(process.pid)) ?? ""}`.trimEnd() + "\n");
+  ownLine ??= startedAt(process.pid).then((started) => `${process.pid} ${started ?? ""}`.trimEnd() + "\n");
+  await writeFile(aside, await ownLine);
   try {
     await link(aside, path);
     return true;
@@ -84,7 +93,10 @@ async function removeIfStale(path: string): Promise<void> {
     return;
   }
   try {
-    const owner = await ownerOf(path);
+    const text = await readFile(path, "utf8").catch((error: { code?: string }) => (error.code === "ENOENT" ? null : ""));
+    // Gone already: nothing to remove, and another claimer may be creating it this moment.
+    if (text === null) return;
+    const owner = parseOwner(text);
     if (owner === null || (owner.pid !== process.pid && !(await alive(owner)))) await rm(path, { force: true });
   } finally {
     await rm(takeover, { force: true });
