@@ -112,7 +112,9 @@ export class Replay {
 
   /** A replay for a run that raised, so it is scored and diagnosed like any other. */
   static failed(error: unknown, init: Omit<ReplayInit, "error"> = {}): Replay {
-    return new Replay({ ...init, error: error instanceof Error ? error : String(error) });
+    // A blank thrown value (`throw ""`) still failed the replay: recorded as blank, it read as no error.
+    const text = error instanceof Error ? error : String(error);
+    return new Replay({ ...init, error: typeof text === "string" && isBlank(text) ? `the replay failed without a message (it threw ${JSON.stringify(text)})` : text });
   }
 
   /** The run failed before answering (an empty or whitespace error is not an error). */

@@ -60,6 +60,13 @@ describe("Runner.run", () => {
     const hang = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: () => new Promise(() => {}), replayTimeoutMs: 20 }).run();
     expect(hang.results[0].status).toBe("errored");
     expect(hang.results[0].replay.error).toContain("within 20 ms");
+
+    // A blank thrown value failed the replay too: recorded blank, it read as no error (status failed).
+    for (const replay of [() => { throw ""; }, () => Promise.reject(" ")]) {
+      const blank = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay }).run();
+      expect([blank.results[0].status, blank.results[0].fault]).toEqual(["errored", "run_error"]);
+      expect(blank.results[0].replay.error).toMatch(/^the replay failed without a message \(it threw "\s?"\)$/);
+    }
   });
 
   it("aborts a bounded replay's signal when its budget runs out, with the timeout as the reason", async () => {

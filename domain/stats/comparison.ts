@@ -229,11 +229,16 @@ function scenarioMatrix(labels: string[], results: Iterable<ComparableResult>): 
     rows.push({ model, position, passed: result.status === "passed" });
   }
   const width = keyIndex.size;
+  // Scenarios are resampled in key order, not in the order the results came in: rows read back
+  // from a store (or scored as a fan-out finished them) give the same intervals as the run did.
+  const column = new Uint32Array(width);
+  [...keyIndex.keys()].sort().forEach((key, sorted) => (column[keyIndex.get(key)!] = sorted));
   const runs = new Uint32Array(labels.length * width);
   const passes = new Uint32Array(labels.length * width);
   for (const row of rows) {
-    runs[row.model * width + row.position]++;
-    if (row.passed) passes[row.model * width + row.position]++;
+    const cell = row.model * width + column[row.position];
+    runs[cell]++;
+    if (row.passed) passes[cell]++;
   }
   const values = new Float64Array(runs.length);
   const ran = new Uint8Array(runs.length);
