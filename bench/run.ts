@@ -16,10 +16,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
 const compiledDir = join(root, ".build", "bench", "bench");
 const filters = process.argv.slice(2);
-const benches = readdirSync(here)
-  .filter((name) => name.endsWith(".bench.ts"))
-  .filter((name) => filters.length === 0 || filters.some((word) => name.includes(word)))
-  .sort();
+const allBenches = readdirSync(here).filter((name) => name.endsWith(".bench.ts")).sort();
+const benches = allBenches.filter((name) => filters.length === 0 || filters.some((word) => name.includes(word)));
 
 /** Compiles the benches with tsc; false (and the reason printed) when the build fails. */
 function build(): boolean {
@@ -32,10 +30,10 @@ function build(): boolean {
 }
 
 // A word that matches no benchmark (a typo) is an error, not a run of less than was asked.
-const unmatched = filters.filter((word) => !readdirSync(here).some((name) => name.endsWith(".bench.ts") && name.includes(word)));
+const unmatched = filters.filter((word) => !allBenches.some((name) => name.includes(word)));
 if (unmatched.length > 0) {
-  const names = readdirSync(here).filter((name) => name.endsWith(".bench.ts")).map((name) => name.replace(/\.bench\.ts$/, ""));
-  console.error(`no benchmark matched ${unmatched.join(", ")}; the benchmarks: ${names.sort().join(", ")}`);
+  const names = allBenches.map((name) => name.replace(/\.bench\.ts$/, ""));
+  console.error(`no benchmark matched ${unmatched.join(", ")}; the benchmarks: ${names.join(", ")}`);
   process.exit(2);
 }
 const built = benches.length > 0 && build();

@@ -247,13 +247,13 @@ async function processPairOnce(deps: PairDeps, run: RunContext, n: number, optio
       : await replayNow();
     if (deps.stillRunning && !(await deps.stillRunning(run.runId))) return "run-ended";
     if (replay === null) {
-      pair = await readPair(deps.store, streamId);
-      if (pair.scored) return "already-scored";
-      return pair.replay ? scoreRecorded(deps, run, n, streamId, pair) : "not-replayed";
+      pair = await readPair(deps.store, streamId); // recorded elsewhere while this job waited
+      if (!pair.replay) return "not-replayed";
+    } else {
+      const outcome = await recordAndScore(deps, run, n, streamId, replay);
+      if (typeof outcome === "string") return outcome;
+      pair = outcome;
     }
-    const outcome = await recordAndScore(deps, run, n, streamId, replay);
-    if (typeof outcome === "string") return outcome;
-    pair = outcome;
     if (pair.scored) return "already-scored";
   }
   return scoreRecorded(deps, run, n, streamId, pair);

@@ -74,9 +74,13 @@ export async function namingArguments<T>(argumentOf: Record<string, string>, wor
     const head = named?.split(/[.[]/, 1)[0] ?? "";
     if (!known || named === undefined || !Object.hasOwn(argumentOf, head)) throw error;
     const field = argumentOf[head] + named.slice(head.length);
-    // `name: …` or `command is invalid: name: …`: the field as the message names it, too.
-    const at = known.message.startsWith(`${named}: `) ? 0 : known.message.indexOf(`: ${named}: `) + 2;
-    const message = at >= 0 && known.message.startsWith(`${named}: `, at) ? known.message.slice(0, at) + field + known.message.slice(at + named.length) : known.message;
-    throw new ApiError(known.code, message, field);
+    throw new ApiError(known.code, renamedIn(known.message, named, field), field);
   }
+}
+
+/** `message` with the field `from` named `to` where it names it: `from: …` or `…: from: …`. */
+function renamedIn(message: string, from: string, to: string): string {
+  if (message.startsWith(`${from}: `)) return to + message.slice(from.length);
+  const at = message.indexOf(`: ${from}: `);
+  return at < 0 ? message : message.slice(0, at + 2) + to + message.slice(at + 2 + from.length);
 }
