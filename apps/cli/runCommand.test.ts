@@ -125,7 +125,7 @@ describe("verdict run on examples/support", () => {
       [["run", "--catalog", example("catalog.yaml")], /--product is required/],
       [withFlag(base, "--agent", "python:agent.py"), /--agent must be scripted:<agent script.yaml> or http:<url/],
       [withFlag(base, "--agent", "scripted:/nope/agent.yaml"), /--agent: no such file \/nope\/agent.yaml/],
-      [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml> or none \(got "gpt-5"\)/],
+      [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml>, providers\[:<judge model>\] or none \(got "gpt-5"\)/],
       // A URL whose http: prefix was forgotten is refused without being shown: it may hold a password.
       [withFlag(base, "--agent", "https://user:s3cretpw@host/replay"), /--agent must be scripted:.* \(value not shown: it may carry a password or a token\)$/],
       [withFlag(base, "--set", "nightly"), /nightly/],

@@ -1,5 +1,5 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
-//   [--judge scripted:FILE|none] [--tools FILE] [--format md|json|html] [--out FILE] [--gate 0.8]`
+//   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--format md|json|html] [--out FILE] [--gate 0.8]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";

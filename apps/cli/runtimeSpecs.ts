@@ -1,9 +1,9 @@
-// `--agent scripted:FILE|http:URL` and `--judge scripted:FILE|none`: the agent runtime and the
+// `--agent scripted:FILE|http:URL` and `--judge scripted:FILE|providers[:MODEL]|none`: the agent runtime and the
 // judge completion a command runs with. A bad spec or an unreadable script is a usage error that
 // names the flag.
 import type { AgentRuntime } from "@verdict/domain";
 import { HttpAgent, ScriptedAgent, shownSpec } from "@verdict/infra/agents";
-import { ScriptedJudge, type JudgeBackend } from "@verdict/infra/judges";
+import { providerJudges, ScriptedJudge, type JudgeBackend, type ProviderJudges } from "@verdict/infra/judges";
 import { CliError } from "./errors.js";
 
 async function loaded<T>(flag: string, path: string, load: (path: string) => Promise<T>): Promise<T> {
@@ -32,13 +32,27 @@ export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
   throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> ${shownSpec(spec)}`);
 }
 
-/** The judge backend, or null for rules only. */
-export async function judgeFromFlag(spec: string): Promise<JudgeBackend | null> {
+/**
+ * The judge backend, or null for rules only. `providers[:MODEL]` judges on a model provider
+ * configured in `env` (its API key), MODEL routed as a run's judge model is (providerRoute.ts).
+ */
+export async function judgeFromFlag(spec: string, env: Record<string, string | undefined> = process.env): Promise<JudgeBackend | null> {
   const trimmed = spec.trim();
   if (trimmed === "none") return null;
   const match = /^scripted:(.+)$/.exec(trimmed);
   if (match) return loaded("--judge", match[1], (path) => ScriptedJudge.load(path));
-  throw new CliError(`--judge must be scripted:<judge script.yaml> or none ${shownSpec(spec)}`);
+  const providers = /^providers(?::(.*))?$/.exec(trimmed);
+  if (providers) {
+    let routed: ReturnType<ProviderJudges["forModel"]>;
+    try {
+      routed = providerJudges(env).forModel(providers[1]?.trim() || null);
+    } catch (error) {
+      throw new CliError(`--judge: ${(error as Error).message}`);
+    }
+    if ("reason" in routed) throw new CliError(`--judge: ${routed.reason}`);
+    return routed;
+  }
+  throw new CliError(`--judge must be scripted:<judge script.yaml>, providers[:<judge model>] or none ${shownSpec(spec)}`);
 }
 
 /** The label a scripted judge gives itself, else its backend name. */

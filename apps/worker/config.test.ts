@@ -106,7 +106,7 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
       expect(message).not.toMatch(/S3cret|QUERYSECRET|T0KEN/);
     }
     const judge = await bad(judgeFromSetting("http:https://judge:JUDGEPW@host/j"));
-    expect(judge).toMatch(/^VERDICT_JUDGE must be "none" or "scripted:<path to a judge script>" \(value not shown/);
+    expect(judge).toMatch(/^VERDICT_JUDGE must be "none", "providers" or "scripted:<path to a judge script>" \(value not shown/);
     expect(judge).not.toContain("JUDGEPW");
     expect(await bad(judgeFromSetting("gpt-5"))).toContain('(got "gpt-5")');
   });

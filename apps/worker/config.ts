@@ -143,9 +143,19 @@ export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
   throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> ${shownSpec(spec)}`);
 }
 
-/** VERDICT_JUDGE: `scripted:<path.yaml>` or `none`; a script that cannot be loaded names the setting. */
-export async function judgeFromSetting(spec: string): Promise<JudgeBackend | null> {
+/**
+ * VERDICT_JUDGE: `scripted:<path.yaml>`, `providers` (model providers configured by their keys in
+ * `env`) or `none`; a script that cannot be loaded, or providers with none configured, name the setting.
+ */
+export async function judgeFromSetting(spec: string, env: Record<string, string | undefined> = process.env): Promise<JudgeBackend | null> {
   const scripted = /^scripted:(.+)$/.exec(spec.trim());
   if (scripted) return loadedFrom("VERDICT_JUDGE", scripted[1], () => judgeFromSpec(spec));
+  if (spec.trim() === "providers") {
+    try {
+      return await judgeFromSpec(spec, env);
+    } catch (error) {
+      throw new WorkerConfigError(`VERDICT_JUDGE: ${(error as Error).message}`);
+    }
+  }
   return judgeFromSpec(spec);
 }

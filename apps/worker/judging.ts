@@ -20,12 +20,24 @@ export interface WorkerJudgeOptions {
   timeoutMs?: number | null;
 }
 
-export function judgeForRun(started: EventData<"RunStarted">, options: WorkerJudgeOptions): Judge | null {
+/** A run's judge, or why the run cannot be judged the way it asks. */
+export interface RunJudge {
+  /** Null: rules only. */
+  judge: Judge | null;
+  /** Set when the run's judge model cannot be served (guide "Routing a pinned judge"): the run fails with it. */
+  refusal: string | null;
+}
+
+export function judgeForRun(started: EventData<"RunStarted">, options: WorkerJudgeOptions): RunJudge {
   const backend = options.backend;
-  if (!backend || started.judge.kind === "rules") return null;
-  return new Judge({
-    label: started.judge_label ?? backend.name,
-    complete: (request) => backend.complete(request, pairContext.getStore() ?? {}),
+  if (!backend || started.judge.kind === "rules") return { judge: null, refusal: null };
+  // Model providers route each run by its judge model; other backends judge every run alike.
+  const routed = backend.forModel ? backend.forModel(started.judge.model) : backend;
+  if ("reason" in routed) return { judge: null, refusal: routed.failsRun ? `the run's judge cannot be reached: ${routed.reason}` : null };
+  const judge = new Judge({
+    label: started.judge_label ?? routed.name,
+    complete: (request) => routed.complete(request, pairContext.getStore() ?? {}),
     timeoutMs: options.timeoutMs ?? null,
   });
+  return { judge, refusal: null };
 }

@@ -31,6 +31,7 @@ import { replayThroughRuntime } from "./agentReplay.js";
 import { exchangeData, clippedJudgeText } from "./exchanges.js";
 import { withPairContext } from "./judging.js";
 import type { Limiter } from "./limiter.js";
+import { failRun } from "./poisonJobs.js";
 import type { RunContext } from "./runContext.js";
 
 export interface PairDeps {
@@ -225,6 +226,11 @@ export async function processPair(deps: PairDeps, run: RunContext, n: number, op
 
 async function processPairOnce(deps: PairDeps, run: RunContext, n: number, options: { replay: boolean }): Promise<PairOutcome> {
   if (run.state.status !== "running") return "run-ended";
+  if (run.judgeRefusal) {
+    // A pinned judge this worker cannot reach fails the run rather than grade it on another model.
+    await failRun(deps, { runId: run.runId, tenant: run.started.tenant }, run.judgeRefusal);
+    return "run-ended";
+  }
   const streamId = resultStream(run.runId, n);
   // Most pairs are new: a version check (which the SQL stores batch across pairs) settles that
   // without reading the stream.

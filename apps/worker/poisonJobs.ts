@@ -32,13 +32,18 @@ export async function failRunOnPoison(deps: PoisonDeps, job: { runId: string; te
     if (!isPermanent(error) || job.attempt < (deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS)) throw error;
     const message = `${job.what} failed ${job.attempt} times: ${(error as Error).message}`;
     deps.log.error(`run ${job.runId}: ${message}`);
-    await handleCommand(deps.store, runAggregate, runStream(job.runId), { type: "FailRun", run_id: job.runId, message }, {
-      clock: deps.clock,
-      ids: deps.ids,
-      context: { tenant: job.tenant, actor: deps.actor },
-    }).catch((failure: unknown) => {
-      // Already ended (or gone): nothing left to fail; the job is done either way.
-      if (!(failure instanceof DomainError) || (failure.code !== "conflict" && failure.code !== "not_found")) throw failure;
-    });
+    await failRun(deps, job, message);
   }
+}
+
+/** Appends RunFailed with `message`; a run that already ended (or is gone) is left as it is. */
+export async function failRun(deps: Omit<PoisonDeps, "log" | "maxAttempts">, run: { runId: string; tenant: string }, message: string): Promise<void> {
+  await handleCommand(deps.store, runAggregate, runStream(run.runId), { type: "FailRun", run_id: run.runId, message }, {
+    clock: deps.clock,
+    ids: deps.ids,
+    context: { tenant: run.tenant, actor: deps.actor },
+  }).catch((failure: unknown) => {
+    // Already ended (or gone): nothing left to fail; the job is done either way.
+    if (!(failure instanceof DomainError) || (failure.code !== "conflict" && failure.code !== "not_found")) throw failure;
+  });
 }

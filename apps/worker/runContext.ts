@@ -36,6 +36,8 @@ export interface RunContext {
   runner: Runner;
   /** The run's judge (null: rules only); it scores the pairs and picks the verdict. */
   judge: Judge | null;
+  /** Why the run's judge model cannot be served here: the run fails with it before any pair is replayed. */
+  judgeRefusal: string | null;
 }
 
 const MAX_CACHED = 64;
@@ -107,8 +109,8 @@ export class RunContexts {
     // The selection is frozen: keep the Runner (and its per-run refinement count) across reloads.
     if (previous) return { ...previous, state, version };
     const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
-    const judge = judgeForRun(started, this.judge);
-    if (!judge && started.judge.kind !== "rules") {
+    const { judge, refusal } = judgeForRun(started, this.judge);
+    if (!judge && !refusal && started.judge.kind !== "rules") {
       this.log.error(`run ${runId} asks for judge ${started.judge_label ?? started.judge.kind}, but this worker has none (VERDICT_JUDGE=none): scoring on rules alone`);
     }
     const runner = new Runner({
@@ -124,6 +126,6 @@ export class RunContexts {
       metadata: started.metadata,
       release: releaseOf(started.release),
     });
-    return { runId, state, started, startedEvent, version, scenarios, runner, judge };
+    return { runId, state, started, startedEvent, version, scenarios, runner, judge, judgeRefusal: refusal };
   }
 }

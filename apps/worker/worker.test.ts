@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { ScriptedJudge } from "@verdict/infra/judges";
+import { judgeFromSpec, ScriptedJudge } from "@verdict/infra/judges";
+import { startFakeModelProvider } from "@verdict/infra/testing";
 import type { AgentRuntime, ConsumeOptions, DeliveredJob, EventStore, JobConsumer } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
@@ -19,6 +20,8 @@ answers:
     answer: { winner: claude-sonnet-5, rationale: "Friendlier answers." }
     usage: { input_tokens: 900, output_tokens: 40, cost: 0.002 }
 `;
+
+const PROVIDER_KEY = "sk-worker-test-PROVIDERKEY";
 
 let worker: RunningWorker | null = null;
 afterEach(async () => {
@@ -95,6 +98,50 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(completed.summary.judge).toBe("scripted-judge");
     expect(completed.summary.judge_usage.by_kind).toMatchObject({ score: 6, verdict: 1 });
     expect(completed.summary.judge_usage.run).toMatchObject({ calls: 1, cost: 0.002 });
+  });
+
+  it("judges on a model provider through the AI SDK: the run's judge model picks the route, the provider's tokens and model are recorded", async () => {
+    const provider = await startFakeModelProvider({ apiKey: PROVIDER_KEY, answer: (request) => (request.system?.includes("comparing model cohorts") ? '{"winner": "gpt-5-mini", "rationale": "Uses the tools."}' : '{"score": 0.7}') });
+    try {
+      const store = createMemoryEventStore();
+      const bus = new RecordingBus();
+      await start(store, bus, { judge: await judgeFromSpec("providers", { OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: provider.baseURL }) });
+      await seedRun(store, { judge: { kind: "llm", model: "openai/judge-deployment" }, judgeLabel: "openai/judge-deployment" });
+      await waitFor(() => runEnded(store, "r1"));
+
+      expect(new Set(provider.requests.map((r) => r.model))).toEqual(new Set(["judge-deployment"]));
+      const scored = (await pairEvents(store, "r1", 0))[1].data as Record<string, any>;
+      expect(scored.scores.task_completion).toBe(0.7);
+      expect(scored.judge_exchanges[0]).toMatchObject({ parsed: { score: 0.7 }, error: null, usage: { model: "judge-deployment-2026-01-01", input_tokens: expect.any(Number), output_tokens: 4 } });
+      const events = await runEvents(store, "r1");
+      expect(events.find((e) => e.type === "VerdictRecorded")!.data).toMatchObject({ verdict: { winner: "gpt-5-mini", rationale: "Uses the tools.", judge: "openai/judge-deployment" } });
+      expect(JSON.stringify(events)).not.toContain(PROVIDER_KEY);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it("a run pinned to a provider the worker has no key for fails, naming what to set, and no agent or other provider is called", async () => {
+    const provider = await startFakeModelProvider({ apiKey: PROVIDER_KEY, answer: () => '{"score": 1}' });
+    try {
+      const store = createMemoryEventStore();
+      const bus = new RecordingBus();
+      let replays = 0;
+      const agent = ScriptedAgent.fromYaml(AGENT_SCRIPT);
+      const counting: AgentRuntime = { name: agent.name, replay: (scenario, spec, options) => ((replays += 1), agent.replay(scenario, spec, options)) };
+      await start(store, bus, { runtime: counting, judge: await judgeFromSpec("providers", { OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: provider.baseURL }) });
+      await seedRun(store, { judge: { kind: "llm", model: "claude-haiku-4-5" }, judgeLabel: "claude-haiku-4-5" });
+      await waitFor(() => runEnded(store, "r1"));
+
+      const failed = (await runEvents(store, "r1")).find((e) => e.type === "RunFailed")!.data as Record<string, any>;
+      expect(failed.message).toBe(
+        `the run's judge cannot be reached: the judge model "claude-haiku-4-5" is served by Anthropic, which is not configured: set ANTHROPIC_API_KEY (configured: OpenAI), or pin a configured provider, e.g. openai/<model>`,
+      );
+      expect(replays).toBe(0);
+      expect(provider.requests).toEqual([]);
+    } finally {
+      await provider.close();
+    }
   });
 
   it("a judge answering with NUL, a lone surrogate or 700 KB of text still completes the run, its text kept storable", async () => {

@@ -88,7 +88,7 @@ describe("ScriptedJudge", () => {
     await writeFile(path, script);
     const loaded = await judgeFromSpec(`scripted:${path}`);
     expect(loaded?.name).toBe("scripted-judge"); // the label its script declares
-    await expect(judgeFromSpec("openai:gpt-5")).rejects.toThrow('VERDICT_JUDGE must be "none" or "scripted:<path to a judge script>"');
+    await expect(judgeFromSpec("openai:gpt-5")).rejects.toThrow('VERDICT_JUDGE must be "none", "providers" or "scripted:<path to a judge script>"');
   });
 });
 

@@ -36,6 +36,11 @@ export interface JudgeCallContext {
 export interface JudgeBackend {
   readonly name: string;
   complete(request: JudgeRequest, context?: JudgeCallContext): Promise<JudgeReply>;
+  /**
+   * A backend that serves each run's judge model its own way (model providers): the backend for
+   * a run's pin, or why there is none. Without it every run is judged by `complete`.
+   */
+  forModel?(pin: string | null): JudgeBackend | { reason: string; failsRun: boolean };
 }
 
 const answerText = z.union([z.string(), z.record(z.string(), z.unknown())]);

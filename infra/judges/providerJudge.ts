@@ -1,0 +1,98 @@
+// Judges on model providers, through the AI SDK (DESIGN.md "Agent runtimes"): each run's judge
+// model is routed by providerRoute.ts to Anthropic (its Messages API), or to OpenAI, OpenRouter or
+// Ollama (their chat completions API), with the credentials the environment holds.
+//
+// Credentials never leave this file: a provider's error is passed on (the core's Judge records
+// it as the reason a call was skipped, in the run's events) with the key replaced by
+// `[redacted]`, and so is an answer that would echo it. Endpoint URLs carry no credentials
+// (providerRoute.ts refuses them).
+import { generateText, type LanguageModel } from "ai";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import type { JudgeReply, JudgeRequest } from "@verdict/domain";
+import { isRoute, routeJudge, type JudgeRoute, type NoJudgeRoute, type ProviderEndpoint, type ProviderEndpoints } from "./providerRoute.js";
+import type { JudgeBackend } from "./scriptedJudge.js";
+
+export interface ProviderJudgeOptions {
+  /** Retries of a call the provider refused as retryable (429, 5xx), with the AI SDK's backoff. Default 2. */
+  maxRetries?: number;
+}
+
+const REASON_LIMIT = 500;
+
+/** The providers behind every run's judge: `forModel` routes a run's pin to one of them. */
+export class ProviderJudges implements JudgeBackend {
+  readonly name = "providers";
+  // Private fields: a backend logged or serialized whole shows no key.
+  readonly #endpoints: ProviderEndpoints;
+  readonly #options: ProviderJudgeOptions;
+
+  constructor(endpoints: ProviderEndpoints, options: ProviderJudgeOptions = {}) {
+    this.#endpoints = endpoints;
+    this.#options = options;
+  }
+
+  /** The judge for a run's judge model (null: none pinned), or why there is none. */
+  forModel(pin: string | null): JudgeBackend | NoJudgeRoute {
+    const route = routeJudge(pin, this.#endpoints);
+    if (!isRoute(route)) return route;
+    const label = pin?.trim() ? pin.trim() : route.provider;
+    return new ProviderJudge(label, route, this.#endpoints[route.provider]!, this.#options);
+  }
+
+  /** A call with no run's pin: the unpinned route. */
+  complete(request: JudgeRequest): Promise<JudgeReply> {
+    const judge = this.forModel(null);
+    if ("reason" in judge) return Promise.reject(new Error(judge.reason));
+    return judge.complete(request);
+  }
+}
+
+/** One routed judge: a provider and the model id it is sent. */
+export class ProviderJudge implements JudgeBackend {
+  readonly #model: LanguageModel;
+  readonly #key: string | null;
+  readonly #maxRetries: number;
+
+  constructor(
+    readonly name: string,
+    readonly route: JudgeRoute,
+    endpoint: ProviderEndpoint,
+    options: ProviderJudgeOptions = {},
+  ) {
+    this.#model = languageModel(route, endpoint);
+    this.#key = endpoint.apiKey;
+    this.#maxRetries = options.maxRetries ?? 2;
+  }
+
+  async complete(request: JudgeRequest): Promise<JudgeReply> {
+    let result: Awaited<ReturnType<typeof generateText>>;
+    try {
+      result = await generateText({ model: this.#model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries });
+    } catch (error) {
+      throw new Error(this.#scrub(`${this.route.provider} judge call failed: ${reasonOf(error)}`).slice(0, REASON_LIMIT));
+    }
+    const usage: Record<string, unknown> = { model: result.response?.modelId || this.route.model };
+    if (result.usage.inputTokens !== undefined) usage.input_tokens = result.usage.inputTokens;
+    if (result.usage.outputTokens !== undefined) usage.output_tokens = result.usage.outputTokens;
+    return { text: this.#scrub(result.text), usage };
+  }
+
+  #scrub(text: string): string {
+    return this.#key ? text.split(this.#key).join("[redacted]") : text;
+  }
+}
+
+function languageModel(route: JudgeRoute, endpoint: ProviderEndpoint): LanguageModel {
+  if (route.provider === "anthropic") return createAnthropic({ apiKey: endpoint.apiKey ?? undefined, baseURL: endpoint.baseURL })(route.model);
+  // OpenAI, OpenRouter and Ollama all speak chat completions; Ollama takes no key.
+  return createOpenAI({ apiKey: endpoint.apiKey ?? "ollama", baseURL: endpoint.baseURL, name: route.provider }).chat(route.model);
+}
+
+/** The provider's own words: its status and message, not the SDK's retry wrapper. */
+function reasonOf(error: unknown): string {
+  const last = (error as { lastError?: unknown }).lastError ?? error;
+  const status = (last as { statusCode?: unknown }).statusCode;
+  const message = last instanceof Error ? last.message : String(last);
+  return typeof status === "number" ? `HTTP ${status}: ${message}` : message;
+}

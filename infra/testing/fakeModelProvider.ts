@@ -1,0 +1,99 @@
+// A local HTTP server that speaks two model providers' APIs, for tests of the code that calls
+// them through their real client libraries (the AI SDK): OpenAI's chat completions (also what
+// OpenRouter and Ollama serve) at POST /v1/chat/completions, and Anthropic's Messages API at
+// POST /v1/messages. It checks the key each API sends, answers what the test scripts, and keeps
+// every request it was sent. A wrong key gets the provider's 401, echoing the key it was given,
+// as providers' error bodies do: code that passes provider errors on must not pass that on.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ProviderRequest {
+  api: "chat" | "messages";
+  model: string;
+  /** The system instructions: OpenAI's system message, Anthropic's `system`. */
+  system: string | null;
+  /** The user message's text. */
+  prompt: string;
+  headers: IncomingMessage["headers"];
+}
+
+/** An answer's text, or a refusal with its status and body. */
+export type ProviderAnswer = string | { status: number; body: unknown };
+
+export interface FakeModelProvider {
+  /** http://127.0.0.1:<port>/v1 */
+  readonly baseURL: string;
+  readonly requests: ProviderRequest[];
+  close(): Promise<void>;
+}
+
+export async function startFakeModelProvider(options: { apiKey: string; answer: (request: ProviderRequest) => ProviderAnswer }): Promise<FakeModelProvider> {
+  const requests: ProviderRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(payload));
+      };
+      const api = req.url === "/v1/chat/completions" ? "chat" : req.url === "/v1/messages" ? "messages" : null;
+      if (req.method !== "POST" || api === null) return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      const given = api === "chat" ? (req.headers.authorization ?? "").replace(/^Bearer /, "") : String(req.headers["x-api-key"] ?? "");
+      if (given !== options.apiKey) return send(401, { error: { type: "authentication_error", message: `Incorrect API key provided: ${given}` } });
+      const json = JSON.parse(body) as Record<string, unknown>;
+      const request = api === "chat" ? chatRequest(json, req.headers) : messagesRequest(json, req.headers);
+      requests.push(request);
+      const answer = options.answer(request);
+      if (typeof answer !== "string") return send(answer.status, answer.body);
+      const usage = { input: Math.ceil((request.prompt.length + (request.system?.length ?? 0)) / 4), output: Math.ceil(answer.length / 4) };
+      if (api === "chat") {
+        return send(200, {
+          id: "chatcmpl-fake",
+          object: "chat.completion",
+          created: 1_764_000_000,
+          model: `${request.model}-2026-01-01`,
+          choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+          usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+        });
+      }
+      send(200, {
+        id: "msg_fake",
+        type: "message",
+        role: "assistant",
+        model: `${request.model}-20260101`,
+        content: [{ type: "text", text: answer }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: usage.input, output_tokens: usage.output },
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => (part as { text?: string }).text ?? "").join("");
+  return "";
+}
+
+function chatRequest(json: Record<string, unknown>, headers: IncomingMessage["headers"]): ProviderRequest {
+  const messages = (json.messages ?? []) as { role: string; content: unknown }[];
+  const system = messages.find((m) => m.role === "system" || m.role === "developer");
+  const user = messages.filter((m) => m.role === "user").pop();
+  return { api: "chat", model: String(json.model), system: system ? textOf(system.content) : null, prompt: textOf(user?.content), headers };
+}
+
+function messagesRequest(json: Record<string, unknown>, headers: IncomingMessage["headers"]): ProviderRequest {
+  const messages = (json.messages ?? []) as { role: string; content: unknown }[];
+  const user = messages.filter((m) => m.role === "user").pop();
+  const system = json.system === undefined ? null : textOf(json.system);
+  return { api: "messages", model: String(json.model), system, prompt: textOf(user?.content), headers };
+}
