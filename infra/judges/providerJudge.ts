@@ -6,9 +6,10 @@
 // it as the reason a call was skipped, in the run's events) with the key replaced by
 // `[redacted]`, and so is an answer that would echo it. Endpoint URLs carry no credentials
 // (providerRoute.ts refuses them).
-import { generateText, type LanguageModel } from "ai";
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
+//
+// The AI SDK is loaded on a judge's first call, not with this module: its packages add ~28 MB of
+// resident memory and ~150 ms to every process that merely could judge on a provider.
+import type { LanguageModel } from "ai";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
 import { isRoute, routeJudge, type JudgeRoute, type NoJudgeRoute, type ProviderEndpoint, type ProviderEndpoints } from "./providerRoute.js";
 import type { JudgeBackend } from "./scriptedJudge.js";
@@ -50,9 +51,9 @@ export class ProviderJudges implements JudgeBackend {
 
 /** One routed judge: a provider and the model id it is sent. */
 export class ProviderJudge implements JudgeBackend {
-  readonly #model: LanguageModel;
-  readonly #key: string | null;
+  readonly #endpoint: ProviderEndpoint;
   readonly #maxRetries: number;
+  #model: Promise<LanguageModel> | null = null;
 
   constructor(
     readonly name: string,
@@ -60,15 +61,16 @@ export class ProviderJudge implements JudgeBackend {
     endpoint: ProviderEndpoint,
     options: ProviderJudgeOptions = {},
   ) {
-    this.#model = languageModel(route, endpoint);
-    this.#key = endpoint.apiKey;
+    this.#endpoint = endpoint;
     this.#maxRetries = options.maxRetries ?? 2;
   }
 
   async complete(request: JudgeRequest): Promise<JudgeReply> {
+    const { generateText } = await aiSdk();
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
-      result = await generateText({ model: this.#model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries });
+      const model = await (this.#model ??= languageModel(this.route, this.#endpoint));
+      result = await generateText({ model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries });
     } catch (error) {
       throw new Error(this.#scrub(`${this.route.provider} judge call failed: ${reasonOf(error)}`).slice(0, REASON_LIMIT));
     }
@@ -79,11 +81,24 @@ export class ProviderJudge implements JudgeBackend {
   }
 
   #scrub(text: string): string {
-    return this.#key ? text.split(this.#key).join("[redacted]") : text;
+    const key = this.#endpoint.apiKey;
+    return key ? text.split(key).join("[redacted]") : text;
   }
 }
 
-function languageModel(route: JudgeRoute, endpoint: ProviderEndpoint): LanguageModel {
+let loadedSdk: Promise<{ generateText: typeof import("ai").generateText; createOpenAI: typeof import("@ai-sdk/openai").createOpenAI; createAnthropic: typeof import("@ai-sdk/anthropic").createAnthropic }> | null = null;
+
+function aiSdk() {
+  loadedSdk ??= Promise.all([import("ai"), import("@ai-sdk/openai"), import("@ai-sdk/anthropic")]).then(([ai, openai, anthropic]) => ({
+    generateText: ai.generateText,
+    createOpenAI: openai.createOpenAI,
+    createAnthropic: anthropic.createAnthropic,
+  }));
+  return loadedSdk;
+}
+
+async function languageModel(route: JudgeRoute, endpoint: ProviderEndpoint): Promise<LanguageModel> {
+  const { createAnthropic, createOpenAI } = await aiSdk();
   if (route.provider === "anthropic") return createAnthropic({ apiKey: endpoint.apiKey ?? undefined, baseURL: endpoint.baseURL })(route.model);
   // OpenAI, OpenRouter and Ollama all speak chat completions; Ollama takes no key.
   return createOpenAI({ apiKey: endpoint.apiKey ?? "ollama", baseURL: endpoint.baseURL, name: route.provider }).chat(route.model);
