@@ -6,6 +6,7 @@ import { runCli } from "./cli.js";
 import { bufferIo } from "./io.js";
 import { cli, example } from "./testing.js";
 import { describeMode, platformMode, reportsDirOf } from "./platform.js";
+import { whereOf } from "./databaseConnect.js";
 
 describe("platformMode", () => {
   it("is the embedded default under ./.verdict when nothing is set", () => {
@@ -74,6 +75,14 @@ describe("platformMode", () => {
     const keys = await cli(["keys", "list"], { DATABASE_URL: "postgres://db/verdict", VERDICT_READ_DATABASE_URL: refused });
     expect(keys).toMatchObject({ code: 4, stderr: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:1\/verdict \(ECONNREFUSED/) });
     for (const result of [events, keys]) expect(result.stderr).not.toContain("S3cret");
+  });
+
+  it("shows nothing of a DATABASE_URL whose password holds an unencoded / ? or # (the parser would read it as host, port and path)", () => {
+    for (const url of ["postgres://app:2024/Winter-SECRETX6@127.0.0.1:5432/prod", "postgres://app:77?SECRETX6@127.0.0.1/prod", "postgres://app:1#SECRETX6@h/prod", "postgres://127.0.0.1:1/x@SECRETX6"]) {
+      expect(whereOf(url)).toBe("(a value that is not a URL)");
+    }
+    expect(whereOf("postgres://bob:S3cret@127.0.0.1:1/verdict")).toBe("127.0.0.1:1/verdict");
+    expect(whereOf("postgres://bob:a%2Fb%40c@db.internal/verdict")).toBe("db.internal:5432/verdict");
   });
 
   it("refuses Kafka without PostgreSQL and says what to set", () => {
