@@ -13,9 +13,12 @@
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
 // recorded in the run's events and its report. Names and errors show the origin alone: a path
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
+// An agent that echoes what it was sent (the credential, a header, the path) has it replaced by
+// `[redacted]` in its answer before the answer is read (redact.ts).
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
 import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { redactDeep, secretList } from "./redact.js";
 
 export interface HttpAgentOptions {
   url: string;
@@ -64,14 +67,49 @@ function replayOf(body: unknown): ReplayData {
   }
 }
 
+/**
+ * The secrets a request carries in its URL: the password and the basic credential made of it,
+ * the path and query (a token may sit in either: `/hooks/<token>/replay?key=...`), each query
+ * value, and each path segment that looks like a token (8 or more characters, letters and
+ * digits). The host and the user name are not secret, and words like `replay` are too common to
+ * look for alone.
+ */
+function sentSecrets(url: URL, credentials: string | null): string[] {
+  const secrets = [url.password, decoded(url.password)];
+  if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
+  if (url.search) secrets.push(url.pathname + url.search, url.search.slice(1), ...url.searchParams.values());
+  const segments = url.pathname.split("/").filter(Boolean);
+  if (segments.length > 1) secrets.push(url.pathname);
+  for (const segment of segments) if (segment.length >= 8 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.push(segment, decoded(segment));
+  return secrets;
+}
+
+/** Percent-decoded, or as it is when it does not decode. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A header value, and its credential alone when it has a scheme (`Bearer <token>`). */
+function headerSecrets(value: string): string[] {
+  const scheme = /^\S+\s+(\S.*)$/.exec(value);
+  return scheme ? [value, scheme[1]] : [value];
+}
+
 export class HttpAgent implements AgentRuntime {
   readonly name: string;
   private readonly url: string;
   private readonly headers: Record<string, string>;
+  /** What this agent is sent that it must not get recorded by echoing it back (redact.ts). */
+  readonly #secrets: string[];
 
   constructor(private readonly options: HttpAgentOptions) {
     const url = new URL(options.url);
-    const credentials = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
+    const credentials = url.username || url.password ? `${decoded(url.username)}:${decoded(url.password)}` : null;
+    this.#secrets = secretList([...sentSecrets(url, credentials), ...Object.values(options.headers ?? {}).flatMap(headerSecrets)]);
     url.username = "";
     url.password = "";
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${url.protocol}//${url.host}`);
@@ -142,7 +180,8 @@ export class HttpAgent implements AgentRuntime {
       } catch {
         throw new HttpAgentError("agent answered a body that is not JSON", false);
       }
-      return replayOf(body);
+      // Before anything of it is read: the validation's errors quote the body too.
+      return replayOf(redactDeep(body, this.#secrets));
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.
       deadline.clear();

@@ -11,6 +11,7 @@
 // resident memory and ~150 ms to every process that merely could judge on a provider.
 import type { LanguageModel } from "ai";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
+import { redactText, secretList } from "../agents/redact.js";
 import { isRoute, routeJudge, type JudgeRoute, type NoJudgeRoute, type ProviderEndpoint, type ProviderEndpoints } from "./providerRoute.js";
 import type { JudgeBackend } from "./scriptedJudge.js";
 
@@ -81,8 +82,7 @@ export class ProviderJudge implements JudgeBackend {
   }
 
   #scrub(text: string): string {
-    const key = this.#endpoint.apiKey;
-    return key ? text.split(key).join("[redacted]") : text;
+    return redactText(text, secretList([this.#endpoint.apiKey]));
   }
 }
 
