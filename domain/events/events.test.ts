@@ -140,13 +140,13 @@ describe("toEventToAppend", () => {
     expect(() => toEventToAppend({ type: "RunStarted", data: bad as never }, context, deps())).toThrow(/data\.models\[0\]\.label: must not be blank/);
   });
 
-  it("refuses a payload over 1 MB", () => {
+  it("refuses a payload over 8 MB", () => {
     // data and metadata count together, as the adapters count them
     const fits = "x".repeat(MAX_EVENT_BYTES - 300);
     expect(toEventToAppend({ type: "RunFailed", data: { message: fits } }, context, deps()).data.message).toBe(fits);
     const message = "x".repeat(MAX_EVENT_BYTES - 100);
     expect(() => toEventToAppend({ type: "RunFailed", data: { message } }, context, deps())).toThrow(
-      /event RunFailed: payload is 1048\d{3} bytes, over the 1 MB limit \(1048576 bytes\)/,
+      /event RunFailed: payload is 8388\d{3} bytes, over the 8 MB limit \(8388608 bytes\)/,
     );
   });
 

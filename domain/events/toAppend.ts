@@ -9,8 +9,16 @@ import { eventMetadata, type EventContext, type EventMetadata } from "./metadata
 import { eventRegistry, type DomainEvent, type EventInput, type EventRegistry } from "./registry.js";
 import { parseOrThrow } from "./zodIssues.js";
 
-/** Largest serialized data + metadata an event may carry (the adapters' limit too). */
-export const MAX_EVENT_BYTES = 1_048_576;
+/**
+ * Largest serialized data + metadata an event may carry (the adapters' limit too). 8 MB, so the
+ * largest input the edge accepts fits in one event: a 2 MB catalog is stored as its canonical
+ * YAML and as resolved products (CatalogImported), a 2 MB report envelope normalized
+ * (ReportImported). At 1 MB, a 2,000-scenario catalog of 510 KB and a 1,000-result report were
+ * refused, well inside their documented limits. (EventStoreDB's default MaxAppendSize is 1 MB:
+ * its server must be given 8 MB.)
+ */
+export const MAX_EVENT_BYTES = 8 * 1024 * 1024;
+const LIMIT_TEXT = `the ${MAX_EVENT_BYTES / 1024 / 1024} MB limit`;
 
 export interface AppendDeps {
   clock: Clock;
@@ -43,14 +51,14 @@ function jsonOf(type: string, value: unknown): string {
   }
 }
 
-/** Refuses what the stores cannot hold: over 1 MB together, or text PostgreSQL refuses. */
+/** Refuses what the stores cannot hold: over 8 MB together, or text PostgreSQL refuses. */
 function assertStorable(type: string, data: unknown, metadata: unknown): void {
   const dataText = jsonOf(type, data);
   const metadataText = jsonOf(type, metadata);
   // Counted as the adapters count it: data and metadata together.
   const bytes = payloadOver(dataText, metadataText, MAX_EVENT_BYTES);
   if (bytes !== null) {
-    throw DomainError.validation(`event ${type}: payload is ${bytes} bytes, over the 1 MB limit (${MAX_EVENT_BYTES} bytes)`, "data");
+    throw DomainError.validation(`event ${type}: payload is ${bytes} bytes, over ${LIMIT_TEXT} (${MAX_EVENT_BYTES} bytes)`, "data");
   }
   for (const [name, value, text] of [["data", data, dataText], ["metadata", metadata, metadataText]] as const) {
     if (isStorableJson(text)) continue;

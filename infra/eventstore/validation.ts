@@ -1,6 +1,7 @@
 // Second line of defence for what reaches the store (the domain validates first): stream ids,
 // message ids, payload size and option values. Everything is parameterised anyway; these rules
 // keep ids readable in logs, URLs and file names.
+import { MAX_EVENT_BYTES } from "@verdict/domain";
 import type { EventToAppend, ExpectedVersion } from "./port.js";
 
 /** A bad input refused before anything is written; `field` names the input, the message the rule. */
@@ -15,7 +16,8 @@ export class EventStoreInputError extends Error {
   }
 }
 
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/** The domain's event limit (MAX_EVENT_BYTES says why 8 MB), enforced by every adapter. */
+export const MAX_PAYLOAD_BYTES = MAX_EVENT_BYTES;
 export const MAX_STREAM_ID_LENGTH = 200;
 const STREAM_ID = /^[A-Za-z0-9_.-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,7 +58,7 @@ export function validateEvents(events: EventToAppend[]): void {
     // A UTF-16 code unit is at most 3 bytes in UTF-8: shorter text is under the limit unencoded.
     if ((data.length + metadata.length) * 3 <= MAX_PAYLOAD_BYTES) return;
     const bytes = Buffer.byteLength(data, "utf8") + Buffer.byteLength(metadata, "utf8");
-    if (bytes > MAX_PAYLOAD_BYTES) throw new EventStoreInputError(`${at}.data`, `payload is ${bytes} bytes, over the 1 MB limit (${MAX_PAYLOAD_BYTES} bytes)`);
+    if (bytes > MAX_PAYLOAD_BYTES) throw new EventStoreInputError(`${at}.data`, `payload is ${bytes} bytes, over the ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB limit (${MAX_PAYLOAD_BYTES} bytes)`);
   });
 }
 

@@ -364,10 +364,11 @@ const cases = {
     await refused(store.append(`${prefix}a b`, events(1)), /streamId/);
     await refused(store.append(`${prefix}ok`, []), /events/);
     await refused(store.append(`${prefix}ok`, [{ ...event(), id: "not-a-uuid" }]), /events\[0\]\.id/);
-    await refused(store.append(`${prefix}ok`, [event("Big", { blob: "x".repeat(1024 * 1024) })]), /1 MB/);
+    await refused(store.append(`${prefix}ok`, [event("Big", { blob: "x".repeat(8 * 1024 * 1024) })]), /over the 8 MB limit/);
     await refused(store.append(`${prefix}ok`, events(1), { expectedVersion: -1n }), /expectedVersion/);
     expect(await store.streamVersion(`${prefix}ok`)).toBeNull();
-    expect((await store.append(`${prefix}ok`, [event("Fits", { blob: "x".repeat(1000 * 1000) })])).nextExpectedVersion).toBe(0n);
+    // The largest input the edge accepts (a 2 MB catalog, stored twice) is well over 1 MB.
+    expect((await store.append(`${prefix}ok`, [event("Fits", { blob: "x".repeat(7 * 1024 * 1024) })])).nextExpectedVersion).toBe(0n);
   },
 };
 
