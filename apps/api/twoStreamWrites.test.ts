@@ -1,6 +1,6 @@
 // startRun and importReport append to two streams (the evaluation numbers the run, then the run
 // stream records it). A run the run stream refuses (a report it cannot read, a snapshot over the
-// store's 1 MB event limit) must leave nothing behind: it left RunScheduled, a run row that never
+// store's 8 MB event limit) must leave nothing behind: it left RunScheduled, a run row that never
 // started and showed in the evaluation's runs, and its number taken.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluationStream, readWholeStream, type EventStore } from "@verdict/domain";
@@ -18,9 +18,9 @@ beforeAll(async () => {
   p = await startPlatform({ limits: { bodyLimit: "4mb" } });
   const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "Orders", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
   evaluationId = created.body.data.createEvaluation.evaluationId;
-  // Three merges of ~450 KB each: every one fits an event, the whole suite does not.
-  for (const batch of [0, 1, 2]) {
-    const s = Array.from({ length: 15 }, (_, i) => ({ key: `s${batch * 15 + i}`, prompt: `Question ${i}: ${"details ".repeat(3500)}` }));
+  // Twenty merges of ~450 KB each: every one fits an event, the whole suite (~9 MB) does not.
+  for (let batch = 0; batch < 20; batch += 1) {
+    const s = Array.from({ length: 7 }, (_, i) => ({ key: `s${batch * 7 + i}`, prompt: `Question ${i}: ${"details ".repeat(8000)}` }));
     const merged = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $s: JSON) { mergeScenarios(evaluationId: $id, scenarios: $s) { added } }`, { id: evaluationId, s });
     expect(merged.body.errors).toBeUndefined();
   }
@@ -42,7 +42,7 @@ describe("a run the run stream refuses", () => {
     const before = await evaluationEvents();
     const res = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: evaluationId });
     expect(res.body.errors[0].extensions.code).toBe("VALIDATION");
-    expect(res.body.errors[0].message).toMatch(/over the 1 MB limit/);
+    expect(res.body.errors[0].message).toMatch(/over the 8 MB limit/);
     expect(await evaluationEvents()).toEqual(before);
     expect(await runsListed()).toBe(0);
     // A selection within the limit starts as run 1: no number was taken by the refused one.

@@ -162,13 +162,13 @@ describe("startRun across the evaluation and run streams", () => {
     expect(store.log).toHaveLength(before);
   });
 
-  it("a run the run stream refuses (its snapshot over the 1 MB event limit) writes nothing on either stream, and takes no number", async () => {
-    const long = Array.from({ length: 30 }, (_, i) => ({ ...scenario(`big${i}`), prompt: `Question ${i}: ${"details ".repeat(5000)}` }));
-    for (const part of [long.slice(0, 10), long.slice(10, 20), long.slice(20)]) {
-      await handleCommand(store, evaluationAggregate, EVAL, { type: "MergeScenarios", evaluation_id: "e1", scenarios: part, limit: 2000 }, deps());
+  it("a run the run stream refuses (its snapshot over the 8 MB event limit) writes nothing on either stream, and takes no number", async () => {
+    const long = Array.from({ length: 140 }, (_, i) => ({ ...scenario(`big${i}`), prompt: `Question ${i}: ${"details ".repeat(8000)}` }));
+    for (let at = 0; at < long.length; at += 10) {
+      await handleCommand(store, evaluationAggregate, EVAL, { type: "MergeScenarios", evaluation_id: "e1", scenarios: long.slice(at, at + 10), limit: 2000 }, deps());
     }
     const before = store.log.length;
-    await expect(startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps())).rejects.toThrow(/over the 1 MB limit/);
+    await expect(startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps())).rejects.toThrow(/over the 8 MB limit/);
     expect(store.log).toHaveLength(before);
     const fits = await startRun(store, { run_id: "r2", evaluation_id: "e1", models: [GPT], keys: ["a"] }, deps());
     expect(fits.run.domainEvents[0]).toMatchObject({ data: { number: 1 } });
