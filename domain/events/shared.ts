@@ -76,6 +76,16 @@ export type EvaluationScenario = z.output<typeof evaluationScenario>;
 export const modelSpecData = z.object({ label: nonBlank, provider: nonBlank, model: nonBlank });
 export type ModelSpecData = z.output<typeof modelSpecData>;
 
+/**
+ * Longest model label, provider or model id a command takes. A label keys the read models'
+ * indexes, whose rows PostgreSQL caps at ~2.7 KB: a run of a 3,000-character label started, was
+ * replayed and paid for, and then could not be projected (its run unknown to every query).
+ */
+export const MODEL_NAME_MAX = 200;
+const modelName = nonBlank.max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`);
+/** A model spec as a command takes it (modelSpecData, as recorded, has no limit to keep old events readable). */
+export const modelSpecInput = z.object({ label: modelName, provider: modelName, model: modelName });
+
 export const criterionData = z.object({ key: nonBlank, type: nonBlank, config: jsonObject.default({}) });
 export type CriterionData = z.output<typeof criterionData>;
 

@@ -8,7 +8,8 @@ import {
   idSchema,
   jsonObject,
   judgeData,
-  modelSpecData,
+  MODEL_NAME_MAX,
+  modelSpecInput,
   nonBlank,
   position,
   releaseData,
@@ -61,7 +62,13 @@ export const CreateEvaluation = z.object({
   // compare_models" though it was set. A name given twice is one model, as a run's selection
   // collapses repeated labels (the first kept): stored once, trimmed as its label is.
   compare_models: z
-    .array(z.string().refine((name) => !isBlank(name), "must not be blank").transform((name) => name.trim()))
+    .array(
+      z
+        .string()
+        .refine((name) => !isBlank(name), "must not be blank")
+        .transform((name) => name.trim())
+        .pipe(z.string().max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`)),
+    )
     .transform((names) => [...new Set(names)])
     .pipe(z.array(z.string()).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models an evaluation compares`))
     .default([]),
@@ -107,7 +114,7 @@ export const StartRun = z.object({
   evaluation_id: idSchema,
   keys: z.array(z.string()).nullable().default(null),
   group: z.string().nullable().default(null),
-  models: z.array(modelSpecData).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models a run`),
+  models: z.array(modelSpecInput).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models a run`),
   external: z.boolean().default(false),
   judge_label: z.string().nullable().default(null),
   release: releaseData.nullable().default(null),

@@ -3,7 +3,7 @@
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
 import { Replay, ReplayError } from "../../replay/index.js";
-import { COST_LIMIT, DURATION_LIMIT_MS, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
+import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
@@ -21,8 +21,15 @@ function checkModels(models: Record<string, unknown>): void {
   if (labels.length > REPORT_MAX_MODELS) throw DomainError.validation(`report.models holds ${labels.length} models, over the ${REPORT_MAX_MODELS} limit`, "report.models");
   const seen = new Map<string, string>();
   for (const label of labels) {
+    if (label.length > MODEL_NAME_MAX) throw DomainError.validation(`report.models: a label must be at most ${MODEL_NAME_MAX} characters (one has ${label.length})`, "report.models");
     const entry = models[label];
     if (!isObject(entry)) continue;
+    for (const part of ["provider", "model"] as const) {
+      const value = entry[part];
+      if (typeof value === "string" && value.length > MODEL_NAME_MAX) {
+        throw DomainError.validation(`report.models.${part}: must be at most ${MODEL_NAME_MAX} characters (it has ${value.length})`, `report.models.${part}`);
+      }
+    }
     const target = `${String(entry.provider ?? "")}/${String(entry.model ?? label)}`;
     const other = seen.get(target);
     if (other !== undefined) {
