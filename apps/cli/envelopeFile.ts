@@ -3,7 +3,7 @@
 // or a device has no size to check first), then parsed as JSON. Each refusal names the path.
 import { statSync } from "node:fs";
 import { byteLimit, DEFAULT_LIMITS } from "@verdict/api";
-import { readAtMost } from "@verdict/domain";
+import { notUtf8At, notUtf8Rule, readAtMost } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 export function readEnvelopeFile(path: string): unknown {
@@ -19,8 +19,11 @@ export function readEnvelopeFile(path: string): unknown {
   if (bytes.length > limit) {
     throw new CliError(`${path}: the envelope is over ${limit.toLocaleString("en-US")} bytes (reading stopped there); at most ${limit.toLocaleString("en-US")} (the API's ${DEFAULT_LIMITS.bodyLimit} body limit) are allowed`);
   }
+  const bad = notUtf8At(bytes);
+  if (bad !== null) throw new CliError(`${path}: line ${bad.line}: ${notUtf8Rule(bad)}`);
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    // A byte order mark is not part of the JSON (an editor may write one, as YAML files may carry one).
+    return JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new CliError(`${path}: not JSON (${(error as Error).message})`);
   }

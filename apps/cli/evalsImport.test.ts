@@ -24,7 +24,7 @@ const envelope = (threshold: number) => ({
 
 async function file(name: string, content: unknown): Promise<string> {
   const path = join(dir, name);
-  await writeFile(path, typeof content === "string" ? content : JSON.stringify(content));
+  await writeFile(path, typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content));
   return path;
 }
 
@@ -50,6 +50,9 @@ describe("verdict evals import", () => {
     expect(first).toEqual({ code: 0, stdout: runId, stderr: `imported ci-7 as run ${runId} (#1) of evaluation ${evaluationId} for tenant demo` });
     const again = await cli(["evals", "import", saved, "--evaluation", evaluationId], env);
     expect(again).toEqual({ code: 0, stdout: runId, stderr: `ci-7 was imported before with this report, as run ${runId} (#1): nothing written` });
+    // The same envelope as an editor may save it, with a byte order mark: the same report.
+    const withBom = await file("ci-7-bom.json", `\uFEFF${JSON.stringify(envelope(0.7))}`);
+    expect(await cli(["evals", "import", withBom, "--evaluation", evaluationId], env)).toMatchObject({ code: 0, stdout: runId });
     const changed = await file("ci-7-changed.json", envelope(0.5));
     expect(await cli(["evals", "import", changed, "--evaluation", evaluationId], env)).toMatchObject({ code: 3, stderr: `${changed}: run_id already exists with a different report` });
     // The imported run is there to render, as its export.
@@ -102,6 +105,7 @@ describe("verdict evals import", () => {
       [["evals", "import", await file("blank.json", { ...envelope(0.7), run_id: "" }), "--evaluation", evaluationId], `${join(dir, "blank.json")}: envelope.run_id: must be 1-255 characters, not blank (got 0 blank)`],
       [["evals", "import", await file("long.json", { ...envelope(0.7), run_id: "r".repeat(256) }), "--evaluation", evaluationId], `${join(dir, "long.json")}: envelope.run_id: must be 1-255 characters, not blank (got 256)`],
       [["evals", "import", await file("broken.json", "{ not json"), "--evaluation", evaluationId], `${join(dir, "broken.json")}: not JSON`],
+      [["evals", "import", await file("latin1.json", Buffer.from(JSON.stringify({ ...envelope(0.7), source: "caf\u00e9" }), "latin1")), "--evaluation", evaluationId], `${join(dir, "latin1.json")}: line 1: not UTF-8 text`],
       [["evals", "import", dir, "--evaluation", evaluationId], `${dir} is a directory, not a report envelope`],
       [["evals", "import", join(dir, "missing.json"), "--evaluation", evaluationId], `${join(dir, "missing.json")}: cannot be read (ENOENT)`],
       [["evals", "import", "/dev/zero", "--evaluation", evaluationId], "/dev/zero: the envelope is over 2,097,152 bytes (reading stopped there)"],

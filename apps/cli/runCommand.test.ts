@@ -1,7 +1,7 @@
 // The `run` command on the shipped example: the real Runner, the scripted agent and judge, and
 // the faults the example was written to show.
 import { describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +33,14 @@ describe("verdict run --tools", () => {
         const io = bufferIo();
         return { code: await runCli([...base, "--tools", path], io, {}), stderr: io.stderr.join(""), stdout: io.stdout.join("") };
       };
-      expect(await run(join(dir, "none.yaml"))).toMatchObject({ code: 2, stdout: "", stderr: expect.stringMatching(/^verdict run: --tools \S+none\.yaml: ENOENT/) });
+      expect(await run(join(dir, "none.yaml"))).toMatchObject({ code: 2, stdout: "", stderr: expect.stringMatching(/^verdict run: --tools \S+none\.yaml: no such file/) });
+      // Read as catalogs are: at most 2 MB (a 300 MB roster ran the process out of memory), UTF-8 only.
+      await writeFile(join(dir, "huge.yaml"), "tools: []\n");
+      await truncate(join(dir, "huge.yaml"), 300 * 1024 * 1024);
+      expect(await run(join(dir, "huge.yaml"))).toMatchObject({ code: 2, stderr: expect.stringMatching(/--tools \S+huge\.yaml: over 2,097,152 bytes \(reading stopped there\); at most 2 MB are allowed/) });
+      expect(await run("/dev/zero")).toMatchObject({ code: 2, stderr: expect.stringContaining("--tools /dev/zero: over 2,097,152 bytes") });
+      await writeFile(join(dir, "latin1.yaml"), Buffer.concat([Buffer.from("tools:\n  - name: caf"), Buffer.from([0xe9]), Buffer.from("\n")]));
+      expect(await run(join(dir, "latin1.yaml"))).toMatchObject({ code: 2, stderr: expect.stringContaining("latin1.yaml: line 2: not UTF-8 text: the byte at offset 20 is not valid UTF-8") });
       await writeFile(join(dir, "bad.yaml"), "tools:\n  - { description: no name }\n");
       expect(await run(join(dir, "bad.yaml"))).toMatchObject({ code: 2, stderr: expect.stringMatching(/^verdict run: --tools \S+bad\.yaml: tools\.0\.name: .*\(expected tools: \[\{ name, description \}\]\)$/) });
     } finally {

@@ -2,23 +2,33 @@
 // (examples/support/tools.yaml): what `npm start` sends with startRun and `verdict run --tools`
 // gives the Runner, so a missing-capability diagnosis names the tools the agent does have, and
 // both give the same fix advice. Checked as the API checks startRun's `tools`.
-import { readFile } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { eventSchemas } from "@verdict/domain";
+import { eventSchemas, MAX_DOCUMENT_BYTES, notUtf8At, notUtf8Rule, readAtMost } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 const toolsFile = z.object({ tools: z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools") }).strict();
 
 export type ToolRoster = z.output<typeof toolsFile>["tools"];
 
-/** The file's tools; an unreadable or malformed file is a usage error that names `label` and the rule. */
+/**
+ * The file's tools; an unreadable, oversized or malformed file is a usage error that names
+ * `label` and the rule. Read as catalogs are: at most 2 MB (a 300 MB roster ran the process out
+ * of memory), and UTF-8 only.
+ */
 export async function loadToolsFile(path: string, label: string): Promise<ToolRoster> {
   let document: unknown;
   try {
-    document = parseYaml(await readFile(path, "utf8"));
+    if (statSync(path).isDirectory()) throw new Error("a directory, not a tools file");
+    const bytes = readAtMost(path, MAX_DOCUMENT_BYTES + 1);
+    if (bytes.length > MAX_DOCUMENT_BYTES) throw new Error(`over ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} bytes (reading stopped there); at most 2 MB are allowed`);
+    const bad = notUtf8At(bytes);
+    if (bad !== null) throw new Error(`line ${bad.line}: ${notUtf8Rule(bad)}`);
+    document = parseYaml(bytes.toString("utf8"));
   } catch (error) {
-    throw new CliError(`${label} ${path}: ${(error as Error).message.split("\n")[0]}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`${label} ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message.split("\n")[0]}`);
   }
   const parsed = toolsFile.safeParse(document);
   if (!parsed.success) {

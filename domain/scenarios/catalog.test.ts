@@ -368,6 +368,32 @@ describe("bad input", () => {
     }
   });
 
+  it("refuses mappings and lists nested past 64 levels with the line, where 800 levels was an internal error (a stack overflow)", () => {
+    const catalogWith = (params: string) => `catalog: deep\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - key: k\n            prompt: hi\n            params: ${params}\n`;
+    const nested = (depth: number) => "{a: ".repeat(depth) + "x" + "}".repeat(depth);
+    // The catalog's own structure is 5 levels (catalog, products, product, sets, set...); params add theirs.
+    expect(() => Catalog.parse(catalogWith(nested(50)))).not.toThrow();
+    for (const depth of [70, 850, 5000]) {
+      expect(() => Catalog.parse(catalogWith(nested(depth)))).toThrow("line 10: the catalog is not valid YAML: mappings and lists nest more than 64 levels deep; at most 64 are allowed");
+    }
+    let block = "catalog: deep\nx:\n";
+    for (let i = 1; i <= 900; i += 1) block += `${" ".repeat(i)}a:\n`;
+    expect(() => Catalog.parse(`${block}${" ".repeat(902)}b\n`)).toThrowError(InvalidDocument);
+  });
+
+  it("refuses a file that is not UTF-8, naming its line, where its bytes became U+FFFD without a word", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    const path = join(dir, "latin1.yml");
+    try {
+      writeFileSync(path, Buffer.concat([Buffer.from("catalog: c\ndescription: caf"), Buffer.from([0xe9]), Buffer.from(" au lait\n")]));
+      expect(() => Catalog.load(path)).toThrow(`${path}, line 2: not UTF-8 text: the byte at offset 27 is not valid UTF-8 (save the file as UTF-8)`);
+      writeFileSync(path, "catalog: c\ndescription: café ✓ 😀\n");
+      expect(JSON.stringify(Catalog.load(path))).toContain("café ✓ 😀");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("names which of several documents is wrong", () => {
     expect(() => new Catalog("catalog: c", "products: 3")).toThrow("documents[1], products: must be a list");
   });

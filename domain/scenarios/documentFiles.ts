@@ -1,5 +1,6 @@
 // Reading the files a caller names (the only I/O the core does): missing files are skipped,
 // as Suite.load and Catalog.load layer whichever of the named files exist.
+import { isUtf8 } from "node:buffer";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { InvalidDocument } from "./errors.js";
@@ -22,7 +23,39 @@ function readDocument(path: string): string {
   // out), and a file may grow after stat: read one byte past the limit, no more.
   const bytes = readAtMost(path, MAX_DOCUMENT_BYTES + 1);
   if (bytes.length > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentOverLimit(), { source: path });
+  const bad = notUtf8At(bytes);
+  if (bad !== null) throw new InvalidDocument(notUtf8Rule(bad), { source: path, line: bad.line });
   return bytes.toString("utf8");
+}
+
+/** Where a byte that is not UTF-8 is: its offset in the bytes and its 1-based line. */
+export interface NotUtf8 {
+  offset: number;
+  line: number;
+}
+
+/**
+ * The first byte that is not part of UTF-8 text, or null when the bytes are UTF-8. Decoded
+ * leniently, such a byte became U+FFFD and the file's text changed without a word (a Latin-1
+ * `café` was stored as `caf�`).
+ */
+export function notUtf8At(bytes: Buffer): NotUtf8 | null {
+  if (isUtf8(bytes)) return null;
+  // The longest valid prefix: each step checks a prefix that ends on a character boundary.
+  let offset = 0;
+  while (offset < bytes.length) {
+    const lead = bytes[offset];
+    const size = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+    if (size === 0 || !isUtf8(bytes.subarray(offset, offset + size))) break;
+    offset += size;
+  }
+  let line = 1;
+  for (let i = 0; i < offset; i += 1) if (bytes[i] === 0x0a) line += 1;
+  return { offset, line };
+}
+
+export function notUtf8Rule(bad: NotUtf8): string {
+  return `not UTF-8 text: the byte at offset ${bad.offset} is not valid UTF-8 (save the file as UTF-8)`;
 }
 
 /** The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path. */

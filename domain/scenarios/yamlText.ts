@@ -2,8 +2,8 @@
 // are true, `0777` is octal, `<<` merges) but with no classes: no binary, sets or ordered maps,
 // and a date stays the text it is. Aliases are bounded, an alias inside the node its anchor names
 // (`a: &a [*a]`, which would make a cyclic value) is refused, repeated mapping keys are refused,
-// an integer no number holds exactly is refused (yamlIntegers.ts), and every failure is
-// reported with its line.
+// an integer no number holds exactly is refused (yamlIntegers.ts), nesting is bounded
+// (MAX_YAML_DEPTH), and every failure is reported with its line.
 import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from "yaml";
 import type { InputErrorClass } from "./errors.js";
 import { assertDocumentSize } from "./limits.js";
@@ -51,6 +51,8 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
   }
   const cycle = recursiveAlias(doc);
   if (cycle) throw new Err(`${prefix}${cycle.rule}`, { line: lineCounter.linePos(cycle.offset).line });
+  const deep = tooDeep(doc);
+  if (deep !== null) throw new Err(`${prefix}${deepRule()}`, { line: lineCounter.linePos(deep).line });
   const unsafe = settleIntegers(doc);
   if (unsafe) {
     throw new Err(unsafeIntegerRule(unsafe.source), { line: lineCounter.linePos(unsafe.offset).line, path: unsafe.path });
@@ -58,7 +60,8 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw new Err(`${prefix}${(error as Error).message.split("\n")[0]}`);
+    const message = (error as Error).message;
+    throw new Err(`${prefix}${STACK_OVERFLOW.test(message) ? deepRule() : message.split("\n")[0]}`);
   }
 }
 
@@ -68,8 +71,38 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
  */
 function reasonOf(problem: { code: string; message: string }): string {
   if (problem.code === "DUPLICATE_KEY") return "repeated key in one mapping";
+  // The parser itself ran out of stack: thousands of levels, far past the depth allowed.
+  if (STACK_OVERFLOW.test(problem.message)) return deepRule();
   if (problem.code === "MULTIPLE_DOCS") return "one YAML document is expected, and a second one starts here (after a `---` or `...` line)";
   return problem.message.split("\n")[0];
+}
+
+/**
+ * How deep mappings and lists may nest. A catalog's deepest value (a scenario's `params`) is a
+ * few levels down; 800 levels overflowed the stack of the canonical YAML writer, an internal
+ * error, and deeper documents failed with the parser's own stack overflow. The API's JSON
+ * variables stop at the same depth.
+ */
+export const MAX_YAML_DEPTH = 64;
+const STACK_OVERFLOW = /Maximum call stack size exceeded/;
+
+function deepRule(): string {
+  return `mappings and lists nest more than ${MAX_YAML_DEPTH} levels deep; at most ${MAX_YAML_DEPTH} are allowed`;
+}
+
+/** The offset of the first collection nested past MAX_YAML_DEPTH, or null. One walk, no recursion. */
+function tooDeep(doc: Document): number | null {
+  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (isPair(node)) {
+      stack.push({ node: node.key, depth }, { node: node.value, depth });
+    } else if (isCollection(node)) {
+      if (depth >= MAX_YAML_DEPTH) return node.range?.[0] ?? 0;
+      for (const item of node.items) stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return null;
 }
 
 /** An alias that would make a value contain itself: where it is and the rule it breaks. */
@@ -83,7 +116,7 @@ export interface RecursiveAlias {
  * The first alias that lies inside the node its anchor names (`a: &a [*a]`, `a: &a {b: [*a]}`,
  * `a: &a {<<: *a}`), or null. Such an alias is the only way YAML makes a cyclic value: an alias
  * names the last anchor before it, so an anchor that is not one of its ancestors is complete
- * and cannot reach back to it. One walk, no recursion (deep documents are allowed).
+ * and cannot reach back to it. One walk, no recursion.
  */
 export function recursiveAlias(doc: Document): RecursiveAlias | null {
   const anchors = new Map<string, unknown>();
