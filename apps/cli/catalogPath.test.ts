@@ -63,4 +63,27 @@ describe("verdict with bad input: a catalog path", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("--preview refuses what the import refuses, and no diff is printed for a refused import (it listed 'added' first)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
+    try {
+      const env = { VERDICT_HOME: join(dir, "home") };
+      const catalogOf = (key: string) => `catalog: c\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: ${JSON.stringify(key)}, prompt: hi}\n`;
+      const nul = join(dir, "nul.yml");
+      await writeFile(nul, catalogOf("a\u0000b"));
+      const long = join(dir, "long.yml");
+      await writeFile(long, catalogOf("k".repeat(10_000)));
+      for (const path of [nul, long]) {
+        for (const argv of [["catalogs", "import", "--preview", path], ["catalogs", "import", path]]) {
+          const result = await cli(argv, env);
+          expect(result, argv.join(" ")).toMatchObject({ code: 2, stdout: "" });
+          // The rule, not a validation library's dump, and never the whole 10 KB key.
+          expect(result.stderr, argv.join(" ")).toMatch(path === nul ? /key: must not contain a NUL/ : /scenarios\[0\]\.key: Too big: expected string to have <=200 characters/);
+          expect(result.stderr.length).toBeLessThan(1000);
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
-import { catalogAggregate, catalogStream, handleCommand, importCatalogCommand, storableCatalog, type EventStore } from "@verdict/domain";
+import { catalogAggregate, catalogStream, checkCommand, handleCommand, importCatalogCommand, storableCatalog, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -34,17 +34,20 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   // Checked with the file's name before the store is opened: a key taken from the name says so.
   const catalog = storableCatalog(loadCatalogFile(path), basename(path));
   return withStore(env, flags.booleans.preview, async (store) => {
+    const streamId = catalogStream(tenant, catalog.key);
+    const command = importCatalogCommand(catalog, tenant, { kind: "file", path });
+    const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" } };
+    // Whatever the import would refuse (text a database cannot store, an event over the size
+    // limit, a key too long) is refused before the diff: --preview refuses it too, and no diff
+    // says "added" for an import that then fails.
+    await checkCommand(store, catalogAggregate, streamId, command, options);
     const diff = diffCatalog(catalog, await lastImport(store, tenant, catalog.key));
     io.out(diffText(diff));
     if (flags.booleans.preview) {
       io.err("preview: nothing written");
       return EXIT.ok;
     }
-    const handled = await handleCommand(store, catalogAggregate, catalogStream(tenant, catalog.key), importCatalogCommand(catalog, tenant, { kind: "file", path }), {
-      clock: { now: () => new Date() },
-      ids: { next: () => randomUUID() },
-      context: { tenant, actor: "cli" },
-    });
+    const handled = await handleCommand(store, catalogAggregate, streamId, command, options);
     io.err(handled.events.length ? `imported catalog ${catalog.key} for tenant ${tenant}` : `catalog ${catalog.key} unchanged: nothing written`);
     return EXIT.ok;
   });

@@ -146,3 +146,20 @@ export async function handleCommand<S, C extends { type: string }, X>(
     }
   }
 }
+
+/**
+ * Refuses `input` as handleCommand would on the stream as it is now (the command's schema, the
+ * decider's rules, what the store cannot hold), appending nothing: a preview that says yes only
+ * to what the real command would take.
+ */
+export async function checkCommand<S, C extends { type: string }, X>(
+  store: EventStore,
+  aggregate: Aggregate<S, C, X>,
+  streamId: string,
+  input: unknown,
+  options: HandleOptions<X>,
+): Promise<void> {
+  const command = parseOrThrow(aggregate.commandSchema, input, "command is invalid");
+  const loaded = await loadAggregate(store, aggregate, streamId, options.registry ?? eventRegistry);
+  decideEvents(aggregate, loaded.state, command, { now: options.clock.now(), streamId, ...(options.decideContext as X) }, options);
+}

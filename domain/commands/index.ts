@@ -44,6 +44,7 @@ export { RecordReplay, ScoreResult, ResultCommand } from "./result/resultCommand
 export { resultAggregate, pairStream, type ResultState, type ResultContext } from "./result/resultAggregate.js";
 export {
   handleCommand,
+  checkCommand,
   loadAggregate,
   readWholeStream,
   DEFAULT_RETRIES,
