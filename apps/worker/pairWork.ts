@@ -122,7 +122,7 @@ function replayEvents(deps: PairDeps, run: RunContext, n: number, streamId: stri
   try {
     return decided(deps, run, streamId, NONE, recordOf(run, n, replay));
   } catch (error) {
-    // A replay the event schema refuses (an answer over 1 MB, fractional tokens, metadata nested
+    // A replay the event schema refuses (one over the 8 MB event limit, fractional tokens, metadata nested
     // too deeply to serialize...) is recorded as the run_error it is, rather than redelivered
     // forever (or failed as a permanent error three times, failing the whole run).
     if (!(error instanceof DomainError && error.code === "validation")) throw error;

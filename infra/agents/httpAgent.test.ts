@@ -39,22 +39,22 @@ const signal = new AbortController().signal;
 
 describe("HttpAgent", () => {
   it("an agent echoing what it was sent (basic credential, header, path and query token) has it redacted before the replay is recorded", async () => {
-    const path = "/hooks/TOKEN123456/replay?api_key=KEY456789";
+    const path = "/hooks/TOKEN1234567890AB/replay?api_key=KEY456789";
     routes.set(path, (_body, res) => {
       const got = headers.get(path)!;
       json(res, 200, {
         answer: `I was called with ${got["x-agent-token"]} at ${path}`,
         error: `upstream refused: you sent ${got.authorization} to ${path}`,
         tool_calls: [{ name: "lookup", arguments: { seen: got.authorization!.split(" ")[1], key: "KEY456789" } }],
-        metadata: { [`by ${got["x-agent-token"]}`]: "TOKEN123456" },
+        metadata: { by: got["x-agent-token"], hook: "TOKEN1234567890AB" },
       });
     });
     const url = `${base.replace("http://", "http://bot:S3cretPw@")}${path}`;
     const replay = await new HttpAgent({ url, headers: { "x-agent-token": "Bearer HEADERSECRET77" } }).replay(scenario, model, { signal });
     const recorded = JSON.stringify(replay);
-    for (const secret of ["S3cretPw", Buffer.from("bot:S3cretPw").toString("base64"), "HEADERSECRET77", "TOKEN123456", "KEY456789"]) expect(recorded).not.toContain(secret);
-    expect(replay.error).toBe("upstream refused: you sent Basic [redacted] to [redacted]");
-    expect(replay.answer).toBe("I was called with [redacted] at [redacted]");
+    for (const secret of ["S3cretPw", Buffer.from("bot:S3cretPw").toString("base64"), "HEADERSECRET77", "TOKEN1234567890AB", "KEY456789"]) expect(recorded).not.toContain(secret);
+    expect(replay.error).toBe("upstream refused: you sent Basic [redacted] to /hooks/[redacted]/replay?api_key=[redacted]");
+    expect(replay.answer).toBe("I was called with [redacted] at /hooks/[redacted]/replay?api_key=[redacted]");
 
     // A bare string is not a replay: the refusal quotes its start, which must not be the credential.
     const bare = "/bare/replay?token=BARETOKEN99";
@@ -64,6 +64,12 @@ describe("HttpAgent", () => {
       .then(() => "", (error: Error) => error.message);
     expect(message).toMatch(/^agent answered an invalid replay: .*got the string "Unauthorized Basic \[redacted\]/);
     expect(message).not.toMatch(/Ym90Ol|BARETOKEN99/);
+    // Only credentials are looked for: ordinary query values, a short password and keys are not
+    // (looking for them garbled answers and made a replay's own keys unknown).
+    const plain = "/plain/replay?team=support&env=production&fields=answer";
+    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in production.", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] }));
+    const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:order@")}${plain}` }).replay(scenario, model, { signal });
+    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in production.", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] });
     // A password or path that does not percent-decode is still a usable agent URL.
     expect(new HttpAgent({ url: "http://bot:%E0%A4%A@127.0.0.1:9/x%E0%A4%A1234567/replay" }).name).toBe("http:http://127.0.0.1:9");
   });

@@ -6,15 +6,15 @@
 // off, a 4xx, a redirect (never followed: it would take the agent's headers to another host) or
 // a body that is not a replay is final. Each attempt is bounded by the caller's signal (the
 // worker's and the CLI's per-replay budget, so a slow agent gets all of it) and, with
-// `timeoutMs`, by a timeout of its own. The body is read up to `maxBodyBytes` (a replay is
-// recorded only up to 1 MB of answer anyway), and a body that stops arriving is a timeout like a
-// missing answer. A URL's user and password
+// `timeoutMs`, by a timeout of its own. The body is read up to `maxBodyBytes` (4 MB by default),
+// and a body that stops arriving is a timeout like a missing answer. A URL's user and password
 // (`http://user:pass@host/replay`) are sent as basic auth and appear in no name or error: fetch
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
 // recorded in the run's events and its report. Names and errors show the origin alone: a path
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
-// An agent that echoes what it was sent (the credential, a header, the path) has it replaced by
-// `[redacted]` in its answer before the answer is read (redact.ts).
+// An agent that echoes a credential it was sent (the basic credential, a header value, a token in
+// the query or the path: sentSecrets) has it replaced by `[redacted]` in its answer's values
+// before the answer is read (redact.ts).
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
 import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
@@ -67,20 +67,23 @@ function replayOf(body: unknown): ReplayData {
   }
 }
 
+/** Query parameters that carry a credential by their name (`?api_key=`, `?token=`, `?sig=`). */
+const CREDENTIAL_PARAM = /token|key|secret|passw|pwd|auth|sig|credential|session/i;
+
 /**
- * The secrets a request carries in its URL: the password and the basic credential made of it,
- * the path and query (a token may sit in either: `/hooks/<token>/replay?key=...`), each query
- * value, and each path segment that looks like a token (8 or more characters, letters and
- * digits). The host and the user name are not secret, and words like `replay` are too common to
- * look for alone.
+ * The credentials a request carries in its URL: the password and the basic credential made of
+ * it, the value of each query parameter named like a credential, and each path segment that
+ * looks like a token (16 or more characters mixing letters and digits: `/hooks/<token>/replay`).
+ * Other query values (`?env=production`) and the user name are not secret, and looking for them
+ * garbled ordinary answers ("our [redacted] team").
  */
 function sentSecrets(url: URL, credentials: string | null): string[] {
   const secrets = [url.password, decoded(url.password)];
   if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
-  if (url.search) secrets.push(url.pathname + url.search, url.search.slice(1), ...url.searchParams.values());
-  const segments = url.pathname.split("/").filter(Boolean);
-  if (segments.length > 1) secrets.push(url.pathname);
-  for (const segment of segments) if (segment.length >= 8 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.push(segment, decoded(segment));
+  for (const [name, value] of url.searchParams) if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
+  for (const segment of url.pathname.split("/")) {
+    if (segment.length >= 16 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.push(segment, decoded(segment));
+  }
   return secrets;
 }
 

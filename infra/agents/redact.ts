@@ -6,10 +6,10 @@
 export const REDACTED = "[redacted]";
 
 /**
- * Secrets shorter than this are not looked for: replacing every `ab` would garble answers, and no
- * credential worth the name is that short.
+ * Secrets shorter than this are not looked for: a password like `order` would turn a tool named
+ * `refund_order` into `refund_[redacted]`, and a credential that short guards nothing anyway.
  */
-const SHORTEST = 4;
+const SHORTEST = 8;
 
 /** The secrets worth looking for, longest first (so one that holds another is replaced whole). */
 export function secretList(values: Iterable<string | null | undefined>): string[] {
@@ -24,14 +24,17 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** Every string in a parsed JSON value (keys included) with the secrets replaced. */
+/**
+ * Every string value in a parsed JSON value with the secrets replaced. Keys are left as they are:
+ * they are the shape a replay is read by (`answer`, `tool_calls`), not what an echo lands in.
+ */
 export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;
   if (typeof value === "string") return redactText(value, secrets);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[redactText(key, secrets)] = redactDeep(item, secrets);
+    for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, secrets);
     return out;
   }
   return value;
