@@ -116,6 +116,18 @@ describe("Judge.scoreTask", () => {
     expect(() => new Judge({ label: "j", complete: () => "", timeoutMs: 0 })).toThrow(/timeoutMs must be a positive number/);
   });
 
+  it("aborts the request's signal when it stops waiting, so the completion can stop its call", async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const slow = new Judge({ label: "slow", timeoutMs: 20, complete: (request) => (signals.push(request.signal), new Promise<string>(() => undefined)) });
+    await slow.scoreTask({ scenario, answer: "x" });
+    expect(signals[0]?.aborted).toBe(true);
+    expect(String(signals[0]?.reason)).toBe("JudgeTimeout: no answer within 20 ms");
+    // Without a timeout there is nothing to stop, and the request is what it always was.
+    const requests: unknown[] = [];
+    await new Judge({ label: "j", complete: (request) => (requests.push(request), '{"score": 1}') }).scoreTask({ scenario, answer: "x" });
+    expect(Object.keys(requests[0] as object).sort()).toEqual(["instructions", "kind", "prompt"]);
+  });
+
   it("skips a reply without text", async () => {
     const { judge } = fakeJudge({ text: 42 } as unknown as JudgeReply);
     const { exchange } = await judge.scoreTask({ scenario, answer: "x" });

@@ -28,6 +28,12 @@ export interface JudgeRequest {
   prompt: string;
   /** Which call this is; a completion function may ignore it. */
   kind: JudgeKind;
+  /**
+   * Aborted once the Judge stops waiting (its `timeoutMs` passed): a completion function that
+   * passes it to its client stops the request, and its retries, instead of paying for an answer
+   * nobody reads.
+   */
+  signal?: AbortSignal;
 }
 
 /** Text, or text with what the call used (tokens, cost, model) when the host knows it. */
@@ -135,7 +141,7 @@ export class Judge {
     };
     let reply: JudgeReply;
     try {
-      reply = await withTimeout(async () => this.#complete({ instructions, prompt, kind }), this.#timeoutMs);
+      reply = await withTimeout((signal) => this.#complete(signal ? { instructions, prompt, kind, signal } : { instructions, prompt, kind }), this.#timeoutMs);
     } catch (error) {
       return skipped(exchange, `the judge call failed: ${errorText(error)}`);
     }
@@ -165,14 +171,19 @@ class JudgeTimeout extends Error {
   }
 }
 
-async function withTimeout<T>(call: () => Promise<T>, ms: number | null): Promise<T> {
-  if (ms === null) return call();
+async function withTimeout<T>(call: (signal: AbortSignal | null) => Promise<T> | T, ms: number | null): Promise<T> {
+  if (ms === null) return call(null);
+  const stop = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new JudgeTimeout(ms)), ms);
+    timer = setTimeout(() => {
+      const timeout = new JudgeTimeout(ms);
+      stop.abort(timeout);
+      reject(timeout);
+    }, ms);
   });
   try {
-    return await Promise.race([call(), expired]);
+    return await Promise.race([(async () => call(stop.signal))(), expired]);
   } finally {
     clearTimeout(timer);
   }

@@ -3,7 +3,7 @@
 // what each provider is sent, the usage recorded, and no key in anything a judge passes on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Judge, Scenario } from "@verdict/domain";
-import { startFakeModelProvider, type FakeModelProvider, type ProviderRequest } from "../testing/index.js";
+import { startFakeModelProvider, type FakeModelProvider, type ProviderAnswer, type ProviderRequest } from "../testing/index.js";
 import { judgeFromSpec } from "./judgeSpec.js";
 import { ProviderJudge, ProviderJudges } from "./providerJudge.js";
 import { DEFAULT_JUDGE_MODELS, providerEndpointsFrom, routeJudge, type ProviderEndpoints } from "./providerRoute.js";
@@ -61,7 +61,7 @@ describe("routeJudge (guide: Routing a pinned judge)", () => {
 
 describe("ProviderJudge through the AI SDK against a local provider", () => {
   let provider: FakeModelProvider;
-  let answer: (request: ProviderRequest) => string | { status: number; body: unknown } = () => '{"score": 0.8}';
+  let answer: (request: ProviderRequest) => ProviderAnswer | Promise<ProviderAnswer> = () => '{"score": 0.8}';
 
   beforeAll(async () => {
     provider = await startFakeModelProvider({ apiKey: KEY, answer: (request) => answer(request) });
@@ -135,6 +135,34 @@ describe("ProviderJudge through the AI SDK against a local provider", () => {
       .complete({ kind: "score", instructions: "i", prompt: "p" })
       .then(() => "", (error: Error) => error.message);
     expect(failed).toBe("openai judge call failed: HTTP 500: upstream overloaded");
+  });
+
+  it("a call the Judge stops waiting for (VERDICT_JUDGE_TIMEOUT_MS) is cancelled at the provider, not left running and retried", async () => {
+    answer = () => new Promise((resolve) => setTimeout(() => resolve('{"score": 1}'), 1500));
+    const backend = routed("gpt-5-mini", { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: provider.baseURL });
+    const judge = new Judge({ label: backend.name, complete: (request) => backend.complete(request), timeoutMs: 200 });
+    const before = provider.requests.length;
+    const outcome = await judge.scoreTask(task);
+    expect(outcome.exchange).toMatchObject({ skipped: true, unusable_reason: "the judge call failed: JudgeTimeout: no answer within 200 ms" });
+    await expect.poll(() => provider.abandoned.length, { timeout: 1000 }).toBeGreaterThan(0);
+    expect(provider.requests.length - before).toBe(1);
+    // Its own bound, for a caller with no timeout of its own (verdict run): the call is stopped.
+    const bounded = new ProviderJudges(providerEndpointsFrom({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: provider.baseURL }), { maxRetries: 0, timeoutMs: 200 }).forModel("gpt-5-mini") as ProviderJudge;
+    const message = await bounded.complete({ kind: "score", instructions: "i", prompt: "p" }).then(() => "", (error: Error) => error.message);
+    expect(message).toMatch(/^openai judge call failed: /);
+  });
+
+  it("the provider's model id is recorded redacted and bounded (a provider may echo anything there)", async () => {
+    answer = () => '{"score": 0.5}';
+    provider.modelId = `echo:${KEY}:${"m".repeat(5000)}`;
+    try {
+      const reply = await routed("gpt-5-mini", { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: provider.baseURL }).complete({ kind: "score", instructions: "i", prompt: "p" });
+      const model = String((reply as { usage?: Record<string, unknown> }).usage?.model);
+      expect(model.startsWith("echo:[redacted]:mmm")).toBe(true);
+      expect(model).toHaveLength(200);
+    } finally {
+      provider.modelId = null;
+    }
   });
 
   it("a provider that cannot be reached is a skipped call saying so", async () => {

@@ -18,7 +18,17 @@ import type { JudgeBackend } from "./scriptedJudge.js";
 export interface ProviderJudgeOptions {
   /** Retries of a call the provider refused as retryable (429, 5xx), with the AI SDK's backoff. Default 2. */
   maxRetries?: number;
+  /**
+   * A call (its retries included) still unanswered after this long is stopped. Default 120 s, so
+   * a provider that never answers cannot hang a run or `verdict run`; the Judge's own
+   * `timeoutMs` (VERDICT_JUDGE_TIMEOUT_MS) stops it sooner through the request's signal.
+   */
+  timeoutMs?: number;
 }
+
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 120_000;
+/** The longest model id recorded with a call's usage (a provider's echo is not a model name). */
+const MODEL_ID_LIMIT = 200;
 
 const REASON_LIMIT = 500;
 
@@ -54,6 +64,7 @@ export class ProviderJudges implements JudgeBackend {
 export class ProviderJudge implements JudgeBackend {
   readonly #endpoint: ProviderEndpoint;
   readonly #maxRetries: number;
+  readonly #timeoutMs: number;
   #model: Promise<LanguageModel> | null = null;
 
   constructor(
@@ -64,6 +75,7 @@ export class ProviderJudge implements JudgeBackend {
   ) {
     this.#endpoint = endpoint;
     this.#maxRetries = options.maxRetries ?? 2;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   }
 
   async complete(request: JudgeRequest): Promise<JudgeReply> {
@@ -71,11 +83,15 @@ export class ProviderJudge implements JudgeBackend {
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       const model = await (this.#model ??= languageModel(this.route, this.#endpoint));
-      result = await generateText({ model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries });
+      const ownTimeout = AbortSignal.timeout(this.#timeoutMs);
+      const abortSignal = request.signal ? AbortSignal.any([request.signal, ownTimeout]) : ownTimeout;
+      result = await generateText({ model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries, abortSignal });
     } catch (error) {
       throw new Error(this.#scrub(`${this.route.provider} judge call failed: ${reasonOf(error)}`).slice(0, REASON_LIMIT));
     }
-    const usage: Record<string, unknown> = { model: result.response?.modelId || this.route.model };
+    // The provider's own name for the model, as it says it: redacted and bounded like its answer.
+    const modelId = this.#scrub(result.response?.modelId || this.route.model).slice(0, MODEL_ID_LIMIT);
+    const usage: Record<string, unknown> = { model: modelId };
     if (result.usage.inputTokens !== undefined) usage.input_tokens = result.usage.inputTokens;
     if (result.usage.outputTokens !== undefined) usage.output_tokens = result.usage.outputTokens;
     return { text: this.#scrub(result.text), usage };

@@ -17,23 +17,29 @@ export interface ProviderRequest {
   headers: IncomingMessage["headers"];
 }
 
-/** An answer's text, or a refusal with its status and body. */
+/** An answer's text, or a refusal with its status and body; a promise of one answers late. */
 export type ProviderAnswer = string | { status: number; body: unknown };
 
 export interface FakeModelProvider {
   /** http://127.0.0.1:<port>/v1 */
   readonly baseURL: string;
   readonly requests: ProviderRequest[];
+  /** Requests whose client hung up before they were answered. */
+  readonly abandoned: ProviderRequest[];
+  /** A model id to answer with instead of the one asked for. */
+  modelId: string | null;
   close(): Promise<void>;
 }
 
-export async function startFakeModelProvider(options: { apiKey: string; answer: (request: ProviderRequest) => ProviderAnswer }): Promise<FakeModelProvider> {
+export async function startFakeModelProvider(options: { apiKey: string; answer: (request: ProviderRequest) => ProviderAnswer | Promise<ProviderAnswer> }): Promise<FakeModelProvider> {
   const requests: ProviderRequest[] = [];
+  const abandoned: ProviderRequest[] = [];
+  const provider = { modelId: null as string | null };
   const server: Server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(payload));
@@ -45,7 +51,11 @@ export async function startFakeModelProvider(options: { apiKey: string; answer: 
       const json = JSON.parse(body) as Record<string, unknown>;
       const request = api === "chat" ? chatRequest(json, req.headers) : messagesRequest(json, req.headers);
       requests.push(request);
-      const answer = options.answer(request);
+      res.on("close", () => {
+        if (!res.writableEnded) abandoned.push(request);
+      });
+      const answer = await options.answer(request);
+      if (res.destroyed) return;
       if (typeof answer !== "string") return send(answer.status, answer.body);
       const usage = { input: Math.ceil((request.prompt.length + (request.system?.length ?? 0)) / 4), output: Math.ceil(answer.length / 4) };
       if (api === "chat") {
@@ -53,7 +63,7 @@ export async function startFakeModelProvider(options: { apiKey: string; answer: 
           id: "chatcmpl-fake",
           object: "chat.completion",
           created: 1_764_000_000,
-          model: `${request.model}-2026-01-01`,
+          model: provider.modelId ?? `${request.model}-2026-01-01`,
           choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
           usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
         });
@@ -62,7 +72,7 @@ export async function startFakeModelProvider(options: { apiKey: string; answer: 
         id: "msg_fake",
         type: "message",
         role: "assistant",
-        model: `${request.model}-20260101`,
+        model: provider.modelId ?? `${request.model}-20260101`,
         content: [{ type: "text", text: answer }],
         stop_reason: "end_turn",
         usage: { input_tokens: usage.input, output_tokens: usage.output },
@@ -71,11 +81,15 @@ export async function startFakeModelProvider(options: { apiKey: string; answer: 
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  return Object.assign(provider, {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+    abandoned,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
 }
 
 function textOf(content: unknown): string {
