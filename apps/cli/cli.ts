@@ -7,7 +7,7 @@ import { commandUsage, isCommandName, USAGE } from "./usage.js";
 type Handler = (argv: readonly string[], io: Io, env: NodeJS.ProcessEnv) => Promise<ExitCode>;
 
 const COMMANDS: Record<string, Handler> = {
-  run: async (argv, io) => (await import("./runCommand.js")).runCommand(argv, io),
+  run: async (argv, io, env) => (await import("./runCommand.js")).runCommand(argv, io, env),
   start: async (argv, io, env) => (await import("./start.js")).startCommand(argv, io, env),
   report: async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
   "catalogs import": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsImport(argv, io, env),

@@ -9,7 +9,7 @@ import {
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { loadCatalogFile } from "./catalogFile.js";
 import { CliError } from "./errors.js";
-import { judgeLabelOf } from "./runtimeSpecs.js";
+import { judgeLabelOf, routedJudge } from "./runtimeSpecs.js";
 import type { ToolRoster } from "./toolsFile.js";
 
 export interface LocalRunOptions {
@@ -64,7 +64,10 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
   const models = modelSpecsOf(options.models);
   // The pair being graded, visible to a scripted judge that answers by scenario key or model.
   const pair = new AsyncLocalStorage<JudgeCallContext>();
-  const backend = options.judge;
+  // Model providers route by the set's judge model, as a worker routes an evaluation's (an
+  // explicit --judge providers:MODEL was routed already); one they cannot serve is refused.
+  const setPin = typeof set.judge?.model === "string" ? set.judge.model : null;
+  const backend = options.judge ? routedJudge(options.judge, setPin, `the set's judge model (judge: in ${options.product}/${options.set})`) : null;
   const judge = backend
     ? new Judge({ label: judgeLabelOf(backend), complete: (request) => backend.complete(request, pair.getStore() ?? {}) })
     : null;

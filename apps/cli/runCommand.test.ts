@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./cli.js";
 import { bufferIo } from "./io.js";
+import { startFakeModelProvider } from "@verdict/infra/testing";
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
 const MODELS = "gpt-5-mini,claude-sonnet-4-5,ollama/qwen3:8b";
@@ -47,6 +48,48 @@ describe("verdict run --tools", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("verdict run --judge providers", () => {
+  const KEY = "sk-cli-test-PROVIDERKEY-1";
+  const withJudge = async (dir: string, model: string) => {
+    const path = join(dir, `catalog-${model.replace(/\W/g, "_")}.yaml`);
+    await writeFile(path, (await readFile(example("catalog.yaml"), "utf8")).replace("model: scripted-judge", `model: ${model}`));
+    return path;
+  };
+  const run = async (argv: string[], env: Record<string, string>) => {
+    const io = bufferIo();
+    return { code: await runCli(argv, io, env), stderr: io.stderr.join(""), stdout: io.stdout.join("") };
+  };
+
+  it("routes the catalog set's judge model, refuses one whose provider has no key, and takes an explicit MODEL over it", async () => {
+    const provider = await startFakeModelProvider({ apiKey: KEY, answer: () => '{"score": 0.9}' });
+    const dir = await mkdtemp(join(tmpdir(), "verdict-judge-"));
+    try {
+      const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: provider.baseURL };
+      const args = (catalog: string, judge: string) => withFlag(withFlag(withFlag(base, "--catalog", catalog), "--judge", judge), "--models", "gpt-5-mini");
+
+      const anthropic = await withJudge(dir, "claude-haiku-4-5");
+      const refused = await run(args(anthropic, "providers"), env);
+      expect(refused).toMatchObject({ code: 2, stdout: "" });
+      expect(refused.stderr).toContain(`the set's judge model (judge: in support/smoke): the judge model "claude-haiku-4-5" is served by Anthropic, which is not configured: set ANTHROPIC_API_KEY`);
+      expect(provider.requests).toEqual([]);
+
+      const pinned = await run([...args(await withJudge(dir, "openai/judge-deployment"), "providers"), "--format", "json"], env);
+      expect(pinned.code, pinned.stderr).toBe(0);
+      expect(new Set(provider.requests.map((r) => r.model))).toEqual(new Set(["judge-deployment"]));
+      expect(JSON.parse(pinned.stdout).judge).toBe("openai/judge-deployment");
+
+      provider.requests.length = 0;
+      const explicit = await run([...args(anthropic, "providers:gpt-5-mini"), "--format", "json"], env);
+      expect(explicit.code, explicit.stderr).toBe(0);
+      expect(new Set(provider.requests.map((r) => r.model))).toEqual(new Set(["gpt-5-mini"]));
+      expect(explicit.stdout).not.toContain(KEY);
+    } finally {
+      await provider.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("verdict run on examples/support", () => {

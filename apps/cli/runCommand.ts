@@ -13,7 +13,7 @@ import { loadToolsFile } from "./toolsFile.js";
 
 export const RUN_FLAGS = FLAG_SPECS.run;
 
-export async function runCommand(argv: readonly string[], io: Io): Promise<ExitCode> {
+export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   const flags = parseFlags("run", argv, RUN_FLAGS);
   const catalogPath = required("run", flags, "catalog", "the catalog YAML file");
   const product = required("run", flags, "product");
@@ -27,7 +27,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<ExitC
   checkOutputPath("run", "--out", flags.values.out);
   const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
   const runtime = await agentFromFlag(agentSpec);
-  const judge = await judgeFromFlag(flags.values.judge ?? "none");
+  const judge = await judgeFromFlag(flags.values.judge ?? "none", env);
   const quiet = flags.booleans.quiet;
   const outcome = await localRun({
     catalogPath, product, set, models, runtime, judge, concurrency, availableTools,

@@ -34,7 +34,8 @@ export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
 
 /**
  * The judge backend, or null for rules only. `providers[:MODEL]` judges on a model provider
- * configured in `env` (its API key), MODEL routed as a run's judge model is (providerRoute.ts).
+ * configured in `env` (its API key), MODEL routed as a run's judge model is (providerRoute.ts);
+ * without MODEL the backend routes the catalog set's judge model when the run starts (localRun).
  */
 export async function judgeFromFlag(spec: string, env: Record<string, string | undefined> = process.env): Promise<JudgeBackend | null> {
   const trimmed = spec.trim();
@@ -43,14 +44,14 @@ export async function judgeFromFlag(spec: string, env: Record<string, string | u
   if (match) return loaded("--judge", match[1], (path) => ScriptedJudge.load(path));
   const providers = /^providers(?::(.*))?$/.exec(trimmed);
   if (providers) {
-    let routed: ReturnType<ProviderJudges["forModel"]>;
+    let judges: ProviderJudges;
     try {
-      routed = providerJudges(env).forModel(providers[1]?.trim() || null);
+      judges = providerJudges(env);
     } catch (error) {
       throw new CliError(`--judge: ${(error as Error).message}`);
     }
-    if ("reason" in routed) throw new CliError(`--judge: ${routed.reason}`);
-    return routed;
+    const pin = providers[1]?.trim();
+    return pin ? routedJudge(judges, pin, "--judge") : judges;
   }
   throw new CliError(`--judge must be scripted:<judge script.yaml>, providers[:<judge model>] or none ${shownSpec(spec)}`);
 }
@@ -58,4 +59,15 @@ export async function judgeFromFlag(spec: string, env: Record<string, string | u
 /** The label a scripted judge gives itself, else its backend name. */
 export function judgeLabelOf(backend: JudgeBackend): string {
   return (backend as Partial<ScriptedJudge>).judgeName ?? backend.name;
+}
+
+/**
+ * A backend that routes by judge model (model providers) routed for `pin`; one that cannot serve
+ * the pin is a usage error naming `where` and what to set, never a grade from another provider.
+ */
+export function routedJudge(backend: JudgeBackend, pin: string | null, where: string): JudgeBackend {
+  if (!backend.forModel) return backend;
+  const routed = backend.forModel(pin);
+  if ("reason" in routed) throw new CliError(`${where}: ${routed.reason}`);
+  return routed;
 }

@@ -110,6 +110,7 @@ export class RunContexts {
     if (previous) return { ...previous, state, version };
     const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
     const { judge, refusal } = judgeForRun(started, this.judge);
+    if (refusal) this.log.error(`run ${runId} fails: ${refusal}`);
     if (!judge && !refusal && started.judge.kind !== "rules") {
       this.log.error(`run ${runId} asks for judge ${started.judge_label ?? started.judge.kind}, but this worker has none (VERDICT_JUDGE=none): scoring on rules alone`);
     }
