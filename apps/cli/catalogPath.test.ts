@@ -64,6 +64,21 @@ describe("verdict with bad input: a catalog path", () => {
     }
   });
 
+  it("shows a key's control characters as escapes, never to the terminal as they are (ESC [2J cleared the screen)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
+    try {
+      const path = join(dir, "escapes.yml");
+      await writeFile(path, `catalog: c\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: "\\e[31mred\\e]0;pwned\\a", prompt: hi}\n          - {key: "rtl\\u202Eexe.txt", prompt: hi}\n`);
+      const result = await cli(["catalogs", "import", "--preview", path], { VERDICT_HOME: join(dir, "home") });
+      expect(result.code, result.stderr).toBe(0);
+      for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(result.stdout).not.toContain(raw);
+      expect(result.stdout).toContain("scenario p/s/\\u001b[31mred\\u001b]0;pwned\\u0007");
+      expect(result.stdout).toContain("scenario p/s/rtl\\u202eexe.txt");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("--preview refuses what the import refuses, and no diff is printed for a refused import (it listed 'added' first)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     try {
