@@ -100,7 +100,7 @@ async function admin(sql: string): Promise<pg.QueryResult> {
 }
 
 describe("pollProjection", () => {
-  it("resolves once the projector's checkpoint has passed the position, and gives up quietly after its timeout", async () => {
+  it("resolves once the projector's checkpoint has passed the position, and fails after its timeout (the mutation then answers UNAVAILABLE)", async () => {
     const { pollProjection } = await import("./server/projectionWait.js");
     const wait = pollProjection({ url: db.url, timeoutMs: 300 });
     try {
@@ -109,7 +109,7 @@ describe("pollProjection", () => {
       const started = Date.now();
       await wait.wait(last.position);
       expect(Date.now() - started).toBeLessThan(250);
-      await wait.wait({ commit: last.position.commit + 1_000_000n, prepare: 0n });
+      await expect(wait.wait({ commit: last.position.commit + 1_000_000n, prepare: 0n })).rejects.toThrow("the projector has not reached the write's position within 300 ms");
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     } finally {
       await wait.close();

@@ -1,7 +1,9 @@
 // Read-your-writes for an API in its own process: after a mutation, poll the projector's
 // checkpoint in the read database until it has passed the appended position. A projector that
-// lags beyond the timeout does not fail the mutation (its write is done); the payload's read-back
-// fields are then null, as documented in the schema.
+// lags beyond the timeout makes the wait throw, and the mutation answers UNAVAILABLE naming what
+// it recorded (afterWrite), as the embedded API does and apps/api/README.md says: it gave up
+// quietly here, and the mutation answered its read-back as null with no error, so a client could
+// not tell a write it should not send again.
 import { createPgPool } from "@verdict/infra/pg";
 import type { LogPosition } from "@verdict/domain";
 import { DEFAULT_PROJECTOR_NAME } from "@verdict/projector";
@@ -37,7 +39,8 @@ export function pollProjection(options: ProjectionWaitOptions): ProjectionWait {
           "SELECT commit_position::text AS commit, prepare_position::text AS prepare FROM projector_checkpoints WHERE name = $1",
           [options.projector ?? DEFAULT_PROJECTOR_NAME],
         );
-        if (reached(rows[0], position) || Date.now() >= deadline) return;
+        if (reached(rows[0], position)) return;
+        if (Date.now() >= deadline) throw new Error(`the projector has not reached the write's position within ${timeout} ms`);
         await new Promise((resolve) => setTimeout(resolve, interval));
       }
     },
