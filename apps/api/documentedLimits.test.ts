@@ -37,7 +37,7 @@ it("imports a report of 1,000 results (its event over 1 MB)", async () => {
   expect(run.body.data.run).toEqual({ status: "COMPLETED", results: { totalCount: 1000 } });
 }, 60_000);
 
-it("refuses a model name over 200 characters at every door, before anything is written (a 3,000-character label made a run no query could find)", async () => {
+it("refuses a model name or an imported scenario key over 200 characters, before anything is written (a 3,000-character label made a run no query could find)", async () => {
   const long = `m${"x".repeat(2999)}`;
   const create = await p.gql(p.keys.acmeWrite, `mutation ($m: [String!]) { createEvaluation(input: { agent: "SupportAgent", name: "Long labels", compareModels: $m, scenariosText: "Where is order 4821?" }) { evaluationId } }`, { m: [long] });
   expect(create.body.errors[0]).toMatchObject({ message: expect.stringContaining("must be at most 200 characters"), extensions: { code: "VALIDATION", field: "input.compareModels[0]" } });
@@ -50,6 +50,10 @@ it("refuses a model name over 200 characters at every door, before anything is w
   const envelope = { version: 1, run_id: "long-label-1", source: "ci", agent_name: "SupportAgent", suite: "support", report: { models: { [long]: { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: long, status: "passed", score: 1, prompt: "Q" }] } };
   const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
   expect(imported.body.errors[0]).toMatchObject({ message: "envelope.report.models: a label must be at most 200 characters (one has 3000)", extensions: { code: "VALIDATION", field: "envelope.report.models" } });
+
+  const longKey = { ...envelope, run_id: "long-key-1", report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "k".repeat(10_000), label: "gpt-5-mini", status: "passed", score: 1, prompt: "Q" }] } };
+  const keyed = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: longKey });
+  expect(keyed.body.errors[0]).toMatchObject({ message: expect.stringContaining("results[0].scenario_key must be at most 200 characters (it has 10000)"), extensions: { code: "VALIDATION", field: "envelope.report.results[0].scenario_key" } });
 
   const runs = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount } }`, { id: evaluationId });
   expect(runs.body.data.evaluation.runCount).toBe(0);

@@ -48,9 +48,12 @@ export const tokenCount = z.number().int().nonnegative().max(TOKEN_COUNT_LIMIT, 
 export const costAmount = z.number().nonnegative().max(COST_LIMIT, `must be at most ${COST_LIMIT} (USD)`);
 export const durationMs = z.number().nonnegative().max(DURATION_LIMIT_MS, `must be at most ${DURATION_LIMIT_MS} ms`);
 
+/** Longest scenario key anywhere a scenario comes in (catalogs, suites, pasted lists, imported reports). */
+export const SCENARIO_KEY_MAX = 200;
+
 /** Scenario#to_h (reference-core §1): nil fields dropped. */
 export const scenarioData = z.object({
-  key: nonBlank.max(200),
+  key: nonBlank.max(SCENARIO_KEY_MAX),
   prompt: nonBlank.max(65_535),
   group: z.string().max(200).optional(),
   group_name: z.string().optional(),

@@ -3,7 +3,7 @@
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
 import { Replay, ReplayError } from "../../replay/index.js";
-import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
+import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
@@ -147,6 +147,10 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     const key = result.scenario_key;
     if (typeof key !== "string" || key.trim() === "") {
       throw DomainError.validation(`${field}.scenario_key is required: the key of the scenario the result is for`, `${field}.scenario_key`);
+    }
+    // As every other way in limits a scenario key (catalogs, suites, pasted lists).
+    if (key.length > SCENARIO_KEY_MAX) {
+      throw DomainError.validation(`${field}.scenario_key must be at most ${SCENARIO_KEY_MAX} characters (it has ${key.length})`, `${field}.scenario_key`);
     }
     if (typeof result.label !== "string") throw DomainError.validation(`${field}.label must be a model label from report.models`, `${field}.label`);
     const label = result.label;
