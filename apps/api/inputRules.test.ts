@@ -52,6 +52,16 @@ describe("importCatalog", () => {
     await refused(IMPORT, { yaml }, "products[0].sets[0].key: must be at most 200 characters (it has 211): a set's key is the group of its scenarios");
   });
 
+  it("names a refusal of what the import would record as the document's: field `yaml`, the path in the document (it named the event's `data.metadata...`)", async () => {
+    const scenario = (key: string) => `catalog: store1\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: ${JSON.stringify(key)}, prompt: hi}\n`;
+    const nul = await refused(IMPORT, { yaml: scenario("a\u0000b") }, /^the catalog cannot be stored: products\[0\]\.sets\[0\]\.scenarios\[0\]\.key: must not contain a NUL/);
+    expect(nul.extensions.field).toBe("yaml");
+    const long = await refused(IMPORT, { yaml: scenario("k".repeat(300)) }, /^the catalog cannot be stored: products\[0\]\.sets\[0\]\.scenarios\[0\]\.key: Too big/);
+    expect(long.extensions.field).toBe("yaml");
+    const meta = await refused(IMPORT, { yaml: `catalog: store2\nextra: {"a\\0": 1}\nproducts: []\n` }, /^the catalog cannot be stored: extra/);
+    expect(meta.extensions.field).toBe("yaml");
+  });
+
   it("reaches a set whose product or set key holds a slash, and refuses two sets that would share one path", async () => {
     const yaml = "catalog: slash\nproducts:\n  - key: web/app\n    agent: A\n    sets:\n      - key: smoke\n        scenarios:\n          - {key: a, prompt: hi}\n      - key: nightly/full\n        scenarios:\n          - {key: b, prompt: hello}\n";
     expect((await p.gql(p.keys.acmeWrite, IMPORT, { yaml })).body.errors).toBeUndefined();

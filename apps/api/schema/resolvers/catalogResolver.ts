@@ -1,10 +1,10 @@
 // Catalog queries (read models) and importCatalog (YAML -> Catalog -> ImportCatalog command).
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { z } from "zod";
-import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand, importCatalogCommand, storableCatalog } from "@verdict/domain";
+import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, DomainError, handleCommand, importCatalogCommand, storableCatalog } from "@verdict/domain";
 import { listPage } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
-import { notFound } from "../../server/errors.js";
+import { ApiError, notFound } from "../../server/errors.js";
 import { CatalogConnection, CatalogNode } from "../types/catalog.js";
 import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
 import { fromArgument } from "./inputArgument.js";
@@ -29,6 +29,22 @@ const importInput = z.object({
   sourcePath: z.string().max(500).nullish(),
 });
 
+
+/**
+ * A refusal of the import (text a database cannot store, the size of what it records, a key too
+ * long for a scenario's) named as the document's: field `yaml`, its path in the document, as the
+ * README says. It named the event's fields (`data.metadata.extra`, a path in no document).
+ */
+function documentError(error: unknown): unknown {
+  if (!(error instanceof DomainError) || error.code !== "validation") return error;
+  const rule = error.message
+    .replace(/^event CatalogImported: /, "")
+    .replace(/^command is invalid: /, "")
+    .replace(/^data\./, "")
+    // A catalog's own metadata keys sit at the document's top level.
+    .replace(/^metadata\./, "");
+  return new ApiError("VALIDATION", `the catalog cannot be stored: ${rule}`, "yaml");
+}
 
 @Resolver()
 export class CatalogResolver {
@@ -58,7 +74,9 @@ export class CatalogResolver {
     const input = validInput(importInput, { yaml, sourcePath }, "");
     const catalog = fromArgument("yaml", () => storableCatalog(Catalog.parse(input.yaml)));
     const command = importCatalogCommand(catalog, context.principal.tenant, { kind: "api", ...(input.sourcePath ? { path: input.sourcePath } : {}) });
-    const handled = await handleCommand(context.deps.store, catalogAggregate, catalogStream(context.principal.tenant, catalog.key), command, options);
+    const handled = await handleCommand(context.deps.store, catalogAggregate, catalogStream(context.principal.tenant, catalog.key), command, options).catch((error: unknown) => {
+      throw documentError(error);
+    });
     await afterWrite(context, handled.position, `catalog ${catalog.key}`);
     return { key: catalog.key, digest: catalog.digest, changed: handled.events.length > 0, scenarioCount: catalog.scenarioCount };
   }
