@@ -47,6 +47,8 @@ describe("importCatalog", () => {
     const rule = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
     const dotted = await refused(IMPORT, { yaml: "catalog: acme.support\nproducts: []\n" }, `catalog: "acme.support" cannot key a stored catalog: a key is ${rule}`);
     expect(dotted.extensions.field).toBe("yaml");
+    // A long one is shown by its start and length, not repeated whole.
+    await refused(IMPORT, { yaml: `catalog: ${"k.".repeat(5000)}\nproducts: []\n` }, `catalog: "${"k.".repeat(50)}"… (10000 characters) cannot key a stored catalog: a key is ${rule}`);
     const longSet = "s".repeat(211);
     const yaml = `catalog: c6\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: ${longSet}\n        scenarios:\n          - {key: a, prompt: hi}\n`;
     await refused(IMPORT, { yaml }, "products[0].sets[0].key: must be at most 200 characters (it has 211): a set's key is the group of its scenarios");

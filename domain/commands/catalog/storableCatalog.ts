@@ -24,7 +24,8 @@ export function storableCatalog(catalog: Catalog, fileName?: string): Catalog {
 // gave no hint that the file's name was the problem.
 function checkKey(catalog: Catalog, fileName: string | undefined): void {
   if (isValidId(catalog.key)) return;
-  const key = JSON.stringify(catalog.key);
+  // Shown, but not whole: a 10 KB key repeated in the refusal buried its rule.
+  const key = catalog.key.length > 120 ? `${JSON.stringify(catalog.key.slice(0, 100))}… (${catalog.key.length} characters)` : JSON.stringify(catalog.key);
   if (catalog.keyFromName && fileName) {
     throw new InvalidDocument(
       `the catalog's key ${key} comes from the file name ${fileName}, as the document sets no \`catalog:\`, and a stored catalog's key is ${ID_RULE}: set \`catalog:\` in the document to such a key`,
