@@ -23,9 +23,10 @@ export function storableCatalog(catalog: Catalog, fileName?: string): Catalog {
 // The key was refused naming `key`, a field no document has, and a key taken from a file name
 // gave no hint that the file's name was the problem.
 function checkKey(catalog: Catalog, fileName: string | undefined): void {
+  const text: string = catalog.key;
   if (isValidId(catalog.key)) return;
   // Shown, but not whole: a 10 KB key repeated in the refusal buried its rule.
-  const key = catalog.key.length > 120 ? `${JSON.stringify(catalog.key.slice(0, 100))}… (${catalog.key.length} characters)` : JSON.stringify(catalog.key);
+  const key = text.length > 120 ? `${JSON.stringify(text.slice(0, 100))}… (${text.length} characters)` : JSON.stringify(text);
   if (catalog.keyFromName && fileName) {
     throw new InvalidDocument(
       `the catalog's key ${key} comes from the file name ${fileName}, as the document sets no \`catalog:\`, and a stored catalog's key is ${ID_RULE}: set \`catalog:\` in the document to such a key`,
