@@ -92,6 +92,26 @@ describe("verdict run --judge providers", () => {
   }, 60_000);
 });
 
+describe("verdict run's report on stdout", () => {
+  it("is the report's exact bytes, as --out writes them: the control characters messages escape are the answer's own here", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-stdout-"));
+    try {
+      const agent = join(dir, "agent.yaml");
+      await writeFile(agent, 'agent: A\ndefault: { answer: "line one\\r\\nline two \\u202e reversed \\u0085 next" }\n');
+      const argv = [...withFlag(withFlag(base, "--agent", `scripted:${agent}`), "--models", "gpt-5-mini"), "--format", "md"];
+      const io = bufferIo();
+      await runCli(argv, io, {});
+      const out = join(dir, "report.md");
+      await runCli([...argv, "--out", out], bufferIo(), {});
+      expect(io.stdout.join("")).toBe(`${await readFile(out, "utf8")}`.replace(/\n?$/, "\n"));
+      expect(io.stdout.join("")).toContain("\u202e");
+      expect(io.stdout.join("")).not.toContain("\\u202e");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("verdict run on examples/support", () => {
   it("finds the faults the example was designed to show, for the reasons it was designed for", async () => {
     const io = bufferIo();
@@ -160,7 +180,7 @@ describe("verdict run on examples/support", () => {
   it("writes the chosen format to --out", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-cli-"));
     try {
-      const out = join(dir, "report.html");
+      const out = join(dir, "report.md");
       expect(await runCli([...withFlag(base, "--models", "gpt-5-mini"), "--format", "html", "--out", out], bufferIo(), {})).toBe(0);
       const html = await readFile(out, "utf8");
       expect(html).toMatch(/^<!DOCTYPE html>/i);

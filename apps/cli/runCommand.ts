@@ -41,7 +41,8 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     await writeOutputFor("run", "--out", flags.values.out, text);
     io.err(`report written to ${flags.values.out}`);
   } else {
-    io.out(text);
+    // The report's exact bytes, as --out writes them (io.out would show control characters as escapes).
+    io.write(text.endsWith("\n") ? text : `${text}\n`);
   }
   const failed = runFailure(outcome.results);
   if (failed) {
