@@ -376,6 +376,11 @@ describe("bad input", () => {
     for (const depth of [70, 850, 5000]) {
       expect(() => Catalog.parse(catalogWith(nested(depth)))).toThrow("line 10: the catalog is not valid YAML: mappings and lists nest more than 64 levels deep; at most 64 are allowed");
     }
+    // Anchors chained within the limit each, resolving past it: refused too (the stored catalog's
+    // canonical YAML could not be read back).
+    let chained = "catalog: deep\n";
+    for (let i = 0; i < 6; i += 1) chained += `a${i}: &a${i} ${"[".repeat(62)}${i === 0 ? "x" : `*a${i - 1}`}${"]".repeat(62)}\n`;
+    expect(() => Catalog.parse(chained)).toThrow("mappings and lists nest more than 64 levels deep; at most 64 are allowed (counting what aliases repeat)");
     let block = "catalog: deep\nx:\n";
     for (let i = 1; i <= 900; i += 1) block += `${" ".repeat(i)}a:\n`;
     expect(() => Catalog.parse(`${block}${" ".repeat(902)}b\n`)).toThrowError(InvalidDocument);

@@ -57,12 +57,34 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
   if (unsafe) {
     throw new Err(unsafeIntegerRule(unsafe.source), { line: lineCounter.linePos(unsafe.offset).line, path: unsafe.path });
   }
+  let value: unknown;
   try {
-    return doc.toJS({ maxAliasCount: 100 });
+    value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
     const message = (error as Error).message;
     throw new Err(`${prefix}${STACK_OVERFLOW.test(message) ? deepRule() : message.split("\n")[0]}`);
   }
+  // Aliases nest too: anchors chained within the limit each (`&a1 [[... *a0]]`) resolve deeper,
+  // into a value its own canonical YAML would then write past the limit and refuse to read back.
+  if (resolvedTooDeep(value)) throw new Err(`${prefix}${deepRule()} (counting what aliases repeat)`);
+  return value;
+}
+
+/** Whether arrays and objects nest past MAX_YAML_DEPTH in a resolved value. One walk, no recursion. */
+function resolvedTooDeep(value: unknown): boolean {
+  // The deepest each shared node (an alias's target) was reached at: reached again no deeper, its
+  // subtree has been seen.
+  const seen = new Map<object, number>();
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= MAX_YAML_DEPTH) return true;
+    if ((seen.get(node) ?? -1) >= depth) continue;
+    seen.set(node, depth);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
+  }
+  return false;
 }
 
 /**

@@ -64,6 +64,11 @@ describe("HttpAgent", () => {
       .then(() => "", (error: Error) => error.message);
     expect(message).toMatch(/^agent answered an invalid replay: .*got the string "Unauthorized Basic \[redacted\]/);
     expect(message).not.toMatch(/Ym90Ol|BARETOKEN99/);
+    // A token as the agent's raw URL writes it (`+`, `%2F`) is found as well as decoded.
+    const raw = "/raw/replay?token=Zm9vYmFy+YmF6cXV4AAA1&api_key=abc%2Fdef123456789&author=Jane+Austen+1775";
+    routes.set(raw, (_body, res) => json(res, 200, { answer: `you called ${raw}` }));
+    const echoed = await new HttpAgent({ url: `${base}${raw}` }).replay(scenario, model, { signal });
+    expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&author=Jane+Austen+1775");
     // Only credentials are looked for: ordinary query values, a short password and keys are not
     // (looking for them garbled answers and made a replay's own keys unknown).
     const plain = "/plain/replay?team=support&env=production&fields=answer";

@@ -68,7 +68,7 @@ function replayOf(body: unknown): ReplayData {
 }
 
 /** Query parameters that carry a credential by their name (`?api_key=`, `?token=`, `?sig=`). */
-const CREDENTIAL_PARAM = /token|key|secret|passw|pwd|auth|sig|credential|session/i;
+const CREDENTIAL_PARAM = /token|secret|passw|pwd|credential|signature|session|apikey|(^|[_-])key$|^sig$|^auth([_-]|orization|$)/i;
 
 /**
  * The credentials a request carries in its URL: the password and the basic credential made of
@@ -81,6 +81,11 @@ function sentSecrets(url: URL, credentials: string | null): string[] {
   const secrets = [url.password, decoded(url.password)];
   if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
   for (const [name, value] of url.searchParams) if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
+  // As written too: an agent echoing its raw URL shows `a+b` or `a%2Fb`, not the decoded value.
+  for (const pair of url.search.slice(1).split("&")) {
+    const at = pair.indexOf("=");
+    if (at > 0 && CREDENTIAL_PARAM.test(decoded(pair.slice(0, at)))) secrets.push(pair.slice(at + 1));
+  }
   for (const segment of url.pathname.split("/")) {
     if (segment.length >= 16 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.push(segment, decoded(segment));
   }

@@ -49,6 +49,11 @@ describe("routeJudge (guide: Routing a pinned judge)", () => {
     expect(routeJudge("gpt-5-mini", only({ ANTHROPIC_API_KEY: "a" }))).toMatchObject({ failsRun: true, reason: expect.stringContaining("set OPENAI_API_KEY") });
   });
 
+  it("a provider named with no model after it is refused, not sent to another provider as a bare name", () => {
+    expect(routeJudge("anthropic/", only({ OPENAI_API_KEY: "o" }))).toEqual({ failsRun: true, reason: 'the judge model "anthropic/" names Anthropic but no model after it (e.g. anthropic/claude-haiku-4-5)' });
+    expect(routeJudge("openai/ ", only({ OPENAI_API_KEY: "o" }))).toMatchObject({ failsRun: true });
+  });
+
   it("with no provider configured there is no judge, and scoring stays on rules", () => {
     expect(routeJudge("gpt-5-mini", {})).toMatchObject({ failsRun: false, reason: expect.stringContaining("no model provider is configured") });
   });

@@ -96,6 +96,11 @@ export function routeJudge(pin: string | null | undefined, endpoints: ProviderEn
   }
   const first = configured[0];
   if (pin === null || pin === undefined || pin.trim() === "") return { provider: first, model: DEFAULT_JUDGE_MODELS[first] };
+  // `anthropic/` names a provider and no model: read as a bare name, it went to another provider.
+  const named = /^([^/]+)\/\s*$/.exec(pin.trim());
+  if (named && (JUDGE_PROVIDERS as readonly string[]).includes(named[1])) {
+    return { reason: `the judge model "${pin.trim()}" names ${NAMES[named[1] as JudgeProvider]} but no model after it (e.g. ${named[1]}/${DEFAULT_JUDGE_MODELS[named[1] as JudgeProvider]})`, failsRun: true };
+  }
   const spec = ModelSpec.parse(pin, { defaultProvider: first, providers: JUDGE_PROVIDERS });
   const provider = spec.provider as JudgeProvider;
   if (endpoints[provider]) return { provider, model: spec.model };
