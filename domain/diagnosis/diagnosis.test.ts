@@ -75,6 +75,14 @@ describe("tool_error", () => {
     });
   });
 
+  it("quotes a failed call's error text when it gives no detail (it quoted \"\")", () => {
+    const found = diagnose(orderStatus, { answer: "Booked.", toolCalls: [{ name: "book_table", error: "409 Conflict: the table is taken" }] });
+    expect(found?.recommendation).toContain('book_table errored with "409 Conflict: the table is taken"');
+    expect(found?.evidence).toMatchObject({ detail: "409 Conflict: the table is taken" });
+    // An error given as `true` has no text: the detail stays empty, as before.
+    expect(diagnose(orderStatus, { answer: "Booked.", toolCalls: [{ name: "book_table", error: true }] })?.evidence).toMatchObject({ detail: "" });
+  });
+
   it("truncates the detail to 300 and drops missing arguments", () => {
     const found = diagnose(orderStatus, { answer: "Sorry.", toolCalls: [{ name: "lookup_order", error: 0, detail: "e".repeat(400) }] });
     expect(found?.evidence).toEqual({ tools: ["lookup_order"], detail: `${"e".repeat(297)}...` });

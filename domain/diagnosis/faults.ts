@@ -35,7 +35,10 @@ export const toolError: Check = (c) => {
   const failed = c.replay.failedToolCalls;
   if (failed.length === 0) return null;
   const names = [...new Set(failed.map(toolCallName))];
-  const detail = truncate(detailText(failed[0].detail), 300);
+  // `detail` is "the error or a preview of the result" (reference-core §6): a call that gives its
+  // error as text and no detail has that text as its detail (the advice quoted "" for it).
+  const first = failed[0];
+  const detail = truncate(detailText(first.detail ?? (typeof first.error === "string" ? first.error : null)), 300);
   const list = names.join(", ");
   return result(
     "tool_error",
