@@ -88,7 +88,7 @@ function unfinished(source: MarkdownSource): string[] {
 
 function bestModel(source: MarkdownSource): string[] {
   const verdict = source.verdict;
-  if (!verdict?.winner) return [];
+  if (!verdict?.winner) return verdict?.rationale ? ["", `**No best model** — ${inline(verdict.rationale)}`] : [];
   let line = `**Best model: ${code(verdict.winner)}**`;
   if (verdict.rationale) line += ` — ${inline(verdict.rationale)}`;
   if (verdict.judge) line += ` _(picked by ${inline(verdict.judge)})_`;

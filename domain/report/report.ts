@@ -221,6 +221,8 @@ export class Report implements MarkdownSource {
     if (this.#options.verdict !== undefined || this.#judgedVerdict !== undefined || !judge || this.unfinished) return this.verdict;
     const ranked = rankedVerdict(this.summaryByModel);
     if (!ranked) return (this.#judgedVerdict = null);
+    // Nothing was scored: there is nothing for a judge to pick from either.
+    if (ranked.winner === null) return (this.#judgedVerdict = ranked);
     const outcome = await judge.verdict({ summaries: this.summaryByModel, instructions: this.#options.instructions ?? null });
     this.#verdictExchange = outcome.exchange;
     this.#judgedVerdict = outcome.value ? judgedVerdict(ranked, judge.label, outcome.value) : ranked;

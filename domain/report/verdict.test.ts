@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { summarizeByModel } from "./summary.js";
-import { judgedVerdict, rankModels, rankedVerdict } from "./verdict.js";
+import { judgedVerdict, NOTHING_SCORED, rankModels, rankedVerdict } from "./verdict.js";
+import { Judge } from "../judge/index.js";
+import { Report } from "./report.js";
 import { fakeResult, model } from "./testing.js";
 
 const low = { fault: "low_quality", summary: "s", recommendation: "r" };
@@ -28,6 +30,22 @@ describe("verdict", () => {
       rationale: "Passed 2 of 2 scenarios (100%) with a mean score of 100% at ~$0.0010 (estimated).",
       judge: "pass rate",
     });
+  });
+
+  it("names no winner when every pair of every model errored, and says why (it named one by empty answers' rule scores)", async () => {
+    const errored = (key: string, label: string) => fakeResult({ key, label, score: 0.2, error: "connect ECONNREFUSED 127.0.0.1:8080" });
+    const results = ["a", "b"].flatMap((key) => [errored(key, "m1"), errored(key, "m2")]);
+    expect(rankedVerdict(summarizeByModel(results, [model("m1"), model("m2")]))).toEqual({ winner: null, rationale: NOTHING_SCORED, judge: "pass rate" });
+    // One answer scored anywhere: the ranking decides as before.
+    results[0] = fakeResult({ key: "a", label: "m1", score: 0.2, diagnosis: low });
+    expect(rankedVerdict(summarizeByModel(results, [model("m1"), model("m2")]))?.winner).toBe("m1");
+    // The Markdown says so, and a judge is not asked to pick from nothing.
+    const asked: string[] = [];
+    const judge = new Judge({ label: "j", complete: (request) => (asked.push(request.kind), '{"winner": "m2", "rationale": "x"}') });
+    const report = new Report({ results: ["a", "b"].flatMap((key) => [errored(key, "m1"), errored(key, "m2")]), models: [model("m1"), model("m2")], judge });
+    expect(await report.judgeVerdict()).toEqual({ winner: null, rationale: NOTHING_SCORED, judge: "pass rate" });
+    expect(asked).toEqual([]);
+    expect(report.verdictMarkdown()).toContain(`**No best model** — ${NOTHING_SCORED}`);
   });
 
   it("has no verdict for a single model", () => {
