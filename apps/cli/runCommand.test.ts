@@ -80,6 +80,12 @@ describe("verdict run --judge providers", () => {
       expect(new Set(provider.requests.map((r) => r.model))).toEqual(new Set(["judge-deployment"]));
       expect(JSON.parse(pinned.stdout).judge).toBe("openai/judge-deployment");
 
+      // A provider that refuses every call (a wrong key): the grades fall back to rules, and stderr says so.
+      const wrongKey = "sk-wrong-key-REFUSED-0";
+      const down = await run([...args(await withJudge(dir, "gpt-5-mini"), "providers"), "--format", "json"], { OPENAI_API_KEY: wrongKey, OPENAI_BASE_URL: provider.baseURL });
+      expect(down.stderr).toMatch(/judge: \d+ of \d+ calls were skipped, those grades decided on rules alone; the first: the judge call failed: Error: openai judge call failed: HTTP 401: /);
+      expect(down.stderr).not.toContain(wrongKey);
+
       provider.requests.length = 0;
       const explicit = await run([...args(anthropic, "providers:gpt-5-mini"), "--format", "json"], env);
       expect(explicit.code, explicit.stderr).toBe(0);

@@ -44,6 +44,8 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     // The report's exact bytes, as --out writes them (io.out would show control characters as escapes).
     io.write(text.endsWith("\n") ? text : `${text}\n`);
   }
+  const skipped = judgeSkips(outcome.results);
+  if (skipped) io.err(skipped);
   const failed = runFailure(outcome.results);
   if (failed) {
     io.err(failed);
@@ -52,6 +54,25 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const gated = gateMessage(outcome, gate);
   io.err(gated.text);
   return gated.met ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * How many judge calls were skipped and the first reason, or null: a judge that cannot be reached
+ * (a wrong key, a provider down) leaves the grades to the rules, which the report alone did not
+ * show (it still said "Judged by").
+ */
+function judgeSkips(results: readonly Result[]): string | null {
+  let calls = 0;
+  let skipped = 0;
+  let reason = "";
+  for (const exchange of results.flatMap((result) => result.judgeExchanges)) {
+    calls += 1;
+    if (!exchange.skipped) continue;
+    skipped += 1;
+    reason ||= exchange.unusable_reason ?? "";
+  }
+  if (skipped === 0) return null;
+  return `judge: ${skipped} of ${calls} calls were skipped, those grades decided on rules alone; the first: ${reason}`;
 }
 
 /**
