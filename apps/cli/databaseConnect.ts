@@ -48,8 +48,10 @@ export async function connecting<T>(variable: string, url: string, work: () => P
     const code = codeOf(error);
     const why = code === undefined ? undefined : UNREACHABLE[code];
     if (why === undefined) throw error;
+    // The server answered: it is the database that is missing, not the server.
+    const advice = code === "3D000" ? "Create the database (createdb), or set" : "Start the server, or set";
     throw new CliError(
-      `${variable}: cannot use PostgreSQL at ${whereOf(url)} (${code}: ${why}). Start the server, or set ${variable} to one that ` +
+      `${variable}: cannot use PostgreSQL at ${whereOf(url)} (${code}: ${why}). ${advice} ${variable} to one that ` +
         "is reachable (postgres://user:password@host:port/database), or unset DATABASE_URL for the embedded default.",
       EXIT.unavailable,
     );

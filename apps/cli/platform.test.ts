@@ -75,6 +75,9 @@ describe("platformMode", () => {
     const keys = await cli(["keys", "list"], { DATABASE_URL: "postgres://db/verdict", VERDICT_READ_DATABASE_URL: refused });
     expect(keys).toMatchObject({ code: 4, stderr: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:1\/verdict \(ECONNREFUSED/) });
     for (const result of [events, keys]) expect(result.stderr).not.toContain("S3cret");
+    // A server that answers without the database: create it, rather than start a running server.
+    const missing = await cli(["keys", "list"], { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict_no_such_database_here" });
+    expect(missing).toMatchObject({ code: 4, stderr: expect.stringContaining("(3D000: no such database). Create the database (createdb), or set DATABASE_URL to one that is reachable") });
   });
 
   it("shows nothing of a DATABASE_URL whose password holds an unencoded / ? or # (the parser would read it as host, port and path)", () => {
