@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { eventSchemas, MAX_DOCUMENT_BYTES, notUtf8At, notUtf8Rule, readAtMost } from "@verdict/domain";
+import { eventSchemas, MAX_DOCUMENT_BYTES, notUtf8Rule, readUtf8AtMost } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 const toolsFile = z.object({ tools: z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools") }).strict();
@@ -21,11 +21,10 @@ export async function loadToolsFile(path: string, label: string): Promise<ToolRo
   let document: unknown;
   try {
     if (statSync(path).isDirectory()) throw new Error("a directory, not a tools file");
-    const bytes = readAtMost(path, MAX_DOCUMENT_BYTES + 1);
-    if (bytes.length > MAX_DOCUMENT_BYTES) throw new Error(`over ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} bytes (reading stopped there); at most 2 MB are allowed`);
-    const bad = notUtf8At(bytes);
-    if (bad !== null) throw new Error(`line ${bad.line}: ${notUtf8Rule(bad)}`);
-    document = parseYaml(bytes.toString("utf8"));
+    const read = readUtf8AtMost(path, MAX_DOCUMENT_BYTES);
+    if ("overLimit" in read) throw new Error(`over ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} bytes (reading stopped there); at most 2 MB are allowed`);
+    if ("notUtf8" in read) throw new Error(`line ${read.notUtf8.line}: ${notUtf8Rule(read.notUtf8)}`);
+    document = parseYaml(read.text);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(`${label} ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message.split("\n")[0]}`);

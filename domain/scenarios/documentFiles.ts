@@ -21,11 +21,21 @@ function readDocument(path: string): string {
   if (size > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentTooLarge(size), { source: path });
   // A pipe or a device says size 0 whatever it holds (`/dev/zero` was read until memory ran
   // out), and a file may grow after stat: read one byte past the limit, no more.
-  const bytes = readAtMost(path, MAX_DOCUMENT_BYTES + 1);
-  if (bytes.length > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentOverLimit(), { source: path });
+  const read = readUtf8AtMost(path, MAX_DOCUMENT_BYTES);
+  if ("overLimit" in read) throw new InvalidDocument(documentOverLimit(), { source: path });
+  if ("notUtf8" in read) throw new InvalidDocument(notUtf8Rule(read.notUtf8), { source: path, line: read.notUtf8.line });
+  return read.text;
+}
+
+/** A file's text read as input files are: its UTF-8 text, or why not (past `limit` bytes, or not UTF-8). */
+export type BoundedText = { text: string } | { overLimit: true } | { notUtf8: NotUtf8 };
+
+/** At most `limit` bytes of a file (one more is read to tell a longer one), checked to be UTF-8. */
+export function readUtf8AtMost(path: string, limit: number): BoundedText {
+  const bytes = readAtMost(path, limit + 1);
+  if (bytes.length > limit) return { overLimit: true };
   const bad = notUtf8At(bytes);
-  if (bad !== null) throw new InvalidDocument(notUtf8Rule(bad), { source: path, line: bad.line });
-  return bytes.toString("utf8");
+  return bad === null ? { text: bytes.toString("utf8") } : { notUtf8: bad };
 }
 
 /** Where a byte that is not UTF-8 is: its offset in the bytes and its 1-based line. */

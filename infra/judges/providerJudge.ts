@@ -63,6 +63,7 @@ export class ProviderJudges implements JudgeBackend {
 /** One routed judge: a provider and the model id it is sent. */
 export class ProviderJudge implements JudgeBackend {
   readonly #endpoint: ProviderEndpoint;
+  readonly #secrets: string[];
   readonly #maxRetries: number;
   readonly #timeoutMs: number;
   #model: Promise<LanguageModel> | null = null;
@@ -74,6 +75,7 @@ export class ProviderJudge implements JudgeBackend {
     options: ProviderJudgeOptions = {},
   ) {
     this.#endpoint = endpoint;
+    this.#secrets = secretList([endpoint.apiKey]);
     this.#maxRetries = options.maxRetries ?? 2;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   }
@@ -98,7 +100,7 @@ export class ProviderJudge implements JudgeBackend {
   }
 
   #scrub(text: string): string {
-    return redactText(text, secretList([this.#endpoint.apiKey]));
+    return redactText(text, this.#secrets);
   }
 }
 
