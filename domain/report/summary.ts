@@ -92,6 +92,6 @@ export function costIsEstimated(summary: ModelSummary): boolean {
 }
 
 /** Mean cost per priced scenario run, or null when nothing was priced. */
-export function costPerPriced(summary: ModelSummary): number | null {
+export function costPerPriced(summary: Pick<ModelSummary, "cost" | "priced">): number | null {
   return summary.cost !== null && summary.priced > 0 ? summary.cost / summary.priced : null;
 }

@@ -5,25 +5,32 @@ import { Format } from "../format/index.js";
 import { costIsEstimated, costPerPriced } from "./summary.js";
 import type { ModelSummary, Verdict } from "./reportTypes.js";
 
+/** What the ranking reads of a model's summary (a ModelSummary, or its JSON document). */
+export interface RankFigures {
+  pass_rate: number;
+  avg_score: number | null;
+  cost: number | null;
+  priced: number;
+}
+
+/** Best first: pass rate, then mean score (none as 0), then cost per priced scenario (unpriced last); 0 on a tie. */
+export function compareRank(x: RankFigures, y: RankFigures): number {
+  if (x.pass_rate !== y.pass_rate) return y.pass_rate - x.pass_rate;
+  const sx = x.avg_score ?? 0;
+  const sy = y.avg_score ?? 0;
+  if (sx !== sy) return sy - sx;
+  const cx = costPerPriced(x);
+  const cy = costPerPriced(y);
+  if (cx === cy) return 0;
+  if (cx === null) return 1;
+  if (cy === null) return -1;
+  return cx - cy;
+}
+
 export function rankModels(summaries: Record<string, ModelSummary>): string[] {
   const labels = Object.keys(summaries);
   const order = new Map(labels.map((label, i) => [label, i]));
-  return labels.sort((a, b) => {
-    const x = summaries[a];
-    const y = summaries[b];
-    if (x.pass_rate !== y.pass_rate) return y.pass_rate - x.pass_rate;
-    const sx = x.avg_score ?? 0;
-    const sy = y.avg_score ?? 0;
-    if (sx !== sy) return sy - sx;
-    const cx = costPerPriced(x);
-    const cy = costPerPriced(y);
-    if (cx !== cy) {
-      if (cx === null) return 1;
-      if (cy === null) return -1;
-      return cx - cy;
-    }
-    return order.get(a)! - order.get(b)!;
-  });
+  return labels.sort((a, b) => compareRank(summaries[a], summaries[b]) || order.get(a)! - order.get(b)!);
 }
 
 /** `Passed 2 of 2 scenarios (100%) with a mean score of 100% at ~$0.0010 (estimated).` */

@@ -1,23 +1,29 @@
-// The comparison: every model best first (pass ratio, mean score, model order) with its figures
-// and typical fault, then the interval plot — each model's pass rate a dot inside its bootstrap
+// The comparison: every model best first (as the verdict ranks them: pass rate, mean score, cost
+// per priced scenario) with its figures and typical fault, then the interval plot — each model's pass rate a dot inside its bootstrap
 // interval on a fixed 0-100% axis, so a narrow gap is not magnified — the pairs, the conclusion
 // and how the intervals were computed.
 
 import { escapeHtml, truncate } from "./escape.js";
+import { roundHalfAwayFromZero as round } from "../../support/round.js";
 import { comparisonMethod } from "../../stats/conclusion.js";
 import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, ratePercent, tokens } from "./figures.js";
 import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
 import { costPerScenario } from "./modelPanels.js";
 import { modelEstimated, type ReportView } from "./reportView.js";
+import { compareRank, type RankFigures } from "../verdict.js";
 
-const ratioOf = (s: ModelSummaryDoc | undefined): number => (s && s.scenarios > 0 ? s.passed / s.scenarios : 0);
+/** A summary document's figures as the verdict ranks them (an older document may lack some). */
+function rankFigures(s: ModelSummaryDoc): RankFigures {
+  const passRate = typeof s.pass_rate === "number" ? s.pass_rate : s.scenarios > 0 ? round((s.passed * 100) / s.scenarios, 1) : 0;
+  return { pass_rate: passRate, avg_score: s.avg_score ?? null, cost: s.cost ?? null, priced: s.priced ?? 0 };
+}
 
-/** Labels best first; a stable sort keeps model order on ties. */
+/** Labels best first, by the verdict's own ranking (rankModels); ties, and models without a summary (last), keep model order. */
 export function rankLabels(view: ReportView): string[] {
   return view.labels
-    .map((label, index) => ({ label, index, s: view.summaries[label] }))
-    .sort((a, b) => ratioOf(b.s) - ratioOf(a.s) || (b.s?.avg_score ?? 0) - (a.s?.avg_score ?? 0) || a.index - b.index)
+    .map((label, index) => ({ label, index, figures: view.summaries[label] ? rankFigures(view.summaries[label]) : null }))
+    .sort((a, b) => (a.figures && b.figures ? compareRank(a.figures, b.figures) : a.figures ? -1 : b.figures ? 1 : 0) || a.index - b.index)
     .map((entry) => entry.label);
 }
 

@@ -80,6 +80,21 @@ describe("renderReportHtml: page shape", () => {
     expect(html).toContain("Percentile bootstrap over whole scenarios: 5,000 resamples");
   });
 
+  it("ranks the comparison as the verdict does: on equal pass rate and score, cheaper first and unpriced last", () => {
+    const doc = sampleReport();
+    const tied = { pass_rate: 100, passed: 6, avg_score: 0.9 };
+    const summaries = doc.summary_by_model!;
+    // Model order: gpt-5-mini ($0.05 / scenario), claude-sonnet-5 ($0.01), ollama/qwen3:8b (unpriced).
+    Object.assign(summaries["gpt-5-mini"], tied, { cost: 0.3, priced: 6 });
+    Object.assign(summaries["claude-sonnet-5"], tied, { cost: 0.06, priced: 6 });
+    Object.assign(summaries["ollama/qwen3:8b"], tied, { cost: null, priced: 0 });
+    const page = render(doc, "light");
+    const table = page.slice(page.indexOf('id="comparison"'), page.indexOf('class="plot"'));
+    const rows = ["claude-sonnet-5", "gpt-5-mini", "ollama/qwen3:8b"].map((l) => table.indexOf(`<code>${l}</code>`));
+    expect(rows.every((at) => at > 0)).toBe(true);
+    expect([...rows].sort((a, b) => a - b)).toEqual(rows);
+  });
+
   it("holds one disclosure per scenario with every model's answer", () => {
     expect(html.match(/<details class="scenario"/g)).toHaveLength(6);
     const details = html.slice(html.indexOf('id="scenario-order_lookup"'), html.indexOf('id="scenario-refund_request"'));
