@@ -88,8 +88,21 @@ it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it 
     expect(run.body.data.run).toEqual({ id: imported.runId, origin: "IMPORTED", status: "COMPLETED" });
     const response = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${imported.runId}/report.json`);
     expect(response.status).toBe(200);
-    const exported = (await response.json()) as any;
+    const body = await response.text();
+    const exported = JSON.parse(body);
     expect(exported.run_id).toBe(hostRunId);
+    // Read back by the host's own handle (reference-platform §6.3), and by the run's id here: the same document.
+    for (const handle of [hostRunId, imported.runId]) {
+      const readBack = await p.get(p.keys.acmeRead, `/api/evaluation_reports/${encodeURIComponent(handle)}`);
+      expect(readBack.status).toBe(200);
+      expect(await readBack.text()).toBe(body);
+    }
+    // Another tenant's handle answers exactly as one no tenant has.
+    const foreign = await p.get(p.keys.globexWrite, `/api/evaluation_reports/${encodeURIComponent(hostRunId)}`);
+    const missing = await p.get(p.keys.globexWrite, `/api/evaluation_reports/${encodeURIComponent(`${hostRunId}-none`)}`);
+    expect(foreign.status).toBe(404);
+    expect(missing.status).toBe(404);
+    expect((await foreign.text()).replace(`${hostRunId}`, "X")).toBe((await missing.text()).replace(`${hostRunId}-none`, "X"));
     const again = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: exported });
     expect(again.body.data.importReport).toEqual({ ...imported, duplicate: true });
     const different = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: { ...exported, report: report(0.5) } });

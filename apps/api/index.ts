@@ -7,7 +7,7 @@ export { ApiError, type ApiErrorCode } from "./server/errors.js";
 export { buildApiSchema } from "./schema/buildApiSchema.js";
 export { printApiSchema } from "./schema/printApiSchema.js";
 export * from "./auth/index.js";
-export { loadRunHistory, type RunHistory } from "./report/runEvents.js";
+export { loadByHandle, loadRunHistory, type RunHistory } from "./report/runEvents.js";
 export { rebuildReport, reportEnvelope } from "./report/rebuildReport.js";
 export { importEnvelope, parseEnvelope, type ImportedEnvelope, type ReportEnvelope } from "./report/importEnvelope.js";
 export { downloadName } from "./rest/reportRoutes.js";

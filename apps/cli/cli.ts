@@ -12,6 +12,7 @@ const COMMANDS: Record<string, Handler> = {
   report: async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
   "catalogs import": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsImport(argv, io, env),
   "catalogs export": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsExport(argv, io, env),
+  "evals report": async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
   "evals import": async (argv, io, env) => (await import("./evalsCommand.js")).evalsImport(argv, io, env),
   "keys create": async (argv, io, env) => (await import("./keysCommand.js")).keysCreate(argv, io, env),
   "keys list": async (argv, io, env) => (await import("./keysCommand.js")).keysList(argv, io, env),
@@ -50,7 +51,7 @@ export function helpAsked(argv: readonly string[]): string | null {
   const named = (firstFlag < 0 ? words : words.slice(0, firstFlag)).slice(0, 2);
   if (named.length < 2) return commandUsage(named[0] ?? "");
   // A second word is a command's argument (`report RUN --help`) or names a subcommand: of a group,
-  // an unknown one (`evals report --help`) is refused as unknown, not answered with another's usage.
+  // an unknown one (`evals export --help`) is refused as unknown, not answered with another's usage.
   return commandUsage(named.join(" ")) ?? (isCommandName(named[0]) ? commandUsage(named[0]) : null);
 }
 

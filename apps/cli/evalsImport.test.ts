@@ -62,6 +62,8 @@ describe("verdict evals import", () => {
     // And by its own run_id, as the guide's report command takes a published run's (not another tenant's).
     expect(await cli(["report", "ci-7", "--format", "json"], env)).toEqual(report);
     expect(await cli(["report", "ci-7", "--format", "md"], env)).toEqual(await cli(["report", runId, "--format", "md"], env));
+    // `evals report` is the guide's name for the same command.
+    expect(await cli(["evals", "report", "ci-7", "--format", "json"], env)).toEqual(report);
     expect(await cli(["report", "ci-7", "--tenant", "acme"], env)).toMatchObject({ code: 2, stdout: "", stderr: expect.stringContaining("ci-7") });
   }, 60_000);
 

@@ -11,6 +11,8 @@ export const FLAG_SPECS = {
   report: { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
   "catalogs import": { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } },
   "catalogs export": { values: ["tenant"], positionals: { min: 1, max: 2, names: "KEY (a catalog key)" } },
+  // The guide's name for `report` (activeagent evals report RUN), the same command.
+  "evals report": { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
   "evals import": { values: ["evaluation", "tenant", "run-id"], positionals: { min: 1, max: 1, names: "FILE (a report envelope, report.json, or with --run-id a `verdict run --format json` report)" } },
   "keys create": { values: ["tenant", "role", "name"] },
   "keys list": { values: ["tenant"] },

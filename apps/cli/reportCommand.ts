@@ -1,8 +1,8 @@
 // `verdict report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]`:
 // a run's report rebuilt from the configured event store with the API's own functions, so the
 // bytes equal the HTTP export's (GET .../report, report.md, report.json).
-import { evaluationAggregate, evaluationStream, importedRunId, loadAggregate, type EventStore } from "@verdict/domain";
-import { loadRunHistory, rebuildReport, reportEnvelope, type RunHistory } from "@verdict/api";
+import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/domain";
+import { loadByHandle, loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
@@ -10,20 +10,6 @@ import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./tenant.js";
-
-/**
- * The run RUN_ID names: a run's id here, else a published run's own run_id (the guide: the report
- * command takes "a published run's own"), which importReport keyed for the tenant. Neither found:
- * the first NOT_FOUND, naming the id as given.
- */
-async function historyOf(store: EventStore, tenant: string, id: string): Promise<RunHistory> {
-  try {
-    return await loadRunHistory(store, tenant, id);
-  } catch (error) {
-    if ((error as { apiCode?: unknown }).apiCode !== "NOT_FOUND") throw error;
-    return loadRunHistory(store, tenant, importedRunId(tenant, id)).catch(() => Promise.reject(error));
-  }
-}
 
 export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("report", argv, FLAG_SPECS.report);
@@ -37,8 +23,9 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
   const resources = new Resources();
   try {
     const store = await openExistingEventStore(mode, resources);
-    // Another tenant's run, a malformed id or a missing run: NOT_FOUND, as over HTTP.
-    const history = await historyOf(store, tenant, flags.positionals[0]);
+    // RUN_ID: a run's id here, or a published run's own run_id (the guide). Another tenant's run,
+    // a malformed id or a missing run: NOT_FOUND, as over HTTP.
+    const history = await loadByHandle(tenant, flags.positionals[0], (runId) => loadRunHistory(store, tenant, runId));
     let text: string;
     if (format === "json") {
       const head = history.record?.started ?? history.imported;

@@ -45,13 +45,15 @@ describe("verdict help", () => {
       expect(alone.stderr, group).toContain((await cli([group, "--help"])).stdout);
     }
     expect((await cli(["report", "--help"])).stdout).toMatch(/as\s+HTML unless --format says md or json/);
+    // The guide's name for it (activeagent evals report RUN).
+    expect(await cli(["evals", "report", "--help"])).toMatchObject({ code: 0, stdout: expect.stringContaining("verdict evals report RUN_ID") });
   });
 
   it("still refuses an unknown command that asks for help, and a --help after `--`", async () => {
     expect(await cli(["bogus", "--help"])).toMatchObject({ code: 2, stderr: 'verdict: unknown command "bogus"; run `verdict help`' });
     expect(await cli(["help", "bogus"])).toMatchObject({ code: 2, stderr: 'verdict: unknown command "bogus"; run `verdict help`' });
     // A group's unknown subcommand is not answered with another command's usage.
-    expect(await cli(["evals", "report", "--help"])).toMatchObject({ code: 2 });
+    expect(await cli(["evals", "export", "--help"])).toMatchObject({ code: 2 });
     expect(await cli(["keys", "delete", "--help"])).toMatchObject({ code: 2 });
     expect(await cli(["keys", "create", "--", "--help"])).toMatchObject({ code: 2 });
   });

@@ -29,6 +29,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       Imports a catalog; --preview prints what would change and the new digest, writing nothing.`,
   "catalogs export": `  catalogs export KEY [FILE] [--tenant T]
       Writes a catalog's canonical YAML to FILE (or stdout).`,
+  "evals report": `  evals report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
+      The same as report (the guide's name for it).`,
   "evals import": `  evals import FILE --evaluation ID [--tenant T] [--run-id ID]
       Imports a saved report envelope (a run's report.json) as a completed run of the
       evaluation and prints the run's id. The same run_id with the same report again writes

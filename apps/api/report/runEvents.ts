@@ -3,7 +3,7 @@
 // record a Report is rebuilt from. Tenancy is checked here: a run of another tenant answers
 // exactly like a missing one, and as fast (decided from the TenantIndex before its stream is read).
 import {
-  eventRegistry, evaluationStream, ownedByAnotherTenant, readWholeStream, runStream, isValidId,
+  eventRegistry, evaluationStream, importedRunId, ownedByAnotherTenant, readWholeStream, runStream, isValidId,
   type DomainEvent, type EventData, type EventStore, type RecordedEvent, type TenantIndex,
 } from "@verdict/domain";
 import { comparePositions } from "@verdict/infra/eventstore";
@@ -92,4 +92,18 @@ function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "
   }
   const record = started ? { started, replays, scored, verdict, comparison } : null;
   return { record, imported, status, failure };
+}
+
+/**
+ * The run a host's handle names (the guide's `run_id`): a run's id here, else a published run's
+ * own run_id, which importReport keyed for the tenant (importedRunId). Neither found: the first
+ * NOT_FOUND, naming the handle as given. `load` reads one run id (cached or not, as the caller reads).
+ */
+export async function loadByHandle<T>(tenant: string, handle: string, load: (runId: string) => Promise<T>): Promise<T> {
+  try {
+    return await load(handle);
+  } catch (error) {
+    if ((error as { apiCode?: unknown }).apiCode !== "NOT_FOUND") throw error;
+    return load(importedRunId(tenant, handle)).catch(() => Promise.reject(error));
+  }
 }

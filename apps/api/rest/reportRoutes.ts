@@ -2,13 +2,15 @@
 //   GET /api/evaluations/:id/runs/:runId/report        HTML (?theme=light|dark)
 //   GET /api/evaluations/:id/runs/:runId/report.md     Markdown (?part=verdict|fix_items|scenario, model=, scenario=)
 //   GET /api/evaluations/:id/runs/:runId/report.json   the version-1 envelope
+//   GET /api/evaluation_reports/:runId                 the same envelope, by the host's handle (§6.3):
+//                                                      a run's id, or a published run's own run_id
 // `?download=1` adds Content-Disposition: attachment; filename="<evaluation>-run-<n>.<ext>".
 import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isStorableText, isValidId, loadAggregate, TEXT_RULE, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
 import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
-import type { RunHistory } from "../report/runEvents.js";
+import { loadByHandle, type RunHistory } from "../report/runEvents.js";
 import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
 
@@ -23,14 +25,15 @@ interface Located {
   number: number;
 }
 
-async function locate(context: ApiContext, evaluationId: string, runId: string): Promise<Located> {
-  if (!isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
+/** The run and its evaluation (null: the run's own), each NOT_FOUND when missing or another tenant's. */
+async function locate(context: ApiContext, evaluationId: string | null, runId: string): Promise<Located> {
+  if (evaluationId !== null && !isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
   const history = await runHistory(context, runId, "runId");
   const head = history.record?.started ?? history.imported;
-  if (!head || head.evaluation_id !== evaluationId) throw notFound("run", runId, "runId");
-  const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
-  if (!state.exists || state.tenant !== context.principal.tenant) throw notFound("evaluation", evaluationId);
-  return { history, evaluationName: state.name ?? evaluationId, agent: state.agent ?? "agent", number: head.number };
+  if (!head || (evaluationId !== null && head.evaluation_id !== evaluationId)) throw notFound("run", runId, "runId");
+  const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(head.evaluation_id));
+  if (!state.exists || state.tenant !== context.principal.tenant) throw notFound(evaluationId === null ? "run" : "evaluation", evaluationId ?? runId);
+  return { history, evaluationName: state.name ?? head.evaluation_id, agent: state.agent ?? "agent", number: head.number };
 }
 
 /** `<evaluation>-run-<n>.<ext>`, the evaluation name made safe for a file name ("/" -> "-"). */
@@ -79,6 +82,14 @@ function route(handler: Handler): Handler {
   return async (req, res) => handler(req, res);
 }
 
+/** The run's version-1 envelope; an imported document that cannot be rendered is still served, as stored. */
+async function sendEnvelope(req: Request, res: Response, context: ApiContext, located: Located): Promise<void> {
+  const runId = located.history.runId;
+  const report = await runReport(context, runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
+  const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
+  send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
+}
+
 export function reportRouter(): Router {
   const router = Router();
   router.get("/evaluations/:id/runs/:runId/report", route(async (req, res) => {
@@ -98,11 +109,12 @@ export function reportRouter(): Router {
   }));
   router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, res) => {
     const context = requestContext(req);
-    const located = await locate(context, req.params.id, req.params.runId);
-    // An imported document that cannot be rendered is still served, as stored.
-    const report = await runReport(context, req.params.runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
-    const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
-    send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
+    await sendEnvelope(req, res, context, await locate(context, req.params.id, req.params.runId));
+  }));
+  router.get("/evaluation_reports/:runId", route(async (req, res) => {
+    const context = requestContext(req);
+    const history = await loadByHandle(context.principal.tenant, req.params.runId, (runId) => runHistory(context, runId, "runId"));
+    await sendEnvelope(req, res, context, await locate(context, null, history.runId));
   }));
   return router;
 }
