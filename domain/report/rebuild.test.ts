@@ -126,6 +126,19 @@ describe("Report.fromJSON", () => {
     expect(finished.toHtml({ theme: "light" })).not.toContain('class="in-progress"');
   });
 
+  it("says nothing is scored yet, not \"Nothing to fix.\", for an unfinished run with no result", async () => {
+    const finished = await new Runner({ scenarios, models, replay }).run();
+    const running = new Report({ results: [], models: finished.models, inProgress: { total: 6 } });
+    expect(running.fixItemsMarkdown()).toBe("## What to fix\n\nNothing is scored yet.");
+    expect(running.toMarkdown()).toContain("## What to fix\n\nNothing is scored yet.");
+    const failed = new Report({ results: [], models: finished.models, failure: "agent crashed" });
+    expect(failed.fixItemsMarkdown()).toBe("## What to fix\n\nNothing was scored before the run failed.");
+    expect(Report.fromJSON(JSON.parse(JSON.stringify(failed.toJSON()))).toMarkdown()).toBe(failed.toMarkdown());
+    // Once something is scored, an empty section is the usual one.
+    const clean = new Report({ results: finished.results.filter((r) => r.status === "passed").slice(0, 1), models: finished.models, inProgress: { total: 6 } });
+    expect(clean.fixItemsMarkdown()).toBe("## What to fix\n\nNothing to fix.");
+  });
+
   it("decides no best model or comparison for a run that has not completed, and says when they are decided, in every format", async () => {
     const finished = await new Runner({ scenarios, models, replay }).run();
     const complete = vi.fn();

@@ -282,7 +282,7 @@ export class Report implements MarkdownSource {
   }
 
   fixItemsMarkdown({ model }: { model?: string } = {}): string {
-    if (model === undefined) return this.#once("md:fix", () => fixItemsSection(this.fixItems));
+    if (model === undefined) return this.#once("md:fix", () => fixItemsSection(this.fixItems, undefined, this.#nothingScoredAtAll() ?? undefined));
     return fixItemsSection(this.fixItems, model, this.#nothingScored(model) ?? undefined);
   }
 
@@ -293,6 +293,12 @@ export class Report implements MarkdownSource {
   #nothingScored(model: string): string | null {
     if (!this.unfinished || !this.models.some((m) => m.label === model) || this.results.some((r) => r.label === model)) return null;
     return this.failure ? `Nothing was scored for ${code(model)} before the run failed.` : `Nothing is scored for ${code(model)} yet.`;
+  }
+
+  /** An unfinished run with no result scored: "Nothing to fix." would read as a clean run. */
+  #nothingScoredAtAll(): string | null {
+    if (!this.unfinished || this.results.length > 0) return null;
+    return this.failure ? "Nothing was scored before the run failed." : "Nothing is scored yet.";
   }
 
   /**
