@@ -4,6 +4,7 @@
 // shared harness would not show this); and the run's figures add up as the report's do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgliteEventStore } from "@verdict/infra";
+import { Format } from "@verdict/domain";
 import { reportEnvelope } from "./report/rebuildReport.js";
 import { loadRunHistory } from "./report/runEvents.js";
 import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
@@ -184,5 +185,32 @@ describe("an exported run imported back", () => {
     const engine = (await p.gql(p.keys.acmeRead, query, { r: engineRun })).body.data;
     expect(Object.keys(engine.runAudit.verdict.comparison.comparison.models)).toEqual(labels);
     expect(imported.runAudit.verdict.comparison.comparison).toEqual(engine.runAudit.verdict.comparison.comparison);
+  });
+  it("shows summaries, ranking and fix items its results give, not a tampered envelope's, as its report.md does; an honest one's as the engine run's", async () => {
+    const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
+    const label = labels[0];
+    const mine = envelope.report.results.filter((r: any) => r.label === label);
+    const passed = mine.filter((r: any) => r.status === "passed").length;
+    expect(passed).toBeLessThan(mine.length);
+    envelope.report.summary_by_model[label] = { ...envelope.report.summary_by_model[label], passed: 99, pass_rate: 100 };
+    envelope.report.fix_items = [];
+    const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: engineEvaluation, e: { ...envelope, run_id: "exported-lie" } });
+    const lie = imported.body.data.importReport.runId;
+    const query = `query ($r: ID!) { run(id: $r) { models { label summary { passRate avgScore summary } } fixItems { edges { node { kind fault models item } } } verdict { winner } }
+      runAudit(id: $r) { verdict { ranking judgeLabel } } }`;
+    const [engine, honest, tampered] = await Promise.all([engineRun, importedRun, lie].map(async (r) => (await p.gql(p.keys.acmeRead, query, { r })).body.data));
+    const summary = tampered.run.models.find((m: any) => m.label === label).summary;
+    expect(summary).toMatchObject({ passRate: Math.round((passed * 1000) / mine.length) / 10, summary: { passed, scenarios: mine.length } });
+    const markdown = await (await p.get(p.keys.acmeRead, reportPath(lie, ".md"))).text();
+    expect(markdown).toContain(Format.passes(summary.summary.passed, summary.summary.scenarios, { markdown: true }));
+    // The same results as the engine run's and the honest import's: the same figures.
+    expect(tampered.run.models).toEqual(engine.run.models);
+    expect(honest.run.models).toEqual(engine.run.models);
+    expect(nodes(tampered.run.fixItems)).toEqual(nodes(engine.run.fixItems));
+    expect(nodes(honest.run.fixItems)).toEqual(nodes(engine.run.fixItems));
+    expect(tampered.runAudit.verdict.ranking).toEqual(engine.runAudit.verdict.ranking);
+    // The verdict and the judge's label are the report's.
+    expect(tampered.run.verdict).toEqual(engine.run.verdict);
+    expect(tampered.runAudit.verdict.judgeLabel).toEqual(engine.runAudit.verdict.judgeLabel);
   });
 });

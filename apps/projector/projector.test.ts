@@ -178,7 +178,10 @@ describe("a run's life in the read models", () => {
       models: { [GPT.label]: { provider: "openai", model: GPT.model, scenarios: 1, passed: 0, pass_rate: 0 } },
       verdict: { winner: null, rationale: null, judge: "rules" },
       fix_items: [{ kind: "fault", fault: "forbidden_content", models: [GPT.label] }],
-      results: [{ scenario_key: "refund", prompt: "Refund me", label: GPT.label, status: "failed", score: 0.4, fault: "forbidden_content", cost: 0.002, expect: { not_contains: ["sorry"] } }],
+      results: [{
+        scenario_key: "refund", prompt: "Refund me", label: GPT.label, status: "failed", score: 0.4, fault: "forbidden_content", cost: 0.002, expect: { not_contains: ["sorry"] },
+        diagnosis: { fault: "forbidden_content", summary: "Said sorry.", recommendation: "Do not apologise.", evidence: {} },
+      }],
     });
     await projectorOf().catchUp();
     // The run is the platform's id for (tenant, the envelope's run_id), not the envelope's run_id.
@@ -188,8 +191,47 @@ describe("a run's life in the read models", () => {
     expect(await read.readModels.getRun("acme", runId)).toMatchObject({ status: "COMPLETED", origin: "imported", total: 1, completed: 1, failed: 1, agentCost: 0.002 });
     const [result] = await read.readModels.listResults("acme", runId);
     expect(result).toMatchObject({ scenarioKey: "refund", provider: "openai", fault: "forbidden_content", scenario: { key: "refund", forbidden_patterns: ["sorry"] } });
-    expect(await read.readModels.fixItems("acme", runId)).toHaveLength(1);
+    expect(await read.readModels.fixItems("acme", runId)).toMatchObject([{ kind: "fault", fault: "forbidden_content", models: [GPT.label] }]);
     expect(await read.readModels.verdict("acme", runId)).toMatchObject({ judge: "rules" });
+  });
+
+  it("computes an imported run's summaries, ranking and fix items from its results, not from the report's claims, and a rebuild writes the same", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    const result = (key: string, label: string, status: string, score: number) => ({
+      scenario_key: key, prompt: `Question ${key}`, label, status, score, duration_ms: 100, input_tokens: 10, output_tokens: 5,
+      ...(status === "failed" ? { fault: "ungrounded_answer", diagnosis: { fault: "ungrounded_answer", summary: "Wrong.", recommendation: "Answer the question.", evidence: {} } } : {}),
+    });
+    await importFinishedReport(store, deps, "e1", "ext-lie", {
+      // A host's claims: 99 of 3 passed, and a fix item for a fault none of its results has.
+      summary_by_model: {
+        [GPT.label]: { provider: "openai", model: GPT.model, scenarios: 3, passed: 99, errored: 0, pass_rate: 100, avg_score: 1 },
+        [CLAUDE.label]: { provider: "anthropic", model: CLAUDE.model, scenarios: 3, passed: 0, errored: 0, pass_rate: 0, avg_score: 0 },
+      },
+      fix_items: [{ kind: "fault", fault: "forbidden_content", models: [CLAUDE.label] }],
+      verdict: { winner: CLAUDE.label, rationale: "The host's judge preferred it.", judge: "host-judge" },
+      judge: "host-judge",
+      results: [
+        result("a", GPT.label, "passed", 1), result("a", CLAUDE.label, "passed", 1),
+        result("b", GPT.label, "passed", 0.9), result("b", CLAUDE.label, "passed", 0.8),
+        result("c", GPT.label, "failed", 0.2), result("c", CLAUDE.label, "passed", 0.7),
+      ],
+    });
+    const projector = projectorOf();
+    await projector.catchUp();
+    const runId = importedRunId("acme", "ext-lie");
+    const summaries = await read.readModels.modelSummaries("acme", runId);
+    expect(summaries.map((s) => s.label)).toEqual([GPT.label, CLAUDE.label]);
+    expect(summaries[0]).toMatchObject({ passRate: 66.7, avgScore: 0.7, summary: { scenarios: 3, passed: 2, errored: 0, pass_rate: 66.7, input_tokens: 30, faults: { ungrounded_answer: 1 } } });
+    expect(summaries[1]).toMatchObject({ passRate: 100, avgScore: 0.833, summary: { scenarios: 3, passed: 3, pass_rate: 100, faults: {} } });
+    expect(await read.readModels.fixItems("acme", runId)).toMatchObject([{ kind: "fault", fault: "ungrounded_answer", models: [GPT.label] }]);
+    // The verdict and its judge are the report's; what it ranks is what the results give.
+    const verdict = await read.readModels.verdict("acme", runId);
+    expect(verdict).toMatchObject({ winner: CLAUDE.label, rationale: "The host's judge preferred it.", judge: "host-judge", judgeLabel: "host-judge" });
+    expect((verdict!.ranking as Record<string, { passed: number }>)[GPT.label].passed).toBe(2);
+    expect(await read.readModels.getRun("acme", runId)).toMatchObject({ total: 6, completed: 6, passed: 5, failed: 1 });
+    const live = await checksum();
+    await projector.rebuild();
+    expect(await checksum()).toEqual(live);
   });
 
   it("a run is listed under the evaluation its run stream names, even when another evaluation scheduled the same id first (a lost race)", async () => {

@@ -1,7 +1,11 @@
-// ReportImported: a finished report from elsewhere becomes a COMPLETED run with its results,
-// model summaries, fix items, verdict and comparison, all read from the report document
-// (summary_by_model, or the Ruby library's `models`; results as Result#to_h).
-import { labelsInResultOrder, type EventOf } from "@verdict/domain";
+// ReportImported: a finished report from elsewhere becomes a COMPLETED run with its results
+// (as Result#to_h), its verdict, judge label and comparison as the report records them, and its
+// model summaries, ranking and fix items computed from those results by the domain Report, as
+// an engine run's completion computes them and as the run's report.md renders them: the
+// document's own summary_by_model (or the Ruby library's `models`) and fix_items are a host's
+// claims nothing checked against its results (reference-platform feature 30: "summaries
+// recomputed from stored results"). A pure function of the event, so a rebuild writes the same rows.
+import { derivedFromJSON, labelsInResultOrder, type DerivedFigures, type EventOf, type ReportDocument } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
@@ -49,10 +53,25 @@ function resultRow(result: Record<string, unknown>, n: number, positions: Map<st
   };
 }
 
+/**
+ * The report's figures from its results (plain JSON, as the event's other values are), or null
+ * for results the Report cannot rebuild: only a report imported before the import checked them,
+ * whose report.md answers CONFLICT; its summaries are then computed from the projected rows.
+ */
+function derivedOf(report: Record<string, unknown>): DerivedFigures | null {
+  try {
+    return JSON.parse(JSON.stringify(derivedFromJSON(report as unknown as ReportDocument))) as DerivedFigures;
+  } catch {
+    return null;
+  }
+}
+
 export async function reportImported(sql: Sql, event: EventOf<"ReportImported">, envelope: Envelope, batch: Batch): Promise<void> {
   const d = event.data;
   const report = d.report;
+  // The models' labels, providers and names (not their figures) are the report's.
   const byModel = asObject(report.summary_by_model) ?? asObject(report.models) ?? {};
+  const derived = derivedOf(report);
   // In the report's model order, which its results keep (the event's jsonb sorted the keys).
   const labels = labelsInResultOrder(Object.keys(byModel), list(report.results).map((r) => str(asObject(r)?.label) ?? ""));
   const models = labels.map((label) => {
@@ -75,14 +94,19 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
     [
       d.run_id, d.tenant, d.evaluation_id, d.number, json(selection), json(models), judgeLabel, num(report.threshold), json(asObject(report.release)),
       json(asObject(report.metadata) ?? {}), json({ source: d.source, agent_name: d.agent_name, suite: d.suite, digest: d.digest }), rows.length,
-      json(summaryOf(report)), envelope.at, envelope.at, envelope.at, envelope.at,
+      json(summaryOf(report, derived)), envelope.at, envelope.at, envelope.at, envelope.at,
     ],
   );
   await runNumbered(sql, d.evaluation_id, d.run_id, d.number, envelope.at);
   await insertImportedResults(sql, d.run_id, d.tenant, rows, envelope.at);
-  await writeModelSummaries(sql, d.run_id, d.tenant, byModel);
-  await writeFixItems(sql, d.run_id, d.tenant, list(report.fix_items));
-  await importedVerdict(sql, d.run_id, d.tenant, report, byModel, envelope.at);
+  if (derived) {
+    await writeModelSummaries(sql, d.run_id, d.tenant, derived.summary_by_model);
+    await writeFixItems(sql, d.run_id, d.tenant, derived.fix_items);
+  } else {
+    batch.summariesToCompute.add(d.run_id);
+    await writeFixItems(sql, d.run_id, d.tenant, []);
+  }
+  await importedVerdict(sql, d.run_id, d.tenant, report, derived?.summary_by_model ?? null, envelope.at);
   const comparison = asObject(report.comparison);
   if (comparison) {
     await sql.execute(
@@ -94,10 +118,13 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
   batch.touchedRuns.add(d.run_id);
 }
 
-/** The run-level aggregates of the report (everything but its results). */
-function summaryOf(report: Record<string, unknown>): Record<string, unknown> {
-  const { results: _results, ...rest } = report;
-  return rest;
+/**
+ * The run-level aggregates of the report (everything but its results), with the figures its
+ * results give in place of the document's own (`models` is the Ruby library's summary_by_model).
+ */
+function summaryOf(report: Record<string, unknown>, derived: DerivedFigures | null): Record<string, unknown> {
+  const { results: _results, models: _models, summary_by_model: _summaries, criteria: _criteria, recommendations: _recommendations, fix_items: _fixItems, ...rest } = report;
+  return derived ? { ...rest, ...derived } : rest;
 }
 
 async function insertImportedResults(sql: Sql, runId: string, tenant: string, rows: ReturnType<typeof resultRow>[], at: string): Promise<void> {
@@ -118,13 +145,14 @@ async function insertImportedResults(sql: Sql, runId: string, tenant: string, ro
   );
 }
 
-async function importedVerdict(sql: Sql, runId: string, tenant: string, report: Record<string, unknown>, byModel: Record<string, unknown>, at: string) {
+/** The report's verdict and judge label; its ranking inputs are the summaries its results give (null when they could not be computed). */
+async function importedVerdict(sql: Sql, runId: string, tenant: string, report: Record<string, unknown>, ranking: Record<string, unknown> | null, at: string) {
   const verdict = asObject(report.verdict);
   if (!verdict) return;
   await sql.execute(
     `INSERT INTO verdicts (run_id, tenant, winner, rationale, judge, judge_label, ranking, judge_exchange, recorded_at)
      VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, NULL, ?) ON CONFLICT (run_id) DO NOTHING`,
-    [runId, tenant, str(verdict.winner), str(verdict.rationale), str(verdict.judge), str(report.judge), json(byModel), at],
+    [runId, tenant, str(verdict.winner), str(verdict.rationale), str(verdict.judge), str(report.judge), json(ranking ?? {}), at],
   );
 }
 

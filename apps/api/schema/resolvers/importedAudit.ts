@@ -1,7 +1,9 @@
 // The audit of an imported run: it has no pair events, so its grades and verdict are what the
 // report it was imported with records (each result as the host scored it, its verdict and
-// comparison), as the run's other reads (`run { verdict results }`, the report) take them.
-import { comparisonInModelOrder, labelsInResultOrder, type EventData } from "@verdict/domain";
+// comparison), as the run's other reads (`run { verdict results }`, the report) take them. The
+// ranking inputs are the summaries those results give (derivedFromJSON), as the run's
+// `models { summary }` and its report.md have them, not the document's own summary_by_model.
+import { comparisonInModelOrder, derivedFromJSON, labelsInResultOrder, type EventData, type ReportDocument } from "@verdict/domain";
 import { resultStatusOf } from "../types/enums.js";
 import type { GradeAudit, VerdictAudit } from "../types/report.js";
 
@@ -51,5 +53,14 @@ export function importedVerdict(imported: EventData<"ReportImported">): VerdictA
   const comparison = recorded
     ? { comparison: comparisonInModelOrder(recorded, labels), seed: num(recorded.seed), resamples: num(recorded.resamples), confidence: num(recorded.confidence) }
     : null;
-  return { verdict, judgeLabel: text(report.judge), ranking: byModel, judgeExchange: null, comparison };
+  return { verdict, judgeLabel: text(report.judge), ranking: rankingOf(report), judgeExchange: null, comparison };
+}
+
+/** The summaries the report's results give; none ({}) for results that cannot be rebuilt (its report.md answers CONFLICT). */
+function rankingOf(report: Doc): Doc {
+  try {
+    return derivedFromJSON(report as unknown as ReportDocument).summary_by_model;
+  } catch {
+    return {};
+  }
 }

@@ -1,0 +1,32 @@
+// What a report document's figures are when computed from its results, by the Report that
+// renders it: per-model summaries, criterion statistics, recommendations and fix items. A
+// document imported from elsewhere carries its own copies of these (summary_by_model or
+// `models`, criteria, fix_items), which nothing has checked against its results; every read of an
+// imported run takes them from here instead, so its summaries, ranking and fix items agree with
+// its Markdown and HTML (which the Report renders from the results) whatever the document says.
+import { Report } from "./report.js";
+import type { ReportDocument } from "./html/index.js";
+import type { CriterionStats, FixItem, ModelSummary, Recommendation } from "./reportTypes.js";
+
+export interface DerivedFigures {
+  /** In the report's model order (labelsInResultOrder), one row per model, a zero row for a model with no result. */
+  summary_by_model: Record<string, ModelSummary>;
+  criteria: Record<string, CriterionStats | Record<string, CriterionStats>>;
+  recommendations: Recommendation[];
+  fix_items: FixItem[];
+}
+
+/**
+ * The figures `doc`'s results give, as `Report.fromJSON(doc)` computes them (a pure function of
+ * the document: no judge, no clock, no resampling). Throws as Report.fromJSON does for results
+ * it cannot rebuild.
+ */
+export function derivedFromJSON(doc: ReportDocument): DerivedFigures {
+  const report = Report.fromJSON(doc);
+  return {
+    summary_by_model: report.summaryByModel,
+    criteria: report.criterionScores,
+    recommendations: report.recommendations,
+    fix_items: report.fixItems,
+  };
+}
