@@ -154,7 +154,11 @@ describe("a command's rule names the argument the client sent, not the command's
     expect(blank.extensions.field).toBe("selection.models"); // was models
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: evaluationId });
     const runId = started.body.data.startRun.runId;
-    const outside = await refused(`mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "elsewhere", modelLabel: "gpt-5-mini", replay: { answer: "Hi" }) { runId } }`, { r: runId }, /elsewhere/);
-    expect(outside.extensions.field).toBe("scenarioKey"); // was scenario_key
+    // A pair outside the selection is refused as VALIDATION too, though not a bad input alone:
+    // it fails the external run (externalPairs.test.ts), so this one appends RunFailed.
+    const before = (await p.store.readAll({ limit: 10_000 })).length;
+    const outside = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "elsewhere", modelLabel: "gpt-5-mini", replay: { answer: "Hi" }) { runId } }`, { r: runId });
+    expect(outside.body.errors[0]).toMatchObject({ message: expect.stringMatching(/elsewhere/), extensions: { code: "VALIDATION", field: "scenarioKey" } }); // was scenario_key
+    expect((await p.store.readAll({ limit: 10_000 })).slice(before).map((e) => e.type)).toEqual(["RunFailed"]);
   });
 });

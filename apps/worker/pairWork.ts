@@ -111,7 +111,7 @@ function pairIdentity(run: RunContext, n: number) {
   return { run_id: run.runId, scenario_key: pair.scenarioKey, model_label: pair.modelLabel };
 }
 
-const NONE: ResultState = { status: "none", pass: null };
+const NONE: ResultState = { status: "none", pass: null, replay: null };
 
 function recordOf(run: RunContext, n: number, replay: Replay): RecordReplay {
   return { type: "RecordReplay", ...pairIdentity(run, n), replay: replay.toJSON() as unknown as RecordReplay["replay"] };
@@ -166,7 +166,7 @@ async function appendReplayOnly(deps: PairDeps, streamId: string, recorded: Even
   }
 }
 
-const REPLAYED: ResultState = { status: "replayed", pass: null };
+const REPLAYED: ResultState = { status: "replayed", pass: null, replay: null };
 
 async function scoreCommand(run: RunContext, n: number, recorded: EventData<"ReplayRecorded">): Promise<ResultCommand> {
   const scenario = run.scenarios[Math.floor(n / run.started.models.length)];

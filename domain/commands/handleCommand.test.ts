@@ -95,21 +95,26 @@ describe("handleCommand", () => {
     await expect(attempt).rejects.toThrow(/MergeScenarios on evaluation-e1 lost a concurrent write after 3 attempt\(s\)/);
   });
 
-  it("never retries a replay: the pair recorded by another worker is final", async () => {
+  it("decides a replay that lost the race again: the same replay is a no-op, another is refused, neither appended", async () => {
     await handleCommand(store, evaluationAggregate, EVAL, create, deps());
     const { run } = await startRun(store, { run_id: "r1", evaluation_id: "e1", models: [GPT] }, deps());
     const streamId = pairStream(run.state, "a", "gpt-5-mini");
     const replay = { type: "RecordReplay", run_id: "r1", scenario_key: "a", model_label: "gpt-5-mini", replay: { answer: "hi" } };
-    store.interleave(() => racingWrite(streamId, [{ type: "ReplayRecorded", data: { run_id: "r1", n: 0, scenario_key: "a", model_label: "gpt-5-mini", replay: { answer: "other" } } }]));
+    const racer = (answer: string) => () =>
+      racingWrite(streamId, [{ type: "ReplayRecorded", data: { run_id: "r1", n: 0, scenario_key: "a", model_label: "gpt-5-mini", replay: { answer } } }]);
+    store.interleave(racer("other"));
     const calls = store.appendCalls;
     const attempt = handleCommand(store, resultAggregate, streamId, replay, { ...deps(), decideContext: { run: run.state } });
     await expect(attempt).rejects.toBeInstanceOf(DomainError);
-    await expect(attempt).rejects.toThrow(/RecordReplay on result-r1.0 lost a concurrent write after 1 attempt/);
+    await expect(attempt).rejects.toThrow("pair a × gpt-5-mini of run r1 is already recorded with a different replay");
     expect(store.appendCalls).toBe(calls + 1);
-    // a redelivered job reads the stream and is told plainly
-    await expect(handleCommand(store, resultAggregate, streamId, replay, { ...deps(), decideContext: { run: run.state } })).rejects.toThrow(
-      "pair a × gpt-5-mini of run r1 is already recorded",
-    );
+    // The racer sent the same replay: this one answers as recorded, appending nothing more.
+    const other = pairStream(run.state, "b", "gpt-5-mini");
+    const same = { ...replay, scenario_key: "b" };
+    store.interleave(() => racingWrite(other, [{ type: "ReplayRecorded", data: { run_id: "r1", n: 1, scenario_key: "b", model_label: "gpt-5-mini", replay: { answer: "hi" } } }]));
+    const handled = await handleCommand(store, resultAggregate, other, same, { ...deps(), decideContext: { run: run.state } });
+    expect(handled).toMatchObject({ events: [], position: null, attempts: 2, version: 0n });
+    expect((await store.readStream(other)).length).toBe(1);
   });
 
   it("reads old event versions through their upcasters", async () => {

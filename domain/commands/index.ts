@@ -34,6 +34,7 @@ export {
   RecordComparison,
   CompleteRun,
   FailRun,
+  RejectPair,
   RunCommand,
 } from "./run/runCommands.js";
 export { runAggregate, pairProblems, type RunContext } from "./run/runAggregate.js";
@@ -42,6 +43,11 @@ export { checkImportedReport, KNOWN_FAULTS, REPORT_MAX_COUNT } from "./run/impor
 export { importedRunId } from "./run/importedRunId.js";
 export { RecordReplay, ScoreResult, ResultCommand } from "./result/resultCommands.js";
 export { resultAggregate, pairStream, type ResultState, type ResultContext } from "./result/resultAggregate.js";
+export { PairRefused, isPairRefused, type PairProblem } from "./result/pairRefused.js";
+export { sameReplay } from "./result/sameReplay.js";
+export {
+  recordExternalReplay, type ExternalReplayOutcome, type RecordedExternalReplay, type RefusedExternalReplay,
+} from "./result/recordExternalReplay.js";
 export {
   handleCommand,
   checkCommand,

@@ -63,15 +63,60 @@ describe("RecordReplay", () => {
     expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(judged)).toThrow(expect.objectContaining({ field: "judge_exchanges[0].usage.cost" }));
   });
 
-  it("a second replay of the pair is a conflict", () => {
-    expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(replay)).toThrow(
-      expect.objectContaining({ code: "conflict", message: "pair b × claude-sonnet-5 of run r1 is already recorded" }),
-    );
+  it("takes the same replay again as a no-op, recorded or scored, and however its JSON is ordered", () => {
+    const [recorded] = given(resultAggregate, [], { run, streamId: stream }).when(replay);
+    expect(given(resultAggregate, [recorded], { run, streamId: stream }).when(replay)).toEqual([]);
+    const [scored] = given(resultAggregate, [recorded], { run, streamId: stream }).when(score);
+    expect(given(resultAggregate, [recorded, scored], { run, streamId: stream }).when(replay)).toEqual([]);
+    // Keys in another order (as jsonb gives them back), nulls for absent fields, defaults spelled out.
+    const reordered = { ...replay, replay: { duration_ms: 900, error: null, cost: null, metadata: {}, tool_calls: [], answer: "Order 4821 ships today." } };
+    expect(given(resultAggregate, [recorded], { run, streamId: stream }).when(reordered)).toEqual([]);
+    // Text recorded as U+FFFD is the same text sent again with its NUL.
+    const raw = { ...replay, replay: { answer: "Order\u0000 4821", tool_calls: [{ name: "lookup", arguments: { id: "4821" }, detail: null }] } };
+    const [cleaned] = given(resultAggregate, [], { run, streamId: stream }).when(raw);
+    expect(given(resultAggregate, [cleaned], { run, streamId: stream }).when(raw)).toEqual([]);
   });
 
-  it("refuses a pair outside the selection, a wrong stream, an unknown or finished run", () => {
+  it("refuses a second, different replay of the pair as a duplicate, whatever field differs", () => {
+    const [recorded] = given(resultAggregate, [], {
+      run,
+      streamId: stream,
+    }).when({ ...replay, replay: { ...replay.replay, tool_calls: [{ name: "lookup", arguments: { id: "4821", note: null } }], metadata: { trace: "t1" }, input_tokens: 10, output_tokens: 5, cost: 0.01 } });
+    const g = given(resultAggregate, [recorded], { run, streamId: stream });
+    const base = (recorded.data as { replay: Record<string, unknown> }).replay;
+    const changes: Array<Record<string, unknown>> = [
+      { answer: "Order 4821 ships tomorrow." },
+      { answer: null },
+      { tool_calls: [] },
+      { tool_calls: [{ name: "lookup", arguments: { id: "4822", note: null } }] },
+      { tool_calls: [{ name: "lookup", arguments: { id: "4821" } }] }, // null inside arguments counts
+      { tool_calls: [{ name: "lookup", arguments: { id: "4821", note: null }, error: "timeout" }] },
+      { duration_ms: 901 },
+      { input_tokens: 11 },
+      { output_tokens: null },
+      { cost: 0.02 },
+      { error: "agent crashed" },
+      { metadata: { trace: "t2" } },
+      { metadata: {} },
+    ];
+    for (const change of changes) {
+      expect(() => g.when({ ...replay, replay: { ...base, ...change } }), JSON.stringify(change)).toThrow(
+        expect.objectContaining({
+          code: "conflict",
+          field: "scenario_key",
+          message: "pair b × claude-sonnet-5 of run r1 is already recorded with a different replay",
+          problem: "duplicate",
+          scenarioKey: "b",
+          modelLabel: "claude-sonnet-5",
+        }),
+      );
+    }
+    expect(g.when({ ...replay, replay: base })).toEqual([]);
+  });
+
+  it("refuses a pair outside the selection as unknown, a wrong stream, an unknown or finished run", () => {
     expect(() => given(resultAggregate, [], { run, streamId: stream }).when({ ...replay, scenario_key: "z" })).toThrow(
-      "pair z × claude-sonnet-5 is not in run r1's selection",
+      expect.objectContaining({ code: "validation", message: "pair z × claude-sonnet-5 is not in run r1's selection", problem: "unknown", scenarioKey: "z" }),
     );
     expect(() => given(resultAggregate, [], { run, streamId: "result-r1.0" }).when(replay)).toThrow(
       "pair b × claude-sonnet-5 belongs in stream result-r1.3, not result-r1.0",

@@ -1,18 +1,25 @@
 // Stream `result-<runId>.<n>`: a pair's replay is recorded at most once, then scored once.
 // The run's frozen selection (given as context) says which pairs exist and which stream holds
-// each, so a pair outside the selection is refused before anything is written.
+// each, so a pair outside the selection is refused before anything is written. The same replay
+// again is a no-op (a resend); a different one is refused as a duplicate. Both refusals are a
+// PairRefused, which fails an external run (recordExternalReplay.ts).
 import type { Aggregate, DecideContext } from "../aggregate.js";
 import { pairName } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
 import type { DomainEvent, EventInput } from "../../events/registry.js";
+import type { ReplayData } from "../../events/resultEvents.js";
 import { storableJsonOf } from "../../events/storableText.js";
 import { resultStream } from "../../events/streams.js";
 import { findPair, type RunPair, type RunState } from "../run/runState.js";
+import { PairRefused } from "./pairRefused.js";
 import { ResultCommand, type ScoreResult } from "./resultCommands.js";
+import { sameReplay } from "./sameReplay.js";
 
 export interface ResultState {
   status: "none" | "replayed" | "scored";
   pass: boolean | null;
+  /** The replay as recorded (null before it is): a replay sent again is compared with it. */
+  replay: ReplayData | null;
 }
 
 export interface ResultContext {
@@ -27,7 +34,9 @@ export function pairStream(run: RunState, scenarioKey: string, modelLabel: strin
 function requirePair(run: RunState | undefined, scenarioKey: string, modelLabel: string, runId = run?.runId ?? "?"): RunPair {
   if (!run || run.status === "none") throw DomainError.notFound(`run ${runId} not found`, "run_id");
   const pair = findPair(run, scenarioKey, modelLabel);
-  if (!pair) throw DomainError.validation(`pair ${pairName(scenarioKey, modelLabel)} is not in run ${runId}'s selection`, "scenario_key");
+  if (!pair) {
+    throw new PairRefused("validation", `pair ${pairName(scenarioKey, modelLabel)} is not in run ${runId}'s selection`, "scenario_key", "unknown", scenarioKey, modelLabel);
+  }
   return pair;
 }
 
@@ -62,8 +71,17 @@ function decide(state: ResultState, command: ResultCommand, context: DecideConte
   if (context.run?.status !== "running") throw DomainError.conflict(`run ${command.run_id} is ${context.run?.status}; it takes no more results`, "run_id");
   switch (command.type) {
     case "RecordReplay":
-      if (state.status !== "none") throw DomainError.conflict(`pair ${name} of run ${command.run_id} is already recorded`, "scenario_key");
-      return [{ type: "ReplayRecorded", data: { ...identity, replay: storableJsonOf(command.replay) } }];
+      if (state.status === "none") return [{ type: "ReplayRecorded", data: { ...identity, replay: storableJsonOf(command.replay) } }];
+      // Sent again as recorded (a lost answer, a retried request): nothing new, nothing counted twice.
+      if (state.replay && sameReplay(state.replay, command.replay)) return [];
+      throw new PairRefused(
+        "conflict",
+        `pair ${name} of run ${command.run_id} is already recorded with a different replay`,
+        "scenario_key",
+        "duplicate",
+        pair.scenarioKey,
+        pair.modelLabel,
+      );
     case "ScoreResult": {
       if (state.status === "none") throw DomainError.conflict(`pair ${name} of run ${command.run_id} has no replay recorded yet`, "scenario_key");
       if (state.status === "scored") throw DomainError.conflict(`pair ${name} of run ${command.run_id} is already scored`, "scenario_key");
@@ -75,18 +93,19 @@ function decide(state: ResultState, command: ResultCommand, context: DecideConte
 }
 
 function evolve(state: ResultState, event: DomainEvent): ResultState {
-  if (event.type === "ReplayRecorded") return { ...state, status: "replayed" };
-  if (event.type === "ResultScored") return { status: "scored", pass: event.data.pass };
+  if (event.type === "ReplayRecorded") return { ...state, status: "replayed", replay: event.data.replay };
+  if (event.type === "ResultScored") return { ...state, status: "scored", pass: event.data.pass };
   return state;
 }
 
 export const resultAggregate: Aggregate<ResultState, ResultCommand, ResultContext> = {
   name: "result",
   commandSchema: ResultCommand,
-  initialState: () => ({ status: "none", pass: null }),
+  initialState: () => ({ status: "none", pass: null, replay: null }),
   evolve,
   decide,
-  // A replay is appended with "no stream": losing that race means the pair is already
-  // recorded, which is final. Scoring re-decides (and then finds it already scored).
-  retryOnConflict: (command) => command.type !== "RecordReplay",
+  // Re-deciding on fresh state is safe for both: a replay that lost the "no stream" race finds
+  // the pair recorded (the same replay: a no-op; another: refused, never appended); scoring
+  // finds it already scored.
+  retryOnConflict: () => true,
 };

@@ -179,6 +179,48 @@ describe("FailRun", () => {
   });
 });
 
+describe("RejectPair", () => {
+  const external = runStarted({ external: true });
+  const reject = (scenario_key: string, model_label: string, problem: string) => ({ type: "RejectPair", run_id: "r1", scenario_key, model_label, problem });
+
+  it("fails a running external run once, naming the pair outside the selection", () => {
+    expect(given(runAggregate, [external]).when(reject("z", "gpt-5-mini", "unknown"))).toEqual([
+      {
+        type: "RunFailed",
+        data: {
+          message: "The external run did not report every selected scenario and model exactly once: unknown z × gpt-5-mini",
+          pairs: { missing: [], unknown: ["z × gpt-5-mini"], duplicate: [] },
+        },
+      },
+    ]);
+  });
+
+  it("fails a running external run once, naming the pair recorded twice", () => {
+    const [event] = given(runAggregate, [external]).when(reject("a", "claude-sonnet-5", "duplicate"));
+    expect(event.data).toEqual({
+      message: "The external run did not report every selected scenario and model exactly once: duplicate a × claude-sonnet-5",
+      pairs: { missing: [], unknown: [], duplicate: ["a × claude-sonnet-5"] },
+    });
+  });
+
+  it("leaves a run that has ended as it is: a second refusal, or one after completion, appends nothing", () => {
+    const [failedOnce] = given(runAggregate, [external]).when(reject("z", "gpt-5-mini", "unknown"));
+    expect(given(runAggregate, [external, failedOnce]).when(reject("a", "gpt-5-mini", "duplicate"))).toEqual([]);
+    expect(given(runAggregate, [external, completed]).when(reject("z", "gpt-5-mini", "unknown"))).toEqual([]);
+    expect(given(runAggregate, [external, failed]).when(reject("z", "gpt-5-mini", "unknown"))).toEqual([]);
+  });
+
+  it("refuses an unknown run, an engine run, and a problem the selection contradicts", () => {
+    expect(() => given(runAggregate, []).when(reject("z", "gpt-5-mini", "unknown"))).toThrow(expect.objectContaining({ code: "not_found" }));
+    expect(() => given(runAggregate, [runStarted()]).when(reject("z", "gpt-5-mini", "unknown"))).toThrow(
+      expect.objectContaining({ code: "conflict", message: "run r1 is not external; a pair its workers refuse does not fail it" }),
+    );
+    expect(() => given(runAggregate, [external]).when(reject("a", "gpt-5-mini", "unknown"))).toThrow("pair a × gpt-5-mini is in run r1's selection, so it is not unknown");
+    expect(() => given(runAggregate, [external]).when(reject("z", "gpt-5-mini", "duplicate"))).toThrow("pair z × gpt-5-mini is not in run r1's selection, so it is not duplicate");
+    expect(() => given(runAggregate, [external]).when(reject("a", "gpt-5-mini", "missing"))).toThrow(expect.objectContaining({ field: "problem" }));
+  });
+});
+
 describe("ImportReport on the run stream", () => {
   const report = {
     models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } },

@@ -9,7 +9,7 @@ import type { ImportReport, StartRun } from "../evaluation/evaluationCommands.js
 import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { freezeRun } from "../evaluation/selection.js";
 import { checkImportedReport } from "./importedReport.js";
-import { RunCommand, type CompleteRun } from "./runCommands.js";
+import { RunCommand, type CompleteRun, type RejectPair } from "./runCommands.js";
 import { findPair, initialRunState, evolveRun, type RunState } from "./runState.js";
 
 /** Starting or importing a run reads the evaluation it belongs to (already numbered there). */
@@ -80,15 +80,34 @@ function describeProblems(problems: ReturnType<typeof pairProblems>): string {
     .join("; ");
 }
 
+/** The words an external run fails in when its host broke the contract (the pairs named). */
+function externalRunFailed(problems: ReturnType<typeof pairProblems>): EventInput {
+  const message = `The external run did not report every selected scenario and model exactly once: ${describeProblems(problems)}`;
+  return { type: "RunFailed", data: { message, pairs: problems } };
+}
+
+/**
+ * A refused result fails a running external run once: on a lost race the command is decided
+ * again, finds the run ended and appends nothing. A run already ended stays as it is.
+ */
+function decideRejectPair(state: RunState, command: RejectPair): EventInput[] {
+  if (state.status === "none") throw DomainError.notFound(`run ${command.run_id} not found`, "run_id");
+  if (state.status !== "running") return [];
+  if (!state.external) throw DomainError.conflict(`run ${command.run_id} is not external; a pair its workers refuse does not fail it`, "run_id");
+  const name = pairName(command.scenario_key, command.model_label);
+  const selected = findPair(state, command.scenario_key, command.model_label) !== undefined;
+  if (selected !== (command.problem === "duplicate")) {
+    throw DomainError.validation(`pair ${name} is ${selected ? "" : "not "}in run ${command.run_id}'s selection, so it is not ${command.problem}`, "problem");
+  }
+  return [externalRunFailed({ missing: [], unknown: command.problem === "unknown" ? [name] : [], duplicate: command.problem === "duplicate" ? [name] : [] })];
+}
+
 function decideComplete(state: RunState, command: CompleteRun): EventInput[] {
   mustRun(state, command.run_id);
   const problems = pairProblems(state, command.results);
   const broken = problems.missing.length + problems.unknown.length + problems.duplicate.length > 0;
-  if (broken && state.external) {
-    // A host that did not report every selected pair exactly once fails its run, naming them.
-    const message = `The external run did not report every selected scenario and model exactly once: ${describeProblems(problems)}`;
-    return [{ type: "RunFailed", data: { message, pairs: problems } }];
-  }
+  // A host that did not report every selected pair exactly once fails its run, naming them.
+  if (broken && state.external) return [externalRunFailed(problems)];
   if (broken) {
     throw DomainError.conflict(`run ${command.run_id} cannot complete: ${describeProblems(problems)}`, "results");
   }
@@ -132,6 +151,8 @@ function decide(state: RunState, command: RunCommand, context: DecideContext & R
     case "FailRun":
       mustRun(state, command.run_id);
       return [{ type: "RunFailed", data: { message: command.message } }];
+    case "RejectPair":
+      return decideRejectPair(state, command);
   }
 }
 

@@ -46,6 +46,19 @@ export type CompleteRun = z.output<typeof CompleteRun>;
 export const FailRun = z.object({ type: z.literal("FailRun"), run_id: idSchema, message: nonBlank });
 export type FailRun = z.output<typeof FailRun>;
 
+/**
+ * An external run's host sent a result its contract refuses (the result aggregate decided which:
+ * a pair outside the selection, or a second, different replay for a recorded pair): the run fails.
+ */
+export const RejectPair = z.object({
+  type: z.literal("RejectPair"),
+  run_id: idSchema,
+  scenario_key: nonBlank,
+  model_label: nonBlank,
+  problem: z.enum(["unknown", "duplicate"]),
+});
+export type RejectPair = z.output<typeof RejectPair>;
+
 export const RunCommand = z.discriminatedUnion("type", [
   StartRun,
   RequestRunCompletion,
@@ -53,6 +66,7 @@ export const RunCommand = z.discriminatedUnion("type", [
   RecordComparison,
   CompleteRun,
   FailRun,
+  RejectPair,
   ImportReport,
 ]);
 export type RunCommand = z.output<typeof RunCommand>;

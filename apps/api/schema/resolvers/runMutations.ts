@@ -4,8 +4,7 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, eventSchemas, handleCommand, isValidId, loadAggregate, ownedByAnotherTenant, pairStream, resultAggregate, runAggregate, runStream,
-  startRun,
+  ModelSpec, eventSchemas, handleCommand, isValidId, loadAggregate, ownedByAnotherTenant, recordExternalReplay, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
@@ -51,6 +50,9 @@ export class RecordReplayPayload {
 
   @Field(() => String)
   modelLabel!: string;
+
+  @Field(() => Boolean, { description: "True when this exact replay was already recorded for the pair (nothing written, nothing counted twice)." })
+  duplicate!: boolean;
 }
 
 @ObjectType()
@@ -141,7 +143,10 @@ export class RunMutations {
     return { runId, evaluationId, number, run: run as unknown as RunNode | null };
   }
 
-  @Mutation(() => RecordReplayPayload, { description: "An external run's replay of one scenario x model pair." })
+  @Mutation(() => RecordReplayPayload, {
+    description:
+      "An external run's replay of one scenario x model pair. The same replay again is a no-op (duplicate: true); a pair outside the run's selection (VALIDATION) or a different second replay (CONFLICT) is refused and fails the run, keeping what was recorded.",
+  })
   async recordReplay(
     @Arg("runId", () => ID) runId: string,
     @Arg("scenarioKey", () => String) scenarioKey: string,
@@ -154,12 +159,16 @@ export class RunMutations {
     const { state } = await loadAggregate(context.deps.store, runAggregate, runStream(runId));
     if (state.status === "none" || state.started?.tenant !== context.principal.tenant) throw notFound("run", runId, "runId");
     if (!state.external) throw new ApiError("CONFLICT", `run ${runId} is not external; its replays are the workers'`, "runId");
-    const command = { type: "RecordReplay", run_id: runId, scenario_key: scenarioKey, model_label: modelLabel, replay };
-    const handled = await namingArguments(RECORD_REPLAY_ARGUMENTS, async () =>
-      handleCommand(context.deps.store, resultAggregate, pairStream(state, scenarioKey, modelLabel), command, { ...options, decideContext: { run: state } }),
-    );
-    await afterWrite(context, handled.position, `the replay of ${scenarioKey} x ${modelLabel} in run ${runId}`);
-    return { runId, scenarioKey, modelLabel };
+    const command = { run_id: runId, scenario_key: scenarioKey, model_label: modelLabel, replay };
+    const recorded = await namingArguments(RECORD_REPLAY_ARGUMENTS, async () => {
+      const outcome = await recordExternalReplay(context.deps.store, state, command, options);
+      if (!outcome.refused) return outcome;
+      // Refused, and the run failed for it: answered once the read models show the failure.
+      await afterWrite(context, outcome.refused.run.position, `run ${runId}'s failure for the refused replay of ${scenarioKey} x ${modelLabel}`);
+      throw outcome.refused.error;
+    });
+    await afterWrite(context, recorded.result.position, `the replay of ${scenarioKey} x ${modelLabel} in run ${runId}`);
+    return { runId, scenarioKey, modelLabel, duplicate: recorded.duplicate };
   }
 
   @Mutation(() => RunCompletionPayload, {
