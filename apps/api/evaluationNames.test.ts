@@ -37,11 +37,17 @@ describe("createEvaluation: a name is unique per agent", () => {
     expect(await names(p.keys.acmeWrite)).toEqual(["A/Orders"]);
   });
 
-  it("refuses a catalog set made into an evaluation twice for the same agent", async () => {
+  it("answers the set's evaluation when a catalog set is made into one twice for the same agent (re-synced, not a second one)", async () => {
     const set = "support_desk/triage/smoke";
-    expect((await create(p.keys.acmeWrite, { set })).body.errors).toBeUndefined();
+    const first = await create(p.keys.acmeWrite, { set });
+    expect(first.body.errors).toBeUndefined();
     const again = await create(p.keys.acmeWrite, { set });
-    expect(again.body.errors[0]).toMatchObject({ message: `input.name: an evaluation named "${set}" already exists for agent "SupportAgent"`, extensions: { code: "CONFLICT", field: "input.name" } });
+    expect(again.body).toEqual({ data: { createEvaluation: { evaluationId: first.body.data.createEvaluation.evaluationId } } });
+    // A pasted suite under the set's name is not the set's evaluation: still a CONFLICT.
+    const pasted = await create(p.keys.acmeWrite, { agent: "SupportAgent", name: `${set} (pasted)`, text: "Hello" });
+    expect(pasted.body.errors).toBeUndefined();
+    const clash = await create(p.keys.acmeWrite, { set, name: `${set} (pasted)` });
+    expect(clash.body.errors[0]).toMatchObject({ message: `input.name: an evaluation named "${set} (pasted)" already exists for agent "SupportAgent"`, extensions: { code: "CONFLICT", field: "input.name" } });
     // Named otherwise, or for another agent, the set makes a second evaluation.
     expect((await create(p.keys.acmeWrite, { set, name: `${set} (nightly)` })).body.errors).toBeUndefined();
     expect((await create(p.keys.acmeWrite, { set, agent: "BillingAgent" })).body.errors).toBeUndefined();

@@ -3,7 +3,7 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
-import { catalogAggregate, catalogStream, checkCommand, handleCommand, importCatalogCommand, storableCatalog, type EventStore } from "@verdict/domain";
+import { catalogAggregate, catalogStream, checkCommand, handleCommand, importCatalogCommand, storableCatalog, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -49,6 +49,9 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
     }
     const handled = await handleCommand(store, catalogAggregate, streamId, command, options);
     io.err(handled.events.length ? `imported catalog ${catalog.key} for tenant ${tenant}` : `catalog ${catalog.key} unchanged: nothing written`);
+    // As the API's importCatalog: every evaluation made from the catalog's sets follows it.
+    const synced = await syncCatalogEvaluations(store, tenant, catalog.key, options);
+    if (synced.evaluationIds.length) io.err(`synced ${synced.evaluationIds.length} evaluation(s) to the catalog's sets: ${synced.evaluationIds.join(", ")}`);
     return EXIT.ok;
   });
 }

@@ -76,18 +76,21 @@ async function findExampleEvaluation(client: GqlClient): Promise<{ id: string; n
   return archived;
 }
 
+/**
+ * createEvaluation from the set both creates the example's evaluation and, when it exists,
+ * syncs it to the catalog as imported (a changed examples/ catalog: dropped scenarios disabled,
+ * changed prompts updated) and answers it. Compare models are not sent to an existing one: a
+ * home whose evaluation was made with other models keeps them (the run names its own).
+ */
 async function exampleEvaluation(client: GqlClient, io: Io): Promise<{ id: string; name: string }> {
   const existing = await findExampleEvaluation(client);
-  if (existing) {
-    io.out(`evaluation ${existing.name}: reusing ${existing.id}`);
-    return existing;
-  }
   const { createEvaluation } = await client.request<{ createEvaluation: { evaluationId: string } }>(
     "mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }",
-    { input: { fromCatalogSet: EXAMPLE_SET, compareModels: EXAMPLE_MODELS } },
+    { input: { fromCatalogSet: EXAMPLE_SET, ...(existing ? {} : { compareModels: EXAMPLE_MODELS }) } },
   );
-  io.out(`evaluation ${EXAMPLE_SET}: created ${createEvaluation.evaluationId}`);
-  return { id: createEvaluation.evaluationId, name: EXAMPLE_SET };
+  const id = createEvaluation.evaluationId;
+  io.out(existing?.id === id ? `evaluation ${EXAMPLE_SET}: reusing ${id} (synced to the catalog)` : `evaluation ${EXAMPLE_SET}: created ${id}`);
+  return { id, name: EXAMPLE_SET };
 }
 
 function progressLine(p: Progress): string {

@@ -6,9 +6,11 @@ export {
   CATALOG_MAX_SCENARIOS,
   ImportCatalog,
   RemoveCatalog,
+  RecordMaterialization,
   CatalogCommand,
 } from "./catalog/catalogCommands.js";
-export { catalogAggregate, type CatalogState } from "./catalog/catalogAggregate.js";
+export { catalogAggregate, type CatalogState, type Materialization } from "./catalog/catalogAggregate.js";
+export { catalogSetSuite, materializeCatalogSet, syncCatalogEvaluations, type CatalogSetSuite, type MaterializeRequest, type SyncedEvaluations } from "./catalog/catalogSync.js";
 export { importCatalogCommand } from "./catalog/importCatalogCommand.js";
 export { storableCatalog } from "./catalog/storableCatalog.js";
 export {
@@ -17,6 +19,7 @@ export {
   type ScenarioInput,
   CreateEvaluation,
   ReplaceScenarios,
+  SyncCatalogSet,
   MergeScenarios,
   ArchiveEvaluation,
   StartRun,

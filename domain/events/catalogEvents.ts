@@ -2,7 +2,7 @@
 // canonical text, its digest and what it resolved to (products -> sets -> scenarios).
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { criterionData, jsonObject, nonBlank, scenarioData } from "./shared.js";
+import { criterionData, idSchema, jsonObject, judgeData, nonBlank, scenarioData } from "./shared.js";
 
 export const catalogSetData = z.object({
   key: nonBlank,
@@ -51,4 +51,25 @@ export const CatalogRemoved = defineEvent(
   "CatalogRemoved",
   1,
   z.object({ tenant: nonBlank, key: nonBlank, digest: z.string() }),
+);
+
+/**
+ * An evaluation follows one of this catalog's sets (createEvaluation fromCatalogSet): every
+ * later import re-syncs it (catalogSync.ts). Recorded on the catalog's stream, decided at the
+ * digest the evaluation was synced to, so an import racing the creation is never missed: the
+ * record is refused on a newer digest and the creation syncs again. `judge` and `criteria` are
+ * what the creation set itself (null: the set's are followed); the last record of an
+ * evaluation is the one that counts.
+ */
+export const CatalogSetMaterialized = defineEvent(
+  "CatalogSetMaterialized",
+  1,
+  z.object({
+    evaluation_id: idSchema,
+    product_key: nonBlank,
+    set_key: nonBlank,
+    include_production_only: z.boolean(),
+    judge: judgeData.nullable(),
+    criteria: z.array(criterionData).nullable(),
+  }),
 );

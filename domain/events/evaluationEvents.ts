@@ -38,6 +38,17 @@ export const ScenariosReplaced = defineEvent(
   }),
 );
 
+/**
+ * The evaluation was synced to a newer import of its catalog set: the digest it now reflects,
+ * and the judge and criteria the set (or the creation's own choice) gives it. The suite's
+ * change is the ScenariosReplaced (on_removed disable) appended with it, when there is one.
+ */
+export const CatalogSetSynced = defineEvent(
+  "CatalogSetSynced",
+  1,
+  z.object({ catalog: catalogReference, judge: judgeData, criteria: z.array(criterionData) }),
+);
+
 export const ScenariosMerged = defineEvent(
   "ScenariosMerged",
   1,

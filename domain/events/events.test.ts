@@ -79,7 +79,7 @@ describe("eventRegistry", () => {
   it("lists every event type of the design", () => {
     expect(eventRegistry.types().sort()).toEqual(
       [
-        "CatalogImported", "CatalogRemoved", "ComparisonRecorded", "EvaluationArchived", "EvaluationCreated", "EvaluationNameReserved",
+        "CatalogImported", "CatalogRemoved", "CatalogSetMaterialized", "CatalogSetSynced", "ComparisonRecorded", "EvaluationArchived", "EvaluationCreated", "EvaluationNameReserved",
         "EvaluationUnarchived", "ReplayRecorded", "ReportImported", "ResultScored", "RunCompleted",
         "RunCompletionRequested", "RunFailed", "RunScheduled", "RunStarted", "ScenariosMerged",
         "ScenariosReplaced", "VerdictRecorded",

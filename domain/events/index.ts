@@ -20,12 +20,13 @@ export {
   STREAM_PREFIXES,
 } from "./streams.js";
 export { defineEvent, type EventDefinition, type Upcaster } from "./defineEvent.js";
-export { CatalogImported, CatalogRemoved } from "./catalogEvents.js";
+export { CatalogImported, CatalogRemoved, CatalogSetMaterialized } from "./catalogEvents.js";
 export {
   EvaluationCreated,
   EvaluationNameReserved,
   ScenariosReplaced,
   ScenariosMerged,
+  CatalogSetSynced,
   EvaluationArchived,
   EvaluationUnarchived,
   RunScheduled,

@@ -2,10 +2,11 @@
 // version read from the store is upcast, step by step, to the current shape before use.
 import type { z } from "zod";
 import type { LogPosition, RecordedEvent } from "../ports/eventStore.js";
-import { CatalogImported, CatalogRemoved } from "./catalogEvents.js";
+import { CatalogImported, CatalogRemoved, CatalogSetMaterialized } from "./catalogEvents.js";
 import type { EventDefinition } from "./defineEvent.js";
 import { DomainError } from "./domainError.js";
 import {
+  CatalogSetSynced,
   EvaluationArchived,
   EvaluationCreated,
   EvaluationNameReserved,
@@ -29,10 +30,12 @@ import { parseOrThrow } from "./zodIssues.js";
 export const eventDefinitions = [
   CatalogImported,
   CatalogRemoved,
+  CatalogSetMaterialized,
   EvaluationCreated,
   EvaluationNameReserved,
   ScenariosReplaced,
   ScenariosMerged,
+  CatalogSetSynced,
   EvaluationArchived,
   EvaluationUnarchived,
   RunScheduled,

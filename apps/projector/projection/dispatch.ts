@@ -2,7 +2,7 @@
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { catalogImported, catalogRemoved } from "./catalogProjection.js";
-import { evaluationArchived, evaluationCreated, evaluationUnarchived, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
+import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
 import { reportImported } from "./importedRunProjection.js";
 import { replayRecorded, resultScored } from "./resultProjection.js";
 import { comparisonRecorded, runCompleted, runCompletionRequested, runFailed, runStarted, verdictRecorded } from "./runProjection.js";
@@ -12,6 +12,9 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
   switch (event.type) {
     case "CatalogImported": return catalogImported(sql, event, envelope);
     case "CatalogRemoved": return catalogRemoved(sql, event);
+    // Only the catalog's deciders and its sync read which evaluations follow a set.
+    case "CatalogSetMaterialized": return;
+    case "CatalogSetSynced": return catalogSetSynced(sql, event, envelope);
     case "EvaluationCreated": return evaluationCreated(sql, event, envelope);
     // Only deciders read a name reservation (CreateEvaluation); the evaluations table already
     // holds the name from EvaluationCreated. Known, so the projector does not stop on it.

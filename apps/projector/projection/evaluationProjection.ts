@@ -63,6 +63,14 @@ export async function scenariosReplaced(sql: Sql, event: EventOf<"ScenariosRepla
   await touchEvaluation(sql, id, envelope.at);
 }
 
+/** A catalog re-sync: the digest the evaluation now reflects, and its judge and criteria. */
+export async function catalogSetSynced(sql: Sql, event: EventOf<"CatalogSetSynced">, envelope: Envelope): Promise<void> {
+  const d = event.data;
+  await sql.execute("UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ?::jsonb, updated_at = ? WHERE id = ?", [
+    json(d.catalog), json(d.judge), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  ]);
+}
+
 export async function scenariosMerged(sql: Sql, event: EventOf<"ScenariosMerged">, envelope: Envelope): Promise<void> {
   const id = evaluationIdOf(envelope.recorded.streamId);
   await upsertScenarios(sql, id, envelope.tenant, event.data.scenarios);

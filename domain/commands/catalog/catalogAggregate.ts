@@ -2,8 +2,12 @@
 // document again (same digest) appends nothing.
 import type { Aggregate } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
-import type { EventInput } from "../../events/registry.js";
-import { CATALOG_MAX_BYTES, CATALOG_MAX_SCENARIOS, CatalogCommand, type ImportCatalog } from "./catalogCommands.js";
+import type { EventData, EventInput } from "../../events/registry.js";
+import { stableJson } from "../evaluation/scenarioChanges.js";
+import { CATALOG_MAX_BYTES, CATALOG_MAX_SCENARIOS, CatalogCommand, type ImportCatalog, type RecordMaterialization } from "./catalogCommands.js";
+
+/** An evaluation that follows one of the catalog's sets, as last recorded for it. */
+export type Materialization = EventData<"CatalogSetMaterialized">;
 
 export interface CatalogState {
   status: "none" | "active" | "removed";
@@ -11,6 +15,10 @@ export interface CatalogState {
   key: string | null;
   digest: string | null;
   imports: number;
+  /** The last import's products (empty once removed): what its sets hold now. */
+  products: EventData<"CatalogImported">["products"];
+  /** By evaluation id; kept when the catalog is removed (its evaluations are kept). */
+  materialized: Map<string, Materialization>;
 }
 
 function decideImport(state: CatalogState, command: ImportCatalog): EventInput[] {
@@ -27,17 +35,30 @@ function decideImport(state: CatalogState, command: ImportCatalog): EventInput[]
   return [{ type: "CatalogImported", data: { ...data, scenario_count: scenarioCount } }];
 }
 
+// Refused on any digest but the one the evaluation was just synced to: an import landed in
+// between, so the caller syncs the evaluation again and records it again (catalogSync.ts).
+function decideMaterialization(state: CatalogState, command: RecordMaterialization): EventInput[] {
+  if (state.status !== "active") throw DomainError.notFound(`No catalog "${command.key}"`, "fromCatalogSet");
+  if (state.digest !== command.digest) throw DomainError.conflict(`catalog ${command.key} was imported again while the evaluation was synced`, "digest");
+  const { type: _type, tenant: _tenant, key: _key, digest: _digest, ...data } = command;
+  const known = state.materialized.get(command.evaluation_id);
+  if (known && stableJson(known) === stableJson(data)) return [];
+  return [{ type: "CatalogSetMaterialized", data }];
+}
+
 export const catalogAggregate: Aggregate<CatalogState, CatalogCommand> = {
   name: "catalog",
   commandSchema: CatalogCommand,
-  initialState: () => ({ status: "none", tenant: null, key: null, digest: null, imports: 0 }),
+  initialState: () => ({ status: "none", tenant: null, key: null, digest: null, imports: 0, products: [], materialized: new Map() }),
 
   evolve(state, event) {
     switch (event.type) {
       case "CatalogImported":
-        return { status: "active", tenant: event.data.tenant, key: event.data.key, digest: event.data.digest, imports: state.imports + 1 };
+        return { ...state, status: "active", tenant: event.data.tenant, key: event.data.key, digest: event.data.digest, imports: state.imports + 1, products: event.data.products };
       case "CatalogRemoved":
-        return { ...state, status: "removed", digest: null };
+        return { ...state, status: "removed", digest: null, products: [] };
+      case "CatalogSetMaterialized":
+        return { ...state, materialized: new Map(state.materialized).set(event.data.evaluation_id, event.data) };
       default:
         return state;
     }
@@ -50,9 +71,12 @@ export const catalogAggregate: Aggregate<CatalogState, CatalogCommand> = {
       case "RemoveCatalog":
         if (state.status !== "active") throw DomainError.notFound(`No catalog "${command.key}"`, "key");
         return [{ type: "CatalogRemoved", data: { tenant: command.tenant, key: command.key, digest: state.digest ?? "" } }];
+      case "RecordMaterialization":
+        return decideMaterialization(state, command);
     }
   },
 
-  // An import decides from the document alone, so re-deciding after a concurrent write is safe.
+  // An import decides from the document alone, so re-deciding after a concurrent write is safe;
+  // a materialization re-decided on a newer digest is refused, and its caller syncs again.
   retryOnConflict: () => true,
 };

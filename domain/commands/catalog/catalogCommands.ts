@@ -2,7 +2,7 @@
 // products -> sets -> scenarios) so the decider stays pure and parses nothing.
 import { z } from "zod";
 import { catalogProductData, catalogSource } from "../../events/catalogEvents.js";
-import { idSchema, jsonObject } from "../../events/shared.js";
+import { criterionData, idSchema, jsonObject, judgeData, nonBlank } from "../../events/shared.js";
 
 /** Documents and scenario counts a catalog may hold (reference-platform feature 32). */
 export const CATALOG_MAX_BYTES = 2_097_152;
@@ -25,5 +25,20 @@ export type ImportCatalog = z.output<typeof ImportCatalog>;
 export const RemoveCatalog = z.object({ type: z.literal("RemoveCatalog"), tenant: idSchema, key: idSchema });
 export type RemoveCatalog = z.output<typeof RemoveCatalog>;
 
-export const CatalogCommand = z.discriminatedUnion("type", [ImportCatalog, RemoveCatalog]);
+/** Records that an evaluation follows a set, at the digest it was synced to (CatalogSetMaterialized). */
+export const RecordMaterialization = z.object({
+  type: z.literal("RecordMaterialization"),
+  tenant: idSchema,
+  key: idSchema,
+  digest: z.string(),
+  evaluation_id: idSchema,
+  product_key: nonBlank,
+  set_key: nonBlank,
+  include_production_only: z.boolean().default(false),
+  judge: judgeData.nullable().default(null),
+  criteria: z.array(criterionData).nullable().default(null),
+});
+export type RecordMaterialization = z.output<typeof RecordMaterialization>;
+
+export const CatalogCommand = z.discriminatedUnion("type", [ImportCatalog, RemoveCatalog, RecordMaterialization]);
 export type CatalogCommand = z.output<typeof CatalogCommand>;

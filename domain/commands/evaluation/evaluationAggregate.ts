@@ -11,9 +11,10 @@ import {
   type MergeScenarios,
   type ReplaceScenarios,
   type StartRun,
+  type SyncCatalogSet,
 } from "./evaluationCommands.js";
 import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "./evaluationState.js";
-import { planMerge, planReplace, replaceChangesAnything } from "./scenarioChanges.js";
+import { planMerge, planReplace, replaceChangesAnything, stableJson, type ReplacePlan } from "./scenarioChanges.js";
 import { freezeRun } from "./selection.js";
 import { criteriaProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
 
@@ -53,6 +54,30 @@ function decideReplace(state: EvaluationState, command: ReplaceScenarios): Event
   // Re-materializing an unchanged catalog set changes nothing, so it records nothing.
   if (!replaceChangesAnything(plan)) return [];
   return [{ type: "ScenariosReplaced", data: { on_removed: command.on_removed, ...plan } }];
+}
+
+/**
+ * Catalog re-materialization (reference-platform §3 rule 10): the set is the whole suite, and a
+ * scenario it no longer names is disabled, never destroyed, so past results keep their rows.
+ * Surviving keys keep their record and enabled flag (planReplace). A sync that changes nothing
+ * (the same digest, suite, judge and criteria) records nothing.
+ */
+function decideSync(state: EvaluationState, command: SyncCatalogSet): EventInput[] {
+  if (state.tenant !== command.tenant) mustExist(initialEvaluationState(), command.evaluation_id);
+  const given = command.criteria ?? state.criteria;
+  const problem = criteriaProblem(given);
+  if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
+  const criteria = given.length ? given : DEFAULT_CRITERIA;
+  const plan: ReplacePlan = command.scenarios.length
+    ? planReplace(state.scenarios, command.scenarios, "disable", command.limit)
+    : { scenarios: [], added: [], updated: [], unchanged: [], removed: [], disabled: state.scenarios.filter((s) => s.enabled).map((s) => s.key) };
+  const events: EventInput[] = [];
+  if (replaceChangesAnything(plan)) events.push({ type: "ScenariosReplaced", data: { on_removed: "disable", ...plan } });
+  const definition = { catalog: command.catalog, judge: command.judge ?? state.judge, criteria };
+  if (stableJson(definition) !== stableJson({ catalog: state.catalog, judge: state.judge, criteria: state.criteria })) {
+    events.push({ type: "CatalogSetSynced", data: definition });
+  }
+  return events;
 }
 
 function decideMerge(state: EvaluationState, command: MergeScenarios): EventInput[] {
@@ -103,6 +128,8 @@ export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> 
         return decideCreate(state, command);
       case "ReplaceScenarios":
         return decideReplace(state, command);
+      case "SyncCatalogSet":
+        return decideSync(state, command);
       case "MergeScenarios":
         return decideMerge(state, command);
       case "ArchiveEvaluation":

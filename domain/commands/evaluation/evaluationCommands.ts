@@ -88,6 +88,24 @@ export const ReplaceScenarios = z.object({
 });
 export type ReplaceScenarios = z.output<typeof ReplaceScenarios>;
 
+/**
+ * Syncs an evaluation to its catalog set's current import: the set's scenarios become the whole
+ * suite with on_removed disable (none: every scenario is disabled, the set is gone or selects
+ * nothing), and the evaluation takes the given catalog reference, judge and criteria (null:
+ * keeps its own, as when the set is gone). Another tenant's evaluation is not found.
+ */
+export const SyncCatalogSet = z.object({
+  type: z.literal("SyncCatalogSet"),
+  evaluation_id: idSchema,
+  tenant: idSchema,
+  catalog: catalogReference,
+  judge: judgeData.nullable(),
+  criteria: z.array(criterionData).nullable(),
+  scenarios: z.array(scenarioInput),
+  limit: z.number().int().positive().default(SCENARIO_LIMIT),
+});
+export type SyncCatalogSet = z.output<typeof SyncCatalogSet>;
+
 export const MergeScenarios = z.object({
   type: z.literal("MergeScenarios"),
   evaluation_id: idSchema,
@@ -154,6 +172,7 @@ export type ImportReportEnvelope = z.output<typeof ImportReportEnvelope>;
 export const EvaluationCommand = z.discriminatedUnion("type", [
   CreateEvaluation,
   ReplaceScenarios,
+  SyncCatalogSet,
   MergeScenarios,
   ArchiveEvaluation,
   StartRun,

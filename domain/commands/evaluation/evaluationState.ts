@@ -79,6 +79,8 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
         .map((s) => (disabled.has(s.key) ? { ...s, enabled: false } : s));
       return { ...state, scenarios: upsert(kept, event.data.scenarios) };
     }
+    case "CatalogSetSynced":
+      return { ...state, catalog: event.data.catalog, judge: event.data.judge, criteria: event.data.criteria };
     case "ScenariosMerged":
       return { ...state, scenarios: upsert(state.scenarios, event.data.scenarios) };
     case "EvaluationArchived":

@@ -1,7 +1,7 @@
 // Catalog queries (read models) and importCatalog (YAML -> Catalog -> ImportCatalog command).
-import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { z } from "zod";
-import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, DomainError, handleCommand, importCatalogCommand, storableCatalog } from "@verdict/domain";
+import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, DomainError, handleCommand, importCatalogCommand, storableCatalog, syncCatalogEvaluations } from "@verdict/domain";
 import { listPage } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
@@ -22,6 +22,12 @@ export class ImportCatalogPayload {
 
   @Field(() => Int)
   scenarioCount!: number;
+
+  @Field(() => [ID], {
+    description:
+      "Evaluations made from the catalog's sets (createEvaluation fromCatalogSet) that this import synced: scenarios a set dropped disabled (results kept), changed ones updated, the set's judge and criteria taken. Empty when nothing changed.",
+  })
+  syncedEvaluations!: string[];
 }
 
 const importInput = z.object({
@@ -77,7 +83,10 @@ export class CatalogResolver {
     const handled = await handleCommand(context.deps.store, catalogAggregate, catalogStream(context.principal.tenant, catalog.key), command, options).catch((error: unknown) => {
       throw documentError(error);
     });
-    await afterWrite(context, handled.position, `catalog ${catalog.key}`);
-    return { key: catalog.key, digest: catalog.digest, changed: handled.events.length > 0, scenarioCount: catalog.scenarioCount };
+    // Synced after every import, a no-op one too: syncing appends nothing when nothing differs,
+    // and finishes a sync an earlier import's process did not (catalogSync.ts).
+    const synced = await syncCatalogEvaluations(context.deps.store, context.principal.tenant, catalog.key, options);
+    await afterWrite(context, synced.position ?? handled.position, `catalog ${catalog.key}`);
+    return { key: catalog.key, digest: catalog.digest, changed: handled.events.length > 0, scenarioCount: catalog.scenarioCount, syncedEvaluations: synced.evaluationIds };
   }
 }

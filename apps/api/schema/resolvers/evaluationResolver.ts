@@ -2,8 +2,12 @@
 // evaluation aggregate.
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { createEvaluation, evaluationAggregate, evaluationStream, eventSchemas, handleCommand, isBlank } from "@verdict/domain";
+import {
+  createEvaluation, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream, eventSchemas, handleCommand, isBlank,
+  loadAggregate, materializeCatalogSet, stableJson, type EvaluationState, type MaterializeRequest,
+} from "@verdict/domain";
 import { listPage } from "@verdict/projector";
+import type { LogPosition } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
 import { JudgeKind, OnRemoved } from "../types/enums.js";
@@ -123,6 +127,37 @@ function onlyCatalogSet(input: CreateEvaluationInput): string {
   return input.fromCatalogSet as string;
 }
 
+type CatalogRef = { catalog_key: string; product_key: string; set_key: string; digest: string };
+
+/**
+ * The evaluation already holding this catalog set's name for the agent, when it was made from
+ * the same set: createEvaluation re-syncs and answers it rather than CONFLICT. One another input
+ * made under that name is not the set's, and stays a CONFLICT. A threshold or compare models
+ * other than the evaluation's cannot be synced (no event changes them): CONFLICT, naming it.
+ */
+async function catalogSetEvaluation(
+  context: ApiContext, input: CreateEvaluationInput, base: { name: string; agent?: string; catalog: CatalogRef },
+): Promise<string | null> {
+  const agent = (input.agent ?? base.agent)?.trim();
+  const name = (input.name ?? base.name).trim();
+  if (!agent || !name) return null;
+  const { store } = context.deps;
+  const tenant = context.principal.tenant;
+  const holder = (await loadAggregate(store, evaluationNameAggregate, evaluationNameStream(tenant, agent, name))).state.evaluationId;
+  if (!holder) return null;
+  const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(holder));
+  const ref = state.catalog;
+  if (!state.exists || state.tenant !== tenant || !ref) return null;
+  if (ref.catalog_key !== base.catalog.catalog_key || ref.product_key !== base.catalog.product_key || ref.set_key !== base.catalog.set_key) return null;
+  const conflict = (field: string) =>
+    new ApiError("CONFLICT", `evaluation ${holder} (${name}) already follows this catalog set with another ${field}; sync it without ${field}, or create one under another name`, field);
+  if (input.threshold !== undefined && input.threshold !== null && input.threshold !== state.threshold) throw conflict("threshold");
+  if (input.compareModels && stableJson([...new Set(compareModels(input.compareModels).map((m) => m.trim()))]) !== stableJson(state.compareModels)) {
+    throw conflict("compareModels");
+  }
+  return holder;
+}
+
 // createEvaluation's input fields, as the command (snake_case) or a check (bare) names them.
 const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
   ["agent", "name", "judgeKind", "judgeModel", "criteria", "threshold", "compareModels", "scenariosText", "scenarios", "fromCatalogSet", "includeProductionOnly"].flatMap(
@@ -197,11 +232,15 @@ export class EvaluationResolver {
 
   async #createEvaluation(input: CreateEvaluationInput, context: ApiContext): Promise<EvaluationPayload> {
     const options = commandOptions(context);
-    const evaluationId = context.deps.ids.next();
     const base = input.fromCatalogSet
       ? await evaluationFromCatalogSet(context, onlyCatalogSet(input), input.includeProductionOnly ?? false)
       : { scenarios: scenarioRecords(input, "create") };
     const judge = judgeSetting(input, "judge" in base ? base.judge : undefined);
+    if ("catalog" in base) {
+      const existing = await catalogSetEvaluation(context, input, base);
+      if (existing) return this.#materialize(input, context, existing, base.catalog, base.judge);
+    }
+    const evaluationId = context.deps.ids.next();
     const command = {
       type: "CreateEvaluation",
       evaluation_id: evaluationId,
@@ -217,7 +256,33 @@ export class EvaluationResolver {
     };
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
     const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
+    if ("catalog" in base) return this.#materialize(input, context, evaluationId, base.catalog, base.judge, handled.position);
     await afterWrite(context, handled.position, `evaluation ${evaluationId}`);
+    return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
+  }
+
+  /**
+   * A catalog set's evaluation, new or existing, follows the set: it is synced to the set's
+   * current import (scenarios the set dropped disabled, not destroyed; surviving keys keep their
+   * record and enabled flag) and every later import of the catalog syncs it again (catalogSync.ts).
+   * The judge and criteria this call names, if any, stay the evaluation's over the set's.
+   */
+  async #materialize(
+    input: CreateEvaluationInput, context: ApiContext, evaluationId: string, catalog: CatalogRef, setJudge: JudgeSetting | undefined, created: LogPosition | null = null,
+  ): Promise<EvaluationPayload> {
+    const request = {
+      tenant: context.principal.tenant,
+      catalog_key: catalog.catalog_key,
+      evaluation_id: evaluationId,
+      product_key: catalog.product_key,
+      set_key: catalog.set_key,
+      include_production_only: input.includeProductionOnly ?? false,
+      // Named here: kept over the set's at every sync. Not named: the set's, whatever it becomes.
+      judge: (input.judgeKind || input.judgeModel ? (judgeSetting(input, setJudge) ?? null) : null) as MaterializeRequest["judge"],
+      criteria: (input.criteria ?? null) as EvaluationState["criteria"] | null,
+    };
+    const synced = await materializeCatalogSet(context.deps.store, request, commandOptions(context));
+    await afterWrite(context, synced.position ?? created, `evaluation ${evaluationId}`);
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
 

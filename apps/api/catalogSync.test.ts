@@ -1,0 +1,123 @@
+// Catalog re-materialization over GraphQL (reference-platform feature 34, §3 rule 10, §7
+// behaviour 14): a re-import syncs every evaluation made from the catalog's sets — a dropped
+// scenario disabled (kept, its results readable), a changed prompt updated — the next run
+// replays only what is enabled, as now worded, and the runs before it read back unchanged.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOG_YAML, collect, startPlatform, type Platform } from "./testing/harness.js";
+import { nodes } from "./testing/nodes.js";
+
+let p: Platform;
+
+async function ok<T = any>(key: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const { status, body } = await p.gql<T>(key, query, variables);
+  if (body.errors) throw new Error(`${status}: ${JSON.stringify(body.errors)}`);
+  return body.data as T;
+}
+
+const IMPORT = `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key digest changed scenarioCount syncedEvaluations } }`;
+const CREATE = `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini"] }) { evaluationId evaluation { scenarioCount } } }`;
+const SCENARIOS = `query ($id: ID!) { evaluation(id: $id) { scenarioCount catalog scenarios { edges { node { key prompt enabled } } } } }`;
+/** The sample catalog with `refund` dropped and `greeting` reworded. */
+const CHANGED_YAML = CATALOG_YAML.replace("prompt: Hello there", "prompt: Hello there, again").replace(/\n\s+- key: refund[\s\S]*$/, "\n");
+
+async function run(key: string, evaluationId: string): Promise<string> {
+  const started = await ok(key, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+  const runId: string = started.startRun.runId;
+  const keyRead = key === p.keys.acmeWrite ? p.keys.acmeRead : key;
+  await collect(p.wsClient(keyRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
+  return runId;
+}
+
+async function reports(evaluationId: string, runId: string): Promise<string[]> {
+  const base = `/api/evaluations/${evaluationId}/runs/${runId}/report`;
+  return Promise.all([base, `${base}.md`, `${base}.json`].map(async (path) => {
+    const res = await p.get(p.keys.acmeRead, path);
+    expect(res.status, path).toBe(200);
+    return res.text();
+  }));
+}
+
+async function streamLengths(): Promise<number> {
+  return (await p.store.readAll({ limit: 100_000 })).length;
+}
+
+beforeAll(async () => {
+  p = await startPlatform();
+}, 60_000);
+
+afterAll(async () => {
+  await p?.close();
+});
+
+describe("re-importing a catalog syncs the evaluations made from its sets", () => {
+  let evaluationId: string;
+  let firstRun: string;
+  let firstReports: string[];
+  let globexEvaluation: string;
+
+  it("disables a dropped scenario (kept), updates a changed prompt, and says which evaluations it synced", async () => {
+    await ok(p.keys.acmeWrite, IMPORT, { yaml: CATALOG_YAML });
+    evaluationId = (await ok(p.keys.acmeWrite, CREATE)).createEvaluation.evaluationId;
+    // Another tenant with the same catalog and set: never touched by acme's import.
+    await ok(p.keys.globexWrite, IMPORT, { yaml: CATALOG_YAML });
+    globexEvaluation = (await ok(p.keys.globexWrite, CREATE)).createEvaluation.evaluationId;
+    firstRun = await run(p.keys.acmeWrite, evaluationId);
+    firstReports = await reports(evaluationId, firstRun);
+
+    const imported = await ok(p.keys.acmeWrite, IMPORT, { yaml: CHANGED_YAML });
+    expect(imported.importCatalog).toMatchObject({ changed: true, scenarioCount: 2, syncedEvaluations: [evaluationId] });
+    const { evaluation } = await ok(p.keys.acmeRead, SCENARIOS, { id: evaluationId });
+    expect(nodes(evaluation.scenarios)).toEqual([
+      { key: "order_status", prompt: "Where is order 4821?", enabled: true },
+      { key: "greeting", prompt: "Hello there, again", enabled: true },
+      { key: "refund", prompt: "Refund my order", enabled: false },
+    ]);
+    expect(evaluation.scenarioCount).toBe(2);
+    expect(evaluation.catalog.digest).toBe(imported.importCatalog.digest);
+  });
+
+  it("runs only the enabled scenarios, as now worded, and leaves the earlier run's reports byte-identical", async () => {
+    const secondRun = await run(p.keys.acmeWrite, evaluationId);
+    const { run: second } = await ok(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { status selection results { edges { node { scenarioKey scenario } } } } }`, { id: secondRun });
+    expect(second.status).toBe("COMPLETED");
+    const evaluated = nodes(second.results).map((r: any) => [r.scenarioKey, r.scenario.prompt]);
+    expect(evaluated).toEqual([["order_status", "Where is order 4821?"], ["greeting", "Hello there, again"]]);
+    expect(await reports(evaluationId, firstRun)).toEqual(firstReports);
+  });
+
+  it("createEvaluation from the set again answers the synced evaluation instead of CONFLICT", async () => {
+    const again = await ok(p.keys.acmeWrite, CREATE);
+    expect(again.createEvaluation).toEqual({ evaluationId, evaluation: { scenarioCount: 2 } });
+  });
+
+  it("appends nothing when the same document is imported again", async () => {
+    const before = await streamLengths();
+    const imported = await ok(p.keys.acmeWrite, IMPORT, { yaml: CHANGED_YAML });
+    expect(imported.importCatalog).toMatchObject({ changed: false, syncedEvaluations: [] });
+    expect(await ok(p.keys.acmeWrite, CREATE)).toMatchObject({ createEvaluation: { evaluationId } });
+    expect(await streamLengths()).toBe(before);
+  });
+
+  // As replaceScenarios does, a surviving key keeps its record and its enabled flag: a scenario
+  // the catalog names again comes back with its content, still disabled (a user's own disabling
+  // is never undone by a sync).
+  it("keeps a returning scenario's record and enabled flag, taking its content", async () => {
+    const again = CATALOG_YAML.replace("prompt: Refund my order", "prompt: Refund my order, please");
+    await ok(p.keys.acmeWrite, IMPORT, { yaml: again });
+    const { evaluation } = await ok(p.keys.acmeRead, SCENARIOS, { id: evaluationId });
+    expect(nodes(evaluation.scenarios).map((s: any) => [s.key, s.prompt, s.enabled])).toEqual([
+      ["order_status", "Where is order 4821?", true],
+      ["greeting", "Hello there", true],
+      ["refund", "Refund my order, please", false],
+    ]);
+  });
+
+  it("leaves another tenant's same-named catalog and evaluation untouched", async () => {
+    const { evaluation } = await ok(p.keys.globexWrite, SCENARIOS, { id: globexEvaluation });
+    expect(nodes(evaluation.scenarios).every((s: any) => s.enabled)).toBe(true);
+    const events = await p.store.readStream(`evaluation-${globexEvaluation}`);
+    expect(events.map((e) => e.type)).toEqual(["EvaluationCreated", "ScenariosReplaced"]);
+    const catalog = await p.store.readStream("catalog-globex.support_desk");
+    expect(catalog.map((e) => e.type)).toEqual(["CatalogImported", "CatalogSetMaterialized"]);
+  });
+});
