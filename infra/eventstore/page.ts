@@ -41,3 +41,21 @@ export interface SizedPage extends LogPage {
 export function fitsPage(count: number, used: number, bytes: number, maxBytes: number): boolean {
   return count === 0 || used + bytes <= maxBytes;
 }
+
+// What a page counted for each event it handed out. A consumer that gathers the events of
+// several pages into one batch (the projector: PGlite answers a page before any I/O, so a batch
+// that takes whatever is already there took up to 500 events of any size) bounds the batch by
+// the same count without measuring the events again. Keyed by the object handed out, in a
+// WeakMap: it keeps no event alive, and a copy of an event is simply not counted.
+const counted = new WeakMap<RecordedEvent, number>();
+
+/** Notes the bytes a page counted for an event it hands out; returns the event. */
+export function handedOut(event: RecordedEvent, bytes: number): RecordedEvent {
+  counted.set(event, bytes);
+  return event;
+}
+
+/** The bytes a page of this store counted for `event`, or 0 for an event no page handed out. */
+export function countedBytes(event: RecordedEvent): number {
+  return counted.get(event) ?? 0;
+}

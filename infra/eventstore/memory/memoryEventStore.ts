@@ -13,7 +13,7 @@ import type {
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
-import { DEFAULT_MAX_PAGE_BYTES, fitsPage, type LogPage } from "../page.js";
+import { DEFAULT_MAX_PAGE_BYTES, fitsPage, handedOut, type LogPage } from "../page.js";
 import { comparePositions, matchesFilter } from "../position.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
 import { EventStoreInputError, validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
@@ -85,26 +85,26 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     const limit = readOptions.limit ?? Number.POSITIVE_INFINITY;
     if (backwards) {
       const start = from === "end" ? stream.length - 1 : from === "start" ? 0 : Math.min(Number(from), stream.length - 1);
-      return copy(stream.slice(0, start + 1).reverse().slice(0, limit));
+      return stream.slice(0, start + 1).reverse().slice(0, limit).map(copy);
     }
     if (from === "end") return [];
     const start = from === "start" ? 0 : Number(from);
-    return copy(stream.slice(start, start + Math.min(limit, stream.length)));
+    return stream.slice(start, start + Math.min(limit, stream.length)).map(copy);
   }
 
   /** At most `limit` events after `after`, fewer once they reach `maxBytes` (page.ts). */
   function readPage(after: LogPosition | undefined, limit: number, filter: ReadAllOptions["filter"], maxBytes: number): LogPage {
     const start = after ? Number(after.prepare) : 0;
-    const page: RecordedEvent[] = [];
+    const events: RecordedEvent[] = [];
     let used = 0;
     for (let i = start; i < log.length; i += 1) {
       if (!matchesFilter(log[i], filter)) continue;
-      if (!fitsPage(page.length, used, sizes[i], maxBytes)) return { events: copy(page), full: true };
-      page.push(log[i]);
+      if (!fitsPage(events.length, used, sizes[i], maxBytes)) return { events, full: true };
+      events.push(handedOut(copy(log[i]), sizes[i]));
       used += sizes[i];
-      if (page.length === limit) return { events: copy(page), full: true };
+      if (events.length === limit) return { events, full: true };
     }
-    return { events: copy(page), full: false };
+    return { events, full: false };
   }
 
   async function readAll(readOptions: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -140,6 +140,6 @@ function expectationHolds(expected: ExpectedVersion, current: bigint | null): bo
 }
 
 // Callers get copies, so mutating a read event cannot change the log.
-function copy(events: RecordedEvent[]): RecordedEvent[] {
-  return events.map((event) => ({ ...event, data: structuredClone(event.data), metadata: structuredClone(event.metadata) }));
+function copy(event: RecordedEvent): RecordedEvent {
+  return { ...event, data: structuredClone(event.data), metadata: structuredClone(event.metadata) };
 }

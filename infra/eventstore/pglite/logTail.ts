@@ -9,7 +9,7 @@
 // answer the database would give. Readers behind the window read the database as before.
 // The window is bounded by bytes as well as by events, and its answers are pages bounded as the
 // store's are (page.ts): a run of large events (catalog re-imports) must not all stay in memory.
-import { DEFAULT_MAX_PAGE_BYTES, fitsPage, type LogPage, type SizedPage } from "../page.js";
+import { DEFAULT_MAX_PAGE_BYTES, fitsPage, handedOut, type LogPage, type SizedPage } from "../page.js";
 import type { EventFilter, LogPosition, RecordedEvent } from "../port.js";
 import { comparePositions, matchesFilter } from "../position.js";
 
@@ -168,7 +168,7 @@ class PageBuilder {
       this.full = true;
       return;
     }
-    this.events.push({ ...event });
+    this.events.push(handedOut({ ...event }, bytes));
     this.#used += bytes;
     if (this.events.length === this.limit) this.full = true;
   }

@@ -13,7 +13,7 @@ import type {
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
-import { DEFAULT_MAX_PAGE_BYTES, type SizedPage } from "../page.js";
+import { DEFAULT_MAX_PAGE_BYTES, handedOut, type SizedPage } from "../page.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
 import type { AppendedBatch } from "./appendedEvents.js";
 import { Coalescer } from "./coalescer.js";
@@ -219,7 +219,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
   async function readPage(after: LogPosition | undefined, limit: number, filter: ReadAllOptions["filter"]): Promise<SizedPage> {
     const rows = await runner.query<PageRow>(READ_PAGE, [...logParams(after, limit, filter), maxPageBytes]);
     const cut = rows.length > 0 && rows[rows.length - 1].cut_after;
-    return { events: rows.map(toRecorded), bytes: rows.map((row) => row.bytes), full: cut || rows.length === limit };
+    return { events: rows.map((row) => handedOut(toRecorded(row), row.bytes)), bytes: rows.map((row) => row.bytes), full: cut || rows.length === limit };
   }
 
   async function readAll(readOptions: ReadAllOptions = {}): Promise<RecordedEvent[]> {
