@@ -84,7 +84,10 @@ export interface EventStore {
   append(streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }): Promise<AppendResult>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
-  /** Catches up from `after` (in pages bounded as readAll's are), then delivers live events, each exactly once and in log order. */
+  /**
+   * Catches up from `after` (reading pages bounded as readAll's are), then delivers live events,
+   * each exactly once and in log order.
+   */
   subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
   /** Current version of a stream, or null when it does not exist. */
   streamVersion(streamId: string): Promise<bigint | null>;
