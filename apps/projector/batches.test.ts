@@ -45,4 +45,11 @@ describe("batchesOf", () => {
     // The first batch went out after its 30 ms window, not after the 300 ms pause.
     expect(performance.now() - started).toBeLessThan(1_000);
   });
+
+  it("with a weight, ends a batch before the item that would pass its maximum, the first always going, losing nothing", async () => {
+    // Everything is already available: only the weight ends these batches.
+    const weight = { of: (n: number) => n, max: 10 };
+    expect(await collect(batchesOf(source([4, 4, 4, 25, 1, 9, 3]), 100, 0, weight))).toEqual([[4, 4], [4], [25], [1, 9], [3]]);
+    expect(await collect(batchesOf(source([4, 4, 4, 4]), 3, 2_000, weight))).toEqual([[4, 4], [4, 4]]);
+  });
 });

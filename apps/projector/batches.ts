@@ -4,7 +4,10 @@
 // a transaction costs the same few statements whatever it carries, so a projector sharing its
 // thread with the writers (the embedded default) applies a stream of small appends in fewer,
 // larger transactions, for at most that much more latency. The pending `next()` that lost the
-// race is kept and awaited first next time, so nothing is lost.
+// race is kept and awaited first next time, so nothing is lost. With `weight`, a batch also ends
+// before the item that would take it past `weight.max` (the first always goes): a store may
+// hand over its pages as fast as they are taken (PGlite answers before any I/O), so "already
+// available" alone let a batch gather many pages, of events that may hold megabytes each.
 const NOT_YET = Symbol("not yet");
 
 function afterIo(): Promise<typeof NOT_YET> {
@@ -21,15 +24,24 @@ async function within<T>(pending: Promise<T>, ms: number): Promise<T | typeof NO
   }
 }
 
-export async function* batchesOf<T>(source: AsyncIterable<T>, max: number, gatherMs = 0): AsyncGenerator<T[]> {
+export interface BatchWeight<T> {
+  of: (item: T) => number;
+  max: number;
+}
+
+export async function* batchesOf<T>(source: AsyncIterable<T>, max: number, gatherMs = 0, weight?: BatchWeight<T>): AsyncGenerator<T[]> {
   const iterator = source[Symbol.asyncIterator]();
   let pending: Promise<IteratorResult<T>> | null = null;
+  // An item taken from the source that did not fit the batch by weight: it opens the next one.
+  let carried: IteratorResult<T> | null = null;
   try {
     for (;;) {
-      const first = await (pending ?? iterator.next());
+      const first = carried ?? (await (pending ?? iterator.next()));
+      carried = null;
       pending = null;
       if (first.done) return;
       const batch = [first.value];
+      let weighed = weight ? weight.of(first.value) : 0;
       const started = performance.now();
       let done = false;
       while (batch.length < max) {
@@ -45,6 +57,12 @@ export async function* batchesOf<T>(source: AsyncIterable<T>, max: number, gathe
           done = true;
           break;
         }
+        const item = weight ? weight.of(next.value) : 0;
+        if (weight && weighed + item > weight.max) {
+          carried = next;
+          break;
+        }
+        weighed += item;
         batch.push(next.value);
       }
       yield batch;

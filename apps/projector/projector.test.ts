@@ -481,6 +481,52 @@ describe("delivery, restart and rebuild", () => {
     }
   });
 
+  /**
+   * A log read one event a page (a byte budget of 1: every page is cut short after its first
+   * event), projected with a batch size of 500 and a batch budget of 1 byte: catch-up, rebuild
+   * and following each apply every event, one a transaction, into the same rows.
+   */
+  async function projectsThroughPagesCutByBytes(extra: Partial<Parameters<typeof createProjector>[0]> = {}) {
+    await fullRun();
+    await createEvaluation(store, deps, "e2", ["x", "y"]);
+    const all = await store.readAll();
+    const batches: number[] = [];
+    const projector = () => projectorOf({ batchSize: 500, maxBatchBytes: 1, onBatch: (o) => batches.push(o.applied + o.skipped), ...extra });
+    expect(await projector().catchUp()).toBe(all.length);
+    expect(batches).toEqual(all.map(() => 1));
+    const caughtUp = await checksum();
+    expect(caughtUp.results.rows).toBe(4);
+    expect(caughtUp.evaluations.rows).toBe(2);
+    expect(await projector().rebuild()).toBe(all.length);
+    expect(await checksum()).toEqual(caughtUp);
+    await resetReadModels(read);
+    batches.length = 0;
+    const following = projector();
+    following.start();
+    await following.waitFor(all.at(-1)!.position);
+    await following.stop();
+    expect(await checksum()).toEqual(caughtUp);
+    expect(batches).toEqual(all.map(() => 1));
+  }
+
+  it("projects every event through pages the store cut short by bytes, and bounds a following batch by bytes (memory store)", async () => {
+    store = createMemoryEventStore({ now: () => new Date("2026-11-30T12:00:00Z"), maxPageBytes: 1 });
+    await projectsThroughPagesCutByBytes();
+  });
+
+  it("projects every event through pages the store cut short by bytes, and bounds a following batch by bytes (PGlite, the embedded default)", async () => {
+    // PGlite answers a page before any I/O: a batch taking whatever is already there took every page.
+    const pglite = read.database.pglite!;
+    const shared = await createPgliteEventStore({ db: pglite, soleWriter: true, maxPageBytes: 1 });
+    try {
+      await pglite.exec("TRUNCATE messages, streams");
+      store = shared;
+      await projectsThroughPagesCutByBytes({ database: read.sql, logSharesDatabase: true });
+    } finally {
+      await shared.close();
+    }
+  });
+
   it("rebuilds in one transaction while a projector follows the same database, losing and doubling nothing", async () => {
     const run = await halfRun();
     const live = projectorOf({ batchSize: 3 });

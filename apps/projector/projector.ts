@@ -6,7 +6,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { ormDatabase, type SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
-import { comparePositions } from "@verdict/infra/eventstore";
+import { comparePositions, countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
 import { checkSameLog, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
@@ -27,6 +27,12 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   bus?: ProgressBus | null;
   /** Most events per transaction (default 500). */
   batchSize?: number;
+  /**
+   * Most bytes of events per transaction while following, as the store's pages count them
+   * (default DEFAULT_MAX_PAGE_BYTES; the first event always goes). Catch-up and rebuild apply a
+   * page of the store at a time, which its own budget bounds already.
+   */
+  maxBatchBytes?: number;
   /**
    * How long a batch may wait, from its first event, for more to arrive (default 0: apply what
    * is already there). Embedded, where the projector shares one thread with the worker, a
@@ -130,7 +136,8 @@ export function createProjector(options: ProjectorOptions): Projector {
   async function follow(signal: AbortSignal): Promise<void> {
     await checkSameLog(database.sql(), options.store, name);
     const after = (await checkpoint()) ?? undefined;
-    for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0)) {
+    const weight = { of: countedBytes, max: options.maxBatchBytes ?? DEFAULT_MAX_PAGE_BYTES };
+    for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0, weight)) {
       await apply(events);
       if (signal.aborted) return;
     }
@@ -156,6 +163,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     await checkSameLog(database.sql(), options.store, name);
     let after = (await checkpoint()) ?? undefined;
     for (;;) {
+      // A page may be cut short by the store's byte budget: only an empty one ends the log.
       const events = await options.store.readAll({ after, limit: batchSize });
       if (events.length === 0) return applied;
       applied += (await apply(events)).applied;

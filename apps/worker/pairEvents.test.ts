@@ -7,8 +7,7 @@ import { readPairEvents } from "./pairEvents.js";
 const event = (type: string, n: number) => ({ id: randomUUID(), type, schemaVersion: 1, data: { n }, metadata: {} });
 
 /** Run r1 with 4 pairs: 0-2 replayed and scored, 3 only replayed; run r2's pairs in between. */
-async function seed(): Promise<{ store: EventStore; started: RecordedEvent }> {
-  const store = createMemoryEventStore();
+async function seed(store: EventStore = createMemoryEventStore()): Promise<{ store: EventStore; started: RecordedEvent }> {
   await store.append("run-r1", [event("RunStarted", 0)]);
   const [started] = await store.readStream("run-r1");
   for (let n = 0; n < 4; n++) {
@@ -45,5 +44,15 @@ describe("readPairEvents", () => {
     expect(summary(events)).toEqual(summary(await readPairEvents(store, { runId: "r1", after: started.position, pairs: 4 })));
     // Pair 3 is unscored (still going): read directly too; its replay, seen by the scan, is not repeated.
     expect(streamReads).toEqual(["result-r1.1", "result-r1.3"]);
+  });
+
+  it("scans past pages the store cut short by bytes, reading no pair directly that the log shows scored", async () => {
+    // A byte budget of 1: every page holds one event, far fewer than the scan's 1,000.
+    const { store, started } = await seed(createMemoryEventStore({ maxPageBytes: 1 }));
+    const streamReads: string[] = [];
+    const counting: EventStore = { ...store, readStream: (id, options) => (streamReads.push(id), store.readStream(id, options)) };
+    const events = await readPairEvents(counting, { runId: "r1", after: started.position, pairs: 4 });
+    expect(summary(events)).toEqual(summary(await readPairEvents((await seed()).store, { runId: "r1", after: started.position, pairs: 4 })));
+    expect(streamReads).toEqual(["result-r1.3"]);
   });
 });

@@ -42,8 +42,9 @@ async function scanPairStreams(store: EventStore, query: PairEventsQuery): Promi
   let after: LogPosition | undefined = query.after;
   for (;;) {
     const page = await store.readAll({ after, limit: PAGE, filter });
+    // Only an empty page ends the log: a page cut short by the store's byte budget does not.
+    if (page.length === 0) return events;
     events.push(...page);
-    if (page.length < PAGE) return events;
     after = page[page.length - 1].position;
   }
 }

@@ -63,6 +63,12 @@ export interface EventFilter {
 export interface ReadAllOptions {
   /** Exclusive: read events after this position; omit to read from the start. */
   after?: LogPosition;
+  /**
+   * Read one page: at most this many events, and fewer once their data and metadata reach the
+   * store's page budget (an event may hold 8 MB; always at least one event, however large). So
+   * a short page is not the end of the log: read on after its last event until a page is empty.
+   * Omit to read every event after `after` at once, with no budget.
+   */
   limit?: number;
   filter?: EventFilter;
 }
@@ -78,7 +84,10 @@ export interface EventStore {
   append(streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }): Promise<AppendResult>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
-  /** Catches up from `after`, then delivers live events, each exactly once and in log order. */
+  /**
+   * Catches up from `after` (reading pages bounded as readAll's are), then delivers live events,
+   * each exactly once and in log order.
+   */
   subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
   /** Current version of a stream, or null when it does not exist. */
   streamVersion(streamId: string): Promise<bigint | null>;

@@ -7,3 +7,4 @@ export { createMemoryEventStore, type MemoryEventStoreOptions } from "./memory/m
 export { eventStoreMigrations, migrateEventStore, type Migration, type MigrationSession } from "./sql/migrator.js";
 export { EventStoreInputError, MAX_PAYLOAD_BYTES, validateStreamId } from "./validation.js";
 export { comparePositions } from "./position.js";
+export { countedBytes, DEFAULT_MAX_PAGE_BYTES, type PageBudget } from "./page.js";

@@ -17,16 +17,17 @@ function flakyLog(total: number, failing: number[], failure: Error, retriable?: 
       log.reads += 1;
       if (failing.includes(log.reads)) throw failure;
       const from = after ? Number(after.commit) + 1 : 1;
-      return Array.from({ length: Math.max(0, Math.min(limit, total - from + 1)) }, (_, i) => event(from + i));
+      const events = Array.from({ length: Math.max(0, Math.min(limit, total - from + 1)) }, (_, i) => event(from + i));
+      return { events, full: events.length === limit };
     },
   };
   return log;
 }
 
-async function take(log: PagedLog, count: number): Promise<number[]> {
+async function take(log: PagedLog, count: number, pollIntervalMs = 10): Promise<number[]> {
   const controller = new AbortController();
   const seen: number[] = [];
-  for await (const recorded of catchUpThenLive(log, { signal: controller.signal }, { pageSize: 2, pollIntervalMs: 10, readRetryMs: 5 })) {
+  for await (const recorded of catchUpThenLive(log, { signal: controller.signal }, { pageSize: 2, pollIntervalMs, readRetryMs: 5 })) {
     seen.push(Number(recorded.position.commit));
     if (seen.length === count) controller.abort();
   }
@@ -47,5 +48,21 @@ describe("catchUpThenLive when a read fails", () => {
     const log = flakyLog(5, always, sessionEnded, () => true);
     await expect(take(log, 5)).rejects.toThrow("administrator command");
     expect(log.reads).toBe(READ_RETRIES + 2);
+  });
+});
+
+describe("catchUpThenLive over pages cut by bytes", () => {
+  it("reads on at once after a short page that was cut, and waits only at a page that was not", async () => {
+    // One event a page, each cut by the byte budget: with a poll interval of a minute, a reader
+    // that took a short page for the end of the log would wait a minute after the first.
+    const log = { reads: 0, wakeup: new Wakeup(), async readPage(after: LogPosition | undefined) {
+      log.reads += 1;
+      const next = after ? Number(after.commit) + 1 : 1;
+      return next <= 4 ? { events: [event(next)], full: true } : { events: [], full: false };
+    } };
+    const started = Date.now();
+    expect(await take(log, 4, 60_000)).toEqual([1, 2, 3, 4]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(log.reads).toBe(4);
   });
 });

@@ -1,13 +1,15 @@
 // Catch-up then live, shared by every adapter that reads its log in pages: read pages after the
-// checkpoint until a short page, then wait for a wake-up (or the poll interval) and read again.
+// checkpoint until one that is not full (page.ts: a page cut short by its byte budget is full),
+// then wait for a wake-up (or the poll interval) and read again.
 // The checkpoint only ever moves to the position of an event just delivered, and each page is
 // read strictly after it, so the switch from catch-up to live cannot lose or repeat an event.
 import { setTimeout as sleep } from "node:timers/promises";
+import type { LogPage, PageBudget } from "./page.js";
 import type { LogPosition, RecordedEvent, SubscribeAllOptions } from "./port.js";
 import type { Wakeup } from "./wakeup.js";
 
 export interface PagedLog {
-  readPage(after: LogPosition | undefined, limit: number, options: SubscribeAllOptions): Promise<RecordedEvent[]>;
+  readPage(after: LogPosition | undefined, limit: number, options: SubscribeAllOptions): Promise<LogPage>;
   wakeup: Wakeup;
   /** Whether a failed read may be sent again (the connection went away); by default none may. */
   retriable?: (error: unknown) => boolean;
@@ -18,8 +20,8 @@ export const READ_RETRIES = 5;
 /** The wait before a failed read is sent again (a LISTEN connection reconnects after as long). */
 export const READ_RETRY_MS = 1_000;
 
-export interface SubscriptionTuning {
-  /** Events per catch-up page. */
+export interface SubscriptionTuning extends PageBudget {
+  /** Events per catch-up page (fewer when they reach maxPageBytes). */
   pageSize?: number;
   /** Longest wait without a wake-up before reading again (the polling fallback). */
   pollIntervalMs?: number;
@@ -39,7 +41,7 @@ export async function* catchUpThenLive(log: PagedLog, options: SubscribeAllOptio
   let failures = 0;
   while (!signal?.aborted) {
     const generation = log.wakeup.generation;
-    let page: RecordedEvent[];
+    let page: LogPage;
     try {
       page = await log.readPage(after, pageSize, options);
       failures = 0;
@@ -52,12 +54,13 @@ export async function* catchUpThenLive(log: PagedLog, options: SubscribeAllOptio
       await sleep(tuning.readRetryMs ?? READ_RETRY_MS, undefined, { signal }).catch(() => undefined);
       continue;
     }
-    for (const event of page) {
+    for (const event of page.events) {
       if (signal?.aborted) return;
       yield event;
       after = event.position;
     }
-    if (page.length === pageSize) continue;
+    // Not `page.events.length === pageSize`: a page cut by bytes is short, and the log goes on.
+    if (page.full) continue;
     const woken = await log.wakeup.wait(generation, retryMs > 0 ? retryMs : pollIntervalMs, signal);
     retryMs = woken ? 5 : retryMs > 0 && retryMs * 2 < pollIntervalMs ? retryMs * 2 : 0;
   }

@@ -3,12 +3,20 @@
 // streams under its own random prefix and reads through that prefix, so adapters whose log is
 // shared between tests (EventStoreDB) run the same cases; only "readAll without a filter" needs
 // a log of its own. A skipped case names its reason in the suite call.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventStore, EventToAppend, LogPosition, RecordedEvent } from "../../domain/ports/eventStore.js";
 import { WrongExpectedVersionError } from "../../domain/ports/eventStore.js";
 
-export type EventStoreFactory = () => Promise<EventStore>;
+/** Settings a case asks of its store; every factory hands them to its adapter's options. */
+export interface ContractTuning {
+  /** The byte budget of a page of the log (PageBudget in infra/eventstore/page.ts). */
+  maxPageBytes?: number;
+  /** The subscription's polling fallback. */
+  pollIntervalMs?: number;
+}
+
+export type EventStoreFactory = (tuning?: ContractTuning) => Promise<EventStore>;
 export interface EventStoreContractOptions {
   /** Case name -> why this adapter skips it. */
   skip?: Partial<Record<ContractCase, string>>;
@@ -18,6 +26,11 @@ export type ContractCase = keyof typeof cases;
 
 interface Context {
   store: EventStore;
+  /**
+   * A store of its own with these settings (over the same log, for adapters whose log is shared):
+   * a case that asks for one writes and reads through it. Closed after the case.
+   */
+  storeWith: (tuning: ContractTuning) => Promise<EventStore>;
   /** Unique stream prefix of this case, e.g. "t3f9a2c-". */
   prefix: string;
 }
@@ -76,6 +89,19 @@ async function conflictOf(promise: Promise<unknown>): Promise<WrongExpectedVersi
 
 const ids = (recorded: RecordedEvent[]) => recorded.map((e) => e.id);
 
+/** Every event after the start, page by page (`limit` each), until a page is empty: the pages. */
+async function readInPages(store: EventStore, limit: number, streamPrefixes: string[]): Promise<RecordedEvent[][]> {
+  const pages: RecordedEvent[][] = [];
+  for (;;) {
+    const page = await store.readAll({ filter: { streamPrefixes }, limit, after: pages.at(-1)?.at(-1)?.position });
+    if (page.length === 0) return pages;
+    pages.push(page);
+  }
+}
+
+/** A page budget small enough for test events, and data that does not compress (SQL stores count stored bytes). */
+const PAGE_BYTES = 64 * 1024;
+const incompressible = (bytes: number) => randomBytes(Math.ceil((bytes * 3) / 4)).toString("base64").slice(0, bytes);
 
 /** `readAll` until it holds `count` events, for at most 2 s. */
 const cases = {
@@ -287,6 +313,37 @@ const cases = {
       "run_2:RunStarted",
     ]);
   },
+  "pages of large events are cut by bytes, and readAll pages and a subscription still give the whole log in order": async ({ storeWith, prefix }: Context) => {
+    // A poll interval of a minute: a subscription that took a page cut short for the end of the
+    // log would wait that long (nothing is appended after it starts) and time out.
+    const store = await storeWith({ maxPageBytes: PAGE_BYTES, pollIntervalMs: 60_000 });
+    const written: string[] = [];
+    for (const [n, count] of [1, 3, 2, 4].entries()) {
+      // Each event about 30% of the budget: three fit a page, a fourth would pass it.
+      const batch = Array.from({ length: count }, () => event("Large", { blob: incompressible(PAGE_BYTES * 0.3) }));
+      written.push(...batch.map((e) => e.id));
+      await store.append(`${prefix}large${n % 2}`, batch);
+    }
+    const pages = await readInPages(store, 100, [prefix]);
+    expect(ids(pages.flat())).toEqual(written);
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 3, 1]);
+    const received = await take(store, written.length, { streamPrefixes: [prefix] });
+    expect(ids(received)).toEqual(written);
+    expectStrictlyOrdered(received);
+  },
+  "an event larger than the page budget is read alone, and the log goes on after it": async ({ storeWith, prefix }: Context) => {
+    const store = await storeWith({ maxPageBytes: PAGE_BYTES, pollIntervalMs: 60_000 });
+    const [first, huge, ...rest] = [event("Small"), event("Huge", { blob: incompressible(PAGE_BYTES * 1.5) }), event("Small"), event("Small")];
+    await store.append(`${prefix}h`, [first, huge]);
+    await store.append(`${prefix}h`, rest);
+    const pages = await readInPages(store, 100, [prefix]);
+    expect(pages.map(ids)).toEqual([[first.id], [huge.id], rest.map((e) => e.id)]);
+    // Without a limit, readAll is not a page: the whole log at once.
+    expect(ids(await store.readAll({ filter: { streamPrefixes: [prefix] } }))).toEqual(pages.flat().map((e) => e.id));
+    const received = await take(store, 4, { streamPrefixes: [prefix] });
+    expect(ids(received)).toEqual([first, huge, ...rest].map((e) => e.id));
+    expect((received[1].data as { blob: string }).blob).toBe(huge.data.blob);
+  },
   "a subscription catches up, then goes live without loss or duplicates across the switch": async ({ store, prefix }: Context) => {
     const written: string[] = [];
     const write = async (count: number) => {
@@ -375,10 +432,18 @@ const cases = {
 export function eventStoreContract(name: string, factory: EventStoreFactory, options: EventStoreContractOptions = {}): void {
   describe(`EventStore contract: ${name}`, () => {
     let store: EventStore;
+    let tuned: EventStore[] = [];
+    const storeWith = async (tuning: ContractTuning) => {
+      const opened = await factory(tuning);
+      tuned.push(opened);
+      return opened;
+    };
     beforeEach(async () => {
       store = await factory();
     });
     afterEach(async () => {
+      await Promise.all(tuned.map((opened) => opened.close()));
+      tuned = [];
       await store?.close();
     });
     for (const [caseName, run] of Object.entries(cases) as Array<[ContractCase, (context: Context) => Promise<void>]>) {
@@ -387,7 +452,7 @@ export function eventStoreContract(name: string, factory: EventStoreFactory, opt
         it.skip(`${caseName} (skipped: ${reason})`, () => undefined);
         continue;
       }
-      it(caseName, () => run({ store, prefix: `t${randomUUID().slice(0, 8)}-` }));
+      it(caseName, () => run({ store, storeWith, prefix: `t${randomUUID().slice(0, 8)}-` }));
     }
   });
 }

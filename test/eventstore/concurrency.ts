@@ -14,8 +14,9 @@ async function readAllInPages(store: EventStore, pageSize: number): Promise<Reco
   const read: RecordedEvent[] = [];
   for (;;) {
     const page = await store.readAll({ after: read.at(-1)?.position, limit: pageSize });
+    // A page cut short by the byte budget is not the end: only an empty one is.
+    if (page.length === 0) return read;
     read.push(...page);
-    if (page.length < pageSize) return read;
   }
 }
 

@@ -1,4 +1,4 @@
 import { createMemoryEventStore } from "@verdict/infra";
 import { eventStoreContract } from "../contracts/eventStore.js";
 
-eventStoreContract("memory", async () => createMemoryEventStore());
+eventStoreContract("memory", async (tuning) => createMemoryEventStore(tuning));

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 // One PGlite for the file, a fresh store per case; "readAll without a filter" needs an empty log.
-eventStoreContract("pglite", async () => {
+eventStoreContract("pglite", async (tuning) => {
   if (expect.getState().currentTestName?.includes("without a filter")) await db.exec("TRUNCATE messages, streams RESTART IDENTITY");
-  return createPgliteEventStore({ db, pollIntervalMs: 200 });
+  return createPgliteEventStore({ db, pollIntervalMs: 200, ...tuning });
 });

@@ -14,14 +14,14 @@ afterAll(async () => {
 // One database for the file, a fresh store (own pool) per case. Cases write under their own
 // stream prefix; "readAll without a filter" needs an empty log, so it gets a database of its own.
 let fresh: TestDatabase | null = null;
-eventStoreContract("postgres", async () => {
+eventStoreContract("postgres", async (tuning) => {
   await fresh?.drop();
   fresh = null;
   if (expect.getState().currentTestName?.includes("without a filter")) {
     fresh = await createEventStoreTestDatabase();
     return createPostgresEventStore({ connectionString: fresh.url });
   }
-  return createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200 });
+  return createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200, ...tuning });
 });
 afterAll(async () => {
   await fresh?.drop();

@@ -34,10 +34,11 @@ import type {
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
+import { DEFAULT_MAX_PAGE_BYTES, fitsPage, type PageBudget } from "../page.js";
 import { comparePositions, matchesFilter } from "../position.js";
 import { validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
 
-export interface EsdbEventStoreOptions {
+export interface EsdbEventStoreOptions extends PageBudget {
   /** e.g. esdb://127.0.0.1:2113?tls=false (VERDICT_ESDB_URL). */
   connectionString: string;
 }
@@ -48,6 +49,7 @@ const READ_BATCH = 1_000n;
 export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore {
   if (!options.connectionString) throw new Error("createEsdbEventStore: set connectionString (VERDICT_ESDB_URL), e.g. esdb://127.0.0.1:2113?tls=false");
   const client = EventStoreDBClient.connectionString(options.connectionString);
+  const maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
 
   async function append(streamId: string, events: EventToAppend[], appendOptions: { expectedVersion?: ExpectedVersion } = {}): Promise<AppendResult> {
     const expected = appendOptions.expectedVersion ?? "any";
@@ -94,10 +96,16 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     return events;
   }
 
+  // With a limit, a page also stops once its events' data and metadata reach maxPageBytes
+  // (page.ts), counted as JSON text here: the client hands the events over already parsed. The
+  // server's batch arrives as a stream, which the client reads as it is consumed, so leaving
+  // the loop early leaves the rest of it unread (untried here: no EventStoreDB on these machines).
   async function readAll(readOptions: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     validateLimit(readOptions.limit);
     const limit = readOptions.limit ?? Number.POSITIVE_INFINITY;
+    const maxBytes = readOptions.limit === undefined ? Number.POSITIVE_INFINITY : maxPageBytes;
     const events: RecordedEvent[] = [];
+    let used = 0;
     let from: LogPosition | undefined = readOptions.after;
     // $all holds system events and other filtered-out events: keep reading batches until the
     // page is full or the log ends.
@@ -107,14 +115,22 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
         seen += 1;
         const event = toRecorded(resolved);
         if (!event || (from && comparePositions(event.position, from) <= 0)) continue;
+        if (matchesFilter(event, readOptions.filter)) {
+          const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : JSON.stringify(event.data).length + JSON.stringify(event.metadata).length;
+          if (!fitsPage(events.length, used, bytes, maxBytes)) return events;
+          events.push(event);
+          used += bytes;
+        }
         from = event.position;
-        if (matchesFilter(event, readOptions.filter)) events.push(event);
         if (events.length >= limit) return events;
       }
       if (seen < Number(READ_BATCH)) return events;
     }
   }
 
+  // A subscription has no pages to bound, so it ignores maxPageBytes: the server pushes events
+  // one by one down a gRPC stream, which the client pipes into an object-mode stream, so Node's
+  // backpressure pauses it once a few events wait to be taken (the client's code, untried here).
   async function* subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncGenerator<RecordedEvent> {
     const { signal, filter, after } = subscribeOptions;
     if (signal?.aborted) return;

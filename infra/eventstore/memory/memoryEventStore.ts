@@ -13,6 +13,7 @@ import type {
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
+import { DEFAULT_MAX_PAGE_BYTES, fitsPage, handedOut, type LogPage } from "../page.js";
 import { comparePositions, matchesFilter } from "../position.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
 import { EventStoreInputError, validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
@@ -26,6 +27,9 @@ export interface MemoryEventStoreOptions extends SubscriptionTuning {
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const now = options.now ?? (() => new Date());
   const log: RecordedEvent[] = [];
+  /** Each event's data and metadata as JSON (validateEvents counts them), for the page budget. */
+  const sizes: number[] = [];
+  const maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
   const streams = new Map<string, RecordedEvent[]>();
   const byId = new Map<string, RecordedEvent>();
   const wakeup = new Wakeup();
@@ -35,14 +39,14 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     const expected = appendOptions.expectedVersion ?? "any";
     validateStreamId(streamId);
     validateExpectedVersion(expected);
-    validateEvents(events);
+    const bytes = validateEvents(events);
     const stream = streams.get(streamId) ?? [];
     const current = stream.length === 0 ? null : BigInt(stream.length - 1);
     const retried = retriedAppend(streamId, events);
     if (retried) return retried;
     if (!expectationHolds(expected, current)) throw new WrongExpectedVersionError(streamId, expected, current);
     const recordedAt = now();
-    for (const event of events) {
+    for (const [i, event] of events.entries()) {
       const sequence = BigInt(log.length + 1);
       const recorded: RecordedEvent = {
         ...structuredClone({ id: event.id.toLowerCase(), type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: event.metadata }),
@@ -53,6 +57,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       };
       stream.push(recorded);
       log.push(recorded);
+      sizes.push(bytes[i]);
       byId.set(recorded.id, recorded);
     }
     streams.set(streamId, stream);
@@ -80,32 +85,40 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     const limit = readOptions.limit ?? Number.POSITIVE_INFINITY;
     if (backwards) {
       const start = from === "end" ? stream.length - 1 : from === "start" ? 0 : Math.min(Number(from), stream.length - 1);
-      return copy(stream.slice(0, start + 1).reverse().slice(0, limit));
+      return stream.slice(0, start + 1).reverse().slice(0, limit).map(copy);
     }
     if (from === "end") return [];
     const start = from === "start" ? 0 : Number(from);
-    return copy(stream.slice(start, start + Math.min(limit, stream.length)));
+    return stream.slice(start, start + Math.min(limit, stream.length)).map(copy);
   }
 
-  function readPage(after: LogPosition | undefined, limit: number, filter: ReadAllOptions["filter"]): RecordedEvent[] {
+  /** At most `limit` events after `after`, fewer once they reach `maxBytes` (page.ts). */
+  function readPage(after: LogPosition | undefined, limit: number, filter: ReadAllOptions["filter"], maxBytes: number): LogPage {
     const start = after ? Number(after.prepare) : 0;
-    const page: RecordedEvent[] = [];
-    for (let i = start; i < log.length && page.length < limit; i += 1) {
-      if (matchesFilter(log[i], filter)) page.push(log[i]);
+    const events: RecordedEvent[] = [];
+    let used = 0;
+    for (let i = start; i < log.length; i += 1) {
+      if (!matchesFilter(log[i], filter)) continue;
+      if (!fitsPage(events.length, used, sizes[i], maxBytes)) return { events, full: true };
+      events.push(handedOut(copy(log[i]), sizes[i]));
+      used += sizes[i];
+      if (events.length === limit) return { events, full: true };
     }
-    return copy(page);
+    return { events, full: false };
   }
 
   async function readAll(readOptions: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     validateLimit(readOptions.limit);
-    return readPage(readOptions.after, readOptions.limit ?? Number.POSITIVE_INFINITY, readOptions.filter);
+    const { after, limit, filter } = readOptions;
+    // Without a limit the caller asked for the whole log: no page, no budget.
+    return limit === undefined ? readPage(after, Infinity, filter, Infinity).events : readPage(after, limit, filter, maxPageBytes).events;
   }
 
   // Closing the store ends its subscriptions.
   const closing = new AbortController();
 
   function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
-    const paged = { wakeup, readPage: async (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter) };
+    const paged = { wakeup, readPage: async (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter, maxPageBytes) };
     const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
     return catchUpThenLive(paged, { ...subscribeOptions, signal }, options);
   }
@@ -127,6 +140,6 @@ function expectationHolds(expected: ExpectedVersion, current: bigint | null): bo
 }
 
 // Callers get copies, so mutating a read event cannot change the log.
-function copy(events: RecordedEvent[]): RecordedEvent[] {
-  return events.map((event) => ({ ...event, data: structuredClone(event.data), metadata: structuredClone(event.metadata) }));
+function copy(event: RecordedEvent): RecordedEvent {
+  return { ...event, data: structuredClone(event.data), metadata: structuredClone(event.metadata) };
 }

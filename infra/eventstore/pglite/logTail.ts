@@ -7,6 +7,9 @@
 // unfiltered reads that start at `to` — and the store's reads return only events below the
 // visible bound (nothing can later commit at or before them), so an answer from the window is the
 // answer the database would give. Readers behind the window read the database as before.
+// The window is bounded by bytes as well as by events, and its answers are pages bounded as the
+// store's are (page.ts): a run of large events (catalog re-imports) must not all stay in memory.
+import { DEFAULT_MAX_PAGE_BYTES, fitsPage, handedOut, type LogPage, type SizedPage } from "../page.js";
 import type { EventFilter, LogPosition, RecordedEvent } from "../port.js";
 import { comparePositions, matchesFilter } from "../position.js";
 
@@ -18,10 +21,24 @@ function compare(a: Bound, b: Bound): number {
   return comparePositions(a, b);
 }
 
-export type ReadLog = (after: LogPosition | undefined, limit: number, filter: EventFilter | undefined) => Promise<RecordedEvent[]>;
+export type ReadLog = (after: LogPosition | undefined, limit: number, filter: EventFilter | undefined) => Promise<SizedPage>;
+
+export interface LogTailOptions {
+  /** Most events the window keeps (default 5,000). */
+  maxEvents?: number;
+  /** Most bytes of events the window keeps, as the pages count them (default 8 pages' budget). */
+  maxBytes?: number;
+  /** Events per page read from the database (default 500). */
+  pageSize?: number;
+  /** The byte budget of a page it answers (default DEFAULT_MAX_PAGE_BYTES). */
+  maxPageBytes?: number;
+}
 
 export class LogTail {
   #events: RecordedEvent[] = [];
+  /** Bytes of each event of the window, and their sum. */
+  #bytes: number[] = [];
+  #total = 0;
   /** The window holds every event after `from`, up to and including `to`; null before the first read. */
   #from: Bound | null = null;
   #to: Bound = "start";
@@ -31,7 +48,7 @@ export class LogTail {
 
   constructor(
     private readonly readLog: ReadLog,
-    private readonly options: { maxEvents?: number; pageSize?: number } = {},
+    private readonly options: LogTailOptions = {},
   ) {}
 
   /**
@@ -42,12 +59,15 @@ export class LogTail {
    * sql/appendedEvents.ts; asked only when taken), a window that already holds every earlier
    * append takes them as they are: nothing can lie between its end and them, so the window still
    * holds every event up to its end, and nobody reads back what was just written. Otherwise (no
-   * events, or a window not caught up yet) the next read past the window fetches them.
+   * events, or a window not caught up yet) the next read past the window fetches them. `bytes`
+   * is the append's JSON text, shared evenly by its events (it is one text; most appends hold
+   * one event, or a few of like size).
    */
-  noteAppended(position: LogPosition, events?: () => RecordedEvent[] | null): void {
+  noteAppended(position: LogPosition, events?: () => RecordedEvent[] | null, bytes = 0): void {
     const taken = events && this.#from !== null && this.#holdsEveryAppend() ? builtOrNull(events) : null;
     if (taken && taken.length > 0 && compare(taken[0].position, this.#to) > 0) {
-      for (const event of taken) this.#events.push(event);
+      const each = Math.ceil(bytes / taken.length);
+      for (const event of taken) this.#keep(event, each);
       this.#to = position;
       this.#trim();
     }
@@ -55,16 +75,17 @@ export class LogTail {
   }
 
   /**
-   * Up to `limit` events after `after` matching `filter`, in log order. `fresh` asks the database
-   * for what lies past the window even when no append was noted there (the poll fallback).
+   * Up to `limit` events after `after` matching `filter`, in log order, fewer once they reach
+   * the page budget. `fresh` asks the database for what lies past the window even when no append
+   * was noted there (the poll fallback).
    */
-  read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined, fresh = false): Promise<RecordedEvent[]> {
+  read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined, fresh = false): Promise<LogPage> {
     const result = this.#serial.then(() => this.#read(after, limit, filter, fresh));
     this.#serial = result.catch(() => undefined);
     return result;
   }
 
-  async #read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined, fresh: boolean): Promise<RecordedEvent[]> {
+  async #read(after: LogPosition | undefined, limit: number, filter: EventFilter | undefined, fresh: boolean): Promise<LogPage> {
     const at: Bound = after ?? "start";
     if (this.#from === null) {
       if (filter) return this.readLog(after, limit, filter);
@@ -72,27 +93,33 @@ export class LogTail {
       this.#to = at;
     }
     if (compare(at, this.#from) < 0 || compare(at, this.#to) > 0) return this.readLog(after, limit, filter);
-    const out: RecordedEvent[] = [];
-    for (let i = this.#firstAfter(at); i < this.#events.length && out.length < limit; i++) {
-      const event = this.#events[i];
-      if (matchesFilter(event, filter)) out.push({ ...event });
+    const page = new PageBuilder(limit, this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES);
+    for (let i = this.#firstAfter(at); i < this.#events.length && !page.full; i++) {
+      if (matchesFilter(this.#events[i], filter)) page.offer(this.#events[i], this.#bytes[i]);
     }
     const pageSize = this.options.pageSize ?? 500;
-    // Where `out` goes on from. An append noted while a page is read may move the window's end
+    // Where `page` goes on from. An append noted while a page is read may move the window's end
     // past it (noteAppended): those events are then in the window already, and in the page too.
     let cursor = this.#to;
-    while (out.length < limit && (fresh || !this.#holdsEveryAppend())) {
-      const page = await this.readLog(cursor === "start" ? undefined : cursor, pageSize, undefined);
-      for (const event of page) {
-        if (compare(event.position, this.#to) > 0) this.#events.push(event);
-        if (out.length < limit && matchesFilter(event, filter)) out.push({ ...event });
-      }
-      if (page.length > 0) cursor = page[page.length - 1].position;
+    while (!page.full && (fresh || !this.#holdsEveryAppend())) {
+      const read = await this.readLog(cursor === "start" ? undefined : cursor, pageSize, undefined);
+      read.events.forEach((event, k) => {
+        if (compare(event.position, this.#to) > 0) this.#keep(event, read.bytes[k]);
+        if (!page.full && matchesFilter(event, filter)) page.offer(event, read.bytes[k]);
+      });
+      if (read.events.length > 0) cursor = read.events[read.events.length - 1].position;
       if (compare(cursor, this.#to) > 0) this.#to = cursor;
-      if (page.length < pageSize) break;
+      // Trimmed page by page: a reader whose filter matches little may read far past the window.
+      this.#trim();
+      if (!read.full) break;
     }
-    this.#trim();
-    return out;
+    return { events: page.events, full: page.full };
+  }
+
+  #keep(event: RecordedEvent, bytes: number): void {
+    this.#events.push(event);
+    this.#bytes.push(bytes);
+    this.#total += bytes;
   }
 
   #holdsEveryAppend(): boolean {
@@ -112,10 +139,38 @@ export class LogTail {
   }
 
   #trim(): void {
-    const excess = this.#events.length - (this.options.maxEvents ?? 5000);
-    if (excess <= 0) return;
+    const maxEvents = this.options.maxEvents ?? 5000;
+    const maxBytes = this.options.maxBytes ?? 8 * (this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES);
+    let excess = 0;
+    let total = this.#total;
+    while (excess < this.#events.length && (this.#events.length - excess > maxEvents || total > maxBytes)) total -= this.#bytes[excess++];
+    if (excess === 0) return;
     this.#from = this.#events[excess - 1].position;
     this.#events.splice(0, excess);
+    this.#bytes.splice(0, excess);
+    this.#total = total;
+  }
+}
+
+/** A reader's page: copies of the events offered, until `limit` of them or the byte budget (page.ts). */
+class PageBuilder {
+  readonly events: RecordedEvent[] = [];
+  full = false;
+  #used = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  offer(event: RecordedEvent, bytes: number): void {
+    if (!fitsPage(this.events.length, this.#used, bytes, this.maxBytes)) {
+      this.full = true;
+      return;
+    }
+    this.events.push(handedOut({ ...event }, bytes));
+    this.#used += bytes;
+    if (this.events.length === this.limit) this.full = true;
   }
 }
 

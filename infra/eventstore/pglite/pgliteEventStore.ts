@@ -43,7 +43,8 @@ export const EMBEDDED_POSTGRESQL_CONF = ["shared_buffers = 16MB"];
 /**
  * Events the log tail keeps (about 1 KB of heap each for a pair's events). A run's completion
  * reads its pairs back from RunStarted on: a 1,000 x 3 run is about 6,000 events, which a window
- * of 5,000 sent to the database (six 1,000-row pages, ~5% of the run's CPU).
+ * of 5,000 sent to the database (six 1,000-row pages, ~5% of the run's CPU). Its bytes are
+ * bounded too (LogTail's default: 8 pages' budget, 32 MB), so large events do not pile up in it.
  */
 export const TAIL_EVENTS = 10_000;
 
@@ -57,13 +58,13 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
     query: <T>(sql: string, params?: unknown[]) => queue.run(async () => (await db.query<T>(sql, params)).rows),
   };
   const wakeup = new Wakeup();
-  const tail = new LogTail((after, limit, filter) => store.readAll({ after, limit, filter }), { pageSize: options.pageSize, maxEvents: TAIL_EVENTS });
-  const store = createSqlEventStore({
+  const tail = new LogTail((after, limit, filter) => readPage(after, limit, filter), { pageSize: options.pageSize, maxPageBytes: options.maxPageBytes, maxEvents: TAIL_EVENTS });
+  const { readPage, ...store } = createSqlEventStore({
     ...options,
     runner,
     wakeup,
     // The sole writer's appends are the whole log: the tail learns of each, in commit order.
-    onRecorded: soleWriter ? (appended) => tail.noteAppended(appended.last, () => appendedEvents(appended)) : undefined,
+    onRecorded: soleWriter ? (appended) => tail.noteAppended(appended.last, () => appendedEvents(appended), appended.batch.length) : undefined,
     onAppended: () => wakeup.notify(),
     // One session: a batch at a time, gathering whatever queued up behind it.
     coalesce: { maxInFlight: 1 },
@@ -90,13 +91,14 @@ async function* followLog(tail: LogTail, wakeup: Wakeup, options: SubscribeAllOp
   while (!signal?.aborted) {
     const generation = wakeup.generation;
     const page = await tail.read(after, pageSize, options.filter, polled);
-    for (const event of page) {
+    for (const event of page.events) {
       if (signal?.aborted) return;
       yield event;
       after = event.position;
     }
     // A poll that no wake-up preceded asks the database itself (another user of a shared PGlite).
-    if (page.length < pageSize) polled = !(await wakeup.wait(generation, tuning.pollIntervalMs ?? 500, signal));
+    // A page cut by bytes is short but full: the log goes on, read it at once.
+    if (!page.full) polled = !(await wakeup.wait(generation, tuning.pollIntervalMs ?? 500, signal));
   }
 }
 
@@ -108,7 +110,7 @@ function withSharedTail(store: EventStore, tail: LogTail, wakeup: Wakeup, tuning
     async readAll(readOptions: ReadAllOptions = {}) {
       if (readOptions.limit === undefined) return store.readAll(readOptions);
       validateLimit(readOptions.limit);
-      return tail.read(readOptions.after, readOptions.limit, readOptions.filter);
+      return (await tail.read(readOptions.after, readOptions.limit, readOptions.filter)).events;
     },
     subscribeAll(subscribeOptions: SubscribeAllOptions = {}) {
       const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;

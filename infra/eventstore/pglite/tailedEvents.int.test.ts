@@ -99,7 +99,7 @@ describe("PGlite store, sole writer: events its log tail takes from appends", ()
 });
 
 // The contract with the tail taking appends (one store at a time writes to the shared instance).
-eventStoreContract("pglite, sole writer", async () => {
+eventStoreContract("pglite, sole writer", async (tuning) => {
   if (expect.getState().currentTestName?.includes("without a filter")) await db.exec("TRUNCATE messages, streams RESTART IDENTITY");
-  return createPgliteEventStore({ db, soleWriter: true, pollIntervalMs: 200 });
+  return createPgliteEventStore({ db, soleWriter: true, pollIntervalMs: 200, ...tuning });
 });

@@ -54,7 +54,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   // Anything committed while it was not listening is picked up by the wake-up once it listens.
   const listener = new PgListener({ pool, channel: CHANNEL, onNotification: () => wakeup.notify(), onListening: () => wakeup.notify() });
   const notifier = new CommitNotifier(pool);
-  const store = createSqlEventStore({
+  // Its page reads with their bytes are for the PGlite log tail; this store does not hand them out.
+  const { readPage: _readPage, ...store } = createSqlEventStore({
     ...options,
     runner,
     wakeup,
