@@ -46,7 +46,13 @@ export const ScenariosReplaced = defineEvent(
 export const CatalogSetSynced = defineEvent(
   "CatalogSetSynced",
   1,
-  z.object({ catalog: catalogReference, judge: judgeData, criteria: z.array(criterionData) }),
+  z.object({
+    catalog: catalogReference,
+    judge: judgeData,
+    criteria: z.array(criterionData),
+    /** Which import of the catalog the evaluation was synced to (1 = its first; null: not said). */
+    catalog_import: z.number().int().positive().nullable().default(null),
+  }),
 );
 
 export const ScenariosMerged = defineEvent(

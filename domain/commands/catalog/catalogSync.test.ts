@@ -19,11 +19,21 @@ describe("SyncCatalogSet", () => {
     const events = given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a", { prompt: "New a" })]));
     expect(events.map((e) => e.type)).toEqual(["ScenariosReplaced", "CatalogSetSynced"]);
     expect(events[0].data).toMatchObject({ on_removed: "disable", updated: ["a"], disabled: ["b"], removed: [] });
-    expect(events[1].data).toEqual({ catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA });
+    expect(events[1].data).toEqual({ catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: null });
   });
 
   it("records nothing when the digest, suite, judge and criteria are as held", () => {
     expect(given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a"), scenario("b")], { catalog: REF_A }))).toEqual([]);
+  });
+
+  it("leaves an evaluation on a newer import when an older import's sync lands after it (two imports racing)", () => {
+    const onImport3 = [...synced, { type: "CatalogSetSynced", data: { catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: 3 } }];
+    expect(given(evaluationAggregate, onImport3 as EventInput[]).when(sync([scenario("a", { prompt: "Older a" })], { catalog: REF_A, catalog_import: 2 }))).toEqual([]);
+    // The same import again changes nothing; a newer one that puts back what is held is still recorded,
+    // so an older import's sync arriving after it is refused too.
+    expect(given(evaluationAggregate, onImport3 as EventInput[]).when(sync([scenario("a"), scenario("b")], { catalog_import: 3 }))).toEqual([]);
+    const newer = given(evaluationAggregate, onImport3 as EventInput[]).when(sync([scenario("a"), scenario("b")], { catalog_import: 4 }));
+    expect(newer).toEqual([{ type: "CatalogSetSynced", data: { catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: 4 } }]);
   });
 
   it("disables every scenario when the set is gone, keeping its judge and criteria", () => {

@@ -57,6 +57,7 @@ function syncEvaluation(store: EventStore, catalog: CatalogState, m: Materializa
     evaluation_id: m.evaluation_id,
     tenant: catalog.tenant,
     catalog: { catalog_key: catalog.key, product_key: m.product_key, set_key: m.set_key, digest: catalog.digest },
+    catalog_import: catalog.imports,
     // The creation's own choice, else the set's; the set gone, the evaluation keeps its own.
     judge: m.judge ?? suite?.judge ?? null,
     criteria: m.criteria ?? suite?.criteria ?? null,

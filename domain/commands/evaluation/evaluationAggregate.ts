@@ -64,6 +64,11 @@ function decideReplace(state: EvaluationState, command: ReplaceScenarios): Event
  */
 function decideSync(state: EvaluationState, command: SyncCatalogSet): EventInput[] {
   if (state.tenant !== command.tenant) mustExist(initialEvaluationState(), command.evaluation_id);
+  // Two imports' syncs racing: the one that read the older import must not put its suite back
+  // over the newer one's. A newer import is recorded even when it changes nothing here (an import
+  // that put back what the evaluation held), so an older sync landing after it is still refused.
+  const ordered = command.catalog_import !== null && state.catalogImport !== null;
+  if (ordered && command.catalog_import! < state.catalogImport!) return [];
   const given = command.criteria ?? state.criteria;
   const problem = criteriaProblem(given);
   if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
@@ -74,8 +79,9 @@ function decideSync(state: EvaluationState, command: SyncCatalogSet): EventInput
   const events: EventInput[] = [];
   if (replaceChangesAnything(plan)) events.push({ type: "ScenariosReplaced", data: { on_removed: "disable", ...plan } });
   const definition = { catalog: command.catalog, judge: command.judge ?? state.judge, criteria };
-  if (stableJson(definition) !== stableJson({ catalog: state.catalog, judge: state.judge, criteria: state.criteria })) {
-    events.push({ type: "CatalogSetSynced", data: definition });
+  const newer = ordered && command.catalog_import! > state.catalogImport!;
+  if (newer || stableJson(definition) !== stableJson({ catalog: state.catalog, judge: state.judge, criteria: state.criteria })) {
+    events.push({ type: "CatalogSetSynced", data: { ...definition, catalog_import: command.catalog_import } });
   }
   return events;
 }

@@ -99,6 +99,11 @@ export const SyncCatalogSet = z.object({
   evaluation_id: idSchema,
   tenant: idSchema,
   catalog: catalogReference,
+  /**
+   * Which import of the catalog the sync read (1 = its first): a sync of an older import than the
+   * one the evaluation was last synced to changes nothing. Null: unordered.
+   */
+  catalog_import: z.number().int().positive().nullable().default(null),
   judge: judgeData.nullable(),
   criteria: z.array(criterionData).nullable(),
   scenarios: z.array(scenarioInput),

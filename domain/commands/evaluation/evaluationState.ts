@@ -19,6 +19,8 @@ export interface EvaluationState {
   threshold: number;
   compareModels: string[];
   catalog: CatalogReference | null;
+  /** Which import of its catalog the evaluation was last synced to (CatalogSetSynced). */
+  catalogImport: number | null;
   external: EventData<"EvaluationCreated">["external"];
   scenarios: EvaluationScenario[];
   archived: boolean;
@@ -37,6 +39,7 @@ export function initialEvaluationState(): EvaluationState {
     threshold: 0.7,
     compareModels: [],
     catalog: null,
+    catalogImport: null,
     external: null,
     scenarios: [],
     archived: false,
@@ -80,7 +83,7 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
       return { ...state, scenarios: upsert(kept, event.data.scenarios) };
     }
     case "CatalogSetSynced":
-      return { ...state, catalog: event.data.catalog, judge: event.data.judge, criteria: event.data.criteria };
+      return { ...state, catalog: event.data.catalog, catalogImport: event.data.catalog_import ?? state.catalogImport, judge: event.data.judge, criteria: event.data.criteria };
     case "ScenariosMerged":
       return { ...state, scenarios: upsert(state.scenarios, event.data.scenarios) };
     case "EvaluationArchived":
