@@ -98,17 +98,16 @@ describe("re-importing a catalog syncs the evaluations made from its sets", () =
     expect(await streamLengths()).toBe(before);
   });
 
-  // As replaceScenarios does, a surviving key keeps its record and its enabled flag: a scenario
-  // the catalog names again comes back with its content, still disabled (a user's own disabling
-  // is never undone by a sync).
-  it("keeps a returning scenario's record and enabled flag, taking its content", async () => {
+  // A scenario the catalog dropped comes back, with its new content, enabled again: the sync had
+  // disabled it, so it undoes its own disabling (a user's own disabling is never undone by a sync).
+  it("enables a scenario the catalog names again, taking its content", async () => {
     const again = CATALOG_YAML.replace("prompt: Refund my order", "prompt: Refund my order, please");
     await ok(p.keys.acmeWrite, IMPORT, { yaml: again });
     const { evaluation } = await ok(p.keys.acmeRead, SCENARIOS, { id: evaluationId });
     expect(nodes(evaluation.scenarios).map((s: any) => [s.key, s.prompt, s.enabled])).toEqual([
       ["order_status", "Where is order 4821?", true],
       ["greeting", "Hello there", true],
-      ["refund", "Refund my order, please", false],
+      ["refund", "Refund my order, please", true],
     ]);
   });
 

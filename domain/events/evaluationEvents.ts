@@ -52,6 +52,11 @@ export const CatalogSetSynced = defineEvent(
     criteria: z.array(criterionData),
     /** Which import of the catalog the evaluation was synced to (1 = its first; null: not said). */
     catalog_import: z.number().int().positive().nullable().default(null),
+    /**
+     * Keys a sync disabled because the set no longer names them: enabled again when it names them
+     * again (a scenario disabled by hand stays disabled). Null: not said (none).
+     */
+    dropped: z.array(z.string()).nullable().default(null),
   }),
 );
 

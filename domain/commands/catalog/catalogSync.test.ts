@@ -19,7 +19,7 @@ describe("SyncCatalogSet", () => {
     const events = given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a", { prompt: "New a" })]));
     expect(events.map((e) => e.type)).toEqual(["ScenariosReplaced", "CatalogSetSynced"]);
     expect(events[0].data).toMatchObject({ on_removed: "disable", updated: ["a"], disabled: ["b"], removed: [] });
-    expect(events[1].data).toEqual({ catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: null });
+    expect(events[1].data).toEqual({ catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: null, dropped: ["b"] });
   });
 
   it("records nothing when the digest, suite, judge and criteria are as held", () => {
@@ -33,7 +33,20 @@ describe("SyncCatalogSet", () => {
     // so an older import's sync arriving after it is refused too.
     expect(given(evaluationAggregate, onImport3 as EventInput[]).when(sync([scenario("a"), scenario("b")], { catalog_import: 3 }))).toEqual([]);
     const newer = given(evaluationAggregate, onImport3 as EventInput[]).when(sync([scenario("a"), scenario("b")], { catalog_import: 4 }));
-    expect(newer).toEqual([{ type: "CatalogSetSynced", data: { catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: 4 } }]);
+    expect(newer).toEqual([{ type: "CatalogSetSynced", data: { catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: 4, dropped: [] } }]);
+  });
+
+  it("enables again a scenario the set dropped and names again, but not one disabled by hand", () => {
+    const dropB = given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a")]));
+    const afterDrop = [...synced, ...dropB] as EventInput[];
+    const back = given(evaluationAggregate, afterDrop).when(sync([scenario("a"), scenario("b")], { catalog: { ...REF_B, digest: DIGEST_A } }));
+    expect(back[0]).toMatchObject({ type: "ScenariosReplaced", data: { updated: ["b"], disabled: [] } });
+    expect((back[0].data as { scenarios: { key: string; enabled: boolean }[] }).scenarios.find((s) => s.key === "b")?.enabled).toBe(true);
+    expect(back[1].data).toMatchObject({ dropped: [] });
+    // Disabled by hand (a replace naming it disabled), then named by the set: it stays disabled.
+    const byHand = [...synced, replaced([record("a", 0), record("b", 1, { enabled: false })])] as EventInput[];
+    const kept = given(evaluationAggregate, byHand).when(sync([scenario("a"), scenario("b")], { catalog: REF_A }));
+    expect(kept).toEqual([]);
   });
 
   it("disables every scenario when the set is gone, keeping its judge and criteria", () => {

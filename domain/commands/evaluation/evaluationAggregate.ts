@@ -59,7 +59,8 @@ function decideReplace(state: EvaluationState, command: ReplaceScenarios): Event
 /**
  * Catalog re-materialization (reference-platform §3 rule 10): the set is the whole suite, and a
  * scenario it no longer names is disabled, never destroyed, so past results keep their rows.
- * Surviving keys keep their record and enabled flag (planReplace). A sync that changes nothing
+ * Surviving keys keep their record and enabled flag (planReplace), but for a key the set had
+ * dropped and names again, which is enabled again. A sync that changes nothing
  * (the same digest, suite, judge and criteria) records nothing.
  */
 function decideSync(state: EvaluationState, command: SyncCatalogSet): EventInput[] {
@@ -73,14 +74,21 @@ function decideSync(state: EvaluationState, command: SyncCatalogSet): EventInput
   const problem = criteriaProblem(given);
   if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
   const criteria = given.length ? given : DEFAULT_CRITERIA;
-  const plan: ReplacePlan = command.scenarios.length
-    ? planReplace(state.scenarios, command.scenarios, "disable", command.limit)
+  // A scenario the set dropped (so a sync disabled it) and names again runs again, unless the
+  // set says otherwise; one disabled by hand stays disabled, as replaceScenarios keeps it.
+  const named = new Set(command.scenarios.map((s) => s.key));
+  const back = new Set(state.catalogDropped.filter((key) => named.has(key)));
+  const inputs = command.scenarios.map((s) => (back.has(s.key) && s.enabled === undefined ? { ...s, enabled: true } : s));
+  const plan: ReplacePlan = inputs.length
+    ? planReplace(state.scenarios, inputs, "disable", command.limit)
     : { scenarios: [], added: [], updated: [], unchanged: [], removed: [], disabled: state.scenarios.filter((s) => s.enabled).map((s) => s.key) };
   const events: EventInput[] = [];
   if (replaceChangesAnything(plan)) events.push({ type: "ScenariosReplaced", data: { on_removed: "disable", ...plan } });
-  const definition = { catalog: command.catalog, judge: command.judge ?? state.judge, criteria };
+  const dropped = [...new Set([...state.catalogDropped.filter((key) => !named.has(key)), ...plan.disabled])];
+  const definition = { catalog: command.catalog, judge: command.judge ?? state.judge, criteria, dropped };
   const newer = ordered && command.catalog_import! > state.catalogImport!;
-  if (newer || stableJson(definition) !== stableJson({ catalog: state.catalog, judge: state.judge, criteria: state.criteria })) {
+  const held = { catalog: state.catalog, judge: state.judge, criteria: state.criteria, dropped: state.catalogDropped };
+  if (newer || stableJson(definition) !== stableJson(held)) {
     events.push({ type: "CatalogSetSynced", data: { ...definition, catalog_import: command.catalog_import } });
   }
   return events;

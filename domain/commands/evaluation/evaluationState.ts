@@ -21,6 +21,8 @@ export interface EvaluationState {
   catalog: CatalogReference | null;
   /** Which import of its catalog the evaluation was last synced to (CatalogSetSynced). */
   catalogImport: number | null;
+  /** Keys a catalog sync disabled because the set dropped them (CatalogSetSynced). */
+  catalogDropped: string[];
   external: EventData<"EvaluationCreated">["external"];
   scenarios: EvaluationScenario[];
   archived: boolean;
@@ -40,6 +42,7 @@ export function initialEvaluationState(): EvaluationState {
     compareModels: [],
     catalog: null,
     catalogImport: null,
+    catalogDropped: [],
     external: null,
     scenarios: [],
     archived: false,
@@ -83,7 +86,7 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
       return { ...state, scenarios: upsert(kept, event.data.scenarios) };
     }
     case "CatalogSetSynced":
-      return { ...state, catalog: event.data.catalog, catalogImport: event.data.catalog_import ?? state.catalogImport, judge: event.data.judge, criteria: event.data.criteria };
+      return { ...state, catalog: event.data.catalog, catalogImport: event.data.catalog_import ?? state.catalogImport, catalogDropped: event.data.dropped ?? state.catalogDropped, judge: event.data.judge, criteria: event.data.criteria };
     case "ScenariosMerged":
       return { ...state, scenarios: upsert(state.scenarios, event.data.scenarios) };
     case "EvaluationArchived":
