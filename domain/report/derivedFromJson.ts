@@ -30,3 +30,15 @@ export function derivedFromJSON(doc: ReportDocument): DerivedFigures {
     fix_items: report.fixItems,
   };
 }
+
+/**
+ * derivedFromJSON, or null for results the Report cannot rebuild: only a document imported
+ * before the import checked its results, whose Markdown answers CONFLICT; its reader falls back.
+ */
+export function derivedFromJSONOrNull(doc: ReportDocument): DerivedFigures | null {
+  try {
+    return derivedFromJSON(doc);
+  } catch {
+    return null;
+  }
+}

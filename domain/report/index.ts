@@ -2,7 +2,7 @@
 // fix items, verdict, comparison, costs; Markdown, JSON and HTML, and the public Markdown
 // pieces) and the shapes it reads and writes.
 export { Report } from "./report.js";
-export { derivedFromJSON, type DerivedFigures } from "./derivedFromJson.js";
+export { derivedFromJSON, derivedFromJSONOrNull, type DerivedFigures } from "./derivedFromJson.js";
 export { comparisonInModelOrder, labelsInResultOrder } from "./modelOrder.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {

@@ -11,8 +11,9 @@ import type { RecordedEvent } from "./port.js";
  * twice: PostgreSQL and PGlite count them as stored (after TOAST compression: a generated 2 MB
  * catalog's event is 4.3 MB of JSON and 1.2 MB stored), the memory store counts JSON text,
  * and the embedded log tail the JSON text of the events it took from appends (those it read
- * from the database carry their stored size). 4 MB stored is so about 14 MB of JSON for events that compress like a
- * catalog; a page of small events (~1 KB each) reaches its 500 events long before.
+ * from the database carry their stored size). 4 MB stored is so about 14 MB of JSON for events
+ * that compress like a catalog; a page of small events (~1 KB each) reaches its 500 events long
+ * before.
  */
 export const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
 

@@ -5,7 +5,7 @@
 // document's own summary_by_model (or the Ruby library's `models`) and fix_items are a host's
 // claims nothing checked against its results (reference-platform feature 30: "summaries
 // recomputed from stored results"). A pure function of the event, so a rebuild writes the same rows.
-import { derivedFromJSON, labelsInResultOrder, type DerivedFigures, type EventOf, type ReportDocument } from "@verdict/domain";
+import { derivedFromJSONOrNull, labelsInResultOrder, type DerivedFigures, type EventOf, type ReportDocument } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
@@ -59,11 +59,8 @@ function resultRow(result: Record<string, unknown>, n: number, positions: Map<st
  * whose report.md answers CONFLICT; its summaries are then computed from the projected rows.
  */
 function derivedOf(report: Record<string, unknown>): DerivedFigures | null {
-  try {
-    return JSON.parse(JSON.stringify(derivedFromJSON(report as unknown as ReportDocument))) as DerivedFigures;
-  } catch {
-    return null;
-  }
+  const derived = derivedFromJSONOrNull(report as unknown as ReportDocument);
+  return derived && (JSON.parse(JSON.stringify(derived)) as DerivedFigures);
 }
 
 export async function reportImported(sql: Sql, event: EventOf<"ReportImported">, envelope: Envelope, batch: Batch): Promise<void> {

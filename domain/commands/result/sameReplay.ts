@@ -2,6 +2,7 @@
 // resend: a host retrying a request whose answer it lost) or a second, different result.
 import type { ReplayData } from "../../events/resultEvents.js";
 import { storableJsonOf } from "../../events/storableText.js";
+import { stableJson } from "../evaluation/scenarioChanges.js";
 
 /**
  * Compares the replay's content as it is recorded: answer, tool_calls (each call's name,
@@ -33,17 +34,5 @@ function withoutNulls(value: object): Record<string, unknown> {
   return kept;
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  }
-  const keysA = definedKeys(a);
-  const keysB = definedKeys(b);
-  return keysA.length === keysB.length && keysA.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
-
-function definedKeys(value: object): string[] {
-  return Object.entries(value).filter(([, inner]) => inner !== undefined).map(([key]) => key);
-}
+/** Equal as JSON: key order and undefined values do not count (stableJson, as scenarios compare). */
+const sameJson = (a: unknown, b: unknown): boolean => stableJson(a) === stableJson(b);

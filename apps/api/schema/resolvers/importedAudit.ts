@@ -3,7 +3,7 @@
 // comparison), as the run's other reads (`run { verdict results }`, the report) take them. The
 // ranking inputs are the summaries those results give (derivedFromJSON), as the run's
 // `models { summary }` and its report.md have them, not the document's own summary_by_model.
-import { comparisonInModelOrder, derivedFromJSON, labelsInResultOrder, type EventData, type ReportDocument } from "@verdict/domain";
+import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInResultOrder, type EventData, type ReportDocument } from "@verdict/domain";
 import { resultStatusOf } from "../types/enums.js";
 import type { GradeAudit, VerdictAudit } from "../types/report.js";
 
@@ -58,9 +58,5 @@ export function importedVerdict(imported: EventData<"ReportImported">): VerdictA
 
 /** The summaries the report's results give; none ({}) for results that cannot be rebuilt (its report.md answers CONFLICT). */
 function rankingOf(report: Doc): Doc {
-  try {
-    return derivedFromJSON(report as unknown as ReportDocument).summary_by_model;
-  } catch {
-    return {};
-  }
+  return derivedFromJSONOrNull(report as unknown as ReportDocument)?.summary_by_model ?? {};
 }
