@@ -3,7 +3,11 @@
 // Whatever an answer holds, it renders no tag, link or image, and a table cell stays one cell.
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { cell, inline, quote } from "./markdownText.js";
+import { cell, code, inline, quote } from "./markdownText.js";
+import { fixItemBlock } from "./markdownFixItems.js";
+import { ModelSpec } from "../models/index.js";
+import { Runner } from "../runner/index.js";
+import { Scenario } from "../scenarios/scenario.js";
 
 const markdown = new MarkdownIt({ html: true });
 /** Markup only untrusted text could have brought: an HTML tag, a link, an image. */
@@ -79,5 +83,38 @@ describe("untrusted text as a Markdown renderer reads it", () => {
       expect((html.match(/<td/g) ?? []).length, JSON.stringify(answer)).toBe(3);
       expect(html).not.toMatch(RAW);
     }
+  });
+
+  it("a stray backtick in one-line text cannot pair with our code spans on the same line and unwrap the text inside them", () => {
+    // A tool's error note and the next tool's name share the "Failing tools" line: an odd
+    // backtick in the note used to close on the name's opening fence, leaving the name live.
+    const tools = [
+      { name: "search", note: "syntax error near `query" },
+      { name: "<img src=https://evil.example/pixel.png>", note: "x" },
+    ];
+    const line = `- Failing tools: ${tools.map((tool) => `${code(tool.name)} — ${inline(tool.note)}`).join(", ")}`;
+    expect(markdown.render(line)).not.toMatch(RAW);
+    for (const text of answers(2000, 17)) {
+      const html = markdown.render(`- ${inline(text)} ${code("<img src=x onerror=alert(1)>")} ${inline(text)} ${code("[x](javascript:alert(1))")}`);
+      if (/<img|<a /.test(html.replace(/<code>[\s\S]*?<\/code>/g, ""))) throw new Error(`unwrapped by ${JSON.stringify(text)}:\n${html}`);
+    }
+  });
+
+  it("a report whose failing tools carry a stray backtick and a tag for a name renders no tag", async () => {
+    const report = await new Runner({
+      scenarios: [new Scenario({ key: "s1", prompt: "Find my order" })],
+      models: [ModelSpec.parse("gpt-5-mini", { defaultProvider: "openai" })],
+      replay: () => ({
+        answer: "Sorry.",
+        tool_calls: [
+          { name: "search", error: true, detail: "syntax error near `query" },
+          { name: "<img src=https://evil.example/pixel.png>", error: true, detail: "x" },
+        ],
+      }),
+    }).run();
+    const outsideCode = (md: string) => markdown.render(md).replace(/<pre>[\s\S]*?<\/pre>/g, "").replace(/<code>[\s\S]*?<\/code>/g, "");
+    expect(report.fixItems.some((item) => item.tools.length === 2)).toBe(true);
+    for (const item of report.fixItems) expect(outsideCode(fixItemBlock(item))).not.toMatch(/<img/);
+    expect(outsideCode(report.toMarkdown())).not.toMatch(/<img/);
   });
 });

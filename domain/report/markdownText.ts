@@ -11,11 +11,13 @@ const ENTITY_CHARS = /[&<>]/g;
 const HAS_ENTITY_CHAR = /[&<>]/;
 const TEXT_CHARS = /[&<>[\\]/g;
 const HAS_TEXT_CHAR = /[&<>[\\]/;
+const INLINE_CHARS = /[&<>[\\`]/g;
+const HAS_INLINE_CHAR = /[&<>[\\`]/;
 const PIPE = /\|/g;
 const HAS_CODE = /`|~~~/;
 /** Anything quote() changes: an escaped character or a line break. */
 const QUOTE_CHANGES = /[&<>[\\\r\n\u2028\u2029\u0085\v\f]/;
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "\\": "\\\\" };
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "\\": "\\\\", "`": "\\`" };
 const entity = (c: string): string => ENTITIES[c];
 
 /** `&`, `<`, `>` as entities: Markdown renders them back as the characters, HTML never sees a tag. */
@@ -37,10 +39,15 @@ export function foldLines(text: string): string {
   return HAS_BREAK.test(text) ? text.replace(LINE_BREAKS, " ").replace(/ {2,}/g, " ") : text;
 }
 
-/** Text inside a running line (a list item, a paragraph line): escaped and folded. */
+/**
+ * Text inside a running line (a list item, a paragraph line): escaped and folded. Backticks are
+ * escaped too: such a line also holds our own code spans (a tool's name, a model's label), and a
+ * stray backtick in the text would pair with one of their fences, turning the untrusted text
+ * inside that span into live Markdown (a tool named `<img src=…>` loading a pixel).
+ */
 export function inline(text: string | null | undefined): string {
   if (text == null) return "";
-  return foldLines(escapeText(text));
+  return foldLines(HAS_INLINE_CHAR.test(text) ? text.replace(INLINE_CHARS, entity) : text);
 }
 
 /** A table cell: inline text with every `|` escaped, so the row keeps its column count. */
