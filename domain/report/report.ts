@@ -225,7 +225,7 @@ export class Report implements MarkdownSource {
     if (ranked.winner === null) return (this.#judgedVerdict = ranked);
     const outcome = await judge.verdict({ summaries: this.summaryByModel, instructions: this.#options.instructions ?? null });
     this.#verdictExchange = outcome.exchange;
-    this.#judgedVerdict = outcome.value ? judgedVerdict(ranked, judge.label, outcome.value) : ranked;
+    this.#judgedVerdict = outcome.value ? judgedVerdict(ranked, judge.label, outcome.value, this.summaryByModel) : ranked;
     const spent = outcome.exchange ? judgeUsageFromExchanges([outcome.exchange as { kind: string }]) : null;
     if (spent) {
       // The verdict belongs to no result: it is run-level judge spend. Views read before it change.

@@ -53,9 +53,24 @@ describe("verdict", () => {
   });
 
   it("lets a judge's present winner and rationale override the ranking", () => {
+    const summaries = summarizeByModel([fakeResult({ key: "a", label: "a" }), fakeResult({ key: "a", label: "b" })], [model("a"), model("b")]);
     const ranked = { winner: "a", rationale: "Ranked.", judge: "pass rate" };
-    expect(judgedVerdict(ranked, "opus", { winner: "b", rationale: "Cheaper at equal quality." })).toEqual({ winner: "b", rationale: "Cheaper at equal quality.", judge: "opus" });
-    expect(judgedVerdict(ranked, "opus", { winner: "b", rationale: " " })).toEqual({ winner: "b", rationale: "Ranked.", judge: "opus" });
-    expect(judgedVerdict(ranked, "opus", null)).toBe(ranked);
+    expect(judgedVerdict(ranked, "opus", { winner: "b", rationale: "Cheaper at equal quality." }, summaries)).toEqual({ winner: "b", rationale: "Cheaper at equal quality.", judge: "opus" });
+    expect(judgedVerdict(ranked, "opus", { winner: "a", rationale: " " }, summaries)).toEqual({ winner: "a", rationale: "Ranked.", judge: "opus" });
+    expect(judgedVerdict(ranked, "opus", null, summaries)).toBe(ranked);
+  });
+
+  it("gives a judge's pick without a rationale its own figures, never the ranked winner's", async () => {
+    // strong passes 3 of 3, weak 1 of 3; the judge names weak and says nothing more.
+    const results = ["s1", "s2", "s3"].flatMap((key) => [
+      fakeResult({ key, label: "strong" }),
+      fakeResult({ key, label: "weak", status: key === "s1" ? "passed" : "failed", score: key === "s1" ? 1 : 0.4 }),
+    ]);
+    const judge = new Judge({ label: "opus", complete: async () => '{"winner": "weak"}' });
+    const report = new Report({ results, models: [model("strong"), model("weak")], judge });
+    const verdict = await report.judgeVerdict();
+    expect(verdict?.winner).toBe("weak");
+    expect(verdict?.rationale).toMatch(/^Passed 1 of 3 scenarios \(33%\)/);
+    expect(report.verdictMarkdown()).toContain("**Best model: `weak`** — Passed 1 of 3 scenarios (33%)");
   });
 });

@@ -65,10 +65,21 @@ export function rankedVerdict(summaries: Record<string, ModelSummary>): Verdict 
   return { winner, rationale: rationaleFor(summaries[winner]), judge: "pass rate" };
 }
 
-/** The ranking with a judge's answer laid over it: its present winner / rationale win. */
-export function judgedVerdict(ranked: Verdict, judgeLabel: string, answer: { winner?: unknown; rationale?: unknown } | null): Verdict {
+/**
+ * The ranking with a judge's answer laid over it: its present winner / rationale win. A judge
+ * that picks another model and gives no rationale gets that model's own figures as the
+ * rationale, not the ranked winner's (reference-core §13.4 keeps the ranked rationale, which
+ * would credit the judge's pick with another model's pass rate).
+ */
+export function judgedVerdict(
+  ranked: Verdict,
+  judgeLabel: string,
+  answer: { winner?: unknown; rationale?: unknown } | null,
+  summaries: Record<string, ModelSummary>,
+): Verdict {
   if (!answer) return ranked;
   const winner = typeof answer.winner === "string" && answer.winner.trim() !== "" ? answer.winner : ranked.winner;
-  const rationale = typeof answer.rationale === "string" && answer.rationale.trim() !== "" ? answer.rationale : ranked.rationale;
-  return { winner, rationale, judge: judgeLabel };
+  if (typeof answer.rationale === "string" && answer.rationale.trim() !== "") return { winner, rationale: answer.rationale, judge: judgeLabel };
+  const own = winner !== ranked.winner && winner !== null && Object.hasOwn(summaries, winner) ? rationaleFor(summaries[winner]) : ranked.rationale;
+  return { winner, rationale: own, judge: judgeLabel };
 }
