@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeByModel } from "./summary.js";
-import { judgedVerdict, NOTHING_SCORED, rankModels, rankedVerdict } from "./verdict.js";
+import { judgedVerdict, NOTHING_RUN, NOTHING_SCORED, rankModels, rankedVerdict } from "./verdict.js";
 import { Judge } from "../judge/index.js";
 import { Report } from "./report.js";
 import { fakeResult, model } from "./testing.js";
@@ -46,6 +46,16 @@ describe("verdict", () => {
     expect(await report.judgeVerdict()).toEqual({ winner: null, rationale: NOTHING_SCORED, judge: "pass rate" });
     expect(asked).toEqual([]);
     expect(report.verdictMarkdown()).toContain(`**No best model** — ${NOTHING_SCORED}`);
+  });
+
+  it("names no best model when no model has a result", async () => {
+    let asked = 0;
+    const judge = new Judge({ label: "opus", complete: async () => ((asked += 1), '{"winner": "m1"}') });
+    const report = new Report({ results: [], models: [model("m1"), model("m2")], judge });
+    expect(await report.judgeVerdict()).toEqual({ winner: null, rationale: NOTHING_RUN, judge: "pass rate" });
+    expect(asked).toBe(0);
+    expect(report.toMarkdown()).not.toContain("**Best model");
+    expect(report.verdictMarkdown()).toContain(`**No best model** — ${NOTHING_RUN}`);
   });
 
   it("has no verdict for a single model", () => {

@@ -49,16 +49,20 @@ export function rationaleFor(summary: ModelSummary): string {
 
 /** What the verdict says when every pair of every model errored: there is nothing to rank. */
 export const NOTHING_SCORED = "No model can be picked: every pair is a run_error, so no answer was scored.";
+/** What the verdict says when no model has a result at all ("Passed 0 of 0" would still name one). */
+export const NOTHING_RUN = "No model can be picked: no scenario was run.";
 
 /**
- * The rule-based verdict, or null for a single model. When every pair errored (the agent was
- * unreachable, say), no model wins: the ranking would name one by the rule scores of empty
- * answers ("Best model: … Passed 0 of 4"), which says nothing about the models.
+ * The rule-based verdict, or null for a single model. When no model has a result, or every pair
+ * errored (the agent was unreachable, say), no model wins: the ranking would name one by the
+ * rule scores of empty answers ("Best model: … Passed 0 of 4", or "Passed 0 of 0"), which says
+ * nothing about the models.
  */
 export function rankedVerdict(summaries: Record<string, ModelSummary>): Verdict | null {
   const labels = Object.keys(summaries);
   if (labels.length < 2) return null;
-  if (labels.every((label) => summaries[label].scenarios > 0 && summaries[label].errored === summaries[label].scenarios)) {
+  if (labels.every((label) => summaries[label].scenarios === 0)) return { winner: null, rationale: NOTHING_RUN, judge: "pass rate" };
+  if (labels.every((label) => summaries[label].errored === summaries[label].scenarios)) {
     return { winner: null, rationale: NOTHING_SCORED, judge: "pass rate" };
   }
   const [winner] = rankModels(summaries);
