@@ -9,7 +9,7 @@ import type { ReportDocument } from "./html/index.js";
 import type { CriterionStats, FixItem, ModelSummary, Recommendation } from "./reportTypes.js";
 
 export interface DerivedFigures {
-  /** In the report's model order (labelsInResultOrder), one row per model, a zero row for a model with no result. */
+  /** In the report's model order (labelsInRecordedOrder), one row per model, a zero row for a model with no result. */
   summary_by_model: Record<string, ModelSummary>;
   criteria: Record<string, CriterionStats | Record<string, CriterionStats>>;
   recommendations: Recommendation[];

@@ -9,7 +9,7 @@ import type { ComparisonJSON } from "../stats/index.js";
 import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type { ReportOptions } from "./report.js";
 import type { Release, Verdict } from "./reportTypes.js";
-import { labelsInResultOrder } from "./modelOrder.js";
+import { labelsInRecordedOrder } from "./modelOrder.js";
 
 const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "error", "cost", "metadata"] as const;
 
@@ -49,7 +49,7 @@ function inProgressOf(value: unknown): { total: number } | null {
 export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): ReportOptions {
   if (!doc || !Array.isArray(doc.results)) throw new TypeError("Report.fromJSON: results must be an array");
   const summaries = doc.summary_by_model ?? doc.models ?? {};
-  const labels = labelsInResultOrder(Object.keys(summaries), doc.results.map((result) => result?.label));
+  const labels = labelsInRecordedOrder(Object.keys(summaries), doc.results.map((result) => result?.label));
   const models = labels.map((label) => ({ label, provider: summaries[label].provider ?? "", model: summaries[label].model ?? label }));
   const results = doc.results.map(resultFrom);
   const recorded = (doc as { run_judge_usage?: Record<string, unknown> | null }).run_judge_usage;

@@ -3,7 +3,7 @@
 // pieces) and the shapes it reads and writes.
 export { Report } from "./report.js";
 export { derivedFromJSON, derivedFromJSONOrNull, type DerivedFigures } from "./derivedFromJson.js";
-export { comparisonInModelOrder, labelsInResultOrder } from "./modelOrder.js";
+export { comparisonInModelOrder, labelsInRecordedOrder, labelsInResultOrder } from "./modelOrder.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {
   CriterionStats, FixAction, FixItem, FixTool, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,

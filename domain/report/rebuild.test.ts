@@ -61,6 +61,17 @@ describe("Report.fromJSON", () => {
     expect(JSON.stringify(rebuilt.toJSON())).toBe(JSON.stringify(report.toJSON()));
   });
 
+  it("keeps the recorded model order when a later model's result comes first (a running run)", async () => {
+    // claude-sonnet-5 before gpt-5-mini is not jsonb's order (shorter keys first), so it is as written.
+    const ordered = [models[1], models[0]];
+    const full = await new Runner({ scenarios, models: ordered, replay }).run();
+    const running = new Report({ results: full.results.filter((r) => r.label === "gpt-5-mini"), models: ordered, inProgress: { total: full.results.length } });
+    const rebuilt = Report.fromJSON(JSON.parse(JSON.stringify(running.toJSON())));
+    expect(rebuilt.models.map((m) => m.label)).toEqual(["claude-sonnet-5", "gpt-5-mini"]);
+    expect(rebuilt.toMarkdown()).toBe(running.toMarkdown());
+    expect(rebuilt.toHtml()).toBe(running.toHtml());
+  });
+
   it("renders the recorded verdict and comparison rather than computing them", async () => {
     const { report } = await runReport();
     const saved = JSON.parse(JSON.stringify(report.toJSON()));

@@ -5,7 +5,7 @@
 // document's own summary_by_model (or the Ruby library's `models`) and fix_items are a host's
 // claims nothing checked against its results (reference-platform feature 30: "summaries
 // recomputed from stored results"). A pure function of the event, so a rebuild writes the same rows.
-import { derivedFromJSONOrNull, labelsInResultOrder, type DerivedFigures, type EventOf, type ReportDocument } from "@verdict/domain";
+import { derivedFromJSONOrNull, labelsInRecordedOrder, type DerivedFigures, type EventOf, type ReportDocument } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
@@ -70,7 +70,7 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
   const byModel = asObject(report.summary_by_model) ?? asObject(report.models) ?? {};
   const derived = derivedOf(report);
   // In the report's model order, which its results keep (the event's jsonb sorted the keys).
-  const labels = labelsInResultOrder(Object.keys(byModel), list(report.results).map((r) => str(asObject(r)?.label) ?? ""));
+  const labels = labelsInRecordedOrder(Object.keys(byModel), list(report.results).map((r) => str(asObject(r)?.label) ?? ""));
   const models = labels.map((label) => {
     const m = asObject(byModel[label]) ?? {};
     return { label, provider: str(m.provider) ?? "", model: str(m.model) ?? label };

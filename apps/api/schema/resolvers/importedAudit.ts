@@ -3,7 +3,7 @@
 // comparison), as the run's other reads (`run { verdict results }`, the report) take them. The
 // ranking inputs are the summaries those results give (derivedFromJSON), as the run's
 // `models { summary }` and its report.md have them, not the document's own summary_by_model.
-import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInResultOrder, type EventData, type ReportDocument } from "@verdict/domain";
+import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInRecordedOrder, type EventData, type ReportDocument } from "@verdict/domain";
 import { resultStatusOf } from "../types/enums.js";
 import type { GradeAudit, VerdictAudit } from "../types/report.js";
 
@@ -49,7 +49,7 @@ export function importedVerdict(imported: EventData<"ReportImported">): VerdictA
   const recorded = isObject(report.comparison) ? report.comparison : null;
   if (!verdict && !recorded) return null;
   // jsonb sorted the models' keys; the results keep the report's order.
-  const labels = labelsInResultOrder(Object.keys(byModel), results(report).map((r) => text(r.label) ?? ""));
+  const labels = labelsInRecordedOrder(Object.keys(byModel), results(report).map((r) => text(r.label) ?? ""));
   const comparison = recorded
     ? { comparison: comparisonInModelOrder(recorded, labels), seed: num(recorded.seed), resamples: num(recorded.resamples), confidence: num(recorded.confidence) }
     : null;
