@@ -104,6 +104,8 @@ describe("scenarioCosts", () => {
       judge_cost: 0.002,
       total: 0.006,
       estimated: false,
+      agent_estimated: false,
+      judge_estimated: false,
       models: {
         a: { cost: 0.001, judge_cost: 0.002, cost_source: "reported" },
         b: { cost: 0.003, judge_cost: null, cost_source: "reported" },
@@ -112,16 +114,16 @@ describe("scenarioCosts", () => {
     expect(costs.s2).toMatchObject({ cost: null, judge_cost: null, total: null, estimated: false });
   });
 
-  it("is estimated when any part is, or one model went unpriced while another was priced", () => {
+  it("is estimated when any part is, or one model went unpriced while another was priced, and says which part", () => {
     const costs = scenarioCosts([
       result("est", "a", 0.001, estimated(0.001)),
       result("gap", "a", 0.001),
       result("gap", "b", null),
       result("judge", "a", 0.001, { judge_usage: { calls: 1, cost: 0.01, source: "traces" } }),
     ]);
-    expect(costs.est.estimated).toBe(true);
-    expect(costs.gap.estimated).toBe(true);
-    expect(costs.judge.estimated).toBe(true);
+    expect(costs.est).toMatchObject({ estimated: true, agent_estimated: true, judge_estimated: false });
+    expect(costs.gap).toMatchObject({ estimated: true, agent_estimated: true, judge_estimated: false });
+    expect(costs.judge).toMatchObject({ estimated: true, agent_estimated: false, judge_estimated: true });
   });
 });
 

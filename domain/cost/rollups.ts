@@ -37,7 +37,12 @@ export interface ScenarioCostSummary {
   cost: number | null;
   judge_cost: number | null;
   total: number | null;
+  /** Some part is an estimate: the agent's or the judge's. */
   estimated: boolean;
+  /** The agent's cost is an estimate (some replay estimated) or a lower bound (some unpriced). */
+  agent_estimated: boolean;
+  /** Some judge usage in the scenario was estimated. */
+  judge_estimated: boolean;
   models: Record<string, { cost: number | null; judge_cost: number | null; cost_source: CostSource }>;
 }
 
@@ -147,6 +152,8 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
       judge_cost: judge,
       total: cost === null && judge === null ? null : round6((cost ?? 0) + (judge ?? 0)),
       estimated: anyEstimated || (anyUnpriced && priced > 0) || anyUsageEstimated,
+      agent_estimated: anyEstimated || (anyUnpriced && priced > 0),
+      judge_estimated: anyUsageEstimated,
       models,
     };
   }

@@ -58,9 +58,9 @@ function matrixCell(result: ReportResult | undefined): string {
 
 function costText(cost: ScenarioCost | undefined): string {
   if (!cost) return EMPTY;
-  const estimated = cost.estimated;
-  let text = money(cost.cost, { estimated });
-  if (cost.judge_cost !== null) text += ` (judge ${money(cost.judge_cost, { estimated })})`;
+  // Each part carries its own `~`: a reported judge spend is not an estimate because the agent's was.
+  let text = money(cost.cost, { estimated: cost.agent_estimated });
+  if (cost.judge_cost !== null) text += ` (judge ${money(cost.judge_cost, { estimated: cost.judge_estimated })})`;
   return text;
 }
 

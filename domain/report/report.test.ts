@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { Report } from "./report.js";
+import { Judge } from "../judge/index.js";
+import { ModelSpec } from "../models/index.js";
+import { Runner } from "../runner/index.js";
+import { Scenario } from "../scenarios/index.js";
 import { checkGfm } from "./gfmCheck.js";
 import { fakeResult, markdownSourceOf, model } from "./testing.js";
 import type { ReportResult } from "./reportTypes.js";
@@ -106,6 +110,31 @@ describe("Report Markdown", () => {
     expect(qwen).toContain("## What to fix for `qwen3:8b`");
     expect(qwen).toContain("### expected tool not called ×1");
     expect(report.fixItemsMarkdown({ model: "gpt-5-mini" })).toBe("## What to fix for `gpt-5-mini`\n\nNothing to fix.");
+  });
+
+  it("marks each part of a scenario's cost as an estimate on its own: the agent's and the judge's", async () => {
+    // agent_estimated: m1's cost is estimated, the judge's usage reported; judge_estimated: the reverse.
+    const judge = new Judge({
+      label: "judge",
+      complete: async ({ prompt }) => ({
+        text: '{"score": 0.9}',
+        usage: { cost: 0.0001, source: prompt.includes("judge_estimated") ? "estimated" : "reported" },
+      }),
+    });
+    const scenarios = ["agent_estimated", "judge_estimated"].map((key) => new Scenario({ key, prompt: `Question ${key}` }));
+    const replay = (scenario: Scenario, spec: ModelSpec) => ({
+      answer: "A complete answer to the question.",
+      cost: 0.001,
+      metadata: scenario.key === "agent_estimated" && spec.label === "m1" ? { cost_source: "estimated" } : {},
+    });
+    const models = ["m1", "m2"].map((label) => ModelSpec.parse(label, { defaultProvider: "openai" }));
+    const report = await new Runner({ scenarios, models, replay, judge }).run();
+    const row = (key: string) => report.toMarkdown().split("\n").find((line) => line.startsWith(`| \`${key}\``))!;
+    expect(row("agent_estimated")).toMatch(/\| ~\$0\.0020 \(judge \$0\.000200\) \|$/);
+    expect(row("judge_estimated")).toMatch(/\| \$0\.0020 \(judge ~\$0\.000200\) \|$/);
+    const html = report.toHtml();
+    expect(html).toContain("<small>~$0.0020 (judge $0.000200)</small>");
+    expect(html).toContain("<small>$0.0020 (judge ~$0.000200)</small>");
   });
 
   it("renders a fix item with its tools, server and where the fix lives", () => {

@@ -16,7 +16,10 @@ export interface ScenarioView {
   byLabel: Map<string, ResultDoc>;
   cost: number | null;
   judgeCost: number | null;
-  estimated: boolean;
+  /** The agent's cost is an estimate, or a lower bound (only some models priced). */
+  agentEstimated: boolean;
+  /** Some judge usage was estimated. */
+  judgeEstimated: boolean;
 }
 
 export interface ReportView {
@@ -198,7 +201,8 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
         byLabel: new Map(),
         cost: null,
         judgeCost: null,
-        estimated: false,
+        agentEstimated: false,
+        judgeEstimated: false,
       };
       byKey.set(result.scenario_key, scenario);
       order.push(scenario);
@@ -206,7 +210,8 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
     if (!scenario.byLabel.has(result.label)) scenario.byLabel.set(result.label, result);
     scenario.cost = sum(scenario.cost, result.cost);
     scenario.judgeCost = sum(scenario.judgeCost, result.judge_usage?.cost);
-    if (resultEstimated(result) || usageEstimated(result.judge_usage)) scenario.estimated = true;
+    if (resultEstimated(result)) scenario.agentEstimated = true;
+    if (usageEstimated(result.judge_usage)) scenario.judgeEstimated = true;
   }
   // Some models priced and others not: the sum is a lower bound. A loop, not arrays per scenario.
   for (const scenario of order) {
@@ -216,7 +221,7 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
       if (typeof r.cost === "number") priced = true;
       else unpriced = true;
     }
-    if (priced && unpriced) scenario.estimated = true;
+    if (priced && unpriced) scenario.agentEstimated = true;
   }
   return order;
 }

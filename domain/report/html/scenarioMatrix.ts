@@ -58,7 +58,7 @@ function scenarioRow(view: ReportView, scenario: ScenarioView): string {
   const first = scenario.byLabel.values().next().value as ResultDoc | undefined;
   const expected = first?.expect?.tools?.length ? `<small>expects ${escapeHtml(first.expect.tools.join(", "))}</small>` : "";
   const cost = scenario.cost == null && scenario.judgeCost == null ? "—"
-    : `${view.money(scenario.cost, scenario.estimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(scenario.judgeCost, scenario.estimated)})`}`;
+    : `${view.money(scenario.cost, scenario.agentEstimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(scenario.judgeCost, scenario.judgeEstimated)})`}`;
   const key = escapeHtml(scenario.key);
   let html = `<tr><td><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</td>`;
   for (const label of view.labels) html += cell(view, scenario.byLabel.get(label));
@@ -82,7 +82,7 @@ function groupRow(view: ReportView, group: string, members: ScenarioView[]): str
   });
   for (const scenario of members) {
     if (scenario.cost != null) cost = (cost ?? 0) + scenario.cost;
-    if (scenario.estimated) estimated = true;
+    if (scenario.agentEstimated) estimated = true;
   }
   return `<tr class="group"><td>${escapeHtml(group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(cost, estimated))}</td></tr>`;
 }
