@@ -154,6 +154,14 @@ describe("Report Markdown", () => {
   });
 });
 
+describe("Report options", () => {
+  it("refuses options that cannot be meant, naming the option and the rule", () => {
+    expect(() => new Report({ results: null, models: [] } as never)).toThrow("Report: results must be an array of Result");
+    expect(() => new Report({ results: [], models: undefined } as never)).toThrow("Report: models must be an array of model specs");
+    expect(() => new Report({ results: [], models: [], threshold: 70 })).toThrow("Report: threshold must be a number from 0 to 1, got 70");
+  });
+});
+
 describe("Report JSON", () => {
   it("uses the guide's snake_case keys in a fixed order, comparison only when comparing", () => {
     const json = build().toJSON() as unknown as Record<string, unknown>;

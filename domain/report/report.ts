@@ -118,11 +118,15 @@ export class Report implements MarkdownSource {
   #verdictExchange: unknown = null;
 
   constructor(options: ReportOptions) {
+    if (!Array.isArray(options?.results)) throw new TypeError("Report: results must be an array of Result");
+    if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
+    const threshold = options.threshold ?? 0.7;
+    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Report: threshold must be a number from 0 to 1, got ${String(threshold)}`);
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));
     this.criteria = options.criteria ?? [];
-    this.threshold = options.threshold ?? 0.7;
+    this.threshold = threshold;
     // By reference: a correlation keeps writing onto the hash the report carries.
     this.metadata = options.metadata ?? {};
     this.agentName = options.agentName?.trim() ? options.agentName : "the agent";

@@ -110,6 +110,22 @@ describe("Runner.run", () => {
     expect(onResult).not.toHaveBeenCalled();
   });
 
+  it("refuses settings that cannot be meant, naming the option and the rule", () => {
+    const replay = () => ({ answer: "An answer." });
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ concurrency: 0 }, /concurrency must be a positive integer, got 0/],
+      [{ replayTimeoutMs: -1 }, /replayTimeoutMs must be a positive number, got -1/],
+      [{ threshold: 2 }, /threshold must be a number from 0 to 1, got 2/],
+      [{ threshold: Number.NaN }, /threshold must be a number from 0 to 1, got NaN/],
+      [{ threshold: "0.7" }, /threshold must be a number from 0 to 1, got 0.7/],
+      [{ judgeLimit: -1 }, /judgeLimit must be a whole number of calls, 0 or more/],
+      [{ judgeLimit: 2.5 }, /judgeLimit must be a whole number of calls, 0 or more/],
+    ];
+    for (const [options, message] of cases) expect(() => new Runner({ scenarios, models, replay, ...options } as never), JSON.stringify(options)).toThrow(message);
+    expect(() => new Runner({ scenarios, models, replay, threshold: 0, judgeLimit: Infinity })).not.toThrow();
+    expect(() => new Runner({ scenarios, models, replay, threshold: 1, judgeLimit: 0 })).not.toThrow();
+  });
+
   it("replays in parallel with concurrency > 1 and keeps scenario x model order", async () => {
     let inFlight = 0;
     let most = 0;

@@ -81,6 +81,11 @@ export class Runner {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`Runner: concurrency must be a positive integer, got ${String(concurrency)}`);
     const timeout = options.replayTimeoutMs;
     if (timeout != null && !(Number.isFinite(timeout) && timeout > 0)) throw new RangeError(`Runner: replayTimeoutMs must be a positive number, got ${String(timeout)}`);
+    const threshold = options.threshold ?? 0.7;
+    // A threshold over 1 would fail every answer and NaN pass every one: both are typos, not settings.
+    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Runner: threshold must be a number from 0 to 1, got ${String(threshold)}`);
+    const judgeLimit = options.judgeLimit ?? DEFAULT_JUDGE_LIMIT;
+    if (!(Number.isInteger(judgeLimit) || judgeLimit === Infinity) || judgeLimit < 0) throw new RangeError(`Runner: judgeLimit must be a whole number of calls, 0 or more (Infinity for no limit), got ${String(judgeLimit)}`);
     this.#options = options;
     this.scenarios = options.scenarios;
     this.models = options.models;
@@ -91,7 +96,7 @@ export class Runner {
     this.#settings = {
       replay: options.replay,
       criteria: options.criteria ?? [],
-      scorer: new Scorer({ criteria: options.criteria ?? [], threshold: options.threshold ?? 0.7 }),
+      scorer: new Scorer({ criteria: options.criteria ?? [], threshold }),
       judge: options.judge ?? null,
       judgeTask: options.judgeTask ?? true,
       availableTools: tools,
@@ -99,9 +104,9 @@ export class Runner {
       judgeKeys: (options.criteria ?? []).filter((c) => c.type === "llm_judge").map((c) => c.key),
       instructions: options.instructions ?? null,
       agentName: options.agentName?.trim() ? options.agentName : "The agent",
-      threshold: options.threshold ?? 0.7,
+      threshold,
       refineFaults: options.refineFaults ?? DEFAULT_REFINE_FAULTS,
-      judgeLimit: options.judgeLimit ?? DEFAULT_JUDGE_LIMIT,
+      judgeLimit,
       refineGate: options.refineGate ?? null,
       requireJudgeScores: options.requireJudgeScores ?? false,
       replayTimeoutMs: timeout ?? null,
