@@ -71,7 +71,7 @@ function checkAmount(value: unknown, max: number, field: string): void {
 /** What a result may be: the Result statuses (reference-core §7). */
 export const RESULT_STATUSES = ["passed", "failed", "errored"] as const;
 
-/** A score or criterion score: omitted (null) or a number from 0 to 1, as the scorer gives them. */
+/** A score, a criterion score or the pass threshold: omitted (null) or a number from 0 to 1, as the scorer takes them. */
 function checkScore(value: unknown, field: string): void {
   if (value === undefined || value === null) return;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
@@ -175,7 +175,7 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     checkResultFigures(result, field);
     checkReplay(result, field);
   });
-  checkNumber(report.threshold, "report.threshold");
+  checkScore(report.threshold, "report.threshold");
   checkComparison(report.comparison);
   // The judge's calls for the run itself (the verdict), which the run's judge usage adds in.
   checkUsage(report.run_judge_usage, "report.run_judge_usage");

@@ -337,6 +337,10 @@ describe("ImportReport on the run stream", () => {
     refused([{ ...ok, tool_calls: { name: "x" } }], "report.results[0].tool_calls", "report.results[0].tool_calls: must be an array of tool calls, got object");
     refused([{ ...ok, error: 5 }], "report.results[0].error", "report.results[0].error: must be a string, an Error or null, got number");
     refused([{ ...ok, metadata: "x" }], "report.results[0].metadata", 'report.results[0].metadata: must be an object, got the string "x"');
+    // A pass threshold of 70 (a percentage) would render "pass ≥ 7000%": refused like a score.
+    expect(() => g.when({ ...command, report: { ...report, results: [ok], threshold: 70 } })).toThrow(
+      expect.objectContaining({ code: "validation", field: "report.threshold", message: "report.threshold must be a number from 0 to 1" }),
+    );
     // Distinct pairs, nulls where a result may omit a figure, and scores in range are fine.
     const fine = [ok, { ...ok, scenario_key: "b", status: "errored", score: null, scores: { tone: 0, x: null }, answer: null, error: "timeout" }];
     expect(g.when({ ...command, report: { ...report, results: fine } })[0].type).toBe("ReportImported");
