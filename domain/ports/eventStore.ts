@@ -50,6 +50,13 @@ export interface ReadStreamOptions {
   /** First stream version to read (inclusive); backward reads start here and go down. */
   from?: bigint | "start" | "end";
   direction?: "forwards" | "backwards";
+  /**
+   * Read one page: at most this many events, and fewer once their data and metadata reach the
+   * store's page budget, as readAll's pages (an event may hold 8 MB; always at least one event,
+   * however large). So a short page is not the end of the stream: read on from the version after
+   * its last event (before it, backwards) until a page is empty. Omit to read every event from
+   * `from` at once, with no budget.
+   */
   limit?: number;
 }
 

@@ -88,8 +88,24 @@ const READ_PAGE = `SELECT ${COLUMNS}, bytes, cut_after FROM (
   WHERE n = 1 OR running <= $6
   ORDER BY transaction_id, global_position`;
 
+// A stream read: every event from $2 (no limit), or at most $3 of them (limit 1: no budget
+// to apply, a page always holds its first event).
 const READ_FORWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3`;
 const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version DESC LIMIT $3`;
+
+// A page of a stream, cut by bytes as READ_PAGE cuts a page of the log: at most $3 events from
+// $2, and once their running bytes pass $4 no more (the first is always taken). Without it a
+// catalog imported on every commit made each import read every earlier one (1.2 MB stored each)
+// into one array.
+const streamPage = (order: "ASC" | "DESC") => `SELECT ${COLUMNS} FROM (
+    SELECT page.*, sum(bytes) OVER w AS running, row_number() OVER w AS n
+      FROM (SELECT messages.*, ${EVENT_BYTES} AS bytes FROM messages
+        WHERE stream_id = $1 AND stream_version ${order === "ASC" ? ">=" : "<="} $2 ORDER BY stream_version ${order} LIMIT $3) page
+    WINDOW w AS (ORDER BY stream_version ${order} ROWS UNBOUNDED PRECEDING)) sized
+  WHERE n = 1 OR running <= $4
+  ORDER BY stream_version ${order}`;
+const READ_STREAM_PAGE_FORWARDS = streamPage("ASC");
+const READ_STREAM_PAGE_BACKWARDS = streamPage("DESC");
 const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position, now() AS recorded_at";
 const APPEND = `SELECT ${RESULT} FROM verdict_append($1, $2, $3, $4::jsonb)`;
 const RECORDED = `SELECT ${RESULT} FROM verdict_recorded_append($1, $2::jsonb)`;
@@ -204,7 +220,11 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
     const from = readOptions.from ?? (backwards ? "end" : "start");
     const start = from === "start" ? "0" : from === "end" ? (backwards ? MAX_VERSION : null) : from.toString();
     if (start === null) return [];
-    const rows = await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, readOptions.limit ?? null]);
+    const { limit } = readOptions;
+    const rows =
+      limit === undefined || limit === 1
+        ? await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, limit ?? null])
+        : await runner.query<MessageRow>(backwards ? READ_STREAM_PAGE_BACKWARDS : READ_STREAM_PAGE_FORWARDS, [streamId, start, limit, maxPageBytes]);
     return rows.map(toRecorded);
   }
 
