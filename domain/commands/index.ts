@@ -56,6 +56,7 @@ export {
   checkCommand,
   loadAggregate,
   readWholeStream,
+  forEachStreamPage,
   DEFAULT_RETRIES,
   type HandleOptions,
   type HandledCommand,
