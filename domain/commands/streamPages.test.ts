@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { EventStore, ReadStreamOptions, RecordedEvent } from "../ports/eventStore.js";
 import { forEachStreamPage, handleCommand, loadAggregate, readWholeStream } from "./handleCommand.js";
 import { catalogAggregate } from "./catalog/catalogAggregate.js";
+import { lastCatalogImport } from "./catalog/lastImport.js";
 import { catalogStream } from "../events/streams.js";
 import { InMemoryEventStore } from "./testing/inMemoryEventStore.js";
 import { fixedClock, sequentialIds } from "./testing/fixed.js";
@@ -154,5 +155,17 @@ describe("loadAggregate over a stream larger than a page", () => {
     expect(changed.events.map((e) => [e.type, e.streamVersion])).toEqual([["CatalogImported", BigInt(IMPORTS)]]);
     expect(changed.state.imports).toBe(IMPORTS + 1);
     for (const read of reads.reads) expect(read.events === 1 || read.bytes <= BUDGET).toBe(true);
+  });
+
+  it("lastCatalogImport reads the stream's end only", async () => {
+    const reads = recording(store);
+    expect((await lastCatalogImport(reads, "acme", "support_desk"))?.digest).toBe(digest(IMPORTS));
+    expect(reads.reads).toHaveLength(1);
+    expect(await lastCatalogImport(reads, "acme", "none")).toBeNull();
+    // Removed since: none; imported again after: that one.
+    await handleCommand(store, catalogAggregate, STREAM, { type: "RemoveCatalog", tenant: "acme", key: "support_desk" }, deps());
+    expect(await lastCatalogImport(store, "acme", "support_desk")).toBeNull();
+    await handleCommand(store, catalogAggregate, STREAM, importNo(1), deps());
+    expect((await lastCatalogImport(store, "acme", "support_desk"))?.digest).toBe(digest(1));
   });
 });
