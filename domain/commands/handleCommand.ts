@@ -1,7 +1,7 @@
 // Command handling: read the stream, fold it, decide, append with the expected version the
 // read saw ("no stream" for a new stream, else the exact version). A lost race is retried a
 // bounded number of times when the aggregate allows it for that command.
-import type { EventStore, EventToAppend, LogPosition, RecordedEvent } from "../ports/eventStore.js";
+import type { EventStore, EventToAppend, LogPosition, RecordedEvent, StreamPage } from "../ports/eventStore.js";
 import { WrongExpectedVersionError } from "../ports/eventStore.js";
 import type { Clock, IdGenerator } from "../events/clock.js";
 import { DomainError } from "../events/domainError.js";
@@ -50,8 +50,9 @@ export interface HandledCommand<S> {
  * Hands a stream's events to `visit` page by page (from its start forwards, or from its end
  * backwards), reading each page once `visit` returned from the one before; `visit` returns false
  * to stop there. A page holds at most PAGE events and fewer once they reach the store's byte
- * budget, so only an empty page ends the stream: a catalog's events may hold 4 MB of JSON each,
- * and a page cut short after a few of them is not its end.
+ * budget (a catalog's events may hold 4 MB of JSON each): a page cut short that way says so
+ * (`cut`), and the next is read; a shorter page that is not cut is the stream's end, so a small
+ * stream (the usual command's) costs one query.
  *
  * A callback rather than an async iterator: a for await loop keeps the last page it was handed
  * until the next one arrives (V8 leaves it in the loop's registers), so a fold over it held two
@@ -64,12 +65,13 @@ export async function forEachStreamPage(
   direction: "forwards" | "backwards" = "forwards",
 ): Promise<void> {
   let from: bigint | "start" | "end" = direction === "forwards" ? "start" : "end";
-  let page = await store.readStream(streamId, { from, direction, limit: PAGE });
+  let page: StreamPage = await store.readStream(streamId, { from, direction, limit: PAGE });
   while (page.length > 0) {
     const last = page[page.length - 1].streamVersion;
+    const ended = page.length < PAGE && !page.cut;
     if (visit(page) === false) return;
     page = []; // let go of this page before the next is read
-    if (direction === "backwards" && last === 0n) return;
+    if (ended || (direction === "backwards" && last === 0n)) return;
     from = direction === "forwards" ? last + 1n : last - 1n;
     page = await store.readStream(streamId, { from, direction, limit: PAGE });
   }

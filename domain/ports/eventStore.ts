@@ -53,12 +53,19 @@ export interface ReadStreamOptions {
   /**
    * Read one page: at most this many events, and fewer once their data and metadata reach the
    * store's page budget, as readAll's pages (an event may hold 8 MB; always at least one event,
-   * however large). So a short page is not the end of the stream: read on from the version after
-   * its last event (before it, backwards) until a page is empty. Omit to read every event from
-   * `from` at once, with no budget.
+   * however large). A page the budget cut short is marked `cut` (StreamPage): read on from the
+   * version after its last event (before it, backwards). A short page that is not cut is the
+   * end of the stream. Omit to read every event from `from` at once, with no budget.
    */
   limit?: number;
 }
+
+/**
+ * What readStream answers. `cut` is set when the page's byte budget left out events that follow
+ * it, so a page shorter than its limit is the end of the stream only when it is not cut: a reader
+ * of a small stream (every command loads one) stops after one query instead of asking again.
+ */
+export type StreamPage = RecordedEvent[] & { cut?: boolean };
 
 export interface EventFilter {
   /** Only streams whose id starts with one of these prefixes (e.g. "run-"). */
@@ -89,7 +96,7 @@ export interface SubscribeAllOptions {
 
 export interface EventStore {
   append(streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }): Promise<AppendResult>;
-  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StreamPage>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**
    * Catches up from `after` (reading pages bounded as readAll's are), then delivers live events,

@@ -5,7 +5,7 @@
 // a log of its own. A skipped case names its reason in the suite call.
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { EventStore, EventToAppend, LogPosition, RecordedEvent } from "../../domain/ports/eventStore.js";
+import type { EventStore, EventToAppend, LogPosition, RecordedEvent, StreamPage } from "../../domain/ports/eventStore.js";
 import { WrongExpectedVersionError } from "../../domain/ports/eventStore.js";
 
 /** Settings a case asks of its store; every factory hands them to its adapter's options. */
@@ -103,8 +103,8 @@ async function readInPages(store: EventStore, limit: number, streamPrefixes: str
  * A stream read page by page (`limit` each) from its start forwards or its end backwards, each
  * page after the last event read, until a page is empty: the pages.
  */
-async function readStreamInPages(store: EventStore, streamId: string, limit: number, direction: "forwards" | "backwards"): Promise<RecordedEvent[][]> {
-  const pages: RecordedEvent[][] = [];
+async function readStreamInPages(store: EventStore, streamId: string, limit: number, direction: "forwards" | "backwards"): Promise<StreamPage[]> {
+  const pages: StreamPage[] = [];
   for (;;) {
     const last = pages.at(-1)?.at(-1)?.streamVersion;
     if (direction === "backwards" && last === 0n) return pages;
@@ -374,12 +374,17 @@ const cases = {
     }
     const forwards = await readStreamInPages(store, stream, 100, "forwards");
     expect(forwards.map((page) => page.length)).toEqual([3, 3, 3, 1]);
+    // A page the budget cut says so; the last, short because the stream ends, does not.
+    expect(forwards.map((page) => page.cut === true)).toEqual([true, true, true, false]);
     expect(ids(forwards.flat())).toEqual(written);
     const backwards = await readStreamInPages(store, stream, 100, "backwards");
     expect(backwards.map((page) => page.length)).toEqual([3, 3, 3, 1]);
+    expect(backwards.map((page) => page.cut === true)).toEqual([true, true, true, false]);
     expect(ids(backwards.flat())).toEqual([...written].reverse());
     // The limit still holds below the budget.
-    expect((await readStreamInPages(store, stream, 2, "forwards")).map((page) => page.length)).toEqual([2, 2, 2, 2, 2]);
+    const byLimit = await readStreamInPages(store, stream, 2, "forwards");
+    expect(byLimit.map((page) => page.length)).toEqual([2, 2, 2, 2, 2]);
+    expect(byLimit.some((page) => page.cut === true)).toBe(false);
     // From a version: the page starts there.
     expect((await store.readStream(stream, { from: 5n, limit: 100 })).map((e) => e.streamVersion)).toEqual([5n, 6n, 7n]);
     expect((await store.readStream(stream, { from: 5n, direction: "backwards", limit: 100 })).map((e) => e.streamVersion)).toEqual([5n, 4n, 3n]);
@@ -394,7 +399,9 @@ const cases = {
     await store.append(stream, sent.slice(0, 2));
     await store.append(stream, sent.slice(2));
     const [first, huge, ...rest] = sent.map((e) => e.id);
-    expect((await readStreamInPages(store, stream, 100, "forwards")).map(ids)).toEqual([[first], [huge], rest]);
+    const forwards = await readStreamInPages(store, stream, 100, "forwards");
+    expect(forwards.map(ids)).toEqual([[first], [huge], rest]);
+    expect(forwards.map((page) => page.cut === true)).toEqual([true, true, false]);
     expect((await readStreamInPages(store, stream, 100, "backwards")).map(ids)).toEqual([[...rest].reverse(), [huge], [first]]);
     const [alone] = await store.readStream(stream, { from: 1n, limit: 100 });
     expect((alone.data as { blob: string }).blob).toBe(sent[1].data.blob);

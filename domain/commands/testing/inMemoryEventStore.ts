@@ -10,6 +10,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamPage,
 } from "../../ports/eventStore.js";
 
 /** The default page budget, as infra/eventstore/page.ts's DEFAULT_MAX_PAGE_BYTES (domain does not import infra). */
@@ -73,7 +74,7 @@ export class InMemoryEventStore implements EventStore {
     return { nextExpectedVersion: last.streamVersion, position: last.position };
   }
 
-  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StreamPage> {
     const stream = this.streams.get(streamId) ?? [];
     const backwards = options.direction === "backwards";
     const from = options.from ?? (backwards ? "end" : "start");
@@ -81,11 +82,14 @@ export class InMemoryEventStore implements EventStore {
     const picked = backwards ? stream.slice(0, start + 1).reverse() : stream.slice(start);
     if (options.limit === undefined) return picked;
     // A page: at most `limit` events, fewer once they reach the budget, never none (the port).
-    const page: RecordedEvent[] = [];
+    const page: StreamPage = [];
     let used = 0;
     for (const event of picked.slice(0, options.limit)) {
       const bytes = this.sizes.get(event) ?? 0;
-      if (page.length > 0 && used + bytes > this.maxPageBytes) break;
+      if (page.length > 0 && used + bytes > this.maxPageBytes) {
+        page.cut = true;
+        break;
+      }
       page.push(event);
       used += bytes;
     }

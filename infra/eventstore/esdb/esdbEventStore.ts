@@ -31,6 +31,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
@@ -72,7 +73,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     }
   }
 
-  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<StreamPage> {
     validateStreamId(streamId);
     validateLimit(readOptions.limit);
     const backwards = readOptions.direction === "backwards";
@@ -80,7 +81,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     if (from === "end" && !backwards) return [];
     // With a limit (above 1) a page stops at maxPageBytes too, counted as readAll counts it.
     const maxBytes = readOptions.limit === undefined || readOptions.limit === 1 ? Number.POSITIVE_INFINITY : maxPageBytes;
-    const events: RecordedEvent[] = [];
+    const events: StreamPage = [];
     let used = 0;
     try {
       const read = client.readStream(streamId, {
@@ -92,7 +93,10 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
         const event = toRecorded(resolved);
         if (!event) continue;
         const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(event);
-        if (!fitsPage(events.length, used, bytes, maxBytes)) break;
+        if (!fitsPage(events.length, used, bytes, maxBytes)) {
+          events.cut = true;
+          break;
+        }
         events.push(event);
         used += bytes;
       }

@@ -10,6 +10,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
@@ -76,7 +77,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     return { nextExpectedVersion: last.streamVersion, position: last.position };
   }
 
-  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<StreamPage> {
     validateStreamId(streamId);
     validateLimit(readOptions.limit);
     const stream = streams.get(streamId) ?? [];
@@ -93,14 +94,17 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     return streamPage(stream, from === "start" ? 0 : Number(from), 1, limit ?? Infinity, maxBytes);
   }
 
-  /** Copies of `stream`'s events from index `start`, one `step` at a time, as a page (page.ts). */
-  function streamPage(stream: RecordedEvent[], start: number, step: 1 | -1, limit: number, maxBytes: number): RecordedEvent[] {
-    const events: RecordedEvent[] = [];
+  /** Copies of `stream`'s events from index `start`, one `step` at a time, as a page (page.ts); `cut` when the budget stopped it. */
+  function streamPage(stream: RecordedEvent[], start: number, step: 1 | -1, limit: number, maxBytes: number): StreamPage {
+    const events: StreamPage = [];
     let used = 0;
     for (let i = start; i >= 0 && i < stream.length && events.length < limit; i += step) {
       // The event's place in the log is its position - 1 (positions count from 1).
       const bytes = sizes[Number(stream[i].position.prepare) - 1];
-      if (!fitsPage(events.length, used, bytes, maxBytes)) break;
+      if (!fitsPage(events.length, used, bytes, maxBytes)) {
+        events.cut = true;
+        break;
+      }
       events.push(copy(stream[i]));
       used += bytes;
     }

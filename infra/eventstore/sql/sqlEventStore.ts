@@ -10,6 +10,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
@@ -94,11 +95,12 @@ const READ_FORWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND 
 const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version DESC LIMIT $3`;
 
 // A page of a stream, cut by bytes as READ_PAGE cuts a page of the log: at most $3 events from
-// $2, and once their running bytes pass $4 no more (the first is always taken). Without it a
+// $2, and once their running bytes pass $4 no more (the first is always taken); `cut_after` on
+// the last row says a row of those was left out, so the short page is not the stream's end. Without it a
 // catalog imported on every commit made each import read every earlier one (1.2 MB stored each)
 // into one array.
-const streamPage = (order: "ASC" | "DESC") => `SELECT ${COLUMNS} FROM (
-    SELECT page.*, sum(bytes) OVER w AS running, row_number() OVER w AS n
+const streamPage = (order: "ASC" | "DESC") => `SELECT ${COLUMNS}, cut_after FROM (
+    SELECT page.*, sum(bytes) OVER w AS running, row_number() OVER w AS n, lead(bytes) OVER w IS NOT NULL AS cut_after
       FROM (SELECT messages.*, ${EVENT_BYTES} AS bytes FROM messages
         WHERE stream_id = $1 AND stream_version ${order === "ASC" ? ">=" : "<="} $2 ORDER BY stream_version ${order} LIMIT $3) page
     WINDOW w AS (ORDER BY stream_version ${order} ROWS UNBOUNDED PRECEDING)) sized
@@ -213,7 +215,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
     return { nextExpectedVersion: BigInt(row.stream_version as string), position };
   }
 
-  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<StreamPage> {
     validateStreamId(streamId);
     validateLimit(readOptions.limit);
     const backwards = readOptions.direction === "backwards";
@@ -221,11 +223,13 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
     const start = from === "start" ? "0" : from === "end" ? (backwards ? MAX_VERSION : null) : from.toString();
     if (start === null) return [];
     const { limit } = readOptions;
-    const rows =
-      limit === undefined || limit === 1
-        ? await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, limit ?? null])
-        : await runner.query<MessageRow>(backwards ? READ_STREAM_PAGE_BACKWARDS : READ_STREAM_PAGE_FORWARDS, [streamId, start, limit, maxPageBytes]);
-    return rows.map(toRecorded);
+    if (limit === undefined || limit === 1) {
+      return (await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, limit ?? null])).map(toRecorded);
+    }
+    const rows = await runner.query<MessageRow & { cut_after: boolean }>(backwards ? READ_STREAM_PAGE_BACKWARDS : READ_STREAM_PAGE_FORWARDS, [streamId, start, limit, maxPageBytes]);
+    const page: StreamPage = rows.map(toRecorded);
+    if (rows.length > 0 && rows[rows.length - 1].cut_after) page.cut = true;
+    return page;
   }
 
   const logParams = (after: LogPosition | undefined, limit: number | null, filter: ReadAllOptions["filter"]) => [
