@@ -5,7 +5,7 @@
 // an empty set, or a reordering shows as the change it is. Used by `verdict catalogs import
 // --preview`, which writes nothing.
 import {
-  CatalogImported, catalogStream, eventRegistry, importCatalogCommand, readWholeStream, stableJson,
+  CatalogImported, importCatalogCommand, lastCatalogImport, stableJson,
   type Catalog, type EventData, type EventStore,
 } from "@verdict/domain";
 
@@ -25,14 +25,8 @@ export interface CatalogDiff {
 }
 
 /** The catalog's last import, or null when it was never imported (or was removed since). */
-export async function lastImport(store: EventStore, tenant: string, key: string): Promise<Imported | null> {
-  let imported: Imported | null = null;
-  for (const recorded of await readWholeStream(store, catalogStream(tenant, key))) {
-    const event = eventRegistry.parseRecorded(recorded);
-    if (event.type === "CatalogImported") imported = event.data;
-    if (event.type === "CatalogRemoved") imported = null;
-  }
-  return imported;
+export function lastImport(store: EventStore, tenant: string, key: string): Promise<Imported | null> {
+  return lastCatalogImport(store, tenant, key);
 }
 
 /**

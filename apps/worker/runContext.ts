@@ -12,8 +12,8 @@ import {
   type Judge,
   evolveRun,
   initialRunState,
-  readWholeStream,
   runStream,
+  forEachStreamPage,
   eventRegistry,
   type EventData,
   type EventStore,
@@ -100,12 +100,19 @@ export class RunContexts {
   }
 
   private async load(runId: string, previous: RunContext | undefined): Promise<RunContext | null> {
-    const recorded = await readWholeStream(this.store, runStream(runId));
-    const startedEvent = recorded.find((r) => r.type === "RunStarted");
+    // Folded a page at a time; of the recorded events only RunStarted is kept.
+    let startedEvent: RecordedEvent | undefined;
+    let state = initialRunState();
+    let version = -1n;
+    await forEachStreamPage(this.store, runStream(runId), (page) => {
+      for (let i = 0; i < page.length; i++) {
+        if (!startedEvent && page[i].type === "RunStarted") startedEvent = page[i];
+        state = evolveRun(state, eventRegistry.parseRecorded(page[i]));
+      }
+      version = page[page.length - 1].streamVersion;
+    });
     if (!startedEvent) return null;
-    const state = recorded.reduce((s, r) => evolveRun(s, eventRegistry.parseRecorded(r)), initialRunState());
     const started = state.started as EventData<"RunStarted">;
-    const version = recorded[recorded.length - 1].streamVersion;
     // The selection is frozen: keep the Runner (and its per-run refinement count) across reloads.
     if (previous) return { ...previous, state, version };
     const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));

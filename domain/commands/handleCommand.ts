@@ -1,7 +1,7 @@
 // Command handling: read the stream, fold it, decide, append with the expected version the
 // read saw ("no stream" for a new stream, else the exact version). A lost race is retried a
 // bounded number of times when the aggregate allows it for that command.
-import type { EventStore, EventToAppend, LogPosition, RecordedEvent } from "../ports/eventStore.js";
+import type { EventStore, EventToAppend, LogPosition, RecordedEvent, StreamPage } from "../ports/eventStore.js";
 import { WrongExpectedVersionError } from "../ports/eventStore.js";
 import type { Clock, IdGenerator } from "../events/clock.js";
 import { DomainError } from "../events/domainError.js";
@@ -46,27 +46,67 @@ export interface HandledCommand<S> {
   attempts: number;
 }
 
-/** Reads a whole stream forwards in pages, so no adapter's default limit cuts it short. */
-export async function readWholeStream(store: EventStore, streamId: string): Promise<RecordedEvent[]> {
-  const all: RecordedEvent[] = [];
-  for (;;) {
-    const from = all.length === 0 ? ("start" as const) : all[all.length - 1].streamVersion + 1n;
-    const page = await store.readStream(streamId, { from, direction: "forwards", limit: PAGE });
-    all.push(...page);
-    if (page.length < PAGE) return all;
+/**
+ * Hands a stream's events to `visit` page by page (from its start forwards, or from its end
+ * backwards), reading each page once `visit` returned from the one before; `visit` returns false
+ * to stop there. A page holds at most PAGE events and fewer once they reach the store's byte
+ * budget (a catalog's events may hold 4 MB of JSON each): a page cut short that way says so
+ * (`cut`), and the next is read; a shorter page that is not cut is the stream's end, so a small
+ * stream (the usual command's) costs one query.
+ *
+ * A callback rather than an async iterator: a for await loop keeps the last page it was handed
+ * until the next one arrives (V8 leaves it in the loop's registers), so a fold over it held two
+ * pages, and here nothing holds a page while the next is read.
+ */
+export async function forEachStreamPage(
+  store: EventStore,
+  streamId: string,
+  visit: (page: readonly RecordedEvent[]) => boolean | void,
+  direction: "forwards" | "backwards" = "forwards",
+): Promise<void> {
+  let from: bigint | "start" | "end" = direction === "forwards" ? "start" : "end";
+  let page: StreamPage = await store.readStream(streamId, { from, direction, limit: PAGE });
+  while (page.length > 0) {
+    const last = page[page.length - 1].streamVersion;
+    const ended = page.length < PAGE && !page.cut;
+    if (visit(page) === false) return;
+    page = []; // let go of this page before the next is read
+    if (ended || (direction === "backwards" && last === 0n)) return;
+    from = direction === "forwards" ? last + 1n : last - 1n;
+    page = await store.readStream(streamId, { from, direction, limit: PAGE });
   }
 }
 
-/** Loads a stream and folds it: the aggregate's current state and the version it was read at. */
+/**
+ * Reads a whole stream forwards into one array. Only for callers that need every event at once
+ * (a run's history, a test's view of a stream): a fold goes through loadAggregate or
+ * forEachStreamPage, which hold one page at a time.
+ */
+export async function readWholeStream(store: EventStore, streamId: string): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  await forEachStreamPage(store, streamId, (page) => void all.push(...page));
+  return all;
+}
+
+/**
+ * Loads a stream and folds it: the aggregate's current state and the version it was read at.
+ * It folds each page before reading the next, holding one page of events besides the state (a
+ * catalog imported on every commit is hundreds of events of up to 4 MB of JSON each).
+ */
 export async function loadAggregate<S, C extends { type: string }, X>(
   store: EventStore,
   aggregate: Aggregate<S, C, X>,
   streamId: string,
   registry: EventRegistry = eventRegistry,
 ): Promise<{ state: S; version: bigint | null }> {
-  const recorded = await readWholeStream(store, streamId);
-  const state = recorded.reduce((s, r) => aggregate.evolve(s, registry.parseRecorded(r)), aggregate.initialState());
-  return { state, version: recorded.length ? recorded[recorded.length - 1].streamVersion : null };
+  let state = aggregate.initialState();
+  let version: bigint | null = null;
+  await forEachStreamPage(store, streamId, (page) => {
+    // By index: a `for of` binding would keep the page's last event until the next page is read.
+    for (let i = 0; i < page.length; i++) state = aggregate.evolve(state, registry.parseRecorded(page[i]));
+    version = page[page.length - 1].streamVersion;
+  });
+  return { state, version };
 }
 
 /** A decision ready for the store: the events as they will be appended, and the same events typed. */

@@ -12,6 +12,7 @@ export {
 export { catalogAggregate, type CatalogState, type Materialization } from "./catalog/catalogAggregate.js";
 export { catalogSetSuite, materializeCatalogSet, syncCatalogEvaluations, type CatalogSetSuite, type MaterializeRequest, type SyncedEvaluations } from "./catalog/catalogSync.js";
 export { importCatalogCommand } from "./catalog/importCatalogCommand.js";
+export { lastCatalogImport } from "./catalog/lastImport.js";
 export { storableCatalog } from "./catalog/storableCatalog.js";
 export {
   SCENARIO_LIMIT,
@@ -56,6 +57,7 @@ export {
   checkCommand,
   loadAggregate,
   readWholeStream,
+  forEachStreamPage,
   DEFAULT_RETRIES,
   type HandleOptions,
   type HandledCommand,

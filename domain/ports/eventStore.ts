@@ -50,8 +50,22 @@ export interface ReadStreamOptions {
   /** First stream version to read (inclusive); backward reads start here and go down. */
   from?: bigint | "start" | "end";
   direction?: "forwards" | "backwards";
+  /**
+   * Read one page: at most this many events, and fewer once their data and metadata reach the
+   * store's page budget, as readAll's pages (an event may hold 8 MB; always at least one event,
+   * however large). A page the budget cut short is marked `cut` (StreamPage): read on from the
+   * version after its last event (before it, backwards). A short page that is not cut is the
+   * end of the stream. Omit to read every event from `from` at once, with no budget.
+   */
   limit?: number;
 }
+
+/**
+ * What readStream answers. `cut` is set when the page's byte budget left out events that follow
+ * it, so a page shorter than its limit is the end of the stream only when it is not cut: a reader
+ * of a small stream (every command loads one) stops after one query instead of asking again.
+ */
+export type StreamPage = RecordedEvent[] & { cut?: boolean };
 
 export interface EventFilter {
   /** Only streams whose id starts with one of these prefixes (e.g. "run-"). */
@@ -82,7 +96,7 @@ export interface SubscribeAllOptions {
 
 export interface EventStore {
   append(streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }): Promise<AppendResult>;
-  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StreamPage>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**
    * Catches up from `after` (reading pages bounded as readAll's are), then delivers live events,

@@ -1,9 +1,10 @@
 // A page of the log, bounded by bytes as well as by events. An event may hold 8 MB (a 2 MB
 // catalog is stored twice in one), so 500 events a page could be gigabytes; a projector that ran
 // out of memory on such a page would read the same page again on restart, and crash again. Every
-// paged read of the log (readAll with a limit, a subscription's catch-up) stops once its events'
-// data and metadata reach the budget, and always holds at least one event, so a reader moves on
-// even past an event larger than the budget.
+// paged read (readAll with a limit, a subscription's catch-up, readStream with a limit above 1:
+// folding a catalog imported on every commit read each earlier import at once) stops once its
+// events' data and metadata reach the budget, and always holds at least one event, so a reader
+// moves on even past an event larger than the budget.
 import type { RecordedEvent } from "./port.js";
 
 /**
@@ -19,7 +20,7 @@ export const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
 export interface PageBudget {
   /**
-   * Bytes of events' data and metadata after which a page of the log stops (default
+   * Bytes of events' data and metadata after which a page of the log or of a stream stops (default
    * DEFAULT_MAX_PAGE_BYTES); tests set a small one to see pages cut.
    */
   maxPageBytes?: number;

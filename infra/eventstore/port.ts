@@ -13,5 +13,6 @@ export type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../../domain/ports/eventStore.js";

@@ -5,7 +5,7 @@
 // a log of its own. A skipped case names its reason in the suite call.
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { EventStore, EventToAppend, LogPosition, RecordedEvent } from "../../domain/ports/eventStore.js";
+import type { EventStore, EventToAppend, LogPosition, RecordedEvent, StreamPage } from "../../domain/ports/eventStore.js";
 import { WrongExpectedVersionError } from "../../domain/ports/eventStore.js";
 
 /** Settings a case asks of its store; every factory hands them to its adapter's options. */
@@ -94,6 +94,22 @@ async function readInPages(store: EventStore, limit: number, streamPrefixes: str
   const pages: RecordedEvent[][] = [];
   for (;;) {
     const page = await store.readAll({ filter: { streamPrefixes }, limit, after: pages.at(-1)?.at(-1)?.position });
+    if (page.length === 0) return pages;
+    pages.push(page);
+  }
+}
+
+/**
+ * A stream read page by page (`limit` each) from its start forwards or its end backwards, each
+ * page after the last event read, until a page is empty: the pages.
+ */
+async function readStreamInPages(store: EventStore, streamId: string, limit: number, direction: "forwards" | "backwards"): Promise<StreamPage[]> {
+  const pages: StreamPage[] = [];
+  for (;;) {
+    const last = pages.at(-1)?.at(-1)?.streamVersion;
+    if (direction === "backwards" && last === 0n) return pages;
+    const from = last === undefined ? (direction === "forwards" ? "start" : "end") : direction === "forwards" ? last + 1n : last - 1n;
+    const page = await store.readStream(streamId, { from, direction, limit });
     if (page.length === 0) return pages;
     pages.push(page);
   }
@@ -343,6 +359,52 @@ const cases = {
     const received = await take(store, 4, { streamPrefixes: [prefix] });
     expect(ids(received)).toEqual([first, huge, ...rest].map((e) => e.id));
     expect((received[1].data as { blob: string }).blob).toBe(huge.data.blob);
+  },
+  "readStream pages of large events are cut by bytes, and reading on until a page is empty gives the whole stream, forwards and backwards": async ({ storeWith, prefix }: Context) => {
+    const store = await storeWith({ maxPageBytes: PAGE_BYTES });
+    const stream = `${prefix}large`;
+    const written: string[] = [];
+    for (const [n, count] of [1, 3, 2, 4].entries()) {
+      // Each event about 30% of the budget: three fit a page, a fourth would pass it.
+      const batch = Array.from({ length: count }, () => event("Large", { blob: incompressible(PAGE_BYTES * 0.3) }));
+      written.push(...batch.map((e) => e.id));
+      await store.append(stream, batch);
+      // Another stream's events between them count for nothing.
+      await store.append(`${prefix}other${n}`, [event("Large", { blob: incompressible(PAGE_BYTES * 0.3) })]);
+    }
+    const forwards = await readStreamInPages(store, stream, 100, "forwards");
+    expect(forwards.map((page) => page.length)).toEqual([3, 3, 3, 1]);
+    // A page the budget cut says so; the last, short because the stream ends, does not.
+    expect(forwards.map((page) => page.cut === true)).toEqual([true, true, true, false]);
+    expect(ids(forwards.flat())).toEqual(written);
+    const backwards = await readStreamInPages(store, stream, 100, "backwards");
+    expect(backwards.map((page) => page.length)).toEqual([3, 3, 3, 1]);
+    expect(backwards.map((page) => page.cut === true)).toEqual([true, true, true, false]);
+    expect(ids(backwards.flat())).toEqual([...written].reverse());
+    // The limit still holds below the budget.
+    const byLimit = await readStreamInPages(store, stream, 2, "forwards");
+    expect(byLimit.map((page) => page.length)).toEqual([2, 2, 2, 2, 2]);
+    expect(byLimit.some((page) => page.cut === true)).toBe(false);
+    // From a version: the page starts there.
+    expect((await store.readStream(stream, { from: 5n, limit: 100 })).map((e) => e.streamVersion)).toEqual([5n, 6n, 7n]);
+    expect((await store.readStream(stream, { from: 5n, direction: "backwards", limit: 100 })).map((e) => e.streamVersion)).toEqual([5n, 4n, 3n]);
+    // Without a limit, readStream is not a page: the whole stream at once.
+    expect(ids(await store.readStream(stream))).toEqual(written);
+    expect(ids(await store.readStream(stream, { direction: "backwards" }))).toEqual([...written].reverse());
+  },
+  "a stream's event larger than the page budget is read alone, and the stream goes on after it": async ({ storeWith, prefix }: Context) => {
+    const store = await storeWith({ maxPageBytes: PAGE_BYTES });
+    const stream = `${prefix}huge`;
+    const sent = [event("Small"), event("Huge", { blob: incompressible(PAGE_BYTES * 1.5) }), event("Small"), event("Small")];
+    await store.append(stream, sent.slice(0, 2));
+    await store.append(stream, sent.slice(2));
+    const [first, huge, ...rest] = sent.map((e) => e.id);
+    const forwards = await readStreamInPages(store, stream, 100, "forwards");
+    expect(forwards.map(ids)).toEqual([[first], [huge], rest]);
+    expect(forwards.map((page) => page.cut === true)).toEqual([true, true, false]);
+    expect((await readStreamInPages(store, stream, 100, "backwards")).map(ids)).toEqual([[...rest].reverse(), [huge], [first]]);
+    const [alone] = await store.readStream(stream, { from: 1n, limit: 100 });
+    expect((alone.data as { blob: string }).blob).toBe(sent[1].data.blob);
   },
   "a subscription catches up, then goes live without loss or duplicates across the switch": async ({ store, prefix }: Context) => {
     const written: string[] = [];

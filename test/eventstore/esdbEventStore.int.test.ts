@@ -8,7 +8,7 @@ import { eventStoreContract } from "../contracts/eventStore.js";
 const url = process.env.VERDICT_ESDB_URL;
 
 if (url) {
-  // A subscription is pushed by the server, not paged: only maxPageBytes applies (to readAll).
+  // A subscription is pushed by the server, not paged: only maxPageBytes applies (to readAll and readStream).
   eventStoreContract("esdb", async (tuning) => createEsdbEventStore({ connectionString: url, maxPageBytes: tuning?.maxPageBytes }), {
     skip: {
       "readAll without a filter returns the whole log": "one EventStoreDB server is shared by every run, so its $all is never empty",

@@ -10,13 +10,29 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamPage,
 } from "../../ports/eventStore.js";
+
+/** The default page budget, as infra/eventstore/page.ts's DEFAULT_MAX_PAGE_BYTES (domain does not import infra). */
+const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+export interface InMemoryEventStoreOptions {
+  /** Bytes (data and metadata as JSON text) after which a page of a stream stops; tests set a small one to see pages cut. */
+  maxPageBytes?: number;
+}
 
 export class InMemoryEventStore implements EventStore {
   readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
+  /** Each event's data and metadata as JSON text, by the event as stored. */
+  private readonly sizes = new WeakMap<RecordedEvent, number>();
+  private readonly maxPageBytes: number;
   private beforeAppend: Array<() => void> = [];
   appendCalls = 0;
+
+  constructor(options: InMemoryEventStoreOptions = {}) {
+    this.maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+  }
 
   /** Runs `write` right before the next append is checked, as a racing writer would. */
   interleave(write: () => void): void {
@@ -51,19 +67,33 @@ export class InMemoryEventStore implements EventStore {
       };
       stream.push(recorded);
       this.log.push(recorded);
+      this.sizes.set(recorded, JSON.stringify(recorded.data).length + JSON.stringify(recorded.metadata).length);
     }
     this.streams.set(streamId, stream);
     const last = stream[stream.length - 1];
     return { nextExpectedVersion: last.streamVersion, position: last.position };
   }
 
-  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StreamPage> {
     const stream = this.streams.get(streamId) ?? [];
     const backwards = options.direction === "backwards";
     const from = options.from ?? (backwards ? "end" : "start");
     const start = from === "start" ? 0 : from === "end" ? stream.length - 1 : Number(from);
     const picked = backwards ? stream.slice(0, start + 1).reverse() : stream.slice(start);
-    return picked.slice(0, options.limit ?? picked.length);
+    if (options.limit === undefined) return picked;
+    // A page: at most `limit` events, fewer once they reach the budget, never none (the port).
+    const page: StreamPage = [];
+    let used = 0;
+    for (const event of picked.slice(0, options.limit)) {
+      const bytes = this.sizes.get(event) ?? 0;
+      if (page.length > 0 && used + bytes > this.maxPageBytes) {
+        page.cut = true;
+        break;
+      }
+      page.push(event);
+      used += bytes;
+    }
+    return page;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -31,6 +31,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
@@ -72,13 +73,16 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     }
   }
 
-  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<StreamPage> {
     validateStreamId(streamId);
     validateLimit(readOptions.limit);
     const backwards = readOptions.direction === "backwards";
     const from = readOptions.from ?? (backwards ? "end" : "start");
     if (from === "end" && !backwards) return [];
-    const events: RecordedEvent[] = [];
+    // With a limit (above 1) a page stops at maxPageBytes too, counted as readAll counts it.
+    const maxBytes = readOptions.limit === undefined || readOptions.limit === 1 ? Number.POSITIVE_INFINITY : maxPageBytes;
+    const events: StreamPage = [];
+    let used = 0;
     try {
       const read = client.readStream(streamId, {
         direction: backwards ? BACKWARDS : FORWARDS,
@@ -87,7 +91,14 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       });
       for await (const resolved of read) {
         const event = toRecorded(resolved);
-        if (event) events.push(event);
+        if (!event) continue;
+        const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(event);
+        if (!fitsPage(events.length, used, bytes, maxBytes)) {
+          events.cut = true;
+          break;
+        }
+        events.push(event);
+        used += bytes;
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
@@ -116,7 +127,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
         const event = toRecorded(resolved);
         if (!event || (from && comparePositions(event.position, from) <= 0)) continue;
         if (matchesFilter(event, readOptions.filter)) {
-          const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : JSON.stringify(event.data).length + JSON.stringify(event.metadata).length;
+          const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(event);
           if (!fitsPage(events.length, used, bytes, maxBytes)) return events;
           events.push(event);
           used += bytes;
@@ -158,6 +169,11 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
   let closed: Promise<void> | null = null;
   const close = () => (closed ??= client.dispose());
   return { append, readStream, readAll, subscribeAll, streamVersion, close };
+}
+
+/** An event's data and metadata as JSON text, the size a page counts here. */
+function jsonBytes(event: RecordedEvent): number {
+  return JSON.stringify(event.data).length + JSON.stringify(event.metadata).length;
 }
 
 function toRevision(expected: ExpectedVersion): AppendExpectedRevision {

@@ -10,6 +10,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
@@ -76,20 +77,38 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     return { nextExpectedVersion: last.streamVersion, position: last.position };
   }
 
-  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<StreamPage> {
     validateStreamId(streamId);
     validateLimit(readOptions.limit);
     const stream = streams.get(streamId) ?? [];
     const backwards = readOptions.direction === "backwards";
     const from = readOptions.from ?? (backwards ? "end" : "start");
-    const limit = readOptions.limit ?? Number.POSITIVE_INFINITY;
+    const { limit } = readOptions;
+    // Without a limit the caller asked for every event from `from`: no page, no budget.
+    const maxBytes = limit === undefined ? Infinity : maxPageBytes;
     if (backwards) {
       const start = from === "end" ? stream.length - 1 : from === "start" ? 0 : Math.min(Number(from), stream.length - 1);
-      return stream.slice(0, start + 1).reverse().slice(0, limit).map(copy);
+      return streamPage(stream, start, -1, limit ?? Infinity, maxBytes);
     }
     if (from === "end") return [];
-    const start = from === "start" ? 0 : Number(from);
-    return stream.slice(start, start + Math.min(limit, stream.length)).map(copy);
+    return streamPage(stream, from === "start" ? 0 : Number(from), 1, limit ?? Infinity, maxBytes);
+  }
+
+  /** Copies of `stream`'s events from index `start`, one `step` at a time, as a page (page.ts); `cut` when the budget stopped it. */
+  function streamPage(stream: RecordedEvent[], start: number, step: 1 | -1, limit: number, maxBytes: number): StreamPage {
+    const events: StreamPage = [];
+    let used = 0;
+    for (let i = start; i >= 0 && i < stream.length && events.length < limit; i += step) {
+      // The event's place in the log is its position - 1 (positions count from 1).
+      const bytes = sizes[Number(stream[i].position.prepare) - 1];
+      if (!fitsPage(events.length, used, bytes, maxBytes)) {
+        events.cut = true;
+        break;
+      }
+      events.push(copy(stream[i]));
+      used += bytes;
+    }
+    return events;
   }
 
   /** At most `limit` events after `after`, fewer once they reach `maxBytes` (page.ts). */

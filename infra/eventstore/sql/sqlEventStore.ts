@@ -10,6 +10,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamPage,
   SubscribeAllOptions,
 } from "../port.js";
 import { WrongExpectedVersionError } from "../port.js";
@@ -88,8 +89,25 @@ const READ_PAGE = `SELECT ${COLUMNS}, bytes, cut_after FROM (
   WHERE n = 1 OR running <= $6
   ORDER BY transaction_id, global_position`;
 
+// A stream read: every event from $2 (no limit), or at most $3 of them (limit 1: no budget
+// to apply, a page always holds its first event).
 const READ_FORWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3`;
 const READ_BACKWARDS = `SELECT ${COLUMNS} FROM messages WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version DESC LIMIT $3`;
+
+// A page of a stream, cut by bytes as READ_PAGE cuts a page of the log: at most $3 events from
+// $2, and once their running bytes pass $4 no more (the first is always taken); `cut_after` on
+// the last row says a row of those was left out, so the short page is not the stream's end. Without it a
+// catalog imported on every commit made each import read every earlier one (1.2 MB stored each)
+// into one array.
+const streamPage = (order: "ASC" | "DESC") => `SELECT ${COLUMNS}, cut_after FROM (
+    SELECT page.*, sum(bytes) OVER w AS running, row_number() OVER w AS n, lead(bytes) OVER w IS NOT NULL AS cut_after
+      FROM (SELECT messages.*, ${EVENT_BYTES} AS bytes FROM messages
+        WHERE stream_id = $1 AND stream_version ${order === "ASC" ? ">=" : "<="} $2 ORDER BY stream_version ${order} LIMIT $3) page
+    WINDOW w AS (ORDER BY stream_version ${order} ROWS UNBOUNDED PRECEDING)) sized
+  WHERE n = 1 OR running <= $4
+  ORDER BY stream_version ${order}`;
+const READ_STREAM_PAGE_FORWARDS = streamPage("ASC");
+const READ_STREAM_PAGE_BACKWARDS = streamPage("DESC");
 const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position, now() AS recorded_at";
 const APPEND = `SELECT ${RESULT} FROM verdict_append($1, $2, $3, $4::jsonb)`;
 const RECORDED = `SELECT ${RESULT} FROM verdict_recorded_append($1, $2::jsonb)`;
@@ -197,15 +215,21 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
     return { nextExpectedVersion: BigInt(row.stream_version as string), position };
   }
 
-  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<StreamPage> {
     validateStreamId(streamId);
     validateLimit(readOptions.limit);
     const backwards = readOptions.direction === "backwards";
     const from = readOptions.from ?? (backwards ? "end" : "start");
     const start = from === "start" ? "0" : from === "end" ? (backwards ? MAX_VERSION : null) : from.toString();
     if (start === null) return [];
-    const rows = await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, readOptions.limit ?? null]);
-    return rows.map(toRecorded);
+    const { limit } = readOptions;
+    if (limit === undefined || limit === 1) {
+      return (await runner.query<MessageRow>(backwards ? READ_BACKWARDS : READ_FORWARDS, [streamId, start, limit ?? null])).map(toRecorded);
+    }
+    const rows = await runner.query<MessageRow & { cut_after: boolean }>(backwards ? READ_STREAM_PAGE_BACKWARDS : READ_STREAM_PAGE_FORWARDS, [streamId, start, limit, maxPageBytes]);
+    const page: StreamPage = rows.map(toRecorded);
+    if (rows.length > 0 && rows[rows.length - 1].cut_after) page.cut = true;
+    return page;
   }
 
   const logParams = (after: LogPosition | undefined, limit: number | null, filter: ReadAllOptions["filter"]) => [

@@ -3,7 +3,7 @@
 // Product and set keys may hold "/" (reference-platform §2.1 KEY_FORMAT): the catalog key
 // cannot, so it ends at the first "/", and the rest is matched against the catalog's own
 // `<product>/<set>` pairs, which an import keeps distinct (storableCatalog).
-import { catalogStream, eventRegistry, isValidId, readWholeStream, type EventData } from "@verdict/domain";
+import { isValidId, lastCatalogImport, type EventData } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
 import { NOTHING_MATCHED, withoutProductionFlag } from "./scenarioInputs.js";
@@ -19,7 +19,7 @@ export async function evaluationFromCatalogSet(context: ApiContext, path: string
     throw new ApiError("VALIDATION", `fromCatalogSet must be <catalog>/<product>/<set> (got ${JSON.stringify(path)})`, "fromCatalogSet");
   }
   if (!isValidId(catalogKey)) throw notFound("catalog", catalogKey, "fromCatalogSet");
-  const imported = await lastImport(context, catalogKey);
+  const imported = await lastCatalogImport(context.deps.store, context.principal.tenant, catalogKey);
   if (!imported) throw notFound("catalog", catalogKey, "fromCatalogSet");
   const { product, set } = setAt(imported.products, catalogKey, rest);
   const [productKey, setKey] = [product.key, set.key];
@@ -36,17 +36,6 @@ export async function evaluationFromCatalogSet(context: ApiContext, path: string
     catalog: { catalog_key: catalogKey, product_key: productKey, set_key: setKey, digest: imported.digest },
     scenarios,
   };
-}
-
-/** The catalog's last import, or null when it was never imported or was removed since. */
-async function lastImport(context: ApiContext, catalogKey: string): Promise<EventData<"CatalogImported"> | null> {
-  let imported: EventData<"CatalogImported"> | null = null;
-  for (const recorded of await readWholeStream(context.deps.store, catalogStream(context.principal.tenant, catalogKey))) {
-    const event = eventRegistry.parseRecorded(recorded);
-    if (event.type === "CatalogImported") imported = event.data;
-    if (event.type === "CatalogRemoved") imported = null;
-  }
-  return imported;
 }
 
 /**
