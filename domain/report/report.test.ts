@@ -147,6 +147,20 @@ describe("Report Markdown", () => {
     expect(html).toContain("<small>$0.0020 (judge ~$0.000200)</small>");
   });
 
+  it("writes a sum of costs as the Markdown does on every part of the page (float noise rounded away)", async () => {
+    // 0.000009 + 0.000991 is 0.0009999999999999998 in floating point: $0.001000 unrounded.
+    const costs = [0.000009, 0.000991];
+    const scenarios = [new Scenario({ key: "s1", prompt: "Question" })];
+    const models = ["m1", "m2"].map((label) => ModelSpec.parse(label, { defaultProvider: "openai" }));
+    const report = await new Runner({ scenarios, models, replay: (_scenario, spec) => ({ answer: "A complete answer.", cost: costs[models.indexOf(spec)] }) }).run();
+    expect(report.toMarkdown()).toContain("**Total: $0.0010**");
+    const html = report.toHtml();
+    expect(html).not.toContain("$0.001000");
+    expect(html).toContain("<td><small>$0.0010</small></td>");
+    expect(html).toContain('<div class="value">$0.0010</div>');
+    expect(html).toContain("cost $0.0010");
+  });
+
   it("renders a fix item with its tools, server and where the fix lives", () => {
     const report = build({ toolResolver: () => ({ key: "orders", name: "Orders", status: "available" }), links: { mcp: "/mcp/%{key}" } });
     const item = report.fixItems.find((i) => i.fault === "expected_tool_not_called")!;

@@ -4,7 +4,7 @@
 import { escapeHtml } from "./escape.js";
 import { LEGEND, percent } from "./figures.js";
 import { releaseText, scalarMetadata } from "./header.js";
-import type { ReportView } from "./reportView.js";
+import { roundCost, type ReportView } from "./reportView.js";
 
 export function renderFooter(view: ReportView): string {
   const parts = [`judge ${view.judgeName}`];
@@ -12,7 +12,7 @@ export function renderFooter(view: ReportView): string {
   if (criteria.length) parts.push(`criteria ${criteria.map((key) => key.replace(/_/g, " ")).join(" · ")}`);
   parts.push(`pass ≥ ${percent(view.threshold)}`);
   if (view.agentCost != null || view.judgeCost != null) {
-    const total = view.money((view.agentCost ?? 0) + (view.judgeCost ?? 0), view.runEstimated);
+    const total = view.money(roundCost((view.agentCost ?? 0) + (view.judgeCost ?? 0)), view.runEstimated);
     const split = view.judgeCost != null
       ? ` · agent ${view.money(view.agentCost, view.agentEstimated)} · judge ${view.money(view.judgeCost, view.judgeEstimated)}`
       : "";

@@ -6,6 +6,7 @@ import type { JudgeUsageDoc, ModelSummaryDoc, ReportDocument, ResultDoc } from "
 import { escapeHtml } from "./escape.js";
 import { Format } from "../../format/index.js";
 import { money } from "./figures.js";
+import { roundHalfAwayFromZero as round } from "../../support/round.js";
 import type { MarkdownRanges } from "./markdownRanges.js";
 
 export interface ScenarioView {
@@ -110,6 +111,12 @@ function viewProseHtml(this: ReportView, summary: string, recommendation: string
 const sum = (a: number | null, b: number | null | undefined): number | null =>
   typeof b === "number" && Number.isFinite(b) ? (a ?? 0) + b : a;
 
+/**
+ * A sum of costs to 6 decimal places, as domain/cost rounds the Markdown's: float noise
+ * (0.000009 + 0.000991 = 0.000999…) would read $0.001000 on the page where the Markdown reads $0.0010.
+ */
+export const roundCost = (value: number | null): number | null => (value === null ? null : round(value, 6));
+
 /** A result's cost is an estimate when its metadata says so (reference §7). */
 export function resultEstimated(result: ResultDoc): boolean {
   return result.metadata?.cost_source === "estimated";
@@ -155,7 +162,7 @@ export function buildView(doc: ReportDocument): ReportView {
     if (typeof result.cost === "number") priced += 1;
     if (resultEstimated(result)) anyResultEstimated = true;
   }
-  const judgeCost = doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null);
+  const judgeCost = roundCost(doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null));
   const distinct = [...new Set(labels)];
   // Costs repeat across thousands of cells; formatting each once keeps the matrix cheap.
   const view: ReportView = {
@@ -171,7 +178,7 @@ export function buildView(doc: ReportDocument): ReportView {
     agentName: doc.agent_name ?? "the agent",
     passed,
     total: doc.results.length,
-    agentCost,
+    agentCost: roundCost(agentCost),
     judgeCost,
     agentEstimated: anyResultEstimated || (priced > 0 && priced < doc.results.length),
     judgeEstimated: usageEstimated(doc.judge_usage),
@@ -222,6 +229,8 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
       else unpriced = true;
     }
     if (priced && unpriced) scenario.agentEstimated = true;
+    scenario.cost = roundCost(scenario.cost);
+    scenario.judgeCost = roundCost(scenario.judgeCost);
   }
   return order;
 }

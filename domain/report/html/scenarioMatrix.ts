@@ -6,7 +6,7 @@ import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
 import { faultNameHtml, figureHtml, passes, percent } from "./figures.js";
 import type { ResultDoc, ToolCallDoc } from "./reportDocument.js";
-import { type ReportView, type ScenarioView } from "./reportView.js";
+import { roundCost, type ReportView, type ScenarioView } from "./reportView.js";
 
 /** Ruby truthiness of a call's `error`: anything but nil and false. */
 export const callFailed = (call: ToolCallDoc): boolean => call.error != null && call.error !== false;
@@ -84,7 +84,7 @@ function groupRow(view: ReportView, group: string, members: ScenarioView[]): str
     if (scenario.cost != null) cost = (cost ?? 0) + scenario.cost;
     if (scenario.agentEstimated) estimated = true;
   }
-  return `<tr class="group"><td>${escapeHtml(group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(cost, estimated))}</td></tr>`;
+  return `<tr class="group"><td>${escapeHtml(group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
 }
 
 export function renderMatrix(html: Chunks, view: ReportView): void {

@@ -3,7 +3,7 @@
 import { countOf } from "../../support/pluralize.js";
 import { escapeHtml } from "./escape.js";
 import { EMPTY, percent } from "./figures.js";
-import type { ReportView } from "./reportView.js";
+import { roundCost, type ReportView } from "./reportView.js";
 
 function tile(label: string, value: string, sub: string, tone = ""): string {
   return (
@@ -27,7 +27,7 @@ export function shortName(label: string): string {
 function costTile(view: ReportView): string {
   const { agentCost, judgeCost } = view;
   if (agentCost == null && judgeCost == null) return tile("Cost", EMPTY, "nothing priced");
-  const total = (agentCost ?? 0) + (judgeCost ?? 0);
+  const total = roundCost((agentCost ?? 0) + (judgeCost ?? 0));
   const value = view.money(total, view.runEstimated);
   if (judgeCost != null) {
     const sub = `agent ${view.money(agentCost, view.agentEstimated)} · judge ${view.money(judgeCost, view.judgeEstimated)}`;
