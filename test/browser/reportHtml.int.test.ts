@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Report } from "@verdict/domain";
+import { ModelSpec, Runner, Scenario, type Report } from "@verdict/domain";
 import { buildLongTextReport, buildSampleReport, HOSTILE_ANSWER, LONG_LABEL } from "./reportFixture.js";
 
 const CHROMIUM = process.env.VERDICT_CHROMIUM ?? "/usr/bin/chromium";
@@ -108,6 +108,20 @@ describe("HTML report in headless Chromium", () => {
     const answers = (await page.locator("details.scenario pre").allTextContents()).join("\n");
     expect(answers).toContain(HOSTILE_ANSWER);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("colours a matrix group row's cell when all or none of the group passed", async () => {
+    const scenarios = ["a", "b"].map((key) => new Scenario({ key, prompt: `Question ${key}`, group: "orders", forbiddenPatterns: ["I cannot"] }));
+    const models = ["always", "never", "half"].map((label) => ModelSpec.parse(label, { defaultProvider: "openai" }));
+    const answer = (scenario: Scenario, spec: ModelSpec) => (spec.label === "never" || (spec.label === "half" && scenario.key === "b") ? "I cannot." : "Here it is.");
+    const grouped = await new Runner({ scenarios, models, replay: (scenario, spec) => ({ answer: answer(scenario, spec) }) }).run();
+    const { page, context } = await open(grouped.toHtml({ theme: "light" }));
+    const colour = (selector: string) => page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).color`) as Promise<string>;
+    const token = (name: string) => page.evaluate(`(() => { const probe = document.createElement("span"); probe.style.color = "var(${name})"; document.body.append(probe); return getComputedStyle(probe).color; })()`) as Promise<string>;
+    expect(await colour("tr.group td.all")).toBe(await token("--color-success-text"));
+    expect(await colour("tr.group td.none")).toBe(await token("--color-error-text"));
+    expect(await colour("tr.group td:nth-child(4)")).toBe(await token("--color-text-primary"));
     await context.close();
   });
 

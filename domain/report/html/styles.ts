@@ -77,8 +77,8 @@ td.num, #comparison td code { white-space: nowrap; }
 small { font-size: 12px; color: var(--color-text-secondary); }
 details.scenario > summary i { font-style: normal; }
 .matrix tr.group td { background: var(--color-muted); font-weight: 500; color: var(--color-text-primary); }
-.matrix .all { color: var(--color-success-text); }
-.matrix .none { color: var(--color-error-text); }
+.matrix tr.group td.all { color: var(--color-success-text); }
+.matrix tr.group td.none { color: var(--color-error-text); }
 .prompt { white-space: pre-wrap; overflow-wrap: anywhere; }
 .calls, .small { font-size: 12px; color: var(--color-text-secondary); }
 details.scenario { border: 1px solid var(--color-border); border-radius: 10px; margin: 8px 0; background: var(--color-card); }
