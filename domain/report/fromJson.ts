@@ -21,6 +21,7 @@ function resultFrom(doc: ResultDoc, index: number): Result {
     key: doc.scenario_key,
     prompt: doc.prompt ?? "",
     group: doc.group ?? null,
+    groupName: doc.group_name ?? null,
     expectedTools: doc.expect?.tools ?? [],
     expectedPatterns: doc.expect?.contains ?? [],
     forbiddenPatterns: doc.expect?.not_contains ?? [],

@@ -31,6 +31,8 @@ export interface ResultInit {
 export interface ResultJSON {
   scenario_key: string;
   group?: string;
+  /** The group's display name, when the catalog gives one (the page's group rows read it). */
+  group_name?: string;
   prompt: string;
   label: string;
   provider: string;
@@ -170,6 +172,7 @@ export class Result {
     const json: Record<string, unknown> = {};
     if (scenario.key != null) json.scenario_key = scenario.key;
     if (scenario.group != null) json.group = scenario.group;
+    if (scenario.groupName != null) json.group_name = scenario.groupName;
     if (scenario.prompt != null) json.prompt = scenario.prompt;
     if (spec.label != null) json.label = spec.label;
     if (spec.provider != null) json.provider = spec.provider;

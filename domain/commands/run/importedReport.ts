@@ -171,7 +171,7 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     if (fault !== undefined && fault !== null && !(KNOWN_FAULTS as readonly string[]).includes(String(fault))) {
       throw DomainError.validation(`${field}.fault: unknown fault "${String(fault)}"`, `${field}.fault`);
     }
-    for (const text of ["prompt", "group", "provider", "model"]) checkText(result[text], `${field}.${text}`);
+    for (const text of ["prompt", "group", "group_name", "provider", "model"]) checkText(result[text], `${field}.${text}`);
     checkResultFigures(result, field);
     checkReplay(result, field);
   });

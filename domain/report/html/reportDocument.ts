@@ -33,6 +33,7 @@ export interface ExpectDoc {
 export interface ResultDoc {
   scenario_key: string;
   group?: string | null;
+  group_name?: string | null;
   prompt?: string | null;
   label: string;
   provider?: string | null;

@@ -13,6 +13,8 @@ export interface ScenarioView {
   key: string;
   index: number;
   group: string | null;
+  /** The group's display name, when the results carry one. */
+  groupName: string | null;
   prompt: string;
   byLabel: Map<string, ResultDoc>;
   cost: number | null;
@@ -204,6 +206,7 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
         key: result.scenario_key,
         index: order.length,
         group: result.group ?? null,
+        groupName: result.group_name ?? null,
         prompt: result.prompt ?? "",
         byLabel: new Map(),
         cost: null,

@@ -84,7 +84,8 @@ function groupRow(view: ReportView, group: string, members: ScenarioView[]): str
     if (scenario.cost != null) cost = (cost ?? 0) + scenario.cost;
     if (scenario.agentEstimated) estimated = true;
   }
-  return `<tr class="group"><td>${escapeHtml(group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
+  // Named as the catalog names it (reference report_html: group_name, else the group's key).
+  return `<tr class="group"><td>${escapeHtml(members[0]?.groupName || group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
 }
 
 export function renderMatrix(html: Chunks, view: ReportView): void {
