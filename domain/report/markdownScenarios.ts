@@ -211,22 +211,9 @@ function modelRow(result: ReportResult, texts: ResultTexts, cost: ScenarioCost |
   return texts.row + middleCells(result) + money(result.replay.cost, estimated ? ESTIMATED : REPORTED) + " |";
 }
 
-/**
- * Why the answer failed, as the page's fault box says it (the guide: the Markdown has the same
- * content as the page): the fault, then the diagnosis's summary and the recommendation.
- */
-function faultLine(result: ReportResult): string {
-  if (!result.fault) return "";
-  const summary = typeof result.diagnosis?.summary === "string" ? result.diagnosis.summary.trim() : "";
-  const recommendation = result.recommendation?.trim() ?? "";
-  const prose = summary && recommendation ? `${summary} ${recommendation}` : summary || recommendation;
-  return `\n\n**Fault:** ${inline(faultName(result.fault))}${prose ? ` — ${inline(clip(prose, ANSWER_LIMIT))}` : ""}`;
-}
-
 function answerText(result: ReportResult, texts: ResultTexts): string {
   const answer = result.replay.answer;
   let text = texts.heading + (answer && answer.trim() !== "" ? quote(clip(answer, ANSWER_LIMIT)) : "_(no answer)_");
-  text += faultLine(result);
   if (result.status === "errored" && result.replay.error) text += `\n\n**Error:** ${inline(clip(result.replay.error, ANSWER_LIMIT))}`;
   return text;
 }

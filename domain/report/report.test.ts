@@ -42,16 +42,6 @@ describe("Report Markdown", () => {
     expect(markdown.split(/^<details>$/m).length - 1).toBe(2);
   });
 
-  it("says under each failed answer why it failed, as the page's fault box does", () => {
-    const report = build();
-    const orders = report.scenarioMarkdown("orders_1")!;
-    expect(orders).toContain("> I have no tool for that.\n\n**Fault:** expected tool not called — Expected lookup_order to be called. Enable lookup_order | now.");
-    // The passing answer has none.
-    expect(orders.match(/\*\*Fault:\*\*/g)).toHaveLength(1);
-    expect(report.scenarioMarkdown("refund")).toContain("_(no answer)_\n\n**Fault:** run error — The run failed. Re-run.\n\n**Error:** Timeout: replay exceeded 30000 ms");
-    expect(report.toMarkdown()).toContain(orders);
-  });
-
   it("escapes | and folds line breaks in the matrix prompt cell", () => {
     const row = build().toMarkdown().split("\n").find((line) => line.startsWith("| `orders_1`"));
     expect(row).toBe("| `orders_1` Where is my order? It is \\| late | ✅ 100% | ❌ 30% expected tool not called | ~$0.0014 |");
