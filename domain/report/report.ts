@@ -121,7 +121,9 @@ export class Report implements MarkdownSource {
     if (!Array.isArray(options?.results)) throw new TypeError("Report: results must be an array of Result");
     if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
     const threshold = options.threshold ?? 0.7;
-    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Report: threshold must be a number from 0 to 1, got ${String(threshold)}`);
+    // Only a number: a report rebuilt from a recorded document shows the threshold it recorded
+    // (imports before session 27 took any finite one); the Runner and the import hold it to 0..1.
+    if (typeof threshold !== "number" || !Number.isFinite(threshold)) throw new TypeError(`Report: threshold must be a number, got ${String(threshold)}`);
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));

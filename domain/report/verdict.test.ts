@@ -68,6 +68,8 @@ describe("verdict", () => {
     expect(judgedVerdict(ranked, "opus", { winner: "b", rationale: "Cheaper at equal quality." }, summaries)).toEqual({ winner: "b", rationale: "Cheaper at equal quality.", judge: "opus" });
     expect(judgedVerdict(ranked, "opus", { winner: "a", rationale: " " }, summaries)).toEqual({ winner: "a", rationale: "Ranked.", judge: "opus" });
     expect(judgedVerdict(ranked, "opus", null, summaries)).toBe(ranked);
+    // A pick among models that were not compared is no pick at all.
+    expect(judgedVerdict(ranked, "opus", { winner: "c", rationale: "Cheaper." }, summaries)).toBe(ranked);
   });
 
   it("gives a judge's pick without a rationale its own figures, never the ranked winner's", async () => {

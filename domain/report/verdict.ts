@@ -83,7 +83,9 @@ export function judgedVerdict(
 ): Verdict {
   if (!answer) return ranked;
   const winner = typeof answer.winner === "string" && answer.winner.trim() !== "" ? answer.winner : ranked.winner;
+  // A pick among models that were not compared (a host's own judge; the Judge refuses one) says nothing.
+  if (winner !== null && !Object.hasOwn(summaries, winner)) return ranked;
   if (typeof answer.rationale === "string" && answer.rationale.trim() !== "") return { winner, rationale: answer.rationale, judge: judgeLabel };
-  const own = winner !== ranked.winner && winner !== null && Object.hasOwn(summaries, winner) ? rationaleFor(summaries[winner]) : ranked.rationale;
+  const own = winner !== ranked.winner && winner !== null ? rationaleFor(summaries[winner]) : ranked.rationale;
   return { winner, rationale: own, judge: judgeLabel };
 }

@@ -404,6 +404,13 @@ describe("renderReportHtml: figures as the guide writes them", () => {
     return at < 0 ? "" : html.slice(at, html.indexOf("</details>", at));
   };
 
+  it("sums the judge's cost over the results before rounding it, when the document gives no judge_usage", () => {
+    // Each 0.0000004 rounds to 0 at 6 places; their sum, 0.0000012, to 0.000001.
+    const spent = { calls: 1, cost: 0.0000004 };
+    const doc = singleModel(["s1", "s2", "s3"].map((key) => result({ scenario_key: key, cost: 0.001, judge_usage: spent })));
+    expect(render(doc)).toContain("judge $0.000001");
+  });
+
   it("writes an answer card's token count in the short form (reference §14: 1.2K, 3.4M)", () => {
     const html = render(singleModel([result({ input_tokens: 2100, output_tokens: 228 }), result({ scenario_key: "s2", input_tokens: 300, output_tokens: 5 })]));
     expect(html).toContain("2.3K tokens");

@@ -232,8 +232,6 @@ function groupScenarios(results: ResultDoc[]): ScenarioView[] {
       else unpriced = true;
     }
     if (priced && unpriced) scenario.agentEstimated = true;
-    scenario.cost = roundCost(scenario.cost);
-    scenario.judgeCost = roundCost(scenario.judgeCost);
   }
   return order;
 }

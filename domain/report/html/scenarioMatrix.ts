@@ -58,7 +58,7 @@ function scenarioRow(view: ReportView, scenario: ScenarioView): string {
   const first = scenario.byLabel.values().next().value as ResultDoc | undefined;
   const expected = first?.expect?.tools?.length ? `<small>expects ${escapeHtml(first.expect.tools.join(", "))}</small>` : "";
   const cost = scenario.cost == null && scenario.judgeCost == null ? "—"
-    : `${view.money(scenario.cost, scenario.agentEstimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(scenario.judgeCost, scenario.judgeEstimated)})`}`;
+    : `${view.money(roundCost(scenario.cost), scenario.agentEstimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(roundCost(scenario.judgeCost), scenario.judgeEstimated)})`}`;
   const key = escapeHtml(scenario.key);
   let html = `<tr><td><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</td>`;
   for (const label of view.labels) html += cell(view, scenario.byLabel.get(label));
