@@ -91,7 +91,11 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       });
       for await (const resolved of read) {
         const event = toRecorded(resolved);
-        if (!event) continue;
+        if (!event) {
+          // A system or non-JSON event takes a place of the server's page: ours is short, not ended.
+          events.cut = true;
+          continue;
+        }
         const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(event);
         if (!fitsPage(events.length, used, bytes, maxBytes)) {
           events.cut = true;
