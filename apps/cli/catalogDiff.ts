@@ -6,7 +6,7 @@
 // --preview`, which writes nothing.
 import {
   CatalogImported, importCatalogCommand, lastCatalogImport, stableJson,
-  type Catalog, type EventData, type EventStore,
+  type Catalog, type EventData,
 } from "@verdict/domain";
 
 type Imported = EventData<"CatalogImported">;
@@ -25,9 +25,7 @@ export interface CatalogDiff {
 }
 
 /** The catalog's last import, or null when it was never imported (or was removed since). */
-export function lastImport(store: EventStore, tenant: string, key: string): Promise<Imported | null> {
-  return lastCatalogImport(store, tenant, key);
-}
+export { lastCatalogImport as lastImport };
 
 /**
  * What an import of the catalog would record, read as the event it becomes, so defaults are
