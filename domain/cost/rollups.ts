@@ -147,12 +147,14 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
     const priced = costSum.count;
     const cost = priced > 0 ? round6(costSum.value) : null;
     const judge = judgeSum.count > 0 ? round6(judgeSum.value) : null;
+    // An estimate, or a lower bound when some models were priced and others not.
+    const agentEstimated = anyEstimated || (anyUnpriced && priced > 0);
     out[key] = {
       cost,
       judge_cost: judge,
       total: cost === null && judge === null ? null : round6((cost ?? 0) + (judge ?? 0)),
-      estimated: anyEstimated || (anyUnpriced && priced > 0) || anyUsageEstimated,
-      agent_estimated: anyEstimated || (anyUnpriced && priced > 0),
+      estimated: agentEstimated || anyUsageEstimated,
+      agent_estimated: agentEstimated,
       judge_estimated: anyUsageEstimated,
       models,
     };
