@@ -142,9 +142,19 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
     }
     deps.runs.forget(run.runId);
     const failed = events.some((e) => e.type === "RunFailed");
-    deps.log.info(`run ${run.runId} ${failed ? "failed" : "completed"} (${record.scored.size} of ${run.state.pairs.length} pairs scored)`);
+    deps.log.info(`run ${run.runId} ${failed ? "failed" : "completed"} (${record.scored.size} of ${run.state.pairs.length} pairs scored${runErrorsNote(record)})`);
     return failed ? "failed" : "completed";
   }
+}
+
+/**
+ * `, 4 of them run errors`: a run whose agent was unreachable completes (a run_error is a result,
+ * never a failed run) and its log line says so, rather than reading like a run that went well.
+ */
+function runErrorsNote(record: RunRecord): string {
+  let errored = 0;
+  for (const scored of record.scored.values()) if (scored.status === "errored") errored += 1;
+  return errored === 0 ? "" : `, ${errored} of them ${errored === 1 ? "a run error" : "run errors"}`;
 }
 
 export function consumeCompletionJobs(bus: JobBus, deps: CompletionDeps & { maxAttempts?: number }, names: JobNames = jobNames()): Promise<JobConsumer> {

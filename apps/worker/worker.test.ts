@@ -75,6 +75,24 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.published[COMPLETE_TOPIC]).toEqual([{ key: "r1", value: { run_id: "r1", tenant: "acme" } }]);
   });
 
+  it("a run whose agent is unreachable completes with every pair a run error, and its log line says so", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    const lines: string[] = [];
+    const unreachable: AgentRuntime = {
+      name: "http:http://127.0.0.1:1",
+      replay: async () => {
+        throw new Error("agent unreachable: connect ECONNREFUSED 127.0.0.1:1");
+      },
+    };
+    await start(store, bus, { runtime: unreachable, log: { info: (line) => lines.push(line), error: (line) => lines.push(line) } });
+    await seedRun(store);
+    await waitFor(() => runEnded(store, "r1"));
+
+    expect((await runEvents(store, "r1")).at(-1)?.type).toBe("RunCompleted");
+    expect(lines).toContain("run r1 completed (6 of 6 pairs scored, 6 of them run errors)");
+  });
+
   it("scores with the scripted judge and records its exchanges on ResultScored and the verdict", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
