@@ -173,8 +173,9 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof Stopped)) throw error;
-    // A run left unfinished is dispatched again by the next start.
-    io.out(`${error.message}: stopping before the run finished`);
+    // A run left unfinished is dispatched again by the next start, which then runs its own:
+    // the earlier run's report is not written under reports/, so say where to get it.
+    io.out(`${error.message}: stopping before the run finished; the next start finishes it, and \`verdict report RUN_ID\` (the id printed above) then gives its report`);
     return EXIT.failed;
   } finally {
     await resources.close();
