@@ -1,7 +1,7 @@
 // An external run takes exactly one result per selected pair (reference-platform §3 rule 2, §7
 // behaviour 2), through real GraphQL: a pair outside the selection or a second, different replay
 // fails the run, naming the pair, and keeps what was recorded; the same replay sent again is a
-// no-op; a run that has ended refuses as it did and stays as it is.
+// no-op, even after the run ended; a run that has ended refuses anything else and stays as it is.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runStream } from "@verdict/domain";
 import { collect, finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
@@ -73,6 +73,9 @@ describe("an external run's pairs", () => {
       extensions: { code: "CONFLICT", field: "scenarioKey" },
     });
     await record(runId, "refund", { answer: "Refunded." }).then((res) => expect(res.body.errors[0].extensions.code).toBe("CONFLICT"));
+    // The first replay sent again after the failure: the answer its host lost, not a new refusal.
+    const resent = await record(runId, "greeting", { answer: "Hello! How can I help you today?", input_tokens: 20 });
+    expect(resent.body).toEqual({ data: { recordReplay: { scenarioKey: "greeting", duplicate: true } } });
     await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { completeExternalRun(runId: $r) { total } }`, { r: runId });
     const run = await runOf(runId);
     expect(run).toMatchObject({ status: "FAILED", errorMessage: `${FAILURE}: duplicate greeting × gpt-5-mini` });
@@ -104,8 +107,12 @@ describe("an external run's pairs", () => {
     expect(completion.body.data.completeExternalRun.total).toBe(1);
     expect((await done).at(-1).runProgress).toEqual({ status: "COMPLETED", completed: 1 });
 
-    // Ended: refused as before, and the run stays as it is.
+    // Ended: the same replay again is still the idempotent answer (a host retrying a request whose
+    // answer it lost), writing nothing; anything else is refused as before, and the run stays as it is.
     const before = await runEventTypes(runId);
+    const ended = (await p.store.readAll({ limit: 100_000 })).length;
+    expect((await record(runId, "greeting", resent)).body).toEqual({ data: { recordReplay: { scenarioKey: "greeting", duplicate: true } } });
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(ended);
     const late = await record(runId, "greeting", { answer: "Something else." });
     expect(late.body.errors[0]).toMatchObject({ message: `run ${runId} is complete; it takes no more results`, extensions: { code: "CONFLICT" } });
     const outside = await record(runId, "refund", { answer: "Refunded." });

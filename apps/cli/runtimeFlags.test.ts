@@ -14,13 +14,36 @@ describe("verdict with bad input: --agent and --judge", () => {
     expect(await agent("http:ftp://bob:S3cret@host/replay")).toMatchObject({ code: 2, stderr: "--agent: agent url must be http(s): ftp://host" });
     const unparsable = await agent("http:https://bob:S3cret@ho st/replay");
     expect(unparsable.code).toBe(2);
-    expect(unparsable.stderr).toMatch(/^--agent http:URL needs a URL/);
+    expect(unparsable.stderr).toMatch(/^--agent: http: needs the URL of the host's replay endpoint, e.g. http:https:\/\/host\/replay \(value not shown/);
     expect(unparsable.stderr).not.toContain("S3cret");
     expect(await agent(`scripted:${dir}`)).toMatchObject({ code: 2, stderr: `--agent: ${dir} is a directory, not a script file` });
     await writeFile(join(dir, "judge.yaml"), "judge: x\nanswers: 5\n");
     const judge = await cli(exampleRun("--judge", `scripted:${join(dir, "judge.yaml")}`));
     expect(judge.code).toBe(2);
     expect(judge.stderr).toMatch(/^--judge: judge script: answers: /);
+  });
+});
+
+describe("verdict run --agent with a URL slip", () => {
+  it("says the http: prefix is missing before a URL, or the scheme after it, showing the corrected shape with the origin alone", async () => {
+    const agent = (spec: string) => cli(exampleRun().map((arg) => (arg.startsWith("scripted:") && arg.endsWith("agent.yaml") ? spec : arg)));
+    const notShown = "(value not shown: it may carry a password or a token)";
+    expect(await agent("http://127.0.0.1:8080/replay")).toMatchObject({
+      code: 2,
+      stderr: `--agent: the http: prefix is missing before the URL: write http:http://127.0.0.1:8080/… ${notShown}`,
+    });
+    expect(await agent("https://bob:S3cret@agent.example.com/hooks/T0KEN/replay")).toMatchObject({
+      code: 2,
+      stderr: `--agent: the http: prefix is missing before the URL: write http:https://agent.example.com/… ${notShown}`,
+    });
+    expect(await agent("http:localhost:8080")).toMatchObject({
+      code: 2,
+      stderr: '--agent: the URL after http: has no scheme (http:// or https://), e.g. http:http://localhost:8080 (got "http:localhost:8080")',
+    });
+    expect(await agent("http:bob:S3cret@agent.example.com/replay")).toMatchObject({
+      code: 2,
+      stderr: `--agent: the URL after http: has no scheme (http:// or https://), e.g. http:http://agent.example.com/… ${notShown}`,
+    });
   });
 });
 

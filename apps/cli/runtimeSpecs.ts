@@ -2,7 +2,7 @@
 // judge completion a command runs with. A bad spec or an unreadable script is a usage error that
 // names the flag.
 import type { AgentRuntime } from "@verdict/domain";
-import { HttpAgent, ScriptedAgent, shownSpec } from "@verdict/infra/agents";
+import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { providerJudges, ScriptedJudge, type JudgeBackend, type ProviderJudges } from "@verdict/infra/judges";
 import { CliError } from "./errors.js";
 
@@ -18,17 +18,14 @@ async function loaded<T>(flag: string, path: string, load: (path: string) => Pro
 }
 
 export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
-  const match = /^(scripted|http):(.+)$/.exec(spec.trim());
-  if (match?.[1] === "scripted") return loaded("--agent", match[2], (path) => ScriptedAgent.load(path));
-  if (match?.[1] === "http") {
-    // The URL is not echoed: it may carry a password (sent as basic auth) or a token.
-    if (!URL.canParse(match[2])) throw new CliError("--agent http:URL needs a URL, e.g. http:https://host/replay (value not shown)");
-    try {
-      return new HttpAgent({ url: match[2] });
-    } catch (error) {
-      throw new CliError(`--agent: ${(error as Error).message}`);
-    }
+  let parsed: AgentSpec | null;
+  try {
+    parsed = agentSpecOf(spec);
+  } catch (error) {
+    throw new CliError(`--agent: ${(error as Error).message}`);
   }
+  if (parsed?.kind === "scripted") return loaded("--agent", parsed.path, (path) => ScriptedAgent.load(path));
+  if (parsed?.kind === "http") return parsed.agent;
   throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> ${shownSpec(spec)}`);
 }
 

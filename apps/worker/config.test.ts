@@ -92,6 +92,16 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     expect(await database).not.toContain("S3cret");
   });
 
+  it("says the http: prefix is missing before a URL, or the scheme after it, showing the corrected shape with the origin alone", async () => {
+    const bad = (promise: Promise<unknown>) => promise.then(() => "", (error: Error) => error.message);
+    const notShown = "(value not shown: it may carry a password or a token)";
+    expect(await bad(agentFromSpec("http://127.0.0.1:8080/replay"))).toBe(`VERDICT_AGENT: the http: prefix is missing before the URL: write http:http://127.0.0.1:8080/… ${notShown}`);
+    expect(await bad(agentFromSpec("https://bob:S3cret@host/replay?api_key=QUERYSECRET"))).toBe(`VERDICT_AGENT: the http: prefix is missing before the URL: write http:https://host/… ${notShown}`);
+    expect(await bad(agentFromSpec("https://ho st/replay"))).toBe(`VERDICT_AGENT: the http: prefix is missing before the URL: write http:https://host/replay ${notShown}`);
+    expect(await bad(agentFromSpec("http:localhost:8080"))).toBe('VERDICT_AGENT: the URL after http: has no scheme (http:// or https://), e.g. http:http://localhost:8080 (got "http:localhost:8080")');
+    expect(await bad(agentFromSpec("http:bob:S3cret@host:8080/hooks/T0KEN/replay"))).toBe(`VERDICT_AGENT: the URL after http: has no scheme (http:// or https://), e.g. http:http://host:8080/… ${notShown}`);
+  });
+
   it("starts its log with the http agent's origin only: a token in the URL's path, user, password or query is never printed", async () => {
     const agent = await agentFromSpec("http:https://bob:S3cret@agent.example.com:8443/hooks/T0KEN/replay?api_key=QUERYSECRET#frag");
     expect(startupLine(agent, null, 4242)).toBe("agent http:https://agent.example.com:8443, judge none (rules only), pid 4242");
@@ -100,7 +110,7 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
   it("shows back a mistyped setting, but never one that holds a URL (its prefix forgotten or mistyped)", async () => {
     const bad = (promise: Promise<unknown>) => promise.then(() => "", (error: Error) => error.message);
     expect(await bad(agentFromSpec("scriptd:agent.yaml"))).toContain('(got "scriptd:agent.yaml")');
-    for (const spec of ["https://bob:S3cret@host/replay", "HTTP:https://host/replay?api_key=QUERYSECRET", "host/replay#token=T0KEN"]) {
+    for (const spec of ["HTTP:https://host/replay?api_key=QUERYSECRET", "host/replay#token=T0KEN"]) {
       const message = await bad(agentFromSpec(spec));
       expect(message).toMatch(/^VERDICT_AGENT must be scripted:.*\(value not shown: it may carry a password or a token\)$/);
       expect(message).not.toMatch(/S3cret|QUERYSECRET|T0KEN/);

@@ -1,7 +1,7 @@
 // The worker's settings from its environment and command line, checked before anything starts:
 // a missing or malformed setting is an error that names the variable and what to set.
 import type { AgentRuntime } from "@verdict/domain";
-import { HttpAgent, ScriptedAgent, shownSpec } from "@verdict/infra/agents";
+import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
@@ -129,17 +129,14 @@ async function loadedFrom<T>(setting: string, path: string, load: () => Promise<
 
 /** VERDICT_AGENT: `scripted:<path.yaml>` or `http:<url>` (e.g. `http:https://host/replay`). */
 export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
-  const match = /^(scripted|http):(.+)$/.exec(spec.trim());
-  if (match?.[1] === "scripted") return loadedFrom("VERDICT_AGENT", match[2], () => ScriptedAgent.load(match[2]));
-  if (match?.[1] === "http") {
-    // Not echoed: a URL may carry a password (sent as basic auth) or a token.
-    if (!URL.canParse(match[2])) throw new WorkerConfigError("VERDICT_AGENT: http: needs the URL of the host's replay endpoint, e.g. http:https://host/replay (value not shown)");
-    try {
-      return new HttpAgent({ url: match[2] });
-    } catch (error) {
-      throw new WorkerConfigError(`VERDICT_AGENT: ${(error as Error).message}`);
-    }
+  let parsed: AgentSpec | null;
+  try {
+    parsed = agentSpecOf(spec);
+  } catch (error) {
+    throw new WorkerConfigError(`VERDICT_AGENT: ${(error as Error).message}`);
   }
+  if (parsed?.kind === "scripted") return loadedFrom("VERDICT_AGENT", parsed.path, () => ScriptedAgent.load(parsed.path));
+  if (parsed?.kind === "http") return parsed.agent;
   throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> ${shownSpec(spec)}`);
 }
 

@@ -90,6 +90,23 @@ describe("HttpAgent", () => {
     expect(replay).toEqual({ answer: "Refunded.", tool_calls: [{ name: "refund_order" }], duration_ms: 812, cost: 0.001, metadata: {} });
   });
 
+  it("times the request when the agent reports no duration_ms, the successful attempt alone; the agent's own duration_ms wins", async () => {
+    const delayed = (ms: number, body: object) => (_body: unknown, res: ServerResponse) => setTimeout(() => json(res, 200, body), ms);
+    routes.set("/untimed", delayed(150, { answer: "Took a while." }));
+    const timed = await new HttpAgent({ url: `${base}/untimed` }).replay(scenario, model, { signal });
+    expect(timed.duration_ms).toBeGreaterThanOrEqual(150);
+    expect(timed.duration_ms).toBeLessThan(2_000);
+    routes.set("/self-timed", delayed(150, { answer: "Took a while.", duration_ms: 40 }));
+    expect((await new HttpAgent({ url: `${base}/self-timed` }).replay(scenario, model, { signal })).duration_ms).toBe(40);
+    // A 503 answered at once, a 500 ms backoff, then 100 ms to answer: the agent's latency is the 100 ms.
+    routes.set("/retried", (_body, res) => ((hits.get("/retried") ?? 0) < 2 ? json(res, 503, {}) : setTimeout(() => json(res, 200, { answer: "second time" }), 100)));
+    const started = performance.now();
+    const retried = await new HttpAgent({ url: `${base}/retried`, retries: 1, backoffMs: 500 }).replay(scenario, model, { signal });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(600);
+    expect(retried.duration_ms).toBeGreaterThanOrEqual(100);
+    expect(retried.duration_ms).toBeLessThan(500);
+  });
+
   it("reads an answer that starts with a byte order mark, as Response.json() does", async () => {
     routes.set("/bom", (_body, res) => {
       res.writeHead(200, { "content-type": "application/json" });
@@ -126,7 +143,7 @@ describe("HttpAgent", () => {
     routes.set("/names", (_body, res) => json(res, 200, { answer: "ok", tool_calls: ["lookup_order", { name: "refund_order" }] }));
     expect((await new HttpAgent({ url: `${base}/names` }).replay(scenario, model, { signal })).tool_calls).toEqual([{ name: "lookup_order" }, { name: "refund_order" }]);
     routes.set("/nulls", (_body, res) => json(res, 200, { answer: "ok", tool_calls: null, metadata: null, cost: null }));
-    expect(await new HttpAgent({ url: `${base}/nulls` }).replay(scenario, model, { signal })).toEqual({ answer: "ok", tool_calls: [], metadata: {} });
+    expect(await new HttpAgent({ url: `${base}/nulls` }).replay(scenario, model, { signal })).toEqual({ answer: "ok", tool_calls: [], metadata: {}, duration_ms: expect.any(Number) });
     routes.set("/camel", (_body, res) =>
       json(res, 200, { answer: "ok", toolCalls: [{ name: "lookup_order", durationMs: 5 }], durationMs: 812, inputTokens: 10, outputTokens: 3 }),
     );

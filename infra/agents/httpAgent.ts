@@ -14,7 +14,8 @@
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
 // An agent that echoes a credential it was sent (the basic credential, a header value, a token in
 // the query or the path: sentSecrets) has it replaced by `[redacted]` in its answer's values
-// before the answer is read (redact.ts).
+// before the answer is read (redact.ts). An answer without duration_ms gets the answering
+// attempt's wall time (timed).
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
 import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
@@ -65,6 +66,15 @@ function replayOf(body: unknown): ReplayData {
   } catch (error) {
     throw new HttpAgentError(`agent answered an invalid replay: ${(error as Error).message}`, false);
   }
+}
+
+/**
+ * The agent's own duration_ms when it reports one; else the answering attempt's wall time, from
+ * sending the request to the body's last byte, so latency percentiles and criteria have a figure.
+ * Not the whole call: the earlier attempts' 5xx and the backoff waits are not the agent's latency.
+ */
+function timed(replay: ReplayData, wallMs: number): ReplayData {
+  return replay.duration_ms == null ? { ...replay, duration_ms: wallMs } : replay;
 }
 
 /** Query parameters that carry a credential by their name (`?api_key=`, `?token=`, `?sig=`). */
@@ -155,6 +165,7 @@ export class HttpAgent implements AgentRuntime {
   private async attempt(scenario: RuntimeScenario, model: RuntimeModel, outer: AbortSignal): Promise<ReplayData> {
     const timeoutMs = this.options.timeoutMs;
     const deadline = attemptDeadline(outer, timeoutMs);
+    const sentAt = performance.now();
     try {
       let response: Response;
       try {
@@ -182,6 +193,7 @@ export class HttpAgent implements AgentRuntime {
         throw new HttpAgentError(`agent answered HTTP ${response.status}`, response.status >= 500);
       }
       const text = await this.bodyText(response, timeoutMs, outer, deadline);
+      const wallMs = Math.round(performance.now() - sentAt);
       let body: unknown;
       try {
         body = JSON.parse(text) as unknown;
@@ -189,7 +201,7 @@ export class HttpAgent implements AgentRuntime {
         throw new HttpAgentError("agent answered a body that is not JSON", false);
       }
       // Before anything of it is read: the validation's errors quote the body too.
-      return replayOf(redactDeep(body, this.#secrets));
+      return timed(replayOf(redactDeep(body, this.#secrets)), wallMs);
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.
       deadline.clear();

@@ -2,3 +2,4 @@
 export * from "./scriptedAgent.js";
 export * from "./httpAgent.js";
 export { shownSpec } from "./shownSpec.js";
+export { agentSpecOf, type AgentSpec } from "./agentSpec.js";

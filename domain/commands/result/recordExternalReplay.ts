@@ -1,9 +1,10 @@
 // An external run's host records a pair's replay (reference-platform §3 rule 2, §7 behaviour 2):
 // exactly one result per selected pair. The pair's stream decides: a new replay is recorded, the
-// same replay again is a no-op, and one for a pair outside the selection or a second, different
-// one is refused (PairRefused). A refused result then fails the run on the run's stream with
-// RejectPair, appended at the version the run was read at and decided again on a lost race, so
-// the run fails once however many refused results race, and a run already ended stays as it is.
+// same replay again is a no-op (even once the run has ended: a host retrying a request whose
+// answer it lost), and one for a pair outside the selection or a second, different one is
+// refused (PairRefused). A refused result then fails the run on the run's stream with RejectPair,
+// appended at the version the run was read at and decided again on a lost race, so the run fails
+// once however many refused results race, and a run already ended stays as it is.
 // The results already recorded are kept: nothing is removed from their streams.
 import type { EventStore } from "../../ports/eventStore.js";
 import { DomainError } from "../../events/domainError.js";
@@ -38,7 +39,8 @@ export type ExternalReplayOutcome = ({ refused: null } & RecordedExternalReplay)
 /**
  * Records `input` (RecordReplay's fields, without `type`) in run `run`, as its stream was read
  * by the caller (which checked it is the caller's and external). Errors that are not a refused
- * pair (a replay the schema refuses, a run that has ended) are thrown and change nothing.
+ * pair (a replay the schema refuses, a new or different one for a run that has ended) are thrown
+ * and change nothing.
  */
 export async function recordExternalReplay(
   store: EventStore,

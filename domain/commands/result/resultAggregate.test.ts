@@ -7,6 +7,7 @@ import type { EventInput } from "../../events/registry.js";
 
 const run = given(runAggregate, [runStarted()]).state;
 const finishedRun = given(runAggregate, [runStarted(), { type: "RunFailed", data: { message: "x" } }]).state;
+const completedRun = given(runAggregate, [runStarted(), { type: "RunCompleted", data: { scored: 4, passed: 4, summary: {} } }]).state;
 const stream = "result-r1.3"; // b × claude-sonnet-5
 
 const replay = { type: "RecordReplay", run_id: "r1", scenario_key: "b", model_label: "claude-sonnet-5", replay: { answer: "Order 4821 ships today.", duration_ms: 900 } };
@@ -75,6 +76,20 @@ describe("RecordReplay", () => {
     const raw = { ...replay, replay: { answer: "Order\u0000 4821", tool_calls: [{ name: "lookup", arguments: { id: "4821" }, detail: null }] } };
     const [cleaned] = given(resultAggregate, [], { run, streamId: stream }).when(raw);
     expect(given(resultAggregate, [cleaned], { run, streamId: stream }).when(raw)).toEqual([]);
+  });
+
+  it("takes the same replay again as a no-op after the run ended, and refuses a different one or a new pair as before", () => {
+    // A host retrying a request whose answer it lost gets the idempotent answer whatever the run's state since.
+    const [recorded] = given(resultAggregate, [], { run, streamId: stream }).when(replay);
+    const [scored] = given(resultAggregate, [recorded], { run, streamId: stream }).when(score);
+    for (const ended of [completedRun, finishedRun]) {
+      expect(given(resultAggregate, [recorded], { run: ended, streamId: stream }).when(replay), ended.status).toEqual([]);
+      expect(given(resultAggregate, [recorded, scored], { run: ended, streamId: stream }).when(replay), ended.status).toEqual([]);
+      const refusal = `run r1 is ${ended.status}; it takes no more results`;
+      const different = { ...replay, replay: { ...replay.replay, answer: "Order 4821 ships tomorrow." } };
+      expect(() => given(resultAggregate, [recorded], { run: ended, streamId: stream }).when(different)).toThrow(expect.objectContaining({ code: "conflict", message: refusal }));
+      expect(() => given(resultAggregate, [], { run: ended, streamId: stream }).when(replay)).toThrow(expect.objectContaining({ code: "conflict", message: refusal }));
+    }
   });
 
   it("refuses a second, different replay of the pair as a duplicate, whatever field differs", () => {

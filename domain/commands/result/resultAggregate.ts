@@ -1,8 +1,9 @@
 // Stream `result-<runId>.<n>`: a pair's replay is recorded at most once, then scored once.
 // The run's frozen selection (given as context) says which pairs exist and which stream holds
 // each, so a pair outside the selection is refused before anything is written. The same replay
-// again is a no-op (a resend); a different one is refused as a duplicate. Both refusals are a
-// PairRefused, which fails an external run (recordExternalReplay.ts).
+// again is a no-op (a resend), whatever the run's state since. A different one is refused as a
+// duplicate: a PairRefused, like a pair outside the selection, which fails an external run
+// (recordExternalReplay.ts). Once the run has ended, anything new is refused as too late.
 import type { Aggregate, DecideContext } from "../aggregate.js";
 import { pairName } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
@@ -68,12 +69,13 @@ function decide(state: ResultState, command: ResultCommand, context: DecideConte
   const pair = locate(command, context);
   const name = pairName(pair.scenarioKey, pair.modelLabel);
   const identity = { run_id: command.run_id, n: pair.n, scenario_key: pair.scenarioKey, model_label: pair.modelLabel };
+  // Sent again as recorded (a lost answer, a retried request): nothing new, nothing counted twice,
+  // and asked before the run's state, so a host retrying after the run ended gets the same answer.
+  if (command.type === "RecordReplay" && state.replay && sameReplay(state.replay, command.replay)) return [];
   if (context.run?.status !== "running") throw DomainError.conflict(`run ${command.run_id} is ${context.run?.status}; it takes no more results`, "run_id");
   switch (command.type) {
     case "RecordReplay":
       if (state.status === "none") return [{ type: "ReplayRecorded", data: { ...identity, replay: storableJsonOf(command.replay) } }];
-      // Sent again as recorded (a lost answer, a retried request): nothing new, nothing counted twice.
-      if (state.replay && sameReplay(state.replay, command.replay)) return [];
       throw new PairRefused(
         "conflict",
         `pair ${name} of run ${command.run_id} is already recorded with a different replay`,
