@@ -238,6 +238,34 @@ describe("REST report exports", () => {
     const answer = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { id } }`, { id });
     expect(answer.body.errors[0]).toMatchObject({ message: `run ${"x".repeat(200)}… (50000 characters) not found`, extensions: { code: "NOT_FOUND", field: "id" } });
   });
+
+  it("answers a path id that is no id 404 as any unknown one, without echoing its control characters", async () => {
+    // `%00` came back as `run \u0000 not found`, a terminal's escape sequence as sent.
+    const paths = [
+      [`/api/evaluations/${evaluationId}/runs/%00/report.json`, "run \uFFFD not found", "runId"],
+      [`/api/evaluation_reports/%00`, "run \uFFFD not found", "runId"],
+      [`/api/evaluations/%1B%5B2J/runs/${runId}/report.json`, "evaluation \uFFFD[2J not found", "id"],
+    ];
+    for (const [path, error, field] of paths) {
+      const answer = await p.get(p.keys.acmeRead, path);
+      expect([answer.status, await answer.json()], path).toEqual([404, { error, code: "NOT_FOUND", field }]);
+    }
+    const control = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { id } }`, { id: "r\u0007\u202e1" });
+    expect(control.body.errors[0]).toMatchObject({ message: "run r\uFFFD\uFFFD1 not found", extensions: { code: "NOT_FOUND", field: "id" } });
+  });
+
+  it("names at most 200 characters of a scenario key, a model or a catalog set path in a NOT_FOUND message", async () => {
+    const scenario = await p.gql(p.keys.acmeRead, `query ($r: ID!, $k: String!) { run(id: $r) { report { scenarioMarkdown(key: $k) } } }`, { r: runId, k: "k".repeat(50_000) });
+    expect(scenario.body.errors[0]).toMatchObject({ message: `scenario ${"k".repeat(200)}… (50000 characters) is not in this run`, extensions: { code: "NOT_FOUND", field: "key" } });
+    const model = await p.get(p.keys.acmeRead, `${base()}/report.md?part=fix_items&model=gpt%1B${"m".repeat(5000)}`);
+    expect(((await model.json()) as { error: string }).error).toBe(`model gpt\uFFFD${"m".repeat(196)}… (5004 characters) is not in this run (its models: gpt-5-mini, claude-sonnet-5)`);
+    // Every product the path could start with was named: 8 KB of `a/a/a/…` answered 16 MB.
+    const set = await p.gql(p.keys.acmeWrite, `mutation ($s: String) { createEvaluation(input: { fromCatalogSet: $s }) { evaluationId } }`, { s: `support_desk/${"a/".repeat(4000)}x` });
+    expect(set.body.errors[0]).toMatchObject({
+      message: 'no product "a" or "a/a" or "a/a/a" or "a/a/a/a" or "a/a/a/a/a" (or 3995 longer ones) in catalog support_desk',
+      extensions: { code: "NOT_FOUND", field: "input.fromCatalogSet" },
+    });
+  });
 });
 
 describe("external runs and imported reports", () => {

@@ -1,7 +1,7 @@
 // The largest inputs the API documents it takes are taken, on the embedded event store: a
 // catalog of 2,000 scenarios and a report of 1,000 results. Both were refused once (their events
 // over a 1 MB limit the edge never mentioned).
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createPgliteEventStore } from "@verdict/infra";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
@@ -58,3 +58,24 @@ it("refuses a model name or an imported scenario key over 200 characters, before
   const runs = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount } }`, { id: evaluationId });
   expect(runs.body.data.evaluation.runCount).toBe(0);
 });
+
+it("answers a suite of 2,000 scenarios whole in one read, and refuses its whole list aliased before reading it", async () => {
+  const prompt = sentence.repeat(8);
+  const scenarios = Array.from({ length: 2000 }, (_, i) => ({ key: `s${i}`, prompt: `${prompt}(${i})` }));
+  const created = await p.gql(p.keys.acmeWrite, `mutation ($s: JSON) { createEvaluation(input: { agent: "SupportAgent", name: "Big suite", scenarios: $s }) { evaluationId } }`, { s: scenarios });
+  const evaluationId: string = created.body.data.createEvaluation.evaluationId;
+
+  const whole = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { scenarios { totalCount edges { node { key prompt } } } } }`, { id: evaluationId });
+  expect(whole.body.errors).toBeUndefined();
+  expect(whole.body.data.evaluation.scenarios.edges).toHaveLength(2000);
+  expect(whole.body.data.evaluation.scenarios.edges[1999].node).toEqual({ key: "s1999", prompt: `${prompt}(1999)` });
+
+  // A default page's price let 100 of these through: 169 MB answered, the API stalled for everyone.
+  const listScenarios = vi.spyOn(p.read.readModels, "listScenarios");
+  const aliases = Array.from({ length: 100 }, (_, i) => `a${i}: scenarios { edges { node { prompt } } }`).join(" ");
+  const aliased = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { ${aliases} } }`, { id: evaluationId });
+  expect(aliased.status).toBe(400);
+  expect(aliased.body).toEqual({ errors: [{ message: expect.stringMatching(/^query costs \d+; the limit is 5000$/), extensions: { code: "VALIDATION" } }] });
+  expect(listScenarios).not.toHaveBeenCalled();
+  listScenarios.mockRestore();
+}, 60_000);

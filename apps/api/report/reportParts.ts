@@ -1,7 +1,7 @@
 // The report's public pieces for one model or one scenario, as report.md?part= and GraphQL's
 // report { fixItemsMarkdown(model:) scenarioMarkdown(key:) } both answer them.
 import type { Report } from "@verdict/domain";
-import { ApiError } from "../server/errors.js";
+import { ApiError, shownId } from "../server/errors.js";
 import { checkModelFilter, checkRunModel } from "./runModel.js";
 import type { RunHistory } from "./runEvents.js";
 
@@ -20,5 +20,5 @@ export function fixItemsPart(report: Report, model: string | null | undefined, f
 export function scenarioPart(report: Report, history: RunHistory, key: string, field: string): string {
   if (report.resultsByScenario.has(key)) return report.scenarioMarkdown(key);
   if (report.unfinished && history.record?.started.scenarios.some((s) => s.key === key)) return report.unscoredScenarioMarkdown(key);
-  throw new ApiError("NOT_FOUND", `scenario ${key} is not in this run`, field);
+  throw new ApiError("NOT_FOUND", `scenario ${shownId(key)} is not in this run`, field);
 }

@@ -2,8 +2,7 @@
 // fixItemsMarkdown({ model }) answers "Nothing to fix." for any other text (the library keeps
 // that), which over the API read as a clean bill of health for a typo such as `gpt-5` for
 // `openai/gpt-5`; an unknown scenario key was already NOT_FOUND.
-import { truncateBytes } from "@verdict/domain";
-import { ApiError } from "../server/errors.js";
+import { ApiError, shownId } from "../server/errors.js";
 
 /**
  * VALIDATION naming `field` for a blank model filter: fix items read "" as no filter (every
@@ -19,5 +18,5 @@ export function checkModelFilter(model: string | null | undefined, field = "mode
 export function checkRunModel(model: string, labels: readonly string[], field = "model"): void {
   if (labels.includes(model)) return;
   const known = labels.length > 0 ? labels.join(", ") : "none";
-  throw new ApiError("NOT_FOUND", `model ${truncateBytes(model, 200)} is not in this run (its models: ${known})`, field);
+  throw new ApiError("NOT_FOUND", `model ${shownId(model)} is not in this run (its models: ${known})`, field);
 }

@@ -45,12 +45,27 @@ export function sendGraphQLError(res: { status(code: number): { json(body: unkno
   res.status(HTTP_STATUS[code]).json({ errors: [{ message, extensions: field === undefined ? { code } : { code, field } }] });
 }
 
-/** An id is named in the message as sent, up to ID_SHOWN characters: a 1.5 MB "id" came back whole. */
+/** An id is named in a message up to ID_SHOWN characters: a 1.5 MB "id" came back whole. */
 const ID_SHOWN = 200;
 
+/**
+ * Control and format characters (a NUL, a terminal's escape sequence, a right-to-left override)
+ * and unpaired surrogates: a 404 echoed a path's `%00` back as `run \u0000 not found`.
+ */
+const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
+
+/**
+ * An id (or key, or label) a caller sent, as a message names it: its first ID_SHOWN characters,
+ * each character a log or terminal could misread replaced by U+FFFD, and its length when cut.
+ */
+export function shownId(id: string): string {
+  const cut = id.length > ID_SHOWN;
+  const shown = (cut ? id.slice(0, ID_SHOWN) : id).replace(UNSHOWABLE, "\uFFFD");
+  return cut ? `${shown}… (${id.length} characters)` : shown;
+}
+
 export function notFound(what: string, id: string, field = "id"): ApiError {
-  const shown = id.length > ID_SHOWN ? `${id.slice(0, ID_SHOWN)}… (${id.length} characters)` : id;
-  return new ApiError("NOT_FOUND", `${what} ${shown} not found`, field);
+  return new ApiError("NOT_FOUND", `${what} ${shownId(id)} not found`, field);
 }
 
 export interface ClassifiedError {

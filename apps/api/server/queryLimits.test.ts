@@ -103,13 +103,53 @@ describe("costLimit on whole-run renderings", () => {
     // A smaller page costs less: 1 + 500 + (1 + 5 x 3).
     expect(await check(`{ run(id: "r") { matrix(first: 5) { edges { node { scenarioKey group } } } } }`, [costLimit(516)])).toEqual(["query costs 517; the limit is 516"]);
     // The other whole lists likewise: a page of 1,000 scenarios costs what the whole suite does.
-    // evaluation 1 + scenarios 1 + (edges 1 + 20 x (node 1 + key 1 + prompt 1))
+    // evaluation 1 + scenarios 500 + (edges 1 + 20 x (node 1 + key 1 + prompt 1))
     for (const args of ["", "(first: 1000)"]) {
-      expect(await check(`{ evaluation(id: "e") { scenarios${args} { edges { node { key prompt } } } } }`, [costLimit(62)])).toEqual(["query costs 63; the limit is 62"]);
+      expect(await check(`{ evaluation(id: "e") { scenarios${args} { edges { node { key prompt } } } } }`, [costLimit(561)])).toEqual(["query costs 562; the limit is 561"]);
     }
     // Ten aliases of the whole list are refused at the default limit.
     const aliases = Array.from({ length: 10 }, (_, i) => `r${i}: results { edges { node { n } } }`).join(" ");
     expect((await check(`{ run(id: "r") { ${aliases} } }`, [costLimit(5000)]))[0]).toMatch(/^query costs \d+; the limit is 5000$/);
+  });
+});
+
+describe("costLimit on whole lists", () => {
+  // Each whole list (a connection answering every item unless `first` says fewer): where it is
+  // asked, and a field of its nodes that answers text of any length.
+  const wholeLists = [
+    { list: "scenarios", node: "prompt", around: [`evaluation(id: "e") {`, "}"] },
+    { list: "catalogs", node: "description", around: ["", ""] },
+    { list: "fixItems", node: "item", around: [`run(id: "r") {`, "}"] },
+    { list: "results", node: "answer", around: [`run(id: "r") {`, "}"] },
+    { list: "matrix", node: "scenarioKey", around: [`run(id: "r") {`, "}"] },
+  ];
+  /** `n` aliases of the list, whole (or `args` applied), side by side in one query. */
+  const query = ({ list, node, around }: (typeof wholeLists)[number], n = 1, args = "") =>
+    `{ ${around[0]} ${Array.from({ length: n }, (_, i) => `a${i}: ${list}${args} { edges { node { ${node} } } }`).join(" ")} ${around[1]} }`;
+  const costOf = async (q: string) => Number(/^query costs (\d+);/.exec((await check(q, [costLimit(0)]))[0])?.[1]);
+
+  it("refuses 100 aliases of a whole list, which a default page's price let through (169 MB answered for a 2,000-scenario suite)", async () => {
+    for (const whole of wholeLists) {
+      for (const n of [100, 10]) expect(await check(query(whole, n), [costLimit(5000)]), `${n} ${whole.list}`).toEqual([expect.stringMatching(/^query costs \d+; the limit is 5000$/)]);
+    }
+  });
+
+  it("still lets one whole list through, and never prices part of one above all of it", async () => {
+    for (const whole of wholeLists) {
+      expect(await check(query(whole), [costLimit(5000)]), whole.list).toEqual([]);
+      const all = await costOf(query(whole));
+      // The list's own 500 besides its page (a root list has no parent field: 1 less).
+      expect(all, whole.list).toBe((whole.around[0] ? 1 : 0) + 500 + 1 + 20 * 2);
+      for (const first of [0, 1, 20, 2000]) expect(await costOf(query(whole, 1, `(first: ${first})`)), `${whole.list}(first: ${first})`).toBeLessThanOrEqual(all);
+    }
+  });
+
+  it("prices a comparison of two runs as a whole answer, so aliases cannot repeat its lists", async () => {
+    // compareRuns 500 + (stillPassing 1 + 20 x (scenarioKey 1 + modelLabel 1))
+    const one = `{ compareRuns(a: "r1", b: "r2") { stillPassing { scenarioKey modelLabel } } }`;
+    expect(await check(one, [costLimit(540)])).toEqual(["query costs 541; the limit is 540"]);
+    const many = `{ ${Array.from({ length: 10 }, (_, i) => `c${i}: compareRuns(a: "r1", b: "r2") { stillPassing { scenarioKey } }`).join(" ")} }`;
+    expect(await check(many, [costLimit(5000)])).toEqual([expect.stringMatching(/^query costs \d+; the limit is 5000$/)]);
   });
 });
 
@@ -125,8 +165,8 @@ describe("depth and cost of documents built to be slow", () => {
   it("works out each fragment once, however often it is spread", async () => {
     // Each fragment spreads the next one twice: 2^24 paths, one fragment each.
     const { messages, ms } = await timed(chain(24, 2), [depthLimit(12), costLimit(5000)]);
-    // catalogs 1 + its edges 1, then a default page of 20 nodes, each 1 + the chain (2^24 - 1).
-    expect(messages).toEqual([`query costs ${2 + 20 * 2 ** 24}; the limit is 5000`]);
+    // catalogs 500 + its edges 1, then a default page of 20 nodes, each 1 + the chain (2^24 - 1).
+    expect(messages).toEqual([`query costs ${501 + 20 * 2 ** 24}; the limit is 5000`]);
     // Followed path by path, it took 67 s.
     expect(ms).toBeLessThan(3000);
   });

@@ -10,19 +10,18 @@ import {
 const DEFAULT_LIST = 20;
 
 /**
- * Fields whose answer is a whole run rendered, replayed or listed (a large run's HTML page,
- * Markdown or JSON document, its every event or result, is megabytes): each costs this much
- * instead of 1, so aliases cannot repeat one in a query (4,000 `html` aliases of a 6-result run
- * answered 128 MB; ~49 aliased `results` of a 3,000-result run fitted under the limit).
+ * Fields whose answer is a whole run rendered, replayed or compared (a large run's HTML page,
+ * Markdown or JSON document, its every event, every pair of two runs, is megabytes): each costs
+ * this much instead of 1, so aliases cannot repeat one in a query (4,000 `html` aliases of a
+ * 6-result run answered 128 MB). Whole lists cost WHOLE_LIST_COST.
  */
 export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "RunReport.html": 1000,
   "RunReport.markdown": 1000,
   "RunReport.json": 1000,
   "Query.runAudit": 500,
-  // Every result of a run (3,000 for 1,000 scenarios x 3 models) unless `first` says fewer.
-  "Run.results": 500,
-  "Run.matrix": 500,
+  // Its change lists are plain lists of every pair of both runs, counted as a default page.
+  "Query.compareRuns": 500,
 };
 
 /** Fragments spread within fragments deeper than this are refused rather than followed. */
@@ -130,9 +129,17 @@ const isGraphQLInt = (value: unknown): value is number => Number.isInteger(value
 /**
  * Connections whose page without `first` is the whole list (each bounded by one run, one suite or
  * the tenant's catalogs). Asking for part of one must not cost more than asking for all of it, so
- * their page counts at most a default page; `results` and `matrix`, the big ones, also cost 500.
+ * their page counts at most a default page.
  */
 const WHOLE_LISTS: ReadonlySet<string> = new Set(["Run.results", "Run.matrix", "Run.fixItems", "Evaluation.scenarios", "Query.catalogs"]);
+
+/**
+ * What a whole list costs besides its page, whatever `first` asks for: it answers every item (a
+ * run's 3,000 results, a suite's 2,000 prompts of up to 65,535 characters), so aliases cannot
+ * repeat one. Counted as a default page, 100 aliased `scenarios` of a 2,000-scenario suite
+ * answered 169 MB and ~49 aliased `results` of a 3,000-result run fitted under the limit.
+ */
+export const WHOLE_LIST_COST = 500;
 
 /** The page a connection field is counted at. */
 function pageSizeOf(selection: FieldNode, variables: Record<string, unknown>, wholeList: boolean): number {
@@ -161,12 +168,13 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
       const field = fields[selection.name.value] as GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
       const key = `${named.name}.${field.name}`;
-      const fieldCost = FIELD_COSTS[key];
-      const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, WHOLE_LISTS.has(key)) : null;
+      const wholeList = WHOLE_LISTS.has(key);
+      const fieldCost = FIELD_COSTS[key] ?? (wholeList ? WHOLE_LIST_COST : 1);
+      const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, wholeList) : null;
       const inner = costOf(selection.selectionSet, field.type, walk, variables, innerPage);
       // A connection's list is its page; other lists a default page.
       const factor = isList(field.type) ? (page ?? DEFAULT_LIST) : 1;
-      total += (fieldCost ?? 1) + factor * inner;
+      total += fieldCost + factor * inner;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       total += costOf(selection.selectionSet, parent, walk, variables, page);
     } else {

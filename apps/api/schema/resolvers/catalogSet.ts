@@ -5,7 +5,7 @@
 // `<product>/<set>` pairs, which an import keeps distinct (storableCatalog).
 import { isValidId, lastCatalogImport, type EventData } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
-import { ApiError, notFound } from "../../server/errors.js";
+import { ApiError, notFound, shownId } from "../../server/errors.js";
 import { NOTHING_MATCHED, withoutProductionFlag } from "./scenarioInputs.js";
 
 type ProductData = EventData<"CatalogImported">["products"][number];
@@ -38,9 +38,13 @@ export async function evaluationFromCatalogSet(context: ApiContext, path: string
   };
 }
 
+/** Products a NOT_FOUND names at most: naming every one, `a/a/a/…` of 8 KB answered 16 MB. */
+const PRODUCTS_NAMED = 5;
+
 /**
  * The product and set whose `<product>/<set>` is `rest`. None: NOT_FOUND naming each product
- * `rest` could start with (`no product "a" or "a/b"`) or, when one exists, the set it lacks.
+ * `rest` could start with (`no product "a" or "a/b"`, the first PRODUCTS_NAMED) or, when one
+ * exists, the set it lacks.
  */
 function setAt(products: readonly ProductData[], catalogKey: string, rest: string): { product: ProductData; set: SetData } {
   const candidates = products.filter((p) => rest.startsWith(`${p.key}/`));
@@ -52,9 +56,11 @@ function setAt(products: readonly ProductData[], catalogKey: string, rest: strin
   }
   if (found.length === 1) return found[0];
   if (candidates.length === 0) {
-    const prefixes = rest.split("/").slice(0, -1).map((_, i, parts) => JSON.stringify(parts.slice(0, i + 1).join("/")));
-    throw new ApiError("NOT_FOUND", `no product ${prefixes.join(" or ")} in catalog ${catalogKey}`, "fromCatalogSet");
+    const parts = rest.split("/").slice(0, -1);
+    const prefixes = parts.slice(0, PRODUCTS_NAMED).map((_, i) => JSON.stringify(shownId(parts.slice(0, i + 1).join("/"))));
+    const more = parts.length > PRODUCTS_NAMED ? ` (or ${parts.length - PRODUCTS_NAMED} longer ones)` : "";
+    throw new ApiError("NOT_FOUND", `no product ${prefixes.join(" or ")}${more} in catalog ${catalogKey}`, "fromCatalogSet");
   }
-  const missing = candidates.map((p) => `no set "${rest.slice(p.key.length + 1)}" in product "${p.key}"`).join(", and ");
+  const missing = candidates.map((p) => `no set "${shownId(rest.slice(p.key.length + 1))}" in product "${p.key}"`).join(", and ");
   throw new ApiError("NOT_FOUND", `${missing} of catalog ${catalogKey}`, "fromCatalogSet");
 }
