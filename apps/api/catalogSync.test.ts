@@ -120,3 +120,69 @@ describe("re-importing a catalog syncs the evaluations made from its sets", () =
     expect(catalog.map((e) => e.type)).toEqual(["CatalogImported", "CatalogSetMaterialized"]);
   });
 });
+
+// A repeated createEvaluation(fromCatalogSet) syncs the evaluation it made: the judge and
+// criteria its creation named stay pinned (a call naming neither once gave it the set's), and
+// naming others is CONFLICT, as a different threshold or compareModels is.
+describe("createEvaluation from a set again keeps the judge and criteria the evaluation was created with", () => {
+  const shop = (judge: string) => `
+catalog: shop2
+name: Shop
+products:
+  - key: p
+    name: P
+    agent: ShopAgent
+    sets:
+      - key: s
+        name: S
+        judge: { model: ${judge} }
+        scenarios:
+          - key: hello
+            prompt: Hello
+`;
+  const CREATE_FROM = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { judge criteria } } }`;
+  const PINNED = { fromCatalogSet: "shop2/p/s", judgeModel: "mine", criteria: [{ key: "rp", type: "response_present" }] };
+  const pinned = { judge: { kind: "llm", model: "mine" }, criteria: [{ key: "rp", type: "response_present", config: {} }] };
+  let evaluationId: string;
+
+  it("answers the evaluation with its own judge and criteria, at the call and after later imports", async () => {
+    await ok(p.keys.acmeWrite, IMPORT, { yaml: shop("set-judge") });
+    const created = (await ok(p.keys.acmeWrite, CREATE_FROM, { input: PINNED })).createEvaluation;
+    evaluationId = created.evaluationId;
+    expect(created.evaluation).toEqual(pinned);
+
+    const again = (await ok(p.keys.acmeWrite, CREATE_FROM, { input: { fromCatalogSet: "shop2/p/s" } })).createEvaluation;
+    expect(again).toEqual({ evaluationId, evaluation: pinned });
+    await ok(p.keys.acmeWrite, IMPORT, { yaml: shop("set-judge-2") });
+    const { evaluation } = await ok(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { judge criteria } }`, { id: evaluationId });
+    expect(evaluation).toEqual(pinned);
+  });
+
+  it("answers the same evaluation when the call names its own judge and criteria again", async () => {
+    expect((await ok(p.keys.acmeWrite, CREATE_FROM, { input: PINNED })).createEvaluation).toEqual({ evaluationId, evaluation: pinned });
+  });
+
+  it("refuses another judge or other criteria as CONFLICT naming the field, changing nothing", async () => {
+    const before = await streamLengths();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ judgeModel: "other" }, "input.judgeModel"],
+      [{ judgeKind: "RULES" }, "input.judgeKind"],
+      [{ criteria: [{ key: "rp2", type: "response_present" }] }, "input.criteria"],
+    ];
+    for (const [named, field] of cases) {
+      const { body } = await p.gql(p.keys.acmeWrite, CREATE_FROM, { input: { fromCatalogSet: "shop2/p/s", ...named } });
+      expect(body.errors?.[0], field).toMatchObject({ extensions: { code: "CONFLICT", field } });
+    }
+    expect(await streamLengths()).toBe(before);
+  });
+
+  it("keeps an evaluation that named no judge following the set's", async () => {
+    const CATALOG = { fromCatalogSet: "shop2/p/s", name: "follows the set" };
+    const first = (await ok(p.keys.acmeWrite, CREATE_FROM, { input: CATALOG })).createEvaluation;
+    expect(first.evaluation.judge).toEqual({ kind: "llm", model: "set-judge-2" });
+    expect((await ok(p.keys.acmeWrite, CREATE_FROM, { input: CATALOG })).createEvaluation.evaluationId).toBe(first.evaluationId);
+    await ok(p.keys.acmeWrite, IMPORT, { yaml: shop("set-judge-3") });
+    const { evaluation } = await ok(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { judge } }`, { id: first.evaluationId });
+    expect(evaluation.judge).toEqual({ kind: "llm", model: "set-judge-3" });
+  });
+});

@@ -81,6 +81,40 @@ describe("createEvaluation: a given source must select scenarios", () => {
   });
 });
 
+// A scenario of the text that the suite cannot hold is refused naming the argument the text came
+// in and the line it sits on: it named `input.scenarios[0].prompt`, a field the request never sent.
+describe("a scenario the text holds that the suite cannot store", () => {
+  const longKey = "k".repeat(201);
+
+  it("createEvaluation names input.scenariosText and the scenario's line", async () => {
+    const long = "x".repeat(70_000);
+    await refused(CREATE, { input: { agent: "A", name: "longline", scenariosText: long } }, "line 1: prompt: Too big: expected string to have <=65535 characters", "input.scenariosText");
+    const text = `\nFirst question\n\nSecond | key: ${longKey}`;
+    await refused(CREATE, { input: { agent: "A", name: "longkey", scenariosText: text } }, "line 4: key: Too big: expected string to have <=200 characters", "input.scenariosText");
+    // Read from JSON or YAML, the scenario has no line: it is named by its place in the text.
+    const json = JSON.stringify([{ prompt: "a" }, { prompt: "b", key: longKey }]);
+    await refused(CREATE, { input: { agent: "A", name: "jsonkey", scenariosText: json } }, "scenario 2: key: Too big: expected string to have <=200 characters", "input.scenariosText");
+  });
+
+  it("replaceScenarios and mergeScenarios name scenariosText, and records given as JSON keep their path", async () => {
+    const { id } = await created({ name: "Stored", scenariosText: "Hello" });
+    const text = `Hello\nSecond | key: ${longKey}`;
+    const message = "line 2: key: Too big: expected string to have <=200 characters";
+    await refused(REPLACE, { id, t: text }, message, "scenariosText");
+    await refused(MERGE, { id, t: text }, message, "scenariosText");
+    const records = [{ key: "a", prompt: "a" }, { key: longKey, prompt: "b" }];
+    const res = await p.gql(p.keys.acmeWrite, REPLACE, { id, s: records });
+    expect(res.body.errors?.[0].extensions).toEqual({ code: "VALIDATION", field: "scenarios[1].key" });
+    const create = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "jsonrecords", scenarios: records } });
+    expect(create.body.errors?.[0].extensions).toEqual({ code: "VALIDATION", field: "input.scenarios[1].key" });
+  });
+
+  it("leaves out a production-only scenario the text does not select, whatever it holds", async () => {
+    const text = `suite: s\ngroups:\n  - key: g\n    scenarios:\n      - {key: ${longKey}, prompt: p, production_only: true}\n      - {key: ok, prompt: q}`;
+    expect((await created({ name: "unselected", scenariosText: text })).scenarios).toEqual([{ key: "ok", position: 1 }]);
+  });
+});
+
 describe("replaceScenarios and mergeScenarios: includeProductionOnly", () => {
   it("replace takes includeProductionOnly at the top level: the document re-sent with it changes nothing", async () => {
     const { id, scenarios } = await created({ name: "Both", scenariosText: SUITE, includeProductionOnly: true });

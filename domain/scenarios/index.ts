@@ -21,7 +21,7 @@
 // ScenarioInputError with `line` / `path` and `code: "validation"`; a missing file, product,
 // set or scenario throws NotFound (`code: "not_found"`).
 export * from "./scenario.js";
-export { ScenarioParser, type ParseOptions } from "./scenarioParser.js";
+export { ScenarioParser, type LocatedScenario, type ParseOptions } from "./scenarioParser.js";
 export type { ParsedScenario } from "./parsedScenario.js";
 export { ParseError, InvalidDocument, NotFound, ScenarioInputError, type Where } from "./errors.js";
 export { Suite, type SuiteOptions, type SuiteSelection } from "./suite.js";

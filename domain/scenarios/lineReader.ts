@@ -60,6 +60,7 @@ function readLine(line: string, heading: string | null, lineNumber: number): Rea
       checkedPatterns(splitList(options.get("not_contains")), "not_contains", lineNumber),
     ),
     production_only: false,
+    line: lineNumber,
   };
 }
 

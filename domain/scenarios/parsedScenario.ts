@@ -13,8 +13,8 @@ export interface ParsedScenario {
   position: number;
 }
 
-/** An entry as a reader produced it, before keys and positions are assigned. */
-export type ReadEntry = Omit<ParsedScenario, "key" | "position"> & { key: string | null };
+/** An entry as a reader produced it, before keys and positions are assigned; the line reader adds its line. */
+export type ReadEntry = Omit<ParsedScenario, "key" | "position"> & { key: string | null; line?: number };
 
 /** `{ tools, contains, not_contains }` in that order, empty lists dropped. */
 export function expectationsOf(tools: string[], contains: string[], notContains: string[]): ScenarioExpectations {

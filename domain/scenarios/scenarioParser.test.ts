@@ -275,6 +275,18 @@ describe("bad input", () => {
     expect(fine[0].prompt).toBe("id 1234567890123456789");
   });
 
+  it("counts lines from the text's first line, blank lines pasted above the scenarios included", () => {
+    expect(() => parse("\n\n  Where is it?\nB | contains: /(/")).toThrow("line 4: contains: /(/ is not a valid regular expression");
+    expect(() => parse('\n[\n{"prompt": "a", "key": "k"},\n{"prompt": "b", "key": "k", "key": "j"}]')).toThrow('line 4: repeated key "key" in one object');
+    expect(() => parse("\n\nsuite: s\ngroups:\n  - key: a\n    key: b\n    scenarios: []")).toThrow("line 6: invalid evaluation suite YAML: repeated key");
+  });
+
+  it("gives each scenario the line it was read from, none when read from JSON or YAML", () => {
+    const located = ScenarioParser.located("\n# Orders\n\nWhere is it?\n- Cancel it | key: c\n", { keyPrefix: "p" });
+    expect(located.map(({ scenario, line }) => [scenario.key, line])).toEqual([["p_orders_1", 4], ["c", 5]]);
+    expect(ScenarioParser.located('[{"prompt": "a"}]').map(({ line }) => line)).toEqual([null]);
+  });
+
   it("treats /path/like/text with unknown flags as a literal", () => {
     expect(parse("Where is /etc/hosts | contains: /etc/hosts")[0].expectations).toEqual({ contains: ["/etc/hosts"] });
   });

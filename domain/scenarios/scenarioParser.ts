@@ -18,18 +18,41 @@ export interface ParseOptions extends KeyOptions {
   includeProductionOnly?: boolean;
 }
 
+/** A scenario of the text with the line it was read from: null when read from JSON or YAML. */
+export interface LocatedScenario {
+  scenario: ParsedScenario;
+  line: number | null;
+}
+
 const SUITE_LINE = /^(?:suite|groups):(?:\s|$)/m;
 
 function parse(text: string, options: ParseOptions = {}): ParsedScenario[] {
+  return located(text, options).map(({ scenario }) => scenario);
+}
+
+/** parse, each scenario with its line, so what is refused later can still point into the text. */
+function located(text: string, options: ParseOptions = {}): LocatedScenario[] {
   if (typeof text !== "string") throw new ParseError("scenarios text must be a string");
   assertDocumentSize(text, ParseError);
   keyPrefixOf(options.keyPrefix);
-  const body = text.trim();
+  const body = trimmedKeepingLines(text);
   if (!body) return [];
   const entries = read(body);
   assertScenarioCount(entries.length, ParseError, "paste");
-  const parsed = assignKeys(entries, options);
-  return options.includeProductionOnly === false ? parsed.filter((entry) => !entry.production_only) : parsed;
+  const parsed = assignKeys(entries, options).map((scenario, i) => ({ scenario, line: entries[i].line ?? null }));
+  return options.includeProductionOnly === false ? parsed.filter(({ scenario }) => !scenario.production_only) : parsed;
+}
+
+/**
+ * The text trimmed, but for the line breaks before its first character: a line number then
+ * counts from the text's own first line (blank lines pasted above the scenarios shifted every
+ * line an error named).
+ */
+function trimmedKeepingLines(text: string): string {
+  const body = text.trim();
+  if (!body) return "";
+  const before = text.slice(0, text.length - text.trimStart().length);
+  return "\n".repeat(before.split("\n").length - 1) + body;
 }
 
 function scenarios(text: string, options: ParseOptions = {}): Scenario[] {
@@ -37,7 +60,8 @@ function scenarios(text: string, options: ParseOptions = {}): Scenario[] {
 }
 
 function read(body: string): ReadEntry[] {
-  if (body.startsWith("[") || body.startsWith("{")) {
+  const first = body.trimStart()[0];
+  if (first === "[" || first === "{") {
     const json = tryParseJson(body, ParseError);
     // Text that only looks like JSON is lines (reference-core §2.3), whatever a later line says.
     if (json === undefined) return readLines(body);
@@ -62,4 +86,4 @@ function readSuite(doc: unknown): ReadEntry[] {
   }));
 }
 
-export const ScenarioParser = { parse, scenarios, ParseError } as const;
+export const ScenarioParser = { parse, located, scenarios, ParseError } as const;

@@ -84,6 +84,8 @@ export class ReadModels implements TenantIndex {
   /** Newest first (created_at, then id). */
   async listEvaluations(tenant: string, args: PageArgs & { archived?: boolean | null } = {}): Promise<Connection<Evaluation>> {
     const size = pageSize(args.first);
+    // The filter is part of the list: a place in every evaluation is another in the archived ones.
+    const scope = `evaluations of ${tenant}${args.archived == null ? "" : ` archived ${args.archived}`}`;
     const where = ["e.tenant = ?"];
     const params: unknown[] = [tenant];
     if (args.archived !== undefined && args.archived !== null) {
@@ -93,7 +95,7 @@ export class ReadModels implements TenantIndex {
     const countWhere = where.join(" AND ");
     const countParams = [...params];
     if (args.after) {
-      const [createdAt, id] = decodeScopedCursor(args.after, `evaluations of ${tenant}`, ["timestamp", "text"]);
+      const [createdAt, id] = decodeScopedCursor(args.after, scope, ["timestamp", "text"]);
       where.push("(e.created_at, e.id) < (?::timestamptz, ?)");
       params.push(createdAt, id);
     }
@@ -103,7 +105,7 @@ export class ReadModels implements TenantIndex {
       [...params, size + 1],
     );
     const [count] = await sql.execute<{ n: number }>(`SELECT count(*)::int AS n FROM evaluations e WHERE ${countWhere}`, countParams);
-    return connection(rows, size, count.n, `evaluations of ${tenant}`, (e) => [e.createdAt, e.id]);
+    return connection(rows, size, count.n, scope, (e) => [e.createdAt, e.id]);
   }
 
   getEvaluation(tenant: string, id: string): Promise<Evaluation | null> {

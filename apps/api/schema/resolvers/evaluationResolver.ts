@@ -2,9 +2,10 @@
 // evaluation aggregate.
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Float } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
+import { z } from "zod";
 import {
-  createEvaluation, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream, eventSchemas, handleCommand, isBlank,
-  loadAggregate, materializeCatalogSet, stableJson, type EvaluationState, type MaterializeRequest,
+  catalogAggregate, catalogStream, createEvaluation, DEFAULT_CRITERIA, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream,
+  eventSchemas, handleCommand, isBlank, loadAggregate, materializeCatalogSet, stableJson, type MaterializeRequest,
 } from "@verdict/domain";
 import { listPage } from "@verdict/projector";
 import type { LogPosition } from "@verdict/domain";
@@ -13,7 +14,7 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { JudgeKind, OnRemoved } from "../types/enums.js";
 import { EvaluationConnection, EvaluationNode, ScenarioConnection, type ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
-import { afterWrite, commandOptions, namingArguments, ownEvaluation } from "./commandSupport.js";
+import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 import { evaluationFromCatalogSet } from "./catalogSet.js";
 import { givenSource, scenarioRecords } from "./scenarioInputs.js";
 
@@ -129,15 +130,26 @@ function onlyCatalogSet(input: CreateEvaluationInput): string {
 
 type CatalogRef = { catalog_key: string; product_key: string; set_key: string; digest: string };
 
+/** The judge and criteria an evaluation of a set keeps over the set's at every sync; null follows the set. */
+type Pinned = Pick<MaterializeRequest, "judge" | "criteria">;
+
+/** Criteria as an evaluation stores them: the defaults when the list is empty. */
+function storedCriteria(given: unknown): MaterializeRequest["criteria"] {
+  const criteria = validInput(z.array(eventSchemas.criterionData), given, "criteria");
+  return criteria.length ? criteria : DEFAULT_CRITERIA;
+}
+
 /**
  * The evaluation already holding this catalog set's name for the agent, when it was made from
- * the same set: createEvaluation re-syncs and answers it rather than CONFLICT. One another input
- * made under that name is not the set's, and stays a CONFLICT. A threshold or compare models
- * other than the evaluation's cannot be synced (no event changes them): CONFLICT, naming it.
+ * the same set: createEvaluation re-syncs and answers it rather than CONFLICT, keeping the judge
+ * and criteria its creation pinned. One another input made under that name is not the set's, and
+ * stays a CONFLICT. A threshold, compare models, judge or criteria other than the evaluation's
+ * is CONFLICT, naming it: a repeated call syncs, it does not redefine (and no event changes the
+ * first two).
  */
 async function catalogSetEvaluation(
   context: ApiContext, input: CreateEvaluationInput, base: { name: string; agent?: string; catalog: CatalogRef },
-): Promise<string | null> {
+): Promise<{ evaluationId: string; pinned: Pinned } | null> {
   const agent = (input.agent ?? base.agent)?.trim();
   const name = (input.name ?? base.name).trim();
   if (!agent || !name) return null;
@@ -155,7 +167,12 @@ async function catalogSetEvaluation(
   if (input.compareModels && stableJson([...new Set(compareModels(input.compareModels).map((m) => m.trim()))]) !== stableJson(state.compareModels)) {
     throw conflict("compareModels");
   }
-  return holder;
+  const judge = judgeSetting(input, state.judge) ?? state.judge;
+  if (judge.kind !== state.judge.kind) throw conflict(input.judgeKind ? "judgeKind" : "judgeModel");
+  if (judge.model !== state.judge.model) throw conflict("judgeModel");
+  if (input.criteria !== undefined && input.criteria !== null && stableJson(storedCriteria(input.criteria)) !== stableJson(state.criteria)) throw conflict("criteria");
+  const recorded = (await loadAggregate(store, catalogAggregate, catalogStream(tenant, ref.catalog_key))).state.materialized.get(holder);
+  return { evaluationId: holder, pinned: { judge: recorded?.judge ?? null, criteria: recorded?.criteria ?? null } };
 }
 
 // createEvaluation's input fields, as the command (snake_case) or a check (bare) names them.
@@ -238,7 +255,7 @@ export class EvaluationResolver {
     const judge = judgeSetting(input, "judge" in base ? base.judge : undefined);
     if ("catalog" in base) {
       const existing = await catalogSetEvaluation(context, input, base);
-      if (existing) return this.#materialize(input, context, existing, base.catalog, base.judge);
+      if (existing) return this.#materialize(input, context, existing.evaluationId, base.catalog, existing.pinned);
     }
     const evaluationId = context.deps.ids.next();
     const command = {
@@ -256,7 +273,11 @@ export class EvaluationResolver {
     };
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
     const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
-    if ("catalog" in base) return this.#materialize(input, context, evaluationId, base.catalog, base.judge, handled.position);
+    if ("catalog" in base) {
+      // Named here: kept over the set's at every sync. Not named: the set's, whatever it becomes.
+      const named = { judge: input.judgeKind || input.judgeModel ? (judge ?? null) : null, criteria: input.criteria ?? null } as Pinned;
+      return this.#materialize(input, context, evaluationId, base.catalog, named, handled.position);
+    }
     await afterWrite(context, handled.position, `evaluation ${evaluationId}`);
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
@@ -265,10 +286,10 @@ export class EvaluationResolver {
    * A catalog set's evaluation, new or existing, follows the set: it is synced to the set's
    * current import (scenarios the set dropped disabled, not destroyed; surviving keys keep their
    * record and enabled flag) and every later import of the catalog syncs it again (catalogSync.ts).
-   * The judge and criteria this call names, if any, stay the evaluation's over the set's.
+   * The judge and criteria its creation named, if any, stay the evaluation's over the set's.
    */
   async #materialize(
-    input: CreateEvaluationInput, context: ApiContext, evaluationId: string, catalog: CatalogRef, setJudge: JudgeSetting | undefined, created: LogPosition | null = null,
+    input: CreateEvaluationInput, context: ApiContext, evaluationId: string, catalog: CatalogRef, pinned: Pinned, created: LogPosition | null = null,
   ): Promise<EvaluationPayload> {
     const request = {
       tenant: context.principal.tenant,
@@ -277,9 +298,7 @@ export class EvaluationResolver {
       product_key: catalog.product_key,
       set_key: catalog.set_key,
       include_production_only: input.includeProductionOnly ?? false,
-      // Named here: kept over the set's at every sync. Not named: the set's, whatever it becomes.
-      judge: (input.judgeKind || input.judgeModel ? (judgeSetting(input, setJudge) ?? null) : null) as MaterializeRequest["judge"],
-      criteria: (input.criteria ?? null) as EvaluationState["criteria"] | null,
+      ...pinned,
     };
     const synced = await materializeCatalogSet(context.deps.store, request, commandOptions(context));
     await afterWrite(context, synced.position ?? created, `evaluation ${evaluationId}`);

@@ -2,7 +2,7 @@
 // snake_case records the evaluation commands take. At most one of the two is given, and one
 // that is given must select at least one scenario (guide: "a selection containing no scenarios
 // returns an import error"). Production-only scenarios are selected here, at import, from both.
-import { ScenarioParser, type ParsedScenario } from "@verdict/domain";
+import { scenarioInput, ScenarioParser, type ParsedScenario } from "@verdict/domain";
 import { ApiError } from "../../server/errors.js";
 import { fromArgument } from "./inputArgument.js";
 
@@ -103,15 +103,29 @@ export function scenarioRecords(source: ScenarioSource, use: ScenarioUse, reserv
     if (rules.required) throw new ApiError("VALIDATION", "give scenariosText or scenarios", "scenariosText");
     return [];
   }
-  const records = field === "scenarios" ? listRecords(source.scenarios) : textRecords(source, reservedKeys, rules.positions);
+  const records = field === "scenarios" ? listRecords(source.scenarios).map((record) => ({ record, where: null })) : textRecords(source, reservedKeys, rules.positions);
   if (records.length === 0) {
     const where = field === "scenarios" ? "in the list" : "in the pasted text";
     throw new ApiError("VALIDATION", `No scenarios found ${where}`, field);
   }
-  const selected = (source.includeProductionOnly ?? rules.productionOnly) ? records : records.filter((record) => !isProductionOnly(record));
+  const selected = (source.includeProductionOnly ?? rules.productionOnly) ? records : records.filter(({ record }) => !isProductionOnly(record));
   // Every scenario was production-only: say so, rather than that the text held none.
   if (selected.length === 0) throw new ApiError("VALIDATION", NOTHING_MATCHED, field);
-  return selected.map(withoutProductionFlag);
+  for (const { record, where } of selected) if (where) storableFromText(record, where);
+  return selected.map(({ record }) => withoutProductionFlag(record));
+}
+
+/**
+ * A scenario read from the text that the suite cannot hold (a prompt or key over its limit) is
+ * refused here, naming the argument and where in the text: the command named it
+ * `scenarios[0].prompt`, a field the request never sent. Records given as JSON are the
+ * command's to check, as the request's own `scenarios[i]`.
+ */
+function storableFromText(record: unknown, where: string): void {
+  const checked = scenarioInput.safeParse(record);
+  if (checked.success) return;
+  const issue = checked.error.issues[0];
+  throw new ApiError("VALIDATION", `${where}: ${issue.path.join(".")}: ${issue.message}`, "scenariosText");
 }
 
 /**
@@ -130,14 +144,17 @@ function listRecords(list: unknown): unknown[] {
   return list.map(fromAnsweredShape);
 }
 
-/** Parsed with every scenario kept, so a text whose scenarios were all filtered out is told apart from an empty one. */
-function textRecords(source: ScenarioSource, reservedKeys: readonly string[], keepPositions: boolean): Record<string, unknown>[] {
+/**
+ * Parsed with every scenario kept, so a text whose scenarios were all filtered out is told apart
+ * from an empty one; each with where it is in the text, its line or, read from JSON or YAML, its place.
+ */
+function textRecords(source: ScenarioSource, reservedKeys: readonly string[], keepPositions: boolean): { record: Record<string, unknown>; where: string }[] {
   const parsed = fromArgument(
     "scenariosText",
-    () => ScenarioParser.parse(source.scenariosText as string, { reservedKeys, keyPrefix: source.keyPrefix ?? null, includeProductionOnly: true }),
+    () => ScenarioParser.located(source.scenariosText as string, { reservedKeys, keyPrefix: source.keyPrefix ?? null, includeProductionOnly: true }),
     (error) => (error.path === "keyPrefix" ? "keyPrefix" : undefined),
   );
-  return parsed.map((entry) => fromParsed(entry, keepPositions));
+  return parsed.map(({ scenario, line }, i) => ({ record: fromParsed(scenario, keepPositions), where: line ? `line ${line}` : `scenario ${i + 1}` }));
 }
 
 function isProductionOnly(record: unknown): boolean {
