@@ -486,6 +486,12 @@ describe("suite mutations and a judged run's audit trail", () => {
     expect(unknown.body.errors[0].message).toContain("unknown key groupLabel; a scenario record takes key, prompt,");
     const both = await replace([{ key: scenario.key, prompt: "p", expectations: { tools: [] }, expected_tools: ["x"] }]);
     expect(both.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "scenarios[0].expectations" } });
+    // A typo inside the expectations is refused in the words every scenario input uses, naming the key meant.
+    const typo = await replace([{ key: scenario.key, prompt: "p", expectations: { contain: ["ships"] } }]);
+    expect(typo.body.errors[0]).toMatchObject({
+      message: "scenarios[0].expectations.contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean contains?)",
+      extensions: { code: "VALIDATION", field: "scenarios[0].expectations.contain" },
+    });
     expect((await read())[0]).toMatchObject({ prompt: "Where is order 4822?", expectations: scenario.expectations });
   });
 

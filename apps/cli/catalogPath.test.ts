@@ -79,6 +79,24 @@ describe("verdict with bad input: a catalog path", () => {
     }
   });
 
+  it("refuses a typo inside a scenario's expect, naming it and the key meant (it was dropped, and the scenario passed any answer)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
+    try {
+      const env = { VERDICT_HOME: join(dir, "home") };
+      const path = join(dir, "typo.yml");
+      await writeFile(path, "catalog: c\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - key: greet\n            prompt: Say hello\n            expect: { contain: [hello] }\n");
+      const stderr = `${path}, products[0].sets[0].scenarios[0].expect.contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean contains?)`;
+      for (const argv of [["catalogs", "import", "--preview", path], ["catalogs", "import", path]]) {
+        expect(await cli(argv, env), argv.join(" ")).toEqual({ code: 2, stdout: "", stderr });
+      }
+      const local = await cli([...exampleRun("--gate", "1")].map((arg) => (arg === example("catalog.yaml") ? path : arg === "support" ? "p" : arg === "smoke" ? "s" : arg)));
+      expect(local).toMatchObject({ code: 2, stdout: "", stderr });
+      expect(existsSync(env.VERDICT_HOME)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("--preview refuses what the import refuses, and no diff is printed for a refused import (it listed 'added' first)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     try {

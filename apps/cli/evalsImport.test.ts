@@ -64,7 +64,12 @@ describe("verdict evals import", () => {
     expect(await cli(["report", "ci-7", "--format", "md"], env)).toEqual(await cli(["report", runId, "--format", "md"], env));
     // `evals report` is the guide's name for the same command.
     expect(await cli(["evals", "report", "ci-7", "--format", "json"], env)).toEqual(report);
-    expect(await cli(["report", "ci-7", "--tenant", "acme"], env)).toMatchObject({ code: 2, stdout: "", stderr: expect.stringContaining("ci-7") });
+    // Another tenant's run is refused naming the tenant searched and how to pick another, in the
+    // words a missing run gets: nothing says the run exists elsewhere.
+    const elsewhere = (id: string, tenant: string) => `run ${id} not found for tenant ${tenant} (for another tenant's run, pass --tenant T or set VERDICT_TENANT)`;
+    expect(await cli(["report", "ci-7", "--tenant", "acme"], env)).toEqual({ code: 2, stdout: "", stderr: elsewhere("ci-7", "acme") });
+    expect(await cli(["report", runId], { ...env, VERDICT_TENANT: "acme" })).toEqual({ code: 2, stdout: "", stderr: elsewhere(runId, "acme") });
+    expect(await cli(["report", "ci-8"], env)).toEqual({ code: 2, stdout: "", stderr: elsewhere("ci-8", "demo") });
   }, 60_000);
 
   it("takes a host run_id that is not a stream id (gh/1234/1): its export gives it back and re-imports as a duplicate", async () => {

@@ -55,12 +55,17 @@ export function modelSpecsOf(names: readonly string[]): ModelSpec[] {
   }
 }
 
+/** Why a set selected nothing: a set with none was told to --include-production-only. */
+function nothingToRunReason(scenarioCount: number): string {
+  return scenarioCount === 0 ? "the catalog gives it none: add them under the set's scenarios:" : "all are production_only; pass --include-production-only";
+}
+
 export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcome> {
   const catalog = loadCatalogFile(options.catalogPath);
   const product = catalog.product(options.product);
   const set = catalog.set(options.product, options.set);
   const scenarios = set.scenarios.filter((s) => options.includeProductionOnly || !s.productionOnly);
-  if (scenarios.length === 0) throw new CliError(`set ${options.product}/${options.set} has no scenarios to run (all are production_only; pass --include-production-only)`);
+  if (scenarios.length === 0) throw new CliError(`set ${options.product}/${options.set} has no scenarios to run (${nothingToRunReason(set.scenarios.length)})`);
   const models = modelSpecsOf(options.models);
   // The pair being graded, visible to a scripted judge that answers by scenario key or model.
   const pair = new AsyncLocalStorage<JudgeCallContext>();

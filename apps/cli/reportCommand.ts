@@ -25,7 +25,9 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
     const store = await openExistingEventStore(mode, resources);
     // RUN_ID: a run's id here, or a published run's own run_id (the guide). Another tenant's run,
     // a malformed id or a missing run: NOT_FOUND, as over HTTP.
-    const history = await loadByHandle(tenant, flags.positionals[0], (runId) => loadRunHistory(store, tenant, runId));
+    const history = await loadByHandle(tenant, flags.positionals[0], (runId) => loadRunHistory(store, tenant, runId)).catch((error: unknown) => {
+      throw notFoundForTenant(error, tenant);
+    });
     let text: string;
     if (format === "json") {
       const head = history.record?.started ?? history.imported;
@@ -45,4 +47,13 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
   } finally {
     await resources.close();
   }
+}
+
+/**
+ * A run not found names the tenant searched and how to pick another (it said only `run X not
+ * found`, as if the run were gone). The same words whether or not another tenant has the run.
+ */
+function notFoundForTenant(error: unknown, tenant: string): unknown {
+  if ((error as { apiCode?: unknown } | null)?.apiCode !== "NOT_FOUND") return error;
+  return new CliError(`${(error as Error).message} for tenant ${tenant} (for another tenant's run, pass --tenant T or set VERDICT_TENANT)`);
 }

@@ -60,6 +60,13 @@ describe("Catalog reading", () => {
     const catalog = new Catalog({ catalog: "c", products: [{ key: "p", sets: [{ key: "s", scenarios: [{ key: "k", prompt: "P", owner: "me" }] }] }] });
     expect(catalog.toYaml()).not.toContain("owner");
   });
+
+  it("refuses a key inside expect it does not read, suggesting none when no key is close", () => {
+    const doc = { catalog: "c", products: [{ key: "p", sets: [{ key: "s", scenarios: [{ key: "k", prompt: "P", expect: { contains: ["x"], must_say: "y" } }] }] }] };
+    expect(() => new Catalog(doc)).toThrow(
+      new InvalidDocument("unknown key; a scenario's expectations take tools, contains and not_contains", { path: "products[0].sets[0].scenarios[0].expect.must_say" }),
+    );
+  });
 });
 
 describe("YAML as Psych reads it", () => {
@@ -331,6 +338,9 @@ describe("bad input", () => {
     ["a repeated criterion key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: a, type: response_present }\n          - { key: a, type: min_length }", 'products[0].sets[0].criteria[1].key: repeats "a" (first at products[0].sets[0].criteria[0].key)'],
     ["a criterion config its rule cannot read", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: min_length, config: { chars: abc } }", "products[0].sets[0].criteria[0].config.chars: min_length chars must be a number, 0 or more"],
     ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: required (a scenario in set "g" has no key)'],
+    // A typo inside expect was dropped: the scenario then checked nothing and passed any answer.
+    ["a typo inside a scenario's expect", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi, expect: {contain: [hello]}}", "products[0].sets[0].scenarios[0].expect.contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean contains?)"],
+    ["a typo inside a suite scenario's expectations", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - {key: a, prompt: x, expectations: {tools: [t], not_contain: [y]}}", "groups[0].scenarios[0].expectations.not_contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean not_contains?)"],
   ])("rejects %s", (_name, text, message) => {
     expect(() => Catalog.parse(text)).toThrowError(InvalidDocument);
     expect(() => Catalog.parse(text)).toThrow(message);

@@ -27,6 +27,7 @@ export { ParseError, InvalidDocument, NotFound, ScenarioInputError, type Where }
 export { Suite, type SuiteOptions, type SuiteSelection } from "./suite.js";
 export type { SuiteGroup } from "./suiteDocument.js";
 export { regexPattern, patternProblem, type RegexPattern } from "./pattern.js";
+export { expectationKeyProblem } from "./expectationKeys.js";
 export { MAX_DOCUMENT_BYTES, MAX_SCENARIOS } from "./limits.js";
 export { notUtf8Rule, readAtMost, readUtf8AtMost, type BoundedText, type NotUtf8 } from "./documentFiles.js";
 /** Shared with the scripted agent's and judge's YAML readers (infra/scripting). */

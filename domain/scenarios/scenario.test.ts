@@ -37,6 +37,13 @@ describe("Scenario.fromHash", () => {
     expect(() => Scenario.fromHash({ key: "k" })).toThrowError(InvalidDocument);
     expect(() => Scenario.fromHash({ key: "k" })).toThrow("scenario.prompt: each evaluation scenario must contain a prompt");
   });
+
+  it("refuses a key inside the expectations it does not read, and ignores one beside them", () => {
+    expect(() => Scenario.fromHash({ prompt: "p", expect: { tool: "t" } })).toThrow(
+      new InvalidDocument("unknown key; a scenario's expectations take tools, contains and not_contains (did you mean tools?)", { path: "scenario.expect.tool" }),
+    );
+    expect(Scenario.fromHash({ prompt: "p", contain: "x", expect: { contains: "y" } }).expectedPatterns).toEqual(["y"]);
+  });
 });
 
 describe("Scenario serialization", () => {

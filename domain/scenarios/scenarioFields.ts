@@ -1,8 +1,9 @@
 // Reading one scenario's fields from a YAML/JSON mapping, with the checks every input form
 // shares: a prompt is a non-blank string, tool names are strings, a `/regex/` compiles,
-// expectations are a mapping. Errors name the document path of the offending value.
+// expectations are a mapping of known keys. Errors name the document path of the offending value.
 import { isBlank, isPlainObject } from "../support/index.js";
 import type { InputErrorClass } from "./errors.js";
+import { expectationKeyProblem } from "./expectationKeys.js";
 import { patternProblem } from "./pattern.js";
 import type { ScenarioInit } from "./scenario.js";
 
@@ -42,12 +43,19 @@ function listItem(item: unknown, path: string, Err: InputErrorClass, kind: Kind)
   return text;
 }
 
-/** `expectations`, else `expect`, else {} (reference-core §1); a non-mapping is refused. */
+/**
+ * `expectations`, else `expect`, else {} (reference-core §1); a non-mapping is refused, and so is
+ * a key in it other than tools / contains / not_contains (a typo there was a check silently lost).
+ */
 export function expectationHash(entry: Record<string, unknown>, path: string, Err: InputErrorClass): { value: Record<string, unknown>; path: string } {
   const name = entry.expectations !== undefined && entry.expectations !== null ? "expectations" : "expect";
   const value = entry[name];
   if (value === undefined || value === null) return { value: {}, path: `${path}.${name}` };
   if (!isPlainObject(value)) throw new Err("scenario expectations must be an object", { path: `${path}.${name}` });
+  for (const key of Object.keys(value)) {
+    const problem = expectationKeyProblem(key);
+    if (problem) throw new Err(problem, { path: `${path}.${name}.${key}` });
+  }
   return { value, path: `${path}.${name}` };
 }
 

@@ -104,6 +104,8 @@ describe("line reader", () => {
     const [entry] = parse("Compare plan A | plan B | tools: a | tools: b, c");
     expect(entry.prompt).toBe("Compare plan A | plan B");
     expect(entry.expectations).toEqual({ tools: ["b", "c"] });
+    // A pasted line has no expectation mapping to refuse a key in: an unknown option is prompt text.
+    expect(parse("Say hi | contain: hello")[0]).toMatchObject({ prompt: "Say hi | contain: hello", expectations: {} });
   });
 
   it("strips markup from a prompt that does not start with a backtick", () => {
@@ -259,6 +261,10 @@ describe("bad input", () => {
     ["a numeric tool name in YAML", "suite: s\ngroups:\n  - scenarios:\n    - {prompt: p, tools: [7]}", "groups[0].scenarios[0].tools[0]: tool name must be a string"],
     ["a regex that does not compile (line)", "# A\n\nB | not_contains: /(?<x/", "line 3: not_contains: /(?<x/ is not a valid regular expression"],
     ["a regex that does not compile (JSON)", '[{"prompt": "p", "contains": ["/[a-/"]}]', "[0].contains[0]: /[a-/ is not a valid regular expression"],
+    ["a typo inside a JSON scenario's expect", '[{"prompt": "p", "expect": {"contain": "x"}}]', "[0].expect.contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean contains?)"],
+    ["a typo inside JSON expectations, even when a top-level key replaces them", '{"scenarios": [{"prompt": "p", "tools": ["a"], "expectations": {"Tools": ["b"]}}]}', "scenarios[0].expectations.Tools: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean tools?)"],
+    ["a typo inside a grouped JSON suite's expect", '{"groups": [{"scenarios": [{"prompt": "p", "expect": {"tool": "a"}}]}]}', "groups[0].scenarios[0].expect.tool: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean tools?)"],
+    ["a typo inside a grouped YAML suite's expect", "suite: s\ngroups:\n  - scenarios:\n    - {prompt: p, expect: {not-contains: x}}", "groups[0].scenarios[0].expect.not-contains: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean not_contains?)"],
   ])("rejects %s", (_name, text, message) => {
     expect(() => parse(text)).toThrowError(ParseError);
     expect(() => parse(text)).toThrow(message);

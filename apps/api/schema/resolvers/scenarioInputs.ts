@@ -2,7 +2,7 @@
 // snake_case records the evaluation commands take. At most one of the two is given, and one
 // that is given must select at least one scenario (guide: "a selection containing no scenarios
 // returns an import error"). Production-only scenarios are selected here, at import, from both.
-import { scenarioInput, ScenarioParser, type ParsedScenario } from "@verdict/domain";
+import { expectationKeyProblem, scenarioInput, ScenarioParser, type ParsedScenario } from "@verdict/domain";
 import { ApiError } from "../../server/errors.js";
 import { fromArgument } from "./inputArgument.js";
 
@@ -78,7 +78,7 @@ function fromAnsweredShape(record: unknown, index: number): unknown {
   const out: Record<string, unknown> = { ...rest };
   for (const [name, value] of Object.entries(expectations)) {
     const target = EXPECTATION_FIELDS[name];
-    if (!target) throw new ApiError("VALIDATION", `${field}: unknown key ${name}; it takes tools, contains, not_contains`, `${field}.${name}`);
+    if (!target) throw new ApiError("VALIDATION", `${field}.${name}: ${expectationKeyProblem(name)}`, `${field}.${name}`);
     if (value !== null && value !== undefined) out[target] = value;
   }
   return out;
