@@ -95,6 +95,16 @@ describe("costLimit on whole-run renderings", () => {
     expect(await check(`{ run(id: "r") { report { ${aliases} } } }`, [costLimit(5000)])).toEqual(["query costs 6002; the limit is 5000"]);
   });
 
+  it("prices a report's pieces so a query holds at most a hundred of them", async () => {
+    // run 1 + report 1 + 50 each
+    const pieces = `{ run(id: "r") { report { verdictMarkdown fixItemsMarkdown(model: "m") scenarioMarkdown(key: "k") } } }`;
+    expect(await check(pieces, [costLimit(152)])).toEqual([]);
+    expect(await check(pieces, [costLimit(151)])).toEqual(["query costs 152; the limit is 151"]);
+    const aliases = (count: number) => Array.from({ length: count }, (_, i) => `s${i}: scenarioMarkdown(key: "k${i}")`).join(" ");
+    expect(await check(`{ run(id: "r") { report { ${aliases(99)} } } }`, [costLimit(5000)])).toEqual([]);
+    expect(await check(`{ run(id: "r") { report { ${aliases(100)} } } }`, [costLimit(5000)])).toEqual(["query costs 5002; the limit is 5000"]);
+  });
+
   it("prices a run's whole results or matrix at its own cost, whatever page `first` asks for", async () => {
     // run 1 + results 500 + (edges 1 + 20 x (node 1 + n 1 + status 1))
     const whole = `{ run(id: "r") { results { edges { node { n status } } } } }`;

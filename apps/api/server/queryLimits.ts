@@ -19,6 +19,12 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "RunReport.html": 1000,
   "RunReport.markdown": 1000,
   "RunReport.json": 1000,
+  // One piece of the report: a scenario's every answer, a run's every failing key, a verdict
+  // with every pair compared (up to ~100 KB on a large run). Priced so a query holds a hundred at
+  // most: 4,000 aliases of one piece would have answered hundreds of MB at a cost of 4,000.
+  "RunReport.verdictMarkdown": 50,
+  "RunReport.fixItemsMarkdown": 50,
+  "RunReport.scenarioMarkdown": 50,
   "Query.runAudit": 500,
   // Its change lists are plain lists of every pair of both runs, counted as a default page.
   "Query.compareRuns": 500,
