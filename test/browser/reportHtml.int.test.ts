@@ -33,8 +33,8 @@ interface Opened {
  * Serves the page at a fixed https URL from memory: every request is routed, the page itself is
  * fulfilled and anything else is recorded and aborted, so nothing reaches the network.
  */
-async function open(html: string, options: { colorScheme?: "light" | "dark"; clipboard?: "granted" | "denied" } = {}): Promise<Opened> {
-  const context = await browser.newContext({ colorScheme: options.colorScheme ?? "light", viewport: { width: WIDTH, height: 900 } });
+async function open(html: string, options: { colorScheme?: "light" | "dark"; clipboard?: "granted" | "denied"; width?: number; hash?: string } = {}): Promise<Opened> {
+  const context = await browser.newContext({ colorScheme: options.colorScheme ?? "light", viewport: { width: options.width ?? WIDTH, height: 900 } });
   const requests: string[] = [];
   const errors: string[] = [];
   context.on("request", (request) => requests.push(request.url()));
@@ -57,7 +57,7 @@ async function open(html: string, options: { colorScheme?: "light" | "dark"; cli
       });
     }
   }
-  await page.goto(PAGE_URL, { waitUntil: "load" });
+  await page.goto(PAGE_URL + (options.hash ?? ""), { waitUntil: "load" });
   return { context, page, requests, errors };
 }
 
@@ -217,6 +217,40 @@ describe("HTML report in headless Chromium", () => {
     const axis = label.locator("xpath=following-sibling::div[contains(@class, 'axis')]");
     expect((await label.boundingBox())!.x + (await label.boundingBox())!.width).toBeLessThanOrEqual((await axis.boundingBox())!.x);
     await page.screenshot({ path: join(SCREENSHOTS, "report-long-text.png"), fullPage: true });
+    await context.close();
+  });
+
+  it("opens a scenario's answers from its matrix link, and from a URL naming it", async () => {
+    const isOpen = (page: Page, id: string) => page.evaluate(`document.getElementById(${JSON.stringify(id)}).open`) as Promise<boolean>;
+    const { context, page } = await open(report.toHtml({ theme: "light" }));
+    const link = page.locator(".matrix a[href^='#scenario-']").nth(1);
+    const id = (await link.getAttribute("href"))!.slice(1);
+    expect(await isOpen(page, id)).toBe(false);
+    await link.click();
+    expect(await isOpen(page, id)).toBe(true);
+    await context.close();
+    const linked = await open(report.toHtml({ theme: "light" }), { hash: `#${encodeURIComponent(id)}` });
+    expect(await isOpen(linked.page, id)).toBe(true);
+    expect(linked.errors).toEqual([]);
+    await linked.context.close();
+  });
+
+  it("keeps the interval plot's axis readable on a phone", async () => {
+    const { context, page } = await open(report.toHtml({ theme: "light" }), { width: 390 });
+    const widths = (await page.evaluate("[...document.querySelectorAll('.plot .axis')].map((axis) => axis.getBoundingClientRect().width)")) as number[];
+    expect(widths.length).toBeGreaterThan(0);
+    for (const width of widths) expect(width).toBeGreaterThan(200);
+    await page.screenshot({ path: join(SCREENSHOTS, "report-light-390.png"), fullPage: false });
+    await context.close();
+  });
+
+  it("says in words which model each pass or fail mark in a scenario's summary stands for", async () => {
+    const { context, page } = await open(report.toHtml({ theme: "light" }));
+    const summary = page.locator("details.scenario > summary [role='img']").first();
+    const marks = (await summary.textContent())!.trim().split(/\s+/);
+    const spoken = (await summary.getAttribute("aria-label"))!.split(", ");
+    expect(spoken).toHaveLength(marks.length);
+    for (const [i, mark] of marks.entries()) expect(spoken[i]).toMatch(mark === "[+]" ? / passed$/ : / (failed|errored)$/);
     await context.close();
   });
 

@@ -1,4 +1,7 @@
-// The page's one script: the Copy as Markdown buttons. A button names the hidden <pre> sources
+// The page's one script: the Copy as Markdown buttons, and the scenario links. A link to a
+// scenario's disclosure (the matrix's keys, or a URL ending in #scenario-<key>) opens it: the
+// browser only scrolls to a closed <details>, which left one collapsed line to click again.
+// A button names the hidden <pre> sources
 // that hold its Markdown, one id or several joined in order; a button with a `data-range` copies
 // that slice of the whole report's source (#md-report), so a piece of the report is not on the
 // page twice. A source is the Markdown's UTF-8 bytes in base64: ASCII that no HTML parser
@@ -66,7 +69,19 @@ export const COPY_SCRIPT = [
   "    }",
   "    return decoded[id];",
   "  }",
+  // Opens the <details> an in-page link or the URL's fragment points at.
+  "  function openTarget(id) {",
+  "    var target = id ? document.getElementById(id) : null;",
+  '    if (target && target.tagName === "DETAILS") target.open = true;',
+  "  }",
+  "  function openHash() {",
+  "    try { openTarget(decodeURIComponent(location.hash.slice(1))); } catch (error) { /* a malformed fragment names nothing */ }",
+  "  }",
+  '  window.addEventListener("hashchange", openHash);',
+  "  openHash();",
   '  document.addEventListener("click", function (event) {',
+  '    var link = event.target.closest ? event.target.closest("a[href^=\'#\']") : null;',
+  '    if (link) openTarget(link.getAttribute("href").slice(1));',
   '    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;',
   "    if (!button) return;",
   '    var ids = button.getAttribute("data-copy").split(" ");',

@@ -275,7 +275,16 @@ describe("renderReportHtml: self-contained and safe", () => {
     expect(page).not.toContain("<b><b>");
     expect(page).toContain(`&lt;b&gt;`.repeat(100) + "x".repeat(2697) + "...</pre>");
     expect(page).not.toContain("x".repeat(3000));
+    // The reader is told the answer went on: 100 tags of 3 characters and 1 MiB of x.
+    expect(page).toContain(`...</pre><p class="small">cut at 3,000 of 1,048,876 characters</p>`);
     expect(elapsed).toBeLessThan(1500);
+  });
+
+  it("says nothing of a cut when the answer fits, however many UTF-16 units it takes", () => {
+    const emoji = "\u{1F600}".repeat(3000);
+    const page = render(singleModel([result({ answer: emoji })]));
+    expect(page).not.toContain("...</pre>");
+    expect(page).not.toContain("cut at");
   });
 });
 

@@ -9,7 +9,7 @@ import { faultNameHtml, figureHtml, latency, percent, tokens } from "./figures.j
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
 import { callFailed, FAILED_MARK_HTML } from "./scenarioMatrix.js";
-import { isBlank } from "../../support/index.js";
+import { characterLength, isBlank } from "../../support/index.js";
 
 export const ANSWER_LIMIT = 3000;
 // Every <pre> opens with a newline: the parser drops the first one, so text that starts with
@@ -59,8 +59,15 @@ function answerCard(view: ReportView, labelHtml: string, result: ResultDoc | und
   if (result.error) html += `<div class="fault-box"><strong>error</strong><pre>\n${escapeHtml(truncate(result.error, ERROR_LIMIT))}</pre></div>`;
   if (result.answer == null) html += `<p class="small">answer not retained for this run</p>`;
   else if (isBlank(result.answer)) html += `<p class="small">(empty answer)</p>`;
-  else html += `<pre>\n${escapeHtml(truncate(result.answer, ANSWER_LIMIT))}</pre>`;
+  else html += `<pre>\n${escapeHtml(truncate(result.answer, ANSWER_LIMIT))}</pre>${cutNote(result.answer)}`;
   return html + "</div>";
+}
+
+/** Says an answer was shortened, and from how long, so a cut is not read as where it ended. */
+function cutNote(answer: string): string {
+  if (answer.length <= ANSWER_LIMIT) return "";
+  const length = characterLength(answer);
+  return length > ANSWER_LIMIT ? `<p class="small">cut at ${ANSWER_LIMIT.toLocaleString("en-US")} of ${length.toLocaleString("en-US")} characters</p>` : "";
 }
 
 function expectations(result: ResultDoc | undefined): string {
@@ -75,17 +82,22 @@ function expectations(result: ResultDoc | undefined): string {
 
 function disclosure(view: ReportView, scenario: ScenarioView, markdown: string | undefined): string {
   let glyphs = "";
+  // The marks' meaning in words, for a screen reader (which would read "[+] [+] [!]").
+  let spoken = "";
   let cards = "";
   const labels = view.labels;
   for (let i = 0; i < labels.length; i++) {
     const r = scenario.byLabel.get(labels[i]);
-    if (r) glyphs += r.status === "passed" ? " <i class=\"ok-text\">[+]</i>" : r.status === "errored" ? " <i class=\"warn-text\">[!]</i>" : " <i class=\"bad-text\">[!]</i>";
+    if (r) {
+      glyphs += r.status === "passed" ? " <i class=\"ok-text\">[+]</i>" : r.status === "errored" ? " <i class=\"warn-text\">[!]</i>" : " <i class=\"bad-text\">[!]</i>";
+      spoken += `${spoken ? ", " : ""}${view.labelsHtml[i]} ${r.status === "passed" || r.status === "errored" ? r.status : "failed"}`;
+    }
     cards += answerCard(view, view.labelsHtml[i], r);
   }
   const first = scenario.byLabel.values().next().value as ResultDoc | undefined;
   const key = escapeHtml(scenario.key);
   return (
-    `<details class="scenario" id="scenario-${key}"><summary><code>${key}</code><span class="mono">${glyphs}</span>` +
+    `<details class="scenario" id="scenario-${key}"><summary><code>${key}</code><span class="mono" role="img" aria-label="${spoken}">${glyphs}</span>` +
     `<small>${escapeHtml(truncate(scenario.prompt, 90))}</small></summary><div class="body"><pre class="prompt">\n${escapeHtml(scenario.prompt)}</pre>` +
     `${expectations(first)}${copyMarkdown(view.copyRanges, `md-scenario-${scenario.index}`, markdown, pieceLabel(`scenario ${scenario.key}`))}${cards}</div></details>`
   );

@@ -64,6 +64,7 @@ tr:hover td { background: var(--color-row-hover); }
 td.num, #comparison td code { white-space: nowrap; }
 .plot { margin-top: 16px; }
 .plot-row { display: grid; grid-template-columns: minmax(120px, 200px) 1fr minmax(170px, 240px); gap: 12px; align-items: center; padding: 4px 0; font-size: 13px; }
+@media (max-width: 640px) { .plot-row { grid-template-columns: minmax(0, 1fr); gap: 4px; padding: 6px 0; } }
 .axis { position: relative; height: 18px; border-left: 1px solid var(--color-border-strong); border-right: 1px solid var(--color-border-strong); background: linear-gradient(var(--color-border), var(--color-border)) 0 50% / 100% 1px no-repeat; }
 .axis .interval { position: absolute; top: 5px; height: 8px; border-radius: 4px; background: var(--color-info-soft); border: 1px solid var(--color-info); }
 .axis .dot { position: absolute; top: 3px; width: 12px; height: 12px; margin-left: -6px; border-radius: 50%; background: var(--color-info); border: 2px solid var(--color-surface); }
@@ -80,8 +81,10 @@ details.scenario > summary i { font-style: normal; }
 .matrix tr.group td.all { color: var(--color-success-text); }
 .matrix tr.group td.none { color: var(--color-error-text); }
 .prompt { white-space: pre-wrap; overflow-wrap: anywhere; }
+.matrix .prompt { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; line-clamp: 3; overflow: hidden; }
 .calls, .small { font-size: 12px; color: var(--color-text-secondary); }
-details.scenario { border: 1px solid var(--color-border); border-radius: 10px; margin: 8px 0; background: var(--color-card); }
+details.scenario { border: 1px solid var(--color-border); border-radius: 10px; margin: 8px 0; background: var(--color-card); content-visibility: auto; contain-intrinsic-size: auto 44px; }
+details.scenario:target { outline: 2px solid var(--color-info); outline-offset: 2px; }
 details.scenario > summary { cursor: pointer; padding: 10px 14px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; list-style: none; }
 details.scenario > summary::before { content: "\\25B8"; content: "\\25B8" / ""; color: var(--color-text-secondary); }
 details.scenario[open] > summary::before { content: "\\25BE"; content: "\\25BE" / ""; }
