@@ -115,9 +115,19 @@ describe("createEvaluation: criteria", () => {
     expect(repeated.extensions.field).toBe("input.criteria[1].key");
   });
 
+  it("refuses a typo in a criterion's type or config, naming the input field (the criterion scored null or its rule's default, and answers passed)", async () => {
+    const input = (criteria: unknown[]) => ({ input: { agent: "A", name: `criteria-${Math.random()}`, scenariosText: "hello", criteria } });
+    const type = await refused(CREATE, input([{ key: "ok", type: "response_present" }, { key: "x", type: "contain", config: { pattern: "refund" } }]), /^input\.criteria\[1\]\.type: unknown criterion type contain; known types: response_present, .* \(did you mean contains\?\)$/);
+    expect(type.extensions.field).toBe("input.criteria[1].type");
+    const key = await refused(CREATE, input([{ key: "x", type: "min_length", config: { min: 5 } }]), "input.criteria[0].config.min: unknown key; min_length reads chars");
+    expect(key.extensions.field).toBe("input.criteria[0].config.min");
+  });
+
   it("refuses them in a catalog set at import, naming the catalog path", async () => {
     const yaml = "catalog: crit\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria: [{ key: expected_tools, type: min_length }]\n        scenarios: [{ key: a, prompt: hi }]";
     await refused(IMPORT, { yaml }, 'products[0].sets[0].criteria[0].key: "expected_tools" is reserved for the built-in score of the same name');
+    const typo = "catalog: crit\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria: [{ key: long, type: min_length, config: { chars: 5, min: 5 } }]\n        scenarios: [{ key: a, prompt: hi }]";
+    await refused(IMPORT, { yaml: typo }, "products[0].sets[0].criteria[0].config.min: unknown key; min_length reads chars");
   });
 });
 

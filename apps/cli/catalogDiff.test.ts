@@ -82,7 +82,7 @@ products:
     const judged = preview(yaml("").replace("      - key: smoke\n", "      - key: smoke\n        judge: { kind: llm, model: gpt-5 }\n"));
     expect(judged).toMatchObject({ added: [], updated: ["set triage/smoke"], removed: [], changed: { "set triage/smoke": ["judge"] } });
     expect(diffText(judged)).toContain("updated (1): set triage/smoke (judge)");
-    const criteria = preview(yaml("").replace("      - key: smoke\n", "      - key: smoke\n        criteria: [{ key: resolution, type: llm_judge, config: { threshold: 0.9 } }]\n"));
+    const criteria = preview(yaml("").replace("      - key: smoke\n", "      - key: smoke\n        criteria: [{ key: resolution, type: llm_judge, config: { prompt: \"Was it resolved?\" } }]\n"));
     expect(criteria).toMatchObject({ updated: ["set triage/smoke"], changed: { "set triage/smoke": ["criteria"] } });
     const empty = yaml("      - key: nightly\n        scenarios: []\n");
     expect(preview(empty)).toMatchObject({ added: ["set triage/nightly"], updated: [], removed: [] });

@@ -9,6 +9,7 @@
 import {
   Runner,
   Scenario,
+  recordedCriteria,
   type Judge,
   evolveRun,
   initialRunState,
@@ -127,7 +128,8 @@ export class RunContexts {
       replay: () => {
         throw new Error("the worker records replays itself; Runner.evaluate is given the recorded one");
       },
-      criteria: started.criteria,
+      // As recorded: an older run's unknown type scores null, as it did, instead of stopping the run.
+      criteria: recordedCriteria(started.criteria),
       judge,
       threshold: started.threshold,
       availableTools: started.tools,

@@ -54,6 +54,7 @@ export interface SeedOptions {
   scenarios?: Record<string, unknown>[];
   judge?: { kind: "rules" | "llm"; model: string | null };
   judgeLabel?: string | null;
+  criteria?: Array<{ key: string; type: string; config?: Record<string, unknown> }>;
 }
 
 export async function seedRun(store: EventStore, options: SeedOptions = {}): Promise<string> {
@@ -71,7 +72,7 @@ export async function seedRun(store: EventStore, options: SeedOptions = {}): Pro
       selection: { keys: null, group: null, scenario_keys: scenarios.map((s) => String(s.key)), model_labels: models.map((m) => m.label) },
       scenarios: scenarios as never,
       models,
-      criteria: [{ key: "length", type: "min_length", config: { chars: 20 } }],
+      criteria: options.criteria ?? [{ key: "length", type: "min_length", config: { chars: 20 } }],
       judge: options.judge ?? { kind: "rules", model: null },
       judge_label: options.judgeLabel ?? null,
       threshold: 0.7,

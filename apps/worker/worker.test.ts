@@ -75,6 +75,18 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.published[COMPLETE_TOPIC]).toEqual([{ key: "r1", value: { run_id: "r1", tenant: "acme" } }]);
   });
 
+  it("a run recorded with a criterion type the Scorer now refuses (older data) still scores it null and completes", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    await start(store, bus);
+    await seedRun(store, { models: [GPT], criteria: [{ key: "length", type: "min_length", config: { chars: 20 } }, { key: "x", type: "contain" }] });
+    await waitFor(() => runEnded(store, "r1"));
+
+    const scored = (await pairEvents(store, "r1", 1)).find((e) => e.type === "ResultScored")?.data as Record<string, any>;
+    expect(scored.scores).toMatchObject({ length: 1, x: null });
+    expect((await runEvents(store, "r1")).at(-1)?.type).toBe("RunCompleted");
+  });
+
   it("a run whose agent is unreachable completes with every pair a run error, and its log line says so", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();

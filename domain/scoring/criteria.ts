@@ -5,21 +5,13 @@ import { usableNumber, toInteger } from "../format/numbers.js";
 import type { Replay } from "../replay/replay.js";
 import { compilePattern, matchesCompiled } from "./pattern.js";
 import { characterLength } from "../support/index.js";
+import { criterionSettingProblem } from "./criterionConfig.js";
 
-export const RULE_CRITERION_TYPES = [
-  "response_present",
-  "min_length",
-  "max_latency_ms",
-  "token_budget",
-  "contains",
-  "not_contains",
-] as const;
-export const CRITERION_TYPES = [...RULE_CRITERION_TYPES, "llm_judge"] as const;
-export type CriterionType = (typeof CRITERION_TYPES)[number];
+export { RULE_CRITERION_TYPES, CRITERION_TYPES, type CriterionType } from "./criterionTypes.js";
 
 export interface Criterion {
   key: string;
-  /** One of CRITERION_TYPES; an unknown type scores null. */
+  /** One of CRITERION_TYPES or a platform trace type (scored null); the Scorer refuses another, but scores a recorded one null. */
   type: string;
   config?: Record<string, unknown> | null;
 }
@@ -53,7 +45,23 @@ export function checkCriterion(criterion: unknown, index: number): Criterion {
   if (config !== undefined && config !== null && (typeof config !== "object" || Array.isArray(config))) {
     throw new CriterionError(`${path}.config`, "must be an object");
   }
+  // A typo in a type or config dropped the check without a word; a recorded one scores as it did.
+  const problem = recorded.has(criterion) ? null : criterionSettingProblem(type, config as Record<string, unknown> | null | undefined);
+  if (problem) throw new CriterionError(`${path}.${problem.field}`, problem.rule);
   return criterion as Criterion;
+}
+
+/** Criteria taken as recorded (see recordedCriteria). */
+const recorded = new WeakSet<object>();
+
+/**
+ * Marks criteria an event already recorded, for a Runner that scores a recorded run: they were
+ * checked (or, before the checks, not) when they were given, and an older event's unknown type
+ * must still score null (reference-core §8) rather than stop the run. Returns the same list.
+ */
+export function recordedCriteria<T extends object>(criteria: readonly T[]): readonly T[] {
+  for (const criterion of criteria) recorded.add(criterion);
+  return criteria;
 }
 
 export function compileCriterion(criterion: Criterion): CompiledCriterion {

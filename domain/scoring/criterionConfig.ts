@@ -1,11 +1,15 @@
-// What the platform checks of a criterion before an evaluation or a catalog set keeps it. The
-// Scorer reads configs as the reference does (`chars.to_i`, an unknown type scores nil), so
-// `chars: "abc"` passed every answer, `ms: {}` failed every one and `pattern: "/(/"` never
-// matched, with nothing telling the author. Numeric strings stay allowed, as the Scorer reads them.
+// What is checked of a criterion before an evaluation or a catalog set keeps it, and (its type
+// and config) before a Scorer takes it. The rules read configs as the reference does
+// (`chars.to_i`, an unknown type scores nil, an unread key is ignored), so `chars: "abc"` passed
+// every answer, `ms: {}` failed every one, `pattern: "/(/"` never matched, `type: contain` scored
+// nothing and `min: 5` left the default 40, with nothing telling the author. We deviate from
+// reference-core §8 as for a scenario's `expect`: refused, naming the setting and the likely
+// typo. Numeric strings stay allowed, as the rules read them.
 import { usableNumber } from "../format/numbers.js";
 import { patternProblem } from "../scenarios/pattern.js";
-import { CRITERION_TYPES } from "./criteria.js";
+import { CRITERION_TYPES } from "./criterionTypes.js";
 import { BUILT_IN_SCORES } from "./scoreOrder.js";
+import { likelyMeant } from "../support/index.js";
 
 /** The types an evaluation may hold: the Scorer's, and the platform's trace criteria. */
 export const EVALUATION_CRITERION_TYPES = [...CRITERION_TYPES, "trace_error_rate", "trace_latency"] as const;
@@ -21,6 +25,21 @@ const NUMERIC_SETTINGS: Readonly<Record<string, string>> = {
   min_length: "chars",
   max_latency_ms: "ms",
   token_budget: "output_tokens",
+};
+
+/**
+ * The config keys each scored type reads (the judge reads an llm_judge's prompt). Any other key
+ * was ignored, so `min_length: { min: 5 }` scored against the default 40 characters. The trace
+ * types are not scored here, so nothing says which keys they take.
+ */
+const CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = {
+  response_present: [],
+  min_length: ["chars"],
+  max_latency_ms: ["ms"],
+  token_budget: ["output_tokens"],
+  contains: ["pattern"],
+  not_contains: ["pattern"],
+  llm_judge: ["prompt"],
 };
 
 /** A key JavaScript objects list before every other (`2024`): an array index, 0 to 2^32 - 2. */
@@ -57,15 +76,42 @@ export function criterionProblem(key: string, type: string, config: Readonly<Rec
   if (isIndexLike(key)) {
     return { field: "key", rule: `criterion key ${key} is a whole number; scores keep their criteria's order only under other keys (e.g. c${key})` };
   }
-  if (!(EVALUATION_CRITERION_TYPES as readonly string[]).includes(type)) return { field: "type", rule: `unknown criterion type ${type}` };
+  return criterionSettingProblem(type, config);
+}
+
+/** Why a criterion's type or config cannot score as its author meant (the Scorer's own check), or null. */
+export function criterionSettingProblem(type: string, config: Readonly<Record<string, unknown>> | null | undefined): CriterionProblem | null {
+  if (!(EVALUATION_CRITERION_TYPES as readonly string[]).includes(type)) return { field: "type", rule: unknownTypeRule(type) };
   const settings = config ?? {};
+  const unread = unreadKeyProblem(type, settings);
+  if (unread) return unread;
   const numeric = NUMERIC_SETTINGS[type];
   if (numeric && numeric in settings) {
     const value = usableNumber(settings[numeric]);
     if (value === null || value < 0) return { field: `config.${numeric}`, rule: `${type} ${numeric} must be a number, 0 or more` };
   }
   if (type === "contains" || type === "not_contains") return patternSetting(type, settings.pattern);
+  // A prompt that is not text was dropped for the criterion's humanized key.
+  if (type === "llm_judge" && "prompt" in settings && (typeof settings.prompt !== "string" || settings.prompt.trim() === "")) {
+    return { field: "config.prompt", rule: "llm_judge prompt must be non-blank text" };
+  }
   return null;
+}
+
+function unknownTypeRule(type: string): string {
+  const meant = likelyMeant(type, EVALUATION_CRITERION_TYPES);
+  const rule = `unknown criterion type ${type}; known types: ${EVALUATION_CRITERION_TYPES.join(", ")}`;
+  return meant ? `${rule} (did you mean ${meant}?)` : rule;
+}
+
+function unreadKeyProblem(type: string, settings: Readonly<Record<string, unknown>>): CriterionProblem | null {
+  const read = CONFIG_KEYS[type];
+  if (read === undefined) return null;
+  const unread = Object.keys(settings).find((name) => !read.includes(name));
+  if (unread === undefined) return null;
+  const meant = likelyMeant(unread, read);
+  const rule = `unknown key; ${type} reads ${read.length ? read.join(", ") : "no config"}`;
+  return { field: `config.${unread}`, rule: meant ? `${rule} (did you mean ${meant}?)` : rule };
 }
 
 function patternSetting(type: string, pattern: unknown): CriterionProblem | null {

@@ -8,7 +8,7 @@
 //   const ok = meetsThreshold({ score, scores, threshold: 0.7, judgeKeys: scorer.judgeKeys });
 export { Scorer } from "./scorer.js";
 export type { ScorerOptions, ScoreOptions } from "./scorer.js";
-export { CriterionError } from "./criteria.js";
+export { CriterionError, recordedCriteria } from "./criteria.js";
 export type { Criterion, CriterionType } from "./criteria.js";
 export {
   PASS_THRESHOLD,

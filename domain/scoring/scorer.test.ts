@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Replay } from "../replay/replay.js";
 import { Scenario } from "../scenarios/scenario.js";
-import { judgeGrade, meetsThreshold, resultStatus, Scorer } from "./index.js";
+import { judgeGrade, meetsThreshold, recordedCriteria, resultStatus, Scorer } from "./index.js";
 
 const orderLookup = new Scenario({
   key: "orders_1",
@@ -87,8 +87,8 @@ describe("rule criteria", () => {
     expect(scorer.score(refundPolicy, new Replay({ answer: "\u0085 \u180e" }))).toMatchObject({ answered: 0.0 });
   });
 
-  it("scores an unknown criterion type as null", () => {
-    const scorer = new Scorer({ criteria: [{ key: "tone", type: "sentiment" }] });
+  it("scores a recorded criterion of an unknown type as null (older events still score as they did)", () => {
+    const scorer = new Scorer({ criteria: recordedCriteria([{ key: "tone", type: "sentiment" }]) });
     expect(scorer.score(refundPolicy, new Replay({ answer: "Sure." }))).toEqual({ tone: null });
   });
 });
@@ -103,6 +103,47 @@ describe("criteria", () => {
       "criteria[0].config: must be an object",
     );
     expect(() => new Scorer({ criteria: ["response_present" as never] })).toThrow("criteria[0]: must be an object");
+  });
+
+  // Each was dropped without a word: the criterion scored null (and the answer passed) or its
+  // rule fell back to the default, whatever the author wrote.
+  const refused = (criterion: Record<string, unknown>) => () => new Scorer({ criteria: [{ key: "ok", type: "response_present" }, criterion as never] });
+
+  it("refuses an unknown type, naming the known types and the one a typo most likely meant", () => {
+    expect(refused({ key: "x", type: "contain" })).toThrow(
+      "criteria[1].type: unknown criterion type contain; known types: response_present, min_length, max_latency_ms, token_budget, contains, not_contains, llm_judge, trace_error_rate, trace_latency (did you mean contains?)",
+    );
+    expect(refused({ key: "x", type: "sentiment" })).toThrow(/^criteria\[1\]\.type: unknown criterion type sentiment; known types: response_present, .*trace_latency$/);
+  });
+
+  it("refuses a config key the type does not read, naming the one it does", () => {
+    expect(refused({ key: "x", type: "min_length", config: { min: 5 } })).toThrow("criteria[1].config.min: unknown key; min_length reads chars");
+    expect(refused({ key: "x", type: "max_latency_ms", config: { ms: 10, msx: 5 } })).toThrow("criteria[1].config.msx: unknown key; max_latency_ms reads ms (did you mean ms?)");
+    expect(refused({ key: "x", type: "token_budget", config: { tokens: 5 } })).toThrow("criteria[1].config.tokens: unknown key; token_budget reads output_tokens");
+    expect(refused({ key: "x", type: "contains", config: { pattern: "a", paterns: "b" } })).toThrow("criteria[1].config.paterns: unknown key; contains reads pattern (did you mean pattern?)");
+    expect(refused({ key: "x", type: "response_present", config: { chars: 5 } })).toThrow("criteria[1].config.chars: unknown key; response_present reads no config");
+    expect(refused({ key: "x", type: "llm_judge", config: { promt: "Kind?" } })).toThrow("criteria[1].config.promt: unknown key; llm_judge reads prompt (did you mean prompt?)");
+  });
+
+  it("refuses a config value of the wrong kind, naming the setting", () => {
+    expect(refused({ key: "x", type: "min_length", config: { chars: "abc" } })).toThrow("criteria[1].config.chars: min_length chars must be a number, 0 or more");
+    expect(refused({ key: "x", type: "max_latency_ms", config: { ms: -1 } })).toThrow("criteria[1].config.ms: max_latency_ms ms must be a number, 0 or more");
+    expect(refused({ key: "x", type: "token_budget", config: { output_tokens: {} } })).toThrow("criteria[1].config.output_tokens: token_budget output_tokens must be a number, 0 or more");
+    expect(refused({ key: "x", type: "contains", config: {} })).toThrow("criteria[1].config.pattern: contains needs a pattern: a non-blank string");
+    expect(refused({ key: "x", type: "not_contains", config: { pattern: 5 } })).toThrow("criteria[1].config.pattern: not_contains needs a pattern: a non-blank string");
+    expect(refused({ key: "x", type: "contains", config: { pattern: "/(/" } })).toThrow(/^criteria\[1\]\.config\.pattern: \/\(\/ is not a valid regular expression/);
+    expect(refused({ key: "x", type: "llm_judge", config: { prompt: 5 } })).toThrow("criteria[1].config.prompt: llm_judge prompt must be non-blank text");
+  });
+
+  it("keeps what the rules read as meant: defaults, numeric strings, literals with regex characters", () => {
+    const kept = [
+      { key: "a", type: "min_length", config: { chars: "40" } },
+      { key: "b", type: "max_latency_ms" },
+      { key: "c", type: "contains", config: { pattern: "$5 (approx" } },
+      { key: "d", type: "llm_judge", config: { prompt: "Kind?" } },
+      { key: "e", type: "token_budget", config: null },
+    ];
+    expect(new Scorer({ criteria: kept }).criteria).toHaveLength(5);
   });
 
   it("lists the criterion types", () => {

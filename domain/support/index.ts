@@ -7,3 +7,4 @@ export { humanize } from "./humanize.js";
 export { pluralize, countOf } from "./pluralize.js";
 export { roundHalfAwayFromZero, rubyNumber } from "./round.js";
 export { FloatSum, floatSum } from "./floatSum.js";
+export { likelyMeant } from "./likelyMeant.js";

@@ -5,6 +5,7 @@ import {
   FloatSum,
   humanize,
   isBlank,
+  likelyMeant,
   parameterize,
   pluralize,
   presence,
@@ -71,6 +72,15 @@ describe("humanize and pluralize", () => {
     expect(pluralize("call")).toBe("calls");
     expect(pluralize("fault", 3)).toBe("faults");
     expect(pluralize("category")).toBe("categories");
+  });
+});
+
+describe("likelyMeant", () => {
+  it("names the closest known name within two edits, case ignored, else null", () => {
+    expect(likelyMeant("contain", ["tools", "contains", "not_contains"])).toBe("contains");
+    expect(likelyMeant("Not_Contain", ["tools", "contains", "not_contains"])).toBe("not_contains");
+    expect(likelyMeant("min", ["chars"])).toBeNull();
+    expect(likelyMeant("x", [])).toBeNull();
   });
 });
 

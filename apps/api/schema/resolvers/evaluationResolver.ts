@@ -35,7 +35,7 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "The judge's model; alone it means an llm judge, as a catalog set's `judge: {model: x}` does." })
   judgeModel?: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: "[{ key, type, config }]; the defaults when omitted." })
+  @Field(() => GraphQLJSON, { nullable: true, description: "[{ key, type, config }]; the defaults when omitted. Types and the config each reads: response_present, min_length {chars}, max_latency_ms {ms}, token_budget {output_tokens}, contains / not_contains {pattern}, llm_judge {prompt}, trace_error_rate, trace_latency; another type or config key is VALIDATION." })
   criteria?: unknown;
 
   @Field(() => Float, { nullable: true })
