@@ -5,6 +5,7 @@ import { ModelSpec } from "../models/index.js";
 import { Replay } from "../replay/index.js";
 import { Scenario } from "../scenarios/index.js";
 import { Runner } from "./runner.js";
+import type { Result } from "./result.js";
 import { ReplayTimeoutError } from "./timeout.js";
 
 const scenarios = [
@@ -239,6 +240,14 @@ describe("Runner with a judge", () => {
     await gated.run();
     expect(gate).toHaveBeenCalledTimes(2);
     expect(gated.refinements).toBe(0);
+  });
+
+  it("completes the run when the judge never answers: each call past the judge's timeout is skipped, with its reason", async () => {
+    const judge = new Judge({ label: "j", timeoutMs: 20, complete: () => new Promise<string>(() => {}) });
+    const scored: Result[] = [];
+    const report = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: good, judge, onResult: (result) => { scored.push(result); } }).run();
+    expect(scored[0].judgeExchanges[0]).toMatchObject({ kind: "score", skipped: true, unusable_reason: "the judge call failed: JudgeTimeout: no answer within 20 ms" });
+    expect(report.results[0].status).toBe("passed");
   });
 
   it("leaves an unusable task grade out of the score", async () => {
