@@ -173,6 +173,7 @@ describe("Report options", () => {
     expect(() => new Report({ results: null, models: [] } as never)).toThrow("Report: results must be an array of Result");
     expect(() => new Report({ results: [], models: undefined } as never)).toThrow("Report: models must be an array of model specs");
     expect(() => new Report({ results: [], models: [], threshold: Number.NaN })).toThrow("Report: threshold must be a number, got NaN");
+    expect(() => new Report({ results: [], models: [model("a"), model("b"), model("a")] })).toThrow('Report: models[2] repeats the label "a": each model must have its own label');
     // A recorded document keeps its threshold as recorded (imports once took any finite one).
     const recorded = Report.fromJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: 70 });
     expect(recorded.threshold).toBe(70);

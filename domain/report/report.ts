@@ -22,6 +22,7 @@ import { renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
+import { checkUniqueLabels } from "./uniqueLabels.js";
 import type {
   CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
   RunCosts, ScenarioCost, ToolResolver, Verdict,
@@ -120,6 +121,7 @@ export class Report implements MarkdownSource {
   constructor(options: ReportOptions) {
     if (!Array.isArray(options?.results)) throw new TypeError("Report: results must be an array of Result");
     if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
+    checkUniqueLabels("Report", options.models);
     const threshold = options.threshold ?? 0.7;
     // Only a number: a report rebuilt from a recorded document shows the threshold it recorded
     // (imports before session 27 took any finite one); the Runner and the import hold it to 0..1.

@@ -127,6 +127,12 @@ describe("Runner.run", () => {
     expect(() => new Runner({ scenarios, models, replay, threshold: 1, judgeLimit: 0 })).not.toThrow();
   });
 
+  it("refuses a model listed twice, naming its label, rather than running it twice and doubling its row", () => {
+    const replay = () => ({ answer: "An answer." });
+    const [m] = ModelSpec.parseAll(["gpt-5-mini"], { defaultProvider: "openai" });
+    expect(() => new Runner({ scenarios, models: [m, m], replay })).toThrow('Runner: models[1] repeats the label "gpt-5-mini": each model must have its own label');
+  });
+
   it("replays in parallel with concurrency > 1 and keeps scenario x model order", async () => {
     let inFlight = 0;
     let most = 0;
