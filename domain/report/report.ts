@@ -95,11 +95,27 @@ function addUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): Judge
 
 const latestResultDocs: unknown[] = [];
 
+/** Marks options rebuilt from a recorded document (Report.fromJSON), whose threshold is kept as recorded. */
+const RECORDED = Symbol("recorded report");
+type ConstructorOptions = ReportOptions & { [RECORDED]?: true };
+
 /** A text holding the answers section, where each scenario's block sits, and the section's offset in it. */
 interface AnswersText {
   text: string;
   spans: Map<string, [number, number]>;
   offset: number;
+}
+
+/**
+ * A caller's threshold is a share from 0 to 1, as the Runner's is (70 would render "≥ 7000%").
+ * A recorded one need only be a number: a report rebuilt from its document shows the threshold it
+ * recorded (imports before session 27 took any finite one).
+ */
+function checkThreshold(threshold: unknown, recorded: boolean): void {
+  if (typeof threshold !== "number" || !Number.isFinite(threshold)) {
+    throw new TypeError(`Report: threshold must be a number${recorded ? "" : " from 0 to 1"}, got ${String(threshold)}`);
+  }
+  if (!recorded && !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Report: threshold must be a number from 0 to 1, got ${String(threshold)}`);
 }
 
 export class Report implements MarkdownSource {
@@ -123,9 +139,7 @@ export class Report implements MarkdownSource {
     if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
     checkUniqueLabels("Report", options.models);
     const threshold = options.threshold ?? 0.7;
-    // Only a number: a report rebuilt from a recorded document shows the threshold it recorded
-    // (imports before session 27 took any finite one); the Runner and the import hold it to 0..1.
-    if (typeof threshold !== "number" || !Number.isFinite(threshold)) throw new TypeError(`Report: threshold must be a number, got ${String(threshold)}`);
+    checkThreshold(threshold, (options as ConstructorOptions)[RECORDED] === true);
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));
@@ -282,7 +296,8 @@ export class Report implements MarkdownSource {
    * are used as given. `extra` supplies what a document does not carry (toolResolver, links).
    */
   static fromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
-    return new Report(optionsFromJSON(doc, extra));
+    const options: ConstructorOptions = { ...optionsFromJSON(doc, extra), [RECORDED]: true };
+    return new Report(options);
   }
 
   verdictMarkdown(): string {
