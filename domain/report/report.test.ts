@@ -182,6 +182,14 @@ describe("Report options", () => {
     expect(recorded.toMarkdown()).toContain("Pass threshold: ≥ 7000%");
     expect(() => Report.fromJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: Number.NaN })).toThrow("Report: threshold must be a number, got NaN");
   });
+
+  it("refuses an HTML theme other than light, dark or system, rather than rendering the system theme", () => {
+    const report = build();
+    expect(() => report.toHtml({ theme: "blue" } as never)).toThrow('Report: toHtml theme must be light, dark, system or null (the reader\'s system), got "blue"');
+    expect(report.toHtml({ theme: "dark" })).toContain('<html lang="en" class="theme-dark">');
+    expect(report.toHtml({ theme: "system" })).toContain('<html lang="en">');
+    expect(report.toHtml({ theme: null })).toContain('<html lang="en">');
+  });
 });
 
 describe("Report JSON", () => {

@@ -18,7 +18,7 @@ import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsa
 import { judgeUsageFromExchanges, usageByKind, type JudgeUsageRecord } from "../cost/index.js";
 import { reportDocument, sharedResultDocument } from "./reportJson.js";
 import { optionsFromJSON } from "./fromJson.js";
-import { renderReportHtml } from "./html/index.js";
+import { THEMES, renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
@@ -393,6 +393,10 @@ export class Report implements MarkdownSource {
   }
 
   toHtml({ theme = null }: { theme?: Theme | null } = {}): string {
+    // Any other text would quietly render the system theme, which is not what was asked for.
+    if (theme !== null && !(THEMES as readonly unknown[]).includes(theme)) {
+      throw new RangeError(`Report: toHtml theme must be light, dark, system or null (the reader's system), got ${JSON.stringify(theme) ?? String(theme)}`);
+    }
     const markdown = {
       report: this.toMarkdown(),
       verdict: this.verdictMarkdown(),
