@@ -1,5 +1,5 @@
 // Public surface of domain/judge: the Judge, its exchange records, prompts' fixed texts.
-export { Judge } from "./judge.js";
+export { Judge, DEFAULT_JUDGE_TIMEOUT_MS } from "./judge.js";
 export type { CompleteFn, JudgeExchange, JudgeKind, JudgeOptions, JudgeOutcome, JudgeReply, JudgeRequest } from "./judge.js";
 export type { JudgeRecommendation, JudgeVerdict } from "./parse.js";
 export { NOTES_LIMIT, RECOMMEND_INSTRUCTIONS, SCORE_INSTRUCTIONS, VERDICT_INSTRUCTIONS } from "./prompts.js";

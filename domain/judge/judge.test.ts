@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Judge, type JudgeReply, type JudgeRequest } from "./judge.js";
 import { RECOMMEND_INSTRUCTIONS, SCORE_INSTRUCTIONS, VERDICT_INSTRUCTIONS } from "./prompts.js";
 
@@ -124,7 +124,7 @@ describe("Judge.scoreTask", () => {
     expect(String(signals[0]?.reason)).toBe("JudgeTimeout: no answer within 20 ms");
     // Without a timeout there is nothing to stop, and the request is what it always was.
     const requests: unknown[] = [];
-    await new Judge({ label: "j", complete: (request) => (requests.push(request), '{"score": 1}') }).scoreTask({ scenario, answer: "x" });
+    await new Judge({ label: "j", timeoutMs: null, complete: (request) => (requests.push(request), '{"score": 1}') }).scoreTask({ scenario, answer: "x" });
     expect(Object.keys(requests[0] as object).sort()).toEqual(["instructions", "kind", "prompt"]);
   });
 
@@ -279,6 +279,34 @@ describe("Judge.verdict", () => {
     const { value, exchange } = await judge.verdict({ summaries });
     expect(value).toBeNull();
     expect(exchange?.unusable_reason).toBe('"winner" names "claude-opus-5", which is not one of the compared models (gpt-5-mini, ollama/qwen3:8b)');
+  });
+});
+
+describe("Judge timeout", () => {
+  afterEach(() => { vi.useRealTimers(); });
+
+  /** Asks a judge that never answers; `outcome()` is its answer once the call has settled. */
+  function askHung(judge: Judge) {
+    let outcome: Awaited<ReturnType<Judge["scoreTask"]>> | undefined;
+    void judge.scoreTask({ scenario, answer: "x" }).then((value) => { outcome = value; });
+    return () => outcome;
+  }
+
+  it("skips a call still unanswered after 120,000 ms when no timeoutMs is given, so a hung judge cannot hang a run", async () => {
+    vi.useFakeTimers();
+    const outcome = askHung(new Judge({ label: "hung", complete: () => new Promise<string>(() => undefined) }));
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(outcome()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome()?.value).toBeNull();
+    expect(outcome()?.exchange).toMatchObject({ skipped: true, unusable_reason: "the judge call failed: JudgeTimeout: no answer within 120000 ms" });
+  });
+
+  it("waits as long as it takes with an explicit timeoutMs: null", async () => {
+    vi.useFakeTimers();
+    const outcome = askHung(new Judge({ label: "patient", timeoutMs: null, complete: () => new Promise<string>(() => undefined) }));
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(outcome()).toBeUndefined();
   });
 });
 

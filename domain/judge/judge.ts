@@ -62,10 +62,20 @@ export interface JudgeOutcome<T> {
   exchange: JudgeExchange | null;
 }
 
+/**
+ * How long a call may go unanswered when no `timeoutMs` is given: the budget the worker gives a
+ * replay by default. A judge that never answers would otherwise hang the whole run, where the
+ * guide promises an evaluation never fails because its judge did.
+ */
+export const DEFAULT_JUDGE_TIMEOUT_MS = 120_000;
+
 export interface JudgeOptions {
   label: string;
   complete: CompleteFn;
-  /** A call still unanswered after this many milliseconds is skipped (the grade degrades to rules). */
+  /**
+   * A call still unanswered after this many milliseconds is skipped (the grade degrades to rules).
+   * Omitted: DEFAULT_JUDGE_TIMEOUT_MS; null: no limit.
+   */
   timeoutMs?: number | null;
 }
 
@@ -81,7 +91,7 @@ export class Judge {
     if (typeof options.complete !== "function") {
       throw new TypeError("Judge: complete must be a function ({ instructions, prompt }) => text");
     }
-    const timeout = options.timeoutMs ?? null;
+    const timeout = options.timeoutMs === undefined ? DEFAULT_JUDGE_TIMEOUT_MS : options.timeoutMs;
     if (timeout !== null && !(Number.isFinite(timeout) && timeout > 0)) {
       throw new TypeError(`Judge: timeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
     }

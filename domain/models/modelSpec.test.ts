@@ -85,3 +85,12 @@ describe("ModelSpec.parseAll", () => {
     expect(ModelSpec.parseAll(["gpt-5-mini", "openai/gpt-5-mini"], opts).map((spec) => spec.label)).toEqual(["gpt-5-mini", "openai/gpt-5-mini"]);
   });
 });
+
+describe("ModelSpec options", () => {
+  it("are optional when the provider can be inferred, and a name that needs one says what to pass", () => {
+    expect(ModelSpec.parse("gpt-5").toJSON()).toEqual({ label: "gpt-5", provider: "openai", model: "gpt-5" });
+    expect(ModelSpec.parse("gpt-5", undefined).provider).toBe("openai");
+    expect(ModelSpec.parseAll(["gpt-5-mini", "claude-sonnet-5"]).map((spec) => spec.provider)).toEqual(["openai", "anthropic"]);
+    expect(() => ModelSpec.parse("mistral-large")).toThrow(new ModelSpecError('no provider for model "mistral-large": set defaultProvider'));
+  });
+});

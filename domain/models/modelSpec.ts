@@ -18,7 +18,8 @@ export const DEFAULT_INFERENCE_RULES: readonly InferenceRule[] = [
 ];
 
 export interface ModelSpecOptions {
-  defaultProvider: string;
+  /** For a name no inference rule places; without it such a name is refused, saying to set it. */
+  defaultProvider?: string;
   providers?: readonly string[];
   inferenceRules?: readonly InferenceRule[];
 }
@@ -52,7 +53,9 @@ export class ModelSpec {
     this.model = model;
   }
 
-  static parse(value: unknown, options: ModelSpecOptions): ModelSpec {
+  static parse(value: unknown, options: ModelSpecOptions = {}): ModelSpec {
+    // A JavaScript caller may pass null, which the default parameter does not cover.
+    options ??= {};
     const raw = value === null || value === undefined ? "" : String(value).trim();
     if (!raw) throw new ModelSpecError("model name is blank");
     const providers = options.providers ?? DEFAULT_PROVIDERS;
@@ -68,7 +71,7 @@ export class ModelSpec {
    * A list (or a comma-separated string) of names, `{ provider, model, label? }` objects or
    * specs; blanks dropped, a repeated label kept once (the first).
    */
-  static parseAll(values: unknown, options: ModelSpecOptions): ModelSpec[] {
+  static parseAll(values: unknown, options: ModelSpecOptions = {}): ModelSpec[] {
     const items = Array.isArray(values) ? values : values === null || values === undefined ? [] : String(values).split(",");
     const specs: ModelSpec[] = [];
     const labels = new Set<string>();
@@ -103,8 +106,9 @@ function inferProvider(raw: string, providers: readonly string[], options: Model
   const rules = options.inferenceRules ?? DEFAULT_INFERENCE_RULES;
   const rule = rules.find((candidate) => candidate.pattern.test(raw) && providers.includes(candidate.provider));
   if (rule) return rule.provider;
-  if (isBlank(options.defaultProvider)) throw new ModelSpecError(`no provider for model "${raw}": set defaultProvider`);
-  return options.defaultProvider;
+  const fallback = options.defaultProvider;
+  if (fallback === undefined || isBlank(fallback)) throw new ModelSpecError(`no provider for model "${raw}": set defaultProvider`);
+  return fallback;
 }
 
 function specOf(item: unknown, options: ModelSpecOptions): ModelSpec | null {

@@ -172,11 +172,23 @@ describe("Report options", () => {
   it("refuses options that cannot be meant, naming the option and the rule", () => {
     expect(() => new Report({ results: null, models: [] } as never)).toThrow("Report: results must be an array of Result");
     expect(() => new Report({ results: [], models: undefined } as never)).toThrow("Report: models must be an array of model specs");
-    expect(() => new Report({ results: [], models: [], threshold: Number.NaN })).toThrow("Report: threshold must be a number, got NaN");
+    expect(() => new Report({ results: [], models: [], threshold: Number.NaN })).toThrow("Report: threshold must be a number from 0 to 1, got NaN");
+    expect(() => new Report({ results: [], models: [], threshold: 70 })).toThrow("Report: threshold must be a number from 0 to 1, got 70");
+    expect(() => new Report({ results: [], models: [model("a"), model("b"), model("a")] })).toThrow('Report: models[2] repeats the label "a": each model must have its own label');
+    expect(new Report({ results: [], models: [], threshold: 1 }).threshold).toBe(1);
     // A recorded document keeps its threshold as recorded (imports once took any finite one).
     const recorded = Report.fromJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: 70 });
     expect(recorded.threshold).toBe(70);
-    expect(() => recorded.toMarkdown()).not.toThrow();
+    expect(recorded.toMarkdown()).toContain("Pass threshold: ≥ 7000%");
+    expect(() => Report.fromJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: Number.NaN })).toThrow("Report: threshold must be a number, got NaN");
+  });
+
+  it("refuses an HTML theme other than light, dark or system, rather than rendering the system theme", () => {
+    const report = build();
+    expect(() => report.toHtml({ theme: "blue" } as never)).toThrow('Report: toHtml theme must be light, dark, system or null (the reader\'s system), got "blue"');
+    expect(report.toHtml({ theme: "dark" })).toContain('<html lang="en" class="theme-dark">');
+    expect(report.toHtml({ theme: "system" })).toContain('<html lang="en">');
+    expect(report.toHtml({ theme: null })).toContain('<html lang="en">');
   });
 });
 

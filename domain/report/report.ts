@@ -18,10 +18,11 @@ import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsa
 import { judgeUsageFromExchanges, usageByKind, type JudgeUsageRecord } from "../cost/index.js";
 import { reportDocument, sharedResultDocument } from "./reportJson.js";
 import { optionsFromJSON } from "./fromJson.js";
-import { renderReportHtml } from "./html/index.js";
+import { THEMES, renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
+import { checkUniqueLabels } from "./uniqueLabels.js";
 import type {
   CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
   RunCosts, ScenarioCost, ToolResolver, Verdict,
@@ -94,11 +95,27 @@ function addUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): Judge
 
 const latestResultDocs: unknown[] = [];
 
+/** Marks options rebuilt from a recorded document (Report.fromJSON), whose threshold is kept as recorded. */
+const RECORDED = Symbol("recorded report");
+type ConstructorOptions = ReportOptions & { [RECORDED]?: true };
+
 /** A text holding the answers section, where each scenario's block sits, and the section's offset in it. */
 interface AnswersText {
   text: string;
   spans: Map<string, [number, number]>;
   offset: number;
+}
+
+/**
+ * A caller's threshold is a share from 0 to 1, as the Runner's is (70 would render "≥ 7000%").
+ * A recorded one need only be a number: a report rebuilt from its document shows the threshold it
+ * recorded (imports before session 27 took any finite one).
+ */
+function checkThreshold(threshold: unknown, recorded: boolean): void {
+  if (typeof threshold !== "number" || !Number.isFinite(threshold)) {
+    throw new TypeError(`Report: threshold must be a number${recorded ? "" : " from 0 to 1"}, got ${String(threshold)}`);
+  }
+  if (!recorded && !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Report: threshold must be a number from 0 to 1, got ${String(threshold)}`);
 }
 
 export class Report implements MarkdownSource {
@@ -120,10 +137,9 @@ export class Report implements MarkdownSource {
   constructor(options: ReportOptions) {
     if (!Array.isArray(options?.results)) throw new TypeError("Report: results must be an array of Result");
     if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
+    checkUniqueLabels("Report", options.models);
     const threshold = options.threshold ?? 0.7;
-    // Only a number: a report rebuilt from a recorded document shows the threshold it recorded
-    // (imports before session 27 took any finite one); the Runner and the import hold it to 0..1.
-    if (typeof threshold !== "number" || !Number.isFinite(threshold)) throw new TypeError(`Report: threshold must be a number, got ${String(threshold)}`);
+    checkThreshold(threshold, (options as ConstructorOptions)[RECORDED] === true);
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));
@@ -280,7 +296,8 @@ export class Report implements MarkdownSource {
    * are used as given. `extra` supplies what a document does not carry (toolResolver, links).
    */
   static fromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
-    return new Report(optionsFromJSON(doc, extra));
+    const options: ConstructorOptions = { ...optionsFromJSON(doc, extra), [RECORDED]: true };
+    return new Report(options);
   }
 
   verdictMarkdown(): string {
@@ -376,6 +393,10 @@ export class Report implements MarkdownSource {
   }
 
   toHtml({ theme = null }: { theme?: Theme | null } = {}): string {
+    // Any other text would quietly render the system theme, which is not what was asked for.
+    if (theme !== null && !(THEMES as readonly unknown[]).includes(theme)) {
+      throw new RangeError(`Report: toHtml theme must be light, dark, system or null (the reader's system), got ${JSON.stringify(theme) ?? String(theme)}`);
+    }
     const markdown = {
       report: this.toMarkdown(),
       verdict: this.verdictMarkdown(),

@@ -5,6 +5,7 @@ import { ModelSpec } from "../models/index.js";
 import { Replay } from "../replay/index.js";
 import { Scenario } from "../scenarios/index.js";
 import { Runner } from "./runner.js";
+import type { Result } from "./result.js";
 import { ReplayTimeoutError } from "./timeout.js";
 
 const scenarios = [
@@ -126,6 +127,30 @@ describe("Runner.run", () => {
     expect(() => new Runner({ scenarios, models, replay, threshold: 1, judgeLimit: 0 })).not.toThrow();
   });
 
+  it("refuses a model listed twice, naming its label, rather than running it twice and doubling its row", () => {
+    const replay = () => ({ answer: "An answer." });
+    const [m] = ModelSpec.parseAll(["gpt-5-mini"], { defaultProvider: "openai" });
+    expect(() => new Runner({ scenarios, models: [m, m], replay })).toThrow('Runner: models[1] repeats the label "gpt-5-mini": each model must have its own label');
+  });
+
+  it("refuses options of the wrong shape, naming the option, the index and what to pass", () => {
+    const replay = () => ({ answer: "An answer." });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ models: ["gpt-5-mini"] }, "Runner: models[0] must be a ModelSpec (ModelSpec.parse / parseAll), got a string"],
+      [{ models: [models[0], { label: "x" }] }, "Runner: models[1] must be a ModelSpec (ModelSpec.parse / parseAll), got an object without a string provider"],
+      [{ scenarios: ["hi"] }, "Runner: scenarios[0] must be a Scenario (new Scenario / ScenarioParser.scenarios), got a string"],
+      [{ judge: {} }, "Runner: judge must be a Judge (new Judge({ label, complete })) or null, got an object without scoreTask()"],
+      [{ availableTools: 5 }, "Runner: availableTools must be a map of name -> description or a list of names or { name, description }, got a number"],
+      [{ availableTools: ["lookup_order", 5] }, "Runner: availableTools[1] must be a tool name or { name, description }, got a number"],
+      [{ refineFaults: "low_quality" }, "Runner: refineFaults must be an array of fault names, got a string"],
+      [{ refineFaults: ["low_qualty"] }, 'Runner: refineFaults[0] must be one of run_error, tool_error, missing_capability, expected_tool_not_called, ungrounded_answer, forbidden_content, missing_content, low_quality, judge_unavailable, got "low_qualty"'],
+    ];
+    for (const [options, message] of cases) expect(() => new Runner({ scenarios, models, replay, ...options } as never), JSON.stringify(options)).toThrow(message);
+    const judge = new Judge({ label: "j", complete: () => '{"score": 1}' });
+    expect(() => new Runner({ scenarios, models, replay, judge, availableTools: { lookup_order: "Looks an order up" }, refineFaults: ["low_quality"] })).not.toThrow();
+    expect(() => new Runner({ scenarios, models, replay, judge: null, availableTools: [{ name: "lookup_order" }], refineFaults: [] })).not.toThrow();
+  });
+
   it("replays in parallel with concurrency > 1 and keeps scenario x model order", async () => {
     let inFlight = 0;
     let most = 0;
@@ -239,6 +264,14 @@ describe("Runner with a judge", () => {
     await gated.run();
     expect(gate).toHaveBeenCalledTimes(2);
     expect(gated.refinements).toBe(0);
+  });
+
+  it("completes the run when the judge never answers: each call past the judge's timeout is skipped, with its reason", async () => {
+    const judge = new Judge({ label: "j", timeoutMs: 20, complete: () => new Promise<string>(() => {}) });
+    const scored: Result[] = [];
+    const report = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay: good, judge, onResult: (result) => { scored.push(result); } }).run();
+    expect(scored[0].judgeExchanges[0]).toMatchObject({ kind: "score", skipped: true, unusable_reason: "the judge call failed: JudgeTimeout: no answer within 20 ms" });
+    expect(report.results[0].status).toBe("passed");
   });
 
   it("leaves an unusable task grade out of the score", async () => {

@@ -7,8 +7,10 @@ import { Diagnosis } from "../diagnosis/index.js";
 import { Scorer } from "../scoring/index.js";
 import { Report, type ReportLinks, type Release, type ToolResolver } from "../report/index.js";
 import type { Scenario } from "../scenarios/index.js";
+import { checkUniqueLabels } from "../report/uniqueLabels.js";
 import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
 import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
+import { checkJudge, checkModels, checkRefineFaults, checkScenarios } from "./optionShapes.js";
 import { inOrder } from "./pool.js";
 import type { Result } from "./result.js";
 
@@ -77,6 +79,11 @@ export class Runner {
     if (!Array.isArray(options?.scenarios)) throw new TypeError("Runner: scenarios must be an array of Scenario");
     if (!Array.isArray(options.models)) throw new TypeError("Runner: models must be an array of model specs");
     if (typeof options.replay !== "function") throw new TypeError("Runner: replay must be a function (scenario, spec) => Replay");
+    checkScenarios(options.scenarios);
+    checkModels(options.models);
+    checkUniqueLabels("Runner", options.models);
+    checkJudge(options.judge);
+    checkRefineFaults(options.refineFaults);
     const concurrency = options.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`Runner: concurrency must be a positive integer, got ${String(concurrency)}`);
     const timeout = options.replayTimeoutMs;

@@ -13,5 +13,6 @@ export type {
   RenderOptions,
   Theme,
 } from "./reportDocument.js";
+export { THEMES } from "./reportDocument.js";
 export { escapeHtml } from "./escape.js";
 export { LIGHT, DARK, tokensCss } from "./designTokens.js";

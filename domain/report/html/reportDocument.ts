@@ -161,7 +161,9 @@ export interface ReportDocument {
   results: ResultDoc[];
 }
 
-export type Theme = "light" | "dark" | "system";
+/** The page's themes; "system" (or none) follows the reader's system. */
+export const THEMES = ["light", "dark", "system"] as const;
+export type Theme = (typeof THEMES)[number];
 
 /** Markdown for the Copy as Markdown buttons; each string reads as its piece of `toMarkdown()`. */
 export interface ReportMarkdown {

@@ -1,0 +1,56 @@
+// The shapes of the Runner's options, checked when it is built: a JavaScript caller (or `as any`)
+// could pass a string for a ModelSpec or `{}` for a Judge, which would otherwise run and fail
+// far from the mistake (a summary keyed "undefined", "judge.scoreTask is not a function").
+import { Diagnosis } from "../diagnosis/index.js";
+import { Scenario } from "../scenarios/index.js";
+import { isBlank } from "../support/index.js";
+
+const JUDGE_METHODS = ["scoreTask", "scoreCriterion", "recommend", "verdict"] as const;
+
+/** What a value is, for an error message: "a string", "null", "an object", "a Map". */
+export function described(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  const proto: unknown = typeof value === "object" ? Object.getPrototypeOf(value) : null;
+  const name = typeof value !== "object" ? typeof value : proto === Object.prototype || proto === null ? "object" : (value.constructor?.name ?? "object");
+  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
+}
+
+export function checkScenarios(scenarios: readonly unknown[]): void {
+  scenarios.forEach((scenario, i) => {
+    if (!(scenario instanceof Scenario)) throw new TypeError(`Runner: scenarios[${i}] must be a Scenario (new Scenario / ScenarioParser.scenarios), got ${described(scenario)}`);
+  });
+}
+
+/** A ModelSpec, or a host's own `{ label, provider, model }` (the worker's recorded models). */
+export function checkModels(models: readonly unknown[]): void {
+  models.forEach((spec, i) => {
+    const problem = specProblem(spec);
+    if (problem) throw new TypeError(`Runner: models[${i}] must be a ModelSpec (ModelSpec.parse / parseAll), got ${problem}`);
+  });
+}
+
+function specProblem(spec: unknown): string | null {
+  if (typeof spec !== "object" || spec === null) return described(spec);
+  const fields = spec as Record<string, unknown>;
+  const missing = ["label", "provider", "model"].find((key) => typeof fields[key] !== "string");
+  if (missing) return `${described(spec)} without a string ${missing}`;
+  return isBlank(fields.label) ? `${described(spec)} with a blank label` : null;
+}
+
+export function checkJudge(judge: unknown): void {
+  if (judge === null || judge === undefined) return;
+  const methods = judge as Record<string, unknown>;
+  const missing = typeof judge === "object" ? JUDGE_METHODS.find((name) => typeof methods[name] !== "function") : "scoreTask";
+  if (missing) throw new TypeError(`Runner: judge must be a Judge (new Judge({ label, complete })) or null, got ${described(judge)}${typeof judge === "object" ? ` without ${missing}()` : ""}`);
+}
+
+/** Fault names the judge refines: a misspelt one would silently never be refined. */
+export function checkRefineFaults(faults: unknown): void {
+  if (faults === undefined) return;
+  if (!Array.isArray(faults)) throw new TypeError(`Runner: refineFaults must be an array of fault names, got ${described(faults)}`);
+  const known: readonly unknown[] = Diagnosis.FAULTS;
+  faults.forEach((fault: unknown, i) => {
+    if (!known.includes(fault)) throw new RangeError(`Runner: refineFaults[${i}] must be one of ${known.join(", ")}, got ${JSON.stringify(fault) ?? String(fault)}`);
+  });
+}
