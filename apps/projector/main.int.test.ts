@@ -66,6 +66,20 @@ describe("tsx apps/projector/main.ts", () => {
     expect(await runs()).toEqual([{ id: "r1", status: "RUNNING", completed: 1 }]);
   }, 60_000);
 
+  it("refuses a read database without DATABASE_URL, leaving its read models as they are", async () => {
+    const before = await runs();
+    expect(before.length).toBeGreaterThan(0);
+    for (const command of ["rebuild", "run"]) {
+      const home = await mkdtemp(join(tmpdir(), "verdict-projector-noevents-"));
+      const env = { DATABASE_URL: "", VERDICT_READ_DATABASE_URL: readDb.url, VERDICT_HOME: home };
+      const proc = projector(command, { env });
+      expect(await proc.exited).toBe(1);
+      expect(proc.output().stderr).toContain("VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not");
+      await rm(home, { recursive: true, force: true });
+    }
+    expect(await runs()).toEqual(before);
+  }, 60_000);
+
   it("run follows new events and exits 0 on SIGTERM", async () => {
     const proc = projector("run");
     const deadline = Date.now() + 45_000;

@@ -27,6 +27,12 @@ async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
 
 async function main(command: string): Promise<void> {
   if (command !== "run" && command !== "rebuild") throw new Error(`unknown command "${command}": use run or rebuild`);
+  // Read models in a database of their own are made from the log in DATABASE_URL. Without it the
+  // log would be the embedded one, and a rebuild truncated a production read database and filled
+  // it from an empty log (then a running projector carried on over the emptied tables).
+  if (!process.env.DATABASE_URL && readDatabaseUrlFromEnv()) {
+    throw new Error("VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from (or unset VERDICT_READ_DATABASE_URL for the embedded default); nothing was changed");
+  }
   const home = verdictHome(process.env);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
   const release = process.env.DATABASE_URL ? async () => undefined : await lockHome(home);
