@@ -2,7 +2,8 @@
 // Events: DATABASE_URL (PostgreSQL, required). Read models and API keys: VERDICT_READ_DATABASE_URL,
 // else DATABASE_URL: the API reads what a separate projector process writes, so it runs on
 // PostgreSQL only; the embedded all-in-one mode is `npm start`.
-// PORT (default 4000). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
+// PORT (default 4000), HOST (default 127.0.0.1: the API listens on this machine only; 0.0.0.0
+// for every interface, as a container or another host needs). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
 // to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
 // NODE_ENV defaults to production (see main).
 import "reflect-metadata";
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${process.env.PORT})`);
 
+  const host = process.env.HOST?.trim() || "127.0.0.1";
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
   const read = await openReadModels({ url: readUrl });
   const progress = createPostgresProgressBus({ url: readUrl });
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const projection = pollProjection({ url: readUrl });
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
-    clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port,
+    clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port, host,
     waitForProjection: (position) => projection.wait(position),
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);

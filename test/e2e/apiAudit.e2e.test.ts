@@ -4,6 +4,7 @@
 // process keeps answering, and neither the database password nor an API key reaches an answer
 // or a log line. Needs `bash infra/services/postgres.sh` (no Kafka: no worker runs here).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { networkInterfaces } from "node:os";
 import WebSocket from "ws";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { apiClient, type ApiClient } from "./support/apiClient.js";
@@ -73,6 +74,37 @@ const remember = <T extends { text: string }>(answer: T): T => {
   seenAnswers.push(answer.text);
   return answer;
 };
+
+/** This machine's first IPv4 address that is not loopback, or null when it has none. */
+function externalAddress(): string | null {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === "IPv4" && !address.internal) return address.address;
+  }
+  return null;
+}
+
+/** Whether anything answers HTTP at `url` (a refused connection answers false). */
+const answers = (url: string): Promise<boolean> => fetch(url, { method: "GET" }).then(() => true, () => false);
+
+describe("the API process's address", () => {
+  it("listens on this machine only by default, and on every interface with HOST=0.0.0.0", async () => {
+    const port = new URL(graphqlUrl).port;
+    expect(await answers(`http://127.0.0.1:${port}/graphql`)).toBe(true);
+    const wide = await startApi(env, [], { HOST: "0.0.0.0" });
+    try {
+      const widePort = new URL(wide.graphqlUrl.replace("0.0.0.0", "127.0.0.1")).port;
+      expect(await answers(`http://127.0.0.1:${widePort}/graphql`)).toBe(true);
+      // A machine with no other interface can show only that the setting is taken and served.
+      const address = externalAddress();
+      if (address) {
+        expect(await answers(`http://${address}:${widePort}/graphql`)).toBe(true);
+        expect(await answers(`http://${address}:${port}/graphql`)).toBe(false);
+      }
+    } finally {
+      await stopApp(wide.app);
+    }
+  }, 120_000);
+});
 
 describe("the API process under hostile input", () => {
   it("refuses malformed HTTP requests with a 4xx that says what is wrong", async () => {

@@ -35,8 +35,8 @@ function common(env: DistributedEnv): Record<string, string | undefined> {
 }
 
 /** The API on a free port; resolves once it prints its GraphQL URL. */
-export async function startApi(env: DistributedEnv, nodeArgs: string[] = []): Promise<{ app: AppProcess; graphqlUrl: string }> {
-  const app = spawnBundled("api", "api", [], { ...common(env), PORT: "0" }, nodeArgs);
+export async function startApi(env: DistributedEnv, nodeArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<{ app: AppProcess; graphqlUrl: string }> {
+  const app = spawnBundled("api", "api", [], { ...common(env), PORT: "0", ...extraEnv }, nodeArgs);
   const [, graphqlUrl] = await app.waitForOutput(/GraphQL at (http:\/\/\S+\/graphql)/, 90_000);
   return { app, graphqlUrl };
 }
