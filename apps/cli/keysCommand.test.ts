@@ -15,6 +15,20 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+describe("keys create", () => {
+  it("says where the key is kept, so a key the API does not read is not a mystery", async () => {
+    const own = await mkdtemp(join(tmpdir(), "verdict-keys-"));
+    try {
+      const result = await cli(["keys", "create", "--tenant", "acme", "--role", "read"], { VERDICT_HOME: own });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`kept in ${join(own, "api-keys.json")}; shown once`);
+      expect(result.stdout.trim()).toMatch(/^vk_/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a damaged api-keys.json", () => {
   it("is named, with what is wrong in it, by every keys command", async () => {
     const damaged = await mkdtemp(join(tmpdir(), "verdict-keys-"));

@@ -4,12 +4,13 @@
 // `verdict keys list [--tenant T]` shows each key's id, tenant, role, name and dates (never the key
 // nor its hash); `verdict keys revoke ID` revokes one, refused at once by the API (or within its
 // 1 s key cache, when another process serves it).
+import { join } from "node:path";
 import type { ApiKeyListing, ApiKeyStore } from "@verdict/api";
 import { oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { platformMode, Resources } from "./platform.js";
+import { platformMode, readUrlVariable, Resources, type PlatformMode } from "./platform.js";
 import { openApiKeys } from "./services.js";
 import { checkTenant } from "./tenant.js";
 
@@ -22,6 +23,15 @@ async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) =>
   }
 }
 
+/**
+ * Where a new key is kept, said when it is made: an API that reads its keys from elsewhere (a
+ * command run without the API's DATABASE_URL, or without its VERDICT_READ_DATABASE_URL) refused
+ * the key as unknown, and nothing had said where it went.
+ */
+function keptIn(mode: PlatformMode): string {
+  return mode.readUrl ? `the api_keys table of ${readUrlVariable(mode)}'s database` : join(mode.home, "api-keys.json");
+}
+
 export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("keys create", argv, FLAG_SPECS["keys create"]);
   const tenant = required("keys create", flags, "tenant");
@@ -29,7 +39,7 @@ export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.Pr
   const role = oneOf("keys create", "role", required("keys create", flags, "role", "read or write"), ["read", "write"] as const, "read");
   return withKeys(env, async (store) => {
     const { key, record } = await store.create({ tenant, role, name: flags.values.name ?? "" });
-    io.err(`key ${record.keyId} for tenant ${record.tenant} (${record.role}); shown once, store it now:`);
+    io.err(`key ${record.keyId} for tenant ${record.tenant} (${record.role}), kept in ${keptIn(platformMode(env))}; shown once, store it now:`);
     io.out(key);
     return EXIT.ok;
   });
