@@ -106,7 +106,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     });
     dispatcher.start();
   }
-  log.info(`started: ${roles.join(", ")}`);
+  // The topics named as the broker knows them: two deployments sharing a prefix, or a dispatcher
+  // and replay workers given different ones, otherwise show only as stalled runs.
+  log.info(`started: ${roles.join(", ")} (topics ${names.replayTopic}, ${names.completeTopic})`);
   return {
     roles,
     dispatcher,

@@ -87,6 +87,12 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect((await runEvents(store, "r1")).at(-1)?.type).toBe("RunCompleted");
   });
 
+  it("names the topics it uses, with the deployment's prefix, when it starts", async () => {
+    const lines: string[] = [];
+    await start(createMemoryEventStore(), new RecordingBus(), { topicPrefix: "acme.", log: { info: (line) => lines.push(line), error: (line) => lines.push(line) } });
+    expect(lines).toContain("started: dispatcher, replay, complete (topics acme.verdict.replay, acme.verdict.complete)");
+  });
+
   it("a run whose agent is unreachable completes with every pair a run error, and its log line says so", async () => {
     const store = createMemoryEventStore();
     const bus = new RecordingBus();
