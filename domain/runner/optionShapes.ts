@@ -2,7 +2,8 @@
 // could pass a string for a ModelSpec or `{}` for a Judge, which would otherwise run and fail
 // far from the mistake (a summary keyed "undefined", "judge.scoreTask is not a function").
 import { Diagnosis } from "../diagnosis/index.js";
-import { Scenario } from "../scenarios/index.js";
+// The class alone: the scenarios index loads the YAML readers (~10 MB resident) the Runner never uses.
+import { Scenario } from "../scenarios/scenario.js";
 import { isBlank } from "../support/index.js";
 
 const JUDGE_METHODS = ["scoreTask", "scoreCriterion", "recommend", "verdict"] as const;
