@@ -22,6 +22,7 @@ import { THEMES, renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
+import { checkThreshold } from "./threshold.js";
 import { checkUniqueLabels } from "./uniqueLabels.js";
 import type {
   CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
@@ -106,18 +107,6 @@ interface AnswersText {
   offset: number;
 }
 
-/**
- * A caller's threshold is a share from 0 to 1, as the Runner's is (70 would render "≥ 7000%").
- * A recorded one need only be a number: a report rebuilt from its document shows the threshold it
- * recorded (imports before session 27 took any finite one).
- */
-function checkThreshold(threshold: unknown, recorded: boolean): void {
-  if (typeof threshold !== "number" || !Number.isFinite(threshold)) {
-    throw new TypeError(`Report: threshold must be a number${recorded ? "" : " from 0 to 1"}, got ${String(threshold)}`);
-  }
-  if (!recorded && !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Report: threshold must be a number from 0 to 1, got ${String(threshold)}`);
-}
-
 export class Report implements MarkdownSource {
   readonly results: readonly ReportResult[];
   readonly models: readonly ReportModel[];
@@ -139,7 +128,7 @@ export class Report implements MarkdownSource {
     if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
     checkUniqueLabels("Report", options.models);
     const threshold = options.threshold ?? 0.7;
-    checkThreshold(threshold, (options as ConstructorOptions)[RECORDED] === true);
+    checkThreshold("Report", threshold, (options as ConstructorOptions)[RECORDED] === true);
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));

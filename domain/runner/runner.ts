@@ -7,10 +7,11 @@ import { Diagnosis } from "../diagnosis/index.js";
 import { Scorer } from "../scoring/index.js";
 import { Report, type ReportLinks, type Release, type ToolResolver } from "../report/index.js";
 import type { Scenario } from "../scenarios/index.js";
+import { checkThreshold } from "../report/threshold.js";
 import { checkUniqueLabels } from "../report/uniqueLabels.js";
 import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
 import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
-import { checkJudge, checkModels, checkRefineFaults, checkScenarios } from "./optionShapes.js";
+import { checkJudge, checkModels, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
 import { inOrder } from "./pool.js";
 import type { Result } from "./result.js";
 
@@ -61,12 +62,6 @@ function wrapperOf(around: AroundEvaluation | null | undefined): AroundEvaluatio
   throw new TypeError("Runner: aroundEvaluation must be a function (context, next) => Result or an object with one");
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (typeof value === "object") return (value as object).constructor?.name ?? "Object";
-  return typeof value;
-}
-
 export class Runner {
   readonly scenarios: readonly Scenario[];
   readonly models: readonly RunnerSpec[];
@@ -89,8 +84,7 @@ export class Runner {
     const timeout = options.replayTimeoutMs;
     if (timeout != null && !(Number.isFinite(timeout) && timeout > 0)) throw new RangeError(`Runner: replayTimeoutMs must be a positive number, got ${String(timeout)}`);
     const threshold = options.threshold ?? 0.7;
-    // A threshold over 1 would fail every answer and NaN pass every one: both are typos, not settings.
-    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) throw new RangeError(`Runner: threshold must be a number from 0 to 1, got ${String(threshold)}`);
+    checkThreshold("Runner", threshold);
     const judgeLimit = options.judgeLimit ?? DEFAULT_JUDGE_LIMIT;
     if (!(Number.isInteger(judgeLimit) || judgeLimit === Infinity) || judgeLimit < 0) throw new RangeError(`Runner: judgeLimit must be a whole number of calls, 0 or more (Infinity for no limit), got ${String(judgeLimit)}`);
     this.#options = options;
@@ -184,7 +178,7 @@ export class Runner {
       const next = async (): Promise<Result> => (yielded = await this.evaluate(scenario, spec));
       const returned = await this.#around({ scenario, spec, runMetadata: this.metadata }, next);
       if (yielded === undefined || returned !== yielded) {
-        throw new TypeError(`aroundEvaluation must return the Result its next() yields, got ${typeName(returned)}`);
+        throw new TypeError(`aroundEvaluation must return the Result its next() yields, got ${described(returned)}`);
       }
       result = returned;
     } else {
