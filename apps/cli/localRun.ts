@@ -1,6 +1,7 @@
 // `verdict run`: a local run with the library's Runner and no services (DESIGN.md "Who uses it"
 // 2, the CI case). The catalog set's scenarios x the models, replayed through the agent runtime,
 // scored (with the judge when one is given), one Report. The pass rate is checked against a gate.
+import type { PageTheme } from "./themeFlag.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   DEFAULT_CRITERIA, Judge, ModelSpec, Runner,
@@ -104,8 +105,8 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
 
 export type ReportFormat = "md" | "json" | "html";
 
-export function renderReport(report: Report, format: ReportFormat): string {
+export function renderReport(report: Report, format: ReportFormat, theme: PageTheme = null): string {
   if (format === "json") return `${JSON.stringify(report.toJSON(), null, 2)}\n`;
-  if (format === "html") return report.toHtml();
+  if (format === "html") return report.toHtml({ theme });
   return report.toMarkdown();
 }

@@ -10,13 +10,12 @@ import { CliError, EXIT, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./tenant.js";
+import { themeFlag } from "./themeFlag.js";
 
 export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("report", argv, FLAG_SPECS.report);
   const format = oneOf("report", "format", flags.values.format, ["html", "md", "json"] as const, "html");
-  const theme = oneOf("report", "theme", flags.values.theme, ["light", "dark", "auto"] as const, "auto");
-  // Only the page has a theme: with another format it was ignored without a word.
-  if (flags.values.theme !== undefined && format !== "html") throw new CliError(`verdict report: --theme applies to --format html only (got --format ${format})`);
+  const theme = themeFlag("report", flags.values.theme, format);
   const tenant = tenantOf(flags.values.tenant, env);
   checkOutputPath("report", "--out", flags.values.out);
   const mode = platformMode(env);
@@ -35,7 +34,7 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
       text = `${JSON.stringify(reportEnvelope(history, state.name ?? head?.evaluation_id ?? "", state.agent ?? "agent"), null, 2)}\n`;
     } else {
       const report = rebuildReport(history);
-      text = format === "md" ? report.toMarkdown() : report.toHtml({ theme: theme === "auto" ? null : theme });
+      text = format === "md" ? report.toMarkdown() : report.toHtml({ theme });
     }
     if (flags.values.out) {
       await writeOutputFor("report", "--out", flags.values.out, text);

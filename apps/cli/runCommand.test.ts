@@ -191,6 +191,18 @@ describe("verdict run on examples/support", () => {
       const html = await readFile(out, "utf8");
       expect(html).toMatch(/^<!DOCTYPE html>/i);
       expect(html).toContain("gpt-5-mini");
+      expect(html).toContain('<html lang="en">'); // no --theme: the page follows the reader's system
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("pins the page's theme with --theme, as `verdict report` does", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-cli-"));
+    try {
+      const out = join(dir, "report.html");
+      expect(await runCli([...withFlag(base, "--models", "gpt-5-mini"), "--format", "html", "--theme", "dark", "--out", out], bufferIo(), {})).toBe(0);
+      expect(await readFile(out, "utf8")).toContain('<html lang="en" class="theme-dark">');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -207,6 +219,8 @@ describe("verdict run on examples/support", () => {
       [withFlag(base, "--set", "nightly"), /nightly/],
       [withFlag(base, "--catalog", "/nope/catalog.yaml"), /\/nope\/catalog.yaml/],
       [[...base, "--format", "pdf"], /--format must be md, json or html/],
+      [[...base, "--theme", "dark"], /^verdict run: --theme applies to --format html only \(got --format md\)$/],
+      [[...base, "--format", "html", "--theme", "sepia"], /^verdict run: --theme must be light, dark or auto \(got "sepia"\)$/],
       [withFlag(base, "--models", " , "), /--models: name at least one model/],
       [[...base, "--gate", "0x1"], /--gate must be a number from 0 to 1/],
       [[...base, "--concurrency", "1e1"], /--concurrency must be a whole number >= 1 \(got 1e1\)/],

@@ -1,5 +1,6 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
-//   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--format md|json|html] [--out FILE] [--gate 0.8]`
+//   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--format md|json|html]
+//   [--theme light|dark|auto] [--out FILE] [--gate 0.8]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
@@ -10,6 +11,7 @@ import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
+import { themeFlag } from "./themeFlag.js";
 
 export const RUN_FLAGS = FLAG_SPECS.run;
 
@@ -21,6 +23,7 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const models = list("run", "models", required("run", flags, "models", "comma separated, e.g. gpt-5-mini,claude-sonnet-4-5"));
   const agentSpec = required("run", flags, "agent", "scripted:FILE or http:URL");
   const format = oneOf("run", "format", flags.values.format, ["md", "json", "html"] as const, "md");
+  const theme = themeFlag("run", flags.values.theme, format);
   const gate = fraction("run", "gate", flags.values.gate);
   const concurrency = flags.values.concurrency === undefined ? 4 : /^\d+$/.test(flags.values.concurrency) ? Number(flags.values.concurrency) : NaN;
   if (!Number.isInteger(concurrency) || concurrency < 1) return io.usage(`verdict run: --concurrency must be a whole number >= 1 (got ${flags.values.concurrency})`);
@@ -36,7 +39,7 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
       io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);
     },
   });
-  const text = renderReport(outcome.report, format);
+  const text = renderReport(outcome.report, format, theme);
   if (flags.values.out) {
     await writeOutputFor("run", "--out", flags.values.out, text);
     io.err(`report written to ${flags.values.out}`);

@@ -15,7 +15,7 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       run_error.`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--format md|json|html] [--out FILE]
-      [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
+      [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
       run_error (the run failed: nothing was scored). --tools names the agent's tools
