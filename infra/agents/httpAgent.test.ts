@@ -79,6 +79,35 @@ describe("HttpAgent", () => {
     expect(new HttpAgent({ url: "http://bot:%E0%A4%A@127.0.0.1:9/x%E0%A4%A1234567/replay" }).name).toBe("http:http://127.0.0.1:9");
   });
 
+  it("an agent echoing its URL in keys (metadata, tool-call arguments, an unknown key) has it redacted there too, before the replay is checked", async () => {
+    const path = "/hooks/CANARYPATHTOKEN0123456/replay?token=CANARY-QTOKEN-1&api_key=CANARY-QKEY-1";
+    const secrets = /CANARY-AGENT-PW-1|CANARYPATHTOKEN0123456|CANARY-QTOKEN-1|CANARY-QKEY-1/;
+    const url = `${base.replace("http://", "http://agentuser:CANARY-AGENT-PW-1@")}${path}`;
+    const shown = "/hooks/[redacted]/replay?token=[redacted]&api_key=[redacted]";
+    routes.set(path, (_body, res) =>
+      json(res, 200, {
+        answer: "x",
+        tool_calls: [{ name: "lookup", arguments: { [path]: 1, "CANARY-AGENT-PW-1": 2 } }],
+        metadata: { [path]: "seen", [`again ${path}`]: "seen", "CANARY-QTOKEN-1": "a", "CANARY-QKEY-1": "b" },
+      }),
+    );
+    const replay = await new HttpAgent({ url }).replay(scenario, model, { signal });
+    expect(JSON.stringify(replay)).not.toMatch(secrets);
+    expect(replay.tool_calls).toEqual([{ name: "lookup", arguments: { [shown]: 1, "[redacted]": 2 } }]);
+    // Two keys that redact alike are both kept.
+    expect(replay.metadata).toEqual({ [shown]: "seen", [`again ${shown}`]: "seen", "[redacted]": "a", "[redacted] (2)": "b" });
+
+    // An unknown key is refused by name: the name as redacted.
+    const unknown = "/unknown/replay?token=CANARY-QTOKEN-1";
+    routes.set(unknown, (_body, res) => json(res, 200, { answer: "x", [unknown]: 1 }));
+    const message = await new HttpAgent({ url: `${base}${unknown}` }).replay(scenario, model, { signal }).then(() => "", (error: Error) => error.message);
+    expect(message).toBe("agent answered an invalid replay: replay./unknown/replay?token=[redacted]: unknown key");
+    // The keys a replay is read by are kept, even when a secret is one of them.
+    routes.set("/shape", (_body, res) => json(res, 200, { answer: "x", metadata: { ok: true }, tool_calls: [{ name: "lookup" }] }));
+    const shaped = await new HttpAgent({ url: `${base.replace("http://", "http://bot:metadata@")}/shape` }).replay(scenario, model, { signal });
+    expect(shaped).toMatchObject({ answer: "x", metadata: { ok: true }, tool_calls: [{ name: "lookup" }] });
+  });
+
   it("posts the scenario and model and returns the validated replay", async () => {
     let received: unknown;
     routes.set("/ok", (body, res) => {

@@ -14,11 +14,11 @@
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
 // An agent that echoes a credential it was sent (the basic credential, a header value, a token in
 // the query or the path: sentSecrets) has it replaced by `[redacted]` in its answer's values
-// before the answer is read (redact.ts). An answer without duration_ms gets the answering
+// and keys before the answer is read (redact.ts). An answer without duration_ms gets the answering
 // attempt's wall time (timed).
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
-import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 import { redactDeep, secretList } from "./redact.js";
 
 export interface HttpAgentOptions {
@@ -76,6 +76,9 @@ function replayOf(body: unknown): ReplayData {
 function timed(replay: ReplayData, wallMs: number): ReplayData {
   return replay.duration_ms == null ? { ...replay, duration_ms: wallMs } : replay;
 }
+
+/** The keys an answer is read by: redaction leaves them as they are (redactDeep). */
+const ANSWER_KEYS: ReadonlySet<string> = new Set([...REPLAY_KEYS, ...TOOL_CALL_KEYS]);
 
 /** Query parameters that carry a credential by their name (`?api_key=`, `?token=`, `?sig=`). */
 const CREDENTIAL_PARAM = /token|secret|passw|pwd|credential|signature|session|apikey|(^|[_-])key$|^sig$|^auth([_-]|orization|$)/i;
@@ -200,8 +203,9 @@ export class HttpAgent implements AgentRuntime {
       } catch {
         throw new HttpAgentError("agent answered a body that is not JSON", false);
       }
-      // Before anything of it is read: the validation's errors quote the body too.
-      return timed(replayOf(redactDeep(body, this.#secrets)), wallMs);
+      // Before anything of it is read: the validation's errors quote the body (an unknown key, a
+      // value's start) too.
+      return timed(replayOf(redactDeep(body, this.#secrets, ANSWER_KEYS)), wallMs);
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.
       deadline.clear();

@@ -25,17 +25,34 @@ export function redactText(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Every string value in a parsed JSON value with the secrets replaced. Keys are left as they are:
- * they are the shape a replay is read by (`answer`, `tool_calls`), not what an echo lands in.
+ * A parsed JSON value with the secrets replaced in every string in it, its objects' keys too: an
+ * echo lands in a free-form map's keys as readily as in its values (`metadata: { "<the request
+ * URL>": "seen" }`), and an unknown key is quoted by the replay's own validation error. A key in
+ * `keep` (the keys the value is read by: `answer`, `tool_calls`, `name`) is kept as it is, so a
+ * short secret that happens to be one does not unmake the replay; being public, it gives nothing
+ * away. Two keys that redact alike are both kept, the later one suffixed ` (2)`, ` (3)`...
  */
-export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+export function redactDeep(value: unknown, secrets: readonly string[], keep: ReadonlySet<string> = new Set()): unknown {
   if (secrets.length === 0) return value;
   if (typeof value === "string") return redactText(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets, keep));
   if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, secrets);
-    return out;
+    const taken = new Set<string>();
+    const entries: Array<[string, unknown]> = [];
+    for (const [key, item] of Object.entries(value)) {
+      const name = unique(keep.has(key) ? key : redactText(key, secrets), taken);
+      entries.push([name, redactDeep(item, secrets, keep)]);
+    }
+    // fromEntries, not assignment: a key `__proto__` stays an own key, as JSON.parse made it.
+    return Object.fromEntries(entries);
   }
   return value;
+}
+
+/** `name`, or `name (2)`, `name (3)`... when an earlier key of the same object already took it. */
+function unique(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n += 1) candidate = `${name} (${n})`;
+  taken.add(candidate);
+  return candidate;
 }
