@@ -65,18 +65,27 @@ describe("HttpAgent", () => {
     expect(message).toMatch(/^agent answered an invalid replay: .*got the string "Unauthorized Basic \[redacted\]/);
     expect(message).not.toMatch(/Ym90Ol|BARETOKEN99/);
     // A token as the agent's raw URL writes it (`+`, `%2F`) is found as well as decoded.
-    const raw = "/raw/replay?token=Zm9vYmFy+YmF6cXV4AAA1&api_key=abc%2Fdef123456789&author=Jane+Austen+1775";
+    const raw = "/raw/replay?token=Zm9vYmFy+YmF6cXV4AAA1&api_key=abc%2Fdef123456789&team=support";
     routes.set(raw, (_body, res) => json(res, 200, { answer: `you called ${raw}` }));
     const echoed = await new HttpAgent({ url: `${base}${raw}` }).replay(scenario, model, { signal });
-    expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&author=Jane+Austen+1775");
-    // Only credentials are looked for: ordinary query values, a short password and keys are not
-    // (looking for them garbled answers and made a replay's own keys unknown).
-    const plain = "/plain/replay?team=support&env=production&fields=answer";
-    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in production.", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] }));
+    expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&team=support");
+    // Values under 8 characters and a short password are not looked for (they would garble
+    // ordinary answers); an ordinary value of 8 or more is, and is redacted where the answer says it.
+    const plain = "/plain/replay?team=support&env=prod&fields=answer&region=eu-west-1";
+    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in prod, eu-west-1.", tool_calls: [{ name: "refund_order", arguments: { env: "prod" } }] }));
     const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:order@")}${plain}` }).replay(scenario, model, { signal });
-    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in production.", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] });
+    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in prod, [redacted].", tool_calls: [{ name: "refund_order", arguments: { env: "prod" } }] });
     // A password or path that does not percent-decode is still a usable agent URL.
     expect(new HttpAgent({ url: "http://bot:%E0%A4%A@127.0.0.1:9/x%E0%A4%A1234567/replay" }).name).toBe("http:http://127.0.0.1:9");
+  });
+
+  it("an echoed query value is redacted whatever its parameter's name, and so is a long path segment without digits", async () => {
+    const query = "jwt=CANARY-JWT-1&pass=CANARY-PASS-1&pw=CANARY-PW-1&code=CANARY-CODE-1&bearer=CANARY-BEARER-1&access=CANARY-ACCESS-1&sas=sv%3D2024%26sig%3DCANARY-SAS";
+    const path = `/hooks/CANARYpathTOKENonlyLettersXyz/replay?${query}&CANARY-BARE-1`;
+    routes.set(path, (_body, res) => json(res, 200, { answer: `called ${path}`, metadata: Object.fromEntries(new URL(path, base).searchParams) }));
+    const replay = await new HttpAgent({ url: `${base}${path}` }).replay(scenario, model, { signal });
+    expect(JSON.stringify(replay)).not.toMatch(/CANARY(pathTOKEN|-(JWT|PASS|PW|CODE|BEARER|ACCESS|SAS|BARE))/);
+    expect(replay.answer).toBe(`called /hooks/[redacted]/replay?${query.replace(/=[^&]+/g, "=[redacted]")}&[redacted]`);
   });
 
   it("an agent echoing its URL in keys (metadata, tool-call arguments, an unknown key) has it redacted there too, before the replay is checked", async () => {

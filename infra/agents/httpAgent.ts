@@ -12,10 +12,10 @@
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
 // recorded in the run's events and its report. Names and errors show the origin alone: a path
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
-// An agent that echoes a credential it was sent (the basic credential, a header value, a token in
-// the query or the path: sentSecrets) has it replaced by `[redacted]` in its answer's values
-// and keys before the answer is read (redact.ts). An answer without duration_ms gets the answering
-// attempt's wall time (timed).
+// An agent that echoes a credential it was sent (the basic credential, a header value, a query
+// value, a long path segment: sentSecrets) has it replaced by `[redacted]` in its answer's values
+// and keys before the answer is read (redact.ts). An answer without duration_ms gets the
+// answering attempt's wall time (timed).
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
 import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
@@ -80,28 +80,24 @@ function timed(replay: ReplayData, wallMs: number): ReplayData {
 /** The keys an answer is read by: redaction leaves them as they are (redactDeep). */
 const ANSWER_KEYS: ReadonlySet<string> = new Set([...REPLAY_KEYS, ...TOOL_CALL_KEYS]);
 
-/** Query parameters that carry a credential by their name (`?api_key=`, `?token=`, `?sig=`). */
-const CREDENTIAL_PARAM = /token|secret|passw|pwd|credential|signature|session|apikey|(^|[_-])key$|^sig$|^auth([_-]|orization|$)/i;
-
 /**
  * The credentials a request carries in its URL: the password and the basic credential made of
- * it, the value of each query parameter named like a credential, and each path segment that
- * looks like a token (16 or more characters mixing letters and digits: `/hooks/<token>/replay`).
- * Other query values (`?env=production`) and the user name are not secret, and looking for them
- * garbled ordinary answers ("our [redacted] team").
+ * it, every query value, and every path segment of 16 characters or more (`/hooks/<token>/replay`).
+ * By value, not by name: a credential may sit under any parameter name (`?jwt=`, `?pw=`, `?sas=`)
+ * and a path token need not mix in digits. The cost: an ordinary value of 8 characters or more
+ * (`?env=production`, secretList's floor) is redacted where the agent's answer says it too. The
+ * user name is not secret.
  */
 function sentSecrets(url: URL, credentials: string | null): string[] {
   const secrets = [url.password, decoded(url.password)];
   if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
-  for (const [name, value] of url.searchParams) if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
-  // As written too: an agent echoing its raw URL shows `a+b` or `a%2Fb`, not the decoded value.
+  // As written and decoded: an agent echoing its raw URL shows `a+b` or `a%2Fb`. A part without
+  // `=` (`?<token>`) is a value too.
   for (const pair of url.search.slice(1).split("&")) {
-    const at = pair.indexOf("=");
-    if (at > 0 && CREDENTIAL_PARAM.test(decoded(pair.slice(0, at)))) secrets.push(pair.slice(at + 1));
+    const value = pair.slice(pair.indexOf("=") + 1);
+    secrets.push(value, decoded(value.replaceAll("+", " ")));
   }
-  for (const segment of url.pathname.split("/")) {
-    if (segment.length >= 16 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.push(segment, decoded(segment));
-  }
+  for (const segment of url.pathname.split("/")) if (segment.length >= 16) secrets.push(segment, decoded(segment));
   return secrets;
 }
 
