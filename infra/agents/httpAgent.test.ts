@@ -69,14 +69,25 @@ describe("HttpAgent", () => {
     routes.set(raw, (_body, res) => json(res, 200, { answer: `you called ${raw}` }));
     const echoed = await new HttpAgent({ url: `${base}${raw}` }).replay(scenario, model, { signal });
     expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&team=support");
-    // Values under 8 characters and a short password are not looked for (they would garble
+    // Values under 8 characters and a password under 4 are not looked for (they would garble
     // ordinary answers); an ordinary value of 8 or more is, and is redacted where the answer says it.
     const plain = "/plain/replay?team=support&env=prod&fields=answer&region=eu-west-1";
     routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in prod, eu-west-1.", tool_calls: [{ name: "refund_order", arguments: { env: "prod" } }] }));
-    const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:order@")}${plain}` }).replay(scenario, model, { signal });
+    const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:ord@")}${plain}` }).replay(scenario, model, { signal });
     expect(ordinary).toMatchObject({ answer: "Our support team refunded it in prod, [redacted].", tool_calls: [{ name: "refund_order", arguments: { env: "prod" } }] });
     // A password or path that does not percent-decode is still a usable agent URL.
     expect(new HttpAgent({ url: "http://bot:%E0%A4%A@127.0.0.1:9/x%E0%A4%A1234567/replay" }).name).toBe("http:http://127.0.0.1:9");
+  });
+
+  it("an echoed password is redacted from 4 characters on, where other secrets count from 8", async () => {
+    routes.set("/short", (_body, res) => json(res, 200, { answer: "my password is Cy7pW9q", metadata: { Cy7pW9q: "pw1" } }));
+    const replay = await new HttpAgent({ url: `${base.replace("http://", "http://bot:Cy7pW9q@")}/short` }).replay(scenario, model, { signal });
+    expect(replay).toMatchObject({ answer: "my password is [redacted]", metadata: { "[redacted]": "pw1" } });
+    const four = await new HttpAgent({ url: `${base.replace("http://", "http://bot:pw1@")}/short` }).replay(scenario, model, { signal });
+    expect(four.metadata).toEqual({ Cy7pW9q: "pw1" }); // 3 characters: not looked for
+    routes.set("/four", (_body, res) => json(res, 200, { answer: "sent a%2Fb and a/b" }));
+    const encoded = await new HttpAgent({ url: `${base.replace("http://", "http://bot:a%2Fb@")}/four` }).replay(scenario, model, { signal });
+    expect(encoded.answer).toBe("sent [redacted] and a/b"); // decoded, 3 characters: not looked for
   });
 
   it("an echoed query value is redacted whatever its parameter's name, and so is a long path segment without digits", async () => {

@@ -81,15 +81,15 @@ function timed(replay: ReplayData, wallMs: number): ReplayData {
 const ANSWER_KEYS: ReadonlySet<string> = new Set([...REPLAY_KEYS, ...TOOL_CALL_KEYS]);
 
 /**
- * The credentials a request carries in its URL: the password and the basic credential made of
- * it, every query value, and every path segment of 16 characters or more (`/hooks/<token>/replay`).
+ * The credentials a request carries in its URL besides its password (secretList takes that one
+ * from a shorter length on): the basic credential made of it, every query value, and every path segment of 16 characters or more (`/hooks/<token>/replay`).
  * By value, not by name: a credential may sit under any parameter name (`?jwt=`, `?pw=`, `?sas=`)
  * and a path token need not mix in digits. The cost: an ordinary value of 8 characters or more
  * (`?env=production`, secretList's floor) is redacted where the agent's answer says it too. The
  * user name is not secret.
  */
 function sentSecrets(url: URL, credentials: string | null): string[] {
-  const secrets = [url.password, decoded(url.password)];
+  const secrets: string[] = [];
   if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
   // As written and decoded: an agent echoing its raw URL shows `a+b` or `a%2Fb`. A part without
   // `=` (`?<token>`) is a value too.
@@ -126,7 +126,10 @@ export class HttpAgent implements AgentRuntime {
   constructor(private readonly options: HttpAgentOptions) {
     const url = new URL(options.url);
     const credentials = url.username || url.password ? `${decoded(url.username)}:${decoded(url.password)}` : null;
-    this.#secrets = secretList([...sentSecrets(url, credentials), ...Object.values(options.headers ?? {}).flatMap(headerSecrets)]);
+    this.#secrets = secretList(
+      [...sentSecrets(url, credentials), ...Object.values(options.headers ?? {}).flatMap(headerSecrets)],
+      [url.password, decoded(url.password)],
+    );
     url.username = "";
     url.password = "";
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${url.protocol}//${url.host}`);

@@ -26,3 +26,9 @@ describe("redactDeep", () => {
     expect(Object.keys(redacted as object)).toContain("__proto__");
   });
 });
+
+describe("secretList", () => {
+  it("looks for a known secret from 4 characters on, any other from 8, longest first", () => {
+    expect(secretList(["short7!", "longer-than-8", null, "", "Cy7pW9q"], ["Cy7pW9q", "abc", "abcd", undefined])).toEqual(["longer-than-8", "Cy7pW9q", "abcd"]);
+  });
+});

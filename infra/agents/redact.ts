@@ -6,15 +6,28 @@
 export const REDACTED = "[redacted]";
 
 /**
- * Secrets shorter than this are not looked for: a password like `order` would turn a tool named
- * `refund_order` into `refund_[redacted]`, and a credential that short guards nothing anyway.
+ * Values that may be secrets (a query value, a header, a provider's key) are not looked for when
+ * shorter than this: a value like `order` would turn a tool named `refund_order` into
+ * `refund_[redacted]`, and a credential that short guards little anyway.
  */
 const SHORTEST = 8;
 
-/** The secrets worth looking for, longest first (so one that holds another is replaced whole). */
-export function secretList(values: Iterable<string | null | undefined>): string[] {
+/**
+ * A value known to be a secret (an agent URL's password) is looked for from this length on, below
+ * SHORTEST: echoed alone it is the credential itself. Shorter than 4 it would be found inside
+ * ordinary words and tool names far more often than echoed; from 4 on some still are (a password
+ * `order` redacts `refund_order`), the price of never recording it.
+ */
+const SHORTEST_KNOWN = 4;
+
+/**
+ * The secrets worth looking for, longest first (so one that holds another is replaced whole):
+ * `values` from SHORTEST characters on, `known` ones from SHORTEST_KNOWN on.
+ */
+export function secretList(values: Iterable<string | null | undefined>, known: Iterable<string | null | undefined> = []): string[] {
   const kept = new Set<string>();
   for (const value of values) if (value && value.length >= SHORTEST) kept.add(value);
+  for (const value of known) if (value && value.length >= SHORTEST_KNOWN) kept.add(value);
   return [...kept].sort((a, b) => b.length - a.length);
 }
 
