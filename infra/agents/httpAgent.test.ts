@@ -69,17 +69,17 @@ describe("HttpAgent", () => {
     routes.set(raw, (_body, res) => json(res, 200, { answer: `you called ${raw}` }));
     const echoed = await new HttpAgent({ url: `${base}${raw}` }).replay(scenario, model, { signal });
     expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&team=support");
-    // Values under 8 characters and a password under 4 are not looked for (they would garble
-    // ordinary answers); an ordinary value of 8 or more is, and is redacted where the answer says it.
-    const plain = "/plain/replay?team=support&env=prod&fields=answer&region=eu-west-1";
-    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in prod, eu-west-1.", tool_calls: [{ name: "refund_order", arguments: { env: "prod" } }] }));
-    const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:ord@")}${plain}` }).replay(scenario, model, { signal });
-    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in prod, [redacted].", tool_calls: [{ name: "refund_order", arguments: { env: "prod" } }] });
+    // Ordinary query values and a password that is one plain word are not looked for (they would
+    // garble answers that say them); a long unbroken token under any name is.
+    const plain = "/plain/replay?team=support&env=production&fields=answer&region=eu-west-1&author=Jane+Austen+1775&x=eyJhbGciOiJIUzI1NiJ9x";
+    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in production, eu-west-1, for Jane Austen 1775. eyJhbGciOiJIUzI1NiJ9x", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] }));
+    const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:order@")}${plain}` }).replay(scenario, model, { signal });
+    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in production, eu-west-1, for Jane Austen 1775. [redacted]", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] });
     // A password or path that does not percent-decode is still a usable agent URL.
     expect(new HttpAgent({ url: "http://bot:%E0%A4%A@127.0.0.1:9/x%E0%A4%A1234567/replay" }).name).toBe("http:http://127.0.0.1:9");
   });
 
-  it("an echoed password is redacted from 4 characters on, where other secrets count from 8", async () => {
+  it("an echoed password is redacted from 4 characters on unless it is one plain word, where other secrets count from 8", async () => {
     routes.set("/short", (_body, res) => json(res, 200, { answer: "my password is Cy7pW9q", metadata: { Cy7pW9q: "pw1" } }));
     const replay = await new HttpAgent({ url: `${base.replace("http://", "http://bot:Cy7pW9q@")}/short` }).replay(scenario, model, { signal });
     expect(replay).toMatchObject({ answer: "my password is [redacted]", metadata: { "[redacted]": "pw1" } });
@@ -90,7 +90,7 @@ describe("HttpAgent", () => {
     expect(encoded.answer).toBe("sent [redacted] and a/b"); // decoded, 3 characters: not looked for
   });
 
-  it("an echoed query value is redacted whatever its parameter's name, and so is a long path segment without digits", async () => {
+  it("an echoed query value named like a credential (jwt, pw, sas, …) or bare is redacted, and so is a long path segment without digits", async () => {
     const query = "jwt=CANARY-JWT-1&pass=CANARY-PASS-1&pw=CANARY-PW-1&code=CANARY-CODE-1&bearer=CANARY-BEARER-1&access=CANARY-ACCESS-1&sas=sv%3D2024%26sig%3DCANARY-SAS";
     const path = `/hooks/CANARYpathTOKENonlyLettersXyz/replay?${query}&CANARY-BARE-1`;
     routes.set(path, (_body, res) => json(res, 200, { answer: `called ${path}`, metadata: Object.fromEntries(new URL(path, base).searchParams) }));

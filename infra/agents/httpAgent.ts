@@ -12,8 +12,8 @@
 // refuses such a URL with a message that quotes it, and that message became the replay's error,
 // recorded in the run's events and its report. Names and errors show the origin alone: a path
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
-// An agent that echoes a credential it was sent (the basic credential, a header value, a query
-// value, a long path segment: sentSecrets) has it replaced by `[redacted]` in its answer's values
+// An agent that echoes a credential it was sent (the basic credential, a header value, a token in
+// the query or a long path segment: sentSecrets) has it replaced by `[redacted]` in its answer's values
 // and keys before the answer is read (redact.ts). An answer without duration_ms gets the
 // answering attempt's wall time (timed).
 import { abortableDelay } from "./abortableDelay.js";
@@ -80,25 +80,41 @@ function timed(replay: ReplayData, wallMs: number): ReplayData {
 /** The keys an answer is read by: redaction leaves them as they are (redactDeep). */
 const ANSWER_KEYS: ReadonlySet<string> = new Set([...REPLAY_KEYS, ...TOOL_CALL_KEYS]);
 
+/** Query parameters that carry a credential by their name (`?api_key=`, `?jwt=`, `?sig=`, `?pw=`). */
+const CREDENTIAL_PARAM = /token|secret|passw|pwd|credential|signature|session|apikey|jwt|bearer|hmac|(^|[_-])key$|^(sig|sas|pass|pw|code|access|auth|otp)$|^auth([_-]|orization)/i;
+
 /**
- * The credentials a request carries in its URL besides its password (secretList takes that one
- * from a shorter length on): the basic credential made of it, every query value, and every path segment of 16 characters or more (`/hooks/<token>/replay`).
- * By value, not by name: a credential may sit under any parameter name (`?jwt=`, `?pw=`, `?sas=`)
- * and a path token need not mix in digits. The cost: an ordinary value of 8 characters or more
- * (`?env=production`, secretList's floor) is redacted where the agent's answer says it too. The
- * user name is not secret.
+ * The credentials a request carries in its URL besides its password (passwordSecrets): the basic
+ * credential made of it, each query value that is a credential by its parameter's name
+ * (CREDENTIAL_PARAM) or by its look (a bare `?<token>`, or one unbroken token of 16 characters or
+ * more, whatever its name: `?x=eyJhbGciOi…`), and every path segment of 16 characters or more
+ * (`/hooks/<token>/replay`, digits or not). Not every value: an ordinary one (`?env=production`,
+ * `?region=eu-west-1`) looked for garbled answers that say it ("in [redacted]"), and its word
+ * counts in scoring. The user name is not secret.
  */
 function sentSecrets(url: URL, credentials: string | null): string[] {
   const secrets: string[] = [];
   if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
-  // As written and decoded: an agent echoing its raw URL shows `a+b` or `a%2Fb`. A part without
-  // `=` (`?<token>`) is a value too.
+  // As written and decoded: an agent echoing its raw URL shows `a+b` or `a%2Fb`.
   for (const pair of url.search.slice(1).split("&")) {
-    const value = pair.slice(pair.indexOf("=") + 1);
-    secrets.push(value, decoded(value.replaceAll("+", " ")));
+    const at = pair.indexOf("=");
+    const value = pair.slice(at + 1);
+    const plain = decoded(value.replaceAll("+", " "));
+    if (at < 0 || CREDENTIAL_PARAM.test(decoded(pair.slice(0, at))) || /^\S{16,}$/.test(plain)) secrets.push(value, plain);
   }
   for (const segment of url.pathname.split("/")) if (segment.length >= 16) secrets.push(segment, decoded(segment));
   return secrets;
+}
+
+/**
+ * The URL's password, looked for from 4 characters on (secretList's known secrets) unless it is
+ * one plain lower-case word: echoed alone it is the credential itself, but a password `order`
+ * would turn every tool named `refund_order` into `refund_[redacted]`, so such a word is looked
+ * for from the ordinary 8 on (its `user:password` pair, and that pair's base64, always are).
+ */
+function passwordSecrets(url: URL): { known: string[]; ordinary: string[] } {
+  const password = [url.password, decoded(url.password)];
+  return /^[a-z]*$/.test(decoded(url.password)) ? { known: [], ordinary: password } : { known: password, ordinary: [] };
 }
 
 /** Percent-decoded, or as it is when it does not decode. */
@@ -126,9 +142,10 @@ export class HttpAgent implements AgentRuntime {
   constructor(private readonly options: HttpAgentOptions) {
     const url = new URL(options.url);
     const credentials = url.username || url.password ? `${decoded(url.username)}:${decoded(url.password)}` : null;
+    const password = passwordSecrets(url);
     this.#secrets = secretList(
-      [...sentSecrets(url, credentials), ...Object.values(options.headers ?? {}).flatMap(headerSecrets)],
-      [url.password, decoded(url.password)],
+      [...sentSecrets(url, credentials), ...password.ordinary, ...Object.values(options.headers ?? {}).flatMap(headerSecrets)],
+      password.known,
     );
     url.username = "";
     url.password = "";
