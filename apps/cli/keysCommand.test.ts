@@ -96,3 +96,42 @@ describe("verdict keys list / revoke", () => {
     expect(await cli(["keys", "revoke"], env)).toMatchObject({ code: 2, stderr: "verdict keys revoke: missing ID (a key id, as `verdict keys list` shows it)" });
   });
 });
+
+describe("a whole key given to a keys command", () => {
+  it("is never echoed: keys revoke takes it for its id when it is a valid key, the other commands refuse it", async () => {
+    const own = await mkdtemp(join(tmpdir(), "verdict-keys-"));
+    const env = { VERDICT_HOME: own };
+    try {
+      const key = (await cli(["keys", "create", "--tenant", "acme", "--role", "read", "--name", "ci"], env)).stdout.trim();
+      const keyId = key.split("_")[1];
+      const secret = key.slice(16);
+      const quiet = (result: { stdout: string; stderr: string }) => expect(result.stdout + result.stderr).not.toContain(secret.slice(0, 8));
+      const passTheId = "pass its id, as `verdict keys list` shows it";
+
+      // A valid key whose secret does not match, and one cut short: refused, not echoed.
+      for (const wrong of [`vk_${keyId}_${"A".repeat(32)}`, key.slice(0, 24), `vk_0123456789ab_${secret}`]) {
+        const refused = await cli(["keys", "revoke", wrong], env);
+        expect(refused).toEqual({
+          code: 2, stdout: "",
+          stderr: `verdict keys revoke: a whole API key was given, not its id, and it is no valid key here (unknown, revoked already, or its secret does not match) (value not shown); ${passTheId}`,
+        });
+        quiet(refused);
+      }
+      // Anywhere else, in any keys command: refused before any message could quote it.
+      for (const argv of [["keys", "revoke", keyId, key], ["keys", "list", "--tenant", key], ["keys", "create", "--tenant", key, "--role", "read"], ["keys", "create", "--tenant", "acme", "--role", "read", `--name=${key}`], ["keys", "create", "--tenant", "acme", "--role", key]]) {
+        const refused = await cli(argv, env);
+        expect(refused, argv.join(" ")).toMatchObject({ code: 2, stdout: "" });
+        expect(refused.stderr).toBe(`verdict ${argv.slice(0, 2).join(" ")}: an argument is a whole API key (value not shown): a key is a secret, never an argument; to name a key, ${passTheId}`);
+        quiet(refused);
+      }
+      expect((await cli(["keys", "list"], env)).stdout.trim().split("\n")).toHaveLength(2); // nothing created
+
+      const revoked = await cli(["keys", "revoke", key], env);
+      expect(revoked).toEqual({ code: 0, stdout: "", stderr: `revoked key ${keyId} (tenant acme, read, "ci")` });
+      expect(await createFileApiKeyStore(join(own, "api-keys.json")).verify(key)).toBeNull();
+      quiet(await cli(["keys", "revoke", key], env));
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  });
+});

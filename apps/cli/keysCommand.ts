@@ -3,7 +3,8 @@
 // running `verdict start` accepts it at once), in the read database's api_keys with PostgreSQL.
 // `verdict keys list [--tenant T]` shows each key's id, tenant, role, name and dates (never the key
 // nor its hash); `verdict keys revoke ID` revokes one, refused at once by the API (or within its
-// 1 s key cache, when another process serves it).
+// 1 s key cache, when another process serves it). A whole key given as an argument is never
+// printed back (it is the secret); `keys revoke` takes one for its id when it is a valid key.
 import { join } from "node:path";
 import type { ApiKeyListing, ApiKeyStore } from "@verdict/api";
 import { oneOf, parseFlags, required } from "./args.js";
@@ -13,6 +14,18 @@ import type { Io } from "./io.js";
 import { platformMode, readUrlVariable, Resources, type PlatformMode } from "./platform.js";
 import { openApiKeys } from "./services.js";
 import { checkTenant } from "./tenant.js";
+
+/** Part of a whole key `vk_<id>_<secret>`, wherever it is in an argument (`--name=vk_…`, a key cut short). */
+const WHOLE_KEY = /vk_[0-9a-f]{12}_/;
+
+const PASS_THE_ID = "pass its id, as `verdict keys list` shows it";
+
+/** A usage error, without the value, when an argument holds a whole key: error messages quote arguments. */
+function refuseWholeKeys(command: string, argv: readonly string[]): void {
+  if (argv.some((arg) => WHOLE_KEY.test(arg))) {
+    throw new CliError(`verdict ${command}: an argument is a whole API key (value not shown): a key is a secret, never an argument; to name a key, ${PASS_THE_ID}`);
+  }
+}
 
 async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
   const resources = new Resources();
@@ -33,6 +46,7 @@ function keptIn(mode: PlatformMode): string {
 }
 
 export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  refuseWholeKeys("keys create", argv);
   const flags = parseFlags("keys create", argv, FLAG_SPECS["keys create"]);
   const tenant = required("keys create", flags, "tenant");
   checkTenant(tenant, "verdict keys create: --tenant");
@@ -60,6 +74,7 @@ function table(rows: string[][]): string {
 }
 
 export async function keysList(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  refuseWholeKeys("keys list", argv);
   const flags = parseFlags("keys list", argv, FLAG_SPECS["keys list"]);
   const tenant = flags.values.tenant;
   if (tenant !== undefined) checkTenant(tenant, "verdict keys list: --tenant");
@@ -75,16 +90,40 @@ export async function keysList(argv: readonly string[], io: Io, env: NodeJS.Proc
 }
 
 export async function keysRevoke(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  if (argv.length === 1 && WHOLE_KEY.test(argv[0])) return revokeWholeKey(argv[0], io, env);
+  refuseWholeKeys("keys revoke", argv);
   const flags = parseFlags("keys revoke", argv, FLAG_SPECS["keys revoke"]);
   const keyId = flags.positionals[0];
   return withKeys(env, async (store) => {
     const found = (await store.list()).find((key) => key.keyId === keyId);
     if (!found) throw new CliError(`verdict keys revoke: no API key ${JSON.stringify(keyId)} (\`verdict keys list\` shows the ids)`);
-    if (found.revokedAt || !(await store.revoke(keyId))) {
-      io.err(`key ${keyId} was already revoked: nothing changed`);
-      return EXIT.ok;
-    }
-    io.err(`revoked key ${keyId} (tenant ${found.tenant}, ${found.role}${found.name ? `, "${found.name}"` : ""})`);
-    return EXIT.ok;
+    return revokeListed(store, found, io);
   });
+}
+
+/**
+ * The whole key instead of its id: revoked by its id when it is a valid key of this store (its
+ * secret matches); else refused. Never echoed either way: it was printed in full as "no API key".
+ */
+async function revokeWholeKey(key: string, io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  return withKeys(env, async (store) => {
+    const principal = await store.verify(key);
+    const found = principal && (await store.list()).find((listed) => listed.keyId === principal.keyId);
+    if (!found) {
+      throw new CliError(
+        `verdict keys revoke: a whole API key was given, not its id, and it is no valid key here (unknown, revoked already, or its secret does not match) (value not shown); ${PASS_THE_ID}`,
+      );
+    }
+    return revokeListed(store, found, io);
+  });
+}
+
+/** Revokes a listed key, or says it was revoked already. */
+async function revokeListed(store: ApiKeyStore, found: ApiKeyListing, io: Io): Promise<ExitCode> {
+  if (found.revokedAt || !(await store.revoke(found.keyId))) {
+    io.err(`key ${found.keyId} was already revoked: nothing changed`);
+    return EXIT.ok;
+  }
+  io.err(`revoked key ${found.keyId} (tenant ${found.tenant}, ${found.role}${found.name ? `, "${found.name}"` : ""})`);
+  return EXIT.ok;
 }

@@ -88,6 +88,15 @@ describe("platformMode", () => {
     expect(whereOf("postgres://bob:a%2Fb%40c@db.internal/verdict")).toBe("db.internal:5432/verdict");
   });
 
+  it("refuses a KAFKA_BROKERS entry that is not host:port without echoing it (verdict start printed it, password and all)", async () => {
+    const env = { VERDICT_HOME: "/tmp/unused", DATABASE_URL: "postgres://db/verdict", KAFKA_BROKERS: "user:CANARY-KAFKA-PW9@127.0.0.1:9092" };
+    expect(() => platformMode(env)).toThrow(/^KAFKA_BROKERS entry 1 is not host:port: .*SASL is not supported \(value not shown\)$/);
+    const result = await cli(["start"], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^KAFKA_BROKERS entry 1 is not host:port/);
+    expect(result.stdout + result.stderr).not.toContain("CANARY");
+  });
+
   it("refuses Kafka without PostgreSQL and says what to set", () => {
     expect(() => platformMode({ KAFKA_BROKERS: "127.0.0.1:9092" })).toThrow(/Set DATABASE_URL \(e\.g\. postgres:\/\/.*\), or unset KAFKA_BROKERS/);
   });

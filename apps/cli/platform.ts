@@ -11,7 +11,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
 import { HomeInUseError, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
-import { KafkaJobBus, MemoryJobBus } from "@verdict/infra/jobbus";
+import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { connecting } from "./databaseConnect.js";
 import { CliError } from "./errors.js";
 
@@ -44,7 +44,7 @@ export function reportsDirOf(mode: PlatformMode): string {
 export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   const readUrl = env.VERDICT_READ_DATABASE_URL?.trim() || databaseUrl;
-  const kafkaBrokers = (env.KAFKA_BROKERS ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+  const kafkaBrokers = parseKafkaBrokers(env.KAFKA_BROKERS);
   if (kafkaBrokers.length > 0 && !databaseUrl) {
     throw new CliError(
       "KAFKA_BROKERS is set but DATABASE_URL is not: workers on Kafka need the events in PostgreSQL. " +

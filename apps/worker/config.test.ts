@@ -48,6 +48,8 @@ describe("readWorkerConfig", () => {
   it("names the missing or malformed setting", () => {
     expect(() => readWorkerConfig({ ...env, DATABASE_URL: "" }, [])).toThrow(/^DATABASE_URL is not set/);
     expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " , " }, [])).toThrow(/^KAFKA_BROKERS is not set/);
+    // Not echoed: it may hold a password (SASL is not supported).
+    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: "user:CANARY-KAFKA-PW9@127.0.0.1:9092" }, [])).toThrow(/^KAFKA_BROKERS entry 1 is not host:port: .*\(value not shown\)$/);
     expect(() => readWorkerConfig({ ...env, VERDICT_AGENT: undefined }, ["--replay"])).toThrow(/^VERDICT_AGENT is not set/);
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_TIMEOUT_MS: "1.5" }, [])).toThrow('VERDICT_REPLAY_TIMEOUT_MS must be a whole number >= 1 (got "1.5")');
     expect(() => readWorkerConfig(env, ["--judge"])).toThrow('unknown argument "--judge"');

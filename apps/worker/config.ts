@@ -2,6 +2,7 @@
 // a missing or malformed setting is an error that names the variable and what to set.
 import type { AgentRuntime } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
+import { parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
@@ -80,7 +81,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !URL.canParse(databaseUrl)) {
     throw new WorkerConfigError("DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)");
   }
-  const brokers = (env.KAFKA_BROKERS ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+  const brokers = parseKafkaBrokers(env.KAFKA_BROKERS);
   if (brokers.length === 0) throw new WorkerConfigError("KAFKA_BROKERS is not set: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)");
   const agent = env.VERDICT_AGENT?.trim() || null;
   if (roles.includes("replay") && !agent) {

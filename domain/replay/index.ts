@@ -5,8 +5,8 @@
 //                                durationMs: 1840, input_tokens: 2328, output_tokens: 423, cost: 0.0243 });
 //   replay.toolNames   // ["lookup_order"]
 //   Replay.failed(new Error("401 Unauthorized")).errored  // true
-export { Replay } from "./replay.js";
+export { Replay, REPLAY_KEYS } from "./replay.js";
 export type { ReplayInit, ReplayJSON, CostSource } from "./replay.js";
 export { ReplayError } from "./replayError.js";
-export { toolCallFailed, toolCallName } from "./toolCall.js";
+export { TOOL_CALL_KEYS, toolCallFailed, toolCallName } from "./toolCall.js";
 export type { ToolCall } from "./toolCall.js";

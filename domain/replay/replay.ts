@@ -48,6 +48,9 @@ const FIELDS: Readonly<Record<string, keyof ReplayInit>> = {
   metadata: "metadata",
 };
 
+/** The keys a replay is read by, in either spelling (a runtime redacting an answer keeps them as they are). */
+export const REPLAY_KEYS: readonly string[] = Object.keys(FIELDS);
+
 const NUMERIC_FIELDS: ReadonlyArray<keyof ReplayInit> = ["durationMs", "inputTokens", "outputTokens"];
 
 // Holding the latest replay keeps V8's hidden class for replays alive between runs, so a full

@@ -12,6 +12,9 @@ export interface ToolCall {
   [key: string]: unknown;
 }
 
+/** The keys a tool call is read by (the rest are kept as given). */
+export const TOOL_CALL_KEYS: readonly string[] = ["name", "arguments", "result", "error", "detail", "duration_ms", "durationMs"];
+
 /** camelCase spellings a TypeScript host may use, stored under the guide's keys. */
 const SNAKE_KEYS: Readonly<Record<string, string>> = { durationMs: "duration_ms" };
 

@@ -65,18 +65,67 @@ describe("HttpAgent", () => {
     expect(message).toMatch(/^agent answered an invalid replay: .*got the string "Unauthorized Basic \[redacted\]/);
     expect(message).not.toMatch(/Ym90Ol|BARETOKEN99/);
     // A token as the agent's raw URL writes it (`+`, `%2F`) is found as well as decoded.
-    const raw = "/raw/replay?token=Zm9vYmFy+YmF6cXV4AAA1&api_key=abc%2Fdef123456789&author=Jane+Austen+1775";
+    const raw = "/raw/replay?token=Zm9vYmFy+YmF6cXV4AAA1&api_key=abc%2Fdef123456789&team=support";
     routes.set(raw, (_body, res) => json(res, 200, { answer: `you called ${raw}` }));
     const echoed = await new HttpAgent({ url: `${base}${raw}` }).replay(scenario, model, { signal });
-    expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&author=Jane+Austen+1775");
-    // Only credentials are looked for: ordinary query values, a short password and keys are not
-    // (looking for them garbled answers and made a replay's own keys unknown).
-    const plain = "/plain/replay?team=support&env=production&fields=answer";
-    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in production.", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] }));
+    expect(echoed.answer).toBe("you called /raw/replay?token=[redacted]&api_key=[redacted]&team=support");
+    // Ordinary query values and a password that is one plain word are not looked for (they would
+    // garble answers that say them); a long unbroken token under any name is.
+    const plain = "/plain/replay?team=support&env=production&fields=answer&region=eu-west-1&author=Jane+Austen+1775&x=eyJhbGciOiJIUzI1NiJ9x";
+    routes.set(plain, (_body, res) => json(res, 200, { answer: "Our support team refunded it in production, eu-west-1, for Jane Austen 1775. eyJhbGciOiJIUzI1NiJ9x", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] }));
     const ordinary = await new HttpAgent({ url: `${base.replace("http://", "http://bot:order@")}${plain}` }).replay(scenario, model, { signal });
-    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in production.", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] });
+    expect(ordinary).toMatchObject({ answer: "Our support team refunded it in production, eu-west-1, for Jane Austen 1775. [redacted]", tool_calls: [{ name: "refund_order", arguments: { env: "production" } }] });
     // A password or path that does not percent-decode is still a usable agent URL.
     expect(new HttpAgent({ url: "http://bot:%E0%A4%A@127.0.0.1:9/x%E0%A4%A1234567/replay" }).name).toBe("http:http://127.0.0.1:9");
+  });
+
+  it("an echoed password is redacted from 4 characters on unless it is one plain word, where other secrets count from 8", async () => {
+    routes.set("/short", (_body, res) => json(res, 200, { answer: "my password is Cy7pW9q", metadata: { Cy7pW9q: "pw1" } }));
+    const replay = await new HttpAgent({ url: `${base.replace("http://", "http://bot:Cy7pW9q@")}/short` }).replay(scenario, model, { signal });
+    expect(replay).toMatchObject({ answer: "my password is [redacted]", metadata: { "[redacted]": "pw1" } });
+    const four = await new HttpAgent({ url: `${base.replace("http://", "http://bot:pw1@")}/short` }).replay(scenario, model, { signal });
+    expect(four.metadata).toEqual({ Cy7pW9q: "pw1" }); // 3 characters: not looked for
+    routes.set("/four", (_body, res) => json(res, 200, { answer: "sent a%2Fb and a/b" }));
+    const encoded = await new HttpAgent({ url: `${base.replace("http://", "http://bot:a%2Fb@")}/four` }).replay(scenario, model, { signal });
+    expect(encoded.answer).toBe("sent [redacted] and a/b"); // decoded, 3 characters: not looked for
+  });
+
+  it("an echoed query value named like a credential (jwt, pw, sas, …) or bare is redacted, and so is a long path segment without digits", async () => {
+    const query = "jwt=CANARY-JWT-1&pass=CANARY-PASS-1&pw=CANARY-PW-1&code=CANARY-CODE-1&bearer=CANARY-BEARER-1&access=CANARY-ACCESS-1&sas=sv%3D2024%26sig%3DCANARY-SAS";
+    const path = `/hooks/CANARYpathTOKENonlyLettersXyz/replay?${query}&CANARY-BARE-1`;
+    routes.set(path, (_body, res) => json(res, 200, { answer: `called ${path}`, metadata: Object.fromEntries(new URL(path, base).searchParams) }));
+    const replay = await new HttpAgent({ url: `${base}${path}` }).replay(scenario, model, { signal });
+    expect(JSON.stringify(replay)).not.toMatch(/CANARY(pathTOKEN|-(JWT|PASS|PW|CODE|BEARER|ACCESS|SAS|BARE))/);
+    expect(replay.answer).toBe(`called /hooks/[redacted]/replay?${query.replace(/=[^&]+/g, "=[redacted]")}&[redacted]`);
+  });
+
+  it("an agent echoing its URL in keys (metadata, tool-call arguments, an unknown key) has it redacted there too, before the replay is checked", async () => {
+    const path = "/hooks/CANARYPATHTOKEN0123456/replay?token=CANARY-QTOKEN-1&api_key=CANARY-QKEY-1";
+    const secrets = /CANARY-AGENT-PW-1|CANARYPATHTOKEN0123456|CANARY-QTOKEN-1|CANARY-QKEY-1/;
+    const url = `${base.replace("http://", "http://agentuser:CANARY-AGENT-PW-1@")}${path}`;
+    const shown = "/hooks/[redacted]/replay?token=[redacted]&api_key=[redacted]";
+    routes.set(path, (_body, res) =>
+      json(res, 200, {
+        answer: "x",
+        tool_calls: [{ name: "lookup", arguments: { [path]: 1, "CANARY-AGENT-PW-1": 2 } }],
+        metadata: { [path]: "seen", [`again ${path}`]: "seen", "CANARY-QTOKEN-1": "a", "CANARY-QKEY-1": "b" },
+      }),
+    );
+    const replay = await new HttpAgent({ url }).replay(scenario, model, { signal });
+    expect(JSON.stringify(replay)).not.toMatch(secrets);
+    expect(replay.tool_calls).toEqual([{ name: "lookup", arguments: { [shown]: 1, "[redacted]": 2 } }]);
+    // Two keys that redact alike are both kept.
+    expect(replay.metadata).toEqual({ [shown]: "seen", [`again ${shown}`]: "seen", "[redacted]": "a", "[redacted] (2)": "b" });
+
+    // An unknown key is refused by name: the name as redacted.
+    const unknown = "/unknown/replay?token=CANARY-QTOKEN-1";
+    routes.set(unknown, (_body, res) => json(res, 200, { answer: "x", [unknown]: 1 }));
+    const message = await new HttpAgent({ url: `${base}${unknown}` }).replay(scenario, model, { signal }).then(() => "", (error: Error) => error.message);
+    expect(message).toBe("agent answered an invalid replay: replay./unknown/replay?token=[redacted]: unknown key");
+    // The keys a replay is read by are kept, even when a secret is one of them.
+    routes.set("/shape", (_body, res) => json(res, 200, { answer: "x", metadata: { ok: true }, tool_calls: [{ name: "lookup" }] }));
+    const shaped = await new HttpAgent({ url: `${base.replace("http://", "http://bot:metadata@")}/shape` }).replay(scenario, model, { signal });
+    expect(shaped).toMatchObject({ answer: "x", metadata: { ok: true }, tool_calls: [{ name: "lookup" }] });
   });
 
   it("posts the scenario and model and returns the validated replay", async () => {

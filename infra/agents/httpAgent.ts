@@ -13,12 +13,12 @@
 // recorded in the run's events and its report. Names and errors show the origin alone: a path
 // may carry a token too (`/hooks/<token>/replay`), and the worker logs its agent's name at start.
 // An agent that echoes a credential it was sent (the basic credential, a header value, a token in
-// the query or the path: sentSecrets) has it replaced by `[redacted]` in its answer's values
-// before the answer is read (redact.ts). An answer without duration_ms gets the answering
-// attempt's wall time (timed).
+// the query or a long path segment: sentSecrets) has it replaced by `[redacted]` in its answer's values
+// and keys before the answer is read (redact.ts). An answer without duration_ms gets the
+// answering attempt's wall time (timed).
 import { abortableDelay } from "./abortableDelay.js";
 import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
-import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 import { redactDeep, secretList } from "./redact.js";
 
 export interface HttpAgentOptions {
@@ -77,29 +77,44 @@ function timed(replay: ReplayData, wallMs: number): ReplayData {
   return replay.duration_ms == null ? { ...replay, duration_ms: wallMs } : replay;
 }
 
-/** Query parameters that carry a credential by their name (`?api_key=`, `?token=`, `?sig=`). */
-const CREDENTIAL_PARAM = /token|secret|passw|pwd|credential|signature|session|apikey|(^|[_-])key$|^sig$|^auth([_-]|orization|$)/i;
+/** The keys an answer is read by: redaction leaves them as they are (redactDeep). */
+const ANSWER_KEYS: ReadonlySet<string> = new Set([...REPLAY_KEYS, ...TOOL_CALL_KEYS]);
+
+/** Query parameters that carry a credential by their name (`?api_key=`, `?jwt=`, `?sig=`, `?pw=`). */
+const CREDENTIAL_PARAM = /token|secret|passw|pwd|credential|signature|session|apikey|jwt|bearer|hmac|(^|[_-])key$|^(sig|sas|pass|pw|code|access|auth|otp)$|^auth([_-]|orization)/i;
 
 /**
- * The credentials a request carries in its URL: the password and the basic credential made of
- * it, the value of each query parameter named like a credential, and each path segment that
- * looks like a token (16 or more characters mixing letters and digits: `/hooks/<token>/replay`).
- * Other query values (`?env=production`) and the user name are not secret, and looking for them
- * garbled ordinary answers ("our [redacted] team").
+ * The credentials a request carries in its URL besides its password (passwordSecrets): the basic
+ * credential made of it, each query value that is a credential by its parameter's name
+ * (CREDENTIAL_PARAM) or by its look (a bare `?<token>`, or one unbroken token of 16 characters or
+ * more, whatever its name: `?x=eyJhbGciOi…`), and every path segment of 16 characters or more
+ * (`/hooks/<token>/replay`, digits or not). Not every value: an ordinary one (`?env=production`,
+ * `?region=eu-west-1`) looked for garbled answers that say it ("in [redacted]"), and its word
+ * counts in scoring. The user name is not secret.
  */
 function sentSecrets(url: URL, credentials: string | null): string[] {
-  const secrets = [url.password, decoded(url.password)];
+  const secrets: string[] = [];
   if (credentials) secrets.push(credentials, Buffer.from(credentials).toString("base64"));
-  for (const [name, value] of url.searchParams) if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
-  // As written too: an agent echoing its raw URL shows `a+b` or `a%2Fb`, not the decoded value.
+  // As written and decoded: an agent echoing its raw URL shows `a+b` or `a%2Fb`.
   for (const pair of url.search.slice(1).split("&")) {
     const at = pair.indexOf("=");
-    if (at > 0 && CREDENTIAL_PARAM.test(decoded(pair.slice(0, at)))) secrets.push(pair.slice(at + 1));
+    const value = pair.slice(at + 1);
+    const plain = decoded(value.replaceAll("+", " "));
+    if (at < 0 || CREDENTIAL_PARAM.test(decoded(pair.slice(0, at))) || /^\S{16,}$/.test(plain)) secrets.push(value, plain);
   }
-  for (const segment of url.pathname.split("/")) {
-    if (segment.length >= 16 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.push(segment, decoded(segment));
-  }
+  for (const segment of url.pathname.split("/")) if (segment.length >= 16) secrets.push(segment, decoded(segment));
   return secrets;
+}
+
+/**
+ * The URL's password, looked for from 4 characters on (secretList's known secrets) unless it is
+ * one plain lower-case word: echoed alone it is the credential itself, but a password `order`
+ * would turn every tool named `refund_order` into `refund_[redacted]`, so such a word is looked
+ * for from the ordinary 8 on (its `user:password` pair, and that pair's base64, always are).
+ */
+function passwordSecrets(url: URL): { known: string[]; ordinary: string[] } {
+  const password = [url.password, decoded(url.password)];
+  return /^[a-z]*$/.test(decoded(url.password)) ? { known: [], ordinary: password } : { known: password, ordinary: [] };
 }
 
 /** Percent-decoded, or as it is when it does not decode. */
@@ -127,7 +142,11 @@ export class HttpAgent implements AgentRuntime {
   constructor(private readonly options: HttpAgentOptions) {
     const url = new URL(options.url);
     const credentials = url.username || url.password ? `${decoded(url.username)}:${decoded(url.password)}` : null;
-    this.#secrets = secretList([...sentSecrets(url, credentials), ...Object.values(options.headers ?? {}).flatMap(headerSecrets)]);
+    const password = passwordSecrets(url);
+    this.#secrets = secretList(
+      [...sentSecrets(url, credentials), ...password.ordinary, ...Object.values(options.headers ?? {}).flatMap(headerSecrets)],
+      password.known,
+    );
     url.username = "";
     url.password = "";
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`agent url must be http(s): ${url.protocol}//${url.host}`);
@@ -200,8 +219,9 @@ export class HttpAgent implements AgentRuntime {
       } catch {
         throw new HttpAgentError("agent answered a body that is not JSON", false);
       }
-      // Before anything of it is read: the validation's errors quote the body too.
-      return timed(replayOf(redactDeep(body, this.#secrets)), wallMs);
+      // Before anything of it is read: the validation's errors quote the body (an unknown key, a
+      // value's start) too.
+      return timed(replayOf(redactDeep(body, this.#secrets, ANSWER_KEYS)), wallMs);
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.
       deadline.clear();
