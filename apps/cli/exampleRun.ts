@@ -1,13 +1,16 @@
 // The example evaluation `verdict start` runs through its own API, as a user would: import the
 // catalog (a no-op when unchanged), reuse or create the evaluation from its set, start a run
 // across the models, follow the runProgress subscription, and save the HTML and Markdown reports.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+// Runs an earlier start left unfinished (killed mid-run) are dispatched again by this start's
+// worker: they are named when the new run starts, and their reports saved once they are done.
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { downloadName } from "@verdict/api";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
+import { writeOutput } from "./outputFile.js";
 import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
 
 export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
@@ -34,6 +37,19 @@ export interface ExampleRunOutcome {
   runId: string;
   number: number;
   status: string;
+  htmlPath: string;
+  markdownPath: string;
+  /** Runs an earlier start left unfinished: their reports when they finished too, else their state. */
+  earlier: EarlierRun[];
+}
+
+interface RunRef {
+  id: string;
+  number: number;
+  status: string;
+}
+
+export interface EarlierRun extends RunRef {
   htmlPath: string;
   markdownPath: string;
 }
@@ -105,8 +121,35 @@ async function saveReport(client: GqlClient, base: string, ext: "html" | "md", f
   if (!res.ok) throw new CliError(`the report export ${base} answered ${res.status}: ${await res.text()}`, EXIT.failed);
   const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
   const path = join(dir, name);
-  await writeFile(path, await res.text());
+  // Aside, then renamed: a start killed while writing left an empty report under reports/ for good.
+  await writeOutput(path, await res.text());
   return path;
+}
+
+/** The evaluation's runs still PENDING or RUNNING: an earlier start was stopped before they ended. */
+async function unfinishedRuns(client: GqlClient, evaluationId: string): Promise<RunRef[]> {
+  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: RunRef }> } } }>(
+    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status } } } } }",
+    { id: evaluationId },
+  );
+  return evaluation.runs.edges.map(({ node }) => node).filter((run) => run.status === "PENDING" || run.status === "RUNNING").reverse();
+}
+
+/** Each earlier run as it stands once this start's run is done: completed ones get their reports saved. */
+async function settleEarlierRuns(client: GqlClient, evaluation: { id: string; name: string }, runs: RunRef[], dir: string): Promise<EarlierRun[]> {
+  const settled: EarlierRun[] = [];
+  for (const run of runs) {
+    const { run: now } = await client.request<{ run: RunRef }>("query ($id: ID!) { run(id: $id) { id number status } }", { id: run.id });
+    settled.push(now.status === "COMPLETED" ? { ...now, ...(await saveReports(client, evaluation, now, dir)) } : { ...now, htmlPath: "", markdownPath: "" });
+  }
+  return settled;
+}
+
+async function saveReports(client: GqlClient, evaluation: { id: string; name: string }, run: RunRef, dir: string): Promise<{ htmlPath: string; markdownPath: string }> {
+  const base = `/api/evaluations/${evaluation.id}/runs/${run.id}/report`;
+  const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, run.number, "html"), dir);
+  const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, run.number, "md"), dir);
+  return { htmlPath, markdownPath };
 }
 
 /** The example agent's tool roster (examples/support/tools.yaml), sent with startRun. */
@@ -117,6 +160,8 @@ function exampleTools(): Promise<ToolRoster> {
 export async function runExample(client: GqlClient, io: Io, options: { models: string[]; reportsDir: string }): Promise<ExampleRunOutcome> {
   await importCatalog(client, io);
   const evaluation = await exampleEvaluation(client, io);
+  const unfinished = await unfinishedRuns(client, evaluation.id);
+  for (const run of unfinished) io.out(`run #${run.number} (${run.id}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
   const { startRun } = await client.request<{ startRun: { runId: string; number: number } }>(
     "mutation ($id: ID!, $models: [String!], $tools: JSON) { startRun(evaluationId: $id, selection: { models: $models }, tools: $tools) { runId number } }",
     { id: evaluation.id, models: options.models, tools: await exampleTools() },
@@ -133,12 +178,10 @@ export async function runExample(client: GqlClient, io: Io, options: { models: s
     throw new CliError(`the progress subscription ended before run ${startRun.runId} did`, EXIT.failed);
   }
   await mkdir(options.reportsDir, { recursive: true });
-  const base = `/api/evaluations/${evaluation.id}/runs/${startRun.runId}/report`;
-  const outcome = { evaluationId: evaluation.id, evaluationName: evaluation.name, runId: startRun.runId, number: startRun.number, status: finished.status };
+  const earlier = await settleEarlierRuns(client, evaluation, unfinished, options.reportsDir);
+  const outcome = { evaluationId: evaluation.id, evaluationName: evaluation.name, runId: startRun.runId, number: startRun.number, status: finished.status, earlier };
   if (finished.status !== "COMPLETED") return { ...outcome, htmlPath: "", markdownPath: "" };
-  const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, startRun.number, "html"), options.reportsDir);
-  const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, startRun.number, "md"), options.reportsDir);
-  return { ...outcome, htmlPath, markdownPath };
+  return { ...outcome, ...(await saveReports(client, evaluation, { id: startRun.runId, number: startRun.number, status: finished.status }, options.reportsDir)) };
 }
 
 interface RunSummary {

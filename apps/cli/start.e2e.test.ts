@@ -138,4 +138,34 @@ describe("verdict start --exit (embedded default)", () => {
     // The printed key lasted as long as the server: it was never stored.
     expect(existsSync(join(home, "api-keys.json"))).toBe(false);
   }, 180_000);
+
+  it("a start killed mid-run: the next start names the run it left, finishes it and saves its report beside its own", async () => {
+    const killedHome = await mkdtemp(join(tmpdir(), "verdict-home-"));
+    try {
+      const child: ChildProcess = spawn(process.execPath, [...NPM_START, "--exit"], { cwd: ROOT, env: childEnv(killedHome), stdio: ["ignore", "pipe", "pipe"] });
+      const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+      let stdout = "";
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (chunk) => {
+          stdout += chunk;
+          // Killed (SIGKILL: nothing to clean up) once a few pairs are scored, well before the 30th.
+          if (/\[([3-9]|1\d)\/30\]/.test(stdout)) resolve();
+        });
+        child.on("exit", (code) => reject(new Error(`start exited before it was killed (${code}): ${stdout}`)));
+      });
+      child.kill("SIGKILL");
+      await exited;
+      const runId = /run #1 started \(([0-9a-f-]{36})\)/.exec(stdout)![1];
+      const next = await start(killedHome);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stdout).toContain(`run #1 (${runId}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
+      expect(next.stdout).toMatch(/run #2 started/);
+      const earlierReport = join(killedHome, "reports", "support-support-smoke-run-1.html");
+      expect(next.stdout).toContain(`Run #1 (left unfinished earlier) report: ${earlierReport} and ${earlierReport.replace(/html$/, "md")}`);
+      // The finished run's report holds every pair once, as an uninterrupted run's does.
+      expect(await readFile(earlierReport.replace(/html$/, "md"), "utf8")).toMatch(/^\| `gpt-5-mini` \| 7\/10 \(70%\) \|/m);
+    } finally {
+      await rm(killedHome, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

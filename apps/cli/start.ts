@@ -14,7 +14,7 @@ import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
-import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample } from "./exampleRun.js";
+import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun } from "./exampleRun.js";
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
@@ -109,6 +109,12 @@ function printServing(io: Io, api: ApiServer, key: string, runId: string): void 
   io.out(`                 -d '{"query":"{ run(id: \\"${runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
 }
 
+/** Where an earlier start's unfinished run stands now: its reports, or how to get them later. */
+function earlierRunLine(run: EarlierRun): string {
+  if (run.htmlPath) return `Run #${run.number} (left unfinished earlier) report: ${run.htmlPath} and ${run.markdownPath}`;
+  return `Run #${run.number} (left unfinished earlier) is ${run.status}: \`verdict report ${run.id}\` gives its report once it is done`;
+}
+
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list("start", "models", flags.values.models) : EXAMPLE_MODELS;
@@ -166,6 +172,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       io.out(`Report:        ${outcome.htmlPath}`);
       io.out(`Markdown:      ${outcome.markdownPath}`);
     }
+    for (const run of outcome.earlier) io.out(earlierRunLine(run));
     const code: ExitCode = outcome.status === "COMPLETED" && succeeded ? EXIT.ok : EXIT.failed;
     if (flags.booleans.exit) return code;
     io.out("\nServing; press Ctrl-C to stop.");
