@@ -38,6 +38,13 @@ describe("importCatalog", () => {
     expect(error.extensions.field).toBe("yaml");
   });
 
+  it("refuses a blank or comments-only document as empty (a comments-only one said the catalog has no key)", async () => {
+    for (const yaml of ["  \n\n", "# catalog: later\n"]) {
+      const error = await refused(IMPORT, { yaml }, "document is empty (nothing but blank lines or comments): there is no catalog in it");
+      expect(error.extensions.field).toBe("yaml");
+    }
+  });
+
   it("refuses a second document saying one is expected, not with the yaml library's advice", async () => {
     const error = await refused(IMPORT, { yaml: "catalog: m1\nproducts: []\n---\ncatalog: m2\n" }, "line 3: the catalog is not valid YAML: one YAML document is expected, and a second one starts here (after a `---` or `...` line)");
     expect(error.extensions.field).toBe("yaml");

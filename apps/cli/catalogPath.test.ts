@@ -26,6 +26,26 @@ describe("verdict with bad input: a catalog path", () => {
     }
   });
 
+  it("refuses an empty or comments-only catalog file, naming it, before opening the store (it removed every product of the stored catalog)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
+    try {
+      const env = { VERDICT_HOME: join(dir, "home") };
+      const rule = "document is empty (nothing but blank lines or comments): there is no catalog in it";
+      for (const text of ["", "# products come later\n"]) {
+        const path = join(dir, "small.yaml");
+        await writeFile(path, text);
+        for (const argv of [["catalogs", "import", path], ["catalogs", "import", "--preview", path]]) {
+          expect(await cli(argv, env), argv.join(" ")).toEqual({ code: 2, stdout: "", stderr: `${path}: ${rule}` });
+        }
+        const local = await cli(exampleRun().map((arg) => (arg === example("catalog.yaml") ? path : arg)));
+        expect(local).toMatchObject({ code: 2, stderr: `${path}: ${rule}` });
+      }
+      expect(existsSync(env.VERDICT_HOME)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("stops reading a device or a pipe past the size limit (/dev/zero was read until memory ran out)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     try {

@@ -415,4 +415,24 @@ describe("bad input", () => {
   it("names which of several documents is wrong", () => {
     expect(() => new Catalog("catalog: c", "products: 3")).toThrow("documents[1], products: must be a list");
   });
+
+  it("refuses an empty or comments-only document, naming the file (it loaded an empty catalog keyed by the file's name)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    const rule = "document is empty (nothing but blank lines or comments): there is no catalog in it";
+    try {
+      for (const text of ["", "\n\n", "# just a comment\n  # another\n", "---\n"]) {
+        const path = join(dir, "small.yaml");
+        writeFileSync(path, text);
+        expect(() => Catalog.load(path), JSON.stringify(text)).toThrowError(InvalidDocument);
+        expect(() => Catalog.load(path), JSON.stringify(text)).toThrow(`${path}: ${rule}`);
+        expect(() => Catalog.parse(text, { name: "small" }), JSON.stringify(text)).toThrow(rule);
+      }
+      // Layered over a catalog, an empty file still reads as {} (reference-core §3).
+      const empty = join(dir, "local.yml");
+      writeFileSync(empty, "# nothing local yet\n");
+      expect(Catalog.load(fixturePath("catalogs/support_desk.yml"), empty).digest).toBe(supportDesk().digest);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
