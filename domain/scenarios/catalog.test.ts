@@ -134,6 +134,22 @@ describe("YAML as Psych reads it", () => {
     // An alias of a finished node, even one re-anchored with the same name later, is a copy.
     expect(Catalog.parse("catalog: c\nx: &a [1]\ny: [*a, &a [2], *a]\n").toH()).toMatchObject({ x: [1], y: [[1], [2], [2]] });
   });
+
+  it("refuses aliases that repeat more text than a document may hold, with the line, quickly (99 aliases of 1.9 MB took 1.2 GB and 4 s)", () => {
+    const scenarios = (alias: string, count: number) => Array.from({ length: count }, (_, i) => `          - {key: k${i}, prompt: ${alias}}\n`).join("");
+    const head = (big: string, list = "") => `catalog: c\nbig: &b "${big}"\n${list}products:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n`;
+    const started = Date.now();
+    expect(() => Catalog.parse(head("x".repeat(1_900_000)) + scenarios("*b", 99))).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: aliases up to here repeat 3,800,000 characters, more than the document limit of 2,097,152", { line: 10 }),
+    );
+    // An anchor holding aliases stands for all they repeat: 2 x 300,000 characters each time.
+    expect(() => Catalog.parse(head("x".repeat(300_000), "list: &l [*b, *b]\n") + scenarios("*l", 3))).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: aliases up to here repeat 2,400,000 characters, more than the document limit of 2,097,152", { line: 12 }),
+    );
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // Within the limit, aliases still read as copies.
+    expect(Catalog.parse(head("x".repeat(1_000)) + scenarios("*b", 99)).scenarioCount).toBe(99);
+  });
 });
 
 describe("layering", () => {
