@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { fixture, fixturePath } from "./fixtures.testing.js";
-import { Catalog, InvalidDocument, NotFound } from "./index.js";
+import { Catalog, InvalidDocument, NotFound, Suite } from "./index.js";
 
 const supportDesk = () => Catalog.load(fixturePath("catalogs/support_desk.yml"));
 const layered = () => Catalog.load(fixturePath("catalogs/support_desk.yml"), fixturePath("catalogs/support_desk.local.yml"));
@@ -413,6 +413,18 @@ describe("bad input", () => {
     let block = "catalog: deep\nx:\n";
     for (let i = 1; i <= 900; i += 1) block += `${" ".repeat(i)}a:\n`;
     expect(() => Catalog.parse(`${block}${" ".repeat(902)}b\n`)).toThrowError(InvalidDocument);
+  });
+
+  it("refuses a directory as InvalidDocument naming it, where a bare EISDIR named no file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    try {
+      for (const load of [() => Catalog.load(dir), () => Suite.load(dir)]) {
+        expect(load).toThrowError(InvalidDocument);
+        expect(load).toThrow(`${dir}: cannot be read: it is a directory, not a file`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a file that is not UTF-8, naming its line, where its bytes became U+FFFD without a word", () => {
