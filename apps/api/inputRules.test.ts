@@ -113,6 +113,14 @@ describe("importCatalog", () => {
 const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }`;
 const CREATED_SCENARIOS = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { name catalog scenarios { edges { node { key prompt } } } } } }`;
 
+describe("createEvaluation: scenariosText", () => {
+  it("keeps every scenario of a paste whose lines end in a lone CR (all but the last were lost)", async () => {
+    const res = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { agent: "A", name: "cr-only", scenariosText: "# Orders\rWhere is my order? | key: a\rCancel it | key: b\r" } });
+    expect(res.body.errors).toBeUndefined();
+    expect(nodes(res.body.data.createEvaluation.evaluation.scenarios)).toEqual([{ key: "a", prompt: "Where is my order?" }, { key: "b", prompt: "Cancel it" }]);
+  });
+});
+
 describe("createEvaluation: criteria", () => {
   it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion", async () => {
     const input = (criteria: unknown[]) => ({ input: { agent: "A", name: `criteria-${Math.random()}`, scenariosText: "hello", criteria } });
