@@ -135,6 +135,20 @@ describe("limits and validation", () => {
     expect({ status: get.status, body: await get.json() }).toEqual(refused);
   });
 
+  it("refuses a body that is not UTF-8 with the offset of the byte, where it was stored with U+FFFD in its place", async () => {
+    const yaml = "catalog: latin1\ndescription: caf\u00e9\nproducts: []\n";
+    const json = JSON.stringify({ query: "mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }", variables: { yaml } });
+    const body = Buffer.from(json, "latin1"); // the é as one byte, 0xe9
+    const res = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${p.keys.acmeWrite}` }, body });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: { errors: [{ message: `request body is not UTF-8 text: the byte at offset ${json.indexOf("\u00e9")} is not valid UTF-8 (send the body as UTF-8)`, extensions: { code: "VALIDATION" } }] },
+    });
+    expect((await p.gql(p.keys.acmeWrite, `{ catalog(key: "latin1") { key } }`)).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    // The same text as UTF-8 is taken.
+    expect((await p.gql(p.keys.acmeWrite, "mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }", { yaml })).body.data.importCatalog.key).toBe("latin1");
+  });
+
   it("answers 413 for a body over the limit", async () => {
     const res = await p.gql(p.keys.acmeWrite, `mutation ($t: String!) { mergeScenarios(evaluationId: "${evaluationId}", scenariosText: $t) { added } }`, { t: "x".repeat(70_000) });
     expect(res.status).toBe(413);

@@ -38,6 +38,13 @@ describe("importCatalog", () => {
     expect(error.extensions.field).toBe("yaml");
   });
 
+  it("refuses a blank or comments-only document as empty (a comments-only one said the catalog has no key)", async () => {
+    for (const yaml of ["  \n\n", "# catalog: later\n"]) {
+      const error = await refused(IMPORT, { yaml }, "document is empty (nothing but blank lines or comments): there is no catalog in it");
+      expect(error.extensions.field).toBe("yaml");
+    }
+  });
+
   it("refuses a second document saying one is expected, not with the yaml library's advice", async () => {
     const error = await refused(IMPORT, { yaml: "catalog: m1\nproducts: []\n---\ncatalog: m2\n" }, "line 3: the catalog is not valid YAML: one YAML document is expected, and a second one starts here (after a `---` or `...` line)");
     expect(error.extensions.field).toBe("yaml");
@@ -105,6 +112,14 @@ describe("importCatalog", () => {
 
 const CREATE = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }`;
 const CREATED_SCENARIOS = `mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId evaluation { name catalog scenarios { edges { node { key prompt } } } } } }`;
+
+describe("createEvaluation: scenariosText", () => {
+  it("keeps every scenario of a paste whose lines end in a lone CR (all but the last were lost)", async () => {
+    const res = await p.gql(p.keys.acmeWrite, CREATED_SCENARIOS, { input: { agent: "A", name: "cr-only", scenariosText: "# Orders\rWhere is my order? | key: a\rCancel it | key: b\r" } });
+    expect(res.body.errors).toBeUndefined();
+    expect(nodes(res.body.data.createEvaluation.evaluation.scenarios)).toEqual([{ key: "a", prompt: "Where is my order?" }, { key: "b", prompt: "Cancel it" }]);
+  });
+});
 
 describe("createEvaluation: criteria", () => {
   it("refuses a criterion keyed as a built-in score, and a repeated key, naming the criterion", async () => {

@@ -3,7 +3,7 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
-import { catalogAggregate, catalogStream, checkCommand, handleCommand, importCatalogCommand, storableCatalog, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
+import { catalogAggregate, catalogStream, checkCommand, handleCommand, importCatalogCommand, storableCatalog, storageRefusal, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -27,6 +27,12 @@ async function withStore<T>(env: NodeJS.ProcessEnv, reading: boolean, work: (sto
   }
 }
 
+/** A refusal of what the import would record, named as the file's (the API names its `yaml`). */
+function inFile(path: string, error: unknown): unknown {
+  const rule = storageRefusal(error);
+  return rule === null ? error : new CliError(`${path}: the catalog cannot be stored: ${rule}`);
+}
+
 export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("catalogs import", argv, FLAG_SPECS["catalogs import"]);
   const path = flags.positionals[0];
@@ -40,14 +46,18 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
     // Whatever the import would refuse (text a database cannot store, an event over the size
     // limit, a key too long) is refused before the diff: --preview refuses it too, and no diff
     // says "added" for an import that then fails.
-    await checkCommand(store, catalogAggregate, streamId, command, options);
+    await checkCommand(store, catalogAggregate, streamId, command, options).catch((error: unknown) => {
+      throw inFile(path, error);
+    });
     const diff = diffCatalog(catalog, await lastImport(store, tenant, catalog.key));
     io.out(diffText(diff));
     if (flags.booleans.preview) {
       io.err("preview: nothing written");
       return EXIT.ok;
     }
-    const handled = await handleCommand(store, catalogAggregate, streamId, command, options);
+    const handled = await handleCommand(store, catalogAggregate, streamId, command, options).catch((error: unknown) => {
+      throw inFile(path, error);
+    });
     io.err(handled.events.length ? `imported catalog ${catalog.key} for tenant ${tenant}` : `catalog ${catalog.key} unchanged: nothing written`);
     // As the API's importCatalog: every evaluation made from the catalog's sets follows it.
     const synced = await syncCatalogEvaluations(store, tenant, catalog.key, options);

@@ -3,7 +3,7 @@
 // or a device has no size to check first), then parsed as JSON. Each refusal names the path.
 import { statSync } from "node:fs";
 import { byteLimit, DEFAULT_LIMITS } from "@verdict/api";
-import { notUtf8Rule, readUtf8AtMost, type BoundedText } from "@verdict/domain";
+import { cannotReadRule, notUtf8Rule, readUtf8AtMost, type BoundedText } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 export function readEnvelopeFile(path: string): unknown {
@@ -14,7 +14,7 @@ export function readEnvelopeFile(path: string): unknown {
     read = readUtf8AtMost(path, limit);
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new CliError(`${path}: ${cannotReadRule(error)}`);
   }
   if ("overLimit" in read) {
     throw new CliError(`${path}: the envelope is over ${limit.toLocaleString("en-US")} bytes (reading stopped there); at most ${limit.toLocaleString("en-US")} (the API's ${DEFAULT_LIMITS.bodyLimit} body limit) are allowed`);

@@ -114,7 +114,7 @@ describe("verdict evals import", () => {
       [["evals", "import", await file("broken.json", "{ not json"), "--evaluation", evaluationId], `${join(dir, "broken.json")}: not JSON`],
       [["evals", "import", await file("latin1.json", Buffer.from(JSON.stringify({ ...envelope(0.7), source: "caf\u00e9" }), "latin1")), "--evaluation", evaluationId], `${join(dir, "latin1.json")}: line 1: not UTF-8 text`],
       [["evals", "import", dir, "--evaluation", evaluationId], `${dir} is a directory, not a report envelope`],
-      [["evals", "import", join(dir, "missing.json"), "--evaluation", evaluationId], `${join(dir, "missing.json")}: cannot be read (ENOENT)`],
+      [["evals", "import", join(dir, "missing.json"), "--evaluation", evaluationId], `${join(dir, "missing.json")}: cannot be read (ENOENT: no such file or directory)`],
       [["evals", "import", "/dev/zero", "--evaluation", evaluationId], "/dev/zero: the envelope is over 2,097,152 bytes (reading stopped there)"],
       [["evals", "import", await file("ok.json", envelope(0.7)), "--evaluation", randomUUID()], "--evaluation: evaluation"],
     ];

@@ -3,10 +3,11 @@
 // across the models, follow the runProgress subscription, and save the HTML and Markdown reports.
 // Runs an earlier start left unfinished (killed mid-run) are dispatched again by this start's
 // worker: they are named when the new run starts, and their reports saved once they are done.
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { downloadName } from "@verdict/api";
+import { loadCatalogFile } from "./catalogFile.js";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
@@ -54,9 +55,12 @@ export interface EarlierRun extends RunRef {
   markdownPath: string;
 }
 
-async function importCatalog(client: GqlClient, io: Io): Promise<void> {
-  const path = join(EXAMPLE_DIR, "catalog.yaml");
-  const yaml = await readFile(path, "utf8");
+/**
+ * Read as `verdict catalogs import` reads a file, so a refusal names it (bytes that are not UTF-8
+ * were sent as U+FFFD and stored); the canonical text is sent, whose digest is the file's.
+ */
+export async function importCatalog(client: Pick<GqlClient, "request">, io: Io, path = join(EXAMPLE_DIR, "catalog.yaml")): Promise<void> {
+  const yaml = loadCatalogFile(path).toYaml();
   const { importCatalog: imported } = await client.request<{ importCatalog: { key: string; digest: string; changed: boolean; scenarioCount: number } }>(
     "mutation ($yaml: String!, $path: String) { importCatalog(yaml: $yaml, sourcePath: $path) { key digest changed scenarioCount } }",
     { yaml, path: relative(process.cwd(), path) || path },

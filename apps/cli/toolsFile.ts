@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { eventSchemas, MAX_DOCUMENT_BYTES, notUtf8Rule, readUtf8AtMost } from "@verdict/domain";
+import { cannotReadRule, eventSchemas, MAX_DOCUMENT_BYTES, notUtf8Rule, readUtf8AtMost, type BoundedText } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 const toolsFile = z.object({ tools: z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools") }).strict();
@@ -18,16 +18,22 @@ export type ToolRoster = z.output<typeof toolsFile>["tools"];
  * of memory), and UTF-8 only.
  */
 export async function loadToolsFile(path: string, label: string): Promise<ToolRoster> {
+  const refused = (rule: string) => new CliError(`${label} ${path}: ${rule}`);
+  let read: BoundedText;
+  try {
+    if (statSync(path).isDirectory()) throw refused("a directory, not a tools file");
+    read = readUtf8AtMost(path, MAX_DOCUMENT_BYTES);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw refused((error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : cannotReadRule(error));
+  }
+  if ("overLimit" in read) throw refused(`over ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} bytes (reading stopped there); at most 2 MB are allowed`);
+  if ("notUtf8" in read) throw refused(`line ${read.notUtf8.line}: ${notUtf8Rule(read.notUtf8)}`);
   let document: unknown;
   try {
-    if (statSync(path).isDirectory()) throw new Error("a directory, not a tools file");
-    const read = readUtf8AtMost(path, MAX_DOCUMENT_BYTES);
-    if ("overLimit" in read) throw new Error(`over ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")} bytes (reading stopped there); at most 2 MB are allowed`);
-    if ("notUtf8" in read) throw new Error(`line ${read.notUtf8.line}: ${notUtf8Rule(read.notUtf8)}`);
     document = parseYaml(read.text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`${label} ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message.split("\n")[0]}`);
+    throw refused((error as Error).message.split("\n")[0]);
   }
   const parsed = toolsFile.safeParse(document);
   if (!parsed.success) {

@@ -14,6 +14,7 @@ export { catalogSetSuite, materializeCatalogSet, syncCatalogEvaluations, type Ca
 export { importCatalogCommand } from "./catalog/importCatalogCommand.js";
 export { lastCatalogImport } from "./catalog/lastImport.js";
 export { storableCatalog } from "./catalog/storableCatalog.js";
+export { storageRefusal } from "./catalog/storageRefusal.js";
 export {
   SCENARIO_LIMIT,
   scenarioInput,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { fixture, fixturePath } from "./fixtures.testing.js";
-import { Catalog, InvalidDocument, NotFound } from "./index.js";
+import { Catalog, InvalidDocument, NotFound, Suite } from "./index.js";
 
 const supportDesk = () => Catalog.load(fixturePath("catalogs/support_desk.yml"));
 const layered = () => Catalog.load(fixturePath("catalogs/support_desk.yml"), fixturePath("catalogs/support_desk.local.yml"));
@@ -133,6 +133,22 @@ describe("YAML as Psych reads it", () => {
     expect(() => Catalog.parse("catalog: c\nbase: &b\n  <<: *b\n")).toThrow(new InvalidDocument(rule("b"), { line: 3 }));
     // An alias of a finished node, even one re-anchored with the same name later, is a copy.
     expect(Catalog.parse("catalog: c\nx: &a [1]\ny: [*a, &a [2], *a]\n").toH()).toMatchObject({ x: [1], y: [[1], [2], [2]] });
+  });
+
+  it("refuses aliases that repeat more text than a document may hold, with the line, quickly (99 aliases of 1.9 MB took 1.2 GB and 4 s)", () => {
+    const scenarios = (alias: string, count: number) => Array.from({ length: count }, (_, i) => `          - {key: k${i}, prompt: ${alias}}\n`).join("");
+    const head = (big: string, list = "") => `catalog: c\nbig: &b "${big}"\n${list}products:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n`;
+    const started = Date.now();
+    expect(() => Catalog.parse(head("x".repeat(1_900_000)) + scenarios("*b", 99))).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: aliases up to here repeat 3,800,000 characters, more than the document limit of 2,097,152", { line: 10 }),
+    );
+    // An anchor holding aliases stands for all they repeat: 2 x 300,000 characters each time.
+    expect(() => Catalog.parse(head("x".repeat(300_000), "list: &l [*b, *b]\n") + scenarios("*l", 3))).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: aliases up to here repeat 2,400,000 characters, more than the document limit of 2,097,152", { line: 12 }),
+    );
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // Within the limit, aliases still read as copies.
+    expect(Catalog.parse(head("x".repeat(1_000)) + scenarios("*b", 99)).scenarioCount).toBe(99);
   });
 });
 
@@ -399,6 +415,18 @@ describe("bad input", () => {
     expect(() => Catalog.parse(`${block}${" ".repeat(902)}b\n`)).toThrowError(InvalidDocument);
   });
 
+  it("refuses a directory as InvalidDocument naming it, where a bare EISDIR named no file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    try {
+      for (const load of [() => Catalog.load(dir), () => Suite.load(dir)]) {
+        expect(load).toThrowError(InvalidDocument);
+        expect(load).toThrow(`${dir}: cannot be read: it is a directory, not a file`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a file that is not UTF-8, naming its line, where its bytes became U+FFFD without a word", () => {
     const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
     const path = join(dir, "latin1.yml");
@@ -414,5 +442,25 @@ describe("bad input", () => {
 
   it("names which of several documents is wrong", () => {
     expect(() => new Catalog("catalog: c", "products: 3")).toThrow("documents[1], products: must be a list");
+  });
+
+  it("refuses an empty or comments-only document, naming the file (it loaded an empty catalog keyed by the file's name)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    const rule = "document is empty (nothing but blank lines or comments): there is no catalog in it";
+    try {
+      for (const text of ["", "\n\n", "# just a comment\n  # another\n", "---\n"]) {
+        const path = join(dir, "small.yaml");
+        writeFileSync(path, text);
+        expect(() => Catalog.load(path), JSON.stringify(text)).toThrowError(InvalidDocument);
+        expect(() => Catalog.load(path), JSON.stringify(text)).toThrow(`${path}: ${rule}`);
+        expect(() => Catalog.parse(text, { name: "small" }), JSON.stringify(text)).toThrow(rule);
+      }
+      // Layered over a catalog, an empty file still reads as {} (reference-core §3).
+      const empty = join(dir, "local.yml");
+      writeFileSync(empty, "# nothing local yet\n");
+      expect(Catalog.load(fixturePath("catalogs/support_desk.yml"), empty).digest).toBe(supportDesk().digest);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import { readCatalogDocument, type CatalogDoc } from "./catalogDocument.js";
 import { layerProducts } from "./catalogLayering.js";
 import { compact, Product, ScenarioSet } from "./catalogParts.js";
 import { documentName, readExisting, splitArgs } from "./documentFiles.js";
+import { refuseOnlyEmpty } from "./emptyDocument.js";
 import { InvalidDocument, NotFound, ScenarioInputError } from "./errors.js";
 import type { Scenario } from "./scenario.js";
 import { Suite } from "./suite.js";
@@ -51,12 +52,15 @@ export class Catalog {
     const files = readExisting(paths);
     if (files.length === 0) throw new NotFound(`no scenario catalog at ${paths.join(", ")}`);
     const documents = files.map((file) => located(file.path, () => parseYaml(file.text)));
+    refuseOnlyEmpty(documents, "catalog", files.map((file) => file.path));
     return build(documents, { name: options.name ?? documentName(files[0].path), sources: files.map((file) => file.path) });
   }
 
   /** One YAML text. */
   static parse(text: string, options: CatalogOptions = {}): Catalog {
-    return build([parseYaml(text)], options);
+    const document = parseYaml(text);
+    refuseOnlyEmpty([document], "catalog");
+    return build([document], options);
   }
 
   /** Documents (YAML text or parsed objects) layered in order; later ones win by key. */
@@ -150,8 +154,9 @@ function build(documents: unknown[], options: { name?: string; sources?: string[
   }
 }
 
+/** Null for an empty document: readCatalogDocument reads it as {}, and a load of only empty ones is refused. */
 function parseYaml(text: string): unknown {
-  return readYaml(text, InvalidDocument, "the catalog is not valid YAML: ") ?? {};
+  return readYaml(text, InvalidDocument, "the catalog is not valid YAML: ");
 }
 
 function located<T>(source: string | undefined, read: () => T): T {

@@ -17,14 +17,30 @@ export function readExisting(paths: string[]): DocumentFile[] {
 }
 
 function readDocument(path: string): string {
-  const { size } = statSync(path);
-  if (size > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentTooLarge(size), { source: path });
-  // A pipe or a device says size 0 whatever it holds (`/dev/zero` was read until memory ran
-  // out), and a file may grow after stat: read one byte past the limit, no more.
-  const read = readUtf8AtMost(path, MAX_DOCUMENT_BYTES);
+  let read: BoundedText;
+  try {
+    const { size } = statSync(path);
+    if (size > MAX_DOCUMENT_BYTES) throw new InvalidDocument(documentTooLarge(size), { source: path });
+    // A pipe or a device says size 0 whatever it holds (`/dev/zero` was read until memory ran
+    // out), and a file may grow after stat: read one byte past the limit, no more.
+    read = readUtf8AtMost(path, MAX_DOCUMENT_BYTES);
+  } catch (error) {
+    // A bare `EISDIR: illegal operation on a directory, read` named no file.
+    if (error instanceof InvalidDocument) throw error;
+    throw new InvalidDocument(cannotReadRule(error), { source: path });
+  }
   if ("overLimit" in read) throw new InvalidDocument(documentOverLimit(), { source: path });
   if ("notUtf8" in read) throw new InvalidDocument(notUtf8Rule(read.notUtf8), { source: path, line: read.notUtf8.line });
   return read.text;
+}
+
+/**
+ * Why a file could not be read, in the words every file a command reads uses:
+ * `cannot be read (EACCES: permission denied)`, without the syscall and path Node appends.
+ */
+export function cannotReadRule(error: unknown): string {
+  if ((error as NodeJS.ErrnoException | null)?.code === "EISDIR") return "cannot be read: it is a directory, not a file";
+  return `cannot be read (${(error instanceof Error ? error.message : String(error)).replace(/, \w+(?: '[^']*')*$/, "")})`;
 }
 
 /** A file's text read as input files are: its UTF-8 text, or why not (past `limit` bytes, or not UTF-8). */

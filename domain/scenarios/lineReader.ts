@@ -13,11 +13,17 @@ const OPTION_SPLIT = /\s\|\s/;
 const OPTION_NAMES = new Set(["tools", "contains", "not_contains", "key", "group", "notes"]);
 const BACKTICK_LEAD = /^`([^`]*)`(.*)$/s;
 const MARKUP = /\*\*|__|`/g;
+/**
+ * A line break as the paste's writer meant it: CRLF, LF, a lone CR (old Mac files, some text
+ * fields), NEL, or the Unicode line and paragraph separators. Split on LF alone, a CR-only paste
+ * was one line, and all but its last scenario's options and prompt were lost without a word.
+ */
+export const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
 
 export function readLines(text: string): ReadEntry[] {
   const entries: ReadEntry[] = [];
   let heading: string | null = null;
-  text.split("\n").forEach((raw, index) => {
+  text.split(LINE_BREAK).forEach((raw, index) => {
     const line = raw.trim();
     if (!line) return;
     const title = headingOf(line);

@@ -45,6 +45,20 @@ describe("line reader", () => {
     expect(parse(`${"a".repeat(79)}😀:\nQuestion one`)).toHaveLength(2);
   });
 
+  it("reads a lone CR, CRLF, NEL and the Unicode line and paragraph separators as line breaks (a CR-only paste lost all but its last scenario)", () => {
+    const lines = ["# Orders", "Where is my order? | key: a", "Cancel it | key: b"];
+    const expected = [["a", "Orders", "Where is my order?"], ["b", "Orders", "Cancel it"]];
+    for (const separator of ["\n", "\r\n", "\r", "\u0085", "\u2028", "\u2029"]) {
+      const read = parse(`${lines.join(separator)}${separator}`).map((entry) => [entry.key, entry.group, entry.prompt]);
+      expect(read, JSON.stringify(separator)).toEqual(expected);
+    }
+    // Line numbers count each break once, a CRLF too, and the breaks above the first scenario.
+    for (const separator of ["\r\n", "\r", "\u2028"]) {
+      const text = ["", "", "# A", "Fine", "B | contains: /(/"].join(separator);
+      expect(() => parse(text), JSON.stringify(separator)).toThrow("line 5: contains: /(/ is not a valid regular expression");
+    }
+  });
+
   it("reads every line form of the support paste", () => {
     expect(entries.map((entry) => [entry.key, entry.group, entry.prompt])).toEqual([
       ["orders_1", "Orders", "Where is my order 4821?"],

@@ -5,7 +5,7 @@ import { ParseError } from "./errors.js";
 import { tryParseJson } from "./jsonText.js";
 import { readJsonEntries } from "./jsonReader.js";
 import { assertDocumentSize, assertScenarioCount } from "./limits.js";
-import { readLines } from "./lineReader.js";
+import { LINE_BREAK, readLines } from "./lineReader.js";
 import type { ParsedScenario, ReadEntry } from "./parsedScenario.js";
 import { Scenario } from "./scenario.js";
 import { assignKeys, keyPrefixOf, type KeyOptions } from "./scenarioKeys.js";
@@ -52,7 +52,7 @@ function trimmedKeepingLines(text: string): string {
   const body = text.trim();
   if (!body) return "";
   const before = text.slice(0, text.length - text.trimStart().length);
-  return "\n".repeat(before.split("\n").length - 1) + body;
+  return "\n".repeat(before.split(LINE_BREAK).length - 1) + body;
 }
 
 function scenarios(text: string, options: ParseOptions = {}): Scenario[] {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath } from "./fixtures.testing.js";
 import { InvalidDocument, NotFound, Suite } from "./index.js";
@@ -76,6 +79,19 @@ describe("Suite.fromDocuments", () => {
 
   it("reads an empty document as {}", () => {
     expect(Suite.fromDocuments("", base).allScenarios()).toHaveLength(2);
+  });
+
+  it("refuses to load only empty files, naming them, and reads one layered over a suite as {}", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-suite-"));
+    try {
+      const empty = join(dir, "empty.yml");
+      writeFileSync(empty, "# no groups yet\n");
+      expect(() => Suite.load(empty)).toThrowError(InvalidDocument);
+      expect(() => Suite.load(empty)).toThrow(`${empty}: document is empty (nothing but blank lines or comments): there is no suite in it`);
+      expect(Suite.load(fixturePath("suites/support_bot.yml"), empty).allScenarios()).toHaveLength(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -3,6 +3,7 @@
 import { isBlank } from "../support/index.js";
 import { InvalidDocument, NotFound, ScenarioInputError } from "./errors.js";
 import { documentName, readExisting, splitArgs } from "./documentFiles.js";
+import { refuseOnlyEmpty } from "./emptyDocument.js";
 import { Scenario } from "./scenario.js";
 import { readScenarioHash } from "./scenarioFields.js";
 import { readSuiteDocument, type SuiteDocument, type SuiteGroup } from "./suiteDocument.js";
@@ -33,6 +34,7 @@ export class Suite {
     const files = readExisting(paths);
     if (files.length === 0) throw new NotFound(`no evaluation suite at ${paths.join(", ")}`);
     const documents = files.map((file) => located(file.path, () => parseSuiteYaml(file.text)));
+    refuseOnlyEmpty(documents, "suite", files.map((file) => file.path));
     return new Suite(documents, { name: options.name ?? documentName(files[0].path), sources: files.map((file) => file.path) });
   }
 
@@ -86,8 +88,9 @@ export class Suite {
   }
 }
 
+/** Null for an empty document: readSuiteDocument reads it as {}, and a load of only empty ones is refused. */
 function parseSuiteYaml(text: string): unknown {
-  return readYaml(text, InvalidDocument, "invalid evaluation suite YAML: ") ?? {};
+  return readYaml(text, InvalidDocument, "invalid evaluation suite YAML: ");
 }
 
 /** Runs `read`, naming the document in any input error it raises. */

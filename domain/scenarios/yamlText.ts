@@ -1,12 +1,13 @@
 // Safe YAML reading for suites and catalogs, as Ruby's Psych reads them (YAML 1.1: `yes`/`on`
 // are true, `0777` is octal, `<<` merges) but with no classes: no binary, sets or ordered maps,
-// and a date stays the text it is. Aliases are bounded, an alias inside the node its anchor names
-// (`a: &a [*a]`, which would make a cyclic value) is refused, repeated mapping keys are refused,
-// an integer no number holds exactly is refused (yamlIntegers.ts), nesting is bounded
-// (MAX_YAML_DEPTH), and every failure is reported with its line.
-import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from "yaml";
+// and a date stays the text it is. Aliases are bounded in number and in the text they repeat, an
+// alias inside the node its anchor names (`a: &a [*a]`, which would make a cyclic value) is
+// refused, repeated mapping keys are refused, an integer no number holds exactly is refused
+// (yamlIntegers.ts), nesting is bounded (MAX_YAML_DEPTH), and every failure is reported with its
+// line.
+import { isAlias, isCollection, isPair, isScalar, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from "yaml";
 import type { InputErrorClass } from "./errors.js";
-import { assertDocumentSize } from "./limits.js";
+import { assertDocumentSize, MAX_DOCUMENT_BYTES } from "./limits.js";
 import { settleIntegers, unsafeIntegerRule } from "./yamlIntegers.js";
 
 /** Psych's booleans: only yes/true/on and no/false/off, any case (`y` and `n` stay text). */
@@ -64,6 +65,10 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string): un
     const message = (error as Error).message;
     throw new Err(`${prefix}${STACK_OVERFLOW.test(message) ? deepRule() : message.split("\n")[0]}`);
   }
+  // The alias count is bounded, not what each alias stands for: 99 aliases of a 1.9 MB string
+  // resolved to 190 MB of prompts, 1.2 GB of memory and 4 s before a later limit refused them.
+  const repeated = aliasedPastLimit(doc);
+  if (repeated) throw new Err(`${prefix}${repeated.rule}`, { line: lineCounter.linePos(repeated.offset).line });
   // Aliases nest too: anchors chained within the limit each (`&a1 [[... *a0]]`) resolve deeper,
   // into a value its own canonical YAML would then write past the limit and refuse to read back.
   if (resolvedTooDeep(value)) throw new Err(`${prefix}${deepRule()} (counting what aliases repeat)`);
@@ -85,6 +90,43 @@ function resolvedTooDeep(value: unknown): boolean {
     for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
   }
   return false;
+}
+
+/**
+ * The first alias at which the text aliases repeat passes the document limit, or null. The text
+ * a node stands for is counted once per anchor: an anchor is complete before any alias names it
+ * (recursiveAlias refused the others), so a walk in document order knows its size by then.
+ */
+function aliasedPastLimit(doc: Document): RecursiveAlias | null {
+  const anchors = new Map<string, unknown>();
+  const sizes = new Map<unknown, number>();
+  let resolved = 0;
+  let repeated = 0;
+  const stack: { node: unknown; start?: number }[] = [{ node: doc.contents }];
+  while (stack.length > 0) {
+    const { node, start } = stack.pop()!;
+    if (start !== undefined) {
+      sizes.set(node, resolved - start);
+    } else if (isAlias(node)) {
+      const size = sizes.get(anchors.get(node.source)) ?? 0;
+      resolved += size;
+      repeated += size;
+      if (repeated > MAX_DOCUMENT_BYTES) {
+        return { offset: node.range?.[0] ?? 0, rule: `aliases up to here repeat ${repeated.toLocaleString("en-US")} characters, more than the document limit of ${MAX_DOCUMENT_BYTES.toLocaleString("en-US")}` };
+      }
+    } else if (isPair(node)) {
+      stack.push({ node: node.value }, { node: node.key });
+    } else if (node !== null && typeof node === "object") {
+      const anchor = (node as { anchor?: string }).anchor;
+      if (anchor) {
+        anchors.set(anchor, node);
+        stack.push({ node, start: resolved });
+      }
+      if (isScalar(node)) resolved += node.value === null || node.value === undefined ? 0 : String(node.value).length;
+      else if (isCollection(node)) for (let i = node.items.length - 1; i >= 0; i -= 1) stack.push({ node: node.items[i] });
+    }
+  }
+  return null;
 }
 
 /**

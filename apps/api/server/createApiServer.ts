@@ -20,6 +20,7 @@ import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit }
 import { inputProblem } from "./inputText.js";
 import { refusePersistedQueries } from "./persistedQueries.js";
 import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
+import { refuseBodyNotUtf8 } from "./utf8Body.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
@@ -224,7 +225,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   await apollo.start();
 
-  app.use("/graphql", express.json({ limit: limits.bodyLimit }), (req: Request, res: Response, next: NextFunction) => {
+  app.use("/graphql", express.json({ limit: limits.bodyLimit, verify: refuseBodyNotUtf8 }), (req: Request, res: Response, next: NextFunction) => {
     const path = tooDeep(req.body);
     if (path === null) return next();
     sendGraphQLError(res, "VALIDATION", depthMessage(path), path);

@@ -1,7 +1,7 @@
 // Catalog queries (read models) and importCatalog (YAML -> Catalog -> ImportCatalog command).
 import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { z } from "zod";
-import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, DomainError, handleCommand, importCatalogCommand, storableCatalog, syncCatalogEvaluations } from "@verdict/domain";
+import { Catalog, CATALOG_MAX_BYTES, catalogAggregate, catalogStream, handleCommand, importCatalogCommand, storableCatalog, storageRefusal, syncCatalogEvaluations } from "@verdict/domain";
 import { listPage } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
@@ -36,20 +36,10 @@ const importInput = z.object({
 });
 
 
-/**
- * A refusal of the import (text a database cannot store, the size of what it records, a key too
- * long for a scenario's) named as the document's: field `yaml`, its path in the document, as the
- * README says. It named the event's fields (`data.metadata.extra`, a path in no document).
- */
+/** A refusal of what the import would record, named as the document's: field `yaml`, its path in the document. */
 function documentError(error: unknown): unknown {
-  if (!(error instanceof DomainError) || error.code !== "validation") return error;
-  const rule = error.message
-    .replace(/^event CatalogImported: /, "")
-    .replace(/^command is invalid: /, "")
-    .replace(/^data\./, "")
-    // A catalog's own metadata keys sit at the document's top level.
-    .replace(/^metadata\./, "");
-  return new ApiError("VALIDATION", `the catalog cannot be stored: ${rule}`, "yaml");
+  const rule = storageRefusal(error);
+  return rule === null ? error : new ApiError("VALIDATION", `the catalog cannot be stored: ${rule}`, "yaml");
 }
 
 @Resolver()
