@@ -25,6 +25,7 @@ import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
 import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
+import { KeyOperations } from "./keyOperations.js";
 import { logOversizedMessagesQuietly } from "./oversizedMessages.js";
 
 export interface ApiServerOptions extends ApiDeps {
@@ -95,6 +96,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // closes the socket with 1009 (message too big).
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql", maxPayload: byteLimit(limits.bodyLimit) });
   const rules = [depthLimit(limits.maxDepth), introspectionWithoutAliases, literalDepthLimit(MAX_JSON_DEPTH)];
+  const keyOperations = new KeyOperations();
   // Cost depends on `first` arguments, which may be variables: checked once they are known.
   const costProblem = (document: DocumentNode, variables: Record<string, unknown> | null | undefined) =>
     validate(schema, document, [costLimit(limits.maxCost, () => variables ?? {})])[0] ?? null;
@@ -106,6 +108,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         try {
           const verify = () => authenticate(deps.apiKeys, bearerOf(ctx.connectionParams));
           ctx.extra.api = newContext(deps, await verify());
+          keyOperations.track(ctx.extra.api.principal.keyId, ctx, ctx.extra.socket);
           closeSocketWhenKeyRefused(ctx.extra.socket, verify, keyRecheckMs);
           return true;
         } catch (error) {
@@ -127,6 +130,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         // This operation is already among the socket's subscriptions.
         if (Object.keys(ctx.subscriptions).length > limits.maxSocketOperations) {
           return [new GraphQLError(`at most ${limits.maxSocketOperations} operations may be going at once on one socket; complete one first`, { extensions: { code: "VALIDATION" } })];
+        }
+        if (keyOperations.count((ctx.extra.api as ApiContext).principal.keyId) > limits.maxKeyOperations) {
+          return [new GraphQLError(`at most ${limits.maxKeyOperations} operations may be going at once for one API key, over all its sockets (maxKeyOperations); complete one first`, { extensions: { code: "VALIDATION" } })];
         }
         // The key again for every operation (answered from the key cache), so one revoked while
         // the socket stays open stops working as it does over HTTP.
