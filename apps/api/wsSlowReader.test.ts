@@ -30,10 +30,12 @@ function countingStore(): { store: EventStore; pulled: () => number; pageSizes: 
 }
 
 const counting = countingStore();
+/** What the API logged. */
+const logged: string[] = [];
 let p: Platform;
 let runId: string;
 beforeAll(async () => {
-  p = await startPlatform({ store: counting.store });
+  p = await startPlatform({ store: counting.store, log: (message, error) => logged.push(`${message}: ${String(error)}`) });
   const scenarios = Array.from({ length: PAIRS }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?` }));
   const created = await p.gql(p.keys.acmeWrite, `mutation ($s: JSON) { createEvaluation(input: { agent: "A", name: "Slow reader", scenarios: $s, compareModels: ["gpt-5-mini"] }) { evaluationId } }`, { s: scenarios });
   // External and left open: only the catch-up is sent, nothing new arrives.
@@ -81,3 +83,15 @@ it("reads a run's events no further than a client that stopped reading has taken
     ws.terminate();
   }
 }, 30_000);
+
+it("logs nothing when a client that stopped reading goes away with its subscriptions' answers unsent", async () => {
+  const ws = await stalledSocket(20);
+  // Until every subscription has an answer its socket has not taken.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  logged.length = 0;
+  // Gone with unread data: the connection is reset, and every pending send fails (ECONNRESET, EPIPE).
+  ws.terminate();
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(logged).toEqual([]);
+}, 30_000);
+

@@ -15,7 +15,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
-import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
+import { ApiError, classify, errorDetail, formatError, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { inputProblem } from "./inputText.js";
 import { refusePersistedQueries } from "./persistedQueries.js";
@@ -26,6 +26,7 @@ import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
 import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
 import { KeyOperations } from "./keyOperations.js";
+import { peerWentAway } from "./peerGone.js";
 import { logOversizedMessagesQuietly } from "./oversizedMessages.js";
 
 export interface ApiServerOptions extends ApiDeps {
@@ -160,8 +161,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       },
       // Errors go out as over HTTP: a code (and field) in extensions, an internal error's message
       // withheld (it may be a database's, naming hosts or users) and its cause logged. `error`
-      // messages and `next` results.
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => wsFormatError(e.toJSON(), e)),
+      // messages and `next` results. A client that went away is not our error: nothing is logged.
+      onError: (ctx, _id, _payload, errors) =>
+        errors.map((e) => (peerWentAway(ctx.extra.socket, e) ? formatError(e.toJSON(), e) : wsFormatError(e.toJSON(), e))),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors?.length ? { ...result, errors: result.errors.map((e) => wsFormatError(e.toJSON(), e)) } : undefined,
     },
