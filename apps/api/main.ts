@@ -5,7 +5,8 @@
 // PORT (default 4000), HOST (default 127.0.0.1: the API listens on this machine only; 0.0.0.0
 // for every interface, as a container or another host needs). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
 // to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
-// NODE_ENV defaults to production (see main).
+// NODE_ENV defaults to production (see main). VERDICT_API_MAX_KEY_OPERATIONS (default 100): graphql-ws
+// operations one API key may have going at once (server/limitsFromEnv.ts).
 import "reflect-metadata";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const { createPostgresEventStore } = await import("@verdict/infra");
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
+  const { apiLimitsFromEnv } = await import("./server/limitsFromEnv.js");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port, host,
+    limits: apiLimitsFromEnv(process.env),
     waitForProjection: (position) => projection.wait(position),
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);

@@ -6,7 +6,7 @@ import "reflect-metadata";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { createApiServer, type ApiServer } from "@verdict/api";
+import { apiLimitsFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { createProjector, rejectionLine } from "@verdict/projector";
@@ -47,6 +47,15 @@ function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${by ?? "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
   return { port, by };
+}
+
+/** The API limits the environment sets, checked before anything is opened. */
+function apiLimitsOf(env: NodeJS.ProcessEnv): ReturnType<typeof apiLimitsFromEnv> {
+  try {
+    return apiLimitsFromEnv(env);
+  } catch (error) {
+    throw new CliError(`verdict start: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -121,6 +130,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
+  const limits = apiLimitsOf(env);
   await refuseTakenChoice(port);
   const mode = platformMode(env);
   const resources = new Resources();
@@ -155,6 +165,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
         store, readModels: read.readModels, progress, apiKeys,
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
         port: await choosePort(port, io),
+        limits,
         waitForProjection: (position) => projector.waitFor(position, 30_000),
         // The cause of an internal error, stack included: the client only got `internal error`.
         log: (message, error) => io.err(`[api] ${message}${error === undefined ? "" : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`),

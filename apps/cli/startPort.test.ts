@@ -31,3 +31,13 @@ describe("verdict start on a taken port the user chose", () => {
     expect(existsSync(home)).toBe(false);
   });
 });
+
+describe("verdict start with an API limit that is no number", () => {
+  it("refuses VERDICT_API_MAX_KEY_OPERATIONS with exit 2, naming it, before opening the home", async () => {
+    const home = join(dir, "limits-home");
+    expect(await cli(["start", "--exit", "--port", "0"], { VERDICT_HOME: home, VERDICT_API_MAX_KEY_OPERATIONS: "lots" })).toEqual({
+      code: 2, stdout: "", stderr: 'verdict start: VERDICT_API_MAX_KEY_OPERATIONS must be a whole number of at least 1 (got "lots")',
+    });
+    expect(existsSync(home)).toBe(false);
+  });
+});

@@ -92,6 +92,12 @@ export interface SubscribeAllOptions {
   after?: LogPosition;
   filter?: EventFilter;
   signal?: AbortSignal;
+  /**
+   * Most events read from the store at once (default the adapter's page size, usually 500). A
+   * consumer that takes events as slowly as its client reads sets it low: the page read ahead is
+   * held until it is consumed. Adapters that read no pages (the server pushes) ignore it.
+   */
+  pageSize?: number;
 }
 
 export interface EventStore {

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LogPage, PageBudget } from "./page.js";
 import type { LogPosition, RecordedEvent, SubscribeAllOptions } from "./port.js";
+import { validateLimit } from "./validation.js";
 import type { Wakeup } from "./wakeup.js";
 
 export interface PagedLog {
@@ -30,7 +31,8 @@ export interface SubscriptionTuning extends PageBudget {
 }
 
 export async function* catchUpThenLive(log: PagedLog, options: SubscribeAllOptions, tuning: SubscriptionTuning = {}): AsyncGenerator<RecordedEvent> {
-  const pageSize = tuning.pageSize ?? 500;
+  validateLimit(options.pageSize, "pageSize");
+  const pageSize = options.pageSize ?? tuning.pageSize ?? 500;
   const pollIntervalMs = tuning.pollIntervalMs ?? 500;
   const { signal } = options;
   let after = options.after;

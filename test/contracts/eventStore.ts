@@ -442,6 +442,16 @@ const cases = {
     const received = await take(store, 2, { streamPrefixes: [`${prefix}run-`], eventTypes: ["RunStarted"] });
     expect(received.map((e) => `${e.streamId.slice(prefix.length)}:${e.type}`)).toEqual(["run-1:RunStarted", "run-2:RunStarted"]);
   },
+  "a subscription with a small pageSize still delivers every event, in order": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}p`, events(5));
+    const controller = new AbortController();
+    const received: RecordedEvent[] = [];
+    for await (const recorded of store.subscribeAll({ filter: { streamPrefixes: [prefix] }, signal: controller.signal, pageSize: 2 })) {
+      received.push(recorded);
+      if (received.length === 5) controller.abort();
+    }
+    expect(received.map((e) => e.streamVersion)).toEqual([0n, 1n, 2n, 3n, 4n]);
+  },
   "aborting the signal ends a waiting subscription": async ({ store, prefix }: Context) => {
     await store.append(`${prefix}z`, events(1));
     const controller = new AbortController();

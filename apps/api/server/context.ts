@@ -36,9 +36,15 @@ export interface ApiLimits {
    * thousands and turn every commit into as many reads.
    */
   maxSocketOperations: number;
+  /**
+   * Most operations one API key may have going at once over graphql-ws, all its sockets together
+   * (default 100; VERDICT_API_MAX_KEY_OPERATIONS). Opening more sockets got round
+   * maxSocketOperations, and one key's subscriptions stalled every other caller.
+   */
+  maxKeyOperations: number;
 }
 
-export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100 };
+export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100, maxKeyOperations: 100 };
 
 export interface ApiDeps {
   store: EventStore;

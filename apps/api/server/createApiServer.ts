@@ -15,7 +15,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
-import { ApiError, classify, errorDetail, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
+import { ApiError, classify, errorDetail, formatError, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { inputProblem } from "./inputText.js";
 import { refusePersistedQueries } from "./persistedQueries.js";
@@ -26,6 +26,8 @@ import { ResponseCache } from "./responseCache.js";
 import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
 import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
+import { KeyOperations } from "./keyOperations.js";
+import { peerWentAway } from "./peerGone.js";
 import { logOversizedMessagesQuietly } from "./oversizedMessages.js";
 
 export interface ApiServerOptions extends ApiDeps {
@@ -96,6 +98,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // closes the socket with 1009 (message too big).
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql", maxPayload: byteLimit(limits.bodyLimit) });
   const rules = [depthLimit(limits.maxDepth), introspectionWithoutAliases, literalDepthLimit(MAX_JSON_DEPTH)];
+  const keyOperations = new KeyOperations();
   // Cost depends on `first` arguments, which may be variables: checked once they are known.
   const costProblem = (document: DocumentNode, variables: Record<string, unknown> | null | undefined) =>
     validate(schema, document, [costLimit(limits.maxCost, () => variables ?? {})])[0] ?? null;
@@ -107,6 +110,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         try {
           const verify = () => authenticate(deps.apiKeys, bearerOf(ctx.connectionParams));
           ctx.extra.api = newContext(deps, await verify());
+          keyOperations.track(ctx.extra.api.principal.keyId, ctx, ctx.extra.socket);
           closeSocketWhenKeyRefused(ctx.extra.socket, verify, keyRecheckMs);
           return true;
         } catch (error) {
@@ -128,6 +132,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         // This operation is already among the socket's subscriptions.
         if (Object.keys(ctx.subscriptions).length > limits.maxSocketOperations) {
           return [new GraphQLError(`at most ${limits.maxSocketOperations} operations may be going at once on one socket; complete one first`, { extensions: { code: "VALIDATION" } })];
+        }
+        if (keyOperations.count((ctx.extra.api as ApiContext).principal.keyId) > limits.maxKeyOperations) {
+          return [new GraphQLError(`at most ${limits.maxKeyOperations} operations may be going at once for one API key, over all its sockets (maxKeyOperations); complete one first`, { extensions: { code: "VALIDATION" } })];
         }
         // The key again for every operation (answered from the key cache), so one revoked while
         // the socket stays open stops working as it does over HTTP.
@@ -155,8 +162,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       },
       // Errors go out as over HTTP: a code (and field) in extensions, an internal error's message
       // withheld (it may be a database's, naming hosts or users) and its cause logged. `error`
-      // messages and `next` results.
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => wsFormatError(e.toJSON(), e)),
+      // messages and `next` results. A client that went away is not our error: nothing is logged.
+      onError: (ctx, _id, _payload, errors) =>
+        errors.map((e) => (peerWentAway(ctx.extra.socket, e) ? formatError(e.toJSON(), e) : wsFormatError(e.toJSON(), e))),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors?.length ? { ...result, errors: result.errors.map((e) => wsFormatError(e.toJSON(), e)) } : undefined,
     },

@@ -84,7 +84,8 @@ export async function createPgliteEventStore(options: PgliteEventStoreOptions = 
  * (another user of a shared PGlite instance appending without waking us).
  */
 async function* followLog(tail: LogTail, wakeup: Wakeup, options: SubscribeAllOptions, tuning: SubscriptionTuning): AsyncGenerator<RecordedEvent> {
-  const pageSize = tuning.pageSize ?? 500;
+  validateLimit(options.pageSize, "pageSize");
+  const pageSize = options.pageSize ?? tuning.pageSize ?? 500;
   const { signal } = options;
   let after = options.after;
   let polled = true;

@@ -16,6 +16,12 @@ type Data = SubscribeResolverData<unknown, { runId: string }, ApiContext>;
 
 const ENDED = new Set(["COMPLETED", "FAILED"]);
 const LAST_EVENTS = new Set(["RunCompleted", "RunFailed", "ReportImported"]);
+/**
+ * Events a runEvents subscription reads from the log at once. The page read ahead is held until
+ * its client has taken it: at the store's default (500, up to 4 MB) a hundred subscriptions whose
+ * client stopped reading held 1.3 GB before any back-pressure could apply.
+ */
+const EVENTS_PAGE = 32;
 
 export function progressNode(p: RunProgress): RunProgressNode {
   const latest = p.latest_result;
@@ -43,7 +49,7 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
     let last: RunProgress | null = null;
     const deliver = (p: RunProgress) => {
       last = p;
-      sink.push(p);
+      void sink.push(p);
       if (ENDED.has(runStatusOf(p.status))) sink.end();
     };
     // Whether `p` shows more than what was last sent: progress never goes back.
@@ -90,7 +96,8 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
       throw error;
     }
     return stop;
-  });
+    // Each is the whole progress: a client behind gets the newest instead of every one queued.
+  }, { whenFull: "dropOldest" });
 }
 
 async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<AuditEvent>> {
@@ -108,9 +115,10 @@ async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<A
       try {
         // From the run's first event, in log order: the n-th sent is runAudit's n-th (its position).
         let ordinal = 0;
-        for await (const event of store.subscribeAll({ filter: { streamPrefixes: [runId, pairPrefix] }, signal: controller.signal })) {
+        for await (const event of store.subscribeAll({ filter: { streamPrefixes: [runId, pairPrefix] }, signal: controller.signal, pageSize: EVENTS_PAGE })) {
           if (event.streamId !== runId && !event.streamId.startsWith(pairPrefix)) continue;
-          sink.push(auditEvent(event, ordinal++));
+          // Waits while the client is behind: the log is read no further than it has taken.
+          await sink.push(auditEvent(event, ordinal++));
           if (event.streamId === runId && LAST_EVENTS.has(event.type)) break;
         }
         sink.end();

@@ -1,0 +1,14 @@
+import { expect, it } from "vitest";
+import { apiLimitsFromEnv } from "./limitsFromEnv.js";
+
+it("reads maxKeyOperations from VERDICT_API_MAX_KEY_OPERATIONS, and leaves it to its default when unset", () => {
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_KEY_OPERATIONS: " 250 " })).toEqual({ maxKeyOperations: 250 });
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_KEY_OPERATIONS: "" })).toEqual({});
+  expect(apiLimitsFromEnv({})).toEqual({});
+});
+
+it("refuses a value that is not a whole number of at least 1, naming the variable", () => {
+  for (const bad of ["0", "-1", "2.5", "lots", "1e3"]) {
+    expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_KEY_OPERATIONS: bad })).toThrow(`VERDICT_API_MAX_KEY_OPERATIONS must be a whole number of at least 1 (got ${JSON.stringify(bad)})`);
+  }
+});
