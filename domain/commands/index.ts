@@ -38,6 +38,7 @@ export {
   RecordComparison,
   CompleteRun,
   FailRun,
+  RecordRedrive,
   RejectPair,
   RunCommand,
 } from "./run/runCommands.js";
