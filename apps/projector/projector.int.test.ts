@@ -97,6 +97,34 @@ describe("projector on PostgreSQL", () => {
     expect(await readModelChecksum(sqlOf(read.orm.em.fork()))).toEqual(resumed);
   });
 
+  it("a projector killed between committing a run's completion and its NOTIFY announces it when it starts again", async () => {
+    // The restarted projector resumed past the completion: the subscriber's last message stayed
+    // RUNNING for ever while the run query said COMPLETED.
+    const deps = commandDeps("notify");
+    await createEvaluation(store, deps, "nt1", ["a"]);
+    const run = await beginRun(store, deps, "nt1", "nt-run", [GPT]);
+    await recordPair(store, deps, run, "a", GPT.label, "passed");
+    const done = await completeRun(store, deps, "nt-run", [{ scenario_key: "a", model_label: GPT.label, pass: true }]);
+    const killed = createProjector({ store, orm: read.orm, name: "notify" }); // commits, publishes nothing
+    killed.start();
+    await killed.waitFor(done.position!);
+    await killed.stop();
+    const publisher = createPostgresProgressBus({ url: readDb.url });
+    const apiSide = createPostgresProgressBus({ url: readDb.url });
+    const seen: RunProgress[] = [];
+    await apiSide.subscribe("nt-run", (progress) => void seen.push(progress));
+    const restarted = createProjector({ store, orm: read.orm, bus: publisher, name: "notify" });
+    restarted.start();
+    try {
+      await waitUntil(() => seen.length > 0);
+    } finally {
+      await restarted.stop();
+      await publisher.close();
+      await apiSide.close();
+    }
+    expect(seen.at(-1)).toMatchObject({ run_id: "nt-run", tenant: "notify", status: "COMPLETED", completed: 1, total: 1 });
+  });
+
   it("delivers a scored result's progress to another connection's subscriber promptly", async () => {
     const publisher = createPostgresProgressBus({ url: readDb.url });
     const apiSide = createPostgresProgressBus({ url: readDb.url });

@@ -726,6 +726,39 @@ describe("progress", () => {
       expect.objectContaining({ run_id: "r1", status: "COMPLETED", completed: 4, latest_result: { scenario_key: "b", model_label: CLAUDE.label, status: "passed", score: 1, fault: null } }),
     ]);
   });
+
+  it("a projector that died after committing a run's completion but before publishing it announces it when it starts again", async () => {
+    // Publishing after the commit is best effort: the restarted projector resumed past the
+    // completion, and a subscriber's last message stayed RUNNING for ever.
+    await fullRun();
+    await applyBatch(read.orm.em, await store.readAll(), { name: "read-models" }); // committed, never published
+    const bus = createMemoryProgressBus();
+    const seen: RunProgress[] = [];
+    await bus.subscribe("r1", (progress) => void seen.push(progress));
+    const projector = projectorOf({ bus });
+    projector.start();
+    await waitUntil(() => seen.length > 0);
+    await projector.stop();
+    expect(seen).toEqual([expect.objectContaining({ run_id: "r1", status: "COMPLETED", completed: 4, total: 4 })]);
+  });
+
+  it("a progress whose publish failed is published again, as the run is now, until it goes through", async () => {
+    const bus = createMemoryProgressBus();
+    let refusals = 2;
+    // The completion's publish is refused, then its retry: the last update, lost without a retry.
+    const refused = (progress: RunProgress) => progress.status === "COMPLETED" && refusals-- > 0;
+    const flaky = { ...bus, publish: (progress: RunProgress) => (refused(progress) ? Promise.reject(new Error("NOTIFY failed")) : bus.publish(progress)) };
+    const seen: RunProgress[] = [];
+    await bus.subscribe("r1", (progress) => void seen.push(progress));
+    const errors: unknown[] = [];
+    const projector = projectorOf({ bus: flaky, batchSize: 500, retryDelayMs: 20, onPublishError: (error) => void errors.push(error) });
+    projector.start();
+    await fullRun();
+    await waitUntil(() => seen.some((p) => p.status === "COMPLETED"));
+    await projector.stop();
+    expect(errors).toHaveLength(2);
+    expect(seen.at(-1)).toMatchObject({ run_id: "r1", status: "COMPLETED", completed: 4 });
+  });
 });
 
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -5,12 +5,13 @@ import { isDomainError, type EventStore, type LogPosition, type RecordedEvent } 
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { ormDatabase, type SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
-import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
+import { applyInTransaction, readProgress, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { comparePositions, countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
 import { checkSameLog, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
+import { createAnnouncer, runsToAnnounce } from "./progress/announcer.js";
 import { batchesOf } from "./batches.js";
 
 export const DEFAULT_PROJECTOR_NAME = "read-models";
@@ -41,7 +42,10 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   gatherMs?: number;
   /** Called after each committed batch (metrics, logs, tests). */
   onBatch?: (outcome: BatchOutcome) => void;
-  /** Called when publishing progress fails; the batch is committed regardless. */
+  /**
+   * Called when publishing progress fails; the batch is committed regardless, and the run's
+   * current progress is published again after `retryDelayMs` (progress/announcer.ts).
+   */
   onPublishError?: (error: unknown) => void;
   /**
    * While following, a failed batch (database restarting, connection lost) is retried from the
@@ -103,6 +107,14 @@ export function createProjector(options: ProjectorOptions): Projector {
   let committed: LogPosition | null = null;
   const waiters = new Set<() => void>();
   const database = readDatabaseOf(options);
+  const announcer =
+    options.bus &&
+    createAnnouncer({
+      bus: options.bus,
+      read: (runIds) => readProgress(database.sql(), runIds),
+      onPublishError: options.onPublishError,
+      retryMs: options.retryDelayMs ?? 1_000,
+    });
 
   /** The batch in one transaction; refused as a whole, again event by event (projection/rejections.ts). */
   async function applyRejecting(events: RecordedEvent[]): Promise<BatchOutcome> {
@@ -121,11 +133,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     if (outcome.checkpoint) committed = outcome.checkpoint;
     for (const wake of [...waiters]) wake();
     options.onBatch?.(outcome);
-    if (options.bus) {
-      for (const progress of outcome.progress) {
-        await options.bus.publish(progress).catch((error: unknown) => options.onPublishError?.(error));
-      }
-    }
+    await announcer?.publish(outcome.progress);
     return outcome;
   }
 
@@ -135,6 +143,8 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function follow(signal: AbortSignal): Promise<void> {
     await checkSameLog(database.sql(), options.store, name);
+    // What the last process committed but may have died before publishing (see announcer.ts).
+    await announcer?.announce(await runsToAnnounce(database.sql()));
     const after = (await checkpoint()) ?? undefined;
     const weight = { of: countedBytes, max: options.maxBatchBytes ?? DEFAULT_MAX_PAGE_BYTES };
     for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0, weight)) {
@@ -255,6 +265,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   return {
     start() {
       if (running) return;
+      announcer?.resume();
       controller = new AbortController();
       running = followWithRetry(controller.signal);
       running.catch(() => undefined); // observed by stop()
@@ -262,6 +273,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     async stop() {
       const loop = running;
       controller?.abort();
+      announcer?.stop();
       controller = null;
       running = null;
       if (loop) await loop;

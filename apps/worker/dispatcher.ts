@@ -8,7 +8,9 @@
 // again and their jobs published again, which the consumers treat as the no-ops they are.
 // Jobs published before the checkpoint are published again on a restart, for external runs too:
 // once the host has asked, nothing else would ever publish an external run's completion job.
-// A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them.
+// A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them. Every
+// re-drive, a restart's too, is recorded on the run stream first (RunRedriven) and counted from
+// the log, so the count survives a process that dies on one of the jobs it publishes.
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.
@@ -28,7 +30,8 @@ import {
   eventRegistry,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { stallMsOf, watchdogAction, type WatchdogSettings } from "./watchdog.js";
+import { restartAction, stallMsOf, watchdogAction, type WatchdogSettings } from "./watchdog.js";
+import { PairSet } from "./pairSet.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 import { pause } from "./pause.js";
@@ -43,10 +46,18 @@ export interface TrackedRun {
   requested: boolean;
   models: string[];
   scenarios: string[];
-  /** When the run last moved (started, a pair recorded or scored, completion asked), epoch ms. */
+  /**
+   * When the run last moved, epoch ms: when its jobs were first published, else when its last
+   * pair event or completion request was recorded (a restart does not start the stall over).
+   */
   lastProgressAt?: number;
-  /** Times the watchdog re-drove it without progress since. */
+  /** Re-drives (RunRedriven in the log) since its last progress, and how many were a restart's. */
   redrives?: number;
+  restarts?: number;
+  /** When it was last re-driven, epoch ms: the jobs published again get the stall time. */
+  lastRedriveAt?: number;
+  /** Pairs with a result (ResultScored); absent for a run tracked by an older checkpoint. */
+  scoredPairs?: PairSet;
 }
 
 export interface DispatcherOptions {
@@ -70,7 +81,7 @@ export interface DispatcherOptions {
   watchdog?: WatchdogSettings;
 }
 
-const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunCompleted", "RunFailed"];
+const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
 const PUBLISH_CHUNK = 500;
 
 export class Dispatcher {
@@ -90,6 +101,13 @@ export class Dispatcher {
   private busy = false;
   /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
   handled = 0;
+  private settle: () => void = () => undefined;
+  /**
+   * Settles once the first try to lead is over: leading, with the runs in flight re-driven (or
+   * failed), or standing by. startWorker takes jobs only then, so a restart's re-drive is
+   * recorded before this process can die on one of the jobs again.
+   */
+  readonly settled = new Promise<void>((resolve) => (this.settle = resolve));
   readonly name: string;
   private readonly names: JobNames;
 
@@ -113,6 +131,7 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     this.controller.abort();
+    this.settle();
     this.stopTimers();
     await this.loop;
     // Not leading (never led, or lost it): nothing to save or release.
@@ -127,7 +146,7 @@ export class Dispatcher {
   private async run(): Promise<void> {
     const stopped = this.controller.signal;
     while (!stopped.aborted) {
-      while (!stopped.aborted && !(await this.lead(stopped))) await pause(this.options.standbyRetryMs ?? 2000, stopped);
+      while (!stopped.aborted && !(await this.lead(stopped).finally(this.settle))) await pause(this.options.standbyRetryMs ?? 2000, stopped);
       if (stopped.aborted) return;
       await this.dispatch(AbortSignal.any([stopped, this.term.signal]));
       this.stopTimers();
@@ -200,7 +219,10 @@ export class Dispatcher {
       this.position = checkpoint?.position ?? null;
       this.unsaved = 0; // a lost term's unsaved counts are dropped with it
       this.runs.clear();
-      for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) this.runs.set(id, run);
+      for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) {
+        this.runs.set(id, { ...run, scoredPairs: PairSet.fromJSON(run.scoredPairs, run.total) });
+      }
+      this.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
       await this.redrive();
       return true;
     } catch (error) {
@@ -214,14 +236,18 @@ export class Dispatcher {
    * previous process (the in-memory bus) must not leave them waiting forever. Consumers treat
    * jobs for pairs already scored, or (external runs) not recorded yet, as no-ops. An external
    * run the host asked to complete gets its completion job: the host's retry appends nothing,
-   * so nothing else would publish it again.
+   * so nothing else would publish it again. Each is a re-drive (restartAction): a run re-driven
+   * enough without progress gets no more jobs, and is failed once stalled. The counts are the
+   * checkpoint's; re-drives recorded after it are counted as the log is followed again.
    */
   private async redrive(): Promise<void> {
     const now = this.options.clock.now().getTime();
-    for (const [runId, run] of this.runs) {
-      run.lastProgressAt = now; // the watchdog counts from this start, not from the last process's
+    for (const [runId, run] of [...this.runs]) {
       if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
-      await this.publishAgain(runId, run, "after a restart");
+      const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
+      if (action.kind === "fail") await this.failStalled(runId, run, action.message);
+      else if (action.kind === "redrive") await this.publishAgain(runId, run, "restart");
+      else this.options.log.info(`run ${runId}: jobs not published again after a restart: re-driven ${run.redrives} times without progress`);
     }
   }
 
@@ -233,20 +259,39 @@ export class Dispatcher {
     return (await loadAggregate(this.options.store, runAggregate, runStream(runId))).state.completionRequested;
   }
 
-  /** A run's outstanding jobs once more: its completion job if asked for, else every replay job. */
-  private async publishAgain(runId: string, run: TrackedRun, why: string): Promise<void> {
+  /**
+   * A run's outstanding jobs once more: its completion job if asked for, else the replay jobs of
+   * pairs without a result. Recorded first (RunRedriven), so the re-drive counts even when this
+   * process dies on one of the jobs; a run that ended meanwhile records and gets nothing.
+   */
+  private async publishAgain(runId: string, run: TrackedRun, cause: "restart" | "watchdog"): Promise<void> {
+    const pending = run.requested ? [] : (run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n));
+    if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
+    run.lastRedriveAt = this.options.clock.now().getTime(); // counted when the log brings the event back
+    const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
     if (run.requested) {
       await this.publishCompletion(runId, run.tenant);
       this.options.log.info(`run ${runId}: completion job published again ${why}`);
       return;
     }
-    await this.publishReplays(runId, run);
-    this.options.log.info(`run ${runId}: ${run.total} replay jobs published again ${why} (${run.scored} already scored)`);
+    await this.publishReplays(runId, run, pending);
+    this.options.log.info(`run ${runId}: ${pending.length} replay jobs published again ${why} (${run.scored} already scored)`);
   }
 
-  private async publishReplays(runId: string, run: TrackedRun): Promise<void> {
-    const jobs: Job[] = [];
-    for (let n = 0; n < run.total; n++) jobs.push(this.replayJob(runId, run, n));
+  /** Appends RunRedriven; false when the run already ended (nothing to publish). */
+  private async recordRedrive(runId: string, run: TrackedRun, cause: "restart" | "watchdog", pending: number): Promise<boolean> {
+    const handled = await handleCommand(
+      this.options.store,
+      runAggregate,
+      runStream(runId),
+      { type: "RecordRedrive", run_id: runId, cause, jobs: run.requested ? "completion" : "replay", pending },
+      { clock: this.options.clock, ids: this.options.ids, context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" } },
+    );
+    return handled.events.length > 0;
+  }
+
+  private async publishReplays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
+    const jobs = pairs.map((n) => this.replayJob(runId, run, n));
     for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
   }
 
@@ -266,9 +311,7 @@ export class Dispatcher {
     for (const [runId, run] of [...this.runs]) {
       const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
       if (action.kind === "redrive") {
-        run.redrives = (run.redrives ?? 0) + 1;
-        run.lastProgressAt = now;
-        await this.publishAgain(runId, run, `by the watchdog (no progress; re-drive ${run.redrives})`);
+        await this.publishAgain(runId, run, "watchdog");
       } else if (action.kind === "fail") {
         await this.failStalled(runId, run, action.message);
       }
@@ -292,7 +335,7 @@ export class Dispatcher {
 
   /** Position and counts together, serialized so saves land in order. */
   private save(): Promise<void> {
-    const snapshot = { position: this.position, state: { runs: Object.fromEntries(this.runs) } };
+    const snapshot = { position: this.position, state: { runs: Object.fromEntries(this.runs), progressAnywhereAt: this.progressAnywhereAt } };
     const count = this.unsaved;
     this.unsaved = 0;
     this.lastSave = Date.now();
@@ -314,7 +357,7 @@ export class Dispatcher {
       const runId = recorded.streamId.slice("result-".length, recorded.streamId.lastIndexOf("."));
       const run = this.runs.get(runId);
       if (!run) return; // a run that ended, or one this dispatcher never saw start
-      this.progressed(run);
+      this.progressed(run, recorded);
       if (recorded.type === "ResultScored") return this.scored(runId, run, recorded);
       if (recorded.type !== "ReplayRecorded" || !run.external) return;
     }
@@ -326,6 +369,8 @@ export class Dispatcher {
         return this.replayed(event);
       case "RunCompletionRequested":
         return this.completionRequested(recorded);
+      case "RunRedriven":
+        return this.redriven(recorded, event.data.cause);
       case "RunCompleted":
       case "RunFailed":
         this.runs.delete(recorded.streamId.slice("run-".length));
@@ -346,12 +391,14 @@ export class Dispatcher {
       requested: false,
       models: d.models.map((m) => m.label),
       scenarios: d.scenarios.map((s) => s.key),
+      // From when its jobs are published: a dispatcher catching up on an old start publishes them now.
       lastProgressAt: this.options.clock.now().getTime(),
       redrives: 0,
+      scoredPairs: PairSet.empty(d.scenarios.length * d.models.length),
     };
     this.runs.set(d.run_id, run);
     if (run.external) return; // the host replays; its recorded pairs are scored as they land
-    await this.publishReplays(d.run_id, run);
+    await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
     this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
   }
 
@@ -369,6 +416,7 @@ export class Dispatcher {
 
   private async scored(runId: string, run: TrackedRun, recorded: RecordedEvent): Promise<void> {
     run.scored += 1;
+    run.scoredPairs?.add(Number(recorded.streamId.slice(recorded.streamId.lastIndexOf(".") + 1)));
     if (run.external || run.requested || run.scored < run.total) return;
     // The request is recorded for the audit trail; the job is published here, whether or not
     // this append was the first request (an early request must not leave the run waiting).
@@ -392,17 +440,35 @@ export class Dispatcher {
     const runId = recorded.streamId.slice("run-".length);
     const run = this.runs.get(runId);
     if (!run) return;
-    this.progressed(run);
+    this.progressed(run, recorded);
     if (!run.external) return;
     await this.publishCompletion(runId, run.tenant);
     // Saved with the checkpoint: a restart or the watchdog publishes the completion job again.
     run.requested = true;
   }
 
-  private progressed(run: TrackedRun): void {
-    run.lastProgressAt = this.options.clock.now().getTime();
+  /** Progress as recorded: the same after a restart, which reads the event again. */
+  private progressed(run: TrackedRun, recorded: RecordedEvent): void {
+    run.lastProgressAt = this.recordedAt(recorded);
     run.redrives = 0;
-    this.progressAnywhereAt = run.lastProgressAt;
+    run.restarts = 0;
+    run.lastRedriveAt = undefined;
+    this.progressAnywhereAt = Math.max(this.progressAnywhereAt ?? -Infinity, run.lastProgressAt);
+  }
+
+  /** A re-drive, counted from the log: the count outlives the process that published the jobs. */
+  private redriven(recorded: RecordedEvent, cause: "restart" | "watchdog"): void {
+    const run = this.runs.get(recorded.streamId.slice("run-".length));
+    if (!run) return;
+    run.redrives = (run.redrives ?? 0) + 1;
+    if (cause === "restart") run.restarts = (run.restarts ?? 0) + 1;
+    run.lastRedriveAt = this.recordedAt(recorded);
+  }
+
+  /** When the event was recorded (epoch ms); this dispatcher's clock for one without the time. */
+  private recordedAt(recorded: RecordedEvent): number {
+    const at = Date.parse((recorded.metadata as { recorded_at?: string }).recorded_at ?? "");
+    return Number.isNaN(at) ? this.options.clock.now().getTime() : at;
   }
 
   private async publishCompletion(runId: string, tenant: string): Promise<void> {

@@ -85,9 +85,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     pace: options.pace,
   };
   const names = jobNames(options.topicPrefix ?? "");
-  const consumers: JobConsumer[] = [];
-  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names, options.jobsPerReplaySlot));
-  if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }, names));
   let dispatcher: Dispatcher | null = null;
   if (roles.includes("dispatcher")) {
     dispatcher = new Dispatcher({
@@ -105,7 +102,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       watchdog: options.watchdog,
     });
     dispatcher.start();
+    // Jobs only once it led (its restart re-drives recorded, a crash-looping run failed) or stood
+    // by: a worker dying on a run's job died again before its dispatcher had counted the restart.
+    await dispatcher.settled;
   }
+  const consumers: JobConsumer[] = [];
+  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names, options.jobsPerReplaySlot));
+  if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }, names));
   // The topics named as the broker knows them: two deployments sharing a prefix, or a dispatcher
   // and replay workers given different ones, otherwise show only as stalled runs.
   log.info(`started: ${roles.join(", ")} (topics ${names.replayTopic}, ${names.completeTopic})`);

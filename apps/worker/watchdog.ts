@@ -1,11 +1,14 @@
 // The dispatcher's watchdog for runs whose jobs were lost beyond redelivery (a topic reset, an
 // offset committed by mistake, a bus that dropped them): a run in flight with no progress (no
 // pair recorded or scored, no completion) for `stallMs` gets its jobs again — replay jobs for
-// every pair (consumers skip pairs already scored) or its completion job — and after
+// every pair without a result, or its completion job — and after
 // `maxRedrives` such re-drives without progress it fails with a reason, instead of staying
 // "running" forever. External runs are the host's to drive and are left alone until it asks for
 // completion; from then on their completion job is the workers' and is watched like an engine
-// run's.
+// run's. Re-drives are counted from RunRedriven events and progress is timed by when it was
+// recorded, so a dispatcher that restarts (a worker process dying on one of its run's jobs)
+// counts the re-drive of each restart and does not start the stall over.
+import { pairName } from "@verdict/domain";
 import type { TrackedRun } from "./dispatcher.js";
 
 export interface WatchdogSettings {
@@ -25,6 +28,9 @@ export function stallMsOf(settings: WatchdogSettings): number | null {
 
 export type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };
 
+/** Pairs a failure names; the rest are counted. */
+const NAMED_PAIRS = 10;
+
 /**
  * What the watchdog does with `run` at `now`. `progressAnywhereAt` is when any run last made
  * progress: a run is failed only when nothing progressed for the stall time. Replay jobs go to
@@ -36,14 +42,44 @@ export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogS
   if (stallMs === null || (run.external && !run.requested)) return { kind: "wait" };
   // A run tracked before the watchdog existed (an older checkpoint) starts its clock now.
   if (run.lastProgressAt === undefined) return { kind: "wait" };
-  if (now - run.lastProgressAt < stallMs) return { kind: "wait" };
+  // A re-drive gives the jobs published again the stall time to show progress.
+  if (now - Math.max(run.lastProgressAt, run.lastRedriveAt ?? -Infinity) < stallMs) return { kind: "wait" };
   const redrives = run.redrives ?? 0;
   if (redrives < (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES)) return { kind: "redrive" };
   if (progressAnywhereAt !== undefined && now - progressAnywhereAt < stallMs) return { kind: "wait" }; // the workers are busy, not gone
+  return { kind: "fail", message: stalledMessage(run, redrives, stallMs) };
+}
+
+/**
+ * What a dispatcher taking the lead does with a run in flight: its jobs are published again (a
+ * bus that lost them must not strand it), which is a re-drive, unless the run was re-driven
+ * enough without progress: then it is failed once stalled, and otherwise left to the watchdog
+ * with no more jobs. A worker dying on one of the run's jobs restarts into the same job; had each
+ * restart published the jobs again, as it did, the run was fed to it for ever.
+ */
+export function restartAction(run: TrackedRun, now: number, settings: WatchdogSettings, progressAnywhereAt?: number): WatchdogAction {
+  const action = watchdogAction(run, now, settings, progressAnywhereAt);
+  if (action.kind === "fail") return action;
+  const counting = stallMsOf(settings) !== null && !(run.external && !run.requested);
+  return counting && (run.redrives ?? 0) >= (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES) ? { kind: "wait" } : { kind: "redrive" };
+}
+
+function stalledMessage(run: TrackedRun, redrives: number, stallMs: number): string {
   const minutes = Math.round(stallMs / 60_000);
-  const waited = `${redrives} re-drive${redrives === 1 ? "" : "s"} ${minutes >= 1 ? `${minutes} min` : `${stallMs} ms`} apart`;
-  const message = run.requested
-    ? `the run's completion did not finish after ${waited}: its completion job was lost or keeps failing`
-    : `no result for ${run.total - run.scored} of ${run.total} pairs after ${waited}: their replay jobs were lost or never finish`;
-  return { kind: "fail", message };
+  const restarts = run.restarts ?? 0;
+  const waited = restarts
+    ? `${redrives} re-drive${redrives === 1 ? "" : "s"} without progress, ${restarts} of them after a restart (a worker may be crashing on one of these pairs)`
+    : `${redrives} re-drive${redrives === 1 ? "" : "s"} ${minutes >= 1 ? `${minutes} min` : `${stallMs} ms`} apart`;
+  if (run.requested) return `the run's completion did not finish after ${waited}: its completion job was lost or keeps failing`;
+  return `no result for ${run.total - run.scored} of ${run.total} pairs${pendingNames(run)} after ${waited}: their replay jobs were lost or never finish`;
+}
+
+/** " (a × m, b × m, and 3 more)": the pairs without a result, when the dispatcher knows which. */
+function pendingNames(run: TrackedRun): string {
+  if (!run.scoredPairs) return "";
+  const pending = run.scoredPairs.missing(run.total);
+  const m = run.models.length;
+  const names = pending.slice(0, NAMED_PAIRS).map((n) => pairName(run.scenarios[Math.floor(n / m)], run.models[n % m]));
+  const more = pending.length - names.length;
+  return ` (${names.join(", ")}${more > 0 ? `, and ${more} more` : ""})`;
 }

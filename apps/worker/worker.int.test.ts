@@ -2,11 +2,7 @@
 // groups. Two worker processes' worth of roles (two buses, two checkpoint stores) run a 2-model
 // run to completion; only one dispatcher leads. Needs PostgreSQL (bash infra/services/postgres.sh)
 // and Kafka (bash infra/services/kafka.sh start; KAFKA_BROKERS, default 127.0.0.1:9092).
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus } from "@verdict/infra/jobbus";
@@ -17,8 +13,7 @@ import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
 import { silentLog } from "./workerLog.js";
 import { AGENT_SCRIPT, pairEvents, runEnded, runEvents, seedRun, waitFor } from "./testing.js";
-
-const brokers = (process.env.KAFKA_BROKERS || "127.0.0.1:9092").split(",").map((b) => b.trim());
+import { agentFile, brokers, spawnWorker, type WorkerChild } from "./testingProcess.js";
 
 describe("worker on PostgreSQL and Kafka", () => {
   let db: TestDatabase;
@@ -106,31 +101,6 @@ describe("worker on PostgreSQL and Kafka", () => {
     expect(await second.acquire("lead-test")).toBe(true);
   });
 });
-
-interface WorkerChild {
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `tsx apps/worker/main.ts` as its own process, from source (the e2e tests run the bundled form). */
-function spawnWorker(env: Record<string, string>): WorkerChild {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/main.ts"], {
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: { ...process.env, KAFKA_BROKERS: brokers.join(","), VERDICT_JUDGE: "none", VERDICT_KAFKA_PARTITIONS: "2", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stderr: () => stderr, exited };
-}
-
-async function agentFile(script: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), "worker-main-")), "agent.yaml");
-  await writeFile(path, script);
-  return path;
-}
 
 describe("apps/worker/main.ts as a process", () => {
   it("starts from its environment, completes a run, and stops cleanly on SIGTERM", async () => {

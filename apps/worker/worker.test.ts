@@ -335,7 +335,7 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     await waitFor(() => runEnded(store, "r1"), 3000);
     expect(fresh.published[COMPLETE_TOPIC]).toHaveLength(1);
     const types = (await runEvents(store, "r1")).map((e) => e.type);
-    expect(types).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    expect(types).toEqual(["RunStarted", "RunCompletionRequested", "RunRedriven", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
   });
 
   it("a restart before an external run's host asked to complete scores its recorded pairs and waits for the host", async () => {
@@ -457,6 +457,8 @@ class DroppingBus extends RecordingBus {
   }
 }
 
+const ALL_PAIRS = "order_status × gpt-5-mini, order_status × claude-sonnet-5, greeting × gpt-5-mini, greeting × claude-sonnet-5, refund × gpt-5-mini, refund × claude-sonnet-5";
+
 describe("the dispatcher's watchdog", () => {
   const STALL_MS = 60_000;
   let now = Date.parse("2026-11-30T12:00:00.000Z");
@@ -488,7 +490,8 @@ describe("the dispatcher's watchdog", () => {
     await worker!.dispatcher!.sweep();
     await waitFor(() => runEnded(store, "r1"));
     expect(bus.published[REPLAY_TOPIC]).toHaveLength(12);
-    expect((await runEvents(store, "r1")).map((e) => e.type)).toEqual(["RunStarted", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
+    const types = (await runEvents(store, "r1")).map((e) => e.type);
+    expect(types).toEqual(["RunStarted", "RunRedriven", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
   });
 
   it("fails a run that makes no progress after its re-drives, once, saying why", async () => {
@@ -496,13 +499,15 @@ describe("the dispatcher's watchdog", () => {
     for (let round = 0; round < 3; round++) {
       now += STALL_MS;
       await worker!.dispatcher!.sweep();
+      // Counted when the dispatcher reads its RunRedriven back from the log.
+      if (round < 2) await waitFor(() => worker!.dispatcher!.tracked("r1")?.redrives === round + 1);
     }
     await waitFor(() => runEnded(store, "r1"));
     expect(bus.published[REPLAY_TOPIC]).toHaveLength(18); // published, then 2 re-drives
     const failed = (await runEvents(store, "r1")).filter((e) => e.type === "RunFailed");
     expect(failed).toHaveLength(1);
     expect((failed[0].data as { message: string }).message).toBe(
-      "no result for 6 of 6 pairs after 2 re-drives 1 min apart: their replay jobs were lost or never finish",
+      `no result for 6 of 6 pairs (${ALL_PAIRS}) after 2 re-drives 1 min apart: their replay jobs were lost or never finish`,
     );
     now += STALL_MS;
     await worker!.dispatcher!.sweep(); // the failed run is no longer tracked
@@ -538,5 +543,67 @@ describe("the dispatcher's watchdog", () => {
     expect(bus.published[COMPLETE_TOPIC]).toHaveLength(2);
     expect(bus.published[REPLAY_TOPIC]).toHaveLength(6); // the pairs were all scored: only the completion is re-driven
     expect((await runEvents(store, "r1")).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+  });
+
+  /** A dispatcher-only worker (a process that may die on the jobs it publishes) restarted on the same checkpoint, and the replay jobs it published. */
+  async function restartDispatcher(store: EventStore, checkpoints: MemoryCheckpointStore, said = "started"): Promise<DroppingBus> {
+    await worker?.stop();
+    const bus = new DroppingBus();
+    const lines: string[] = [];
+    const log = { info: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) };
+    await start(store, bus, { clock, watchdog, checkpoints, roles: ["dispatcher"], log });
+    await waitFor(() => lines.some((line) => line.includes(said)));
+    return bus;
+  }
+
+  it("counts each restart as a re-drive: a run restarted enough without progress gets no more jobs and is failed once stalled, naming its pairs", async () => {
+    // A worker dying on one of a run's jobs restarts into it: each restart reset the stall and
+    // published every job again, and the run stayed RUNNING for ever.
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    let bus = await restartDispatcher(store, checkpoints);
+    await seedRun(store);
+    await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    for (let restart = 1; restart <= 2; restart++) {
+      now += 1_000; // a supervisor's restart: far less than the stall time
+      bus = await restartDispatcher(store, checkpoints, "6 replay jobs published again after a restart");
+      await waitFor(() => worker!.dispatcher!.tracked("r1")?.redrives === restart);
+    }
+    now += 1_000;
+    // Re-driven enough: nothing more for a worker that may be crashing on one of the jobs.
+    bus = await restartDispatcher(store, checkpoints, "jobs not published again after a restart: re-driven 2 times without progress");
+    expect(bus.published[REPLAY_TOPIC]).toBeUndefined();
+    expect(await runEnded(store, "r1")).toBe(false);
+    now += STALL_MS; // stalled since its last re-drive: the next start fails it
+    bus = await restartDispatcher(store, checkpoints, "failed by the watchdog");
+    expect(bus.published[REPLAY_TOPIC]).toBeUndefined();
+    const events = await runEvents(store, "r1");
+    expect(events.map((e) => e.type)).toEqual(["RunStarted", "RunRedriven", "RunRedriven", "RunFailed"]);
+    expect(events[1].data).toEqual({ cause: "restart", jobs: "replay", pending: 6 });
+    expect((events[3].data as { message: string }).message).toBe(
+      `no result for 6 of 6 pairs (${ALL_PAIRS}) after 2 re-drives without progress, 2 of them after a restart (a worker may be crashing on one of these pairs): their replay jobs were lost or never finish`,
+    );
+  });
+
+  it("a restart publishes only the pairs without a result, and a run that progresses after it is not failed", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    // Only the gpt-5-mini pairs (even n) reach the consumers; the others are lost with the bus.
+    const halfBus = new (class extends RecordingBus {
+      override async publish(topic: string, jobs: Parameters<RecordingBus["publish"]>[1]): Promise<void> {
+        await super.publish(topic, jobs.filter((job) => topic !== REPLAY_TOPIC || (job.value as { n: number }).n % 2 === 0));
+      }
+    })();
+    await start(store, halfBus, { clock, watchdog, checkpoints });
+    await seedRun(store);
+    await waitFor(() => worker!.dispatcher!.tracked("r1")?.scored === 3);
+    await worker!.stop();
+    now += STALL_MS * 5; // a long deploy: the run's last result is old
+    const fresh = new RecordingBus();
+    await start(store, fresh, { clock, watchdog, checkpoints });
+    await waitFor(() => runEnded(store, "r1"));
+    expect(fresh.published[REPLAY_TOPIC].map((job) => (job.value as { n: number }).n)).toEqual([1, 3, 5]);
+    const types = (await runEvents(store, "r1")).map((e) => e.type);
+    expect(types).toEqual(["RunStarted", "RunRedriven", "RunCompletionRequested", "VerdictRecorded", "ComparisonRecorded", "RunCompleted"]);
   });
 });

@@ -39,6 +39,7 @@ export {
   RecordComparison,
   CompleteRun,
   FailRun,
+  RecordRedrive,
   RejectPair,
   RunCommand,
 } from "./run/runCommands.js";

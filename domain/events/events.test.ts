@@ -81,7 +81,7 @@ describe("eventRegistry", () => {
       [
         "CatalogImported", "CatalogRemoved", "CatalogSetMaterialized", "CatalogSetSynced", "ComparisonRecorded", "EvaluationArchived", "EvaluationCreated", "EvaluationNameReserved",
         "EvaluationUnarchived", "ReplayRecorded", "ReportImported", "ResultScored", "RunCompleted",
-        "RunCompletionRequested", "RunFailed", "RunScheduled", "RunStarted", "ScenariosMerged",
+        "RunCompletionRequested", "RunFailed", "RunRedriven", "RunScheduled", "RunStarted", "ScenariosMerged",
         "ScenariosReplaced", "VerdictRecorded",
       ].sort(),
     );

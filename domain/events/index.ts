@@ -38,6 +38,7 @@ export {
   ComparisonRecorded,
   RunCompleted,
   RunFailed,
+  RunRedriven,
   ReportImported,
 } from "./runEvents.js";
 export { ReplayRecorded, ResultScored } from "./resultEvents.js";

@@ -22,6 +22,7 @@ import {
   RunCompleted,
   RunCompletionRequested,
   RunFailed,
+  RunRedriven,
   RunStarted,
   VerdictRecorded,
 } from "./runEvents.js";
@@ -41,6 +42,7 @@ export const eventDefinitions = [
   RunScheduled,
   RunStarted,
   RunCompletionRequested,
+  RunRedriven,
   VerdictRecorded,
   ComparisonRecorded,
   RunCompleted,

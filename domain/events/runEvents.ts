@@ -54,6 +54,23 @@ export const RunCompletionRequested = defineEvent(
   z.object({ scored: z.number().int().nonnegative() }),
 );
 
+/**
+ * The dispatcher published a run's outstanding jobs again: after a restart (it leads from its
+ * checkpoint) or because the watchdog saw no progress. On the run stream, not in a process's
+ * memory, so re-drives without progress count across restarts: a worker that dies on one of a
+ * run's jobs restarts into the same job, and only a durable count lets that end with the run
+ * failed. `pending` is how many pairs had no result (0 when the job is the completion's).
+ */
+export const RunRedriven = defineEvent(
+  "RunRedriven",
+  1,
+  z.object({
+    cause: z.enum(["restart", "watchdog"]),
+    jobs: z.enum(["replay", "completion"]),
+    pending: z.number().int().nonnegative(),
+  }),
+);
+
 export const verdictData = z.object({ winner: z.string().nullable(), rationale: z.string().nullable(), judge: z.string() });
 
 /** The judge's own exchange: prompt digest, raw answer, what was parsed, usage, trace ids. */

@@ -91,10 +91,11 @@ export async function applyInTransaction(sql: Sql, events: readonly RecordedEven
   await recountRuns(sql, recount);
   const touched = [...new Set([...batch.touchedRuns, ...batch.resultRuns])].sort();
   if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint, firstOfLog);
-  return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch) };
+  return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch.latestResult) };
 }
 
-async function readProgress(sql: Sql, runIds: string[], batch: Batch): Promise<RunProgress[]> {
+/** The runs' progress as the read models hold it; `latest` gives the result a batch just scored. */
+export async function readProgress(sql: Sql, runIds: string[], latest: ReadonlyMap<string, LatestResult> = new Map()): Promise<RunProgress[]> {
   if (runIds.length === 0) return [];
   const rows = await sql.execute<Omit<RunProgress, "latest_result">>(
     `SELECT id AS run_id, tenant, status, total, completed, passed, failed, errored FROM runs
@@ -105,8 +106,8 @@ async function readProgress(sql: Sql, runIds: string[], batch: Batch): Promise<R
   for (const row of rows) {
     // A batch that scored none of the run's pairs (its start, its completion) still names the
     // last result scored, as a subscription's first message and the `progress` query do.
-    const latest = batch.latestResult.get(row.run_id) ?? (await sql.execute<LatestResult>(LATEST_RESULT_SQL, [row.run_id]))[0] ?? null;
-    progress.push({ ...row, latest_result: latest });
+    const result = latest.get(row.run_id) ?? (await sql.execute<LatestResult>(LATEST_RESULT_SQL, [row.run_id]))[0] ?? null;
+    progress.push({ ...row, latest_result: result });
   }
   return progress;
 }

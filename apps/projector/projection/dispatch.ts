@@ -27,6 +27,8 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "RunScheduled": return;
     case "RunStarted": return runStarted(sql, event, envelope, batch);
     case "RunCompletionRequested": return runCompletionRequested(sql, envelope);
+    // Only the worker's dispatcher counts re-drives (its watchdog); no table shows them.
+    case "RunRedriven": return;
     case "VerdictRecorded": return verdictRecorded(sql, event, envelope, batch);
     case "ComparisonRecorded": return comparisonRecorded(sql, event, envelope);
     case "RunCompleted": return runCompleted(sql, event, envelope, batch);

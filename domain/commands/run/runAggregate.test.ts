@@ -179,6 +179,18 @@ describe("FailRun", () => {
   });
 });
 
+describe("RecordRedrive", () => {
+  const redrive = { type: "RecordRedrive", run_id: "r1", cause: "restart", jobs: "replay", pending: 4 };
+  it("records a running run's re-drive, with its cause and the pairs still pending", () => {
+    expect(given(runAggregate, [runStarted()]).when(redrive)).toEqual([{ type: "RunRedriven", data: { cause: "restart", jobs: "replay", pending: 4 } }]);
+  });
+  it("records nothing for a run that ended (no jobs are published for it), and refuses an unknown run", () => {
+    expect(given(runAggregate, [runStarted(), completed]).when(redrive)).toEqual([]);
+    expect(() => given(runAggregate, []).when(redrive)).toThrow(expect.objectContaining({ code: "not_found" }));
+    expect(() => given(runAggregate, [runStarted()]).when({ ...redrive, cause: "boredom" })).toThrow(expect.objectContaining({ field: "cause" }));
+  });
+});
+
 describe("RejectPair", () => {
   const external = runStarted({ external: true });
   const reject = (scenario_key: string, model_label: string, problem: string) => ({ type: "RejectPair", run_id: "r1", scenario_key, model_label, problem });

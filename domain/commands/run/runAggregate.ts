@@ -151,6 +151,13 @@ function decide(state: RunState, command: RunCommand, context: DecideContext & R
     case "FailRun":
       mustRun(state, command.run_id);
       return [{ type: "RunFailed", data: { message: command.message } }];
+    case "RecordRedrive": {
+      if (state.status === "none") throw DomainError.notFound(`run ${command.run_id} not found`, "run_id");
+      // A run that ended needs no jobs: nothing is recorded, and the caller publishes nothing.
+      if (state.status !== "running") return [];
+      const { type: _t, run_id: _r, ...data } = command;
+      return [{ type: "RunRedriven", data }];
+    }
     case "RejectPair":
       return decideRejectPair(state, command);
   }

@@ -47,6 +47,19 @@ export const FailRun = z.object({ type: z.literal("FailRun"), run_id: idSchema, 
 export type FailRun = z.output<typeof FailRun>;
 
 /**
+ * The dispatcher is about to publish a run's outstanding jobs again (see RunRedriven): recorded
+ * first, so the re-drive counts even when the process dies on one of those jobs.
+ */
+export const RecordRedrive = z.object({
+  type: z.literal("RecordRedrive"),
+  run_id: idSchema,
+  cause: z.enum(["restart", "watchdog"]),
+  jobs: z.enum(["replay", "completion"]),
+  pending: z.number().int().nonnegative(),
+});
+export type RecordRedrive = z.output<typeof RecordRedrive>;
+
+/**
  * An external run's host sent a result its contract refuses (the result aggregate decided which:
  * a pair outside the selection, or a second, different replay for a recorded pair): the run fails.
  */
@@ -66,6 +79,7 @@ export const RunCommand = z.discriminatedUnion("type", [
   RecordComparison,
   CompleteRun,
   FailRun,
+  RecordRedrive,
   RejectPair,
   ImportReport,
 ]);
