@@ -10,13 +10,12 @@
 // once the host has asked, nothing else would ever publish an external run's completion job.
 // A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them. Every
 // re-drive, a restart's too, is recorded on the run stream first (RunRedriven) and counted from
-// the log, so the count survives a process that dies on one of the jobs it publishes.
+// the log, so the count survives a process that dies on one of the jobs it publishes (redrives.ts).
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.
 import {
   handleCommand,
-  loadAggregate,
   runAggregate,
   runStream,
   type Clock,
@@ -30,7 +29,8 @@ import {
   eventRegistry,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { restartAction, stallMsOf, watchdogAction, type WatchdogSettings } from "./watchdog.js";
+import { stallMsOf, type WatchdogSettings } from "./watchdog.js";
+import { Redrives } from "./redrives.js";
 import { PairSet } from "./pairSet.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
@@ -110,10 +110,16 @@ export class Dispatcher {
   readonly settled = new Promise<void>((resolve) => (this.settle = resolve));
   readonly name: string;
   private readonly names: JobNames;
+  private readonly redrives: Redrives;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? "dispatcher";
     this.names = options.names ?? jobNames();
+    this.redrives = new Redrives({
+      ...options,
+      runs: this.runs,
+      jobs: { replays: (runId, run, pairs) => this.publishReplays(runId, run, pairs), completion: (runId, tenant) => this.publishCompletion(runId, tenant) },
+    });
   }
 
   /** Runs in flight, as counted so far (for tests and diagnostics). */
@@ -222,72 +228,13 @@ export class Dispatcher {
       for (const [id, run] of Object.entries((checkpoint?.state.runs ?? {}) as Record<string, TrackedRun>)) {
         this.runs.set(id, { ...run, scoredPairs: PairSet.fromJSON(run.scoredPairs, run.total) });
       }
-      this.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
-      await this.redrive();
+      this.redrives.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
+      await this.redrives.afterRestart();
       return true;
     } catch (error) {
       this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
       return false;
     }
-  }
-
-  /**
-   * Runs in flight at the checkpoint get their jobs again: a bus that lost its jobs with the
-   * previous process (the in-memory bus) must not leave them waiting forever. Consumers treat
-   * jobs for pairs already scored, or (external runs) not recorded yet, as no-ops. An external
-   * run the host asked to complete gets its completion job: the host's retry appends nothing,
-   * so nothing else would publish it again. Each is a re-drive (restartAction): a run re-driven
-   * enough without progress gets no more jobs, and is failed once stalled. The counts are the
-   * checkpoint's; re-drives recorded after it are counted as the log is followed again.
-   */
-  private async redrive(): Promise<void> {
-    const now = this.options.clock.now().getTime();
-    for (const [runId, run] of [...this.runs]) {
-      if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
-      const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
-      if (action.kind === "fail") await this.failStalled(runId, run, action.message);
-      else if (action.kind === "redrive") await this.publishAgain(runId, run, "restart");
-      else this.options.log.info(`run ${runId}: jobs not published again after a restart: re-driven ${run.redrives} times without progress`);
-    }
-  }
-
-  /**
-   * Whether the run stream records a completion request. A checkpoint saved before external
-   * runs' requests were tracked says `requested: false` for a run stuck after its request.
-   */
-  private async completionAsked(runId: string): Promise<boolean> {
-    return (await loadAggregate(this.options.store, runAggregate, runStream(runId))).state.completionRequested;
-  }
-
-  /**
-   * A run's outstanding jobs once more: its completion job if asked for, else the replay jobs of
-   * pairs without a result. Recorded first (RunRedriven), so the re-drive counts even when this
-   * process dies on one of the jobs; a run that ended meanwhile records and gets nothing.
-   */
-  private async publishAgain(runId: string, run: TrackedRun, cause: "restart" | "watchdog"): Promise<void> {
-    const pending = run.requested ? [] : (run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n));
-    if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
-    run.lastRedriveAt = this.options.clock.now().getTime(); // counted when the log brings the event back
-    const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
-    if (run.requested) {
-      await this.publishCompletion(runId, run.tenant);
-      this.options.log.info(`run ${runId}: completion job published again ${why}`);
-      return;
-    }
-    await this.publishReplays(runId, run, pending);
-    this.options.log.info(`run ${runId}: ${pending.length} replay jobs published again ${why} (${run.scored} already scored)`);
-  }
-
-  /** Appends RunRedriven; false when the run already ended (nothing to publish). */
-  private async recordRedrive(runId: string, run: TrackedRun, cause: "restart" | "watchdog", pending: number): Promise<boolean> {
-    const handled = await handleCommand(
-      this.options.store,
-      runAggregate,
-      runStream(runId),
-      { type: "RecordRedrive", run_id: runId, cause, jobs: run.requested ? "completion" : "replay", pending },
-      { clock: this.options.clock, ids: this.options.ids, context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" } },
-    );
-    return handled.events.length > 0;
   }
 
   private async publishReplays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
@@ -302,40 +249,14 @@ export class Dispatcher {
     this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`)), every);
   }
 
-  /** When any run last made progress (the watchdog fails no run while the workers are busy). */
-  private progressAnywhereAt: number | undefined;
-
-  /** The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough. */
+  /** The watchdog's round, public for tests that do not wait for its timer (redrives.ts). */
   async sweep(): Promise<void> {
-    const now = this.options.clock.now().getTime();
-    for (const [runId, run] of [...this.runs]) {
-      const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
-      if (action.kind === "redrive") {
-        await this.publishAgain(runId, run, "watchdog");
-      } else if (action.kind === "fail") {
-        await this.failStalled(runId, run, action.message);
-      }
-    }
-  }
-
-  private async failStalled(runId: string, run: TrackedRun, message: string): Promise<void> {
-    try {
-      await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, {
-        clock: this.options.clock,
-        ids: this.options.ids,
-        context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" },
-      });
-      this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);
-      this.runs.delete(runId);
-    } catch (error) {
-      // It ended meanwhile (its end event untracks it), or the store failed: the next round retries.
-      this.options.log.info(`run ${runId}: not failed by the watchdog (${(error as Error).message})`);
-    }
+    await this.redrives.sweep();
   }
 
   /** Position and counts together, serialized so saves land in order. */
   private save(): Promise<void> {
-    const snapshot = { position: this.position, state: { runs: Object.fromEntries(this.runs), progressAnywhereAt: this.progressAnywhereAt } };
+    const snapshot = { position: this.position, state: { runs: Object.fromEntries(this.runs), progressAnywhereAt: this.redrives.progressAnywhereAt } };
     const count = this.unsaved;
     this.unsaved = 0;
     this.lastSave = Date.now();
@@ -357,7 +278,7 @@ export class Dispatcher {
       const runId = recorded.streamId.slice("result-".length, recorded.streamId.lastIndexOf("."));
       const run = this.runs.get(runId);
       if (!run) return; // a run that ended, or one this dispatcher never saw start
-      this.progressed(run, recorded);
+      this.redrives.progressed(run, recorded);
       if (recorded.type === "ResultScored") return this.scored(runId, run, recorded);
       if (recorded.type !== "ReplayRecorded" || !run.external) return;
     }
@@ -370,7 +291,7 @@ export class Dispatcher {
       case "RunCompletionRequested":
         return this.completionRequested(recorded);
       case "RunRedriven":
-        return this.redriven(recorded, event.data.cause);
+        return this.redrives.redriven(recorded, event.data.cause);
       case "RunCompleted":
       case "RunFailed":
         this.runs.delete(recorded.streamId.slice("run-".length));
@@ -440,35 +361,11 @@ export class Dispatcher {
     const runId = recorded.streamId.slice("run-".length);
     const run = this.runs.get(runId);
     if (!run) return;
-    this.progressed(run, recorded);
+    this.redrives.progressed(run, recorded);
     if (!run.external) return;
     await this.publishCompletion(runId, run.tenant);
     // Saved with the checkpoint: a restart or the watchdog publishes the completion job again.
     run.requested = true;
-  }
-
-  /** Progress as recorded: the same after a restart, which reads the event again. */
-  private progressed(run: TrackedRun, recorded: RecordedEvent): void {
-    run.lastProgressAt = this.recordedAt(recorded);
-    run.redrives = 0;
-    run.restarts = 0;
-    run.lastRedriveAt = undefined;
-    this.progressAnywhereAt = Math.max(this.progressAnywhereAt ?? -Infinity, run.lastProgressAt);
-  }
-
-  /** A re-drive, counted from the log: the count outlives the process that published the jobs. */
-  private redriven(recorded: RecordedEvent, cause: "restart" | "watchdog"): void {
-    const run = this.runs.get(recorded.streamId.slice("run-".length));
-    if (!run) return;
-    run.redrives = (run.redrives ?? 0) + 1;
-    if (cause === "restart") run.restarts = (run.restarts ?? 0) + 1;
-    run.lastRedriveAt = this.recordedAt(recorded);
-  }
-
-  /** When the event was recorded (epoch ms); this dispatcher's clock for one without the time. */
-  private recordedAt(recorded: RecordedEvent): number {
-    const at = Date.parse((recorded.metadata as { recorded_at?: string }).recorded_at ?? "");
-    return Number.isNaN(at) ? this.options.clock.now().getTime() : at;
   }
 
   private async publishCompletion(runId: string, tenant: string): Promise<void> {

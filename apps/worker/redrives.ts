@@ -1,0 +1,143 @@
+// The dispatcher's re-drives: the runs in flight get their outstanding jobs again when a
+// dispatcher takes the lead (a bus may have lost them with the previous process) and when the
+// watchdog finds them stalled, and a run re-driven enough without progress is failed. What to do
+// with each run is decided in watchdog.ts (restartAction, watchdogAction and the failure message);
+// this carries it out. Every re-drive is recorded on the run stream first (RunRedriven) and
+// counted back from the log, with each run's progress timed by when it was recorded, so the
+// counts survive a process that dies on one of the jobs it publishes.
+import { handleCommand, loadAggregate, runAggregate, runStream, type RecordedEvent } from "@verdict/domain";
+import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
+import { restartAction, watchdogAction } from "./watchdog.js";
+
+type RedriveCause = "restart" | "watchdog";
+
+/** How the dispatcher publishes a run's jobs; a re-drive publishes the same jobs again. */
+export interface RunJobs {
+  replays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void>;
+  completion(runId: string, tenant: string): Promise<void>;
+}
+
+export interface RedriveOptions extends Pick<DispatcherOptions, "store" | "clock" | "ids" | "log" | "actor" | "watchdog"> {
+  /** The dispatcher's runs in flight, shared: a run failed here is no longer tracked there. */
+  runs: Map<string, TrackedRun>;
+  jobs: RunJobs;
+}
+
+export class Redrives {
+  /** When any run last made progress (the watchdog fails no run while the workers are busy). */
+  progressAnywhereAt: number | undefined;
+
+  constructor(private readonly options: RedriveOptions) {}
+
+  /**
+   * Runs in flight at the checkpoint get their jobs again: a bus that lost its jobs with the
+   * previous process (the in-memory bus) must not leave them waiting forever. Consumers treat
+   * jobs for pairs already scored, or (external runs) not recorded yet, as no-ops. An external
+   * run the host asked to complete gets its completion job: the host's retry appends nothing,
+   * so nothing else would publish it again. Each is a re-drive (restartAction): a run re-driven
+   * enough without progress gets no more jobs, and is failed once stalled. The counts are the
+   * checkpoint's; re-drives recorded after it are counted as the log is followed again.
+   */
+  async afterRestart(): Promise<void> {
+    const now = this.options.clock.now().getTime();
+    for (const [runId, run] of [...this.options.runs]) {
+      if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
+      const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
+      if (action.kind === "fail") await this.failStalled(runId, run, action.message);
+      else if (action.kind === "redrive") await this.publishAgain(runId, run, "restart");
+      else this.options.log.info(`run ${runId}: jobs not published again after a restart: re-driven ${run.redrives} times without progress`);
+    }
+  }
+
+  /** The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough. */
+  async sweep(): Promise<void> {
+    const now = this.options.clock.now().getTime();
+    for (const [runId, run] of [...this.options.runs]) {
+      const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
+      if (action.kind === "redrive") {
+        await this.publishAgain(runId, run, "watchdog");
+      } else if (action.kind === "fail") {
+        await this.failStalled(runId, run, action.message);
+      }
+    }
+  }
+
+  /** Progress as recorded: the same after a restart, which reads the event again. */
+  progressed(run: TrackedRun, recorded: RecordedEvent): void {
+    run.lastProgressAt = this.recordedAt(recorded);
+    run.redrives = 0;
+    run.restarts = 0;
+    run.lastRedriveAt = undefined;
+    this.progressAnywhereAt = Math.max(this.progressAnywhereAt ?? -Infinity, run.lastProgressAt);
+  }
+
+  /** A re-drive, counted from the log: the count outlives the process that published the jobs. */
+  redriven(recorded: RecordedEvent, cause: RedriveCause): void {
+    const run = this.options.runs.get(recorded.streamId.slice("run-".length));
+    if (!run) return;
+    run.redrives = (run.redrives ?? 0) + 1;
+    if (cause === "restart") run.restarts = (run.restarts ?? 0) + 1;
+    run.lastRedriveAt = this.recordedAt(recorded);
+  }
+
+  /**
+   * Whether the run stream records a completion request. A checkpoint saved before external
+   * runs' requests were tracked says `requested: false` for a run stuck after its request.
+   */
+  private async completionAsked(runId: string): Promise<boolean> {
+    return (await loadAggregate(this.options.store, runAggregate, runStream(runId))).state.completionRequested;
+  }
+
+  /**
+   * A run's outstanding jobs once more: its completion job if asked for, else the replay jobs of
+   * pairs without a result. Recorded first (RunRedriven), so the re-drive counts even when this
+   * process dies on one of the jobs; a run that ended meanwhile records and gets nothing.
+   */
+  private async publishAgain(runId: string, run: TrackedRun, cause: RedriveCause): Promise<void> {
+    const pending = run.requested ? [] : (run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n));
+    if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
+    run.lastRedriveAt = this.options.clock.now().getTime(); // counted when the log brings the event back
+    const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
+    if (run.requested) {
+      await this.options.jobs.completion(runId, run.tenant);
+      this.options.log.info(`run ${runId}: completion job published again ${why}`);
+      return;
+    }
+    await this.options.jobs.replays(runId, run, pending);
+    this.options.log.info(`run ${runId}: ${pending.length} replay jobs published again ${why} (${run.scored} already scored)`);
+  }
+
+  /** Appends RunRedriven; false when the run already ended (nothing to publish). */
+  private async recordRedrive(runId: string, run: TrackedRun, cause: RedriveCause, pending: number): Promise<boolean> {
+    const handled = await handleCommand(
+      this.options.store,
+      runAggregate,
+      runStream(runId),
+      { type: "RecordRedrive", run_id: runId, cause, jobs: run.requested ? "completion" : "replay", pending },
+      this.commandContext(run),
+    );
+    return handled.events.length > 0;
+  }
+
+  private async failStalled(runId: string, run: TrackedRun, message: string): Promise<void> {
+    try {
+      await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, this.commandContext(run));
+      this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);
+      this.options.runs.delete(runId);
+    } catch (error) {
+      // It ended meanwhile (its end event untracks it), or the store failed: the next round retries.
+      this.options.log.info(`run ${runId}: not failed by the watchdog (${(error as Error).message})`);
+    }
+  }
+
+  /** Commands on a run's stream come from the dispatcher, in the run's tenant. */
+  private commandContext(run: TrackedRun) {
+    return { clock: this.options.clock, ids: this.options.ids, context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" } };
+  }
+
+  /** When the event was recorded (epoch ms); this dispatcher's clock for one without the time. */
+  private recordedAt(recorded: RecordedEvent): number {
+    const at = Date.parse((recorded.metadata as { recorded_at?: string }).recorded_at ?? "");
+    return Number.isNaN(at) ? this.options.clock.now().getTime() : at;
+  }
+}
