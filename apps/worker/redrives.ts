@@ -5,7 +5,7 @@
 // this carries it out. Every re-drive is recorded on the run stream first (RunRedriven) and
 // counted back from the log, with each run's progress timed by when it was recorded, so the
 // counts survive a process that dies on one of the jobs it publishes.
-import { handleCommand, loadAggregate, runAggregate, runStream, type RecordedEvent } from "@verdict/domain";
+import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type RecordedEvent } from "@verdict/domain";
 import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
 import { restartAction, watchdogAction } from "./watchdog.js";
 
@@ -120,6 +120,10 @@ export class Redrives {
   }
 
   private async failStalled(runId: string, run: TrackedRun, message: string): Promise<void> {
+    if (await this.movedSinceTracked(runId, run)) {
+      this.options.log.info(`run ${runId}: not failed by the watchdog: it progressed after what this dispatcher has read of the log so far`);
+      return;
+    }
     try {
       await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, this.commandContext(run));
       this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);
@@ -128,6 +132,25 @@ export class Redrives {
       // It ended meanwhile (its end event untracks it), or the store failed: the next round retries.
       this.options.log.info(`run ${runId}: not failed by the watchdog (${(error as Error).message})`);
     }
+  }
+
+  /**
+   * Whether the log holds progress the tracked run does not show yet: an event on a pair without
+   * a result recorded after its last known progress, or a completion request. Asked before any
+   * failure, because the tracked run may be behind the log: a dispatcher taking the lead decides
+   * from its checkpoint before it reads on, and the watchdog's rounds run while it catches up, so
+   * a run whose pairs were all scored while no dispatcher led was failed as stalled. Only a run
+   * about to fail pays these reads (one event per pair without a result).
+   */
+  private async movedSinceTracked(runId: string, run: TrackedRun): Promise<boolean> {
+    if (!run.requested && (await this.completionAsked(runId))) return true;
+    const since = run.lastProgressAt ?? -Infinity;
+    const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
+    for (const n of pending) {
+      const [last] = await this.options.store.readStream(resultStream(runId, n), { from: "end", direction: "backwards", limit: 1 });
+      if (last !== undefined && this.recordedAt(last) > since) return true;
+    }
+    return false;
   }
 
   /** Commands on a run's stream come from the dispatcher, in the run's tenant. */

@@ -585,6 +585,33 @@ describe("the dispatcher's watchdog", () => {
     );
   });
 
+  it("a run re-driven to the limit whose pairs were all scored while no dispatcher led is completed, not failed, when one leads again", async () => {
+    // The restart decided from the checkpoint alone, before reading the log after it: a run at
+    // its re-drive limit was failed as stalled though every pair had a result.
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    const unread = new RecordingBus(); // a dispatcher alone: its jobs reach no consumer
+    await start(store, unread, { clock, watchdog, checkpoints, roles: ["dispatcher"] });
+    await seedRun(store);
+    await waitFor(() => (unread.published[REPLAY_TOPIC]?.length ?? 0) === 6);
+    for (let round = 1; round <= 2; round++) {
+      now += STALL_MS;
+      await worker!.dispatcher!.sweep();
+      await waitFor(() => worker!.dispatcher!.tracked("r1")?.redrives === round);
+    }
+    await worker!.stop();
+    // The dispatcher is down; replay workers take the jobs and score every pair.
+    const replays = new RecordingBus();
+    await start(store, replays, { clock, watchdog, checkpoints, roles: ["replay"] });
+    await replays.publish(REPLAY_TOPIC, unread.published[REPLAY_TOPIC].slice(0, 6));
+    for (let n = 0; n < 6; n++) await waitFor(async () => (await pairEvents(store, "r1", n)).some((e) => e.type === "ResultScored"));
+    await worker!.stop();
+    now += STALL_MS * 5; // back after a deploy longer than the stall time
+    await start(store, new RecordingBus(), { clock, watchdog, checkpoints, roles: ["dispatcher", "complete"] });
+    await waitFor(() => runEnded(store, "r1"));
+    expect((await runEvents(store, "r1")).map((e) => e.type).at(-1)).toBe("RunCompleted");
+  });
+
   it("a restart publishes only the pairs without a result, and a run that progresses after it is not failed", async () => {
     const store = createMemoryEventStore();
     const checkpoints = new MemoryCheckpointStore();
