@@ -2,6 +2,7 @@
 // `tsx apps/projector/main.ts [run|rebuild]` from source.
 //   run      follow the log from the checkpoint, publishing progress (default)
 //   rebuild  truncate every read model and replay the whole log, print the checksum, exit
+//            (a rebuild of more than 2 s reports its progress on stderr)
 // Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under VERDICT_HOME/events.
 // Read models: VERDICT_READ_DATABASE_URL, else DATABASE_URL, else that same embedded PGlite (the
 // embedded default keeps the log and the read models in one database, as `verdict start` does).
@@ -16,6 +17,7 @@ import { join } from "node:path";
 import { readModelChecksum } from "./db/checksum.js";
 import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
+import { rebuildSayingProgress } from "./rebuildProgress.js";
 import { rejectionLine } from "./projection/rejections.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
@@ -62,7 +64,7 @@ async function main(command: string): Promise<void> {
   };
   if (command === "rebuild") {
     const started = Date.now();
-    const applied = await projector.rebuild();
+    const applied = await rebuildSayingProgress(projector, (line) => console.error(line));
     const checksum = await readModelChecksum(read.sql.sql());
     console.log(JSON.stringify({ rebuilt: applied, ms: Date.now() - started, checksum }, null, 2));
     await shutdown();

@@ -82,8 +82,11 @@ export interface Projector {
    * `onProgress` hears the running count after each batch.
    */
   catchUp(onProgress?: (applied: number) => void): Promise<number>;
-  /** Truncates every read model and the checkpoint, then replays the whole log. */
-  rebuild(): Promise<number>;
+  /**
+   * Truncates every read model and the checkpoint, then replays the whole log; `onProgress` hears
+   * the running count after each batch (from 0 again if a refused batch restarts the rebuild).
+   */
+  rebuild(onProgress?: (applied: number) => void): Promise<number>;
   checkpoint(): Promise<LogPosition | null>;
   /** Resolves once the projector has committed up to `position` (read-your-writes for the API). */
   waitFor(position: LogPosition, timeoutMs?: number): Promise<void>;
@@ -191,8 +194,8 @@ export function createProjector(options: ProjectorOptions): Projector {
    * over. Only such batches get savepoints: thousands of them in one transaction would slow
    * every other reader of a PostgreSQL server for as long as the rebuild runs.
    */
-  async function rebuild(): Promise<number> {
-    if (options.logSharesDatabase) return rebuildBatchByBatch();
+  async function rebuild(onProgress?: (applied: number) => void): Promise<number> {
+    if (options.logSharesDatabase) return rebuildBatchByBatch(onProgress);
     const refusedBatches = new Set<string>();
     for (;;) {
       let current: string | null = null;
@@ -215,6 +218,7 @@ export function createProjector(options: ProjectorOptions): Projector {
             } else {
               count += (await applyInTransaction(sql, events, applyOptions)).applied;
             }
+            onProgress?.(count);
             after = events[events.length - 1].position;
           }
         });
@@ -229,14 +233,14 @@ export function createProjector(options: ProjectorOptions): Projector {
     }
   }
 
-  async function rebuildBatchByBatch(): Promise<number> {
+  async function rebuildBatchByBatch(onProgress?: (applied: number) => void): Promise<number> {
     await database.transaction(async (sql) => {
       await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
       await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
       await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
     });
     committed = null;
-    return catchUp();
+    return catchUp(onProgress);
   }
 
   function waitFor(position: LogPosition, timeoutMs = 10_000, readStored = true): Promise<void> {

@@ -5,12 +5,19 @@ import { READ_MODEL_TABLES, type ReadModelTable } from "./tables.js";
 
 export type ReadModelChecksum = Record<ReadModelTable, { rows: number; md5: string }>;
 
+/**
+ * Each row is hashed on its own and only the 32-character row digests are joined: joining the rows'
+ * text made one value as large as the table, which past PostgreSQL's 1 GB value limit (106k
+ * results with big answers) failed with "out of memory" after the rebuild had committed.
+ */
+export function tableDigestQuery(table: (typeof READ_MODEL_TABLES)[number]): string {
+  return `SELECT count(*) AS rows, md5(coalesce(string_agg(md5(t::text), '' ORDER BY ${table.orderBy}), '')) AS md5 FROM ${table.name} t`;
+}
+
 export async function readModelChecksum(sql: Sql): Promise<ReadModelChecksum> {
   const out = {} as ReadModelChecksum;
   for (const table of READ_MODEL_TABLES) {
-    const [row] = await sql.execute<{ rows: string; md5: string | null }>(
-      `SELECT count(*) AS rows, md5(coalesce(string_agg(t::text, E'\\n' ORDER BY ${table.orderBy}), '')) AS md5 FROM ${table.name} t`,
-    );
+    const [row] = await sql.execute<{ rows: string; md5: string | null }>(tableDigestQuery(table));
     out[table.name] = { rows: Number(row.rows), md5: row.md5 ?? "" };
   }
   return out;
