@@ -5,6 +5,7 @@ export { byteLimit, createApiServer, type ApiServer, type ApiServerOptions } fro
 export { DEFAULT_LIMITS, type ApiDeps, type ApiLimits, type ApiReadModels, type ApiContext } from "./server/context.js";
 export { apiLimitsFromEnv } from "./server/limitsFromEnv.js";
 export { ApiError, type ApiErrorCode } from "./server/errors.js";
+export { jsonOrTooLarge } from "./server/tooLargeJson.js";
 export { buildApiSchema } from "./schema/buildApiSchema.js";
 export { printApiSchema } from "./schema/printApiSchema.js";
 export * from "./auth/index.js";

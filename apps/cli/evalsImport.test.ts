@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createEvaluation, importedRunId } from "@verdict/domain";
 import { claimHome, openEventStore, platformMode, Resources } from "./platform.js";
 import { cli, exampleRun } from "./testing.js";
@@ -127,5 +127,24 @@ describe("verdict evals import", () => {
     const fresh = { VERDICT_HOME: join(dir, "fresh") };
     expect(await cli(["evals", "import", join(dir, "ok.json"), "--evaluation", evaluationId], fresh)).toMatchObject({ code: 2, stderr: expect.stringContaining("not found") });
     expect(existsSync(fresh.VERDICT_HOME)).toBe(false);
+  }, 60_000);
+  it("refuses a report too large for one JSON document naming what to do instead, not with V8's RangeError (exit 1)", async () => {
+    const runId = importedRunId("demo", "ci-huge");
+    expect((await cli(["evals", "import", await file("huge.json", { ...envelope(0.7), run_id: "ci-huge" }), "--evaluation", evaluationId], env)).code).toBe(0);
+    // A 2,000 x 5 run with ~62 KB a pair is over V8's ~512 MB string limit: its envelope, as JSON.stringify meets it.
+    const stringify = JSON.stringify;
+    const spy = vi.spyOn(JSON, "stringify").mockImplementation((value, ...rest) => {
+      if ((value as { run_id?: unknown } | null)?.run_id === "ci-huge") throw new RangeError("Invalid string length");
+      return stringify(value, ...(rest as [never]));
+    });
+    try {
+      expect(await cli(["report", runId, "--format", "json"], env)).toEqual({
+        code: 1, stdout: "",
+        stderr: "verdict report failed: the run's report is too large to send as one JSON document (over 512 MB); use --format md or --format html, or page run { results(first:, after:) } over the API",
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await cli(["report", runId, "--format", "md"], env)).code).toBe(0);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // a run's report rebuilt from the configured event store with the API's own functions, so the
 // bytes equal the HTTP export's (GET .../report, report.md, report.json).
 import { evaluationAggregate, evaluationStream, loadAggregate } from "@verdict/domain";
-import { loadByHandle, loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
+import { jsonOrTooLarge, loadByHandle, loadRunHistory, rebuildReport, reportEnvelope } from "@verdict/api";
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
@@ -11,6 +11,9 @@ import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./tenant.js";
 import { themeFlag } from "./themeFlag.js";
+
+/** What a report too large for one JSON document (over V8's ~512 MB string limit) is read as instead. */
+const JSON_INSTEAD = "use --format md or --format html, or page run { results(first:, after:) } over the API";
 
 export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("report", argv, FLAG_SPECS.report);
@@ -31,7 +34,8 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
     if (format === "json") {
       const head = history.record?.started ?? history.imported;
       const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(head?.evaluation_id ?? ""));
-      text = `${JSON.stringify(reportEnvelope(history, state.name ?? head?.evaluation_id ?? "", state.agent ?? "agent"), null, 2)}\n`;
+      const envelope = reportEnvelope(history, state.name ?? head?.evaluation_id ?? "", state.agent ?? "agent");
+      text = `${jsonOrTooLarge(envelope, "the run's report", JSON_INSTEAD, 2)}\n`;
     } else {
       const report = rebuildReport(history);
       text = format === "md" ? report.toMarkdown() : report.toHtml({ theme });

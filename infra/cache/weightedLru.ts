@@ -53,6 +53,20 @@ export class WeightedLru<V> {
     this.#evict();
   }
 
+  /** Adds `weight` to an entry's (a part of it just loaded), then evicts. */
+  addWeight(key: string, weight: number): void {
+    const slot = this.#slots.get(key);
+    if (!slot) return;
+    slot.weight += weight;
+    this.#weight += weight;
+    this.#evict();
+  }
+
+  /** An entry's weight, undefined when it is not kept. */
+  weightOf(key: string): number | undefined {
+    return this.#slots.get(key)?.weight;
+  }
+
   delete(key: string): void {
     const slot = this.#slots.get(key);
     if (!slot) return;

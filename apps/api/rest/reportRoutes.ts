@@ -9,6 +9,7 @@ import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isStorableText, isValidId, loadAggregate, TEXT_RULE, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
+import { jsonOrTooLarge, PAGE_INSTEAD } from "../server/tooLargeJson.js";
 import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
 import { loadByHandle, type RunHistory } from "../report/runEvents.js";
 import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
@@ -87,7 +88,8 @@ async function sendEnvelope(req: Request, res: Response, context: ApiContext, lo
   const runId = located.history.runId;
   const report = await runReport(context, runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
   const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
-  send(req, res, located, "json", "application/json; charset=utf-8", `${JSON.stringify(envelope, null, 2)}\n`);
+  const text = jsonOrTooLarge(envelope, "the run's report", PAGE_INSTEAD, 2);
+  send(req, res, located, "json", "application/json; charset=utf-8", `${text}\n`);
 }
 
 export function reportRouter(): Router {

@@ -23,6 +23,7 @@ import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
 import { refuseBodyNotUtf8 } from "./utf8Body.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
+import { refusingTooLarge } from "./tooLargeJson.js";
 import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
 import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
@@ -185,7 +186,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     // Its cache is one for every tenant; requests that name a persisted query are refused before
     // they get here (persistedQueries.ts), and this keeps any that did from reaching a cache.
     persistedQueries: false,
-    stringifyResult: caching.stringifyResult,
+    // An answer over V8's string limit is PAYLOAD_TOO_LARGE, not an internal error (tooLargeJson.ts).
+    stringifyResult: refusingTooLarge(caching.stringifyResult),
     // The process that hosts the server owns shutdown order (API first, databases last).
     stopOnTerminationSignals: false,
     plugins: [

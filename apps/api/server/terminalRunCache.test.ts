@@ -28,43 +28,52 @@ describe("TerminalRunCache", () => {
     expect(await cache.whenTerminal("acme", "r1", "run", row)).toMatchObject({ n: 3 });
   });
 
-  it("forgets the least recently used runs once the runs kept hold more results than the limit", async () => {
-    const cache = new TerminalRunCache({ maxResults: 5_000 });
-    let loads = 0;
-    const load = async () => ++loads;
-    await cache.read("acme", "big-1", "COMPLETED", "results", load, 3_000);
-    await cache.read("acme", "small", "COMPLETED", "results", load, 1_000);
+  /** A load that counts its calls and answers `chars` characters (2 bytes each, as estimated). */
+  const counting = (chars: number) => {
+    const load = async () => {
+      load.calls += 1;
+      return "x".repeat(chars);
+    };
+    load.calls = 0;
+    return load;
+  };
+
+  it("forgets the least recently used runs once the runs kept hold more bytes than the limit", async () => {
+    const cache = new TerminalRunCache({ maxBytes: 10_000 });
+    const [big1, small, big2] = [counting(3_000), counting(1_000), counting(3_000)];
+    await cache.read("acme", "big-1", "COMPLETED", "results", big1);
+    await cache.read("acme", "small", "COMPLETED", "results", small);
     expect(cache.size).toBe(2);
-    // 3,000 + 1,000 + 3,000 > 5,000: the oldest (big-1) goes, the small one stays.
-    await cache.read("acme", "big-2", "COMPLETED", "results", load, 3_000);
+    // 6,000 + 2,000 + 6,000 bytes > 10,000: the oldest (big-1) goes, the small one stays.
+    await cache.read("acme", "big-2", "COMPLETED", "results", big2);
     expect(cache.size).toBe(2);
-    expect(await cache.read("acme", "small", "COMPLETED", "results", load, 1_000)).toBe(2);
-    expect(await cache.read("acme", "big-2", "COMPLETED", "results", load, 3_000)).toBe(3);
-    expect(await cache.read("acme", "big-1", "COMPLETED", "results", load, 3_000)).toBe(4);
+    for (const [id, load] of [["small", small], ["big-2", big2], ["big-1", big1]] as const) await cache.read("acme", id, "COMPLETED", "results", load);
+    expect([small.calls, big2.calls, big1.calls]).toEqual([1, 1, 2]);
   });
 
-  it("keeps the most recent run even when it alone is over the limit", async () => {
-    const cache = new TerminalRunCache({ maxResults: 100 });
-    let loads = 0;
-    const load = async () => ++loads;
-    await cache.read("acme", "huge", "COMPLETED", "results", load, 10_000);
-    expect(await cache.read("acme", "huge", "COMPLETED", "results", load, 10_000)).toBe(1);
-    await cache.read("acme", "other", "COMPLETED", "results", load, 10);
+  it("serves a run over the byte budget alone and does not keep it (a ~620 MB run sat in an idle API)", async () => {
+    const cache = new TerminalRunCache({ maxBytes: 10_000 });
+    const [huge, small] = [counting(6_000), counting(100)];
+    await cache.read("acme", "small", "COMPLETED", "results", small);
+    expect(await cache.read("acme", "huge", "COMPLETED", "results", huge)).toHaveLength(6_000);
+    expect(await cache.read("acme", "huge", "COMPLETED", "results", huge)).toHaveLength(6_000);
+    expect(huge.calls).toBe(2);
+    await cache.read("acme", "small", "COMPLETED", "results", small);
+    expect(small.calls).toBe(1); // the huge one did not push it out
     expect(cache.size).toBe(1);
-    expect(await cache.read("acme", "huge", "COMPLETED", "results", load, 10_000)).toBe(3);
   });
 
-  it("learns a run's size from a terminal value and counts it once", async () => {
-    const cache = new TerminalRunCache({ maxResults: 5_000 });
-    const row = (id: string) => async () => ({ id, status: "COMPLETED", total: 3_000 });
-    await cache.whenTerminal("acme", "r1", "run", row("r1"), (r) => r.total);
-    // More fields of the same run do not add its results again.
-    await cache.read("acme", "r1", "COMPLETED", "results", async () => [], 3_000);
-    await cache.read("acme", "r1", "COMPLETED", "summaries", async () => [], 3_000);
-    await cache.read("acme", "r2", "COMPLETED", "results", async () => [], 1_000);
-    expect(cache.size).toBe(2);
-    await cache.whenTerminal("acme", "r3", "run", row("r3"), (r) => r.total);
-    expect(cache.size).toBe(2);
+  it("weighs a run by every field kept of it, a row read whenTerminal too", async () => {
+    const cache = new TerminalRunCache({ maxBytes: 10_000 });
+    const row = { id: "r1", status: "COMPLETED", notes: "x".repeat(2_000) };
+    await cache.whenTerminal("acme", "r1", "run", async () => row);
+    await cache.read("acme", "r1", "COMPLETED", "results", counting(1_000));
+    expect(cache.size).toBe(1);
+    // ~4,000 + 2,000 + 5,000 bytes > 10,000: the run is over the budget and goes.
+    const history = counting(2_500);
+    await cache.read("acme", "r1", "COMPLETED", "history", history);
+    await cache.read("acme", "r1", "COMPLETED", "history", history);
+    expect(history.calls).toBe(2);
   });
 
   it("does not keep a failed load", async () => {

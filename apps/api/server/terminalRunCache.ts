@@ -2,37 +2,41 @@
 // what the API reads about one (its row, results, summaries, history, rebuilt report) is kept in
 // memory for the runs read most recently. Runs still going are always read fresh.
 //
-// The bound is on results as well as on runs: what is kept about a run grows with its results
-// (its history alone is every event of every pair, ~5 KB a result with the rest), so eight
-// 1,000 x 3 runs held ~110 MB, and an embedded process that served one run after another grew by
-// ~15 MB a run until it had eight. The most recently read run is always kept, however large.
+// The bound is on bytes as well as on runs: each field kept weighs an estimate of what it holds
+// (estimatedBytes.ts: its answers, tool outputs and metadata), as it is loaded. Weighed by result
+// count (~5 KB a result, assumed) and with the most recent run always kept, an idle API that had
+// read a ~620 MB run (2,000 x 5, ~62 KB a pair) sat at 1.7 GB until another run was read. A run
+// over the byte budget alone is served and not kept: the next read loads it again.
 //
 // A run's fields are a fixed set of names ("results", "fixItems", "html:dark", ...), never text a
 // caller chose: filtered reads (results(fault:), fixItems(model:)) filter the cached full list.
 // Keyed by their arguments, one run read with a new 1.5 MB `fault` each time grew the process by
-// ~1.5 MB a request, and the run read most recently is never evicted. `maxFieldsPerRun` is the
-// backstop should a field keyed by an argument come back: past it, reads load without keeping.
+// ~1.5 MB a request. `maxFieldsPerRun` is the backstop should a field keyed by an argument come
+// back: past it, reads load without keeping.
 import { WeightedLru } from "@verdict/infra/cache";
+import { estimatedBytes } from "./estimatedBytes.js";
 
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "completed", "failed"]);
 
 export interface TerminalRunCacheLimits {
   /** At most this many runs are kept (default 8). */
   maxRuns?: number;
-  /** The runs kept hold at most this many results, unless the most recent alone holds more (default 5,000). */
-  maxResults?: number;
+  /** The runs kept hold about this many bytes at most; a run over it alone is not kept (default 64 MB). */
+  maxBytes?: number;
   /** At most this many fields are kept a run (default 32; the API reads about a dozen). */
   maxFieldsPerRun?: number;
 }
 
 export class TerminalRunCache {
-  /** Per run, what was read about it by field; weighed by the run's results. */
+  /** Per run, what was read about it by field; weighed by the estimated bytes of its fields. */
   readonly #runs: WeightedLru<Map<string, Promise<unknown>>>;
   readonly #maxFields: number;
+  readonly #maxBytes: number;
 
-  constructor({ maxRuns = 8, maxResults = 5_000, maxFieldsPerRun = 32 }: TerminalRunCacheLimits = {}) {
-    this.#runs = new WeightedLru({ maxEntries: maxRuns, maxWeight: maxResults });
+  constructor({ maxRuns = 8, maxBytes = 64 * 1024 ** 2, maxFieldsPerRun = 32 }: TerminalRunCacheLimits = {}) {
+    this.#runs = new WeightedLru({ maxEntries: maxRuns, maxWeight: maxBytes });
     this.#maxFields = maxFieldsPerRun;
+    this.#maxBytes = maxBytes;
   }
 
   /** How many runs are kept now (for tests and metrics). */
@@ -52,51 +56,57 @@ export class TerminalRunCache {
     return fields.has(field) || fields.size < this.#maxFields;
   }
 
-  /** The run's fields, touched as most recently used (created when asked); `results` weighs it. */
-  #entry(tenant: string, runId: string, create: boolean, results = 0): Map<string, Promise<unknown>> | undefined {
-    const key = `${tenant}\u0000${runId}`;
+  /** The run's fields, touched as most recently used (created when asked). */
+  #entry(tenant: string, runId: string, create: boolean): Map<string, Promise<unknown>> | undefined {
+    const key = runKey(tenant, runId);
     let fields = this.#runs.get(key);
-    if (fields) {
-      this.#runs.weighAtLeast(key, results);
-    } else if (create) {
+    if (!fields && create) {
       fields = new Map();
-      this.#runs.set(key, fields, results);
+      this.#runs.set(key, fields, 0);
     }
     return fields;
   }
 
-  /**
-   * Something that says the run's status itself (its row, its history): cached once terminal.
-   * `resultsOf` says how many results the run has, from the value, for the results limit.
-   */
-  async whenTerminal<T extends { status: string }>(
-    tenant: string,
-    runId: string,
-    field: string,
-    load: () => Promise<T | null>,
-    resultsOf: (value: T) => number = () => 0,
-  ): Promise<T | null> {
+  /** Adds a field's bytes, just loaded, to its run's weight; a run over the budget alone is dropped. */
+  #weigh(tenant: string, runId: string, fields: Map<string, Promise<unknown>>, value: unknown): void {
+    const key = runKey(tenant, runId);
+    if (this.#runs.get(key) !== fields) return; // evicted (or replaced) while it loaded
+    const bytes = estimatedBytes(value);
+    // Dropped before it is weighed: weighed first, it would push out every other run on its way.
+    if ((this.#runs.weightOf(key) ?? 0) + bytes > this.#maxBytes) this.#runs.delete(key);
+    else this.#runs.addWeight(key, bytes);
+  }
+
+  /** Something that says the run's status itself (its row, its history): cached once terminal. */
+  async whenTerminal<T extends { status: string }>(tenant: string, runId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
     const cached = this.#entry(tenant, runId, false)?.get(field);
     if (cached) return cached as Promise<T>;
     const value = await load();
     if (value && TERMINAL_STATUSES.has(value.status)) {
-      const fields = this.#entry(tenant, runId, true, resultsOf(value))!;
-      if (this.#room(fields, field)) fields.set(field, Promise.resolve(value));
+      const fields = this.#entry(tenant, runId, true)!;
+      if (this.#room(fields, field) && !fields.has(field)) {
+        fields.set(field, Promise.resolve(value));
+        this.#weigh(tenant, runId, fields, value);
+      }
     }
     return value;
   }
 
-  /** Anything read about a run whose status (and result count) is known: cached when terminal, else loaded. */
-  read<T>(tenant: string, runId: string, status: string, field: string, load: () => Promise<T>, results = 0): Promise<T> {
+  /** Anything read about a run whose status is known: cached when terminal, else loaded. */
+  read<T>(tenant: string, runId: string, status: string, field: string, load: () => Promise<T>): Promise<T> {
     if (!TERMINAL_STATUSES.has(status)) return load();
-    const entry = this.#entry(tenant, runId, true, results)!;
+    const entry = this.#entry(tenant, runId, true)!;
     let found = entry.get(field) as Promise<T> | undefined;
     if (!found && !this.#room(entry, field)) return load();
     if (!found) {
       found = load();
       entry.set(field, found);
-      found.catch(() => entry.delete(field));
+      found.then((value) => this.#weigh(tenant, runId, entry, value), () => entry.delete(field));
     }
     return found;
   }
+}
+
+function runKey(tenant: string, runId: string): string {
+  return `${tenant}\u0000${runId}`;
 }

@@ -51,7 +51,7 @@ async function runFixItems(run: RunRow, model: string | null, context: ApiContex
 
 /** Read fresh while the run goes on; kept once it has ended (see TerminalRunCache). */
 function cached<T>(context: ApiContext, run: RunRow, field: string, load: () => Promise<T>): Promise<T> {
-  return context.runCache.read(context.principal.tenant, run.id, run.status, field, load, run.total);
+  return context.runCache.read(context.principal.tenant, run.id, run.status, field, load);
 }
 
 /**
@@ -84,7 +84,7 @@ export class RunResolver {
   @Query(() => RunNode, { description: "A run of the tenant's; NOT_FOUND otherwise." })
   async run(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
     const tenant = context.principal.tenant;
-    const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id), (row) => row.total);
+    const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id));
     if (!run) throw notFound("run", id);
     context.responseTrace?.statuses.push(run.status);
     return run as unknown as RunNode;

@@ -2,7 +2,7 @@
 import type { Report } from "@verdict/domain";
 import { memo, type ApiContext } from "../../server/context.js";
 import { rebuildReport } from "../../report/rebuildReport.js";
-import { historyResultCount, loadRunHistory, type RunHistory } from "../../report/runEvents.js";
+import { loadRunHistory, type RunHistory } from "../../report/runEvents.js";
 
 /**
  * The run's events (cached once it has ended: a finished run's history never changes). A run
@@ -11,14 +11,14 @@ import { historyResultCount, loadRunHistory, type RunHistory } from "../../repor
 export function runHistory(context: ApiContext, runId: string, field = "id"): Promise<RunHistory> {
   const tenant = context.principal.tenant;
   return memo(context, `history:${runId}`, async () =>
-    (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId, { tenants: context.deps.readModels, field }), historyResultCount)) as RunHistory);
+    (await context.runCache.whenTerminal(tenant, runId, "history", () => loadRunHistory(context.deps.store, tenant, runId, { tenants: context.deps.readModels, field }))) as RunHistory);
 }
 
 /** The run's report, rebuilt once a request (a running run's fields and pages read the same one). */
 export function runReport(context: ApiContext, runId: string): Promise<Report> {
   return memo(context, `report:${runId}`, async () => {
     const history = await runHistory(context, runId);
-    return context.runCache.read(context.principal.tenant, runId, history.status, "report", async () => rebuildReport(history), historyResultCount(history));
+    return context.runCache.read(context.principal.tenant, runId, history.status, "report", async () => rebuildReport(history));
   });
 }
 
@@ -30,5 +30,5 @@ export function runReport(context: ApiContext, runId: string): Promise<Report> {
 export async function runReportHtml(context: ApiContext, runId: string, theme: "light" | "dark" | null): Promise<string> {
   const history = await runHistory(context, runId);
   const render = async () => (await runReport(context, runId)).toHtml({ theme });
-  return context.runCache.read(context.principal.tenant, runId, history.status, `html:${theme ?? "system"}`, render, historyResultCount(history));
+  return context.runCache.read(context.principal.tenant, runId, history.status, `html:${theme ?? "system"}`, render);
 }
