@@ -1,6 +1,8 @@
-// About how much memory a value loaded from the database or the log holds: its strings at two
-// bytes a character (V8 keeps non-Latin-1 text as UTF-16), 8 bytes a number or slot, 16 an
-// object. Rough on purpose; it only has to tell a 62 KB-a-pair run from a small one. A run's
+// About how much memory a value loaded from the database or the log holds: its strings at a byte
+// a character (V8 keeps Latin-1 text, most of a run's, a byte a character; counting two, with the
+// same answer counted again in each field that holds it, kept no run of 2,000 x 5 with 1 KB
+// answers), 8 bytes a number or slot, 16 an object. Rough on purpose; it only has to tell a
+// 62 KB-a-pair run from a small one. A run's
 // answers and tool outputs are its weight: counting its results (~5 KB each, assumed) kept a
 // ~620 MB run as if it held 50 MB.
 
@@ -11,7 +13,7 @@ export function estimatedBytes(value: unknown): number {
   let bytes = 0;
   while (pending.length > 0) {
     const next = pending.pop();
-    if (typeof next === "string") bytes += 2 * next.length;
+    if (typeof next === "string") bytes += next.length;
     else if (next === null || typeof next !== "object") bytes += 8;
     else if (ArrayBuffer.isView(next)) bytes += next.byteLength;
     else if (!seen.has(next)) {

@@ -28,7 +28,7 @@ describe("TerminalRunCache", () => {
     expect(await cache.whenTerminal("acme", "r1", "run", row)).toMatchObject({ n: 3 });
   });
 
-  /** A load that counts its calls and answers `chars` characters (2 bytes each, as estimated). */
+  /** A load that counts its calls and answers `chars` characters (a byte each, as estimated). */
   const counting = (chars: number) => {
     const load = async () => {
       load.calls += 1;
@@ -40,7 +40,7 @@ describe("TerminalRunCache", () => {
 
   it("forgets the least recently used runs once the runs kept hold more bytes than the limit", async () => {
     const cache = new TerminalRunCache({ maxBytes: 10_000 });
-    const [big1, small, big2] = [counting(3_000), counting(1_000), counting(3_000)];
+    const [big1, small, big2] = [counting(6_000), counting(2_000), counting(6_000)];
     await cache.read("acme", "big-1", "COMPLETED", "results", big1);
     await cache.read("acme", "small", "COMPLETED", "results", small);
     expect(cache.size).toBe(2);
@@ -53,24 +53,39 @@ describe("TerminalRunCache", () => {
 
   it("serves a run over the byte budget alone and does not keep it (a ~620 MB run sat in an idle API)", async () => {
     const cache = new TerminalRunCache({ maxBytes: 10_000 });
-    const [huge, small] = [counting(6_000), counting(100)];
+    const [huge, small] = [counting(12_000), counting(200)];
     await cache.read("acme", "small", "COMPLETED", "results", small);
-    expect(await cache.read("acme", "huge", "COMPLETED", "results", huge)).toHaveLength(6_000);
-    expect(await cache.read("acme", "huge", "COMPLETED", "results", huge)).toHaveLength(6_000);
+    expect(await cache.read("acme", "huge", "COMPLETED", "results", huge)).toHaveLength(12_000);
+    expect(await cache.read("acme", "huge", "COMPLETED", "results", huge)).toHaveLength(12_000);
     expect(huge.calls).toBe(2);
     await cache.read("acme", "small", "COMPLETED", "results", small);
     expect(small.calls).toBe(1); // the huge one did not push it out
     expect(cache.size).toBe(1);
   });
 
+  it("keeps a run of ordinary size by default: 2,000 x 5 pairs whose 1 KB answers its history holds four times", async () => {
+    // Estimated at two bytes a character, such a history (the answers in each event and in each
+    // parsed copy) passed the old 64 MB default, and every report read of the run reloaded it.
+    const cache = new TerminalRunCache();
+    const answer = "a".repeat(1_000);
+    const history = async () => {
+      history.calls += 1;
+      return Array.from({ length: 10_000 }, () => ({ replay: answer, scored: answer, parsedReplay: answer, parsedScored: answer }));
+    };
+    history.calls = 0;
+    await cache.read("acme", "r1", "COMPLETED", "history", history);
+    await cache.read("acme", "r1", "COMPLETED", "history", history);
+    expect(history.calls).toBe(1);
+  });
+
   it("weighs a run by every field kept of it, a row read whenTerminal too", async () => {
     const cache = new TerminalRunCache({ maxBytes: 10_000 });
-    const row = { id: "r1", status: "COMPLETED", notes: "x".repeat(2_000) };
+    const row = { id: "r1", status: "COMPLETED", notes: "x".repeat(4_000) };
     await cache.whenTerminal("acme", "r1", "run", async () => row);
-    await cache.read("acme", "r1", "COMPLETED", "results", counting(1_000));
+    await cache.read("acme", "r1", "COMPLETED", "results", counting(2_000));
     expect(cache.size).toBe(1);
     // ~4,000 + 2,000 + 5,000 bytes > 10,000: the run is over the budget and goes.
-    const history = counting(2_500);
+    const history = counting(5_000);
     await cache.read("acme", "r1", "COMPLETED", "history", history);
     await cache.read("acme", "r1", "COMPLETED", "history", history);
     expect(history.calls).toBe(2);

@@ -21,7 +21,7 @@ export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "FAI
 export interface TerminalRunCacheLimits {
   /** At most this many runs are kept (default 8). */
   maxRuns?: number;
-  /** The runs kept hold about this many bytes at most; a run over it alone is not kept (default 64 MB). */
+  /** The runs kept hold about this many bytes at most; a run over it alone is not kept (default 256 MB). */
   maxBytes?: number;
   /** At most this many fields are kept a run (default 32; the API reads about a dozen). */
   maxFieldsPerRun?: number;
@@ -33,7 +33,7 @@ export class TerminalRunCache {
   readonly #maxFields: number;
   readonly #maxBytes: number;
 
-  constructor({ maxRuns = 8, maxBytes = 64 * 1024 ** 2, maxFieldsPerRun = 32 }: TerminalRunCacheLimits = {}) {
+  constructor({ maxRuns = 8, maxBytes = 256 * 1024 ** 2, maxFieldsPerRun = 32 }: TerminalRunCacheLimits = {}) {
     this.#runs = new WeightedLru({ maxEntries: maxRuns, maxWeight: maxBytes });
     this.#maxFields = maxFieldsPerRun;
     this.#maxBytes = maxBytes;
