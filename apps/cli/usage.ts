@@ -43,7 +43,9 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       Lists API keys: id, tenant, role, name, created and revoked (never the key or its hash).`,
   "keys revoke": `  keys revoke ID
       Revokes a key by its id (from keys list): the API refuses it from then on. Revoking a
-      revoked key changes nothing (exit 0); an unknown id is exit 2.`,
+      revoked key by its id changes nothing (exit 0); an unknown id is exit 2. Given the whole
+      key instead, revokes it when it is a valid key; otherwise (unknown, revoked already, or a
+      secret that does not match) exit 2, never printing the key.`,
 };
 
 const ENVIRONMENT = `Environment
