@@ -119,6 +119,7 @@ export class Dispatcher {
       ...options,
       runs: this.runs,
       jobs: { replays: (runId, run, pairs) => this.publishReplays(runId, run, pairs), completion: (runId, tenant) => this.publishCompletion(runId, tenant) },
+      readPosition: () => this.position,
     });
   }
 

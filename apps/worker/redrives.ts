@@ -5,7 +5,8 @@
 // this carries it out. Every re-drive is recorded on the run stream first (RunRedriven) and
 // counted back from the log, with each run's progress timed by when it was recorded, so the
 // counts survive a process that dies on one of the jobs it publishes.
-import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type RecordedEvent } from "@verdict/domain";
+import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type LogPosition, type RecordedEvent } from "@verdict/domain";
+import { comparePositions } from "@verdict/infra/eventstore";
 import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
 import { restartAction, watchdogAction } from "./watchdog.js";
 
@@ -21,6 +22,8 @@ export interface RedriveOptions extends Pick<DispatcherOptions, "store" | "clock
   /** The dispatcher's runs in flight, shared: a run failed here is no longer tracked there. */
   runs: Map<string, TrackedRun>;
   jobs: RunJobs;
+  /** Where the dispatcher has read the log to (null: nothing read yet). */
+  readPosition: () => LogPosition | null;
 }
 
 export class Redrives {
@@ -136,19 +139,22 @@ export class Redrives {
 
   /**
    * Whether the log holds progress the tracked run does not show yet: an event on a pair without
-   * a result recorded after its last known progress, or a completion request. Asked before any
+   * a result past where the dispatcher has read, or a completion request. Asked before any
    * failure, because the tracked run may be behind the log: a dispatcher taking the lead decides
    * from its checkpoint before it reads on, and the watchdog's rounds run while it catches up, so
-   * a run whose pairs were all scored while no dispatcher led was failed as stalled. Only a run
-   * about to fail pays these reads (one event per pair without a result).
+   * a run whose pairs were all scored while no dispatcher led was failed as stalled. By log
+   * position, not recorded time: times are not in log order (a replay recorded after a failed
+   * scoring keeps its earlier time; hosts' clocks differ), and a run whose pair carried an earlier
+   * time than the last one read was never failed. Only a run about to fail pays these reads (one
+   * event per pair without a result).
    */
   private async movedSinceTracked(runId: string, run: TrackedRun): Promise<boolean> {
     if (!run.requested && (await this.completionAsked(runId))) return true;
-    const since = run.lastProgressAt ?? -Infinity;
+    const read = this.options.readPosition();
     const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
     for (const n of pending) {
       const [last] = await this.options.store.readStream(resultStream(runId, n), { from: "end", direction: "backwards", limit: 1 });
-      if (last !== undefined && this.recordedAt(last) > since) return true;
+      if (last !== undefined && (read === null || comparePositions(last.position, read) > 0)) return true;
     }
     return false;
   }

@@ -3,6 +3,7 @@ import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { judgeFromSpec, ScriptedJudge } from "@verdict/infra/judges";
 import { startFakeModelProvider } from "@verdict/infra/testing";
+import { handleCommand, loadAggregate, pairStream, resultAggregate, runAggregate, runStream } from "@verdict/domain";
 import type { AgentRuntime, ConsumeOptions, DeliveredJob, EventStore, JobConsumer } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
@@ -610,6 +611,30 @@ describe("the dispatcher's watchdog", () => {
     await start(store, new RecordingBus(), { clock, watchdog, checkpoints, roles: ["dispatcher", "complete"] });
     await waitFor(() => runEnded(store, "r1"));
     expect((await runEvents(store, "r1")).map((e) => e.type).at(-1)).toBe("RunCompleted");
+  });
+
+  it("fails a stalled run whose last recorded pair carries an earlier time than one recorded before it", async () => {
+    // Recorded times are not in log order (a replay kept after a failed scoring has the time it
+    // was taken; hosts' clocks differ): checked by time, such a run was never failed.
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    await start(store, bus, { clock, watchdog, roles: ["dispatcher"] });
+    await seedRun(store);
+    await waitFor(() => bus.published[REPLAY_TOPIC]?.length === 6);
+    const run = (await loadAggregate(store, runAggregate, runStream("r1"))).state;
+    const record = (scenario: string, model: string, at: number) =>
+      handleCommand(store, resultAggregate, pairStream(run, scenario, model),
+        { type: "RecordReplay", run_id: "r1", scenario_key: scenario, model_label: model, replay: { answer: "an answer long enough to pass" } },
+        { clock: { now: () => new Date(at) }, ids: testIds, context: { tenant: "acme", actor: "worker" }, decideContext: { run } });
+    await record("refund", GPT.label, now + 1_000);
+    await record("refund", CLAUDE.label, now + 500); // appended last, timed 500 ms earlier
+    await waitFor(() => worker!.dispatcher!.tracked("r1")?.lastProgressAt === now + 500);
+    for (let round = 1; round <= 3; round++) {
+      now += STALL_MS + 1_000;
+      await worker!.dispatcher!.sweep();
+      if (round <= 2) await waitFor(() => worker!.dispatcher!.tracked("r1")?.redrives === round);
+    }
+    expect((await runEvents(store, "r1")).map((e) => e.type)).toEqual(["RunStarted", "RunRedriven", "RunRedriven", "RunFailed"]);
   });
 
   it("a restart publishes only the pairs without a result, and a run that progresses after it is not failed", async () => {
