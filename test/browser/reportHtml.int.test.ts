@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelSpec, Runner, Scenario, type Report } from "@verdict/domain";
+import { renderReportHtml } from "../../domain/report/html/index.js";
 import { buildLongTextReport, buildSampleReport, HOSTILE_ANSWER, LONG_LABEL } from "./reportFixture.js";
 
 const CHROMIUM = process.env.VERDICT_CHROMIUM ?? "/usr/bin/chromium";
@@ -177,6 +178,19 @@ describe("HTML report in headless Chromium", () => {
       await copies(`#scenario-${key} button[data-copy]`, report.scenarioMarkdown(key));
     }
     expect(requests).toEqual([PAGE_URL]);
+    await context.close();
+  });
+
+  it("copies a Markdown source that starts with a byte order mark as it is", async () => {
+    // TextDecoder drops a leading U+FEFF unless told not to: the copy lost it, and every range
+    // sliced from such a source would have been one unit off.
+    const verdict = "\uFEFF## Verdict";
+    const html = renderReportHtml(report.toJSON() as unknown as Parameters<typeof renderReportHtml>[0], { theme: "light", markdown: { verdict } as Parameters<typeof renderReportHtml>[1]["markdown"] });
+    const { context, page } = await open(html, { clipboard: "granted" });
+    const button = page.locator('button[data-copy="md-verdict"]');
+    await button.click();
+    await expect.poll(() => button.textContent(), { timeout: 5_000 }).toBe("Copied");
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(verdict);
     await context.close();
   });
 

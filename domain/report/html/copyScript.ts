@@ -65,7 +65,8 @@ export const COPY_SCRIPT = [
   "      var binary = atob(element.textContent);",
   "      var bytes = new Uint8Array(binary.length);",
   "      for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);",
-  "      decoded[id] = new TextDecoder().decode(bytes);",
+  // ignoreBOM: by default a leading U+FEFF is dropped, and the text would not be the Markdown.
+  '      decoded[id] = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);',
   "    }",
   "    return decoded[id];",
   "  }",
