@@ -22,6 +22,11 @@ describe("escapeHtml", () => {
     expect(escapeHtml("日本 <b>")).toBe("&#26085;&#26412; &lt;b&gt;");
   });
 
+  it("shows a NUL as U+FFFD (the HTML parser would drop it, and `x\\0y` would read `xy`)", () => {
+    expect(escapeHtml("x\u0000y")).toBe("x&#65533;y");
+    expect(escapeHtml("\u0000<")).toBe("&#65533;&lt;");
+  });
+
   it("does not double-escape an entity that was text", () => {
     expect(escapeHtml("&lt;script&gt;")).toBe("&amp;lt;script&amp;gt;");
   });

@@ -6,7 +6,9 @@
 
 import { Buffer } from "node:buffer";
 
-const SPECIAL = /[&<>"'\u0100-\uffff]/;
+// NUL too: the HTML parser drops it from text, so an answer's `x\0y` read `xy` on the page.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what it finds
+const SPECIAL = /[\u0000&<>"'\u0100-\uffff]/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -36,6 +38,7 @@ function escapeFrom(text: string): string {
       else if (c === 62) entity = "&gt;";
       else if (c === 34) entity = "&quot;";
       else if (c === 39) entity = "&#39;";
+      else if (c === 0) entity = "&#65533;"; // shown as the replacement character, not dropped
       else continue;
     } else if (c >= 0xd800 && c <= 0xdfff) {
       wide = true;
