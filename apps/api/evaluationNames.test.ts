@@ -1,6 +1,8 @@
 // createEvaluation keeps an evaluation name unique per agent of a tenant (reference-platform §1),
 // whichever way the evaluation is made: scenarios given, or a catalog set.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import type { EventStore } from "@verdict/domain";
 import { CATALOG_YAML, startPlatform, type Platform } from "./testing/harness.js";
 
 let p: Platform;
@@ -58,5 +60,30 @@ describe("createEvaluation: a name is unique per agent", () => {
     const globex = await create(p.keys.globexWrite, { agent: "A", name: "Orders" });
     expect(globex.body.errors).toBeUndefined();
     expect(await names(p.keys.globexWrite)).toEqual(["A/Orders"]);
+  });
+});
+
+describe("createEvaluation from a catalog set, several identical calls at once", () => {
+  it("answers every call with the one evaluation they made", async () => {
+    // An evaluation's creation lands a moment after its name's reservation (as on PostgreSQL
+    // under load): the calls that lost the reservation answered CONFLICT "its creation has not
+    // finished", where the same call a moment later answers the evaluation.
+    const memory = createMemoryEventStore();
+    const store: EventStore = {
+      ...memory,
+      append: async (streamId, events, options) => {
+        if (streamId.startsWith("evaluation-")) await new Promise((resolve) => setTimeout(resolve, 100));
+        return memory.append(streamId, events, options);
+      },
+    };
+    const racing = await startPlatform({ store });
+    try {
+      expect((await racing.gql(racing.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML })).body.errors).toBeUndefined();
+      const answers = await Promise.all([1, 2, 3].map(() => racing.gql(racing.keys.acmeWrite, CREATE, { set: "support_desk/triage/smoke" })));
+      for (const answer of answers) expect(answer.body.errors).toBeUndefined();
+      expect(new Set(answers.map((a) => a.body.data.createEvaluation.evaluationId)).size).toBe(1);
+    } finally {
+      await racing.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectTyp
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  catalogAggregate, catalogStream, createEvaluation, DEFAULT_CRITERIA, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream,
+  catalogAggregate, catalogStream, createEvaluation, DEFAULT_CRITERIA, isDomainError, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream,
   eventSchemas, handleCommand, isBlank, loadAggregate, materializeCatalogSet, stableJson, type MaterializeRequest,
 } from "@verdict/domain";
 import { listPage } from "@verdict/projector";
@@ -175,6 +175,26 @@ async function catalogSetEvaluation(
   return { evaluationId: holder, pinned: { judge: recorded?.judge ?? null, criteria: recorded?.criteria ?? null } };
 }
 
+/**
+ * The set's evaluation that another call is creating this moment, once it is recorded (null when
+ * `error` is not that race, or the creation has not landed within 2 s). Two identical
+ * createEvaluation(fromCatalogSet) at once (CI shards setting up one set) both passed the check
+ * above before either wrote; the loser's name reservation then found the name held by a creation
+ * not yet recorded and answered CONFLICT "its creation has not finished", where a repeat a moment
+ * later answers the same evaluation.
+ */
+async function evaluationBeingCreated(
+  context: ApiContext, input: CreateEvaluationInput, base: { name: string; agent?: string; catalog: CatalogRef }, error: unknown,
+): Promise<{ evaluationId: string; pinned: Pinned } | null> {
+  if (!isDomainError(error) || error.code !== "conflict" || error.field !== "name") return null;
+  for (let waited = 0; waited < 2_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const created = await catalogSetEvaluation(context, input, base);
+    if (created) return created;
+  }
+  return null;
+}
+
 // createEvaluation's input fields, as the command (snake_case) or a check (bare) names them.
 const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
   ["agent", "name", "judgeKind", "judgeModel", "criteria", "threshold", "compareModels", "scenariosText", "scenarios", "fromCatalogSet", "includeProductionOnly"].flatMap(
@@ -272,7 +292,15 @@ export class EvaluationResolver {
       ...(input.compareModels ? { compare_models: compareModels(input.compareModels) } : {}),
     };
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
-    const { evaluation: handled } = await createEvaluation(context.deps.store, command, options);
+    let handled: Awaited<ReturnType<typeof createEvaluation>>["evaluation"];
+    try {
+      ({ evaluation: handled } = await createEvaluation(context.deps.store, command, options));
+    } catch (error) {
+      if (!("catalog" in base)) throw error;
+      const concurrent = await evaluationBeingCreated(context, input, base, error);
+      if (!concurrent) throw error;
+      return this.#materialize(input, context, concurrent.evaluationId, base.catalog, concurrent.pinned);
+    }
     if ("catalog" in base) {
       // Named here: kept over the set's at every sync. Not named: the set's, whatever it becomes.
       const named = { judge: input.judgeKind || input.judgeModel ? (judge ?? null) : null, criteria: input.criteria ?? null } as Pinned;
