@@ -118,7 +118,15 @@ describe("a whole key given to a keys command", () => {
         quiet(refused);
       }
       // Anywhere else, in any keys command: refused before any message could quote it.
-      for (const argv of [["keys", "revoke", keyId, key], ["keys", "list", "--tenant", key], ["keys", "create", "--tenant", key, "--role", "read"], ["keys", "create", "--tenant", "acme", "--role", "read", `--name=${key}`], ["keys", "create", "--tenant", "acme", "--role", key]]) {
+      // Beside other arguments, revoke says to pass it alone (it said keys are never arguments).
+      for (const argv of [["keys", "revoke", keyId, key], ["keys", "revoke", key, "--tenant", "acme"], ["keys", "revoke", "--tenant", "acme", key]]) {
+        const refused = await cli(argv, env);
+        expect(refused, argv.join(" ")).toEqual({
+          code: 2, stdout: "",
+          stderr: "verdict keys revoke: a whole API key was given with other arguments (values not shown): pass the key, or its id, alone (keys revoke takes no flags)",
+        });
+      }
+      for (const argv of [["keys", "list", "--tenant", key], ["keys", "create", "--tenant", key, "--role", "read"], ["keys", "create", "--tenant", "acme", "--role", "read", `--name=${key}`], ["keys", "create", "--tenant", "acme", "--role", key]]) {
         const refused = await cli(argv, env);
         expect(refused, argv.join(" ")).toMatchObject({ code: 2, stdout: "" });
         expect(refused.stderr).toBe(`verdict ${argv.slice(0, 2).join(" ")}: an argument is a whole API key (value not shown): a key is a secret, never an argument; to name a key, ${passTheId}`);

@@ -91,6 +91,11 @@ export async function keysList(argv: readonly string[], io: Io, env: NodeJS.Proc
 
 export async function keysRevoke(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   if (argv.length === 1 && WHOLE_KEY.test(argv[0])) return revokeWholeKey(argv[0], io, env);
+  // A whole key beside anything else (`--tenant T`): the general refusal said keys are never
+  // arguments, though revoke takes one alone.
+  if (argv.length > 1 && argv.some((arg) => WHOLE_KEY.test(arg))) {
+    throw new CliError("verdict keys revoke: a whole API key was given with other arguments (values not shown): pass the key, or its id, alone (keys revoke takes no flags)");
+  }
   refuseWholeKeys("keys revoke", argv);
   const flags = parseFlags("keys revoke", argv, FLAG_SPECS["keys revoke"]);
   const keyId = flags.positionals[0];
