@@ -1,24 +1,17 @@
 // A long `projector rebuild` reports how far it has come (main.ts sends the lines to stderr); a
 // quick one says nothing. The clock is the test's: one second passes whenever it is read.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
 import type { EventStore } from "@verdict/domain";
 import { createProjector } from "./projector.js";
 import { rebuildSayingProgress } from "./rebuildProgress.js";
-import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
+import { useTestReadModels } from "./testing/useTestReadModels.js";
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair } from "./testing/runFixture.js";
 
-let read: OrmReadModels;
+const read = useTestReadModels();
 let store: EventStore;
 
-beforeAll(async () => {
-  read = await openTestReadModels();
-});
-afterAll(async () => {
-  await read?.close();
-});
 beforeEach(async () => {
-  await resetReadModels(read);
   store = createMemoryEventStore({ now: () => new Date("2026-11-30T12:00:00Z") });
   const deps = commandDeps("acme");
   await createEvaluation(store, deps, "e1", ["a", "b"]);
@@ -36,7 +29,7 @@ describe("rebuildSayingProgress", () => {
   it("says how many events it has applied when the rebuild outlasts the interval, then that it is done", async () => {
     const total = (await store.readAll()).length;
     const lines: string[] = [];
-    const projector = createProjector({ store, orm: read.orm, batchSize: 2 });
+    const projector = createProjector({ store, orm: read().orm, batchSize: 2 });
     expect(await rebuildSayingProgress(projector, (line) => lines.push(line), { everyMs: 1_500, now: tickingClock() })).toBe(total);
     const progress = lines.filter((line) => line.startsWith("projector: rebuilding the read models from the event log: "));
     expect(progress.length).toBeGreaterThanOrEqual(1);
@@ -45,14 +38,14 @@ describe("rebuildSayingProgress", () => {
 
   it("says nothing when the rebuild ends within the interval", async () => {
     const lines: string[] = [];
-    const projector = createProjector({ store, orm: read.orm, batchSize: 2 });
+    const projector = createProjector({ store, orm: read().orm, batchSize: 2 });
     await rebuildSayingProgress(projector, (line) => lines.push(line), { everyMs: 60_000 });
     expect(lines).toEqual([]);
   });
 
   it("hears every batch's running count from a rebuild in one transaction", async () => {
     const counts: number[] = [];
-    const total = await createProjector({ store, orm: read.orm, batchSize: 2 }).rebuild((applied) => counts.push(applied));
+    const total = await createProjector({ store, orm: read().orm, batchSize: 2 }).rebuild((applied) => counts.push(applied));
     expect(counts.length).toBeGreaterThan(1);
     expect(counts).toEqual([...counts].sort((x, y) => x - y));
     expect(counts.at(-1)).toBe(total);
