@@ -3,22 +3,18 @@
 // holds, before the API answers and the example runs: a mutation would otherwise wait for its
 // projection behind the whole backlog, and give up after 30 s. A long catch-up says how far it
 // has come; an up-to-date home (one read of the log) says nothing.
+import { sayingProgress, type ProgressWording } from "@verdict/projector";
 import type { Io } from "./io.js";
 
 export interface CatchingUp {
   catchUp(onProgress?: (applied: number) => void): Promise<number>;
 }
 
-export async function catchUpReadModels(projector: CatchingUp, io: Io, options: { everyMs?: number; now?: () => number } = {}): Promise<number> {
-  const everyMs = options.everyMs ?? 2_000;
-  const now = options.now ?? Date.now;
-  const started = now();
-  let lastSaid = started;
-  const applied = await projector.catchUp((count) => {
-    if (now() - lastSaid < everyMs) return;
-    lastSaid = now();
-    io.out(`verdict: projecting the event log into the read models: ${count} events so far`);
-  });
-  if (lastSaid !== started) io.out(`verdict: read models up to date (${applied} events projected in ${((now() - started) / 1000).toFixed(1)} s)`);
-  return applied;
+export function catchUpReadModels(projector: CatchingUp, io: Io, options: { everyMs?: number; now?: () => number } = {}): Promise<number> {
+  return sayingProgress((onProgress) => projector.catchUp(onProgress), CATCH_UP_WORDING, (line) => io.out(line), options);
 }
+
+const CATCH_UP_WORDING: ProgressWording = {
+  sofar: (count) => `verdict: projecting the event log into the read models: ${count} events so far`,
+  done: (applied, seconds) => `verdict: read models up to date (${applied} events projected in ${seconds} s)`,
+};
