@@ -97,7 +97,7 @@ export class Redrives {
    * process dies on one of the jobs; a run that ended meanwhile records and gets nothing.
    */
   private async publishAgain(runId: string, run: TrackedRun, cause: RedriveCause): Promise<void> {
-    const pending = run.requested ? [] : (run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n));
+    const pending = run.requested ? [] : pendingPairs(run);
     if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
     run.lastRedriveAt = this.options.clock.now().getTime(); // counted when the log brings the event back
     const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
@@ -151,7 +151,7 @@ export class Redrives {
   private async movedSinceTracked(runId: string, run: TrackedRun): Promise<boolean> {
     if (!run.requested && (await this.completionAsked(runId))) return true;
     const read = this.options.readPosition();
-    const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
+    const pending = pendingPairs(run);
     for (const n of pending) {
       const [last] = await this.options.store.readStream(resultStream(runId, n), { from: "end", direction: "backwards", limit: 1 });
       if (last !== undefined && (read === null || comparePositions(last.position, read) > 0)) return true;
@@ -169,4 +169,9 @@ export class Redrives {
     const at = Date.parse((recorded.metadata as { recorded_at?: string }).recorded_at ?? "");
     return Number.isNaN(at) ? this.options.clock.now().getTime() : at;
   }
+}
+
+/** The run's pairs without a result; every pair when an older checkpoint did not track which. */
+function pendingPairs(run: TrackedRun): number[] {
+  return run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
 }
