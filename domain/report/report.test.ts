@@ -137,6 +137,15 @@ describe("Report Markdown", () => {
     expect(html).toContain("<small>$0.0020 (judge ~$0.000200)</small>");
   });
 
+  it("names the criteria every answer was scored on in the page's footer, in scoring order", async () => {
+    const scenarios = [new Scenario({ key: "s1", prompt: "Question" })];
+    const models = [ModelSpec.parse("m1", { defaultProvider: "openai" })];
+    const criteria = [{ key: "min_length", type: "min_length", config: { chars: 5 } }, { key: "response_present", type: "response_present" }];
+    const report = await new Runner({ scenarios, models, criteria, replay: () => ({ answer: "A complete answer." }) }).run();
+    const footer = report.toHtml().split("<footer>")[1];
+    expect(footer).toContain("<span>criteria min length · response present</span>");
+  });
+
   it("writes a sum of costs as the Markdown does on every part of the page (float noise rounded away)", async () => {
     // 0.000009 + 0.000991 is 0.0009999999999999998 in floating point: $0.001000 unrounded.
     const costs = [0.000009, 0.000991];
