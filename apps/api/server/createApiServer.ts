@@ -24,6 +24,7 @@ import { refuseBodyNotUtf8 } from "./utf8Body.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { refusingTooLarge } from "./tooLargeJson.js";
+import { AnswerBudget } from "./answerBudget.js";
 import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
 import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
@@ -92,7 +93,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const caching = responseCaching(deps, schema, options.responseCache ?? new ResponseCache());
-  const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({ principal, deps: d, runCache, cache: new Map() });
+  const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({
+    principal, deps: d, runCache, cache: new Map(), answerBudget: new AnswerBudget(limits.maxAnswerBytes),
+  });
   const app = express();
   const httpServer = createServer(app);
   // A socket message is held to the HTTP body limit (ws would otherwise take 100 MiB); one over it
