@@ -3,7 +3,7 @@
 // 10,000-pair run answered 178 MB and took the API to 1.6 GB). Here a run of 4 pairs with 25 KB
 // answers (~100 KB an audit) against a 150 KB budget: one audit answers, the next is refused at
 // its path, and the rest of the query still answers. Over a real server and real clients.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client, ExecutionResult } from "graphql-ws";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
@@ -25,6 +25,7 @@ beforeAll(async () => {
   }
 }, 60_000);
 afterAll(() => p?.close());
+afterEach(() => vi.restoreAllMocks());
 
 const AUDIT = `runId events { type data }`;
 const THREE_AUDITS = `query ($r: ID!) { a: runAudit(id: $r) { ${AUDIT} } b: runAudit(id: $r) { ${AUDIT} } c: runAudit(id: $r) { ${AUDIT} } run(id: $r) { status } }`;
@@ -87,5 +88,24 @@ describe("the answer budget over graphql-ws", () => {
     expect(error).toBeNull();
     expect(next).toEqual([http.body]);
     expect(next[0].errors).toEqual([refusal(["b"], "b (runAudit)"), refusal(["c"], "c (runAudit)")]);
+  });
+
+  it("answers an answer too large to write (V8's string limit) as that operation's PAYLOAD_TOO_LARGE error, and the socket stays open", async () => {
+    const client = p.wsClient(p.keys.acmeRead);
+    const stringify = JSON.stringify;
+    vi.spyOn(JSON, "stringify").mockImplementation((value, ...rest) => {
+      if (value?.type === "next" && value.payload?.data?.runAudit) throw new RangeError("Invalid string length");
+      return stringify(value, ...(rest as [never]));
+    });
+    const { next, error } = await operation(client, `query ($r: ID!) { runAudit(id: $r) { ${AUDIT} } }`, { r: runId });
+    expect(next).toEqual([]);
+    expect(error).toEqual([{
+      message: "the answer is too large to send as one JSON document (over 512 MB); ask for less at once: page run { results(first:, after:) } or export HTML/Markdown (report, report.md); runAudit's events come one at a time over the runEvents subscription",
+      extensions: { code: "PAYLOAD_TOO_LARGE" },
+    }]);
+    vi.restoreAllMocks();
+    // The same socket still answers.
+    const after = await operation(client, `query ($r: ID!) { run(id: $r) { status } }`, { r: runId });
+    expect(after).toEqual({ next: [{ data: { run: { status: "RUNNING" } } }], error: null });
   });
 });
