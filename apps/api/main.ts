@@ -6,7 +6,8 @@
 // for every interface, as a container or another host needs). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
 // to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
 // NODE_ENV defaults to production (see main). VERDICT_API_MAX_KEY_OPERATIONS (default 100): graphql-ws
-// operations one API key may have going at once (server/limitsFromEnv.ts).
+// operations one API key may have going at once; VERDICT_API_MAX_ANSWER_BYTES (default 64 MiB):
+// bytes one request's heavy fields may answer together (server/limitsFromEnv.ts).
 import "reflect-metadata";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
 

@@ -10,12 +10,16 @@ import { ReportResolver } from "./resolvers/reportResolver.js";
 import { RunMutations } from "./resolvers/runMutations.js";
 import { RunResolver } from "./resolvers/runResolver.js";
 import { SubscriptionResolver } from "./resolvers/subscriptionResolver.js";
+import { chargingHeavyFields } from "../server/heavyFields.js";
 
 export const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 
-/** One schema per process (type-graphql's metadata is global). */
+/**
+ * One schema per process (type-graphql's metadata is global), its heavy fields charged to each
+ * request's answer budget (wrapped once: twice, a field would wait for its own turn).
+ */
 export function buildApiSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
     resolvers: [...RESOLVERS],
@@ -23,6 +27,6 @@ export function buildApiSchema(): Promise<GraphQLSchema> {
     emitSchemaFile: false,
     // Required by type-graphql for @Subscription; ours use their own `subscribe` sources.
     pubSub: createPubSub(),
-  });
+  }).then(chargingHeavyFields);
   return built;
 }

@@ -2,6 +2,7 @@
 import type { Clock, EventStore, IdGenerator, LogPosition } from "@verdict/domain";
 import type { ProgressBus, ReadModels } from "@verdict/projector";
 import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
+import type { AnswerBudget } from "./answerBudget.js";
 import { ApiError } from "./errors.js";
 import type { ResponseCacheTrace } from "./responseCache.js";
 import type { TerminalRunCache } from "./terminalRunCache.js";
@@ -42,9 +43,28 @@ export interface ApiLimits {
    * maxSocketOperations, and one key's subscriptions stalled every other caller.
    */
   maxKeyOperations: number;
+  /**
+   * Bytes the heavy fields of one request (runAudit, compareRuns, a report's renderings and
+   * pieces, whole lists) may answer together, as answerWeight.ts estimates them
+   * (VERDICT_API_MAX_ANSWER_BYTES; default DEFAULT_MAX_ANSWER_BYTES). A field past it answers
+   * PAYLOAD_TOO_LARGE at its path; the query's price counts fields, this counts their bytes.
+   */
+  maxAnswerBytes: number;
 }
 
-export const DEFAULT_LIMITS: ApiLimits = { maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100, maxKeyOperations: 100 };
+/**
+ * 64 MiB. A 10,000-pair run of the scripted agent (apps/api/scripts/answerBudgetBench.ts)
+ * answers its whole audit in 20.3 MB, its report's html in 8.6 MB, markdown 2.7 MB, json 4.0 MB
+ * and its whole results 3.2 MB: any one of them fits three times over, so runs with longer
+ * answers still answer whole, while aliases stop at about three audits (7 had answered 178 MB and
+ * taken the API to 1.6 GB). A run of ~60 KB of answer a pair (~600 MB) does not answer whole at
+ * any budget (V8's 512 MB string limit): page it, or export its report over REST.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+export const DEFAULT_LIMITS: ApiLimits = {
+  maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100, maxKeyOperations: 100, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
+};
 
 export interface ApiDeps {
   store: EventStore;
@@ -67,6 +87,8 @@ export interface ApiContext {
   runCache: TerminalRunCache;
   /** Per-request memo (rebuilt reports, run streams). */
   cache: Map<string, Promise<unknown>>;
+  /** Per-request: what the heavy fields have answered so far, and whose turn it is (heavyFields.ts). */
+  answerBudget: AnswerBudget;
   /** HTTP requests whose answer may be kept: the `run` resolver notes each run's status here. */
   responseTrace?: ResponseCacheTrace;
 }

@@ -24,6 +24,8 @@ import { refuseBodyNotUtf8 } from "./utf8Body.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { refusingTooLarge } from "./tooLargeJson.js";
+import { AnswerBudget } from "./answerBudget.js";
+import { answerAsStream, tooLargeAsPayloadError } from "./wsTooLarge.js";
 import { responseCaching } from "./cachedResponses.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
 import { closeSocketWhenKeyRefused } from "./socketKeyWatch.js";
@@ -92,7 +94,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const caching = responseCaching(deps, schema, options.responseCache ?? new ResponseCache());
-  const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({ principal, deps: d, runCache, cache: new Map() });
+  const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({
+    principal, deps: d, runCache, cache: new Map(), answerBudget: new AnswerBudget(limits.maxAnswerBytes),
+  });
   const app = express();
   const httpServer = createServer(app);
   // A socket message is held to the HTTP body limit (ws would otherwise take 100 MiB); one over it
@@ -165,7 +169,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       // withheld (it may be a database's, naming hosts or users) and its cause logged. `error`
       // messages and `next` results. A client that went away is not our error: nothing is logged.
       onError: (ctx, _id, _payload, errors) =>
-        errors.map((e) => (peerWentAway(ctx.extra.socket, e) ? formatError(e.toJSON(), e) : wsFormatError(e.toJSON(), e))),
+        errors.map(tooLargeAsPayloadError).map((e) => (peerWentAway(ctx.extra.socket, e) ? formatError(e.toJSON(), e) : wsFormatError(e.toJSON(), e))),
+      // An answer too large to write is that operation's error, not the socket's (wsTooLarge.ts).
+      onOperation: (_ctx, _id, _payload, _args, result) => answerAsStream(result),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors?.length ? { ...result, errors: result.errors.map((e) => wsFormatError(e.toJSON(), e)) } : undefined,
     },

@@ -12,3 +12,11 @@ it("refuses a value that is not a whole number of at least 1, naming the variabl
     expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_KEY_OPERATIONS: bad })).toThrow(`VERDICT_API_MAX_KEY_OPERATIONS must be a whole number of at least 1 (got ${JSON.stringify(bad)})`);
   }
 });
+
+it("reads maxAnswerBytes from VERDICT_API_MAX_ANSWER_BYTES, refusing what is not a whole number of bytes, naming the variable", () => {
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_ANSWER_BYTES: "134217728" })).toEqual({ maxAnswerBytes: 134_217_728 });
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_ANSWER_BYTES: " " })).toEqual({});
+  for (const bad of ["0", "64mb", "1.5", "-5"]) {
+    expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_ANSWER_BYTES: bad })).toThrow(`VERDICT_API_MAX_ANSWER_BYTES must be a whole number of at least 1 (got ${JSON.stringify(bad)})`);
+  }
+});

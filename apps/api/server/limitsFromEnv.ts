@@ -3,7 +3,10 @@
 import type { ApiLimits } from "./context.js";
 
 /** Environment variable -> the limit it sets. */
-export const LIMIT_VARIABLES = { VERDICT_API_MAX_KEY_OPERATIONS: "maxKeyOperations" } as const satisfies Record<string, keyof ApiLimits>;
+export const LIMIT_VARIABLES = {
+  VERDICT_API_MAX_KEY_OPERATIONS: "maxKeyOperations",
+  VERDICT_API_MAX_ANSWER_BYTES: "maxAnswerBytes",
+} as const satisfies Record<string, keyof ApiLimits>;
 
 /** The limits `env` sets; a value that is not a whole number of at least 1 is an error naming it. */
 export function apiLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ApiLimits> {

@@ -137,7 +137,7 @@ const isGraphQLInt = (value: unknown): value is number => Number.isInteger(value
  * the tenant's catalogs). Asking for part of one must not cost more than asking for all of it, so
  * their page counts at most a default page.
  */
-const WHOLE_LISTS: ReadonlySet<string> = new Set(["Run.results", "Run.matrix", "Run.fixItems", "Evaluation.scenarios", "Query.catalogs"]);
+export const WHOLE_LISTS: ReadonlySet<string> = new Set(["Run.results", "Run.matrix", "Run.fixItems", "Evaluation.scenarios", "Query.catalogs"]);
 
 /**
  * What a whole list costs besides its page, whatever `first` asks for: it answers every item (a

@@ -32,6 +32,11 @@ export function jsonOrTooLarge(value: unknown, what: string, instead: string, sp
 /** What a GraphQL answer over the limit is read as instead. */
 const GRAPHQL_INSTEAD = `ask for less at once: ${PAGE_INSTEAD}; runAudit's events come one at a time over the runEvents subscription`;
 
+/** The refusal of a whole GraphQL answer over the limit. */
+export function tooLargeAnswer(): ApiError {
+  return tooLargeForJson("the answer", GRAPHQL_INSTEAD);
+}
+
 /**
  * Apollo's stringifyResult, answering PAYLOAD_TOO_LARGE when the whole answer is over the limit.
  * Apollo writes the answer after every resolver has run, so the error belongs to no one field;
@@ -43,7 +48,7 @@ export function refusingTooLarge<T>(stringify: (value: T) => string): (value: T)
       return stringify(value);
     } catch (error) {
       if (!isStringTooLong(error)) throw error;
-      const { message, apiCode } = tooLargeForJson("the answer", GRAPHQL_INSTEAD);
+      const { message, apiCode } = tooLargeAnswer();
       return `${JSON.stringify({ errors: [{ message, extensions: { code: apiCode } }] })}\n`;
     }
   };

@@ -10,6 +10,7 @@ import { RunAudit, RunDiff, type GradeAudit, type PairChange } from "../types/re
 import { auditEvent } from "./auditEvents.js";
 import { importedGrades, importedVerdict } from "./importedAudit.js";
 import { runHistory } from "./runSupport.js";
+import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 const STATUS = { running: RunStatus.RUNNING, completed: RunStatus.COMPLETED, failed: RunStatus.FAILED } as const;
 
@@ -46,7 +47,7 @@ export function diffRuns(a: string, b: string, before: Result[], after: Result[]
 
 @Resolver()
 export class AuditResolver {
-  @Query(() => RunAudit, { description: "The run's events in log order, with what every grade and the verdict were decided from." })
+  @Query(() => RunAudit, { nullable: true, description: `The run's events in log order, with what every grade and the verdict were decided from. ${OVER_BUDGET}` })
   async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
     const history = await runHistory(context, id);
     if (history.imported) {
@@ -91,7 +92,7 @@ export class AuditResolver {
     };
   }
 
-  @Query(() => RunDiff, { description: "Run b against run a by scenario key x model label: fixed, regressed, still failing, added, removed." })
+  @Query(() => RunDiff, { nullable: true, description: `Run b against run a by scenario key x model label: fixed, regressed, still failing, added, removed. ${OVER_BUDGET}` })
   async compareRuns(@Arg("a", () => ID) a: string, @Arg("b", () => ID) b: string, @Ctx() context: ApiContext): Promise<RunDiff> {
     const { readModels } = context.deps;
     const tenant = context.principal.tenant;

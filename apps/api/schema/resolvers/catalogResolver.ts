@@ -8,6 +8,7 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { CatalogConnection, CatalogNode } from "../types/catalog.js";
 import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
 import { fromArgument } from "./inputArgument.js";
+import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 @ObjectType()
 export class ImportCatalogPayload {
@@ -44,7 +45,7 @@ function documentError(error: unknown): unknown {
 
 @Resolver()
 export class CatalogResolver {
-  @Query(() => CatalogConnection, { description: "The tenant's catalogs, by key; all of them unless `first` is given." })
+  @Query(() => CatalogConnection, { nullable: true, description: `The tenant's catalogs, by key; all of them unless \`first\` is given. ${OVER_BUDGET}` })
   async catalogs(
     @Arg("first", () => Int, { nullable: true }) first: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,

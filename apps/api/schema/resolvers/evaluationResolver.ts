@@ -17,6 +17,7 @@ import { RunConnection, RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 import { evaluationFromCatalogSet } from "./catalogSet.js";
 import { givenSource, scenarioRecords } from "./scenarioInputs.js";
+import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 @InputType({
   description:
@@ -221,7 +222,7 @@ export class EvaluationResolver {
     return found as EvaluationNode;
   }
 
-  @FieldResolver(() => ScenarioConnection, { description: "The suite in order (position, key); the whole suite unless `first` is given." })
+  @FieldResolver(() => ScenarioConnection, { nullable: true, description: `The suite in order (position, key); the whole suite unless \`first\` is given. ${OVER_BUDGET}` })
   async scenarios(
     @Root() evaluation: EvaluationNode,
     @Arg("group", () => String, { nullable: true }) group: string | null,

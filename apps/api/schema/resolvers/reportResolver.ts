@@ -7,36 +7,37 @@ import type { ApiContext } from "../../server/context.js";
 import { runHistory, runReportHtml } from "./runSupport.js";
 import { fixItemsPart, scenarioPart } from "../../report/reportParts.js";
 import { reportDocumentOf } from "../../report/rebuildReport.js";
+import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 @Resolver(() => RunReportNode)
 export class ReportResolver {
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { nullable: true, description: OVER_BUDGET })
   markdown(@Root() node: RunReportNode): string {
     return node.report.toMarkdown();
   }
 
-  @FieldResolver(() => GraphQLJSON, { description: "The report document (snake_case keys, as the guide's library writes it); an imported run's is the one it was imported with, as report.json serves it." })
+  @FieldResolver(() => GraphQLJSON, { nullable: true, description: `The report document (snake_case keys, as the guide's library writes it); an imported run's is the one it was imported with, as report.json serves it. ${OVER_BUDGET}` })
   async json(@Root() node: RunReportNode, @Ctx() context: ApiContext): Promise<unknown> {
     return reportDocumentOf(await runHistory(context, node.runId), node.report);
   }
 
-  @FieldResolver(() => String, { description: "A self-contained HTML page." })
+  @FieldResolver(() => String, { nullable: true, description: `A self-contained HTML page. ${OVER_BUDGET}` })
   html(@Root() node: RunReportNode, @Arg("theme", () => ReportTheme, { nullable: true }) theme: ReportTheme | null, @Ctx() context: ApiContext): Promise<string> {
     return runReportHtml(context, node.runId, theme ?? null);
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { nullable: true, description: OVER_BUDGET })
   verdictMarkdown(@Root() node: RunReportNode): string {
     return node.report.verdictMarkdown();
   }
 
-  @FieldResolver(() => String, { description: "What to fix; with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), that model's items." })
+  @FieldResolver(() => String, { nullable: true, description: `What to fix; with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), that model's items. ${OVER_BUDGET}` })
   fixItemsMarkdown(@Root() node: RunReportNode, @Arg("model", () => String, { nullable: true }) model: string | null): string {
     // As report.md?part=fix_items answers it: a model not in the run is NOT_FOUND, not "Nothing to fix.".
     return fixItemsPart(node.report, model);
   }
 
-  @FieldResolver(() => String, { description: "One scenario's block; a selected scenario not scored yet says so; a key not in the run is NOT_FOUND." })
+  @FieldResolver(() => String, { nullable: true, description: `One scenario's block; a selected scenario not scored yet says so; a key not in the run is NOT_FOUND. ${OVER_BUDGET}` })
   async scenarioMarkdown(@Root() node: RunReportNode, @Arg("key", () => String) key: string, @Ctx() context: ApiContext): Promise<string> {
     // As report.md?part=scenario answers it (the report itself throws a plain error: internal).
     return scenarioPart(node.report, await runHistory(context, node.runId), key, "key");

@@ -16,6 +16,7 @@ import {
   RunUsage, VerdictNode,
 } from "../types/run.js";
 import { runReport } from "./runSupport.js";
+import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 type RunRow = RunNode & Run;
 
@@ -136,7 +137,8 @@ export class RunResolver {
   }
 
   @FieldResolver(() => ResultConnection, {
-    description: "One per scenario x model pair in run order, filters combined (a blank model is VALIDATION); the whole list unless `first` is given.",
+    nullable: true,
+    description: `One per scenario x model pair in run order, filters combined (a blank model is VALIDATION); the whole list unless \`first\` is given. ${OVER_BUDGET}`,
   })
   async results(
     @Root() run: RunRow,
@@ -153,7 +155,7 @@ export class RunResolver {
     return listPage(await filteredResults(run, { model, status, fault }, context), { first, after }, `results of ${run.id}`, (result) => result.n);
   }
 
-  @FieldResolver(() => MatrixRowConnection, { description: "Scenario x model: rows in run order, cells in model order; the whole matrix unless `first` is given." })
+  @FieldResolver(() => MatrixRowConnection, { nullable: true, description: `Scenario x model: rows in run order, cells in model order; the whole matrix unless \`first\` is given. ${OVER_BUDGET}` })
   async matrix(
     @Root() run: RunRow,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
@@ -173,7 +175,8 @@ export class RunResolver {
   }
 
   @FieldResolver(() => FixItemConnection, {
-    description: "What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), only items involving it; the whole list unless `first` is given.",
+    nullable: true,
+    description: `What to fix, in report order (a run not completed: as its report has them so far); with model (one of the run's labels, else NOT_FOUND; blank is VALIDATION), only items involving it; the whole list unless \`first\` is given. ${OVER_BUDGET}`,
   })
   async fixItems(
     @Root() run: RunRow,

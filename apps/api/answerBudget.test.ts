@@ -1,0 +1,111 @@
+// A request's heavy fields share one answer budget (maxAnswerBytes): the query's price counted
+// fields, so aliases of one heavy field multiplied its answer (7 aliased `runAudit` of a
+// 10,000-pair run answered 178 MB and took the API to 1.6 GB). Here a run of 4 pairs with 25 KB
+// answers (~100 KB an audit) against a 150 KB budget: one audit answers, the next is refused at
+// its path, and the rest of the query still answers. Over a real server and real clients.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Client, ExecutionResult } from "graphql-ws";
+import { startPlatform, type Platform } from "./testing/harness.js";
+
+const BUDGET = 150_000;
+const PAIRS = 4;
+const ANSWER = "x".repeat(25_000);
+
+let p: Platform;
+let runId: string;
+beforeAll(async () => {
+  p = await startPlatform({ limits: { maxAnswerBytes: BUDGET } });
+  const scenarios = Array.from({ length: PAIRS }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?` }));
+  const created = await p.gql(p.keys.acmeWrite, `mutation ($s: JSON) { createEvaluation(input: { agent: "A", name: "Budget", scenarios: $s, compareModels: ["gpt-5-mini"] }) { evaluationId } }`, { s: scenarios });
+  const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
+  runId = started.body.data.startRun.runId;
+  for (let i = 0; i < PAIRS; i++) {
+    const recorded = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!, $s: String!, $a: String!) { recordReplay(runId: $r, scenarioKey: $s, modelLabel: "gpt-5-mini", replay: { answer: $a }) { scenarioKey } }`, { r: runId, s: `s${i}`, a: ANSWER });
+    expect(recorded.body.errors).toBeUndefined();
+  }
+}, 60_000);
+afterAll(() => p?.close());
+afterEach(() => vi.restoreAllMocks());
+
+const AUDIT = `runId events { type data }`;
+const THREE_AUDITS = `query ($r: ID!) { a: runAudit(id: $r) { ${AUDIT} } b: runAudit(id: $r) { ${AUDIT} } c: runAudit(id: $r) { ${AUDIT} } run(id: $r) { status } }`;
+
+/** The refusal of the heavy field at `path` (its alias path, and the field when the alias differs). */
+function refusal(path: Array<string | number>, named: string) {
+  return {
+    message: expect.stringMatching(new RegExp(`^\`${named.replace(/[().]/g, "\\$&")}\` would take this request's answer past its budget of 150\\.0 KB .*VERDICT_API_MAX_ANSWER_BYTES.*page \`results\`.*with \`first:\`/\`after:\`.*over REST \\(report, report\\.md\\)$`)),
+    path,
+    locations: expect.any(Array),
+    extensions: { code: "PAYLOAD_TOO_LARGE" },
+  };
+}
+
+describe("the answer budget over HTTP", () => {
+  it("answers a heavy field within the budget as before", async () => {
+    const { status, body } = await p.gql(p.keys.acmeRead, `query ($r: ID!) { runAudit(id: $r) { ${AUDIT} } }`, { r: runId });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const replays = body.data.runAudit.events.filter((e: { type: string }) => e.type === "ReplayRecorded");
+    expect(replays.map((e: { data: { replay: { answer: string } } }) => e.data.replay.answer)).toEqual(Array(PAIRS).fill(ANSWER));
+  });
+
+  it("refuses aliases past the budget at their paths, PAYLOAD_TOO_LARGE, while the first and the other fields answer", async () => {
+    const alone = await p.gql(p.keys.acmeRead, `query ($r: ID!) { runAudit(id: $r) { ${AUDIT} } }`, { r: runId });
+    const { status, body } = await p.gql(p.keys.acmeRead, THREE_AUDITS, { r: runId });
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ a: alone.body.data.runAudit, b: null, c: null, run: { status: "RUNNING" } });
+    expect(body.errors).toEqual([refusal(["b"], "b (runAudit)"), refusal(["c"], "c (runAudit)")]);
+  });
+
+  it("weighs what a whole list answers, not what it loads: a whole `results` of counts answers, aliased whole answers do not", async () => {
+    const counted = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { a: results { totalCount } b: results { totalCount } c: results { totalCount } } }`, { r: runId });
+    expect(counted.body).toEqual({ data: { run: { a: { totalCount: PAIRS }, b: { totalCount: PAIRS }, c: { totalCount: PAIRS } } } });
+    const answers = `results { edges { node { answer } } }`;
+    const { body } = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status ${answers} again: ${answers} } }`, { r: runId });
+    expect(body.data.run.status).toBe("RUNNING");
+    expect(body.data.run.results.edges).toHaveLength(PAIRS);
+    expect(body.data.run.again).toBeNull();
+    expect(body.errors).toEqual([refusal(["run", "again"], "run.again (results)")]);
+  });
+});
+
+/** One operation over graphql-ws: its `next` payloads, and its error (a GraphQL errors list, or a close event). */
+function operation(client: Client, query: string, variables: Record<string, unknown>): Promise<{ next: ExecutionResult[]; error: unknown }> {
+  const next: ExecutionResult[] = [];
+  return new Promise((resolve) => {
+    client.subscribe({ query, variables }, {
+      next: (value) => next.push(value as ExecutionResult),
+      error: (error) => resolve({ next, error }),
+      complete: () => resolve({ next, error: null }),
+    });
+  });
+}
+
+describe("the answer budget over graphql-ws", () => {
+  it("refuses aliases past the budget as over HTTP, in the operation's answer", async () => {
+    const http = await p.gql(p.keys.acmeRead, THREE_AUDITS, { r: runId });
+    const { next, error } = await operation(p.wsClient(p.keys.acmeRead), THREE_AUDITS, { r: runId });
+    expect(error).toBeNull();
+    expect(next).toEqual([http.body]);
+    expect(next[0].errors).toEqual([refusal(["b"], "b (runAudit)"), refusal(["c"], "c (runAudit)")]);
+  });
+
+  it("answers an answer too large to write (V8's string limit) as that operation's PAYLOAD_TOO_LARGE error, and the socket stays open", async () => {
+    const client = p.wsClient(p.keys.acmeRead);
+    const stringify = JSON.stringify;
+    vi.spyOn(JSON, "stringify").mockImplementation((value, ...rest) => {
+      if (value?.type === "next" && value.payload?.data?.runAudit) throw new RangeError("Invalid string length");
+      return stringify(value, ...(rest as [never]));
+    });
+    const { next, error } = await operation(client, `query ($r: ID!) { runAudit(id: $r) { ${AUDIT} } }`, { r: runId });
+    expect(next).toEqual([]);
+    expect(error).toEqual([{
+      message: "the answer is too large to send as one JSON document (over 512 MB); ask for less at once: page run { results(first:, after:) } or export HTML/Markdown (report, report.md); runAudit's events come one at a time over the runEvents subscription",
+      extensions: { code: "PAYLOAD_TOO_LARGE" },
+    }]);
+    vi.restoreAllMocks();
+    // The same socket still answers.
+    const after = await operation(client, `query ($r: ID!) { run(id: $r) { status } }`, { r: runId });
+    expect(after).toEqual({ next: [{ data: { run: { status: "RUNNING" } } }], error: null });
+  });
+});

@@ -1,0 +1,54 @@
+// One request's answer budget: the bytes its heavy fields (a whole run's audit, report or list;
+// heavyFields.ts) may answer together. The query's price (queryLimits.ts) counts fields, not
+// bytes: 7 aliased `runAudit` of a 10,000-pair run fitted under it and answered 178 MB, taking
+// the API to 1.6 GB. graphql-js resolves sibling fields at once, so charging each value as it
+// arrived would still hold all seven before the first was refused: heavy fields take turns
+// instead, each loaded and charged before the next starts, so a request holds its budget plus
+// one value at most.
+import { ApiError } from "./errors.js";
+
+/** What a request over its budget is told to do instead. */
+const INSTEAD = "ask for fewer heavy fields in one request, page `results` (and `matrix`, `fixItems`, `scenarios`, `catalogs`) with `first:`/`after:`, or export the report as HTML or Markdown over REST (report, report.md)";
+
+/** How a heavy field's schema description says what its null means. */
+export const OVER_BUDGET = "Null, with a PAYLOAD_TOO_LARGE error at its path, when it would take the request's answer past its budget (maxAnswerBytes).";
+
+export class AnswerBudget {
+  private spent = 0;
+  /** The turn of the heavy field loaded last: the next waits for it. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly maxBytes: number) {}
+
+  /**
+   * `load`s the field at `path` once every heavy field before it in this request is loaded and
+   * charged, then charges its value's `weight`. A value that would take the request past its
+   * budget is dropped and PAYLOAD_TOO_LARGE thrown instead; the rest of the query still answers.
+   */
+  charge<T>(path: string, load: () => Promise<T> | T, weight: (value: T) => number): Promise<T> {
+    const result = this.turn.then(async () => {
+      const value = await load();
+      this.take(path, weight(value));
+      return value;
+    });
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private take(path: string, bytes: number): void {
+    if (this.spent + bytes > this.maxBytes) {
+      throw new ApiError(
+        "PAYLOAD_TOO_LARGE",
+        `\`${path}\` would take this request's answer past its budget of ${shownBytes(this.maxBytes)} (about ${shownBytes(bytes)}, with ${shownBytes(this.spent)} already answered; VERDICT_API_MAX_ANSWER_BYTES); ${INSTEAD}`,
+      );
+    }
+    this.spent += bytes;
+  }
+}
+
+/** Bytes as the message shows them (1 MB = 1,000,000 bytes). */
+export function shownBytes(bytes: number): string {
+  if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  if (bytes >= 1_000) return `${(bytes / 1_000).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
