@@ -130,13 +130,20 @@ async function saveReport(client: GqlClient, base: string, ext: "html" | "md", f
   return path;
 }
 
-/** The evaluation's runs still PENDING or RUNNING: an earlier start was stopped before they ended. */
-async function unfinishedRuns(client: GqlClient, evaluationId: string): Promise<RunRef[]> {
-  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: RunRef }> } } }>(
-    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status } } } } }",
+/**
+ * The evaluation's runs an earlier start was stopped before they ended: still PENDING or RUNNING,
+ * or ended since `since` (this start's beginning). This start's worker may finish one before it is
+ * listed: a run whose pairs were all scored lacks only its completion, which the restarted
+ * dispatcher sends at once, and such a run was missed, its report never written.
+ */
+async function unfinishedRuns(client: GqlClient, evaluationId: string, since: Date): Promise<RunRef[]> {
+  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: RunRef & { completedAt: string | null } }> } } }>(
+    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status completedAt } } } } }",
     { id: evaluationId },
   );
-  return evaluation.runs.edges.map(({ node }) => node).filter((run) => run.status === "PENDING" || run.status === "RUNNING").reverse();
+  const unfinishedAtStart = (run: RunRef & { completedAt: string | null }) =>
+    run.status === "PENDING" || run.status === "RUNNING" || (run.completedAt !== null && Date.parse(run.completedAt) >= since.getTime());
+  return evaluation.runs.edges.map(({ node }) => node).filter(unfinishedAtStart).map(({ id, number, status }) => ({ id, number, status })).reverse();
 }
 
 /** Each earlier run as it stands once this start's run is done: completed ones get their reports saved. */
@@ -161,10 +168,17 @@ function exampleTools(): Promise<ToolRoster> {
   return loadToolsFile(join(EXAMPLE_DIR, "tools.yaml"), "example tools");
 }
 
-export async function runExample(client: GqlClient, io: Io, options: { models: string[]; reportsDir: string }): Promise<ExampleRunOutcome> {
+export interface ExampleRunOptions {
+  models: string[];
+  reportsDir: string;
+  /** When this start began, before its worker could finish a run an earlier start left (default: now). */
+  since?: Date;
+}
+
+export async function runExample(client: GqlClient, io: Io, options: ExampleRunOptions): Promise<ExampleRunOutcome> {
   await importCatalog(client, io);
   const evaluation = await exampleEvaluation(client, io);
-  const unfinished = await unfinishedRuns(client, evaluation.id);
+  const unfinished = await unfinishedRuns(client, evaluation.id, options.since ?? new Date());
   for (const run of unfinished) io.out(`run #${run.number} (${run.id}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
   const { startRun } = await client.request<{ startRun: { runId: string; number: number } }>(
     "mutation ($id: ID!, $models: [String!], $tools: JSON) { startRun(evaluationId: $id, selection: { models: $models }, tools: $tools) { runId number } }",

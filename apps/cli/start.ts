@@ -133,6 +133,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const limits = apiLimitsOf(env);
   await refuseTakenChoice(port);
   const mode = platformMode(env);
+  // Before the worker starts: a run an earlier start left that this start's worker finishes is still named.
+  const since = new Date();
   const resources = new Resources();
   const signals = stopSignals();
   try {
@@ -174,7 +176,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     );
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: reportsDirOf(mode) }));
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: reportsDirOf(mode), since }));
     const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
     // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
