@@ -3,6 +3,8 @@
 // across the models, follow the runProgress subscription, and save the HTML and Markdown reports.
 // Runs an earlier start left unfinished (killed mid-run) are dispatched again by this start's
 // worker: they are named when the new run starts, and their reports saved once they are done.
+// Each run it waits for is told to `onRunInFlight`, so a start stopped mid-run can report those
+// that finished as it stopped (stoppedRuns.ts).
 import { mkdir } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,7 +46,7 @@ export interface ExampleRunOutcome {
   earlier: EarlierRun[];
 }
 
-interface RunRef {
+export interface RunRef {
   id: string;
   number: number;
   status: string;
@@ -130,13 +132,20 @@ async function saveReport(client: GqlClient, base: string, ext: "html" | "md", f
   return path;
 }
 
-/** The evaluation's runs still PENDING or RUNNING: an earlier start was stopped before they ended. */
-async function unfinishedRuns(client: GqlClient, evaluationId: string): Promise<RunRef[]> {
-  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: RunRef }> } } }>(
-    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status } } } } }",
+/**
+ * The evaluation's runs an earlier start was stopped before they ended: still PENDING or RUNNING,
+ * or ended since `since` (this start's beginning). This start's worker may finish one before it is
+ * listed: a run whose pairs were all scored lacks only its completion, which the restarted
+ * dispatcher sends at once, and such a run was missed, its report never written.
+ */
+async function unfinishedRuns(client: GqlClient, evaluationId: string, since: Date): Promise<RunRef[]> {
+  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: RunRef & { completedAt: string | null } }> } } }>(
+    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status completedAt } } } } }",
     { id: evaluationId },
   );
-  return evaluation.runs.edges.map(({ node }) => node).filter((run) => run.status === "PENDING" || run.status === "RUNNING").reverse();
+  const unfinishedAtStart = (run: RunRef & { completedAt: string | null }) =>
+    run.status === "PENDING" || run.status === "RUNNING" || (run.completedAt !== null && Date.parse(run.completedAt) >= since.getTime());
+  return evaluation.runs.edges.map(({ node }) => node).filter(unfinishedAtStart).map(({ id, number, status }) => ({ id, number, status })).reverse();
 }
 
 /** Each earlier run as it stands once this start's run is done: completed ones get their reports saved. */
@@ -149,7 +158,7 @@ async function settleEarlierRuns(client: GqlClient, evaluation: { id: string; na
   return settled;
 }
 
-async function saveReports(client: GqlClient, evaluation: { id: string; name: string }, run: RunRef, dir: string): Promise<{ htmlPath: string; markdownPath: string }> {
+export async function saveReports(client: GqlClient, evaluation: { id: string; name: string }, run: RunRef, dir: string): Promise<{ htmlPath: string; markdownPath: string }> {
   const base = `/api/evaluations/${evaluation.id}/runs/${run.id}/report`;
   const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, run.number, "html"), dir);
   const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, run.number, "md"), dir);
@@ -161,15 +170,28 @@ function exampleTools(): Promise<ToolRoster> {
   return loadToolsFile(join(EXAMPLE_DIR, "tools.yaml"), "example tools");
 }
 
-export async function runExample(client: GqlClient, io: Io, options: { models: string[]; reportsDir: string }): Promise<ExampleRunOutcome> {
+export interface ExampleRunOptions {
+  models: string[];
+  reportsDir: string;
+  /** When this start began, before its worker could finish a run an earlier start left (default: now). */
+  since?: Date;
+  /** Told each run this start waits for (the earlier starts' unfinished ones, then its own) as soon as it is known. */
+  onRunInFlight?: (evaluation: { id: string; name: string }, run: RunRef) => void;
+}
+
+export async function runExample(client: GqlClient, io: Io, options: ExampleRunOptions): Promise<ExampleRunOutcome> {
   await importCatalog(client, io);
   const evaluation = await exampleEvaluation(client, io);
-  const unfinished = await unfinishedRuns(client, evaluation.id);
-  for (const run of unfinished) io.out(`run #${run.number} (${run.id}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
+  const unfinished = await unfinishedRuns(client, evaluation.id, options.since ?? new Date());
+  for (const run of unfinished) {
+    io.out(`run #${run.number} (${run.id}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
+    options.onRunInFlight?.(evaluation, run);
+  }
   const { startRun } = await client.request<{ startRun: { runId: string; number: number } }>(
     "mutation ($id: ID!, $models: [String!], $tools: JSON) { startRun(evaluationId: $id, selection: { models: $models }, tools: $tools) { runId number } }",
     { id: evaluation.id, models: options.models, tools: await exampleTools() },
   );
+  options.onRunInFlight?.(evaluation, { id: startRun.runId, number: startRun.number, status: "PENDING" });
   io.out(`run #${startRun.number} started (${startRun.runId}) across ${options.models.join(", ")}`);
   let last: Progress | null = null;
   await client.subscribe<{ runProgress: Progress }>(PROGRESS_SUBSCRIPTION.replace("subscription {", "subscription ($runId: ID!) {"), { runId: startRun.runId }, ({ runProgress }) => {

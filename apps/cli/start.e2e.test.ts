@@ -29,9 +29,9 @@ function childEnv(home: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function start(home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function start(home: string, ...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NPM_START, "--exit"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...NPM_START, "--exit", ...extra], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -138,6 +138,43 @@ describe("verdict start --exit (embedded default)", () => {
     // The printed key lasted as long as the server: it was never stored.
     expect(existsSync(join(home, "api-keys.json"))).toBe(false);
   }, 180_000);
+
+  it("a start stopped with Ctrl-C mid-run says what becomes of its run, and its report is written, at the stop or by the next start", async () => {
+    // The home of the starts above (no second initdb, ~15 s here), or its own when run alone.
+    home ||= await mkdtemp(join(tmpdir(), "verdict-home-"));
+    // One model (10 pairs), to keep the two starts short.
+    const child: ChildProcess = spawn(process.execPath, [...NPM_START, "--exit", "--models", "gpt-5-mini"], { cwd: ROOT, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    let stdout = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk) => {
+        stdout += chunk;
+        if (/\[[2-8]\/10\]/.test(stdout)) resolve();
+      });
+      child.on("exit", (code) => reject(new Error(`start exited before Ctrl-C (${code}): ${stdout}`)));
+    });
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
+    const [, number, runId] = /run #(\d+) started \(([0-9a-f-]{36})\)/.exec(stdout)!;
+    const reports = join(home, "reports");
+    const html = join(reports, `support-support-smoke-run-${number}.html`);
+    const markdown = html.replace(/html$/, "md");
+    expect(stdout).toContain("SIGINT: stopping before the run finished");
+    // The worker is stopped first, its jobs in flight let finish: whether that finishes the run is
+    // a matter of timing (mid-run, its dispatcher is gone before the last pair asks for completion).
+    const finishedAtStop = `run #${number} (${runId}) finished as the worker stopped; report: ${html} and ${markdown}`;
+    const leftToNext = `run #${number} (${runId}) is unfinished: the next start finishes it and writes its report under ${reports}`;
+    expect([finishedAtStop, leftToNext].filter((line) => stdout.includes(line))).toHaveLength(1);
+    if (stdout.includes(leftToNext)) {
+      // Its pairs all scored, the run lacks only its completion, which the next start's worker
+      // sends before the run is listed: it is still named, and its report written.
+      const next = await start(home, "--models", "gpt-5-mini");
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stdout).toContain(`Run #${number} (left unfinished earlier) report: ${html} and ${markdown}`);
+    }
+    expect(await readFile(markdown, "utf8")).toMatch(/^\| `gpt-5-mini` \| 7\/10 \(70%\) \|/m);
+    expect(existsSync(join(home, "verdict.pid"))).toBe(false);
+  }, 240_000);
 
   it("a start killed mid-run: the next start names the run it left, finishes it and saves its report beside its own", async () => {
     const killedHome = await mkdtemp(join(tmpdir(), "verdict-home-"));

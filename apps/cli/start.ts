@@ -22,6 +22,7 @@ import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProj
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 import { withSessionKey } from "./sessionApiKey.js";
+import { reportRunsAtStop, type RunInFlight } from "./stoppedRuns.js";
 
 export const DEMO_TENANT = "demo";
 
@@ -133,8 +134,12 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const limits = apiLimitsOf(env);
   await refuseTakenChoice(port);
   const mode = platformMode(env);
+  // Before the worker starts: a run an earlier start left that this start's worker finishes is still named.
+  const since = new Date();
   const resources = new Resources();
   const signals = stopSignals();
+  // Set once the API is up: what a stop mid-run does with the runs this start waits for.
+  let settleRunsAtStop: (() => Promise<void>) | null = null;
   try {
     await claimHome(mode, resources);
     io.out(`verdict: starting (${describeMode(mode)})`);
@@ -158,7 +163,10 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });
-    resources.add(worker, (w) => w.stop());
+    // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing.
+    let workerStopped: Promise<void> | null = null;
+    const stopWorker = () => (workerStopped ??= worker.stop());
+    resources.add(worker, stopWorker);
     const { apiKeys, key } = await withSessionKey(await openApiKeys(mode, resources), DEMO_TENANT);
     const api: ApiServer = resources.add(
       await createApiServer({
@@ -174,7 +182,11 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     );
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir: reportsDirOf(mode) }));
+    const reportsDir = reportsDirOf(mode);
+    const runsInFlight: RunInFlight[] = [];
+    settleRunsAtStop = () => reportRunsAtStop(runsInFlight, { store, client, reportsDir, stopWorker }, io);
+    const onRunInFlight = (evaluation: RunInFlight["evaluation"], run: RunInFlight["run"]) => void runsInFlight.push({ evaluation, run });
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight }));
     const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
     // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
@@ -191,9 +203,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof Stopped)) throw error;
-    // A run left unfinished is dispatched again by the next start, which then runs its own:
-    // the earlier run's report is not written under reports/, so say where to get it.
-    io.out(`${error.message}: stopping before the run finished; the next start finishes it, and \`verdict report RUN_ID\` (the id printed above) then gives its report`);
+    io.out(`${error.message}: stopping before the run finished`);
+    await settleRunsAtStop?.();
     return EXIT.failed;
   } finally {
     await resources.close();

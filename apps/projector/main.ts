@@ -65,7 +65,7 @@ async function main(command: string): Promise<void> {
   if (command === "rebuild") {
     const started = Date.now();
     const applied = await rebuildSayingProgress(projector, (line) => console.error(line));
-    const checksum = await readModelChecksum(read.sql.sql());
+    const checksum = await readModelChecksum(read.sql);
     console.log(JSON.stringify({ rebuilt: applied, ms: Date.now() - started, checksum }, null, 2));
     await shutdown();
     return;

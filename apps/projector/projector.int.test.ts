@@ -7,7 +7,7 @@ import type { EventStore } from "@verdict/domain";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { createProjector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
-import { sqlOf } from "./db/sql.js";
+import { ormDatabase } from "./db/sql.js";
 import { openTestReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 import type { RunProgress } from "./progress/progress.js";
@@ -69,10 +69,10 @@ describe("projector on PostgreSQL", () => {
     expect(seen.at(-1)!.progress).toMatchObject({ run_id: "r1", tenant: "acme", status: "COMPLETED", total: 4, completed: 4, passed: 2, failed: 1, errored: 1 });
     expect(await read.readModels.modelSummaries("acme", "r1")).toHaveLength(2);
 
-    const live = await readModelChecksum(sqlOf(read.orm.em.fork()));
+    const live = await readModelChecksum(ormDatabase(read.orm));
     expect(live.results.rows).toBe(4);
     await createProjector({ store, orm: read.orm }).rebuild();
-    expect(await readModelChecksum(sqlOf(read.orm.em.fork()))).toEqual(live);
+    expect(await readModelChecksum(ormDatabase(read.orm))).toEqual(live);
   });
 
   it("resumes from a PostgreSQL log position after a restart and ends where a rebuild ends", async () => {
@@ -92,9 +92,9 @@ describe("projector on PostgreSQL", () => {
     await second.waitFor((await store.readAll()).at(-1)!.position);
     await second.stop();
     expect(await read.readModels.getRun("restart", "re-run")).toMatchObject({ completed: 3, passed: 1, failed: 2, total: 6 });
-    const resumed = await readModelChecksum(sqlOf(read.orm.em.fork()));
+    const resumed = await readModelChecksum(ormDatabase(read.orm));
     await createProjector({ store, orm: read.orm, name: "restart" }).rebuild();
-    expect(await readModelChecksum(sqlOf(read.orm.em.fork()))).toEqual(resumed);
+    expect(await readModelChecksum(ormDatabase(read.orm))).toEqual(resumed);
   });
 
   it("a projector killed between committing a run's completion and its NOTIFY announces it when it starts again", async () => {

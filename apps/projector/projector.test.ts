@@ -8,7 +8,7 @@ import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 import { applyBatch } from "./projection/applyBatch.js";
 import { readModelChecksum } from "./db/checksum.js";
 import { readModelMigrations } from "./db/migrator.js";
-import { sqlOf } from "./db/sql.js";
+import { ormDatabase, sqlOf } from "./db/sql.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import type { RunProgress } from "./progress/progress.js";
 import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
@@ -34,7 +34,7 @@ beforeEach(async () => {
 
 const projectorOf = (extra: Partial<Parameters<typeof createProjector>[0]> = {}): Projector =>
   createProjector({ store, orm: read.orm, batchSize: 7, ...extra });
-const checksum = () => readModelChecksum(sqlOf(read.orm.em.fork()));
+const checksum = () => readModelChecksum(ormDatabase(read.orm));
 
 /** e1 with scenarios a, b; run r1 across two models, three pairs recorded (passed, failed, errored). */
 async function halfRun() {

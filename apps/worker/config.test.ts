@@ -17,7 +17,7 @@ describe("readWorkerConfig", () => {
       agent: "scripted:examples/agent.yaml",
       judge: "scripted:j.yaml",
       replayTimeoutMs: 5000,
-      judgeTimeoutMs: null,
+      judgeTimeoutMs: 120_000,
       concurrency: 4,
       roles: ["dispatcher", "replay", "complete"],
       partitions: 6,
@@ -43,6 +43,8 @@ describe("readWorkerConfig", () => {
     expect(config.agent).toBeNull();
     expect(config.judge).toBe("none");
     expect(readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "30000" }, []).judgeTimeoutMs).toBe(30000);
+    // 0 turns the limit off, as it does VERDICT_WATCHDOG_STALL_MS.
+    expect(readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "0" }, []).judgeTimeoutMs).toBeNull();
   });
 
   it("names the missing or malformed setting", () => {
@@ -55,7 +57,9 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig(env, ["--judge"])).toThrow('unknown argument "--judge"');
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_KEY: "scenario" }, [])).toThrow('VERDICT_REPLAY_KEY must be "run" or "pair"');
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "20" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "20")');
-    expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "soon" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number >= 1 (got "soon")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "soon" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "soon")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "none" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "none")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "-5" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "-5")');
     expect(() => readWorkerConfig({ ...env, VERDICT_TOPIC_PREFIX: "team a/" }, [])).toThrow('VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")');
   });
 });

@@ -1,6 +1,6 @@
 // The worker's settings from its environment and command line, checked before anything starts:
 // a missing or malformed setting is an error that names the variable and what to set.
-import type { AgentRuntime } from "@verdict/domain";
+import { DEFAULT_JUDGE_TIMEOUT_MS, type AgentRuntime } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
@@ -15,7 +15,10 @@ export interface WorkerConfig {
   /** `scripted:<path>` or `none`. */
   judge: string;
   replayTimeoutMs: number;
-  /** A judge call unanswered after this long is skipped; null: no limit. */
+  /**
+   * A judge call unanswered after this long is skipped (default DEFAULT_JUDGE_TIMEOUT_MS, 120 s);
+   * null: no limit (VERDICT_JUDGE_TIMEOUT_MS=0).
+   */
   judgeTimeoutMs: number | null;
   concurrency: number;
   roles: WorkerRole[];
@@ -43,6 +46,16 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number >= 1 (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+/** A time limit in ms that `0` turns off (null), like VERDICT_WATCHDOG_STALL_MS; unset: `fallback`. */
+function limitMsOrOff(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (value === 0) return null;
+  if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number of milliseconds >= 1, or 0 for no limit (got ${JSON.stringify(raw)})`);
   return value;
 }
 
@@ -90,7 +103,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   const replayKey = env.VERDICT_REPLAY_KEY?.trim() || "run";
   if (replayKey !== "run" && replayKey !== "pair") throw new WorkerConfigError(`VERDICT_REPLAY_KEY must be "run" or "pair" (got ${JSON.stringify(replayKey)})`);
   const replayTimeoutMs = positiveInt(env, "VERDICT_REPLAY_TIMEOUT_MS", DEFAULT_REPLAY_TIMEOUT_MS);
-  const watchdogStallMs = env.VERDICT_WATCHDOG_STALL_MS?.trim() === "0" ? null : positiveInt(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS);
+  const watchdogStallMs = limitMsOrOff(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS);
   // A replay may take its whole budget: a watchdog that gives up sooner fails runs whose replays
   // are only slow (it failed a run of three 100 s replays, whose results then came in after).
   if (roles.includes("dispatcher") && watchdogStallMs !== null && watchdogStallMs <= replayTimeoutMs) {
@@ -105,7 +118,9 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     agent: roles.includes("replay") ? agent : null,
     judge: env.VERDICT_JUDGE?.trim() || "none",
     replayTimeoutMs,
-    judgeTimeoutMs: env.VERDICT_JUDGE_TIMEOUT_MS?.trim() ? positiveInt(env, "VERDICT_JUDGE_TIMEOUT_MS", 1) : null,
+    // The core Judge's default, and the providers' own hard stop (DEFAULT_PROVIDER_TIMEOUT_MS): a
+    // scripted or custom backend that hangs would otherwise hold its pairs, and their run, for ever.
+    judgeTimeoutMs: limitMsOrOff(env, "VERDICT_JUDGE_TIMEOUT_MS", DEFAULT_JUDGE_TIMEOUT_MS),
     concurrency: positiveInt(env, "VERDICT_WORKER_CONCURRENCY", 4),
     roles,
     partitions: positiveInt(env, "VERDICT_KAFKA_PARTITIONS", 6),

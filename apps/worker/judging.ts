@@ -16,7 +16,10 @@ export function withPairContext<T>(context: JudgeCallContext, work: () => Promis
 
 export interface WorkerJudgeOptions {
   backend: JudgeBackend | null;
-  /** A judge call unanswered after this long is skipped (the grade degrades to rules). */
+  /**
+   * A judge call unanswered after this long is skipped (the grade degrades to rules). Omitted: the
+   * core Judge's default (DEFAULT_JUDGE_TIMEOUT_MS), so an embedded worker is bounded too; null: no limit.
+   */
   timeoutMs?: number | null;
 }
 
@@ -37,7 +40,7 @@ export function judgeForRun(started: EventData<"RunStarted">, options: WorkerJud
   const judge = new Judge({
     label: started.judge_label ?? routed.name,
     complete: (request) => routed.complete(request, pairContext.getStore() ?? {}),
-    timeoutMs: options.timeoutMs ?? null,
+    timeoutMs: options.timeoutMs,
   });
   return { judge, refusal: null };
 }

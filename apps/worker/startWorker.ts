@@ -31,6 +31,7 @@ export interface WorkerOptions {
   /** Replay jobs taken at once per agent replay allowed (default JOBS_PER_REPLAY_SLOT, replayConsumer.ts). */
   jobsPerReplaySlot?: number;
   replayTimeoutMs?: number;
+  /** A judge call unanswered after this long is skipped; omitted: the core Judge's 120 s; null: no limit. */
   judgeTimeoutMs?: number | null;
   /** Deliveries of a job failing with a permanent error before its run is failed (default 3). */
   maxAttempts?: number;
@@ -71,7 +72,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const ids = options.ids ?? uuidIds;
   const log = options.log ?? consoleLog;
   const actor = `worker:${options.name ?? process.pid}`;
-  const runs = new RunContexts(options.store, { backend: options.judge, timeoutMs: options.judgeTimeoutMs ?? null }, log);
+  const runs = new RunContexts(options.store, { backend: options.judge, timeoutMs: options.judgeTimeoutMs }, log);
   const pairDeps = {
     store: options.store,
     runtime: options.runtime,

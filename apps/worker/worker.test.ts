@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { judgeFromSpec, ScriptedJudge } from "@verdict/infra/judges";
+import { judgeFromSpec, ScriptedJudge, type JudgeBackend } from "@verdict/infra/judges";
 import { startFakeModelProvider } from "@verdict/infra/testing";
 import { handleCommand, loadAggregate, pairStream, resultAggregate, runAggregate, runStream } from "@verdict/domain";
 import type { AgentRuntime, ConsumeOptions, DeliveredJob, EventStore, JobConsumer } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
+import { readWorkerConfig } from "./config.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
 import { silentLog } from "./workerLog.js";
@@ -21,6 +22,8 @@ answers:
     answer: { winner: claude-sonnet-5, rationale: "Friendlier answers." }
     usage: { input_tokens: 900, output_tokens: 40, cost: 0.002 }
 `;
+
+const WORKER_ENV = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict", KAFKA_BROKERS: "127.0.0.1:9092", VERDICT_AGENT: "scripted:examples/agent.yaml" };
 
 const PROVIDER_KEY = "sk-worker-test-PROVIDERKEY";
 
@@ -135,6 +138,20 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(completed.summary.judge).toBe("scripted-judge");
     expect(completed.summary.judge_usage.by_kind).toMatchObject({ score: 6, verdict: 1 });
     expect(completed.summary.judge_usage.run).toMatchObject({ calls: 1, cost: 0.002 });
+  });
+
+  it("a judge backend that never answers: each call is skipped after VERDICT_JUDGE_TIMEOUT_MS with its reason, and the run completes on rules", async () => {
+    const store = createMemoryEventStore();
+    const bus = new RecordingBus();
+    const hung: JudgeBackend = { name: "hung-judge", complete: () => new Promise(() => undefined) };
+    const { judgeTimeoutMs } = readWorkerConfig({ ...WORKER_ENV, VERDICT_JUDGE_TIMEOUT_MS: "25" }, []);
+    await start(store, bus, { judge: hung, judgeTimeoutMs });
+    await seedRun(store, { judge: { kind: "llm", model: "hung-judge" }, judgeLabel: "hung-judge" });
+    await waitFor(() => runEnded(store, "r1"));
+
+    const scored = (await pairEvents(store, "r1", 0)).find((e) => e.type === "ResultScored")?.data as Record<string, any>;
+    expect(scored.judge_exchanges[0]).toMatchObject({ kind: "score", raw_answer: null, error: "the judge call failed: JudgeTimeout: no answer within 25 ms" });
+    expect((await runEvents(store, "r1")).at(-1)?.type).toBe("RunCompleted");
   });
 
   it("judges on a model provider through the AI SDK: the run's judge model picks the route, the provider's tokens and model are recorded", async () => {

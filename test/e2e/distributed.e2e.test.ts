@@ -203,7 +203,7 @@ describe("the platform as separate processes (api, projector, two workers) on Po
     const read = await openReadModels({ url: db.url });
     let live;
     try {
-      live = await readModelChecksum(read.sql.sql());
+      live = await readModelChecksum(read.sql);
     } finally {
       await read.close();
     }
