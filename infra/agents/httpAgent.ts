@@ -17,7 +17,7 @@
 // and keys before the answer is read (redact.ts). An answer without duration_ms gets the
 // answering attempt's wall time (timed).
 import { abortableDelay } from "./abortableDelay.js";
-import { attemptDeadline, type AttemptDeadline } from "./attemptDeadline.js";
+import { linkSignals, type LinkedSignal } from "../abort/linkedSignal.js";
 import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 import { redactDeep, secretList } from "./redact.js";
 
@@ -183,7 +183,7 @@ export class HttpAgent implements AgentRuntime {
 
   private async attempt(scenario: RuntimeScenario, model: RuntimeModel, outer: AbortSignal): Promise<ReplayData> {
     const timeoutMs = this.options.timeoutMs;
-    const deadline = attemptDeadline(outer, timeoutMs);
+    const deadline = linkSignals([outer], timeoutMs);
     const sentAt = performance.now();
     try {
       let response: Response;
@@ -224,12 +224,12 @@ export class HttpAgent implements AgentRuntime {
       return timed(replayOf(redactDeep(body, this.#secrets, ANSWER_KEYS)), wallMs);
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.
-      deadline.clear();
+      deadline.dispose();
     }
   }
 
   /** The body as text, at most `maxBodyBytes` of it; a body that stops arriving is a timeout. */
-  private async bodyText(response: Response, timeoutMs: number | undefined, outer: AbortSignal, deadline: AttemptDeadline): Promise<string> {
+  private async bodyText(response: Response, timeoutMs: number | undefined, outer: AbortSignal, deadline: LinkedSignal): Promise<string> {
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const tooLarge = () => new HttpAgentError(`agent answered a body over ${limit.toLocaleString("en-US")} bytes`, false);
     if (Number(response.headers.get("content-length") ?? 0) > limit) {
