@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventStore, EventToAppend, LogPosition, RecordedEvent, StreamPage } from "../../domain/ports/eventStore.js";
 import { WrongExpectedVersionError } from "../../domain/ports/eventStore.js";
+import { abortLoad } from "../../infra/abort/abortLoad.testing.js";
 
 /** Settings a case asks of its store; every factory hands them to its adapter's options. */
 export interface ContractTuning {
@@ -468,6 +469,19 @@ const cases = {
     }
     expect(received).toHaveLength(1);
     expect(Date.now() - aborted).toBeLessThan(2_000);
+  },
+  "finished subscriptions leave nothing on their caller's signal": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}s`, events(1));
+    // Outlives its subscriptions, as a server's or a worker's signal does: each one used to add
+    // an entry to it (AbortSignal.any on Node 20) that stayed for the signal's lifetime.
+    const caller = new AbortController();
+    for (let i = 0; i < 50; i += 1) {
+      for await (const recorded of store.subscribeAll({ filter: { streamPrefixes: [prefix] }, signal: caller.signal })) {
+        expect(recorded.streamId).toBe(`${prefix}s`);
+        break;
+      }
+    }
+    expect(abortLoad(caller.signal)).toBe(0);
   },
   "closing the store ends its subscriptions": async ({ store, prefix }: Context) => {
     await store.append(`${prefix}c`, events(1));

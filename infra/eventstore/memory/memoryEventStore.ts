@@ -17,6 +17,7 @@ import { WrongExpectedVersionError } from "../port.js";
 import { DEFAULT_MAX_PAGE_BYTES, fitsPage, handedOut, type LogPage } from "../page.js";
 import { comparePositions, matchesFilter } from "../position.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
+import { linkedSubscription } from "../linkedSubscription.js";
 import { EventStoreInputError, validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
 import { Wakeup } from "../wakeup.js";
 
@@ -138,8 +139,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
 
   function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
     const paged = { wakeup, readPage: async (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter, maxPageBytes) };
-    const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
-    return catchUpThenLive(paged, { ...subscribeOptions, signal }, options);
+    return linkedSubscription(subscribeOptions, closing.signal, (linked) => catchUpThenLive(paged, linked, options));
   }
 
   async function streamVersion(streamId: string): Promise<bigint | null> {

@@ -6,6 +6,7 @@ import type { EventStore, ReadAllOptions, RecordedEvent, SubscribeAllOptions } f
 import { appendedEvents } from "../sql/appendedEvents.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
+import { linkedSubscription } from "../linkedSubscription.js";
 import type { SubscriptionTuning } from "../subscription.js";
 import { validateLimit } from "../validation.js";
 import { Wakeup } from "../wakeup.js";
@@ -114,8 +115,7 @@ function withSharedTail(store: EventStore, tail: LogTail, wakeup: Wakeup, tuning
       return (await tail.read(readOptions.after, readOptions.limit, readOptions.filter)).events;
     },
     subscribeAll(subscribeOptions: SubscribeAllOptions = {}) {
-      const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
-      return followLog(tail, wakeup, { ...subscribeOptions, signal }, tuning);
+      return linkedSubscription(subscribeOptions, closing.signal, (linked) => followLog(tail, wakeup, linked, tuning));
     },
     close() {
       closing.abort();

@@ -16,6 +16,7 @@ import type {
 import { WrongExpectedVersionError } from "../port.js";
 import { DEFAULT_MAX_PAGE_BYTES, handedOut, type SizedPage } from "../page.js";
 import { catchUpThenLive, type SubscriptionTuning } from "../subscription.js";
+import { linkedSubscription } from "../linkedSubscription.js";
 import type { AppendedBatch } from "./appendedEvents.js";
 import { Coalescer } from "./coalescer.js";
 import { validateEvents, validateExpectedVersion, validateLimit, validateStreamId } from "../validation.js";
@@ -258,8 +259,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
 
   function subscribeAll(subscribeOptions: SubscribeAllOptions = {}): AsyncIterable<RecordedEvent> {
     const log = { wakeup, readPage: (after: LogPosition | undefined, limit: number) => readPage(after, limit, subscribeOptions.filter), retriable: options.retriableRead };
-    const signal = subscribeOptions.signal ? AbortSignal.any([subscribeOptions.signal, closing.signal]) : closing.signal;
-    return catchUpThenLive(log, { ...subscribeOptions, signal }, options);
+    return linkedSubscription(subscribeOptions, closing.signal, (linked) => catchUpThenLive(log, linked, options));
   }
 
   async function streamVersion(streamId: string): Promise<bigint | null> {
