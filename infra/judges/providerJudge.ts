@@ -11,6 +11,7 @@
 // resident memory and ~150 ms to every process that merely could judge on a provider.
 import type { LanguageModel } from "ai";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
+import { linkSignals } from "../abort/linkedSignal.js";
 import { redactText, secretList } from "../agents/redact.js";
 import { isRoute, routeJudge, type JudgeRoute, type NoJudgeRoute, type ProviderEndpoint, type ProviderEndpoints } from "./providerRoute.js";
 import type { JudgeBackend } from "./scriptedJudge.js";
@@ -85,9 +86,14 @@ export class ProviderJudge implements JudgeBackend {
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       const model = await (this.#model ??= languageModel(this.route, this.#endpoint));
-      const ownTimeout = AbortSignal.timeout(this.#timeoutMs);
-      const abortSignal = request.signal ? AbortSignal.any([request.signal, ownTimeout]) : ownTimeout;
-      result = await generateText({ model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries, abortSignal });
+      // Not AbortSignal.any/timeout (linkedSignal.ts): a long-lived request signal kept an entry
+      // per call, and a collected timeout signal never fired.
+      const call = linkSignals([request.signal], this.#timeoutMs);
+      try {
+        result = await generateText({ model, system: request.instructions, prompt: request.prompt, maxRetries: this.#maxRetries, abortSignal: call.signal });
+      } finally {
+        call.dispose();
+      }
     } catch (error) {
       throw new Error(this.#scrub(`${this.route.provider} judge call failed: ${reasonOf(error)}`).slice(0, REASON_LIMIT));
     }
