@@ -9,7 +9,7 @@ import { createMemoryProgressBus } from "@verdict/projector";
 import { createMemoryApiKeyStore } from "../auth/apiKeys.js";
 import type { ApiReadModels } from "./context.js";
 import { createApiServer, type ApiServer } from "./createApiServer.js";
-import { GZIP_THRESHOLD, ResponseCache } from "./responseCache.js";
+import { ENTRY_OVERHEAD_BYTES, GZIP_THRESHOLD, ResponseCache } from "./responseCache.js";
 
 const RESULTS = `query ($id: ID!) { run(id: $id) { status results { edges { node { scenarioKey modelLabel status score fault } } } } }`;
 
@@ -155,13 +155,15 @@ describe("kept run answers, compressed", () => {
 
 describe("ResponseCache", () => {
   it("drops the least recently used answers once over its byte budget, and keeps none over a quarter of it", () => {
-    const small = new ResponseCache(2000); // an entry of 450 ASCII characters costs 451 bytes with its key: four fit
+    // An entry of 450 ASCII characters costs 451 bytes with its key, and the overhead: four fit.
+    const entry = 451 + ENTRY_OVERHEAD_BYTES;
+    const small = new ResponseCache(4 * entry + 100);
     for (const key of ["a", "b", "c", "d"]) small.set(key, "x".repeat(450));
     expect(small.get("a")).toBeDefined(); // a is now the most recently used, b the least
     small.set("e", "x".repeat(450));
     expect(["a", "b", "c", "d", "e"].filter((key) => small.get(key) !== undefined)).toEqual(["a", "c", "d", "e"]);
-    expect(small.bytes).toBe(4 * 451);
-    small.set("huge", "x".repeat(600));
+    expect(small.bytes).toBe(4 * entry);
+    small.set("huge", "x".repeat(entry - 3));
     expect(small.get("huge")).toBeUndefined();
   });
 
@@ -172,6 +174,35 @@ describe("ResponseCache", () => {
     expect(cache.get("small")?.gzip).toBeNull();
     const big = cache.get("big")!;
     expect(gunzipSync(big.gzip!).toString()).toBe("x".repeat(GZIP_THRESHOLD));
-    expect(cache.bytes).toBe(5 + GZIP_THRESHOLD - 1 + 3 + GZIP_THRESHOLD + big.gzip!.length);
+    expect(cache.bytes).toBe(5 + GZIP_THRESHOLD - 1 + 3 + GZIP_THRESHOLD + big.gzip!.length + 2 * ENTRY_OVERHEAD_BYTES);
+  });
+
+  it("charges small answers at least what each holds, so the budget bounds the memory they take", () => {
+    // ~376 bytes an entry on Node 20 besides its key and answer (ENTRY_OVERHEAD_BYTES says how measured).
+    const atLeast = 300;
+    const budget = 256 * 1024;
+    const cache = new ResponseCache(budget);
+    const key = (i: number) => JSON.stringify(["tenant", null, { id: "run-1", x: `${i}` }, "query { run(id: $id) { id status } }"]);
+    const answer = '{"data":{"run":{"id":"run-1","status":"COMPLETED"}}}';
+    for (let i = 0; i < 5_000; i += 1) cache.set(key(i), answer);
+    expect(cache.size).toBeGreaterThan(0);
+    expect(cache.size).toBeLessThanOrEqual(Math.floor(budget / (key(4_999).length + answer.length + atLeast)));
+  });
+
+  it("keeps each answer and its gzip in buffers of their own, not slices of a shared slab or chunk", () => {
+    const cache = new ResponseCache();
+    for (let i = 0; i < 20; i += 1) {
+      cache.set(`small-${i}`, `{"n":${i}}`);
+      cache.set(`big-${i}`, JSON.stringify({ n: i, pad: "y".repeat(GZIP_THRESHOLD) }));
+    }
+    for (let i = 0; i < 20; i += 1) {
+      const small = cache.get(`small-${i}`)!;
+      expect(small.body.toString()).toBe(`{"n":${i}}`);
+      expect(small.body.buffer.byteLength).toBe(small.body.length);
+      const { body, gzip } = cache.get(`big-${i}`)!;
+      expect(body.buffer.byteLength).toBe(body.length);
+      expect(gzip!.buffer.byteLength).toBe(gzip!.length);
+      expect(JSON.parse(gunzipSync(gzip!).toString())).toMatchObject({ n: i });
+    }
   });
 });
