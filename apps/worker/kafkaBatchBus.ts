@@ -9,6 +9,7 @@ import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { loadKafkajs } from "@verdict/infra/lazy";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
 import { KafkaJobBus, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
+import { DeliveryAttempts } from "./deliveryAttempts.js";
 
 /** How long the group coordinator waits for a heartbeat before it evicts a member. */
 export const SESSION_TIMEOUT_MS = 10_000;
@@ -36,18 +37,18 @@ export class KafkaBatchJobBus implements JobBus {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     const window = Math.max(1, options.concurrency ?? 1);
-    const attempts = new Map<string, number>();
+    const attempts = new DeliveryAttempts();
+    // After each rebalance: the counts of partitions now another member's would never be cleared.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => attempts.keepOnly(payload.memberAssignment[topic] ?? []));
     await consumer.run({
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: Math.min(window, 8),
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
         const deliver = async (message: KafkaMessage) => {
-          const id = `${batch.partition}:${message.offset}`;
-          const attempt = (attempts.get(id) ?? 0) + 1;
-          attempts.set(id, attempt);
+          const attempt = attempts.next(batch.partition, message.offset);
           const value = decodeMessage(message.value);
           await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
-          attempts.delete(id);
+          attempts.succeeded(batch.partition, message.offset);
         };
         // kafkajs heartbeats only between batches or when told to, and a replay may run for its
         // whole budget (120 s by default), far past the session timeout: unless the batch
