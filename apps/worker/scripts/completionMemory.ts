@@ -4,18 +4,22 @@
 // 5 ms from a worker thread (the completion's synchronous stretches never let a timer in the main
 // thread run). Prints resident memory before the job and at its peak. The events are written to
 // PGlite (default, in memory), PostgreSQL (DATABASE_URL) or the memory store (`--memory`; its
-// reads hand back the stored strings, so it hides what a real store's reads cost). Usage:
-//   node --expose-gc --import tsx apps/worker/scripts/completionMemory.ts [--scenarios 1000] [--kb 60]
+// reads hand back the stored strings, so it hides what a real store's reads cost). `--scan` only
+// reads the pair events as completion does and keeps none (what the store's reads cost alone).
+// Peak resident memory follows V8's collection policy as much as what is kept: run it under a
+// heap cap (--max-old-space-size) to see what a completion needs. Usage:
+//   node --expose-gc --import tsx apps/worker/scripts/completionMemory.ts [--scenarios 1000] [--kb 60] [--scan]
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { resultStream, runStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
 import { handleCompletionJob } from "../completion.js";
+import { forEachPairEvent } from "../pairEvents.js";
 import { RunContexts } from "../runContext.js";
 import { systemClock, uuidIds } from "../startWorker.js";
 import { silentLog } from "../workerLog.js";
 
-const { values } = parseArgs({ options: { scenarios: { type: "string", default: "1000" }, kb: { type: "string", default: "60" }, memory: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { scenarios: { type: "string", default: "1000" }, kb: { type: "string", default: "60" }, memory: { type: "boolean", default: false }, scan: { type: "boolean", default: false } } });
 const count = Number(values.scenarios);
 const bytes = Number(values.kb) * 1024;
 const models = ["m-a", "m-b", "m-c", "m-d", "m-e"].map((label) => ({ label, provider: "openai", model: "gpt-5-mini" }));
@@ -118,11 +122,18 @@ async function main(): Promise<void> {
   const before = process.memoryUsage().rss;
   const runs = new RunContexts(store, { backend: null });
   const t1 = performance.now();
+  const scan = async () => {
+    const run = (await runs.get(runId))!;
+    const query = { runId, after: run.startedEvent.position, pairs: run.state.pairs.length, eventTypes: ["ReplayRecorded", "ResultScored"] };
+    let read = 0;
+    await forEachPairEvent(store, query, () => void (read += 1));
+    return `scanned ${read} events`;
+  };
   const { value: outcome, peak } = await peakRss(() =>
-    handleCompletionJob({ store, runtime: null, replayTimeoutMs: 5_000, clock: systemClock, ids: uuidIds, actor: "worker:bench", runs, log: silentLog }, { run_id: runId, tenant: "bench" }),
+    values.scan ? scan() : handleCompletionJob({ store, runtime: null, replayTimeoutMs: 5_000, clock: systemClock, ids: uuidIds, actor: "worker:bench", runs, log: silentLog }, { run_id: runId, tenant: "bench" }),
   );
   const seconds = (performance.now() - t1) / 1000;
-  console.log(`completion: ${outcome} in ${seconds.toFixed(1)} s; resident memory ${MB(before)} before, peak ${MB(peak)} (+${MB(peak - before)})`);
+  console.log(`${values.scan ? "scan" : "completion"}: ${outcome} in ${seconds.toFixed(1)} s; resident memory ${MB(before)} before, peak ${MB(peak)} (+${MB(peak - before)})`);
   await store.close();
 }
 
