@@ -53,7 +53,7 @@ function replayDoc(i: number): ReplayDocumentLike & Record<string, unknown> {
 }
 
 function results(slim: boolean): Result[] {
-  const scenarios = [0, 1, 2, 3, 4, 5].map((s) => Scenario.fromJSON({ key: `s${s}`, prompt: `Prompt ${s}`, expected_tools: s % 2 ? ["refund_order", "lookup_order"] : [] }));
+  const scenarios = [0, 1, 2, 3, 4, 5].map((s) => new Scenario({ key: `s${s}`, prompt: `Prompt ${s}`, expectedTools: s % 2 ? ["refund_order", "lookup_order"] : [] }));
   const out: Result[] = [];
   scenarios.forEach((scenario, s) => {
     MODELS.forEach((spec, m) => {
