@@ -10,6 +10,8 @@ export interface RunPairs {
 }
 
 type Keep = {
+  /** Events a page of the scan reads (pairEvents.ts). */
+  pageSize?: number;
   replay: (data: EventData<"ReplayRecorded">) => EventData<"ReplayRecorded">;
   scored: (data: EventData<"ResultScored">) => EventData<"ResultScored">;
 };
@@ -32,6 +34,9 @@ export function collectPairSummaries(store: EventStore, run: RunContext): Promis
 }
 
 const SUMMARY: Keep = {
+  // A page's byte budget counts stored bytes: 100 events bound a page of well-compressed answers
+  // too (10,000 pairs are 200 reads).
+  pageSize: 100,
   replay: (data) => ({ ...data, replay: summaryReplay(data.replay) }),
   // The judge's exchanges count only for what they used (exchangesUsage): kind and usage.
   scored: (data) => ({
@@ -43,7 +48,7 @@ const SUMMARY: Keep = {
 
 async function collect(store: EventStore, run: RunContext, keep: Keep): Promise<RunPairs> {
   const pairs: RunPairs = { replays: new Map(), scored: new Map() };
-  const query = { runId: run.runId, after: run.startedEvent.position, pairs: run.state.pairs.length, eventTypes: ["ReplayRecorded", "ResultScored"] };
+  const query = { runId: run.runId, after: run.startedEvent.position, pairs: run.state.pairs.length, eventTypes: ["ReplayRecorded", "ResultScored"], pageSize: keep.pageSize };
   // Read in log order and then the direct reads' pairs, each in stream order: the last event of a
   // kind for a pair is its latest, as in the sorted list readPairEvents returns.
   await forEachPairEvent(store, query, (recorded) => {

@@ -16,6 +16,12 @@ export interface PairEventsQuery {
   pairs: number;
   /** Only these event types (default: every type). */
   eventTypes?: string[];
+  /**
+   * Events a page of the scan asks for (default 1000). The store also cuts a page by its byte
+   * budget, but the SQL stores count bytes as stored, compressed: a page of answers that compress
+   * well can hold far more than the budget once read.
+   */
+  pageSize?: number;
 }
 
 export async function readPairEvents(store: EventStore, query: PairEventsQuery): Promise<RecordedEvent[]> {
@@ -42,7 +48,7 @@ export async function forEachPairEvent(store: EventStore, query: PairEventsQuery
   const filter = { streamPrefixes: [`result-${query.runId}.`], eventTypes: query.eventTypes };
   let after: LogPosition | undefined = query.after;
   for (;;) {
-    const page = await store.readAll({ after, limit: PAGE, filter });
+    const page = await store.readAll({ after, limit: query.pageSize ?? PAGE, filter });
     // Only an empty page ends the log: a page cut short by the store's byte budget does not.
     if (page.length === 0) break;
     for (const event of page) see(event);
