@@ -14,7 +14,6 @@ import { Worker } from "node:worker_threads";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { resultStream, runStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
 import { handleCompletionJob } from "../completion.js";
-import { forEachPairEvent } from "../pairEvents.js";
 import { RunContexts } from "../runContext.js";
 import { systemClock, uuidIds } from "../startWorker.js";
 import { silentLog } from "../workerLog.js";
@@ -134,6 +133,8 @@ async function main(): Promise<void> {
     const run = (await runs.get(runId))!;
     const query = { runId, after: run.startedEvent.position, pairs: run.state.pairs.length, eventTypes: ["ReplayRecorded", "ResultScored"], pageSize: 100 };
     let read = 0;
+    // Imported here, so the script also runs against a build without it (a before/after comparison).
+    const { forEachPairEvent } = await import("../pairEvents.js");
     await forEachPairEvent(store, query, () => void (read += 1));
     return `scanned ${read} events`;
   };
