@@ -19,7 +19,7 @@ import {
   type Result,
   type RunState,
 } from "@verdict/domain";
-import { collectPairs } from "./collectPairs.js";
+import { collectPairSummaries } from "./collectPairs.js";
 import { clippedJudgeText, exchangeData } from "./exchanges.js";
 import { CompletionJob, COMPLETE_TOPIC, jobFields, jobNames, parseJob, type JobNames } from "./jobs.js";
 import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
@@ -47,15 +47,17 @@ const ATTEMPTS = 5;
 /**
  * Pairs not scored yet are finished here (a lost job cannot hold a run open); null when an
  * engine run still has unscored pairs this process cannot replay (no runtime): the dispatcher
- * asks again once the last pair is scored.
+ * asks again once the last pair is scored. The pairs are read as the verdict, the comparison and
+ * the summary read them (collectPairSummaries): no answers, no tool output, so the memory a run's
+ * completion takes grows with its pairs and not with what its agent wrote.
  */
 async function finishPairs(deps: CompletionDeps, run: RunContext): Promise<RunRecord | null> {
-  let pairs = await collectPairs(deps.store, run);
+  let pairs = await collectPairSummaries(deps.store, run);
   const unscored = run.state.pairs.filter((p) => !pairs.scored.has(p.n)).map((p) => p.n);
   if (unscored.length > 0) {
     if (!run.started.external && !deps.runtime) return null;
     for (const n of unscored) await processPair(deps, run, n, { replay: !run.started.external });
-    pairs = await collectPairs(deps.store, run);
+    pairs = await collectPairSummaries(deps.store, run);
   }
   return { started: run.started, ...pairs };
 }
@@ -65,8 +67,11 @@ function comparisonOf(results: readonly Result[], record: RunRecord, settings: C
   return { comparison: json as unknown as Record<string, unknown>, seed: json.seed, resamples: json.resamples, confidence: json.confidence };
 }
 
-/** The commands that end the run, in order. */
-async function completionCommands(deps: CompletionDeps, run: RunContext, record: RunRecord): Promise<Record<string, unknown>[]> {
+/**
+ * The commands that end the run, in order, from the run's pairs (as collectPairs or
+ * collectPairSummaries read them: both give the same commands).
+ */
+export async function completionCommands(deps: CompletionDeps, run: RunContext, record: RunRecord): Promise<Record<string, unknown>[]> {
   const results = runResults(record);
   const scored = results.map((r) => ({ scenario_key: r.scenario.key, model_label: r.label, pass: r.passed }));
   // A pair without a score (an external host that never sent it) fails the run, naming it.

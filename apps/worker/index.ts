@@ -8,8 +8,8 @@ export { handleCompletionJob, consumeCompletionJobs, type CompletionOutcome, typ
 export { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
 export { RunContexts, type RunContext } from "./runContext.js";
 export { reportFromRun, runResults, resultFromEvents, releaseOf, type RunRecord } from "./runReport.js";
-export { collectPairs, type RunPairs } from "./collectPairs.js";
-export { readPairEvents, type PairEventsQuery } from "./pairEvents.js";
+export { collectPairs, collectPairSummaries, type RunPairs } from "./collectPairs.js";
+export { forEachPairEvent, readPairEvents, type PairEventsQuery } from "./pairEvents.js";
 export { exchangeData, promptDigest } from "./exchanges.js";
 export { replayThroughRuntime, runtimeScenario } from "./agentReplay.js";
 export { REPLAY_TOPIC, COMPLETE_TOPIC, REPLAY_GROUP, COMPLETE_GROUP, ReplayJob, CompletionJob, InvalidJobError, jobNames, type JobNames } from "./jobs.js";

@@ -5,6 +5,7 @@ import { toolCallName } from "../replay/index.js";
 import { isBlank, truncate } from "../support/index.js";
 import { detailText } from "../diagnosis/text.js";
 import { distinct, mostFrequent } from "./aggregates.js";
+import { TOOL_NOTE_LIMIT } from "./summaryInputs.js";
 import type {
   FixAction, FixItem, FixTool, Recommendation, ReportLinks, ReportResult, ToolResolver, ToolServer,
 } from "./reportTypes.js";
@@ -68,7 +69,7 @@ function toolsFor(fault: string, group: readonly ReportResult[]): { label: Tools
         if (!isTruthy(call.error) || tools.has(name)) continue;
         // The detail as the diagnosis quotes it: a number or an object is text too (`503`, `{"code":500}`).
         const detail = detailText(call.detail);
-        tools.set(name, isBlank(detail) ? null : truncate(detail, 60));
+        tools.set(name, isBlank(detail) ? null : truncate(detail, TOOL_NOTE_LIMIT));
       }
     }
     return { label: "failing tools", tools };

@@ -3,6 +3,9 @@
 // pieces) and the shapes it reads and writes.
 export { Report } from "./report.js";
 export { derivedFromJSON, derivedFromJSONOrNull, type DerivedFigures } from "./derivedFromJson.js";
+export {
+  SUMMARY_EVIDENCE_KEYS, SUMMARY_METADATA_KEYS, TOOL_NOTE_LIMIT, summaryDiagnosis, summaryReplay, summaryToolCall, type ReplayDocumentLike,
+} from "./summaryInputs.js";
 export { comparisonInModelOrder, labelsInRecordedOrder, labelsInResultOrder } from "./modelOrder.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {
