@@ -14,7 +14,7 @@ import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
-import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun } from "./exampleRun.js";
+import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun, type RunRef } from "./exampleRun.js";
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
@@ -22,6 +22,7 @@ import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProj
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 import { withSessionKey } from "./sessionApiKey.js";
+import { RunReports } from "./runReports.js";
 import { reportRunsAtStop, type RunInFlight } from "./stoppedRuns.js";
 
 export const DEMO_TENANT = "demo";
@@ -125,6 +126,11 @@ function earlierRunLine(run: EarlierRun): string {
   return `Run #${run.number} (left unfinished earlier) is ${run.status}: \`verdict report ${run.id}\` gives its report once it is done`;
 }
 
+/** A start stopped once its run had ended exits as it would have finished: by the run's outcome (--exit's code). */
+async function finishedCode(client: Parameters<typeof printRunSummary>[0], io: Io, run: RunRef): Promise<ExitCode> {
+  return run.status === "COMPLETED" && (await printRunSummary(client, io, run.id)) ? EXIT.ok : EXIT.failed;
+}
+
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list("start", "models", flags.values.models) : EXAMPLE_MODELS;
@@ -138,8 +144,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const since = new Date();
   const resources = new Resources();
   const signals = stopSignals();
-  // Set once the API is up: what a stop mid-run does with the runs this start waits for.
-  let settleRunsAtStop: (() => Promise<void>) | null = null;
+  // Set once the API is up: what a stop before the example ended says and exits with.
+  let stopMidExample: ((signal: string) => Promise<ExitCode>) | null = null;
   try {
     await claimHome(mode, resources);
     io.out(`verdict: starting (${describeMode(mode)})`);
@@ -183,10 +189,17 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
     const reportsDir = reportsDirOf(mode);
+    const reports = new RunReports(client, reportsDir);
     const runsInFlight: RunInFlight[] = [];
-    settleRunsAtStop = () => reportRunsAtStop(runsInFlight, { store, client, reportsDir, stopWorker }, io);
+    let ended: RunRef | null = null;
+    stopMidExample = async (signal) => {
+      io.out(ended ? `${signal}: stopping; run #${ended.number} had finished` : `${signal}: stopping before the run finished`);
+      await reportRunsAtStop(runsInFlight, { store, reports, stopWorker }, io);
+      return ended ? finishedCode(client, io, ended) : EXIT.failed;
+    };
     const onRunInFlight = (evaluation: RunInFlight["evaluation"], run: RunInFlight["run"]) => void runsInFlight.push({ evaluation, run });
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight }));
+    const onRunEnded = (run: RunRef) => void (ended = run);
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight, onRunEnded, reports }));
     const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
     // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
@@ -203,8 +216,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof Stopped)) throw error;
+    if (stopMidExample) return await stopMidExample(error.message);
     io.out(`${error.message}: stopping before the run finished`);
-    await settleRunsAtStop?.();
     return EXIT.failed;
   } finally {
     await resources.close();
