@@ -23,7 +23,9 @@ import { claimHome, describeMode, openEventStore, openJobBus, platformMode, repo
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 import { withSessionKey } from "./sessionApiKey.js";
 import { RunReports } from "./runReports.js";
+import { stopSignals } from "./stopSignals.js";
 import { reportRunsAtStop, type RunInFlight } from "./stoppedRuns.js";
+import { countJobsInFlight, drainUnlessHurried } from "./workerDrain.js";
 
 export const DEMO_TENANT = "demo";
 
@@ -82,26 +84,6 @@ function workerLog(io: Io): WorkerLog {
   return { info: () => undefined, error: (message) => io.err(`[worker] ${message}`) };
 }
 
-/**
- * SIGINT/SIGTERM from the first moment: the embedded databases must be closed, never killed
- * mid-write. Handlers stay installed, so a second Ctrl-C (the terminal signals the whole process
- * group, and the re-running parent forwards it too) cannot cut the shutdown short.
- */
-function stopSignals(): { stopped: Promise<string>; dispose(): void } {
-  let resolveStop: (signal: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
-  const handler = (signal: NodeJS.Signals) => resolveStop(signal);
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
-  return {
-    stopped,
-    dispose() {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
-    },
-  };
-}
-
 class Stopped extends Error {}
 
 /** The work, unless a stop signal comes first. */
@@ -155,11 +137,11 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     await unlessStopped(signals.stopped, catchUpReadModels(projector, io));
     projector.start();
     resources.add(projector, (p) => p.stop());
-    const bus = openJobBus(mode, resources);
+    const jobs = countJobsInFlight(openJobBus(mode, resources));
     const checkpoints = await openCheckpoints(mode, resources);
     const pacing = paceByProjection(store, projector);
     const worker = await startWorker({
-      store: pacing.store, bus, checkpoints, pace: pacing.pace,
+      store: pacing.store, bus: jobs.bus, checkpoints, pace: pacing.pace,
       runtime: await ScriptedAgent.load(join(EXAMPLE_DIR, "agent.yaml")),
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
       log: workerLog(io),
@@ -169,9 +151,10 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });
-    // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing.
+    // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing; a
+    // second signal gives up waiting for its jobs in flight (workerDrain.ts).
     let workerStopped: Promise<void> | null = null;
-    const stopWorker = () => (workerStopped ??= worker.stop());
+    const stopWorker = () => (workerStopped ??= drainUnlessHurried(worker.stop(), signals.hurried, jobs.inFlight, io));
     resources.add(worker, stopWorker);
     const { apiKeys, key } = await withSessionKey(await openApiKeys(mode, resources), DEMO_TENANT);
     const api: ApiServer = resources.add(
@@ -222,5 +205,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   } finally {
     await resources.close();
     signals.dispose();
+    // Jobs given up at a second signal may still hold the event loop (an agent or judge call, up
+    // to 120 s); with the databases closed they have nothing left to write, so end them now.
+    if (signals.isHurried()) process.exit(EXIT.failed);
   }
 }
