@@ -4,16 +4,15 @@
 // Runs an earlier start left unfinished (killed mid-run) are dispatched again by this start's
 // worker: they are named when the new run starts, and their reports saved once they are done.
 // Each run it waits for is told to `onRunInFlight`, so a start stopped mid-run can report those
-// that finished as it stopped (stoppedRuns.ts).
-import { mkdir } from "node:fs/promises";
+// that finished as it stopped (stoppedRuns.ts); reports go through the start's RunReports, so a
+// stop while they are being written waits for them rather than writing them again.
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { downloadName } from "@verdict/api";
 import { loadCatalogFile } from "./catalogFile.js";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
-import { writeOutput } from "./outputFile.js";
+import { RunReports } from "./runReports.js";
 import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
 
 export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
@@ -122,16 +121,6 @@ function progressLine(p: Progress): string {
   return `  [${p.completed}/${p.total}] ${p.passed} passed · ${p.failed} failed · ${p.errored} errored · ${p.status}${latest}`;
 }
 
-async function saveReport(client: GqlClient, base: string, ext: "html" | "md", fallbackName: string, dir: string): Promise<string> {
-  const res = await client.get(`${base}${ext === "md" ? ".md" : ""}?download=1`);
-  if (!res.ok) throw new CliError(`the report export ${base} answered ${res.status}: ${await res.text()}`, EXIT.failed);
-  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
-  const path = join(dir, name);
-  // Aside, then renamed: a start killed while writing left an empty report under reports/ for good.
-  await writeOutput(path, await res.text());
-  return path;
-}
-
 /**
  * The evaluation's runs an earlier start was stopped before they ended: still PENDING or RUNNING,
  * or ended since `since` (this start's beginning). This start's worker may finish one before it is
@@ -149,20 +138,13 @@ async function unfinishedRuns(client: GqlClient, evaluationId: string, since: Da
 }
 
 /** Each earlier run as it stands once this start's run is done: completed ones get their reports saved. */
-async function settleEarlierRuns(client: GqlClient, evaluation: { id: string; name: string }, runs: RunRef[], dir: string): Promise<EarlierRun[]> {
+async function settleEarlierRuns(client: GqlClient, evaluation: { id: string; name: string }, runs: RunRef[], reports: RunReports): Promise<EarlierRun[]> {
   const settled: EarlierRun[] = [];
   for (const run of runs) {
     const { run: now } = await client.request<{ run: RunRef }>("query ($id: ID!) { run(id: $id) { id number status } }", { id: run.id });
-    settled.push(now.status === "COMPLETED" ? { ...now, ...(await saveReports(client, evaluation, now, dir)) } : { ...now, htmlPath: "", markdownPath: "" });
+    settled.push(now.status === "COMPLETED" ? { ...now, ...(await reports.write(evaluation, now)) } : { ...now, htmlPath: "", markdownPath: "" });
   }
   return settled;
-}
-
-export async function saveReports(client: GqlClient, evaluation: { id: string; name: string }, run: RunRef, dir: string): Promise<{ htmlPath: string; markdownPath: string }> {
-  const base = `/api/evaluations/${evaluation.id}/runs/${run.id}/report`;
-  const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, run.number, "html"), dir);
-  const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, run.number, "md"), dir);
-  return { htmlPath, markdownPath };
 }
 
 /** The example agent's tool roster (examples/support/tools.yaml), sent with startRun. */
@@ -177,6 +159,10 @@ export interface ExampleRunOptions {
   since?: Date;
   /** Told each run this start waits for (the earlier starts' unfinished ones, then its own) as soon as it is known. */
   onRunInFlight?: (evaluation: { id: string; name: string }, run: RunRef) => void;
+  /** Told this start's own run as it ends (COMPLETED or FAILED), before any report is written. */
+  onRunEnded?: (run: RunRef) => void;
+  /** Where the reports are written, each run's once (default: a RunReports of its own on reportsDir). */
+  reports?: RunReports;
 }
 
 export async function runExample(client: GqlClient, io: Io, options: ExampleRunOptions): Promise<ExampleRunOutcome> {
@@ -203,11 +189,13 @@ export async function runExample(client: GqlClient, io: Io, options: ExampleRunO
   if (!finished || (finished.status !== "COMPLETED" && finished.status !== "FAILED")) {
     throw new CliError(`the progress subscription ended before run ${startRun.runId} did`, EXIT.failed);
   }
-  await mkdir(options.reportsDir, { recursive: true });
-  const earlier = await settleEarlierRuns(client, evaluation, unfinished, options.reportsDir);
-  const outcome = { evaluationId: evaluation.id, evaluationName: evaluation.name, runId: startRun.runId, number: startRun.number, status: finished.status, earlier };
-  if (finished.status !== "COMPLETED") return { ...outcome, htmlPath: "", markdownPath: "" };
-  return { ...outcome, ...(await saveReports(client, evaluation, { id: startRun.runId, number: startRun.number, status: finished.status }, options.reportsDir)) };
+  const run: RunRef = { id: startRun.runId, number: startRun.number, status: finished.status };
+  options.onRunEnded?.(run);
+  const reports = options.reports ?? new RunReports(client, options.reportsDir);
+  // This run's reports first: a stop from here on finds its write begun and says it finished.
+  const own = finished.status === "COMPLETED" ? await reports.write(evaluation, run) : { htmlPath: "", markdownPath: "" };
+  const earlier = await settleEarlierRuns(client, evaluation, unfinished, reports);
+  return { evaluationId: evaluation.id, evaluationName: evaluation.name, runId: run.id, number: run.number, status: run.status, earlier, ...own };
 }
 
 interface RunSummary {

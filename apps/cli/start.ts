@@ -14,7 +14,7 @@ import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
-import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun } from "./exampleRun.js";
+import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun, type RunRef } from "./exampleRun.js";
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
@@ -22,7 +22,10 @@ import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProj
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
 import { withSessionKey } from "./sessionApiKey.js";
+import { RunReports } from "./runReports.js";
+import { stopSignals } from "./stopSignals.js";
 import { reportRunsAtStop, type RunInFlight } from "./stoppedRuns.js";
+import { countJobsInFlight, drainUnlessHurried } from "./workerDrain.js";
 
 export const DEMO_TENANT = "demo";
 
@@ -81,26 +84,6 @@ function workerLog(io: Io): WorkerLog {
   return { info: () => undefined, error: (message) => io.err(`[worker] ${message}`) };
 }
 
-/**
- * SIGINT/SIGTERM from the first moment: the embedded databases must be closed, never killed
- * mid-write. Handlers stay installed, so a second Ctrl-C (the terminal signals the whole process
- * group, and the re-running parent forwards it too) cannot cut the shutdown short.
- */
-function stopSignals(): { stopped: Promise<string>; dispose(): void } {
-  let resolveStop: (signal: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
-  const handler = (signal: NodeJS.Signals) => resolveStop(signal);
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
-  return {
-    stopped,
-    dispose() {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
-    },
-  };
-}
-
 class Stopped extends Error {}
 
 /** The work, unless a stop signal comes first. */
@@ -125,6 +108,11 @@ function earlierRunLine(run: EarlierRun): string {
   return `Run #${run.number} (left unfinished earlier) is ${run.status}: \`verdict report ${run.id}\` gives its report once it is done`;
 }
 
+/** A start stopped once its run had ended exits as it would have finished: by the run's outcome (--exit's code). */
+async function finishedCode(client: Parameters<typeof printRunSummary>[0], io: Io, run: RunRef): Promise<ExitCode> {
+  return run.status === "COMPLETED" && (await printRunSummary(client, io, run.id)) ? EXIT.ok : EXIT.failed;
+}
+
 export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("start", argv, FLAG_SPECS.start);
   const models = flags.values.models ? list("start", "models", flags.values.models) : EXAMPLE_MODELS;
@@ -138,8 +126,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const since = new Date();
   const resources = new Resources();
   const signals = stopSignals();
-  // Set once the API is up: what a stop mid-run does with the runs this start waits for.
-  let settleRunsAtStop: (() => Promise<void>) | null = null;
+  // Set once the API is up: what a stop before the example ended says and exits with.
+  let stopMidExample: ((signal: string) => Promise<ExitCode>) | null = null;
   try {
     await claimHome(mode, resources);
     io.out(`verdict: starting (${describeMode(mode)})`);
@@ -149,11 +137,11 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     await unlessStopped(signals.stopped, catchUpReadModels(projector, io));
     projector.start();
     resources.add(projector, (p) => p.stop());
-    const bus = openJobBus(mode, resources);
+    const jobs = countJobsInFlight(openJobBus(mode, resources));
     const checkpoints = await openCheckpoints(mode, resources);
     const pacing = paceByProjection(store, projector);
     const worker = await startWorker({
-      store: pacing.store, bus, checkpoints, pace: pacing.pace,
+      store: pacing.store, bus: jobs.bus, checkpoints, pace: pacing.pace,
       runtime: await ScriptedAgent.load(join(EXAMPLE_DIR, "agent.yaml")),
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
       log: workerLog(io),
@@ -163,9 +151,10 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
       topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
     });
-    // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing.
+    // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing; a
+    // second signal gives up waiting for its jobs in flight (workerDrain.ts).
     let workerStopped: Promise<void> | null = null;
-    const stopWorker = () => (workerStopped ??= worker.stop());
+    const stopWorker = () => (workerStopped ??= drainUnlessHurried(worker.stop(), signals.hurried, jobs.inFlight, io));
     resources.add(worker, stopWorker);
     const { apiKeys, key } = await withSessionKey(await openApiKeys(mode, resources), DEMO_TENANT);
     const api: ApiServer = resources.add(
@@ -183,10 +172,17 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     io.out(`API listening at ${api.graphqlUrl}`);
     const client = resources.add(gqlClient(api, key), (c) => c.close());
     const reportsDir = reportsDirOf(mode);
+    const reports = new RunReports(client, reportsDir);
     const runsInFlight: RunInFlight[] = [];
-    settleRunsAtStop = () => reportRunsAtStop(runsInFlight, { store, client, reportsDir, stopWorker }, io);
+    let ended: RunRef | null = null;
+    stopMidExample = async (signal) => {
+      io.out(ended ? `${signal}: stopping; run #${ended.number} had finished` : `${signal}: stopping before the run finished`);
+      await reportRunsAtStop(runsInFlight, { store, reports, stopWorker }, io);
+      return ended ? finishedCode(client, io, ended) : EXIT.failed;
+    };
     const onRunInFlight = (evaluation: RunInFlight["evaluation"], run: RunInFlight["run"]) => void runsInFlight.push({ evaluation, run });
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight }));
+    const onRunEnded = (run: RunRef) => void (ended = run);
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight, onRunEnded, reports }));
     const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
     // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
@@ -203,11 +199,14 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof Stopped)) throw error;
+    if (stopMidExample) return await stopMidExample(error.message);
     io.out(`${error.message}: stopping before the run finished`);
-    await settleRunsAtStop?.();
     return EXIT.failed;
   } finally {
     await resources.close();
     signals.dispose();
+    // Jobs given up at a second signal may still hold the event loop (an agent or judge call, up
+    // to 120 s); with the databases closed they have nothing left to write, so end them now.
+    if (signals.isHurried()) process.exit(EXIT.failed);
   }
 }

@@ -11,6 +11,7 @@ import { MemoryCheckpointStore, startWorker } from "@verdict/worker";
 import { AGENT_SCRIPT, RecordingBus, runEnded, seedRun, testClock, testIds, waitFor } from "../worker/testing.js";
 import type { GqlClient } from "./gqlClient.js";
 import { bufferIo } from "./io.js";
+import { RunReports } from "./runReports.js";
 import { reportRunsAtStop, type RunInFlight } from "./stoppedRuns.js";
 
 const evaluation = { id: "e1", name: "support/support/smoke" };
@@ -33,7 +34,7 @@ describe("reportRunsAtStop", () => {
     await waitFor(() => runEnded(store, "r1"));
     const io = bufferIo();
     let stops = 0;
-    await reportRunsAtStop([runR1], { store, client: reportApi, reportsDir: join(dir, "reports"), stopWorker: () => (stops++, worker.stop()) }, io);
+    await reportRunsAtStop([runR1], { store, reports: new RunReports(reportApi, join(dir, "reports")), stopWorker: () => (stops++, worker.stop()) }, io);
 
     const html = join(dir, "reports", "support-support-smoke-run-1.html");
     const markdown = join(dir, "reports", "support-support-smoke-run-1.md");
@@ -48,13 +49,36 @@ describe("reportRunsAtStop", () => {
     const store = createMemoryEventStore();
     await seedRun(store);
     const io = bufferIo();
-    await reportRunsAtStop([runR1], { store, client: reportApi, reportsDir: join(dir, "reports"), stopWorker: async () => undefined }, io);
+    await reportRunsAtStop([runR1], { store, reports: new RunReports(reportApi, join(dir, "reports")), stopWorker: async () => undefined }, io);
     expect(io.stdout).toEqual([`run #1 (r1) is unfinished: the next start finishes it and writes its report under ${join(dir, "reports")}`]);
+  });
+
+  it("waits for the reports the start began writing before the stop, writes them no second time, and says the run finished", async () => {
+    dir = await mkdtemp(join(tmpdir(), "verdict-stopped-"));
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    // The export answers once the stop has begun: the start was still writing when Ctrl-C came.
+    const asked: string[] = [];
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const slowApi = { get: async (path: string) => (asked.push(path), await answered, new Response(`report at ${path}`)) } as unknown as GqlClient;
+    const reports = new RunReports(slowApi, join(dir, "reports"));
+    const begun = reports.write(evaluation, runR1.run);
+    const io = bufferIo();
+    const stopped = reportRunsAtStop([runR1], { store, reports, stopWorker: async () => undefined }, io);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answer();
+    await Promise.all([begun, stopped]);
+
+    const html = join(dir, "reports", "support-support-smoke-run-1.html");
+    const markdown = join(dir, "reports", "support-support-smoke-run-1.md");
+    expect(asked).toEqual(["/api/evaluations/e1/runs/r1/report?download=1", "/api/evaluations/e1/runs/r1/report.md?download=1"]);
+    expect(io.stdout).toEqual([`run #1 (r1) finished; report: ${html} and ${markdown}`]);
   });
 
   it("does not stop the worker early when no run was in flight (stopped before the run started)", async () => {
     let stops = 0;
-    await reportRunsAtStop([], { store: createMemoryEventStore(), client: reportApi, reportsDir: "unused", stopWorker: async () => void stops++ }, bufferIo());
+    await reportRunsAtStop([], { store: createMemoryEventStore(), reports: new RunReports(reportApi, "unused"), stopWorker: async () => void stops++ }, bufferIo());
     expect(stops).toBe(0);
   });
 });

@@ -1,11 +1,12 @@
-// About how many bytes a field's answer takes: its resolved value as far as the query selects it
-// (estimatedBytes.ts for each leaf). The value itself is no measure: `results { totalCount }` of
-// a run with 60 KB of answer a pair resolves the whole list but answers a number, and weighed
-// whole it would be refused. Unlike estimatedBytes, a value selected twice counts twice (the JSON
-// repeats it). Fields a value does not hold (answered by their own resolvers) count nothing here;
-// the heavy ones among them are weighed where they resolve.
+// About how many bytes a field's answer takes: its resolved value as far as the query selects it,
+// each leaf weighed as JSON writes it in UTF-8 (jsonBytes.ts; not estimatedBytes.ts' byte a
+// character, which is memory and weighed escaped text at up to a sixth). The value itself is no
+// measure: `results { totalCount }` of a run with 60 KB of answer a pair resolves the whole list
+// but answers a number, and weighed whole it would be refused. Unlike jsonBytes, a value selected
+// twice counts twice (the JSON repeats it). Fields a value does not hold (answered by their own
+// resolvers) count nothing here; the heavy ones among them are weighed where they resolve.
 import { Kind, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
-import { estimatedBytes } from "./estimatedBytes.js";
+import { jsonBytes } from "./jsonBytes.js";
 
 type Fragments = Readonly<Record<string, FragmentDefinitionNode>>;
 
@@ -33,7 +34,7 @@ function weigh(value: unknown, sets: readonly SelectionSetNode[], fragments: Fra
     return total;
   }
   // A leaf, or a JSON scalar answered whole.
-  if (sets.length === 0 || typeof value !== "object") return estimatedBytes(value);
+  if (sets.length === 0 || typeof value !== "object") return jsonBytes(value);
   let selected = selections.get(sets);
   if (!selected) {
     selected = selectedOf(sets, fragments);
