@@ -14,6 +14,8 @@
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.
+// An event it cannot read is passed over, never retried (it would hold back every run behind it):
+// its run is failed with the reason and the line names its stream and position (unreadableEvents.ts).
 import {
   handleCommand,
   runAggregate,
@@ -27,6 +29,7 @@ import {
   type LogPosition,
   type RecordedEvent,
   eventRegistry,
+  UnreadableEventError,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
 import { stallMsOf, type WatchdogSettings } from "./watchdog.js";
@@ -35,6 +38,7 @@ import { PairSet } from "./pairSet.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 import { pause } from "./pause.js";
+import { passOverUnreadable, runIdOfStream } from "./unreadableEvents.js";
 
 /** What the dispatcher remembers of a run still in flight. */
 export interface TrackedRun {
@@ -283,8 +287,8 @@ export class Dispatcher {
       if (recorded.type === "ResultScored") return this.scored(runId, run, recorded);
       if (recorded.type !== "ReplayRecorded" || !run.external) return;
     }
-    const event = eventRegistry.parseRecorded(recorded);
-    switch (event.type) {
+    const event = await this.read(recorded);
+    switch (event?.type) {
       case "RunStarted":
         return this.started(event);
       case "ReplayRecorded":
@@ -297,6 +301,20 @@ export class Dispatcher {
       case "RunFailed":
         this.runs.delete(recorded.streamId.slice("run-".length));
         return;
+    }
+  }
+
+  /** The event, or null when it does not read: then its run is failed and it is passed over (unreadableEvents.ts). */
+  private async read(recorded: RecordedEvent): Promise<DomainEvent | null> {
+    try {
+      return eventRegistry.parseRecorded(recorded);
+    } catch (error) {
+      if (!(error instanceof UnreadableEventError)) throw error;
+      const runId = runIdOfStream(recorded.streamId);
+      const tenant = runId === null ? undefined : this.runs.get(runId)?.tenant;
+      await passOverUnreadable(this.options, recorded, error, tenant);
+      if (runId !== null) this.runs.delete(runId);
+      return null;
     }
   }
 

@@ -2,7 +2,7 @@
 // canonical text, its digest and what it resolved to (products -> sets -> scenarios).
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { criterionData, idSchema, jsonObject, judgeData, nonBlank, scenarioData } from "./shared.js";
+import { criterionData, idSchema, jsonObject, judgeData, nonBlank, scenarioData, scenarioWrite } from "./shared.js";
 
 export const catalogSetData = z.object({
   key: nonBlank,
@@ -30,22 +30,21 @@ export const catalogSource = z.object({
   ref: z.string().optional(),
 });
 
-export const CatalogImported = defineEvent(
-  "CatalogImported",
-  1,
-  z.object({
-    tenant: nonBlank,
-    key: nonBlank,
-    name: z.string(),
-    description: z.string().optional(),
-    digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
-    canonical_yaml: z.string().min(1, "must not be empty"),
-    source: catalogSource,
-    metadata: jsonObject.default({}),
-    products: z.array(catalogProductData),
-    scenario_count: z.number().int().nonnegative(),
-  }),
-);
+const catalogImported = z.object({
+  tenant: nonBlank,
+  key: nonBlank,
+  name: z.string(),
+  description: z.string().optional(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
+  canonical_yaml: z.string().min(1, "must not be empty"),
+  source: catalogSource,
+  metadata: jsonObject.default({}),
+  products: z.array(catalogProductData),
+  scenario_count: z.number().int().nonnegative(),
+});
+// A new import's scenario positions fit the read models' integer column (see scenarioWrite).
+const productsWrite = z.array(catalogProductData.extend({ sets: z.array(catalogSetData.extend({ scenarios: z.array(scenarioWrite) })) }));
+export const CatalogImported = defineEvent("CatalogImported", 1, catalogImported, {}, catalogImported.extend({ products: productsWrite }));
 
 export const CatalogRemoved = defineEvent(
   "CatalogRemoved",

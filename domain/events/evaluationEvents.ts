@@ -2,7 +2,7 @@
 // record the resulting records (not just the input) so a fold never re-runs merge rules.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { catalogReference, criterionData, evaluationScenario, isoDate, judgeData, nonBlank } from "./shared.js";
+import { catalogReference, criterionData, evaluationScenario, evaluationScenarioWrite, isoDate, judgeData, nonBlank } from "./shared.js";
 
 export const EvaluationCreated = defineEvent(
   "EvaluationCreated",
@@ -21,22 +21,21 @@ export const EvaluationCreated = defineEvent(
   }),
 );
 
-export const ScenariosReplaced = defineEvent(
-  "ScenariosReplaced",
-  1,
-  z.object({
-    on_removed: z.enum(["destroy", "disable"]),
-    /** Every scenario the input named, as now stored. */
-    scenarios: z.array(evaluationScenario),
-    added: z.array(z.string()),
-    updated: z.array(z.string()),
-    unchanged: z.array(z.string()),
-    /** Keys dropped (on_removed destroy). */
-    removed: z.array(z.string()),
-    /** Keys kept with enabled false (on_removed disable). */
-    disabled: z.array(z.string()),
-  }),
-);
+const scenariosReplaced = z.object({
+  on_removed: z.enum(["destroy", "disable"]),
+  /** Every scenario the input named, as now stored. */
+  scenarios: z.array(evaluationScenario),
+  added: z.array(z.string()),
+  updated: z.array(z.string()),
+  unchanged: z.array(z.string()),
+  /** Keys dropped (on_removed destroy). */
+  removed: z.array(z.string()),
+  /** Keys kept with enabled false (on_removed disable). */
+  disabled: z.array(z.string()),
+});
+// New events hold positions within the read models' integer column (see scenarioWrite).
+const scenariosWrite = { scenarios: z.array(evaluationScenarioWrite) };
+export const ScenariosReplaced = defineEvent("ScenariosReplaced", 1, scenariosReplaced, {}, scenariosReplaced.extend(scenariosWrite));
 
 /**
  * The evaluation was synced to a newer import of its catalog set: the digest it now reflects,
@@ -60,18 +59,15 @@ export const CatalogSetSynced = defineEvent(
   }),
 );
 
-export const ScenariosMerged = defineEvent(
-  "ScenariosMerged",
-  1,
-  z.object({
-    limit: z.number().int().positive(),
-    /** The added and updated scenarios, as now stored; unchanged and unnamed ones are untouched. */
-    scenarios: z.array(evaluationScenario),
-    added: z.array(z.string()),
-    updated: z.array(z.string()),
-    unchanged: z.array(z.string()),
-  }),
-);
+const scenariosMerged = z.object({
+  limit: z.number().int().positive(),
+  /** The added and updated scenarios, as now stored; unchanged and unnamed ones are untouched. */
+  scenarios: z.array(evaluationScenario),
+  added: z.array(z.string()),
+  updated: z.array(z.string()),
+  unchanged: z.array(z.string()),
+});
+export const ScenariosMerged = defineEvent("ScenariosMerged", 1, scenariosMerged, {}, scenariosMerged.extend(scenariosWrite));
 
 export const EvaluationArchived = defineEvent("EvaluationArchived", 1, z.object({ archived_at: isoDate }));
 

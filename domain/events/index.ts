@@ -53,6 +53,7 @@ export {
   type EventData,
   type EventInput,
 } from "./registry.js";
+export { UnreadableEventError } from "./unreadableEvent.js";
 export { eventMetadata, type EventMetadata, type EventContext } from "./metadata.js";
 export { MAX_EVENT_BYTES, payloadBytes, toEventsToAppend, toEventToAppend, fromRecorded, type AppendDeps } from "./toAppend.js";
 export { parseOrThrow, zodToDomainError } from "./zodIssues.js";

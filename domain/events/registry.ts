@@ -5,6 +5,7 @@ import type { LogPosition, RecordedEvent } from "../ports/eventStore.js";
 import { CatalogImported, CatalogRemoved, CatalogSetMaterialized } from "./catalogEvents.js";
 import type { EventDefinition } from "./defineEvent.js";
 import { DomainError } from "./domainError.js";
+import { UnreadableEventError } from "./unreadableEvent.js";
 import {
   CatalogSetSynced,
   EvaluationArchived,
@@ -124,15 +125,27 @@ export class EventRegistry {
     return { type, data: parsed } as DomainEvent;
   }
 
-  /** Validates an event about to be appended, at the current version. */
+  /** Validates an event about to be appended, at the current version and its write bounds. */
   validate<T extends EventType>(event: EventInput<T>): EventOf<T> {
-    return this.parse(event.type, this.currentVersion(event.type), event.data) as EventOf<T>;
+    const definition = this.definition(event.type);
+    const schema = definition.writeSchema ?? definition.schema;
+    const data = parseOrThrow(schema, event.data, `event ${event.type} v${definition.version} is invalid`, "data");
+    return { type: event.type, data } as EventOf<T>;
   }
 
-  /** Reads an event from the store; an unknown type names its stream and position. */
+  /**
+   * Reads an event from the store. An unknown type, or data this code cannot read, names the
+   * event's stream, version and log position (UnknownEventTypeError, UnreadableEventError), so
+   * a reader can say which event it passed over.
+   */
   parseRecorded(recorded: RecordedEvent): DomainEvent {
     if (!this.has(recorded.type)) throw new UnknownEventTypeError(recorded.type, recorded.streamId, recorded.streamVersion, recorded.position);
-    return this.parse(recorded.type, recorded.schemaVersion, recorded.data);
+    try {
+      return this.parse(recorded.type, recorded.schemaVersion, recorded.data);
+    } catch (error) {
+      if (error instanceof DomainError) throw new UnreadableEventError(recorded, error.message, error.field);
+      throw error;
+    }
   }
 }
 

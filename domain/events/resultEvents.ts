@@ -2,8 +2,8 @@
 // (appended with expected version "no stream"), then scored with every judge exchange it took.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { costAmount, durationMs, jsonObject, nonBlank, tokenCount } from "./shared.js";
-import { judgeExchangeData } from "./runEvents.js";
+import { costAmount, durationMs, jsonObject, nonBlank, recordedCost, recordedDurationMs, recordedTokenCount, tokenCount } from "./shared.js";
+import { judgeExchangeData, judgeExchangeInput } from "./runEvents.js";
 
 const pairIdentity = {
   run_id: nonBlank,
@@ -24,29 +24,35 @@ export const toolCallData = z.looseObject({
 export const replayData = z.object({
   answer: z.string().nullable().optional(),
   tool_calls: z.array(toolCallData).default([]),
-  duration_ms: durationMs.nullable().optional(),
-  input_tokens: tokenCount.nullable().optional(),
-  output_tokens: tokenCount.nullable().optional(),
+  duration_ms: recordedDurationMs.nullable().optional(),
+  input_tokens: recordedTokenCount.nullable().optional(),
+  output_tokens: recordedTokenCount.nullable().optional(),
   error: z.string().nullable().optional(),
-  cost: costAmount.nullable().optional(),
+  cost: recordedCost.nullable().optional(),
   metadata: jsonObject.default({}),
 });
 export type ReplayData = z.output<typeof replayData>;
 
-export const ReplayRecorded = defineEvent("ReplayRecorded", 1, z.object({ ...pairIdentity, replay: replayData }));
+/** A replay as RecordReplay takes it and a new ReplayRecorded holds it: figures within their limits. */
+export const replayInput = replayData.extend({
+  duration_ms: durationMs.nullable().optional(),
+  input_tokens: tokenCount.nullable().optional(),
+  output_tokens: tokenCount.nullable().optional(),
+  cost: costAmount.nullable().optional(),
+});
 
-export const ResultScored = defineEvent(
-  "ResultScored",
-  1,
-  z.object({
-    ...pairIdentity,
-    status: z.enum(["passed", "failed", "errored"]),
-    score: z.number().min(0).max(1).nullable(),
-    scores: z.record(z.string(), z.number().min(0).max(1).nullable()),
-    pass: z.boolean(),
-    fault: z.string().nullable(),
-    recommendation: z.string().nullable(),
-    diagnosis: jsonObject.nullable(),
-    judge_exchanges: z.array(judgeExchangeData).default([]),
-  }),
-);
+const replayRecorded = z.object({ ...pairIdentity, replay: replayData });
+export const ReplayRecorded = defineEvent("ReplayRecorded", 1, replayRecorded, {}, replayRecorded.extend({ replay: replayInput }));
+
+const resultScored = z.object({
+  ...pairIdentity,
+  status: z.enum(["passed", "failed", "errored"]),
+  score: z.number().min(0).max(1).nullable(),
+  scores: z.record(z.string(), z.number().min(0).max(1).nullable()),
+  pass: z.boolean(),
+  fault: z.string().nullable(),
+  recommendation: z.string().nullable(),
+  diagnosis: jsonObject.nullable(),
+  judge_exchanges: z.array(judgeExchangeData).default([]),
+});
+export const ResultScored = defineEvent("ResultScored", 1, resultScored, {}, resultScored.extend({ judge_exchanges: z.array(judgeExchangeInput).default([]) }));

@@ -12,8 +12,10 @@ import {
   nonBlank,
   releaseData,
   scenarioData,
+  scenarioWrite,
   toolData,
   usageData,
+  usageInput,
 } from "./shared.js";
 
 const runStartedV2 = z.object({
@@ -44,9 +46,13 @@ const runStartedV2 = z.object({
 });
 
 /** v1 had no `release`: runs recorded before release pinning scored an unrecorded release. */
-export const RunStarted = defineEvent("RunStarted", 2, runStartedV2, {
-  1: (data) => ({ ...data, release: null }),
-});
+export const RunStarted = defineEvent(
+  "RunStarted",
+  2,
+  runStartedV2,
+  { 1: (data) => ({ ...data, release: null }) },
+  runStartedV2.extend({ scenarios: z.array(scenarioWrite).min(1, "a run evaluates at least one scenario") }),
+);
 
 export const RunCompletionRequested = defineEvent(
   "RunCompletionRequested",
@@ -84,19 +90,18 @@ export const judgeExchangeData = z.object({
   error: z.string().nullable().default(null),
 });
 export type JudgeExchangeData = z.output<typeof judgeExchangeData>;
+/** A judge exchange as a command takes it and a new event holds it: its usage within the limits. */
+export const judgeExchangeInput = judgeExchangeData.extend({ usage: usageInput.nullable() });
 
-export const VerdictRecorded = defineEvent(
-  "VerdictRecorded",
-  1,
-  z.object({
-    /** null for a single-model run (no verdict). */
-    verdict: verdictData.nullable(),
-    judge_label: z.string().nullable(),
-    /** Ranking inputs: summary_by_model keyed by label, as the verdict saw it. */
-    ranking: jsonObject,
-    judge_exchange: judgeExchangeData.nullable(),
-  }),
-);
+const verdictRecorded = z.object({
+  /** null for a single-model run (no verdict). */
+  verdict: verdictData.nullable(),
+  judge_label: z.string().nullable(),
+  /** Ranking inputs: summary_by_model keyed by label, as the verdict saw it. */
+  ranking: jsonObject,
+  judge_exchange: judgeExchangeData.nullable(),
+});
+export const VerdictRecorded = defineEvent("VerdictRecorded", 1, verdictRecorded, {}, verdictRecorded.extend({ judge_exchange: judgeExchangeInput.nullable() }));
 
 export const ComparisonRecorded = defineEvent(
   "ComparisonRecorded",

@@ -38,6 +38,9 @@ export const hostRunIdText = z.string().superRefine((value, ctx) => {
 // integer column, a run's token sums stay exact in bigint, its float8 cost sums cannot overflow.
 // Past them the command is refused; without them the write succeeded and the read database then
 // refused the event, so the run's figures (or the whole run) silently went missing.
+// They bound what comes IN (commands, and every new event through its writeSchema), never what
+// is stored: versions before them recorded larger figures (a host's epoch timestamp as a
+// duration), and a stored schema that refuses those stops every reader of the log at them.
 export const POSITION_LIMIT = 2_147_483_647;
 export const TOKEN_COUNT_LIMIT = 1_000_000_000_000;
 export const COST_LIMIT = 1_000_000_000;
@@ -47,6 +50,13 @@ export const position = z.number().int().min(-POSITION_LIMIT - 1).max(POSITION_L
 export const tokenCount = z.number().int().nonnegative().max(TOKEN_COUNT_LIMIT, `must be at most ${TOKEN_COUNT_LIMIT} tokens`);
 export const costAmount = z.number().nonnegative().max(COST_LIMIT, `must be at most ${COST_LIMIT} (USD)`);
 export const durationMs = z.number().nonnegative().max(DURATION_LIMIT_MS, `must be at most ${DURATION_LIMIT_MS} ms`);
+
+// The same figures as stored: what every earlier version accepted (any integer position, any
+// non-negative count, cost or duration), so each recorded event still reads.
+export const recordedPosition = z.number().int();
+export const recordedTokenCount = z.number().int().nonnegative();
+export const recordedCost = z.number().nonnegative();
+export const recordedDurationMs = z.number().nonnegative();
 
 /** Longest scenario key anywhere a scenario comes in (catalogs, suites, pasted lists, imported reports). */
 export const SCENARIO_KEY_MAX = 200;
@@ -62,18 +72,22 @@ export const scenarioData = z.object({
   forbidden_patterns: z.array(z.string()).default([]),
   notes: z.string().optional(),
   production_only: z.boolean().default(false),
-  position: position.optional(),
+  position: recordedPosition.optional(),
   tags: z.array(z.string()).default([]),
   params: jsonObject.default({}),
 });
 export type ScenarioData = z.output<typeof scenarioData>;
+/** A scenario as a new event may hold it: its position fits the read models' integer column. */
+export const scenarioWrite = scenarioData.extend({ position: position.optional() });
 
 /** A scenario as an evaluation holds it: always positioned, enabled or not. */
 export const evaluationScenario = scenarioData.extend({
-  position,
+  position: recordedPosition,
   enabled: z.boolean(),
 });
 export type EvaluationScenario = z.output<typeof evaluationScenario>;
+/** An evaluation's scenario as a new event may hold it (see scenarioWrite). */
+export const evaluationScenarioWrite = evaluationScenario.extend({ position });
 
 /** ModelSpec#to_h: the label keeps the exact typed text. */
 export const modelSpecData = z.object({ label: nonBlank, provider: nonBlank, model: nonBlank });
@@ -116,10 +130,16 @@ export type ToolData = z.output<typeof toolData>;
 
 /** Token usage of one call. */
 export const usageData = z.object({
-  input_tokens: tokenCount.nullable().optional(),
-  output_tokens: tokenCount.nullable().optional(),
-  cost: costAmount.nullable().optional(),
+  input_tokens: recordedTokenCount.nullable().optional(),
+  output_tokens: recordedTokenCount.nullable().optional(),
+  cost: recordedCost.nullable().optional(),
   model: z.string().nullable().optional(),
   /** How the host arrived at it ("reported", "estimated", "traces"...); absent means reported. */
   source: z.string().max(200).nullable().optional(),
+});
+/** Token usage as a command or a new event gives it: counts and cost within their limits. */
+export const usageInput = usageData.extend({
+  input_tokens: tokenCount.nullable().optional(),
+  output_tokens: tokenCount.nullable().optional(),
+  cost: costAmount.nullable().optional(),
 });

@@ -58,6 +58,20 @@ function envelopeOf(recorded: RecordedEvent, registry: EventRegistry): Envelope 
   return { recorded, event, tenant, at: typeof recordedAt === "string" ? recordedAt : recorded.recordedAt.toISOString() };
 }
 
+/**
+ * Applies one event. A pair event taken as stored that the projection cannot handle is read
+ * through its schema, so one that does not read fails as an UnreadableEventError naming where it
+ * is (recorded and passed over, rejections.ts) instead of a TypeError retried for ever.
+ */
+async function dispatchReadable(sql: Sql, recorded: RecordedEvent, registry: EventRegistry, batch: Batch): Promise<void> {
+  try {
+    await dispatch(sql, envelopeOf(recorded, registry), batch);
+  } catch (error) {
+    if (PAIR_EVENTS.has(recorded.type) && error instanceof TypeError) registry.parseRecorded(recorded);
+    throw error;
+  }
+}
+
 export async function applyBatch(em: EntityManager, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
   return em.fork().transactional((tx) => applyInTransaction(sqlOf(tx), events, options));
 }
@@ -81,7 +95,7 @@ export async function applyInTransaction(sql: Sql, events: readonly RecordedEven
       options.onUnknown?.({ type: recorded.type, streamId: recorded.streamId, streamVersion: recorded.streamVersion, position: recorded.position });
       skipped += 1;
     } else {
-      await dispatch(sql, envelopeOf(recorded, registry), batch);
+      await dispatchReadable(sql, recorded, registry, batch);
       applied += 1;
     }
     checkpoint = recorded.position;

@@ -3,6 +3,7 @@
 import type { EventData, EventOf } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Envelope } from "./batch.js";
+import { storablePosition } from "./storablePosition.js";
 
 type EvaluationScenario = EventData<"ScenariosReplaced">["scenarios"][number];
 
@@ -28,7 +29,7 @@ async function upsertScenarios(sql: Sql, evaluationId: string, tenant: string, s
   if (scenarios.length === 0) return;
   const rows = scenarios.map((s) => ({
     key: s.key, prompt: s.prompt, group: s.group ?? null, group_name: s.group_name ?? null, notes: s.notes ?? null,
-    expectations: expectations(s), data: s, position: s.position, enabled: s.enabled,
+    expectations: expectations(s), data: s, position: storablePosition(s.position), enabled: s.enabled,
   }));
   await sql.execute(
     `INSERT INTO evaluation_scenarios (evaluation_id, key, tenant, prompt, "group", group_name, notes, expectations, data, position, enabled)

@@ -4,7 +4,9 @@
 // stopped there, holding back every read model behind it. It is now recorded in
 // projector_rejections with the checkpoint moved past it, in one transaction, and the projector
 // goes on. Anything else (a lost connection, a restarting database) is still retried.
-import type { LogPosition, RecordedEvent } from "@verdict/domain";
+// An event this code cannot read (UnreadableEventError: its data fails the schema) is passed over
+// the same way, with no SQLSTATE: retrying it fails the same way too, and it stopped the projector.
+import { UnreadableEventError, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import type { RunProgress } from "../progress/progress.js";
 import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./applyBatch.js";
@@ -21,6 +23,7 @@ function sqlStateOf(error: unknown): string | null {
 
 /** Whether the read database refused what it was given (retrying cannot help), rather than failed. */
 export function isRefusal(error: unknown): boolean {
+  if (error instanceof UnreadableEventError) return true;
   const state = sqlStateOf(error);
   return state !== null && REFUSAL_CLASSES.has(state.slice(0, 2));
 }
@@ -44,8 +47,8 @@ export async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, 
     streamId: event.streamId,
     streamVersion: event.streamVersion,
     position: event.position,
-    sqlState: sqlStateOf(error) ?? "",
-    error: error instanceof Error ? error.message : String(error),
+    sqlState: sqlStateOf(error) ?? "", // none for an event that does not read
+    error: error instanceof UnreadableEventError ? error.reason : error instanceof Error ? error.message : String(error),
   };
   await sql.execute(
     `INSERT INTO projector_rejections (name, commit_position, prepare_position, stream_id, stream_version, type, sql_state, error)
@@ -114,5 +117,7 @@ export function reportRejections(rejected: readonly RejectedEvent[], onReject: (
 /** The log line for a refused event: where it is and the SQLSTATE, not the database's message (which may quote the event's data). */
 export function rejectionLine(rejected: RejectedEvent): string {
   const at = `${rejected.position.commit}/${rejected.position.prepare}`;
+  // Unreadable (no SQLSTATE): the schema's reason names fields and rules, not the event's values.
+  if (rejected.sqlState === "") return `could not read ${rejected.type} in stream ${rejected.streamId} at ${at} (${rejected.error}); passed over, recorded in projector_rejections`;
   return `read database refused ${rejected.type} in stream ${rejected.streamId} at ${at} (SQLSTATE ${rejected.sqlState}); passed over, recorded in projector_rejections`;
 }

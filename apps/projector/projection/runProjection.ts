@@ -5,6 +5,7 @@ import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
 import { writeFixItems, writeModelSummaries, asObject } from "./runSummary.js";
+import { storablePosition } from "./storablePosition.js";
 
 export function runIdOf(streamId: string): string {
   return streamId.slice("run-".length);
@@ -36,7 +37,7 @@ export async function runStarted(sql: Sql, event: EventOf<"RunStarted">, envelop
     const model = models.get(pair.modelLabel)!;
     batch.pendingResults.push({
       run_id: d.run_id, n: pair.n, tenant: d.tenant, scenario_key: pair.scenarioKey, group: scenario.group ?? null,
-      model_label: pair.modelLabel, provider: model.provider, model: model.model, position: scenario.position ?? index, scenario,
+      model_label: pair.modelLabel, provider: model.provider, model: model.model, position: storablePosition(scenario.position ?? index), scenario,
     });
   }
   batch.touchedRuns.add(d.run_id);

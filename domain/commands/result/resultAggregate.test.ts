@@ -59,6 +59,10 @@ describe("RecordReplay", () => {
     expect(() => g.when(withFigures({ cost: 1.7e308 }))).toThrow(expect.objectContaining({ code: "validation", field: "replay.cost", message: expect.stringContaining("must be at most 1000000000 (USD)") }));
     expect(() => g.when(withFigures({ input_tokens: 2 ** 53 }))).toThrow(expect.objectContaining({ field: "replay.input_tokens" }));
     expect(() => g.when(withFigures({ duration_ms: 1e300 }))).toThrow(expect.objectContaining({ field: "replay.duration_ms" }));
+    // What older versions stored and still read (an epoch timestamp as a duration) is refused as new input.
+    expect(() => g.when(withFigures({ duration_ms: 1e13 }))).toThrow(expect.objectContaining({ field: "replay.duration_ms", message: expect.stringContaining("must be at most 1000000000000 ms") }));
+    expect(() => g.when(withFigures({ output_tokens: 5e12 }))).toThrow(expect.objectContaining({ field: "replay.output_tokens" }));
+    expect(() => g.when(withFigures({ cost: 3e9 }))).toThrow(expect.objectContaining({ field: "replay.cost" }));
     expect(g.when(withFigures({ cost: 1e9, input_tokens: 1e12, output_tokens: 0, duration_ms: 1e12 }))[0].type).toBe("ReplayRecorded");
     const judged = { ...score, judge_exchanges: [{ ...score.judge_exchanges[0], usage: { cost: 1e308 } }] };
     expect(() => given(resultAggregate, [replayed], { run, streamId: stream }).when(judged)).toThrow(expect.objectContaining({ field: "judge_exchanges[0].usage.cost" }));

@@ -1,12 +1,14 @@
 // Commands on one scenario x model pair (stream `result-<runId>.<n>`).
 import { z } from "zod";
-import { replayData } from "../../events/resultEvents.js";
-import { judgeExchangeData } from "../../events/runEvents.js";
+import { replayInput } from "../../events/resultEvents.js";
+import { judgeExchangeInput } from "../../events/runEvents.js";
 import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
 
 const pair = { run_id: idSchema, scenario_key: nonBlank, model_label: nonBlank };
 
-export const RecordReplay = z.object({ type: z.literal("RecordReplay"), ...pair, replay: replayData });
+// Input schemas, not the stored ones: their limits name the field of a new figure past them, and
+// the stored schemas stay open to what earlier versions recorded.
+export const RecordReplay = z.object({ type: z.literal("RecordReplay"), ...pair, replay: replayInput });
 export type RecordReplay = z.output<typeof RecordReplay>;
 
 const unit = z.number().min(0).max(1);
@@ -21,7 +23,7 @@ export const ScoreResult = z.object({
   fault: z.string().nullable().default(null),
   recommendation: z.string().nullable().default(null),
   diagnosis: jsonObject.nullable().default(null),
-  judge_exchanges: z.array(judgeExchangeData).default([]),
+  judge_exchanges: z.array(judgeExchangeInput).default([]),
 });
 export type ScoreResult = z.output<typeof ScoreResult>;
 

@@ -1,7 +1,7 @@
 // Run commands (stream `run-<id>`). StartRun and ImportReport are shared with the evaluation
 // aggregate, which numbers the run first (see startRun.ts / importReport.ts).
 import { z } from "zod";
-import { judgeExchangeData, verdictData } from "../../events/runEvents.js";
+import { judgeExchangeInput, verdictData } from "../../events/runEvents.js";
 import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
 import { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
 
@@ -18,7 +18,7 @@ export const RecordVerdict = z.object({
   verdict: verdictData.nullable(),
   judge_label: z.string().nullable(),
   ranking: jsonObject,
-  judge_exchange: judgeExchangeData.nullable().default(null),
+  judge_exchange: judgeExchangeInput.nullable().default(null),
 });
 export type RecordVerdict = z.output<typeof RecordVerdict>;
 

@@ -1,0 +1,62 @@
+// Events an earlier version stored that today's code reads differently: a scenario position past
+// the read models' integer column projects (held at its end), and an event that does not read at
+// all is recorded in projector_rejections and passed over, naming where it is, instead of
+// stopping the projector (or, for a pair event taken as stored, failing it for ever).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra";
+import { evaluationStream, pairStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
+import { createProjector } from "./projector.js";
+import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
+import { ReadModels } from "./readModels/readModels.js";
+import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
+import { beginRun, commandDeps, createEvaluation, GPT, recordPair, type Deps } from "./testing/runFixture.js";
+
+let read: OrmReadModels;
+let store: EventStore;
+let deps: Deps;
+beforeAll(async () => {
+  read = await openTestReadModels();
+});
+afterAll(async () => {
+  await read?.close();
+});
+beforeEach(async () => {
+  await resetReadModels(read);
+  store = createMemoryEventStore();
+  deps = commandDeps("acme");
+});
+
+/** Appends `data` as stored, bypassing every command and the append's own checks (as an older version wrote it). */
+async function appendRaw(streamId: string, type: string, data: Record<string, unknown>, expectedVersion: "any" | "noStream" = "any") {
+  const [envelope] = toEventsToAppend([{ type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00Z" } } as EventInput], { tenant: "acme", actor: "old" }, deps);
+  await store.append(streamId, [{ ...envelope, type, data }], { expectedVersion });
+}
+
+function projector(rejected: RejectedEvent[]) {
+  return createProjector({ store, orm: read.orm, batchSize: 50, onReject: (r) => void rejected.push(r) });
+}
+
+describe("events an earlier version stored", () => {
+  it("a scenario position past int4 projects, held at the end of the suite", async () => {
+    await createEvaluation(store, deps, "e1", ["a", "b"]);
+    const merged = { limit: 500, scenarios: [{ key: "z", prompt: "Late one", position: 2 ** 40, enabled: true }], added: ["z"], updated: [], unchanged: [] };
+    await appendRaw(evaluationStream("e1"), "ScenariosMerged", merged);
+    const rejected: RejectedEvent[] = [];
+    await projector(rejected).catchUp();
+    expect(rejected).toEqual([]);
+    const scenarios = await new ReadModels(read.orm).listScenarios("acme", "e1");
+    expect(scenarios.map((s) => [s.key, s.position])).toEqual([["a", 0], ["b", 1], ["z", 2_147_483_647]]);
+  });
+
+  it("an event that does not read is recorded and passed over, naming its stream and position; later events project", async () => {
+    await createEvaluation(store, deps, "e1", ["a", "b"]);
+    const run = await beginRun(store, deps, "e1", "r1", [GPT]);
+    await appendRaw(pairStream(run, "a", GPT.label), "ReplayRecorded", { run_id: "r1", n: 0, replay: "garbage" }, "noStream");
+    await recordPair(store, deps, run, "b", GPT.label, "passed");
+    const rejected: RejectedEvent[] = [];
+    await projector(rejected).catchUp();
+    expect(rejected).toEqual([expect.objectContaining({ type: "ReplayRecorded", streamId: "result-r1.0", sqlState: "", error: expect.stringContaining("event ReplayRecorded v1 is invalid") })]);
+    expect(rejectionLine(rejected[0])).toMatch(/^could not read ReplayRecorded in stream result-r1\.0 at \d+\/\d+ \(event ReplayRecorded v1 is invalid/);
+    expect(await new ReadModels(read.orm).getResult("acme", "r1", 1)).toMatchObject({ status: "passed" });
+  });
+});
