@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { apiLimitsFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { createProjector, rejectionLine } from "@verdict/projector";
+import { createProjector, rejectionLine, staleProjectionLine } from "@verdict/projector";
 import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -133,7 +133,14 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     io.out(`verdict: starting (${describeMode(mode)})`);
     const store = await openEventStore(mode, resources);
     const { read, progress } = await openReadSide(mode, resources);
-    const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, gatherMs: EMBEDDED_PROJECTOR_GATHER_MS, onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`), onReject: (r) => io.err(rejectionLine(r)) });
+    const projector = createProjector({
+      store, orm: read.orm, database: read.sql, bus: progress, gatherMs: EMBEDDED_PROJECTOR_GATHER_MS,
+      // Embedded, the log is in the read models' own PGlite: a rebuild (read models of another
+      // projection version are rebuilt on catch-up) goes batch by batch, as `projector rebuild` does there.
+      logSharesDatabase: read.database.embedded,
+      onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`), onReject: (r) => io.err(rejectionLine(r)),
+      onStaleProjection: (state) => io.out(`verdict: ${staleProjectionLine(state)}`),
+    });
     await unlessStopped(signals.stopped, catchUpReadModels(projector, io));
     projector.start();
     resources.add(projector, (p) => p.stop());

@@ -7,6 +7,9 @@ export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } f
 export { batchesOf } from "./batches.js";
 export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 export { ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
+export {
+  PROJECTION_VERSION, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, staleProjectionLine, type ProjectionState,
+} from "./projection/projectionVersion.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export { listPage, type ListPageArgs } from "./readModels/paging.js";
 export type * from "./readModels/types.js";

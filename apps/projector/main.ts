@@ -1,6 +1,7 @@
 // The projector as a process: `npm run projector [-- run|rebuild]` (bundled, plain node), or
 // `tsx apps/projector/main.ts [run|rebuild]` from source.
-//   run      follow the log from the checkpoint, publishing progress (default)
+//   run      follow the log from the checkpoint, publishing progress (default); read models
+//            another projection version made are rebuilt first (projection/projectionVersion.ts)
 //   rebuild  truncate every read model and replay the whole log, print the checksum, exit
 //            (a rebuild of more than 2 s reports its progress on stderr)
 // Events: DATABASE_URL (PostgreSQL), else the embedded PGlite under VERDICT_HOME/events.
@@ -19,6 +20,7 @@ import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
 import { rebuildSayingProgress } from "./rebuildProgress.js";
 import { rejectionLine } from "./projection/rejections.js";
+import { staleProjectionLine } from "./projection/projectionVersion.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 
@@ -53,6 +55,7 @@ async function main(command: string): Promise<void> {
     onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
     onPublishError: (error) => console.warn(`progress not published: ${(error as Error).message}`),
     onReject: (rejected) => console.error(rejectionLine(rejected)),
+    onStaleProjection: (state) => console.error(`projector: ${staleProjectionLine(state)}`),
   });
   const shutdown = async () => {
     await projector.stop().catch((error: unknown) => console.error(error));

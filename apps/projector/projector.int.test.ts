@@ -7,6 +7,7 @@ import type { EventStore } from "@verdict/domain";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { createProjector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
+import { PROJECTION_VERSION } from "./projection/projectionVersion.js";
 import { ormDatabase } from "./db/sql.js";
 import { openTestReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
@@ -95,6 +96,25 @@ describe("projector on PostgreSQL", () => {
     const resumed = await readModelChecksum(ormDatabase(read.orm));
     await createProjector({ store, orm: read.orm, name: "restart" }).rebuild();
     expect(await readModelChecksum(ormDatabase(read.orm))).toEqual(resumed);
+  });
+
+  it("two projectors starting at once on read models of another projection version rebuild them once", async () => {
+    const deps = commandDeps("versions");
+    await createEvaluation(store, deps, "ve1", ["a", "b"]);
+    const run = await beginRun(store, deps, "ve1", "ve-run");
+    await recordPair(store, deps, run, "a", GPT.label, "passed");
+    await createProjector({ store, orm: read.orm, name: "versions" }).rebuild();
+    const rebuilt = await readModelChecksum(ormDatabase(read.orm));
+    const sql = ormDatabase(read.orm).sql();
+    await sql.execute("UPDATE runs SET judge_calls = judge_calls + 1 WHERE id = 've-run'"); // what older code computed
+    await sql.execute("UPDATE projector_checkpoints SET projection_version = ? WHERE name = 'versions'", [PROJECTION_VERSION - 1]);
+    const told: unknown[] = [];
+    const starting = () => createProjector({ store, orm: read.orm, name: "versions", onStaleProjection: (state) => told.push(state) }).catchUp();
+    const counts = await Promise.all([starting(), starting()]);
+    // The second waited on the first's lock, then found the read models current: it rebuilt nothing.
+    expect(counts.sort((x, y) => x - y)).toEqual([0, (await store.readAll()).length]);
+    expect(told).toHaveLength(2);
+    expect(await readModelChecksum(ormDatabase(read.orm))).toEqual(rebuilt);
   });
 
   it("a projector killed between committing a run's completion and its NOTIFY announces it when it starts again", async () => {

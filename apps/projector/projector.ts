@@ -9,6 +9,7 @@ import { applyInTransaction, readProgress, type ApplyOptions, type BatchOutcome 
 import { comparePositions, countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
 import { checkSameLog, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
+import { projectionState, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { createAnnouncer, runsToAnnounce } from "./progress/announcer.js";
@@ -70,6 +71,11 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
    * retrying cannot fix it). The event is recorded in projector_rejections and passed over.
    */
   onReject?: (rejected: RejectedEvent) => void;
+  /**
+   * Told when `start()` or `catchUp()` found read models another projection version made (or
+   * an install older than versions), just before rebuilding them from the log (projectionVersion.ts).
+   */
+  onStaleProjection?: (state: ProjectionState) => void;
 }
 
 export interface Projector {
@@ -79,7 +85,8 @@ export interface Projector {
   stop(): Promise<void>;
   /**
    * Applies everything the log holds now (after the checkpoint), then returns the events applied;
-   * `onProgress` hears the running count after each batch.
+   * `onProgress` hears the running count after each batch. Read models of another projection
+   * version are rebuilt first (as `start()` does), and the count is then the rebuild's.
    */
   catchUp(onProgress?: (applied: number) => void): Promise<number>;
   /**
@@ -146,6 +153,7 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function follow(signal: AbortSignal): Promise<void> {
     await checkSameLog(database.sql(), options.store, name);
+    await rebuildIfStale();
     // What the last process committed but may have died before publishing (see announcer.ts).
     await announcer?.announce(await runsToAnnounce(database.sql()));
     const after = (await checkpoint()) ?? undefined;
@@ -163,7 +171,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         return await follow(signal);
       } catch (error) {
         if (signal.aborted) return;
-        if (delay === null || isDomainError(error) || error instanceof ReadModelsOfAnotherLogError) throw error;
+        if (delay === null || isDomainError(error) || isForGood(error)) throw error;
         options.onRetry?.(error);
         await new Promise((resolve) => setTimeout(resolve, delay));
         if (signal.aborted) return;
@@ -174,6 +182,8 @@ export function createProjector(options: ProjectorOptions): Projector {
   async function catchUp(onProgress?: (applied: number) => void): Promise<number> {
     let applied = 0;
     await checkSameLog(database.sql(), options.store, name);
+    const rebuilt = await rebuildIfStale(onProgress);
+    if (rebuilt !== null) return rebuilt;
     let after = (await checkpoint()) ?? undefined;
     for (;;) {
       // A page may be cut short by the store's byte budget: only an empty one ends the log.
@@ -194,13 +204,17 @@ export function createProjector(options: ProjectorOptions): Projector {
    * over. Only such batches get savepoints: thousands of them in one transaction would slow
    * every other reader of a PostgreSQL server for as long as the rebuild runs.
    */
-  async function rebuild(onProgress?: (applied: number) => void): Promise<number> {
+  async function rebuild(onProgress?: (applied: number) => void, onlyIfStale = false): Promise<number> {
     if (options.logSharesDatabase) return rebuildBatchByBatch(onProgress);
     const refusedBatches = new Set<string>();
     for (;;) {
       let current: string | null = null;
       try {
         const { applied, last, rejected } = await database.transaction(async (sql) => {
+          // Two projectors starting at once on stale read models: the second waits here, then
+          // finds them current (READ COMMITTED) and rebuilds nothing.
+          await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_rebuild:${name}`]);
+          if (onlyIfStale && !(await projectionState(sql, name)).stale) return { applied: 0, last: await readCheckpoint(sql, name), rejected: [] };
           await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
           await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
           await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
@@ -231,6 +245,20 @@ export function createProjector(options: ProjectorOptions): Projector {
         refusedBatches.add(current);
       }
     }
+  }
+
+  /**
+   * Read models another projection version made are rebuilt from the log before anything is
+   * applied over them (null: they were current). Never from an empty log: that would empty them.
+   * Embedded (logSharesDatabase), the home's lock keeps any other process out; on PostgreSQL the
+   * rebuild is one transaction, as `projector rebuild`'s, so readers never see half of it.
+   */
+  async function rebuildIfStale(onProgress?: (applied: number) => void): Promise<number | null> {
+    const state = await projectionState(database.sql(), name);
+    if (!state.stale) return null;
+    if ((await options.store.readAll({ limit: 1 })).length === 0) throw new StaleReadModelsOfEmptyLogError(state);
+    options.onStaleProjection?.(state);
+    return rebuild(onProgress, true);
   }
 
   async function rebuildBatchByBatch(onProgress?: (applied: number) => void): Promise<number> {
@@ -283,7 +311,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       if (loop) await loop;
     },
     catchUp,
-    rebuild,
+    rebuild: (onProgress) => rebuild(onProgress),
     checkpoint,
     waitFor,
     committedUpTo: (position, timeoutMs) => waitFor(position, timeoutMs, false),
@@ -295,6 +323,10 @@ export function createProjector(options: ProjectorOptions): Projector {
     },
   };
 }
+
+/** Errors a retry cannot fix: the loop stops on them. */
+const isForGood = (error: unknown): boolean =>
+  error instanceof ReadModelsOfAnotherLogError || error instanceof ProjectionVersionChangedError || error instanceof StaleReadModelsOfEmptyLogError;
 
 /** A log position as a key: the same batch in every attempt of a rebuild starts at the same one. */
 const positionKey = (position: LogPosition): string => `${position.commit}/${position.prepare}`;

@@ -143,10 +143,11 @@ export const VerdictEntity = new EntitySchema<VerdictRow>({
   },
 });
 
-export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number; logFirstEvent: string | null }
+export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number; logFirstEvent: string | null; projectionVersion: number | null }
 export const CheckpointEntity = new EntitySchema<CheckpointRow>({
   name: "ProjectorCheckpoint", tableName: "projector_checkpoints",
-  properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big, logFirstEvent: { type: "text", nullable: true } },
+  properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big, logFirstEvent: { type: "text", nullable: true },
+    projectionVersion: { type: "integer", nullable: true } },
 });
 
 /** An event the read database refused, passed over (projection/rejections.ts). */

@@ -1,6 +1,7 @@
 // The projector's position in the log, stored in the read database beside the rows it explains.
 import type { LogPosition } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
+import { PROJECTION_VERSION, ProjectionVersionChangedError } from "./projectionVersion.js";
 
 export async function readCheckpoint(sql: Sql, name: string, forUpdate = false): Promise<LogPosition | null> {
   const rows = await sql.execute<{ commit: string; prepare: string }>(
@@ -13,12 +14,18 @@ export async function readCheckpoint(sql: Sql, name: string, forUpdate = false):
 /**
  * Moves the checkpoint to `position`. `firstOfLog` is the id of the log's first event, given by
  * the caller that projected from the log's start (no checkpoint before): it names the log the
- * read models came from (sameLog.ts), and is written only with the first checkpoint.
+ * read models came from (sameLog.ts), and is written only with the first checkpoint, as is the
+ * projection version (projectionVersion.ts): the rows were all made by this code only if it
+ * projected them from the log's start. A stored version not this code's means another projector
+ * rebuilt the read models meanwhile: the batch is refused (its transaction rolls back).
  */
 export async function writeCheckpoint(sql: Sql, name: string, position: LogPosition, firstOfLog: string | null = null): Promise<void> {
-  await sql.execute(
-    `INSERT INTO projector_checkpoints (name, commit_position, prepare_position, log_first_event) VALUES (?, ?, ?, ?)
-     ON CONFLICT (name) DO UPDATE SET commit_position = excluded.commit_position, prepare_position = excluded.prepare_position`,
-    [name, position.commit.toString(), position.prepare.toString(), firstOfLog],
+  const [row] = await sql.execute<{ version: number | null }>(
+    `INSERT INTO projector_checkpoints (name, commit_position, prepare_position, log_first_event, projection_version) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET commit_position = excluded.commit_position, prepare_position = excluded.prepare_position
+     RETURNING projection_version AS version`,
+    [name, position.commit.toString(), position.prepare.toString(), firstOfLog, PROJECTION_VERSION],
   );
+  const stored = row.version === null ? null : Number(row.version);
+  if (stored !== PROJECTION_VERSION) throw new ProjectionVersionChangedError(stored);
 }

@@ -1,0 +1,76 @@
+// What the projection computes has a version. Bump PROJECTION_VERSION in the same commit as any
+// change to what a handler under projection/ writes for the same events (a column computed
+// otherwise, a new column filled from events, an order, a rounding): migrations change tables,
+// not the rows earlier code computed, so a read database upgraded in place kept those and
+// differed from a rebuild (an imported run's judge usage 37 calls where its report says 38).
+// The version is stored with the checkpoint (migration 007); a projector whose version differs
+// rebuilds the read models from the log before following it (projector.ts). A change that only
+// makes the projection faster, or that no event already in a log can reach, needs no bump.
+import type { Sql } from "../db/sql.js";
+import { READ_MODEL_TABLES } from "../db/tables.js";
+
+export const PROJECTION_VERSION = 1;
+
+/** How the stored read models relate to this build's projection. */
+export interface ProjectionState {
+  /** The stored version; null when written before versions (or when no checkpoint holds one). */
+  stored: number | null;
+  /** True when the rows were made by other projection code and must be rebuilt. */
+  stale: boolean;
+}
+
+/**
+ * A checkpoint carries the version its rows were projected with. Without a checkpoint, rows in
+ * any read model come from an older install (or a partial restore): stale too. An empty read
+ * database is not: projecting from the log's start is what it needs.
+ */
+export async function projectionState(sql: Sql, name: string): Promise<ProjectionState> {
+  const rows = await sql.execute<{ version: number | null }>("SELECT projection_version AS version FROM projector_checkpoints WHERE name = ?", [name]);
+  if (rows.length > 0) {
+    const stored = rows[0].version === null ? null : Number(rows[0].version);
+    return { stored, stale: stored !== PROJECTION_VERSION };
+  }
+  return { stored: null, stale: await holdsRows(sql) };
+}
+
+async function holdsRows(sql: Sql): Promise<boolean> {
+  const any = READ_MODEL_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t.name})`).join(" OR ");
+  const [row] = await sql.execute<{ any: boolean }>(`SELECT ${any} AS any`);
+  return row.any;
+}
+
+/** A line for the logs: what was stored, what this build projects. */
+export function staleProjectionLine(state: ProjectionState): string {
+  const made = state.stored === null ? "by a projector older than projection versions" : `by projection version ${state.stored}`;
+  return `the read models were projected ${made}; this build projects version ${PROJECTION_VERSION}: rebuilding them from the event log`;
+}
+
+/**
+ * A projector found, when committing, that the stored version is not its own: a projector of
+ * another version rebuilt the read models while this one followed (an old process left running
+ * beside an upgraded one). It stops rather than write what its code computes over those rows.
+ */
+export class ProjectionVersionChangedError extends Error {
+  constructor(stored: number | null) {
+    super(
+      `the read models are now those of projection version ${stored ?? "none"} (rebuilt by another projector); this projector projects version ${PROJECTION_VERSION} and stops ` +
+        "rather than mix its rows with theirs. Run one projector version per read database",
+    );
+    this.name = "ProjectionVersionChangedError";
+  }
+}
+
+/**
+ * Stale read models over an empty log: a rebuild would empty them (the "production read database
+ * wiped by a rebuild" finding), so nothing is rebuilt automatically.
+ */
+export class StaleReadModelsOfEmptyLogError extends Error {
+  constructor(state: ProjectionState) {
+    super(
+      `the read database holds read models (projection version ${state.stored ?? "unknown"}) but this event log is empty: ` +
+        "not rebuilding them from it automatically. Point DATABASE_URL (or VERDICT_HOME) at the log they were projected from, " +
+        "or, to empty them, run `npm run projector -- rebuild`",
+    );
+    this.name = "StaleReadModelsOfEmptyLogError";
+  }
+}
