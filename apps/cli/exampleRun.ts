@@ -14,6 +14,7 @@ import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { writeOutput } from "./outputFile.js";
+import { reportPaths, type ReportFile } from "./reportFiles.js";
 import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
 
 export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
@@ -75,43 +76,40 @@ interface EvaluationPage {
 }
 
 /**
- * The example set's evaluation, wherever it is in the list: its name is the agent's to keep
- * (names are unique per agent), so creating a second one would be refused. An archived one is
- * reused too (starting a run unarchives it); a live one is preferred, as older homes may hold
- * both (created before names were reserved).
+ * The ids of the example set's evaluations, wherever they are in the list: its name is the
+ * agent's to keep (names are unique per agent), so creating a second one would be refused. Older
+ * homes may hold several (created before names were reserved, some archived): createEvaluation
+ * answers the oldest of them (adoptEvaluationName.ts), so any of them answered is a reuse.
  */
-async function findExampleEvaluation(client: GqlClient): Promise<{ id: string; name: string } | null> {
-  let archived: { id: string; name: string } | null = null;
+async function findExampleEvaluations(client: GqlClient): Promise<Set<string>> {
+  const found = new Set<string>();
   let after: string | null = null;
   do {
     const { evaluations }: EvaluationPage = await client.request<EvaluationPage>(
       "query ($after: String) { evaluations(first: 20, after: $after) { edges { node { id name agent archived } } pageInfo { hasNextPage endCursor } } }",
       { after },
     );
-    for (const { node } of evaluations.edges) {
-      if (node.name !== EXAMPLE_SET || node.agent !== EXAMPLE_AGENT) continue;
-      if (!node.archived) return node;
-      archived ??= node;
-    }
+    for (const { node } of evaluations.edges) if (node.name === EXAMPLE_SET && node.agent === EXAMPLE_AGENT) found.add(node.id);
     after = evaluations.pageInfo.hasNextPage ? evaluations.pageInfo.endCursor : null;
   } while (after);
-  return archived;
+  return found;
 }
 
 /**
  * createEvaluation from the set both creates the example's evaluation and, when it exists,
  * syncs it to the catalog as imported (a changed examples/ catalog: dropped scenarios disabled,
- * changed prompts updated) and answers it. Compare models are not sent to an existing one: a
- * home whose evaluation was made with other models keeps them (the run names its own).
+ * changed prompts updated) and answers it; an archived one is reused too (starting a run
+ * unarchives it). Compare models are not sent to an existing one: a home whose evaluation was
+ * made with other models keeps them (the run names its own).
  */
 async function exampleEvaluation(client: GqlClient, io: Io): Promise<{ id: string; name: string }> {
-  const existing = await findExampleEvaluation(client);
+  const existing = await findExampleEvaluations(client);
   const { createEvaluation } = await client.request<{ createEvaluation: { evaluationId: string } }>(
     "mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }",
-    { input: { fromCatalogSet: EXAMPLE_SET, ...(existing ? {} : { compareModels: EXAMPLE_MODELS }) } },
+    { input: { fromCatalogSet: EXAMPLE_SET, ...(existing.size ? {} : { compareModels: EXAMPLE_MODELS }) } },
   );
   const id = createEvaluation.evaluationId;
-  io.out(existing?.id === id ? `evaluation ${EXAMPLE_SET}: reusing ${id} (synced to the catalog)` : `evaluation ${EXAMPLE_SET}: created ${id}`);
+  io.out(existing.has(id) ? `evaluation ${EXAMPLE_SET}: reusing ${id} (synced to the catalog)` : `evaluation ${EXAMPLE_SET}: created ${id}`);
   return { id, name: EXAMPLE_SET };
 }
 
@@ -122,14 +120,12 @@ function progressLine(p: Progress): string {
   return `  [${p.completed}/${p.total}] ${p.passed} passed · ${p.failed} failed · ${p.errored} errored · ${p.status}${latest}`;
 }
 
-async function saveReport(client: GqlClient, base: string, ext: "html" | "md", fallbackName: string, dir: string): Promise<string> {
+/** A report export as the API names its download. */
+async function fetchReport(client: GqlClient, base: string, ext: "html" | "md", fallbackName: string): Promise<ReportFile> {
   const res = await client.get(`${base}${ext === "md" ? ".md" : ""}?download=1`);
   if (!res.ok) throw new CliError(`the report export ${base} answered ${res.status}: ${await res.text()}`, EXIT.failed);
   const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
-  const path = join(dir, name);
-  // Aside, then renamed: a start killed while writing left an empty report under reports/ for good.
-  await writeOutput(path, await res.text());
-  return path;
+  return { name, text: await res.text() };
 }
 
 /**
@@ -158,10 +154,20 @@ async function settleEarlierRuns(client: GqlClient, evaluation: { id: string; na
   return settled;
 }
 
+/**
+ * The run's HTML and Markdown reports, under `dir`: named as downloaded, unless another run's
+ * reports hold those names (reportFiles.ts).
+ */
 export async function saveReports(client: GqlClient, evaluation: { id: string; name: string }, run: RunRef, dir: string): Promise<{ htmlPath: string; markdownPath: string }> {
   const base = `/api/evaluations/${evaluation.id}/runs/${run.id}/report`;
-  const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, run.number, "html"), dir);
-  const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, run.number, "md"), dir);
+  const files = [
+    await fetchReport(client, base, "html", downloadName(evaluation.name, run.number, "html")),
+    await fetchReport(client, base, "md", downloadName(evaluation.name, run.number, "md")),
+  ];
+  const [htmlPath, markdownPath] = await reportPaths(dir, run.id, files);
+  // Aside, then renamed: a start killed while writing left an empty report under reports/ for good.
+  await writeOutput(htmlPath, files[0].text);
+  await writeOutput(markdownPath, files[1].text);
   return { htmlPath, markdownPath };
 }
 
