@@ -3,7 +3,7 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
-import { catalogAggregate, catalogStream, checkCommand, handleCommand, importCatalogCommand, storableCatalog, storageRefusal, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
+import { catalogAggregate, catalogStream, checkCommand, evaluationsInLog, handleCommand, importCatalogCommand, storableCatalog, storageRefusal, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -59,8 +59,9 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
       throw inFile(path, error);
     });
     io.err(handled.events.length ? `imported catalog ${catalog.key} for tenant ${tenant}` : `catalog ${catalog.key} unchanged: nothing written`);
-    // As the API's importCatalog: every evaluation made from the catalog's sets follows it.
-    const synced = await syncCatalogEvaluations(store, tenant, catalog.key, options);
+    // As the API's importCatalog: every evaluation made from the catalog's sets follows it, those
+    // made before sets were followed too (found in the log: the CLI opens no read models).
+    const synced = await syncCatalogEvaluations(store, tenant, catalog.key, { ...options, directory: evaluationsInLog(store) });
     if (synced.evaluationIds.length) io.err(`synced ${synced.evaluationIds.length} evaluation(s) to the catalog's sets: ${synced.evaluationIds.join(", ")}`);
     return EXIT.ok;
   });

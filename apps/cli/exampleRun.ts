@@ -74,43 +74,40 @@ interface EvaluationPage {
 }
 
 /**
- * The example set's evaluation, wherever it is in the list: its name is the agent's to keep
- * (names are unique per agent), so creating a second one would be refused. An archived one is
- * reused too (starting a run unarchives it); a live one is preferred, as older homes may hold
- * both (created before names were reserved).
+ * The ids of the example set's evaluations, wherever they are in the list: its name is the
+ * agent's to keep (names are unique per agent), so creating a second one would be refused. Older
+ * homes may hold several (created before names were reserved, some archived): createEvaluation
+ * answers the oldest of them (adoptEvaluationName.ts), so any of them answered is a reuse.
  */
-async function findExampleEvaluation(client: GqlClient): Promise<{ id: string; name: string } | null> {
-  let archived: { id: string; name: string } | null = null;
+async function findExampleEvaluations(client: GqlClient): Promise<Set<string>> {
+  const found = new Set<string>();
   let after: string | null = null;
   do {
     const { evaluations }: EvaluationPage = await client.request<EvaluationPage>(
       "query ($after: String) { evaluations(first: 20, after: $after) { edges { node { id name agent archived } } pageInfo { hasNextPage endCursor } } }",
       { after },
     );
-    for (const { node } of evaluations.edges) {
-      if (node.name !== EXAMPLE_SET || node.agent !== EXAMPLE_AGENT) continue;
-      if (!node.archived) return node;
-      archived ??= node;
-    }
+    for (const { node } of evaluations.edges) if (node.name === EXAMPLE_SET && node.agent === EXAMPLE_AGENT) found.add(node.id);
     after = evaluations.pageInfo.hasNextPage ? evaluations.pageInfo.endCursor : null;
   } while (after);
-  return archived;
+  return found;
 }
 
 /**
  * createEvaluation from the set both creates the example's evaluation and, when it exists,
  * syncs it to the catalog as imported (a changed examples/ catalog: dropped scenarios disabled,
- * changed prompts updated) and answers it. Compare models are not sent to an existing one: a
- * home whose evaluation was made with other models keeps them (the run names its own).
+ * changed prompts updated) and answers it; an archived one is reused too (starting a run
+ * unarchives it). Compare models are not sent to an existing one: a home whose evaluation was
+ * made with other models keeps them (the run names its own).
  */
 async function exampleEvaluation(client: GqlClient, io: Io): Promise<{ id: string; name: string }> {
-  const existing = await findExampleEvaluation(client);
+  const existing = await findExampleEvaluations(client);
   const { createEvaluation } = await client.request<{ createEvaluation: { evaluationId: string } }>(
     "mutation ($input: CreateEvaluationInput!) { createEvaluation(input: $input) { evaluationId } }",
-    { input: { fromCatalogSet: EXAMPLE_SET, ...(existing ? {} : { compareModels: EXAMPLE_MODELS }) } },
+    { input: { fromCatalogSet: EXAMPLE_SET, ...(existing.size ? {} : { compareModels: EXAMPLE_MODELS }) } },
   );
   const id = createEvaluation.evaluationId;
-  io.out(existing?.id === id ? `evaluation ${EXAMPLE_SET}: reusing ${id} (synced to the catalog)` : `evaluation ${EXAMPLE_SET}: created ${id}`);
+  io.out(existing.has(id) ? `evaluation ${EXAMPLE_SET}: reusing ${id} (synced to the catalog)` : `evaluation ${EXAMPLE_SET}: created ${id}`);
   return { id, name: EXAMPLE_SET };
 }
 

@@ -4,12 +4,12 @@
 // the run one that "finished as the worker stopped". Here the stop finds the write already begun,
 // waits for it, and knows the run had finished before the stop.
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { downloadName } from "@verdict/api";
 import { CliError, EXIT } from "./errors.js";
 import type { RunRef } from "./exampleRun.js";
 import type { GqlClient } from "./gqlClient.js";
 import { writeOutput } from "./outputFile.js";
+import { reportPaths, type ReportFile } from "./reportFiles.js";
 
 export interface ReportPaths {
   htmlPath: string;
@@ -38,19 +38,27 @@ export class RunReports {
   }
 }
 
+/**
+ * The run's HTML and Markdown reports, under `dir`: named as downloaded, unless another run's
+ * reports hold those names (reportFiles.ts).
+ */
 async function saveReports(client: GqlClient, evaluation: { id: string; name: string }, run: RunRef, dir: string): Promise<ReportPaths> {
   const base = `/api/evaluations/${evaluation.id}/runs/${run.id}/report`;
-  const htmlPath = await saveReport(client, base, "html", downloadName(evaluation.name, run.number, "html"), dir);
-  const markdownPath = await saveReport(client, base, "md", downloadName(evaluation.name, run.number, "md"), dir);
+  const files = [
+    await fetchReport(client, base, "html", downloadName(evaluation.name, run.number, "html")),
+    await fetchReport(client, base, "md", downloadName(evaluation.name, run.number, "md")),
+  ];
+  const [htmlPath, markdownPath] = await reportPaths(dir, run.id, files);
+  // Aside, then renamed: a start killed while writing left an empty report under reports/ for good.
+  await writeOutput(htmlPath, files[0].text);
+  await writeOutput(markdownPath, files[1].text);
   return { htmlPath, markdownPath };
 }
 
-async function saveReport(client: GqlClient, base: string, ext: "html" | "md", fallbackName: string, dir: string): Promise<string> {
+/** A report export as the API names its download. */
+async function fetchReport(client: GqlClient, base: string, ext: "html" | "md", fallbackName: string): Promise<ReportFile> {
   const res = await client.get(`${base}${ext === "md" ? ".md" : ""}?download=1`);
   if (!res.ok) throw new CliError(`the report export ${base} answered ${res.status}: ${await res.text()}`, EXIT.failed);
   const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
-  const path = join(dir, name);
-  // Aside, then renamed: a start killed while writing left an empty report under reports/ for good.
-  await writeOutput(path, await res.text());
-  return path;
+  return { name, text: await res.text() };
 }

@@ -5,13 +5,16 @@
 // evaluation holds, writes nothing. Should the process die between the two appends, the name
 // stays reserved for this evaluation id and a retry of the same command finishes the creation;
 // another evaluation asking for that name is refused until the reservation is STALE_AFTER_MS
-// old, and then takes it over (evaluationName.ts).
+// old, and then takes it over (evaluationName.ts). An evaluation recorded before names were
+// reserved is given its reservation first (adoptEvaluationName.ts), so it holds its name too.
 import type { EventStore } from "../ports/eventStore.js";
 import { eventRegistry } from "../events/registry.js";
 import { evaluationNameStream, evaluationStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
 import { CreateEvaluation } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
+import { adoptEvaluationName } from "./evaluation/adoptEvaluationName.js";
+import type { EvaluationDirectory } from "../ports/evaluationDirectory.js";
 import { evaluationNameAggregate, type EvaluationNameState } from "./evaluation/evaluationName.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
 import { appendBoth } from "./appendBoth.js";
@@ -22,7 +25,10 @@ export interface CreatedEvaluation {
   name: HandledCommand<EvaluationNameState>;
 }
 
-type Options = Omit<HandleOptions<never>, "decideContext">;
+type Options = Omit<HandleOptions<never>, "decideContext"> & {
+  /** Where evaluations older than reservations are found; without one, only reservations hold names. */
+  directory?: EvaluationDirectory;
+};
 
 /**
  * The one way to create an evaluation. A race lost on the name is decided again from a new read
@@ -36,6 +42,7 @@ export async function createEvaluation(store: EventStore, input: unknown, option
   const nameStreamId = evaluationNameStream(command.tenant, command.agent, command.name);
   const reserve = { type: "ReserveEvaluationName" as const, evaluation_id: command.evaluation_id, tenant: command.tenant, agent: command.agent, name: command.name };
   const retries = options.retries ?? DEFAULT_RETRIES;
+  if (options.directory) await adoptEvaluationName(store, options.directory, { tenant: command.tenant, agent: command.agent, name: command.name }, options);
   for (let attempt = 1; ; attempt++) {
     const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
     const name = await loadAggregate(store, evaluationNameAggregate, nameStreamId, registry);

@@ -68,3 +68,6 @@ export {
 export { startRun, importReport, type TwoStreamResult } from "./twoStreamCommands.js";
 export { createEvaluation, type CreatedEvaluation } from "./createEvaluation.js";
 export { evaluationNameAggregate, ReserveEvaluationName, type EvaluationNameState } from "./evaluation/evaluationName.js";
+export { adoptEvaluationName, type NameToAdopt } from "./evaluation/adoptEvaluationName.js";
+export { evaluationsInLog } from "./evaluation/evaluationsInLog.js";
+export { legacyMaterialization } from "./catalog/legacyMaterialization.js";

@@ -3,7 +3,7 @@
 // decides tenancy with before reading a stream. Lists page with opaque cursors; runs come newest
 // first.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { TenantIndex } from "@verdict/domain";
+import type { EvaluationDirectory, TenantIndex } from "@verdict/domain";
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
@@ -30,7 +30,7 @@ export interface ReadModelsOptions {
   finishedRunCache?: number;
 }
 
-export class ReadModels implements TenantIndex {
+export class ReadModels implements TenantIndex, EvaluationDirectory {
   readonly #finished: FinishedRunCache;
   readonly #database: SqlDatabase;
 
@@ -106,6 +106,22 @@ export class ReadModels implements TenantIndex {
     );
     const [count] = await sql.execute<{ n: number }>(`SELECT count(*)::int AS n FROM evaluations e WHERE ${countWhere}`, countParams);
     return connection(rows, size, count.n, scope, (e) => [e.createdAt, e.id]);
+  }
+
+  /** Oldest first (created_at, then id): the EvaluationDirectory createEvaluation adopts names from. */
+  async evaluationsNamed(tenant: string, agent: string, name: string): Promise<string[]> {
+    const rows = await this.sql().execute<{ id: string }>(
+      "SELECT e.id FROM evaluations e WHERE e.tenant = ? AND e.agent = ? AND e.name = ? ORDER BY e.created_at, e.id", [tenant, agent, name],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Oldest first (created_at, then id): the EvaluationDirectory a catalog's sync adopts evaluations from. */
+  async evaluationsOfCatalog(tenant: string, catalogKey: string): Promise<string[]> {
+    const rows = await this.sql().execute<{ id: string }>(
+      "SELECT e.id FROM evaluations e WHERE e.tenant = ? AND e.catalog->>'catalog_key' = ? ORDER BY e.created_at, e.id", [tenant, catalogKey],
+    );
+    return rows.map((row) => row.id);
   }
 
   getEvaluation(tenant: string, id: string): Promise<Evaluation | null> {

@@ -4,7 +4,9 @@
 //    the evaluation to the set's current import, then records on the catalog's stream that it
 //    follows the set (CatalogSetMaterialized), at that digest;
 //  - syncCatalogEvaluations (after every import, changed or not) syncs every evaluation the
-//    catalog's stream lists, so a re-import never leaves one running stale prompts.
+//    catalog's stream lists, so a re-import never leaves one running stale prompts. Given an
+//    EvaluationDirectory, it first records the evaluations made from the catalog's sets before
+//    sets were followed (no CatalogSetMaterialized: legacyMaterialization.ts), so they follow too.
 // Why the list lives on the catalog's stream, not in a read model: the import and the record
 // are decided on one stream, so they are ordered. A record decided on a digest older than the
 // stream's is refused and the creation syncs again; a record that lands first is in the state
@@ -13,41 +15,19 @@
 // a no-op import too costs reads only, and heals a sync a crash cut short.
 import type { EventStore, LogPosition } from "../../ports/eventStore.js";
 import { DomainError } from "../../events/domainError.js";
-import type { EventData } from "../../events/registry.js";
 import type { CriterionData, JudgeData } from "../../events/shared.js";
+import type { EvaluationDirectory } from "../../ports/evaluationDirectory.js";
 import { catalogStream, evaluationStream } from "../../events/streams.js";
 import { DEFAULT_RETRIES, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "../handleCommand.js";
 import { evaluationAggregate } from "../evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { catalogAggregate, type CatalogState, type Materialization } from "./catalogAggregate.js";
+import { catalogSetSuite } from "./catalogSetSuite.js";
+import { legacyMaterialization } from "./legacyMaterialization.js";
 
-type Products = EventData<"CatalogImported">["products"];
+export { catalogSetSuite, type CatalogSetSuite } from "./catalogSetSuite.js";
+
 type Options = Omit<HandleOptions<never>, "decideContext">;
-
-export interface CatalogSetSuite {
-  product: Products[number];
-  set: Products[number]["sets"][number];
-  /** The set's scenarios as an evaluation stores them: production_only ones only when asked, the flag dropped. */
-  scenarios: Record<string, unknown>[];
-  /** The set's judge (a model alone means llm), rules when it names none. */
-  judge: JudgeData;
-  criteria: CriterionData[];
-}
-
-/** A set of the import by its keys, as an evaluation takes it; null when the import has none. */
-export function catalogSetSuite(products: Products, productKey: string, setKey: string, includeProductionOnly: boolean): CatalogSetSuite | null {
-  const product = products.find((p) => p.key === productKey);
-  const set = product?.sets.find((s) => s.key === setKey);
-  if (!product || !set) return null;
-  const scenarios = set.scenarios
-    .filter((s) => includeProductionOnly || !s.production_only)
-    .map(({ production_only: _flag, ...rest }) => rest as Record<string, unknown>);
-  const named = set.judge as { kind?: string; model?: string | null };
-  const judge = (named.kind || named.model
-    ? { kind: named.kind ?? (named.model ? "llm" : "rules"), model: named.model ?? null }
-    : { kind: "rules", model: null }) as JudgeData;
-  return { product, set, scenarios, judge, criteria: set.criteria };
-}
 
 /** Syncs one evaluation to the catalog's last import (which must be the tenant's and active). */
 function syncEvaluation(store: EventStore, catalog: CatalogState, m: Materialization, options: Options): Promise<HandledCommand<EvaluationState>> {
@@ -104,14 +84,43 @@ export interface SyncedEvaluations {
   position: LogPosition | null;
 }
 
-/** After an import: syncs every evaluation that follows one of the catalog's sets (none when it is not active). */
-export async function syncCatalogEvaluations(store: EventStore, tenant: string, catalogKey: string, options: Options): Promise<SyncedEvaluations> {
-  const { state } = await loadAggregate(store, catalogAggregate, catalogStream(tenant, catalogKey), options.registry);
+/**
+ * The catalog's evaluations the directory knows that its stream does not list (made before sets
+ * were followed), each synced and recorded as a creation from the set is today; their ids.
+ * Recorded through materializeCatalogSet, so a concurrent import or adoption is decided as a
+ * creation's is (a record on an older digest is refused and synced again; the same record twice
+ * appends nothing).
+ */
+async function adoptCatalogEvaluations(store: EventStore, directory: EvaluationDirectory, catalog: CatalogState, options: Options): Promise<SyncedEvaluations> {
   const result: SyncedEvaluations = { evaluationIds: [], position: null };
-  if (state.status !== "active") return result;
+  const [tenant, key] = [catalog.tenant as string, catalog.key as string];
+  for (const id of await directory.evaluationsOfCatalog(tenant, key)) {
+    if (catalog.materialized.has(id)) continue;
+    const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(id), options.registry);
+    const materialization = await legacyMaterialization(store, tenant, key, state, catalog.products, options.registry);
+    if (!materialization) continue;
+    const synced = await materializeCatalogSet(store, { tenant, catalog_key: key, ...materialization }, options);
+    if (synced.position) result.evaluationIds.push(id);
+    result.position = synced.position ?? result.position;
+  }
+  return result;
+}
+
+/**
+ * After an import: syncs every evaluation that follows one of the catalog's sets (none when it is
+ * not active), adopting first those the directory finds that predate following.
+ */
+export async function syncCatalogEvaluations(
+  store: EventStore, tenant: string, catalogKey: string, options: Options & { directory?: EvaluationDirectory },
+): Promise<SyncedEvaluations> {
+  const load = () => loadAggregate(store, catalogAggregate, catalogStream(tenant, catalogKey), options.registry);
+  let { state } = await load();
+  if (state.status !== "active") return { evaluationIds: [], position: null };
+  const result = options.directory ? await adoptCatalogEvaluations(store, options.directory, state, options) : { evaluationIds: [], position: null };
+  if (result.evaluationIds.length) ({ state } = await load());
   for (const materialization of state.materialized.values()) {
     const synced = await syncEvaluation(store, state, materialization, options);
-    if (synced.position) result.evaluationIds.push(materialization.evaluation_id);
+    if (synced.position && !result.evaluationIds.includes(materialization.evaluation_id)) result.evaluationIds.push(materialization.evaluation_id);
     result.position = synced.position ?? result.position;
   }
   return result;

@@ -75,8 +75,9 @@ export class CatalogResolver {
       throw documentError(error);
     });
     // Synced after every import, a no-op one too: syncing appends nothing when nothing differs,
-    // and finishes a sync an earlier import's process did not (catalogSync.ts).
-    const synced = await syncCatalogEvaluations(context.deps.store, context.principal.tenant, catalog.key, options);
+    // and finishes a sync an earlier import's process did not (catalogSync.ts). The read models
+    // find the catalog's evaluations made before sets were followed, so those follow it too.
+    const synced = await syncCatalogEvaluations(context.deps.store, context.principal.tenant, catalog.key, { ...options, directory: context.deps.readModels });
     await afterWrite(context, synced.position ?? handled.position, `catalog ${catalog.key}`);
     return { key: catalog.key, digest: catalog.digest, changed: handled.events.length > 0, scenarioCount: catalog.scenarioCount, syncedEvaluations: synced.evaluationIds };
   }

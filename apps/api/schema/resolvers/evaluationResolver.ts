@@ -4,7 +4,7 @@ import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectTyp
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  catalogAggregate, catalogStream, createEvaluation, DEFAULT_CRITERIA, isDomainError, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream,
+  adoptEvaluationName, catalogAggregate, catalogStream, createEvaluation, legacyMaterialization, DEFAULT_CRITERIA, isDomainError, evaluationAggregate, evaluationNameAggregate, evaluationNameStream, evaluationStream,
   eventSchemas, handleCommand, isBlank, loadAggregate, materializeCatalogSet, stableJson, type MaterializeRequest,
 } from "@verdict/domain";
 import { listPage } from "@verdict/projector";
@@ -146,7 +146,8 @@ function storedCriteria(given: unknown): MaterializeRequest["criteria"] {
  * and criteria its creation pinned. One another input made under that name is not the set's, and
  * stays a CONFLICT. A threshold, compare models, judge or criteria other than the evaluation's
  * is CONFLICT, naming it: a repeated call syncs, it does not redefine (and no event changes the
- * first two).
+ * first two). An evaluation made before names were reserved is given the name's reservation
+ * first (adoptEvaluationName), so the set's evaluation from an older Verdict is answered too.
  */
 async function catalogSetEvaluation(
   context: ApiContext, input: CreateEvaluationInput, base: { name: string; agent?: string; catalog: CatalogRef },
@@ -156,6 +157,7 @@ async function catalogSetEvaluation(
   if (!agent || !name) return null;
   const { store } = context.deps;
   const tenant = context.principal.tenant;
+  await adoptEvaluationName(store, context.deps.readModels, { tenant, agent, name }, commandOptions(context));
   const holder = (await loadAggregate(store, evaluationNameAggregate, evaluationNameStream(tenant, agent, name))).state.evaluationId;
   if (!holder) return null;
   const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(holder));
@@ -172,7 +174,9 @@ async function catalogSetEvaluation(
   if (judge.kind !== state.judge.kind) throw conflict(input.judgeKind ? "judgeKind" : "judgeModel");
   if (judge.model !== state.judge.model) throw conflict("judgeModel");
   if (input.criteria !== undefined && input.criteria !== null && stableJson(storedCriteria(input.criteria)) !== stableJson(state.criteria)) throw conflict("criteria");
-  const recorded = (await loadAggregate(store, catalogAggregate, catalogStream(tenant, ref.catalog_key))).state.materialized.get(holder);
+  const catalog = (await loadAggregate(store, catalogAggregate, catalogStream(tenant, ref.catalog_key))).state;
+  // Not recorded: made before sets were followed; what it named itself is read off its import.
+  const recorded = catalog.materialized.get(holder) ?? (await legacyMaterialization(store, tenant, ref.catalog_key, state, catalog.products));
   return { evaluationId: holder, pinned: { judge: recorded?.judge ?? null, criteria: recorded?.criteria ?? null } };
 }
 
@@ -295,7 +299,7 @@ export class EvaluationResolver {
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.
     let handled: Awaited<ReturnType<typeof createEvaluation>>["evaluation"];
     try {
-      ({ evaluation: handled } = await createEvaluation(context.deps.store, command, options));
+      ({ evaluation: handled } = await createEvaluation(context.deps.store, command, { ...options, directory: context.deps.readModels }));
     } catch (error) {
       if (!("catalog" in base)) throw error;
       const concurrent = await evaluationBeingCreated(context, input, base, error);

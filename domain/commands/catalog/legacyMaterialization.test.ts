@@ -1,0 +1,81 @@
+// Evaluations an older Verdict made (EvaluationCreated on their own stream, as createEvaluation
+// wrote before names were reserved and sets followed): a catalog's sync, given a directory,
+// records them as following their set and syncs them; createEvaluation, given one, finds their
+// names taken.
+import { beforeEach, describe, expect, it } from "vitest";
+import { catalogStream, evaluationNameStream, evaluationStream } from "../../events/streams.js";
+import { createEvaluation } from "../createEvaluation.js";
+import { adoptEvaluationName } from "../evaluation/adoptEvaluationName.js";
+import { evaluationAggregate } from "../evaluation/evaluationAggregate.js";
+import { evaluationsInLog } from "../evaluation/evaluationsInLog.js";
+import { handleCommand } from "../handleCommand.js";
+import { fixedClock, sequentialIds } from "../testing/fixed.js";
+import { catalogImport, DIGEST_A, DIGEST_B, scenario } from "../testing/fixtures.js";
+import { InMemoryEventStore } from "../testing/inMemoryEventStore.js";
+import { catalogAggregate } from "./catalogAggregate.js";
+import { syncCatalogEvaluations } from "./catalogSync.js";
+
+let store: InMemoryEventStore;
+const deps = () => ({ clock: fixedClock(), ids: sequentialIds(), context: { tenant: "acme", actor: "user-1" } });
+const REF = { catalog_key: "support_desk", product_key: "triage", set_key: "smoke", digest: DIGEST_A };
+
+/** As createEvaluation wrote before 43c48db: the evaluation's stream alone. */
+function oldEvaluation(id: string, extra: Record<string, unknown> = {}) {
+  const command = { type: "CreateEvaluation", evaluation_id: id, tenant: "acme", agent: "SupportAgent", name: "support_desk/triage/smoke", ...extra };
+  return handleCommand(store, evaluationAggregate, evaluationStream(id), command, deps());
+}
+
+const materialized = async () => (await store.readStream(catalogStream("acme", "support_desk"))).filter((e) => e.type === "CatalogSetMaterialized").map((e) => e.data);
+
+beforeEach(async () => {
+  store = new InMemoryEventStore();
+  await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), catalogImport(DIGEST_A, ["a", "b"]), deps());
+});
+
+describe("syncCatalogEvaluations with a directory", () => {
+  it("records an evaluation made from the set before sets were followed, and syncs it to the new import", async () => {
+    await oldEvaluation("old", { catalog: REF, scenarios: [scenario("a"), scenario("b")] });
+    await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), catalogImport(DIGEST_B, ["a"]), deps());
+    const synced = await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) });
+    expect(synced.evaluationIds).toEqual(["old"]);
+    expect(await materialized()).toEqual([{ evaluation_id: "old", product_key: "triage", set_key: "smoke", include_production_only: false, judge: null, criteria: null }]);
+    const events = await store.readStream(evaluationStream("old"));
+    expect(events.at(-1)).toMatchObject({ type: "CatalogSetSynced", data: { catalog: { ...REF, digest: DIGEST_B }, dropped: ["b"] } });
+    // Recorded once: the next sync finds it on the catalog's stream.
+    await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) });
+    expect(await materialized()).toHaveLength(1);
+  });
+
+  it("keeps a judge its creator named over the set's (pinned), as a creation naming one does", async () => {
+    const judge = { kind: "llm", model: "gpt-5" };
+    await oldEvaluation("named", { catalog: REF, scenarios: [scenario("a")], judge });
+    await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) });
+    expect(await materialized()).toEqual([expect.objectContaining({ evaluation_id: "named", judge, criteria: null })]);
+  });
+
+  it("without a directory, syncs only what the catalog's stream lists (as before)", async () => {
+    await oldEvaluation("old", { catalog: REF, scenarios: [scenario("a")] });
+    expect((await syncCatalogEvaluations(store, "acme", "support_desk", deps())).evaluationIds).toEqual([]);
+    expect(await materialized()).toEqual([]);
+  });
+});
+
+describe("createEvaluation with a directory", () => {
+  it("refuses the name an evaluation made before reservations holds, reserving it for that one", async () => {
+    await oldEvaluation("old", { scenarios: [scenario("a")] });
+    const create = { evaluation_id: "new", tenant: "acme", agent: "SupportAgent", name: "support_desk/triage/smoke", scenarios: [scenario("a")] };
+    await expect(createEvaluation(store, create, { ...deps(), directory: evaluationsInLog(store) })).rejects.toMatchObject({ code: "conflict", field: "name" });
+    expect(await store.streamVersion(evaluationStream("new"))).toBeNull();
+    const reserved = await store.readStream(evaluationNameStream("acme", "SupportAgent", "support_desk/triage/smoke"));
+    expect(reserved.map((e) => e.data.evaluation_id)).toEqual(["old"]);
+  });
+
+  it("adopts once when adoptions race: one reservation, for the oldest", async () => {
+    await oldEvaluation("first", { scenarios: [scenario("a")] });
+    await oldEvaluation("second", { scenarios: [scenario("a")] });
+    const wanted = { tenant: "acme", agent: "SupportAgent", name: "support_desk/triage/smoke" };
+    await Promise.all([1, 2, 3].map(() => adoptEvaluationName(store, evaluationsInLog(store), wanted, deps())));
+    const reserved = await store.readStream(evaluationNameStream("acme", "SupportAgent", "support_desk/triage/smoke"));
+    expect(reserved.map((e) => e.data.evaluation_id)).toEqual(["first"]);
+  });
+});
