@@ -2,26 +2,22 @@
 // the read models' integer column projects (held at its end), and an event that does not read at
 // all is recorded in projector_rejections and passed over, naming where it is, instead of
 // stopping the projector (or, for a pair event taken as stored, failing it for ever).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
 import { evaluationStream, pairStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
 import { createProjector } from "./projector.js";
 import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 import { ReadModels } from "./readModels/readModels.js";
-import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
+import type { OrmReadModels } from "./testing/testReadModels.js";
+import { useTestReadModels } from "./testing/useTestReadModels.js";
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair, type Deps } from "./testing/runFixture.js";
 
 let read: OrmReadModels;
 let store: EventStore;
 let deps: Deps;
-beforeAll(async () => {
-  read = await openTestReadModels();
-});
-afterAll(async () => {
-  await read?.close();
-});
-beforeEach(async () => {
-  await resetReadModels(read);
+const readModels = useTestReadModels();
+beforeEach(() => {
+  read = readModels();
   store = createMemoryEventStore();
   deps = commandDeps("acme");
 });

@@ -1,13 +1,14 @@
 // Read models carry the projection version that made them (projection/projectionVersion.ts): a
 // projector of another version, or of a read database older than versions, rebuilds them from the
 // log before it follows; one of the same version applies what is new and nothing else.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore, createPgliteEventStore } from "@verdict/infra";
 import type { EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
 import { PROJECTION_VERSION, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
-import { openTestReadModels, resetReadModels, type OrmReadModels } from "./testing/testReadModels.js";
+import type { OrmReadModels } from "./testing/testReadModels.js";
+import { useTestReadModels } from "./testing/useTestReadModels.js";
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair, type Deps } from "./testing/runFixture.js";
 
 let read: OrmReadModels;
@@ -15,14 +16,9 @@ let store: EventStore;
 let deps: Deps;
 let told: ProjectionState[];
 
-beforeAll(async () => {
-  read = await openTestReadModels();
-});
-afterAll(async () => {
-  await read?.close();
-});
-beforeEach(async () => {
-  await resetReadModels(read);
+const readModels = useTestReadModels();
+beforeEach(() => {
+  read = readModels();
   store = createMemoryEventStore({ now: () => new Date("2026-11-30T12:00:00Z") });
   deps = commandDeps("acme");
   told = [];
