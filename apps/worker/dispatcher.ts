@@ -38,6 +38,7 @@ import { PairSet } from "./pairSet.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
 import { pause } from "./pause.js";
+import { linkSignals } from "@verdict/infra/abort";
 import { passOverUnreadable, runIdOfStream } from "./unreadableEvents.js";
 
 /** What the dispatcher remembers of a run still in flight. */
@@ -159,7 +160,13 @@ export class Dispatcher {
     while (!stopped.aborted) {
       while (!stopped.aborted && !(await this.lead(stopped).finally(this.settle))) await pause(this.options.standbyRetryMs ?? 2000, stopped);
       if (stopped.aborted) return;
-      await this.dispatch(AbortSignal.any([stopped, this.term.signal]));
+      // linkSignals, not AbortSignal.any: on Node 20 that left an entry on `stopped` per term.
+      const term = linkSignals([stopped, this.term.signal]);
+      try {
+        await this.dispatch(term.signal);
+      } finally {
+        term.dispose();
+      }
       this.stopTimers();
     }
   }
