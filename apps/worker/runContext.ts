@@ -69,7 +69,8 @@ export class RunContexts {
     }
     const startedAt = performance.now();
     const check = this.check(runId, cached).then((context) => {
-      if (context) this.checkedAt.set(runId, startedAt);
+      // Not for a run forgotten (it ended) while this check was in flight: nothing would delete it.
+      if (context && this.cache.get(runId) === context) this.checkedAt.set(runId, startedAt);
       return context;
     });
     const shared = check.finally(() => this.checking.get(runId) === shared && this.checking.delete(runId));
