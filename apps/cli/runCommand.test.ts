@@ -98,6 +98,39 @@ describe("verdict run --judge providers", () => {
   }, 60_000);
 });
 
+describe("verdict run's judge line on stderr", () => {
+  const run = async (judgeYaml: string) => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-judge-line-"));
+    try {
+      const judge = join(dir, "judge.yaml");
+      await writeFile(judge, judgeYaml);
+      const io = bufferIo();
+      const code = await runCli([...withFlag(base, "--judge", `scripted:${judge}`), "--format", "json"], io, {});
+      return { code, stderr: io.stderr.join(""), report: JSON.parse(io.stdout.join("")) as { judge_usage: { calls: number }; verdict: { winner: string; judge: string } } };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("counts the verdict call as the report does, and says when its skip left the pick to the ranking", async () => {
+    // Only the verdict call fails: the headline changed, and stderr used to say nothing.
+    const verdictDown = await run("judge: j\ndefaults:\n  score: '{\"score\": 0.9}'\n  recommend: '{\"recommendation\": \"Add it.\"}'\nanswers:\n  - { kind: verdict, error: rate limited }\n");
+    expect(verdictDown.report.verdict.judge).toBe("pass rate");
+    const calls = verdictDown.report.judge_usage.calls;
+    expect(verdictDown.stderr).toContain(`judge: 1 of ${calls} calls were skipped, the verdict's among them, so the best model was picked by pass rate: the judge call failed: Error: rate limited`);
+
+    // Grading calls and the verdict's: one line, counted against every call the report counts.
+    const allDown = await run("judge: j\nanswers:\n  - { kind: score, error: down }\n  - { kind: recommend, error: down }\n  - { kind: verdict, error: down }\n");
+    const total = allDown.report.judge_usage.calls;
+    expect(allDown.stderr).toMatch(new RegExp(`judge: ${total} of ${total} calls were skipped, those grades decided on rules alone; the first: the judge call failed: Error: down; the verdict's among them, so the best model was picked by pass rate: `));
+
+    // Nothing skipped: nothing said.
+    const fine = await run("judge: j\ndefaults:\n  score: '{\"score\": 0.9}'\n  recommend: '{\"recommendation\": \"Add it.\"}'\n  verdict: { winner: gpt-5-mini, rationale: Cheapest. }\n");
+    expect(fine.report.verdict).toMatchObject({ winner: "gpt-5-mini", judge: "j" });
+    expect(fine.stderr).not.toContain("judge:");
+  }, 60_000);
+});
+
 describe("verdict run's report on stdout", () => {
   it("is the report's exact bytes, as --out writes them: the control characters messages escape are the answer's own here", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-stdout-"));

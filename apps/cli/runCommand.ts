@@ -5,7 +5,7 @@ import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
-import type { Result } from "@verdict/domain";
+import type { JudgeExchange, Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
@@ -47,7 +47,7 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     // The report's exact bytes, as --out writes them (io.out would show control characters as escapes).
     io.write(text.endsWith("\n") ? text : `${text}\n`);
   }
-  const skipped = judgeSkips(outcome.results);
+  const skipped = judgeSkips(outcome.results, outcome.report.verdictExchange as JudgeExchange | null);
   if (skipped) io.err(skipped);
   const failed = runFailure(outcome.results);
   if (failed) {
@@ -62,9 +62,10 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
 /**
  * How many judge calls were skipped and the first reason, or null: a judge that cannot be reached
  * (a wrong key, a provider down) leaves the grades to the rules, which the report alone did not
- * show (it still said "Judged by").
+ * show (it still said "Judged by"). The run's verdict call counts too (the report's judge calls
+ * do), and its skip is named: it is the one that changes which model the report recommends.
  */
-function judgeSkips(results: readonly Result[]): string | null {
+function judgeSkips(results: readonly Result[], verdictExchange: JudgeExchange | null): string | null {
   let calls = 0;
   let skipped = 0;
   let reason = "";
@@ -74,8 +75,13 @@ function judgeSkips(results: readonly Result[]): string | null {
     skipped += 1;
     reason ||= exchange.unusable_reason ?? "";
   }
-  if (skipped === 0) return null;
-  return `judge: ${skipped} of ${calls} calls were skipped, those grades decided on rules alone; the first: ${reason}`;
+  const verdictSkipped = verdictExchange?.skipped === true;
+  if (verdictExchange) calls += 1;
+  if (skipped === 0 && !verdictSkipped) return null;
+  let text = `judge: ${skipped + (verdictSkipped ? 1 : 0)} of ${calls} calls were skipped`;
+  if (skipped > 0) text += `, those grades decided on rules alone; the first: ${reason}`;
+  if (verdictSkipped) text += `${skipped > 0 ? ";" : ","} the verdict's among them, so the best model was picked by pass rate: ${verdictExchange.unusable_reason ?? ""}`;
+  return text;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   criterionPrompt,
   recommendPrompt,
   taskPrompt,
+  verdictCandidates,
   verdictPrompt,
   type CriterionLike,
   type DiagnosisLike,
@@ -124,11 +125,12 @@ export class Judge {
     return this.#ask("recommend", RECOMMEND_INSTRUCTIONS, recommendPrompt(input), parseRecommendation, (value) => ({ ...value }));
   }
 
-  /** Picks the model to ship among the compared ones, with a rationale. */
+  /** Picks the model to ship among the compared ones with a scored answer (verdictCandidates), with a rationale. */
   verdict(input: { summaries: Readonly<Record<string, VerdictSummary>>; instructions?: string | null }): Promise<JudgeOutcome<JudgeVerdict>> {
     const labels = Object.keys(input.summaries);
+    const candidates = verdictCandidates(input.summaries);
     const prompt = verdictPrompt(input.summaries, input.instructions);
-    return this.#ask("verdict", VERDICT_INSTRUCTIONS, prompt, (text) => parseVerdict(text, labels), (value) => ({ ...value }));
+    return this.#ask("verdict", VERDICT_INSTRUCTIONS, prompt, (text) => parseVerdict(text, labels, candidates), (value) => ({ ...value }));
   }
 
   async #ask<T>(

@@ -81,8 +81,8 @@ function suggestedTool(value: unknown): SuggestedTool | null {
   return { name: name.trim(), description: typeof description === "string" ? description : "" };
 }
 
-/** A winner must be one of the compared labels, exactly. */
-export function parseVerdict(text: string, labels: readonly string[]): Parsed<JudgeVerdict> {
+/** A winner must be one of the compared labels, exactly, and one of the candidates (a model with a scored answer). */
+export function parseVerdict(text: string, labels: readonly string[], candidates: readonly string[] = labels): Parsed<JudgeVerdict> {
   const object = extractObject(text);
   if (!object.ok) return object;
   const { winner, rationale } = object.value;
@@ -90,6 +90,9 @@ export function parseVerdict(text: string, labels: readonly string[]): Parsed<Ju
   if (typeof winner !== "string") return fail(`"winner" is not a string (got ${describe(winner)})`);
   if (!labels.includes(winner)) {
     return fail(`"winner" names ${JSON.stringify(winner)}, which is not one of the compared models (${labels.join(", ")})`);
+  }
+  if (!candidates.includes(winner)) {
+    return fail(`"winner" names ${JSON.stringify(winner)}, which has no scored answer (every pair a run_error, or none run), so it cannot be picked`);
   }
   return { ok: true, value: { winner, rationale: typeof rationale === "string" ? rationale : "" } };
 }

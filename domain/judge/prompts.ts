@@ -52,6 +52,21 @@ export interface VerdictSummary {
   avg_duration_ms?: number | null;
   cost?: number | null;
   faults?: Record<string, number>;
+  /** Scenarios run and how many of them were run_errors: a model all of whose pairs errored cannot be picked. */
+  scenarios?: number;
+  errored?: number;
+}
+
+/**
+ * The models that may be picked: those with a scored answer (a summary without `scenarios` is
+ * taken at its word). A model whose every pair was a run_error, or that ran nothing, never
+ * answered: naming it would recommend shipping a model nobody saw work.
+ */
+export function verdictCandidates(summaries: Readonly<Record<string, VerdictSummary>>): string[] {
+  return Object.keys(summaries).filter((label) => {
+    const { scenarios, errored } = summaries[label];
+    return typeof scenarios !== "number" || scenarios > (errored ?? 0);
+  });
 }
 
 const fenced = (text: string): string => `---\n${text}\n---`;
@@ -136,6 +151,8 @@ export function recommendPrompt(input: {
 export function verdictPrompt(summaries: Readonly<Record<string, VerdictSummary>>, instructions?: string | null): string {
   const labels = Object.keys(summaries);
   const rows = labels.map((label) => verdictLine(label, summaries[label]));
+  const candidates = verdictCandidates(summaries);
+  const excluded = labels.filter((label) => !candidates.includes(label));
   return [
     "The agent's goals:",
     fenced(isBlank(instructions) ? NO_INSTRUCTIONS : truncate(instructions as string, 1000)),
@@ -143,8 +160,9 @@ export function verdictPrompt(summaries: Readonly<Record<string, VerdictSummary>
     "Results per model:",
     ...rows,
     "",
+    ...(excluded.length > 0 ? [`No answer of ${excluded.join(", ")} was scored (every pair a run_error, or none run), so ${excluded.length === 1 ? "it" : "they"} cannot be picked.`] : []),
     "Which model best serves these goals? Weigh pass rate first, then answer quality, latency and cost.",
-    `Reply with JSON only: {"winner": "<one of: ${labels.join(", ")}>", "rationale": "<one or two sentences>"}`,
+    `Reply with JSON only: {"winner": "<one of: ${candidates.join(", ")}>", "rationale": "<one or two sentences>"}`,
   ].join("\n");
 }
 

@@ -48,6 +48,30 @@ describe("verdict", () => {
     expect(report.verdictMarkdown()).toContain(`**No best model** — ${NOTHING_SCORED}`);
   });
 
+  it("never picks a model whose every pair errored, by rank or by judge, while another model answered", async () => {
+    // dead never answered, yet its empty answers' rule scores (0.5) outrank live's failed answers (0.1).
+    const results = ["a", "b"].flatMap((key) => [
+      fakeResult({ key, label: "dead", score: 0.5, error: "connect ECONNREFUSED 127.0.0.1:8080" }),
+      fakeResult({ key, label: "live", score: 0.1, diagnosis: low }),
+    ]);
+    const models = [model("dead"), model("live")];
+    expect(rankModels(summarizeByModel(results, models))).toEqual(["dead", "live"]);
+    expect(rankedVerdict(summarizeByModel(results, models))?.winner).toBe("live");
+    // A judge naming dead is unusable, says why, and the ranking stands.
+    const prompts: string[] = [];
+    const judge = new Judge({ label: "j", complete: (request) => (prompts.push(request.prompt), '{"winner": "dead", "rationale": "dead is best"}') });
+    const report = new Report({ results, models, judge });
+    expect((await report.judgeVerdict())?.winner).toBe("live");
+    expect(report.verdict?.judge).toBe("pass rate");
+    expect((report.verdictExchange as { unusable_reason: string }).unusable_reason).toBe(
+      '"winner" names "dead", which has no scored answer (every pair a run_error, or none run), so it cannot be picked',
+    );
+    // The judge was told so, and offered live alone.
+    expect(prompts[0]).toContain("No answer of dead was scored (every pair a run_error, or none run), so it cannot be picked.");
+    expect(prompts[0]).toContain('{"winner": "<one of: live>"');
+    expect(report.verdictMarkdown()).toContain("**Best model: `live`**");
+  });
+
   it("names no best model when no model has a result", async () => {
     let asked = 0;
     const judge = new Judge({ label: "opus", complete: async () => ((asked += 1), '{"winner": "m1"}') });

@@ -2,6 +2,7 @@
 // scenario (cheaper first, unpriced last); ties keep model order. The judge's spend never
 // enters the ranking. A judge, when asked, may override the winner and the rationale.
 import { Format } from "../format/index.js";
+import { verdictCandidates } from "../judge/index.js";
 import { costIsEstimated, costPerPriced } from "./summary.js";
 import type { ModelSummary, Verdict } from "./reportTypes.js";
 
@@ -53,19 +54,21 @@ export const NOTHING_SCORED = "No model can be picked: every pair is a run_error
 export const NOTHING_RUN = "No model can be picked: no scenario was run.";
 
 /**
- * The rule-based verdict, or null for a single model. When no model has a result, or every pair
- * errored (the agent was unreachable, say), no model wins: the ranking would name one by the
- * rule scores of empty answers ("Best model: … Passed 0 of 4", or "Passed 0 of 0"), which says
- * nothing about the models.
+ * The rule-based verdict, or null for a single model: the best ranked model with a scored answer.
+ * When no model has a result, or every pair errored (the agent was unreachable, say), no model
+ * wins: the ranking would name one by the rule scores of empty answers ("Best model: … Passed 0
+ * of 4", or "Passed 0 of 0"), which says nothing about the models.
  */
 export function rankedVerdict(summaries: Record<string, ModelSummary>): Verdict | null {
   const labels = Object.keys(summaries);
   if (labels.length < 2) return null;
   if (labels.every((label) => summaries[label].scenarios === 0)) return { winner: null, rationale: NOTHING_RUN, judge: "pass rate" };
-  if (labels.every((label) => summaries[label].errored === summaries[label].scenarios)) {
-    return { winner: null, rationale: NOTHING_SCORED, judge: "pass rate" };
-  }
-  const [winner] = rankModels(summaries);
+  // A model whose every pair errored never answered: it is not picked, even where the rule
+  // scores of its empty answers would rank it above a model that answered and failed.
+  // (A model with no result, beside others that have some, is not picked either.)
+  const candidates = new Set(verdictCandidates(summaries));
+  if (candidates.size === 0) return { winner: null, rationale: NOTHING_SCORED, judge: "pass rate" };
+  const winner = rankModels(summaries).find((label) => candidates.has(label))!;
   return { winner, rationale: rationaleFor(summaries[winner]), judge: "pass rate" };
 }
 
