@@ -55,6 +55,8 @@ export interface SeedOptions {
   judge?: { kind: "rules" | "llm"; model: string | null };
   judgeLabel?: string | null;
   criteria?: Array<{ key: string; type: string; config?: Record<string, unknown> }>;
+  /** The evaluation's agent, frozen on the run (null: a run that names none, "the agent"). */
+  agent?: string | null;
 }
 
 export async function seedRun(store: EventStore, options: SeedOptions = {}): Promise<string> {
@@ -80,6 +82,7 @@ export async function seedRun(store: EventStore, options: SeedOptions = {}): Pro
       metadata: {},
       tools: [{ name: "lookup_order", description: "Finds an order" }],
       catalog: null,
+      agent: options.agent ?? null,
     },
   };
   await store.append(runStream(runId), toEventsToAppend([event], { tenant: "acme", actor: "test" }, { clock: testClock, ids: testIds }), { expectedVersion: "noStream" });

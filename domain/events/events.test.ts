@@ -39,24 +39,31 @@ function recorded(type: string, schemaVersion: number, data: Record<string, unkn
 }
 
 describe("eventRegistry", () => {
-  it("upcasts RunStarted v1 (no release) to the current v2 shape", () => {
-    expect(eventRegistry.currentVersion("RunStarted")).toBe(2);
+  it("upcasts RunStarted v1 (no release) to the current v3 shape", () => {
+    expect(eventRegistry.currentVersion("RunStarted")).toBe(3);
     const event = eventRegistry.parse("RunStarted", 1, runStartedV1);
     expect(event.type).toBe("RunStarted");
     if (event.type !== "RunStarted") throw new Error("type");
     expect(event.data.release).toBeNull();
+    expect(event.data.agent).toBeNull();
     // schema defaults are applied to nested scenario data
     expect(event.data.scenarios[0].expected_tools).toEqual([]);
   });
 
-  it("reads the current version unchanged", () => {
+  it("upcasts RunStarted v2 (no agent) to agent null: the run names no agent, as it was scored", () => {
     const release = { digest: "abc123def456", revision: "r9", label: "v3" };
     const event = eventRegistry.parse("RunStarted", 2, { ...runStartedV1, release });
-    expect(event.type === "RunStarted" && event.data.release).toEqual(release);
+    expect(event.type === "RunStarted" && event.data).toMatchObject({ release, agent: null });
+  });
+
+  it("reads the current version unchanged", () => {
+    const release = { digest: "abc123def456", revision: "r9", label: "v3" };
+    const event = eventRegistry.parse("RunStarted", 3, { ...runStartedV1, release, agent: "RevAgent" });
+    expect(event.type === "RunStarted" && event.data).toMatchObject({ release, agent: "RevAgent" });
   });
 
   it("refuses a schema version newer than the code reads", () => {
-    expect(() => eventRegistry.parse("RunStarted", 3, runStartedV1)).toThrow(/schema version 3 is not one this code reads \(1\.\.2\)/);
+    expect(() => eventRegistry.parse("RunStarted", 4, runStartedV1)).toThrow(/schema version 4 is not one this code reads \(1\.\.3\)/);
   });
 
   it("reports an unknown type read from the store with its stream and version", () => {
@@ -74,6 +81,8 @@ describe("eventRegistry", () => {
   it("parses recorded events through upcasters", () => {
     const event = eventRegistry.parseRecorded(recorded("RunStarted", 1, runStartedV1));
     expect(event.type === "RunStarted" && event.data.release).toBeNull();
+    const v2 = eventRegistry.parseRecorded(recorded("RunStarted", 2, { ...runStartedV1, release: null }));
+    expect(v2.type === "RunStarted" && v2.data.agent).toBeNull();
   });
 
   it("lists every event type of the design", () => {
@@ -135,8 +144,14 @@ describe("toEventToAppend", () => {
     }
   });
 
+  it("refuses a new RunStarted whose agent is blank (null names none)", () => {
+    const data = { ...runStartedV1, release: null, agent: "  " };
+    expect(() => toEventToAppend({ type: "RunStarted", data: data as never }, context, deps())).toThrow(/data\.agent: must not be blank/);
+    expect(toEventToAppend({ type: "RunStarted", data: { ...data, agent: null } as never }, context, deps()).schemaVersion).toBe(3);
+  });
+
   it("names nested array paths", () => {
-    const bad = { ...runStartedV1, release: null, models: [{ label: "", provider: "openai", model: "m" }] };
+    const bad = { ...runStartedV1, release: null, agent: null, models: [{ label: "", provider: "openai", model: "m" }] };
     expect(() => toEventToAppend({ type: "RunStarted", data: bad as never }, context, deps())).toThrow(/data\.models\[0\]\.label: must not be blank/);
   });
 
@@ -155,7 +170,7 @@ describe("toEventToAppend", () => {
     expect(refused({ message: "a\u0000b" })).toThrow("event RunFailed: data.message: must not contain a NUL character (\\u0000) or an unpaired surrogate");
     expect(refused({ message: "lone \ud83d here" })).toThrow(expect.objectContaining({ code: "validation", field: "data.message" }));
     expect(refused({ message: "trail \ude00" })).toThrow(/data\.message: must not contain/);
-    const bad = { ...runStartedV1, release: null, scenarios: [{ key: "a", prompt: "Where\u0000" }] };
+    const bad = { ...runStartedV1, release: null, agent: null, scenarios: [{ key: "a", prompt: "Where\u0000" }] };
     expect(() => toEventToAppend({ type: "RunStarted", data: bad as never }, context, deps())).toThrow(/data\.scenarios\[0\]\.prompt: must not contain/);
     // A paired surrogate (emoji), a literal backslash-u text and other control characters are stored as they are.
     for (const message of ["Où 😀 ok", "\\u0000 and \\ud800 as typed", "tab\t bell\u0007"]) {

@@ -18,7 +18,7 @@ import {
   usageInput,
 } from "./shared.js";
 
-const runStartedV2 = z.object({
+const runStartedV3 = z.object({
   run_id: nonBlank,
   evaluation_id: nonBlank,
   tenant: nonBlank,
@@ -43,15 +43,26 @@ const runStartedV2 = z.object({
   metadata: jsonObject,
   tools: z.array(toolData),
   catalog: catalogReference.nullable(),
+  /**
+   * The evaluation's agent when the run started: how the run's diagnoses and report name the
+   * agent (its `agent_name`), as a local run of the same agent does. null: "the agent".
+   */
+  agent: z.string().nullable(),
 });
 
-/** v1 had no `release`: runs recorded before release pinning scored an unrecorded release. */
+/**
+ * v1 had no `release`: runs recorded before release pinning scored an unrecorded release.
+ * v2 had no `agent`: those runs were diagnosed and reported as "the agent", and are read so still.
+ */
 export const RunStarted = defineEvent(
   "RunStarted",
-  2,
-  runStartedV2,
-  { 1: (data) => ({ ...data, release: null }) },
-  runStartedV2.extend({ scenarios: z.array(scenarioWrite).min(1, "a run evaluates at least one scenario") }),
+  3,
+  runStartedV3,
+  { 1: (data) => ({ ...data, release: null }), 2: (data) => ({ ...data, agent: null }) },
+  runStartedV3.extend({
+    scenarios: z.array(scenarioWrite).min(1, "a run evaluates at least one scenario"),
+    agent: nonBlank.nullable(),
+  }),
 );
 
 export const RunCompletionRequested = defineEvent(

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     run_id: runId, evaluation_id: "bench", tenant: "bench", number: 1, external: false,
     selection: { keys: null, group: null, scenario_keys: scenarios.map((s) => s.key), model_labels: models.map((m) => m.label) },
     scenarios, models, criteria: [{ key: "length", type: "min_length", config: { chars: 20 } }],
-    judge: { kind: "rules", model: null }, judge_label: null, threshold: 0.7, release: null, metadata: {}, tools: [{ name: "lookup_order", description: "Finds an order" }], catalog: null,
+    judge: { kind: "rules", model: null }, judge_label: null, threshold: 0.7, release: null, metadata: {}, tools: [{ name: "lookup_order", description: "Finds an order" }], catalog: null, agent: null,
   } } as EventInput;
   await store.append(runStream(runId), toEventsToAppend([started], context, deps), { expectedVersion: "noStream" });
   const t0 = performance.now();

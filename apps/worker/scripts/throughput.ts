@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       { key: "no_apology", type: "not_contains", config: { pattern: "sorry" } },
       { key: "length", type: "min_length", config: { chars: 20 } },
     ],
-    judge: { kind: "rules" as const, model: null }, judge_label: null, threshold: 0.7, release: null, metadata: {}, tools: [], catalog: null,
+    judge: { kind: "rules" as const, model: null }, judge_label: null, threshold: 0.7, release: null, metadata: {}, tools: [], catalog: null, agent: null,
   } };
   const rss = { peak: process.memoryUsage().rss };
   const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, process.memoryUsage().rss)), 50);

@@ -67,5 +67,7 @@ export function freezeRun(state: EvaluationState, command: StartRun, number: num
     metadata: command.metadata,
     tools: command.tools,
     catalog: state.catalog,
+    // Frozen with the rest: the run names the agent it evaluated, whatever the evaluation becomes.
+    agent: state.agent,
   };
 }

@@ -34,6 +34,14 @@ describe("StartRun on the run stream", () => {
     expect("enabled" in scenarios[0]).toBe(false);
   });
 
+  it("freezes the evaluation's agent, so the run names it whatever the evaluation becomes", () => {
+    const [event] = given(runAggregate, [], { evaluation: evaluationWith() }).when(startCommand);
+    expect((event.data as { agent: unknown }).agent).toBe("SupportAgent");
+    const renamed = given(evaluationAggregate, [created("e1", { agent: "RevAgent" }), replaced([record("a", 0)]), { type: "RunScheduled", data: { run_id: "r1", number: 1, origin: "engine" } }]).state;
+    const [other] = given(runAggregate, [], { evaluation: renamed }).when(startCommand);
+    expect((other.data as { agent: unknown }).agent).toBe("RevAgent");
+  });
+
   it("refuses more than 50 models in one run, naming the field", () => {
     const models = (n: number) => Array.from({ length: n }, (_, i) => ({ ...GPT, label: `m${i}`, model: `m${i}` }));
     expect(() => given(runAggregate, [], { evaluation: evaluationWith() }).when({ ...startCommand, models: models(51) })).toThrow(

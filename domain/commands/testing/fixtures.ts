@@ -74,6 +74,7 @@ export function runStarted(extra: Record<string, unknown> = {}, keys = ["a", "b"
       metadata: {},
       tools: [],
       catalog: null,
+      agent: null,
       ...extra,
     },
   };
