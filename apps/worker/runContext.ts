@@ -136,6 +136,9 @@ export class RunContexts {
       availableTools: started.tools,
       metadata: started.metadata,
       release: releaseOf(started.release),
+      // The evaluation's agent as the run froze it: diagnoses name it as a local run's do (null,
+      // a run started before RunStarted v3: "the agent", as it was scored).
+      agentName: started.agent,
     });
     return { runId, state, started, startedEvent, version, scenarios, runner, judge, judgeRefusal: refusal };
   }

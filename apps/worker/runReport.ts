@@ -113,6 +113,8 @@ export function reportFromRun(
     threshold: started.threshold,
     metadata: { ...started.metadata },
     release: releaseOf(started.release),
+    // The agent the run froze: `agent_name` and the fix items' wording, as a local run's report.
+    agentName: started.agent,
     ...(verdict ? { verdict: verdict.verdict } : {}),
     ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
     judgeUsage: exchange ? exchangesUsage([exchange]) : null,
