@@ -3,6 +3,6 @@ export { Judge, DEFAULT_JUDGE_TIMEOUT_MS } from "./judge.js";
 export type { CompleteFn, JudgeExchange, JudgeKind, JudgeOptions, JudgeOutcome, JudgeReply, JudgeRequest } from "./judge.js";
 export type { JudgeRecommendation, JudgeVerdict } from "./parse.js";
 export { NOTES_LIMIT, RECOMMEND_INSTRUCTIONS, SCORE_INSTRUCTIONS, VERDICT_INSTRUCTIONS } from "./prompts.js";
-export { verdictCandidates } from "./prompts.js";
+export { hasScoredAnswer, verdictCandidates } from "./prompts.js";
 export type { VerdictSummary } from "./prompts.js";
 export type { JudgeCallUsage } from "./usage.js";

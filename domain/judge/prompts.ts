@@ -63,10 +63,12 @@ export interface VerdictSummary {
  * answered: naming it would recommend shipping a model nobody saw work.
  */
 export function verdictCandidates(summaries: Readonly<Record<string, VerdictSummary>>): string[] {
-  return Object.keys(summaries).filter((label) => {
-    const { scenarios, errored } = summaries[label];
-    return typeof scenarios !== "number" || scenarios > (errored ?? 0);
-  });
+  return Object.keys(summaries).filter((label) => hasScoredAnswer(summaries[label]));
+}
+
+/** Whether a model's summary has a scored answer: a pair run that was not a run_error (unknown counts say yes). */
+export function hasScoredAnswer({ scenarios, errored }: { scenarios?: number; errored?: number }): boolean {
+  return typeof scenarios !== "number" || scenarios > (errored ?? 0);
 }
 
 const fenced = (text: string): string => `---\n${text}\n---`;

@@ -55,7 +55,8 @@ describe("verdict", () => {
       fakeResult({ key, label: "live", score: 0.1, diagnosis: low }),
     ]);
     const models = [model("dead"), model("live")];
-    expect(rankModels(summarizeByModel(results, models))).toEqual(["dead", "live"]);
+    // It ranks last: the comparison's "best first" order and the pick agree.
+    expect(rankModels(summarizeByModel(results, models))).toEqual(["live", "dead"]);
     expect(rankedVerdict(summarizeByModel(results, models))?.winner).toBe("live");
     // A judge naming dead is unusable, says why, and the ranking stands.
     const prompts: string[] = [];
@@ -70,6 +71,10 @@ describe("verdict", () => {
     expect(prompts[0]).toContain("No answer of dead was scored (every pair a run_error, or none run), so it cannot be picked.");
     expect(prompts[0]).toContain('{"winner": "<one of: live>"');
     expect(report.verdictMarkdown()).toContain("**Best model: `live`**");
+    // The page's comparison, best first, lists live first too.
+    const comparison = report.toHtml().split('<section id="comparison">')[1];
+    expect(comparison.indexOf(">live<")).toBeGreaterThan(-1);
+    expect(comparison.indexOf(">live<")).toBeLessThan(comparison.indexOf(">dead<"));
   });
 
   it("names no best model when no model has a result", async () => {

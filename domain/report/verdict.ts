@@ -2,7 +2,7 @@
 // scenario (cheaper first, unpriced last); ties keep model order. The judge's spend never
 // enters the ranking. A judge, when asked, may override the winner and the rationale.
 import { Format } from "../format/index.js";
-import { verdictCandidates } from "../judge/index.js";
+import { hasScoredAnswer, verdictCandidates } from "../judge/index.js";
 import { costIsEstimated, costPerPriced } from "./summary.js";
 import type { ModelSummary, Verdict } from "./reportTypes.js";
 
@@ -12,10 +12,19 @@ export interface RankFigures {
   avg_score: number | null;
   cost: number | null;
   priced: number;
+  /** Pairs run and how many were run_errors (an older document may lack them). */
+  scenarios?: number;
+  errored?: number;
 }
 
-/** Best first: pass rate, then mean score (none as 0), then cost per priced scenario (unpriced last); 0 on a tie. */
+/**
+ * Best first: a model with a scored answer before one without (every pair a run_error, or none
+ * run: its empty answers' rule scores say nothing of it), then pass rate, then mean score (none
+ * as 0), then cost per priced scenario (unpriced last); 0 on a tie.
+ */
 export function compareRank(x: RankFigures, y: RankFigures): number {
+  const scoredX = hasScoredAnswer(x);
+  if (scoredX !== hasScoredAnswer(y)) return scoredX ? -1 : 1;
   if (x.pass_rate !== y.pass_rate) return y.pass_rate - x.pass_rate;
   const sx = x.avg_score ?? 0;
   const sy = y.avg_score ?? 0;
@@ -63,12 +72,10 @@ export function rankedVerdict(summaries: Record<string, ModelSummary>): Verdict 
   const labels = Object.keys(summaries);
   if (labels.length < 2) return null;
   if (labels.every((label) => summaries[label].scenarios === 0)) return { winner: null, rationale: NOTHING_RUN, judge: "pass rate" };
-  // A model whose every pair errored never answered: it is not picked, even where the rule
-  // scores of its empty answers would rank it above a model that answered and failed.
-  // (A model with no result, beside others that have some, is not picked either.)
-  const candidates = new Set(verdictCandidates(summaries));
-  if (candidates.size === 0) return { winner: null, rationale: NOTHING_SCORED, judge: "pass rate" };
-  const winner = rankModels(summaries).find((label) => candidates.has(label))!;
+  // A model whose every pair errored never answered: it ranks last (compareRank), so it is not
+  // picked while any model has a scored answer; when none has, nothing is.
+  if (verdictCandidates(summaries).length === 0) return { winner: null, rationale: NOTHING_SCORED, judge: "pass rate" };
+  const [winner] = rankModels(summaries);
   return { winner, rationale: rationaleFor(summaries[winner]), judge: "pass rate" };
 }
 

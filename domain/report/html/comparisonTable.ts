@@ -16,7 +16,7 @@ import { compareRank, type RankFigures } from "../verdict.js";
 /** A summary document's figures as the verdict ranks them (an older document may lack some). */
 function rankFigures(s: ModelSummaryDoc): RankFigures {
   const passRate = typeof s.pass_rate === "number" ? s.pass_rate : s.scenarios > 0 ? round((s.passed * 100) / s.scenarios, 1) : 0;
-  return { pass_rate: passRate, avg_score: s.avg_score ?? null, cost: s.cost ?? null, priced: s.priced ?? 0 };
+  return { pass_rate: passRate, avg_score: s.avg_score ?? null, cost: s.cost ?? null, priced: s.priced ?? 0, scenarios: s.scenarios, errored: s.errored };
 }
 
 /** Labels best first, by the verdict's own ranking (rankModels); ties, and models without a summary (last), keep model order. */
