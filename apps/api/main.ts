@@ -34,7 +34,7 @@ async function main(): Promise<void> {
 
   const host = process.env.HOST?.trim() || "127.0.0.1";
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
-  const read = await openReadModels({ url: readUrl });
+  const read = await openReadModels({ url: readUrl, part: "api" });
   const progress = createPostgresProgressBus({ url: readUrl });
   const apiKeys = await createPostgresApiKeyStore({ url: readUrl });
   const projection = pollProjection({ url: readUrl });

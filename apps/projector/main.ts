@@ -43,7 +43,7 @@ async function main(command: string): Promise<void> {
   const embedded = process.env.DATABASE_URL ? null : await openPgliteDataDir(join(home, "events"));
   const store = await openEventStore(embedded);
   const readUrl = readDatabaseUrlFromEnv();
-  const read = await openReadModels(readUrl ? { url: readUrl } : { pglite: embedded ?? undefined });
+  const read = await openReadModels(readUrl ? { url: readUrl, part: "projector" } : { pglite: embedded ?? undefined, part: "projector" });
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,

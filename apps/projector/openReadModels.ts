@@ -13,6 +13,8 @@ export interface OpenReadModelsOptions extends ReadDatabaseOptions {
   migrate?: boolean;
   /** Start MikroORM on the read database: always on PostgreSQL; on an embedded PGlite only when true. */
   orm?: boolean;
+  /** Names the process in the database driver's warnings ("api", "projector"; infra/db/readOrm.ts knexLog). */
+  part?: string;
 }
 
 export interface OpenedReadModels {
@@ -35,7 +37,7 @@ export async function openReadModels(options: OpenReadModelsOptions = {}): Promi
   const database = await openReadDatabase({ ...options, serve: wantsOrm });
   let orm: MikroORM | null = null;
   try {
-    orm = wantsOrm ? await startOrm(database) : null;
+    orm = wantsOrm ? await startOrm(database, options.part) : null;
     const sql = database.pglite ? pgliteSqlDatabase(database.pglite) : ormDatabase(orm as MikroORM);
     if (options.migrate !== false) await migrateReadModels(sql);
     return {
@@ -56,9 +58,9 @@ export async function openReadModels(options: OpenReadModelsOptions = {}): Promi
 }
 
 /** The entities' module loads MikroORM: imported here, on demand, so the embedded default never loads it. */
-async function startOrm(database: ReadDatabase): Promise<MikroORM> {
+async function startOrm(database: ReadDatabase, part: string | undefined): Promise<MikroORM> {
   const { readModelEntities } = await import("./db/entities.js");
-  return createReadOrm(database, { entities: readModelEntities });
+  return createReadOrm(database, { entities: readModelEntities, part });
 }
 
 /** The read database URL from the environment: VERDICT_READ_DATABASE_URL, else DATABASE_URL. */

@@ -6,9 +6,8 @@
 // resolved, and only over a prefix of finished jobs (a job that fails stops the batch; it and
 // the jobs after it are delivered again), so "commit only after the append" holds.
 import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
-import { loadKafkajs } from "@verdict/infra/lazy";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
-import { KafkaJobBus, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
+import { KafkaJobBus, KafkaLogging, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
 import { DeliveryAttempts } from "./deliveryAttempts.js";
 
 /** How long the group coordinator waits for a heartbeat before it evicts a member. */
@@ -19,11 +18,13 @@ export class KafkaBatchJobBus implements JobBus {
   private readonly kafka: Kafka;
   private readonly publisher: KafkaJobBus;
   private readonly consumers = new Set<Consumer>();
+  /** Shared with the publisher: one outage is one line (kafkaLogging.ts). */
+  readonly logging: KafkaLogging;
 
   constructor(private readonly options: KafkaJobBusOptions) {
-    this.publisher = new KafkaJobBus(options);
-    const { Kafka, logLevel } = loadKafkajs();
-    this.kafka = new Kafka({ clientId: options.clientId ?? "verdict", brokers: options.brokers, logLevel: logLevel.ERROR, retry: { retries: 8, initialRetryTime: 100 } });
+    this.logging = options.logging ?? new KafkaLogging(options.brokers, options);
+    this.publisher = new KafkaJobBus({ ...options, logging: this.logging });
+    this.kafka = this.logging.client(options.clientId ?? "verdict", options.retry);
   }
 
   publish(topic: string, jobs: Job[]): Promise<void> {
@@ -34,6 +35,7 @@ export class KafkaBatchJobBus implements JobBus {
     await this.ensureTopic(topic);
     const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
     this.consumers.add(consumer);
+    this.logging.watch(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     const window = Math.max(1, options.concurrency ?? 1);
@@ -47,7 +49,15 @@ export class KafkaBatchJobBus implements JobBus {
         const deliver = async (message: KafkaMessage) => {
           const attempt = attempts.next(batch.partition, message.offset);
           const value = decodeMessage(message.value);
-          await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+          try {
+            await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+          } catch (error) {
+            // Reported here, condensed (a database outage is one line, not one per partition per
+            // retry with a stack); still thrown, so the job is delivered again as before.
+            this.logging.jobFailed(topic, error);
+            throw error;
+          }
+          this.logging.jobDone();
           attempts.succeeded(batch.partition, message.offset);
         };
         // kafkajs heartbeats only between batches or when told to, and a replay may run for its
@@ -91,6 +101,7 @@ export class KafkaBatchJobBus implements JobBus {
   private async ensureTopic(topic: string): Promise<void> {
     if (this.ensured.has(topic)) return;
     const admin = this.kafka.admin();
+    this.logging.watch(admin);
     await admin.connect();
     try {
       if (!(await admin.listTopics()).includes(topic)) {

@@ -6,6 +6,8 @@
 // the dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { databaseLabel, Outages } from "@verdict/infra/logging";
+import { isConnectionLoss } from "@verdict/infra/pg";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
 import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
@@ -30,7 +32,16 @@ async function main(): Promise<void> {
   const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
-  const bus = new KafkaBatchJobBus({ brokers: config.kafkaBrokers, partitions: config.partitions, clientId: `verdict-worker-${process.pid}` });
+  // The broker or the database unreachable is one line (again every 30 s), and one when it is back.
+  const database = `PostgreSQL ${databaseLabel(config.databaseUrl)}`;
+  const bus = new KafkaBatchJobBus({
+    brokers: config.kafkaBrokers,
+    partitions: config.partitions,
+    clientId: `verdict-worker-${process.pid}`,
+    log: consoleLog,
+    outages: new Outages(consoleLog),
+    unreachable: (error) => (isConnectionLoss(error) ? database : null),
+  });
   const worker = await startWorker({
     store,
     bus,

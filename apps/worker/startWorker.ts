@@ -1,6 +1,7 @@
 // One worker process's roles, started together: the dispatcher, replay consumers, completion.
 // The embedded mode calls this with PGlite + the memory bus; `main.ts` with PostgreSQL + Kafka.
 import { randomUUID } from "node:crypto";
+import { RepeatLimiter } from "@verdict/infra/logging";
 import type { AgentRuntime, Clock, EventStore, IdGenerator, JobBus, JobConsumer } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import type { CheckpointStore } from "./checkpoints/index.js";
@@ -94,7 +95,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       checkpoints: options.checkpoints as CheckpointStore,
       clock,
       ids,
-      log,
+      // Its standby loop retries every 2 s: "dispatcher could not start: connect ECONNREFUSED …"
+      // was printed 34 times in a 68 s database outage. The same line is shown at most every
+      // 30 s, with how many times it repeated (other lines as they come).
+      log: new RepeatLimiter().wrap(log),
       actor: `${actor}:dispatcher`,
       replayKey: options.replayKey,
       names,

@@ -2,11 +2,16 @@
 export interface WorkerLog {
   info(message: string): void;
   error(message: string): void;
+  /** Detail for diagnosis (stack traces, every kafkajs line): shown only with VERDICT_LOG_DEBUG=1. */
+  debug?(message: string): void;
 }
 
 export const consoleLog: WorkerLog = {
   info: (message) => console.error(`[worker] ${message}`),
   error: (message) => console.error(`[worker] error: ${message}`),
+  debug: (message) => {
+    if (process.env.VERDICT_LOG_DEBUG === "1") console.error(`[worker] debug: ${message}`);
+  },
 };
 
 export const silentLog: WorkerLog = { info: () => undefined, error: () => undefined };

@@ -2,11 +2,35 @@
 // by the app that owns them. Queries use MikroORM's knex placeholders (`?`).
 import type { AnyEntity, EntitySchema, MikroORM } from "@mikro-orm/postgresql";
 import type { ReadDatabase } from "./openReadDatabase.js";
+import { databaseLabel, RepeatLimiter } from "../logging/index.js";
 
 export interface ReadOrmOptions {
   entities?: EntitySchema<AnyEntity>[] | EntitySchema<any>[];
   /** Log every query (VERDICT_SQL_DEBUG=1 also turns it on). */
   debug?: boolean;
+  /** Names the process in what the database driver says ("api", "projector"; default "read models"). */
+  part?: string;
+  /** Where the driver's warnings go (default stderr). */
+  warn?: (line: string) => void;
+}
+
+/**
+ * knex (under MikroORM) printed its warnings bare on stdout: "Connection Error: Connection ended
+ * unexpectedly" each time the pool found a connection the server had closed, with no word of
+ * which process or database. Here they are one line that names both (host, port and database
+ * only: the URL's credentials never), the same line at most every 30 s with its repeat count.
+ */
+export function knexLog(part: string, url: string, warn: (line: string) => void = (line) => console.error(line)): { warn(message: unknown): void; error(message: unknown): void; deprecate(message: unknown): void; debug(message: unknown): void } {
+  const limiter = new RepeatLimiter();
+  const where = `[${part}] read database ${databaseLabel(url)}`;
+  const say = (message: unknown) => {
+    const text = message instanceof Error ? message.message : String(message);
+    const lost = /^Connection Error: (.*)$/s.exec(text);
+    const line = lost ? `${where}: connection lost (${lost[1]}); the pool opens a new one for the next query` : `${where}: ${text}`;
+    const shown = limiter.pass(line);
+    if (shown !== null) warn(shown);
+  };
+  return { warn: say, error: say, deprecate: say, debug: () => undefined };
 }
 
 export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize">, options: ReadOrmOptions = {}): Promise<MikroORM> {
@@ -21,5 +45,6 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
     debug: options.debug ?? process.env.VERDICT_SQL_DEBUG === "1",
+    driverOptions: { log: knexLog(options.part ?? "read models", database.url, options.warn) },
   });
 }

@@ -3,3 +3,4 @@ export * from "./memoryJobBus.js";
 export * from "./kafkaJobBus.js";
 export * from "./decodeMessage.js";
 export * from "./kafkaBrokerList.js";
+export * from "./kafkaLogging.js";

@@ -3,15 +3,19 @@
 // Offsets are committed by kafkajs only after the handler resolves: a handler that throws, or
 // a worker killed mid-job, leaves the offset uncommitted and the job is delivered again.
 import type { Consumer, Kafka, Producer } from "kafkajs";
-import { loadKafkajs } from "../lazy/index.js";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
 import { decodeMessage } from "./decodeMessage.js";
+import { KafkaLogging, type KafkaLoggingOptions } from "./kafkaLogging.js";
 
-export interface KafkaJobBusOptions {
+export interface KafkaJobBusOptions extends KafkaLoggingOptions {
   brokers: string[];
   clientId?: string;
   /** Partitions for topics this bus creates; more partitions allow more parallel workers. */
   partitions?: number;
+  /** kafkajs retries of a request (default 8, from 100 ms, doubling): a publish to a broker down gives up after them. */
+  retry?: { retries: number; initialRetryTime: number };
+  /** Logging already set up for these brokers (the worker's batch bus shares its own); else made from the options. */
+  logging?: KafkaLogging;
 }
 
 export class KafkaJobBus implements JobBus {
@@ -19,15 +23,12 @@ export class KafkaJobBus implements JobBus {
   private producer: Producer | null = null;
   private readonly consumers = new Set<Consumer>();
   private readonly ensuredTopics = new Set<string>();
+  /** How this bus's Kafka clients log (kafkaLogging.ts). */
+  readonly logging: KafkaLogging;
 
   constructor(private readonly options: KafkaJobBusOptions) {
-    const { Kafka, logLevel } = loadKafkajs();
-    this.kafka = new Kafka({
-      clientId: options.clientId ?? "verdict",
-      brokers: options.brokers,
-      logLevel: logLevel.ERROR,
-      retry: { retries: 8, initialRetryTime: 100 },
-    });
+    this.logging = options.logging ?? new KafkaLogging(options.brokers, options);
+    this.kafka = this.logging.client(options.clientId ?? "verdict", options.retry);
   }
 
   async publish(topic: string, jobs: Job[]): Promise<void> {
@@ -38,12 +39,14 @@ export class KafkaJobBus implements JobBus {
       topic,
       messages: jobs.map((job) => ({ key: job.key, value: JSON.stringify(job.value) })),
     });
+    this.logging.reachable();
   }
 
   async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
     await this.ensureTopic(topic);
     const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
     this.consumers.add(consumer);
+    this.logging.watch(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     const attempts = new Map<string, number>();
@@ -54,7 +57,13 @@ export class KafkaJobBus implements JobBus {
         const attempt = (attempts.get(id) ?? 0) + 1;
         attempts.set(id, attempt);
         const value = decodeMessage(message.value);
-        await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+        try {
+          await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+        } catch (error) {
+          this.logging.jobFailed(topic, error);
+          throw error;
+        }
+        this.logging.jobDone();
         attempts.delete(id);
       },
     });
@@ -76,6 +85,7 @@ export class KafkaJobBus implements JobBus {
   private async connectedProducer(): Promise<Producer> {
     if (!this.producer) {
       const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+      this.logging.watch(producer);
       await producer.connect();
       this.producer = producer;
     }
@@ -85,6 +95,7 @@ export class KafkaJobBus implements JobBus {
   private async ensureTopic(topic: string): Promise<void> {
     if (this.ensuredTopics.has(topic)) return;
     const admin = this.kafka.admin();
+    this.logging.watch(admin);
     await admin.connect();
     try {
       const existing = await admin.listTopics();

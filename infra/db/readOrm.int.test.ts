@@ -1,0 +1,44 @@
+// The read database's driver (knex under MikroORM) says a lost connection in one line naming the
+// process and the database, not a bare "Connection Error: Connection ended unexpectedly".
+import { afterEach, describe, expect, it, vi } from "vitest";
+import pg from "pg";
+import { createReadOrm, knexLog } from "./readOrm.js";
+import { testAdminUrl } from "../services/testDatabase.js";
+import { databaseLabel } from "../logging/index.js";
+
+describe("the read database's driver warnings", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("name the process part and the database, never its password, and repeat at most every 30 s", () => {
+    const lines: string[] = [];
+    const log = knexLog("api", "postgres://verdict:s3cret@db.internal:5432/verdict", (line) => lines.push(line));
+    for (let i = 0; i < 5; i++) log.warn("Connection Error: Connection ended unexpectedly");
+    log.warn("something else");
+    expect(lines).toEqual([
+      "[api] read database db.internal:5432/verdict: connection lost (Connection ended unexpectedly); the pool opens a new one for the next query",
+      "[api] read database db.internal:5432/verdict: something else",
+    ]);
+  });
+
+  it("reach the process's log when the server ends a pooled connection", async () => {
+    const printed = [vi.spyOn(console, "log"), vi.spyOn(console, "warn")].map((spy) => spy.mockImplementation(() => undefined));
+    const lines: string[] = [];
+    const url = testAdminUrl();
+    const orm = await createReadOrm({ url, poolSize: 1 }, { part: "projector", warn: (line) => lines.push(line) });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const em = orm.em.fork();
+      const [{ pid }] = await em.execute<{ pid: number }[]>("SELECT pg_backend_pid() AS pid");
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await orm.em.fork().execute("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^\\[projector\\] read database ${databaseLabel(url).replace(/\./g, "\\.")}: connection lost \\(.+\\); the pool opens a new one for the next query$`));
+      for (const spy of printed) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      await admin.end();
+      await orm.close();
+    }
+  });
+});
