@@ -9,8 +9,9 @@
 // Jobs published before the checkpoint are published again on a restart, for external runs too:
 // once the host has asked, nothing else would ever publish an external run's completion job.
 // A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them. Every
-// re-drive, a restart's too, is recorded on the run stream first (RunRedriven) and counted from
-// the log, so the count survives a process that dies on one of the jobs it publishes (redrives.ts).
+// re-drive, a restart's too, is recorded on the run stream once its jobs were published
+// (RunRedriven) and counted from the log, so the count survives a process that dies on one of
+// the jobs it publishes, and a bus that cannot be published to fails no run (redrives.ts).
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.

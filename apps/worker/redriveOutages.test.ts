@@ -1,0 +1,81 @@
+// The watchdog's re-drive count through outages of the bus and the store, as a review of real
+// distributed runs found them: a re-drive that never reached the broker failed the run.
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import type { EventStore } from "@verdict/domain";
+import { MemoryCheckpointStore } from "./checkpoints/index.js";
+import { REPLAY_TOPIC } from "./jobs.js";
+import { startWorker, type RunningWorker, type WorkerRole } from "./startWorker.js";
+import { AGENT_SCRIPT, FlakyBus, runEvents, seedRun, testIds, waitFor } from "./testing.js";
+import type { WatchdogSettings } from "./watchdog.js";
+
+const STALL_MS = 60_000;
+let now = Date.parse("2026-11-30T12:00:00.000Z");
+const clock = { now: () => new Date(now) };
+
+let worker: RunningWorker | null = null;
+afterEach(async () => {
+  await worker?.stop();
+  worker = null;
+});
+
+async function start(store: EventStore, bus: FlakyBus, roles: WorkerRole[], watchdog: WatchdogSettings = { stallMs: STALL_MS, maxRedrives: 2 }) {
+  const info: string[] = [];
+  const errors: string[] = [];
+  worker = await startWorker({
+    store,
+    bus,
+    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+    judge: null,
+    checkpoints: new MemoryCheckpointStore(),
+    clock,
+    ids: testIds,
+    log: { info: (line) => void info.push(line), error: (line) => void errors.push(line) },
+    concurrency: 3,
+    roles,
+    watchdog,
+  });
+  return { info, errors, dispatcher: worker.dispatcher! };
+}
+
+const replays = (bus: FlakyBus) => bus.published[REPLAY_TOPIC]?.length ?? 0;
+const types = async (store: EventStore) => (await runEvents(store, "r1")).map((e) => e.type);
+
+describe("the watchdog's re-drives through outages", () => {
+  it("a re-drive the broker refused does not count: a long outage fails no run, and each round says once that it cannot publish", async () => {
+    // Broker stopped mid-run: each round appended RunRedriven, then failed to publish, and the
+    // third failed the run "after 3 re-drives", its jobs sitting in Kafka all along.
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const { info, errors, dispatcher } = await start(store, bus, ["dispatcher"]);
+    await seedRun(store);
+    await waitFor(() => replays(bus) === 6);
+    bus.refuse = (topic) => topic === REPLAY_TOPIC;
+    for (let round = 0; round < 5; round++) {
+      now += STALL_MS;
+      await dispatcher.sweep();
+    }
+    expect(await types(store)).toEqual(["RunStarted"]);
+    expect(errors).toEqual(
+      Array(5).fill(
+        "watchdog: cannot publish jobs, the job bus (broker) is unreachable (Connection error: connect ECONNREFUSED 127.0.0.1:9092): run r1 not re-driven, which does not count toward failing it; trying again in 30 s",
+      ),
+    );
+    expect(dispatcher.tracked("r1")?.redrives).toBe(0);
+
+    // The broker is back: re-drives count from the first one that went out.
+    bus.refuse = () => false;
+    for (let round = 1; round <= 3; round++) {
+      now += STALL_MS;
+      await dispatcher.sweep();
+      if (round <= 2) await waitFor(() => dispatcher.tracked("r1")?.redrives === round);
+    }
+    expect(info.filter((line) => line.includes("published again by the watchdog"))).toEqual([
+      "run r1: 6 replay jobs published again by the watchdog (no progress; re-drive 1) (0 already scored)",
+      "run r1: 6 replay jobs published again by the watchdog (no progress; re-drive 2) (0 already scored)",
+    ]);
+    expect(await types(store)).toEqual(["RunStarted", "RunRedriven", "RunRedriven", "RunFailed"]);
+    expect(replays(bus)).toBe(18);
+  });
+});
