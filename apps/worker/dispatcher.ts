@@ -11,7 +11,8 @@
 // A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them. Every
 // re-drive, a restart's too, is recorded on the run stream once its jobs were published
 // (RunRedriven) and counted from the log, so the count survives a process that dies on one of
-// the jobs it publishes, and a bus that cannot be published to fails no run (redrives.ts).
+// the jobs it publishes, and a bus that cannot be published to fails no run (redrives.ts). Its
+// rounds run one at a time, and a round whose leadership term ended records nothing more.
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.
@@ -33,8 +34,8 @@ import {
   UnreadableEventError,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { stallMsOf, type WatchdogSettings } from "./watchdog.js";
-import { Redrives } from "./redrives.js";
+import { stallMsOf, sweepEveryMs, type WatchdogSettings } from "./watchdog.js";
+import { Redrives, type TermEnded } from "./redrives.js";
 import { PairSet } from "./pairSet.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
@@ -102,6 +103,8 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  /** The watchdog's round in flight: one at a time, across terms too. */
+  private sweeping: Promise<void> | null = null;
   private leading = false;
   /** True while an event is being handled: its effects and its position are saved together. */
   private busy = false;
@@ -147,6 +150,7 @@ export class Dispatcher {
     this.settle();
     this.stopTimers();
     await this.loop;
+    await this.sweeping?.catch(() => undefined); // it sees the stop and records nothing more
     // Not leading (never led, or lost it): nothing to save or release.
     if (this.leading) {
       await this.save();
@@ -242,7 +246,7 @@ export class Dispatcher {
         this.runs.set(id, { ...run, scoredPairs: PairSet.fromJSON(run.scoredPairs, run.total) });
       }
       this.redrives.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
-      await this.redrives.afterRestart();
+      await this.redrives.afterRestart(this.termEnded(signal));
       return true;
     } catch (error) {
       this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
@@ -255,16 +259,33 @@ export class Dispatcher {
     for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
   }
 
+  /**
+   * The watchdog's rounds, one at a time: a tick while a round is still in flight (a store or a
+   * broker that stopped answering) is skipped. Overlapping rounds each re-drove the same stall.
+   */
   private startWatchdog(): void {
     const stallMs = stallMsOf(this.options.watchdog ?? {});
     if (stallMs === null) return;
-    const every = Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
-    this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`)), every);
+    this.sweeper = setInterval(() => {
+      if (this.sweeping) return;
+      void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`));
+    }, sweepEveryMs(stallMs));
   }
 
-  /** The watchdog's round, public for tests that do not wait for its timer (redrives.ts). */
-  async sweep(): Promise<void> {
-    await this.redrives.sweep();
+  /**
+   * The watchdog's round, public for tests that do not wait for its timer (redrives.ts); the
+   * round in flight, if there is one. It belongs to the current term: once that ends (the lead
+   * lost, or stopped), it records nothing more.
+   */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.redrives.sweep(this.termEnded(this.controller.signal)).finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  /** Whether the current leadership term is over (lost, or `signal` aborted), as of now. */
+  private termEnded(signal: AbortSignal): TermEnded {
+    const term = this.term.signal;
+    return () => term.aborted || signal.aborted;
   }
 
   /** Position and counts together, serialized so saves land in order. */

@@ -1,5 +1,6 @@
 // The watchdog's re-drive count through outages of the bus and the store, as a review of real
-// distributed runs found them: a re-drive that never reached the broker failed the run.
+// distributed runs found them: a re-drive that never reached the broker failed the run, and
+// overlapping rounds re-drove one stall several times.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
@@ -77,5 +78,27 @@ describe("the watchdog's re-drives through outages", () => {
     ]);
     expect(await types(store)).toEqual(["RunStarted", "RunRedriven", "RunRedriven", "RunFailed"]);
     expect(replays(bus)).toBe(18);
+  });
+
+  it("rounds run one at a time: a round held up by the bus leaves the next ticks to pass, and one stall is re-driven once", async () => {
+    // A store frozen for 65 s: the rounds started every tick piled up, and when it thawed four
+    // RunRedriven landed for one run within half a second, each with its jobs published again.
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    // A stall of 40 ms: the watchdog's own timer ticks every 20 ms; its decisions follow `clock`.
+    const { info, dispatcher } = await start(store, bus, ["dispatcher"], { stallMs: 40, maxRedrives: 3 });
+    await seedRun(store);
+    await waitFor(() => replays(bus) === 6);
+    bus.hold();
+    now += 1_000;
+    await waitFor(() => bus.held === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // ten ticks while the round is held
+    expect(bus.held).toBe(1);
+    bus.release();
+    await waitFor(() => dispatcher.tracked("r1")?.redrives === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // more ticks: re-driven, the run waits its stall time
+    expect(await types(store)).toEqual(["RunStarted", "RunRedriven"]);
+    expect(replays(bus)).toBe(12);
+    expect(info.filter((line) => line.includes("published again by the watchdog"))).toHaveLength(1);
   });
 });
