@@ -360,15 +360,17 @@ export class Dispatcher {
       requested: false,
       models: d.models.map((m) => m.label),
       scenarios: d.scenarios.map((s) => s.key),
-      // From when its jobs are published: a dispatcher catching up on an old start publishes them now.
-      lastProgressAt: this.options.clock.now().getTime(),
       redrives: 0,
       scoredPairs: PairSet.empty(d.scenarios.length * d.models.length),
     };
+    // Tracked (and so watched) once its jobs went out: a start whose publish failed is retried
+    // by the dispatch loop, and the watchdog re-drove it meanwhile, each retry starting the
+    // tracked run over (re-drives 0). The host replays an external run's pairs.
+    if (!run.external) await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
+    // From when its jobs are published: a dispatcher catching up on an old start publishes them now.
+    run.lastProgressAt = this.options.clock.now().getTime();
     this.runs.set(d.run_id, run);
-    if (run.external) return; // the host replays; its recorded pairs are scored as they land
-    await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
-    this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
+    if (!run.external) this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
   }
 
   private replayJob(runId: string, run: TrackedRun, n: number): Job {

@@ -1,6 +1,7 @@
 // The watchdog's re-drive count through outages of the bus and the store, as a review of real
-// distributed runs found them: a re-drive that never reached the broker failed the run, and
-// overlapping rounds re-drove one stall several times.
+// distributed runs found them: a re-drive that never reached the broker failed the run,
+// overlapping rounds re-drove one stall several times, and a start retried while the broker was
+// down was re-driven (and its count started over) on each retry.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
@@ -100,5 +101,27 @@ describe("the watchdog's re-drives through outages", () => {
     expect(await types(store)).toEqual(["RunStarted", "RunRedriven"]);
     expect(replays(bus)).toBe(12);
     expect(info.filter((line) => line.includes("published again by the watchdog"))).toHaveLength(1);
+  });
+
+  it("a run whose start is retried while the broker refuses its jobs is not the watchdog's until they went out", async () => {
+    // Kafka down as a run started: each retry of the start replaced the tracked run (re-drives 0,
+    // stall timed from the retry) while the watchdog re-drove it, every re-drive logged "re-drive 1".
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    bus.refuse = (topic) => topic === REPLAY_TOPIC;
+    const { errors, dispatcher } = await start(store, bus, ["dispatcher"]);
+    await seedRun(store);
+    await waitFor(() => errors.some((line) => line.includes("resuming in 1 s")));
+    expect(dispatcher.tracked("r1")).toBeUndefined();
+    // The broker comes back between the start's tries, as the watchdog's round runs.
+    bus.refuse = () => false;
+    now += STALL_MS;
+    await dispatcher.sweep();
+    await waitFor(() => replays(bus) >= 6);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(replays(bus)).toBe(6); // the start's jobs, once: the watchdog had nothing to re-drive
+    expect(await types(store)).toEqual(["RunStarted"]);
+    expect(dispatcher.tracked("r1")).toMatchObject({ redrives: 0, lastProgressAt: now }); // timed from when its jobs went out
+    expect(errors.filter((line) => line.startsWith("watchdog"))).toEqual([]);
   });
 });
