@@ -398,11 +398,13 @@ export class Dispatcher {
         ids: this.options.ids,
         context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
       });
+      await this.publishCompletion(runId, run.tenant);
     } catch (error) {
-      run.scored -= 1; // this event is handled again after the pause; count it once
+      // This event is handled again after the pause: count it once. A request already appended
+      // is not appended again (the aggregate takes one), and the job is published then.
+      run.scored -= 1;
       throw error;
     }
-    await this.publishCompletion(runId, run.tenant);
     run.requested = true;
   }
 

@@ -1,13 +1,14 @@
 // The watchdog's re-drive count through outages of the bus and the store, as a review of real
 // distributed runs found them: a re-drive that never reached the broker failed the run,
-// overlapping rounds re-drove one stall several times, and a start retried while the broker was
-// down was re-driven (and its count started over) on each retry.
+// overlapping rounds re-drove one stall several times, a start retried while the broker was down
+// was re-driven (and its count started over) on each retry, and a completion job the bus
+// refused counted its last pair twice.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import type { EventStore } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
-import { REPLAY_TOPIC } from "./jobs.js";
+import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker, type WorkerRole } from "./startWorker.js";
 import { AGENT_SCRIPT, FlakyBus, runEvents, seedRun, testIds, waitFor } from "./testing.js";
 import type { WatchdogSettings } from "./watchdog.js";
@@ -123,5 +124,20 @@ describe("the watchdog's re-drives through outages", () => {
     expect(await types(store)).toEqual(["RunStarted"]);
     expect(dispatcher.tracked("r1")).toMatchObject({ redrives: 0, lastProgressAt: now }); // timed from when its jobs went out
     expect(errors.filter((line) => line.startsWith("watchdog"))).toEqual([]);
+  });
+
+  it("a completion job the bus refused once counts the run's last pair once", async () => {
+    // publishCompletion threw after RunCompletionRequested was appended: the retry counted the
+    // last ResultScored again (scored 7 of 6).
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    let refusals = 1;
+    bus.refuse = (topic) => topic === COMPLETE_TOPIC && refusals-- > 0;
+    const { errors, dispatcher } = await start(store, bus, ["dispatcher", "replay"]);
+    await seedRun(store);
+    await waitFor(() => (bus.published[COMPLETE_TOPIC]?.length ?? 0) === 1);
+    expect(errors).toEqual([expect.stringContaining("dispatcher: Connection error: connect ECONNREFUSED 127.0.0.1:9092; resuming in 1 s")]);
+    expect(dispatcher.tracked("r1")).toMatchObject({ scored: 6, total: 6, requested: true });
+    expect((await types(store)).filter((type) => type === "RunCompletionRequested")).toHaveLength(1);
   });
 });
