@@ -6,7 +6,7 @@ import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { Dispatcher } from "./dispatcher.js";
 import { REPLAY_TOPIC } from "./jobs.js";
-import { RecordingBus, seedRun, testClock, testIds, waitFor } from "./testing.js";
+import { FlakyBus, RecordingBus, runEvents, seedRun, testClock, testIds, waitFor } from "./testing.js";
 
 /** Leadership that `lose()` takes away, and that another process holds while `taken`. */
 class LosingCheckpoints extends MemoryCheckpointStore {
@@ -70,5 +70,32 @@ describe("dispatcher leadership", () => {
     expect(dispatcher.isLeading).toBe(false);
     await dispatcher.stop();
     expect(checkpoints.releases).toBe(0);
+  });
+
+  it("a watchdog round in flight when the lead is lost records nothing more", async () => {
+    // A round held up (a frozen store) recorded its re-drive after the "lost its leadership" line,
+    // when another process already led.
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const checkpoints = new LosingCheckpoints();
+    const errors: string[] = [];
+    let now = testClock.now().getTime();
+    const log = { info: () => undefined, error: (message: string) => void errors.push(message) };
+    const dispatcher = new Dispatcher({ store, bus, checkpoints, clock: { now: () => new Date(now) }, ids: testIds, log, standbyRetryMs: 20, watchdog: { stallMs: 60_000 } });
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading);
+    await seedRun(store);
+    await waitFor(() => bus.published[REPLAY_TOPIC]?.length === 6);
+    bus.hold();
+    now += 60_000;
+    const round = dispatcher.sweep();
+    await waitFor(() => bus.held === 1);
+    checkpoints.taken = true; // another process leads now
+    await checkpoints.lose("dispatcher");
+    bus.release();
+    await round;
+    expect(errors).toEqual([expect.stringContaining("lost its leadership")]);
+    expect((await runEvents(store, "r1")).map((e) => e.type)).toEqual(["RunStarted"]);
+    await dispatcher.stop();
   });
 });

@@ -9,8 +9,10 @@
 // Jobs published before the checkpoint are published again on a restart, for external runs too:
 // once the host has asked, nothing else would ever publish an external run's completion job.
 // A watchdog (watchdog.ts) re-drives runs that stop making progress, then fails them. Every
-// re-drive, a restart's too, is recorded on the run stream first (RunRedriven) and counted from
-// the log, so the count survives a process that dies on one of the jobs it publishes (redrives.ts).
+// re-drive, a restart's too, is recorded on the run stream once its jobs were published
+// (RunRedriven) and counted from the log, so the count survives a process that dies on one of
+// the jobs it publishes, and a bus that cannot be published to fails no run (redrives.ts). Its
+// rounds run one at a time, and a round whose leadership term ended records nothing more.
 // Leadership comes in terms: one starts when `acquire` grants it and ends when the checkpoint
 // store reports it lost (its PostgreSQL session ended). The dispatcher then stands by and leads
 // again from its checkpoint, as on any start.
@@ -32,8 +34,8 @@ import {
   UnreadableEventError,
 } from "@verdict/domain";
 import type { CheckpointStore } from "./checkpoints/index.js";
-import { stallMsOf, type WatchdogSettings } from "./watchdog.js";
-import { Redrives } from "./redrives.js";
+import { stallMsOf, sweepEveryMs, type WatchdogSettings } from "./watchdog.js";
+import { Redrives, type TermEnded } from "./redrives.js";
 import { PairSet } from "./pairSet.js";
 import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
 import type { WorkerLog } from "./workerLog.js";
@@ -101,6 +103,8 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  /** The watchdog's round in flight: one at a time, across terms too. */
+  private sweeping: Promise<void> | null = null;
   private leading = false;
   /** True while an event is being handled: its effects and its position are saved together. */
   private busy = false;
@@ -146,6 +150,7 @@ export class Dispatcher {
     this.settle();
     this.stopTimers();
     await this.loop;
+    await this.sweeping?.catch(() => undefined); // it sees the stop and records nothing more
     // Not leading (never led, or lost it): nothing to save or release.
     if (this.leading) {
       await this.save();
@@ -241,7 +246,7 @@ export class Dispatcher {
         this.runs.set(id, { ...run, scoredPairs: PairSet.fromJSON(run.scoredPairs, run.total) });
       }
       this.redrives.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
-      await this.redrives.afterRestart();
+      await this.redrives.afterRestart(this.termEnded(signal));
       return true;
     } catch (error) {
       this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
@@ -254,16 +259,33 @@ export class Dispatcher {
     for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
   }
 
+  /**
+   * The watchdog's rounds, one at a time: a tick while a round is still in flight (a store or a
+   * broker that stopped answering) is skipped. Overlapping rounds each re-drove the same stall.
+   */
   private startWatchdog(): void {
     const stallMs = stallMsOf(this.options.watchdog ?? {});
     if (stallMs === null) return;
-    const every = Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
-    this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`)), every);
+    this.sweeper = setInterval(() => {
+      if (this.sweeping) return;
+      void this.sweep().catch((e: unknown) => this.options.log.error(`watchdog: ${(e as Error).message}`));
+    }, sweepEveryMs(stallMs));
   }
 
-  /** The watchdog's round, public for tests that do not wait for its timer (redrives.ts). */
-  async sweep(): Promise<void> {
-    await this.redrives.sweep();
+  /**
+   * The watchdog's round, public for tests that do not wait for its timer (redrives.ts); the
+   * round in flight, if there is one. It belongs to the current term: once that ends (the lead
+   * lost, or stopped), it records nothing more.
+   */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.redrives.sweep(this.termEnded(this.controller.signal)).finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  /** Whether the current leadership term is over (lost, or `signal` aborted), as of now. */
+  private termEnded(signal: AbortSignal): TermEnded {
+    const term = this.term.signal;
+    return () => term.aborted || signal.aborted;
   }
 
   /** Position and counts together, serialized so saves land in order. */
@@ -338,15 +360,17 @@ export class Dispatcher {
       requested: false,
       models: d.models.map((m) => m.label),
       scenarios: d.scenarios.map((s) => s.key),
-      // From when its jobs are published: a dispatcher catching up on an old start publishes them now.
-      lastProgressAt: this.options.clock.now().getTime(),
       redrives: 0,
       scoredPairs: PairSet.empty(d.scenarios.length * d.models.length),
     };
+    // Tracked (and so watched) once its jobs went out: a start whose publish failed is retried
+    // by the dispatch loop, and the watchdog re-drove it meanwhile, each retry starting the
+    // tracked run over (re-drives 0). The host replays an external run's pairs.
+    if (!run.external) await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
+    // From when its jobs are published: a dispatcher catching up on an old start publishes them now.
+    run.lastProgressAt = this.options.clock.now().getTime();
     this.runs.set(d.run_id, run);
-    if (run.external) return; // the host replays; its recorded pairs are scored as they land
-    await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
-    this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
+    if (!run.external) this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
   }
 
   private replayJob(runId: string, run: TrackedRun, n: number): Job {
@@ -374,11 +398,13 @@ export class Dispatcher {
         ids: this.options.ids,
         context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
       });
+      await this.publishCompletion(runId, run.tenant);
     } catch (error) {
-      run.scored -= 1; // this event is handled again after the pause; count it once
+      // This event is handled again after the pause: count it once. A request already appended
+      // is not appended again (the aggregate takes one), and the job is published then.
+      run.scored -= 1;
       throw error;
     }
-    await this.publishCompletion(runId, run.tenant);
     run.requested = true;
   }
 

@@ -2,13 +2,17 @@
 // dispatcher takes the lead (a bus may have lost them with the previous process) and when the
 // watchdog finds them stalled, and a run re-driven enough without progress is failed. What to do
 // with each run is decided in watchdog.ts (restartAction, watchdogAction and the failure message);
-// this carries it out. Every re-drive is recorded on the run stream first (RunRedriven) and
-// counted back from the log, with each run's progress timed by when it was recorded, so the
-// counts survive a process that dies on one of the jobs it publishes.
+// this carries it out. Every re-drive is recorded on the run stream (RunRedriven) once its jobs
+// were published, and counted back from the log, with each run's progress timed by when it was
+// recorded, so the counts survive a process that dies on one of the jobs it publishes (a
+// restart's re-drive is recorded before the process takes jobs: startWorker waits for it).
+// Publishing first: a re-drive whose publish failed (the broker unreachable) is not recorded,
+// so an outage of the bus fails no run; a process that dies between publishing and recording
+// leaves an uncounted re-drive, whose jobs are harmless duplicates.
 import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import { comparePositions } from "@verdict/infra/eventstore";
 import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
-import { restartAction, watchdogAction } from "./watchdog.js";
+import { restartAction, stallMsOf, sweepEveryMs, watchdogAction } from "./watchdog.js";
 
 type RedriveCause = "restart" | "watchdog";
 
@@ -17,6 +21,23 @@ export interface RunJobs {
   replays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void>;
   completion(runId: string, tenant: string): Promise<void>;
 }
+
+/**
+ * A re-drive's jobs could not be published (the bus unreachable): nothing was recorded, so it
+ * does not count toward failing the run.
+ */
+export class JobsNotPublished extends Error {
+  constructor(
+    readonly runId: string,
+    readonly error: Error,
+  ) {
+    super(`the jobs of run ${runId} could not be published again: ${error.message}`);
+  }
+}
+
+/** Whether the dispatcher's leadership term ended (lost or stopped): from then on it records nothing. */
+export type TermEnded = () => boolean;
+const never: TermEnded = () => false;
 
 export interface RedriveOptions extends Pick<DispatcherOptions, "store" | "clock" | "ids" | "log" | "actor" | "watchdog"> {
   /** The dispatcher's runs in flight, shared: a run failed here is no longer tracked there. */
@@ -41,28 +62,58 @@ export class Redrives {
    * enough without progress gets no more jobs, and is failed once stalled. The counts are the
    * checkpoint's; re-drives recorded after it are counted as the log is followed again.
    */
-  async afterRestart(): Promise<void> {
+  async afterRestart(ended: TermEnded = never): Promise<void> {
     const now = this.options.clock.now().getTime();
     for (const [runId, run] of [...this.options.runs]) {
+      if (ended()) return;
       if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
       const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
-      if (action.kind === "fail") await this.failStalled(runId, run, action.message);
-      else if (action.kind === "redrive") await this.publishAgain(runId, run, "restart");
+      if (action.kind === "fail") await this.failStalled(runId, run, action.message, ended);
+      else if (action.kind === "redrive") await this.publishAgain(runId, run, "restart", ended);
       else this.options.log.info(`run ${runId}: jobs not published again after a restart: re-driven ${run.redrives} times without progress`);
     }
   }
 
-  /** The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough. */
-  async sweep(): Promise<void> {
+  /**
+   * The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough.
+   * While the bus cannot be published to, stalled runs are not re-driven and nothing is counted:
+   * the first failed publish ends the round's re-drives (each would wait on the broker in turn),
+   * and the round logs one line saying so. A round whose term ended records nothing more.
+   */
+  async sweep(ended: TermEnded = never): Promise<void> {
     const now = this.options.clock.now().getTime();
-    for (const [runId, run] of [...this.options.runs]) {
-      const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
-      if (action.kind === "redrive") {
-        await this.publishAgain(runId, run, "watchdog");
-      } else if (action.kind === "fail") {
-        await this.failStalled(runId, run, action.message);
+    const unpublished: string[] = [];
+    let busError: Error | null = null;
+    try {
+      for (const [runId, run] of [...this.options.runs]) {
+        if (ended()) return;
+        const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
+        if (action.kind === "redrive") {
+          if (busError) {
+            unpublished.push(runId);
+            continue;
+          }
+          try {
+            await this.publishAgain(runId, run, "watchdog", ended);
+          } catch (error) {
+            if (!(error instanceof JobsNotPublished)) throw error;
+            busError = error.error;
+            unpublished.push(runId);
+          }
+        } else if (action.kind === "fail") {
+          await this.failStalled(runId, run, action.message, ended);
+        }
       }
+    } finally {
+      if (busError) this.options.log.error(this.unpublishedLine(unpublished, busError));
     }
+  }
+
+  private unpublishedLine(runIds: string[], error: Error): string {
+    const runs = runIds.length === 1 ? `run ${runIds[0]}` : `runs ${runIds.slice(0, 3).join(", ")}${runIds.length > 3 ? ` and ${runIds.length - 3} more` : ""}`;
+    const every = sweepEveryMs(stallMsOf(this.options.watchdog ?? {}) ?? 0);
+    const again = every < 1000 ? `${every} ms` : `${Math.round(every / 1000)} s`;
+    return `watchdog: cannot publish jobs, the job bus (broker) is unreachable (${error.message}): ${runs} not re-driven, which does not count toward failing ${runIds.length === 1 ? "it" : "them"}; trying again in ${again}`;
   }
 
   /** Progress as recorded: the same after a restart, which reads the event again. */
@@ -93,21 +144,36 @@ export class Redrives {
 
   /**
    * A run's outstanding jobs once more: its completion job if asked for, else the replay jobs of
-   * pairs without a result. Recorded first (RunRedriven), so the re-drive counts even when this
-   * process dies on one of the jobs; a run that ended meanwhile records and gets nothing.
+   * pairs without a result; a run that ended meanwhile gets nothing. Recorded (RunRedriven) once
+   * published, so only a re-drive that reached the bus counts; one that did not throws
+   * JobsNotPublished and records nothing. A restart's is recorded before this process takes any
+   * job (startWorker waits for the dispatcher), so a process dying on one of them still counts it.
    */
-  private async publishAgain(runId: string, run: TrackedRun, cause: RedriveCause): Promise<void> {
+  private async publishAgain(runId: string, run: TrackedRun, cause: RedriveCause, ended: TermEnded): Promise<void> {
+    if (await this.runEnded(runId)) return;
     const pending = run.requested ? [] : pendingPairs(run);
-    if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
-    run.lastRedriveAt = this.options.clock.now().getTime(); // counted when the log brings the event back
-    const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
-    if (run.requested) {
-      await this.options.jobs.completion(runId, run.tenant);
-      this.options.log.info(`run ${runId}: completion job published again ${why}`);
+    try {
+      if (run.requested) await this.options.jobs.completion(runId, run.tenant);
+      else await this.options.jobs.replays(runId, run, pending);
+    } catch (error) {
+      throw new JobsNotPublished(runId, error as Error);
+    }
+    // The jobs published get the stall time, recorded or not; counted when the log brings RunRedriven back.
+    run.lastRedriveAt = this.options.clock.now().getTime();
+    const what = run.requested ? "completion job" : `${pending.length} replay jobs`;
+    if (ended()) {
+      this.options.log.info(`run ${runId}: ${what} published again, not recorded as a re-drive: this dispatcher no longer leads`);
       return;
     }
-    await this.options.jobs.replays(runId, run, pending);
-    this.options.log.info(`run ${runId}: ${pending.length} replay jobs published again ${why} (${run.scored} already scored)`);
+    if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
+    const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
+    this.options.log.info(`run ${runId}: ${what} published again ${why}${run.requested ? "" : ` (${run.scored} already scored)`}`);
+  }
+
+  /** Whether the run's stream ends with its end (RunCompleted or RunFailed). */
+  private async runEnded(runId: string): Promise<boolean> {
+    const [last] = await this.options.store.readStream(runStream(runId), { from: "end", direction: "backwards", limit: 1 });
+    return last !== undefined && (last.type === "RunCompleted" || last.type === "RunFailed");
   }
 
   /** Appends RunRedriven; false when the run already ended (nothing to publish). */
@@ -122,11 +188,12 @@ export class Redrives {
     return handled.events.length > 0;
   }
 
-  private async failStalled(runId: string, run: TrackedRun, message: string): Promise<void> {
+  private async failStalled(runId: string, run: TrackedRun, message: string, ended: TermEnded): Promise<void> {
     if (await this.movedSinceTracked(runId, run)) {
       this.options.log.info(`run ${runId}: not failed by the watchdog: it progressed after what this dispatcher has read of the log so far`);
       return;
     }
+    if (ended()) return; // no longer leading: the next leader decides
     try {
       await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, this.commandContext(run));
       this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);

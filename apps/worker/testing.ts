@@ -126,3 +126,36 @@ export class RecordingBus implements JobBus {
     return this.inner.close();
   }
 }
+
+/**
+ * A RecordingBus that refuses publishes while `refuse(topic)` says so, as a broker that is down
+ * does, and holds them from `hold()` until `release()`, as one that stopped answering does.
+ * `published` records what went out; `attempts` every call, `held` those held.
+ */
+export class FlakyBus extends RecordingBus {
+  refuse: (topic: string) => boolean = () => false;
+  attempts = 0;
+  held = 0;
+  private gate: { promise: Promise<void>; open: () => void } | null = null;
+
+  hold(): void {
+    let open = () => undefined as void;
+    const promise = new Promise<void>((resolve) => (open = resolve));
+    this.gate = { promise, open };
+  }
+
+  release(): void {
+    this.gate?.open();
+    this.gate = null;
+  }
+
+  override async publish(topic: string, jobs: Job[]): Promise<void> {
+    this.attempts += 1;
+    if (this.gate) {
+      this.held += 1;
+      await this.gate.promise;
+    }
+    if (this.refuse(topic)) throw new Error("Connection error: connect ECONNREFUSED 127.0.0.1:9092");
+    await super.publish(topic, jobs);
+  }
+}

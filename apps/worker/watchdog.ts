@@ -5,8 +5,9 @@
 // `maxRedrives` such re-drives without progress it fails with a reason, instead of staying
 // "running" forever. External runs are the host's to drive and are left alone until it asks for
 // completion; from then on their completion job is the workers' and is watched like an engine
-// run's. Re-drives are counted from RunRedriven events and progress is timed by when it was
-// recorded, so a dispatcher that restarts (a worker process dying on one of its run's jobs)
+// run's. Re-drives are counted from RunRedriven events, recorded once their jobs were published
+// (a re-drive that could not publish, the broker being down, counts for nothing), and progress
+// is timed by when it was recorded, so a dispatcher that restarts (a worker process dying on one of its run's jobs)
 // counts the re-drive of each restart and does not start the stall over.
 import { pairName } from "@verdict/domain";
 import type { TrackedRun } from "./dispatcher.js";
@@ -24,6 +25,11 @@ export const DEFAULT_MAX_REDRIVES = 3;
 /** The stall time in force: the default when unset, null when the watchdog is off. */
 export function stallMsOf(settings: WatchdogSettings): number | null {
   return settings.stallMs === undefined ? DEFAULT_STALL_MS : settings.stallMs;
+}
+
+/** How often the watchdog's rounds run for a stall time: half of it, between 10 ms and a minute. */
+export function sweepEveryMs(stallMs: number): number {
+  return Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
 }
 
 export type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };

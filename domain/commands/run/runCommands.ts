@@ -47,8 +47,10 @@ export const FailRun = z.object({ type: z.literal("FailRun"), run_id: idSchema, 
 export type FailRun = z.output<typeof FailRun>;
 
 /**
- * The dispatcher is about to publish a run's outstanding jobs again (see RunRedriven): recorded
- * first, so the re-drive counts even when the process dies on one of those jobs.
+ * The dispatcher published a run's outstanding jobs again (see RunRedriven): recorded once they
+ * reached the bus, so a re-drive that could not publish (the broker down) counts for nothing; a
+ * restart's is recorded before its process takes jobs, so it counts even when the process dies
+ * on one of them.
  */
 export const RecordRedrive = z.object({
   type: z.literal("RecordRedrive"),
