@@ -25,7 +25,11 @@ describe("readWorkerConfig", () => {
       topicPrefix: "ci.",
       nice: 10,
       watchdogStallMs: 600_000,
+      pg: { connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000 },
     });
+    expect(readWorkerConfig({ ...env, VERDICT_PG_CONNECT_TIMEOUT_MS: "2000" }, []).pg.connectTimeoutMs).toBe(2_000);
+    // Checked before anything starts, as a worker setting.
+    expect(() => readWorkerConfig({ ...env, VERDICT_PG_SESSION_CHECK_MS: "5s" }, [])).toThrow('VERDICT_PG_SESSION_CHECK_MS must be a whole number of milliseconds >= 1 (got "5s")');
     expect(readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0" }, []).nice).toBe(0);
     expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "300000" }, []).watchdogStallMs).toBe(300_000);
     // No longer than a replay's budget: slow replays were taken for lost jobs and their run failed.

@@ -27,8 +27,8 @@ async function main(): Promise<void> {
   lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
   const judge = await judgeFromSetting(config.judge);
-  const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
-  const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl }) : null;
+  const store = await createPostgresEventStore({ connectionString: config.databaseUrl, settings: config.pg });
+  const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl, settings: config.pg }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
   const bus = new KafkaBatchJobBus({ brokers: config.kafkaBrokers, partitions: config.partitions, clientId: `verdict-worker-${process.pid}` });
   const worker = await startWorker({
