@@ -2,6 +2,7 @@
 // no such database) was `connect ECONNREFUSED 127.0.0.1:5432`, naming neither the variable that
 // chose it nor what to do. The refusal names the variable, the host and port, never the URL
 // itself (it may hold a password).
+import { whereOf } from "@verdict/infra/pg";
 import { CliError, EXIT } from "./errors.js";
 
 /** Network and login failures a wrong or unreachable database URL gives (PostgreSQL SQLSTATEs too). */
@@ -25,20 +26,7 @@ function codeOf(error: unknown): string | undefined {
   return first === undefined ? undefined : codeOf(first);
 }
 
-/**
- * host:port/database of a URL, without the user or password. A password holding a `/`, `?` or
- * `#` that was not percent-encoded ends the URL's host early, so the parser reads the user as the
- * host and the rest of the password as the path: an `@` the parser did not take as the end of
- * the credentials means such a value, and nothing of it is shown.
- */
-export function whereOf(url: string): string {
-  const notShown = "(a value that is not a URL)";
-  if (!URL.canParse(url)) return notShown;
-  const parsed = new URL(url);
-  if (url.includes("@") && !parsed.username && !parsed.password) return notShown;
-  if (/[@:]/.test(parsed.pathname)) return notShown;
-  return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
-}
+export { whereOf } from "@verdict/infra/pg";
 
 /** `work` (opening something on `url`); an unreachable database is an error naming `variable`. */
 export async function connecting<T>(variable: string, url: string, work: () => Promise<T>): Promise<T> {

@@ -25,7 +25,11 @@ describe("readWorkerConfig", () => {
       topicPrefix: "ci.",
       nice: 10,
       watchdogStallMs: 600_000,
+      pg: { connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000 },
     });
+    expect(readWorkerConfig({ ...env, VERDICT_PG_CONNECT_TIMEOUT_MS: "2000" }, []).pg.connectTimeoutMs).toBe(2_000);
+    // Checked before anything starts, as a worker setting.
+    expect(() => readWorkerConfig({ ...env, VERDICT_PG_SESSION_CHECK_MS: "5s" }, [])).toThrow('VERDICT_PG_SESSION_CHECK_MS must be a whole number of milliseconds >= 1 (got "5s")');
     expect(readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0" }, []).nice).toBe(0);
     expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "300000" }, []).watchdogStallMs).toBe(300_000);
     // No longer than a replay's budget: slow replays were taken for lost jobs and their run failed.
@@ -135,8 +139,10 @@ describe("apps/worker/README.md", () => {
     const agent = /VERDICT_AGENT=scripted:(\S+)/.exec(command)?.[1];
     expect(agent).toBeDefined();
     await expect(agentFromSpec(`scripted:${fileURLToPath(new URL(`../../${agent}`, import.meta.url))}`)).resolves.toBeDefined();
-    // Every variable the README's table lists is one the worker reads.
-    const config = await readFile(new URL("./config.ts", import.meta.url), "utf8");
-    for (const [, name] of readme.matchAll(/^\| `([A-Z_]+)` \|/gm)) expect(config, name).toContain(name);
+    // Every variable the README's table lists is one the worker reads: its settings (config.ts),
+    // the PostgreSQL connection settings they take from infra/pg, and the log's debug switch.
+    const readers = ["./config.ts", "../../infra/pg/settings.ts", "./workerLog.ts"];
+    const sources = (await Promise.all(readers.map((path) => readFile(new URL(path, import.meta.url), "utf8")))).join("\n");
+    for (const [, name] of readme.matchAll(/^\| `([A-Z_]+)` \|/gm)) expect(sources, name).toContain(name);
   });
 });

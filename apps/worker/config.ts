@@ -3,6 +3,7 @@
 import { DEFAULT_JUDGE_TIMEOUT_MS, type AgentRuntime } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { parseKafkaBrokers } from "@verdict/infra/jobbus";
+import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
@@ -33,6 +34,8 @@ export interface WorkerConfig {
   nice: number;
   /** No progress for this long re-drives a run, then fails it (watchdog.ts); null: off (VERDICT_WATCHDOG_STALL_MS=0). */
   watchdogStallMs: number | null;
+  /** Connect timeout, keepalive and the leadership session's check (VERDICT_PG_*; infra/pg/settings.ts). */
+  pg: PgSettings;
 }
 
 export const DEFAULT_WORKER_NICE = 10;
@@ -74,6 +77,15 @@ function topicPrefixFrom(env: NodeJS.ProcessEnv): string {
     throw new WorkerConfigError(`VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got ${JSON.stringify(prefix)})`);
   }
   return prefix;
+}
+
+function pgSettingsOf(env: NodeJS.ProcessEnv): PgSettings {
+  try {
+    return pgSettingsFromEnv(env);
+  } catch (error) {
+    if (error instanceof PgSettingsError) throw new WorkerConfigError(error.message);
+    throw error;
+  }
 }
 
 function rolesFrom(argv: readonly string[]): WorkerRole[] {
@@ -128,6 +140,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     topicPrefix: topicPrefixFrom(env),
     nice: niceFrom(env),
     watchdogStallMs,
+    pg: pgSettingsOf(env),
   };
 }
 

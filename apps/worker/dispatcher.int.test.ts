@@ -3,6 +3,8 @@
 // leads again and keeps dispatching. Needs PostgreSQL (bash infra/services/postgres.sh).
 import { beforeAll, expect, it } from "vitest";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { DEFAULT_PG_SETTINGS } from "@verdict/infra/pg";
+import { startTcpProxy } from "@verdict/infra/testing";
 import type { EventStore } from "@verdict/domain";
 import { createTestDatabase, terminateSessions, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
@@ -54,4 +56,40 @@ it("a leader whose session is terminated logs the loss, leads again, and dispatc
     await rival.close();
   }
   expect(dispatcher.isLeading).toBe(false);
+}, 30_000);
+
+it("a leader whose session a network starts black-holing logs the loss within its session check, and a standby leads", async () => {
+  // Before the fix nothing noticed: no log, and the lock stayed with the unreachable session.
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(db.url).port || 5432) });
+  const viaProxy = new URL(db.url);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const settings = { ...DEFAULT_PG_SETTINGS, connectTimeoutMs: 1_000, keepAliveIdleMs: 2_000, sessionCheckMs: 200 };
+  const checkpoints = await PostgresCheckpointStore.create({ connectionString: viaProxy.toString(), settings });
+  const standbyCheckpoints = await PostgresCheckpointStore.create({ connectionString: db.url, settings });
+  const bus = new RecordingBus();
+  const errors: string[] = [];
+  const log = { info: () => undefined, error: (message: string) => void errors.push(message) };
+  const common = { store, bus, clock: testClock, ids: testIds, log, name: "hole-lead", standbyRetryMs: 100 };
+  const dispatcher = new Dispatcher({ ...common, checkpoints });
+  const standby = new Dispatcher({ ...common, checkpoints: standbyCheckpoints });
+  try {
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading, 5_000);
+    standby.start();
+    await standby.settled;
+    expect(standby.isLeading).toBe(false);
+
+    proxy.blackHole();
+    const started = Date.now();
+    await waitFor(() => errors.some((e) => e.includes("dispatcher hole-lead lost its leadership (the session did not answer its check")), 3_000);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await waitFor(() => standby.isLeading, 5_000);
+    expect(dispatcher.isLeading).toBe(false);
+  } finally {
+    await dispatcher.stop();
+    await standby.stop();
+    await checkpoints.close();
+    await standbyCheckpoints.close();
+    await proxy.close();
+  }
 }, 30_000);

@@ -6,7 +6,8 @@
 // the dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
-import { databaseLabel, Outages } from "@verdict/infra/logging";
+import { Outages } from "@verdict/infra/logging";
+import { whereOf } from "@verdict/infra/pg";
 import { isConnectionLoss } from "@verdict/infra/pg";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
@@ -29,11 +30,11 @@ async function main(): Promise<void> {
   lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
   const judge = await judgeFromSetting(config.judge);
-  const store = await createPostgresEventStore({ connectionString: config.databaseUrl });
-  const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl }) : null;
+  const store = await createPostgresEventStore({ connectionString: config.databaseUrl, settings: config.pg });
+  const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl, settings: config.pg }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
   // The broker or the database unreachable is one line (again every 30 s), and one when it is back.
-  const database = `PostgreSQL ${databaseLabel(config.databaseUrl)}`;
+  const database = `PostgreSQL ${whereOf(config.databaseUrl)}`;
   const bus = new KafkaBatchJobBus({
     brokers: config.kafkaBrokers,
     partitions: config.partitions,

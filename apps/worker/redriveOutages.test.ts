@@ -46,7 +46,7 @@ const replays = (bus: FlakyBus) => bus.published[REPLAY_TOPIC]?.length ?? 0;
 const types = async (store: EventStore) => (await runEvents(store, "r1")).map((e) => e.type);
 
 describe("the watchdog's re-drives through outages", () => {
-  it("a re-drive the broker refused does not count: a long outage fails no run, and each round says once that it cannot publish", async () => {
+  it("a re-drive the broker refused does not count: a long outage fails no run, and says once that it cannot publish", async () => {
     // Broker stopped mid-run: each round appended RunRedriven, then failed to publish, and the
     // third failed the run "after 3 re-drives", its jobs sitting in Kafka all along.
     const store = createMemoryEventStore();
@@ -60,11 +60,10 @@ describe("the watchdog's re-drives through outages", () => {
       await dispatcher.sweep();
     }
     expect(await types(store)).toEqual(["RunStarted"]);
-    expect(errors).toEqual(
-      Array(5).fill(
-        "watchdog: cannot publish jobs, the job bus (broker) is unreachable (Connection error: connect ECONNREFUSED 127.0.0.1:9092): run r1 not re-driven, which does not count toward failing it; trying again in 30 s",
-      ),
-    );
+    // Said once: the worker's log shows an identical line at most every 30 s (RepeatLimiter).
+    expect(errors).toEqual([
+      "watchdog: cannot publish jobs, the job bus (broker) is unreachable (Connection error: connect ECONNREFUSED 127.0.0.1:9092): run r1 not re-driven, which does not count toward failing it; trying again in 30 s",
+    ]);
     expect(dispatcher.tracked("r1")?.redrives).toBe(0);
 
     // The broker is back: re-drives count from the first one that went out.

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import pg from "pg";
 import { createReadOrm, knexLog } from "./readOrm.js";
 import { testAdminUrl } from "../services/testDatabase.js";
-import { databaseLabel } from "../logging/index.js";
+import { whereOf } from "../pg/index.js";
 
 describe("the read database's driver warnings", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -34,7 +34,7 @@ describe("the read database's driver warnings", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await orm.em.fork().execute("SELECT 1 AS one")).toEqual([{ one: 1 }]);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^\\[projector\\] read database ${databaseLabel(url).replace(/\./g, "\\.")}: connection lost \\(.+\\); the pool opens a new one for the next query$`));
+      expect(lines[0]).toMatch(new RegExp(`^\\[projector\\] read database ${whereOf(url).replace(/\./g, "\\.")}: connection lost \\(.+\\); the pool opens a new one for the next query$`));
       for (const spy of printed) expect(spy).not.toHaveBeenCalled();
     } finally {
       await admin.end();

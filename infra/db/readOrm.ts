@@ -2,7 +2,9 @@
 // by the app that owns them. Queries use MikroORM's knex placeholders (`?`).
 import type { AnyEntity, EntitySchema, MikroORM } from "@mikro-orm/postgresql";
 import type { ReadDatabase } from "./openReadDatabase.js";
-import { databaseLabel, RepeatLimiter } from "../logging/index.js";
+import { RepeatLimiter } from "../logging/index.js";
+import { whereOf } from "../pg/where.js";
+import { pgSettingsFromEnv, type PgSettings } from "../pg/settings.js";
 
 export interface ReadOrmOptions {
   entities?: EntitySchema<AnyEntity>[] | EntitySchema<any>[];
@@ -12,6 +14,8 @@ export interface ReadOrmOptions {
   part?: string;
   /** Where the driver's warnings go (default stderr). */
   warn?: (line: string) => void;
+  /** Connect timeout and TCP keepalive of its connections (default: from the environment, VERDICT_PG_*; infra/pg). */
+  settings?: PgSettings;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface ReadOrmOptions {
  */
 export function knexLog(part: string, url: string, warn: (line: string) => void = (line) => console.error(line)): { warn(message: unknown): void; error(message: unknown): void; deprecate(message: unknown): void; debug(message: unknown): void } {
   const limiter = new RepeatLimiter();
-  const where = `[${part}] read database ${databaseLabel(url)}`;
+  const where = `[${part}] read database ${whereOf(url)}`;
   const say = (message: unknown) => {
     const text = message instanceof Error ? message.message : String(message);
     const lost = /^Connection Error: (.*)$/s.exec(text);
@@ -38,13 +42,18 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
   const max = database.poolSize ?? 10;
   // Loaded here, not at import: the embedded default runs without MikroORM (see infra/lazy).
   const { MikroORM } = await import("@mikro-orm/postgresql");
+  const settings = options.settings ?? pgSettingsFromEnv();
   return MikroORM.init({
     clientUrl: database.url,
     entities: options.entities ?? [],
     pool: { min: 0, max },
+    driverOptions: {
+      // Handed to each pg Client (through knex): a dead peer is found, a black hole fails to connect.
+      connection: { keepAlive: true, keepAliveInitialDelayMillis: settings.keepAliveIdleMs, connectionTimeoutMillis: settings.connectTimeoutMs },
+      log: knexLog(options.part ?? "read models", database.url, options.warn),
+    },
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
     debug: options.debug ?? process.env.VERDICT_SQL_DEBUG === "1",
-    driverOptions: { log: knexLog(options.part ?? "read models", database.url, options.warn) },
   });
 }

@@ -4,4 +4,3 @@
 // clients underneath (kafkajs, knex) retry on their own and would otherwise print a line, often
 // with a stack, per retry: ~10 MB an hour per worker while the database was refused.
 export { Outages, RepeatLimiter, elapsed, type LineLog, type OutageOptions } from "./outages.js";
-export { databaseLabel } from "./databaseLabel.js";

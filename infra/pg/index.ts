@@ -1,9 +1,14 @@
 // node-postgres pools and LISTEN connections that survive a database restart or a terminated
-// session. pg emits `error` on a pool when one of its idle clients dies, and on a client that dies
-// while nobody is querying it; an `error` event with no listener is thrown by Node and ends the
-// process. Every pool and LISTEN connection the apps open goes through here.
+// session, and find a dead peer in bounded time. pg emits `error` on a pool when one of its idle
+// clients dies, and on a client that dies while nobody is querying it; an `error` event with no
+// listener is thrown by Node and ends the process. Every pool and LISTEN connection the apps open
+// goes through here. A network that black-holes traffic (no reset, no answer) is found by the
+// connect timeout and TCP keepalive set here (settings.ts), and, for sessions that hold
+// something while idle, by a periodic check (sessionCheck.ts).
 import type pg from "pg";
 import { loadPg } from "../lazy/index.js";
+import { pgSettingsFromEnv, type PgSettings } from "./settings.js";
+import { whereOf } from "./where.js";
 
 /**
  * Lets the pool replace an idle client that the server dropped instead of crashing the process.
@@ -15,10 +20,58 @@ export function keepPoolAlive<P extends pg.Pool>(pool: P): P {
   return pool;
 }
 
-/** A pg Pool (loaded lazily, see infra/lazy) with `keepPoolAlive` applied. */
-export function createPgPool(config: pg.PoolConfig): pg.Pool {
-  return keepPoolAlive(new (loadPg().Pool)(config));
+/** host:port/database a pool connects to, for messages (never the password). */
+export function poolWhere(config: pg.PoolConfig): string {
+  if (config.connectionString) return whereOf(config.connectionString);
+  const host = typeof config.host === "string" && config.host ? config.host : "localhost";
+  return `${host}:${config.port ?? 5432}/${config.database ?? ""}`;
+}
+
+const NAMED = Symbol("verdict.pg.named");
+
+/**
+ * A connect failure that does not say where it tried (pg's "timeout expired", "Connection
+ * terminated due to connection timeout") names the database's host, port and database. The
+ * message is extended, not replaced: its code and its first words (isConnectionLoss) stay.
+ */
+function named(error: unknown, where: string, timeoutMs: number): unknown {
+  if (!(error instanceof Error) || (error as { [NAMED]?: boolean })[NAMED]) return error;
+  Object.assign(error, { [NAMED]: true });
+  const timedOut = /timeout/i.test(error.message) && !(error as { code?: unknown }).code;
+  if (timedOut) Object.assign(error, { code: "ETIMEDOUT" });
+  error.message = timedOut
+    ? `${error.message}: PostgreSQL at ${where} did not answer within ${timeoutMs} ms (VERDICT_PG_CONNECT_TIMEOUT_MS)`
+    : `${error.message} (PostgreSQL at ${where})`;
+  return error;
+}
+
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * A pg Pool (loaded lazily, see infra/lazy) with `keepPoolAlive` applied, TCP keepalive on every
+ * connection and a connect timeout (`settings`, from the environment unless given); a connection
+ * that cannot be opened fails with an error naming the host. `config` may override any of them.
+ */
+export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSettingsFromEnv()): pg.Pool {
+  const pool = new (loadPg().Pool)({
+    keepAlive: true,
+    keepAliveInitialDelayMillis: settings.keepAliveIdleMs,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    ...config,
+  });
+  const where = poolWhere(config);
+  const timeoutMs = pool.options.connectionTimeoutMillis ?? settings.connectTimeoutMs;
+  // pool.query goes through pool.connect too, so this names the host for both.
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: ConnectCallback) => {
+    if (callback) return connect((error, client, done) => callback(error && (named(error, where, timeoutMs) as Error), client, done));
+    return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => Promise.reject(named(error, where, timeoutMs)));
+  }) as typeof pool.connect;
+  return keepPoolAlive(pool);
 }
 
 export { PgListener, type PgListenerOptions } from "./pgListener.js";
 export { isConnectionLoss } from "./connectionLoss.js";
+export { checkSession, destroyClient, type SessionCheck, type SessionCheckOptions } from "./sessionCheck.js";
+export { DEFAULT_PG_SETTINGS, PG_SETTING_VARIABLES, PgSettingsError, pgSettingsFromEnv, serverKeepaliveSql, type PgSettings } from "./settings.js";
+export { whereOf } from "./where.js";

@@ -1,6 +1,11 @@
 // One LISTEN connection that survives a database restart or a terminated session (see index.ts
-// for why every pg connection the apps open needs a listener for its errors).
+// for why every pg connection the apps open needs a listener for its errors). A network that
+// black-holes the connection is found on both ends: the session is checked on a timer (a LISTEN
+// that silently hears nothing any more would leave subscribers without a word), and it asks the
+// server for TCP keepalives so the server ends it too (settings.ts).
 import type pg from "pg";
+import { checkSession, destroyClient, type SessionCheck } from "./sessionCheck.js";
+import { pgSettingsFromEnv, serverKeepaliveSql, type PgSettings } from "./settings.js";
 
 export interface PgListenerOptions {
   /** Where the LISTEN connection comes from: it keeps one client of this pool checked out. */
@@ -15,6 +20,8 @@ export interface PgListenerOptions {
   onListening?(again: boolean): void;
   /** Delay before reconnecting after a drop or a failed attempt (default 1,000 ms). */
   reconnectMs?: number;
+  /** Keepalive and the session's check (default: from the environment, VERDICT_PG_*). */
+  settings?: Pick<PgSettings, "keepAliveIdleMs" | "sessionCheckMs">;
 }
 
 const RECONNECT_MS = 1_000;
@@ -30,8 +37,11 @@ export class PgListener {
   #listenedBefore = false;
   #stopped = false;
   #timer: NodeJS.Timeout | null = null;
+  #check: SessionCheck | null = null;
+  readonly #settings: Pick<PgSettings, "keepAliveIdleMs" | "sessionCheckMs">;
 
   constructor(private readonly options: PgListenerOptions) {
+    this.#settings = options.settings ?? pgSettingsFromEnv();
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.channel)) {
       throw new Error(`PgListener: channel must be a lowercase SQL identifier (got "${options.channel}")`);
     }
@@ -64,9 +74,11 @@ export class PgListener {
       own.on("notification", (message) => {
         if (message.channel === this.options.channel) this.options.onNotification(message.payload);
       });
-      await own.query(`LISTEN ${this.options.channel}`);
+      // One simple query: the server's keepalive for this session, then LISTEN.
+      await own.query(`${serverKeepaliveSql(this.#settings)}; LISTEN ${this.options.channel}`);
     } catch (error) {
       client?.release(true);
+      if (client) destroyClient(client);
       this.#scheduleReconnect();
       throw error;
     }
@@ -75,6 +87,8 @@ export class PgListener {
       return;
     }
     this.#client = client;
+    const own = client;
+    this.#check = checkSession(own, { everyMs: this.#settings.sessionCheckMs, onDead: () => this.#drop(own) });
     const again = this.#listenedBefore;
     this.#listenedBefore = true;
     this.options.onListening?.(again);
@@ -83,7 +97,10 @@ export class PgListener {
   #drop(client: pg.PoolClient): void {
     if (this.#client !== client) return;
     this.#client = null;
+    this.#check?.stop();
+    this.#check = null;
     client.release(true);
+    destroyClient(client); // end() would wait on a network that answers nothing
     this.#scheduleReconnect();
   }
 
@@ -102,6 +119,8 @@ export class PgListener {
     // An attempt still in flight lets its client go itself when it sees #stopped.
     const client = this.#client;
     this.#client = null;
+    this.#check?.stop();
+    this.#check = null;
     client?.release(true);
   }
 }

@@ -7,7 +7,7 @@
 // or a terminated session costs the subscribers nothing but what was published while it was
 // down. NOTIFY is not stored, so those messages are lost; each subscriber's `onGap` is called once
 // LISTEN is back, to re-read the run's progress from the read models (the API does).
-import { createPgPool, PgListener } from "@verdict/infra/pg";
+import { createPgPool, PgListener, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import type { ProgressBus, ProgressGapListener, ProgressListener, RunProgress } from "./progress.js";
 
 export const PROGRESS_CHANNEL = "verdict_run_progress";
@@ -18,6 +18,8 @@ export interface PostgresProgressBusOptions {
   channel?: string;
   /** Delay before re-opening a dropped LISTEN connection (default 1,000 ms). */
   reconnectMs?: number;
+  /** Connect timeout, keepalive, the LISTEN session's check (default: from the environment, VERDICT_PG_*; infra/pg). */
+  settings?: PgSettings;
 }
 
 function clip(value: string | null): string | null {
@@ -35,13 +37,15 @@ export function progressPayload(progress: RunProgress): string {
 export function createPostgresProgressBus(options: PostgresProgressBusOptions): ProgressBus {
   const channel = options.channel ?? PROGRESS_CHANNEL;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`progress channel must be a lowercase SQL identifier (got "${channel}")`);
-  const publisher = createPgPool({ connectionString: options.url, max: 1 });
+  const settings = options.settings ?? pgSettingsFromEnv();
+  const publisher = createPgPool({ connectionString: options.url, max: 1 }, settings);
   const listeners = new Map<string, Set<ProgressListener>>();
   const gapListeners = new Set<{ onGap: ProgressGapListener }>(); // one entry a subscription
-  const listenPool = createPgPool({ connectionString: options.url, max: 1 });
+  const listenPool = createPgPool({ connectionString: options.url, max: 1 }, settings);
   // Opened by the first subscriber (a publishing projector never listens).
   const listener = new PgListener({
     pool: listenPool,
+    settings,
     channel,
     reconnectMs: options.reconnectMs,
     onNotification: deliver,

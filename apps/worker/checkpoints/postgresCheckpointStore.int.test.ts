@@ -1,6 +1,9 @@
 // Real PostgreSQL: worker processes that start together on a fresh database must not race on
 // creating the checkpoint table, and a leader whose session the server ends is told, not killed.
+import pg from "pg";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { DEFAULT_PG_SETTINGS } from "@verdict/infra/pg";
+import { startTcpProxy } from "@verdict/infra/testing";
 import { createTestDatabase, terminateSessions } from "../../../infra/services/testDatabase.js";
 import { waitFor } from "../testing.js";
 import { PostgresCheckpointStore } from "./postgresCheckpointStore.js";
@@ -44,5 +47,53 @@ it("a leader whose session is terminated is told once through onLost, the proces
   } finally {
     await leader.close();
     await standby.close();
+  }
+});
+
+// A network that black-holes the leader's session (no reset, no answer): before, nothing noticed,
+// and the server kept the session and its lock until the OS's keepalive (hours).
+const quick = { ...DEFAULT_PG_SETTINGS, connectTimeoutMs: 1_000, keepAliveIdleMs: 2_000, sessionCheckMs: 200 };
+
+it("a leader whose session a network starts black-holing is told through onLost within its check, and a standby then leads", async () => {
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
+  const viaProxy = new URL(database.url);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const leader = await PostgresCheckpointStore.create({ connectionString: viaProxy.toString(), settings: quick });
+  const standby = await PostgresCheckpointStore.create({ connectionString: database.url, settings: quick });
+  try {
+    const onLost = vi.fn();
+    expect(await leader.acquire("hole-test", onLost)).toBe(true);
+    expect(await standby.acquire("hole-test")).toBe(false);
+
+    proxy.blackHole();
+    const started = Date.now();
+    await waitFor(() => onLost.mock.calls.length > 0, 3_000);
+    expect(Date.now() - started).toBeLessThan(1_500); // two checks at most
+    expect((onLost.mock.calls[0][0] as Error).message).toMatch(/did not answer its check \(no answer within 200 ms; VERDICT_PG_SESSION_CHECK_MS\)/);
+    // The leader destroyed its socket: here the proxy passes the close on, as the server's own
+    // keepalive would end the session across a real partition. The lock is free for the standby.
+    await waitFor(() => standby.acquire("hole-test"), 3_000);
+    expect(onLost).toHaveBeenCalledTimes(1);
+  } finally {
+    await leader.close();
+    await standby.close();
+    await proxy.close();
+  }
+});
+
+it("the session that takes the lock asks the server for TCP keepalives, so the server ends it across a partition", async () => {
+  // One connection: the session acquire used (refused the lock, given back) is the one asked.
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  const holder = await PostgresCheckpointStore.create({ connectionString: database.url, settings: quick });
+  const store = await PostgresCheckpointStore.create({ pool, settings: quick });
+  try {
+    expect(await holder.acquire("keepalive-test")).toBe(true);
+    expect(await store.acquire("keepalive-test")).toBe(false);
+    const { rows } = await pool.query("SELECT current_setting('tcp_keepalives_idle') AS idle, current_setting('tcp_keepalives_interval') AS every, current_setting('tcp_keepalives_count') AS count, current_setting('tcp_user_timeout') AS user_timeout");
+    expect(rows[0]).toEqual({ idle: "2", every: "2", count: "3", user_timeout: "8000" });
+  } finally {
+    await store.close();
+    await holder.close();
+    await pool.end();
   }
 });

@@ -2,8 +2,12 @@
 // if missing). Leadership is a session advisory lock held on one dedicated connection: a killed
 // leader's session ends, its lock goes with it, and a standby takes over. A leader whose session
 // the server ends (restart, pg_terminate_backend, network) is told through `acquire`'s `onLost`.
+// A network that black-holes the session is found on both ends (infra/pg/settings.ts): the
+// leader checks its session on a timer and gives the lead up when it does not answer, and the
+// session asks the server for TCP keepalives, so the server ends it, and frees the lock for a
+// standby, instead of keeping it until the operating system's keepalive (hours).
 import type pg from "pg";
-import { createPgPool, keepPoolAlive } from "@verdict/infra/pg";
+import { checkSession, createPgPool, destroyClient, keepPoolAlive, pgSettingsFromEnv, serverKeepaliveSql, type PgSettings, type SessionCheck } from "@verdict/infra/pg";
 import { positionFromJson, positionToJson, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
 
 // Two workers starting at once on a fresh database would race on CREATE TABLE IF NOT EXISTS
@@ -24,6 +28,8 @@ export interface PostgresCheckpointStoreOptions {
   connectionString?: string;
   /** An existing pool; left open on close(). */
   pool?: pg.Pool;
+  /** Connect timeout, keepalive and the lease's check (default: from the environment, VERDICT_PG_*). */
+  settings?: PgSettings;
 }
 
 /** A held lock: its client, and how to take this store's listeners off it. */
@@ -39,12 +45,14 @@ export class PostgresCheckpointStore implements CheckpointStore {
   private constructor(
     private readonly pool: pg.Pool,
     private readonly ownsPool: boolean,
+    private readonly settings: PgSettings,
   ) {}
 
   static async create(options: PostgresCheckpointStoreOptions): Promise<PostgresCheckpointStore> {
     if (!options.pool && !options.connectionString) throw new Error("PostgresCheckpointStore: set connectionString (DATABASE_URL) or pass a pool");
-    const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: 3 });
-    const store = new PostgresCheckpointStore(pool, !options.pool);
+    const settings = options.settings ?? pgSettingsFromEnv();
+    const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: 3 }, settings);
+    const store = new PostgresCheckpointStore(pool, !options.pool, settings);
     await store.migrate();
     return store;
   }
@@ -72,7 +80,9 @@ export class PostgresCheckpointStore implements CheckpointStore {
    * The lock is held by one checked-out client. pg takes the pool's `error` listener off a client
    * while it is checked out, so this one gets its own: without it, a session the server ends
    * (restart, pg_terminate_backend, network) raises an `error` nobody listens to and Node ends
-   * the process. Already leading `name`, returns true and keeps the first `onLost`.
+   * the process. Already leading `name`, returns true and keeps the first `onLost`. While held,
+   * the session is checked every VERDICT_PG_SESSION_CHECK_MS: one that does not answer in time
+   * is a loss too (its socket is destroyed, which also ends the session when the network is back).
    */
   async acquire(name: string, onLost?: (error: Error) => void): Promise<boolean> {
     if (this.leases.has(name)) return true;
@@ -86,7 +96,9 @@ export class PostgresCheckpointStore implements CheckpointStore {
     };
     const onError = (error: Error): void => lost(error);
     const onEnd = (): void => lost(new Error("the session holding the leadership lock ended"));
+    let check: SessionCheck | null = null;
     const detach = (): void => {
+      check?.stop();
       client.off("error", onError);
       client.off("end", onEnd);
     };
@@ -94,9 +106,12 @@ export class PostgresCheckpointStore implements CheckpointStore {
     client.on("error", onError);
     client.on("end", onEnd);
     try {
+      // Set before the lock is taken: the server must be able to end a session it cannot reach.
+      await client.query(serverKeepaliveSql(this.settings));
       const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
       if (rows[0]?.ok) {
         this.leases.set(name, { client, detach });
+        check = checkSession(client, { everyMs: this.settings.sessionCheckMs, onDead: lost });
         return true;
       }
     } catch (error) {
@@ -115,12 +130,14 @@ export class PostgresCheckpointStore implements CheckpointStore {
     this.leases.delete(name); // from here a dying session is not a loss: its listeners ignore it
     const { client, detach } = lease;
     try {
-      await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [name]);
+      // Known to be short: an unlock that does not answer in time is a session that is gone.
+      await client.query({ text: `SELECT pg_advisory_unlock(${LOCK_KEY})`, values: [name], query_timeout: this.settings.sessionCheckMs } as pg.QueryConfig);
       detach();
       client.release();
     } catch (error) {
       detach();
       client.release(error as Error); // a broken session: destroying it frees the lock too
+      destroyClient(client); // end() would wait on a network that answers nothing
     }
   }
 

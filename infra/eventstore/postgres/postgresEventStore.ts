@@ -9,7 +9,7 @@
 // they hold that lock only briefly and never wait for a disk flush. A lost wake-up (crash
 // between commit and notify) only delays delivery to the next poll.
 import type pg from "pg";
-import { createPgPool, isConnectionLoss, keepPoolAlive, PgListener } from "../../pg/index.js";
+import { createPgPool, isConnectionLoss, keepPoolAlive, PgListener, pgSettingsFromEnv, type PgSettings } from "../../pg/index.js";
 import type { EventStore } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
@@ -24,6 +24,8 @@ export interface PostgresEventStoreOptions extends SubscriptionTuning {
   maxConnections?: number;
   /** Apply the schema migration on start (default true). */
   migrate?: boolean;
+  /** Connect timeout, keepalive, the LISTEN session's check (default: from the environment, VERDICT_PG_*; infra/pg). */
+  settings?: PgSettings;
 }
 
 const CHANNEL = "verdict_events";
@@ -37,7 +39,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   }
   const ownsPool = !options.pool;
   // An idle client dropped by the server is replaced by the pool (also on a pool passed in).
-  const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  const settings = options.settings ?? pgSettingsFromEnv();
+  const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 }, settings);
   if (options.migrate !== false) await migratePool(pool);
 
   // Named (prepared) statements: each connection parses and plans a statement once.
@@ -52,7 +55,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const wakeup = new Wakeup();
   // One LISTEN connection per store, opened by the first subscriber and re-opened if it drops.
   // Anything committed while it was not listening is picked up by the wake-up once it listens.
-  const listener = new PgListener({ pool, channel: CHANNEL, onNotification: () => wakeup.notify(), onListening: () => wakeup.notify() });
+  const listener = new PgListener({ pool, settings, channel: CHANNEL, onNotification: () => wakeup.notify(), onListening: () => wakeup.notify() });
   const notifier = new CommitNotifier(pool);
   // Its page reads with their bytes are for the PGlite log tail; this store does not hand them out.
   const { readPage: _readPage, ...store } = createSqlEventStore({

@@ -1,0 +1,71 @@
+// How long a PostgreSQL connection may be silent before it is taken for dead, for every pool and
+// session the platform opens (createPgPool). Without these, a network that black-holes traffic
+// left every process waiting without a word, and the server kept a partitioned dispatcher's
+// session, and its leadership lock, until the operating system's TCP keepalive (hours).
+// Operators set them in the environment; a malformed value is an error naming the variable.
+
+export interface PgSettings {
+  /** Connecting (TCP, TLS, login) longer than this fails, naming the host. VERDICT_PG_CONNECT_TIMEOUT_MS. */
+  connectTimeoutMs: number;
+  /**
+   * TCP keepalive: an idle connection is probed after this long (client side, on every
+   * connection; and server side, tcp_keepalives_idle, on the sessions that hold something
+   * while idle: a leadership lock, a LISTEN). VERDICT_PG_KEEPALIVE_IDLE_MS.
+   */
+  keepAliveIdleMs: number;
+  /**
+   * Sessions that hold something while idle are checked this often with a `SELECT 1` that must
+   * answer within the same time: a session that does not is dropped (a lost lock, a LISTEN
+   * opened again). VERDICT_PG_SESSION_CHECK_MS.
+   */
+  sessionCheckMs: number;
+}
+
+export const DEFAULT_PG_SETTINGS: Readonly<PgSettings> = {
+  connectTimeoutMs: 10_000,
+  keepAliveIdleMs: 10_000,
+  sessionCheckMs: 5_000,
+};
+
+/** Environment variable -> the setting it sets. */
+export const PG_SETTING_VARIABLES = {
+  VERDICT_PG_CONNECT_TIMEOUT_MS: "connectTimeoutMs",
+  VERDICT_PG_KEEPALIVE_IDLE_MS: "keepAliveIdleMs",
+  VERDICT_PG_SESSION_CHECK_MS: "sessionCheckMs",
+} as const satisfies Record<string, keyof PgSettings>;
+
+export class PgSettingsError extends Error {
+  readonly code = "validation";
+}
+
+/** The settings `env` gives (defaults for those unset); a value that is not a whole number of ms >= 1 is an error naming it. */
+export function pgSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PgSettings {
+  const settings: PgSettings = { ...DEFAULT_PG_SETTINGS };
+  for (const [variable, setting] of Object.entries(PG_SETTING_VARIABLES)) {
+    const raw = env[variable]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+      throw new PgSettingsError(`${variable} must be a whole number of milliseconds >= 1 (got ${JSON.stringify(env[variable])})`);
+    }
+    settings[setting] = value;
+  }
+  return settings;
+}
+
+/**
+ * The server's side of a session that holds something while idle: PostgreSQL probes the client
+ * after keepAliveIdleMs of silence, every keepAliveIdleMs after, and ends the session after 3
+ * unanswered probes (about 4 x keepAliveIdleMs); tcp_user_timeout ends it as soon when data it
+ * sent (a NOTIFY) stays unacknowledged. Ending the session releases its advisory locks, so a
+ * standby can lead. Over a Unix socket PostgreSQL ignores them.
+ */
+export function serverKeepaliveSql(settings: Pick<PgSettings, "keepAliveIdleMs">): string {
+  const seconds = Math.max(1, Math.ceil(settings.keepAliveIdleMs / 1000));
+  return [
+    `SET tcp_keepalives_idle = ${seconds}`,
+    `SET tcp_keepalives_interval = ${seconds}`,
+    "SET tcp_keepalives_count = 3",
+    `SET tcp_user_timeout = ${seconds * 4 * 1000}`,
+  ].join("; ");
+}
