@@ -49,15 +49,9 @@ export class KafkaBatchJobBus implements JobBus {
         const deliver = async (message: KafkaMessage) => {
           const attempt = attempts.next(batch.partition, message.offset);
           const value = decodeMessage(message.value);
-          try {
-            await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
-          } catch (error) {
-            // Reported here, condensed (a database outage is one line, not one per partition per
-            // retry with a stack); still thrown, so the job is delivered again as before.
-            this.logging.jobFailed(topic, error);
-            throw error;
-          }
-          this.logging.jobDone();
+          // Reported condensed (a database outage is one line, not one per partition per retry
+          // with a stack); a failure is still thrown, so the job is delivered again as before.
+          await this.logging.handled(topic, () => handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt }));
           attempts.succeeded(batch.partition, message.offset);
         };
         // kafkajs heartbeats only between batches or when told to, and a replay may run for its

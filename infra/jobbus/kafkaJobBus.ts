@@ -57,13 +57,7 @@ export class KafkaJobBus implements JobBus {
         const attempt = (attempts.get(id) ?? 0) + 1;
         attempts.set(id, attempt);
         const value = decodeMessage(message.value);
-        try {
-          await handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt });
-        } catch (error) {
-          this.logging.jobFailed(topic, error);
-          throw error;
-        }
-        this.logging.jobDone();
+        await this.logging.handled(topic, () => handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt }));
         attempts.delete(id);
       },
     });

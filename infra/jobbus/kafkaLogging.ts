@@ -118,6 +118,20 @@ export class KafkaLogging {
     if (line !== null) this.log.error(line);
   }
 
+  /**
+   * Runs a delivered job's handler, reporting how it ended: a failure condensed (jobFailed) and
+   * thrown on, so the job is delivered again as before; a success as what answers again (jobDone).
+   */
+  async handled(topic: string, handler: () => Promise<void>): Promise<void> {
+    try {
+      await handler();
+    } catch (error) {
+      this.jobFailed(topic, error);
+      throw error;
+    }
+    this.jobDone();
+  }
+
   /** A job's handler resolved: what failing jobs named unreachable answers again. */
   jobDone(): void {
     if (this.#jobDependencies.size === 0) return;
