@@ -23,6 +23,7 @@ import { rejectionLine } from "./projection/rejections.js";
 import { staleProjectionLine } from "./projection/projectionVersion.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
+import { progressPublishErrors } from "./progressPublishErrors.js";
 
 async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
   if (!embedded) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
@@ -53,7 +54,7 @@ async function main(command: string): Promise<void> {
     logSharesDatabase: embedded !== null && !readUrl,
     skipUnknown: process.env.VERDICT_PROJECTOR_SKIP_UNKNOWN === "1",
     onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
-    onPublishError: (error) => console.warn(`progress not published: ${(error as Error).message}`),
+    onPublishError: progressPublishErrors(),
     onReject: (rejected) => console.error(rejectionLine(rejected)),
     onStaleProjection: (state) => console.error(`projector: ${staleProjectionLine(state)}`),
   });

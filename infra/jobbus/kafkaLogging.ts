@@ -99,9 +99,12 @@ export class KafkaLogging {
   watch(client: Consumer | Producer | Admin): void {
     const events = client.events as Record<string, string>;
     const on = client.on.bind(client) as (event: string, listener: (event: { payload: any }) => void) => void;
-    on(events.REQUEST_TIMEOUT, ({ payload }) =>
-      this.outages.down(this.broker, `request ${payload?.apiName ?? ""} to ${payload?.broker ?? "the broker"} timed out after ${payload?.pendingDuration ?? "?"}ms`),
-    );
+    // kafkajs's pendingDuration is how long the request queued before it was sent (often 0): the
+    // wait that timed out runs from when the request was made.
+    on(events.REQUEST_TIMEOUT, ({ payload }) => {
+      const waited = typeof payload?.createdAt === "number" ? `${Date.now() - payload.createdAt}ms` : "its timeout";
+      this.outages.down(this.broker, `request ${payload?.apiName ?? ""} to ${payload?.broker ?? "the broker"} timed out after ${waited}`);
+    });
     for (const name of ["CONNECT", "FETCH", "GROUP_JOIN", "HEARTBEAT"]) if (events[name]) on(events[name], () => this.reachable());
   }
 
