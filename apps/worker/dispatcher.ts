@@ -63,6 +63,13 @@ export interface TrackedRun {
   restarts?: number;
   /** When it was last re-driven, epoch ms: the jobs published again get the stall time. */
   lastRedriveAt?: number;
+  /**
+   * Re-drives since its last progress whose jobs the bus refused while it took other jobs
+   * (redrives.ts, `sweep`), and the error of the last one when that was the last try: they
+   * count toward failing the run as recorded re-drives do.
+   */
+  refusals?: number;
+  lastRefusal?: string;
   /** Pairs with a result (ResultScored); absent for a run tracked by an older checkpoint. */
   scoredPairs?: PairSet;
 }
@@ -110,6 +117,8 @@ export class Dispatcher {
   private busy = false;
   /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
   handled = 0;
+  /** Publishes the bus took: the watchdog's evidence that it is up (redrives.ts, `sweep`). */
+  private accepted = 0;
   private settle: () => void = () => undefined;
   /**
    * Settles once the first try to lead is over: leading, with the runs in flight re-driven (or
@@ -129,6 +138,7 @@ export class Dispatcher {
       runs: this.runs,
       jobs: { replays: (runId, run, pairs) => this.publishReplays(runId, run, pairs), completion: (runId, tenant) => this.publishCompletion(runId, tenant) },
       readPosition: () => this.position,
+      accepted: () => this.accepted,
     });
   }
 
@@ -256,7 +266,7 @@ export class Dispatcher {
 
   private async publishReplays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
     const jobs = pairs.map((n) => this.replayJob(runId, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
+    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
   }
 
   /**
@@ -382,7 +392,7 @@ export class Dispatcher {
   private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {
     const run = this.runs.get(event.data.run_id);
     if (!run?.external) return; // engine runs are scored by the job that replayed them
-    await this.options.bus.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
+    await this.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
   }
 
   private async scored(runId: string, run: TrackedRun, recorded: RecordedEvent): Promise<void> {
@@ -422,6 +432,11 @@ export class Dispatcher {
 
   private async publishCompletion(runId: string, tenant: string): Promise<void> {
     const value: CompletionJob = CompletionJob.parse({ run_id: runId, tenant });
-    await this.options.bus.publish(this.names.completeTopic, [{ key: runId, value }]);
+    await this.publish(this.names.completeTopic, [{ key: runId, value }]);
+  }
+
+  private async publish(topic: string, jobs: Job[]): Promise<void> {
+    await this.options.bus.publish(topic, jobs);
+    this.accepted += 1;
   }
 }
