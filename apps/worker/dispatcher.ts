@@ -93,10 +93,16 @@ export interface DispatcherOptions {
   standbyRetryMs?: number;
   names?: JobNames;
   watchdog?: WatchdogSettings;
+  /**
+   * How long stop() waits for a watchdog round in flight (default 3 s): one held up by a paused
+   * broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace period.
+   */
+  stopWaitMs?: number;
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
 const PUBLISH_CHUNK = 500;
+const DEFAULT_STOP_WAIT_MS = 3_000;
 
 export class Dispatcher {
   private readonly runs = new Map<string, TrackedRun>();
@@ -160,13 +166,32 @@ export class Dispatcher {
     this.settle();
     this.stopTimers();
     await this.loop;
-    await this.sweeping?.catch(() => undefined); // it sees the stop and records nothing more
+    await this.roundOver();
     // Not leading (never led, or lost it): nothing to save or release.
     if (this.leading) {
       await this.save();
       await this.options.checkpoints.release(this.name);
       this.leading = false;
     }
+  }
+
+  /**
+   * The watchdog's round in flight, waited for so long (stopWaitMs): a round cut short sees the
+   * stop (its term ended) and records nothing more, whatever its publish does later.
+   */
+  private async roundOver(): Promise<void> {
+    if (!this.sweeping) return;
+    const waitMs = this.options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const over = await Promise.race([
+      this.sweeping.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (!over) this.options.log.info(`dispatcher: stopped without its watchdog round, still waiting on the job bus or the store after ${waitMs} ms; it records nothing more`);
   }
 
   /** Stands by until it leads, dispatches until the term ends, and again until stopped. */

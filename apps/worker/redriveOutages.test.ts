@@ -4,7 +4,7 @@
 // was re-driven (and its count started over) on each retry, and a completion job the bus
 // refused counted its last pair twice; then, a run whose jobs alone the bus refused (its
 // partition without a leader) kept every run after it from being re-driven, all of them RUNNING
-// for ever.
+// for ever, and stop() waited minutes for a round held up by a paused broker.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
@@ -204,5 +204,37 @@ describe("the watchdog's re-drives through outages", () => {
     expect(errors).toEqual([
       "watchdog: cannot publish jobs, the job bus (broker) is unreachable (Connection error: connect ECONNREFUSED 127.0.0.1:9092): runs r1, r2 not re-driven, which does not count toward failing them; trying again in 30 s",
     ]);
+  });
+
+  it("stop() waits for a round held up by the bus only so long, and the round records nothing after it", async () => {
+    // A paused broker held the round (kafkajs retries, a 30 s request timeout) and stop() with
+    // it, past a SIGTERM's grace period.
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const info: string[] = [];
+    const log = { info: (line: string) => void info.push(line), error: () => undefined };
+    const watchdog = { stallMs: STALL_MS, maxRedrives: 2 };
+    const dispatcher = new Dispatcher({ store, bus, checkpoints: new MemoryCheckpointStore(), clock, ids: testIds, log, watchdog, stopWaitMs: 200 });
+    dispatcher.start();
+    await dispatcher.settled;
+    await seedRun(store);
+    await waitFor(() => replays(bus) === 6);
+    bus.hold();
+    now += STALL_MS;
+    const round = dispatcher.sweep();
+    await waitFor(() => bus.held === 1);
+    try {
+      const began = Date.now();
+      const stopped = await Promise.race([dispatcher.stop().then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2_000))]);
+      expect(stopped).toBe(true);
+      expect(Date.now() - began).toBeLessThan(1_000);
+    } finally {
+      bus.release();
+    }
+    await round;
+    expect(replays(bus)).toBe(12); // the held jobs went out once released ...
+    expect(await types(store)).toEqual(["RunStarted"]); // ... and the stopped dispatcher recorded nothing
+    expect(info).toContain("dispatcher: stopped without its watchdog round, still waiting on the job bus or the store after 200 ms; it records nothing more");
+    expect(info).toContain("run r1: 6 replay jobs published again, not recorded as a re-drive: this dispatcher no longer leads");
   });
 });
