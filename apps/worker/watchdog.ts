@@ -84,7 +84,7 @@ function unpublishableMessage(run: TrackedRun, stallMs: number): string {
   const refusals = run.refusals ?? 0;
   const jobs = run.requested ? "completion job" : `${run.total - run.scored} replay job${run.total - run.scored === 1 ? "" : "s"}`;
   const published = run.redrives ? ` (${run.redrives} other re-drive${run.redrives === 1 ? "" : "s"} went out)` : "";
-  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${refusals} time${refusals === 1 ? "" : "s"}, ${apart(stallMs)} apart, while it took other jobs (the partition they go to may have no leader)${published}; last error: ${run.lastRefusal}`;
+  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${refusals === 1 ? "once" : `${refusals} times, ${apart(stallMs)} apart,`} while it took other jobs (the partition they go to may have no leader)${published}; last error: ${run.lastRefusal}`;
 }
 
 function apart(stallMs: number): string {
