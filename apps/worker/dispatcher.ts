@@ -63,6 +63,13 @@ export interface TrackedRun {
   restarts?: number;
   /** When it was last re-driven, epoch ms: the jobs published again get the stall time. */
   lastRedriveAt?: number;
+  /**
+   * Re-drives since its last progress whose jobs the bus refused while it took other jobs
+   * (redrives.ts, `sweep`), and the error of the last one when that was the last try: they
+   * count toward failing the run as recorded re-drives do.
+   */
+  refusals?: number;
+  lastRefusal?: string;
   /** Pairs with a result (ResultScored); absent for a run tracked by an older checkpoint. */
   scoredPairs?: PairSet;
 }
@@ -86,10 +93,16 @@ export interface DispatcherOptions {
   standbyRetryMs?: number;
   names?: JobNames;
   watchdog?: WatchdogSettings;
+  /**
+   * How long stop() waits for a watchdog round in flight (default 3 s): one held up by a paused
+   * broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace period.
+   */
+  stopWaitMs?: number;
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
 const PUBLISH_CHUNK = 500;
+const DEFAULT_STOP_WAIT_MS = 3_000;
 
 export class Dispatcher {
   private readonly runs = new Map<string, TrackedRun>();
@@ -110,6 +123,8 @@ export class Dispatcher {
   private busy = false;
   /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
   handled = 0;
+  /** Publishes the bus took: the watchdog's evidence that it is up (redrives.ts, `sweep`). */
+  private accepted = 0;
   private settle: () => void = () => undefined;
   /**
    * Settles once the first try to lead is over: leading, with the runs in flight re-driven (or
@@ -129,6 +144,7 @@ export class Dispatcher {
       runs: this.runs,
       jobs: { replays: (runId, run, pairs) => this.publishReplays(runId, run, pairs), completion: (runId, tenant) => this.publishCompletion(runId, tenant) },
       readPosition: () => this.position,
+      accepted: () => this.accepted,
     });
   }
 
@@ -150,13 +166,32 @@ export class Dispatcher {
     this.settle();
     this.stopTimers();
     await this.loop;
-    await this.sweeping?.catch(() => undefined); // it sees the stop and records nothing more
+    await this.roundOver();
     // Not leading (never led, or lost it): nothing to save or release.
     if (this.leading) {
       await this.save();
       await this.options.checkpoints.release(this.name);
       this.leading = false;
     }
+  }
+
+  /**
+   * The watchdog's round in flight, waited for so long (stopWaitMs): a round cut short sees the
+   * stop (its term ended) and records nothing more, whatever its publish does later.
+   */
+  private async roundOver(): Promise<void> {
+    if (!this.sweeping) return;
+    const waitMs = this.options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const over = await Promise.race([
+      this.sweeping.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (!over) this.options.log.info(`dispatcher: stopped without its watchdog round, still waiting on the job bus or the store after ${waitMs} ms; it records nothing more`);
   }
 
   /** Stands by until it leads, dispatches until the term ends, and again until stopped. */
@@ -256,7 +291,7 @@ export class Dispatcher {
 
   private async publishReplays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
     const jobs = pairs.map((n) => this.replayJob(runId, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.options.bus.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
+    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
   }
 
   /**
@@ -382,7 +417,7 @@ export class Dispatcher {
   private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {
     const run = this.runs.get(event.data.run_id);
     if (!run?.external) return; // engine runs are scored by the job that replayed them
-    await this.options.bus.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
+    await this.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
   }
 
   private async scored(runId: string, run: TrackedRun, recorded: RecordedEvent): Promise<void> {
@@ -422,6 +457,11 @@ export class Dispatcher {
 
   private async publishCompletion(runId: string, tenant: string): Promise<void> {
     const value: CompletionJob = CompletionJob.parse({ run_id: runId, tenant });
-    await this.options.bus.publish(this.names.completeTopic, [{ key: runId, value }]);
+    await this.publish(this.names.completeTopic, [{ key: runId, value }]);
+  }
+
+  private async publish(topic: string, jobs: Job[]): Promise<void> {
+    await this.options.bus.publish(topic, jobs);
+    this.accepted += 1;
   }
 }

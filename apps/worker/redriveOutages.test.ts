@@ -2,12 +2,15 @@
 // distributed runs found them: a re-drive that never reached the broker failed the run,
 // overlapping rounds re-drove one stall several times, a start retried while the broker was down
 // was re-driven (and its count started over) on each retry, and a completion job the bus
-// refused counted its last pair twice.
+// refused counted its last pair twice; then, a run whose jobs alone the bus refused (its
+// partition without a leader) kept every run after it from being re-driven, all of them RUNNING
+// for ever, and stop() waited minutes for a round held up by a paused broker.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import type { EventStore } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
+import { Dispatcher } from "./dispatcher.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker, type WorkerRole } from "./startWorker.js";
 import { AGENT_SCRIPT, FlakyBus, runEvents, seedRun, testIds, waitFor } from "./testing.js";
@@ -43,7 +46,14 @@ async function start(store: EventStore, bus: FlakyBus, roles: WorkerRole[], watc
 }
 
 const replays = (bus: FlakyBus) => bus.published[REPLAY_TOPIC]?.length ?? 0;
-const types = async (store: EventStore) => (await runEvents(store, "r1")).map((e) => e.type);
+const types = async (store: EventStore, runId = "r1") => (await runEvents(store, runId)).map((e) => e.type);
+/** Until the dispatcher has read back every event of these runs (re-drives are counted from the log). */
+const caughtUp = (store: EventStore, dispatcher: Dispatcher, runIds: string[]) =>
+  waitFor(async () => dispatcher.handled === (await Promise.all(runIds.map((runId) => runEvents(store, runId)))).flat().length);
+const failure = async (store: EventStore, runId: string) => {
+  const failed = (await runEvents(store, runId)).find((e) => e.type === "RunFailed");
+  return failed?.type === "RunFailed" ? failed.data.message : undefined;
+};
 
 describe("the watchdog's re-drives through outages", () => {
   it("a re-drive the broker refused does not count: a long outage fails no run, and says once that it cannot publish", async () => {
@@ -138,5 +148,93 @@ describe("the watchdog's re-drives through outages", () => {
     expect(errors).toEqual([expect.stringContaining("dispatcher: Connection error: connect ECONNREFUSED 127.0.0.1:9092; resuming in 1 s")]);
     expect(dispatcher.tracked("r1")).toMatchObject({ scored: 6, total: 6, requested: true });
     expect((await types(store)).filter((type) => type === "RunCompletionRequested")).toHaveLength(1);
+  });
+
+  it("a run whose jobs alone the bus refuses is failed after as many stall periods as a re-driven one, saying so; the runs after it are re-driven", async () => {
+    // Replay jobs are keyed by run: a partition with no leader (a dead broker, replication factor
+    // 1) refused r1's every time. r1 was tried first each round, its failure skipped r2, and a
+    // refused re-drive counted nothing: after 10 stall periods both were still RUNNING, logged as
+    // "the job bus (broker) is unreachable".
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const { errors, dispatcher } = await start(store, bus, ["dispatcher"]);
+    await seedRun(store, { runId: "r1" });
+    await seedRun(store, { runId: "r2" });
+    await waitFor(() => replays(bus) === 12);
+    bus.refuse = (topic, jobs) => topic === REPLAY_TOPIC && jobs.some((job) => job.key === "r1");
+    for (let round = 0; round < 10; round++) {
+      now += STALL_MS;
+      await dispatcher.sweep();
+      await caughtUp(store, dispatcher, ["r1", "r2"]);
+    }
+    // r2 as any stalled run: re-driven twice (maxRedrives), then failed.
+    expect(await types(store, "r2")).toEqual(["RunStarted", "RunRedriven", "RunRedriven", "RunFailed"]);
+    expect(await failure(store, "r2")).toContain("no result for 6 of 6 pairs");
+    // r1 in as many stall periods, with what kept its jobs from the bus.
+    expect(await types(store, "r1")).toEqual(["RunStarted", "RunFailed"]);
+    expect(await failure(store, "r1")).toBe(
+      "its 6 replay jobs could not be published: the job bus refused them 2 times, 1 min apart, while it took other jobs (the partition they go to may have no leader); last error: Connection error: connect ECONNREFUSED 127.0.0.1:9092",
+    );
+    expect(replays(bus)).toBe(24);
+    expect(errors.filter((line) => line.includes("unreachable"))).toEqual([]);
+    expect(errors.filter((line) => line.includes("run r1"))).toEqual([
+      "watchdog: the job bus refused the jobs of run r1 while it took other jobs (Connection error: connect ECONNREFUSED 127.0.0.1:9092): counted as re-drive 1 of 2 without progress; trying again in 60 s",
+      "watchdog: the job bus refused the jobs of run r1 while it took other jobs (Connection error: connect ECONNREFUSED 127.0.0.1:9092): counted as re-drive 2 of 2 without progress; trying again in 60 s",
+      expect.stringContaining("run r1 failed by the watchdog: its 6 replay jobs could not be published"),
+    ]);
+  });
+
+  it("an outage of the whole bus still fails no run, however many are stalled", async () => {
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const { errors, dispatcher } = await start(store, bus, ["dispatcher"]);
+    await seedRun(store, { runId: "r1" });
+    await seedRun(store, { runId: "r2" });
+    await waitFor(() => replays(bus) === 12);
+    bus.refuse = () => true;
+    for (let round = 0; round < 10; round++) {
+      now += STALL_MS;
+      await dispatcher.sweep();
+    }
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
+    expect(await types(store, "r2")).toEqual(["RunStarted"]);
+    expect(dispatcher.tracked("r1")).toMatchObject({ redrives: 0 });
+    expect(dispatcher.tracked("r2")).toMatchObject({ redrives: 0 });
+    expect(bus.attempts).toBe(2 + 10 * 2); // the starts', then both runs tried every round
+    expect(errors).toEqual([
+      "watchdog: cannot publish jobs, the job bus (broker) is unreachable (Connection error: connect ECONNREFUSED 127.0.0.1:9092): runs r1, r2 not re-driven, which does not count toward failing them; trying again in 30 s",
+    ]);
+  });
+
+  it("stop() waits for a round held up by the bus only so long, and the round records nothing after it", async () => {
+    // A paused broker held the round (kafkajs retries, a 30 s request timeout) and stop() with
+    // it, past a SIGTERM's grace period.
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const info: string[] = [];
+    const log = { info: (line: string) => void info.push(line), error: () => undefined };
+    const watchdog = { stallMs: STALL_MS, maxRedrives: 2 };
+    const dispatcher = new Dispatcher({ store, bus, checkpoints: new MemoryCheckpointStore(), clock, ids: testIds, log, watchdog, stopWaitMs: 200 });
+    dispatcher.start();
+    await dispatcher.settled;
+    await seedRun(store);
+    await waitFor(() => replays(bus) === 6);
+    bus.hold();
+    now += STALL_MS;
+    const round = dispatcher.sweep();
+    await waitFor(() => bus.held === 1);
+    try {
+      const began = Date.now();
+      const stopped = await Promise.race([dispatcher.stop().then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2_000))]);
+      expect(stopped).toBe(true);
+      expect(Date.now() - began).toBeLessThan(1_000);
+    } finally {
+      bus.release();
+    }
+    await round;
+    expect(replays(bus)).toBe(12); // the held jobs went out once released ...
+    expect(await types(store)).toEqual(["RunStarted"]); // ... and the stopped dispatcher recorded nothing
+    expect(info).toContain("dispatcher: stopped without its watchdog round, still waiting on the job bus or the store after 200 ms; it records nothing more");
+    expect(info).toContain("run r1: 6 replay jobs published again, not recorded as a re-drive: this dispatcher no longer leads");
   });
 });

@@ -8,11 +8,13 @@
 // restart's re-drive is recorded before the process takes jobs: startWorker waits for it).
 // Publishing first: a re-drive whose publish failed (the broker unreachable) is not recorded,
 // so an outage of the bus fails no run; a process that dies between publishing and recording
-// leaves an uncounted re-drive, whose jobs are harmless duplicates.
+// leaves an uncounted re-drive, whose jobs are harmless duplicates. A run whose jobs alone the
+// bus refuses while it takes others' (their partition without a leader) is counted and failed
+// all the same, from memory: see `sweep`.
 import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import { comparePositions } from "@verdict/infra/eventstore";
 import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
-import { restartAction, stallMsOf, sweepEveryMs, watchdogAction } from "./watchdog.js";
+import { DEFAULT_MAX_REDRIVES, restartAction, stallMsOf, sweepEveryMs, triesOf, watchdogAction } from "./watchdog.js";
 
 type RedriveCause = "restart" | "watchdog";
 
@@ -45,6 +47,8 @@ export interface RedriveOptions extends Pick<DispatcherOptions, "store" | "clock
   jobs: RunJobs;
   /** Where the dispatcher has read the log to (null: nothing read yet). */
   readPosition: () => LogPosition | null;
+  /** How many publishes of the dispatcher's jobs the bus took so far: whether it is up (`sweep`). */
+  accepted: () => number;
 }
 
 export class Redrives {
@@ -76,44 +80,69 @@ export class Redrives {
 
   /**
    * The watchdog's round (see watchdog.ts): re-drives stalled runs, fails those re-driven enough.
-   * While the bus cannot be published to, stalled runs are not re-driven and nothing is counted:
-   * the first failed publish ends the round's re-drives (each would wait on the broker in turn),
-   * and the round logs one line saying so. A round whose term ended records nothing more.
+   * Every stalled run is tried, in every round: a publish failing for one run says nothing of the
+   * next one's (replay jobs are keyed by run, so one run's partition may have no leader while
+   * the others' take jobs). A run whose jobs were refused is counted only on evidence that the
+   * bus itself is up, as the round ends:
+   * - some publish of this dispatcher succeeded while the round ran (another run's re-drive, a
+   *   start's or a completion's jobs): only the refused runs' jobs are refused. Each refused run
+   *   is counted as re-driven (`refusals`, toward the same maxRedrives as RunRedriven) and waits
+   *   a stall time before its next try, so after as many stall periods as a re-driven run it is
+   *   failed saying its jobs could not be published, with the last error; it is not stranded;
+   * - no publish succeeded (a broker stopped, or paused): nothing is counted and the runs are
+   *   tried again next round, so an outage of the whole bus fails no run. The round logs one
+   *   line saying so. A run alone in flight whose partition has no leader waits, so, until some
+   *   other publish succeeds.
+   * A round whose term ended records nothing more, and counts nothing.
    */
   async sweep(ended: TermEnded = never): Promise<void> {
     const now = this.options.clock.now().getTime();
-    const unpublished: string[] = [];
-    let busError: Error | null = null;
+    const acceptedBefore = this.options.accepted();
+    const refused: JobsNotPublished[] = [];
     try {
       for (const [runId, run] of [...this.options.runs]) {
         if (ended()) return;
         const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
         if (action.kind === "redrive") {
-          if (busError) {
-            unpublished.push(runId);
-            continue;
-          }
           try {
             await this.publishAgain(runId, run, "watchdog", ended);
           } catch (error) {
             if (!(error instanceof JobsNotPublished)) throw error;
-            busError = error.error;
-            unpublished.push(runId);
+            refused.push(error);
           }
         } else if (action.kind === "fail") {
           await this.failStalled(runId, run, action.message, ended);
         }
       }
     } finally {
-      if (busError) this.options.log.error(this.unpublishedLine(unpublished, busError));
+      if (refused.length > 0 && !ended()) {
+        if (this.options.accepted() > acceptedBefore) for (const refusal of refused) this.refusedAlone(refusal);
+        else this.options.log.error(this.unpublishedLine(refused.map((r) => r.runId), refused[refused.length - 1].error));
+      }
     }
+  }
+
+  /** A re-drive whose jobs the bus refused while it took others': counted, the run waits a stall time. */
+  private refusedAlone({ runId, error }: JobsNotPublished): void {
+    const run = this.options.runs.get(runId);
+    if (!run) return; // it ended meanwhile
+    run.refusals = (run.refusals ?? 0) + 1;
+    run.lastRefusal = error.message;
+    run.lastRedriveAt = this.options.clock.now().getTime();
+    const max = this.options.watchdog?.maxRedrives ?? DEFAULT_MAX_REDRIVES;
+    this.options.log.error(
+      `watchdog: the job bus refused the jobs of run ${runId} while it took other jobs (${error.message}): counted as re-drive ${triesOf(run)} of ${max} without progress; trying again in ${this.every(stallMsOf(this.options.watchdog ?? {}) ?? 0)}`,
+    );
   }
 
   private unpublishedLine(runIds: string[], error: Error): string {
     const runs = runIds.length === 1 ? `run ${runIds[0]}` : `runs ${runIds.slice(0, 3).join(", ")}${runIds.length > 3 ? ` and ${runIds.length - 3} more` : ""}`;
-    const every = sweepEveryMs(stallMsOf(this.options.watchdog ?? {}) ?? 0);
-    const again = every < 1000 ? `${every} ms` : `${Math.round(every / 1000)} s`;
+    const again = this.every(sweepEveryMs(stallMsOf(this.options.watchdog ?? {}) ?? 0));
     return `watchdog: cannot publish jobs, the job bus (broker) is unreachable (${error.message}): ${runs} not re-driven, which does not count toward failing ${runIds.length === 1 ? "it" : "them"}; trying again in ${again}`;
+  }
+
+  private every(ms: number): string {
+    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
   }
 
   /** Progress as recorded: the same after a restart, which reads the event again. */
@@ -121,6 +150,8 @@ export class Redrives {
     run.lastProgressAt = this.recordedAt(recorded);
     run.redrives = 0;
     run.restarts = 0;
+    run.refusals = 0;
+    run.lastRefusal = undefined;
     run.lastRedriveAt = undefined;
     this.progressAnywhereAt = Math.max(this.progressAnywhereAt ?? -Infinity, run.lastProgressAt);
   }
@@ -159,6 +190,7 @@ export class Redrives {
       throw new JobsNotPublished(runId, error as Error);
     }
     // The jobs published get the stall time, recorded or not; counted when the log brings RunRedriven back.
+    run.lastRefusal = undefined;
     run.lastRedriveAt = this.options.clock.now().getTime();
     const what = run.requested ? "completion job" : `${pending.length} replay jobs`;
     if (ended()) {

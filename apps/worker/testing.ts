@@ -128,12 +128,13 @@ export class RecordingBus implements JobBus {
 }
 
 /**
- * A RecordingBus that refuses publishes while `refuse(topic)` says so, as a broker that is down
- * does, and holds them from `hold()` until `release()`, as one that stopped answering does.
- * `published` records what went out; `attempts` every call, `held` those held.
+ * A RecordingBus that refuses publishes while `refuse(topic, jobs)` says so, as a broker that is
+ * down does (or, by the jobs' key, one whose partition has no leader), and holds them from
+ * `hold()` until `release()`, as one that stopped answering does. `published` records what went
+ * out; `attempts` every call, `held` those held.
  */
 export class FlakyBus extends RecordingBus {
-  refuse: (topic: string) => boolean = () => false;
+  refuse: (topic: string, jobs: readonly Job[]) => boolean = () => false;
   attempts = 0;
   held = 0;
   private gate: { promise: Promise<void>; open: () => void } | null = null;
@@ -155,7 +156,7 @@ export class FlakyBus extends RecordingBus {
       this.held += 1;
       await this.gate.promise;
     }
-    if (this.refuse(topic)) throw new Error("Connection error: connect ECONNREFUSED 127.0.0.1:9092");
+    if (this.refuse(topic, jobs)) throw new Error("Connection error: connect ECONNREFUSED 127.0.0.1:9092");
     await super.publish(topic, jobs);
   }
 }

@@ -20,4 +20,19 @@ describe("watchdogAction", () => {
   it("re-drives first, whatever else progresses", () => {
     expect(watchdogAction({ ...stalled, redrives: 0 }, STALL_MS, settings, STALL_MS - 1)).toEqual({ kind: "redrive" });
   });
+
+  it("fails a run whose jobs the bus refused while others progress: they are queued nowhere", () => {
+    const refused: TrackedRun = { ...stalled, redrives: 1, refusals: 1, lastRefusal: "This server is not the leader for that topic-partition" };
+    expect(watchdogAction({ ...refused, refusals: 0 }, STALL_MS * 3, settings)).toEqual({ kind: "redrive" });
+    expect(watchdogAction(refused, STALL_MS * 3, settings, STALL_MS * 3 - 1)).toEqual({
+      kind: "fail",
+      message:
+        "its 3 replay jobs could not be published: the job bus refused them once while it took other jobs (the partition they go to may have no leader) (1 other re-drive went out); last error: This server is not the leader for that topic-partition",
+    });
+    // Published at its last try: a stalled run as any other, its refusals said.
+    expect(watchdogAction({ ...refused, lastRefusal: undefined }, STALL_MS * 3, settings)).toMatchObject({
+      kind: "fail",
+      message: expect.stringContaining("after 1 re-drive 1 min apart (and 1 the job bus refused)"),
+    });
+  });
 });

@@ -50,10 +50,19 @@ export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogS
   if (run.lastProgressAt === undefined) return { kind: "wait" };
   // A re-drive gives the jobs published again the stall time to show progress.
   if (now - Math.max(run.lastProgressAt, run.lastRedriveAt ?? -Infinity) < stallMs) return { kind: "wait" };
-  const redrives = run.redrives ?? 0;
-  if (redrives < (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES)) return { kind: "redrive" };
+  if (triesOf(run) < (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES)) return { kind: "redrive" };
+  // Jobs the bus refused are queued nowhere: other runs' progress does not mean they wait their turn.
+  if (run.lastRefusal !== undefined) return { kind: "fail", message: unpublishableMessage(run, stallMs) };
   if (progressAnywhereAt !== undefined && now - progressAnywhereAt < stallMs) return { kind: "wait" }; // the workers are busy, not gone
-  return { kind: "fail", message: stalledMessage(run, redrives, stallMs) };
+  return { kind: "fail", message: stalledMessage(run, run.redrives ?? 0, stallMs) };
+}
+
+/**
+ * Re-drives without progress that count toward failing the run: those recorded (RunRedriven),
+ * and those whose jobs the bus refused while it took other jobs (redrives.ts, `sweep`).
+ */
+export function triesOf(run: TrackedRun): number {
+  return (run.redrives ?? 0) + (run.refusals ?? 0);
 }
 
 /**
@@ -67,15 +76,28 @@ export function restartAction(run: TrackedRun, now: number, settings: WatchdogSe
   const action = watchdogAction(run, now, settings, progressAnywhereAt);
   if (action.kind === "fail") return action;
   const counting = stallMsOf(settings) !== null && !(run.external && !run.requested);
-  return counting && (run.redrives ?? 0) >= (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES) ? { kind: "wait" } : { kind: "redrive" };
+  return counting && triesOf(run) >= (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES) ? { kind: "wait" } : { kind: "redrive" };
+}
+
+/** A run whose last re-drive the bus refused while it took other jobs: its jobs never went out. */
+function unpublishableMessage(run: TrackedRun, stallMs: number): string {
+  const refusals = run.refusals ?? 0;
+  const jobs = run.requested ? "completion job" : `${run.total - run.scored} replay job${run.total - run.scored === 1 ? "" : "s"}`;
+  const published = run.redrives ? ` (${run.redrives} other re-drive${run.redrives === 1 ? "" : "s"} went out)` : "";
+  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${refusals === 1 ? "once" : `${refusals} times, ${apart(stallMs)} apart,`} while it took other jobs (the partition they go to may have no leader)${published}; last error: ${run.lastRefusal}`;
+}
+
+function apart(stallMs: number): string {
+  const minutes = Math.round(stallMs / 60_000);
+  return minutes >= 1 ? `${minutes} min` : `${stallMs} ms`;
 }
 
 function stalledMessage(run: TrackedRun, redrives: number, stallMs: number): string {
-  const minutes = Math.round(stallMs / 60_000);
   const restarts = run.restarts ?? 0;
+  const refused = run.refusals ? ` (and ${run.refusals} the job bus refused)` : "";
   const waited = restarts
-    ? `${redrives} re-drive${redrives === 1 ? "" : "s"} without progress, ${restarts} of them after a restart (a worker may be crashing on one of these pairs)`
-    : `${redrives} re-drive${redrives === 1 ? "" : "s"} ${minutes >= 1 ? `${minutes} min` : `${stallMs} ms`} apart`;
+    ? `${redrives} re-drive${redrives === 1 ? "" : "s"} without progress${refused}, ${restarts} of them after a restart (a worker may be crashing on one of these pairs)`
+    : `${redrives} re-drive${redrives === 1 ? "" : "s"} ${apart(stallMs)} apart${refused}`;
   if (run.requested) return `the run's completion did not finish after ${waited}: its completion job was lost or keeps failing`;
   return `no result for ${run.total - run.scored} of ${run.total} pairs${pendingNames(run)} after ${waited}: their replay jobs were lost or never finish`;
 }
