@@ -81,8 +81,8 @@ it("a leader whose session a network starts black-holing logs the loss within it
 
     proxy.blackHole();
     const started = Date.now();
-    await waitFor(() => errors.some((e) => e.includes("dispatcher hole-lead lost its leadership (the session did not answer its check")), 3_000);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    await waitFor(() => errors.some((e) => e.includes("dispatcher hole-lead lost its leadership (the session did not answer its check")), 5_000);
+    expect(Date.now() - started).toBeLessThan(2_500); // 4 x VERDICT_PG_SESSION_CHECK_MS (800 ms), with room for a loaded machine
     await waitFor(() => standby.isLeading, 5_000);
     expect(dispatcher.isLeading).toBe(false);
   } finally {

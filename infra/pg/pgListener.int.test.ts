@@ -36,8 +36,8 @@ it("a LISTEN session a network starts black-holing is dropped within its check",
     expect(listener.listening).toBe(true);
     proxy.blackHole();
     const started = Date.now();
-    await waitFor(() => !listener.listening, 3_000);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    await waitFor(() => !listener.listening, 5_000);
+    expect(Date.now() - started).toBeLessThan(2_500); // 4 x sessionCheckMs (800 ms), with room for a loaded machine
   } finally {
     await listener.stop();
     await pool.end();

@@ -15,8 +15,8 @@ export interface PgSettings {
   keepAliveIdleMs: number;
   /**
    * Sessions that hold something while idle are checked this often with a `SELECT 1` that must
-   * answer within the same time: a session that does not is dropped (a lost lock, a LISTEN
-   * opened again). VERDICT_PG_SESSION_CHECK_MS.
+   * answer within 3 times this: a session that does not is dropped (a lost lock, a LISTEN opened
+   * again), about 4 times this after it went silent (sessionCheck.ts). VERDICT_PG_SESSION_CHECK_MS.
    */
   sessionCheckMs: number;
 }

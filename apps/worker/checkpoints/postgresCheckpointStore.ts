@@ -100,8 +100,9 @@ export class PostgresCheckpointStore implements CheckpointStore {
    * while it is checked out, so this one gets its own: without it, a session the server ends
    * (restart, pg_terminate_backend, network) raises an `error` nobody listens to and Node ends
    * the process. Already leading `name`, returns true and keeps the first `onLost`. While held,
-   * the session is checked every VERDICT_PG_SESSION_CHECK_MS: one that does not answer in time
-   * is a loss too (its socket is destroyed, which also ends the session when the network is back).
+   * the session is checked every VERDICT_PG_SESSION_CHECK_MS: one that does not answer within 3
+   * times that is a loss too, found about 4 times that after it went silent (its socket is
+   * destroyed, which also ends the session when the network is back).
    */
   async acquire(name: string, onLost?: (error: Error) => void): Promise<boolean> {
     if (this.leases.has(name)) return true;
