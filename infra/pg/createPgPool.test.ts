@@ -41,7 +41,11 @@ it("pool.connect() fails the same way, and the pool's connections have TCP keepa
     const error = (await within(pool.connect(), 3_000).then(() => null, (e: unknown) => e)) as Error;
     expect(error?.message).toContain(`PostgreSQL at 127.0.0.1:${hole.port}/x3_nowhere`);
     expect(error.message).not.toContain("S3cret");
-    expect(pool.options).toMatchObject({ keepAlive: true, keepAliveInitialDelayMillis: DEFAULT_PG_SETTINGS.keepAliveIdleMs, connectionTimeoutMillis: 300 });
+    // The timeout is each new client's own: the pool's would also limit the wait for a free client.
+    expect(pool.options).toMatchObject({ keepAlive: true, keepAliveInitialDelayMillis: DEFAULT_PG_SETTINGS.keepAliveIdleMs, connectionTimeoutMillis: 0 });
+    const client = new (pool as unknown as { Client: new (options: object) => { password?: string; _connectionTimeoutMillis: number } }).Client(pool.options);
+    expect(client._connectionTimeoutMillis).toBe(300);
+    expect(client.password).toBe("S3cret"); // pg-pool keeps it non-enumerable: the copy keeps it
   } finally {
     await pool.end();
   }

@@ -50,17 +50,33 @@ type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefi
 /**
  * A pg Pool (loaded lazily, see infra/lazy) with `keepPoolAlive` applied, TCP keepalive on every
  * connection and a connect timeout (`settings`, from the environment unless given); a connection
- * that cannot be opened fails with an error naming the host. `config` may override any of them.
+ * that cannot be opened fails with an error naming the host. `config` may override any of them
+ * (`connectionTimeoutMillis` is the connect timeout).
+ *
+ * The timeout is the pg Client's own, so it times a new connection's connect (TCP, TLS, login)
+ * and nothing else. The pg Pool's `connectionTimeoutMillis` would also limit how long a query
+ * waits for a free client when every connection is busy: a busy but healthy database would then
+ * fail queries as unreachable. Waiting for a client has no deadline here, as before timeouts.
  */
 export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSettingsFromEnv()): pg.Pool {
-  const pool = new (loadPg().Pool)({
+  const { connectionTimeoutMillis: timeoutMs = settings.connectTimeoutMs, ...rest } = config;
+  const Pg = loadPg();
+  const Base = (config.Client ?? Pg.Client) as typeof pg.Client;
+  class TimedClient extends Base {
+    constructor(options: pg.ClientConfig) {
+      // A copy with every property as it is: pg-pool keeps the password non-enumerable.
+      const own = Object.defineProperties({}, Object.getOwnPropertyDescriptors(options ?? {})) as pg.ClientConfig;
+      super(Object.assign(own, { connectionTimeoutMillis: timeoutMs }));
+    }
+  }
+  const pool = new Pg.Pool({
     keepAlive: true,
     keepAliveInitialDelayMillis: settings.keepAliveIdleMs,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    ...config,
+    ...rest,
+    connectionTimeoutMillis: 0, // no deadline on waiting for a free client
+    Client: TimedClient as unknown as pg.PoolConfig["Client"],
   });
   const where = poolWhere(config);
-  const timeoutMs = pool.options.connectionTimeoutMillis ?? settings.connectTimeoutMs;
   // pool.query goes through pool.connect too, so this names the host for both.
   const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
   pool.connect = ((callback?: ConnectCallback) => {
@@ -73,5 +89,6 @@ export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSet
 export { PgListener, type PgListenerOptions } from "./pgListener.js";
 export { isConnectionLoss } from "./connectionLoss.js";
 export { checkSession, destroyClient, type SessionCheck, type SessionCheckOptions } from "./sessionCheck.js";
-export { DEFAULT_PG_SETTINGS, PG_SETTING_VARIABLES, PgSettingsError, pgSettingsFromEnv, serverKeepaliveSql, type PgSettings } from "./settings.js";
+export { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
+export { DEFAULT_PG_SETTINGS, PG_SETTING_VARIABLES, PgSettingsError, pgSettingsFromEnv, serverKeepaliveStatements, type PgSettings } from "./settings.js";
 export { whereOf } from "./where.js";

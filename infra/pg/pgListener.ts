@@ -5,7 +5,8 @@
 // server for TCP keepalives so the server ends it too (settings.ts).
 import type pg from "pg";
 import { checkSession, destroyClient, type SessionCheck } from "./sessionCheck.js";
-import { pgSettingsFromEnv, serverKeepaliveSql, type PgSettings } from "./settings.js";
+import { applyServerSettings } from "./serverSettings.js";
+import { pgSettingsFromEnv, serverKeepaliveStatements, type PgSettings } from "./settings.js";
 
 export interface PgListenerOptions {
   /** Where the LISTEN connection comes from: it keeps one client of this pool checked out. */
@@ -22,6 +23,13 @@ export interface PgListenerOptions {
   reconnectMs?: number;
   /** Keepalive and the session's check (default: from the environment, VERDICT_PG_*). */
   settings?: Pick<PgSettings, "keepAliveIdleMs" | "sessionCheckMs">;
+  /** The session's settings, sent before LISTEN (default: the server's keepalive, serverKeepaliveStatements). */
+  serverSettings?: readonly string[];
+  /**
+   * Told when the server refuses one of them (unknown parameter, permission): LISTEN goes on
+   * without it (default: a warning on stderr, once per process).
+   */
+  onServerSettingRefused?(message: string): void;
 }
 
 const RECONNECT_MS = 1_000;
@@ -74,8 +82,10 @@ export class PgListener {
       own.on("notification", (message) => {
         if (message.channel === this.options.channel) this.options.onNotification(message.payload);
       });
-      // One simple query: the server's keepalive for this session, then LISTEN.
-      await own.query(`${serverKeepaliveSql(this.#settings)}; LISTEN ${this.options.channel}`);
+      // The server's keepalive for this session, one statement each: a refused setting is
+      // skipped. LISTEN is a statement of its own, and its failure fails this attempt.
+      await applyServerSettings(own, this.options.serverSettings ?? serverKeepaliveStatements(this.#settings), this.options.onServerSettingRefused);
+      await own.query(`LISTEN ${this.options.channel}`);
     } catch (error) {
       client?.release(true);
       if (client) destroyClient(client);

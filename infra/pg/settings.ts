@@ -15,8 +15,8 @@ export interface PgSettings {
   keepAliveIdleMs: number;
   /**
    * Sessions that hold something while idle are checked this often with a `SELECT 1` that must
-   * answer within the same time: a session that does not is dropped (a lost lock, a LISTEN
-   * opened again). VERDICT_PG_SESSION_CHECK_MS.
+   * answer within 3 times this: a session that does not is dropped (a lost lock, a LISTEN opened
+   * again), about 4 times this after it went silent (sessionCheck.ts). VERDICT_PG_SESSION_CHECK_MS.
    */
   sessionCheckMs: number;
 }
@@ -58,14 +58,16 @@ export function pgSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PgSetti
  * after keepAliveIdleMs of silence, every keepAliveIdleMs after, and ends the session after 3
  * unanswered probes (about 4 x keepAliveIdleMs); tcp_user_timeout ends it as soon when data it
  * sent (a NOTIFY) stays unacknowledged. Ending the session releases its advisory locks, so a
- * standby can lead. Over a Unix socket PostgreSQL ignores them.
+ * standby can lead. Over a Unix socket PostgreSQL ignores them. One statement each, to be sent
+ * one at a time (applyServerSettings): tcp_user_timeout needs PostgreSQL 12, and a server may
+ * refuse any of them; a refused one must not take the others, or what follows, with it.
  */
-export function serverKeepaliveSql(settings: Pick<PgSettings, "keepAliveIdleMs">): string {
+export function serverKeepaliveStatements(settings: Pick<PgSettings, "keepAliveIdleMs">): string[] {
   const seconds = Math.max(1, Math.ceil(settings.keepAliveIdleMs / 1000));
   return [
     `SET tcp_keepalives_idle = ${seconds}`,
     `SET tcp_keepalives_interval = ${seconds}`,
     "SET tcp_keepalives_count = 3",
     `SET tcp_user_timeout = ${seconds * 4 * 1000}`,
-  ].join("; ");
+  ];
 }

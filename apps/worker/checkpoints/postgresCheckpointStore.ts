@@ -7,7 +7,17 @@
 // session asks the server for TCP keepalives, so the server ends it, and frees the lock for a
 // standby, instead of keeping it until the operating system's keepalive (hours).
 import type pg from "pg";
-import { checkSession, createPgPool, destroyClient, keepPoolAlive, pgSettingsFromEnv, serverKeepaliveSql, type PgSettings, type SessionCheck } from "@verdict/infra/pg";
+import {
+  applyServerSettings,
+  checkSession,
+  createPgPool,
+  destroyClient,
+  keepPoolAlive,
+  pgSettingsFromEnv,
+  serverKeepaliveStatements,
+  type PgSettings,
+  type SessionCheck,
+} from "@verdict/infra/pg";
 import { positionFromJson, positionToJson, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
 
 // Two workers starting at once on a fresh database would race on CREATE TABLE IF NOT EXISTS
@@ -30,6 +40,13 @@ export interface PostgresCheckpointStoreOptions {
   pool?: pg.Pool;
   /** Connect timeout, keepalive and the lease's check (default: from the environment, VERDICT_PG_*). */
   settings?: PgSettings;
+  /** The lock session's settings, sent before the lock is taken (default: the server's keepalive, serverKeepaliveStatements). */
+  serverSettings?: readonly string[];
+  /**
+   * Told when the server refuses one of them (unknown parameter, permission): the lock is taken
+   * without it (default: a warning on stderr, once per process).
+   */
+  onServerSettingRefused?(message: string): void;
 }
 
 /** A held lock: its client, and how to take this store's listeners off it. */
@@ -46,13 +63,15 @@ export class PostgresCheckpointStore implements CheckpointStore {
     private readonly pool: pg.Pool,
     private readonly ownsPool: boolean,
     private readonly settings: PgSettings,
+    private readonly serverSettings: readonly string[],
+    private readonly onServerSettingRefused: ((message: string) => void) | undefined,
   ) {}
 
   static async create(options: PostgresCheckpointStoreOptions): Promise<PostgresCheckpointStore> {
     if (!options.pool && !options.connectionString) throw new Error("PostgresCheckpointStore: set connectionString (DATABASE_URL) or pass a pool");
     const settings = options.settings ?? pgSettingsFromEnv();
     const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: 3 }, settings);
-    const store = new PostgresCheckpointStore(pool, !options.pool, settings);
+    const store = new PostgresCheckpointStore(pool, !options.pool, settings, options.serverSettings ?? serverKeepaliveStatements(settings), options.onServerSettingRefused);
     await store.migrate();
     return store;
   }
@@ -81,8 +100,9 @@ export class PostgresCheckpointStore implements CheckpointStore {
    * while it is checked out, so this one gets its own: without it, a session the server ends
    * (restart, pg_terminate_backend, network) raises an `error` nobody listens to and Node ends
    * the process. Already leading `name`, returns true and keeps the first `onLost`. While held,
-   * the session is checked every VERDICT_PG_SESSION_CHECK_MS: one that does not answer in time
-   * is a loss too (its socket is destroyed, which also ends the session when the network is back).
+   * the session is checked every VERDICT_PG_SESSION_CHECK_MS: one that does not answer within 3
+   * times that is a loss too, found about 4 times that after it went silent (its socket is
+   * destroyed, which also ends the session when the network is back).
    */
   async acquire(name: string, onLost?: (error: Error) => void): Promise<boolean> {
     if (this.leases.has(name)) return true;
@@ -107,7 +127,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
     client.on("end", onEnd);
     try {
       // Set before the lock is taken: the server must be able to end a session it cannot reach.
-      await client.query(serverKeepaliveSql(this.settings));
+      // One a server refuses (unknown, not allowed) is skipped: leading without it beats never.
+      await applyServerSettings(client, this.serverSettings, this.onServerSettingRefused);
       const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
       if (rows[0]?.ok) {
         this.leases.set(name, { client, detach });
