@@ -25,6 +25,30 @@ export function destroyClient(client: pg.ClientBase): void {
 }
 
 /**
+ * Runs `work` (a few short queries on `client`) with a deadline: past it the client's socket is
+ * destroyed, so a query in flight on a black-holed connection fails instead of waiting for the
+ * operating system to give up (~15 minutes), and the error says what did not answer in time. For
+ * short work on a session checked as above, taken from a pool: a pooled connection the network
+ * cut while it was idle answers nothing, and no connect timeout applies to it.
+ */
+export async function withSessionDeadline<T>(client: pg.ClientBase, deadlineMs: number, what: string, work: () => Promise<T>): Promise<T> {
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    destroyClient(client);
+  }, deadlineMs);
+  timer.unref();
+  try {
+    return await work();
+  } catch (error) {
+    if (!expired) throw error;
+    throw Object.assign(new Error(`${what}: the session did not answer within ${deadlineMs} ms (${SESSION_CHECK_DEADLINE_INTERVALS} x VERDICT_PG_SESSION_CHECK_MS)`), { code: "ETIMEDOUT", cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Every `everyMs`, `SELECT 1` on `client` (one at a time) must answer within 3 x `everyMs`; a
  * session that goes silent is found within about 4 x `everyMs` (the next check is sent at most
  * one interval later, then its deadline). When a check does not answer in time (or fails),

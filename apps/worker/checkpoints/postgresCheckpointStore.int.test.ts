@@ -82,6 +82,32 @@ it("a leader whose session a network starts black-holing is told through onLost 
   }
 });
 
+it("a standby whose idle pooled connection a network black-holes is told within the deadline, not stuck for as long as the OS allows", async () => {
+  // Found re-running a database hang: the standby's acquire took an idle pooled connection (no
+  // connect timeout applies) and its queries waited with no deadline, silently, for the whole hang.
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
+  const viaProxy = new URL(database.url);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const holder = await PostgresCheckpointStore.create({ connectionString: database.url, settings: quick });
+  const standby = await PostgresCheckpointStore.create({ connectionString: viaProxy.toString(), settings: quick });
+  try {
+    expect(await holder.acquire("standby-hole")).toBe(true);
+    expect(await standby.acquire("standby-hole")).toBe(false); // its connection now idles in the pool
+    proxy.blackHole();
+    const started = Date.now();
+    const attempt = await standby.acquire("standby-hole").then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    expect(attempt).toBe("taking the leadership lock: the session did not answer within 600 ms (3 x VERDICT_PG_SESSION_CHECK_MS)");
+    expect(Date.now() - started).toBeLessThan(2_500);
+  } finally {
+    await holder.close();
+    await standby.close();
+    await proxy.close();
+  }
+});
+
 it("the session that takes the lock asks the server for TCP keepalives, so the server ends it across a partition", async () => {
   // One connection: the session acquire used (refused the lock, given back) is the one asked.
   const pool = new pg.Pool({ connectionString: database.url, max: 1 });

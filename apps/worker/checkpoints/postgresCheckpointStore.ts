@@ -15,6 +15,8 @@ import {
   keepPoolAlive,
   pgSettingsFromEnv,
   serverKeepaliveStatements,
+  SESSION_CHECK_DEADLINE_INTERVALS,
+  withSessionDeadline,
   type PgSettings,
   type SessionCheck,
 } from "@verdict/infra/pg";
@@ -128,8 +130,13 @@ export class PostgresCheckpointStore implements CheckpointStore {
     try {
       // Set before the lock is taken: the server must be able to end a session it cannot reach.
       // One a server refuses (unknown, not allowed) is skipped: leading without it beats never.
-      await applyServerSettings(client, this.serverSettings, this.onServerSettingRefused);
-      const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
+      // With a deadline: a pooled connection the network cut while idle answers nothing, and a
+      // standby stuck here would never lead (nor say why) for as long as the OS allows.
+      const deadlineMs = this.settings.sessionCheckMs * SESSION_CHECK_DEADLINE_INTERVALS;
+      const { rows } = await withSessionDeadline(client, deadlineMs, "taking the leadership lock", async () => {
+        await applyServerSettings(client, this.serverSettings, this.onServerSettingRefused);
+        return client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
+      });
       if (rows[0]?.ok) {
         this.leases.set(name, { client, detach });
         check = checkSession(client, { everyMs: this.settings.sessionCheckMs, onDead: lost });
