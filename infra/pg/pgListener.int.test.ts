@@ -74,3 +74,29 @@ it("a session setting the server refuses is skipped and told, and LISTEN still h
     await notifier.end();
   }
 });
+
+it("LISTEN on an idle pooled connection a network black-holed fails within its deadline, not after the OS gives up", async () => {
+  // As a standby dispatcher's lock did: the pool hands over an idle connection (no connect
+  // timeout applies), and its settings and LISTEN waited with no deadline.
+  const settings = { ...DEFAULT_PG_SETTINGS, connectTimeoutMs: 1_000, keepAliveIdleMs: 2_000, sessionCheckMs: 200 };
+  const hole = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
+  const url = new URL(database.url);
+  url.host = `127.0.0.1:${hole.port}`;
+  const pool = createPgPool({ connectionString: url.toString(), max: 1 }, settings);
+  const listener = new PgListener({ pool, settings, channel: "idle_hole", reconnectMs: 60_000, onNotification: () => undefined });
+  try {
+    await pool.query("SELECT 1"); // its one connection now idles in the pool
+    hole.blackHole();
+    const started = Date.now();
+    const outcome = await listener.listen().then(
+      () => "listening",
+      (error: Error) => error.message,
+    );
+    expect(outcome).toBe("listening on idle_hole: the session did not answer within 600 ms (3 x VERDICT_PG_SESSION_CHECK_MS)");
+    expect(Date.now() - started).toBeLessThan(2_500);
+  } finally {
+    await listener.stop();
+    await pool.end().catch(() => undefined);
+    await hole.close();
+  }
+});

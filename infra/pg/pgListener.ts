@@ -4,7 +4,7 @@
 // that silently hears nothing any more would leave subscribers without a word), and it asks the
 // server for TCP keepalives so the server ends it too (settings.ts).
 import type pg from "pg";
-import { checkSession, destroyClient, type SessionCheck } from "./sessionCheck.js";
+import { checkSession, destroyClient, SESSION_CHECK_DEADLINE_INTERVALS, withSessionDeadline, type SessionCheck } from "./sessionCheck.js";
 import { applyServerSettings } from "./serverSettings.js";
 import { pgSettingsFromEnv, serverKeepaliveStatements, type PgSettings } from "./settings.js";
 
@@ -83,9 +83,13 @@ export class PgListener {
         if (message.channel === this.options.channel) this.options.onNotification(message.payload);
       });
       // The server's keepalive for this session, one statement each: a refused setting is
-      // skipped. LISTEN is a statement of its own, and its failure fails this attempt.
-      await applyServerSettings(own, this.options.serverSettings ?? serverKeepaliveStatements(this.#settings), this.options.onServerSettingRefused);
-      await own.query(`LISTEN ${this.options.channel}`);
+      // skipped. LISTEN is a statement of its own, and its failure fails this attempt. With the
+      // deadline a leader's lock takes: a pooled connection the network cut while idle answers nothing.
+      const deadlineMs = this.#settings.sessionCheckMs * SESSION_CHECK_DEADLINE_INTERVALS;
+      await withSessionDeadline(own, deadlineMs, `listening on ${this.options.channel}`, async () => {
+        await applyServerSettings(own, this.options.serverSettings ?? serverKeepaliveStatements(this.#settings), this.options.onServerSettingRefused);
+        await own.query(`LISTEN ${this.options.channel}`);
+      });
     } catch (error) {
       client?.release(true);
       if (client) destroyClient(client);
