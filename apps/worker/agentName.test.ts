@@ -18,12 +18,10 @@ import {
   type EventData,
   type EventStore,
 } from "@verdict/domain";
-import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { readPairEvents } from "./pairEvents.js";
 import { reportFromRun } from "./runReport.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
-import { silentLog } from "./workerLog.js";
-import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, runEnded, runEvents, testClock, testIds, waitFor } from "./testing.js";
+import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, runEnded, runEvents, testClock, testIds, testWorkerOptions, waitFor } from "./testing.js";
 
 const ERROR = "agent unreachable: connect ECONNREFUSED 127.0.0.1:1";
 
@@ -46,17 +44,7 @@ afterEach(async () => {
 });
 
 async function start(store: EventStore) {
-  worker = await startWorker({
-    store,
-    bus: new RecordingBus(),
-    runtime: agentFailingGreeting(),
-    judge: null,
-    checkpoints: new MemoryCheckpointStore(),
-    clock: testClock,
-    ids: testIds,
-    log: silentLog,
-    concurrency: 3,
-  });
+  worker = await startWorker(testWorkerOptions(store, new RecordingBus(), { runtime: agentFailingGreeting() }));
 }
 
 const options = { clock: testClock, ids: testIds, context: { tenant: "acme", actor: "user:test" } };

@@ -7,13 +7,12 @@
 // for ever, and stop() waited minutes for a round held up by a paused broker.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import { ScriptedAgent } from "@verdict/infra/agents";
 import type { EventStore } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { Dispatcher } from "./dispatcher.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker, type WorkerRole } from "./startWorker.js";
-import { AGENT_SCRIPT, FlakyBus, runEvents, seedRun, testIds, waitFor } from "./testing.js";
+import { FlakyBus, runEvents, seedRun, testIds, testWorkerOptions, waitFor } from "./testing.js";
 import type { WatchdogSettings } from "./watchdog.js";
 
 const STALL_MS = 60_000;
@@ -29,19 +28,9 @@ afterEach(async () => {
 async function start(store: EventStore, bus: FlakyBus, roles: WorkerRole[], watchdog: WatchdogSettings = { stallMs: STALL_MS, maxRedrives: 2 }) {
   const info: string[] = [];
   const errors: string[] = [];
-  worker = await startWorker({
-    store,
-    bus,
-    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
-    judge: null,
-    checkpoints: new MemoryCheckpointStore(),
-    clock,
-    ids: testIds,
-    log: { info: (line) => void info.push(line), error: (line) => void errors.push(line) },
-    concurrency: 3,
-    roles,
-    watchdog,
-  });
+  worker = await startWorker(
+    testWorkerOptions(store, bus, { clock, log: { info: (line: string) => void info.push(line), error: (line: string) => void errors.push(line) }, roles, watchdog }),
+  );
   return { info, errors, dispatcher: worker.dispatcher! };
 }
 

@@ -17,6 +17,10 @@ import {
   type JobConsumer,
 } from "@verdict/domain";
 import { MemoryJobBus } from "@verdict/infra/jobbus";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { MemoryCheckpointStore } from "./checkpoints/index.js";
+import type { startWorker } from "./startWorker.js";
+import { silentLog } from "./workerLog.js";
 
 let ids = 0;
 export const testIds = { next: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}` };
@@ -159,4 +163,22 @@ export class FlakyBus extends RecordingBus {
     if (this.refuse(topic, jobs)) throw new Error("Connection error: connect ECONNREFUSED 127.0.0.1:9092");
     await super.publish(topic, jobs);
   }
+}
+
+type WorkerOptions = Parameters<typeof startWorker>[0];
+
+/** startWorker's options as the suites start one: the example agent, no judge, memory checkpoints, the test clock and ids, silent, 3 at once; `extra` overrides any. */
+export function testWorkerOptions(store: EventStore, bus: JobBus, extra: Partial<WorkerOptions> = {}): WorkerOptions {
+  return {
+    store,
+    bus,
+    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+    judge: null,
+    checkpoints: new MemoryCheckpointStore(),
+    clock: testClock,
+    ids: testIds,
+    log: silentLog,
+    concurrency: 3,
+    ...extra,
+  };
 }

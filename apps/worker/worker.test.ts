@@ -9,8 +9,7 @@ import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { readWorkerConfig } from "./config.js";
 import { COMPLETE_TOPIC, REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
-import { silentLog } from "./workerLog.js";
-import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, pairEvents, runEnded, runEvents, seedRun, testClock, testIds, waitFor } from "./testing.js";
+import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, pairEvents, runEnded, runEvents, seedRun, testIds, testWorkerOptions, waitFor } from "./testing.js";
 
 const JUDGE_SCRIPT = `
 judge: scripted-judge
@@ -34,18 +33,7 @@ afterEach(async () => {
 });
 
 async function start(store: EventStore, bus: RecordingBus, extra: Partial<Parameters<typeof startWorker>[0]> = {}) {
-  worker = await startWorker({
-    store,
-    bus,
-    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
-    judge: null,
-    checkpoints: new MemoryCheckpointStore(),
-    clock: testClock,
-    ids: testIds,
-    log: silentLog,
-    concurrency: 3,
-    ...extra,
-  });
+  worker = await startWorker(testWorkerOptions(store, bus, extra));
   return worker;
 }
 
