@@ -4,18 +4,26 @@
 import { isDomainError, type EventStore, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { ormDatabase, type SqlDatabase } from "./db/sql.js";
-import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, readProgress, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
-import { comparePositions, countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
+import { countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
 import { checkSameLog, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
-import { projectionState, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
+import { ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
 import { createAnnouncer, runsToAnnounce } from "./progress/announcer.js";
 import { batchesOf } from "./batches.js";
+import { CommittedPosition } from "./committedPosition.js";
+import { projectorRebuild } from "./projectorRebuild.js";
 
 export const DEFAULT_PROJECTOR_NAME = "read-models";
+
+/**
+ * The retry delay when none is given, for the loop and for the announcer's republish. Only the
+ * loop's is turned off by null (`retryDelayMs`): the announcer still republishes a run whose
+ * progress could not be published, or it would stay stale until the run's next batch.
+ */
+const DEFAULT_RETRY_DELAY_MS = 1_000;
 
 export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">> {
   store: EventStore;
@@ -50,7 +58,7 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
   onPublishError?: (error: unknown) => void;
   /**
    * While following, a failed batch (database restarting, connection lost) is retried from the
-   * stored checkpoint after this delay (default 1,000 ms; null stops the loop instead). Domain
+   * stored checkpoint after this delay (default DEFAULT_RETRY_DELAY_MS; null stops the loop instead). Domain
    * errors (an unknown event type, an event that does not parse) always stop it: retrying
    * cannot fix them.
    */
@@ -114,8 +122,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   const applyOptions: ApplyOptions = { name, skipUnknown: options.skipUnknown, onUnknown: options.onUnknown };
   let controller: AbortController | null = null;
   let running: Promise<void> | null = null;
-  let committed: LogPosition | null = null;
-  const waiters = new Set<() => void>();
+  const committed = new CommittedPosition(name);
   const database = readDatabaseOf(options);
   const announcer =
     options.bus &&
@@ -123,8 +130,9 @@ export function createProjector(options: ProjectorOptions): Projector {
       bus: options.bus,
       read: (runIds) => readProgress(database.sql(), runIds),
       onPublishError: options.onPublishError,
-      retryMs: options.retryDelayMs ?? 1_000,
+      retryMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     });
+  const { rebuild, rebuildIfStale } = projectorRebuild({ name, store: options.store, database, batchSize, applyOptions, options, committed, catchUp });
 
   /** The batch in one transaction; refused as a whole, again event by event (projection/rejections.ts). */
   async function applyRejecting(events: RecordedEvent[]): Promise<BatchOutcome> {
@@ -140,8 +148,8 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function apply(events: RecordedEvent[]): Promise<BatchOutcome> {
     const outcome = await applyRejecting(events);
-    if (outcome.checkpoint) committed = outcome.checkpoint;
-    for (const wake of [...waiters]) wake();
+    if (outcome.checkpoint) committed.position = outcome.checkpoint;
+    committed.wakeWaiters();
     options.onBatch?.(outcome);
     await announcer?.publish(outcome.progress);
     return outcome;
@@ -165,7 +173,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   }
 
   async function followWithRetry(signal: AbortSignal): Promise<void> {
-    const delay = options.retryDelayMs === undefined ? 1_000 : options.retryDelayMs;
+    const delay = options.retryDelayMs === undefined ? DEFAULT_RETRY_DELAY_MS : options.retryDelayMs;
     for (;;) {
       try {
         return await follow(signal);
@@ -195,105 +203,6 @@ export function createProjector(options: ProjectorOptions): Projector {
     }
   }
 
-  /**
-   * One transaction: readers keep the old rows until the rebuilt ones commit, and a projector
-   * following the same read database waits on the truncation's lock, then resumes from the
-   * rebuilt checkpoint (every batch compares with the stored one), so nothing is lost or doubled.
-   * A batch the database refuses aborts the transaction; the rebuild starts again and takes that
-   * batch event by event (behind a savepoint each), so the refused event is recorded and passed
-   * over. Only such batches get savepoints: thousands of them in one transaction would slow
-   * every other reader of a PostgreSQL server for as long as the rebuild runs.
-   */
-  async function rebuild(onProgress?: (applied: number) => void, onlyIfStale = false): Promise<number> {
-    if (options.logSharesDatabase) return rebuildBatchByBatch(onProgress);
-    const refusedBatches = new Set<string>();
-    for (;;) {
-      let current: string | null = null;
-      try {
-        const { applied, last, rejected } = await database.transaction(async (sql) => {
-          // Two projectors starting at once on stale read models: the second waits here, then
-          // finds them current (READ COMMITTED) and rebuilds nothing.
-          await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_rebuild:${name}`]);
-          if (onlyIfStale && !(await projectionState(sql, name)).stale) return { applied: 0, last: await readCheckpoint(sql, name), rejected: [] };
-          await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
-          await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
-          await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
-          const refusals: RejectedEvent[] = [];
-          let count = 0;
-          let after: LogPosition | undefined;
-          for (;;) {
-            const events = await options.store.readAll({ after, limit: batchSize });
-            if (events.length === 0) return { applied: count, last: after ?? null, rejected: refusals };
-            current = positionKey(events[0].position);
-            if (refusedBatches.has(current)) {
-              const byEvent = await applyEventByEvent(sql, events, applyOptions);
-              count += byEvent.outcome.applied;
-              refusals.push(...byEvent.rejected);
-            } else {
-              count += (await applyInTransaction(sql, events, applyOptions)).applied;
-            }
-            onProgress?.(count);
-            after = events[events.length - 1].position;
-          }
-        });
-        committed = last;
-        for (const wake of [...waiters]) wake();
-        reportRejections(rejected, options.onReject);
-        return applied;
-      } catch (error) {
-        if (!isRefusal(error) || current === null || refusedBatches.has(current)) throw error;
-        refusedBatches.add(current);
-      }
-    }
-  }
-
-  /**
-   * Read models another projection version made are rebuilt from the log before anything is
-   * applied over them (null: they were current). Never from an empty log: that would empty them.
-   * Embedded (logSharesDatabase), the home's lock keeps any other process out; on PostgreSQL the
-   * rebuild is one transaction, as `projector rebuild`'s, so readers never see half of it.
-   */
-  async function rebuildIfStale(onProgress?: (applied: number) => void): Promise<number | null> {
-    const state = await projectionState(database.sql(), name);
-    if (!state.stale) return null;
-    if ((await options.store.readAll({ limit: 1 })).length === 0) throw new StaleReadModelsOfEmptyLogError(state);
-    options.onStaleProjection?.(state);
-    return rebuild(onProgress, true);
-  }
-
-  async function rebuildBatchByBatch(onProgress?: (applied: number) => void): Promise<number> {
-    await database.transaction(async (sql) => {
-      await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
-      await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
-      await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
-    });
-    committed = null;
-    return catchUp(onProgress);
-  }
-
-  function waitFor(position: LogPosition, timeoutMs = 10_000, readStored = true): Promise<void> {
-    if (committed && comparePositions(committed, position) >= 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (committed && comparePositions(committed, position) >= 0) {
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        }
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`projector ${name} did not reach log position ${position.commit}/${position.prepare} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      waiters.add(check);
-      if (!readStored) return;
-      void checkpoint().then((stored) => {
-        if (stored && (!committed || comparePositions(stored, committed) > 0)) committed = stored;
-        check();
-      }, reject);
-    });
-  }
-
   return {
     start() {
       if (running) return;
@@ -311,15 +220,15 @@ export function createProjector(options: ProjectorOptions): Projector {
       if (loop) await loop;
     },
     catchUp,
-    rebuild: (onProgress) => rebuild(onProgress),
+    rebuild,
     checkpoint,
-    waitFor,
-    committedUpTo: (position, timeoutMs) => waitFor(position, timeoutMs, false),
+    waitFor: (position, timeoutMs = 10_000) => committed.waitFor(position, timeoutMs, checkpoint),
+    committedUpTo: (position, timeoutMs = 10_000) => committed.waitFor(position, timeoutMs, null),
     get running() {
       return running;
     },
     get committed() {
-      return committed;
+      return committed.position;
     },
   };
 }
@@ -327,9 +236,6 @@ export function createProjector(options: ProjectorOptions): Projector {
 /** Errors a retry cannot fix: the loop stops on them. */
 const isForGood = (error: unknown): boolean =>
   error instanceof ReadModelsOfAnotherLogError || error instanceof ProjectionVersionChangedError || error instanceof StaleReadModelsOfEmptyLogError;
-
-/** A log position as a key: the same batch in every attempt of a rebuild starts at the same one. */
-const positionKey = (position: LogPosition): string => `${position.commit}/${position.prepare}`;
 
 function readDatabaseOf(options: ProjectorOptions): SqlDatabase {
   if (options.database) return options.database;

@@ -1,18 +1,15 @@
-// The worker's job bus on Kafka: publishing (and topic creation) is the shared KafkaJobBus's, but
-// jobs are consumed a batch at a time (kafkajs eachBatch) with up to `window` of a partition's
-// jobs in flight, instead of one message per partition at a time. Replay jobs are keyed by run
-// id, so a whole run sits in one partition: one job at a time there meant one pair at a time for
-// the run, whatever the number of workers. Offsets still only move past a job after its handler
-// resolved, and only over a prefix of finished jobs (a job that fails stops the batch; it and
-// the jobs after it are delivered again), so "commit only after the append" holds.
+// The worker's job bus on Kafka: publishing and topic creation are the shared KafkaJobBus's, and
+// so are the consumer's session and heartbeat settings, but jobs are consumed a batch at a time
+// (kafkajs eachBatch) with up to `window` of a partition's jobs in flight, instead of one message
+// per partition at a time. Replay jobs are keyed by run id, so a whole run sits in one partition:
+// one job at a time there meant one pair at a time for the run, whatever the number of workers.
+// Offsets still only move past a job after its handler resolved, and only over a prefix of
+// finished jobs (a job that fails stops the batch; it and the jobs after it are delivered again),
+// so "commit only after the append" holds.
 import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
-import { KafkaJobBus, KafkaLogging, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
+import { HEARTBEAT_INTERVAL_MS, KafkaJobBus, KafkaLogging, SESSION_TIMEOUT_MS, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
 import { DeliveryAttempts } from "./deliveryAttempts.js";
-
-/** How long the group coordinator waits for a heartbeat before it evicts a member. */
-export const SESSION_TIMEOUT_MS = 10_000;
-const HEARTBEAT_INTERVAL_MS = 1_000;
 
 export class KafkaBatchJobBus implements JobBus {
   private readonly kafka: Kafka;
@@ -21,7 +18,7 @@ export class KafkaBatchJobBus implements JobBus {
   /** Shared with the publisher: one outage is one line (kafkaLogging.ts). */
   readonly logging: KafkaLogging;
 
-  constructor(private readonly options: KafkaJobBusOptions) {
+  constructor(options: KafkaJobBusOptions) {
     this.logging = options.logging ?? new KafkaLogging(options.brokers, options);
     this.publisher = new KafkaJobBus({ ...options, logging: this.logging });
     this.kafka = this.logging.client(options.clientId ?? "verdict", options.retry);
@@ -32,7 +29,7 @@ export class KafkaBatchJobBus implements JobBus {
   }
 
   async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
-    await this.ensureTopic(topic);
+    await this.publisher.ensureTopic(topic);
     const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
     this.consumers.add(consumer);
     this.logging.watch(consumer);
@@ -87,24 +84,6 @@ export class KafkaBatchJobBus implements JobBus {
     await Promise.all([...this.consumers].map((consumer) => consumer.disconnect()));
     this.consumers.clear();
     await this.publisher.close();
-  }
-
-  private readonly ensured = new Set<string>();
-
-  /** Same as KafkaJobBus: a topic this bus consumes exists with the configured partitions. */
-  private async ensureTopic(topic: string): Promise<void> {
-    if (this.ensured.has(topic)) return;
-    const admin = this.kafka.admin();
-    this.logging.watch(admin);
-    await admin.connect();
-    try {
-      if (!(await admin.listTopics()).includes(topic)) {
-        await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: this.options.partitions ?? 6, replicationFactor: 1 }] });
-      }
-    } finally {
-      await admin.disconnect();
-    }
-    this.ensured.add(topic);
   }
 }
 

@@ -5,7 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DeliveredJob } from "@verdict/domain";
-import { KafkaBatchJobBus, SESSION_TIMEOUT_MS } from "./kafkaBatchBus.js";
+import { SESSION_TIMEOUT_MS } from "@verdict/infra/jobbus";
+import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 
 const brokers = (process.env.KAFKA_BROKERS ?? "127.0.0.1:9092").split(",");
 const bus = new KafkaBatchJobBus({ brokers, partitions: 1 });

@@ -7,6 +7,11 @@ import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@ve
 import { decodeMessage } from "./decodeMessage.js";
 import { KafkaLogging, type KafkaLoggingOptions } from "./kafkaLogging.js";
 
+/** How long the group coordinator waits for a heartbeat before it evicts a member. */
+export const SESSION_TIMEOUT_MS = 10_000;
+/** How often a consumer heartbeats: well inside SESSION_TIMEOUT_MS. */
+export const HEARTBEAT_INTERVAL_MS = 1_000;
+
 export interface KafkaJobBusOptions extends KafkaLoggingOptions {
   brokers: string[];
   clientId?: string;
@@ -44,7 +49,7 @@ export class KafkaJobBus implements JobBus {
 
   async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
     await this.ensureTopic(topic);
-    const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+    const consumer = this.kafka.consumer({ groupId: options.group, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
     this.consumers.add(consumer);
     this.logging.watch(consumer);
     await consumer.connect();
@@ -86,7 +91,11 @@ export class KafkaJobBus implements JobBus {
     return this.producer;
   }
 
-  private async ensureTopic(topic: string): Promise<void> {
+  /**
+   * The topic exists, with the configured partitions when this bus creates it; checked once per
+   * topic for this bus. Public for buses that consume their own way but publish through this one.
+   */
+  async ensureTopic(topic: string): Promise<void> {
     if (this.ensuredTopics.has(topic)) return;
     const admin = this.kafka.admin();
     this.logging.watch(admin);

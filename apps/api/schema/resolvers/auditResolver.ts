@@ -5,14 +5,12 @@ import { comparisonInModelOrder } from "@verdict/domain";
 import type { Result } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
-import { resultStatusOf, RunStatus } from "../types/enums.js";
+import { resultStatusOf, runStatusOf } from "../types/enums.js";
 import { RunAudit, RunDiff, type GradeAudit, type PairChange } from "../types/report.js";
 import { auditEvent } from "./auditEvents.js";
 import { importedGrades, importedVerdict } from "./importedAudit.js";
 import { runHistory } from "./runSupport.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
-
-const STATUS = { running: RunStatus.RUNNING, completed: RunStatus.COMPLETED, failed: RunStatus.FAILED } as const;
 
 export function diffRuns(a: string, b: string, before: Result[], after: Result[]): RunDiff {
   const name = (r: Result) => `${r.scenarioKey}\u0000${r.modelLabel}`;
@@ -51,7 +49,7 @@ export class AuditResolver {
   async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
     const history = await runHistory(context, id);
     if (history.imported) {
-      return { runId: id, status: STATUS[history.status], events: history.events.map((event, ordinal) => auditEvent(event, ordinal)), grades: importedGrades(history.imported), verdict: importedVerdict(history.imported) };
+      return { runId: id, status: runStatusOf(history.status), events: history.events.map((event, ordinal) => auditEvent(event, ordinal)), grades: importedGrades(history.imported), verdict: importedVerdict(history.imported) };
     }
     const record = history.record;
     const grades: GradeAudit[] = [];
@@ -76,7 +74,7 @@ export class AuditResolver {
     const labels = record?.started.models.map((m) => m.label) ?? [];
     return {
       runId: id,
-      status: STATUS[history.status],
+      status: runStatusOf(history.status),
       events: history.events.map((event, ordinal) => auditEvent(event, ordinal)),
       grades,
       verdict: verdict || comparison

@@ -4,7 +4,7 @@
 // ranking inputs are the summaries those results give (derivedFromJSON), as the run's
 // `models { summary }` and its report.md have them, not the document's own summary_by_model.
 import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInRecordedOrder, type EventData, type ReportDocument } from "@verdict/domain";
-import { resultStatusOf } from "../types/enums.js";
+import { importedResultStatusOf } from "../types/enums.js";
 import type { GradeAudit, VerdictAudit } from "../types/report.js";
 
 type Doc = Record<string, unknown>;
@@ -29,7 +29,7 @@ export function importedGrades(imported: EventData<"ReportImported">): GradeAudi
     return {
       scenarioKey: text(result.scenario_key) ?? "",
       modelLabel: text(result.label) ?? "",
-      status: resultStatusOf(text(result.status) ?? ""),
+      status: importedResultStatusOf(result.status),
       score: num(result.score),
       scores: isObject(result.scores) ? result.scores : {},
       fault: text(result.fault),

@@ -53,12 +53,31 @@ registerEnumType(FixItemKind, { name: "FixItemKind", description: "FAULT: failur
 registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: judge-defined KPIs (not built yet: judged as LLM)." });
 registerEnumType(OnRemoved, { name: "OnRemoved", description: "What replacing a suite does to scenarios it no longer names." });
 
+/**
+ * A run's status as the read models keep it (upper case) or its history folds it (lower case).
+ * PENDING is still named: a row written before runs started with their own stream may hold it.
+ * Any other value is an internal error for the field, never a status the run does not have.
+ */
 export function runStatusOf(value: string): RunStatus {
-  const upper = value.toUpperCase();
-  if (upper === "COMPLETE") return RunStatus.COMPLETED;
-  return (RunStatus as Record<string, RunStatus>)[upper] ?? RunStatus.PENDING;
+  return enumValueOf(RunStatus, "run status", value);
 }
 
+/** A pair's status as the read models keep it (lower case); any other value is an internal error. */
 export function resultStatusOf(value: string): ResultStatus {
-  return (ResultStatus as Record<string, ResultStatus>)[value.toUpperCase()] ?? ResultStatus.PENDING;
+  return enumValueOf(ResultStatus, "result status", value);
+}
+
+/**
+ * A result's status as an imported report's event records it, read as the projector stores it
+ * (importedRunProjection): reports imported before importReport checked statuses may hold any
+ * value, and all but passed, failed and errored are kept as errored.
+ */
+export function importedResultStatusOf(value: unknown): ResultStatus {
+  return value === "passed" || value === "failed" ? resultStatusOf(value) : ResultStatus.ERRORED;
+}
+
+function enumValueOf<T extends string>(values: Record<string, T>, what: string, value: string): T {
+  const name = value.toUpperCase();
+  if (!Object.hasOwn(values, name)) throw new Error(`unknown ${what} ${JSON.stringify(value)}: not one of ${Object.keys(values).join(", ")}`);
+  return values[name];
 }

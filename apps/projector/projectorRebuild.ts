@@ -1,0 +1,114 @@
+// Rebuilding the read models from the log: the `projector rebuild` command's, and what start()
+// and catchUp() do first when the stored read models are of another projection version.
+import type { EventStore, LogPosition } from "@verdict/domain";
+import type { Sql, SqlDatabase } from "./db/sql.js";
+import { READ_MODEL_TABLES } from "./db/tables.js";
+import { applyInTransaction, type ApplyOptions } from "./projection/applyBatch.js";
+import { readCheckpoint } from "./projection/checkpoint.js";
+import { projectionState, StaleReadModelsOfEmptyLogError } from "./projection/projectionVersion.js";
+import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
+import type { CommittedPosition } from "./committedPosition.js";
+import type { ProjectorOptions } from "./projector.js";
+
+export interface RebuildContext {
+  name: string;
+  store: EventStore;
+  database: SqlDatabase;
+  batchSize: number;
+  applyOptions: ApplyOptions;
+  options: Pick<ProjectorOptions, "logSharesDatabase" | "onReject" | "onStaleProjection">;
+  committed: CommittedPosition;
+  /** Applies the log from the stored checkpoint on: the embedded rebuild's, after clearing. */
+  catchUp: (onProgress?: (applied: number) => void) => Promise<number>;
+}
+
+export interface ProjectorRebuild {
+  rebuild(onProgress?: (applied: number) => void): Promise<number>;
+  rebuildIfStale(onProgress?: (applied: number) => void): Promise<number | null>;
+}
+
+export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
+  const { name, store, database, batchSize, applyOptions, options, committed } = context;
+
+  /**
+   * One transaction: readers keep the old rows until the rebuilt ones commit, and a projector
+   * following the same read database waits on the truncation's lock, then resumes from the
+   * rebuilt checkpoint (every batch compares with the stored one), so nothing is lost or doubled.
+   * A batch the database refuses aborts the transaction; the rebuild starts again and takes that
+   * batch event by event (behind a savepoint each), so the refused event is recorded and passed
+   * over. Only such batches get savepoints: thousands of them in one transaction would slow
+   * every other reader of a PostgreSQL server for as long as the rebuild runs.
+   */
+  async function rebuild(onProgress?: (applied: number) => void, onlyIfStale = false): Promise<number> {
+    if (options.logSharesDatabase) return rebuildBatchByBatch(onProgress);
+    const refusedBatches = new Set<string>();
+    for (;;) {
+      let current: string | null = null;
+      try {
+        const { applied, last, rejected } = await database.transaction(async (sql) => {
+          // Two projectors starting at once on stale read models: the second waits here, then
+          // finds them current (READ COMMITTED) and rebuilds nothing.
+          await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_rebuild:${name}`]);
+          if (onlyIfStale && !(await projectionState(sql, name)).stale) return { applied: 0, last: await readCheckpoint(sql, name), rejected: [] };
+          await clearReadModels(sql, name);
+          const refusals: RejectedEvent[] = [];
+          let count = 0;
+          let after: LogPosition | undefined;
+          for (;;) {
+            const events = await store.readAll({ after, limit: batchSize });
+            if (events.length === 0) return { applied: count, last: after ?? null, rejected: refusals };
+            current = positionKey(events[0].position);
+            if (refusedBatches.has(current)) {
+              const byEvent = await applyEventByEvent(sql, events, applyOptions);
+              count += byEvent.outcome.applied;
+              refusals.push(...byEvent.rejected);
+            } else {
+              count += (await applyInTransaction(sql, events, applyOptions)).applied;
+            }
+            onProgress?.(count);
+            after = events[events.length - 1].position;
+          }
+        });
+        committed.position = last;
+        committed.wakeWaiters();
+        reportRejections(rejected, options.onReject);
+        return applied;
+      } catch (error) {
+        if (!isRefusal(error) || current === null || refusedBatches.has(current)) throw error;
+        refusedBatches.add(current);
+      }
+    }
+  }
+
+  /**
+   * Read models another projection version made are rebuilt from the log before anything is
+   * applied over them (null: they were current). Never from an empty log: that would empty them.
+   * Embedded (logSharesDatabase), the home's lock keeps any other process out; on PostgreSQL the
+   * rebuild is one transaction, as `projector rebuild`'s, so readers never see half of it.
+   */
+  async function rebuildIfStale(onProgress?: (applied: number) => void): Promise<number | null> {
+    const state = await projectionState(database.sql(), name);
+    if (!state.stale) return null;
+    if ((await store.readAll({ limit: 1 })).length === 0) throw new StaleReadModelsOfEmptyLogError(state);
+    options.onStaleProjection?.(state);
+    return rebuild(onProgress, true);
+  }
+
+  async function rebuildBatchByBatch(onProgress?: (applied: number) => void): Promise<number> {
+    await database.transaction((sql) => clearReadModels(sql, name));
+    committed.position = null;
+    return context.catchUp(onProgress);
+  }
+
+  return { rebuild: (onProgress) => rebuild(onProgress), rebuildIfStale };
+}
+
+/** Empties every read model, and the projector's checkpoint and recorded rejections: the log is applied again from its start. */
+async function clearReadModels(sql: Sql, name: string): Promise<void> {
+  await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
+  await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
+  await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
+}
+
+/** A log position as a key: the same batch in every attempt of a rebuild starts at the same one. */
+const positionKey = (position: LogPosition): string => `${position.commit}/${position.prepare}`;
