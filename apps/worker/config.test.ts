@@ -64,6 +64,12 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "soon" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "soon")');
     expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "none" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "none")');
     expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "-5" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "-5")');
+    // Decimal digits only, read as the API's and VERDICT_PG_* are: Number() took "0x10" for 16 and "1e6" for 1000000.
+    expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_CONCURRENCY: "0x10" }, [])).toThrow('VERDICT_WORKER_CONCURRENCY must be a whole number >= 1 (got "0x10")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "1e6" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "1e6")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "0x0" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "0x0")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0b101" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "0b101")');
+    expect(readWorkerConfig({ ...env, VERDICT_KAFKA_PARTITIONS: " 12 " }, []).partitions).toBe(12);
     expect(() => readWorkerConfig({ ...env, VERDICT_TOPIC_PREFIX: "team a/" }, [])).toThrow('VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")');
   });
 });

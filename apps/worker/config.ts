@@ -5,6 +5,7 @@ import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/
 import { parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
+import { SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -44,30 +45,26 @@ export class WorkerConfigError extends Error {
   readonly code = "validation";
 }
 
+/** A whole-number setting's error (SettingError) as the worker's own. */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof SettingError ? new WorkerConfigError(error.message) : error;
+  }
+}
+
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number >= 1 (got ${JSON.stringify(raw)})`);
-  return value;
+  return checked(() => wholeNumberSetting(env, name, { min: 1 }, fallback));
 }
 
 /** A time limit in ms that `0` turns off (null), like VERDICT_WATCHDOG_STALL_MS; unset: `fallback`. */
 function limitMsOrOff(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (value === 0) return null;
-  if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number of milliseconds >= 1, or 0 for no limit (got ${JSON.stringify(raw)})`);
-  return value;
+  return checked(() => wholeNumberSetting(env, name, { min: 1, unit: "milliseconds", zeroMeans: "no limit" }, fallback));
 }
 
 function niceFrom(env: NodeJS.ProcessEnv): number {
-  const raw = env.VERDICT_WORKER_NICE;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_WORKER_NICE;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 19) throw new WorkerConfigError(`VERDICT_WORKER_NICE must be a whole number 0-19 (got ${JSON.stringify(raw)})`);
-  return value;
+  return checked(() => wholeNumberSetting(env, "VERDICT_WORKER_NICE", { min: 0, max: 19 }, DEFAULT_WORKER_NICE));
 }
 
 /** Kafka topic names are letters, digits, ".", "_" and "-" (at most 249); the broker's own refusal says only "Topic creation errors". */

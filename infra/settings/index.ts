@@ -1,0 +1,2 @@
+// How the apps read their settings from the environment and flags, one way for all.
+export { parseWholeNumber, SettingError, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
