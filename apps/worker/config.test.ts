@@ -95,6 +95,14 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(/^VERDICT_AGENT: agent script: replies\.0\.latency_ms: /);
     await expect(judgeFromSetting(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_JUDGE: no such file ${join(dir, "nope.yaml")}`);
     await expect(judgeFromSetting("none")).resolves.toBeNull();
+    // Its own variable named, as a WorkerConfigError (main prints it as a setting to fix): the
+    // worker does not take `verdict run`'s providers:MODEL pin, which it refused as an unknown form.
+    await expect(judgeFromSetting("providers", {})).rejects.toMatchObject({ code: "validation", message: expect.stringMatching(/^VERDICT_JUDGE: "providers" judges need a model provider/) });
+    await expect(judgeFromSetting("providers:gpt-5", { OPENAI_API_KEY: "sk-test" })).rejects.toMatchObject({
+      code: "validation",
+      message: 'VERDICT_JUDGE takes no judge model (got "providers:gpt-5"): each run is judged on the judge model its evaluation names; set VERDICT_JUDGE=providers',
+    });
+    await expect(judgeFromSetting("gpt-5")).rejects.toMatchObject({ code: "validation" });
   });
 
   it("refuses a URL that does not parse without echoing it", async () => {
