@@ -78,3 +78,14 @@ describe("verdict report with bad flags", () => {
     });
   });
 });
+
+describe("verdict run --judge providers with no provider configured", () => {
+  it("is a usage error naming --judge, not the worker's VERDICT_JUDGE", async () => {
+    const empty = { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", OPENROUTER_API_KEY: "", OLLAMA_BASE_URL: "" };
+    for (const spec of ["providers", "providers:gpt-5"]) {
+      const judged = await cli(exampleRun("--judge", spec), empty);
+      expect(judged.code).toBe(2);
+      expect(judged.stderr).toMatch(/^--judge: "providers" judges need a model provider: /);
+    }
+  });
+});

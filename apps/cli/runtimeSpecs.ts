@@ -3,17 +3,16 @@
 // names the flag.
 import type { AgentRuntime } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
-import { providerJudges, ScriptedJudge, type JudgeBackend, type ProviderJudges } from "@verdict/infra/judges";
+import { loadJudge, parseJudgeSpec, type JudgeBackend, type ScriptedJudge } from "@verdict/infra/judges";
+import { scriptLoaded, SettingError } from "@verdict/infra/settings";
 import { CliError } from "./errors.js";
 
-async function loaded<T>(flag: string, path: string, load: (path: string) => Promise<T>): Promise<T> {
+/** A setting's error (infra's SettingError, naming the flag) as a usage error. */
+async function usage<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return await load(path);
+    return await load();
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "ENOENT") throw new CliError(`${flag}: no such file ${path}`);
-    if (code === "EISDIR") throw new CliError(`${flag}: ${path} is a directory, not a script file`);
-    throw new CliError(`${flag}: ${(error as Error).message}`);
+    throw error instanceof SettingError ? new CliError(error.message) : error;
   }
 }
 
@@ -24,7 +23,7 @@ export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
   } catch (error) {
     throw new CliError(`--agent: ${(error as Error).message}`);
   }
-  if (parsed?.kind === "scripted") return loaded("--agent", parsed.path, (path) => ScriptedAgent.load(path));
+  if (parsed?.kind === "scripted") return usage(() => scriptLoaded("--agent", parsed.path, () => ScriptedAgent.load(parsed.path)));
   if (parsed?.kind === "http") return parsed.agent;
   throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> ${shownSpec(spec)}`);
 }
@@ -35,22 +34,10 @@ export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
  * without MODEL the backend routes the catalog set's judge model when the run starts (localRun).
  */
 export async function judgeFromFlag(spec: string, env: Record<string, string | undefined> = process.env): Promise<JudgeBackend | null> {
-  const trimmed = spec.trim();
-  if (trimmed === "none") return null;
-  const match = /^scripted:(.+)$/.exec(trimmed);
-  if (match) return loaded("--judge", match[1], (path) => ScriptedJudge.load(path));
-  const providers = /^providers(?::(.*))?$/.exec(trimmed);
-  if (providers) {
-    let judges: ProviderJudges;
-    try {
-      judges = providerJudges(env);
-    } catch (error) {
-      throw new CliError(`--judge: ${(error as Error).message}`);
-    }
-    const pin = providers[1]?.trim();
-    return pin ? routedJudge(judges, pin, "--judge") : judges;
-  }
-  throw new CliError(`--judge must be scripted:<judge script.yaml>, providers[:<judge model>] or none ${shownSpec(spec)}`);
+  const parsed = parseJudgeSpec(spec);
+  if (!parsed) throw new CliError(`--judge must be scripted:<judge script.yaml>, providers[:<judge model>] or none ${shownSpec(spec)}`);
+  const backend = await usage(() => loadJudge("--judge", parsed, env));
+  return parsed.kind === "providers" && parsed.model && backend ? routedJudge(backend, parsed.model, "--judge") : backend;
 }
 
 /** The label a scripted judge gives itself, else its backend name. */

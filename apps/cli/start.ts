@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { apiLimitsFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
+import { parseWholeNumber, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { createProjector, rejectionLine, staleProjectionLine } from "@verdict/projector";
 import { startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
@@ -44,13 +45,17 @@ interface PortChoice {
   by: "--port" | "PORT" | null;
 }
 
-/** The port asked for, checked before anything is opened. */
+const PORT_RULE = { min: 0, max: 65535, noun: "port number" };
+
+/** The port asked for, checked before anything is opened: decimal digits only ("0x1f90" was read as 8080, "" as 0). */
 function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
-  const by = flag !== undefined ? "--port" : env.PORT?.trim() ? "PORT" : null;
-  const raw = flag ?? (by === "PORT" ? (env.PORT as string) : "4000");
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${by ?? "PORT"} must be a port number 0-65535 (got ${JSON.stringify(raw)})`);
-  return { port, by };
+  try {
+    if (flag !== undefined) return { port: parseWholeNumber("--port", flag, PORT_RULE), by: "--port" };
+    const port = wholeNumberSetting(env, "PORT", PORT_RULE, undefined);
+    return port === undefined ? { port: 4000, by: null } : { port, by: "PORT" };
+  } catch (error) {
+    throw error instanceof SettingError ? new CliError(error.message) : error;
+  }
 }
 
 /** The API limits the environment sets, checked before anything is opened. */

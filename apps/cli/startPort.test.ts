@@ -32,11 +32,22 @@ describe("verdict start on a taken port the user chose", () => {
   });
 });
 
+describe("verdict start with a port that is not decimal digits", () => {
+  it("refuses --port 0x1f90 (Number() read it as 8080), or 1e3, and PORT=0x1f90, with exit 2, before opening the home", async () => {
+    const home = join(dir, "hex-home");
+    for (const bad of ["0x1f90", "1e3", " 80 x", "65536"]) {
+      expect(await cli(["start", "--exit", "--port", bad], { VERDICT_HOME: home })).toEqual({ code: 2, stdout: "", stderr: `--port must be a port number 0-65535 (got ${JSON.stringify(bad)})` });
+    }
+    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: "0x1f90" })).toEqual({ code: 2, stdout: "", stderr: 'PORT must be a port number 0-65535 (got "0x1f90")' });
+    expect(existsSync(home)).toBe(false);
+  });
+});
+
 describe("verdict start with an API limit that is no number", () => {
   it("refuses VERDICT_API_MAX_KEY_OPERATIONS with exit 2, naming it, before opening the home", async () => {
     const home = join(dir, "limits-home");
     expect(await cli(["start", "--exit", "--port", "0"], { VERDICT_HOME: home, VERDICT_API_MAX_KEY_OPERATIONS: "lots" })).toEqual({
-      code: 2, stdout: "", stderr: 'verdict start: VERDICT_API_MAX_KEY_OPERATIONS must be a whole number of at least 1 (got "lots")',
+      code: 2, stdout: "", stderr: 'verdict start: VERDICT_API_MAX_KEY_OPERATIONS must be a whole number >= 1 (got "lots")',
     });
     expect(existsSync(home)).toBe(false);
   });

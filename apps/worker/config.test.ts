@@ -64,6 +64,12 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "soon" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "soon")');
     expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "none" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "none")');
     expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "-5" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "-5")');
+    // Decimal digits only, read as the API's and VERDICT_PG_* are: Number() took "0x10" for 16 and "1e6" for 1000000.
+    expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_CONCURRENCY: "0x10" }, [])).toThrow('VERDICT_WORKER_CONCURRENCY must be a whole number >= 1 (got "0x10")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "1e6" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "1e6")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "0x0" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "0x0")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0b101" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "0b101")');
+    expect(readWorkerConfig({ ...env, VERDICT_KAFKA_PARTITIONS: " 12 " }, []).partitions).toBe(12);
     expect(() => readWorkerConfig({ ...env, VERDICT_TOPIC_PREFIX: "team a/" }, [])).toThrow('VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")');
   });
 });
@@ -89,6 +95,14 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(/^VERDICT_AGENT: agent script: replies\.0\.latency_ms: /);
     await expect(judgeFromSetting(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_JUDGE: no such file ${join(dir, "nope.yaml")}`);
     await expect(judgeFromSetting("none")).resolves.toBeNull();
+    // Its own variable named, as a WorkerConfigError (main prints it as a setting to fix): the
+    // worker does not take `verdict run`'s providers:MODEL pin, which it refused as an unknown form.
+    await expect(judgeFromSetting("providers", {})).rejects.toMatchObject({ code: "validation", message: expect.stringMatching(/^VERDICT_JUDGE: "providers" judges need a model provider/) });
+    await expect(judgeFromSetting("providers:gpt-5", { OPENAI_API_KEY: "sk-test" })).rejects.toMatchObject({
+      code: "validation",
+      message: 'VERDICT_JUDGE takes no judge model (got "providers:gpt-5"): each run is judged on the judge model its evaluation names; set VERDICT_JUDGE=providers',
+    });
+    await expect(judgeFromSetting("gpt-5")).rejects.toMatchObject({ code: "validation" });
   });
 
   it("refuses a URL that does not parse without echoing it", async () => {

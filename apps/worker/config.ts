@@ -4,7 +4,8 @@ import { DEFAULT_JUDGE_TIMEOUT_MS, type AgentRuntime } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
-import { judgeFromSpec, type JudgeBackend } from "@verdict/infra/judges";
+import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
+import { scriptLoaded, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -44,30 +45,26 @@ export class WorkerConfigError extends Error {
   readonly code = "validation";
 }
 
+/** A whole-number setting's error (SettingError) as the worker's own. */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof SettingError ? new WorkerConfigError(error.message) : error;
+  }
+}
+
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number >= 1 (got ${JSON.stringify(raw)})`);
-  return value;
+  return checked(() => wholeNumberSetting(env, name, { min: 1 }, fallback));
 }
 
 /** A time limit in ms that `0` turns off (null), like VERDICT_WATCHDOG_STALL_MS; unset: `fallback`. */
 function limitMsOrOff(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (value === 0) return null;
-  if (!Number.isInteger(value) || value < 1) throw new WorkerConfigError(`${name} must be a whole number of milliseconds >= 1, or 0 for no limit (got ${JSON.stringify(raw)})`);
-  return value;
+  return checked(() => wholeNumberSetting(env, name, { min: 1, unit: "milliseconds", zeroMeans: "no limit" }, fallback));
 }
 
 function niceFrom(env: NodeJS.ProcessEnv): number {
-  const raw = env.VERDICT_WORKER_NICE;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_WORKER_NICE;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 19) throw new WorkerConfigError(`VERDICT_WORKER_NICE must be a whole number 0-19 (got ${JSON.stringify(raw)})`);
-  return value;
+  return checked(() => wholeNumberSetting(env, "VERDICT_WORKER_NICE", { min: 0, max: 19 }, DEFAULT_WORKER_NICE));
 }
 
 /** Kafka topic names are letters, digits, ".", "_" and "-" (at most 249); the broker's own refusal says only "Topic creation errors". */
@@ -144,15 +141,12 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   };
 }
 
-/** A script file's load errors, named after the setting that pointed at it. */
-async function loadedFrom<T>(setting: string, path: string, load: () => Promise<T>): Promise<T> {
+/** A setting's error from infra (SettingError, naming the variable) as the worker's own. */
+async function checkedLoad<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === "ENOENT") throw new WorkerConfigError(`${setting}: no such file ${path}`);
-    if (code === "EISDIR") throw new WorkerConfigError(`${setting}: ${path} is a directory, not a script file`);
-    throw new WorkerConfigError(`${setting}: ${(error as Error).message}`);
+    throw error instanceof SettingError ? new WorkerConfigError(error.message) : error;
   }
 }
 
@@ -164,24 +158,24 @@ export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
   } catch (error) {
     throw new WorkerConfigError(`VERDICT_AGENT: ${(error as Error).message}`);
   }
-  if (parsed?.kind === "scripted") return loadedFrom("VERDICT_AGENT", parsed.path, () => ScriptedAgent.load(parsed.path));
+  if (parsed?.kind === "scripted") return checkedLoad(() => scriptLoaded("VERDICT_AGENT", parsed.path, () => ScriptedAgent.load(parsed.path)));
   if (parsed?.kind === "http") return parsed.agent;
   throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> ${shownSpec(spec)}`);
 }
 
 /**
  * VERDICT_JUDGE: `scripted:<path.yaml>`, `providers` (model providers configured by their keys in
- * `env`) or `none`; a script that cannot be loaded, or providers with none configured, name the setting.
+ * `env`) or `none`; a script that cannot be loaded, or providers with none configured, name the
+ * setting. `providers:MODEL` (`verdict run --judge`'s pin) is refused: the worker judges each run
+ * on the judge model its evaluation names, routed per run (apps/worker/README.md).
  */
 export async function judgeFromSetting(spec: string, env: Record<string, string | undefined> = process.env): Promise<JudgeBackend | null> {
-  const scripted = /^scripted:(.+)$/.exec(spec.trim());
-  if (scripted) return loadedFrom("VERDICT_JUDGE", scripted[1], () => judgeFromSpec(spec));
-  if (spec.trim() === "providers") {
-    try {
-      return await judgeFromSpec(spec, env);
-    } catch (error) {
-      throw new WorkerConfigError(`VERDICT_JUDGE: ${(error as Error).message}`);
-    }
+  const parsed = parseJudgeSpec(spec);
+  if (!parsed) throw new WorkerConfigError(`VERDICT_JUDGE must be "none", "providers" or "scripted:<path to a judge script>" ${shownSpec(spec)}`);
+  if (parsed.kind === "providers" && parsed.model !== null) {
+    throw new WorkerConfigError(
+      `VERDICT_JUDGE takes no judge model ${shownSpec(spec)}: each run is judged on the judge model its evaluation names; set VERDICT_JUDGE=providers`,
+    );
   }
-  return judgeFromSpec(spec);
+  return checkedLoad(() => loadJudge("VERDICT_JUDGE", parsed, env));
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { judgeFromSpec, ScriptedJudge, type JudgeBackend } from "@verdict/infra/judges";
+import { providerJudges, ScriptedJudge, type JudgeBackend } from "@verdict/infra/judges";
 import { startFakeModelProvider } from "@verdict/infra/testing";
 import { handleCommand, loadAggregate, pairStream, resultAggregate, runAggregate, runStream } from "@verdict/domain";
 import type { AgentRuntime, ConsumeOptions, DeliveredJob, EventStore, JobConsumer } from "@verdict/domain";
@@ -147,7 +147,7 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     try {
       const store = createMemoryEventStore();
       const bus = new RecordingBus();
-      await start(store, bus, { judge: await judgeFromSpec("providers", { OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: provider.baseURL }) });
+      await start(store, bus, { judge: providerJudges({ OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: provider.baseURL }) });
       await seedRun(store, { judge: { kind: "llm", model: "openai/judge-deployment" }, judgeLabel: "openai/judge-deployment" });
       await waitFor(() => runEnded(store, "r1"));
 
@@ -171,7 +171,7 @@ describe("a run through dispatcher, replay consumers and completion", () => {
       let replays = 0;
       const agent = ScriptedAgent.fromYaml(AGENT_SCRIPT);
       const counting: AgentRuntime = { name: agent.name, replay: (scenario, spec, options) => ((replays += 1), agent.replay(scenario, spec, options)) };
-      await start(store, bus, { runtime: counting, judge: await judgeFromSpec("providers", { OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: provider.baseURL }) });
+      await start(store, bus, { runtime: counting, judge: providerJudges({ OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: provider.baseURL }) });
       await seedRun(store, { judge: { kind: "llm", model: "claude-haiku-4-5" }, judgeLabel: "claude-haiku-4-5" });
       await waitFor(() => runEnded(store, "r1"));
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Judge, Scenario } from "@verdict/domain";
 import { startFakeModelProvider, type FakeModelProvider, type ProviderAnswer, type ProviderRequest } from "../testing/index.js";
-import { judgeFromSpec } from "./judgeSpec.js";
+import { loadJudge, providerJudges } from "./judgeSpec.js";
 import { ProviderJudge, ProviderJudges } from "./providerJudge.js";
 import { DEFAULT_JUDGE_MODELS, providerEndpointsFrom, routeJudge, type ProviderEndpoints } from "./providerRoute.js";
 
@@ -180,8 +180,8 @@ describe("ProviderJudge through the AI SDK against a local provider", () => {
 
 describe('VERDICT_JUDGE "providers"', () => {
   it("needs a configured provider, and says which settings configure one", async () => {
-    await expect(judgeFromSpec("providers", {})).rejects.toThrow('"providers" judges need a model provider: no model provider is configured for the judge (set ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, OLLAMA_BASE_URL)');
-    const judges = await judgeFromSpec("providers", { OPENAI_API_KEY: KEY });
+    await expect(loadJudge("VERDICT_JUDGE", { kind: "providers", model: null }, {})).rejects.toThrow('VERDICT_JUDGE: "providers" judges need a model provider: no model provider is configured for the judge (set ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, OLLAMA_BASE_URL)');
+    const judges = await loadJudge("--judge", { kind: "providers", model: null }, { OPENAI_API_KEY: KEY });
     expect(judges).toBeInstanceOf(ProviderJudges);
     // A backend may be logged or serialized whole: the key is not one of its properties.
     expect(JSON.stringify(judges)).not.toContain("SECRETKEY");
@@ -189,8 +189,14 @@ describe('VERDICT_JUDGE "providers"', () => {
   });
 
   it("refuses an endpoint URL that carries a user name or password, without showing it", async () => {
-    const message = await judgeFromSpec("providers", { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: "https://judge:GATEWAYPASS99@gw.example/v1" }).then(() => "", (error: Error) => error.message);
+    const message = (() => {
+      try {
+        return providerJudges({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: "https://judge:GATEWAYPASS99@gw.example/v1" }) && "";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
     expect(message).toBe("OPENAI_BASE_URL must not carry a user name or password (send the key as OPENAI_API_KEY; value not shown)");
-    expect(await judgeFromSpec("providers", { OLLAMA_BASE_URL: "not a url" }).then(() => "", (error: Error) => error.message)).toBe("OLLAMA_BASE_URL must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (value not shown)");
+    expect(() => providerJudges({ OLLAMA_BASE_URL: "not a url" })).toThrow("OLLAMA_BASE_URL must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (value not shown)");
   });
 });

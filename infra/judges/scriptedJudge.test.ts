@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Judge, Scenario } from "@verdict/domain";
 import { JudgeScriptError, ScriptedJudge } from "./scriptedJudge.js";
-import { judgeFromSpec } from "./judgeSpec.js";
+import { loadJudge, parseJudgeSpec } from "./judgeSpec.js";
 
 const script = `
 judge: scripted-judge
@@ -81,14 +81,24 @@ describe("ScriptedJudge", () => {
     expect(() => ScriptedJudge.fromYaml(text)).toThrow("judge script: invalid YAML: line 4: alias *v is inside the node its anchor &v names");
   });
 
-  it("judgeFromSpec: none, scripted:<path>, anything else refused", async () => {
-    expect(await judgeFromSpec("none")).toBeNull();
+  it("parseJudgeSpec reads none, scripted:<path> and providers[:<model>] once for --judge and VERDICT_JUDGE; anything else is null", () => {
+    expect(parseJudgeSpec(" none ")).toEqual({ kind: "none" });
+    expect(parseJudgeSpec("scripted:j.yaml")).toEqual({ kind: "scripted", path: "j.yaml" });
+    expect(parseJudgeSpec("providers")).toEqual({ kind: "providers", model: null });
+    expect(parseJudgeSpec("providers:")).toEqual({ kind: "providers", model: null });
+    expect(parseJudgeSpec("providers: gpt-5 ")).toEqual({ kind: "providers", model: "gpt-5" });
+    for (const other of ["openai:gpt-5", "", "scripted:", "providersx"]) expect(parseJudgeSpec(other)).toBeNull();
+  });
+
+  it("loadJudge: none is rules only, a script is loaded, and its load errors name the setting given", async () => {
+    expect(await loadJudge("--judge", { kind: "none" })).toBeNull();
     const dir = await mkdtemp(join(tmpdir(), "judge-"));
     const path = join(dir, "judge.yaml");
     await writeFile(path, script);
-    const loaded = await judgeFromSpec(`scripted:${path}`);
+    const loaded = await loadJudge("--judge", { kind: "scripted", path });
     expect(loaded?.name).toBe("scripted-judge"); // the label its script declares
-    await expect(judgeFromSpec("openai:gpt-5")).rejects.toThrow('VERDICT_JUDGE must be "none", "providers" or "scripted:<path to a judge script>"');
+    await expect(loadJudge("--judge", { kind: "scripted", path: join(dir, "nope.yaml") })).rejects.toThrow(`--judge: no such file ${join(dir, "nope.yaml")}`);
+    await expect(loadJudge("VERDICT_JUDGE", { kind: "scripted", path: dir })).rejects.toThrow(`VERDICT_JUDGE: ${dir} is a directory, not a script file`);
   });
 });
 

@@ -3,6 +3,7 @@
 // left every process waiting without a word, and the server kept a partitioned dispatcher's
 // session, and its leadership lock, until the operating system's TCP keepalive (hours).
 // Operators set them in the environment; a malformed value is an error naming the variable.
+import { SettingError, wholeNumberSetting } from "../settings/index.js";
 
 export interface PgSettings {
   /** Connecting (TCP, TLS, login) longer than this fails, naming the host. VERDICT_PG_CONNECT_TIMEOUT_MS. */
@@ -42,13 +43,11 @@ export class PgSettingsError extends Error {
 export function pgSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PgSettings {
   const settings: PgSettings = { ...DEFAULT_PG_SETTINGS };
   for (const [variable, setting] of Object.entries(PG_SETTING_VARIABLES)) {
-    const raw = env[variable]?.trim();
-    if (!raw) continue;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
-      throw new PgSettingsError(`${variable} must be a whole number of milliseconds >= 1 (got ${JSON.stringify(env[variable])})`);
+    try {
+      settings[setting] = wholeNumberSetting(env, variable, { min: 1, unit: "milliseconds" }, settings[setting]);
+    } catch (error) {
+      throw error instanceof SettingError ? new PgSettingsError(error.message) : error;
     }
-    settings[setting] = value;
   }
   return settings;
 }

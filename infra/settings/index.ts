@@ -1,0 +1,3 @@
+// How the apps read their settings from the environment and flags, one way for all.
+export { parseWholeNumber, SettingError, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
+export { scriptLoaded } from "./scriptFile.js";
