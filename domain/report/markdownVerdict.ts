@@ -7,6 +7,7 @@ import { costIsEstimated } from "./summary.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ModelSummary } from "./reportTypes.js";
 import { faultName } from "./faultName.js";
+import { confidenceLabel } from "../stats/figures.js";
 import { roundHalfAwayFromZero } from "../support/index.js";
 
 /**
@@ -101,7 +102,7 @@ const rate = (value: number | null): string => (value === null ? Format.EMPTY : 
 function comparison(source: MarkdownSource): string[] {
   const json = source.comparisonJSON;
   if (!json) return [];
-  const level = `${Math.round(json.confidence * 1000) / 10}%`;
+  const level = confidenceLabel(json.confidence);
   const lines = ["", "### Comparison", "", `| Model | Scenarios | Pass rate | ${level} interval |`, "|---|---|---|---|"];
   for (const label in json.models) {
     const m = json.models[label];

@@ -6,6 +6,7 @@
 import { escapeHtml, truncate } from "./escape.js";
 import { roundHalfAwayFromZero as round } from "../../support/round.js";
 import { comparisonMethod } from "../../stats/conclusion.js";
+import { confidenceLabel } from "../../stats/figures.js";
 import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, ratePercent, tokens } from "./figures.js";
 import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
@@ -104,7 +105,7 @@ function intervalPlot(view: ReportView, ranked: string[]): string {
   const comparison = view.doc.comparison;
   if (!comparison) return "";
   return (
-    `<div class="plot"><div class="plot-row"><span class="small">pass rate, ${escapeHtml(percent(comparison.confidence ?? 0.95))} interval</span>` +
+    `<div class="plot"><div class="plot-row"><span class="small">pass rate, ${escapeHtml(confidenceLabel(comparison.confidence ?? 0.95))} interval</span>` +
     `<div class="axis-labels"><span>0%</span><span>50%</span><span>100%</span></div><span></span></div>` +
     ranked.map((label) => plotRow(label, comparison.models && Object.hasOwn(comparison.models, label) ? comparison.models[label] : undefined)).join("") +
     `</div>` +
