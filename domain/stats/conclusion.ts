@@ -3,7 +3,7 @@
 // models share too few scenarios to compare.
 
 import type { PairComparison } from "./comparison.js";
-import { confidenceLabel } from "./figures.js";
+import { boundText, confidenceLabel } from "./figures.js";
 
 export const COMPARISON_NOT_DECISIVE =
   "The pairwise difference interval includes zero: the ranking is not decisive evidence of superiority.";
@@ -40,7 +40,7 @@ function decisiveClause(pair: PairComparison, confidence: number): string {
   const [low, high] = pair.interval ?? [0, 0];
   return (
     `${pair.models[0]} over ${pair.models[1]} ` +
-    `(+${decimal(pair.difference ?? 0)} points, ${confidenceLabel(confidence)} interval [${decimal(low)}, ${decimal(high)}])`
+    `(+${decimal(pair.difference ?? 0)} points, ${confidenceLabel(confidence)} interval [${boundText(low)}, ${boundText(high)}])`
   );
 }
 
