@@ -201,6 +201,16 @@ function validateSettings(seed: number, resamples: number, confidence: number): 
   if (!(typeof confidence === "number" && confidence > 0 && confidence < 1)) {
     throw new RangeError(`Comparison: confidence must be a number between 0 and 1 (exclusive), got ${String(confidence)}`);
   }
+  // Each tail of the interval must hold at least one resample, or the percentile ranks clamp to
+  // the first and last resample (1 resample gave a 70% pass rate the interval [80, 80]). Rounded
+  // as the ranks are (bootstrap.ts): (1 - 0.95) / 2 × 40 is 0.99999999999999989 in floats.
+  if (roundHalfAway(((1 - confidence) / 2) * resamples, 9) < 1) {
+    const needed = Math.ceil(roundHalfAway(2 / (1 - confidence), 9));
+    throw new RangeError(
+      `Comparison: resamples × (1 − confidence) / 2 must be at least 1 so each tail of the interval holds a resample; ` +
+        `got ${resamples} resamples at confidence ${confidence} (at least ${needed} needed)`,
+    );
+  }
 }
 
 function modelLabels(models: readonly ComparisonModelRef[]): string[] {
