@@ -1,3 +1,4 @@
+import { Format } from "../format/index.js";
 import { describe, expect, it } from "vitest";
 import {
   costRate,
@@ -70,6 +71,14 @@ describe("modelCosts", () => {
     expect(partly.cost_estimated).toBe(true); // a lower bound
     // cost per 1,000 is at the mean per *priced* replay, so an unpriced one does not dilute it
     expect(partly.cost_per_1000).toBe(2);
+  });
+
+  it("takes the mean per priced replay from the unrounded sum, not the total rounded to six decimals", () => {
+    const one = modelCosts([result("s1", "m", 0.0041818198)]);
+    expect(one).toMatchObject({ cost: 0.004182, cost_per_1000: 4.18182, cost_per_priced: 0.004182 });
+    expect(Format.money(one.cost_per_1000)).toBe("$4.1818");
+    const four = modelCosts([result("s1", "m", 0.5), result("s2", "m", 1e-6), result("s3", "m", 4e-7), result("s4", "m", 0)]);
+    expect(four.cost_per_1000).toBe(125.00035); // 125.00025 from the rounded total 0.500001
   });
 
   it("has no cost, no mean and nothing estimated when nothing was priced", () => {

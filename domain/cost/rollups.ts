@@ -86,7 +86,9 @@ export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary 
   }
   const priced = costSum.count;
   const cost = priced > 0 ? round6(costSum.value) : null;
-  const perPriced = cost === null ? null : cost / priced;
+  // The mean over the unrounded sum (guide, "Comparing models"): divided after rounding the total
+  // to 6 decimals, one replay costing 0.0041818198 was $4.1820 per 1,000 instead of $4.1818.
+  const perPriced = priced > 0 ? costSum.value / priced : null;
   return {
     scenarios: cohort.length,
     cost,

@@ -7,6 +7,7 @@ import { costIsEstimated } from "./summary.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ModelSummary } from "./reportTypes.js";
 import { faultName } from "./faultName.js";
+import { boundText, confidenceLabel } from "../stats/figures.js";
 import { roundHalfAwayFromZero } from "../support/index.js";
 
 /**
@@ -95,13 +96,13 @@ function bestModel(source: MarkdownSource): string[] {
   return ["", line];
 }
 
-const interval = (value: [number, number] | null): string => (value === null ? Format.EMPTY : `${value[0].toFixed(1)}–${value[1].toFixed(1)}`);
+const interval = (value: [number, number] | null): string => (value === null ? Format.EMPTY : `${boundText(value[0])}–${boundText(value[1])}`);
 const rate = (value: number | null): string => (value === null ? Format.EMPTY : `${value.toFixed(1)}%`);
 
 function comparison(source: MarkdownSource): string[] {
   const json = source.comparisonJSON;
   if (!json) return [];
-  const level = `${Math.round(json.confidence * 1000) / 10}%`;
+  const level = confidenceLabel(json.confidence);
   const lines = ["", "### Comparison", "", `| Model | Scenarios | Pass rate | ${level} interval |`, "|---|---|---|---|"];
   for (const label in json.models) {
     const m = json.models[label];

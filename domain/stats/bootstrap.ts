@@ -42,7 +42,7 @@ export function positionsOf(matrix: ScenarioMatrix, request: BootstrapRequest): 
 }
 
 /**
- * Interval bounds (in percent, one decimal) for each request, in request order; null for a
+ * Interval bounds (in percent, unrounded) for each request, in request order; null for a
  * request with fewer than two scenarios. Universes are seeded in order of first appearance.
  */
 export function bootstrapIntervals(
@@ -145,7 +145,7 @@ function distinctRows(matrix: ScenarioMatrix, positions: Int32Array, involved: n
   return { rowOf, rows: Float64Array.from(rows) };
 }
 
-/** Percentile interval by nearest rank on the sorted resamples (already in percent), one decimal. */
+/** Percentile interval by nearest rank on the sorted resamples (already in percent), unrounded. */
 export function percentileInterval(samples: Float64Array, confidence: number): [number, number] {
   samples.sort();
   const count = samples.length;
@@ -154,5 +154,5 @@ export function percentileInterval(samples: Float64Array, confidence: number): [
   const lowerRank = Math.max(1, Math.ceil(roundHalfAway(tail * count, 9)));
   const upperRank = Math.min(count, Math.ceil(roundHalfAway((1 - tail) * count, 9)));
   // `|| 0`: a bound of -0 (a difference of exactly zero) is written as 0.
-  return [roundHalfAway(samples[lowerRank - 1], 1) || 0, roundHalfAway(samples[upperRank - 1], 1) || 0];
+  return [samples[lowerRank - 1] || 0, samples[upperRank - 1] || 0];
 }

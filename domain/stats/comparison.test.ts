@@ -97,7 +97,8 @@ describe("Comparison", () => {
   it("agrees with the summary's pass rate for every count of 80 and 160 scenarios", () => {
     for (const n of [80, 160]) {
       for (let passed = 0; passed <= n; passed++) {
-        const comparison = new Comparison({ results: ran("a", passes(passed, n)), models: ["a"], resamples: 1 });
+        // 40 resamples: the fewest a 95% interval allows, enough for the point estimates.
+        const comparison = new Comparison({ results: ran("a", passes(passed, n)), models: ["a"], resamples: 40 });
         expect(comparison.models.a.pass_rate, `${passed}/${n}`).toBe(roundHalfAwayFromZero((passed * 100) / n, 1));
       }
     }
@@ -237,6 +238,17 @@ describe("Comparison", () => {
     expect(() => new Comparison({ results, models: ["a"], resamples: 100_001 })).toThrow(/up to 100000/);
     expect(() => new Comparison({ results, models: ["a"], confidence: 1 })).toThrow(/confidence must be a number between 0 and 1/);
     expect(() => new Comparison({ results, models: ["a"], seed: 1.5 })).toThrow(/seed must be an integer/);
+  });
+
+  it("refuses too few resamples for the interval's tails, stating the rule", () => {
+    // 10 shared scenarios, a 7/10 and b 3/10: one resample gave a's 70% the interval [80, 80].
+    const results = [...ran("a", passes(7, 10)), ...ran("b", passes(3, 10))];
+    const rule = /resamples × \(1 − confidence\) \/ 2 must be at least 1/;
+    expect(() => new Comparison({ results, models: ["a", "b"], resamples: 1 })).toThrow(rule);
+    expect(() => new Comparison({ results, models: ["a", "b"], resamples: 39 })).toThrow(/got 39 resamples at confidence 0\.95 \(at least 40 needed\)/);
+    expect(() => new Comparison({ results, models: ["a", "b"], confidence: 0.999999 })).toThrow(/at least 2000000 needed/);
+    expect(new Comparison({ results, models: ["a", "b"], resamples: 40 }).pairs[0].interval).not.toBeNull();
+    expect(new Comparison({ results, models: ["a", "b"], resamples: 2000, confidence: 0.999 }).resamples).toBe(2000);
     expect(() => new Comparison({ results, models: [""] })).toThrow(/models\[0\]/);
   });
 });

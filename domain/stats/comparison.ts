@@ -7,6 +7,7 @@
 import { bootstrapIntervals, type BootstrapRequest, type ScenarioMatrix } from "./bootstrap.js";
 import { comparisonConclusion, comparisonMethod } from "./conclusion.js";
 import { readRecordedComparison } from "./comparisonRecord.js";
+import { roundBound } from "./figures.js";
 import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 
 /** What Comparison reads from a result: its scenario, its model label and its status. */
@@ -34,7 +35,7 @@ export interface ModelComparison {
   scenarios: number;
   /** Percent, one decimal; null when the model ran no scenario. */
   pass_rate: number | null;
-  /** Percent, one decimal; null below two scenarios. */
+  /** Percent, one decimal (more when a bound that is not zero would round to 0.0); null below two scenarios. */
   interval: ComparisonInterval | null;
 }
 
@@ -167,22 +168,28 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
     models[label] = {
       scenarios: own.n,
       pass_rate: own.n ? percent(own.sum, own.n) : null,
-      interval: intervals[model],
+      interval: recordedInterval(intervals[model]),
     };
   });
   const pairs: PairComparison[] = pairPoints.map((point, i) => {
-    const interval = intervals[labels.length + i];
+    const exact = intervals[labels.length + i];
     return {
       models: [labels[point.leader], labels[point.other]],
       scenarios: point.n,
       difference: point.difference,
-      interval,
-      // Judged on the interval as recorded (one decimal), so [0.0, x] never reads as decisive.
-      decisive: interval !== null && (interval[0] > 0 || interval[1] < 0),
+      interval: recordedInterval(exact),
+      // Judged on the exact bounds: rounded to one decimal, a bound of 0.033 (past ~2,000 shared
+      // scenarios) read as 0.0 and the pair as not decisive. roundBound keeps such a bound off
+      // 0.0, so the recorded interval still excludes zero exactly when the pair is decisive.
+      decisive: exact !== null && (exact[0] > 0 || exact[1] < 0),
     };
   });
   const conclusion = comparisonConclusion({ labels, pairs, confidence });
   return { models, pairs, conclusion, seed, resamples, confidence };
+}
+
+function recordedInterval(exact: ComparisonInterval | null): ComparisonInterval | null {
+  return exact ? [roundBound(exact[0]), roundBound(exact[1])] : null;
 }
 
 function validateSettings(seed: number, resamples: number, confidence: number): void {
@@ -193,6 +200,16 @@ function validateSettings(seed: number, resamples: number, confidence: number): 
   }
   if (!(typeof confidence === "number" && confidence > 0 && confidence < 1)) {
     throw new RangeError(`Comparison: confidence must be a number between 0 and 1 (exclusive), got ${String(confidence)}`);
+  }
+  // Each tail of the interval must hold at least one resample, or the percentile ranks clamp to
+  // the first and last resample (1 resample gave a 70% pass rate the interval [80, 80]). Rounded
+  // as the ranks are (bootstrap.ts): (1 - 0.95) / 2 × 40 is 0.99999999999999989 in floats.
+  if (roundHalfAway(((1 - confidence) / 2) * resamples, 9) < 1) {
+    const needed = Math.ceil(roundHalfAway(2 / (1 - confidence), 9));
+    throw new RangeError(
+      `Comparison: resamples × (1 − confidence) / 2 must be at least 1 so each tail of the interval holds a resample; ` +
+        `got ${resamples} resamples at confidence ${confidence} (at least ${needed} needed)`,
+    );
   }
 }
 

@@ -59,6 +59,12 @@ function handCheck(recorded: unknown): ComparisonJSON {
 
 /** The recorded comparison as a ComparisonJSON, or a TypeError naming the first problem. */
 export function readRecordedComparison(recorded: unknown): ComparisonJSON {
+  const json = readShape(recorded);
+  checkFigures(json);
+  return json;
+}
+
+function readShape(recorded: unknown): ComparisonJSON {
   try {
     return handCheck(recorded);
   } catch (error) {
@@ -70,4 +76,44 @@ export function readRecordedComparison(recorded: unknown): ComparisonJSON {
     throw new TypeError(`Comparison.fromJSON: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
   return parsed.data as ComparisonJSON;
+}
+
+const refuse = (path: string, rule: string): never => {
+  throw new TypeError(`Comparison.fromJSON: ${path}: ${rule}`);
+};
+
+function within(path: string, value: number | null, low: number): void {
+  if (value !== null && !(value >= low && value <= 100)) refuse(path, `must be within ${low}..100, got ${value}`);
+}
+
+function checkInterval(path: string, interval: ComparisonInterval | null, low: number): void {
+  if (interval === null) return;
+  within(`${path}.0`, interval[0], low);
+  within(`${path}.1`, interval[1], low);
+  if (interval[0] > interval[1]) refuse(path, `lower bound must not exceed the upper, got [${interval[0]}, ${interval[1]}]`);
+}
+
+/**
+ * What every comparison this code records satisfies, so a recording shown as given (a rebuilt or
+ * imported report) cannot print a pass rate of 170% or a pair called decisive on an interval that
+ * includes zero: rates and bounds within 0..100 (a pair's within -100..100), lower ≤ upper,
+ * `decisive` exactly when the interval excludes zero, and pairs naming compared models.
+ */
+function checkFigures(json: ComparisonJSON): void {
+  for (const [label, entry] of Object.entries(json.models)) {
+    within(`models.${label}.pass_rate`, entry.pass_rate, 0);
+    checkInterval(`models.${label}.interval`, entry.interval, 0);
+  }
+  json.pairs.forEach((pair, i) => {
+    const path = `pairs.${i}`;
+    pair.models.forEach((label, j) => {
+      if (!Object.hasOwn(json.models, label)) refuse(`${path}.models.${j}`, `must name a model of models, got ${JSON.stringify(label)}`);
+    });
+    within(`${path}.difference`, pair.difference, -100);
+    checkInterval(`${path}.interval`, pair.interval, -100);
+    const excludesZero = pair.interval !== null && (pair.interval[0] > 0 || pair.interval[1] < 0);
+    if (pair.decisive !== excludesZero) {
+      refuse(`${path}.decisive`, `must be ${excludesZero} (decisive exactly when the interval excludes zero), got ${pair.decisive}`);
+    }
+  });
 }

@@ -3,7 +3,7 @@
 // models share too few scenarios to compare.
 
 import type { PairComparison } from "./comparison.js";
-import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import { boundText, confidenceLabel } from "./figures.js";
 
 export const COMPARISON_NOT_DECISIVE =
   "The pairwise difference interval includes zero: the ranking is not decisive evidence of superiority.";
@@ -40,7 +40,7 @@ function decisiveClause(pair: PairComparison, confidence: number): string {
   const [low, high] = pair.interval ?? [0, 0];
   return (
     `${pair.models[0]} over ${pair.models[1]} ` +
-    `(+${decimal(pair.difference ?? 0)} points, ${percentText(confidence)} interval [${decimal(low)}, ${decimal(high)}])`
+    `(+${decimal(pair.difference ?? 0)} points, ${confidenceLabel(confidence)} interval [${boundText(low)}, ${boundText(high)}])`
   );
 }
 
@@ -48,7 +48,7 @@ function decisiveClause(pair: PairComparison, confidence: number): string {
 export function comparisonMethod(input: { seed: number; resamples: number; confidence: number }): string {
   return (
     `Percentile bootstrap over whole scenarios: ${thousands(input.resamples)} resamples, ` +
-    `${percentText(input.confidence)} confidence, seed ${input.seed}; ` +
+    `${confidenceLabel(input.confidence)} confidence, seed ${input.seed}; ` +
     "each pair is resampled on the scenarios both models ran, drawing the same scenarios for both."
   );
 }
@@ -61,10 +61,6 @@ function joinAnd(items: string[]): string {
 /** One decimal always, as the figures are recorded (7 -> "7.0"). */
 function decimal(value: number): string {
   return value.toFixed(1);
-}
-
-function percentText(confidence: number): string {
-  return `${roundHalfAway(confidence * 100, 1)}%`;
 }
 
 function thousands(value: number): string {

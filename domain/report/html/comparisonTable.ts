@@ -6,6 +6,7 @@
 import { escapeHtml, truncate } from "./escape.js";
 import { roundHalfAwayFromZero as round } from "../../support/round.js";
 import { comparisonMethod } from "../../stats/conclusion.js";
+import { boundText, confidenceLabel } from "../../stats/figures.js";
 import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, ratePercent, tokens } from "./figures.js";
 import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
@@ -66,6 +67,9 @@ function tableRow(view: ReportView, label: string, withJudge: boolean): string {
 const axis = (value: number): number => Math.round(Math.min(100, Math.max(0, value)) * 100) / 100;
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
+/** A bound as ratePercent writes it, or with the decimals a bound that is not zero needs not to read 0%. */
+const boundPercent = (value: number): string => (value !== 0 && Math.abs(value) < 0.05 ? `${boundText(value)}%` : ratePercent(value));
+
 function plotRow(label: string, entry: ComparisonDoc["models"][string] | undefined): string {
   if (!entry || !finite(entry.pass_rate)) {
     return `<div class="plot-row"><code>${escapeHtml(label)}</code><div class="axis"></div><span class="small">no scenarios</span></div>`;
@@ -75,7 +79,7 @@ function plotRow(label: string, entry: ComparisonDoc["models"][string] | undefin
     ? `<span class="interval" style="left:${axis(interval[0])}%;width:${axis(axis(interval[1]) - axis(interval[0]))}%"></span>`
     : "";
   const figures = interval
-    ? `${ratePercent(entry.pass_rate)} [${ratePercent(interval[0])} – ${ratePercent(interval[1])}]`
+    ? `${ratePercent(entry.pass_rate)} [${boundPercent(interval[0])} – ${boundPercent(interval[1])}]`
     : `${ratePercent(entry.pass_rate)} (no interval)`;
   return (
     `<div class="plot-row"><code>${escapeHtml(label)}</code>` +
@@ -86,7 +90,7 @@ function plotRow(label: string, entry: ComparisonDoc["models"][string] | undefin
 
 function pairLine(pair: ComparisonDoc["pairs"][number]): string {
   const interval = pair.interval && finite(pair.interval[0]) && finite(pair.interval[1])
-    ? ` [${pair.interval[0].toFixed(1)}, ${pair.interval[1].toFixed(1)}]` : " (no interval)";
+    ? ` [${boundText(pair.interval[0])}, ${boundText(pair.interval[1])}]` : " (no interval)";
   const difference = finite(pair.difference) ? `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(1)} points` : "—";
   const badge = pair.decisive ? `<span class="badge ok">decisive</span>` : `<span class="badge">not decisive</span>`;
   return `<li><code>${escapeHtml(pair.models[0])}</code> vs <code>${escapeHtml(pair.models[1])}</code>: ${escapeHtml(`${difference}${interval} over ${countOf(pair.scenarios, "shared scenario")}`)} ${badge}</li>`;
@@ -104,7 +108,7 @@ function intervalPlot(view: ReportView, ranked: string[]): string {
   const comparison = view.doc.comparison;
   if (!comparison) return "";
   return (
-    `<div class="plot"><div class="plot-row"><span class="small">pass rate, ${escapeHtml(percent(comparison.confidence ?? 0.95))} interval</span>` +
+    `<div class="plot"><div class="plot-row"><span class="small">pass rate, ${escapeHtml(confidenceLabel(comparison.confidence ?? 0.95))} interval</span>` +
     `<div class="axis-labels"><span>0%</span><span>50%</span><span>100%</span></div><span></span></div>` +
     ranked.map((label) => plotRow(label, comparison.models && Object.hasOwn(comparison.models, label) ? comparison.models[label] : undefined)).join("") +
     `</div>` +
