@@ -17,10 +17,10 @@ export interface RunnerSpec {
   readonly model: string;
 }
 
-/** A host's own spec type (a ModelSpec) is accepted as is. */
 /**
  * The host's agent call. With a `replayTimeoutMs`, the third argument's signal is aborted when the
  * budget runs out (the result is already a run_error then), so the call can stop its own work.
+ * `spec` is `any` so a host's own spec type (a ModelSpec) is accepted as is.
  */
 export type ReplayFn = (scenario: Scenario, spec: any, context: { signal?: AbortSignal }) => unknown;
 export type RunnerJudge = Pick<Judge, "label" | "scoreTask" | "scoreCriterion" | "recommend" | "verdict">;

@@ -1,5 +1,5 @@
 // Run commands (stream `run-<id>`). StartRun and ImportReport are shared with the evaluation
-// aggregate, which numbers the run first (see startRun.ts / importReport.ts).
+// aggregate, which numbers the run first (see startRun and importReport in ../twoStreamCommands.ts).
 import { z } from "zod";
 import { judgeExchangeInput, verdictData } from "../../events/runEvents.js";
 import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
