@@ -60,14 +60,6 @@ async function evaluationCriterionKeys(store: EventStore, evaluationId: string):
   return created?.type === "EvaluationCreated" ? created.data.criteria.map((c) => c.key) : [];
 }
 
-/** How many results the run has: its scenarios x models, or the imported report's results. */
-export function historyResultCount(history: RunHistory): number {
-  const started = history.record?.started;
-  if (started) return started.scenarios.length * started.models.length;
-  const results = history.imported?.report.results;
-  return Array.isArray(results) ? results.length : 0;
-}
-
 function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "status" | "failure"> {
   let started: EventData<"RunStarted"> | null = null;
   let imported: EventData<"ReportImported"> | null = null;
