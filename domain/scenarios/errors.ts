@@ -39,6 +39,16 @@ export class ScenarioInputError extends Error {
   }
 }
 
+/** Runs `read`, naming the document (`source`) in any input error it raises that names none yet. */
+export function located<T>(source: string | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (source && error instanceof ScenarioInputError && !error.source) throw error.in(source);
+    throw error;
+  }
+}
+
 /** ScenarioParser rejects a paste (the reference's `ScenarioParser::ParseError`). */
 export class ParseError extends ScenarioInputError {}
 
