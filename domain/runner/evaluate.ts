@@ -68,7 +68,7 @@ function replayOf(value: unknown): Replay {
  * Whatever the replay function gave, as a Replay; never throws. A function that answers
  * synchronously is read synchronously (no promise per pair); a promise is bounded by the timeout.
  */
-export function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
+function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
   // Only a bounded replay gets a signal: nothing would ever abort one without a budget.
   const controller = settings.replayTimeoutMs == null ? undefined : new AbortController();
   let value: unknown;

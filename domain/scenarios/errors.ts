@@ -9,7 +9,7 @@ export interface Where {
   path?: string;
 }
 
-export function describeWhere(where: Where): string {
+function describeWhere(where: Where): string {
   return [where.source, where.line ? `line ${where.line}` : undefined, where.path].filter(Boolean).join(", ");
 }
 

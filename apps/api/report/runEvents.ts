@@ -28,7 +28,7 @@ export interface RunHistory {
   failure: EventData<"RunFailed"> | null;
 }
 
-export interface RunHistoryOptions {
+interface RunHistoryOptions {
   /** The argument the caller was given the id in, named by NOT_FOUND (default `id`). */
   field?: string;
   /** Who owns which run (the read models); without it, tenancy is decided from the stream alone. */

@@ -32,7 +32,7 @@ export const RecordComparison = z.object({
 });
 export type RecordComparison = z.output<typeof RecordComparison>;
 
-export const scoredPair = z.object({ scenario_key: nonBlank, model_label: nonBlank, pass: z.boolean() });
+const scoredPair = z.object({ scenario_key: nonBlank, model_label: nonBlank, pass: z.boolean() });
 
 export const CompleteRun = z.object({
   type: z.literal("CompleteRun"),

@@ -59,7 +59,7 @@ export class CreateEvaluationInput {
 }
 
 @ObjectType()
-export class EvaluationPayload {
+class EvaluationPayload {
   @Field(() => ID)
   evaluationId!: string;
 
@@ -68,7 +68,7 @@ export class EvaluationPayload {
 }
 
 @ObjectType()
-export class ScenarioChangesPayload {
+class ScenarioChangesPayload {
   @Field(() => ID)
   evaluationId!: string;
 
