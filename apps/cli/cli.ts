@@ -42,7 +42,7 @@ const HELP_FLAGS = ["--help", "-h"];
  * CMD is the words before the first flag ("catalogs" alone names both of its commands). An
  * unknown CMD answers null, so it is refused below as an unknown command.
  */
-export function helpAsked(argv: readonly string[]): string | null {
+function helpAsked(argv: readonly string[]): string | null {
   const viaHelp = argv[0] === "help";
   const end = argv.indexOf("--");
   if (!viaHelp && !(end < 0 ? argv : argv.slice(0, end)).some((arg) => HELP_FLAGS.includes(arg))) return null;

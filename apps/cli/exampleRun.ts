@@ -18,7 +18,7 @@ import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
 export const EXAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../examples/support");
 export const EXAMPLE_SET = "support/support/smoke";
 /** The product agent of that set in examples/support/catalog.yaml: the evaluation is created for it. */
-export const EXAMPLE_AGENT = "SupportAgent";
+const EXAMPLE_AGENT = "SupportAgent";
 export const EXAMPLE_MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
 
 export const PROGRESS_SUBSCRIPTION = "subscription { runProgress(runId: $runId) { completed total passed failed errored status latestResult { scenarioKey modelLabel status fault } } }";
@@ -33,7 +33,7 @@ interface Progress {
   latestResult: { scenarioKey: string; modelLabel: string; status: string; fault: string | null } | null;
 }
 
-export interface ExampleRunOutcome {
+interface ExampleRunOutcome {
   evaluationId: string;
   evaluationName: string;
   runId: string;
@@ -149,7 +149,7 @@ function exampleTools(): Promise<ToolRoster> {
   return loadToolsFile(join(EXAMPLE_DIR, "tools.yaml"), "example tools");
 }
 
-export interface ExampleRunOptions {
+interface ExampleRunOptions {
   models: string[];
   reportsDir: string;
   /** When this start began, before its worker could finish a run an earlier start left (default: now). */

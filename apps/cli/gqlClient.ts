@@ -3,7 +3,7 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 
-export class GraphQLRequestError extends Error {
+class GraphQLRequestError extends Error {
   constructor(
     message: string,
     readonly code: string | null,

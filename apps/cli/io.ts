@@ -19,7 +19,7 @@ const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e
  * escape. A key or a name in a message is the user's text, and a catalog key holding ESC [2J or
  * a right-to-left override cleared the screen or hid what an import was about to change.
  */
-export function terminalText(text: string): string {
+function terminalText(text: string): string {
   return text.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 

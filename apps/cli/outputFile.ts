@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT } from "./errors.js";
 
 /** Throws the errno error when this process cannot write `path` (a directory: create a file in it). */
-export type WriteCheck = (path: string, directory: boolean) => void;
+type WriteCheck = (path: string, directory: boolean) => void;
 
 /**
  * The default check: W_OK, then, for a directory, a file created and removed in it, since root

@@ -18,7 +18,7 @@ export interface ProjectionTracker {
   committedUpTo(position: LogPosition, timeoutMs?: number): Promise<void>;
 }
 
-export interface ProjectionPacing {
+interface ProjectionPacing {
   /** The store for the worker: the same store, remembering where its appends landed. */
   store: EventStore;
   /** The worker's `pace` option. */
@@ -40,7 +40,7 @@ export const EMBEDDED_JOBS_PER_REPLAY_SLOT = 16;
  * take two in one gathered transaction (EMBEDDED_PROJECTOR_GATHER_MS) while the worker goes on.
  * Progress still reaches a subscriber within ~50 ms at p95.
  */
-export const DEFAULT_MAX_LAG = 192;
+const DEFAULT_MAX_LAG = 192;
 
 /**
  * The embedded projector's gatherMs: a batch waits up to this long for the worker's next append
@@ -50,7 +50,7 @@ export const DEFAULT_MAX_LAG = 192;
 export const EMBEDDED_PROJECTOR_GATHER_MS = 10;
 
 /** How long replay jobs may keep the event loop before they let I/O in. */
-export const DEFAULT_SLICE_MS = 10;
+const DEFAULT_SLICE_MS = 10;
 
 export function paceByProjection(store: EventStore, projector: ProjectionTracker, options: { maxLag?: number; waitMs?: number; sliceMs?: number } = {}): ProjectionPacing {
   const maxLag = options.maxLag ?? DEFAULT_MAX_LAG;

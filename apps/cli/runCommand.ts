@@ -13,7 +13,7 @@ import type { Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
 import { themeFlag } from "./themeFlag.js";
 
-export const RUN_FLAGS = FLAG_SPECS.run;
+const RUN_FLAGS = FLAG_SPECS.run;
 
 export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   const flags = parseFlags("run", argv, RUN_FLAGS);

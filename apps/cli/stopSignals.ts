@@ -8,7 +8,7 @@
 /** What signals arrive at: the process, or a stand-in in tests. */
 export type SignalTarget = Pick<NodeJS.Process, "on" | "off">;
 
-export interface StopSignals {
+interface StopSignals {
   /** The first signal's name. */
   readonly stopped: Promise<string>;
   /** The second signal's name: stop waiting for jobs in flight. */

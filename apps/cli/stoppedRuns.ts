@@ -15,7 +15,7 @@ export interface RunInFlight {
   run: RunRef;
 }
 
-export interface StoppedRunsDeps {
+interface StoppedRunsDeps {
   /** The log itself, not the read models: a run's last events may not be projected yet. */
   store: EventStore;
   /** The start's report writes: those begun before the stop, and where new ones go. */

@@ -2,7 +2,7 @@
 // prints that command's own section, so each is kept apart and USAGE is put together from them.
 import type { FLAG_SPECS } from "./flagSpecs.js";
 
-export type CommandName = keyof typeof FLAG_SPECS;
+type CommandName = keyof typeof FLAG_SPECS;
 
 /** Each command's help: its synopsis line, then what it does, indented. */
 export const COMMAND_USAGE: Record<CommandName, string> = {

@@ -7,7 +7,7 @@
 import type { DeliveredJob, JobBus } from "@verdict/domain";
 import type { Io } from "./io.js";
 
-export interface CountedBus {
+interface CountedBus {
   bus: JobBus;
   /** Jobs handed to the worker's handlers and not yet settled. */
   inFlight(): number;

@@ -24,7 +24,7 @@ async function within<T>(pending: Promise<T>, ms: number): Promise<T | typeof NO
   }
 }
 
-export interface BatchWeight<T> {
+interface BatchWeight<T> {
   of: (item: T) => number;
   max: number;
 }

@@ -10,7 +10,7 @@ import { truncateBytes, type JudgeExchange, type eventSchemas } from "@verdict/d
  * of kilobytes would push its event over the store's size limit and fail the pair or the run,
  * where a judge that answers unusably must only be skipped.
  */
-export const JUDGE_TEXT_BYTES = 20_000;
+const JUDGE_TEXT_BYTES = 20_000;
 
 /**
  * The judge's text as an event keeps it: every string cut to JUDGE_TEXT_BYTES (Ruby's

@@ -24,7 +24,7 @@ export interface WorkerJudgeOptions {
 }
 
 /** A run's judge, or why the run cannot be judged the way it asks. */
-export interface RunJudge {
+interface RunJudge {
   /** Null: rules only. */
   judge: Judge | null;
   /** Set when the run's judge model cannot be served (guide "Routing a pinned judge"): the run fails with it. */

@@ -5,14 +5,14 @@
 import { DomainError, handleCommand, runAggregate, runStream, type Clock, type EventStore, type IdGenerator } from "@verdict/domain";
 import type { WorkerLog } from "./workerLog.js";
 
-export const DEFAULT_MAX_ATTEMPTS = 3;
+const DEFAULT_MAX_ATTEMPTS = 3;
 
-export function isPermanent(error: unknown): boolean {
+function isPermanent(error: unknown): boolean {
   if (error instanceof DomainError) return error.code === "validation";
   return error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError || error instanceof ReferenceError;
 }
 
-export interface PoisonDeps {
+interface PoisonDeps {
   store: EventStore;
   clock: Clock;
   ids: IdGenerator;

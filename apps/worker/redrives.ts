@@ -19,7 +19,7 @@ import { DEFAULT_MAX_REDRIVES, restartAction, stallMsOf, sweepEveryMs, triesOf, 
 type RedriveCause = "restart" | "watchdog";
 
 /** How the dispatcher publishes a run's jobs; a re-drive publishes the same jobs again. */
-export interface RunJobs {
+interface RunJobs {
   replays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void>;
   completion(runId: string, tenant: string): Promise<void>;
 }
@@ -28,7 +28,7 @@ export interface RunJobs {
  * A re-drive's jobs could not be published (the bus unreachable): nothing was recorded, so it
  * does not count toward failing the run.
  */
-export class JobsNotPublished extends Error {
+class JobsNotPublished extends Error {
   constructor(
     readonly runId: string,
     readonly error: Error,
@@ -41,7 +41,7 @@ export class JobsNotPublished extends Error {
 export type TermEnded = () => boolean;
 const never: TermEnded = () => false;
 
-export interface RedriveOptions extends Pick<DispatcherOptions, "store" | "clock" | "ids" | "log" | "actor" | "watchdog"> {
+interface RedriveOptions extends Pick<DispatcherOptions, "store" | "clock" | "ids" | "log" | "actor" | "watchdog"> {
   /** The dispatcher's runs in flight, shared: a run failed here is no longer tracked there. */
   runs: Map<string, TrackedRun>;
   jobs: RunJobs;

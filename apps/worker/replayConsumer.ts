@@ -10,7 +10,7 @@ import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContexts } from "./runContext.js";
 import type { WorkerLog } from "./workerLog.js";
 
-export interface ReplayHandlerDeps extends PairDeps {
+interface ReplayHandlerDeps extends PairDeps {
   runs: RunContexts;
   log: WorkerLog;
   /** How old a check of the run's state a replay job may go on (default 100 ms; 0: always check). */
@@ -19,7 +19,7 @@ export interface ReplayHandlerDeps extends PairDeps {
   pace?: () => Promise<void>;
 }
 
-export const RUN_STATE_MAX_AGE_MS = 100;
+const RUN_STATE_MAX_AGE_MS = 100;
 
 export type ReplayJobOutcome = PairOutcome | "unknown-run" | "invalid";
 

@@ -51,7 +51,7 @@ export const SCENARIOS = [
   { key: "refund", prompt: "Refund my order", forbidden_patterns: ["password"], position: 2 },
 ];
 
-export interface SeedOptions {
+interface SeedOptions {
   runId?: string;
   external?: boolean;
   models?: (typeof GPT)[];
@@ -93,7 +93,7 @@ export async function seedRun(store: EventStore, options: SeedOptions = {}): Pro
   return runId;
 }
 
-export async function streamEvents(store: EventStore, streamId: string): Promise<DomainEvent[]> {
+async function streamEvents(store: EventStore, streamId: string): Promise<DomainEvent[]> {
   return (await readWholeStream(store, streamId)).map((r) => eventRegistry.parseRecorded(r));
 }
 

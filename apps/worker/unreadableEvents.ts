@@ -6,7 +6,7 @@
 import { handleCommand, runAggregate, runStream, isDomainError, type Clock, type EventStore, type IdGenerator, type RecordedEvent, type UnreadableEventError } from "@verdict/domain";
 import type { WorkerLog } from "./workerLog.js";
 
-export interface UnreadableDeps {
+interface UnreadableDeps {
   store: EventStore;
   clock: Clock;
   ids: IdGenerator;

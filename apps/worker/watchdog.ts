@@ -32,7 +32,7 @@ export function sweepEveryMs(stallMs: number): number {
   return Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
 }
 
-export type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };
+type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };
 
 /** Pairs a failure names; the rest are counted. */
 const NAMED_PAIRS = 10;

@@ -6,14 +6,14 @@ import type { Aggregate } from "./aggregate.js";
 import { appendDecision, lostRace, type Decision, type HandledCommand } from "./handleCommand.js";
 
 /** One stream's decision: the aggregate that folds it, and the stream as it was read. */
-export interface StreamDecision<S, C extends { type: string }, X> {
+interface StreamDecision<S, C extends { type: string }, X> {
   aggregate: Aggregate<S, C, X>;
   streamId: string;
   loaded: { state: S; version: bigint | null };
   decision: Decision;
 }
 
-export interface AppendBothOptions<A, B> {
+interface AppendBothOptions<A, B> {
   command: { type: string };
   /** This attempt (from 1) and how many lost races on the first stream are decided again. */
   attempt: number;

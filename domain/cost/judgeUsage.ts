@@ -43,6 +43,21 @@ export function judgeUsage(results: Iterable<CostResultLike>, runUsage?: JudgeUs
   };
 }
 
+/** One judge usage record with more spend added (the run-level verdict's onto what the run holds). */
+export function addJudgeUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): JudgeUsageRecord {
+  if (!given) return more;
+  const costs = [given.cost, more.cost].filter((c): c is number => typeof c === "number");
+  return {
+    ...given,
+    calls: countOf(given.calls) + countOf(more.calls),
+    input_tokens: countOf(given.input_tokens) + countOf(more.input_tokens),
+    output_tokens: countOf(given.output_tokens) + countOf(more.output_tokens),
+    cost: costs.length > 0 ? floatSum(costs) : null,
+    model: given.model ?? more.model,
+    by_kind: usageByKind([given, more]),
+  };
+}
+
 /** Calls per kind (score, recommend, verdict, …), summed over the parts in first-seen order. */
 export function usageByKind(parts: JudgeUsageRecord[]): Record<string, number> {
   const tally: Record<string, number> = {};

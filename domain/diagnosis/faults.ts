@@ -20,7 +20,7 @@ function result(fault: Fault, summary: string, recommendation: string, evidence:
   return { fault, summary, recommendation, evidence: compact };
 }
 
-export const runError: Check = (c) => {
+const runError: Check = (c) => {
   if (c.replay.errored) {
     const message = c.replay.error ?? "";
     return result("run_error", `The run failed before ${c.agentLower} answered: ${truncate(message, 200)}`, runErrorAdvice(message), {
@@ -31,7 +31,7 @@ export const runError: Check = (c) => {
   return result("run_error", `${c.agent} returned an empty answer.`, EMPTY_ANSWER_ADVICE, { error: "empty answer" });
 };
 
-export const toolError: Check = (c) => {
+const toolError: Check = (c) => {
   const failed = c.replay.failedToolCalls;
   if (failed.length === 0) return null;
   const names = [...new Set(failed.map(toolCallName))];
@@ -50,7 +50,7 @@ export const toolError: Check = (c) => {
   );
 };
 
-export const missingCapability: Check = (c) => {
+const missingCapability: Check = (c) => {
   // A refusal beside a tool call that produced a passing answer is a hedge, not a missing tool.
   // Checked first: it is cheaper than scanning the answer for the refusal phrasings.
   if (c.called.length > 0 && (c.score ?? 0) >= c.threshold) return null;
@@ -74,7 +74,7 @@ export const missingCapability: Check = (c) => {
   });
 };
 
-export const expectedToolNotCalled: Check = (c) => {
+const expectedToolNotCalled: Check = (c) => {
   const expected = c.scenario.expectedTools;
   if (expected.length === 0 || c.checks.anyExpectedCalled(c.called)) return null;
   const unavailable = c.notInRoster(expected);
@@ -109,7 +109,7 @@ export const expectedToolNotCalled: Check = (c) => {
   });
 };
 
-export const ungroundedAnswer: Check = (c) => {
+const ungroundedAnswer: Check = (c) => {
   if (c.availableTools.length === 0 || c.called.length > 0 || !c.assertsSpecifics) return null;
   const claim = c.claim;
   return result(
@@ -122,7 +122,7 @@ export const ungroundedAnswer: Check = (c) => {
   );
 };
 
-export const forbiddenContent: Check = (c) => {
+const forbiddenContent: Check = (c) => {
   if (c.checks.forbidden.length === 0) return null;
   const matched = c.checks.forbiddenFound(c.replay);
   if (matched.length === 0) return null;
@@ -135,7 +135,7 @@ export const forbiddenContent: Check = (c) => {
   );
 };
 
-export const missingContent: Check = (c) => {
+const missingContent: Check = (c) => {
   if (c.checks.expected.length === 0) return null;
   const missing = c.checks.expectedMissing(c.replay);
   if (missing.length === 0) return null;
@@ -151,7 +151,7 @@ export const missingContent: Check = (c) => {
  * A judge grade measures the answer itself, so its mean has to reach the threshold on its own;
  * the mean score has to as well. The weakest entry is named from the grades when they failed.
  */
-export const lowQuality: Check = (c) => {
+const lowQuality: Check = (c) => {
   const grade = judgeGrade(c.scores, c.judgeKeys);
   const failedGrade = grade !== null && grade < c.threshold;
   if (!failedGrade && !(c.score !== null && c.score < c.threshold)) return null;

@@ -10,7 +10,7 @@ export function truncate(text: string, length: number): string {
 }
 const EDGE_WHITESPACE = /^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g;
 
-export function rubyStrip(text: string): string {
+function rubyStrip(text: string): string {
   return text.replace(EDGE_WHITESPACE, "");
 }
 

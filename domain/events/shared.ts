@@ -13,7 +13,7 @@ export const jsonObject = z.record(z.string(), z.unknown());
 export const HOST_RUN_ID_LIMIT = 255;
 // C0 controls, DEL and C1 controls: nothing a host names a run with, and a newline or an escape
 // in an id would break every line that echoes it.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

@@ -5,14 +5,13 @@
 
 export const TEXT_RULE = "must not contain a NUL character (\\u0000) or an unpaired surrogate";
 
-// NUL is the point of these patterns.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- NUL is what it finds
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- NUL is what it finds
 const UNSTORABLE_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 // A NUL or any surrogate at all: most text has neither, and this test has no lookaround.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- NUL is what it finds
 const MAYBE_UNSTORABLE = /[\u0000\ud800-\udfff]/;
 
 export function isStorableText(text: string): boolean {

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { DomainError } from "./domainError.js";
 
-export function issuePath(issue: z.core.$ZodIssue, prefix?: string): string {
+function issuePath(issue: z.core.$ZodIssue, prefix?: string): string {
   const parts = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p)));
   const joined = parts.reduce((acc, part) => (part.startsWith("[") || acc === "" ? acc + part : `${acc}.${part}`), "");
   if (!prefix) return joined;

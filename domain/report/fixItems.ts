@@ -10,7 +10,7 @@ import type {
   FixAction, FixItem, FixTool, Recommendation, ReportLinks, ReportResult, ToolResolver, ToolServer,
 } from "./reportTypes.js";
 
-export interface FixItemContext {
+interface FixItemContext {
   agentName: string;
   links: ReportLinks;
   toolResolver?: ToolResolver | null;
@@ -80,7 +80,7 @@ function toolsFor(fault: string, group: readonly ReportResult[]): { label: Tools
 }
 
 /** Asks the resolver once per tool name, remembering `null` answers too. */
-export function serverLookup(resolver: ToolResolver | null | undefined): (name: string) => ToolServer | null {
+function serverLookup(resolver: ToolResolver | null | undefined): (name: string) => ToolServer | null {
   const known = new Map<string, ToolServer | null>();
   return (name) => {
     if (!resolver) return null;

@@ -4,7 +4,7 @@
 // and no untrusted markup (`<details`, `</details`, `<script`, `<summary` outside our lines)
 // appears anywhere else as raw HTML.
 
-export interface GfmProblem {
+interface GfmProblem {
   line: number;
   problem: string;
 }

@@ -42,7 +42,7 @@ function showsEstimate(source: MarkdownSource): boolean {
 }
 
 /** The pieces a whole report is assembled from, each also public on its own. */
-export interface MarkdownPieces {
+interface MarkdownPieces {
   verdict: string;
   /**
    * Writes `## Answers`, one `<details>` block per scenario in run order, where the writer

@@ -240,16 +240,6 @@ function writeBlock(source: MarkdownSource, key: string): string | null {
 
 const TABLE_HEAD = "| Model | Status | Score | Tool calls | Fault | Cost |\n|---|---|---|---|---|---|";
 
-/** One scenario as a `<details>` block; null when the report has no result for that key. */
-export function scenarioBlock(source: MarkdownSource, key: string): string | null {
-  clearCaches();
-  try {
-    return writeBlock(source, key);
-  } finally {
-    clearCaches();
-  }
-}
-
 /**
  * `## Answers` with every scenario's block, written where `writer` stands, and where each block
  * sits in the writer's text, so one scenario is a slice of the whole (the same bytes, written once).

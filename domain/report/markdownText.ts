@@ -21,7 +21,7 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 const entity = (c: string): string => ENTITIES[c];
 
 /** `&`, `<`, `>` as entities: Markdown renders them back as the characters, HTML never sees a tag. */
-export function escapeAngles(text: string): string {
+function escapeAngles(text: string): string {
   return HAS_ENTITY_CHAR.test(text) ? text.replace(ENTITY_CHARS, entity) : text;
 }
 

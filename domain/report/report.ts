@@ -15,7 +15,8 @@ import { code } from "./markdownText.js";
 import { summarizeByModel } from "./summary.js";
 import { judgedVerdict, rankedVerdict } from "./verdict.js";
 import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsageSummary } from "./costs.js";
-import { judgeUsageFromExchanges, usageByKind, type JudgeUsageRecord } from "../cost/index.js";
+import { judgeUsageFromExchanges, type JudgeUsageRecord } from "../cost/index.js";
+import { addJudgeUsage } from "../cost/judgeUsage.js";
 import { reportDocument, sharedResultDocument } from "./reportJson.js";
 import { optionsFromJSON } from "./fromJson.js";
 import { THEMES, renderReportHtml } from "./html/index.js";
@@ -77,21 +78,6 @@ function cleanRelease(release: Release | null | undefined): Release | null {
     if (typeof value === "string" && value.trim() !== "") out[key] = value;
   }
   return Object.keys(out).length > 0 ? out : null;
-}
-
-function addUsage(given: JudgeUsageRecord | null, more: JudgeUsageRecord): JudgeUsageRecord {
-  if (!given) return more;
-  const sum = (a: unknown, b: unknown): number => (Number(a) || 0) + (Number(b) || 0);
-  const costs = [given.cost, more.cost].filter((c): c is number => typeof c === "number");
-  return {
-    ...given,
-    calls: sum(given.calls, more.calls),
-    input_tokens: sum(given.input_tokens, more.input_tokens),
-    output_tokens: sum(given.output_tokens, more.output_tokens),
-    cost: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
-    model: given.model ?? more.model,
-    by_kind: usageByKind([given, more]),
-  };
 }
 
 const latestResultDocs: unknown[] = [];
@@ -240,7 +226,7 @@ export class Report implements MarkdownSource {
     const spent = outcome.exchange ? judgeUsageFromExchanges([outcome.exchange as { kind: string }]) : null;
     if (spent) {
       // The verdict belongs to no result: it is run-level judge spend. Views read before it change.
-      this.#runJudgeUsage = addUsage(this.#runJudgeUsage, spent);
+      this.#runJudgeUsage = addJudgeUsage(this.#runJudgeUsage, spent);
       this.#cache.clear();
     }
     return this.#judgedVerdict;

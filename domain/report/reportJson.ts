@@ -10,7 +10,7 @@ import type {
   CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportResult, Verdict,
 } from "./reportTypes.js";
 
-export interface JsonSource {
+interface JsonSource {
   readonly summaryByModel: Record<string, ModelSummary>;
   readonly criterionScores: Record<string, CriterionStats | Record<string, CriterionStats>>;
   readonly recommendations: Recommendation[];
@@ -29,7 +29,7 @@ export interface JsonSource {
 }
 
 /** A result's JSON plus the scenario's expectations, so a saved report can be rebuilt whole. */
-export function resultDocument(result: ReportResult): ResultDoc {
+function resultDocument(result: ReportResult): ResultDoc {
   return withExpectations(result, result.toJSON() as unknown as ResultDoc);
 }
 

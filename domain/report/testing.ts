@@ -1,7 +1,7 @@
 // Test helpers: results built from plain values, without running a replay or a scorer.
 import type { ReportDiagnosis, ReportResult, ReportToolCall, ResultStatus } from "./reportTypes.js";
 
-export interface FakeResultInit {
+interface FakeResultInit {
   key: string;
   label: string;
   status?: ResultStatus;

@@ -9,7 +9,7 @@
 // A pure JavaScript writer would be slower still: a character loop costs ~3 ns a character here.
 import { Buffer } from "node:buffer";
 
-export type TextEncoding = "latin1" | "utf16le";
+type TextEncoding = "latin1" | "utf16le";
 
 // A writer's first buffer: 16 MB of address space, of which only the pages written ever become
 // resident (the C allocator maps a buffer this large lazily, and it is not zeroed), so a short

@@ -44,7 +44,7 @@ export function rankModels(summaries: Record<string, ModelSummary>): string[] {
 }
 
 /** `Passed 2 of 2 scenarios (100%) with a mean score of 100% at ~$0.0010 (estimated).` */
-export function rationaleFor(summary: ModelSummary): string {
+function rationaleFor(summary: ModelSummary): string {
   const noun = summary.scenarios === 1 ? "scenario" : "scenarios";
   const share = Format.percent(summary.scenarios > 0 ? summary.passed / summary.scenarios : null);
   let text = `Passed ${summary.passed} of ${summary.scenarios} ${noun} (${share})`;

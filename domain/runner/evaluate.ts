@@ -17,10 +17,10 @@ export interface RunnerSpec {
   readonly model: string;
 }
 
-/** A host's own spec type (a ModelSpec) is accepted as is. */
 /**
  * The host's agent call. With a `replayTimeoutMs`, the third argument's signal is aborted when the
  * budget runs out (the result is already a run_error then), so the call can stop its own work.
+ * `spec` is `any` so a host's own spec type (a ModelSpec) is accepted as is.
  */
 export type ReplayFn = (scenario: Scenario, spec: any, context: { signal?: AbortSignal }) => unknown;
 export type RunnerJudge = Pick<Judge, "label" | "scoreTask" | "scoreCriterion" | "recommend" | "verdict">;
@@ -68,7 +68,7 @@ function replayOf(value: unknown): Replay {
  * Whatever the replay function gave, as a Replay; never throws. A function that answers
  * synchronously is read synchronously (no promise per pair); a promise is bounded by the timeout.
  */
-export function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
+function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
   // Only a bounded replay gets a signal: nothing would ever abort one without a budget.
   const controller = settings.replayTimeoutMs == null ? undefined : new AbortController();
   let value: unknown;

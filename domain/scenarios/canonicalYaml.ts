@@ -27,7 +27,7 @@ function readsAsOtherType(text: string): boolean {
 type ScalarStyle = "PLAIN" | "QUOTE_SINGLE" | "QUOTE_DOUBLE" | "BLOCK_LITERAL";
 
 /** Psych's `visit_String` decision, in its order. */
-export function psychStyle(text: string): ScalarStyle {
+function psychStyle(text: string): ScalarStyle {
   if (/\n(?!$)/.test(text)) return "BLOCK_LITERAL";
   if (text === "y" || text === "Y" || text === "n" || text === "N") return "QUOTE_DOUBLE";
   if (LEADING_NON_WORD.test(text)) return "QUOTE_DOUBLE";

@@ -9,7 +9,7 @@ import { layerProducts } from "./catalogLayering.js";
 import { compact, Product, ScenarioSet } from "./catalogParts.js";
 import { documentName, readExisting, splitArgs } from "./documentFiles.js";
 import { refuseOnlyEmpty } from "./emptyDocument.js";
-import { InvalidDocument, NotFound, ScenarioInputError } from "./errors.js";
+import { InvalidDocument, located, NotFound } from "./errors.js";
 import type { Scenario } from "./scenario.js";
 import { Suite } from "./suite.js";
 import { readYaml } from "./yamlText.js";
@@ -157,15 +157,6 @@ function build(documents: unknown[], options: { name?: string; sources?: string[
 /** Null for an empty document: readCatalogDocument reads it as {}, and a load of only empty ones is refused. */
 function parseYaml(text: string): unknown {
   return readYaml(text, InvalidDocument, "the catalog is not valid YAML: ");
-}
-
-function located<T>(source: string | undefined, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (source && error instanceof ScenarioInputError && !error.source) throw error.in(source);
-    throw error;
-  }
 }
 
 function lastPresent(docs: CatalogDoc[], pick: (doc: CatalogDoc) => string | null): string | null {

@@ -9,10 +9,10 @@ import { assertScenarioCount } from "./limits.js";
 import { readScenarioHash, scalarText } from "./scenarioFields.js";
 import { readSuiteDocument } from "./suiteDocument.js";
 
-export const CATALOG_KEYS = ["catalog", "name", "description", "products", "suite", "groups"];
-export const PRODUCT_KEYS = ["key", "name", "description", "agent", "sets"];
-export const SET_KEYS = ["key", "name", "description", "judge", "criteria", "scenarios"];
-export const SCENARIO_KEYS = ["key", "prompt", "expect", "expectations", "tools", "contains", "not_contains", "notes", "tags", "params", "production_only", "position"];
+const CATALOG_KEYS = ["catalog", "name", "description", "products", "suite", "groups"];
+const PRODUCT_KEYS = ["key", "name", "description", "agent", "sets"];
+const SET_KEYS = ["key", "name", "description", "judge", "criteria", "scenarios"];
+const SCENARIO_KEYS = ["key", "prompt", "expect", "expectations", "tools", "contains", "not_contains", "notes", "tags", "params", "production_only", "position"];
 
 export interface SetDoc {
   key: string;

@@ -55,7 +55,7 @@ export class ScenarioSet {
 }
 
 /** A scenario's canonical mapping; `production_only` only when true. */
-export function scenarioToH(scenario: Scenario): Record<string, unknown> {
+function scenarioToH(scenario: Scenario): Record<string, unknown> {
   return compact([
     ["key", scenario.key],
     ["prompt", scenario.prompt],

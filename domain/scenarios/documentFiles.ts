@@ -6,7 +6,7 @@ import { basename } from "node:path";
 import { InvalidDocument } from "./errors.js";
 import { documentOverLimit, documentTooLarge, MAX_DOCUMENT_BYTES } from "./limits.js";
 
-export interface DocumentFile {
+interface DocumentFile {
   path: string;
   text: string;
 }

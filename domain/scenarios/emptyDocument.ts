@@ -6,7 +6,7 @@
 import { InvalidDocument } from "./errors.js";
 
 /** An empty document: what the YAML reader gives for a text with no value in it. */
-export function isEmptyDocument(document: unknown): boolean {
+function isEmptyDocument(document: unknown): boolean {
   return document === null || document === undefined;
 }
 

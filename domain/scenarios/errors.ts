@@ -9,7 +9,7 @@ export interface Where {
   path?: string;
 }
 
-export function describeWhere(where: Where): string {
+function describeWhere(where: Where): string {
   return [where.source, where.line ? `line ${where.line}` : undefined, where.path].filter(Boolean).join(", ");
 }
 
@@ -36,6 +36,16 @@ export class ScenarioInputError extends Error {
   in(source: string): ScenarioInputError {
     const Err = this.constructor as InputErrorClass;
     return new Err(this.rule, { source, line: this.line ?? undefined, path: this.path ?? undefined });
+  }
+}
+
+/** Runs `read`, naming the document (`source`) in any input error it raises that names none yet. */
+export function located<T>(source: string | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (source && error instanceof ScenarioInputError && !error.source) throw error.in(source);
+    throw error;
   }
 }
 

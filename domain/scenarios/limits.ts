@@ -7,12 +7,8 @@ export const MAX_SCENARIOS = 2_000;
 
 const encoder = new TextEncoder();
 
-export function byteLength(text: string): number {
-  // Every UTF-16 unit is at most 3 UTF-8 bytes: skip the encode for texts far below the limit.
-  return text.length * 3 <= MAX_DOCUMENT_BYTES ? text.length : encoder.encode(text).length;
-}
-
 export function assertDocumentSize(text: string, Err: InputErrorClass): void {
+  // Every UTF-16 unit is at most 3 UTF-8 bytes: skip the encode for texts far below the limit.
   if (text.length * 3 <= MAX_DOCUMENT_BYTES) return;
   const bytes = encoder.encode(text).length;
   if (bytes > MAX_DOCUMENT_BYTES) throw new Err(documentTooLarge(bytes));

@@ -1,7 +1,7 @@
 // A grouped YAML suite, layered: later documents override earlier ones by key, so a deployment
 // can add or reword tasks (reference-core §3).
 import { isBlank } from "../support/index.js";
-import { InvalidDocument, NotFound, ScenarioInputError } from "./errors.js";
+import { InvalidDocument, located, NotFound } from "./errors.js";
 import { documentName, readExisting, splitArgs } from "./documentFiles.js";
 import { refuseOnlyEmpty } from "./emptyDocument.js";
 import { Scenario } from "./scenario.js";
@@ -91,16 +91,6 @@ export class Suite {
 /** Null for an empty document: readSuiteDocument reads it as {}, and a load of only empty ones is refused. */
 function parseSuiteYaml(text: string): unknown {
   return readYaml(text, InvalidDocument, "invalid evaluation suite YAML: ");
-}
-
-/** Runs `read`, naming the document in any input error it raises. */
-function located<T>(source: string | undefined, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (source && error instanceof ScenarioInputError && !error.source) throw error.in(source);
-    throw error;
-  }
 }
 
 function lastPresent(values: Array<string | null>): string | null {

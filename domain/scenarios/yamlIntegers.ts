@@ -5,7 +5,7 @@
 import { isCollection, isPair, isScalar, type Document } from "yaml";
 
 /** An integer a number cannot hold exactly: where it is and how it was written. */
-export interface UnsafeInteger {
+interface UnsafeInteger {
   /** Offset of the integer in the text (a LineCounter turns it into a line). */
   offset: number;
   /** Its document path (`products[0].sets[0].scenarios[0].params.user_id`). */

@@ -147,7 +147,7 @@ function reasonOf(problem: { code: string; message: string }): string {
  * error, and deeper documents failed with the parser's own stack overflow. The API's JSON
  * variables stop at the same depth.
  */
-export const MAX_YAML_DEPTH = 64;
+const MAX_YAML_DEPTH = 64;
 const STACK_OVERFLOW = /Maximum call stack size exceeded/;
 
 function deepRule(): string {

@@ -14,7 +14,7 @@ import { likelyMeant } from "../support/index.js";
 /** The types an evaluation may hold: the Scorer's, and the platform's trace criteria. */
 export const EVALUATION_CRITERION_TYPES = [...CRITERION_TYPES, "trace_error_rate", "trace_latency"] as const;
 
-export interface CriterionProblem {
+interface CriterionProblem {
   /** Where, below the criterion: `type`, `config.chars`... */
   field: string;
   rule: string;
@@ -69,7 +69,7 @@ export function criteriaProblem(
 }
 
 /** Why the criterion cannot score as its author meant, or null. */
-export function criterionProblem(key: string, type: string, config: Readonly<Record<string, unknown>> | null | undefined): CriterionProblem | null {
+function criterionProblem(key: string, type: string, config: Readonly<Record<string, unknown>> | null | undefined): CriterionProblem | null {
   // The Scorer writes these after the criteria: the criterion's score was overwritten by the
   // built-in one, or (task_completion without a judge) reported as the judge's grade.
   if (BUILT_IN_SCORES.includes(key)) return { field: "key", rule: `"${key}" is reserved for the built-in score of the same name` };

@@ -18,7 +18,7 @@ export interface ScenarioMatrix {
 
 export type BootstrapRequest = { kind: "model"; model: number } | { kind: "pair"; leader: number; other: number };
 
-export interface BootstrapSettings {
+interface BootstrapSettings {
   seed: number;
   resamples: number;
   confidence: number;
@@ -30,7 +30,7 @@ interface Universe {
 }
 
 /** Scenario positions a request covers: the model's own, or the pair's shared ones. */
-export function positionsOf(matrix: ScenarioMatrix, request: BootstrapRequest): Int32Array {
+function positionsOf(matrix: ScenarioMatrix, request: BootstrapRequest): Int32Array {
   const { width, ran } = matrix;
   const a = request.kind === "model" ? request.model : request.leader;
   const b = request.kind === "model" ? request.model : request.other;
@@ -146,7 +146,7 @@ function distinctRows(matrix: ScenarioMatrix, positions: Int32Array, involved: n
 }
 
 /** Percentile interval by nearest rank on the sorted resamples (already in percent), unrounded. */
-export function percentileInterval(samples: Float64Array, confidence: number): [number, number] {
+function percentileInterval(samples: Float64Array, confidence: number): [number, number] {
   samples.sort();
   const count = samples.length;
   const tail = (1 - confidence) / 2;

@@ -61,7 +61,7 @@ export interface ComparisonJSON {
 }
 
 const RECORDED = Symbol("recorded comparison");
-export const MAX_RESAMPLES = 100_000;
+const MAX_RESAMPLES = 100_000;
 
 export class Comparison {
   readonly models: Readonly<Record<string, ModelComparison>>;

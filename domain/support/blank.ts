@@ -14,10 +14,6 @@ export function isBlank(value: unknown): boolean {
   return false;
 }
 
-export function isPresent(value: unknown): boolean {
-  return !isBlank(value);
-}
-
 /** The value when present, else null (Ruby `presence`). */
 export function presence<T>(value: T | null | undefined): T | null {
   return isBlank(value) ? null : (value as T);

@@ -1,8 +1,8 @@
 // Ruby/ActiveSupport semantics the reference behaviour depends on (reference-core §0).
 // Shared by every capability folder; not part of the library's public surface.
-export { isBlank, isPresent, presence, isPlainObject, NON_BLANK_CHARACTER } from "./blank.js";
+export { isBlank, presence, isPlainObject, NON_BLANK_CHARACTER } from "./blank.js";
 export { characterLength, truncate, truncateBytes } from "./truncate.js";
-export { parameterize, transliterate } from "./parameterize.js";
+export { parameterize } from "./parameterize.js";
 export { humanize } from "./humanize.js";
 export { pluralize, countOf } from "./pluralize.js";
 export { roundHalfAwayFromZero, rubyNumber } from "./round.js";

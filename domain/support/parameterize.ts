@@ -24,7 +24,7 @@ const APPROXIMATIONS: ReadonlyMap<string, string> = (() => {
 })();
 
 /** ActiveSupport's transliterate: known Latin letters to ASCII, any other non-ASCII character to `?`. */
-export function transliterate(text: string): string {
+function transliterate(text: string): string {
   return text.normalize("NFC").replace(NON_ASCII, (char) => APPROXIMATIONS.get(char) ?? "?");
 }
 

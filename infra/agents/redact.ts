@@ -3,7 +3,7 @@
 // recorded: a host or provider that echoes its request in an error or an answer would otherwise
 // write the secret into the run's events and reports.
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /**
  * Values that may be secrets (a query value, a header, a provider's key) are not looked for when

@@ -19,7 +19,7 @@ export interface PagedLog {
 /** Reads in a row that may fail retriably before the subscription gives up with the last error. */
 export const READ_RETRIES = 5;
 /** The wait before a failed read is sent again (a LISTEN connection reconnects after as long). */
-export const READ_RETRY_MS = 1_000;
+const READ_RETRY_MS = 1_000;
 
 export interface SubscriptionTuning extends PageBudget {
   /** Events per catch-up page (fewer when they reach maxPageBytes). */

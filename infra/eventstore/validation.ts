@@ -33,11 +33,6 @@ export function validateStreamId(streamId: string, field = "streamId"): void {
   }
 }
 
-/** Bytes of a JSON payload as it will be stored. */
-export function payloadBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value), "utf8");
-}
-
 /**
  * Refuses a bad batch of events; answers each event's data and metadata as JSON text, in UTF-16
  * units (bytes for ASCII), which the memory store counts for its page budget at no extra cost.

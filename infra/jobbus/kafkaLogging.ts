@@ -98,12 +98,15 @@ export class KafkaLogging {
   /** Follows a consumer's, producer's or admin's events: a request timing out (a paused broker logs nothing else), or a sign the broker answers. */
   watch(client: Consumer | Producer | Admin): void {
     const events = client.events as Record<string, string>;
-    const on = client.on.bind(client) as (event: string, listener: (event: { payload: any }) => void) => void;
+    const on = client.on.bind(client) as (event: string, listener: (event: { payload: unknown }) => void) => void;
     // kafkajs's pendingDuration is how long the request queued before it was sent (often 0): the
     // wait that timed out runs from when the request was made.
     on(events.REQUEST_TIMEOUT, ({ payload }) => {
-      const waited = typeof payload?.createdAt === "number" ? `${Date.now() - payload.createdAt}ms` : "its timeout";
-      this.outages.down(this.broker, `request ${payload?.apiName ?? ""} to ${payload?.broker ?? "the broker"} timed out after ${waited}`);
+      const request: { createdAt?: unknown; apiName?: unknown; broker?: unknown } = typeof payload === "object" && payload !== null ? payload : {};
+      const waited = typeof request.createdAt === "number" ? `${Date.now() - request.createdAt}ms` : "its timeout";
+      const apiName = typeof request.apiName === "string" ? request.apiName : "";
+      const broker = typeof request.broker === "string" ? request.broker : "the broker";
+      this.outages.down(this.broker, `request ${apiName} to ${broker} timed out after ${waited}`);
     });
     for (const name of ["CONNECT", "FETCH", "GROUP_JOIN", "HEARTBEAT"]) if (events[name]) on(events[name], () => this.reachable());
   }

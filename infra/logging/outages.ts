@@ -14,7 +14,7 @@ export interface OutageOptions {
   now?: () => number;
 }
 
-export const DEFAULT_EVERY_MS = 30_000;
+const DEFAULT_EVERY_MS = 30_000;
 
 /** A duration the way a person reads it: 850ms, 45s, 2m40s, 1h05m. */
 export function elapsed(ms: number): string {

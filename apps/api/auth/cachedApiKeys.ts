@@ -11,7 +11,7 @@
 import type { ApiKeyStore, ApiPrincipal } from "./apiKeys.js";
 import { hashApiKey } from "./apiKeys.js";
 
-export interface CachedApiKeysOptions {
+interface CachedApiKeysOptions {
   /** How long a successful verification is trusted (default 1000 ms). */
   ttlMs?: number;
   /** Most keys remembered (default 10,000); the oldest verified go first. */

@@ -28,7 +28,7 @@ export interface RunHistory {
   failure: EventData<"RunFailed"> | null;
 }
 
-export interface RunHistoryOptions {
+interface RunHistoryOptions {
   /** The argument the caller was given the id in, named by NOT_FOUND (default `id`). */
   field?: string;
   /** Who owns which run (the read models); without it, tenancy is decided from the stream alone. */
@@ -58,14 +58,6 @@ async function evaluationCriterionKeys(store: EventStore, evaluationId: string):
   const [first] = await store.readStream(evaluationStream(evaluationId), { from: "start", direction: "forwards", limit: 1 });
   const created = first ? eventRegistry.parseRecorded(first) : null;
   return created?.type === "EvaluationCreated" ? created.data.criteria.map((c) => c.key) : [];
-}
-
-/** How many results the run has: its scenarios x models, or the imported report's results. */
-export function historyResultCount(history: RunHistory): number {
-  const started = history.record?.started;
-  if (started) return started.scenarios.length * started.models.length;
-  const results = history.imported?.report.results;
-  return Array.isArray(results) ? results.length : 0;
 }
 
 function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "status" | "failure"> {

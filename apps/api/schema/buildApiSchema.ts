@@ -12,7 +12,7 @@ import { RunResolver } from "./resolvers/runResolver.js";
 import { SubscriptionResolver } from "./resolvers/subscriptionResolver.js";
 import { chargingHeavyFields } from "../server/heavyFields.js";
 
-export const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
+const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 

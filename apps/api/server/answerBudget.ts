@@ -47,7 +47,7 @@ export class AnswerBudget {
 }
 
 /** Bytes as the message shows them (1 MB = 1,000,000 bytes). */
-export function shownBytes(bytes: number): string {
+function shownBytes(bytes: number): string {
   if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
   if (bytes >= 1_000) return `${(bytes / 1_000).toFixed(1)} KB`;
   return `${bytes} bytes`;

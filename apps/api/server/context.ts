@@ -62,7 +62,7 @@ export interface ApiLimits {
  * taken the API to 1.6 GB). A run of ~60 KB of answer a pair (~600 MB) does not answer whole at
  * any budget (V8's 512 MB string limit): page it, or export its report over REST.
  */
-export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export const DEFAULT_LIMITS: ApiLimits = {
   maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100, maxKeyOperations: 100, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,

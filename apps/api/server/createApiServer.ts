@@ -217,7 +217,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           return {
             async didResolveOperation({ request, document, operation }) {
               // Apollo Server executes a subscription sent over HTTP as a query, and its resolver,
-              // given no event, threw: the client got `internal error`.
+              // given no event, throws (`internal error` to the client): refuse it here instead.
               if (operation?.operation === "subscription") {
                 throw new GraphQLError(
                   "subscriptions are served over graphql-ws (a WebSocket) on this same path, /graphql; send queries and mutations over HTTP",
@@ -267,7 +267,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   }, reportRouter(), (req: Request, res: Response) => {
     res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json]`, code: "NOT_FOUND" });
   });
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const typed = error as { type?: string; status?: number; expose?: boolean; message?: string };
     if (typed.type === "entity.too.large") {
       sendGraphQLError(res, "PAYLOAD_TOO_LARGE", `request body is over the ${limits.bodyLimit} limit`);
@@ -280,7 +280,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     // Express's and body-parser's own client errors (a path that does not decode, an unsupported
     // charset): their status and message, in the shape of the route that was asked.
     if (typed.expose !== false && typeof typed.status === "number" && typed.status >= 400 && typed.status < 500 && typeof typed.message === "string") {
-      if (_req.originalUrl.startsWith("/graphql")) {
+      if (req.originalUrl.startsWith("/graphql")) {
         res.status(typed.status).json({ errors: [{ message: typed.message, extensions: { code: "VALIDATION" } }] });
       } else {
         res.status(typed.status).json({ error: typed.message, code: "VALIDATION" });
@@ -292,7 +292,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       res.status(HTTP_STATUS[known.code]).json({ error: known.message, code: known.code, ...(known.field ? { field: known.field } : {}) });
       return;
     }
-    log(`request ${_req.method} ${_req.path} failed`, error);
+    log(`request ${req.method} ${req.path} failed`, error);
     res.status(500).json({ error: "internal error", code: "INTERNAL" });
   });
 

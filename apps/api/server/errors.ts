@@ -68,7 +68,7 @@ export function notFound(what: string, id: string, field = "id"): ApiError {
   return new ApiError("NOT_FOUND", `${what} ${shownId(id)} not found`, field);
 }
 
-export interface ClassifiedError {
+interface ClassifiedError {
   code: ApiErrorCode;
   message: string;
   field?: string;
@@ -131,7 +131,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, on
 }
 
 /** Where the server's log messages go: a message, and the error it is about. */
-export type ErrorLog = (message: string, error?: unknown) => void;
+type ErrorLog = (message: string, error?: unknown) => void;
 
 /**
  * formatError for one transport ("GraphQL" over HTTP, "graphql-ws"), logging the cause of every

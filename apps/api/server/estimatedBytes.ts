@@ -1,10 +1,9 @@
 // About how much memory a value loaded from the database or the log holds: its strings at a byte
-// a character (V8 keeps Latin-1 text, most of a run's, a byte a character; counting two, with the
-// same answer counted again in each field that holds it, kept no run of 2,000 x 5 with 1 KB
-// answers), 8 bytes a number or slot, 16 an object. Rough on purpose; it only has to tell a
-// 62 KB-a-pair run from a small one. A run's
-// answers and tool outputs are its weight: counting its results (~5 KB each, assumed) kept a
-// ~620 MB run as if it held 50 MB.
+// a character (V8 keeps Latin-1 text, most of a run's, a byte a character; two a character, with
+// the same answer counted again in each field that holds it, would keep no run of 2,000 x 5 with
+// 1 KB answers), 8 bytes a number or slot, 16 an object. Rough on purpose; it only has to tell a
+// 62 KB-a-pair run from a small one. A run's answers and tool outputs are its weight, so they are
+// walked rather than assumed: a flat ~5 KB a result would count a ~620 MB run as 50 MB.
 
 /** The estimate; shared objects and cycles counted once. Walked with a stack: histories nest deep. */
 export function estimatedBytes(value: unknown): number {

@@ -8,7 +8,7 @@ import { answerWeight } from "./answerWeight.js";
 import { FIELD_COSTS, WHOLE_LISTS } from "./queryLimits.js";
 
 /** `Type.field` of every field charged to the answer budget. */
-export const HEAVY_FIELDS: readonly string[] = [...Object.keys(FIELD_COSTS), ...WHOLE_LISTS];
+const HEAVY_FIELDS: readonly string[] = [...Object.keys(FIELD_COSTS), ...WHOLE_LISTS];
 
 /** `schema` with each heavy field's resolver charging its answer to the request's budget. Call once per schema. */
 export function chargingHeavyFields(schema: GraphQLSchema): GraphQLSchema {

@@ -17,7 +17,7 @@ const ESCAPED = /[\u0000-\u001f"\\]/;
 type WellFormedAware = string & { isWellFormed(): boolean };
 
 /** The exact UTF-8 length of JSON.stringify(text), quotes included. */
-export function jsonStringBytes(text: string): number {
+function jsonStringBytes(text: string): number {
   let bytes = Buffer.byteLength(text, "utf8") + 2;
   if (ESCAPED.test(text)) bytes += escapeBytes(text);
   // A lone surrogate: Buffer.byteLength counts its replacement (3 bytes); JSON writes `\udxxx` (6).

@@ -14,7 +14,7 @@ export interface Sink<T> {
   fail(error: unknown): void;
 }
 
-export interface QueueBound {
+interface QueueBound {
   /** Values held unread at most (default 16). */
   maxQueued?: number;
   /**

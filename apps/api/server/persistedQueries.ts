@@ -8,7 +8,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { sendGraphQLError } from "./errors.js";
 
-export const PERSISTED_QUERY_REFUSED =
+const PERSISTED_QUERY_REFUSED =
   "extensions.persistedQuery: persisted queries are not supported; send the operation's text in `query`, without extensions.persistedQuery";
 
 /** GET's `extensions` parameter as Apollo reads it (JSON text), or undefined when it is not one. */
@@ -25,7 +25,7 @@ function getExtensions(value: unknown): unknown {
  * Whether the request carries extensions.persistedQuery (a POST body's, or GET's `extensions`),
  * by Apollo's test: any value it would have taken for one (a falsy one it ignores, and so do we).
  */
-export function namesPersistedQuery(req: Request): boolean {
+function namesPersistedQuery(req: Request): boolean {
   const extensions = req.method === "GET" ? getExtensions(req.query.extensions) : (req.body as { extensions?: unknown } | undefined)?.extensions;
   return typeof extensions === "object" && extensions !== null && Boolean((extensions as { persistedQuery?: unknown }).persistedQuery);
 }

@@ -8,7 +8,7 @@ import { createPgPool } from "@verdict/infra/pg";
 import type { LogPosition } from "@verdict/domain";
 import { DEFAULT_PROJECTOR_NAME } from "@verdict/projector";
 
-export interface ProjectionWaitOptions {
+interface ProjectionWaitOptions {
   url: string;
   projector?: string;
   intervalMs?: number;
@@ -16,7 +16,7 @@ export interface ProjectionWaitOptions {
   poolSize?: number;
 }
 
-export interface ProjectionWait {
+interface ProjectionWait {
   wait(position: LogPosition): Promise<void>;
   close(): Promise<void>;
 }

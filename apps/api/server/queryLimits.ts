@@ -145,7 +145,7 @@ export const WHOLE_LISTS: ReadonlySet<string> = new Set(["Run.results", "Run.mat
  * repeat one. Counted as a default page, 100 aliased `scenarios` of a 2,000-scenario suite
  * answered 169 MB and ~49 aliased `results` of a 3,000-result run fitted under the limit.
  */
-export const WHOLE_LIST_COST = 500;
+const WHOLE_LIST_COST = 500;
 
 /** The page a connection field is counted at. */
 function pageSizeOf(selection: FieldNode, variables: Record<string, unknown>, wholeList: boolean): number {

@@ -18,7 +18,7 @@ import { estimatedBytes } from "./estimatedBytes.js";
 
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "completed", "failed"]);
 
-export interface TerminalRunCacheLimits {
+interface TerminalRunCacheLimits {
   /** At most this many runs are kept (default 8). */
   maxRuns?: number;
   /** The runs kept hold about this many bytes at most; a run over it alone is not kept (default 256 MB). */

@@ -15,7 +15,7 @@ export function isStringTooLong(error: unknown): boolean {
 }
 
 /** The refusal: `what` is too large for one JSON document, and what to do instead. */
-export function tooLargeForJson(what: string, instead: string): ApiError {
+function tooLargeForJson(what: string, instead: string): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE", `${what} is too large to send as one JSON document (over 512 MB); ${instead}`);
 }
 

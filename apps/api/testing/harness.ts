@@ -81,7 +81,7 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export interface PlatformOptions {
+interface PlatformOptions {
   limits?: Partial<ApiLimits>;
   /** Default: the memory event store. */
   store?: EventStore;

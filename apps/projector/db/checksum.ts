@@ -12,7 +12,7 @@ export type ReadModelChecksum = Record<ReadModelTable, { rows: number; md5: stri
  * The values are PostgreSQL's and PGlite's defaults: digests taken before on such a server are
  * unchanged.
  */
-export const CHECKSUM_SESSION_SETTINGS = ["SET LOCAL TimeZone = 'UTC'", "SET LOCAL DateStyle = 'ISO, MDY'", "SET LOCAL extra_float_digits = 1"] as const;
+const CHECKSUM_SESSION_SETTINGS = ["SET LOCAL TimeZone = 'UTC'", "SET LOCAL DateStyle = 'ISO, MDY'", "SET LOCAL extra_float_digits = 1"] as const;
 
 /**
  * Each row is hashed on its own and only the 32-character row digests are joined: joining the rows'

@@ -9,17 +9,17 @@ import type { Sql } from "../db/sql.js";
 import type { ProgressBus, RunProgress } from "./progress.js";
 
 /** Runs announced again on start: the running ones and the last ended (bounded, one query). */
-export const MOST_RUNNING_ANNOUNCED = 1000;
-export const RECENTLY_ENDED_ANNOUNCED = 50;
+const MOST_RUNNING_ANNOUNCED = 1000;
+const RECENTLY_ENDED_ANNOUNCED = 50;
 
-export const RUNS_TO_ANNOUNCE_SQL = `SELECT id FROM (SELECT id FROM runs WHERE status = 'RUNNING' ORDER BY updated_at DESC NULLS LAST LIMIT ${MOST_RUNNING_ANNOUNCED}) AS running
+const RUNS_TO_ANNOUNCE_SQL = `SELECT id FROM (SELECT id FROM runs WHERE status = 'RUNNING' ORDER BY updated_at DESC NULLS LAST LIMIT ${MOST_RUNNING_ANNOUNCED}) AS running
   UNION SELECT id FROM (SELECT id FROM runs WHERE status IN ('COMPLETED', 'FAILED') ORDER BY completed_at DESC NULLS LAST LIMIT ${RECENTLY_ENDED_ANNOUNCED}) AS ended`;
 
 export async function runsToAnnounce(sql: Sql): Promise<string[]> {
   return (await sql.execute<{ id: string }>(RUNS_TO_ANNOUNCE_SQL)).map((row) => row.id).sort();
 }
 
-export interface AnnouncerOptions {
+interface AnnouncerOptions {
   bus: ProgressBus;
   /** The runs' current progress, from the read models. */
   read: (runIds: string[]) => Promise<RunProgress[]>;
@@ -27,7 +27,7 @@ export interface AnnouncerOptions {
   retryMs: number;
 }
 
-export interface Announcer {
+interface Announcer {
   /** Publishes each run's progress; a failed one is announced again later. */
   publish(progress: RunProgress[]): Promise<void>;
   /** Publishes the runs' current progress. */

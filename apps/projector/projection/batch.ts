@@ -12,7 +12,7 @@ export interface Envelope {
   at: string;
 }
 
-export interface PendingResultRow {
+interface PendingResultRow {
   run_id: string;
   n: number;
   tenant: string;
@@ -25,7 +25,7 @@ export interface PendingResultRow {
   scenario: unknown;
 }
 
-export interface ReplayUpdate {
+interface ReplayUpdate {
   run_id: string;
   n: number;
   answer: string | null;
@@ -40,7 +40,7 @@ export interface ReplayUpdate {
   replayed_at: string;
 }
 
-export interface ScoreUpdate {
+interface ScoreUpdate {
   run_id: string;
   n: number;
   status: string;

@@ -7,7 +7,7 @@ import { storablePosition } from "./storablePosition.js";
 
 type EvaluationScenario = EventData<"ScenariosReplaced">["scenarios"][number];
 
-export function evaluationIdOf(streamId: string): string {
+function evaluationIdOf(streamId: string): string {
   return streamId.slice("evaluation-".length);
 }
 

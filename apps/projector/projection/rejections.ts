@@ -41,7 +41,7 @@ export interface RejectedEvent {
  * Records `event` as refused and moves the checkpoint past it (unless it already is): call inside
  * a transaction. The error's message only: the database's text, never the event's data.
  */
-export async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, error: unknown): Promise<RejectedEvent> {
+async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, error: unknown): Promise<RejectedEvent> {
   const rejected: RejectedEvent = {
     type: event.type,
     streamId: event.streamId,
@@ -62,7 +62,7 @@ export async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, 
 }
 
 /** A batch applied event by event: what applied, and the events refused (to report once committed). */
-export interface EventByEventOutcome {
+interface EventByEventOutcome {
   outcome: BatchOutcome;
   rejected: RejectedEvent[];
 }

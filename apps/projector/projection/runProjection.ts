@@ -7,7 +7,7 @@ import { runNumbered } from "./evaluationProjection.js";
 import { writeFixItems, writeModelSummaries, asObject } from "./runSummary.js";
 import { storablePosition } from "./storablePosition.js";
 
-export function runIdOf(streamId: string): string {
+function runIdOf(streamId: string): string {
   return streamId.slice("run-".length);
 }
 

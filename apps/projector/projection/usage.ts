@@ -1,5 +1,5 @@
 // Judge spend of a list of exchanges (each carries its own usage), summed exactly once per event.
-export interface UsageTotals {
+interface UsageTotals {
   calls: number;
   inputTokens: number;
   outputTokens: number;
@@ -23,6 +23,6 @@ export function exchangeUsage(exchanges: readonly ExchangeLike[]): UsageTotals {
 }
 
 /** Money rounded to 6 decimals, as the report rounds it, so sums do not drift. */
-export function roundMoney(value: number): number {
+function roundMoney(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }

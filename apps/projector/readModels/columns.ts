@@ -1,6 +1,6 @@
 // SELECT lists that answer in camelCase: `scenario_key AS "scenarioKey"`; bigint columns come back
 // as numbers (counts and tokens stay far below 2^53) and timestamps as ISO strings.
-export interface ColumnSpec {
+interface ColumnSpec {
   bigint?: readonly string[];
   timestamps?: readonly string[];
 }

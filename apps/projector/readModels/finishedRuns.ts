@@ -12,7 +12,7 @@ export interface FinishedRun {
   fixItems?: Promise<FixItem[]>;
 }
 
-export const isFinished = (run: Run) => run.status === "COMPLETED" || run.status === "FAILED";
+const isFinished = (run: Run) => run.status === "COMPLETED" || run.status === "FAILED";
 
 export class FinishedRunCache {
   /** Weighed by each run's results. */

@@ -19,7 +19,7 @@ function encodeCursor(parts: unknown[]): string {
 }
 
 /** What one part of a cursor must be: what the query binds it to takes nothing else. */
-export type CursorPart = "timestamp" | "text" | "integer";
+type CursorPart = "timestamp" | "text" | "integer";
 
 /** An ISO timestamp whose date exists: Date.parse rolls 2026-02-30 over to March, PostgreSQL refuses it. */
 function isCalendarTimestamp(text: string): boolean {
@@ -40,7 +40,7 @@ const PART_CHECKS: Record<CursorPart, (part: unknown) => boolean> = {
  * The parts of a cursor this list gave out. A forged one is a validation error, not a query
  * that fails in the database (`["nope", "x"]` as a timestamp, `[1e400]` as a run number).
  */
-export function decodeCursor(cursor: string, shape: CursorPart[]): unknown[] {
+function decodeCursor(cursor: string, shape: CursorPart[]): unknown[] {
   try {
     const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
     if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => PART_CHECKS[shape[i]](p))) return parts;

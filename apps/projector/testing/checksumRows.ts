@@ -2,7 +2,7 @@
 // types whose text the checksum hashes (jsonb, float8, bigint, timestamptz) and a large answer.
 import type { Sql } from "../db/sql.js";
 
-export interface ResultRowSeed {
+interface ResultRowSeed {
   n: number;
   answer: string;
   score?: number;

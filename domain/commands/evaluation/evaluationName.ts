@@ -31,7 +31,7 @@ export interface EvaluationNameState {
 }
 
 /** What the handler read besides this stream: whether the holder's evaluation was recorded. */
-export interface NameContext {
+interface NameContext {
   /** False when the evaluation holding the name has no event (its creation never finished). */
   holderRecorded?: boolean;
 }

@@ -22,7 +22,7 @@ function present(value: string | undefined): string | undefined {
 }
 
 /** Builds a stored record in one fixed key order, dropping absent optional fields. */
-export function toRecord(input: ScenarioInput, position: number, enabled: boolean): EvaluationScenario {
+function toRecord(input: ScenarioInput, position: number, enabled: boolean): EvaluationScenario {
   const record: Record<string, unknown> = { key: input.key, prompt: input.prompt };
   if (present(input.group)) record.group = input.group;
   if (present(input.group_name)) record.group_name = input.group_name;
@@ -50,7 +50,7 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function sameScenario(a: EvaluationScenario, b: EvaluationScenario): boolean {
+function sameScenario(a: EvaluationScenario, b: EvaluationScenario): boolean {
   return stableJson(a) === stableJson(b);
 }
 

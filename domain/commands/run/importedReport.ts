@@ -9,8 +9,8 @@ import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 /** An imported report may name only the faults our diagnosis knows. */
 export const KNOWN_FAULTS = FAULTS;
 
-export const REPORT_MAX_RESULTS = 1000;
-export const REPORT_MAX_MODELS = RUN_MODEL_LIMIT;
+const REPORT_MAX_RESULTS = 1000;
+const REPORT_MAX_MODELS = RUN_MODEL_LIMIT;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -69,7 +69,7 @@ function checkAmount(value: unknown, max: number, field: string): void {
 }
 
 /** What a result may be: the Result statuses (reference-core §7). */
-export const RESULT_STATUSES = ["passed", "failed", "errored"] as const;
+const RESULT_STATUSES = ["passed", "failed", "errored"] as const;
 
 /** A score, a criterion score or the pass threshold: omitted (null) or a number from 0 to 1, as the scorer takes them. */
 function checkScore(value: unknown, field: string): void {

@@ -1,5 +1,5 @@
 // Run commands (stream `run-<id>`). StartRun and ImportReport are shared with the evaluation
-// aggregate, which numbers the run first (see startRun.ts / importReport.ts).
+// aggregate, which numbers the run first (see startRun and importReport in ../twoStreamCommands.ts).
 import { z } from "zod";
 import { judgeExchangeInput, verdictData } from "../../events/runEvents.js";
 import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
@@ -32,7 +32,7 @@ export const RecordComparison = z.object({
 });
 export type RecordComparison = z.output<typeof RecordComparison>;
 
-export const scoredPair = z.object({ scenario_key: nonBlank, model_label: nonBlank, pass: z.boolean() });
+const scoredPair = z.object({ scenario_key: nonBlank, model_label: nonBlank, pass: z.boolean() });
 
 export const CompleteRun = z.object({
   type: z.literal("CompleteRun"),

@@ -4,7 +4,7 @@ import { parseOrThrow } from "../../events/zodIssues.js";
 import type { Aggregate, DecideContext } from "../aggregate.js";
 import { fold } from "../aggregate.js";
 
-export const NOW = new Date("2026-11-30T12:00:00.000Z");
+const NOW = new Date("2026-11-30T12:00:00.000Z");
 
 export function given<S, C extends { type: string }, X>(
   aggregate: Aggregate<S, C, X>,

@@ -16,7 +16,7 @@ import {
 /** The default page budget, as infra/eventstore/page.ts's DEFAULT_MAX_PAGE_BYTES (domain does not import infra). */
 const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
-export interface InMemoryEventStoreOptions {
+interface InMemoryEventStoreOptions {
   /** Bytes (data and metadata as JSON text) after which a page of a stream stops; tests set a small one to see pages cut. */
   maxPageBytes?: number;
 }

@@ -21,7 +21,7 @@ function rankFigures(s: ModelSummaryDoc): RankFigures {
 }
 
 /** Labels best first, by the verdict's own ranking (rankModels); ties, and models without a summary (last), keep model order. */
-export function rankLabels(view: ReportView): string[] {
+function rankLabels(view: ReportView): string[] {
   return view.labels
     .map((label, index) => ({ label, index, figures: view.summaries[label] ? rankFigures(view.summaries[label]) : null }))
     .sort((a, b) => (a.figures && b.figures ? compareRank(a.figures, b.figures) : a.figures ? -1 : b.figures ? 1 : 0) || a.index - b.index)
@@ -29,7 +29,7 @@ export function rankLabels(view: ReportView): string[] {
 }
 
 /** The model's most frequent fault, with the first scenario that shows it: `fault · key: summary`. */
-export function typicalFault(view: ReportView, label: string): string {
+function typicalFault(view: ReportView, label: string): string {
   const faults = Object.entries(view.summaries[label]?.faults ?? {});
   if (faults.length === 0) return "—";
   let [top, topCount] = faults[0];
@@ -96,7 +96,7 @@ function pairLine(pair: ComparisonDoc["pairs"][number]): string {
   return `<li><code>${escapeHtml(pair.models[0])}</code> vs <code>${escapeHtml(pair.models[1])}</code>: ${escapeHtml(`${difference}${interval} over ${countOf(pair.scenarios, "shared scenario")}`)} ${badge}</li>`;
 }
 
-export function methodText(comparison: ComparisonDoc): string {
+function methodText(comparison: ComparisonDoc): string {
   return comparisonMethod({
     seed: comparison.seed ?? 0,
     resamples: comparison.resamples ?? 5000,

@@ -158,7 +158,7 @@ export interface CopyLabel {
   name?: string;
 }
 
-export const COPY_TEXT = "Copy as Markdown";
+const COPY_TEXT = "Copy as Markdown";
 
 /**
  * A piece's label: every piece's button shows the same short text, and its name says which piece.

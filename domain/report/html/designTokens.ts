@@ -1,8 +1,8 @@
 // The dashboard's design tokens (reference-core §19). The page's colours come only from these
 // variables, so the light, dark and system themes differ in this block alone.
 
-export const FONT_TEXT = '"Inter Variable", Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif';
-export const FONT_MONO = '"JetBrains Mono", "SF Mono", "Fira Code", Menlo, Consolas, "Courier New", monospace';
+const FONT_TEXT = '"Inter Variable", Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif';
+const FONT_MONO = '"JetBrains Mono", "SF Mono", "Fira Code", Menlo, Consolas, "Courier New", monospace';
 
 export const LIGHT: ReadonlyArray<readonly [string, string]> = [
   ["--color-accent", "#FA343B"],
@@ -93,7 +93,7 @@ export const DARK: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** `<scope> {`, an optional `color-scheme`, one `name: value;` line per token, `}` (§19). */
-export function tokensCss(scope: string, tokens: ReadonlyArray<readonly [string, string]>, colorScheme?: string): string {
+function tokensCss(scope: string, tokens: ReadonlyArray<readonly [string, string]>, colorScheme?: string): string {
   const lines = [`${scope} {`];
   if (colorScheme) lines.push(`  color-scheme: ${colorScheme};`);
   for (const [name, value] of tokens) lines.push(`  ${name}: ${value};`);

@@ -27,7 +27,7 @@ export function scalarMetadata(view: ReportView): [string, string][] {
   return entries;
 }
 
-export function judgeChipText(view: ReportView): string {
+function judgeChipText(view: ReportView): string {
   const usage = view.doc.judge_usage;
   const parts = [view.judgeName];
   if (usage?.calls) parts.push(countOf(usage.calls, "call"));

@@ -8,7 +8,7 @@ import type { ModelSummaryDoc } from "./reportDocument.js";
 import { modelEstimated, type ReportView } from "./reportView.js";
 
 /** The verdict's judge unless it ranked by pass rate, else the report's judge. */
-export function panelJudge(view: ReportView): string {
+function panelJudge(view: ReportView): string {
   const judge = view.doc.verdict?.judge;
   return judge && judge !== "pass rate" ? judge : view.judgeName;
 }
@@ -19,7 +19,7 @@ export function costPerScenario(summary: ModelSummaryDoc): number | null {
   return typeof summary.cost === "number" && priced > 0 ? summary.cost / priced : null;
 }
 
-export function latencyLine(summary: ModelSummaryDoc): string {
+function latencyLine(summary: ModelSummaryDoc): string {
   const parts = [`avg ${latency(summary.avg_duration_ms)}`];
   if (summary.p50_duration_ms != null) parts.push(`p50 ${latency(summary.p50_duration_ms)}`);
   if (summary.p95_duration_ms != null) parts.push(`p95 ${latency(summary.p95_duration_ms)}`);

@@ -120,7 +120,7 @@ const sum = (a: number | null, b: number | null | undefined): number | null =>
 export const roundCost = (value: number | null): number | null => (value === null ? null : round(value, 6));
 
 /** A result's cost is an estimate when its metadata says so (reference §7). */
-export function resultEstimated(result: ResultDoc): boolean {
+function resultEstimated(result: ResultDoc): boolean {
   return result.metadata?.cost_source === "estimated";
 }
 

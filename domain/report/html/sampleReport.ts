@@ -65,7 +65,7 @@ const SCENARIOS: { key: string; group: string | null; prompt: string; tools?: st
   },
 ];
 
-export const SAMPLE_MODELS = [
+const SAMPLE_MODELS = [
   { label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini", ms: 1800, cost: 0.0021, estimated: false },
   { label: "claude-sonnet-5", provider: "anthropic", model: "claude-sonnet-5", ms: 2600, cost: 0.0094, estimated: true },
   { label: "ollama/qwen3:8b", provider: "ollama", model: "qwen3:8b", ms: 5400, cost: null, estimated: false },
@@ -99,7 +99,7 @@ function result(s: (typeof SCENARIOS)[number], m: (typeof SAMPLE_MODELS)[number]
   };
 }
 
-export function sampleResults(): ResultDoc[] {
+function sampleResults(): ResultDoc[] {
   const results: ResultDoc[] = [];
   SCENARIOS.forEach((s, i) => SAMPLE_MODELS.forEach((m, j) => results.push(result(s, m, s.outcomes[j], i))));
   return results;

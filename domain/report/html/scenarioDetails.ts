@@ -14,7 +14,7 @@ import { characterLength, isBlank } from "../../support/index.js";
 export const ANSWER_LIMIT = 3000;
 // Every <pre> opens with a newline: the parser drops the first one, so text that starts with
 // its own line break keeps it.
-export const ERROR_LIMIT = 500;
+const ERROR_LIMIT = 500;
 
 function statusBadge(result: ResultDoc): string {
   if (result.status === "errored") return `<span class="badge warn">errored</span>`;

@@ -12,7 +12,7 @@ import { roundCost, type ReportView, type ScenarioView } from "./reportView.js";
 export const callFailed = (call: ToolCallDoc): boolean => call.error != null && call.error !== false;
 
 /** Calls grouped by name in first-call order: `lookup ✗ ×2`. */
-export function callSummary(calls: ToolCallDoc[] | null | undefined): string {
+function callSummary(calls: ToolCallDoc[] | null | undefined): string {
   if (!calls || calls.length === 0) return "";
   if (calls.length === 1) return `${calls[0].name}${callFailed(calls[0]) ? " ✗" : ""}`;
   const groups = new Map<string, { count: number; failed: boolean }>();

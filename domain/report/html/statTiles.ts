@@ -19,7 +19,7 @@ export function tone(ratio: number | null): string {
 }
 
 /** The model's short name: what follows the provider prefix of its label. */
-export function shortName(label: string): string {
+function shortName(label: string): string {
   const slash = label.lastIndexOf("/");
   return slash >= 0 ? label.slice(slash + 1) : label;
 }

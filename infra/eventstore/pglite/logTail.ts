@@ -21,9 +21,9 @@ function compare(a: Bound, b: Bound): number {
   return comparePositions(a, b);
 }
 
-export type ReadLog = (after: LogPosition | undefined, limit: number, filter: EventFilter | undefined) => Promise<SizedPage>;
+type ReadLog = (after: LogPosition | undefined, limit: number, filter: EventFilter | undefined) => Promise<SizedPage>;
 
-export interface LogTailOptions {
+interface LogTailOptions {
   /** Most events the window keeps (default 5,000). */
   maxEvents?: number;
   /** Most bytes of events the window keeps, as the pages count them (default 8 pages' budget). */

@@ -47,7 +47,7 @@ export const EMBEDDED_POSTGRESQL_CONF = ["shared_buffers = 16MB"];
  * of 5,000 sent to the database (six 1,000-row pages, ~5% of the run's CPU). Its bytes are
  * bounded too (LogTail's default: 8 pages' budget, 32 MB), so large events do not pile up in it.
  */
-export const TAIL_EVENTS = 10_000;
+const TAIL_EVENTS = 10_000;
 
 export async function createPgliteEventStore(options: PgliteEventStoreOptions = {}): Promise<EventStore> {
   const ownsDb = !options.db;

@@ -13,7 +13,7 @@ interface Waiting<I, O> {
   reject: (error: unknown) => void;
 }
 
-export interface CoalescerOptions<I, O> {
+interface CoalescerOptions<I, O> {
   /** Answers every input, in order; may reject as a whole. */
   many: (inputs: I[]) => Promise<O[]>;
   /** One input alone: the fallback after a batch failed. */

@@ -116,7 +116,7 @@ const APPEND_MANY = `SELECT idx, ${RESULT} FROM verdict_append_many($1::jsonb)`;
 const VERSIONS = "SELECT stream_id, version::text AS version FROM streams WHERE stream_id = ANY ($1::text[])";
 const MAX_VERSION = "9223372036854775807";
 
-export interface SqlEventStoreOptions extends SubscriptionTuning {
+interface SqlEventStoreOptions extends SubscriptionTuning {
   runner: SqlRunner;
   wakeup: Wakeup;
   /** Called after every successful append, with its last event's position: in-process wake-up of local subscribers. */
@@ -146,7 +146,7 @@ interface AppendRequest {
 }
 
 /** The store, and its paged read of the log with each event's bytes (the PGlite log tail keeps them). */
-export interface SqlEventStore extends EventStore {
+interface SqlEventStore extends EventStore {
   readPage(after: LogPosition | undefined, limit: number, filter: ReadAllOptions["filter"]): Promise<SizedPage>;
 }
 

@@ -11,7 +11,7 @@ import { fromArgument } from "./inputArgument.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 @ObjectType()
-export class ImportCatalogPayload {
+class ImportCatalogPayload {
   @Field(() => String)
   key!: string;
 

@@ -59,7 +59,7 @@ export class CreateEvaluationInput {
 }
 
 @ObjectType()
-export class EvaluationPayload {
+class EvaluationPayload {
   @Field(() => ID)
   evaluationId!: string;
 
@@ -68,7 +68,7 @@ export class EvaluationPayload {
 }
 
 @ObjectType()
-export class ScenarioChangesPayload {
+class ScenarioChangesPayload {
   @Field(() => ID)
   evaluationId!: string;
 
@@ -97,7 +97,7 @@ type JudgeSetting = { kind: string; model: string | null };
 
 /**
  * The evaluation's judge: what the input names over what the catalog set names. A model alone
- * means an llm judge, as it does in a catalog set (it silently gave a rules-only evaluation).
+ * means an llm judge, as it does in a catalog set.
  */
 function judgeSetting(input: CreateEvaluationInput, fromSet: JudgeSetting | undefined): JudgeSetting | undefined {
   const { judgeKind, judgeModel } = input;
@@ -122,7 +122,7 @@ function compareModels(names: readonly string[]): readonly string[] {
   return names;
 }
 
-/** The catalog set, given alone: the scenarios given beside it were silently ignored. */
+/** The catalog set's path; refused (VALIDATION, naming the other field) when scenarios are given beside it: a set brings its own. */
 function onlyCatalogSet(input: CreateEvaluationInput): string {
   const other = givenSource(input);
   if (other) throw new ApiError("VALIDATION", `give fromCatalogSet or ${other}, not both: a catalog set brings its own scenarios`, other);
@@ -183,10 +183,10 @@ async function catalogSetEvaluation(
 /**
  * The set's evaluation that another call is creating this moment, once it is recorded (null when
  * `error` is not that race, or the creation has not landed within 2 s). Two identical
- * createEvaluation(fromCatalogSet) at once (CI shards setting up one set) both passed the check
- * above before either wrote; the loser's name reservation then found the name held by a creation
- * not yet recorded and answered CONFLICT "its creation has not finished", where a repeat a moment
- * later answers the same evaluation.
+ * createEvaluation(fromCatalogSet) at once (CI shards setting up one set) can both pass the check
+ * above before either writes; the loser's name reservation then finds the name held by a creation
+ * not yet recorded (CONFLICT "its creation has not finished"). Waiting for that creation answers
+ * the same evaluation a repeat a moment later would.
  */
 async function evaluationBeingCreated(
   context: ApiContext, input: CreateEvaluationInput, base: { name: string; agent?: string; catalog: CatalogRef }, error: unknown,

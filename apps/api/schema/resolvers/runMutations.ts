@@ -14,7 +14,7 @@ import { RunNode } from "../types/run.js";
 import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
-export class RunSelectionInput {
+class RunSelectionInput {
   @Field(() => [String], { nullable: true })
   keys?: string[] | null;
 
@@ -26,7 +26,7 @@ export class RunSelectionInput {
 }
 
 @ObjectType()
-export class StartRunPayload {
+class StartRunPayload {
   @Field(() => ID)
   runId!: string;
 
@@ -41,7 +41,7 @@ export class StartRunPayload {
 }
 
 @ObjectType()
-export class RecordReplayPayload {
+class RecordReplayPayload {
   @Field(() => ID)
   runId!: string;
 
@@ -56,7 +56,7 @@ export class RecordReplayPayload {
 }
 
 @ObjectType()
-export class RunCompletionPayload {
+class RunCompletionPayload {
   @Field(() => ID)
   runId!: string;
 
@@ -68,7 +68,7 @@ export class RunCompletionPayload {
 }
 
 @ObjectType()
-export class ImportReportPayload {
+class ImportReportPayload {
   @Field(() => ID, { description: "The run's id here (query run(id:) with it): keyed by the tenant and the envelope's run_id." })
   runId!: string;
 

@@ -20,7 +20,7 @@ import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 type RunRow = RunNode & Run;
 
-export function toResultNode(result: Result): ResultNode {
+function toResultNode(result: Result): ResultNode {
   return { ...result, status: resultStatusOf(result.status) } as ResultNode;
 }
 

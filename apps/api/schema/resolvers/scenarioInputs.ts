@@ -6,7 +6,7 @@ import { expectationKeyProblem, scenarioInput, ScenarioParser, type ParsedScenar
 import { ApiError } from "../../server/errors.js";
 import { fromArgument } from "./inputArgument.js";
 
-export interface ScenarioSource {
+interface ScenarioSource {
   scenariosText?: string | null;
   scenarios?: unknown;
   keyPrefix?: string | null;
@@ -20,7 +20,7 @@ export interface ScenarioSource {
  * merge adds to a suite: as the guide's example, it drops the parser's positions (new keys go
  * after the suite's last) and keeps production-only scenarios, the parser's own default.
  */
-export type ScenarioUse = "create" | "replace" | "merge";
+type ScenarioUse = "create" | "replace" | "merge";
 
 const USES: Record<ScenarioUse, { required: boolean; productionOnly: boolean; positions: boolean }> = {
   // Neither source given makes an evaluation with no scenarios yet, to merge into or import

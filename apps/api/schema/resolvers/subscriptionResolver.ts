@@ -23,7 +23,7 @@ const LAST_EVENTS = new Set(["RunCompleted", "RunFailed", "ReportImported"]);
  */
 const EVENTS_PAGE = 32;
 
-export function progressNode(p: RunProgress): RunProgressNode {
+function progressNode(p: RunProgress): RunProgressNode {
   const latest = p.latest_result;
   return {
     runId: p.run_id,

@@ -188,7 +188,7 @@ export class ResultNode {
 }
 
 @ObjectType({ simpleResolvers: true })
-export class MatrixCell {
+class MatrixCell {
   @Field(() => String)
   modelLabel!: string;
 
@@ -248,7 +248,7 @@ export class VerdictNode {
 }
 
 @ObjectType({ simpleResolvers: true })
-export class UsagePart {
+class UsagePart {
   @Field(() => Float)
   inputTokens!: number;
 
