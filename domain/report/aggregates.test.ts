@@ -16,6 +16,11 @@ describe("criterionScores", () => {
     expect(single.min_length).toEqual({ score: 0.5, min: 0.5, max: 0.5, passed: 0, total: 1 });
   });
 
+  it("counts a score exactly at the threshold as passed", () => {
+    const atThreshold = criterionScores([fakeResult({ key: "a", label: "m1", scores: { min_length: 0.7 } })], [model("m1")], 0.7);
+    expect(atThreshold.min_length).toEqual({ score: 0.7, min: 0.7, max: 0.7, passed: 1, total: 1 });
+  });
+
   it("gives label -> stats when comparing, skipped where nothing was scorable", () => {
     const compared = criterionScores(results, [model("m1"), model("m2")], 0.7) as Record<string, Record<string, unknown>>;
     expect(compared.min_length.m2).toEqual({ skipped: true, reason: "No scorable answers" });

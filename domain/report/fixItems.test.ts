@@ -52,6 +52,32 @@ describe("fix items", () => {
     expect(item.action).toEqual({ label: "Open tools", hint: "Tools ->", path: "/tools" });
   });
 
+  it("names no item server when the missing tools live on different servers, and offers Open tools", () => {
+    const results = [fakeResult({ key: "a", label: "m", expectedTools: ["refund_order", "send_email"], diagnosis: etnc("Enable them.", { unavailable: ["refund_order", "send_email"] }) })];
+    const servers: Record<string, { key: string; name: string; status: string }> = {
+      refund_order: { key: "orders", name: "Orders", status: "available" },
+      send_email: { key: "mail", name: "Mail", status: "available" },
+    };
+    const [item] = items(results, { links: { tools: "/tools", mcp: "/mcp/%{key}" }, toolResolver: (name) => servers[name] ?? null });
+    expect(item.tools.map((t) => t.server?.key)).toEqual(["orders", "mail"]);
+    expect(item.server).toBeNull();
+    expect(item.action).toEqual({ label: "Open tools", hint: "Tools ->", path: "/tools" });
+  });
+
+  it("offers Open tools, not Enable, when the missing tool's server is already enabled", () => {
+    const results = [fakeResult({ key: "a", label: "m", expectedTools: ["refund_order"], diagnosis: etnc("Call refund_order.", { unavailable: ["refund_order"] }) })];
+    const [item] = items(results, { links: { tools: "/tools", mcp: "/mcp/%{key}" }, toolResolver: () => ({ key: "orders", name: "Orders", status: "enabled" }) });
+    expect(item.server).toEqual({ key: "orders", name: "Orders", status: "enabled" });
+    expect(item.action).toEqual({ label: "Open tools", hint: "Tools ->", path: "/tools" });
+  });
+
+  it("reads a server the resolver gives no status as unknown, named by its key, and offers to enable it", () => {
+    const results = [fakeResult({ key: "a", label: "m", expectedTools: ["refund_order"], diagnosis: etnc("Enable refund_order.", { unavailable: ["refund_order"] }) })];
+    const [item] = items(results, { agentName: "SupportAgent", links: { mcp: "/mcp/%{key}" }, toolResolver: () => ({ key: "orders" }) });
+    expect(item.server).toEqual({ key: "orders", name: "orders", status: "unknown" });
+    expect(item.action).toEqual({ label: "Enable orders for SupportAgent", hint: "MCP Services ->", path: "/mcp/orders" });
+  });
+
   it("lists failing tools with their detail cut to 60 characters", () => {
     const detail = "x".repeat(80);
     const results = [fakeResult({

@@ -5,6 +5,9 @@ import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { cell, code, inline, quote } from "./markdownText.js";
 import { fixItemBlock } from "./markdownFixItems.js";
+import { checkGfm } from "./gfmCheck.js";
+import { Report } from "./report.js";
+import { fakeResult, model } from "./testing.js";
 import { ModelSpec } from "../models/index.js";
 import { Runner } from "../runner/index.js";
 import { Scenario } from "../scenarios/scenario.js";
@@ -116,5 +119,19 @@ describe("untrusted text as a Markdown renderer reads it", () => {
     expect(report.fixItems.some((item) => item.tools.length === 2)).toBe(true);
     for (const item of report.fixItems) expect(outsideCode(fixItemBlock(item))).not.toMatch(/<img/);
     expect(outsideCode(report.toMarkdown())).not.toMatch(/<img/);
+  });
+
+  it("an errored result's error that holds </details> and a tag stays literal text inside its scenario's one block", () => {
+    const error = "boom\n</details>\n<img src=x>";
+    const report = new Report({
+      results: [fakeResult({ key: "a", label: "m1", score: 0, error }), fakeResult({ key: "b", label: "m1" })],
+      models: [model("m1")],
+    });
+    const md = report.toMarkdown();
+    expect(checkGfm(md)).toEqual([]);
+    expect(md.split("\n").filter((line) => line === "<details>")).toHaveLength(2);
+    expect(md.split("\n").filter((line) => line === "</details>")).toHaveLength(2);
+    expect(markdown.render(report.scenarioMarkdown("a"))).not.toMatch(/<img/);
+    expect(report.scenarioMarkdown("a")).toContain("&lt;img src=x&gt;");
   });
 });

@@ -24,6 +24,11 @@ describe("summarizeByModel", () => {
     expect(Object.keys(m1.faults)).toEqual(["low_quality", "run_error"]);
   });
 
+  it("gives p50 and p95 latency by nearest rank: durations 1..10 ms give 5 and 10", () => {
+    const timed = Array.from({ length: 10 }, (_, i) => fakeResult({ key: `s${i}`, label: "m1", durationMs: i + 1 }));
+    expect(summarizeByModel(timed, [model("m1")]).m1).toMatchObject({ p50_duration_ms: 5, p95_duration_ms: 10 });
+  });
+
   it("means add as Ruby's Array#sum does", () => {
     // One by one these sum to 2.7979999999999996: a mean of 0.699, not 0.7.
     const scores = [0.775, 0.867, 0.441, 0.715];

@@ -93,7 +93,7 @@ describe("summaryInputs", () => {
     expect(doc.judge_usage.estimated).toBe(true);
     expect(Object.values(doc.summary_by_model).some((row) => (row as { estimated: number }).estimated > 0)).toBe(true);
     expect(Object.values(doc.summary_by_model).some((row) => (row as { errored: number }).errored > 0)).toBe(true);
-    expect(doc.comparison.confidence).toBeDefined();
+    expect(doc.comparison).toMatchObject({ seed: 0, resamples: 5000, confidence: 0.95 });
   });
 
   it("keeps no answer, error text or tool output: a pair's kept replay is a few hundred bytes", () => {

@@ -281,3 +281,68 @@ describe("Runner with a judge", () => {
     expect(report.results[0].status).toBe("passed");
   });
 });
+
+describe("Runner defaults and callbacks", () => {
+  const orderLookup = (i: number) => new Scenario({ key: `order_${String(i).padStart(2, "0")}`, prompt: `Where is order ${i}?`, expectedTools: ["lookup_order"] });
+  const noLookup = () => ({ answer: "Your order is on its way, it should arrive within a few days." });
+
+  it("asks the judge for at most 25 recommendations per run by default", async () => {
+    const { judge, calls } = fakeJudge((kind) => (kind === "recommend" ? '{"recommendation": "Call lookup_order first."}' : "not json"));
+    const runner = new Runner({ scenarios: Array.from({ length: 30 }, (_, i) => orderLookup(i)), models: models.slice(0, 1), replay: noLookup, judge });
+    const report = await runner.run();
+    expect(report.results.filter((r) => r.fault === "expected_tool_not_called")).toHaveLength(30);
+    expect(calls.filter((c) => c.kind === "recommend")).toHaveLength(25);
+    expect(runner.refinements).toBe(25);
+  });
+
+  it("fails a task-completion grade of 0.6 under the default threshold of 0.7, and passes it at threshold 0.6", async () => {
+    const cancel = [new Scenario({ key: "cancel", prompt: "Cancel my subscription" })];
+    const replay = () => ({ answer: "Done — your subscription is cancelled." });
+    const run = (threshold?: number) => new Runner({ scenarios: cancel, models: models.slice(0, 1), replay, judge: fakeJudge((kind) => (kind === "score" ? '{"score": 0.6}' : "{}")).judge, ...(threshold === undefined ? {} : { threshold }) }).run();
+    const strict = (await run()).results[0];
+    expect(strict.scores.task_completion).toBe(0.6);
+    expect(strict.status).toBe("failed");
+    expect((await run(0.6)).results[0].status).toBe("passed");
+  });
+
+  it("waits for an async onResult: every call finishes before run() resolves, and a rejection fails the run", async () => {
+    const stored: string[] = [];
+    const onResult = async (result: Result) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      stored.push(result.scenario.key);
+    };
+    await new Runner({ scenarios, models, replay: good, onResult }).run();
+    expect(stored).toEqual(["orders_1", "orders_1", "cancel", "cancel"]);
+
+    const failing = new Runner({ scenarios, models: models.slice(0, 1), replay: good, onResult: () => Promise.reject(new Error("store down")) });
+    await expect(failing.run()).rejects.toThrow("store down");
+  });
+
+  it("asks for no recommendation when refineFaults is empty", async () => {
+    const { judge, calls } = fakeJudge((kind) => (kind === "recommend" ? '{"recommendation": "Call lookup_order first."}' : "not json"));
+    const runner = new Runner({ scenarios: [orderLookup(1)], models: models.slice(0, 1), replay: noLookup, judge, refineFaults: [] });
+    const report = await runner.run();
+    expect(report.results[0].fault).toBe("expected_tool_not_called");
+    expect(calls.filter((c) => c.kind === "recommend")).toHaveLength(0);
+    expect(runner.refinements).toBe(0);
+  });
+
+  it("asks for no task-completion grade when an llm_judge criterion grades the answer", async () => {
+    const { judge, calls } = fakeJudge((kind) => (kind === "score" ? '{"score": 0.9}' : "{}"));
+    const criteria = [{ key: "tone", type: "llm_judge", config: { prompt: "Is the tone kind?" } }];
+    const report = await new Runner({ scenarios: scenarios.slice(1), models: models.slice(0, 1), replay: good, judge, criteria }).run();
+    expect(calls.filter((c) => c.kind === "score")).toHaveLength(1);
+    expect(report.results[0].scores.tone).toBe(0.9);
+    expect("task_completion" in report.results[0].scores).toBe(false);
+  });
+
+  it("keeps a judge_usage the host set on the replay instead of writing the Runner's own", async () => {
+    const { judge } = fakeJudge((kind) => (kind === "score" ? '{"score": 0.9}' : "{}"));
+    const hostUsage = { calls: 3, input_tokens: 900, output_tokens: 60, cost: 0.0042, source: "traces" };
+    const replay = () => ({ answer: "Done — your subscription is cancelled.", metadata: { judge_usage: hostUsage } });
+    const scored: Result[] = [];
+    const report = await new Runner({ scenarios: scenarios.slice(1), models: models.slice(0, 1), replay, judge, onResult: (result) => { scored.push(result); } }).run();
+    expect(scored[0].judgeExchanges).toHaveLength(1);
+    expect(report.results[0].replay.metadata.judge_usage).toEqual(hostUsage);
+  });
+});

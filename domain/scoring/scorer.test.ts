@@ -278,6 +278,12 @@ describe("the pass gate", () => {
     expect(new Scorer().meetsThreshold(scores)).toBe(false);
   });
 
+  it("passes a task-completion grade exactly at the threshold, and fails one just below", () => {
+    expect(meetsThreshold({ score: 1, scores: { expected_tools: 1, task_completion: 0.7 } })).toBe(true);
+    expect(meetsThreshold({ score: 1, scores: { expected_tools: 1, task_completion: 0.699 } })).toBe(false);
+    expect(meetsThreshold({ score: 1, scores: { task_completion: 0.6 }, threshold: 0.6 })).toBe(true);
+  });
+
   it("ignores an unscorable grade", () => {
     const scores = { expected_tools: 1, task_completion: null };
     expect(judgeGrade(scores)).toBeNull();

@@ -115,6 +115,24 @@ describe("Comparison", () => {
     }
   });
 
+  it("matches the naive bootstrap at 999 resamples, where the 95% tail ranks are not whole (24.975 and 974.025 round up)", () => {
+    // 1,000 scenarios: resampled rates fine enough that neighbouring ranks hold different values.
+    const a = Array.from({ length: 1000 }, (_, i) => (i < 640 ? 1 : 0));
+    const b = Array.from({ length: 1000 }, (_, i) => (i >= 100 && i < 720 ? 1 : 0));
+    for (const seed of [0, 1]) {
+      const comparison = new Comparison({ results: [...ran("a", a.map(Boolean)), ...ran("b", b.map(Boolean))], models: ["a", "b"], seed, resamples: 999 });
+      const expected = naiveIntervals([a, b], seed, 999);
+      expect([comparison.models.a.interval, comparison.models.b.interval, comparison.pairs[0].interval]).toEqual([...expected.models, expected.diff]);
+    }
+  });
+
+  it("resamples 5,000 times at 95% confidence with seed 0 unless told otherwise", () => {
+    const results = [...ran("a", passes(30, 42)), ...ran("b", passes(27, 42).reverse())];
+    const json = new Comparison({ results, models: ["a", "b"] }).toJSON();
+    expect(json).toMatchObject({ seed: 0, resamples: 5000, confidence: 0.95 });
+    expect(json).toEqual(new Comparison({ results, models: ["a", "b"], seed: 0, resamples: 5000, confidence: 0.95 }).toJSON());
+  });
+
   it("calls a pair decisive when the difference's interval excludes zero, and names it", () => {
     const results = [...ran("strong", passes(40, 40)), ...ran("weak", passes(10, 40))];
     const comparison = new Comparison({ results, models: ["weak", "strong"] });

@@ -16,6 +16,11 @@ describe("nearestRank", () => {
     expect(nearestRanks(hundred, [7, 57])).toEqual([7, 57]);
   });
 
+  it("rounds a fractional rank up, never to the nearest: p95 of 1..11 is rank ceil(10.45) = 11", () => {
+    const eleven = Array.from({ length: 11 }, (_, i) => i + 1);
+    expect(nearestRank(eleven, 95)).toBe(11);
+  });
+
   it("always answers a value that occurred, never an interpolation", () => {
     expect(nearestRank([100, 200], 50)).toBe(100);
     expect(nearestRank([100, 200, 300, 400], 50)).toBe(200);

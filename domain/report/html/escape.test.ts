@@ -40,7 +40,7 @@ describe("safeHref", () => {
     ["  /tools  ", "/tools"],
   ])("keeps %j", (input, output) => expect(safeHref(input)).toBe(output));
 
-  it.each(["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>", "//evil.example/x", "/\\evil.example", "vbscript:x", "/\t/evil.example", "/\n/evil.example", "/\r/evil.example", "/tools\u0000", "", null, 42])(
+  it.each(["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>", "//evil.example/x", "/\\evil.example", "vbscript:x", "/\t/evil.example", "/\n/evil.example", "/\r/evil.example", "/tools\u0000", "javascript:alert(1)//http://x", "data:x,http://y", "", null, 42])(
     "refuses %j",
     (input) => expect(safeHref(input)).toBeNull(),
   );

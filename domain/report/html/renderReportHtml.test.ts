@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { renderReportHtml } from "./index.js";
 import type { ReportDocument, ReportMarkdown, ResultDoc } from "./reportDocument.js";
 import { sampleMarkdown, sampleReport } from "./sampleReport.js";
-import { markdownSourceOf } from "../testing.js";
+import { fakeResult, markdownSourceOf, model } from "../testing.js";
+import { Report } from "../report.js";
 
 const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdown?: ReportMarkdown): string =>
   renderReportHtml(doc, { theme, markdown: markdown ?? sampleMarkdown(doc) });
@@ -496,5 +497,31 @@ describe("renderReportHtml: deterministic and fast", () => {
     // JSON.stringify of these results on an idle machine) is measured by the bench, under tsx.
     expect(fastest.big / fastest.small).toBeLessThan(15);
     expect(fastest.big / fastest.json).toBeLessThan(20);
+  });
+});
+
+describe("renderReportHtml: a report's cost estimate and comparison badges", () => {
+  const low = { fault: "low_quality", summary: "s", recommendation: "r" };
+
+  it("marks a model's cost ~ when one of its results was priced and one was not", () => {
+    const report = new Report({
+      results: [
+        fakeResult({ key: "a", label: "m1", cost: 0.01 }),
+        fakeResult({ key: "b", label: "m1" }),
+        fakeResult({ key: "a", label: "m2", score: 0.2, diagnosis: low }),
+        fakeResult({ key: "b", label: "m2", score: 0.2, diagnosis: low }),
+      ],
+      models: [model("m1"), model("m2")],
+    });
+    expect(report.toHtml()).toContain("<dt>Cost</dt><dd>~$0.0100");
+  });
+
+  it("badges a pair whose interval holds zero as not decisive", () => {
+    const outcome = (key: string, label: string) => (key === "c" ? fakeResult({ key, label, score: 0.2, diagnosis: low }) : fakeResult({ key, label }));
+    const report = new Report({ results: ["a", "b", "c"].flatMap((key) => [outcome(key, "m1"), outcome(key, "m2")]), models: [model("m1"), model("m2")] });
+    expect(report.comparisonJSON!.pairs[0].decisive).toBe(false);
+    const html = report.toHtml();
+    expect(html).toContain(`<span class="badge">not decisive</span>`);
+    expect(html).not.toContain(`<span class="badge ok">decisive</span>`);
   });
 });
