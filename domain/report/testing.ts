@@ -72,8 +72,14 @@ export function fakeResult(init: FakeResultInit): ReportResult {
       answer: replay.answer,
       tool_calls: replay.toolCalls,
       duration_ms: replay.durationMs,
+      ...(replay.inputTokens != null ? { input_tokens: replay.inputTokens } : {}),
+      ...(replay.outputTokens != null ? { output_tokens: replay.outputTokens } : {}),
       cost: replay.cost,
+      ...(replay.error != null ? { error: replay.error } : {}),
       fault: result.fault,
+      // As a Result writes them: what a rebuilt report reads its cost source and judge spend from.
+      ...(replay.metadata.judge_usage ? { judge_usage: replay.metadata.judge_usage } : {}),
+      metadata: replay.metadata,
     }),
   };
   return result;

@@ -47,8 +47,9 @@ function tableRow(view: ReportView, label: string, withJudge: boolean): string {
   const s = view.summaries[label];
   if (!s) return "";
   const pick = view.winner === label ? `<span class="star">&#9733; pick</span>` : "";
-  const runs = s.scenarios || 1;
-  const avgTokens = s.input_tokens == null && s.output_tokens == null ? "—" : tokens(((s.input_tokens ?? 0) + (s.output_tokens ?? 0)) / runs);
+  // Over the runs that reported tokens: a run without a count is not a run of zero tokens.
+  const runs = view.tokenRuns[label] ?? 0;
+  const avgTokens = runs === 0 ? "—" : tokens(((s.input_tokens ?? 0) + (s.output_tokens ?? 0)) / runs);
   const perScenario = costPerScenario(s);
   const cells = [
     `<td><code>${escapeHtml(label)}</code>${pick}</td>`,

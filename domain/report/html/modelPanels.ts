@@ -13,10 +13,15 @@ function panelJudge(view: ReportView): string {
   return judge && judge !== "pass rate" ? judge : view.judgeName;
 }
 
-/** Cost per priced scenario run, or null when nothing was priced. */
+/**
+ * Cost per priced scenario run, or null when nothing was priced: the summary's cost per 1,000,
+ * which domain/cost takes from the unrounded costs (a total already rounded to 6 places would
+ * shift the mean), else, in a report recorded without it, the total over the priced runs.
+ */
 export function costPerScenario(summary: ModelSummaryDoc): number | null {
   const priced = summary.priced ?? 0;
-  return typeof summary.cost === "number" && priced > 0 ? summary.cost / priced : null;
+  if (typeof summary.cost !== "number" || priced <= 0) return null;
+  return typeof summary.cost_per_1000 === "number" ? summary.cost_per_1000 / 1000 : summary.cost / priced;
 }
 
 function latencyLine(summary: ModelSummaryDoc): string {

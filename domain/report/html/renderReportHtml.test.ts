@@ -516,6 +516,32 @@ describe("renderReportHtml: a report's cost estimate and comparison badges", () 
     expect(report.toHtml()).toContain("<dt>Cost</dt><dd>~$0.0100");
   });
 
+  it("averages a model's tokens over the runs that reported them, and shows — for a model that reported none", () => {
+    const report = new Report({
+      results: [
+        fakeResult({ key: "a", label: "m1", inputTokens: 1000, outputTokens: 200 }),
+        fakeResult({ key: "b", label: "m1" }),
+        fakeResult({ key: "a", label: "m2" }),
+        fakeResult({ key: "b", label: "m2" }),
+      ],
+      models: [model("m1"), model("m2")],
+    });
+    const avgTokens = (label: string): string | undefined => {
+      const row = report.toHtml().match(new RegExp(`<tr><td><code>${label}</code>.*?</tr>`))?.[0] ?? "";
+      return [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)][4]?.[1];
+    };
+    expect(avgTokens("m1")).toBe("1.2K");
+    expect(avgTokens("m2")).toBe("&#8212;");
+  });
+
+  it("gives the cost per scenario from the unrounded costs, as the Markdown's Cost / 1,000", () => {
+    // 0.00124999 reads $0.0012; its total rounded to 6 places (0.00125) would have read $0.0013.
+    const report = new Report({ results: [fakeResult({ key: "a", label: "m1", cost: 0.00124999 }), fakeResult({ key: "a", label: "m2" })], models: [model("m1"), model("m2")] });
+    const html = report.toHtml();
+    expect(html).toContain("$0.0012/scenario");
+    expect(html).not.toContain("$0.0013/scenario");
+  });
+
   it("badges a pair whose interval holds zero as not decisive", () => {
     const outcome = (key: string, label: string) => (key === "c" ? fakeResult({ key, label, score: 0.2, diagnosis: low }) : fakeResult({ key, label }));
     const report = new Report({ results: ["a", "b", "c"].flatMap((key) => [outcome(key, "m1"), outcome(key, "m2")]), models: [model("m1"), model("m2")] });

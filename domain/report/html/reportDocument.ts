@@ -72,6 +72,7 @@ export interface ModelSummaryDoc {
   input_tokens?: number | null;
   output_tokens?: number | null;
   cost?: number | null;
+  cost_per_1000?: number | null;
   priced?: number;
   reported?: number;
   estimated?: number;

@@ -31,6 +31,8 @@ export interface ReportView {
   /** The labels HTML-escaped once, in the same order. */
   labelsHtml: string[];
   summaries: Record<string, ModelSummaryDoc>;
+  /** By label, how many results reported a token count: a model's average is over these. */
+  tokenRuns: Record<string, number>;
   scenarios: ScenarioView[];
   comparing: boolean;
   judgeName: string;
@@ -158,8 +160,10 @@ export function buildView(doc: ReportDocument): ReportView {
   let agentCost: number | null = null;
   let priced = 0;
   let anyResultEstimated = false;
+  const tokenRuns: Record<string, number> = Object.create(null);
   for (const result of doc.results) {
     if (result.status === "passed") passed += 1;
+    if (typeof result.input_tokens === "number" || typeof result.output_tokens === "number") tokenRuns[result.label] = (tokenRuns[result.label] ?? 0) + 1;
     agentCost = sum(agentCost, result.cost);
     if (typeof result.cost === "number") priced += 1;
     if (resultEstimated(result)) anyResultEstimated = true;
@@ -172,6 +176,7 @@ export function buildView(doc: ReportDocument): ReportView {
     labels: distinct,
     labelsHtml: distinct.map(escapeHtml),
     summaries,
+    tokenRuns,
     scenarios,
     comparing: new Set(labels).size > 1,
     judgeName: doc.judge ?? "rules",
