@@ -256,7 +256,7 @@ describe("verdict run on examples/support", () => {
       [[...base, "--format", "html", "--theme", "sepia"], /^verdict run: --theme must be light, dark or auto \(got "sepia"\)$/],
       [withFlag(base, "--models", " , "), /--models: name at least one model/],
       [[...base, "--gate", "0x1"], /--gate must be a number from 0 to 1/],
-      [[...base, "--concurrency", "1e1"], /--concurrency must be a whole number >= 1 \(got 1e1\)/],
+      [[...base, "--concurrency", "1e1"], /--concurrency must be a whole number >= 1 \(got "1e1"\)/],
     ];
     for (const [argv, message] of cases) {
       const io = bufferIo();

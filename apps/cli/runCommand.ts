@@ -12,6 +12,7 @@ import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
 import { themeFlag } from "./themeFlag.js";
+import { parseWholeNumber, SettingError } from "@verdict/infra/settings";
 
 const RUN_FLAGS = FLAG_SPECS.run;
 
@@ -25,8 +26,13 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const format = oneOf("run", "format", flags.values.format, ["md", "json", "html"] as const, "md");
   const theme = themeFlag("run", flags.values.theme, format);
   const gate = fraction("run", "gate", flags.values.gate);
-  const concurrency = flags.values.concurrency === undefined ? 4 : /^\d+$/.test(flags.values.concurrency) ? Number(flags.values.concurrency) : NaN;
-  if (!Number.isInteger(concurrency) || concurrency < 1) return io.usage(`verdict run: --concurrency must be a whole number >= 1 (got ${flags.values.concurrency})`);
+  let concurrency = 4;
+  try {
+    if (flags.values.concurrency !== undefined) concurrency = parseWholeNumber("--concurrency", flags.values.concurrency, { min: 1 });
+  } catch (error) {
+    if (error instanceof SettingError) return io.usage(`verdict run: ${error.message}`);
+    throw error;
+  }
   checkOutputPath("run", "--out", flags.values.out);
   const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
   const runtime = await agentFromFlag(agentSpec);
