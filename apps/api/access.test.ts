@@ -393,18 +393,17 @@ describe("external runs and imported reports", () => {
     expect(elsewhere.body.errors[0]).toMatchObject({ message: "run imported-1 already exists", extensions: { code: "CONFLICT" } });
   });
 
-  it("answers CONFLICT for the pages of an imported report that cannot be rendered, and still serves its report.json", async () => {
+  // A document stored before imports checked this answers CONFLICT for its pages (report/rebuildReport.test.ts).
+  it("refuses an imported report whose comparison its pages could not render, naming the field and writing nothing", async () => {
     const envelope = {
       version: 1, run_id: "unrenderable-1", source: "ci", agent_name: "SupportAgent", suite: "support",
       report: { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results: [{ scenario_key: "a", label: "gpt-5-mini", status: "passed" }], comparison: { models: 5 } },
     };
+    const before = (await p.store.readAll({ limit: 100_000 })).length;
     const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
-    const path = `/api/evaluations/${evaluationId}/runs/${imported.body.data.importReport.runId}`;
-    const markdown = await p.get(p.keys.acmeRead, `${path}/report.md`);
-    expect(markdown.status).toBe(409);
-    expect(((await markdown.json()) as any).error).toMatch(/is an imported report that cannot be rendered \(Comparison\.fromJSON: models: /);
-    expect((await p.get(p.keys.acmeRead, `${path}/report`)).status).toBe(409);
-    expect((await p.get(p.keys.acmeRead, `${path}/report.json`)).status).toBe(200);
+    expect(imported.body.errors[0]).toMatchObject({ extensions: { code: "VALIDATION", field: "envelope.report.comparison.models" } });
+    expect(imported.body.errors[0].message).toMatch(/^envelope\.report\.comparison\.models: /);
+    expect((await p.store.readAll({ limit: 100_000 })).length).toBe(before);
   });
 
   it("refuses a report with a result lacking its scenario_key, a repeated pair, an unknown status or a score past 1, naming the path and writing nothing", async () => {

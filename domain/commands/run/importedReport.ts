@@ -3,6 +3,7 @@
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
 import { Replay, ReplayError } from "../../replay/index.js";
+import { readRecordedComparison } from "../../stats/comparisonRecord.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
@@ -126,6 +127,23 @@ function checkComparison(comparison: unknown): void {
   checkCount(comparison.seed, Number.MAX_SAFE_INTEGER, "report.comparison.seed");
   checkCount(comparison.resamples, REPORT_MAX_COUNT, "report.comparison.resamples");
   checkNumber(comparison.confidence, "report.comparison.confidence");
+  // The report's pages read the comparison back with this check: refused here, naming the field,
+  // rather than stored as a completed run whose Markdown and HTML could never be rendered.
+  try {
+    readRecordedComparison(comparison);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const [path, rule] = splitRecordedProblem(error.message);
+    const field = path ? `report.comparison.${path}` : "report.comparison";
+    throw DomainError.validation(`${field}: ${rule}`, field);
+  }
+}
+
+/** `Comparison.fromJSON: pairs.0.decisive: must be …` as its path and its rule. */
+function splitRecordedProblem(message: string): [string, string] {
+  const match = /^Comparison\.fromJSON: ([^:]*): (.*)$/s.exec(message);
+  if (!match) return ["", message];
+  return [match[1] === "(root)" ? "" : match[1], match[2]];
 }
 
 export function checkImportedReport(report: Record<string, unknown>): void {

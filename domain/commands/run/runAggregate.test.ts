@@ -317,6 +317,21 @@ describe("ImportReport on the run stream", () => {
     expect(g.when(withResult({ input_tokens: 1200, output_tokens: null, score: 0.5, cost: 0.0012, judge_usage: { calls: 2, cost: null } }))[0].type).toBe("ReportImported");
   });
 
+  it("refuses a comparison its report could not be rendered with, naming the field: the pages read it back with the same check", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const [a, b] = [Object.keys(report.models)[0], "claude-sonnet-5"];
+    const models = { [a]: { scenarios: 2, pass_rate: 50, interval: [0, 100] }, [b]: { scenarios: 2, pass_rate: 100, interval: [100, 100] } };
+    const pair = { models: [a, b], scenarios: 2, difference: 50, interval: [-5, 10], decisive: true };
+    const withComparison = (comparison: object) => ({ ...command, report: { ...report, comparison: { models, pairs: [pair], conclusion: "", ...comparison } } });
+    expect(() => g.when(withComparison({}))).toThrow(
+      expect.objectContaining({ code: "validation", field: "report.comparison.pairs.0.decisive", message: expect.stringMatching(/^report\.comparison\.pairs\.0\.decisive: must be false/) }),
+    );
+    expect(() => g.when(withComparison({ models: { ...models, [a]: { ...models[a], pass_rate: 170 } }, pairs: [{ ...pair, decisive: false }] }))).toThrow(
+      expect.objectContaining({ field: `report.comparison.models.${a}.pass_rate` }),
+    );
+    expect(g.when(withComparison({ pairs: [{ ...pair, decisive: false }] }))[0].type).toBe("ReportImported");
+  });
+
   it("refuses a report with two labels for one model, a label missing from models, an unknown fault", () => {
     const g = given(runAggregate, [], { evaluation });
     const twoLabels = { ...report, models: { ...report.models, "openai/gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } } };

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { EventData } from "@verdict/domain";
+import { rebuildReport } from "./rebuildReport.js";
+import type { RunHistory } from "./runEvents.js";
+
+const importedHistory = (report: Record<string, unknown>): RunHistory => ({
+  runId: "imp-1",
+  tenant: "acme",
+  events: [],
+  parsed: [],
+  record: null,
+  imported: { report } as unknown as EventData<"ReportImported">,
+  criterionKeys: [],
+  status: "completed",
+  failure: null,
+});
+
+describe("rebuildReport of an imported run", () => {
+  const models = { m: { provider: "openai", model: "m" } };
+  const results = [{ scenario_key: "a", label: "m", status: "passed" }];
+
+  it("renders the report it was imported with", () => {
+    expect(rebuildReport(importedHistory({ models, results })).toMarkdown()).toContain("`m`");
+  });
+
+  // Imports now refuse such a document (importedReport.ts); one stored before that still reads as CONFLICT.
+  it("answers CONFLICT, naming why, for a stored document whose comparison cannot be read back", () => {
+    const comparison = { models: { m: { scenarios: 1, pass_rate: 170, interval: null } }, pairs: [], conclusion: "" };
+    expect(() => rebuildReport(importedHistory({ models, results, comparison }))).toThrow(
+      expect.objectContaining({ apiCode: "CONFLICT", message: expect.stringMatching(/imp-1 is an imported report that cannot be rendered \(Comparison\.fromJSON: models\.m\.pass_rate: must be within 0\.\.100, got 170\)/) }),
+    );
+  });
+});
