@@ -57,7 +57,7 @@ describe("readWorkerConfig", () => {
     // Not echoed: it may hold a password (SASL is not supported).
     expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: "user:CANARY-KAFKA-PW9@127.0.0.1:9092" }, [])).toThrow(/^KAFKA_BROKERS entry 1 is not host:port: .*\(value not shown\)$/);
     expect(() => readWorkerConfig({ ...env, VERDICT_AGENT: undefined }, ["--replay"])).toThrow(/^VERDICT_AGENT is not set/);
-    expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_TIMEOUT_MS: "1.5" }, [])).toThrow('VERDICT_REPLAY_TIMEOUT_MS must be a whole number >= 1 (got "1.5")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_TIMEOUT_MS: "1.5" }, [])).toThrow('VERDICT_REPLAY_TIMEOUT_MS must be a whole number of milliseconds >= 1 (got "1.5")');
     expect(() => readWorkerConfig(env, ["--judge"])).toThrow('unknown argument "--judge"');
     expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_KEY: "scenario" }, [])).toThrow('VERDICT_REPLAY_KEY must be "run" or "pair"');
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "20" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "20")');
@@ -66,6 +66,7 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "-5" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "-5")');
     // Decimal digits only, read as the API's and VERDICT_PG_* are: Number() took "0x10" for 16 and "1e6" for 1000000.
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_CONCURRENCY: "0x10" }, [])).toThrow('VERDICT_WORKER_CONCURRENCY must be a whole number >= 1 (got "0x10")');
+    expect(() => readWorkerConfig({ ...env, VERDICT_REPLAY_TIMEOUT_MS: "3000000000" }, [])).toThrow('VERDICT_REPLAY_TIMEOUT_MS must be at most 2147483647 milliseconds (about 24.8 days), the longest a timer waits (got "3000000000")');
     expect(() => readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "1e6" }, [])).toThrow('VERDICT_WATCHDOG_STALL_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "1e6")');
     expect(() => readWorkerConfig({ ...env, VERDICT_JUDGE_TIMEOUT_MS: "0x0" }, [])).toThrow('VERDICT_JUDGE_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no limit (got "0x0")');
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0b101" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "0b101")');

@@ -111,7 +111,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   }
   const replayKey = env.VERDICT_REPLAY_KEY?.trim() || "run";
   if (replayKey !== "run" && replayKey !== "pair") throw new WorkerConfigError(`VERDICT_REPLAY_KEY must be "run" or "pair" (got ${JSON.stringify(replayKey)})`);
-  const replayTimeoutMs = positiveInt(env, "VERDICT_REPLAY_TIMEOUT_MS", DEFAULT_REPLAY_TIMEOUT_MS);
+  const replayTimeoutMs = checked(() => wholeNumberSetting(env, "VERDICT_REPLAY_TIMEOUT_MS", { min: 1, unit: "milliseconds" }, DEFAULT_REPLAY_TIMEOUT_MS));
   const watchdogStallMs = limitMsOrOff(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS);
   // A replay may take its whole budget: a watchdog that gives up sooner fails runs whose replays
   // are only slow (it failed a run of three 100 s replays, whose results then came in after).

@@ -49,4 +49,11 @@ describe("parseWholeNumber", () => {
       expect(() => parseWholeNumber("--port", bad, port)).toThrow(`--port must be a port number 0-65535 (got ${JSON.stringify(bad)})`);
     }
   });
+
+  it("refuses milliseconds past 2^31-1, which Node's timers would run at once", () => {
+    const ms = { min: 1, unit: "milliseconds" };
+    expect(wholeNumberSetting({ T: "2147483647" }, "T", ms, 5)).toBe(2147483647);
+    expect(() => wholeNumberSetting({ T: "3000000000" }, "T", ms, 5)).toThrow('T must be at most 2147483647 milliseconds (about 24.8 days), the longest a timer waits (got "3000000000")');
+    expect(() => wholeNumberSetting({ T: "3000000000" }, "T", { ...ms, zeroMeans: "no limit" }, 5)).toThrow(/at most 2147483647 milliseconds/);
+  });
 });

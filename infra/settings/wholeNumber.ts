@@ -26,6 +26,9 @@ export interface WholeNumberRule {
   zeroMeans?: string;
 }
 
+/** Node runs a timer set past 2^31-1 ms at once (TimeoutOverflowWarning): a longer limit would not wait at all. */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+
 /** The rule as the error says it: `a whole number of milliseconds >= 1, or 0 for no limit`. */
 function ruleText(rule: WholeNumberRule): string {
   const what = `a ${rule.noun ?? "whole number"}${rule.unit ? ` of ${rule.unit}` : ""}`;
@@ -57,6 +60,9 @@ export function parseWholeNumber(setting: string, raw: string, rule: WholeNumber
 export function parseWholeNumber(setting: string, raw: string, rule: WholeNumberRule): number | null {
   const parsed = schemaOf(rule).safeParse(raw);
   if (!parsed.success) throw new SettingError(setting, `${setting} must be ${ruleText(rule)} (got ${JSON.stringify(raw)})`);
+  if (rule.unit === "milliseconds" && rule.max === undefined && parsed.data > TIMER_MAX_MS) {
+    throw new SettingError(setting, `${setting} must be at most ${TIMER_MAX_MS} milliseconds (about 24.8 days), the longest a timer waits (got ${JSON.stringify(raw)})`);
+  }
   return parsed.data === 0 && rule.zeroMeans ? null : parsed.data;
 }
 
