@@ -4,21 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { Comparison } from "../stats/index.js";
 import { Report } from "./report.js";
-import { fakeResult, model } from "./testing.js";
+import { fakeResult, model, partlyPricedResults } from "./testing.js";
 
 const low = { fault: "low_quality", summary: "s", recommendation: "r" };
 
 describe("the Markdown verdict", () => {
   it("marks a model's cost ~ and its rationale (estimated) when one result was priced and one was not", () => {
-    const report = new Report({
-      results: [
-        fakeResult({ key: "a", label: "m1", cost: 0.01 }),
-        fakeResult({ key: "b", label: "m1" }),
-        fakeResult({ key: "a", label: "m2", score: 0.2, diagnosis: low }),
-        fakeResult({ key: "b", label: "m2", score: 0.2, diagnosis: low }),
-      ],
-      models: [model("m1"), model("m2")],
-    });
+    const report = new Report({ results: partlyPricedResults(), models: [model("m1"), model("m2")] });
     const row = report.verdictMarkdown().split("\n").find((line) => line.startsWith("| `m1` |"));
     expect(row?.split(" | ")[7]).toBe("~$0.0100");
     expect(report.verdict?.winner).toBe("m1");

@@ -85,6 +85,17 @@ export function fakeResult(init: FakeResultInit): ReportResult {
   return result;
 }
 
+/** m1 priced on one of its two results and passing; m2 unpriced and failing both: m1's cost is an estimate (~). */
+export function partlyPricedResults(): ReportResult[] {
+  const low = { fault: "low_quality", summary: "s", recommendation: "r" } as const;
+  return [
+    fakeResult({ key: "a", label: "m1", cost: 0.01 }),
+    fakeResult({ key: "b", label: "m1" }),
+    fakeResult({ key: "a", label: "m2", score: 0.2, diagnosis: low }),
+    fakeResult({ key: "b", label: "m2", score: 0.2, diagnosis: low }),
+  ];
+}
+
 export const model = (label: string): { label: string; provider: string; model: string } => ({ label, provider: "openai", model: label });
 
 /** A Copy as Markdown source of an HTML page, read back as the page's script does: base64 of the Markdown's UTF-8. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderReportHtml } from "./index.js";
 import type { ReportDocument, ReportMarkdown, ResultDoc } from "./reportDocument.js";
 import { sampleMarkdown, sampleReport } from "./sampleReport.js";
-import { fakeResult, markdownSourceOf, model } from "../testing.js";
+import { fakeResult, markdownSourceOf, model, partlyPricedResults } from "../testing.js";
 import { Report } from "../report.js";
 
 const render = (doc: ReportDocument, theme?: "light" | "dark" | "system", markdown?: ReportMarkdown): string =>
@@ -504,15 +504,7 @@ describe("renderReportHtml: a report's cost estimate and comparison badges", () 
   const low = { fault: "low_quality", summary: "s", recommendation: "r" };
 
   it("marks a model's cost ~ when one of its results was priced and one was not", () => {
-    const report = new Report({
-      results: [
-        fakeResult({ key: "a", label: "m1", cost: 0.01 }),
-        fakeResult({ key: "b", label: "m1" }),
-        fakeResult({ key: "a", label: "m2", score: 0.2, diagnosis: low }),
-        fakeResult({ key: "b", label: "m2", score: 0.2, diagnosis: low }),
-      ],
-      models: [model("m1"), model("m2")],
-    });
+    const report = new Report({ results: partlyPricedResults(), models: [model("m1"), model("m2")] });
     expect(report.toHtml()).toContain("<dt>Cost</dt><dd>~$0.0100");
   });
 
