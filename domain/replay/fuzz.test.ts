@@ -1,8 +1,8 @@
-// Replay.from reads whatever a host returned: random and mutated inputs must give a Replay or a
-// ReplayError, never a TypeError or anything else.
+// Replay.from and the converters read whatever a host returned: random and mutated inputs must
+// give a Replay or a ReplayError, never a TypeError or anything else.
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../stats/prng.js";
-import { Replay, ReplayError } from "./index.js";
+import { Replay, ReplayError, replayFromAiSdk, replayFromMessages } from "./index.js";
 
 const KEYS = ["answer", "tool_calls", "toolCalls", "duration_ms", "durationMs", "input_tokens", "inputTokens",
   "output_tokens", "outputTokens", "error", "cost", "metadata", "answr", "tools", "", "__proto__", "constructor"];
@@ -51,5 +51,73 @@ describe("Replay.from fuzz", () => {
       }
     }
     expect(built).toBeGreaterThan(1_000);
+  });
+});
+
+const ROLES = ["system", "user", "assistant", "tool", "developer", "bot", ""];
+const PART_TYPES = ["text", "refusal", "tool-call", "tool-result", "tool-error", "image", "json", "error-text", "execution-denied"];
+
+const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)];
+const maybe = (random: () => number, value: () => unknown): unknown => (random() < 0.8 ? value() : randomValue(random, 2));
+
+function randomPart(random: () => number): unknown {
+  if (random() < 0.1) return randomValue(random, 2);
+  return {
+    type: pick(random, PART_TYPES),
+    text: maybe(random, () => "Order 4821 shipped"),
+    toolCallId: maybe(random, () => pick(random, ["c1", "c2", "c3"])),
+    toolName: maybe(random, () => pick(random, ["lookup_order", "refund"])),
+    input: randomValue(random, 2),
+    output: random() < 0.5 ? { type: pick(random, PART_TYPES), value: randomValue(random, 2), reason: randomValue(random, 2) } : randomValue(random, 2),
+    error: randomValue(random, 2),
+    invalid: random() < 0.2,
+  };
+}
+
+function randomParts(random: () => number): unknown {
+  return random() < 0.2 ? randomValue(random, 2) : Array.from({ length: Math.floor(random() * 4) }, () => randomPart(random));
+}
+
+function randomMessage(random: () => number): unknown {
+  if (random() < 0.05) return randomValue(random, 2);
+  return {
+    role: maybe(random, () => pick(random, ROLES)),
+    content: random() < 0.4 ? maybe(random, () => '{"error": "quota"}') : randomParts(random),
+    tool_calls: random() < 0.5 ? undefined : maybe(random, () => [{ id: pick(random, ["c1", "c2"]), function: { name: maybe(random, () => "lookup_order"), arguments: maybe(random, () => '{"n":1}') } }]),
+    tool_call_id: maybe(random, () => pick(random, ["c1", "c2"])),
+  };
+}
+
+function expectReplayOrReplayError(convert: () => Replay, label: string): boolean {
+  try {
+    const replay = convert();
+    expect(Replay.from(JSON.parse(JSON.stringify(replay.toJSON()))).toolNames).toEqual(replay.toolNames);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw new Error(`${label}: ${String(error)}`);
+    return false;
+  }
+}
+
+describe("converter fuzz", () => {
+  it("replayFromMessages returns a Replay or throws ReplayError for 5,000 random conversations", () => {
+    const random = seededRandom(5);
+    let built = 0;
+    for (let i = 0; i < 5_000; i += 1) {
+      const messages = random() < 0.05 ? randomValue(random) : Array.from({ length: Math.floor(random() * 6) }, () => randomMessage(random));
+      if (expectReplayOrReplayError(() => replayFromMessages(messages), `case ${i}`)) built += 1;
+    }
+    expect(built).toBeGreaterThan(500);
+  });
+
+  it("replayFromAiSdk returns a Replay or throws ReplayError for 5,000 random results", () => {
+    const random = seededRandom(7);
+    let built = 0;
+    for (let i = 0; i < 5_000; i += 1) {
+      const steps = Array.from({ length: Math.floor(random() * 4) }, () => (random() < 0.05 ? randomValue(random, 2) : { content: randomParts(random), usage: { inputTokens: randomValue(random, 2), outputTokens: 5 } }));
+      const result = random() < 0.05 ? randomValue(random) : { steps: random() < 0.05 ? randomValue(random) : steps, totalUsage: random() < 0.5 ? undefined : randomValue(random, 2) };
+      if (expectReplayOrReplayError(() => replayFromAiSdk(result), `case ${i}`)) built += 1;
+    }
+    expect(built).toBeGreaterThan(500);
   });
 });

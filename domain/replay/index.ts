@@ -5,8 +5,15 @@
 //                                durationMs: 1840, input_tokens: 2328, output_tokens: 423, cost: 0.0243 });
 //   replay.toolNames   // ["lookup_order"]
 //   Replay.failed(new Error("401 Unauthorized")).errored  // true
+//
+// and the converters for TypeScript hosts: `replayFromMessages(messages, overrides)` (OpenAI-style
+// chat messages or the AI SDK's model messages) and `replayFromAiSdk(generateTextResult, overrides)`.
 export { Replay, REPLAY_KEYS } from "./replay.js";
 export type { ReplayInit, ReplayJSON, CostSource } from "./replay.js";
 export { ReplayError } from "./replayError.js";
 export { TOOL_CALL_KEYS, toolCallFailed, toolCallName } from "./toolCall.js";
 export type { ToolCall } from "./toolCall.js";
+export { replayFromMessages } from "./fromMessages.js";
+export { replayFromAiSdk } from "./fromAiSdk.js";
+export type { ConversationOverrides } from "./conversation.js";
+export { TOOL_ERROR_DETAIL_BYTES } from "./toolResultError.js";

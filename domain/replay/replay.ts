@@ -3,7 +3,7 @@
 // carried onto the result. Immutable; the derived lists are computed once because scoring and
 // diagnosis read them for every result.
 import { isBlank } from "../support/blank.js";
-import { ReplayError } from "./replayError.js";
+import { describe, ReplayError } from "./replayError.js";
 import { toToolCall, toolCallFailed, toolCallName, type ToolCall } from "./toolCall.js";
 
 /** How a result's cost was arrived at (metadata `cost_source`). */
@@ -266,10 +266,4 @@ function errorText(error: string | Error): string {
 
 function objectOrNull(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
 }

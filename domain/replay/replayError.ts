@@ -10,3 +10,10 @@ export class ReplayError extends Error {
     this.field = field;
   }
 }
+
+/** A given value as an error message names it: its type, or the start of a string. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
+}

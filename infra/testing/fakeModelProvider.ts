@@ -2,7 +2,8 @@
 // them through their real client libraries (the AI SDK): OpenAI's chat completions (also what
 // OpenRouter and Ollama serve) at POST /v1/chat/completions, and Anthropic's Messages API at
 // POST /v1/messages. It checks the key each API sends, answers what the test scripts, and keeps
-// every request it was sent. A wrong key gets the provider's 401, echoing the key it was given,
+// every request it was sent. On the chat API it can also answer with tool calls, for an agent
+// loop's steps (the SDK then sends the tools' results back as `tool` messages). A wrong key gets the provider's 401, echoing the key it was given,
 // as providers' error bodies do: code that passes provider errors on must not pass that on.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,11 +15,18 @@ export interface ProviderRequest {
   system: string | null;
   /** The user message's text. */
   prompt: string;
+  /** The contents of the `tool` messages sent (chat API), oldest first: the results of earlier calls. */
+  toolResults: string[];
   headers: IncomingMessage["headers"];
 }
 
-/** An answer's text, or a refusal with its status and body; a promise of one answers late. */
-export type ProviderAnswer = string | { status: number; body: unknown };
+/** Tool calls to answer with on the chat API (`finish_reason: "tool_calls"`): each a tool's name and its arguments. */
+export interface ToolCallsAnswer {
+  toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>;
+}
+
+/** An answer's text, tool calls, or a refusal with its status and body; a promise of one answers late. */
+export type ProviderAnswer = string | ToolCallsAnswer | { status: number; body: unknown };
 
 export interface FakeModelProvider {
   /** http://127.0.0.1:<port>/v1 */
@@ -56,18 +64,13 @@ export async function startFakeModelProvider(options: { apiKey: string; answer: 
       });
       const answer = await options.answer(request);
       if (res.destroyed) return;
-      if (typeof answer !== "string") return send(answer.status, answer.body);
-      const usage = { input: Math.ceil((request.prompt.length + (request.system?.length ?? 0)) / 4), output: Math.ceil(answer.length / 4) };
-      if (api === "chat") {
-        return send(200, {
-          id: "chatcmpl-fake",
-          object: "chat.completion",
-          created: 1_764_000_000,
-          model: provider.modelId ?? `${request.model}-2026-01-01`,
-          choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
-          usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
-        });
+      if (typeof answer !== "string" && "toolCalls" in answer) {
+        if (api !== "chat") return send(500, { error: { message: "the fake answers tool calls on the chat API only" } });
+        return send(200, chatCompletion(request, provider.modelId, null, answer.toolCalls));
       }
+      if (typeof answer !== "string") return send(answer.status, answer.body);
+      const usage = usageOf(request, answer);
+      if (api === "chat") return send(200, chatCompletion(request, provider.modelId, answer, []));
       send(200, {
         id: "msg_fake",
         type: "message",
@@ -92,6 +95,28 @@ export async function startFakeModelProvider(options: { apiKey: string; answer: 
   });
 }
 
+/** Tokens as a provider would count them, roughly: 4 characters a token. */
+function usageOf(request: ProviderRequest, answer: string): { input: number; output: number } {
+  return { input: Math.ceil((request.prompt.length + (request.system?.length ?? 0)) / 4), output: Math.ceil(answer.length / 4) };
+}
+
+function chatCompletion(request: ProviderRequest, modelId: string | null, content: string | null, toolCalls: ToolCallsAnswer["toolCalls"]) {
+  const usage = usageOf(request, content ?? JSON.stringify(toolCalls));
+  const calls = toolCalls.map((call, index) => ({
+    id: `call_${request.toolResults.length}_${index}`,
+    type: "function",
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion",
+    created: 1_764_000_000,
+    model: modelId ?? `${request.model}-2026-01-01`,
+    choices: [{ index: 0, message: { role: "assistant", content, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
+    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+  };
+}
+
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((part) => (part as { text?: string }).text ?? "").join("");
@@ -102,12 +127,13 @@ function chatRequest(json: Record<string, unknown>, headers: IncomingMessage["he
   const messages = (json.messages ?? []) as { role: string; content: unknown }[];
   const system = messages.find((m) => m.role === "system" || m.role === "developer");
   const user = messages.filter((m) => m.role === "user").pop();
-  return { api: "chat", model: String(json.model), system: system ? textOf(system.content) : null, prompt: textOf(user?.content), headers };
+  const toolResults = messages.filter((m) => m.role === "tool").map((m) => textOf(m.content));
+  return { api: "chat", model: String(json.model), system: system ? textOf(system.content) : null, prompt: textOf(user?.content), toolResults, headers };
 }
 
 function messagesRequest(json: Record<string, unknown>, headers: IncomingMessage["headers"]): ProviderRequest {
   const messages = (json.messages ?? []) as { role: string; content: unknown }[];
   const user = messages.filter((m) => m.role === "user").pop();
   const system = json.system === undefined ? null : textOf(json.system);
-  return { api: "messages", model: String(json.model), system, prompt: textOf(user?.content), headers };
+  return { api: "messages", model: String(json.model), system, prompt: textOf(user?.content), toolResults: [], headers };
 }

@@ -1,0 +1,89 @@
+// A Replay from what the AI SDK's `generateText` returned, for a host whose agent runs on the AI
+// SDK (DESIGN.md: "a Runner whose replay calls its agent and converts the result"). The result is
+// read by its shape, so @verdict/domain takes on no dependency on the `ai` package:
+//
+//   const started = performance.now();
+//   const result = await generateText({ model, tools, prompt: scenario.prompt, stopWhen: stepCountIs(5) });
+//   return replayFromAiSdk(result, { durationMs: performance.now() - started });
+//
+// (From `streamText`: `replayFromAiSdk({ steps: await stream.steps, totalUsage: await stream.totalUsage })`.)
+//
+// Each step is one assistant turn: its text, and the tools it called in the order the model made
+// them. A call fails when the SDK reports a `tool-error` for it, when the model's call was invalid
+// (an unknown tool, input that fails the tool's schema), or when the tool's output reports an
+// error at its top level (toolResultError). Tokens are the result's `totalUsage` (the SDK's input
+// count already holds cache reads and writes). The answer is the last step's text when that step
+// called no tool; a run cut short at a tool call (its step limit reached, a tool awaiting
+// approval) has no answer, and its error names the calls. The SDK prices nothing: pass `cost`.
+import { isPlainObject } from "../support/blank.js";
+import { replayOf, type Conversation, type ConversationOverrides } from "./conversation.js";
+import type { Replay } from "./replay.js";
+import { describe, ReplayError } from "./replayError.js";
+import type { ToolCall } from "./toolCall.js";
+import { toolErrorDetail, toolResultError } from "./toolResultError.js";
+
+export function replayFromAiSdk(result: unknown, overrides: ConversationOverrides = {}): Replay {
+  return replayOf(readResult(result), overrides);
+}
+
+function readResult(result: unknown): Conversation {
+  // Not isPlainObject: the SDK's result and steps are class instances.
+  if (result === null || typeof result !== "object" || Array.isArray(result)) {
+    throw new ReplayError("result", `must be the AI SDK's generateText result (an object with steps), got ${describe(result)}`);
+  }
+  const { steps, totalUsage } = result as { steps?: unknown; totalUsage?: unknown };
+  if (!Array.isArray(steps)) throw new ReplayError("result.steps", `must be an array of the SDK's steps, got ${describe(steps)}`);
+  const conversation: Conversation = { turns: [], toolCalls: [], inputTokens: null, outputTokens: null };
+  const byId = new Map<string, ToolCall>();
+  steps.forEach((step: unknown, index) => readStep(step, `result.steps[${index}]`, conversation, byId));
+  const usage = typeof totalUsage === "object" && totalUsage !== null ? [totalUsage] : steps.map((step) => (step as { usage?: unknown }).usage);
+  conversation.inputTokens = summedTokens(usage, "inputTokens");
+  conversation.outputTokens = summedTokens(usage, "outputTokens");
+  return conversation;
+}
+
+function readStep(step: unknown, path: string, conversation: Conversation, byId: Map<string, ToolCall>): void {
+  const content = step !== null && typeof step === "object" ? (step as { content?: unknown }).content : undefined;
+  if (!Array.isArray(content)) throw new ReplayError(`${path}.content`, `must be an array of content parts, got ${describe(content)}`);
+  const texts: string[] = [];
+  const names: string[] = [];
+  for (const [index, part] of (content as unknown[]).entries()) {
+    if (!isPlainObject(part)) continue;
+    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
+    else if (part.type === "tool-call") names.push(recordCall(part, `${path}.content[${index}]`, conversation.toolCalls, byId));
+    else if (part.type === "tool-result") settle(byId, part.toolCallId, toolResultError(part.output));
+    else if (part.type === "tool-error") settle(byId, part.toolCallId, toolErrorDetail(part.error));
+  }
+  // A step that called tools is not a final answer, whether or not the tools answered.
+  conversation.turns.push({ role: "assistant", text: texts.length > 0 ? texts.join("") : null, calls: names });
+}
+
+function recordCall(part: Record<string, unknown>, path: string, calls: ToolCall[], byId: Map<string, ToolCall>): string {
+  const name = part.toolName;
+  if (typeof name !== "string") throw new ReplayError(`${path}.toolName`, `must be a string (the tool's name), got ${describe(name)}`);
+  // An invalid call (an unknown tool, input the tool's schema refused) never ran: it failed.
+  const call: ToolCall = part.invalid === true
+    ? { name, arguments: part.input, error: true, detail: toolErrorDetail(part.error ?? "the model's call was invalid") }
+    : { name, arguments: part.input, error: false };
+  calls.push(call);
+  if (typeof part.toolCallId === "string") byId.set(part.toolCallId, call);
+  return name;
+}
+
+/** Marks the call a result reports a failure of (a result for a call not in the steps marks nothing). */
+function settle(byId: Map<string, ToolCall>, id: unknown, detail: string | null): void {
+  const call = typeof id === "string" ? byId.get(id) : undefined;
+  if (call !== undefined && detail !== null && call.error === false) Object.assign(call, { error: true, detail });
+}
+
+/** The sum of one count over the usages given; null when any of them lacks it (part of a count is not the count). */
+function summedTokens(usages: unknown[], key: "inputTokens" | "outputTokens"): number | null {
+  if (usages.length === 0) return null;
+  let total = 0;
+  for (const usage of usages) {
+    const count = usage !== null && typeof usage === "object" ? (usage as Record<string, unknown>)[key] : undefined;
+    if (typeof count !== "number" || !Number.isFinite(count) || count < 0) return null;
+    total += count;
+  }
+  return total;
+}
