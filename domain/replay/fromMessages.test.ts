@@ -136,3 +136,43 @@ describe("replayFromMessages (the AI SDK's model messages)", () => {
     ]);
   });
 });
+
+describe("replayFromMessages (Anthropic's Messages)", () => {
+  const conversation = [
+    { role: "user", content: "Refund order 4821" },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Let me look." },
+        { type: "tool_use", id: "toolu_1", name: "lookup_order", input: { number: "4821" } },
+        { type: "tool_use", id: "toolu_2", name: "refund", input: { number: "4821" } },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_1", content: '{"status": "paid"}' },
+        { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: "refunds are closed" }], is_error: true },
+      ],
+    },
+    { role: "assistant", content: [{ type: "text", text: "Refunds are closed today." }] },
+  ];
+
+  it("reads tool_use blocks and the user message of tool_result blocks answering them", () => {
+    const replay = replayFromMessages(conversation);
+    expect(replay.answer).toBe("Refunds are closed today.");
+    expect(replay.toolCalls).toEqual([
+      { name: "lookup_order", arguments: { number: "4821" }, error: false },
+      { name: "refund", arguments: { number: "4821" }, error: true, detail: "refunds are closed" },
+    ]);
+  });
+
+  it("takes a user message of tool results as the tools' turn, and one with text as the user's", () => {
+    expect(replayFromMessages(conversation.slice(0, 3)).error).toBe("The conversation stopped at a call to lookup_order, refund without a final answer");
+    const followUp = { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "ok" }, { type: "text", text: "And my other order?" }] };
+    expect(replayFromMessages([...conversation, followUp]).error).toBe("The conversation ended on a user message without a reply");
+    expect(() => replayFromMessages([{ role: "assistant", content: [{ type: "tool_use", id: "t", name: null }] }])).toThrow(
+      "replay.messages[0].content[0].name: must be a string (the tool's name), got null",
+    );
+  });
+});

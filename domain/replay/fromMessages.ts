@@ -1,7 +1,8 @@
 // A Replay from the ordered messages a conversation produced, for a host that keeps its agent's
 // conversations as OpenAI-style chat messages (`tool_calls` on assistant messages, `tool`
-// messages answering them by `tool_call_id`) or as the AI SDK's model messages (`tool-call` and
-// `tool-result` content parts). Both shapes may be mixed. The rules are the guide's "RubyLLM
+// messages answering them by `tool_call_id`), as Anthropic's Messages (`tool_use` blocks, answered
+// by `tool_result` blocks in the next user message) or as the AI SDK's model messages
+// (`tool-call` and `tool-result` content parts). The shapes may be mixed. The rules are the guide's "RubyLLM
 // hosts" (reference-core §15):
 //
 //   const replay = replayFromMessages(messages, { durationMs: 1840, inputTokens: 2328, outputTokens: 423 });
@@ -47,10 +48,13 @@ function readMessages(messages: unknown): Conversation {
 
 function readMessage(message: Record<string, unknown>, path: string, calls: ToolCall[], open: OpenCall[]): Turn | null {
   switch (message.role) {
-    case "user":
-      return { role: "user" };
+    case "user": {
+      // Anthropic's tool results come in a user message: one holding only results is the tools' turn.
+      const answered = answerToolUses(message.content, path, open);
+      return answered && contentText(message.content, `${path}.content`) === null ? { role: "tool" } : { role: "user" };
+    }
     case "assistant": {
-      const made = [...chatToolCalls(message, path), ...modelToolCalls(message.content, path)];
+      const made = [...chatToolCalls(message, path), ...partToolCalls(message.content, path)];
       for (const { id, call } of made) {
         calls.push(call);
         open.push({ id, call });
@@ -81,18 +85,32 @@ function chatToolCalls(message: Record<string, unknown>, path: string): OpenCall
   });
 }
 
-/** The AI SDK's `{ type: "tool-call", toolCallId, toolName, input }` content parts. */
-function modelToolCalls(content: unknown, path: string): OpenCall[] {
+/** Content parts calling a tool: the AI SDK's `tool-call` (toolCallId, toolName, input), Anthropic's `tool_use` (id, name, input). */
+function partToolCalls(content: unknown, path: string): OpenCall[] {
   if (!Array.isArray(content)) return [];
   const made: OpenCall[] = [];
   content.forEach((part: unknown, index) => {
-    if (!isPlainObject(part) || part.type !== "tool-call") return;
-    if (typeof part.toolName !== "string") {
-      throw new ReplayError(`${path}.content[${index}].toolName`, `must be a string (the tool's name), got ${describe(part.toolName)}`);
-    }
-    made.push({ id: typeof part.toolCallId === "string" ? part.toolCallId : "", call: { name: part.toolName, arguments: part.input, error: false } });
+    if (!isPlainObject(part) || (part.type !== "tool-call" && part.type !== "tool_use")) return;
+    const [idKey, nameKey] = part.type === "tool-call" ? ["toolCallId", "toolName"] : ["id", "name"];
+    const name = part[nameKey];
+    if (typeof name !== "string") throw new ReplayError(`${path}.content[${index}].${nameKey}`, `must be a string (the tool's name), got ${describe(name)}`);
+    const id = part[idKey];
+    made.push({ id: typeof id === "string" ? id : "", call: { name, arguments: part.input, error: false } });
   });
   return made;
+}
+
+/** Anthropic's `tool_result` blocks (by `tool_use_id`, `is_error`) settle their calls; true when there were any. */
+function answerToolUses(content: unknown, path: string, open: OpenCall[]): boolean {
+  if (!Array.isArray(content)) return false;
+  let answered = false;
+  content.forEach((part: unknown, index) => {
+    if (!isPlainObject(part) || part.type !== "tool_result") return;
+    const text = contentText(part.content, `${path}.content[${index}].content`);
+    settle(open, String(part.tool_use_id ?? ""), part.is_error === true ? toolErrorDetail(text ?? "the tool failed") : toolResultError(text));
+    answered = true;
+  });
+  return answered;
 }
 
 /** A `tool` message answers the most recent still-open call with its id: OpenAI's one, or each AI SDK part. */

@@ -55,7 +55,7 @@ describe("Replay.from fuzz", () => {
 });
 
 const ROLES = ["system", "user", "assistant", "tool", "developer", "bot", ""];
-const PART_TYPES = ["text", "refusal", "tool-call", "tool-result", "tool-error", "image", "json", "error-text", "execution-denied"];
+const PART_TYPES = ["text", "refusal", "tool-call", "tool-result", "tool-error", "tool_use", "tool_result", "image", "json", "error-text", "execution-denied"];
 
 const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)];
 const maybe = (random: () => number, value: () => unknown): unknown => (random() < 0.8 ? value() : randomValue(random, 2));
@@ -67,6 +67,11 @@ function randomPart(random: () => number): unknown {
     text: maybe(random, () => "Order 4821 shipped"),
     toolCallId: maybe(random, () => pick(random, ["c1", "c2", "c3"])),
     toolName: maybe(random, () => pick(random, ["lookup_order", "refund"])),
+    id: maybe(random, () => pick(random, ["c1", "c2"])),
+    name: maybe(random, () => "refund"),
+    tool_use_id: maybe(random, () => pick(random, ["c1", "c2"])),
+    content: random() < 0.5 ? "done" : randomValue(random, 2),
+    is_error: random() < 0.5,
     input: randomValue(random, 2),
     output: random() < 0.5 ? { type: pick(random, PART_TYPES), value: randomValue(random, 2), reason: randomValue(random, 2) } : randomValue(random, 2),
     error: randomValue(random, 2),
