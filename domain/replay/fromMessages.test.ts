@@ -125,6 +125,7 @@ describe("replayFromMessages (the AI SDK's model messages)", () => {
           { type: "tool-result", toolCallId: "t4", toolName: "audit", output: { type: "text", value: '{"error": "audit log full"}' } },
         ],
       },
+      { role: "tool", content: [{ type: "tool-approval-response", approvalId: "a1", approved: true }] },
       { role: "assistant", content: [{ type: "text", text: "Refunds are closed today." }] },
     ]);
     expect(replay.answer).toBe("Refunds are closed today.");

@@ -115,14 +115,17 @@ function answerToolUses(content: unknown, path: string, open: OpenCall[]): boole
 
 /** A `tool` message answers the most recent still-open call with its id: OpenAI's one, or each AI SDK part. */
 function answerCalls(message: Record<string, unknown>, path: string, open: OpenCall[]): void {
-  const content = message.content;
-  const parts = Array.isArray(content) ? content.filter((part) => isPlainObject(part) && part.type === "tool-result") : [];
-  if (parts.length === 0) {
-    if (typeof message.tool_call_id !== "string") throw new ReplayError(`${path}.tool_call_id`, `must be a string (the id of the call it answers), got ${describe(message.tool_call_id)}`);
-    settle(open, message.tool_call_id, toolResultError(contentText(content, `${path}.content`)));
-    return;
+  const { content, tool_call_id: id } = message;
+  if (typeof id === "string") {
+    settle(open, id, toolResultError(contentText(content, `${path}.content`)));
+  } else if (Array.isArray(content)) {
+    // The AI SDK's parts; its other parts (a tool approval's response) settle nothing.
+    for (const part of content) {
+      if (isPlainObject(part) && part.type === "tool-result") settle(open, String(part.toolCallId ?? ""), modelOutputError(part.output));
+    }
+  } else {
+    throw new ReplayError(`${path}.tool_call_id`, `must be a string (the id of the call it answers), got ${describe(id)}`);
   }
-  for (const part of parts as Record<string, unknown>[]) settle(open, String(part.toolCallId ?? ""), modelOutputError(part.output));
 }
 
 function settle(open: OpenCall[], id: string, detail: string | null): void {
