@@ -3,6 +3,7 @@
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
 import { Replay, ReplayError } from "../../replay/index.js";
+import { Report, type ReportDocument } from "../../report/index.js";
 import { readRecordedComparison } from "../../stats/comparisonRecord.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
@@ -24,9 +25,10 @@ function checkModels(models: Record<string, unknown>): void {
   for (const label of labels) {
     if (label.length > MODEL_NAME_MAX) throw DomainError.validation(`report.models: a label must be at most ${MODEL_NAME_MAX} characters (one has ${label.length})`, "report.models");
     const entry = models[label];
-    if (!isObject(entry)) continue;
+    if (!isObject(entry)) throw DomainError.validation(`report.models.${label} must be an object (the model's summary)`, "report.models");
     for (const part of ["provider", "model"] as const) {
       const value = entry[part];
+      checkText(value, `report.models.${part}`);
       if (typeof value === "string" && value.length > MODEL_NAME_MAX) {
         throw DomainError.validation(`report.models.${part}: must be at most ${MODEL_NAME_MAX} characters (it has ${value.length})`, `report.models.${part}`);
       }
@@ -123,7 +125,8 @@ function checkUsage(usage: unknown, field: string): void {
 }
 
 function checkComparison(comparison: unknown): void {
-  if (!isObject(comparison)) return;
+  if (comparison === undefined || comparison === null) return;
+  if (!isObject(comparison)) throw DomainError.validation("report.comparison must be an object (the recorded comparison) or null", "report.comparison");
   checkCount(comparison.seed, Number.MAX_SAFE_INTEGER, "report.comparison.seed");
   checkCount(comparison.resamples, REPORT_MAX_COUNT, "report.comparison.resamples");
   checkNumber(comparison.confidence, "report.comparison.confidence");
@@ -136,6 +139,46 @@ function checkComparison(comparison: unknown): void {
     const [path, rule] = splitRecordedProblem(error.message);
     const field = path ? `report.comparison.${path}` : "report.comparison";
     throw DomainError.validation(`${field}: ${rule}`, field);
+  }
+}
+
+/** The judge's recorded pick: a model of the report (or none), with its rationale and judge as text. */
+function checkVerdict(verdict: unknown, models: Record<string, unknown>): void {
+  if (verdict === undefined || verdict === null) return;
+  if (!isObject(verdict)) throw DomainError.validation("report.verdict must be an object (winner, rationale, judge) or null", "report.verdict");
+  const { winner } = verdict;
+  if (winner !== undefined && winner !== null && (typeof winner !== "string" || !Object.hasOwn(models, winner))) {
+    throw DomainError.validation(`report.verdict.winner must be null or a model label from report.models, got ${JSON.stringify(winner)}`, "report.verdict.winner");
+  }
+  checkText(verdict.rationale, "report.verdict.rationale");
+  checkText(verdict.judge, "report.verdict.judge");
+}
+
+/** What the report's header reads besides the results: the agent, the judge, the release, the run's metadata. */
+function checkHeader(report: Record<string, unknown>): void {
+  checkText(report.agent_name, "report.agent_name");
+  checkText(report.judge, "report.judge");
+  checkText(report.failure, "report.failure");
+  for (const key of ["metadata", "release"]) {
+    const value = report[key];
+    if (value !== undefined && value !== null && !isObject(value)) throw DomainError.validation(`report.${key} must be an object or null`, `report.${key}`);
+  }
+  if (isObject(report.release)) for (const key of ["digest", "revision", "label"]) checkText(report.release[key], `report.release.${key}`);
+}
+
+/**
+ * The pages an imported run answers with are rendered from this document (apps/api
+ * rebuildReport): one that cannot be rendered is refused here, rather than stored as a run whose
+ * pages answer CONFLICT for good. The checks above name the field; this catches what they miss.
+ */
+function checkRenders(report: Record<string, unknown>): void {
+  try {
+    const rendered = Report.fromJSON(report as unknown as ReportDocument);
+    rendered.toMarkdown();
+    rendered.toHtml();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw DomainError.validation(`report cannot be rendered as a report (${reason})`, "report");
   }
 }
 
@@ -194,8 +237,11 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     checkReplay(result, field);
   });
   checkScore(report.threshold, "report.threshold");
+  checkHeader(report);
+  checkVerdict(report.verdict, models);
   checkComparison(report.comparison);
   // The judge's calls for the run itself (the verdict), which the run's judge usage adds in.
   checkUsage(report.run_judge_usage, "report.run_judge_usage");
   if (isObject(report.judge_usage)) checkUsage(report.judge_usage.run, "report.judge_usage.run");
+  checkRenders(report);
 }
