@@ -186,6 +186,13 @@ describe("renderReportHtml: controls a keyboard and a screen reader can tell apa
     expect(html).toContain('details.scenario > summary::before { content: "\\25B8"');
     expect(html).toContain('details.scenario[open] > summary::before { content: "\\25BE"');
   });
+
+  it("sets small text in tokens that read at 4.5:1 in both themes: not text-muted, not the accent on its tint", () => {
+    const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
+    expect(css).not.toMatch(/[^-]color: var\(--color-text-muted\)/);
+    expect(css).not.toMatch(/[^-]color: var\(--color-accent\)/);
+    expect(css).toContain(".button.primary { background: var(--color-accent-ui-hover); border-color: var(--color-accent-ui-hover); color: var(--color-on-accent); }");
+  });
 });
 
 describe("renderReportHtml: themes and tokens", () => {

@@ -1,5 +1,7 @@
 // The static stylesheet. Colours come only through the design-token variables, so the theme
-// blocks in designTokens.ts are the whole difference between light and dark.
+// blocks in designTokens.ts are the whole difference between light and dark. Small text takes a
+// token that reads at 4.5:1 or better on the background it sits on in both themes (WCAG 1.4.3):
+// never text-muted, nor the accent on its own tint; on a tinted cell, text-cell.
 //
 // Text on the page may be one long word (a URL in a recommendation, a model label, a tool name, a
 // scenario key): `main` lets it break anywhere, and the grid and flex children that hold it may
@@ -31,7 +33,7 @@ a { color: var(--color-info-text); }
 .tile { background: var(--color-card); border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; }
 .tile .label { color: var(--color-text-secondary); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
 .tile .value { font-size: 24px; font-weight: 600; margin-top: 2px; }
-.tile .sub { color: var(--color-text-muted); font-size: 12px; }
+.tile .sub { color: var(--color-text-secondary); font-size: 12px; }
 .tone-success .value { color: var(--color-success-text); }
 .tone-warning .value { color: var(--color-warning-text); }
 .tone-error .value { color: var(--color-error-text); }
@@ -48,13 +50,14 @@ a { color: var(--color-info-text); }
 .bar { height: 6px; border-radius: 3px; background: var(--color-muted); overflow: hidden; margin-top: 8px; }
 .bar > span { display: block; height: 100%; background: var(--color-success); }
 .badge { display: inline-block; padding: 1px 7px; border-radius: 999px; font-size: 11.5px; font-weight: 500; background: var(--color-muted); color: var(--color-text-cell); margin: 1px 2px 1px 0; }
-.badge.pick, .star { background: var(--color-accent-b); color: var(--color-accent); }
+.badge.pick, .star { background: var(--color-accent-b); color: var(--color-text-primary); }
 .star { white-space: nowrap; padding: 1px 6px; border-radius: 999px; font-size: 11.5px; margin-left: 4px; }
 .badge.ok { background: var(--color-success-soft); color: var(--color-success-text); }
 .badge.bad { background: var(--color-error-soft); color: var(--color-error-text); }
 .badge.warn { background: var(--color-warning-soft); color: var(--color-warning-text); }
 .badge.info { background: var(--color-info-soft); color: var(--color-info-text); }
 .verdict { margin-top: 12px; padding: 10px 14px; border-radius: 10px; background: var(--color-accent-ui-tint); border: 1px solid var(--color-accent-ui-muted); }
+.verdict .meta { color: var(--color-text-cell); }
 .scroll { overflow-x: auto; overflow-wrap: normal; }
 button.copy, .button { overflow-wrap: normal; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
@@ -68,12 +71,12 @@ td.num, #comparison td code { white-space: nowrap; }
 .axis { position: relative; height: 18px; border-left: 1px solid var(--color-border-strong); border-right: 1px solid var(--color-border-strong); background: linear-gradient(var(--color-border), var(--color-border)) 0 50% / 100% 1px no-repeat; }
 .axis .interval { position: absolute; top: 5px; height: 8px; border-radius: 4px; background: var(--color-info-soft); border: 1px solid var(--color-info); }
 .axis .dot { position: absolute; top: 3px; width: 12px; height: 12px; margin-left: -6px; border-radius: 50%; background: var(--color-info); border: 2px solid var(--color-surface); }
-.axis-labels { display: flex; justify-content: space-between; color: var(--color-text-muted); font-size: 11px; }
+.axis-labels { display: flex; justify-content: space-between; color: var(--color-text-secondary); font-size: 11px; }
 .conclusion { margin: 10px 0 2px; }
 .matrix td.c-p { background: var(--color-success-soft); }
 .matrix td.c-f { background: var(--color-error-soft); }
 .matrix td.c-e { background: var(--color-warning-soft); }
-.matrix td small { display: block; font-size: 12px; color: var(--color-text-secondary); }
+.matrix td small { display: block; font-size: 12px; color: var(--color-text-cell); }
 .matrix td b { font-weight: 600; }
 small { font-size: 12px; color: var(--color-text-secondary); }
 details.scenario > summary i { font-style: normal; }
@@ -101,7 +104,7 @@ details.scenario > .body { padding: 0 14px 14px; }
 .fix-card blockquote { margin: 8px 0; padding-left: 10px; border-left: 3px solid var(--color-accent-ui-muted); color: var(--color-text-cell); }
 .fix-card .action { margin-top: 8px; display: flex; gap: 8px; align-items: center; }
 .button, button.copy { display: inline-block; font: 500 12px var(--font-text); padding: 4px 10px; border-radius: 6px; border: 1px solid var(--color-border-strong); background: var(--color-surface); color: var(--color-text-primary); cursor: pointer; text-decoration: none; }
-.button.primary { background: var(--color-accent); border-color: var(--color-accent); color: var(--color-on-accent); }
+.button.primary { background: var(--color-accent-ui-hover); border-color: var(--color-accent-ui-hover); color: var(--color-on-accent); }
 button.copy:hover { background: var(--color-hover); }
 .md-source:not([hidden]) { display: block; max-height: 320px; overflow: auto; white-space: pre-wrap; padding: 10px; border: 1px dashed var(--color-border-strong); border-radius: 8px; background: var(--color-muted); color: var(--color-text-primary); }
 footer { margin-top: 20px; color: var(--color-text-secondary); font-size: 12px; display: flex; flex-wrap: wrap; gap: 6px 16px; }
@@ -124,10 +127,10 @@ function fixFilterCss(models: number): string {
   const rules: string[] = [];
   for (let i = 0; i < models; i++) {
     rules.push(`#fix-model-${i}:checked ~ .fix-cards .fix-card:not(.m${i}) { display: none; }`);
-    rules.push(`#fix-model-${i}:checked ~ .fix-filter label[for="fix-model-${i}"] { background: var(--color-accent-b); color: var(--color-accent); }`);
+    rules.push(`#fix-model-${i}:checked ~ .fix-filter label[for="fix-model-${i}"] { background: var(--color-accent-b); color: var(--color-text-primary); }`);
     rules.push(focusRule(`fix-model-${i}`));
   }
-  rules.push(`#fix-all:checked ~ .fix-filter label[for="fix-all"] { background: var(--color-accent-b); color: var(--color-accent); }`);
+  rules.push(`#fix-all:checked ~ .fix-filter label[for="fix-all"] { background: var(--color-accent-b); color: var(--color-text-primary); }`);
   rules.push(focusRule("fix-all"));
   return rules.join("\n");
 }
