@@ -258,6 +258,17 @@ describe("HTML report in headless Chromium", () => {
     await context.close();
   });
 
+  it("lets a keyboard reach and scroll the comparison table on a phone, with a visible outline", async () => {
+    const { context, page } = await open(report.toHtml({ theme: "light" }), { width: 375 });
+    const inRegion = (): Promise<boolean> => page.evaluate("document.activeElement.matches('#comparison > .scroll')") as Promise<boolean>;
+    for (let i = 0; i < 40 && !(await inRegion()); i++) await page.keyboard.press("Tab");
+    expect(await inRegion()).toBe(true);
+    expect(await page.evaluate("getComputedStyle(document.activeElement).outlineStyle")).toBe("solid");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.evaluate("document.activeElement.scrollLeft"), { timeout: 5_000 }).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it("says in words which model each pass or fail mark in a scenario's summary stands for", async () => {
     const { context, page } = await open(report.toHtml({ theme: "light" }));
     const summary = page.locator("details.scenario > summary [role='img']").first();

@@ -187,6 +187,27 @@ describe("renderReportHtml: controls a keyboard and a screen reader can tell apa
     expect(html).toContain('details.scenario[open] > summary::before { content: "\\25BE"');
   });
 
+  it("heads each table row with its scenario, group or model, and scopes every header cell", () => {
+    const matrix = html.slice(html.indexOf('id="scenarios"'), html.indexOf('id="details"'));
+    expect(matrix).toContain('<tr><th scope="row"><a href="#scenario-order_lookup"><code>order_lookup</code></a><div class="prompt">');
+    expect(matrix).toContain('<tr class="group"><th scope="row">Orders</th><td');
+    expect(matrix).toContain('<thead><tr><th scope="col">Scenario</th><th scope="col"><code>gpt-5-mini</code></th>');
+    const comparison = html.slice(html.indexOf('id="comparison"'), html.indexOf('class="plot"'));
+    expect(comparison).toContain('<tr><th scope="row"><code>claude-sonnet-5</code><span class="star">&#9733; pick</span></th><td class="num">');
+    // No cell in a row starts with a <td> any more, and no header cell is left without a scope.
+    expect(html).not.toMatch(/<tr[^>]*><td/);
+    expect(tags(html).filter((tag) => /^<th[ >]/.test(tag) && !/^<th scope="(row|col)">$/.test(tag))).toEqual([]);
+  });
+
+  it("names both tables, and their scroll boxes, after their section's heading", () => {
+    for (const id of ["comparison", "scenarios"]) {
+      expect(html).toContain(`<h2 id="${id}-title">`);
+      expect(html).toContain(`<div class="scroll" tabindex="0" role="region" aria-labelledby="${id}-title"><table aria-labelledby="${id}-title">`);
+    }
+    expect(html.match(/<div class="scroll"/g)).toHaveLength(2);
+    expect(html).toContain(".scroll:focus-visible { outline: 2px solid var(--color-info); outline-offset: 2px; }");
+  });
+
   it("sets small text in tokens that read at 4.5:1 in both themes: not text-muted, not the accent on its tint", () => {
     const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
     expect(css).not.toMatch(/[^-]color: var\(--color-text-muted\)/);
@@ -396,7 +417,7 @@ describe("renderReportHtml: edge reports", () => {
     };
     const html = render(doc);
     expect(html).toContain("Evaluation &#8212; 1 scenario × 2 models");
-    expect(html).toContain("<th><code>constructor</code></th><th><code>__proto__</code></th>");
+    expect(html).toContain('<th scope="col"><code>constructor</code></th><th scope="col"><code>__proto__</code></th>');
     expect(html).toContain("1/1 · 100%");
     expect(html).toContain("0/1 · 0%");
   });
@@ -526,8 +547,8 @@ describe("renderReportHtml: a report's cost estimate and comparison badges", () 
       models: [model("m1"), model("m2")],
     });
     const avgTokens = (label: string): string | undefined => {
-      const row = report.toHtml().match(new RegExp(`<tr><td><code>${label}</code>.*?</tr>`))?.[0] ?? "";
-      return [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)][4]?.[1];
+      const row = report.toHtml().match(new RegExp(`<tr><th scope="row"><code>${label}</code>.*?</tr>`))?.[0] ?? "";
+      return [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)][3]?.[1];
     };
     expect(avgTokens("m1")).toBe("1.2K");
     expect(avgTokens("m2")).toBe("&#8212;");

@@ -1,6 +1,7 @@
 // The scenario × model matrix: a group row for each run of consecutive scenarios sharing a group,
 // then a row per scenario (key linking to its disclosure, full prompt, expected tools, one cell
-// per model, the scenario's cost).
+// per model, the scenario's cost). The scenario and group cells are row headers, so a screen
+// reader names the row of every cell it reads.
 
 import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
@@ -60,7 +61,7 @@ function scenarioRow(view: ReportView, scenario: ScenarioView): string {
   const cost = scenario.cost == null && scenario.judgeCost == null ? "—"
     : `${view.money(roundCost(scenario.cost), scenario.agentEstimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(roundCost(scenario.judgeCost), scenario.judgeEstimated)})`}`;
   const key = escapeHtml(scenario.key);
-  let html = `<tr><td><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</td>`;
+  let html = `<tr><th scope="row"><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</th>`;
   for (const label of view.labels) html += cell(view, scenario.byLabel.get(label));
   return html + `<td><small>${escapeHtml(cost)}</small></td></tr>`;
 }
@@ -85,14 +86,22 @@ function groupRow(view: ReportView, group: string, members: ScenarioView[]): str
     if (scenario.agentEstimated) estimated = true;
   }
   // Named as the catalog names it (reference report_html: group_name, else the group's key).
-  return `<tr class="group"><td>${escapeHtml(members[0]?.groupName || group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
+  return `<tr class="group"><th scope="row">${escapeHtml(members[0]?.groupName || group)}</th>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
+}
+
+/**
+ * The box a wide table scrolls sideways in: a named region in the tab order, so a keyboard can
+ * scroll it (its cells hold few or no focusable things), drawn with an outline when focused.
+ */
+export function scrollRegion(titleId: string): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-labelledby="${titleId}">`;
 }
 
 export function renderMatrix(html: Chunks, view: ReportView): void {
-  const head = view.labelsHtml.map((label) => `<th><code>${label}</code></th>`).join("");
+  const head = view.labelsHtml.map((label) => `<th scope="col"><code>${label}</code></th>`).join("");
   html.add(
-    `<section id="scenarios" class="matrix"><div class="section-head"><h2>Scenarios</h2></div><div class="scroll"><table>` +
-    `<thead><tr><th>Scenario</th>${head}<th>Cost</th></tr></thead><tbody>`,
+    `<section id="scenarios" class="matrix"><div class="section-head"><h2 id="scenarios-title">Scenarios</h2></div>${scrollRegion("scenarios-title")}` +
+    `<table aria-labelledby="scenarios-title"><thead><tr><th scope="col">Scenario</th>${head}<th scope="col">Cost</th></tr></thead><tbody>`,
   );
   const scenarios = view.scenarios;
   for (let i = 0; i < scenarios.length; ) {

@@ -59,12 +59,14 @@ a { color: var(--color-info-text); }
 .verdict { margin-top: 12px; padding: 10px 14px; border-radius: 10px; background: var(--color-accent-ui-tint); border: 1px solid var(--color-accent-ui-muted); }
 .verdict .meta { color: var(--color-text-cell); }
 .scroll { overflow-x: auto; overflow-wrap: normal; }
+.scroll:focus-visible { outline: 2px solid var(--color-info); outline-offset: 2px; }
 button.copy, .button { overflow-wrap: normal; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th { text-align: left; font-weight: 500; color: var(--color-text-secondary); font-size: 12px; border-bottom: 1px solid var(--color-border); padding: 6px 8px; white-space: nowrap; }
 td { border-bottom: 1px solid var(--color-border-light); padding: 6px 8px; vertical-align: top; color: var(--color-text-cell); }
-tr:hover td { background: var(--color-row-hover); }
-td.num, #comparison td code { white-space: nowrap; }
+th[scope="row"] { font-weight: 400; font-size: inherit; color: var(--color-text-cell); border-bottom-color: var(--color-border-light); vertical-align: top; white-space: normal; }
+tr:hover td, tr:hover th[scope="row"] { background: var(--color-row-hover); }
+td.num, #comparison th[scope="row"] code { white-space: nowrap; }
 .plot { margin-top: 16px; }
 .plot-row { display: grid; grid-template-columns: minmax(120px, 200px) 1fr minmax(170px, 240px); gap: 12px; align-items: center; padding: 4px 0; font-size: 13px; }
 @media (max-width: 640px) { .plot-row { grid-template-columns: minmax(0, 1fr); gap: 4px; padding: 6px 0; } }
@@ -76,11 +78,11 @@ td.num, #comparison td code { white-space: nowrap; }
 .matrix td.c-p { background: var(--color-success-soft); }
 .matrix td.c-f { background: var(--color-error-soft); }
 .matrix td.c-e { background: var(--color-warning-soft); }
-.matrix td small { display: block; font-size: 12px; color: var(--color-text-cell); }
+.matrix td small, .matrix th[scope="row"] small { display: block; font-size: 12px; color: var(--color-text-cell); }
 .matrix td b { font-weight: 600; }
 small { font-size: 12px; color: var(--color-text-secondary); }
 details.scenario > summary i { font-style: normal; }
-.matrix tr.group td { background: var(--color-muted); font-weight: 500; color: var(--color-text-primary); }
+.matrix tr.group > * { background: var(--color-muted); font-weight: 500; color: var(--color-text-primary); }
 .matrix tr.group td.all { color: var(--color-success-text); }
 .matrix tr.group td.none { color: var(--color-error-text); }
 .prompt { white-space: pre-wrap; overflow-wrap: anywhere; }
