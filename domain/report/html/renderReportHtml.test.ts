@@ -208,6 +208,20 @@ describe("renderReportHtml: controls a keyboard and a screen reader can tell apa
     expect(html).toContain(".scroll:focus-visible { outline: 2px solid var(--color-info); outline-offset: 2px; }");
   });
 
+  it("says each matrix cell's status in a word and hides its mark from a screen reader", () => {
+    const matrix = html.slice(html.indexOf('id="scenarios"'), html.indexOf('id="details"'));
+    expect(matrix).toContain('<td class="c-p"><b><span aria-hidden="true">[+]</span><span class="sr-only">passed</span> 95%</b>');
+    expect(matrix).toContain('<td class="c-f"><b><span aria-hidden="true">[!]</span><span class="sr-only">failed</span> 35%</b>');
+    expect(matrix).toContain('<td class="c-e"><b><span aria-hidden="true">[x]</span> errored</b>');
+    // Every mark in a cell is hidden; none is left for a screen reader to read as punctuation.
+    expect(matrix.replace(/<span aria-hidden="true">\[[+!x]\]<\/span>/g, "")).not.toMatch(/\[[+!x]\]/);
+  });
+
+  it("marks errored apart from failed by its glyph, not only its colour", () => {
+    expect(html).toContain('<span class="mono" role="img" aria-label="gpt-5-mini failed, claude-sonnet-5 passed, ollama/qwen3:8b errored"> <i class="bad-text">[!]</i> <i class="ok-text">[+]</i> <i class="warn-text">[x]</i></span>');
+    expect(html).not.toContain('<i class="warn-text">[!]</i>');
+  });
+
   it("sets small text in tokens that read at 4.5:1 in both themes: not text-muted, not the accent on its tint", () => {
     const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
     expect(css).not.toMatch(/[^-]color: var\(--color-text-muted\)/);

@@ -40,12 +40,24 @@ function callSummaryHtml(calls: ToolCallDoc[] | null | undefined): string {
   return escapeHtml(callSummary(calls));
 }
 
+/**
+ * A result's mark as it reads on the page: `[+]` passed, `[!]` failed, `[x]` errored (each in its
+ * own colour too, but never only the colour). The Markdown has its own marks (✅ ❌ ⚠️).
+ */
+export const STATUS_MARKS = { passed: "[+]", failed: "[!]", errored: "[x]" } as const;
+
+// The mark is punctuation to a screen reader, so it is hidden from one and the status said in a
+// word instead (an errored cell already says "errored").
+const PASSED_CELL = `<td class="c-p"><b><span aria-hidden="true">${STATUS_MARKS.passed}</span><span class="sr-only">passed</span> `;
+const FAILED_CELL = `<td class="c-f"><b><span aria-hidden="true">${STATUS_MARKS.failed}</span><span class="sr-only">failed</span> `;
+const ERRORED_CELL = `<td class="c-e"><b><span aria-hidden="true">${STATUS_MARKS.errored}</span> errored</b>`;
+
 // Hot path (one per result): plain concatenation, no intermediate arrays.
 function cell(view: ReportView, result: ResultDoc | undefined): string {
   if (!result) return `<td><small>&#8212;</small></td>`;
   const status = result.status;
-  let html = status === "passed" ? `<td class="c-p"><b>[+] ${figureHtml(percent(result.score))}</b>`
-    : status === "errored" ? `<td class="c-e"><b>[!] errored</b>` : `<td class="c-f"><b>[!] ${figureHtml(percent(result.score))}</b>`;
+  let html = status === "passed" ? `${PASSED_CELL}${figureHtml(percent(result.score))}</b>`
+    : status === "errored" ? ERRORED_CELL : `${FAILED_CELL}${figureHtml(percent(result.score))}</b>`;
   if (result.fault) html += `<small>${faultNameHtml(result.fault)}</small>`;
   const calls = callSummaryHtml(result.tool_calls);
   if (calls) html += `<small class="mono">${calls}</small>`;

@@ -6,9 +6,11 @@
 // Text on the page may be one long word (a URL in a recommendation, a model label, a tool name, a
 // scenario key): `main` lets it break anywhere, and the grid and flex children that hold it may
 // shrink below it (min-width: 0), so no box grows past the page and pushes its Copy button
-// off-screen. Tables opt out: they keep their words whole and scroll inside .scroll. A flex
-// summary draws no disclosure triangle, so the open/closed marker is drawn as ::before (with
-// empty alt text: the <details> itself tells a screen reader whether it is open).
+// off-screen. Tables opt out: they keep their words whole and scroll inside .scroll, which is
+// positioned so that the visually hidden status words in a cell are placed, and clipped, inside
+// it rather than widening the page. A flex summary draws no disclosure triangle, so the
+// open/closed marker is drawn as ::before (with empty alt text: the <details> itself tells a
+// screen reader whether it is open).
 
 import { themeCss } from "./designTokens.js";
 
@@ -58,7 +60,7 @@ a { color: var(--color-info-text); }
 .badge.info { background: var(--color-info-soft); color: var(--color-info-text); }
 .verdict { margin-top: 12px; padding: 10px 14px; border-radius: 10px; background: var(--color-accent-ui-tint); border: 1px solid var(--color-accent-ui-muted); }
 .verdict .meta { color: var(--color-text-cell); }
-.scroll { overflow-x: auto; overflow-wrap: normal; }
+.scroll { position: relative; overflow-x: auto; overflow-wrap: normal; }
 .scroll:focus-visible { outline: 2px solid var(--color-info); outline-offset: 2px; }
 button.copy, .button { overflow-wrap: normal; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
