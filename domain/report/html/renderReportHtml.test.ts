@@ -222,6 +222,13 @@ describe("renderReportHtml: controls a keyboard and a screen reader can tell apa
     expect(html).not.toContain('<i class="warn-text">[!]</i>');
   });
 
+  it("tells the checked filter chip by a tick, weight and a ring as well as its colour", () => {
+    const rule = html.match(/#fix-all:checked ~ \.fix-filter label\[for="fix-all"\],\n[^{]*\{([^}]*)\}/)?.[1] ?? "";
+    expect(rule).toContain("font-weight: 600;");
+    expect(rule).toContain("box-shadow: inset 0 0 0 1px currentColor;");
+    expect(html).toContain('#fix-model-2:checked ~ .fix-filter label[for="fix-model-2"]::before { content: "\\2713  "; content: "\\2713  " / ""; }');
+  });
+
   it("sets small text in tokens that read at 4.5:1 in both themes: not text-muted, not the accent on its tint", () => {
     const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
     expect(css).not.toMatch(/[^-]color: var\(--color-text-muted\)/);

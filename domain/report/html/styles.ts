@@ -126,16 +126,22 @@ function focusRule(id: string): string {
   return `#${id}:focus-visible ~ .fix-filter label[for="${id}"] { outline: 2px solid var(--color-info); outline-offset: 2px; }`;
 }
 
-/** Radio-chip filter: checking a model's chip hides the cards that do not involve it. */
+/**
+ * Radio-chip filter: checking a model's chip hides the cards that do not involve it. The checked
+ * chip is told apart by more than its colour: a tick, bolder text and a ring.
+ */
 function fixFilterCss(models: number): string {
   const rules: string[] = [];
+  const checked = [`#fix-all:checked ~ .fix-filter label[for="fix-all"]`];
   for (let i = 0; i < models; i++) {
     rules.push(`#fix-model-${i}:checked ~ .fix-cards .fix-card:not(.m${i}) { display: none; }`);
-    rules.push(`#fix-model-${i}:checked ~ .fix-filter label[for="fix-model-${i}"] { background: var(--color-accent-b); color: var(--color-text-primary); }`);
-    rules.push(focusRule(`fix-model-${i}`));
+    checked.push(`#fix-model-${i}:checked ~ .fix-filter label[for="fix-model-${i}"]`);
   }
-  rules.push(`#fix-all:checked ~ .fix-filter label[for="fix-all"] { background: var(--color-accent-b); color: var(--color-text-primary); }`);
+  rules.push(`${checked.join(",\n")} { background: var(--color-accent-b); color: var(--color-text-primary); font-weight: 600; box-shadow: inset 0 0 0 1px currentColor; }`);
+  // Empty alt text: the radio itself tells a screen reader it is checked.
+  rules.push(`${checked.map((selector) => `${selector}::before`).join(",\n")} { content: "\\2713  "; content: "\\2713  " / ""; }`);
   rules.push(focusRule("fix-all"));
+  for (let i = 0; i < models; i++) rules.push(focusRule(`fix-model-${i}`));
   return rules.join("\n");
 }
 
