@@ -235,6 +235,21 @@ describe("renderReportHtml: controls a keyboard and a screen reader can tell apa
     expect(css).not.toMatch(/[^-]color: var\(--color-accent\)/);
     expect(css).toContain(".button.primary { background: var(--color-accent-ui-hover); border-color: var(--color-accent-ui-hover); color: var(--color-on-accent); }");
   });
+
+  it("puts the header and the footer beside <main>, as the page's banner and contentinfo", () => {
+    const body = html.slice(html.indexOf("<body>"));
+    expect(body.startsWith('<body>\n<header class="head">')).toBe(true);
+    expect(body.indexOf("</header>\n<main>")).toBeGreaterThan(0);
+    expect(body.indexOf("</main>\n<footer>")).toBeGreaterThan(body.indexOf("</header>"));
+    expect(html.match(/<main>/g)).toHaveLength(1);
+  });
+
+  it("heads each model panel and each fix card with an h3 under its section's h2", () => {
+    expect(html).toContain('<h3 class="name">claude-sonnet-5 <span class="badge pick">judge\'s pick</span></h3>');
+    expect(html).toContain('<h3 class="title">expected tool not called ×2</h3>');
+    expect(html.match(/<h3 class="name">/g)).toHaveLength(3);
+    expect(html.match(/<h3 class="title">/g)).toHaveLength(3);
+  });
 });
 
 describe("renderReportHtml: themes and tokens", () => {

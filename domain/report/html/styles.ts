@@ -4,13 +4,13 @@
 // never text-muted, nor the accent on its own tint; on a tinted cell, text-cell.
 //
 // Text on the page may be one long word (a URL in a recommendation, a model label, a tool name, a
-// scenario key): `main` lets it break anywhere, and the grid and flex children that hold it may
-// shrink below it (min-width: 0), so no box grows past the page and pushes its Copy button
-// off-screen. Tables opt out: they keep their words whole and scroll inside .scroll, which is
-// positioned so that the visually hidden status words in a cell are placed, and clipped, inside
-// it rather than widening the page. A flex summary draws no disclosure triangle, so the
-// open/closed marker is drawn as ::before (with empty alt text: the <details> itself tells a
-// screen reader whether it is open).
+// scenario key): `main`, and the header and footer beside it, let it break anywhere, and the grid
+// and flex children that hold it may shrink below it (min-width: 0), so no box grows past the
+// page and pushes its Copy button off-screen. Tables opt out: they keep their words whole and
+// scroll inside .scroll, which is positioned so that the visually hidden status words in a cell
+// are placed, and clipped, inside it rather than widening the page. A flex summary draws no
+// disclosure triangle, so the open/closed marker is drawn as ::before (with empty alt text: the
+// <details> itself tells a screen reader whether it is open).
 
 import { themeCss } from "./designTokens.js";
 
@@ -18,7 +18,7 @@ const STATIC_CSS = `
 * { box-sizing: border-box; }
 html { background: var(--color-background); }
 body { margin: 0; padding: 32px 24px 48px; background: var(--color-background); color: var(--color-text-primary); font: 14px/1.5 var(--font-text); }
-main { max-width: 1180px; margin: 0 auto; overflow-wrap: anywhere; }
+body > header, main, body > footer { max-width: 1180px; margin-left: auto; margin-right: auto; overflow-wrap: anywhere; }
 .head > *, .section-head > *, .plot-row > *, details.scenario > summary > *, footer > *, .model, .fix-card { min-width: 0; }
 h1 { font-size: 22px; margin: 0 0 8px; }
 h2 { font-size: 16px; margin: 0 0 12px; display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
@@ -45,7 +45,7 @@ a { color: var(--color-info-text); }
 .models { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
 .model { border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; background: var(--color-card); }
 .model.pick { border-color: var(--color-accent); box-shadow: 0 0 0 1px var(--color-accent-b); }
-.model .name { font-weight: 600; }
+.model .name { font-weight: 600; font-size: inherit; margin: 0; }
 .model dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 8px 0; font-size: 13px; }
 .model dt { color: var(--color-text-secondary); }
 .model dd { margin: 0; color: var(--color-text-cell); }
@@ -104,7 +104,7 @@ details.scenario > .body { padding: 0 14px 14px; }
 .fix-filter label { cursor: pointer; }
 .fix-cards { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
 .fix-card { border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; background: var(--color-card); }
-.fix-card .title { font-weight: 600; }
+.fix-card .title { display: inline; font-weight: 600; font-size: inherit; margin: 0; }
 .fix-card blockquote { margin: 8px 0; padding-left: 10px; border-left: 3px solid var(--color-accent-ui-muted); color: var(--color-text-cell); }
 .fix-card .action { margin-top: 8px; display: flex; gap: 8px; align-items: center; }
 .button, button.copy { display: inline-block; font: 500 12px var(--font-text); padding: 4px 10px; border-radius: 6px; border: 1px solid var(--color-border-strong); background: var(--color-surface); color: var(--color-text-primary); cursor: pointer; text-decoration: none; }
