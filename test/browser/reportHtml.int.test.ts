@@ -305,7 +305,7 @@ describe("HTML report in headless Chromium", () => {
     await context.close();
   });
 
-  it("names every Copy button apart, announces the outcome and puts the label back", async () => {
+  it("names every Copy button apart, announces the outcome and puts the label back, emptying the live region", async () => {
     const { context, page } = await open(report.toHtml({ theme: "light" }), { clipboard: "denied" });
     const names = await copyNames(page);
     expect(new Set(names).size).toBe(names.length);
@@ -316,6 +316,8 @@ describe("HTML report in headless Chromium", () => {
     await expect.poll(() => status.textContent(), { timeout: 5_000 }).toBe("Selected: press Ctrl+C / \u2318C");
     expect(await button.textContent()).toMatch(/^Selected/);
     await expect.poll(() => button.textContent(), { timeout: 5_000 }).toBe("Copy as Markdown");
+    // The live region is emptied with it, so a reader who browses there later finds no stale outcome.
+    expect(await status.textContent()).toBe("");
     expect(await button.getAttribute("aria-label")).toBe("Copy as Markdown: verdict");
     // The text shown for copying by hand is still selected after the label came back.
     expect(await page.evaluate("window.getSelection().toString()")).toBe(report.verdictMarkdown());
