@@ -76,12 +76,12 @@ describe("Report.fromJSON", () => {
     const grouped = ["a", "b"].map((key) => new Scenario({ key, prompt: `Question ${key}`, group: "orders", groupName: "Order questions" }));
     const report = await new Runner({ scenarios: grouped, models, replay }).run();
     expect(report.toJSON().results[0]).toMatchObject({ group: "orders", group_name: "Order questions" });
-    expect(report.toHtml()).toContain('<tr class="group"><td>Order questions</td>');
+    expect(report.toHtml()).toContain('<tr class="group"><th scope="row">Order questions</th>');
     const rebuilt = Report.fromJSON(JSON.parse(JSON.stringify(report.toJSON())));
     expect(rebuilt.toHtml()).toBe(report.toHtml());
     // A group with no name is labelled by its key, as before.
     const keyed = await new Runner({ scenarios: grouped.map((s) => new Scenario({ key: s.key, prompt: s.prompt, group: "orders" })), models, replay }).run();
-    expect(keyed.toHtml()).toContain('<tr class="group"><td>orders</td>');
+    expect(keyed.toHtml()).toContain('<tr class="group"><th scope="row">orders</th>');
   });
 
   it("renders the recorded verdict and comparison rather than computing them", async () => {

@@ -13,6 +13,7 @@ import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
 import { costPerScenario } from "./modelPanels.js";
 import { modelEstimated, type ReportView } from "./reportView.js";
 import { compareRank, type RankFigures } from "../verdict.js";
+import { scrollRegion } from "./scenarioMatrix.js";
 
 /** A summary document's figures as the verdict ranks them (an older document may lack some). */
 function rankFigures(s: ModelSummaryDoc): RankFigures {
@@ -52,7 +53,7 @@ function tableRow(view: ReportView, label: string, withJudge: boolean): string {
   const avgTokens = runs === 0 ? "—" : tokens(((s.input_tokens ?? 0) + (s.output_tokens ?? 0)) / runs);
   const perScenario = costPerScenario(s);
   const cells = [
-    `<td><code>${escapeHtml(label)}</code>${pick}</td>`,
+    `<th scope="row"><code>${escapeHtml(label)}</code>${pick}</th>`,
     `<td class="num">${escapeHtml(passes(s.passed, s.scenarios))}</td>`,
     `<td class="num">${escapeHtml(percent(s.avg_score))}</td>`,
     `<td class="num">${escapeHtml(latency(s.avg_duration_ms))}<div class="small">p50 ${escapeHtml(latency(s.p50_duration_ms))} · p95 ${escapeHtml(latency(s.p95_duration_ms))}</div></td>`,
@@ -125,8 +126,8 @@ export function renderComparison(view: ReportView): string {
   const withJudge = view.labels.some((l) => view.summaries[l]?.judge_calls || view.summaries[l]?.judge_cost != null);
   const head = ["Model", "Passed", "Mean score", "Avg latency", "Avg tokens", "Cost", ...(withJudge ? ["Judge"] : []), "Typical fault"];
   return (
-    `<section id="comparison"><div class="section-head"><h2>Comparison</h2></div><div class="scroll"><table>` +
-    `<thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>` +
+    `<section id="comparison"><div class="section-head"><h2 id="comparison-title">Comparison</h2></div>${scrollRegion("comparison-title")}` +
+    `<table aria-labelledby="comparison-title"><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>` +
     `<tbody>${ranked.map((label) => tableRow(view, label, withJudge)).join("")}</tbody></table></div>` +
     `${intervalPlot(view, ranked)}</section>`
   );

@@ -10,8 +10,8 @@
 // decodes a source once and keeps it. When the Clipboard API is missing or refuses, the text is
 // shown in a <pre> right after the button and selected, so the reader can copy it by hand.
 // Either outcome is said twice: on the button for 2 s (then its label comes back, so the page
-// does not keep a stale "Copied"), and in the page's one live region (#copy-status), because a
-// screen reader does not announce a button's text changing.
+// does not keep a stale "Copied"), and in the page's one live region (#copy-status, emptied when
+// the label comes back), because a screen reader does not announce a button's text changing.
 
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -39,20 +39,28 @@ export const COPY_SCRIPT = [
   "  }",
   // Each button's pending restore of its label: a second click starts the 2 s again.
   "  var restores = new WeakMap();",
+  // The button whose outcome the live region holds.
+  "  var told = null;",
   // The live region is emptied first, so the same message twice in a row is still a change a
-  // screen reader announces.
+  // screen reader announces. It is emptied again when the label comes back, unless another
+  // button has spoken since, so a reader browsing to it later does not find a stale outcome.
   "  function tell(button, message) {",
   '    if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent);',
   "    button.textContent = message;",
   '    var status = document.getElementById("copy-status");',
   "    if (status) {",
   '      status.textContent = "";',
+  "      told = button;",
   "      setTimeout(function () { status.textContent = message; }, 50);",
   "    }",
   "    clearTimeout(restores.get(button));",
   "    restores.set(button, setTimeout(function () {",
   '      button.textContent = button.getAttribute("data-label");',
   '      button.removeAttribute("data-copied");',
+  "      if (status && told === button) {",
+  '        status.textContent = "";',
+  "        told = null;",
+  "      }",
   "    }, 2000));",
   "  }",
   "  var decoded = {};",

@@ -52,7 +52,7 @@ function card(view: ReportView, item: FixItemDoc, index: number, markdown: strin
   const title = `${faultName(item.fault)}${item.count > 1 ? ` ×${item.count}` : ""}`;
   return (
     `<div class="fix-card${classes}"><div class="section-head"><div><span class="mono ${item.kind === "instruction" ? "ok-text" : "bad-text"}">${glyph}</span> ` +
-    `<span class="title">${escapeHtml(title)}</span> <span class="small">${escapeHtml(scope(view, item))}</span></div>` +
+    `<h3 class="title">${escapeHtml(title)}</h3> <span class="small">${escapeHtml(scope(view, item))}</span></div>` +
     `${copyMarkdown(view.copyRanges, `md-fix-${index}`, markdown, pieceLabel(`fix item ${index + 1}, ${title}`))}</div>` +
     (item.recommendation ? `<p>${escapeHtml(item.recommendation)}</p>` : "") +
     (item.quote ? `<blockquote>&#8220;${escapeHtml(item.quote)}&#8221;</blockquote>` : "") +

@@ -57,8 +57,8 @@ function modelBlock(view: ReportView, label: string): string {
     rows.push(["Judge", `${view.money(summary.judge_cost, view.judgeEstimated)} · ${countOf(summary.judge_calls ?? 0, "call")}`]);
   }
   return (
-    `<div class="model${pick ? " pick" : ""}"><div class="name">${escapeHtml(label)}` +
-    `${pick ? ` <span class="badge pick">judge's pick</span>` : ""}</div>` +
+    `<div class="model${pick ? " pick" : ""}"><h3 class="name">${escapeHtml(label)}` +
+    `${pick ? ` <span class="badge pick">judge's pick</span>` : ""}</h3>` +
     `<div class="small">${escapeHtml(provider)}</div>` +
     `<div class="bar"><span style="width:${Math.round(Math.min(1, Math.max(0, ratio)) * 1000) / 10}%"></span></div>` +
     `<dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>` +

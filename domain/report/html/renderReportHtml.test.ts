@@ -186,6 +186,70 @@ describe("renderReportHtml: controls a keyboard and a screen reader can tell apa
     expect(html).toContain('details.scenario > summary::before { content: "\\25B8"');
     expect(html).toContain('details.scenario[open] > summary::before { content: "\\25BE"');
   });
+
+  it("heads each table row with its scenario, group or model, and scopes every header cell", () => {
+    const matrix = html.slice(html.indexOf('id="scenarios"'), html.indexOf('id="details"'));
+    expect(matrix).toContain('<tr><th scope="row"><a href="#scenario-order_lookup"><code>order_lookup</code></a><div class="prompt">');
+    expect(matrix).toContain('<tr class="group"><th scope="row">Orders</th><td');
+    expect(matrix).toContain('<thead><tr><th scope="col">Scenario</th><th scope="col"><code>gpt-5-mini</code></th>');
+    const comparison = html.slice(html.indexOf('id="comparison"'), html.indexOf('class="plot"'));
+    expect(comparison).toContain('<tr><th scope="row"><code>claude-sonnet-5</code><span class="star">&#9733; pick</span></th><td class="num">');
+    // No cell in a row starts with a <td> any more, and no header cell is left without a scope.
+    expect(html).not.toMatch(/<tr[^>]*><td/);
+    expect(tags(html).filter((tag) => /^<th[ >]/.test(tag) && !/^<th scope="(row|col)">$/.test(tag))).toEqual([]);
+  });
+
+  it("names both tables, and their scroll boxes, after their section's heading", () => {
+    for (const id of ["comparison", "scenarios"]) {
+      expect(html).toContain(`<h2 id="${id}-title">`);
+      expect(html).toContain(`<div class="scroll" tabindex="0" role="region" aria-labelledby="${id}-title"><table aria-labelledby="${id}-title">`);
+    }
+    expect(html.match(/<div class="scroll"/g)).toHaveLength(2);
+    expect(html).toContain(".scroll:focus-visible { outline: 2px solid var(--color-info); outline-offset: 2px; }");
+  });
+
+  it("says each matrix cell's status in a word and hides its mark from a screen reader", () => {
+    const matrix = html.slice(html.indexOf('id="scenarios"'), html.indexOf('id="details"'));
+    expect(matrix).toContain('<td class="c-p"><b><span aria-hidden="true">[+]</span><span class="sr-only">passed</span> 95%</b>');
+    expect(matrix).toContain('<td class="c-f"><b><span aria-hidden="true">[!]</span><span class="sr-only">failed</span> 35%</b>');
+    expect(matrix).toContain('<td class="c-e"><b><span aria-hidden="true">[x]</span> errored</b>');
+    // Every mark in a cell is hidden; none is left for a screen reader to read as punctuation.
+    expect(matrix.replace(/<span aria-hidden="true">\[[+!x]\]<\/span>/g, "")).not.toMatch(/\[[+!x]\]/);
+  });
+
+  it("marks errored apart from failed by its glyph, not only its colour", () => {
+    expect(html).toContain('<span class="mono" role="img" aria-label="gpt-5-mini failed, claude-sonnet-5 passed, ollama/qwen3:8b errored"> <i class="bad-text">[!]</i> <i class="ok-text">[+]</i> <i class="warn-text">[x]</i></span>');
+    expect(html).not.toContain('<i class="warn-text">[!]</i>');
+  });
+
+  it("tells the checked filter chip by a tick, weight and a ring as well as its colour", () => {
+    const rule = html.match(/#fix-all:checked ~ \.fix-filter label\[for="fix-all"\],\n[^{]*\{([^}]*)\}/)?.[1] ?? "";
+    expect(rule).toContain("font-weight: 600;");
+    expect(rule).toContain("box-shadow: inset 0 0 0 1px currentColor;");
+    expect(html).toContain('#fix-model-2:checked ~ .fix-filter label[for="fix-model-2"]::before { content: "\\2713  "; content: "\\2713  " / ""; }');
+  });
+
+  it("sets small text in tokens that read at 4.5:1 in both themes: not text-muted, not the accent on its tint", () => {
+    const css = html.slice(html.indexOf("<style>"), html.indexOf("</style>"));
+    expect(css).not.toMatch(/[^-]color: var\(--color-text-muted\)/);
+    expect(css).not.toMatch(/[^-]color: var\(--color-accent\)/);
+    expect(css).toContain(".button.primary { background: var(--color-accent-ui-hover); border-color: var(--color-accent-ui-hover); color: var(--color-on-accent); }");
+  });
+
+  it("puts the header and the footer beside <main>, as the page's banner and contentinfo", () => {
+    const body = html.slice(html.indexOf("<body>"));
+    expect(body.startsWith('<body>\n<header class="head">')).toBe(true);
+    expect(body.indexOf("</header>\n<main>")).toBeGreaterThan(0);
+    expect(body.indexOf("</main>\n<footer>")).toBeGreaterThan(body.indexOf("</header>"));
+    expect(html.match(/<main>/g)).toHaveLength(1);
+  });
+
+  it("heads each model panel and each fix card with an h3 under its section's h2", () => {
+    expect(html).toContain('<h3 class="name">claude-sonnet-5 <span class="badge pick">judge\'s pick</span></h3>');
+    expect(html).toContain('<h3 class="title">expected tool not called ×2</h3>');
+    expect(html.match(/<h3 class="name">/g)).toHaveLength(3);
+    expect(html.match(/<h3 class="title">/g)).toHaveLength(3);
+  });
 });
 
 describe("renderReportHtml: themes and tokens", () => {
@@ -389,7 +453,7 @@ describe("renderReportHtml: edge reports", () => {
     };
     const html = render(doc);
     expect(html).toContain("Evaluation &#8212; 1 scenario × 2 models");
-    expect(html).toContain("<th><code>constructor</code></th><th><code>__proto__</code></th>");
+    expect(html).toContain('<th scope="col"><code>constructor</code></th><th scope="col"><code>__proto__</code></th>');
     expect(html).toContain("1/1 · 100%");
     expect(html).toContain("0/1 · 0%");
   });
@@ -519,8 +583,8 @@ describe("renderReportHtml: a report's cost estimate and comparison badges", () 
       models: [model("m1"), model("m2")],
     });
     const avgTokens = (label: string): string | undefined => {
-      const row = report.toHtml().match(new RegExp(`<tr><td><code>${label}</code>.*?</tr>`))?.[0] ?? "";
-      return [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)][4]?.[1];
+      const row = report.toHtml().match(new RegExp(`<tr><th scope="row"><code>${label}</code>.*?</tr>`))?.[0] ?? "";
+      return [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)][3]?.[1];
     };
     expect(avgTokens("m1")).toBe("1.2K");
     expect(avgTokens("m2")).toBe("&#8212;");

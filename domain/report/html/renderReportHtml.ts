@@ -1,6 +1,8 @@
 // The page shell: one self-contained document. Styles are inline, the only script is the copy
 // script (pinned by hash in the Content-Security-Policy, so nothing else could run even if some
-// text escaped), and the policy forbids every fetch: the page loads nothing from anywhere.
+// text escaped), and the policy forbids every fetch: the page loads nothing from anywhere. The
+// header and footer sit beside <main>, not in it, so they are the page's banner and contentinfo
+// landmarks.
 
 import { Chunks } from "./chunks.js";
 import { addMarkdownSource, COPY_SCRIPT, COPY_SCRIPT_HASH, COPY_STATUS, copyButton, pieceLabel } from "./copyScript.js";
@@ -60,8 +62,8 @@ export function renderReportHtml(doc: ReportDocument, options: RenderOptions): s
       `<style>\n${pageCss(view.labels.length)}\n</style>`,
       "</head>",
       "<body>",
-      "<main>",
       header,
+      "<main>",
       tiles,
       `<div class="card">${models}${comparison}`,
     ].join("\n"),
@@ -70,7 +72,7 @@ export function renderReportHtml(doc: ReportDocument, options: RenderOptions): s
   renderScenarioDetails(html, view, markdown.scenarios ?? {});
   html.add(`${renderFixCards(view, markdown)}</div>\n`);
   // Last, so it knows whether any figure above was an estimate.
-  html.add(`${renderFooter(view)}\n</main>\n`);
+  html.add(`</main>\n${renderFooter(view)}\n`);
   if (hasReport(markdown)) {
     addMarkdownSource(html, "md-report", markdown.report);
     html.add("\n");

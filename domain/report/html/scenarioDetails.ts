@@ -8,13 +8,18 @@ import { copyMarkdown } from "./markdownRanges.js";
 import { faultNameHtml, figureHtml, latency, percent, tokens } from "./figures.js";
 import type { ResultDoc } from "./reportDocument.js";
 import { type ReportView, type ScenarioView } from "./reportView.js";
-import { callFailed, FAILED_MARK_HTML } from "./scenarioMatrix.js";
+import { callFailed, FAILED_MARK_HTML, STATUS_MARKS } from "./scenarioMatrix.js";
 import { characterLength, isBlank } from "../../support/index.js";
 
 export const ANSWER_LIMIT = 3000;
 // Every <pre> opens with a newline: the parser drops the first one, so text that starts with
 // its own line break keeps it.
 const ERROR_LIMIT = 500;
+
+// Errored has its own mark, not failed's in another colour (WCAG 1.4.1).
+const PASSED_GLYPH = ` <i class="ok-text">${STATUS_MARKS.passed}</i>`;
+const FAILED_GLYPH = ` <i class="bad-text">${STATUS_MARKS.failed}</i>`;
+const ERRORED_GLYPH = ` <i class="warn-text">${STATUS_MARKS.errored}</i>`;
 
 function statusBadge(result: ResultDoc): string {
   if (result.status === "errored") return `<span class="badge warn">errored</span>`;
@@ -82,14 +87,14 @@ function expectations(result: ResultDoc | undefined): string {
 
 function disclosure(view: ReportView, scenario: ScenarioView, markdown: string | undefined): string {
   let glyphs = "";
-  // The marks' meaning in words, for a screen reader (which would read "[+] [+] [!]").
+  // The marks' meaning in words, for a screen reader (which would read "[+] [!] [x]").
   let spoken = "";
   let cards = "";
   const labels = view.labels;
   for (let i = 0; i < labels.length; i++) {
     const r = scenario.byLabel.get(labels[i]);
     if (r) {
-      glyphs += r.status === "passed" ? " <i class=\"ok-text\">[+]</i>" : r.status === "errored" ? " <i class=\"warn-text\">[!]</i>" : " <i class=\"bad-text\">[!]</i>";
+      glyphs += r.status === "passed" ? PASSED_GLYPH : r.status === "errored" ? ERRORED_GLYPH : FAILED_GLYPH;
       spoken += `${spoken ? ", " : ""}${view.labelsHtml[i]} ${r.status === "passed" || r.status === "errored" ? r.status : "failed"}`;
     }
     cards += answerCard(view, view.labelsHtml[i], r);

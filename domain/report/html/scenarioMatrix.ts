@@ -1,6 +1,7 @@
 // The scenario × model matrix: a group row for each run of consecutive scenarios sharing a group,
 // then a row per scenario (key linking to its disclosure, full prompt, expected tools, one cell
-// per model, the scenario's cost).
+// per model, the scenario's cost). The scenario and group cells are row headers, so a screen
+// reader names the row of every cell it reads.
 
 import type { Chunks } from "./chunks.js";
 import { escapeHtml } from "./escape.js";
@@ -39,12 +40,24 @@ function callSummaryHtml(calls: ToolCallDoc[] | null | undefined): string {
   return escapeHtml(callSummary(calls));
 }
 
+/**
+ * A result's mark as it reads on the page: `[+]` passed, `[!]` failed, `[x]` errored (each in its
+ * own colour too, but never only the colour). The Markdown has its own marks (✅ ❌ ⚠️).
+ */
+export const STATUS_MARKS = { passed: "[+]", failed: "[!]", errored: "[x]" } as const;
+
+// The mark is punctuation to a screen reader, so it is hidden from one and the status said in a
+// word instead (an errored cell already says "errored").
+const PASSED_CELL = `<td class="c-p"><b><span aria-hidden="true">${STATUS_MARKS.passed}</span><span class="sr-only">passed</span> `;
+const FAILED_CELL = `<td class="c-f"><b><span aria-hidden="true">${STATUS_MARKS.failed}</span><span class="sr-only">failed</span> `;
+const ERRORED_CELL = `<td class="c-e"><b><span aria-hidden="true">${STATUS_MARKS.errored}</span> errored</b>`;
+
 // Hot path (one per result): plain concatenation, no intermediate arrays.
 function cell(view: ReportView, result: ResultDoc | undefined): string {
   if (!result) return `<td><small>&#8212;</small></td>`;
   const status = result.status;
-  let html = status === "passed" ? `<td class="c-p"><b>[+] ${figureHtml(percent(result.score))}</b>`
-    : status === "errored" ? `<td class="c-e"><b>[!] errored</b>` : `<td class="c-f"><b>[!] ${figureHtml(percent(result.score))}</b>`;
+  let html = status === "passed" ? `${PASSED_CELL}${figureHtml(percent(result.score))}</b>`
+    : status === "errored" ? ERRORED_CELL : `${FAILED_CELL}${figureHtml(percent(result.score))}</b>`;
   if (result.fault) html += `<small>${faultNameHtml(result.fault)}</small>`;
   const calls = callSummaryHtml(result.tool_calls);
   if (calls) html += `<small class="mono">${calls}</small>`;
@@ -60,7 +73,7 @@ function scenarioRow(view: ReportView, scenario: ScenarioView): string {
   const cost = scenario.cost == null && scenario.judgeCost == null ? "—"
     : `${view.money(roundCost(scenario.cost), scenario.agentEstimated)}${scenario.judgeCost == null ? "" : ` (judge ${view.money(roundCost(scenario.judgeCost), scenario.judgeEstimated)})`}`;
   const key = escapeHtml(scenario.key);
-  let html = `<tr><td><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</td>`;
+  let html = `<tr><th scope="row"><a href="#scenario-${key}"><code>${key}</code></a><div class="prompt">${escapeHtml(scenario.prompt)}</div>${expected}</th>`;
   for (const label of view.labels) html += cell(view, scenario.byLabel.get(label));
   return html + `<td><small>${escapeHtml(cost)}</small></td></tr>`;
 }
@@ -85,14 +98,22 @@ function groupRow(view: ReportView, group: string, members: ScenarioView[]): str
     if (scenario.agentEstimated) estimated = true;
   }
   // Named as the catalog names it (reference report_html: group_name, else the group's key).
-  return `<tr class="group"><td>${escapeHtml(members[0]?.groupName || group)}</td>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
+  return `<tr class="group"><th scope="row">${escapeHtml(members[0]?.groupName || group)}</th>${cells.join("")}<td class="num">${escapeHtml(view.money(roundCost(cost), estimated))}</td></tr>`;
+}
+
+/**
+ * The box a wide table scrolls sideways in: a named region in the tab order, so a keyboard can
+ * scroll it (its cells hold few or no focusable things), drawn with an outline when focused.
+ */
+export function scrollRegion(titleId: string): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-labelledby="${titleId}">`;
 }
 
 export function renderMatrix(html: Chunks, view: ReportView): void {
-  const head = view.labelsHtml.map((label) => `<th><code>${label}</code></th>`).join("");
+  const head = view.labelsHtml.map((label) => `<th scope="col"><code>${label}</code></th>`).join("");
   html.add(
-    `<section id="scenarios" class="matrix"><div class="section-head"><h2>Scenarios</h2></div><div class="scroll"><table>` +
-    `<thead><tr><th>Scenario</th>${head}<th>Cost</th></tr></thead><tbody>`,
+    `<section id="scenarios" class="matrix"><div class="section-head"><h2 id="scenarios-title">Scenarios</h2></div>${scrollRegion("scenarios-title")}` +
+    `<table aria-labelledby="scenarios-title"><thead><tr><th scope="col">Scenario</th>${head}<th scope="col">Cost</th></tr></thead><tbody>`,
   );
   const scenarios = view.scenarios;
   for (let i = 0; i < scenarios.length; ) {
