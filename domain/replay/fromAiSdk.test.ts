@@ -35,10 +35,28 @@ describe("replayFromAiSdk", () => {
     expect(replay.costSource).toBe("unpriced");
   });
 
-  it("sums the steps' usage without a total, and counts none when a step lacks it", () => {
+  it("sums the steps' usage, counting none when a step lacks it (the SDK's total would count it 0)", () => {
     expect(replayFromAiSdk({ steps: [toolStep, answerStep] }).inputTokens).toBe(2700);
-    const partly = replayFromAiSdk({ steps: [toolStep, { ...answerStep, usage: usage(undefined, 40) }] });
+    const partly = replayFromAiSdk({ steps: [toolStep, { ...answerStep, usage: usage(undefined, 40) }], totalUsage: usage(1200, 120) });
     expect([partly.inputTokens, partly.outputTokens]).toEqual([null, 120]);
+    const { usage: _dropped, ...bare } = answerStep;
+    expect(replayFromAiSdk({ steps: [bare], totalUsage: usage(1500, 40) }).inputTokens).toBe(1500);
+  });
+
+  it("gives parallel calls sharing an id their results in order, and fails an invalid call once", () => {
+    const replay = replayFromAiSdk({
+      steps: [{
+        content: [
+          { type: "tool-call", toolCallId: "x", toolName: "first", input: {} },
+          { type: "tool-call", toolCallId: "x", toolName: "second", input: {} },
+          { type: "tool-result", toolCallId: "x", toolName: "first", output: "ok" },
+          { type: "tool-error", toolCallId: "x", toolName: "second", error: "second failed" },
+          { type: "tool-call", toolCallId: "bad", toolName: "nope", input: {}, invalid: true, error: "no such tool" },
+          { type: "tool-error", toolCallId: "bad", toolName: "nope", error: "tool nope is not available" },
+        ],
+      }, answerStep],
+    });
+    expect(replay.toolCalls.map((call) => [call.name, call.error, call.detail])).toEqual([["first", false, undefined], ["second", true, "second failed"], ["nope", true, "no such tool"]]);
   });
 
   it("has no answer when the run stopped at a tool call, and says which", () => {
@@ -57,8 +75,9 @@ describe("replayFromAiSdk", () => {
     const cases: Array<[unknown, string]> = [
       [null, "replay.result: must be the AI SDK's generateText result (an object with steps), got null"],
       [{ text: "hi" }, "replay.result.steps: must be an array of the SDK's steps, got undefined"],
+      [{ steps: Promise.resolve([]) }, "replay.result.steps: must be an array of the SDK's steps, got object (a promise: from streamText pass { steps: await stream.steps, totalUsage: await stream.totalUsage })"],
       [{ steps: [{ text: "hi" }] }, "replay.result.steps[0].content: must be an array of content parts, got undefined"],
-      [{ steps: [{ content: [{ type: "tool-call", toolCallId: "x", toolName: 7 }] }] }, "replay.result.steps[0].content[0].toolName: must be a string (the tool's name), got number"],
+      [{ steps: [{ content: [{ type: "tool-call", toolCallId: "x", toolName: 7 }] }] }, "replay.result.steps[0].content[0].toolName: must be a string (the tool's name), got the number 7"],
     ];
     for (const [result, message] of cases) {
       expect(() => replayFromAiSdk(result)).toThrow(ReplayError);

@@ -18,6 +18,7 @@
 import { isPlainObject } from "../support/blank.js";
 import { replayOf, type Conversation, type ConversationOverrides } from "./conversation.js";
 import type { Replay } from "./replay.js";
+import { callId, OpenCalls } from "./openCalls.js";
 import { describe, ReplayError } from "./replayError.js";
 import type { ToolCall } from "./toolCall.js";
 import { toolErrorDetail, toolResultError } from "./toolResultError.js";
@@ -32,48 +33,59 @@ function readResult(result: unknown): Conversation {
     throw new ReplayError("result", `must be the AI SDK's generateText result (an object with steps), got ${describe(result)}`);
   }
   const { steps, totalUsage } = result as { steps?: unknown; totalUsage?: unknown };
-  if (!Array.isArray(steps)) throw new ReplayError("result.steps", `must be an array of the SDK's steps, got ${describe(steps)}`);
+  if (!Array.isArray(steps)) {
+    const hint = steps instanceof Promise ? " (a promise: from streamText pass { steps: await stream.steps, totalUsage: await stream.totalUsage })" : "";
+    throw new ReplayError("result.steps", `must be an array of the SDK's steps, got ${describe(steps)}${hint}`);
+  }
   const conversation: Conversation = { turns: [], toolCalls: [], inputTokens: null, outputTokens: null };
-  const byId = new Map<string, ToolCall>();
-  steps.forEach((step: unknown, index) => readStep(step, `result.steps[${index}]`, conversation, byId));
-  const usage = typeof totalUsage === "object" && totalUsage !== null ? [totalUsage] : steps.map((step) => (step as { usage?: unknown }).usage);
-  conversation.inputTokens = summedTokens(usage, "inputTokens");
-  conversation.outputTokens = summedTokens(usage, "outputTokens");
+  const open = new OpenCalls();
+  steps.forEach((step: unknown, index) => readStep(step, index, conversation, open));
+  const usages = usagesOf(steps, totalUsage);
+  conversation.inputTokens = summedTokens(usages, "inputTokens");
+  conversation.outputTokens = summedTokens(usages, "outputTokens");
   return conversation;
 }
 
-function readStep(step: unknown, path: string, conversation: Conversation, byId: Map<string, ToolCall>): void {
+/**
+ * Each step's usage when every step has one: the SDK's `totalUsage` counts a step without a count
+ * as 0, a part of the count. `totalUsage` only for steps given without theirs.
+ */
+function usagesOf(steps: unknown[], totalUsage: unknown): unknown[] {
+  const usages = steps.map((step) => (step !== null && typeof step === "object" ? (step as { usage?: unknown }).usage : undefined));
+  if (usages.length > 0 && usages.every((usage) => typeof usage === "object" && usage !== null)) return usages;
+  return typeof totalUsage === "object" && totalUsage !== null ? [totalUsage] : usages;
+}
+
+function readStep(step: unknown, index: number, conversation: Conversation, open: OpenCalls): void {
+  const path = `result.steps[${index}]`;
   const content = step !== null && typeof step === "object" ? (step as { content?: unknown }).content : undefined;
   if (!Array.isArray(content)) throw new ReplayError(`${path}.content`, `must be an array of content parts, got ${describe(content)}`);
   const texts: string[] = [];
   const names: string[] = [];
-  for (const [index, part] of (content as unknown[]).entries()) {
+  for (const [at, part] of (content as unknown[]).entries()) {
     if (!isPlainObject(part)) continue;
     if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
-    else if (part.type === "tool-call") names.push(recordCall(part, `${path}.content[${index}]`, conversation.toolCalls, byId));
-    else if (part.type === "tool-result") settle(byId, part.toolCallId, toolResultError(part.output));
-    else if (part.type === "tool-error") settle(byId, part.toolCallId, toolErrorDetail(part.error));
+    else if (part.type === "tool-call") {
+      const call = toolCall(part, `${path}.content[${at}]`);
+      conversation.toolCalls.push(call);
+      open.add(callId(part.toolCallId), call, index);
+      const name = call.name as string;
+      // The provider ran it (a web search) and the model answered in the same step: it stops nothing.
+      if (part.providerExecuted !== true) names.push(name);
+    } else if (part.type === "tool-result") open.settle(callId(part.toolCallId), toolResultError(part.output));
+    else if (part.type === "tool-error") open.settle(callId(part.toolCallId), toolErrorDetail(part.error));
   }
-  // A step that called tools is not a final answer, whether or not the tools answered.
+  // A step that called tools of the host is not a final answer, whether or not the tools answered.
   conversation.turns.push({ role: "assistant", text: texts.length > 0 ? texts.join("") : null, calls: names });
 }
 
-function recordCall(part: Record<string, unknown>, path: string, calls: ToolCall[], byId: Map<string, ToolCall>): string {
+function toolCall(part: Record<string, unknown>, path: string): ToolCall {
   const name = part.toolName;
   if (typeof name !== "string") throw new ReplayError(`${path}.toolName`, `must be a string (the tool's name), got ${describe(name)}`);
   // An invalid call (an unknown tool, input the tool's schema refused) never ran: it failed.
-  const call: ToolCall = part.invalid === true
+  return part.invalid === true
     ? { name, arguments: part.input, error: true, detail: toolErrorDetail(part.error ?? "the model's call was invalid") }
     : { name, arguments: part.input, error: false };
-  calls.push(call);
-  if (typeof part.toolCallId === "string") byId.set(part.toolCallId, call);
-  return name;
-}
-
-/** Marks the call a result reports a failure of (a result for a call not in the steps marks nothing). */
-function settle(byId: Map<string, ToolCall>, id: unknown, detail: string | null): void {
-  const call = typeof id === "string" ? byId.get(id) : undefined;
-  if (call !== undefined && detail !== null && call.error === false) Object.assign(call, { error: true, detail });
 }
 
 /** The sum of one count over the usages given; null when any of them lacks it (part of a count is not the count). */

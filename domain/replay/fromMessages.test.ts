@@ -81,8 +81,8 @@ describe("replayFromMessages (OpenAI-style chat messages)", () => {
     const cases: Array<[unknown, string]> = [
       ["hello", "replay.messages: must be an array of messages, got the string \"hello\""],
       [[null], "replay.messages[0]: must be an object with a role, got null"],
-      [[{ role: "bot", content: "hi" }], "replay.messages[0].role: must be one of system, developer, user, assistant, tool, got the string \"bot\""],
-      [[{ role: "assistant", content: 42 }], "replay.messages[0].content: must be a string, an array of parts or null, got number"],
+      [[{ role: "bot", content: "hi" }], "replay.messages[0].role: must be one of system, developer, user, assistant, tool, function, got the string \"bot\""],
+      [[{ role: "assistant", content: 42 }], "replay.messages[0].content: must be a string, an array of parts or null, got the number 42"],
       [[{ role: "assistant", tool_calls: {} }], "replay.messages[0].tool_calls: must be an array, got object"],
       [[{ role: "assistant", tool_calls: [{ id: "a", function: {} }] }], "replay.messages[0].tool_calls[0].function.name: must be a string (the tool's name), got undefined"],
       [[{ role: "tool", content: "ok" }], "replay.messages[0].tool_call_id: must be a string (the id of the call it answers), got undefined"],
@@ -98,7 +98,7 @@ describe("replayFromMessages (OpenAI-style chat messages)", () => {
     expect(() => replayFromMessages(conversation, { duration_ms: 5 } as never)).toThrow(
       "replay.duration_ms: unknown option (known: answer, error, cost, durationMs, inputTokens, outputTokens, metadata)",
     );
-    expect(() => replayFromMessages(conversation, { inputTokens: -1 })).toThrow("replay.inputTokens: must be a non-negative number or null, got number");
+    expect(() => replayFromMessages(conversation, { inputTokens: -1 })).toThrow("replay.inputTokens: must be a non-negative number or null, got the number -1");
   });
 });
 
@@ -175,5 +175,74 @@ describe("replayFromMessages (Anthropic's Messages)", () => {
     expect(() => replayFromMessages([{ role: "assistant", content: [{ type: "tool_use", id: "t", name: null }] }])).toThrow(
       "replay.messages[0].content[0].name: must be a string (the tool's name), got null",
     );
+  });
+});
+
+describe("replayFromMessages: what a review of the converters found", () => {
+  it("gives parallel calls sharing an id their results in order", () => {
+    const replay = replayFromMessages([
+      { role: "assistant", tool_calls: [{ id: "x", function: { name: "first", arguments: "{}" } }, { id: "x", function: { name: "second", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "x", content: "ok" },
+      { role: "tool", tool_call_id: "x", content: '{"error": "second failed"}' },
+      { role: "assistant", content: "Done." },
+    ]);
+    expect(replay.toolCalls.map((call) => [call.name, call.error])).toEqual([["first", false], ["second", true]]);
+  });
+
+  it("reads a provider-executed call and its result inside the assistant's message (the SDK's and Anthropic's)", () => {
+    const sdk = replayFromMessages([
+      { role: "user", content: "Where is order 4821?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "ws", toolName: "web_search", input: {}, providerExecuted: true },
+          { type: "tool-result", toolCallId: "ws", toolName: "web_search", output: { type: "error-json", value: { errorCode: "unavailable" } } },
+          { type: "text", text: "I could not search." },
+        ],
+      },
+    ]);
+    expect([sdk.answer, sdk.error, sdk.toolCalls]).toEqual(["I could not search.", null, [{ name: "web_search", arguments: {}, error: true, detail: '{"errorCode":"unavailable"}' }]]);
+    const anthropic = replayFromMessages([
+      { role: "user", content: "Where is order 4821?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "server_tool_use", id: "srv", name: "web_search", input: { query: "4821" } },
+          { type: "web_search_tool_result", tool_use_id: "srv", content: { type: "web_search_tool_result_error", error_code: "max_uses_exceeded" } },
+          { type: "text", text: "No luck." },
+        ],
+      },
+    ]);
+    expect([anthropic.answer, anthropic.failedToolCalls.map((call) => call.detail)]).toEqual(["No luck.", ['{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}']]);
+  });
+
+  it("reads OpenAI's older function_call and function messages, and SDK 4's args, result and isError", () => {
+    const legacy = replayFromMessages([
+      { role: "assistant", content: null, function_call: { name: "lookup_order", arguments: '{"number":"4821"}' } },
+      { role: "function", name: "lookup_order", content: '{"error": "not found"}' },
+      { role: "assistant", content: "No such order." },
+    ]);
+    expect(legacy.toolCalls).toEqual([{ name: "lookup_order", arguments: { number: "4821" }, error: true, detail: "not found" }]);
+    const sdk4 = replayFromMessages([
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "refund", args: { number: "4821" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "refund", result: "refunds are closed", isError: true }] },
+      { role: "assistant", content: "Closed." },
+    ]);
+    expect(sdk4.toolCalls).toEqual([{ name: "refund", arguments: { number: "4821" }, error: true, detail: "refunds are closed" }]);
+    const content = replayFromMessages([
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c", toolName: "fetch", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c", toolName: "fetch", output: { type: "content", value: [{ type: "text", text: '{"error": "403"}' }] } }] },
+    ]);
+    expect(content.failedToolCalls.map((call) => call.detail)).toEqual(["403"]);
+  });
+
+  it("refuses a UI message and a tool message that answers no call, rather than reading nothing from them", () => {
+    expect(() => replayFromMessages([{ role: "user", parts: [{ type: "text", text: "hi" }] }])).toThrow(
+      "replay.messages[0].content: is missing: this is a UI message (parts); convert the list with the AI SDK's convertToModelMessages first",
+    );
+    expect(() => replayFromMessages([{ role: "tool", content: [{ type: "text", text: '{"error":"x"}' }] }])).toThrow(
+      "replay.messages[0].tool_call_id: must be a string (the id of the call it answers), got undefined",
+    );
+    expect(() => replayFromMessages([{ role: "function", content: "ok" }])).toThrow("replay.messages[0].name: must be a string (the function it answers), got undefined");
   });
 });

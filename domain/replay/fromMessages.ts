@@ -13,16 +13,20 @@
 // replay's error says where it stopped. Chat messages carry no token counts or cost: pass them.
 import { isPlainObject } from "../support/blank.js";
 import { replayOf, type Conversation, type ConversationOverrides, type Turn } from "./conversation.js";
+import { callId, OpenCalls } from "./openCalls.js";
 import type { Replay } from "./replay.js";
 import { describe, ReplayError } from "./replayError.js";
 import type { ToolCall } from "./toolCall.js";
+import { sdkResultError, serverToolResultError } from "./toolOutputError.js";
 import { toolErrorDetail, toolResultError } from "./toolResultError.js";
 
-const ROLES = ["system", "developer", "user", "assistant", "tool"];
+const ROLES = ["system", "developer", "user", "assistant", "tool", "function"];
 
-interface OpenCall {
+/** A call as a message made it; `stops` is false for one the provider ran (a web search). */
+interface MadeCall {
   id: string;
   call: ToolCall;
+  stops: boolean;
 }
 
 export function replayFromMessages(messages: unknown, overrides: ConversationOverrides = {}): Replay {
@@ -32,7 +36,7 @@ export function replayFromMessages(messages: unknown, overrides: ConversationOve
 function readMessages(messages: unknown): Conversation {
   if (!Array.isArray(messages)) throw new ReplayError("messages", `must be an array of messages, got ${describe(messages)}`);
   const conversation: Conversation = { turns: [], toolCalls: [], inputTokens: null, outputTokens: null };
-  const open: OpenCall[] = [];
+  const open = new OpenCalls();
   messages.forEach((message: unknown, index) => {
     const path = `messages[${index}]`;
     if (!isPlainObject(message)) throw new ReplayError(path, `must be an object with a role, got ${describe(message)}`);
@@ -40,115 +44,132 @@ function readMessages(messages: unknown): Conversation {
     if (typeof role !== "string" || !ROLES.includes(role)) {
       throw new ReplayError(`${path}.role`, `must be one of ${ROLES.join(", ")}, got ${describe(role)}`);
     }
-    const turn = readMessage(message, path, conversation.toolCalls, open);
+    if (message.content === undefined && Array.isArray(message.parts)) {
+      throw new ReplayError(`${path}.content`, "is missing: this is a UI message (parts); convert the list with the AI SDK's convertToModelMessages first");
+    }
+    const turn = readMessage(message, path, { calls: conversation.toolCalls, open, turn: index });
     if (turn) conversation.turns.push(turn);
   });
   return conversation;
 }
 
-function readMessage(message: Record<string, unknown>, path: string, calls: ToolCall[], open: OpenCall[]): Turn | null {
+interface Reading {
+  calls: ToolCall[];
+  open: OpenCalls;
+  /** The message's index: results go to the most recent turn with an open call of their id. */
+  turn: number;
+}
+
+function readMessage(message: Record<string, unknown>, path: string, reading: Reading): Turn | null {
   switch (message.role) {
     case "user": {
       // Anthropic's tool results come in a user message: one holding only results is the tools' turn.
-      const answered = answerToolUses(message.content, path, open);
+      const answered = settleToolResultBlocks(message.content, path, reading.open);
       return answered && contentText(message.content, `${path}.content`) === null ? { role: "tool" } : { role: "user" };
     }
     case "assistant": {
       const made = [...chatToolCalls(message, path), ...partToolCalls(message.content, path)];
       for (const { id, call } of made) {
-        calls.push(call);
-        open.push({ id, call });
+        reading.calls.push(call);
+        reading.open.add(id, call, reading.turn);
       }
-      return { role: "assistant", text: contentText(message.content, `${path}.content`), calls: made.map(({ call }) => String(call.name)) };
+      settleProviderResults(message.content, reading.open);
+      const calls = made.filter((entry) => entry.stops).map((entry) => String(entry.call.name));
+      return { role: "assistant", text: contentText(message.content, `${path}.content`), calls };
     }
     case "tool":
-      answerCalls(message, path, open);
+      settleToolMessage(message, path, reading.open);
+      return { role: "tool" };
+    case "function":
+      if (typeof message.name !== "string") throw new ReplayError(`${path}.name`, `must be a string (the function it answers), got ${describe(message.name)}`);
+      reading.open.settle(`function:${message.name}`, toolResultError(contentText(message.content, `${path}.content`)));
       return { role: "tool" };
     default:
       return null; // system and developer messages are the instructions, not the conversation
   }
 }
 
-/** OpenAI's `tool_calls: [{ id, type: "function", function: { name, arguments } }]`. */
-function chatToolCalls(message: Record<string, unknown>, path: string): OpenCall[] {
+/** OpenAI's `tool_calls: [{ id, type: "function", function: { name, arguments } }]`, and the older `function_call`. */
+function chatToolCalls(message: Record<string, unknown>, path: string): MadeCall[] {
+  const made: MadeCall[] = [];
   const given = message.tool_calls;
-  if (given === undefined || given === null) return [];
-  if (!Array.isArray(given)) throw new ReplayError(`${path}.tool_calls`, `must be an array, got ${describe(given)}`);
-  return given.map((entry: unknown, index) => {
-    const at = `${path}.tool_calls[${index}]`;
-    const fn = isPlainObject(entry) ? entry.function : undefined;
-    if (!isPlainObject(fn) || typeof fn.name !== "string") {
-      throw new ReplayError(`${at}.function.name`, `must be a string (the tool's name), got ${describe(isPlainObject(fn) ? fn.name : fn)}`);
-    }
-    const id = (entry as Record<string, unknown>).id;
-    return { id: typeof id === "string" ? id : "", call: { name: fn.name, arguments: parsedArguments(fn.arguments), error: false } };
-  });
+  if (given !== undefined && given !== null) {
+    if (!Array.isArray(given)) throw new ReplayError(`${path}.tool_calls`, `must be an array, got ${describe(given)}`);
+    given.forEach((entry: unknown, index) => {
+      const id = isPlainObject(entry) ? callId(entry.id) : "";
+      made.push({ id, call: functionCall(isPlainObject(entry) ? entry.function : undefined, `${path}.tool_calls[${index}].function`), stops: true });
+    });
+  }
+  if (message.function_call !== undefined && message.function_call !== null) {
+    const call = functionCall(message.function_call, `${path}.function_call`);
+    made.push({ id: `function:${String(call.name)}`, call, stops: true });
+  }
+  return made;
 }
 
-/** Content parts calling a tool: the AI SDK's `tool-call` (toolCallId, toolName, input), Anthropic's `tool_use` (id, name, input). */
-function partToolCalls(content: unknown, path: string): OpenCall[] {
+function functionCall(fn: unknown, path: string): ToolCall {
+  if (!isPlainObject(fn) || typeof fn.name !== "string") {
+    throw new ReplayError(`${path}.name`, `must be a string (the tool's name), got ${describe(isPlainObject(fn) ? fn.name : fn)}`);
+  }
+  return { name: fn.name, arguments: parsedArguments(fn.arguments), error: false };
+}
+
+/**
+ * Content parts calling a tool: the AI SDK's `tool-call` (toolCallId, toolName, input; `args` in
+ * SDK 4), Anthropic's `tool_use` and `server_tool_use` (id, name, input).
+ */
+function partToolCalls(content: unknown, path: string): MadeCall[] {
   if (!Array.isArray(content)) return [];
-  const made: OpenCall[] = [];
+  const made: MadeCall[] = [];
   content.forEach((part: unknown, index) => {
-    if (!isPlainObject(part) || (part.type !== "tool-call" && part.type !== "tool_use")) return;
-    const [idKey, nameKey] = part.type === "tool-call" ? ["toolCallId", "toolName"] : ["id", "name"];
+    if (!isPlainObject(part)) return;
+    const sdk = part.type === "tool-call";
+    if (!sdk && part.type !== "tool_use" && part.type !== "server_tool_use") return;
+    const [idKey, nameKey] = sdk ? ["toolCallId", "toolName"] : ["id", "name"];
     const name = part[nameKey];
     if (typeof name !== "string") throw new ReplayError(`${path}.content[${index}].${nameKey}`, `must be a string (the tool's name), got ${describe(name)}`);
-    const id = part[idKey];
-    made.push({ id: typeof id === "string" ? id : "", call: { name, arguments: part.input, error: false } });
+    const id = callId(part[idKey]);
+    const stops = sdk ? part.providerExecuted !== true : part.type === "tool_use";
+    made.push({ id, call: { name, arguments: sdk && !("input" in part) ? part.args : part.input, error: false }, stops });
   });
   return made;
 }
 
+/** Results the provider wrote into the assistant's own message: the AI SDK's `tool-result` parts, Anthropic's `…_tool_result` blocks. */
+function settleProviderResults(content: unknown, open: OpenCalls): void {
+  if (!Array.isArray(content)) return;
+  for (const part of content) {
+    if (!isPlainObject(part) || typeof part.type !== "string") continue;
+    if (part.type === "tool-result") open.settle(callId(part.toolCallId), sdkResultError(part));
+    else if (part.type.endsWith("_tool_result")) open.settle(callId(part.tool_use_id), serverToolResultError(part));
+  }
+}
+
 /** Anthropic's `tool_result` blocks (by `tool_use_id`, `is_error`) settle their calls; true when there were any. */
-function answerToolUses(content: unknown, path: string, open: OpenCall[]): boolean {
+function settleToolResultBlocks(content: unknown, path: string, open: OpenCalls): boolean {
   if (!Array.isArray(content)) return false;
   let answered = false;
   content.forEach((part: unknown, index) => {
     if (!isPlainObject(part) || part.type !== "tool_result") return;
     const text = contentText(part.content, `${path}.content[${index}].content`);
-    settle(open, String(part.tool_use_id ?? ""), part.is_error === true ? toolErrorDetail(text ?? "the tool failed") : toolResultError(text));
+    open.settle(callId(part.tool_use_id), part.is_error === true ? toolErrorDetail(text ?? "the tool failed") : toolResultError(text));
     answered = true;
   });
   return answered;
 }
 
-/** A `tool` message answers the most recent still-open call with its id: OpenAI's one, or each AI SDK part. */
-function answerCalls(message: Record<string, unknown>, path: string, open: OpenCall[]): void {
+/** A `tool` message: OpenAI's one result by `tool_call_id`, or the AI SDK's `tool-result` parts. */
+function settleToolMessage(message: Record<string, unknown>, path: string, open: OpenCalls): void {
   const { content, tool_call_id: id } = message;
   if (typeof id === "string") {
-    settle(open, id, toolResultError(contentText(content, `${path}.content`)));
-  } else if (Array.isArray(content)) {
-    // The AI SDK's parts; its other parts (a tool approval's response) settle nothing.
-    for (const part of content) {
-      if (isPlainObject(part) && part.type === "tool-result") settle(open, String(part.toolCallId ?? ""), modelOutputError(part.output));
-    }
-  } else {
-    throw new ReplayError(`${path}.tool_call_id`, `must be a string (the id of the call it answers), got ${describe(id)}`);
+    open.settle(id, toolResultError(contentText(content, `${path}.content`)));
+    return;
   }
-}
-
-function settle(open: OpenCall[], id: string, detail: string | null): void {
-  const index = open.findLastIndex((entry) => entry.id === id);
-  if (index < 0) return; // a result for no call we saw (the call was trimmed from the history): nothing to mark
-  const [{ call }] = open.splice(index, 1);
-  if (detail !== null) Object.assign(call, { error: true, detail });
-}
-
-/** The AI SDK's tool output: `{ type: "error-text" | "error-json" | "execution-denied" | "text" | "json" | "content", value }`. */
-function modelOutputError(output: unknown): string | null {
-  if (!isPlainObject(output)) return toolResultError(output);
-  switch (output.type) {
-    case "error-text":
-    case "error-json":
-      return toolErrorDetail(output.value);
-    case "execution-denied":
-      return toolErrorDetail(typeof output.reason === "string" && output.reason !== "" ? output.reason : "execution denied");
-    case "text":
-    case "json":
-      return toolResultError(output.value);
-    default:
-      return null;
+  const sdkParts = Array.isArray(content) ? content.filter((part) => isPlainObject(part) && typeof part.type === "string" && part.type.startsWith("tool-")) : [];
+  if (sdkParts.length === 0) throw new ReplayError(`${path}.tool_call_id`, `must be a string (the id of the call it answers), got ${describe(id)}`);
+  // Other SDK parts (a tool approval's response) settle nothing.
+  for (const part of sdkParts as Record<string, unknown>[]) {
+    if (part.type === "tool-result") open.settle(callId(part.toolCallId), sdkResultError(part));
   }
 }
 

@@ -54,8 +54,8 @@ describe("Replay.from fuzz", () => {
   });
 });
 
-const ROLES = ["system", "user", "assistant", "tool", "developer", "bot", ""];
-const PART_TYPES = ["text", "refusal", "tool-call", "tool-result", "tool-error", "tool_use", "tool_result", "image", "json", "error-text", "execution-denied"];
+const ROLES = ["system", "user", "assistant", "tool", "developer", "function", "bot", ""];
+const PART_TYPES = ["text", "refusal", "tool-call", "tool-result", "tool-error", "tool_use", "tool_result", "server_tool_use", "web_search_tool_result", "content", "image", "json", "error-text", "execution-denied"];
 
 const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)];
 const maybe = (random: () => number, value: () => unknown): unknown => (random() < 0.8 ? value() : randomValue(random, 2));
@@ -76,6 +76,10 @@ function randomPart(random: () => number): unknown {
     output: random() < 0.5 ? { type: pick(random, PART_TYPES), value: randomValue(random, 2), reason: randomValue(random, 2) } : randomValue(random, 2),
     error: randomValue(random, 2),
     invalid: random() < 0.2,
+    providerExecuted: random() < 0.2,
+    args: randomValue(random, 2),
+    result: randomValue(random, 2),
+    isError: random() < 0.3,
   };
 }
 
@@ -90,6 +94,9 @@ function randomMessage(random: () => number): unknown {
     content: random() < 0.4 ? maybe(random, () => '{"error": "quota"}') : randomParts(random),
     tool_calls: random() < 0.5 ? undefined : maybe(random, () => [{ id: pick(random, ["c1", "c2"]), function: { name: maybe(random, () => "lookup_order"), arguments: maybe(random, () => '{"n":1}') } }]),
     tool_call_id: maybe(random, () => pick(random, ["c1", "c2"])),
+    function_call: random() < 0.8 ? undefined : { name: maybe(random, () => "lookup_order"), arguments: "{}" },
+    name: maybe(random, () => "lookup_order"),
+    ...(random() < 0.05 ? { content: undefined, parts: [] } : {}),
   };
 }
 

@@ -62,7 +62,7 @@ describe("Replay.from", () => {
   });
 
   it("names a field of the wrong type", () => {
-    expect(() => Replay.from({ answer: 42 })).toThrow("replay.answer: must be a string or null, got number");
+    expect(() => Replay.from({ answer: 42 })).toThrow("replay.answer: must be a string or null, got the number 42");
     expect(() => Replay.from({ output_tokens: "many" })).toThrow(/replay\.output_tokens: must be a non-negative number/);
     expect(() => Replay.from({ tool_calls: "lookup_order" })).toThrow(/replay\.tool_calls: must be an array/);
     expect(() => Replay.from({ cost: Number.NaN })).toThrow(/replay\.cost: must be a finite number/);

@@ -11,9 +11,10 @@ export class ReplayError extends Error {
   }
 }
 
-/** A given value as an error message names it: its type, or the start of a string. */
+/** A given value as an error message names it: the start of a string, a number itself, else its type. */
 export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return `the number ${value}`;
   return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
 }

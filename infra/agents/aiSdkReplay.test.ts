@@ -4,7 +4,9 @@
 // completions API (infra/testing/fakeModelProvider.ts); only the model is scripted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { anthropic } from "@ai-sdk/anthropic";
+import { generateText, jsonSchema, stepCountIs, tool, type JSONValue, type ToolSet } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import { ModelSpec, replayFromAiSdk, replayFromMessages, Runner, Scenario, type Replay } from "@verdict/domain";
 import { startFakeModelProvider, type FakeModelProvider, type ProviderRequest } from "../testing/index.js";
 
@@ -72,5 +74,34 @@ describe("an AI SDK host's replays (replayFromAiSdk on real generateText results
 
     const read = (replays: ReadonlyArray<Pick<Replay, "answer" | "error" | "toolCalls">>) => replays.map(({ answer, error, toolCalls }) => ({ answer, error, toolCalls }));
     expect(read(fromMessages)).toEqual(read(report.results.map((result) => result.replay)));
+  });
+
+  it("keeps a provider-executed tool (a web search) in the calls without taking the answer of its step", async () => {
+    // The provider's own tool runs inside the model's turn, so the OpenAI-speaking server cannot
+    // script it: the SDK's own test model gives the step the provider would.
+    const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+    const search = (result: { result: NonNullable<JSONValue>; isError?: boolean }) => new MockLanguageModelV3({
+      doGenerate: async () => ({
+        content: [
+          { type: "tool-call" as const, toolCallId: "ws1", toolName: "web_search", input: '{"query":"order 4821"}', providerExecuted: true },
+          { type: "tool-result" as const, toolCallId: "ws1", toolName: "web_search", ...result },
+          { type: "text" as const, text: "It shipped on May 2." },
+        ],
+        finishReason: { unified: "stop" as const, raw: undefined },
+        usage,
+        warnings: [],
+      }),
+    });
+    // The provider's tool as the host declares it (its types are provider-utils' own, not ai's ToolSet).
+    const tools = { web_search: anthropic.tools.webSearch_20250305({}) } as unknown as ToolSet;
+    const found = await generateText({ model: search({ result: [{ type: "web_search_result", url: "https://x", title: "t", encryptedContent: "e", pageAge: null }] }), tools, prompt: "Where is order 4821?" });
+    const replay = replayFromAiSdk(found);
+    expect([replay.answer, replay.error, replay.toolNames, replay.failedToolCalls.length]).toEqual(["It shipped on May 2.", null, ["web_search"], 0]);
+
+    const failed = await generateText({ model: search({ isError: true, result: { type: "web_search_tool_result_error", errorCode: "max_uses_exceeded" } }), tools, prompt: "Where is order 4821?" });
+    for (const read of [replayFromAiSdk(failed), replayFromMessages([{ role: "user", content: "Where is order 4821?" }, ...failed.response.messages])]) {
+      expect([read.answer, read.failedToolCalls.map((call) => call.name)]).toEqual(["It shipped on May 2.", ["web_search"]]);
+      expect(read.failedToolCalls[0].detail).toContain("max_uses_exceeded");
+    }
   });
 });

@@ -180,7 +180,7 @@ describe("HttpAgent", () => {
   it("refuses a body that is not a replay, naming the field", async () => {
     routes.set("/invalid", (_body, res) => json(res, 200, { answer: 42 }));
     await expect(new HttpAgent({ url: `${base}/invalid` }).replay(scenario, model, { signal })).rejects.toThrow(
-      "agent answered an invalid replay: replay.answer: must be a string or null, got number",
+      "agent answered an invalid replay: replay.answer: must be a string or null, got the number 42",
     );
     routes.set("/unknown", (_body, res) => json(res, 200, { answer: "x", secret_field: 1 }));
     const error = await new HttpAgent({ url: `${base}/unknown` }).replay(scenario, model, { signal }).catch((e: Error) => e);

@@ -368,9 +368,9 @@ describe("ImportReport on the run stream", () => {
     refused([{ ...ok, label: 5 }], "report.results[0].label", "report.results[0].label must be a model label from report.models");
     refused([{ ...ok, label: "constructor" }], "report.results[0].label", 'report.results[0].label "constructor" is missing from report.models');
     refused([{ ...ok, prompt: 5 }], "report.results[0].prompt", "report.results[0].prompt must be a string");
-    refused([{ ...ok, answer: 5 }], "report.results[0].answer", "report.results[0].answer: must be a string or null, got number");
+    refused([{ ...ok, answer: 5 }], "report.results[0].answer", "report.results[0].answer: must be a string or null, got the number 5");
     refused([{ ...ok, tool_calls: { name: "x" } }], "report.results[0].tool_calls", "report.results[0].tool_calls: must be an array of tool calls, got object");
-    refused([{ ...ok, error: 5 }], "report.results[0].error", "report.results[0].error: must be a string, an Error or null, got number");
+    refused([{ ...ok, error: 5 }], "report.results[0].error", "report.results[0].error: must be a string, an Error or null, got the number 5");
     refused([{ ...ok, metadata: "x" }], "report.results[0].metadata", 'report.results[0].metadata: must be an object, got the string "x"');
     // A pass threshold of 70 (a percentage) would render "pass ≥ 7000%": refused like a score.
     expect(() => g.when({ ...command, report: { ...report, results: [ok], threshold: 70 } })).toThrow(
