@@ -42,13 +42,21 @@ const OPTIONS = {
 } as const;
 
 /**
+ * How plain scalars read: `psych` as Ruby's Psych reads suites and catalogs (YAML 1.1), `core` as
+ * YAML 1.2 does (`yes` and `0777` stay text and a decimal), for Verdict's own files (agent and
+ * judge scripts, tool rosters), which always read that way. Both refuse the same things.
+ */
+export type YamlDialect = "psych" | "core";
+
+/**
  * Parses one YAML document. `prefix` starts every message (the reference's
  * `invalid evaluation suite YAML: ` / `the catalog is not valid YAML: `).
  */
-export function readYaml(text: string, Err: InputErrorClass, prefix: string): unknown {
+export function readYaml(text: string, Err: InputErrorClass, prefix: string, dialect: YamlDialect = "psych"): unknown {
   assertDocumentSize(text, Err);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  const options = dialect === "psych" ? OPTIONS : { ...OPTIONS, version: "1.2" as const, customTags: undefined };
+  const doc = parseDocument(text, { ...options, lineCounter });
   // An error, as the library's own check made it: after an earlier error, before any later one
   // and before any warning.
   const repeatedAt = repeatedKey(doc);
