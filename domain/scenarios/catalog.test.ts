@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -423,6 +424,19 @@ describe("bad input", () => {
       truncateSync(path, 600 * 1024 * 1024);
       expect(() => Catalog.load(path)).toThrowError(InvalidDocument);
       expect(() => Catalog.load(path)).toThrow(`${path}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a named pipe unopened, naming it (opening one with no writer waited forever); a device is read to the limit", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    const path = join(dir, "pipe.yml");
+    try {
+      execFileSync("mkfifo", [path]);
+      expect(() => Catalog.load(path)).toThrow(new InvalidDocument("not a regular file", { source: path }));
+      expect(() => Suite.load(path)).toThrow(`${path}: not a regular file`);
+      expect(() => Catalog.load("/dev/zero")).toThrow("/dev/zero: document is over 2,097,152 bytes (reading stopped there)");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
