@@ -3,9 +3,8 @@
 // gives the Runner, so a missing-capability diagnosis names the tools the agent does have, and
 // both give the same fix advice. Checked as the API checks startRun's `tools`.
 import { statSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { cannotReadRule, eventSchemas, MAX_DOCUMENT_BYTES, notUtf8Rule, readUtf8AtMost, type BoundedText } from "@verdict/domain";
+import { cannotReadRule, eventSchemas, InvalidDocument, MAX_DOCUMENT_BYTES, notUtf8Rule, readUtf8AtMost, readYaml, type BoundedText } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 const toolsFile = z.object({ tools: z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools") }).strict();
@@ -31,9 +30,13 @@ export async function loadToolsFile(path: string, label: string): Promise<ToolRo
   if ("notUtf8" in read) throw refused(`line ${read.notUtf8.line}: ${notUtf8Rule(read.notUtf8)}`);
   let document: unknown;
   try {
-    document = parseYaml(read.text);
+    // The domain's reader, as for catalogs (YAML 1.2 scalars): unknown tags (`!!js/function`,
+    // accepted with a warning on stderr) and repeated keys are refused, nesting and aliases
+    // bounded (deep nesting overflowed the stack), each with its line.
+    document = readYaml(read.text, InvalidDocument, "not valid YAML: ", "core");
   } catch (error) {
-    throw refused((error as Error).message.split("\n")[0]);
+    if (error instanceof InvalidDocument) throw refused(error.message);
+    throw error;
   }
   const parsed = toolsFile.safeParse(document);
   if (!parsed.success) {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,6 +134,37 @@ describe("YAML as Psych reads it", () => {
     expect(() => Catalog.parse("catalog: c\nbase: &b\n  <<: *b\n")).toThrow(new InvalidDocument(rule("b"), { line: 3 }));
     // An alias of a finished node, even one re-anchored with the same name later, is a copy.
     expect(Catalog.parse("catalog: c\nx: &a [1]\ny: [*a, &a [2], *a]\n").toH()).toMatchObject({ x: [1], y: [[1], [2], [2]] });
+  });
+
+  it("refuses a repeated key in any mapping with the first repeat's line: `1` and '1' are one key, as are two merges", () => {
+    const repeated = (line: number) => new InvalidDocument("the catalog is not valid YAML: repeated key in one mapping", { line });
+    expect(() => Catalog.parse("catalog: c\nmeta:\n  a: 1\n  b: 2\n  a: 3\n")).toThrow(repeated(5));
+    expect(() => Catalog.parse("catalog: c\nmeta: {a: 1,\n  b: 2, a: 3}\n")).toThrow(repeated(3));
+    expect(() => Catalog.parse("catalog: c\nmeta:\n  1: x\n  '1': y\n")).toThrow(repeated(4));
+    expect(() => Catalog.parse("catalog: c\nx: &x {a: 1}\nmeta:\n  <<: *x\n  <<: *x\n")).toThrow(repeated(5));
+    // The first repeat in the document, whichever mapping holds it.
+    expect(() => Catalog.parse("catalog: c\nm1:\n  deep: {a: 1, a: 2}\nm2:\n  b: 1\n  b: 2\ncatalog: d\n")).toThrow(repeated(3));
+    // Before a later syntax error and before an unknown tag, after an earlier syntax error, as the yaml library reported them.
+    expect(() => Catalog.parse("catalog: c\na: 1\na: 2\nb: [\n")).toThrow(repeated(3));
+    expect(() => Catalog.parse("catalog: c\nx: !!nope 1\na: 1\na: 2\n")).toThrow(repeated(4));
+    expect(() => Catalog.parse("catalog: c\nb: [1, 2\na: 1\na: 2\n")).toThrow(/^line 3: the catalog is not valid YAML: Flow sequence/);
+    // The same key in two mappings is no repeat.
+    expect(Catalog.parse("catalog: c\nm1: {a: 1}\nm2: {a: 2}\n").metadata).toEqual({ m1: { a: 1 }, m2: { a: 2 } });
+  });
+
+  it("reads 80,000 keys in one mapping quickly (each key was compared with every earlier one: 58 s, blocking the process)", { timeout: 120_000 }, () => {
+    const keys = 80_000;
+    const block = "catalog: c\nmetadata:\n" + Array.from({ length: keys }, (_, i) => `  k${i}: ${i}`).join("\n") + "\nproducts: []\n";
+    const flow = "catalog: c\nmetadata: {" + Array.from({ length: keys }, (_, i) => `k${i}: ${i}`).join(", ") + "}\nproducts: []\n";
+    for (const text of [block, flow]) {
+      const started = Date.now();
+      expect(Object.keys(Catalog.parse(text).metadata.metadata as object)).toHaveLength(keys);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+    // A repeat is still found, at its line.
+    expect(() => Catalog.parse(block.replace(/\nproducts/, "\n  k0: again\nproducts"))).toThrow(
+      new InvalidDocument("the catalog is not valid YAML: repeated key in one mapping", { line: keys + 3 }),
+    );
   });
 
   it("refuses aliases that repeat more text than a document may hold, with the line, quickly (99 aliases of 1.9 MB took 1.2 GB and 4 s)", () => {
@@ -392,6 +424,19 @@ describe("bad input", () => {
       truncateSync(path, 600 * 1024 * 1024);
       expect(() => Catalog.load(path)).toThrowError(InvalidDocument);
       expect(() => Catalog.load(path)).toThrow(`${path}: document is 629,145,600 bytes; at most 2,097,152 (2 MB) are allowed`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a named pipe unopened, naming it (opening one with no writer waited forever); a device is read to the limit", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-"));
+    const path = join(dir, "pipe.yml");
+    try {
+      execFileSync("mkfifo", [path]);
+      expect(() => Catalog.load(path)).toThrow(new InvalidDocument("not a regular file", { source: path }));
+      expect(() => Suite.load(path)).toThrow(`${path}: not a regular file`);
+      expect(() => Catalog.load("/dev/zero")).toThrow("/dev/zero: document is over 2,097,152 bytes (reading stopped there)");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -39,6 +39,7 @@ function readDocument(path: string): string {
  * `cannot be read (EACCES: permission denied)`, without the syscall and path Node appends.
  */
 export function cannotReadRule(error: unknown): string {
+  if (error instanceof NotRegularFile) return "not a regular file";
   if ((error as NodeJS.ErrnoException | null)?.code === "EISDIR") return "cannot be read: it is a directory, not a file";
   return `cannot be read (${(error instanceof Error ? error.message : String(error)).replace(/, \w+(?: '[^']*')*$/, "")})`;
 }
@@ -84,8 +85,27 @@ export function notUtf8Rule(bad: NotUtf8): string {
   return `not UTF-8 text: the byte at offset ${bad.offset} is not valid UTF-8 (save the file as UTF-8)`;
 }
 
-/** The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path. */
+/**
+ * A path refused before it is opened: a named pipe (opening one waits for a writer, forever when
+ * there is none: `mkfifo f; verdict catalogs import f` hung) or a socket. A device is read, and
+ * its reading stops at the limit as a file's does (`/dev/zero` is refused as too large).
+ */
+export class NotRegularFile extends Error {
+  readonly code = "ENOTREG";
+
+  constructor(readonly path: string) {
+    super(`${path} is not a regular file`);
+    this.name = "NotRegularFile";
+  }
+}
+
+/**
+ * The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path
+ * (throws NotRegularFile for a named pipe or a socket, unopened).
+ */
 export function readAtMost(path: string, limit: number): Buffer {
+  const kind = statSync(path);
+  if (kind.isFIFO() || kind.isSocket()) throw new NotRegularFile(path);
   // Not zero-filled: only the bytes read are returned.
   const buffer = Buffer.allocUnsafe(limit);
   const fd = openSync(path, "r");

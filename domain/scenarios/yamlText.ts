@@ -9,6 +9,9 @@ import { isAlias, isCollection, isPair, isScalar, LineCounter, parseDocument, ty
 import type { InputErrorClass } from "./errors.js";
 import { assertDocumentSize, MAX_DOCUMENT_BYTES } from "./limits.js";
 import { settleIntegers, unsafeIntegerRule } from "./yamlIntegers.js";
+import { repeatedKey } from "./yamlKeys.js";
+
+const REPEATED_KEY = "repeated key in one mapping";
 
 /** Psych's booleans: only yes/true/on and no/false/off, any case (`y` and `n` stay text). */
 const PSYCH_BOOL: ScalarTag = {
@@ -28,7 +31,8 @@ function psychTags(tags: Tags): Tags {
 const OPTIONS = {
   version: "1.1",
   customTags: psychTags,
-  uniqueKeys: true,
+  // Checked by repeatedKey instead, in linear time (yamlKeys.ts).
+  uniqueKeys: false,
   prettyErrors: false,
   strict: true,
   stringKeys: true,
@@ -38,13 +42,27 @@ const OPTIONS = {
 } as const;
 
 /**
+ * How plain scalars read: `psych` as Ruby's Psych reads suites and catalogs (YAML 1.1), `core` as
+ * YAML 1.2 does (`yes` and `0777` stay text and a decimal), for Verdict's own files (agent and
+ * judge scripts, tool rosters), which always read that way. Both refuse the same things.
+ */
+export type YamlDialect = "psych" | "core";
+
+/**
  * Parses one YAML document. `prefix` starts every message (the reference's
  * `invalid evaluation suite YAML: ` / `the catalog is not valid YAML: `).
  */
-export function readYaml(text: string, Err: InputErrorClass, prefix: string): unknown {
+export function readYaml(text: string, Err: InputErrorClass, prefix: string, dialect: YamlDialect = "psych"): unknown {
   assertDocumentSize(text, Err);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  const options = dialect === "psych" ? OPTIONS : { ...OPTIONS, version: "1.2" as const, customTags: undefined };
+  const doc = parseDocument(text, { ...options, lineCounter });
+  // An error, as the library's own check made it: after an earlier error, before any later one
+  // and before any warning.
+  const repeatedAt = repeatedKey(doc);
+  if (repeatedAt !== null && (doc.errors.length === 0 || repeatedAt < doc.errors[0].pos[0])) {
+    throw new Err(`${prefix}${REPEATED_KEY}`, { line: lineCounter.linePos(repeatedAt).line });
+  }
   const problem = doc.errors[0] ?? doc.warnings.find((warning) => warning.code === "TAG_RESOLVE_FAILED");
   if (problem) {
     const line = lineCounter.linePos(problem.pos[0]).line;
@@ -134,7 +152,6 @@ function aliasedPastLimit(doc: Document): RecursiveAlias | null {
  * (`please use YAML.parseAllDocuments()`), where the caller can only send one.
  */
 function reasonOf(problem: { code: string; message: string }): string {
-  if (problem.code === "DUPLICATE_KEY") return "repeated key in one mapping";
   // The parser itself ran out of stack: thousands of levels, far past the depth allowed.
   if (STACK_OVERFLOW.test(problem.message)) return deepRule();
   if (problem.code === "MULTIPLE_DOCS") return "one YAML document is expected, and a second one starts here (after a `---` or `...` line)";

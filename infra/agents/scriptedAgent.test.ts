@@ -117,6 +117,6 @@ describe("ScriptedAgent.load", () => {
     const error = await ScriptedAgent.load(path).catch((e: Error) => e);
     await rm(dir, { recursive: true });
     expect(error).toBeInstanceOf(ScriptError);
-    expect((error as Error).message).toBe(`agent script: ${path} is 629,145,600 bytes; at most 8,388,608 are allowed`);
+    expect((error as Error).message).toBe(`agent script: ${path} is 629,145,600 bytes; at most 2,097,152 are allowed`);
   });
 });

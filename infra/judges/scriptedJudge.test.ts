@@ -126,6 +126,6 @@ describe("ScriptedJudge.load", () => {
     const error = await ScriptedJudge.load(path).catch((e: Error) => e);
     await rm(dir, { recursive: true });
     expect(error).toBeInstanceOf(JudgeScriptError);
-    expect((error as Error).message).toBe(`judge script: ${path} is 629,145,600 bytes; at most 8,388,608 are allowed`);
+    expect((error as Error).message).toBe(`judge script: ${path} is 629,145,600 bytes; at most 2,097,152 are allowed`);
   });
 });

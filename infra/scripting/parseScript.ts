@@ -1,9 +1,10 @@
 // Reads a YAML script (the scripted agent's, the scripted judge's) and validates it with its zod
-// schema; the first problem becomes one error naming the script and the field. An alias inside
-// the node its anchor names (`a: &a [*a]`) is refused with its line: it would make a cyclic value
-// that breaks later, far from the script, when a reply is written into an event.
-import { recursiveAlias } from "@verdict/domain";
-import { LineCounter, parseDocument } from "yaml";
+// schema; the first problem becomes one error naming the script and the field. The YAML is read
+// by the domain's reader, as catalogs are (YAML 1.2 scalars): unknown tags (`!!js/function`) and
+// repeated keys are refused, nesting and aliases are bounded, an alias inside the node its anchor
+// names (`a: &a [*a]`, a cyclic value that broke later, when a reply was written into an event) is
+// refused, each with its line.
+import { InvalidDocument, readYaml } from "@verdict/domain";
 import type { z } from "zod";
 
 export function parseScript<T extends z.ZodType>(
@@ -14,7 +15,7 @@ export function parseScript<T extends z.ZodType>(
 ): z.output<T> {
   let document: unknown;
   try {
-    document = readYaml(text);
+    document = readYaml(text, InvalidDocument, "", "core");
   } catch (error) {
     throw makeError(`${describe}: invalid YAML: ${(error as Error).message}`);
   }
@@ -24,14 +25,4 @@ export function parseScript<T extends z.ZodType>(
     throw makeError(`${describe}: ${issue.path.join(".") || "(document)"}: ${issue.message}`);
   }
   return parsed.data;
-}
-
-/** YAML's `parse` (the first error thrown, aliases bounded), refusing a recursive alias. */
-function readYaml(text: string): unknown {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter });
-  if (doc.errors.length > 0) throw doc.errors[0];
-  const cycle = recursiveAlias(doc);
-  if (cycle) throw new Error(`line ${lineCounter.linePos(cycle.offset).line}: ${cycle.rule}`);
-  return doc.toJS({ maxAliasCount: 100 });
 }
