@@ -159,7 +159,7 @@ describe("YAML as Psych reads it", () => {
     for (const text of [block, flow]) {
       const started = Date.now();
       expect(Object.keys(Catalog.parse(text).metadata.metadata as object)).toHaveLength(keys);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeLessThan(15_000);
     }
     // A repeat is still found, at its line.
     expect(() => Catalog.parse(block.replace(/\nproducts/, "\n  k0: again\nproducts"))).toThrow(

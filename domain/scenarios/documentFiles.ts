@@ -1,7 +1,7 @@
 // Reading the files a caller names (the only I/O the core does): missing files are skipped,
 // as Suite.load and Catalog.load layer whichever of the named files exist.
 import { isUtf8 } from "node:buffer";
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { basename } from "node:path";
 import { InvalidDocument } from "./errors.js";
 import { documentOverLimit, documentTooLarge, MAX_DOCUMENT_BYTES } from "./limits.js";
@@ -104,12 +104,15 @@ export class NotRegularFile extends Error {
  * (throws NotRegularFile for a named pipe or a socket, unopened).
  */
 export function readAtMost(path: string, limit: number): Buffer {
-  const kind = statSync(path);
-  if (kind.isFIFO() || kind.isSocket()) throw new NotRegularFile(path);
-  // Not zero-filled: only the bytes read are returned.
-  const buffer = Buffer.allocUnsafe(limit);
-  const fd = openSync(path, "r");
+  // A socket cannot be opened at all (ENXIO): refused by its kind first.
+  if (isPipeOrSocket(statSync(path))) throw new NotRegularFile(path);
+  // Non-blocking, and checked again once open: a pipe swapped in after the stat opens at once
+  // instead of waiting for a writer, and is refused.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (isPipeOrSocket(fstatSync(fd))) throw new NotRegularFile(path);
+    // Not zero-filled: only the bytes read are returned.
+    const buffer = Buffer.allocUnsafe(limit);
     let length = 0;
     while (length < limit) {
       const read = readSync(fd, buffer, length, limit - length, null);
@@ -120,6 +123,10 @@ export function readAtMost(path: string, limit: number): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+function isPipeOrSocket(kind: Stats): boolean {
+  return kind.isFIFO() || kind.isSocket();
 }
 
 /** `File.basename(path, ".yml")`, also for `.yaml`. */

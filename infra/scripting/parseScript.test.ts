@@ -15,13 +15,13 @@ describe("parseScript reads YAML as catalogs are read", () => {
     expect(() => parse(`metadata:\n  deep: ${"[".repeat(70)}${"]".repeat(70)}\n`)).toThrow(/^agent script: invalid YAML: line 2: mappings and lists nest more than 64 levels deep/);
   });
 
-  it("refuses a repeated key with its line, and reads 40,000 keys in one mapping quickly (14 s before)", { timeout: 120_000 }, () => {
+  it("refuses a repeated key with its line, and reads 80,000 keys in one mapping quickly (40,000 took 14 s before)", { timeout: 120_000 }, () => {
     expect(() => parse("answer: a\nmetadata: {x: 1}\nanswer: b\n")).toThrow("agent script: invalid YAML: line 3: repeated key in one mapping");
-    const keys = 40_000;
+    const keys = 80_000;
     const started = Date.now();
     const script = parse("metadata:\n" + Array.from({ length: keys }, (_, i) => `  k${i}: ${i}`).join("\n") + "\n");
     expect(Object.keys(script.metadata ?? {})).toHaveLength(keys);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("reads scalars as YAML 1.2 does, as scripts always were: yes and 010 stay text and ten", () => {

@@ -147,8 +147,9 @@ function checkVerdict(verdict: unknown, models: Record<string, unknown>): void {
   if (verdict === undefined || verdict === null) return;
   if (!isObject(verdict)) throw DomainError.validation("report.verdict must be an object (winner, rationale, judge) or null", "report.verdict");
   const { winner } = verdict;
-  if (winner !== undefined && winner !== null && (typeof winner !== "string" || !Object.hasOwn(models, winner))) {
-    throw DomainError.validation(`report.verdict.winner must be null or a model label from report.models, got ${JSON.stringify(winner)}`, "report.verdict.winner");
+  // "" reads as no best model, as null does (the reference writes either).
+  if (winner !== undefined && winner !== null && winner !== "" && (typeof winner !== "string" || !Object.hasOwn(models, winner))) {
+    throw DomainError.validation(`report.verdict.winner must be null, "" or a model label from report.models, got ${JSON.stringify(winner)}`, "report.verdict.winner");
   }
   checkText(verdict.rationale, "report.verdict.rationale");
   checkText(verdict.judge, "report.verdict.judge");

@@ -36,7 +36,7 @@ describe("an imported report's header, verdict and comparison", () => {
 
   it("refuses a best model that was not compared, and a release or metadata that is not an object", () => {
     expect(refusal({ verdict: { winner: "zzz", rationale: "r", judge: "j" } })?.message).toBe(
-      'report.verdict.winner must be null or a model label from report.models, got "zzz"',
+      'report.verdict.winner must be null, "" or a model label from report.models, got "zzz"',
     );
     expect(refusal({ release: "v1" })?.field).toBe("report.release");
     expect(refusal({ release: { label: 7 } })?.field).toBe("report.release.label");
@@ -48,5 +48,7 @@ describe("an imported report's header, verdict and comparison", () => {
     expect(() => checkImportedReport(full)).not.toThrow();
     expect(Report.fromJSON(full as unknown as ReportDocument).toMarkdown()).toContain("b passes");
     expect(refusal({ verdict: null, comparison: null, judge: null })).toBeNull();
+    // An empty winner renders as no best model, as the reference writes it: accepted as before.
+    expect(refusal({ verdict: { winner: "", rationale: "no clear winner", judge: "j" } })).toBeNull();
   });
 });
