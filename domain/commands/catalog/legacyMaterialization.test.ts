@@ -14,6 +14,7 @@ import { catalogImport, DIGEST_A, DIGEST_B, scenario } from "../testing/fixtures
 import { InMemoryEventStore } from "../testing/inMemoryEventStore.js";
 import { catalogAggregate } from "./catalogAggregate.js";
 import { syncCatalogEvaluations } from "./catalogSync.js";
+import type { EvaluationDirectory } from "../../ports/evaluationDirectory.js";
 
 let store: InMemoryEventStore;
 const deps = () => ({ clock: fixedClock(), ids: sequentialIds(), context: { tenant: "acme", actor: "user-1" } });
@@ -26,6 +27,19 @@ function oldEvaluation(id: string, extra: Record<string, unknown> = {}) {
 }
 
 const materialized = async () => (await store.readStream(catalogStream("acme", "support_desk"))).filter((e) => e.type === "CatalogSetMaterialized").map((e) => e.data);
+
+/**
+ * A directory gone wrong (stale, or a bug in its query) that lists globex's evaluations first for
+ * acme too: the port only says where to look, and each candidate's own stream decides.
+ */
+function everyTenant(): EvaluationDirectory {
+  const log = evaluationsInLog(store);
+  const both = async (ask: (tenant: string) => Promise<string[]>) => [...(await ask("globex")), ...(await ask("acme"))];
+  return {
+    evaluationsNamed: (_tenant, agent, name) => both((tenant) => log.evaluationsNamed(tenant, agent, name)),
+    evaluationsOfCatalog: (_tenant, key) => both((tenant) => log.evaluationsOfCatalog(tenant, key)),
+  };
+}
 
 beforeEach(async () => {
   store = new InMemoryEventStore();
@@ -58,6 +72,16 @@ describe("syncCatalogEvaluations with a directory", () => {
     expect((await syncCatalogEvaluations(store, "acme", "support_desk", deps())).evaluationIds).toEqual([]);
     expect(await materialized()).toEqual([]);
   });
+
+  it("never takes another tenant's evaluation of a same-keyed catalog the directory lists: the import syncs, theirs is untouched", async () => {
+    await oldEvaluation("theirs", { tenant: "globex", catalog: REF, scenarios: [scenario("a")] });
+    const before = await store.readStream(evaluationStream("theirs"));
+    await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), catalogImport(DIGEST_B, ["a"]), deps());
+    const synced = await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: everyTenant() });
+    expect(synced.evaluationIds).toEqual([]);
+    expect(await materialized()).toEqual([]);
+    expect(await store.readStream(evaluationStream("theirs"))).toEqual(before);
+  });
 });
 
 describe("createEvaluation with a directory", () => {
@@ -68,6 +92,14 @@ describe("createEvaluation with a directory", () => {
     expect(await store.streamVersion(evaluationStream("new"))).toBeNull();
     const reserved = await store.readStream(evaluationNameStream("acme", "SupportAgent", "support_desk/triage/smoke"));
     expect(reserved.map((e) => e.data.evaluation_id)).toEqual(["old"]);
+  });
+
+  it("does not count another tenant's evaluation the directory lists as holding the name: acme's is created and reserved", async () => {
+    await oldEvaluation("theirs", { tenant: "globex", scenarios: [scenario("a")] });
+    const create = { evaluation_id: "new", tenant: "acme", agent: "SupportAgent", name: "support_desk/triage/smoke", scenarios: [scenario("a")] };
+    await createEvaluation(store, create, { ...deps(), directory: everyTenant() });
+    const reserved = await store.readStream(evaluationNameStream("acme", "SupportAgent", "support_desk/triage/smoke"));
+    expect(reserved.map((e) => e.data.evaluation_id)).toEqual(["new"]);
   });
 
   it("adopts once when adoptions race: one reservation, for the oldest", async () => {
