@@ -300,6 +300,16 @@ describe("ImportReport on the run stream", () => {
     expect(() => given(runAggregate, [], { evaluation }).when({ ...command, report: neither })).toThrow("report.models (or summary_by_model) must be an object");
   });
 
+  it("refuses more than 50 models or 1,000 results, naming the field, and takes exactly 50 and 1,000", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const models = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, { provider: "openai", model: `m${i}` }]));
+    const results = (n: number) => Array.from({ length: n }, (_, i) => ({ scenario_key: `s${i}`, label: "m0", status: "passed" }));
+    const sized = (m: number, r: number) => ({ ...command, report: { models: models(m), results: results(r) } });
+    expect(() => g.when(sized(51, 1))).toThrow(expect.objectContaining({ code: "validation", field: "report.models", message: "report.models holds 51 models, over the 50 limit" }));
+    expect(() => g.when(sized(1, 1001))).toThrow(expect.objectContaining({ code: "validation", field: "report.results", message: "report.results holds 1001 results, over the 1000 limit" }));
+    expect(g.when(sized(50, 1000))[0].type).toBe("ReportImported");
+  });
+
   it("refuses figures the run's read model cannot hold: fractional or huge counts, non-numbers, naming the field", () => {
     const g = given(runAggregate, [], { evaluation });
     const withResult = (extra: Record<string, unknown>) => ({ ...command, report: { ...report, results: [{ ...report.results[0], ...extra }] } });
