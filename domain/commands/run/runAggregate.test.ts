@@ -152,8 +152,8 @@ describe("CompleteRun", () => {
     );
   });
 
-  it("an external run with a missing, unknown or duplicate pair fails, naming each", () => {
-    const reported = [...all.slice(1), all[1], ...results([["z", "gpt-5-mini", true]])];
+  it("an external run with a missing, unknown or duplicate pair fails, naming each once", () => {
+    const reported = [...all.slice(1), all[1], ...results([["z", "gpt-5-mini", true], ["z", "gpt-5-mini", false]])];
     const [event] = given(runAggregate, [runStarted({ external: true })]).when({ type: "CompleteRun", run_id: "r1", results: reported });
     expect(event).toEqual({
       type: "RunFailed",
