@@ -67,6 +67,19 @@ describe("catalog decider", () => {
     ]);
   });
 
+  it("given a removed catalog, when RemoveCatalog, then not found (removed once)", () => {
+    const removed = { type: "CatalogRemoved" as const, data: { tenant: "acme", key: "support_desk", digest: DIGEST_A } };
+    expect(() => given(catalogAggregate, [imported(), removed]).when({ type: "RemoveCatalog", tenant: "acme", key: "support_desk" })).toThrow(
+      expect.objectContaining({ code: "not_found", field: "key" }),
+    );
+  });
+
+  it("numbers every import, one after a removal too: the syncs it drives are ordered by that number", () => {
+    const removed = { type: "CatalogRemoved" as const, data: { tenant: "acme", key: "support_desk", digest: DIGEST_B } };
+    expect(given(catalogAggregate, [imported(), imported(DIGEST_B)]).state.imports).toBe(2);
+    expect(given(catalogAggregate, [imported(), imported(DIGEST_B), removed, imported()]).state.imports).toBe(3);
+  });
+
   it("given nothing, when RemoveCatalog, then not found", () => {
     expect(() => given(catalogAggregate, []).when({ type: "RemoveCatalog", tenant: "acme", key: "nope" })).toThrow(
       expect.objectContaining({ code: "not_found", message: 'No catalog "nope"' }),
