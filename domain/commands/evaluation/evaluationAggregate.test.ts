@@ -340,6 +340,11 @@ describe("ImportReport on the evaluation (numbering)", () => {
     expect(given(evaluationAggregate, [created(), event]).when(importCommand)).toEqual([]);
   });
 
+  it("numbers an imported run after the runs before it", () => {
+    const engine: EventInput = { type: "RunScheduled", data: { run_id: "r0", number: 1, origin: "engine" } };
+    expect(given(evaluationAggregate, [created(), engine]).when(importCommand)).toEqual([{ type: "RunScheduled", data: { run_id: "ext-1", number: 2, origin: "imported" } }]);
+  });
+
   it("an engine run with the same id is a conflict", () => {
     const engine: EventInput = { type: "RunScheduled", data: { run_id: "ext-1", number: 1, origin: "engine" } };
     expect(() => given(evaluationAggregate, [created(), engine]).when(importCommand)).toThrow("run_id already exists with a different report");
