@@ -5,9 +5,10 @@ import { CLAUDE, created, DIGEST_A, DIGEST_B, GPT, record, replaced, runStarted 
 import { evaluationAggregate } from "../evaluation/evaluationAggregate.js";
 import type { EventInput } from "../../events/registry.js";
 
+const CATALOG_REF = { catalog_key: "support_desk", product_key: "triage", set_key: "smoke", digest: DIGEST_A };
 const evaluationWith = (...extra: EventInput[]) =>
   given(evaluationAggregate, [
-    created("e1", { judge: { kind: "llm", model: "claude-opus-5" }, criteria: [{ key: "c", type: "contains", config: {} }] }),
+    created("e1", { judge: { kind: "llm", model: "claude-opus-5" }, criteria: [{ key: "c", type: "contains", config: {} }], threshold: 0.85, catalog: CATALOG_REF }),
     replaced([record("b", 1, { group: "g" }), record("a", 0, { group: "g" }), record("x", 2, { enabled: false })]),
     { type: "RunScheduled", data: { run_id: "r1", number: 3, origin: "engine" } },
     ...extra,
@@ -16,7 +17,7 @@ const evaluationWith = (...extra: EventInput[]) =>
 const startCommand = { type: "StartRun", run_id: "r1", evaluation_id: "e1", models: [GPT, CLAUDE], release: { digest: "abc123def456", label: "v2" } };
 
 describe("StartRun on the run stream", () => {
-  it("freezes the selection: scenarios as evaluated, models, criteria, judge label, release, number", () => {
+  it("freezes the selection: scenarios as evaluated, models, criteria, judge label, threshold, catalog set, release, number", () => {
     const [event] = given(runAggregate, [], { evaluation: evaluationWith() }).when(startCommand);
     expect(event.type).toBe("RunStarted");
     expect(event.data).toMatchObject({
@@ -27,6 +28,8 @@ describe("StartRun on the run stream", () => {
       models: [GPT, CLAUDE],
       criteria: [{ key: "c", type: "contains" }],
       judge_label: "claude-opus-5",
+      threshold: 0.85,
+      catalog: CATALOG_REF,
       release: { digest: "abc123def456", label: "v2" },
     });
     const scenarios = (event.data as { scenarios: Record<string, unknown>[] }).scenarios;
