@@ -8,12 +8,12 @@ import { createEvaluation } from "../createEvaluation.js";
 import { adoptEvaluationName } from "../evaluation/adoptEvaluationName.js";
 import { evaluationAggregate } from "../evaluation/evaluationAggregate.js";
 import { evaluationsInLog } from "../evaluation/evaluationsInLog.js";
-import { handleCommand } from "../handleCommand.js";
+import { handleCommand, loadAggregate } from "../handleCommand.js";
 import { fixedClock, sequentialIds } from "../testing/fixed.js";
 import { catalogImport, DIGEST_A, DIGEST_B, scenario } from "../testing/fixtures.js";
 import { InMemoryEventStore } from "../testing/inMemoryEventStore.js";
 import { catalogAggregate } from "./catalogAggregate.js";
-import { syncCatalogEvaluations } from "./catalogSync.js";
+import { materializeCatalogSet, syncCatalogEvaluations } from "./catalogSync.js";
 import type { EvaluationDirectory } from "../../ports/evaluationDirectory.js";
 
 let store: InMemoryEventStore;
@@ -54,10 +54,36 @@ describe("syncCatalogEvaluations with a directory", () => {
     expect(synced.evaluationIds).toEqual(["old"]);
     expect(await materialized()).toEqual([{ evaluation_id: "old", product_key: "triage", set_key: "smoke", include_production_only: false, judge: null, criteria: null }]);
     const events = await store.readStream(evaluationStream("old"));
-    expect(events.at(-1)).toMatchObject({ type: "CatalogSetSynced", data: { catalog: { ...REF, digest: DIGEST_B }, dropped: ["b"] } });
+    // Numbered as the catalog's second import, so an older import's sync landing after it is refused.
+    expect(events.at(-1)).toMatchObject({ type: "CatalogSetSynced", data: { catalog: { ...REF, digest: DIGEST_B }, dropped: ["b"], catalog_import: 2 } });
     // Recorded once: the next sync finds it on the catalog's stream.
     await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) });
     expect(await materialized()).toHaveLength(1);
+  });
+
+  it("records an evaluation already as its set holds it without naming it synced (nothing about it changed)", async () => {
+    await oldEvaluation("old", { catalog: REF, scenarios: [scenario("a"), scenario("b")] });
+    const synced = await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) });
+    expect(synced.evaluationIds).toEqual([]);
+    expect(await materialized()).toHaveLength(1);
+  });
+
+  it("keeps what a creation from the set recorded: a judge it named, even the set's own, stays pinned", async () => {
+    await oldEvaluation("made", { catalog: REF, scenarios: [scenario("a"), scenario("b")] });
+    const judge = { kind: "rules" as const, model: null };
+    const request = { tenant: "acme", catalog_key: "support_desk", evaluation_id: "made", product_key: "triage", set_key: "smoke", include_production_only: false, judge, criteria: null };
+    await materializeCatalogSet(store, request, deps());
+    await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) });
+    expect(await materialized()).toEqual([{ evaluation_id: "made", product_key: "triage", set_key: "smoke", include_production_only: false, judge, criteria: null }]);
+  });
+
+  it("disables every scenario of an evaluation whose set the new import no longer has, adding none", async () => {
+    await oldEvaluation("old", { catalog: REF, scenarios: [scenario("a"), scenario("b")] });
+    const withoutSet = { ...catalogImport(DIGEST_B, ["a"]), products: [{ key: "triage", name: "Triage agent", sets: [] }] };
+    await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), withoutSet, deps());
+    expect((await syncCatalogEvaluations(store, "acme", "support_desk", { ...deps(), directory: evaluationsInLog(store) })).evaluationIds).toEqual(["old"]);
+    const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream("old"));
+    expect(state.scenarios.map((s) => [s.key, s.enabled])).toEqual([["a", false], ["b", false]]);
   });
 
   it("keeps a judge its creator named over the set's (pinned), as a creation naming one does", async () => {
