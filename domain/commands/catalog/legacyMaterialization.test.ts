@@ -77,6 +77,47 @@ describe("syncCatalogEvaluations with a directory", () => {
     expect(await materialized()).toEqual([{ evaluation_id: "made", product_key: "triage", set_key: "smoke", include_production_only: false, judge, criteria: null }]);
   });
 
+  it("a creation from the set that an import races syncs again to the newer import and records there", async () => {
+    await oldEvaluation("made", { catalog: REF, scenarios: [scenario("a")] });
+    // The import lands between the creation's sync (to DIGEST_A) and its record on the catalog's stream.
+    const append = store.append.bind(store);
+    let raced = false;
+    store.append = async (streamId, events, options) => {
+      const appended = await append(streamId, events, options);
+      if (!raced && streamId === evaluationStream("made")) {
+        raced = true;
+        await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), catalogImport(DIGEST_B, ["a"]), deps());
+      }
+      return appended;
+    };
+    const request = { tenant: "acme", catalog_key: "support_desk", evaluation_id: "made", product_key: "triage", set_key: "smoke", include_production_only: false, judge: null, criteria: null };
+    await materializeCatalogSet(store, request, deps());
+    expect(raced).toBe(true);
+    const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream("made"));
+    expect(state.catalog).toEqual({ ...REF, digest: DIGEST_B });
+    expect(state.scenarios.map((s) => [s.key, s.enabled])).toEqual([["a", true], ["b", false]]);
+    expect(await materialized()).toHaveLength(1);
+  });
+
+  it("gives up with the conflict when imports keep landing between its sync and its record, rather than retrying for ever", async () => {
+    await oldEvaluation("made", { catalog: REF, scenarios: [scenario("a")] });
+    const append = store.append.bind(store);
+    let imports = 0;
+    store.append = async (streamId, events, options) => {
+      const appended = await append(streamId, events, options);
+      // Twenty at most, so a retry with no limit ends (and is seen) instead of hanging the file.
+      if (streamId === evaluationStream("made") && imports < 20) {
+        const digest = (++imports).toString(16).padStart(64, "0");
+        await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), catalogImport(digest, imports % 2 ? ["a"] : ["a", "b"]), deps());
+      }
+      return appended;
+    };
+    const request = { tenant: "acme", catalog_key: "support_desk", evaluation_id: "made", product_key: "triage", set_key: "smoke", include_production_only: false, judge: null, criteria: null };
+    await expect(materializeCatalogSet(store, request, deps())).rejects.toMatchObject({ code: "conflict", field: "digest" });
+    expect(imports).toBeLessThan(10);
+    expect(await materialized()).toEqual([]);
+  });
+
   it("disables every scenario of an evaluation whose set the new import no longer has, adding none", async () => {
     await oldEvaluation("old", { catalog: REF, scenarios: [scenario("a"), scenario("b")] });
     const withoutSet = { ...catalogImport(DIGEST_B, ["a"]), products: [{ key: "triage", name: "Triage agent", sets: [] }] };
