@@ -5,7 +5,7 @@
 // none may happen). And a run's audit positions must not count the other tenants' events.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { importedRunId, type EventStore } from "@verdict/domain";
+import { importedRunId, readWholeStream, runStream, type EventStore } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { collect, finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
 
@@ -106,6 +106,48 @@ it("decides from the stream, as before, an id the read models do not have yet", 
     expect(foreign.body.errors[0].extensions).toEqual({ code: "NOT_FOUND", field: "evaluationId" });
     // Found, merged, then waiting for the stopped projector: the write is the caller's.
     expect(own.body.errors[0].extensions.code).toBe("UNAVAILABLE");
+  } finally {
+    p.projector.start();
+  }
+});
+
+it("answers another tenant's run the read models do not have yet NOT_FOUND from its stream, as a missing id, writing nothing to it", async () => {
+  await p.projector.stop();
+  try {
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($e: ID!) { startRun(evaluationId: $e, external: true, selection: { keys: ["greeting"], models: ["gpt-5-mini"] }) { runId } }`, { e: evaluationId });
+    const [, lagging] = /^run (\S+) was recorded/.exec(started.body.errors[0].message) ?? [];
+    // In the log, not in the read models: only the run's stream can say whose it is.
+    expect(await p.read.readModels.runTenant(lagging)).toBeNull();
+    const written = (await readWholeStream(p.store, runStream(lagging))).length;
+    const g = p.keys.globexWrite;
+    const graphql = [
+      `query ($r: ID!) { runAudit(id: $r) { runId } }`,
+      `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: { answer: "Hi" }) { runId } }`,
+      `mutation ($r: ID!) { completeExternalRun(runId: $r) { runId } }`,
+    ];
+    for (const query of graphql) {
+      const missing = randomUUID();
+      const [foreign, absent] = [await p.gql(g, query, { r: lagging }), await p.gql(g, query, { r: missing })];
+      expect(foreign.body.errors?.[0].extensions.code, query).toBe("NOT_FOUND");
+      expect(about(foreign, lagging), query).toBe(about(absent, missing));
+    }
+    // The first answer only: a run still running never ends the subscription.
+    const firstAnswer = async (r: string) => {
+      const answers = p.wsClient(g).iterate({ query: `subscription ($r: ID!) { runEvents(runId: $r) { type } }`, variables: { r } });
+      try {
+        return (await answers.next()).value;
+      } catch (errors) {
+        return errors;
+      } finally {
+        await answers.return?.();
+      }
+    };
+    const missing = randomUUID();
+    expect(about(await firstAnswer(lagging), lagging)).toBe(about(await firstAnswer(missing), missing));
+    expect(await readWholeStream(p.store, runStream(lagging))).toHaveLength(written);
+    // Its own tenant reads it from the same stream.
+    const own = await p.gql(p.keys.acmeRead, `query ($r: ID!) { runAudit(id: $r) { runId events { type } } }`, { r: lagging });
+    expect(own.body.data.runAudit).toEqual({ runId: lagging, events: [{ type: "RunStarted" }] });
   } finally {
     p.projector.start();
   }

@@ -123,6 +123,14 @@ describe("verdict evals import", () => {
       expect(result.code, argv.join(" ")).toBe(2);
       expect(result.stderr, argv.join(" ")).toContain(message);
     }
+    // Another tenant's evaluation (--tenant or VERDICT_TENANT) is refused in the words a missing one gets.
+    const missing = randomUUID();
+    for (const [flags, extra] of [[["--tenant", "acme"], {}], [[], { VERDICT_TENANT: "acme" }]] as const) {
+      const into = async (id: string) => cli(["evals", "import", join(dir, "ok.json"), "--evaluation", id, ...flags], { ...env, ...extra });
+      const [foreign, absent] = [await into(evaluationId), await into(missing)];
+      expect(foreign.code).toBe(2);
+      expect(foreign.stderr.replaceAll(evaluationId, "<id>")).toBe(absent.stderr.replaceAll(missing, "<id>"));
+    }
     // Into a home with no event log: no such evaluation, and no database is made for it.
     const fresh = { VERDICT_HOME: join(dir, "fresh") };
     expect(await cli(["evals", "import", join(dir, "ok.json"), "--evaluation", evaluationId], fresh)).toMatchObject({ code: 2, stderr: expect.stringContaining("not found") });

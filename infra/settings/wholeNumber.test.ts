@@ -55,5 +55,9 @@ describe("parseWholeNumber", () => {
     expect(wholeNumberSetting({ T: "2147483647" }, "T", ms, 5)).toBe(2147483647);
     expect(() => wholeNumberSetting({ T: "3000000000" }, "T", ms, 5)).toThrow('T must be at most 2147483647 milliseconds (about 24.8 days), the longest a timer waits (got "3000000000")');
     expect(() => wholeNumberSetting({ T: "3000000000" }, "T", { ...ms, zeroMeans: "no limit" }, 5)).toThrow(/at most 2147483647 milliseconds/);
+    // The first value Node runs at once (it sets the timer to 1 ms).
+    expect(() => wholeNumberSetting({ T: "2147483648" }, "T", ms, 5)).toThrow(/at most 2147483647 milliseconds/);
+    // Timers only: a count or a size of bytes (VERDICT_API_MAX_ANSWER_BYTES) may go past it.
+    expect(wholeNumberSetting({ B: "3000000000" }, "B", { min: 1 }, 5)).toBe(3000000000);
   });
 });

@@ -9,6 +9,26 @@ function counting(store: ApiKeyStore): { lookups: number; store: ApiKeyStore } {
   return counted;
 }
 
+/** The memory store with its verify and revoke held until `release` (the store read, not yet answered). */
+function held(store: ApiKeyStore) {
+  const waiting: Array<() => void> = [];
+  const hold = () => new Promise<void>((resolve) => waiting.push(resolve));
+  const gates = { verify: false, revoke: false };
+  const slow: ApiKeyStore = {
+    ...store,
+    verify: async (key) => {
+      const answer = await store.verify(key);
+      if (gates.verify) await hold();
+      return answer;
+    },
+    revoke: async (keyId) => {
+      if (gates.revoke) await hold();
+      return store.revoke(keyId);
+    },
+  };
+  return { store: slow, gates, release: () => waiting.splice(0).forEach((go) => go()) };
+}
+
 describe("cached API keys", () => {
   it("answers a key verified within the TTL from memory, and asks the store again after it", async () => {
     const inner = createMemoryApiKeyStore();
@@ -71,5 +91,47 @@ describe("cached API keys", () => {
     await inner.revoke(record.keyId); // not through the cache: as the CLI does in its own process
     now = 1000;
     expect(await keys.verify(key)).toBeNull();
+  });
+
+  it("answers each key with its own principal: another key, or this key's id with another secret, is never answered from its entry", async () => {
+    const inner = createMemoryApiKeyStore();
+    const acme = await inner.create({ tenant: "acme", role: "write" });
+    const globex = await inner.create({ tenant: "globex", role: "read" });
+    const keys = cachedApiKeys(inner, { ttlMs: 60_000 });
+    expect(await keys.verify(acme.key)).toEqual({ keyId: acme.record.keyId, tenant: "acme", role: "write" });
+    expect(await keys.verify(globex.key)).toEqual({ keyId: globex.record.keyId, tenant: "globex", role: "read" });
+    const forged = `vk_${acme.record.keyId}_${"A".repeat(32)}`;
+    expect(keyIdOf(forged)).toBe(acme.record.keyId);
+    expect(await keys.verify(forged)).toBeNull();
+    expect(await keys.verify(acme.key.slice(0, -1))).toBeNull();
+  });
+
+  it("refuses a key once its revoke has returned, whichever way a lookup raced the revoke", async () => {
+    const inner = createMemoryApiKeyStore();
+    const slow = held(inner);
+    const keys = cachedApiKeys(slow.store, { ttlMs: 60_000 });
+
+    // Read valid before the revoke, answered after it: its answer is not kept.
+    const first = await inner.create({ tenant: "acme", role: "write" });
+    slow.gates.verify = true;
+    const before = keys.verify(first.key);
+    await new Promise((resolve) => setImmediate(resolve));
+    slow.gates.verify = false;
+    expect(await keys.revoke(first.record.keyId)).toBe(true);
+    // Asked after the revoke returned, while that lookup is still out: not answered by it.
+    const after = keys.verify(first.key);
+    slow.release();
+    await before;
+    expect(await after).toBeNull();
+    expect(await keys.verify(first.key)).toBeNull();
+
+    // Asked while the store is revoking, and answered valid before the revoke lands: not kept past it.
+    const second = await inner.create({ tenant: "acme", role: "write" });
+    slow.gates.revoke = true;
+    const revoking = keys.revoke(second.record.keyId);
+    expect(await keys.verify(second.key)).not.toBeNull();
+    slow.release();
+    expect(await revoking).toBe(true);
+    expect(await keys.verify(second.key)).toBeNull();
   });
 });

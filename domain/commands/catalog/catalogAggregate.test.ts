@@ -37,6 +37,14 @@ describe("catalog decider", () => {
     expect(() => given(catalogAggregate, []).when(command)).toThrow("Import refused: the catalog document is 2097153 bytes, over the 2 MB limit");
   });
 
+  it("counts the document's UTF-8 bytes, not its characters, against 2 MB, and takes exactly 2 MB", () => {
+    // The canonical document the import stores: written again from the parsed catalog, it need not be the size of the text sent.
+    const over = { ...catalogImport(), canonical_yaml: "é".repeat(1_048_577) };
+    expect(() => given(catalogAggregate, []).when(over)).toThrow("Import refused: the catalog document is 2097154 bytes, over the 2 MB limit");
+    const full = { ...catalogImport(), canonical_yaml: "é".repeat(1_048_576) };
+    expect(given(catalogAggregate, []).when(full)).toHaveLength(1);
+  });
+
   it("refuses more than 2000 scenarios", () => {
     const keys = Array.from({ length: 2001 }, (_, i) => `s${i}`);
     expect(() => given(catalogAggregate, []).when(catalogImport(DIGEST_A, keys))).toThrow("Import refused: the catalog holds 2001 scenarios, over the 2000 limit");
@@ -57,6 +65,19 @@ describe("catalog decider", () => {
     expect(given(catalogAggregate, [imported()]).when({ type: "RemoveCatalog", tenant: "acme", key: "support_desk" })).toEqual([
       { type: "CatalogRemoved", data: { tenant: "acme", key: "support_desk", digest: DIGEST_A } },
     ]);
+  });
+
+  it("given a removed catalog, when RemoveCatalog, then not found (removed once)", () => {
+    const removed = { type: "CatalogRemoved" as const, data: { tenant: "acme", key: "support_desk", digest: DIGEST_A } };
+    expect(() => given(catalogAggregate, [imported(), removed]).when({ type: "RemoveCatalog", tenant: "acme", key: "support_desk" })).toThrow(
+      expect.objectContaining({ code: "not_found", field: "key" }),
+    );
+  });
+
+  it("numbers every import, one after a removal too: the syncs it drives are ordered by that number", () => {
+    const removed = { type: "CatalogRemoved" as const, data: { tenant: "acme", key: "support_desk", digest: DIGEST_B } };
+    expect(given(catalogAggregate, [imported(), imported(DIGEST_B)]).state.imports).toBe(2);
+    expect(given(catalogAggregate, [imported(), imported(DIGEST_B), removed, imported()]).state.imports).toBe(3);
   });
 
   it("given nothing, when RemoveCatalog, then not found", () => {

@@ -14,6 +14,9 @@ const sync = (scenarios: unknown[], extra: Record<string, unknown> = {}) => ({
   type: "SyncCatalogSet", evaluation_id: "e1", tenant: "acme", catalog: REF_B, judge: null, criteria: null, scenarios, ...extra,
 });
 
+/** Each scenario's enabled flag once `events` are applied. */
+const enabled = (events: EventInput[]) => Object.fromEntries(given(evaluationAggregate, events).state.scenarios.map((s) => [s.key, s.enabled]));
+
 describe("SyncCatalogSet", () => {
   it("disables a scenario the set dropped, updates a changed one and records the new digest", () => {
     const events = given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a", { prompt: "New a" })]));
@@ -36,6 +39,14 @@ describe("SyncCatalogSet", () => {
     expect(newer).toEqual([{ type: "CatalogSetSynced", data: { catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: 4, dropped: [] } }]);
   });
 
+  it("records the same import's sync again when the evaluation's own judge changed (a creation from the set naming one)", () => {
+    const onImport3 = [...synced, { type: "CatalogSetSynced", data: { catalog: REF_B, judge: { kind: "rules", model: null }, criteria: DEFAULT_CRITERIA, catalog_import: 3 } }];
+    const judge = { kind: "llm", model: "gpt-5" };
+    expect(given(evaluationAggregate, onImport3 as EventInput[]).when(sync([scenario("a"), scenario("b")], { catalog_import: 3, judge }))).toEqual([
+      { type: "CatalogSetSynced", data: { catalog: REF_B, judge, criteria: DEFAULT_CRITERIA, catalog_import: 3, dropped: [] } },
+    ]);
+  });
+
   it("enables again a scenario the set dropped and names again, but not one disabled by hand", () => {
     const dropB = given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a")]));
     const afterDrop = [...synced, ...dropB] as EventInput[];
@@ -49,9 +60,34 @@ describe("SyncCatalogSet", () => {
     expect(kept).toEqual([]);
   });
 
+  it("keeps a scenario the set names again as disabled when the set says so", () => {
+    const afterDrop = [...synced, ...given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a")]))] as EventInput[];
+    const back = given(evaluationAggregate, afterDrop).when(sync([scenario("a"), scenario("b", { enabled: false })], { catalog: { ...REF_B, digest: DIGEST_A } }));
+    expect(enabled([...afterDrop, ...back])).toEqual({ a: true, b: false });
+  });
+
+  it("remembers what the set dropped across imports that still leave it out, and enables it when named again", () => {
+    const afterDrop = [...synced, ...given(evaluationAggregate, synced as EventInput[]).when(sync([scenario("a")]))] as EventInput[];
+    const still = [...afterDrop, ...given(evaluationAggregate, afterDrop).when(sync([scenario("a", { prompt: "Newer a" })], { catalog: REF_A }))];
+    const back = given(evaluationAggregate, still).when(sync([scenario("a", { prompt: "Newer a" }), scenario("b")]));
+    expect(enabled([...still, ...back])).toEqual({ a: true, b: true });
+  });
+
+  it("never enables a scenario disabled by hand: not when the set is gone and comes back naming it", () => {
+    const byHand = [...synced, replaced([record("a", 0), record("b", 1, { enabled: false })])] as EventInput[];
+    const gone = [...byHand, ...given(evaluationAggregate, byHand).when(sync([]))];
+    expect(enabled(gone)).toEqual({ a: false, b: false });
+    const back = given(evaluationAggregate, gone).when(sync([scenario("a"), scenario("b")], { catalog: REF_A }));
+    expect(enabled([...gone, ...back])).toEqual({ a: true, b: false });
+  });
+
   it("disables every scenario when the set is gone, keeping its judge and criteria", () => {
     const events = given(evaluationAggregate, synced as EventInput[]).when(sync([]));
     expect(events[0].data).toMatchObject({ disabled: ["a", "b"], scenarios: [] });
+    const own = [{ key: "short", type: "min_length", config: { chars: 10 } }];
+    const judge = { kind: "llm", model: "gpt-5" };
+    const ownCriteria = [created("e1", { catalog: REF_A, criteria: own, judge }), replaced([record("a", 0)])];
+    expect(given(evaluationAggregate, ownCriteria).when(sync([])).at(-1)).toMatchObject({ type: "CatalogSetSynced", data: { criteria: own, judge } });
   });
 
   it("does not find another tenant's evaluation", () => {
@@ -73,5 +109,20 @@ describe("RecordMaterialization", () => {
     expect(events).toEqual([{ type: "CatalogSetMaterialized", data: { evaluation_id: "e1", product_key: "triage", set_key: "smoke", include_production_only: false, judge: null, criteria: null } }]);
     expect(given(catalogAggregate, [imported(DIGEST_A), ...events]).when(record(DIGEST_A))).toEqual([]);
     expect(() => given(catalogAggregate, [imported(DIGEST_A), imported(DIGEST_B)]).when(record(DIGEST_A))).toThrow(/imported again/);
+  });
+
+  it("records again when the evaluation's own judge or criteria change, so the next import's sync keeps the new ones", () => {
+    const [first] = given(catalogAggregate, [imported(DIGEST_A)]).when(record(DIGEST_A));
+    const judge = { kind: "llm", model: "gpt-5" };
+    expect(given(catalogAggregate, [imported(DIGEST_A), first]).when({ ...record(DIGEST_A), judge })).toEqual([
+      { type: "CatalogSetMaterialized", data: { evaluation_id: "e1", product_key: "triage", set_key: "smoke", include_production_only: false, judge, criteria: null } },
+    ]);
+  });
+
+  it("refuses a removed catalog as not found, naming fromCatalogSet", () => {
+    const removed: EventInput = { type: "CatalogRemoved", data: { tenant: "acme", key: "support_desk", digest: DIGEST_A } };
+    expect(() => given(catalogAggregate, [imported(DIGEST_A), removed]).when(record(DIGEST_A))).toThrow(
+      expect.objectContaining({ code: "not_found", field: "fromCatalogSet", message: 'No catalog "support_desk"' }),
+    );
   });
 });

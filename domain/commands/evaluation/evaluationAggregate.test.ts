@@ -252,6 +252,10 @@ describe("MergeScenarios", () => {
     );
     expect(() => g.when(merge([scenario("x"), scenario("x")]))).toThrow("scenario keys repeat: x");
   });
+
+  it("given no evaluation, then not found (a merge would start a stream no evaluation was created on)", () => {
+    expect(() => given(evaluationAggregate, []).when(merge([scenario("x")]))).toThrow(expect.objectContaining({ code: "not_found", field: "evaluation_id", message: "evaluation e1 not found" }));
+  });
 });
 
 describe("ArchiveEvaluation", () => {
@@ -273,6 +277,10 @@ describe("ArchiveEvaluation", () => {
 
   it("refuses anything but true or false", () => {
     expect(() => given(evaluationAggregate, [created()]).when(archive("yes"))).toThrow(/archived: evaluation.archived must be true or false/);
+  });
+
+  it("given no evaluation, then not found, archiving or unarchiving", () => {
+    for (const archived of [true, false]) expect(() => given(evaluationAggregate, []).when(archive(archived))).toThrow(expect.objectContaining({ code: "not_found", field: "evaluation_id", message: "evaluation e1 not found" }));
   });
 });
 
@@ -332,9 +340,18 @@ describe("ImportReport on the evaluation (numbering)", () => {
     expect(given(evaluationAggregate, [created(), event]).when(importCommand)).toEqual([]);
   });
 
+  it("numbers an imported run after the runs before it", () => {
+    const engine: EventInput = { type: "RunScheduled", data: { run_id: "r0", number: 1, origin: "engine" } };
+    expect(given(evaluationAggregate, [created(), engine]).when(importCommand)).toEqual([{ type: "RunScheduled", data: { run_id: "ext-1", number: 2, origin: "imported" } }]);
+  });
+
   it("an engine run with the same id is a conflict", () => {
     const engine: EventInput = { type: "RunScheduled", data: { run_id: "ext-1", number: 1, origin: "engine" } };
     expect(() => given(evaluationAggregate, [created(), engine]).when(importCommand)).toThrow("run_id already exists with a different report");
+  });
+
+  it("given no evaluation, then not found", () => {
+    expect(() => given(evaluationAggregate, []).when(importCommand)).toThrow(expect.objectContaining({ code: "not_found", field: "evaluation_id", message: "evaluation e1 not found" }));
   });
 
   it("a published report unarchives the evaluation", () => {

@@ -141,6 +141,9 @@ describe("RecordReplay", () => {
       "pair b × claude-sonnet-5 belongs in stream result-r1.3, not result-r1.0",
     );
     expect(() => given(resultAggregate, [], { streamId: stream }).when(replay)).toThrow(expect.objectContaining({ code: "not_found" }));
+    // As a handler gives it: the run's stream loaded, and empty.
+    const none = given(runAggregate, []).state;
+    expect(() => given(resultAggregate, [], { run: none, streamId: stream }).when(replay)).toThrow(expect.objectContaining({ code: "not_found", message: "run r1 not found" }));
     expect(() => given(resultAggregate, [], { run: finishedRun, streamId: stream }).when(replay)).toThrow("run r1 is failed; it takes no more results");
   });
 

@@ -5,9 +5,10 @@ import { CLAUDE, created, DIGEST_A, DIGEST_B, GPT, record, replaced, runStarted 
 import { evaluationAggregate } from "../evaluation/evaluationAggregate.js";
 import type { EventInput } from "../../events/registry.js";
 
+const CATALOG_REF = { catalog_key: "support_desk", product_key: "triage", set_key: "smoke", digest: DIGEST_A };
 const evaluationWith = (...extra: EventInput[]) =>
   given(evaluationAggregate, [
-    created("e1", { judge: { kind: "llm", model: "claude-opus-5" }, criteria: [{ key: "c", type: "contains", config: {} }] }),
+    created("e1", { judge: { kind: "llm", model: "claude-opus-5" }, criteria: [{ key: "c", type: "contains", config: {} }], threshold: 0.85, catalog: CATALOG_REF }),
     replaced([record("b", 1, { group: "g" }), record("a", 0, { group: "g" }), record("x", 2, { enabled: false })]),
     { type: "RunScheduled", data: { run_id: "r1", number: 3, origin: "engine" } },
     ...extra,
@@ -16,7 +17,7 @@ const evaluationWith = (...extra: EventInput[]) =>
 const startCommand = { type: "StartRun", run_id: "r1", evaluation_id: "e1", models: [GPT, CLAUDE], release: { digest: "abc123def456", label: "v2" } };
 
 describe("StartRun on the run stream", () => {
-  it("freezes the selection: scenarios as evaluated, models, criteria, judge label, release, number", () => {
+  it("freezes the selection: scenarios as evaluated, models, criteria, judge label, threshold, catalog set, release, number", () => {
     const [event] = given(runAggregate, [], { evaluation: evaluationWith() }).when(startCommand);
     expect(event.type).toBe("RunStarted");
     expect(event.data).toMatchObject({
@@ -27,6 +28,8 @@ describe("StartRun on the run stream", () => {
       models: [GPT, CLAUDE],
       criteria: [{ key: "c", type: "contains" }],
       judge_label: "claude-opus-5",
+      threshold: 0.85,
+      catalog: CATALOG_REF,
       release: { digest: "abc123def456", label: "v2" },
     });
     const scenarios = (event.data as { scenarios: Record<string, unknown>[] }).scenarios;
@@ -152,8 +155,8 @@ describe("CompleteRun", () => {
     );
   });
 
-  it("an external run with a missing, unknown or duplicate pair fails, naming each", () => {
-    const reported = [...all.slice(1), all[1], ...results([["z", "gpt-5-mini", true]])];
+  it("an external run with a missing, unknown or duplicate pair fails, naming each once", () => {
+    const reported = [...all.slice(1), all[1], ...results([["z", "gpt-5-mini", true], ["z", "gpt-5-mini", false]])];
     const [event] = given(runAggregate, [runStarted({ external: true })]).when({ type: "CompleteRun", run_id: "r1", results: reported });
     expect(event).toEqual({
       type: "RunFailed",
@@ -298,6 +301,16 @@ describe("ImportReport on the run stream", () => {
     expect(event.type).toBe("ReportImported");
     const neither = { ...rest };
     expect(() => given(runAggregate, [], { evaluation }).when({ ...command, report: neither })).toThrow("report.models (or summary_by_model) must be an object");
+  });
+
+  it("refuses more than 50 models or 1,000 results, naming the field, and takes exactly 50 and 1,000", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const models = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, { provider: "openai", model: `m${i}` }]));
+    const results = (n: number) => Array.from({ length: n }, (_, i) => ({ scenario_key: `s${i}`, label: "m0", status: "passed" }));
+    const sized = (m: number, r: number) => ({ ...command, report: { models: models(m), results: results(r) } });
+    expect(() => g.when(sized(51, 1))).toThrow(expect.objectContaining({ code: "validation", field: "report.models", message: "report.models holds 51 models, over the 50 limit" }));
+    expect(() => g.when(sized(1, 1001))).toThrow(expect.objectContaining({ code: "validation", field: "report.results", message: "report.results holds 1001 results, over the 1000 limit" }));
+    expect(g.when(sized(50, 1000))[0].type).toBe("ReportImported");
   });
 
   it("refuses figures the run's read model cannot hold: fractional or huge counts, non-numbers, naming the field", () => {
