@@ -11,10 +11,11 @@
 // Each step is one assistant turn: its text, and the tools it called in the order the model made
 // them. A call fails when the SDK reports a `tool-error` for it, when the model's call was invalid
 // (an unknown tool, input that fails the tool's schema), or when the tool's output reports an
-// error at its top level (toolResultError). Tokens are the result's `totalUsage` (the SDK's input
+// error at its top level (toolResultError). Tokens are the steps' usage summed (the SDK's input
 // count already holds cache reads and writes). The answer is the last step's text when that step
-// called no tool; a run cut short at a tool call (its step limit reached, a tool awaiting
-// approval) has no answer, and its error names the calls. The SDK prices nothing: pass `cost`.
+// called no tool of the host's (a tool the provider ran, a web search, answers in its step); a
+// run cut short at a tool call (its step limit reached, a tool awaiting approval) has no answer,
+// and its error names the calls. The SDK prices nothing: pass `cost`.
 import { isPlainObject } from "../support/blank.js";
 import { replayOf, type Conversation, type ConversationOverrides } from "./conversation.js";
 import type { Replay } from "./replay.js";

@@ -1,16 +1,20 @@
 // A Replay from the ordered messages a conversation produced, for a host that keeps its agent's
 // conversations as OpenAI-style chat messages (`tool_calls` on assistant messages, `tool`
-// messages answering them by `tool_call_id`), as Anthropic's Messages (`tool_use` blocks, answered
-// by `tool_result` blocks in the next user message) or as the AI SDK's model messages
-// (`tool-call` and `tool-result` content parts). The shapes may be mixed. The rules are the guide's "RubyLLM
-// hosts" (reference-core §15):
+// messages answering them by `tool_call_id`; the older `function_call` and `function` messages),
+// as Anthropic's Messages (`tool_use` blocks, answered by `tool_result` blocks in the next user
+// message) or as the AI SDK's model messages (`tool-call` and `tool-result` content parts). The
+// shapes may be mixed. A UI message (`parts`, no `content`) is refused: convert the list with
+// the SDK's convertToModelMessages first. The rules are the guide's "RubyLLM hosts"
+// (reference-core §15):
 //
 //   const replay = replayFromMessages(messages, { durationMs: 1840, inputTokens: 2328, outputTokens: 423 });
 //
 // Tool calls come in the order the model made them; a call fails when the result answering it
-// reports an error at its top level (toolResultError). The answer is the last assistant message
-// after the last user message; a conversation that stopped before answering has none, and the
-// replay's error says where it stopped. Chat messages carry no token counts or cost: pass them.
+// reports an error at its top level (toolResultError, toolOutputError). A call the provider ran
+// (a web search, its result in the assistant's own message) stops nothing. The answer is the
+// last assistant message after the last user message; a conversation that stopped before
+// answering has none, and the replay's error says where it stopped. Chat messages carry no
+// token counts or cost: pass them.
 import { isPlainObject } from "../support/blank.js";
 import { replayOf, type Conversation, type ConversationOverrides, type Turn } from "./conversation.js";
 import { callId, OpenCalls } from "./openCalls.js";
