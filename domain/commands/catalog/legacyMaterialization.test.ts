@@ -41,6 +41,19 @@ function everyTenant(): EvaluationDirectory {
   };
 }
 
+/**
+ * A directory gone wrong for the agent or the name (a query that drops one, or matches names
+ * case-insensitively) that lists `wrong` first whatever it is asked: each candidate's own stream
+ * still decides.
+ */
+function listingFirst(...wrong: string[]): EvaluationDirectory {
+  const log = evaluationsInLog(store);
+  return {
+    evaluationsNamed: async (tenant, agent, name) => [...wrong, ...(await log.evaluationsNamed(tenant, agent, name))],
+    evaluationsOfCatalog: async (tenant, key) => [...wrong, ...(await log.evaluationsOfCatalog(tenant, key))],
+  };
+}
+
 beforeEach(async () => {
   store = new InMemoryEventStore();
   await handleCommand(store, catalogAggregate, catalogStream("acme", "support_desk"), catalogImport(DIGEST_A, ["a", "b"]), deps());
@@ -165,6 +178,17 @@ describe("createEvaluation with a directory", () => {
     await oldEvaluation("theirs", { tenant: "globex", scenarios: [scenario("a")] });
     const create = { evaluation_id: "new", tenant: "acme", agent: "SupportAgent", name: "support_desk/triage/smoke", scenarios: [scenario("a")] };
     await createEvaluation(store, create, { ...deps(), directory: everyTenant() });
+    const reserved = await store.readStream(evaluationNameStream("acme", "SupportAgent", "support_desk/triage/smoke"));
+    expect(reserved.map((e) => e.data.evaluation_id)).toEqual(["new"]);
+  });
+
+  it.each([
+    ["another agent", { agent: "BillingAgent" }],
+    ["another name (one letter's case apart)", { name: "support_desk/triage/Smoke" }],
+  ])("does not count acme's evaluation of %s the directory lists as holding the name: the new one is created and reserved", async (_, other) => {
+    await oldEvaluation("other", { ...other, scenarios: [scenario("a")] });
+    const create = { evaluation_id: "new", tenant: "acme", agent: "SupportAgent", name: "support_desk/triage/smoke", scenarios: [scenario("a")] };
+    await createEvaluation(store, create, { ...deps(), directory: listingFirst("other") });
     const reserved = await store.readStream(evaluationNameStream("acme", "SupportAgent", "support_desk/triage/smoke"));
     expect(reserved.map((e) => e.data.evaluation_id)).toEqual(["new"]);
   });
