@@ -3,13 +3,13 @@
 // log before it follows; one of the same version applies what is new and nothing else.
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore, createPgliteEventStore } from "@verdict/infra";
-import type { EventStore } from "@verdict/domain";
+import { importedRunId, runStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
 import { PROJECTION_VERSION, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
 import type { OrmReadModels } from "./testing/testReadModels.js";
 import { useTestReadModels } from "./testing/useTestReadModels.js";
-import { beginRun, commandDeps, createEvaluation, GPT, recordPair, type Deps } from "./testing/runFixture.js";
+import { beginRun, commandDeps, createEvaluation, GPT, importFinishedReport, recordPair, type Deps } from "./testing/runFixture.js";
 
 let read: OrmReadModels;
 let store: EventStore;
@@ -144,4 +144,40 @@ it("a following projector stops for good, applying nothing, once a projector of 
   await expect(following.stop()).rejects.toThrow(ProjectionVersionChangedError);
   expect(retried).toEqual([]);
   expect(await readModelChecksum(read.sql)).toEqual(before);
+});
+
+describe("runs.host_run_id (projection version 2, migration 008)", () => {
+  const report = { models: { [GPT.label]: { provider: "openai", model: GPT.model } }, results: [{ scenario_key: "a", label: GPT.label, status: "passed", score: 1 }] };
+
+  /** A run imported before tenant keying, as recorded then: stream run-<the envelope's run_id>, no host_run_id. */
+  async function legacyImport(runId: string, number: number) {
+    const data = { run_id: runId, evaluation_id: "e1", tenant: "acme", number, source: "ci", agent_name: "SupportAgent", suite: "support", digest: "d".repeat(64), report };
+    const [recorded] = toEventsToAppend([{ type: "ReportImported", data } as EventInput], { tenant: "acme", actor: "old" }, deps);
+    delete (recorded.data as Record<string, unknown>).host_run_id;
+    await store.append(runStream(runId), [recorded], { expectedVersion: "noStream" });
+  }
+
+  const hostRunIds = async () => Object.fromEntries(((await exec("SELECT id, host_run_id FROM runs")) as { id: string; host_run_id: string | null }[]).map((r) => [r.id, r.host_run_id]));
+
+  it("a version-1 read database, its column added empty by 008, is rebuilt from the log with the host's run_id of each imported run", async () => {
+    await createEvaluation(store, deps, "e1", ["a"]);
+    await beginRun(store, deps, "e1", "r1", [GPT]);
+    await importFinishedReport(store, deps, "e1", "nightly-42", report);
+    await legacyImport("nightly-41", 3);
+    await projectorOf().catchUp();
+    const imported = importedRunId("acme", "nightly-42");
+    // The envelope's run_id; a legacy import's id, which was the envelope's; null for a run started here.
+    const filled = { r1: null, [imported]: "nightly-42", "nightly-41": "nightly-41" };
+    expect(await hostRunIds()).toEqual(filled);
+    expect((await read.readModels.getRun("acme", imported))?.hostRunId).toBe("nightly-42");
+    const rebuilt = await readModelChecksum(read.sql);
+    // What 008 leaves in a read database version 1 projected: the rows, the column null.
+    await exec("UPDATE runs SET host_run_id = NULL");
+    await exec("UPDATE projector_checkpoints SET projection_version = 1");
+    await projectorOf().catchUp();
+    expect(told).toEqual([{ stored: 1, stale: true }]);
+    expect(await hostRunIds()).toEqual(filled);
+    expect(await readModelChecksum(read.sql)).toEqual(rebuilt);
+    expect(await storedVersion()).toEqual({ v: PROJECTION_VERSION });
+  });
 });

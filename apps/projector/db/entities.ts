@@ -58,6 +58,8 @@ export interface RunRow {
   id: string; tenant: string; evaluationId: string; number: number; origin: string; status: string; external: boolean;
   selection: Json; models: Json; criteria: Json; judge: Json; judgeLabel: string | null; threshold: number | null;
   release: Json; metadata: Json; tools: Json; catalog: Json; importSource: Json;
+  /** An imported run's envelope run_id (the host's); null for a run started here. */
+  hostRunId: string | null;
   total: number; completed: number; passed: number; failed: number; errored: number;
   agentInputTokens: number; agentOutputTokens: number; agentCost: number | null;
   judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
@@ -72,7 +74,7 @@ export const RunEntity = new EntitySchema<RunRow>({
     id: { type: "text", primary: true }, tenant: { type: "text" }, evaluationId: { type: "text" }, number: int,
     origin: { type: "text" }, status: { type: "text" }, external: { type: "boolean" }, selection: json, models: jsonRequired,
     criteria: jsonRequired, judge: json, judgeLabel: text, threshold: float, release: json, metadata: jsonRequired,
-    tools: jsonRequired, catalog: json, importSource: json, total: int, completed: int, passed: int, failed: int, errored: int,
+    tools: jsonRequired, catalog: json, importSource: json, hostRunId: text, total: int, completed: int, passed: int, failed: int, errored: int,
     agentInputTokens: big, agentOutputTokens: big, agentCost: float, judgeCalls: int, judgeInputTokens: big,
     judgeOutputTokens: big, judgeCost: float, agentCostSum: sum, judgeCostSum: sum, summary: json, completionRequested: { type: "boolean" },
     errorMessage: text, failurePairs: json, scheduledAt: { ...when, nullable: false }, startedAt: when, completedAt: when,

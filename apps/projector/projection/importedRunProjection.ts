@@ -63,6 +63,14 @@ function derivedOf(report: Record<string, unknown>): DerivedFigures | null {
   return derived && (JSON.parse(JSON.stringify(derived)) as DerivedFigures);
 }
 
+/**
+ * The envelope's run_id, the host's name for the run (what report.json gives back and
+ * GET /api/evaluation_reports/:run_id reads it by): host_run_id, or for a run imported before
+ * tenant keying (no host_run_id; twoStreamCommands keeps answering its retries there) its run_id,
+ * which was the envelope's own.
+ */
+const hostRunIdOf = (d: EventOf<"ReportImported">["data"]): string => d.host_run_id ?? d.run_id;
+
 export async function reportImported(sql: Sql, event: EventOf<"ReportImported">, envelope: Envelope, batch: Batch): Promise<void> {
   const d = event.data;
   const report = d.report;
@@ -81,16 +89,16 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
   const judgeLabel = str(report.judge);
   await sql.execute(
     `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, selection, models, criteria, judge_label, threshold,
-       release, metadata, import_source, total, summary, scheduled_at, started_at, completed_at, updated_at)
-     VALUES (?, ?, ?, ?, 'imported', 'COMPLETED', false, ?::jsonb, ?::jsonb, '[]'::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?)
+       release, metadata, import_source, host_run_id, total, summary, scheduled_at, started_at, completed_at, updated_at)
+     VALUES (?, ?, ?, ?, 'imported', 'COMPLETED', false, ?::jsonb, ?::jsonb, '[]'::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', origin = 'imported', evaluation_id = excluded.evaluation_id,
        number = excluded.number, selection = excluded.selection, models = excluded.models,
        judge_label = excluded.judge_label, threshold = excluded.threshold, release = excluded.release, metadata = excluded.metadata,
-       import_source = excluded.import_source, total = excluded.total, summary = excluded.summary, started_at = excluded.started_at,
+       import_source = excluded.import_source, host_run_id = excluded.host_run_id, total = excluded.total, summary = excluded.summary, started_at = excluded.started_at,
        completed_at = excluded.completed_at, updated_at = excluded.updated_at`,
     [
       d.run_id, d.tenant, d.evaluation_id, d.number, json(selection), json(models), judgeLabel, num(report.threshold), json(asObject(report.release)),
-      json(asObject(report.metadata) ?? {}), json({ source: d.source, agent_name: d.agent_name, suite: d.suite, digest: d.digest }), rows.length,
+      json(asObject(report.metadata) ?? {}), json({ source: d.source, agent_name: d.agent_name, suite: d.suite, digest: d.digest }), hostRunIdOf(d), rows.length,
       json(summaryOf(report, derived)), envelope.at, envelope.at, envelope.at, envelope.at,
     ],
   );

@@ -9,7 +9,8 @@
 import type { Sql } from "../db/sql.js";
 import { READ_MODEL_TABLES } from "../db/tables.js";
 
-export const PROJECTION_VERSION = 1;
+// 2: runs.host_run_id (migration 008), filled from ReportImported.
+export const PROJECTION_VERSION = 2;
 
 /** How the stored read models relate to this build's projection. */
 export interface ProjectionState {

@@ -10,7 +10,7 @@ const EVALUATION_COLUMNS = [
 const SCENARIO_COLUMNS = ["evaluation_id", "key", "tenant", "prompt", "group", "group_name", "notes", "expectations", "data", "position", "enabled"];
 const RUN_COLUMNS = [
   "id", "tenant", "evaluation_id", "number", "origin", "status", "external", "selection", "models", "criteria", "judge", "judge_label",
-  "threshold", "release", "metadata", "tools", "catalog", "import_source", "total", "completed", "passed", "failed", "errored",
+  "threshold", "release", "metadata", "tools", "catalog", "import_source", "host_run_id", "total", "completed", "passed", "failed", "errored",
   "agent_input_tokens", "agent_output_tokens", "agent_cost", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
   "summary", "completion_requested", "error_message", "failure_pairs", "scheduled_at", "started_at", "completed_at", "updated_at",
 ];

@@ -26,6 +26,12 @@ export interface Run {
   id: string; tenant: string; evaluationId: string; number: number; origin: "engine" | "external" | "imported"; status: RunStatus;
   external: boolean; selection: Json; models: { label: string; provider: string; model: string }[]; criteria: Json; judge: Json;
   judgeLabel: string | null; threshold: number | null; release: Json; metadata: Json; tools: Json; catalog: Json; importSource: Json;
+  /**
+   * The envelope's run_id an imported run was imported with (the host's name for it, which
+   * GET /api/evaluation_reports/:run_id reads it back by): ReportImported's host_run_id, or the
+   * run's own id for one imported before tenant keying (its id was the envelope's). Null for a run started here.
+   */
+  hostRunId: string | null;
   total: number; completed: number; passed: number; failed: number; errored: number;
   agentInputTokens: number; agentOutputTokens: number; agentCost: number | null;
   judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
