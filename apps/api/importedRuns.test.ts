@@ -155,6 +155,25 @@ describe("an exported run imported back", () => {
     importedRun = imported.body.data.importReport.runId;
   }, 60_000);
 
+  it("answers the envelope's run_id as the run's hostRunId, by id and in the evaluation's runs; a run started here answers null", async () => {
+    const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
+    const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: engineEvaluation, e: { ...envelope, run_id: "nightly-42" } });
+    const nightly = imported.body.data.importReport.runId;
+    expect(nightly).not.toBe("nightly-42");
+    const byId = async (r: string) => (await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id hostRunId } }`, { r })).body.data.run;
+    expect(await byId(nightly)).toEqual({ id: nightly, hostRunId: "nightly-42" });
+    expect(await byId(importedRun)).toEqual({ id: importedRun, hostRunId: "exported-1" });
+    expect(await byId(engineRun)).toEqual({ id: engineRun, hostRunId: null });
+    const listed = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runs { edges { node { id hostRunId } } } } }`, { id: engineEvaluation });
+    const hostRunIds = new Map(nodes(listed.body.data.evaluation.runs).map((run: any) => [run.id, run.hostRunId]));
+    expect(hostRunIds.get(nightly)).toBe("nightly-42");
+    expect(hostRunIds.get(importedRun)).toBe("exported-1");
+    expect(hostRunIds.get(engineRun)).toBeNull();
+    // The handle a client maps it back with is the one REST reads the run by.
+    const byHandle = await p.get(p.keys.acmeRead, `/api/evaluation_reports/nightly-42`);
+    expect(await byHandle.text()).toBe(await (await p.get(p.keys.acmeRead, reportPath(nightly, ".json"))).text());
+  });
+
   it("serves its document as the original's bytes over REST, GraphQL and the CLI's function, not in jsonb's key order", async () => {
     const original = JSON.stringify(((await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any).report);
     // jsonb sorts keys by length: the criteria (and every result's scores) start with `latency`.

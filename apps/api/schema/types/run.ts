@@ -24,6 +24,14 @@ export class RunNode {
   @Field(() => Boolean)
   external!: boolean;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The envelope's run_id an imported run was imported with (the host's name for the run, which GET /api/evaluation_reports/:run_id reads it back by " +
+      "and its report.json gives back); for a run imported before tenant keying, its id, which was that run_id. Null for runs started here.",
+  })
+  hostRunId!: string | null;
+
   @Field(() => GraphQLJSON, { nullable: true, description: "What was asked (keys, group) and what it resolved to." })
   selection!: unknown;
 
