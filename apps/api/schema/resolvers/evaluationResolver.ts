@@ -338,6 +338,24 @@ export class EvaluationResolver {
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
 
+  @Mutation(() => EvaluationPayload, {
+    description:
+      "Archives (true) or unarchives (false) the evaluation: an archived one leaves `evaluations` unless `archived: true` asks for it. The same value again changes nothing; a new run or an imported report unarchives it.",
+  })
+  async archiveEvaluation(
+    @Arg("evaluationId", () => ID) evaluationId: string,
+    @Arg("archived", () => Boolean) archived: boolean,
+    @Ctx() context: ApiContext,
+  ): Promise<EvaluationPayload> {
+    const options = commandOptions(context);
+    await ownEvaluation(context, evaluationId);
+    const command = { type: "ArchiveEvaluation", evaluation_id: evaluationId, archived };
+    const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
+    // Nothing appended when it already was so: nothing to wait for.
+    await afterWrite(context, handled.position, `evaluation ${evaluationId} ${archived ? "archived" : "unarchived"}`);
+    return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
+  }
+
   @Mutation(() => ScenarioChangesPayload, { description: "Treats the input as the whole suite." })
   async replaceScenarios(
     @Arg("evaluationId", () => ID) evaluationId: string,

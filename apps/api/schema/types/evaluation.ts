@@ -69,6 +69,9 @@ export class EvaluationNode {
   @Field(() => Boolean)
   archived!: boolean;
 
+  @Field(() => String, { nullable: true, description: "When it was archived; null while it is not." })
+  archivedAt!: string | null;
+
   @Field(() => Int)
   scenarioCount!: number;
 
