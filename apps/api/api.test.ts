@@ -133,7 +133,7 @@ describe("a run over GraphQL, followed live", () => {
       run(id: $id) { results(first: 1) { pageInfo { endCursor } } matrix(first: 1) { pageInfo { endCursor } } fixItems(first: 1) { pageInfo { endCursor } } gpt: fixItems(model: "gpt-5-mini", first: 1) { pageInfo { endCursor } } }
       evaluation(id: $e) { runs(first: 1) { pageInfo { endCursor } } scenarios(first: 1) { pageInfo { endCursor } } enabled: scenarios(enabled: true, first: 1) { pageInfo { endCursor } } }
       evaluations(first: 1) { pageInfo { endCursor } }
-      active: evaluations(archived: false, first: 1) { pageInfo { endCursor } }
+      every: evaluations(archived: null, first: 1) { pageInfo { endCursor } }
       catalogs(first: 1) { pageInfo { endCursor } }
     }`, { id: runId, e: evaluationId });
     const refused = [
@@ -145,9 +145,11 @@ describe("a run over GraphQL, followed live", () => {
       [p.keys.acmeRead, `evaluation(id: "${other}") { scenarios(after: $a) { totalCount } }`, mine.evaluation.scenarios.pageInfo.endCursor],
       [p.keys.acmeRead, `evaluation(id: "${evaluationId}") { scenarios(after: $a) { totalCount } }`, mine.evaluation.enabled.pageInfo.endCursor],
       [p.keys.globexWrite, `evaluations(after: $a) { totalCount }`, mine.evaluations.pageInfo.endCursor],
-      // The archived filter is part of the list: a place in every evaluation is none in the archived ones.
+      // The archived filter is part of the list: a place in the index (archived: false, the
+      // default) is none in the archived ones, nor in every evaluation (archived: null).
       [p.keys.acmeRead, `evaluations(after: $a, archived: true) { totalCount }`, mine.evaluations.pageInfo.endCursor],
-      [p.keys.acmeRead, `evaluations(after: $a) { totalCount }`, mine.active.pageInfo.endCursor],
+      [p.keys.acmeRead, `evaluations(after: $a, archived: null) { totalCount }`, mine.evaluations.pageInfo.endCursor],
+      [p.keys.acmeRead, `evaluations(after: $a) { totalCount }`, mine.every.pageInfo.endCursor],
       [p.keys.globexWrite, `catalogs(after: $a) { totalCount }`, mine.catalogs.pageInfo.endCursor],
     ] as const;
     for (const [key, field, cursor] of refused) {

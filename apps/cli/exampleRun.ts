@@ -84,7 +84,7 @@ async function findExampleEvaluations(client: GqlClient): Promise<Set<string>> {
   let after: string | null = null;
   do {
     const { evaluations }: EvaluationPage = await client.request<EvaluationPage>(
-      "query ($after: String) { evaluations(first: 20, after: $after) { edges { node { id name agent archived } } pageInfo { hasNextPage endCursor } } }",
+      "query ($after: String) { evaluations(first: 20, after: $after, archived: null) { edges { node { id name agent archived } } pageInfo { hasNextPage endCursor } } }",
       { after },
     );
     for (const { node } of evaluations.edges) if (node.name === EXAMPLE_SET && node.agent === EXAMPLE_AGENT) found.add(node.id);

@@ -213,7 +213,12 @@ export class EvaluationResolver {
   async evaluations(
     @Arg("first", () => Int, { nullable: true }) first: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,
-    @Arg("archived", () => Boolean, { nullable: true }) archived: boolean | null,
+    @Arg("archived", () => Boolean, {
+      nullable: true,
+      defaultValue: false,
+      description: "false (the default): the index, without archived evaluations (reference-platform §1 #41); true: only the archived ones; null: every one.",
+    })
+    archived: boolean | null,
     @Ctx() context: ApiContext,
   ): Promise<EvaluationConnection> {
     return (await context.deps.readModels.listEvaluations(context.principal.tenant, { first: first ?? undefined, after, archived })) as EvaluationConnection;
