@@ -141,3 +141,22 @@ describe("archiveEvaluation", () => {
     expect(await listed()).toContain(evaluationId);
   });
 });
+
+describe("archiveEvaluation while the read models lag", () => {
+  it("a retry after UNAVAILABLE is not answered from read models still behind the log", async () => {
+    const lagging = await startPlatform({ projectionWaitMs: 300 });
+    try {
+      const made = await lagging.gql(lagging.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "Archivist", name: "Lagging", scenariosText: "Where is my order?", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+      const evaluationId = made.body.data.createEvaluation.evaluationId;
+      await lagging.projector.stop();
+      const first = await lagging.gql(lagging.keys.acmeWrite, ARCHIVE, { e: evaluationId, a: true });
+      expect(first.body.errors?.[0]?.extensions?.code).toBe("UNAVAILABLE");
+      // Recorded the first time: the retry appends nothing, and the read models still say false.
+      const retry = await lagging.gql(lagging.keys.acmeWrite, ARCHIVE, { e: evaluationId, a: true });
+      expect(retry.body.errors?.[0]?.extensions?.code).toBe("UNAVAILABLE");
+      expect(retry.body.data).toBeNull();
+    } finally {
+      await lagging.close();
+    }
+  }, 60_000);
+});

@@ -48,6 +48,18 @@ export async function afterWrite(context: ApiContext, position: LogPosition | nu
   }
 }
 
+/**
+ * afterWrite for a command that may change nothing, whose answer is read from the read models: a
+ * no-op waits for the stream's last event instead. Retried after UNAVAILABLE (the first try was
+ * recorded, the projector behind), it answered success with what the read models still held,
+ * the opposite of what the log says.
+ */
+export async function afterCommand(context: ApiContext, handled: { streamId: string; position: LogPosition | null }, recorded: string): Promise<void> {
+  if (handled.position) return afterWrite(context, handled.position, recorded);
+  const [last] = await context.deps.store.readStream(handled.streamId, { from: "end", direction: "backwards", limit: 1 });
+  await afterWrite(context, last?.position ?? null, recorded);
+}
+
 /** Validates a mutation's input at the edge: the first problem names its field. */
 export function validInput<S extends z.ZodType>(schema: S, input: unknown, prefix: string): z.output<S> {
   const parsed = schema.safeParse(input);

@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { JudgeKind, OnRemoved } from "../types/enums.js";
 import { EvaluationConnection, EvaluationNode, ScenarioConnection, type ScenarioNode } from "../types/evaluation.js";
 import { RunConnection, RunNode } from "../types/run.js";
-import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
+import { afterCommand, afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 import { evaluationFromCatalogSet } from "./catalogSet.js";
 import { givenSource, scenarioRecords } from "./scenarioInputs.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
@@ -356,8 +356,9 @@ export class EvaluationResolver {
     await ownEvaluation(context, evaluationId);
     const command = { type: "ArchiveEvaluation", evaluation_id: evaluationId, archived };
     const handled = await handleCommand(context.deps.store, evaluationAggregate, evaluationStream(evaluationId), command, options);
-    // Nothing appended when it already was so: nothing to wait for.
-    await afterWrite(context, handled.position, `evaluation ${evaluationId} ${archived ? "archived" : "unarchived"}`);
+    // Nothing appended when it already was so: the answer still waits for the read models to
+    // hold what the log does.
+    await afterCommand(context, handled, `evaluation ${evaluationId} ${archived ? "archived" : "unarchived"}`);
     return { evaluationId, evaluation: (await context.deps.readModels.getEvaluation(context.principal.tenant, evaluationId)) as EvaluationNode | null };
   }
 
