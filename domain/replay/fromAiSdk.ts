@@ -21,6 +21,7 @@ import { replayOf, type Conversation, type ConversationOverrides } from "./conve
 import type { Replay } from "./replay.js";
 import { callId, OpenCalls } from "./openCalls.js";
 import { describe, ReplayError } from "./replayError.js";
+import { textOfParts } from "./textParts.js";
 import type { ToolCall } from "./toolCall.js";
 import { toolErrorDetail, toolResultError } from "./toolResultError.js";
 
@@ -61,12 +62,10 @@ function readStep(step: unknown, index: number, conversation: Conversation, open
   const path = `result.steps[${index}]`;
   const content = step !== null && typeof step === "object" ? (step as { content?: unknown }).content : undefined;
   if (!Array.isArray(content)) throw new ReplayError(`${path}.content`, `must be an array of content parts, got ${describe(content)}`);
-  const texts: string[] = [];
   const names: string[] = [];
   for (const [at, part] of (content as unknown[]).entries()) {
     if (!isPlainObject(part)) continue;
-    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
-    else if (part.type === "tool-call") {
+    if (part.type === "tool-call") {
       const call = toolCall(part, `${path}.content[${at}]`);
       conversation.toolCalls.push(call);
       open.add(callId(part.toolCallId), call, index);
@@ -77,7 +76,7 @@ function readStep(step: unknown, index: number, conversation: Conversation, open
     else if (part.type === "tool-error") open.settle(callId(part.toolCallId), toolErrorDetail(part.error));
   }
   // A step that called tools of the host is not a final answer, whether or not the tools answered.
-  conversation.turns.push({ role: "assistant", text: texts.length > 0 ? texts.join("") : null, calls: names });
+  conversation.turns.push({ role: "assistant", text: textOfParts(content), calls: names });
 }
 
 function toolCall(part: Record<string, unknown>, path: string): ToolCall {

@@ -21,6 +21,7 @@ import { callId, OpenCalls } from "./openCalls.js";
 import type { Replay } from "./replay.js";
 import { describe, ReplayError } from "./replayError.js";
 import type { ToolCall } from "./toolCall.js";
+import { textOfParts } from "./textParts.js";
 import { sdkResultError, serverToolResultError } from "./toolOutputError.js";
 import { toolErrorDetail, toolResultError } from "./toolResultError.js";
 
@@ -182,13 +183,7 @@ function contentText(content: unknown, path: string): string | null {
   if (content === undefined || content === null) return null;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new ReplayError(path, `must be a string, an array of parts or null, got ${describe(content)}`);
-  const texts: string[] = [];
-  for (const part of content) {
-    if (!isPlainObject(part)) continue;
-    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
-    else if (part.type === "refusal" && typeof part.refusal === "string") texts.push(part.refusal);
-  }
-  return texts.length > 0 ? texts.join("") : null;
+  return textOfParts(content);
 }
 
 /** OpenAI sends arguments as JSON text: kept as the value it encodes, or as given when it is not JSON. */

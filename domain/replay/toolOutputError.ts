@@ -1,6 +1,7 @@
 // The failure a tool result reports, as the message formats write results beside the plain
 // content toolResultError reads: the AI SDK's typed outputs and Anthropic's server tool results.
 import { isPlainObject } from "../support/blank.js";
+import { textOfParts } from "./textParts.js";
 import { toolErrorDetail, toolResultError } from "./toolResultError.js";
 
 /**
@@ -22,7 +23,7 @@ export function sdkResultError(part: Record<string, unknown>): string | null {
     case "json":
       return toolResultError(output.value);
     case "content":
-      return toolResultError(textParts(output.value));
+      return toolResultError(Array.isArray(output.value) ? textOfParts(output.value) : null);
     default:
       return null;
   }
@@ -32,10 +33,4 @@ export function sdkResultError(part: Record<string, unknown>): string | null {
 export function serverToolResultError(part: Record<string, unknown>): string | null {
   const content = part.content;
   return isPlainObject(content) && typeof content.type === "string" && content.type.endsWith("_error") ? toolErrorDetail(content) : null;
-}
-
-function textParts(value: unknown): string | null {
-  if (!Array.isArray(value)) return null;
-  const texts = value.filter((part) => isPlainObject(part) && part.type === "text" && typeof part.text === "string").map((part) => (part as { text: string }).text);
-  return texts.length > 0 ? texts.join("") : null;
 }
