@@ -5,7 +5,7 @@
 import { Scenario } from "../domain/scenarios/scenario.js";
 import { ModelSpec } from "../domain/models/index.js";
 
-export const MODEL_LABELS = ["gpt-5-mini", "claude-sonnet-5", "ollama/qwen3:8b", "gpt-5", "openrouter/meta-llama/llama-3.3-70b"];
+const MODEL_LABELS = ["gpt-5-mini", "claude-sonnet-5", "ollama/qwen3:8b", "gpt-5", "openrouter/meta-llama/llama-3.3-70b"];
 
 export const CRITERIA = [
   { key: "response_present", type: "response_present" },
@@ -14,7 +14,7 @@ export const CRITERIA = [
   { key: "token_budget", type: "token_budget", config: { output_tokens: 800 } },
 ];
 
-export interface ReplayRecord {
+interface ReplayRecord {
   answer: string | null;
   tool_calls: { name: string; arguments?: Record<string, unknown>; error?: string | boolean; detail?: string }[];
   duration_ms: number;

@@ -21,7 +21,7 @@ export const EXAMPLE_SET = "support/support/smoke";
 const EXAMPLE_AGENT = "SupportAgent";
 export const EXAMPLE_MODELS = ["gpt-5-mini", "claude-sonnet-4-5", "ollama/qwen3:8b"];
 
-export const PROGRESS_SUBSCRIPTION = "subscription { runProgress(runId: $runId) { completed total passed failed errored status latestResult { scenarioKey modelLabel status fault } } }";
+const PROGRESS_SUBSCRIPTION = "subscription { runProgress(runId: $runId) { completed total passed failed errored status latestResult { scenarioKey modelLabel status fault } } }";
 
 interface Progress {
   completed: number;

@@ -39,7 +39,7 @@ export interface WorkerConfig {
   pg: PgSettings;
 }
 
-export const DEFAULT_WORKER_NICE = 10;
+const DEFAULT_WORKER_NICE = 10;
 
 export class WorkerConfigError extends Error {
   readonly code = "validation";

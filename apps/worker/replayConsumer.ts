@@ -59,7 +59,7 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
  * job each. The embedded platform takes more (startWorker's jobsPerReplaySlot,
  * EMBEDDED_JOBS_PER_REPLAY_SLOT).
  */
-export const JOBS_PER_REPLAY_SLOT = 8;
+const JOBS_PER_REPLAY_SLOT = 8;
 
 export function consumeReplayJobs(bus: JobBus, deps: ReplayHandlerDeps & { maxAttempts?: number }, concurrency: number, names: JobNames = jobNames(), jobsPerSlot = JOBS_PER_REPLAY_SLOT): Promise<JobConsumer> {
   if (!Number.isInteger(jobsPerSlot) || jobsPerSlot < 1) throw new Error(`jobsPerReplaySlot must be a whole number >= 1 (got ${jobsPerSlot})`);

@@ -19,7 +19,7 @@ import {
 type ExchangesInput = Parameters<typeof judgeUsageFromExchanges>[0];
 
 /** What the judge's recorded exchanges used (their usage fields may be null where unknown). */
-export function exchangesUsage(exchanges: readonly EventData<"ResultScored">["judge_exchanges"][number][]) {
+function exchangesUsage(exchanges: readonly EventData<"ResultScored">["judge_exchanges"][number][]) {
   return judgeUsageFromExchanges(exchanges as unknown as ExchangesInput);
 }
 

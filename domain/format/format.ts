@@ -3,11 +3,11 @@
 // 0..1 and USD; only their display is decided here.
 import { toInteger, usableNumber, whole } from "./numbers.js";
 
-/** What a missing figure reads as. */
+/** What a missing figure reads as. @public */
 export const EMPTY = "—";
-/** Shown once per surface where a `~` (estimated) figure is visible. */
+/** Shown once per surface where a `~` (estimated) figure is visible. @public */
 export const LEGEND = "~ estimated from tokens × model rates";
-/** Rate sources that guess a model's price from its name rather than a catalog entry. */
+/** Rate sources that guess a model's price from its name rather than a catalog entry. @public */
 export const FALLBACK_RATE_SOURCES: readonly string[] = ["pattern", "default"];
 
 /** 0.875 -> `88%`; `—` for a missing or non-numeric value. */
@@ -22,7 +22,7 @@ export function score(value: unknown): string {
   return percent(value);
 }
 
-/** 0.7 -> `pass ≥ 70%`. */
+/** 0.7 -> `pass ≥ 70%`. @public */
 export function threshold(value: unknown): string {
   return `pass ≥ ${percent(value)}`;
 }
@@ -32,7 +32,7 @@ export interface PassesOptions {
   markdown?: boolean;
 }
 
-/** 14 of 16 -> `14/16 · 88%` (Markdown `14/16 (88%)`); `—` when nothing was scored. */
+/** 14 of 16 -> `14/16 · 88%` (Markdown `14/16 (88%)`); `—` when nothing was scored. @public */
 export function passes(passed: unknown, total: unknown, { markdown = false }: PassesOptions = {}): string {
   const count = toInteger(total);
   if (count <= 0) return EMPTY;
@@ -46,7 +46,7 @@ export interface MoneyOptions {
   estimated?: boolean;
 }
 
-/** 0.0243 -> `$0.0243`, 0.000697 -> `$0.000697`, 0 -> `$0.00`, estimated `~$0.0243`; `—` when missing. */
+/** 0.0243 -> `$0.0243`, 0.000697 -> `$0.000697`, 0 -> `$0.00`, estimated `~$0.0243`; `—` when missing. @public */
 export function money(value: unknown, { estimated = false }: MoneyOptions = {}): string {
   const amount = usableNumber(value);
   if (amount === null) return EMPTY;
@@ -54,7 +54,7 @@ export function money(value: unknown, { estimated = false }: MoneyOptions = {}):
   return `${estimated ? "~" : ""}$${(amount === 0 ? 0 : amount).toFixed(digits)}`;
 }
 
-/** A $ per million tokens rate, at least two decimals, no trailing noise: 5 -> `$5.00/M`, 0.075 -> `$0.075/M`. */
+/** A $ per million tokens rate, at least two decimals, no trailing noise: 5 -> `$5.00/M`, 0.075 -> `$0.075/M`. @public */
 export function perMillion(rate: unknown): string {
   const value = usableNumber(rate) ?? 0;
   // A run holds a handful of rates, each printed in thousands of tooltips: written once each.
@@ -88,6 +88,8 @@ export interface CostTitleInput {
  * The tooltip of an estimated figure, showing the working:
  * `estimated: 2,328 in × $5.00/M + 423 out × $30.00/M · catalog rate`, plus ` (fallback rate)` for a
  * rate guessed from the model's name. Without a usable input and output rate it names the method only.
+ *
+ * @public
  */
 export function costTitle({ input_tokens, output_tokens, inputTokens, outputTokens, rate }: CostTitleInput = {}): string {
   if (!rate || usableNumber(rate.input) === null || usableNumber(rate.output) === null) {
@@ -100,7 +102,7 @@ export function costTitle({ input_tokens, output_tokens, inputTokens, outputToke
   return FALLBACK_RATE_SOURCES.includes(source) ? `${title} (fallback rate)` : title;
 }
 
-/** 2328 -> `2,328`. */
+/** 2328 -> `2,328`. @public */
 export function delimited(count: unknown): string {
   const value = toInteger(count);
   const text = String(value);

@@ -5,7 +5,7 @@ import { isBlank, truncate } from "../support/index.js";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-export interface SuggestedTool {
+interface SuggestedTool {
   name: string;
   description: string;
 }

@@ -27,7 +27,7 @@ export interface ScenarioLike {
   expectedTools?: readonly string[];
 }
 
-export interface ToolCallLike {
+interface ToolCallLike {
   name: string;
   arguments?: unknown;
   error?: unknown;

@@ -60,7 +60,7 @@ export function replayOf(conversation: Conversation, overrides: ConversationOver
  * message (a run that failed after the prompt was saved), or at a tool call or its result (a
  * tool awaiting approval, a step limit reached).
  */
-export function conversationEnd(turns: readonly Turn[]): { answer: string | null; error: string | null } {
+function conversationEnd(turns: readonly Turn[]): { answer: string | null; error: string | null } {
   const last = turns.at(-1);
   if (last === undefined) return { answer: null, error: "The conversation has no messages" };
   if (last.role === "user") return { answer: null, error: "The conversation ended on a user message without a reply" };

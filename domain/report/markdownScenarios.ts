@@ -22,7 +22,7 @@ const ESTIMATED = { estimated: true } as const;
 const REPORTED = { estimated: false } as const;
 
 /** Ruby `truncate` on code points, touching at most the first 2n units of a long text. */
-export function clip(text: string, limit: number): string {
+function clip(text: string, limit: number): string {
   if (text.length <= limit) return text;
   // Walk code points (a surrogate pair is one character) only as far as the limit needs.
   const keep = Math.max(0, limit - 3);

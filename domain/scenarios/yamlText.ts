@@ -187,7 +187,7 @@ function tooDeep(doc: Document): number | null {
 }
 
 /** An alias that would make a value contain itself: where it is and the rule it breaks. */
-export interface RecursiveAlias {
+interface RecursiveAlias {
   /** Offset of the alias in the text (a LineCounter turns it into a line). */
   offset: number;
   rule: string;
@@ -199,7 +199,7 @@ export interface RecursiveAlias {
  * names the last anchor before it, so an anchor that is not one of its ancestors is complete
  * and cannot reach back to it. One walk, no recursion.
  */
-export function recursiveAlias(doc: Document): RecursiveAlias | null {
+function recursiveAlias(doc: Document): RecursiveAlias | null {
   const anchors = new Map<string, unknown>();
   const open = new Set<unknown>();
   const stack: { node: unknown; leave?: boolean }[] = [{ node: doc.contents }];

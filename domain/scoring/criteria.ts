@@ -17,7 +17,7 @@ export interface Criterion {
 }
 
 /** What a compiled criterion reads: the answer (present), its lower-case form, the replay. */
-export type CriterionRule = (answer: string, lower: string, replay: Replay, judged: number | null) => number | null;
+type CriterionRule = (answer: string, lower: string, replay: Replay, judged: number | null) => number | null;
 
 export interface CompiledCriterion {
   readonly key: string;

@@ -18,7 +18,7 @@ export class EventStoreInputError extends Error {
 
 /** The domain's event limit (MAX_EVENT_BYTES says why 8 MB), enforced by every adapter. */
 export const MAX_PAYLOAD_BYTES = MAX_EVENT_BYTES;
-export const MAX_STREAM_ID_LENGTH = 200;
+const MAX_STREAM_ID_LENGTH = 200;
 const STREAM_ID = /^[A-Za-z0-9_.-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EVENT_TYPE = /^[A-Za-z][A-Za-z0-9_.-]*$/;

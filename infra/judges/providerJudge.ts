@@ -27,7 +27,7 @@ export interface ProviderJudgeOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 120_000;
+const DEFAULT_PROVIDER_TIMEOUT_MS = 120_000;
 /** The longest model id recorded with a call's usage (a provider's echo is not a model name). */
 const MODEL_ID_LIMIT = 200;
 

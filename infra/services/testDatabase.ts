@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 /** Admin connection used to create and drop per-test databases (trust auth on the local cluster). */
-export const defaultAdminUrl = "postgres://postgres@127.0.0.1:5432/postgres";
+const defaultAdminUrl = "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface TestDatabase {
   /** Connection URL of the new, empty database. */

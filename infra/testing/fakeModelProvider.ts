@@ -21,7 +21,7 @@ export interface ProviderRequest {
 }
 
 /** Tool calls to answer with on the chat API (`finish_reason: "tool_calls"`): each a tool's name and its arguments. */
-export interface ToolCallsAnswer {
+interface ToolCallsAnswer {
   toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>;
 }
 

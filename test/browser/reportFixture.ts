@@ -6,7 +6,7 @@
 import { Judge, ModelSpec, Report, Runner, ScenarioParser } from "@verdict/domain";
 import { fakeResult, model } from "../../domain/report/testing.js";
 
-export const SUITE = [
+const SUITE = [
   "# Orders",
   "Where is my order 4821? | tools: lookup_order",
   "A customer asks for a refund on order 1042. They paid by card. | tools: lookup_order, refund_order",

@@ -10,7 +10,7 @@ import { WrongExpectedVersionError } from "../../domain/ports/eventStore.js";
 import { abortLoad } from "../../infra/abort/abortLoad.testing.js";
 
 /** Settings a case asks of its store; every factory hands them to its adapter's options. */
-export interface ContractTuning {
+interface ContractTuning {
   /** The byte budget of a page of the log (PageBudget in infra/eventstore/page.ts). */
   maxPageBytes?: number;
   /** The subscription's polling fallback. */
@@ -23,7 +23,7 @@ export interface EventStoreContractOptions {
   skip?: Partial<Record<ContractCase, string>>;
 }
 
-export type ContractCase = keyof typeof cases;
+type ContractCase = keyof typeof cases;
 
 interface Context {
   store: EventStore;
@@ -44,7 +44,7 @@ export function events(count: number, type = "ThingHappened"): EventToAppend[] {
   return Array.from({ length: count }, (_, n) => event(type, { n }));
 }
 
-export function comparePositions(a: LogPosition, b: LogPosition): number {
+function comparePositions(a: LogPosition, b: LogPosition): number {
   if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
   return a.prepare === b.prepare ? 0 : a.prepare < b.prepare ? -1 : 1;
 }

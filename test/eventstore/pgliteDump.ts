@@ -4,7 +4,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { cachedPgliteDump, eventStoreMigrations, migratePglite } from "@verdict/infra";
 
-export function migratedPgliteDump(): Promise<Blob> {
+function migratedPgliteDump(): Promise<Blob> {
   return cachedPgliteDump(`eventstore\n${eventStoreMigrations().map((m) => m.sql).join("\n")}`, async (db) => void (await migratePglite(db)));
 }
 

@@ -1,3 +1,3 @@
 // Dispatcher checkpoints: the port, memory and PostgreSQL implementations.
 export { MemoryCheckpointStore, type Checkpoint, type CheckpointStore } from "./checkpointStore.js";
-export { PostgresCheckpointStore, type PostgresCheckpointStoreOptions } from "./postgresCheckpointStore.js";
+export { PostgresCheckpointStore } from "./postgresCheckpointStore.js";

@@ -16,7 +16,7 @@ import type { DomainEvent, EventInput } from "../../events/registry.js";
 import { CreateEvaluation } from "./evaluationCommands.js";
 
 /** How old a reservation without its evaluation must be before another evaluation may take the name. */
-export const STALE_AFTER_MS = 5 * 60_000;
+const STALE_AFTER_MS = 5 * 60_000;
 
 export const ReserveEvaluationName = CreateEvaluation.pick({ evaluation_id: true, tenant: true, agent: true, name: true }).extend({
   type: z.literal("ReserveEvaluationName"),

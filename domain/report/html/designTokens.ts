@@ -4,7 +4,7 @@
 const FONT_TEXT = '"Inter Variable", Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif';
 const FONT_MONO = '"JetBrains Mono", "SF Mono", "Fira Code", Menlo, Consolas, "Courier New", monospace';
 
-export const LIGHT: ReadonlyArray<readonly [string, string]> = [
+const LIGHT: ReadonlyArray<readonly [string, string]> = [
   ["--color-accent", "#FA343B"],
   ["--color-accent-hover", "#E02D33"],
   ["--color-accent-b", "#FA343B29"],
@@ -62,7 +62,7 @@ export const LIGHT: ReadonlyArray<readonly [string, string]> = [
   ["--font-mono", FONT_MONO],
 ];
 
-export const DARK: ReadonlyArray<readonly [string, string]> = [
+const DARK: ReadonlyArray<readonly [string, string]> = [
   ["--color-accent-ui-tint", "rgba(239, 68, 68, 0.15)"],
   ["--color-background", "#0f0f0f"],
   ["--color-background-page", "#0f0f0f"],

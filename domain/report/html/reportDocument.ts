@@ -2,7 +2,7 @@
 // guide's snake_case keys. Everything a result or a model carries is optional except what a
 // row cannot be drawn without, because a report imported from elsewhere may omit nils.
 
-export type ResultStatus = "passed" | "failed" | "errored";
+type ResultStatus = "passed" | "failed" | "errored";
 
 export interface ToolCallDoc {
   name: string;
@@ -24,7 +24,7 @@ export interface JudgeUsageDoc {
   run?: { calls?: number | null; cost?: number | null; by_kind?: Record<string, number> } | null;
 }
 
-export interface ExpectDoc {
+interface ExpectDoc {
   tools?: string[] | null;
   contains?: string[] | null;
   not_contains?: string[] | null;
@@ -81,20 +81,20 @@ export interface ModelSummaryDoc {
   faults?: Record<string, number>;
 }
 
-export interface VerdictDoc {
+interface VerdictDoc {
   winner?: string | null;
   rationale?: string | null;
   judge?: string | null;
   [key: string]: unknown;
 }
 
-export interface ComparisonModelDoc {
+interface ComparisonModelDoc {
   scenarios: number;
   pass_rate: number | null;
   interval: [number, number] | null;
 }
 
-export interface ComparisonPairDoc {
+interface ComparisonPairDoc {
   models: [string, string];
   scenarios: number;
   difference: number | null;
@@ -111,7 +111,7 @@ export interface ComparisonDoc {
   confidence?: number;
 }
 
-export interface ToolServerDoc {
+interface ToolServerDoc {
   key: string;
   name: string;
   status: string;
@@ -132,7 +132,7 @@ export interface FixItemDoc {
   action?: { label: string; hint?: string | null; path?: string | null } | null;
 }
 
-export interface ReleaseDoc {
+interface ReleaseDoc {
   digest?: string | null;
   revision?: string | null;
   label?: string | null;

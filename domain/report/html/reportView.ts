@@ -127,7 +127,7 @@ function resultEstimated(result: ResultDoc): boolean {
 }
 
 /** The tooltip of an estimated result cost: the working, when the rate was recorded (guide "Costs"). */
-export function costTitleAttr(result: ResultDoc): string {
+function costTitleAttr(result: ResultDoc): string {
   if (!resultEstimated(result)) return "";
   const rate = result.metadata?.cost_rate;
   const title = Format.costTitle({

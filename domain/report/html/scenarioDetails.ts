@@ -11,7 +11,7 @@ import { type ReportView, type ScenarioView } from "./reportView.js";
 import { callFailed, FAILED_MARK_HTML, STATUS_MARKS } from "./scenarioMatrix.js";
 import { characterLength, isBlank } from "../../support/index.js";
 
-export const ANSWER_LIMIT = 3000;
+const ANSWER_LIMIT = 3000;
 // Every <pre> opens with a newline: the parser drops the first one, so text that starts with
 // its own line break keeps it.
 const ERROR_LIMIT = 500;

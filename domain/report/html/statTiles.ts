@@ -13,7 +13,7 @@ function tile(label: string, value: string, sub: string, tone = ""): string {
 }
 
 /** success at 100%, warning from 70%, else error. */
-export function tone(ratio: number | null): string {
+function tone(ratio: number | null): string {
   if (ratio == null) return "";
   return ratio >= 1 ? "success" : ratio >= 0.7 ? "warning" : "error";
 }

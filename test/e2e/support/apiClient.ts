@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 
-export interface GqlAnswer<T> {
+interface GqlAnswer<T> {
   status: number;
   data?: T;
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
