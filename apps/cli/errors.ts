@@ -1,11 +1,12 @@
 // Exit codes of the `verdict` command and the error that carries one. A usage or input error
 // (bad flag, unreadable file, invalid YAML) is 2; a run that failed or missed its gate is 1; an
 // input at odds with what is stored (a run_id imported before with another report, read models
-// of another event log) is 3; a database that cannot be used (unreachable, login refused) is 4,
-// so a script can tell "try again later" from "the agent failed".
+// of another event log) is 3; a database or API that cannot be used (unreachable, login refused,
+// an API that does not answer, or not in GraphQL) is 4, so a script can tell "try again later"
+// from "the agent failed"; an API that refuses VERDICT_API_KEY (unknown, revoked, read-only) is 5.
 import { ReadModelsOfAnotherLogError } from "@verdict/projector";
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3, unavailable: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3, unavailable: 4, keyRefused: 5 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class CliError extends Error {

@@ -1,16 +1,27 @@
-// A small GraphQL client for the CLI's own API: queries and mutations over fetch, subscriptions
-// over graphql-ws, both with the API key in the Authorization header / connection params.
+// A small GraphQL client for the CLI: queries and mutations over fetch, subscriptions over
+// graphql-ws, both with the API key in the Authorization header / connection params. A request
+// that cannot reach the API (refused, DNS, reset, past `timeoutMs`) or is answered other than
+// in GraphQL's JSON (an HTML page at a wrong URL, a proxy's error) is an error naming the URL,
+// never a fetch or JSON.parse stack trace, and never the key.
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 
-class GraphQLRequestError extends Error {
+/** The API answered with GraphQL errors: the first one's message, `extensions.code` and `field`. */
+export class GraphQLRequestError extends Error {
   constructor(
     message: string,
     readonly code: string | null,
+    readonly field: string | null = null,
   ) {
     super(message);
   }
 }
+
+/** The API could not be asked: nothing listens, the host is unknown, or it did not answer in time. */
+export class ApiUnreachableError extends Error {}
+
+/** Something answered at the URL, but not as a GraphQL API does. */
+export class NotGraphQLError extends Error {}
 
 export interface GqlClient {
   request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
@@ -19,18 +30,69 @@ export interface GqlClient {
   close(): Promise<void>;
 }
 
-export function gqlClient(urls: { url: string; graphqlUrl: string; wsUrl: string }, apiKey: string): GqlClient {
+interface ApiUrls {
+  url: string;
+  graphqlUrl: string;
+  wsUrl: string;
+}
+
+interface GraphQLBody {
+  data?: unknown;
+  errors?: Array<{ message?: unknown; extensions?: { code?: unknown; field?: unknown } }>;
+}
+
+/** Why fetch failed, in a word where it has one (ECONNREFUSED, ENOTFOUND). */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  return String(cause?.code ?? cause?.message ?? (error as Error).message);
+}
+
+async function post(urls: ApiUrls, init: RequestInit, timeoutMs: number | undefined): Promise<{ res: Response; text: string }> {
+  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await fetch(urls.graphqlUrl, { ...init, signal });
+    return { res, text: await res.text() };
+  } catch (error) {
+    const name = (error as { name?: unknown }).name;
+    if (name === "TimeoutError") throw new ApiUnreachableError(`the API at ${urls.url} did not answer within ${(timeoutMs ?? 0) / 1000} s`);
+    if (error instanceof TypeError && error.message === "fetch failed") throw new ApiUnreachableError(`the API at ${urls.url} cannot be reached (${causeOf(error)})`);
+    // The connection closed before the whole answer came.
+    if (error instanceof TypeError && error.message === "terminated") throw new ApiUnreachableError(`the API at ${urls.url} broke off its answer (${causeOf(error)})`);
+    throw error;
+  }
+}
+
+/** The answer as GraphQL's JSON, or NotGraphQLError saying what came back instead. */
+function graphQLBody(urls: ApiUrls, res: Response, text: string): GraphQLBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (typeof body === "object" && body !== null && ("data" in body || "errors" in body)) return body as GraphQLBody;
+  const type = res.headers.get("content-type")?.split(";")[0] || "no content-type";
+  const location = res.headers.get("location");
+  if (res.status >= 300 && res.status < 400 && location) {
+    throw new NotGraphQLError(`${urls.graphqlUrl} answered HTTP ${res.status}, a redirect to ${location}, which is not followed (the key would go with it): give the URL it names`);
+  }
+  throw new NotGraphQLError(`${urls.graphqlUrl} answered HTTP ${res.status} (${type}), not a GraphQL answer: is the URL the Verdict API's base URL (e.g. http://host:4000)?`);
+}
+
+export function gqlClient(urls: ApiUrls, apiKey: string, options: { timeoutMs?: number } = {}): GqlClient {
   const authorization = `Bearer ${apiKey}`;
   let ws: Client | null = null;
   return {
     async request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      const res = await fetch(urls.graphqlUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await res.json()) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }> };
-      if (body.errors?.length) throw new GraphQLRequestError(body.errors[0].message, body.errors[0].extensions?.code ?? null);
+      // A redirect is not followed: the API does not redirect, and the key is not sent on to another address.
+      const init: RequestInit = { method: "POST", redirect: "manual", headers: { "content-type": "application/json", authorization }, body: JSON.stringify({ query, variables }) };
+      const { res, text } = await post(urls, init, options.timeoutMs);
+      const body = graphQLBody(urls, res, text);
+      const first = body.errors?.[0];
+      if (first) {
+        const { code, field } = first.extensions ?? {};
+        throw new GraphQLRequestError(String(first.message), typeof code === "string" ? code : null, typeof field === "string" ? field : null);
+      }
       return body.data as T;
     },
     subscribe<T>(query: string, variables: Record<string, unknown>, onNext: (data: T) => void): Promise<void> {

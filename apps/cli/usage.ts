@@ -31,12 +31,15 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       Writes a catalog's canonical YAML to FILE (or stdout).`,
   "evals report": `  evals report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       The same as report (the guide's name for it).`,
-  "evals import": `  evals import FILE --evaluation ID [--tenant T] [--run-id ID]
+  "evals import": `  evals import FILE --evaluation ID [--tenant T | --url URL] [--run-id ID]
       Imports a saved report envelope (a run's report.json) as a completed run of the
       evaluation and prints the run's id. The same run_id with the same report again writes
       nothing (exit 0); with a different report it is a conflict (exit 3). A bare report (what
       \`verdict run\` writes as JSON) is imported with --run-id ID: your name for that run
-      (e.g. the CI build), its run_id.`,
+      (e.g. the CI build), its run_id. --url sends it to another install's API instead (its
+      base URL, e.g. http://host:4000) with the write key in VERDICT_API_KEY, whose tenant the
+      run is (no --tenant then); a key refused there is exit 5, an API that cannot be reached
+      or does not answer in VERDICT_API_TIMEOUT is exit 4.`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
   "keys list": `  keys list [--tenant T]
@@ -56,9 +59,11 @@ const ENVIRONMENT = `Environment
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)
   VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
-  VERDICT_TENANT        tenant of report / catalogs / evals (default demo)`;
+  VERDICT_TENANT        tenant of report / catalogs / evals (default demo; not with evals import --url)
+  VERDICT_API_KEY       API key evals import --url sends (a write key of that install)
+  VERDICT_API_TIMEOUT   seconds evals import --url waits for the API's answer (default 60)`;
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored, 4 a database that cannot be used.";
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
 
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 

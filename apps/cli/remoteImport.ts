@@ -1,0 +1,62 @@
+// `verdict evals import --url URL`: the envelope sent to another install's API through its
+// importReport mutation (the code a local import runs, there), with VERDICT_API_KEY. The answer
+// becomes the exit code a local import gives: VALIDATION or NOT_FOUND 2 and CONFLICT 3 (each
+// with its field, for the caller to name the flag or file), a refused key 5 (401 or 403), an API
+// that cannot be used 4 (unreachable, timed out, UNAVAILABLE, or not answering in GraphQL).
+import { CliError, EXIT, type ExitCode } from "./errors.js";
+import { ApiUnreachableError, gqlClient, GraphQLRequestError, NotGraphQLError } from "./gqlClient.js";
+import type { RemoteTarget } from "./remoteTarget.js";
+
+const IMPORT_REPORT = `mutation ($evaluationId: ID!, $envelope: JSON!) {
+  importReport(evaluationId: $evaluationId, envelope: $envelope) { runId hostRunId evaluationId number duplicate }
+}`;
+
+export interface RemoteImported {
+  runId: string;
+  hostRunId: string;
+  evaluationId: string;
+  number: number;
+  duplicate: boolean;
+}
+
+const EXIT_OF_API_CODE: Record<string, ExitCode> = {
+  VALIDATION: EXIT.usage, NOT_FOUND: EXIT.usage, PAYLOAD_TOO_LARGE: EXIT.usage, CONFLICT: EXIT.conflict,
+  UNAUTHENTICATED: EXIT.keyRefused, FORBIDDEN: EXIT.keyRefused, UNAVAILABLE: EXIT.unavailable,
+};
+
+/** What the API refused of the input, as a local import refuses it: its exit code and field. */
+class RemoteRefusal extends CliError {
+  constructor(
+    message: string,
+    exitCode: ExitCode,
+    readonly field: string | null,
+  ) {
+    super(message, exitCode);
+  }
+}
+
+/** The error the CLI reports for a failed request; no message holds the key. */
+function reported(error: unknown, target: RemoteTarget): Error {
+  const redact = (text: string) => text.replaceAll(target.apiKey, "<VERDICT_API_KEY>");
+  if (error instanceof ApiUnreachableError || error instanceof NotGraphQLError) return new CliError(redact(error.message), EXIT.unavailable);
+  if (!(error instanceof GraphQLRequestError)) return new Error(redact(error instanceof Error ? error.message : String(error)));
+  const code = EXIT_OF_API_CODE[error.code ?? ""] ?? EXIT.failed;
+  const message = redact(error.message);
+  if (code === EXIT.keyRefused) return new CliError(`the API at ${target.url} refused VERDICT_API_KEY: ${message}`, code);
+  if (code === EXIT.unavailable) return new CliError(`the API at ${target.url} cannot be used now: ${message}`, code);
+  if (code === EXIT.failed) return new Error(`the API at ${target.url} answered ${error.code ?? "an error"}: ${message}`);
+  return new RemoteRefusal(message, code, error.field);
+}
+
+export async function importRemotely(target: RemoteTarget, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
+  const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs });
+  try {
+    const data = await client.request<{ importReport?: RemoteImported } | null>(IMPORT_REPORT, { evaluationId, envelope });
+    if (!data?.importReport) throw new NotGraphQLError(`the API at ${target.url} answered without importReport's result: is the URL the Verdict API's?`);
+    return data.importReport;
+  } catch (error) {
+    throw reported(error, target);
+  } finally {
+    await client.close();
+  }
+}
