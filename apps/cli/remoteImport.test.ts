@@ -121,7 +121,7 @@ describe("verdict evals import --url", () => {
         [[saved, "--evaluation", evaluationId, "--url", server.url.replace("//", "//me:s3cret@")], "vk_key", {}, "verdict evals import: --url must not hold a user name or password"],
         [[saved, "--evaluation", evaluationId, "--url", "ftp://127.0.0.1/"], "vk_key", {}, "verdict evals import: --url must be an http:// or https:// URL"],
         [[saved, "--evaluation", evaluationId, "--url", `${server.url}/?key=1`], "vk_key", {}, "verdict evals import: --url must be the API's base URL, without a query"],
-        [at(), "vk_key", { VERDICT_API_TIMEOUT: "soon" }, 'verdict evals import: VERDICT_API_TIMEOUT must be a number of seconds above 0 and at most 86400, e.g. 60 (got "soon")'],
+        [at(), "vk_key", { VERDICT_API_TIMEOUT_MS: "soon" }, 'verdict evals import: VERDICT_API_TIMEOUT_MS must be a whole number of milliseconds above 0 and at most 86400000, e.g. 60000 (got "soon")'],
         [[badVersion, "--evaluation", evaluationId, "--url", server.url], "vk_key", {}, `${badVersion}: envelope.version: must be 1`],
       ];
       for (const [argv, key, extra, message] of cases) {
@@ -136,7 +136,7 @@ describe("verdict evals import --url", () => {
     }
   });
 
-  it("names the URL of an API that cannot be used (exit 4): nothing listening, an HTML page, no answer in VERDICT_API_TIMEOUT, a redirect, an answer broken off", async () => {
+  it("names the URL of an API that cannot be used (exit 4): nothing listening, an HTML page, no answer in VERDICT_API_TIMEOUT_MS, a redirect, an answer broken off", async () => {
     const saved = await file("ci-10.json", { ...envelope(0.7), run_id: "ci-10" });
     const key = p.keys.acmeWrite;
     const closed = await fakeServer(() => undefined);
@@ -156,7 +156,7 @@ describe("verdict evals import --url", () => {
         code: 4, stdout: "", stderr: `${html.url}/app/graphql answered HTTP 200 (text/html), not a GraphQL answer: is the URL the Verdict API's base URL (e.g. http://host:4000)?`,
       });
       expect(html.requests()).toBe(1);
-      expect(await imports([saved, "--evaluation", evaluationId, "--url", hung.url], key, { VERDICT_API_TIMEOUT: "0.5" })).toEqual({
+      expect(await imports([saved, "--evaluation", evaluationId, "--url", hung.url], key, { VERDICT_API_TIMEOUT_MS: "500" })).toEqual({
         code: 4, stdout: "", stderr: `the API at ${hung.url} did not answer within 0.5 s`,
       });
       // A redirect is not followed, so the key goes nowhere else.

@@ -1,7 +1,8 @@
 // Where `verdict evals import --url URL` sends its envelope, checked before the file is read (a
 // usage error makes no request): the API's URLs from its base URL, the key from VERDICT_API_KEY
 // (never a flag: flags land in shell history and process lists), and how long the request may
-// take (VERDICT_API_TIMEOUT, in seconds). No message here shows the key or a password in the URL.
+// take (VERDICT_API_TIMEOUT_MS, in milliseconds as every other timeout). No message here shows
+// the key or a password in the URL.
 import { CliError } from "./errors.js";
 
 export interface RemoteTarget {
@@ -14,8 +15,8 @@ export interface RemoteTarget {
 }
 
 const COMMAND = "verdict evals import";
-const DEFAULT_API_TIMEOUT_SECONDS = 60;
-const MAX_API_TIMEOUT_SECONDS = 86_400;
+const DEFAULT_API_TIMEOUT_MS = 60_000;
+const MAX_API_TIMEOUT_MS = 86_400_000;
 
 /** The base URL's GraphQL and WebSocket URLs; `/graphql` itself (as `start` prints it) is taken as its base. */
 function apiUrls(flag: string): Pick<RemoteTarget, "url" | "graphqlUrl" | "wsUrl"> {
@@ -42,13 +43,13 @@ function apiKeyOf(env: NodeJS.ProcessEnv): string {
 }
 
 function timeoutOf(env: NodeJS.ProcessEnv): number {
-  const value = env.VERDICT_API_TIMEOUT?.trim();
-  if (!value) return DEFAULT_API_TIMEOUT_SECONDS * 1000;
-  const seconds = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
-  if (!(seconds > 0 && seconds <= MAX_API_TIMEOUT_SECONDS)) {
-    throw new CliError(`${COMMAND}: VERDICT_API_TIMEOUT must be a number of seconds above 0 and at most ${MAX_API_TIMEOUT_SECONDS}, e.g. ${DEFAULT_API_TIMEOUT_SECONDS} (got ${JSON.stringify(value.slice(0, 40))})`);
+  const value = env.VERDICT_API_TIMEOUT_MS?.trim();
+  if (!value) return DEFAULT_API_TIMEOUT_MS;
+  const ms = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(ms > 0 && ms <= MAX_API_TIMEOUT_MS)) {
+    throw new CliError(`${COMMAND}: VERDICT_API_TIMEOUT_MS must be a whole number of milliseconds above 0 and at most ${MAX_API_TIMEOUT_MS}, e.g. ${DEFAULT_API_TIMEOUT_MS} (got ${JSON.stringify(value.slice(0, 40))})`);
   }
-  return Math.ceil(seconds * 1000);
+  return ms;
 }
 
 /** --url's target; the key decides the tenant there, so --tenant beside it is refused. */

@@ -39,7 +39,7 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       (e.g. the CI build), its run_id. --url sends it to another install's API instead (its
       base URL, e.g. http://host:4000) with the write key in VERDICT_API_KEY, whose tenant the
       run is (no --tenant then); a key refused there is exit 5, an API that cannot be reached
-      or does not answer in VERDICT_API_TIMEOUT is exit 4.`,
+      or does not answer in VERDICT_API_TIMEOUT_MS is exit 4.`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
   "keys list": `  keys list [--tenant T]
@@ -61,7 +61,7 @@ const ENVIRONMENT = `Environment
   VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
   VERDICT_TENANT        tenant of report / catalogs / evals (default demo; not with evals import --url)
   VERDICT_API_KEY       API key evals import --url sends (a write key of that install)
-  VERDICT_API_TIMEOUT   seconds evals import --url waits for the API's answer (default 60)`;
+  VERDICT_API_TIMEOUT_MS  milliseconds evals import --url waits for the API's answer (default 60000)`;
 
 const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
 
