@@ -5,6 +5,7 @@ import type { Sql, SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions } from "./projection/applyBatch.js";
 import { readCheckpoint } from "./projection/checkpoint.js";
+import { raiseRebuildGeneration } from "./projection/rebuildGeneration.js";
 import { projectionState, StaleReadModelsOfEmptyLogError } from "./projection/projectionVersion.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { CommittedPosition } from "./committedPosition.js";
@@ -94,18 +95,29 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
     return rebuild(onProgress, true);
   }
 
+  /**
+   * The generation is raised with the truncation and again once the log is applied: rows read
+   * between the two are partial, and a cache that kept one then forgets it at the second.
+   */
   async function rebuildBatchByBatch(onProgress?: (applied: number) => void): Promise<number> {
     await database.transaction((sql) => clearReadModels(sql, name));
     committed.position = null;
-    return context.catchUp(onProgress);
+    const applied = await context.catchUp(onProgress);
+    await database.transaction(raiseRebuildGeneration);
+    return applied;
   }
 
   return { rebuild: (onProgress) => rebuild(onProgress), rebuildIfStale };
 }
 
-/** Empties every read model, and the projector's checkpoint and recorded rejections: the log is applied again from its start. */
+/**
+ * Empties every read model, and the projector's checkpoint and recorded rejections: the log is
+ * applied again from its start. Raises the rebuild generation in the same transaction, so caches
+ * of finished runs forget rows the rebuild may change (projection/rebuildGeneration.ts).
+ */
 async function clearReadModels(sql: Sql, name: string): Promise<void> {
   await sql.execute(`TRUNCATE ${READ_MODEL_TABLES.map((t) => t.name).join(", ")}`);
+  await raiseRebuildGeneration(sql);
   await sql.execute("DELETE FROM projector_checkpoints WHERE name = ?", [name]);
   await sql.execute("DELETE FROM projector_rejections WHERE name = ?", [name]);
 }

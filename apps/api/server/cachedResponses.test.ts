@@ -5,7 +5,7 @@ import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import { createMemoryProgressBus } from "@verdict/projector";
+import { createMemoryProgressBus, RebuildWatch } from "@verdict/projector";
 import { createMemoryApiKeyStore } from "../auth/apiKeys.js";
 import type { ApiReadModels } from "./context.js";
 import { createApiServer, type ApiServer } from "./createApiServer.js";
@@ -31,6 +31,7 @@ const readModels = {
     world.resultReads += 1;
     return world.results;
   },
+  rebuilds: new RebuildWatch({ read: async () => "0" }), // never rebuilt
 } as unknown as ApiReadModels;
 
 let api: ApiServer;
@@ -165,6 +166,18 @@ describe("ResponseCache", () => {
     expect(small.bytes).toBe(4 * entry);
     small.set("huge", "x".repeat(entry - 3));
     expect(small.get("huge")).toBeUndefined();
+  });
+
+  it("forgets every answer when cleared (a rebuild of the read models), and keeps none whose request began before", () => {
+    const cache = new ResponseCache();
+    const began = cache.generation;
+    cache.set("a", '{"data":{}}');
+    cache.clear();
+    expect([cache.size, cache.bytes, cache.get("a")]).toEqual([0, 0, undefined]);
+    cache.set("b", '{"data":{}}', began); // computed from reads made before the rebuild was noticed
+    expect(cache.get("b")).toBeUndefined();
+    cache.set("b", '{"data":{}}', cache.generation);
+    expect(cache.get("b")?.body.toString()).toBe('{"data":{}}');
   });
 
   it("gzips an answer once when it is over the threshold, and counts both copies against the budget", () => {

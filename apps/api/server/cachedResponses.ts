@@ -48,8 +48,9 @@ function keyOf(principal: ApiPrincipal, req: Request): string | null {
 }
 
 export function responseCaching(deps: ApiDeps, schema: GraphQLSchema, cache: ResponseCache): ResponseCaching {
-  // An answer's `data` object -> its key, from willSendResponse to stringifyResult (same object).
-  const marked = new WeakMap<object, string>();
+  // An answer's `data` object -> its key and the cache's generation when its request began, from
+  // willSendResponse to stringifyResult (same object).
+  const marked = new WeakMap<object, { key: string; generation: number }>();
   return {
     async serve(req: AuthenticatedRequest, res, next) {
       if (req.method !== "POST" || cache.size === 0) return next();
@@ -69,7 +70,7 @@ export function responseCaching(deps: ApiDeps, schema: GraphQLSchema, cache: Res
     async principalAndTrace(req: AuthenticatedRequest) {
       const principal = req.verdictPrincipal ?? (await authenticate(deps.apiKeys, req.headers.authorization));
       const key = cache.fits(1) ? keyOf(principal, req) : null;
-      return key === null ? { principal } : { principal, trace: { key, statuses: [] } };
+      return key === null ? { principal } : { principal, trace: { key, statuses: [], generation: cache.generation } };
     },
 
     plugin: {
@@ -83,7 +84,7 @@ export function responseCaching(deps: ApiDeps, schema: GraphQLSchema, cache: Res
             if (errors?.length || !data || (response.http.status ?? 200) !== 200) return;
             if (!allTerminal(trace) || !isRunOnlyQuery(schema, document, operation)) return;
             if ([...response.http.headers.keys()].length > 0) return; // only answers with no extra headers are replayable as is
-            marked.set(data, trace.key);
+            marked.set(data, { key: trace.key, generation: trace.generation });
           },
         };
       },
@@ -91,8 +92,8 @@ export function responseCaching(deps: ApiDeps, schema: GraphQLSchema, cache: Res
 
     stringifyResult(value) {
       const text = JSON.stringify(value) + "\n"; // what Apollo's default (prettyJSONStringify) writes
-      const key = value.data && typeof value.data === "object" ? marked.get(value.data) : undefined;
-      if (key !== undefined) cache.set(key, text);
+      const kept = value.data && typeof value.data === "object" ? marked.get(value.data) : undefined;
+      if (kept !== undefined) cache.set(kept.key, text, kept.generation);
       return text;
     },
   };

@@ -11,13 +11,14 @@ import type { TerminalRunCache } from "./terminalRunCache.js";
  * The read-model queries the API uses (the projector's ReadModels, or a fake with the same shape).
  * runTenant / evaluationTenant make it the TenantIndex that decides tenancy before a stream is read;
  * evaluationsNamed / evaluationsOfCatalog the EvaluationDirectory that finds evaluations older than
- * name reservations and catalog following (adoptEvaluationName.ts, legacyMaterialization.ts).
+ * name reservations and catalog following (adoptEvaluationName.ts, legacyMaterialization.ts);
+ * rebuilds tells the server's caches of finished runs that a rebuild may have changed their rows.
  */
 export type ApiReadModels = Pick<
   ReadModels,
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
-  | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog"
+  | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
 >;
 
 export interface ApiLimits {

@@ -93,7 +93,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const wsFormatError = loggingFormatError(log, "graphql-ws");
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
-  const caching = responseCaching(deps, schema, options.responseCache ?? new ResponseCache());
+  const responseCache = options.responseCache ?? new ResponseCache();
+  const caching = responseCaching(deps, schema, responseCache);
+  // What is kept about finished runs holds read-model rows, which only a rebuild changes: every
+  // HTTP request and graphql-ws operation first asks whether one happened (rebuilds.check(): the
+  // generation read at most once a second), and both caches are dropped when it did.
+  const rebuilds = deps.readModels.rebuilds;
+  const stopWatchingRebuilds = rebuilds.onRebuilt(() => {
+    runCache.clear();
+    responseCache.clear();
+  });
   const newContext = (d: ApiDeps, principal: ApiContext["principal"]): ApiContext => ({
     principal, deps: d, runCache, cache: new Map(), answerBudget: new AnswerBudget(limits.maxAnswerBytes),
   });
@@ -143,6 +152,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         }
         // The key again for every operation (answered from the key cache), so one revoked while
         // the socket stays open stops working as it does over HTTP.
+        await rebuilds.check();
         try {
           ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, bearerOf(ctx.connectionParams)));
         } catch (error) {
@@ -245,7 +255,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     const path = tooDeep(req.body);
     if (path === null) return next();
     sendGraphQLError(res, "VALIDATION", depthMessage(path), path);
-  }, refusePersistedQueries, caching.serve, expressMiddleware(apollo, {
+  }, refusePersistedQueries, (_req: Request, _res: Response, next: NextFunction) => {
+    rebuilds.check().then(() => next(), next);
+  }, caching.serve, expressMiddleware(apollo, {
     context: async ({ req }) => {
       try {
         const { principal, trace } = await caching.principalAndTrace(req);
@@ -259,6 +271,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   }));
   app.use("/api", async (req: Request, _res: Response, next: NextFunction) => {
     try {
+      await rebuilds.check();
       (req as unknown as { api?: ApiContext }).api = newContext(deps, await authenticate(deps.apiKeys, req.headers.authorization));
       next();
     } catch (error) {
@@ -308,6 +321,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       closing ??= (async () => {
         await apollo.stop(); // drains HTTP and disposes the ws server
         await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+        stopWatchingRebuilds();
       })();
       return closing;
     },

@@ -4,7 +4,8 @@
 // lookup. Only queries whose root fields are all `run` (or __typename) and that never leave the
 // run (Run.evaluation reads an evaluation, which changes) are kept, only when every run they read
 // was terminal and the answer had no errors. The key starts with the tenant: another tenant never
-// gets the answer.
+// gets the answer. A rebuild of the read models may change a finished run's rows: the server
+// clears the cache when ReadModels.rebuilds notices one, and an answer begun before is not kept.
 import { getNamedType, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { gzipSync } from "node:zlib";
 import { TERMINAL_STATUSES } from "./terminalRunCache.js";
@@ -13,6 +14,8 @@ import { TERMINAL_STATUSES } from "./terminalRunCache.js";
 export interface ResponseCacheTrace {
   key: string;
   statuses: string[];
+  /** The cache's generation when the request began (ResponseCache.generation). */
+  generation: number;
 }
 
 /** Content type Apollo answers a single result with when the client accepts JSON. */
@@ -108,8 +111,21 @@ function ownBuffer(bytes: Buffer): Buffer {
 export class ResponseCache {
   readonly #entries = new Map<string, KeptAnswer>();
   #bytes = 0;
+  #generation = 0;
 
   constructor(readonly maxBytes = 64 * 1024 * 1024) {}
+
+  /** Raised by clear(): an answer computed from reads begun before it is not kept. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Forgets every answer (the read models were rebuilt). */
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+    this.#generation += 1;
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -133,7 +149,9 @@ export class ResponseCache {
     return found;
   }
 
-  set(key: string, text: string): void {
+  /** Keeps `text` under `key`, unless the cache was cleared since `generation` (when the answer's reads began). */
+  set(key: string, text: string, generation = this.#generation): void {
+    if (generation !== this.#generation) return;
     const body = ownBuffer(Buffer.from(text, "utf8"));
     if (!this.fits(key.length + body.length + ENTRY_OVERHEAD_BYTES)) return;
     // Compressed once here rather than per request: a 3,000-result answer is ~250 KB, ~9 KB gzipped.

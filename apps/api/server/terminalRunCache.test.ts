@@ -28,6 +28,31 @@ describe("TerminalRunCache", () => {
     expect(await cache.whenTerminal("acme", "r1", "run", row)).toMatchObject({ n: 3 });
   });
 
+  it("forgets every run when cleared (a rebuild of the read models), and keeps no load begun before the clear", async () => {
+    const cache = new TerminalRunCache();
+    let loads = 0;
+    const row = async () => ({ id: "r1", status: "COMPLETED", n: ++loads });
+    expect(await cache.whenTerminal("acme", "r1", "run", row)).toMatchObject({ n: 1 });
+    await cache.read("acme", "r1", "COMPLETED", "results", async () => "before");
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(await cache.whenTerminal("acme", "r1", "run", row)).toMatchObject({ n: 2 });
+    expect(await cache.read("acme", "r1", "COMPLETED", "results", async () => "after")).toBe("after");
+    // Loads in flight across a clear: read before the rebuild, answered, never kept.
+    cache.clear();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slowRow = whenReleased(gate, row);
+    const pendingRow = cache.whenTerminal("acme", "r2", "run", slowRow);
+    const pendingResults = cache.read("acme", "r2", "COMPLETED", "results", whenReleased(gate, async () => "old"));
+    cache.clear();
+    release();
+    expect(await pendingRow).toMatchObject({ n: 3 });
+    expect(await pendingResults).toBe("old");
+    expect(await cache.whenTerminal("acme", "r2", "run", row)).toMatchObject({ n: 4 });
+    expect(await cache.read("acme", "r2", "COMPLETED", "results", async () => "new")).toBe("new");
+  });
+
   /** A load that counts its calls and answers `chars` characters (a byte each, as estimated). */
   const counting = (chars: number) => {
     const load = async () => {
@@ -110,3 +135,11 @@ describe("TerminalRunCache", () => {
     expect(cache.fieldCount).toBe(3);
   });
 });
+
+/** `load`, once `gate` opens. */
+function whenReleased<T>(gate: Promise<void>, load: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    await gate;
+    return load();
+  };
+}

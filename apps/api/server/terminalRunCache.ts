@@ -1,6 +1,9 @@
-// A completed or failed run never changes again (a projector rebuild writes identical rows), so
-// what the API reads about one (its row, results, summaries, history, rebuilt report) is kept in
-// memory for the runs read most recently. Runs still going are always read fresh.
+// A completed or failed run never changes again, so what the API reads about one (its row,
+// results, summaries, history, rebuilt report) is kept in memory for the runs read most recently.
+// Runs still going are always read fresh. Only a rebuild of the read models changes a finished
+// run's rows (a new projection version: 2 filled runs.host_run_id): the server clears this cache
+// when ReadModels.rebuilds notices one (createApiServer.ts), and a load begun before the clear is
+// not kept.
 //
 // The bound is on bytes as well as on runs: each field kept weighs an estimate of what it holds
 // (estimatedBytes.ts: its answers, tool outputs and metadata), as it is loaded. Weighed by result
@@ -32,6 +35,8 @@ export class TerminalRunCache {
   readonly #runs: WeightedLru<Map<string, Promise<unknown>>>;
   readonly #maxFields: number;
   readonly #maxBytes: number;
+  /** Raised by clear(): a load begun before it is answered, not kept. */
+  #generation = 0;
 
   constructor({ maxRuns = 8, maxBytes = 256 * 1024 ** 2, maxFieldsPerRun = 32 }: TerminalRunCacheLimits = {}) {
     this.#runs = new WeightedLru({ maxEntries: maxRuns, maxWeight: maxBytes });
@@ -49,6 +54,15 @@ export class TerminalRunCache {
     let count = 0;
     for (const fields of this.#runs.values()) count += fields.size;
     return count;
+  }
+
+  /**
+   * Forgets every run (the read models were rebuilt). Loads in flight finish into maps no longer
+   * kept (read's) or are not kept (whenTerminal's).
+   */
+  clear(): void {
+    this.#runs.clear();
+    this.#generation += 1;
   }
 
   /** Whether `field` may be added to the run's fields (it is already there, or there is room). */
@@ -81,8 +95,9 @@ export class TerminalRunCache {
   async whenTerminal<T extends { status: string }>(tenant: string, runId: string, field: string, load: () => Promise<T | null>): Promise<T | null> {
     const cached = this.#entry(tenant, runId, false)?.get(field);
     if (cached) return cached as Promise<T>;
+    const generation = this.#generation;
     const value = await load();
-    if (value && TERMINAL_STATUSES.has(value.status)) {
+    if (value && TERMINAL_STATUSES.has(value.status) && generation === this.#generation) {
       const fields = this.#entry(tenant, runId, true)!;
       if (this.#room(fields, field) && !fields.has(field)) {
         fields.set(field, Promise.resolve(value));

@@ -164,7 +164,14 @@ export const RejectionEntity = new EntitySchema<RejectionRow>({
   },
 });
 
+/** How many times the read models were rebuilt (migration 009): one row, `id` always true. */
+export interface RebuildsRow { id: boolean; generation: number }
+export const RebuildsEntity = new EntitySchema<RebuildsRow>({
+  name: "ProjectorRebuilds", tableName: "projector_rebuilds",
+  properties: { id: { type: "boolean", primary: true }, generation: big },
+});
+
 export const readModelEntities = [
   CatalogEntity, EvaluationEntity, EvaluationScenarioEntity, RunEntity, ResultEntity, FixItemEntity, ModelSummaryEntity,
-  ComparisonEntity, VerdictEntity, CheckpointEntity, RejectionEntity,
+  ComparisonEntity, VerdictEntity, CheckpointEntity, RejectionEntity, RebuildsEntity,
 ];

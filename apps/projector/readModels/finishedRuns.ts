@@ -1,5 +1,6 @@
 // Finished runs kept in memory with the parts read for them (results, model summaries, fix
-// items): nothing changes a run once it ended, so they never go stale. A small LRU, bounded by
+// items): nothing changes a run once it ended but a rebuild of the read models, which empties this
+// cache once ReadModels.rebuilds notices it (rebuildWatch.ts). A small LRU, bounded by
 // runs and by their results (a run's results carry every answer): the most recent run is always
 // kept, older ones go while the runs kept hold more than `maxResults` results.
 import { WeightedLru } from "@verdict/infra/cache";

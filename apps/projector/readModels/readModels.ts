@@ -8,6 +8,8 @@ import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
+import { RebuildWatch } from "./rebuildWatch.js";
+import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
 import { connection, decodeScopedCursor, pageSize } from "./paging.js";
 import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
@@ -21,23 +23,32 @@ export interface ReadModelsOptions {
   /**
    * Finished runs (COMPLETED or FAILED) kept in memory with their results, model summaries and
    * fix items (default 4, 0 turns it off). Nothing changes a run once it ended (the deciders
-   * refuse every later event, and a rebuild writes identical rows), while reading 3,000 wide
-   * rows through the driver takes far longer than the 30 ms a `run` query may take. A run of
-   * 3,000 results with short answers holds about 4.5 MB; long answers grow it, hence a small
+   * refuse every later event) but a rebuild, which empties the cache once `rebuilds` notices it,
+   * while reading 3,000 wide rows through the driver takes far longer than the 30 ms a `run`
+   * query may take. A run of 3,000 results with short answers holds about 4.5 MB; long answers grow it, hence a small
    * default, and older runs also go while those kept hold more than 5,000 results (the most
    * recent run is always kept).
    */
   finishedRunCache?: number;
+  /** How often, at most, the rebuild generation is read (default DEFAULT_REBUILD_CHECK_MS, 1 s; rebuildWatch.ts). */
+  rebuildCheckMs?: number;
 }
 
 export class ReadModels implements TenantIndex, EvaluationDirectory {
   readonly #finished: FinishedRunCache;
   readonly #database: SqlDatabase;
+  /**
+   * Notices a rebuild of the read models: the finished runs kept here are dropped, and the API
+   * drops its own caches of finished runs on it too (apps/api createApiServer).
+   */
+  readonly rebuilds: RebuildWatch;
 
   /** On MikroORM, or on the read database's SQL itself (OpenedReadModels.sql). */
   constructor(database: MikroORM | SqlDatabase, options: ReadModelsOptions = {}) {
     this.#database = "em" in database ? ormDatabase(database) : database;
     this.#finished = new FinishedRunCache(options.finishedRunCache ?? 4);
+    this.rebuilds = new RebuildWatch({ read: () => readRebuildGeneration(this.sql()), everyMs: options.rebuildCheckMs });
+    this.rebuilds.onRebuilt(() => this.#finished.clear());
   }
 
   /** Forgets every cached finished run (tests that truncate the tables between cases). */
@@ -48,10 +59,14 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   /** A finished run's entry, reading the run once when it is not cached yet. */
   private async finishedRun(tenant: string, runId: string): Promise<FinishedRun | undefined> {
     if (this.#finished.size === 0) return undefined;
+    await this.rebuilds.check();
     const cached = this.#finished.get(tenant, runId);
     if (cached) return cached;
+    const epoch = this.rebuilds.epoch;
     const run = await this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, runId]);
-    return run ? this.#finished.remember(run) : undefined;
+    if (!run) return undefined;
+    // Read before a rebuild noticed meanwhile: answered, not kept.
+    return epoch === this.rebuilds.epoch ? this.#finished.remember(run) : undefined;
   }
 
   private sql(): Sql {
@@ -163,10 +178,12 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   }
 
   async getRun(tenant: string, id: string): Promise<Run | null> {
+    if (this.#finished.size > 0) await this.rebuilds.check();
     const cached = this.#finished.get(tenant, id);
     if (cached) return { ...cached.run };
+    const epoch = this.rebuilds.epoch;
     const run = await this.one<Run>(`SELECT ${RUN_SELECT} FROM runs r WHERE r.tenant = ? AND r.id = ?`, [tenant, id]);
-    if (run) this.#finished.remember(run);
+    if (run && epoch === this.rebuilds.epoch) this.#finished.remember(run);
     return run && { ...run };
   }
 
