@@ -4,7 +4,7 @@ import { wholeNumberSetting } from "@verdict/infra/settings";
 import type { ApiLimits } from "./context.js";
 
 /** Environment variable -> the limit it sets. */
-export const LIMIT_VARIABLES = {
+const LIMIT_VARIABLES = {
   VERDICT_API_MAX_KEY_OPERATIONS: "maxKeyOperations",
   VERDICT_API_MAX_ANSWER_BYTES: "maxAnswerBytes",
 } as const satisfies Record<string, keyof ApiLimits>;

@@ -21,7 +21,7 @@ import type { ApiLimits } from "../server/context.js";
 import type { ResponseCache } from "../server/responseCache.js";
 import type { TerminalRunCache } from "../server/terminalRunCache.js";
 
-export const AGENT_SCRIPT = `
+const AGENT_SCRIPT = `
 agent: SupportAgent
 default: { answer: "I can help with that. Here is what I found for you today." }
 replies:

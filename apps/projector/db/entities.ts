@@ -13,11 +13,11 @@ const big = { type: new BigIntType("number") } as const;
 const sum = { type: "decimal", columnType: "numeric", nullable: true } as const;
 const when = { type: "Date", columnType: "timestamptz", nullable: true } as const;
 
-export interface CatalogRow {
+interface CatalogRow {
   tenant: string; key: string; name: string; description: string | null; digest: string; canonicalYaml: string;
   source: Json; metadata: Json; products: Json; scenarioCount: number; importedAt: Date;
 }
-export const CatalogEntity = new EntitySchema<CatalogRow>({
+const CatalogEntity = new EntitySchema<CatalogRow>({
   name: "Catalog", tableName: "catalogs",
   properties: {
     tenant: { type: "text", primary: true }, key: { type: "text", primary: true }, name: { type: "text" }, description: text,
@@ -41,11 +41,11 @@ export const EvaluationEntity = new EntitySchema<EvaluationRow>({
   },
 });
 
-export interface EvaluationScenarioRow {
+interface EvaluationScenarioRow {
   evaluationId: string; key: string; tenant: string; prompt: string; group: string | null; groupName: string | null;
   notes: string | null; expectations: Json; data: Json; position: number; enabled: boolean;
 }
-export const EvaluationScenarioEntity = new EntitySchema<EvaluationScenarioRow>({
+const EvaluationScenarioEntity = new EntitySchema<EvaluationScenarioRow>({
   name: "EvaluationScenario", tableName: "evaluation_scenarios",
   properties: {
     evaluationId: { type: "text", primary: true }, key: { type: "text", primary: true }, tenant: { type: "text" },
@@ -103,8 +103,8 @@ export const ResultEntity = new EntitySchema<ResultRow>({
   },
 });
 
-export interface FixItemRow { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: Json; item: Json }
-export const FixItemEntity = new EntitySchema<FixItemRow>({
+interface FixItemRow { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: Json; item: Json }
+const FixItemEntity = new EntitySchema<FixItemRow>({
   name: "FixItem", tableName: "fix_items",
   properties: {
     runId: { type: "text", primary: true }, ordinal: { ...int, primary: true }, tenant: { type: "text" }, kind: { type: "text" },
@@ -112,11 +112,11 @@ export const FixItemEntity = new EntitySchema<FixItemRow>({
   },
 });
 
-export interface ModelSummaryRow {
+interface ModelSummaryRow {
   runId: string; label: string; tenant: string; position: number; provider: string | null; model: string | null;
   passRate: number | null; avgScore: number | null; summary: Json;
 }
-export const ModelSummaryEntity = new EntitySchema<ModelSummaryRow>({
+const ModelSummaryEntity = new EntitySchema<ModelSummaryRow>({
   name: "ModelSummary", tableName: "model_summaries",
   properties: {
     runId: { type: "text", primary: true }, label: { type: "text", primary: true }, tenant: { type: "text" }, position: int,
@@ -124,8 +124,8 @@ export const ModelSummaryEntity = new EntitySchema<ModelSummaryRow>({
   },
 });
 
-export interface ComparisonRow { runId: string; tenant: string; comparison: Json; seed: number | null; resamples: number | null; confidence: number | null; recordedAt: Date }
-export const ComparisonEntity = new EntitySchema<ComparisonRow>({
+interface ComparisonRow { runId: string; tenant: string; comparison: Json; seed: number | null; resamples: number | null; confidence: number | null; recordedAt: Date }
+const ComparisonEntity = new EntitySchema<ComparisonRow>({
   name: "Comparison", tableName: "comparisons",
   properties: {
     runId: { type: "text", primary: true }, tenant: { type: "text" }, comparison: jsonRequired, seed: { ...big, nullable: true },
@@ -133,11 +133,11 @@ export const ComparisonEntity = new EntitySchema<ComparisonRow>({
   },
 });
 
-export interface VerdictRow {
+interface VerdictRow {
   runId: string; tenant: string; winner: string | null; rationale: string | null; judge: string | null; judgeLabel: string | null;
   ranking: Json; judgeExchange: Json; recordedAt: Date;
 }
-export const VerdictEntity = new EntitySchema<VerdictRow>({
+const VerdictEntity = new EntitySchema<VerdictRow>({
   name: "Verdict", tableName: "verdicts",
   properties: {
     runId: { type: "text", primary: true }, tenant: { type: "text" }, winner: text, rationale: text, judge: text, judgeLabel: text,
@@ -145,18 +145,18 @@ export const VerdictEntity = new EntitySchema<VerdictRow>({
   },
 });
 
-export interface CheckpointRow { name: string; commitPosition: number; preparePosition: number; logFirstEvent: string | null; projectionVersion: number | null }
-export const CheckpointEntity = new EntitySchema<CheckpointRow>({
+interface CheckpointRow { name: string; commitPosition: number; preparePosition: number; logFirstEvent: string | null; projectionVersion: number | null }
+const CheckpointEntity = new EntitySchema<CheckpointRow>({
   name: "ProjectorCheckpoint", tableName: "projector_checkpoints",
   properties: { name: { type: "text", primary: true }, commitPosition: big, preparePosition: big, logFirstEvent: { type: "text", nullable: true },
     projectionVersion: { type: "integer", nullable: true } },
 });
 
 /** An event the read database refused, passed over (projection/rejections.ts). */
-export interface RejectionRow {
+interface RejectionRow {
   name: string; commitPosition: number; preparePosition: number; streamId: string; streamVersion: number; type: string; sqlState: string; error: string;
 }
-export const RejectionEntity = new EntitySchema<RejectionRow>({
+const RejectionEntity = new EntitySchema<RejectionRow>({
   name: "ProjectorRejection", tableName: "projector_rejections",
   properties: {
     name: { type: "text", primary: true }, commitPosition: { ...big, primary: true }, preparePosition: { ...big, primary: true },
@@ -165,8 +165,8 @@ export const RejectionEntity = new EntitySchema<RejectionRow>({
 });
 
 /** How many times the read models were rebuilt (migration 009): one row, `id` always true. */
-export interface RebuildsRow { id: boolean; generation: number }
-export const RebuildsEntity = new EntitySchema<RebuildsRow>({
+interface RebuildsRow { id: boolean; generation: number }
+const RebuildsEntity = new EntitySchema<RebuildsRow>({
   name: "ProjectorRebuilds", tableName: "projector_rebuilds",
   properties: { id: { type: "boolean", primary: true }, generation: big },
 });
