@@ -12,7 +12,7 @@ export interface FlagSpec {
   positionals?: { min: number; max: number; names: string };
 }
 
-interface ParsedFlags {
+export interface ParsedFlags {
   positionals: string[];
   values: Record<string, string | undefined>;
   booleans: Record<string, boolean>;

@@ -9,7 +9,7 @@
 // before any database is opened or request made.
 import { randomUUID } from "node:crypto";
 import { importEnvelope, parseEnvelope } from "@verdict/api";
-import { parseFlags, required } from "./args.js";
+import { parseFlags, required, type ParsedFlags } from "./args.js";
 import { envelopeFor } from "./bareReport.js";
 import { readEnvelopeFile } from "./envelopeFile.js";
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
@@ -59,19 +59,22 @@ interface Destination {
   send(evaluationId: string, envelope: unknown): Promise<RemoteImported>;
 }
 
-function destinationOf(values: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Destination {
+function destinationOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): Destination {
+  const { values } = flags;
+  const insecureHttp = flags.booleans["insecure-http"];
   if (values.url === undefined) {
+    if (insecureHttp) throw new CliError("verdict evals import: --insecure-http applies only with --url");
     const tenant = tenantOf(values.tenant, env);
     return { where: `for tenant ${tenant}`, send: (evaluationId, envelope) => importLocally(env, tenant, evaluationId, envelope) };
   }
-  const target = remoteTarget(values.url, values.tenant, env);
+  const target = remoteTarget(values.url, values.tenant, env, insecureHttp);
   return { where: `at ${target.url}`, send: (evaluationId, envelope) => importRemotely(target, evaluationId, envelope) };
 }
 
 export async function evalsImport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const flags = parseFlags("evals import", argv, FLAG_SPECS["evals import"]);
   const evaluationId = required("evals import", flags, "evaluation", "the id of the evaluation the run belongs to");
-  const destination = destinationOf(flags.values, env);
+  const destination = destinationOf(flags, env);
   const path = flags.positionals[0];
   const runIdFlag = flags.values["run-id"];
   const envelope = envelopeFor(readEnvelopeFile(path), runIdFlag, path);

@@ -36,6 +36,13 @@ interface ApiUrls {
   wsUrl: string;
 }
 
+interface ClientOptions {
+  /** A request not answered in this long is ApiUnreachableError (default: no limit). */
+  timeoutMs?: number;
+  /** An answer longer than this is NotGraphQLError (default: no limit; the CLI's own API's answers can be large). */
+  maxAnswerBytes?: number;
+}
+
 interface GraphQLBody {
   data?: unknown;
   errors?: Array<{ message?: unknown; extensions?: { code?: unknown; field?: unknown } }>;
@@ -47,11 +54,29 @@ function causeOf(error: unknown): string {
   return String(cause?.code ?? cause?.message ?? (error as Error).message);
 }
 
-async function post(urls: ApiUrls, init: RequestInit, timeoutMs: number | undefined): Promise<{ res: Response; text: string }> {
+/** The answer's text, or NotGraphQLError once it passes `maxBytes`: a hostile or broken server could send without end. */
+async function boundedText(urls: ApiUrls, res: Response, maxBytes: number | undefined): Promise<string> {
+  if (maxBytes === undefined || !res.body) return await res.text();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  for await (const chunk of res.body) {
+    bytes += chunk.byteLength;
+    if (bytes > maxBytes) {
+      await res.body.cancel().catch(() => undefined);
+      throw new NotGraphQLError(`${urls.graphqlUrl} answered more than ${maxBytes} bytes, more than this request's answer can be: is the URL the Verdict API's base URL (e.g. http://host:4000)?`);
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+async function post(urls: ApiUrls, init: RequestInit, options: ClientOptions): Promise<{ res: Response; text: string }> {
+  const { timeoutMs } = options;
   const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   try {
     const res = await fetch(urls.graphqlUrl, { ...init, signal });
-    return { res, text: await res.text() };
+    return { res, text: await boundedText(urls, res, options.maxAnswerBytes) };
   } catch (error) {
     const name = (error as { name?: unknown }).name;
     if (name === "TimeoutError") throw new ApiUnreachableError(`the API at ${urls.url} did not answer within ${(timeoutMs ?? 0) / 1000} s`);
@@ -79,14 +104,14 @@ function graphQLBody(urls: ApiUrls, res: Response, text: string): GraphQLBody {
   throw new NotGraphQLError(`${urls.graphqlUrl} answered HTTP ${res.status} (${type}), not a GraphQL answer: is the URL the Verdict API's base URL (e.g. http://host:4000)?`);
 }
 
-export function gqlClient(urls: ApiUrls, apiKey: string, options: { timeoutMs?: number } = {}): GqlClient {
+export function gqlClient(urls: ApiUrls, apiKey: string, options: ClientOptions = {}): GqlClient {
   const authorization = `Bearer ${apiKey}`;
   let ws: Client | null = null;
   return {
     async request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
       // A redirect is not followed: the API does not redirect, and the key is not sent on to another address.
       const init: RequestInit = { method: "POST", redirect: "manual", headers: { "content-type": "application/json", authorization }, body: JSON.stringify({ query, variables }) };
-      const { res, text } = await post(urls, init, options.timeoutMs);
+      const { res, text } = await post(urls, init, options);
       const body = graphQLBody(urls, res, text);
       const first = body.errors?.[0];
       if (first) {

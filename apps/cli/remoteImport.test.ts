@@ -123,6 +123,9 @@ describe("verdict evals import --url", () => {
         [[saved, "--evaluation", evaluationId, "--url", `${server.url}/?key=1`], "vk_key", {}, "verdict evals import: --url must be the API's base URL, without a query"],
         [at(), "vk_key", { VERDICT_API_TIMEOUT_MS: "soon" }, 'verdict evals import: VERDICT_API_TIMEOUT_MS must be a whole number of milliseconds above 0 and at most 86400000, e.g. 60000 (got "soon")'],
         [[badVersion, "--evaluation", evaluationId, "--url", server.url], "vk_key", {}, `${badVersion}: envelope.version: must be 1`],
+        // Plain http to another machine would send the key in clear: refused unless asked for.
+        [[saved, "--evaluation", evaluationId, "--url", "http://10.1.2.3:4000"], "vk_key", {}, "verdict evals import: --url is plain http:// to 10.1.2.3, which would send VERDICT_API_KEY unencrypted: use https://, or pass --insecure-http on a network you trust"],
+        [[saved, "--evaluation", evaluationId, "--insecure-http"], "vk_key", {}, "verdict evals import: --insecure-http applies only with --url"],
       ];
       for (const [argv, key, extra, message] of cases) {
         const result = await imports(argv, key, extra);
@@ -168,6 +171,32 @@ describe("verdict evals import --url", () => {
       });
     } finally {
       await Promise.all([html.close(), hung.close(), moved.close(), broken.close()]);
+    }
+  }, 30_000);
+
+  it("stops reading an answer past 1 MiB, and shows a server's message up to 500 bytes", async () => {
+    const saved = await file("ci-11.json", { ...envelope(0.7), run_id: "ci-11" });
+    const key = p.keys.acmeWrite;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    // An answer without end: the command must not hold it all (it grew to gigabytes before).
+    const endless = await fakeServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).write('{"errors":[{"message":"');
+      const pump = () => { while (!res.destroyed && res.write(chunk)); };
+      res.on("drain", pump);
+      pump();
+    });
+    const shouting = await fakeServer((_req, res) => res.writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ errors: [{ message: `\u001b[2J${"x".repeat(200_000)}`, extensions: { code: "INTERNAL_SERVER_ERROR" } }] })));
+    try {
+      expect(await imports([saved, "--evaluation", evaluationId, "--url", endless.url], key)).toEqual({
+        code: 4, stdout: "", stderr: `${endless.url}/graphql answered more than 1048576 bytes, more than this request's answer can be: is the URL the Verdict API's base URL (e.g. http://host:4000)?`,
+      });
+      const loud = await imports([saved, "--evaluation", evaluationId, "--url", shouting.url], key);
+      expect(loud.code).toBe(1);
+      expect(loud.stderr).toMatch(new RegExp(`^verdict evals import failed: the API at ${shouting.url} answered INTERNAL_SERVER_ERROR: \\\\u001b\\[2Jx+…$`));
+      expect(loud.stderr.length).toBeLessThan(700);
+    } finally {
+      await Promise.all([endless.close(), shouting.close()]);
     }
   }, 30_000);
 });

@@ -3,6 +3,7 @@
 // becomes the exit code a local import gives: VALIDATION or NOT_FOUND 2 and CONFLICT 3 (each
 // with its field, for the caller to name the flag or file), a refused key 5 (401 or 403), an API
 // that cannot be used 4 (unreachable, timed out, UNAVAILABLE, or not answering in GraphQL).
+import { truncateBytes } from "@verdict/domain";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { ApiUnreachableError, gqlClient, GraphQLRequestError, NotGraphQLError } from "./gqlClient.js";
 import type { RemoteTarget } from "./remoteTarget.js";
@@ -35,9 +36,15 @@ class RemoteRefusal extends CliError {
   }
 }
 
+/** importReport's answer is well under 1 KB: more than this is not the API this command talks to. */
+const MAX_ANSWER_BYTES = 1024 ** 2;
+/** A server's message is shown up to this many bytes: a broken or hostile one could fill the terminal. */
+const MAX_MESSAGE_BYTES = 500;
+
 /** The error the CLI reports for a failed request; no message holds the key. */
 function reported(error: unknown, target: RemoteTarget): Error {
-  const redact = (text: string) => text.replaceAll(target.apiKey, "<VERDICT_API_KEY>");
+  // The key goes before the cut, so no part of it is left to show.
+  const redact = (text: string) => truncateBytes(text.replaceAll(target.apiKey, "<VERDICT_API_KEY>"), MAX_MESSAGE_BYTES);
   if (error instanceof ApiUnreachableError || error instanceof NotGraphQLError) return new CliError(redact(error.message), EXIT.unavailable);
   if (!(error instanceof GraphQLRequestError)) return new Error(redact(error instanceof Error ? error.message : String(error)));
   const code = EXIT_OF_API_CODE[error.code ?? ""] ?? EXIT.failed;
@@ -49,7 +56,7 @@ function reported(error: unknown, target: RemoteTarget): Error {
 }
 
 export async function importRemotely(target: RemoteTarget, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
-  const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs });
+  const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
   try {
     const data = await client.request<{ importReport?: RemoteImported } | null>(IMPORT_REPORT, { evaluationId, envelope });
     if (!data?.importReport) throw new NotGraphQLError(`the API at ${target.url} answered without importReport's result: is the URL the Verdict API's?`);

@@ -18,8 +18,13 @@ const COMMAND = "verdict evals import";
 const DEFAULT_API_TIMEOUT_MS = 60_000;
 const MAX_API_TIMEOUT_MS = 86_400_000;
 
+/** This machine: a key sent here in clear crosses no network. */
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
 /** The base URL's GraphQL and WebSocket URLs; `/graphql` itself (as `start` prints it) is taken as its base. */
-function apiUrls(flag: string): Pick<RemoteTarget, "url" | "graphqlUrl" | "wsUrl"> {
+function apiUrls(flag: string, insecureHttp: boolean): Pick<RemoteTarget, "url" | "graphqlUrl" | "wsUrl"> {
   const parsed = URL.canParse(flag) ? new URL(flag) : null;
   // The value is not repeated back: a mistyped `user:password@host` would show the password.
   if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
@@ -29,6 +34,10 @@ function apiUrls(flag: string): Pick<RemoteTarget, "url" | "graphqlUrl" | "wsUrl
     throw new CliError(`${COMMAND}: --url must not hold a user name or password (user:password@host); the API key comes from VERDICT_API_KEY`);
   }
   if (parsed.search || parsed.hash) throw new CliError(`${COMMAND}: --url must be the API's base URL, without a query or fragment (e.g. http://host:4000)`);
+  // Anyone on the way could read the key, and write with it; this machine's own API is fine.
+  if (parsed.protocol === "http:" && !isLoopback(parsed.hostname) && !insecureHttp) {
+    throw new CliError(`${COMMAND}: --url is plain http:// to ${parsed.hostname}, which would send VERDICT_API_KEY unencrypted: use https://, or pass --insecure-http on a network you trust`);
+  }
   const url = `${parsed.origin}${parsed.pathname.replace(/\/+$/, "").replace(/\/graphql$/, "")}`;
   return { url, graphqlUrl: `${url}/graphql`, wsUrl: `${url.replace(/^http/, "ws")}/graphql` };
 }
@@ -53,7 +62,7 @@ function timeoutOf(env: NodeJS.ProcessEnv): number {
 }
 
 /** --url's target; the key decides the tenant there, so --tenant beside it is refused. */
-export function remoteTarget(urlFlag: string, tenantFlag: string | undefined, env: NodeJS.ProcessEnv): RemoteTarget {
+export function remoteTarget(urlFlag: string, tenantFlag: string | undefined, env: NodeJS.ProcessEnv, insecureHttp = false): RemoteTarget {
   if (tenantFlag !== undefined) throw new CliError(`${COMMAND}: --tenant does not apply with --url: the API key (VERDICT_API_KEY) decides the tenant there`);
-  return { ...apiUrls(urlFlag), apiKey: apiKeyOf(env), timeoutMs: timeoutOf(env) };
+  return { ...apiUrls(urlFlag, insecureHttp), apiKey: apiKeyOf(env), timeoutMs: timeoutOf(env) };
 }

@@ -31,15 +31,17 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       Writes a catalog's canonical YAML to FILE (or stdout).`,
   "evals report": `  evals report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       The same as report (the guide's name for it).`,
-  "evals import": `  evals import FILE --evaluation ID [--tenant T | --url URL] [--run-id ID]
+  "evals import": `  evals import FILE --evaluation ID [--tenant T | --url URL [--insecure-http]] [--run-id ID]
       Imports a saved report envelope (a run's report.json) as a completed run of the
       evaluation and prints the run's id. The same run_id with the same report again writes
       nothing (exit 0); with a different report it is a conflict (exit 3). A bare report (what
       \`verdict run\` writes as JSON) is imported with --run-id ID: your name for that run
       (e.g. the CI build), its run_id. --url sends it to another install's API instead (its
-      base URL, e.g. http://host:4000) with the write key in VERDICT_API_KEY, whose tenant the
-      run is (no --tenant then); a key refused there is exit 5, an API that cannot be reached
-      or does not answer in VERDICT_API_TIMEOUT_MS is exit 4.`,
+      base URL, e.g. https://host:4000) with the write key in VERDICT_API_KEY, whose tenant
+      the run is (no --tenant then); a key refused there is exit 5, an API that cannot be
+      reached or does not answer in VERDICT_API_TIMEOUT_MS is exit 4. Plain http:// is for
+      this machine (localhost, 127.x, ::1); elsewhere it would send the key unencrypted, and
+      needs --insecure-http.`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
   "keys list": `  keys list [--tenant T]
