@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { AgentRuntime } from "@verdict/domain";
+import { PriceTable, type AgentRuntime } from "@verdict/domain";
 import { localRun } from "./localRun.js";
 
 const catalogPath = fileURLToPath(new URL("../../examples/support/catalog.yaml", import.meta.url));
@@ -35,6 +35,33 @@ describe("localRun", () => {
       await expect(run("prod")).rejects.toThrow("set p/prod has no scenarios to run (all are production_only; pass --include-production-only)");
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prices each replay by the chain: the table's rate by label, no_usage without a table, and a replay that does not read stays the Runner's run_error", async () => {
+    const answers: Record<string, unknown> = {
+      "gpt-5-mini": { answer: "Order 4821 shipped yesterday, here is the tracking link for you.", input_tokens: 2_000, output_tokens: 100 },
+      "claude-sonnet-4-5": { answer: "Order 4821 shipped yesterday, here is the tracking link for you.", input_tokens: 0, output_tokens: 0 },
+      "ollama/qwen3:8b": { answr: "a typo the Runner names" },
+    };
+    const runtime: AgentRuntime = { name: "by model", replay: async (_scenario, model) => answers[model.label] as never };
+    const prices = PriceTable.parse("models:\n  gpt-5-mini: { input: 0.25, output: 2 }\n", "prices.yaml");
+    const models = Object.keys(answers);
+    for (const table of [prices, null]) {
+      const outcome = await localRun({ catalogPath, product: "support", set: "smoke", models, runtime, judge: null, prices: table });
+      for (const result of outcome.results) {
+        if (result.label === "gpt-5-mini") {
+          expect(result.replay.cost).toBe(table ? 0.0007 : null);
+          expect(result.costSource).toBe(table ? "estimated" : "unpriced");
+        } else if (result.label === "claude-sonnet-4-5") {
+          expect(result.replay.cost).toBe(0);
+          expect(result.costSource).toBe("no_usage");
+        } else {
+          expect(result.fault).toBe("run_error");
+          expect(result.replay.error).toContain("answr");
+          expect(result.costSource).toBe("unpriced");
+        }
+      }
     }
   });
 });

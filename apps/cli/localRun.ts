@@ -4,8 +4,8 @@
 import type { PageTheme } from "./themeFlag.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
-  DEFAULT_CRITERIA, Judge, ModelSpec, Runner,
-  type AgentRuntime, type Report, type Result, type RuntimeScenario, type Scenario,
+  DEFAULT_CRITERIA, Judge, ModelSpec, Replay, Runner, priceReplay,
+  type AgentRuntime, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { loadCatalogFile } from "./catalogFile.js";
@@ -23,6 +23,12 @@ export interface LocalRunOptions {
   includeProductionOnly?: boolean;
   /** The agent's tool roster (--tools): a missing-capability diagnosis names what it has. */
   availableTools?: ToolRoster;
+  /**
+   * The price table (--prices): a replay with tokens but no cost is priced from it, as the
+   * worker prices one with VERDICT_PRICES (domain/cost/priceReplay.ts). Omitted: none, and only
+   * the chain's no_usage (tokens 0 in and out: $0) applies, as on the worker.
+   */
+  prices?: PriceTable | null;
   concurrency?: number;
   replayTimeoutMs?: number;
   /** Told about each scored pair (progress on stderr). */
@@ -81,6 +87,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
   const total = scenarios.length * models.length;
   let done = 0;
   const runtime = options.runtime;
+  const prices = options.prices ?? null;
   const runner = new Runner({
     scenarios,
     models,
@@ -91,8 +98,8 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     concurrency: options.concurrency ?? 4,
     replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
     // The Runner aborts the signal when the replay's budget runs out, so an HTTP agent stops too.
-    replay: (scenario: Scenario, spec: ModelSpec, { signal }: { signal?: AbortSignal }) =>
-      runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }),
+    replay: async (scenario: Scenario, spec: ModelSpec, { signal }: { signal?: AbortSignal }) =>
+      priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, prices),
     aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
     onResult: (result) => options.onResult?.(result, ++done, total),
     metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },
@@ -101,6 +108,21 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
   const results = report.results as readonly Result[];
   const passed = results.filter((r) => r.status === "passed").length;
   return { report, results, passed, total: results.length, passRate: results.length ? passed / results.length : 0 };
+}
+
+/**
+ * What the agent answered, priced by the chain when it reports no cost. A value that is not a
+ * replay is handed back as it came, for the Runner to record as the run_error it is, in its words.
+ */
+function priced(value: unknown, spec: ModelSpec, prices: PriceTable | null): unknown {
+  if (value === null || value === undefined) return value;
+  let replay: Replay;
+  try {
+    replay = Replay.from(value);
+  } catch {
+    return value;
+  }
+  return priceReplay(replay, spec, prices);
 }
 
 export type ReportFormat = "md" | "json" | "html";

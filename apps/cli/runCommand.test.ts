@@ -50,6 +50,71 @@ describe("verdict run --tools", () => {
   });
 });
 
+describe("verdict run --prices", () => {
+  const run = async (argv: string[]) => {
+    const io = bufferIo();
+    return { code: await runCli(argv, io, {}), stderr: io.stderr.join(""), stdout: io.stdout.join("") };
+  };
+  // Every reply reports its tokens and no cost: the table prices what it names, nothing else.
+  const TOKENS_ONLY = 'default: { answer: "I can help with that. Here is what I found for you today.", input_tokens: 1000, output_tokens: 100 }\n';
+
+  it("prices a replay with tokens but no cost from the table: estimated with its rate, ~$ and the legend; a model not in it stays unpriced", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-prices-"));
+    try {
+      await writeFile(join(dir, "agent.yaml"), TOKENS_ONLY);
+      await writeFile(join(dir, "prices.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 2 }\n");
+      const argv = withFlag(withFlag(base, "--agent", `scripted:${join(dir, "agent.yaml")}`), "--models", "gpt-5-mini,ollama/qwen3:8b");
+      const json = await run([...argv, "--prices", join(dir, "prices.yaml"), "--format", "json"]);
+      expect(json.code, json.stderr).toBe(0);
+      const results = (JSON.parse(json.stdout) as { results: Array<{ label: string; cost?: number; metadata: Record<string, unknown> }> }).results;
+      const gpt = results.filter((r) => r.label === "gpt-5-mini");
+      const qwen = results.filter((r) => r.label === "ollama/qwen3:8b");
+      expect(gpt.length).toBeGreaterThan(0);
+      for (const r of gpt) {
+        expect(r.cost).toBe((1000 * 0.25) / 1e6 + (100 * 2) / 1e6);
+        expect(r.metadata).toEqual({ cost_source: "estimated", cost_rate: { input: 0.25, output: 2, source: "price table", basis: "tokens", input_tokens: 1000, output_tokens: 100 } });
+      }
+      for (const r of qwen) {
+        expect(r).not.toHaveProperty("cost");
+        expect(r.metadata).toEqual({});
+      }
+      const markdown = await run([...withFlag(argv, "--models", "gpt-5-mini"), "--prices", join(dir, "prices.yaml")]);
+      expect(markdown.code, markdown.stderr).toBe(0);
+      expect(markdown.stdout).toContain("~$0.000450");
+      expect(markdown.stdout).toContain("~ estimated from tokens × model rates");
+      // The same run without --prices estimates nothing.
+      const unpriced = await run(withFlag(argv, "--models", "gpt-5-mini"));
+      expect(unpriced.code, unpriced.stderr).toBe(0);
+      expect(unpriced.stdout).not.toContain("~$");
+      expect(unpriced.stdout).not.toContain("~ estimated from tokens × model rates");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a bad price table before anything runs: exit 2 naming the flag, the file, the path and the rule", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-prices-"));
+    try {
+      await writeFile(join(dir, "negative.yaml"), "models:\n  gpt-5-mini: { input: -0.25, output: 2 }\n");
+      await writeFile(join(dir, "unknown.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 2, cached_input: 0.1 }\n");
+      const cases: Array<[string, string]> = [
+        [join(dir, "negative.yaml"), `verdict run: --prices ${join(dir, "negative.yaml")}: models.gpt-5-mini.input: must not be negative (USD per million tokens), got -0.25`],
+        [join(dir, "unknown.yaml"), `verdict run: --prices ${join(dir, "unknown.yaml")}: models.gpt-5-mini.cached_input: unknown key (a model takes input and output, USD per million tokens)`],
+        [join(dir, "none.yaml"), `verdict run: --prices ${join(dir, "none.yaml")}: no such file`],
+      ];
+      for (const [path, message] of cases) {
+        // Without --quiet: a pair replayed would print its progress line.
+        const refused = await run([...base.filter((arg) => arg !== "--quiet"), "--prices", path]);
+        expect(refused).toMatchObject({ code: 2, stdout: "" });
+        expect(refused.stderr.split("\n")[0]).toBe(message);
+        expect(refused.stderr).not.toContain("[1/");
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("verdict run --judge providers", () => {
   const KEY = "sk-cli-test-PROVIDERKEY-1";
   const withJudge = async (dir: string, model: string) => {

@@ -1,5 +1,5 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
-//   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--format md|json|html]
+//   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
 //   [--theme light|dark|auto] [--out FILE] [--gate 0.8]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -11,6 +11,7 @@ import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
+import { loadPricesFlag } from "./pricesFile.js";
 import { themeFlag } from "./themeFlag.js";
 import { parseWholeNumber, SettingError } from "@verdict/infra/settings";
 
@@ -35,11 +36,12 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   }
   checkOutputPath("run", "--out", flags.values.out);
   const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
+  const prices = flags.values.prices === undefined ? null : loadPricesFlag(flags.values.prices, "verdict run: --prices");
   const runtime = await agentFromFlag(agentSpec);
   const judge = await judgeFromFlag(flags.values.judge ?? "none", env);
   const quiet = flags.booleans.quiet;
   const outcome = await localRun({
-    catalogPath, product, set, models, runtime, judge, concurrency, availableTools,
+    catalogPath, product, set, models, runtime, judge, concurrency, availableTools, prices,
     includeProductionOnly: flags.booleans["include-production-only"],
     onResult: quiet ? undefined : (result, done, total) => {
       io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);

@@ -14,13 +14,15 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       the run (no key or subscription then), exiting 1 when the run failed or every pair is a
       run_error.`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
-      [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--format md|json|html] [--out FILE]
-      [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
+      [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
+      [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
       run_error (the run failed: nothing was scored). --tools names the agent's tools
       (tools: [{ name, description }], as examples/support/tools.yaml): a task that needs one
-      it lacks is diagnosed naming those it has.`,
+      it lacks is diagnosed naming those it has. --prices names a price table (models: { MODEL:
+      { input, output } }, USD per million tokens, matched by a model's label, else its model
+      id): a replay with tokens but no cost is priced from it, shown ~$ (estimated).`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes), as
       HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
+import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
 import { AGENT_SCRIPT } from "./testing.js";
 import { startupLine } from "./workerLog.js";
 
@@ -16,6 +16,7 @@ describe("readWorkerConfig", () => {
       kafkaBrokers: ["127.0.0.1:9092", "127.0.0.1:9094"],
       agent: "scripted:examples/agent.yaml",
       judge: "scripted:j.yaml",
+      prices: null,
       replayTimeoutMs: 5000,
       judgeTimeoutMs: 120_000,
       concurrency: 4,
@@ -72,6 +73,25 @@ describe("readWorkerConfig", () => {
     expect(() => readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0b101" }, [])).toThrow('VERDICT_WORKER_NICE must be a whole number 0-19 (got "0b101")');
     expect(readWorkerConfig({ ...env, VERDICT_KAFKA_PARTITIONS: " 12 " }, []).partitions).toBe(12);
     expect(() => readWorkerConfig({ ...env, VERDICT_TOPIC_PREFIX: "team a/" }, [])).toThrow('VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")');
+  });
+});
+
+describe("VERDICT_PRICES", () => {
+  it("names the price table file for a process that replays; one that does not replay reads none", () => {
+    expect(readWorkerConfig({ ...env, VERDICT_PRICES: " prices.yaml " }, []).prices).toBe("prices.yaml");
+    expect(readWorkerConfig({ ...env, VERDICT_PRICES: "" }, []).prices).toBeNull();
+    expect(readWorkerConfig({ ...env, VERDICT_PRICES: "prices.yaml" }, ["--dispatcher", "--complete"]).prices).toBeNull();
+  });
+
+  it("loads the table, or refuses a bad file as a setting to fix, naming the setting, the file, the path and the rule", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "prices-"));
+    const good = join(dir, "prices.yaml");
+    await writeFile(good, "models:\n  gpt-5-mini: { input: 0.25, output: 2 }\n");
+    expect(pricesFromSetting(good).rateFor({ label: "gpt-5-mini", model: "gpt-5-mini" })).toEqual({ input: 0.25, output: 2 });
+    const bad = join(dir, "bad.yaml");
+    await writeFile(bad, "models:\n  gpt-5-mini: { input: 0.25 }\n");
+    expect(() => pricesFromSetting(bad)).toThrow(expect.objectContaining({ code: "validation", message: `VERDICT_PRICES: ${bad}: models.gpt-5-mini.output: missing (USD per million output tokens)` }));
+    expect(() => pricesFromSetting(join(dir, "nope.yaml"))).toThrow(`VERDICT_PRICES: ${join(dir, "nope.yaml")}: no such file`);
   });
 });
 

@@ -1,9 +1,10 @@
 // The worker's settings from its environment and command line, checked before anything starts:
 // a missing or malformed setting is an error that names the variable and what to set.
-import { DEFAULT_JUDGE_TIMEOUT_MS, type AgentRuntime } from "@verdict/domain";
+import { DEFAULT_JUDGE_TIMEOUT_MS, PriceTableError, type AgentRuntime, type PriceTable } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
+import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { scriptLoaded, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
@@ -16,6 +17,12 @@ export interface WorkerConfig {
   agent: string | null;
   /** `scripted:<path>` or `none`. */
   judge: string;
+  /**
+   * The operator's price table file (VERDICT_PRICES), read once at start: a replay reporting
+   * tokens but no cost is recorded with its estimated cost (domain/cost/priceReplay.ts); null
+   * when unset or when this process does not replay.
+   */
+  prices: string | null;
   replayTimeoutMs: number;
   /**
    * A judge call unanswered after this long is skipped (default DEFAULT_JUDGE_TIMEOUT_MS, 120 s);
@@ -126,6 +133,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     kafkaBrokers: brokers,
     agent: roles.includes("replay") ? agent : null,
     judge: env.VERDICT_JUDGE?.trim() || "none",
+    prices: roles.includes("replay") ? env.VERDICT_PRICES?.trim() || null : null,
     replayTimeoutMs,
     // The core Judge's default, and the providers' own hard stop (DEFAULT_PROVIDER_TIMEOUT_MS): a
     // scripted or custom backend that hangs would otherwise hold its pairs, and their run, for ever.
@@ -178,4 +186,13 @@ export async function judgeFromSetting(spec: string, env: Record<string, string 
     );
   }
   return checkedLoad(() => loadJudge("VERDICT_JUDGE", parsed, env));
+}
+
+/** VERDICT_PRICES: the price table in the file; a bad file is refused naming the setting, the file, the path and the rule. */
+export function pricesFromSetting(path: string): PriceTable {
+  try {
+    return loadPriceTable(path);
+  } catch (error) {
+    throw error instanceof PriceTableError ? new WorkerConfigError(`VERDICT_PRICES: ${error.message}`) : error;
+  }
 }

@@ -10,7 +10,7 @@ import { Outages } from "@verdict/infra/logging";
 import { whereOf } from "@verdict/infra/pg";
 import { isConnectionLoss } from "@verdict/infra/pg";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
-import { agentFromSpec, judgeFromSetting, readWorkerConfig } from "./config.js";
+import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
 import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 import { startWorker } from "./startWorker.js";
 import { consoleLog, startupLine } from "./workerLog.js";
@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
   const judge = await judgeFromSetting(config.judge);
+  // Read once, before anything starts: pricing a replay is then one Map lookup.
+  const prices = config.prices ? pricesFromSetting(config.prices) : null;
   const store = await createPostgresEventStore({ connectionString: config.databaseUrl, settings: config.pg });
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl, settings: config.pg }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     bus,
     runtime,
     judge,
+    prices,
     checkpoints,
     roles: config.roles,
     concurrency: config.concurrency,
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
     watchdog: { stallMs: config.watchdogStallMs },
   });
   consoleLog.info(startupLine(runtime, judge, process.pid));
+  if (prices) consoleLog.info(`prices ${config.prices} (${prices.size} models): a replay reporting tokens but no cost is recorded with its estimated cost`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -9,6 +9,7 @@
 import {
   DomainError,
   Replay,
+  priceReplay,
   WrongExpectedVersionError,
   eventRegistry,
   resultAggregate,
@@ -23,6 +24,7 @@ import {
   type EventToAppend,
   type IdGenerator,
   type AgentRuntime,
+  type PriceTable,
   type RecordReplay,
   type ResultCommand,
   type ResultState,
@@ -38,6 +40,12 @@ export interface PairDeps {
   store: EventStore;
   /** Null for a process that only scores what hosts recorded (external runs). */
   runtime: AgentRuntime | null;
+  /**
+   * Prices a replay the agent returned without a cost, before it is recorded (the event holds
+   * the estimate; reports are rebuilt from it, never repriced). A replay a host records (external
+   * runs) is recorded as the host sent it. Null: no table (no_usage still applies).
+   */
+  prices?: PriceTable | null;
   replayTimeoutMs: number;
   clock: Clock;
   ids: IdGenerator;
@@ -241,7 +249,8 @@ async function processPairOnce(deps: PairDeps, run: RunContext, n: number, optio
     const scenario = run.started.scenarios[Math.floor(n / run.started.models.length)];
     const model = run.started.models[n % run.started.models.length];
     const runtime = deps.runtime;
-    const replayNow = () => replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs);
+    const prices = deps.prices ?? null;
+    const replayNow = async () => priceReplay(await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs), model, prices);
     // A slot may take long to come: another worker may have recorded the pair meanwhile (a job
     // delivered again after a rebalance), and then the agent is not called for it a second time.
     // A slot that came soon needs no second look (a store query per pair at full speed).

@@ -2,7 +2,7 @@
 // The embedded mode calls this with PGlite + the memory bus; `main.ts` with PostgreSQL + Kafka.
 import { randomUUID } from "node:crypto";
 import { RepeatLimiter } from "@verdict/infra/logging";
-import type { AgentRuntime, Clock, EventStore, IdGenerator, JobBus, JobConsumer } from "@verdict/domain";
+import type { AgentRuntime, Clock, EventStore, IdGenerator, JobBus, JobConsumer, PriceTable } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import type { CheckpointStore } from "./checkpoints/index.js";
 import { consumeCompletionJobs, type ComparisonSettings } from "./completion.js";
@@ -24,6 +24,12 @@ export interface WorkerOptions {
   runtime: AgentRuntime | null;
   /** The judge completion (null: rules only). */
   judge: JudgeBackend | null;
+  /**
+   * The operator's price table (VERDICT_PRICES): a replay the agent returns with tokens but no
+   * cost is recorded with its estimated cost (domain/cost/priceReplay.ts). Omitted: none, and only
+   * the chain's no_usage applies.
+   */
+  prices?: PriceTable | null;
   /** Required for the dispatcher role. */
   checkpoints?: CheckpointStore | null;
   roles?: readonly WorkerRole[];
@@ -77,6 +83,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const pairDeps = {
     store: options.store,
     runtime: options.runtime,
+    prices: options.prices ?? null,
     replayTimeoutMs: options.replayTimeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS,
     clock,
     ids,

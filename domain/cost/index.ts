@@ -1,4 +1,5 @@
-// Public surface of domain/cost: per-result cost readers and the roll-ups the Report calls.
+// Public surface of domain/cost: per-result cost readers, the roll-ups the Report calls, and the
+// platform's own pricing of a replay that reports no cost (a price table, the cost chain).
 export {
   costRate,
   costSource,
@@ -13,3 +14,6 @@ export { judgeUsage, judgeUsageFromExchanges, usageByKind } from "./judgeUsage.j
 export type { JudgeUsageTotals } from "./judgeUsage.js";
 export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
 export type { ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";
+export { PriceTable, PriceTableError } from "./priceTable.js";
+export type { ModelRate } from "./priceTable.js";
+export { priceReplay } from "./priceReplay.js";

@@ -1,0 +1,145 @@
+// The worker prices a replay its agent returned without a cost from the operator's price table
+// (VERDICT_PRICES) before recording it: the recorded ReplayRecorded holds the estimated cost and
+// its rate, and the report rebuilt from the events shows it with `~` and the legend. A model the
+// table does not name stays unpriced; a reported cost is kept; tokens 0/0 are no_usage.
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { ScriptedAgent } from "@verdict/infra/agents";
+import { eventRegistry, readWholeStream, runStream, PriceTable, type EventData, type EventStore, type Report } from "@verdict/domain";
+import { readPairEvents } from "./pairEvents.js";
+import { reportFromRun } from "./runReport.js";
+import { startWorker, type RunningWorker } from "./startWorker.js";
+import { CLAUDE, GPT, RecordingBus, pairEvents, runEnded, runEvents, seedRun, testWorkerOptions, waitFor } from "./testing.js";
+
+const LEGEND = "~ estimated from tokens × model rates";
+
+// gpt-5-mini: order_status reports tokens only, greeting a cost of its own, refund no usage at
+// all; every claude-sonnet-5 reply reports tokens only.
+const PRICED_AGENT = `
+default: { answer: "I can help with that. Here is what I found for you today.", input_tokens: 200, output_tokens: 40 }
+replies:
+  - key: order_status
+    models: [gpt-5-mini]
+    answer: "Order 4821 shipped yesterday and arrives Friday; here is the tracking link."
+    tool_calls: [{ name: lookup_order }]
+    input_tokens: 120
+    output_tokens: 30
+  - key: greeting
+    models: [gpt-5-mini]
+    answer: "Hello! How can I help you with your order today, then?"
+    input_tokens: 100
+    output_tokens: 20
+    cost: 0.01
+  - key: refund
+    models: [gpt-5-mini]
+    answer: "I have started the refund for your order; it takes five days."
+    input_tokens: 0
+    output_tokens: 0
+`;
+
+const TABLE = PriceTable.parse("models:\n  gpt-5-mini: { input: 2.5, output: 10 }\n", "prices.yaml");
+
+let worker: RunningWorker | null = null;
+afterEach(async () => {
+  await worker?.stop();
+  worker = null;
+});
+
+/** A run of SCENARIOS x [GPT, CLAUDE] through the worker, then its replays and the report rebuilt from the events. */
+async function pricedRun(prices: PriceTable | null) {
+  const store = createMemoryEventStore();
+  worker = await startWorker(testWorkerOptions(store, new RecordingBus(), { runtime: ScriptedAgent.fromYaml(PRICED_AGENT), prices }));
+  await seedRun(store, { models: [GPT, CLAUDE] });
+  await waitFor(() => runEnded(store, "r1"));
+  return rebuilt(store);
+}
+
+async function rebuilt(store: EventStore): Promise<{ replays: Map<number, EventData<"ReplayRecorded">>; report: Report; summary: Record<string, unknown> }> {
+  const events = await runEvents(store, "r1");
+  expect(events.at(-1)?.type).toBe("RunCompleted");
+  const pick = <T extends "RunStarted" | "RunCompleted" | "VerdictRecorded" | "ComparisonRecorded">(type: T) => events.find((e) => e.type === type)?.data as EventData<T>;
+  const started = pick("RunStarted");
+  const [startedRecorded] = await readWholeStream(store, runStream("r1"));
+  const replays = new Map<number, EventData<"ReplayRecorded">>();
+  const scored = new Map<number, EventData<"ResultScored">>();
+  for (const recorded of await readPairEvents(store, { runId: "r1", after: startedRecorded.position, pairs: started.scenarios.length * started.models.length })) {
+    const event = eventRegistry.parseRecorded(recorded);
+    if (event.type === "ReplayRecorded") replays.set(event.data.n, event.data);
+    if (event.type === "ResultScored") scored.set(event.data.n, event.data);
+  }
+  const report = reportFromRun({ started, replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
+  return { replays, report, summary: pick("RunCompleted").summary as Record<string, unknown> };
+}
+
+// Pair n is scenario floor(n / 2) x model n % 2: 0 order_status x gpt, 1 order_status x claude,
+// 2 greeting x gpt, 4 refund x gpt.
+describe("a run with a price table (VERDICT_PRICES)", () => {
+  it("records the estimated cost and its rate, keeps a reported cost, calls 0/0 tokens no_usage and leaves a model not in the table unpriced", async () => {
+    const { replays, report, summary } = await pricedRun(TABLE);
+    const estimated = replays.get(0)!.replay;
+    expect(estimated.cost).toBe((120 * 2.5) / 1e6 + (30 * 10) / 1e6);
+    expect(estimated.metadata).toEqual({
+      cost_source: "estimated",
+      cost_rate: { input: 2.5, output: 10, source: "price table", basis: "tokens", input_tokens: 120, output_tokens: 30 },
+    });
+    // claude-sonnet-5 is not in the table: recorded as the agent gave it, unpriced.
+    for (const n of [1, 3, 5]) {
+      expect(replays.get(n)!.replay).not.toHaveProperty("cost");
+      expect(replays.get(n)!.replay.metadata).toEqual({});
+    }
+    // The agent's own cost is kept; tokens 0/0 cost nothing.
+    expect(replays.get(2)!.replay).toMatchObject({ cost: 0.01, metadata: {} });
+    expect(replays.get(4)!.replay).toMatchObject({ cost: 0, metadata: { cost_source: "no_usage" } });
+
+    // The pair's own cost cell reads as estimated, from what was recorded.
+    expect(report.toMarkdown()).toMatch(/\| `gpt-5-mini` \| ✅ passed \| 100% \| lookup_order \| — \| ~\$0\.000600 \|/);
+    const byModel = (report.toJSON() as unknown as { summary_by_model: Record<string, Record<string, unknown>> }).summary_by_model;
+    expect(byModel["gpt-5-mini"]).toMatchObject({ priced: 3, reported: 1, estimated: 1 });
+    expect(byModel["claude-sonnet-5"]).toMatchObject({ priced: 0 });
+    // The completion's summary is the rebuilt report's, from the same recorded figures.
+    const { results: _results, ...rebuiltSummary } = report.toJSON() as unknown as Record<string, unknown>;
+    expect(JSON.stringify(rebuiltSummary)).toBe(JSON.stringify(summary));
+  });
+
+  it("without a table records no estimate: the pair stays unpriced, tokens 0/0 are still no_usage", async () => {
+    const { replays, report } = await pricedRun(null);
+    expect(replays.get(0)!.replay).not.toHaveProperty("cost");
+    expect(replays.get(0)!.replay.metadata).toEqual({});
+    expect(replays.get(4)!.replay).toMatchObject({ cost: 0, metadata: { cost_source: "no_usage" } });
+    expect(report.toMarkdown()).toMatch(/\| `gpt-5-mini` \| ✅ passed \| 100% \| lookup_order \| — \| — \|/);
+  });
+
+  it("a model whose every replay is estimated reads ~$ with the legend; the same run without a table has neither", async () => {
+    const tokensOnly = "default: { answer: \"I can help with that. Here is what I found for you today.\", input_tokens: 1000, output_tokens: 100 }\n";
+    const markdownOf = async (prices: PriceTable | null) => {
+      const store = createMemoryEventStore();
+      worker = await startWorker(testWorkerOptions(store, new RecordingBus(), { runtime: ScriptedAgent.fromYaml(tokensOnly), prices }));
+      await seedRun(store, { models: [GPT] });
+      await waitFor(() => runEnded(store, "r1"));
+      const markdown = (await rebuilt(store)).report.toMarkdown();
+      await worker.stop();
+      worker = null;
+      return markdown;
+    };
+    // 3 pairs x (1,000 x $2.50/M + 100 x $10/M) = 3 x $0.0035.
+    const priced = await markdownOf(TABLE);
+    expect(priced).toContain("| ~$0.0105 |");
+    expect(priced).toContain(LEGEND);
+    const unpriced = await markdownOf(null);
+    expect(unpriced).not.toContain("~$");
+    expect(unpriced).not.toContain(LEGEND);
+  });
+
+  it("records what a host records on an external run as sent: the table does not price it", async () => {
+    const store = createMemoryEventStore();
+    worker = await startWorker(testWorkerOptions(store, new RecordingBus(), { prices: TABLE }));
+    await seedRun(store, { external: true, models: [GPT] });
+    const { hostRecords } = await import("./testingHost.js");
+    await hostRecords(store, "r1", [{ scenario_key: "order_status", model_label: GPT.label, replay: { answer: "Order 4821 ships Friday.", input_tokens: 120, output_tokens: 30 } }]);
+    await waitFor(async () => (await pairEvents(store, "r1", 0)).length === 2);
+    const [replayed, scored] = await pairEvents(store, "r1", 0);
+    expect(scored.type).toBe("ResultScored");
+    expect((replayed.data as EventData<"ReplayRecorded">).replay).toMatchObject({ input_tokens: 120, output_tokens: 30, metadata: {} });
+    expect((replayed.data as EventData<"ReplayRecorded">).replay).not.toHaveProperty("cost");
+  });
+});

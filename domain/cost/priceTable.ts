@@ -1,0 +1,117 @@
+// The operator's price table (reference-platform §1 #22, "tokens × rate"): each model's rates in
+// USD per million tokens, from a YAML or JSON document the worker (VERDICT_PRICES) and
+// `verdict run --prices` read once, before anything runs:
+//
+//   models:
+//     gpt-4o: { input: 2.5, output: 10 }
+//     anthropic/claude-sonnet-4: { input: 3, output: 15 }
+//
+// A result's model is looked up by its label (the model as the run names it, e.g.
+// `anthropic/claude-sonnet-4`), then by its model id (`claude-sonnet-4`): exact, case-sensitive
+// text, no patterns and no guessing from a name, so a model the table does not name stays
+// unpriced rather than priced at a neighbour's rate. A lookup is one Map read.
+//
+// The document is read by the domain's YAML reader in its YAML 1.2 dialect, as Verdict's own
+// files are (JSON reads as YAML); anything else in it is refused, naming the file, the path and
+// the rule: a top-level key other than `models`, a model without `input` or `output`, a key
+// other than those two, a rate that is not a number, negative, or not finite.
+import { InvalidDocument } from "../scenarios/errors.js";
+import { readYaml } from "../scenarios/yamlText.js";
+
+/** A model's rates, USD per million tokens. */
+export interface ModelRate {
+  readonly input: number;
+  readonly output: number;
+}
+
+/** A price table refused: `<file>: <where>: <rule>`, where is a document path or a line. */
+export class PriceTableError extends Error {
+  readonly code = "validation";
+
+  constructor(
+    readonly file: string,
+    readonly where: string | null,
+    readonly rule: string,
+  ) {
+    super(where ? `${file}: ${where}: ${rule}` : `${file}: ${rule}`);
+    this.name = "PriceTableError";
+  }
+}
+
+const EXPECTED = "expected models: { MODEL: { input: USD per million input tokens, output: USD per million output tokens } }";
+const RATE_KEYS = ["input", "output"] as const;
+
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+const isMapping = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** A model's name in a path: as written, quoted when it is blank or holds a dot or a space. */
+const pathKey = (key: string): string => (key === "" || /[.\s"]/.test(key) ? JSON.stringify(key) : key);
+
+function rateOf(value: unknown, where: string, file: string): number {
+  if (typeof value !== "number") throw new PriceTableError(file, where, `must be a number (USD per million tokens), got ${kindOf(value)}`);
+  if (!Number.isFinite(value)) throw new PriceTableError(file, where, `must be a finite number (USD per million tokens), got ${String(value)}`);
+  if (value < 0) throw new PriceTableError(file, where, `must not be negative (USD per million tokens), got ${value}`);
+  return value;
+}
+
+export class PriceTable {
+  readonly #rates: ReadonlyMap<string, ModelRate>;
+
+  private constructor(rates: Map<string, ModelRate>) {
+    this.#rates = rates;
+  }
+
+  /** The table in `text` (YAML or JSON); `file` names it in every refusal. */
+  static parse(text: string, file: string): PriceTable {
+    let document: unknown;
+    try {
+      document = readYaml(text, InvalidDocument, "not valid YAML: ", "core");
+    } catch (error) {
+      if (!(error instanceof InvalidDocument)) throw error;
+      throw new PriceTableError(file, error.line ? `line ${error.line}` : error.path, error.rule);
+    }
+    return PriceTable.from(document, file);
+  }
+
+  /** The table a parsed document holds; `file` names it in every refusal. */
+  static from(document: unknown, file: string): PriceTable {
+    if (!isMapping(document)) throw new PriceTableError(file, null, `must be a mapping with models:, got ${kindOf(document)} (${EXPECTED})`);
+    for (const key of Object.keys(document)) {
+      if (key !== "models") throw new PriceTableError(file, pathKey(key), `unknown key (${EXPECTED})`);
+    }
+    const models = document.models;
+    if (models === undefined) throw new PriceTableError(file, "models", `missing (${EXPECTED})`);
+    if (!isMapping(models)) throw new PriceTableError(file, "models", `must be a mapping of model to { input, output }, got ${kindOf(models)}`);
+    const rates = new Map<string, ModelRate>();
+    for (const [model, entry] of Object.entries(models)) {
+      const at = `models.${pathKey(model)}`;
+      if (model.trim() === "") throw new PriceTableError(file, at, "a model's name must not be blank");
+      if (!isMapping(entry)) throw new PriceTableError(file, at, `must be a mapping { input, output }, got ${kindOf(entry)}`);
+      for (const key of Object.keys(entry)) {
+        if (!(RATE_KEYS as readonly string[]).includes(key)) throw new PriceTableError(file, `${at}.${pathKey(key)}`, "unknown key (a model takes input and output, USD per million tokens)");
+      }
+      for (const key of RATE_KEYS) {
+        if (entry[key] === undefined) throw new PriceTableError(file, `${at}.${key}`, `missing (USD per million ${key} tokens)`);
+      }
+      rates.set(model, { input: rateOf(entry.input, `${at}.input`, file), output: rateOf(entry.output, `${at}.output`, file) });
+    }
+    if (rates.size === 0) throw new PriceTableError(file, "models", `names no model (${EXPECTED})`);
+    return new PriceTable(rates);
+  }
+
+  /** How many models the table prices. */
+  get size(): number {
+    return this.#rates.size;
+  }
+
+  /** The rate of a result's model: by its label, else by its model id; null when the table names neither. */
+  rateFor(spec: { readonly label: string; readonly model: string }): ModelRate | null {
+    return this.#rates.get(spec.label) ?? this.#rates.get(spec.model) ?? null;
+  }
+}
