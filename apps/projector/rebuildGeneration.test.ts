@@ -89,6 +89,22 @@ describe("ReadModels' finished runs", () => {
     expect((await models.listResults("acme", runId)).map((r) => r.status)).toEqual(["passed"]);
   });
 
+  it("are read again after a rebuild that committed while the generation could not be read yet", async () => {
+    const runId = await importedRun();
+    await asVersionOne();
+    const lines: string[] = [];
+    const models = new ReadModels(read.sql, { rebuildCheckMs: 0, warn: (line) => lines.push(line) });
+    await exec("ALTER TABLE projector_rebuilds RENAME TO projector_rebuilds_away"); // the generation cannot be read
+    try {
+      expect((await models.getRun("acme", runId))?.hostRunId).toBeNull(); // kept, no generation known
+    } finally {
+      await exec("ALTER TABLE projector_rebuilds_away RENAME TO projector_rebuilds");
+    }
+    expect(lines).toEqual([expect.stringMatching(/the rebuild generation \(projector_rebuilds\) could not be read \(.*projector_rebuilds.*\)/)]);
+    await projectorOf().catchUp(); // the upgrade's rebuild raises the generation none was read of
+    expect((await models.getRun("acme", runId))?.hostRunId).toBe("nightly-42");
+  });
+
   it("are read again at most rebuildCheckMs after the rebuild committed (default 1 s)", async () => {
     const runId = await importedRun();
     await asVersionOne();

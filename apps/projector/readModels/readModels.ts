@@ -32,6 +32,8 @@ export interface ReadModelsOptions {
   finishedRunCache?: number;
   /** How often, at most, the rebuild generation is read (default DEFAULT_REBUILD_CHECK_MS, 1 s; rebuildWatch.ts). */
   rebuildCheckMs?: number;
+  /** Where a read of the rebuild generation that failed or hung is told, at most every 30 s (default stderr; rebuildWatch.ts). */
+  warn?: (line: string) => void;
 }
 
 export class ReadModels implements TenantIndex, EvaluationDirectory {
@@ -47,7 +49,7 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   constructor(database: MikroORM | SqlDatabase, options: ReadModelsOptions = {}) {
     this.#database = "em" in database ? ormDatabase(database) : database;
     this.#finished = new FinishedRunCache(options.finishedRunCache ?? 4);
-    this.rebuilds = new RebuildWatch({ read: () => readRebuildGeneration(this.sql()), everyMs: options.rebuildCheckMs });
+    this.rebuilds = new RebuildWatch({ read: () => readRebuildGeneration(this.sql()), everyMs: options.rebuildCheckMs, warn: options.warn });
     this.rebuilds.onRebuilt(() => this.#finished.clear());
   }
 
