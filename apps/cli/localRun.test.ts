@@ -38,6 +38,19 @@ describe("localRun", () => {
     }
   });
 
+  it("leaves a replay whose estimate no event could hold (past COST_LIMIT, or Infinity) unpriced, and tells onPriceRefused", async () => {
+    const runtime: AgentRuntime = { name: "x", replay: async () => ({ answer: "Order 4821 shipped yesterday, here is the tracking link for you.", input_tokens: 1e308, output_tokens: 1e308 }) as never };
+    const prices = PriceTable.parse("models:\n  gpt-5-mini: { input: 1000000, output: 1000000 }\n", "prices.yaml");
+    const refused: number[] = [];
+    const outcome = await localRun({ catalogPath, product: "support", set: "smoke", models: ["gpt-5-mini"], runtime, judge: null, prices, onPriceRefused: (r) => void refused.push(r.estimate) });
+    expect(outcome.results.length).toBeGreaterThan(0);
+    for (const result of outcome.results) {
+      expect(result.replay.cost).toBeNull();
+      expect(result.costSource).toBe("unpriced");
+    }
+    expect(refused).toEqual(outcome.results.map(() => Infinity));
+  });
+
   it("prices each replay by the chain: the table's rate by label, no_usage without a table, and a replay that does not read stays the Runner's run_error", async () => {
     const answers: Record<string, unknown> = {
       "gpt-5-mini": { answer: "Order 4821 shipped yesterday, here is the tracking link for you.", input_tokens: 2_000, output_tokens: 100 },

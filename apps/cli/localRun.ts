@@ -5,7 +5,7 @@ import type { PageTheme } from "./themeFlag.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   DEFAULT_CRITERIA, Judge, ModelSpec, Replay, Runner, priceReplay,
-  type AgentRuntime, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
+  type AgentRuntime, type PriceRefusal, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { loadCatalogFile } from "./catalogFile.js";
@@ -29,6 +29,8 @@ export interface LocalRunOptions {
    * the chain's no_usage (tokens 0 in and out: $0) applies, as on the worker.
    */
   prices?: PriceTable | null;
+  /** Told of an estimate no event could record (over COST_LIMIT or not finite): that replay stays unpriced. */
+  onPriceRefused?: (refusal: PriceRefusal) => void;
   concurrency?: number;
   replayTimeoutMs?: number;
   /** Told about each scored pair (progress on stderr). */
@@ -99,7 +101,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
     // The Runner aborts the signal when the replay's budget runs out, so an HTTP agent stops too.
     replay: async (scenario: Scenario, spec: ModelSpec, { signal }: { signal?: AbortSignal }) =>
-      priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, prices),
+      priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, prices, options.onPriceRefused),
     aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
     onResult: (result) => options.onResult?.(result, ++done, total),
     metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },
@@ -114,7 +116,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
  * What the agent answered, priced by the chain when it reports no cost. A value that is not a
  * replay is handed back as it came, for the Runner to record as the run_error it is, in its words.
  */
-function priced(value: unknown, spec: ModelSpec, prices: PriceTable | null): unknown {
+function priced(value: unknown, spec: ModelSpec, prices: PriceTable | null, onRefused: ((refusal: PriceRefusal) => void) | undefined): unknown {
   if (value === null || value === undefined) return value;
   let replay: Replay;
   try {
@@ -122,7 +124,7 @@ function priced(value: unknown, spec: ModelSpec, prices: PriceTable | null): unk
   } catch {
     return value;
   }
-  return priceReplay(replay, spec, prices);
+  return priceReplay(replay, spec, prices, onRefused);
 }
 
 export type ReportFormat = "md" | "json" | "html";

@@ -1,6 +1,6 @@
-// `verdict run --prices FILE`: the operator's price table, read as the worker reads VERDICT_PRICES
-// (infra/pricing); a bad file is a usage error (exit 2) naming the flag, the file, the path and
-// the rule, before anything runs.
+// `verdict run --prices FILE` and `verdict start`'s VERDICT_PRICES: the operator's price table,
+// read as the worker reads VERDICT_PRICES (infra/pricing); a bad file is a usage error (exit 2)
+// naming the flag or variable, the file, the path and the rule, before anything runs.
 import { PriceTableError, type PriceTable } from "@verdict/domain";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { CliError } from "./errors.js";

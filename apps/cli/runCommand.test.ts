@@ -71,8 +71,11 @@ describe("verdict run --prices", () => {
       const qwen = results.filter((r) => r.label === "ollama/qwen3:8b");
       expect(gpt.length).toBeGreaterThan(0);
       for (const r of gpt) {
-        expect(r.cost).toBe((1000 * 0.25) / 1e6 + (100 * 2) / 1e6);
-        expect(r.metadata).toEqual({ cost_source: "estimated", cost_rate: { input: 0.25, output: 2, source: "price table", basis: "tokens", input_tokens: 1000, output_tokens: 100 } });
+        expect(r.cost).toBe(1000 * (0.25 / 1e6) + 100 * (2 / 1e6));
+        expect(r.metadata).toEqual({
+          cost_source: "estimated",
+          cost_rate: { input: 0.25, output: 2, source: "price table", basis: "tokens", input_tokens: 1000, output_tokens: 100, key: "gpt-5-mini", matched: "label" },
+        });
       }
       for (const r of qwen) {
         expect(r).not.toHaveProperty("cost");
@@ -97,7 +100,9 @@ describe("verdict run --prices", () => {
     try {
       await writeFile(join(dir, "negative.yaml"), "models:\n  gpt-5-mini: { input: -0.25, output: 2 }\n");
       await writeFile(join(dir, "unknown.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 2, cached_input: 0.1 }\n");
+      await writeFile(join(dir, "absurd.yaml"), "models:\n  gpt-5-mini: { input: 1e306, output: 2 }\n");
       const cases: Array<[string, string]> = [
+        [join(dir, "absurd.yaml"), `verdict run: --prices ${join(dir, "absurd.yaml")}: models.gpt-5-mini.input: must be at most 1,000,000 (USD per million tokens), got 1e+306: is it a price per token, or an exponent too many?`],
         [join(dir, "negative.yaml"), `verdict run: --prices ${join(dir, "negative.yaml")}: models.gpt-5-mini.input: must not be negative (USD per million tokens), got -0.25`],
         [join(dir, "unknown.yaml"), `verdict run: --prices ${join(dir, "unknown.yaml")}: models.gpt-5-mini.cached_input: unknown key (a model takes input and output, USD per million tokens)`],
         [join(dir, "none.yaml"), `verdict run: --prices ${join(dir, "none.yaml")}: no such file`],
@@ -109,6 +114,36 @@ describe("verdict run --prices", () => {
         expect(refused.stderr.split("\n")[0]).toBe(message);
         expect(refused.stderr).not.toContain("[1/");
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("verdict run --prices with an estimate past what a cost may be", () => {
+  it("leaves those replays unpriced, their answers scored, and says so once on stderr", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-prices-"));
+    try {
+      // $1 a token (the most a table takes) x 2e9 tokens: $2e9, past the $1e9 a cost may be; it read `cost: Infinity` at 1e306.
+      await writeFile(join(dir, "agent.yaml"), 'default: { answer: "I can help with that. Here is what I found for you today.", input_tokens: 2000000000, output_tokens: 100 }\n');
+      await writeFile(join(dir, "prices.yaml"), "models:\n  gpt-5-mini: { input: 1000000, output: 1 }\n");
+      const io = bufferIo();
+      const argv = withFlag(withFlag(base, "--agent", `scripted:${join(dir, "agent.yaml")}`), "--models", "gpt-5-mini");
+      await runCli([...argv, "--prices", join(dir, "prices.yaml"), "--format", "json"], io, {});
+      const results = (JSON.parse(io.stdout.join("")) as { results: Array<{ status: string; fault?: string; cost?: number; metadata: Record<string, unknown>; input_tokens: number }> }).results;
+      expect(results.length).toBeGreaterThan(1);
+      for (const r of results) {
+        expect(r.fault).not.toBe("run_error");
+        expect(r).not.toHaveProperty("cost");
+        expect(r.metadata).toEqual({});
+        expect(r.input_tokens).toBe(2_000_000_000);
+      }
+      const said = io.stderr.filter((line) => line.includes("not priced"));
+      expect(said).toEqual([
+        `verdict run: --prices ${join(dir, "prices.yaml")}: gpt-5-mini: not priced: 2000000000 input and 100 output tokens at the price table's rate for "gpt-5-mini" ` +
+          "(input 1000000, output 1 USD per million) come to 2000000000.0001 USD, past the 1000000000 USD a recorded cost may be; the replay is left unpriced " +
+          "(check that rate) (said once: any other replay so priced is left unpriced too)",
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

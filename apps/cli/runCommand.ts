@@ -5,7 +5,7 @@ import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
-import type { JudgeExchange, Result } from "@verdict/domain";
+import { priceRefusalLine, type JudgeExchange, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
@@ -40,8 +40,15 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const runtime = await agentFromFlag(agentSpec);
   const judge = await judgeFromFlag(flags.values.judge ?? "none", env);
   const quiet = flags.booleans.quiet;
+  // An estimate past what a cost may be (an absurd rate) leaves its replay unpriced: said once, not per replay.
+  let refusalSaid = false;
+  const onPriceRefused = (refusal: PriceRefusal) => {
+    if (refusalSaid) return;
+    refusalSaid = true;
+    io.err(`verdict run: --prices ${flags.values.prices}: ${priceRefusalLine(refusal)} (said once: any other replay so priced is left unpriced too)`);
+  };
   const outcome = await localRun({
-    catalogPath, product, set, models, runtime, judge, concurrency, availableTools, prices,
+    catalogPath, product, set, models, runtime, judge, concurrency, availableTools, prices, onPriceRefused,
     includeProductionOnly: flags.booleans["include-production-only"],
     onResult: quiet ? undefined : (result, done, total) => {
       io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);

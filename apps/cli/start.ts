@@ -11,8 +11,9 @@ import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { parseWholeNumber, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { createProjector, rejectionLine, staleProjectionLine } from "@verdict/projector";
-import { startWorker, type WorkerLog } from "@verdict/worker";
+import { pricesLine, startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
+import { loadPricesFlag } from "./pricesFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun, type RunRef } from "./exampleRun.js";
@@ -125,6 +126,9 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
   const limits = apiLimitsOf(env);
+  // The worker's price table, read and checked as a worker process reads it, before anything is opened.
+  const pricesPath = env.VERDICT_PRICES?.trim() || null;
+  const prices = pricesPath ? loadPricesFlag(pricesPath, "verdict start: VERDICT_PRICES:") : null;
   await refuseTakenChoice(port);
   const mode = platformMode(env);
   // Before the worker starts: a run an earlier start left that this start's worker finishes is still named.
@@ -136,6 +140,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   try {
     await claimHome(mode, resources);
     io.out(`verdict: starting (${describeMode(mode)})`);
+    if (prices && pricesPath) io.out(pricesLine(pricesPath, prices.size, true));
     const store = await openEventStore(mode, resources);
     const { read, progress } = await openReadSide(mode, resources);
     const projector = createProjector({
@@ -156,6 +161,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       store: pacing.store, bus: jobs.bus, checkpoints, pace: pacing.pace,
       runtime: await ScriptedAgent.load(join(EXAMPLE_DIR, "agent.yaml")),
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
+      prices,
       log: workerLog(io),
       concurrency: 4,
       // Measured on the embedded default only (PGlite, in-memory bus); other modes keep the worker's default.

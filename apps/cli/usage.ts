@@ -63,6 +63,8 @@ const ENVIRONMENT = `Environment
   VERDICT_READ_DATABASE_URL  read models and API keys elsewhere than DATABASE_URL
   KAFKA_BROKERS         host:port,... : the job bus (with DATABASE_URL)
   VERDICT_TOPIC_PREFIX  prefix of Kafka topics and consumer groups (keeps deployments apart)
+  VERDICT_PRICES        price table file start's worker prices replays with, as a worker's
+                        (a bad one is exit 2; run takes --prices FILE)
   VERDICT_TENANT        tenant of report / catalogs / evals (default demo; not with evals import --url)
   VERDICT_API_KEY       API key evals import --url sends (a write key of that install)
   VERDICT_API_TIMEOUT_MS  milliseconds evals import --url waits for the API's answer (default 60000)`;

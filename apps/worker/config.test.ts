@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
 import { AGENT_SCRIPT } from "./testing.js";
-import { startupLine } from "./workerLog.js";
+import { pricesLine, startupLine } from "./workerLog.js";
 
 const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict", KAFKA_BROKERS: "127.0.0.1:9092, 127.0.0.1:9094", VERDICT_AGENT: "scripted:examples/agent.yaml" };
 
@@ -77,17 +78,35 @@ describe("readWorkerConfig", () => {
 });
 
 describe("VERDICT_PRICES", () => {
-  it("names the price table file for a process that replays; one that does not replay reads none", () => {
+  it("names the price table file, for a process that does not replay too (it is checked there, then said not to be used)", () => {
     expect(readWorkerConfig({ ...env, VERDICT_PRICES: " prices.yaml " }, []).prices).toBe("prices.yaml");
     expect(readWorkerConfig({ ...env, VERDICT_PRICES: "" }, []).prices).toBeNull();
-    expect(readWorkerConfig({ ...env, VERDICT_PRICES: "prices.yaml" }, ["--dispatcher", "--complete"]).prices).toBeNull();
+    expect(readWorkerConfig({ ...env, VERDICT_PRICES: "prices.yaml" }, ["--dispatcher", "--complete"]).prices).toBe("prices.yaml");
+    expect(readWorkerConfig({ ...env, VERDICT_PRICES: "prices.yaml" }, ["--dispatcher"]).prices).toBe("prices.yaml");
+    expect(pricesLine("prices.yaml", 2, true)).toBe("prices prices.yaml (2 models): a replay reporting tokens but no cost is recorded with its estimated cost");
+    expect(pricesLine("prices.yaml", 2, false)).toBe("prices prices.yaml (2 models) checked, not used: this process does not replay (the --replay role prices replays)");
   });
+
+  it("stops a process without the replay role at start on a bad file, naming the setting, the file, the path and the rule", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "prices-"));
+    const bad = join(dir, "prices.yaml");
+    await writeFile(bad, "models:\n  gpt-5-mini: { input: 1e12, output: 2 }\n");
+    // Nothing listens on port 1: the file is refused before the database is tried.
+    const child = spawnSync(process.execPath, ["--import", "tsx", "apps/worker/main.ts", "--dispatcher", "--complete"], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: { ...process.env, DATABASE_URL: "postgres://verdict@127.0.0.1:1/verdict", KAFKA_BROKERS: "127.0.0.1:1", VERDICT_PRICES: bad, VERDICT_WORKER_NICE: "0" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain(`[worker] error: VERDICT_PRICES: ${bad}: models.gpt-5-mini.input: must be at most 1,000,000 (USD per million tokens), got 1000000000000`);
+  }, 70_000);
 
   it("loads the table, or refuses a bad file as a setting to fix, naming the setting, the file, the path and the rule", async () => {
     const dir = await mkdtemp(join(tmpdir(), "prices-"));
     const good = join(dir, "prices.yaml");
     await writeFile(good, "models:\n  gpt-5-mini: { input: 0.25, output: 2 }\n");
-    expect(pricesFromSetting(good).rateFor({ label: "gpt-5-mini", model: "gpt-5-mini" })).toEqual({ input: 0.25, output: 2 });
+    expect(pricesFromSetting(good).rateFor({ label: "gpt-5-mini", model: "gpt-5-mini" })).toMatchObject({ input: 0.25, output: 2 });
     const bad = join(dir, "bad.yaml");
     await writeFile(bad, "models:\n  gpt-5-mini: { input: 0.25 }\n");
     expect(() => pricesFromSetting(bad)).toThrow(expect.objectContaining({ code: "validation", message: `VERDICT_PRICES: ${bad}: models.gpt-5-mini.output: missing (USD per million output tokens)` }));

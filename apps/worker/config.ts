@@ -20,7 +20,8 @@ export interface WorkerConfig {
   /**
    * The operator's price table file (VERDICT_PRICES), read once at start: a replay reporting
    * tokens but no cost is recorded with its estimated cost (domain/cost/priceReplay.ts); null
-   * when unset or when this process does not replay.
+   * when unset. A process without the replay role reads and checks it too (a bad file stops it,
+   * as it would the replay workers beside it), then says it does not use it.
    */
   prices: string | null;
   replayTimeoutMs: number;
@@ -133,7 +134,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     kafkaBrokers: brokers,
     agent: roles.includes("replay") ? agent : null,
     judge: env.VERDICT_JUDGE?.trim() || "none",
-    prices: roles.includes("replay") ? env.VERDICT_PRICES?.trim() || null : null,
+    prices: env.VERDICT_PRICES?.trim() || null,
     replayTimeoutMs,
     // The core Judge's default, and the providers' own hard stop (DEFAULT_PROVIDER_TIMEOUT_MS): a
     // scripted or custom backend that hangs would otherwise hold its pairs, and their run, for ever.

@@ -15,4 +15,4 @@ export { replayThroughRuntime, runtimeScenario } from "./agentReplay.js";
 export { REPLAY_TOPIC, COMPLETE_TOPIC, REPLAY_GROUP, COMPLETE_GROUP, ReplayJob, CompletionJob, InvalidJobError, jobNames, type JobNames } from "./jobs.js";
 export { MemoryCheckpointStore, PostgresCheckpointStore, type Checkpoint, type CheckpointStore } from "./checkpoints/index.js";
 export { readWorkerConfig, agentFromSpec, WorkerConfigError, type WorkerConfig } from "./config.js";
-export { consoleLog, silentLog, type WorkerLog } from "./workerLog.js";
+export { consoleLog, pricesLine, silentLog, type WorkerLog } from "./workerLog.js";

@@ -13,7 +13,7 @@ import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
 import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
 import { startWorker } from "./startWorker.js";
-import { consoleLog, startupLine } from "./workerLog.js";
+import { consoleLog, pricesLine, startupLine } from "./workerLog.js";
 
 /** Lowers this process's CPU priority by `nice` (see WorkerConfig.nice); where that is not allowed, says so and goes on. */
 function lowerPriority(nice: number): void {
@@ -30,7 +30,8 @@ async function main(): Promise<void> {
   lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
   const judge = await judgeFromSetting(config.judge);
-  // Read once, before anything starts: pricing a replay is then one Map lookup.
+  // Read once, before anything starts: pricing a replay is then a Map lookup. Read and checked
+  // without the replay role too: an operator who set it expects it to work, and a bad file says so here.
   const prices = config.prices ? pricesFromSetting(config.prices) : null;
   const store = await createPostgresEventStore({ connectionString: config.databaseUrl, settings: config.pg });
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl, settings: config.pg }) : null;
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
     watchdog: { stallMs: config.watchdogStallMs },
   });
   consoleLog.info(startupLine(runtime, judge, process.pid));
-  if (prices) consoleLog.info(`prices ${config.prices} (${prices.size} models): a replay reporting tokens but no cost is recorded with its estimated cost`);
+  if (prices && config.prices) consoleLog.info(pricesLine(config.prices, prices.size, config.roles.includes("replay")));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -24,6 +24,7 @@ import {
   type EventToAppend,
   type IdGenerator,
   type AgentRuntime,
+  type PriceRefusal,
   type PriceTable,
   type RecordReplay,
   type ResultCommand,
@@ -46,6 +47,11 @@ export interface PairDeps {
    * runs) is recorded as the host sent it. Null: no table (no_usage still applies).
    */
   prices?: PriceTable | null;
+  /**
+   * Told of an estimate no event can record (past COST_LIMIT, or not finite: an absurd rate); the
+   * replay is recorded unpriced, its answer and tokens kept (startWorker logs it, rate-limited).
+   */
+  onPriceRefused?: (refusal: PriceRefusal) => void;
   replayTimeoutMs: number;
   clock: Clock;
   ids: IdGenerator;
@@ -250,7 +256,7 @@ async function processPairOnce(deps: PairDeps, run: RunContext, n: number, optio
     const model = run.started.models[n % run.started.models.length];
     const runtime = deps.runtime;
     const prices = deps.prices ?? null;
-    const replayNow = async () => priceReplay(await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs), model, prices);
+    const replayNow = async () => priceReplay(await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs), model, prices, deps.onPriceRefused);
     // A slot may take long to come: another worker may have recorded the pair meanwhile (a job
     // delivered again after a rebalance), and then the agent is not called for it a second time.
     // A slot that came soon needs no second look (a store query per pair at full speed).

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { eventRegistry, readWholeStream, runStream, PriceTable, type EventData, type EventStore, type Report } from "@verdict/domain";
+import { COST_LIMIT, eventRegistry, readWholeStream, runStream, PriceTable, type EventData, type EventStore, type Report } from "@verdict/domain";
 import { readPairEvents } from "./pairEvents.js";
 import { reportFromRun } from "./runReport.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
@@ -74,27 +74,35 @@ async function rebuilt(store: EventStore): Promise<{ replays: Map<number, EventD
 // Pair n is scenario floor(n / 2) x model n % 2: 0 order_status x gpt, 1 order_status x claude,
 // 2 greeting x gpt, 4 refund x gpt.
 describe("a run with a price table (VERDICT_PRICES)", () => {
-  it("records the estimated cost and its rate, keeps a reported cost, calls 0/0 tokens no_usage and leaves a model not in the table unpriced", async () => {
+  it("records the estimated cost and its rate, keeps a reported cost, estimates 0/0 tokens of a model in the table at $0 and leaves a model not in the table unpriced", async () => {
     const { replays, report, summary } = await pricedRun(TABLE);
     const estimated = replays.get(0)!.replay;
-    expect(estimated.cost).toBe((120 * 2.5) / 1e6 + (30 * 10) / 1e6);
+    expect(estimated.cost).toBe(120 * (2.5 / 1e6) + 30 * (10 / 1e6));
     expect(estimated.metadata).toEqual({
       cost_source: "estimated",
-      cost_rate: { input: 2.5, output: 10, source: "price table", basis: "tokens", input_tokens: 120, output_tokens: 30 },
+      cost_rate: { input: 2.5, output: 10, source: "price table", basis: "tokens", input_tokens: 120, output_tokens: 30, key: "gpt-5-mini", matched: "label" },
     });
     // claude-sonnet-5 is not in the table: recorded as the agent gave it, unpriced.
     for (const n of [1, 3, 5]) {
       expect(replays.get(n)!.replay).not.toHaveProperty("cost");
       expect(replays.get(n)!.replay.metadata).toEqual({});
     }
-    // The agent's own cost is kept; tokens 0/0 cost nothing.
+    // The agent's own cost is kept; tokens 0/0 of a model the table names are estimated at $0
+    // with the rate (reference-platform #22: estimated comes before no_usage).
     expect(replays.get(2)!.replay).toMatchObject({ cost: 0.01, metadata: {} });
-    expect(replays.get(4)!.replay).toMatchObject({ cost: 0, metadata: { cost_source: "no_usage" } });
+    expect(replays.get(4)!.replay).toMatchObject({
+      cost: 0,
+      metadata: { cost_source: "estimated", cost_rate: { input: 2.5, output: 10, input_tokens: 0, output_tokens: 0, key: "gpt-5-mini", matched: "label" } },
+    });
 
     // The pair's own cost cell reads as estimated, from what was recorded.
     expect(report.toMarkdown()).toMatch(/\| `gpt-5-mini` \| ✅ passed \| 100% \| lookup_order \| — \| ~\$0\.000600 \|/);
+    // The page's tooltip shows the working from input, output and source; cost_rate's key and matched add nothing to it.
+    const titles = [...report.toHtml({ theme: "light" }).matchAll(/title="(estimated[^"]*)"/g)].map((m) => m[1]);
+    expect(titles).toContain("estimated: 120 in × $2.50/M + 30 out × $10.00/M · price table rate");
+    for (const title of titles) expect(title).not.toMatch(/label|matched|key/);
     const byModel = (report.toJSON() as unknown as { summary_by_model: Record<string, Record<string, unknown>> }).summary_by_model;
-    expect(byModel["gpt-5-mini"]).toMatchObject({ priced: 3, reported: 1, estimated: 1 });
+    expect(byModel["gpt-5-mini"]).toMatchObject({ priced: 3, reported: 1, estimated: 2 });
     expect(byModel["claude-sonnet-5"]).toMatchObject({ priced: 0 });
     // The completion's summary is the rebuilt report's, from the same recorded figures.
     const { results: _results, ...rebuiltSummary } = report.toJSON() as unknown as Record<string, unknown>;
@@ -141,5 +149,30 @@ describe("a run with a price table (VERDICT_PRICES)", () => {
     expect(scored.type).toBe("ResultScored");
     expect((replayed.data as EventData<"ReplayRecorded">).replay).toMatchObject({ input_tokens: 120, output_tokens: 30, metadata: {} });
     expect((replayed.data as EventData<"ReplayRecorded">).replay).not.toHaveProperty("cost");
+  });
+
+  it("records a pair whose estimate is past what an event may hold unpriced, answer and tokens kept, and logs it once, not per replay", async () => {
+    // $1 a token (the most a table takes) x 2e9 tokens: $2e9, past COST_LIMIT ($1e9). It was a run_error.
+    const dear = PriceTable.parse("models:\n  gpt-5-mini: { input: 1000000, output: 1 }\n", "prices.yaml");
+    const agent = 'default: { answer: "I can help with that. Here is what I found for you today.", input_tokens: 2000000000, output_tokens: 100 }\n';
+    const store = createMemoryEventStore();
+    const errors: string[] = [];
+    const log = { info: () => undefined, error: (message: string) => void errors.push(message) };
+    worker = await startWorker(testWorkerOptions(store, new RecordingBus(), { runtime: ScriptedAgent.fromYaml(agent), prices: dear, log }));
+    await seedRun(store, { models: [GPT] });
+    await waitFor(() => runEnded(store, "r1"));
+    const { replays, report } = await rebuilt(store);
+    expect(replays.size).toBe(3);
+    for (const { replay } of replays.values()) {
+      expect(replay).not.toHaveProperty("error");
+      expect(replay).not.toHaveProperty("cost");
+      expect(replay).toMatchObject({ answer: "I can help with that. Here is what I found for you today.", input_tokens: 2_000_000_000, output_tokens: 100, metadata: {} });
+    }
+    expect(report.toMarkdown()).not.toContain("Infinity");
+    const said = errors.filter((line) => line.includes("not priced"));
+    expect(said).toEqual([
+      `gpt-5-mini: not priced: 2000000000 input and 100 output tokens at the price table's rate for "gpt-5-mini" (input 1000000, output 1 USD per million) ` +
+        `come to 2000000000.0001 USD, past the ${COST_LIMIT} USD a recorded cost may be; the replay is left unpriced (check that rate)`,
+    ]);
   });
 });

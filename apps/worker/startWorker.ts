@@ -2,7 +2,7 @@
 // The embedded mode calls this with PGlite + the memory bus; `main.ts` with PostgreSQL + Kafka.
 import { randomUUID } from "node:crypto";
 import { RepeatLimiter } from "@verdict/infra/logging";
-import type { AgentRuntime, Clock, EventStore, IdGenerator, JobBus, JobConsumer, PriceTable } from "@verdict/domain";
+import { priceRefusalLine, type AgentRuntime, type Clock, type EventStore, type IdGenerator, type JobBus, type JobConsumer, type PriceRefusal, type PriceTable } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import type { CheckpointStore } from "./checkpoints/index.js";
 import { consumeCompletionJobs, type ComparisonSettings } from "./completion.js";
@@ -80,10 +80,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const log = options.log ?? consoleLog;
   const actor = `worker:${options.name ?? process.pid}`;
   const runs = new RunContexts(options.store, { backend: options.judge, timeoutMs: options.judgeTimeoutMs }, log);
+  // A rate that prices every replay of its model past what an event may record says so once per
+  // 30 s per table entry (with how often it repeated), not once per replay.
+  const refusals = new RepeatLimiter();
+  const onPriceRefused = (refusal: PriceRefusal) => {
+    const line = refusals.pass(priceRefusalLine(refusal), refusal.rate.key);
+    if (line !== null) log.error(line);
+  };
   const pairDeps = {
     store: options.store,
     runtime: options.runtime,
     prices: options.prices ?? null,
+    onPriceRefused,
     replayTimeoutMs: options.replayTimeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS,
     clock,
     ids,

@@ -20,3 +20,10 @@ export const silentLog: WorkerLog = { info: () => undefined, error: () => undefi
 export function startupLine(runtime: { name: string } | null, judge: { name: string } | null, pid: number): string {
   return `agent ${runtime?.name ?? "(none: not replaying)"}, judge ${judge?.name ?? "none (rules only)"}, pid ${pid}`;
 }
+
+/** What a worker says of its price table (VERDICT_PRICES): applied, or checked and not used by a process that does not replay. */
+export function pricesLine(path: string, models: number, replays: boolean): string {
+  return replays
+    ? `prices ${path} (${models} models): a replay reporting tokens but no cost is recorded with its estimated cost`
+    : `prices ${path} (${models} models) checked, not used: this process does not replay (the --replay role prices replays)`;
+}

@@ -15,5 +15,6 @@ export type { JudgeUsageTotals } from "./judgeUsage.js";
 export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
 export type { ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";
 export { PriceTable, PriceTableError } from "./priceTable.js";
-export type { ModelRate } from "./priceTable.js";
-export { priceReplay } from "./priceReplay.js";
+export type { MatchedRate, ModelRate } from "./priceTable.js";
+export { priceRefusalLine, priceReplay } from "./priceReplay.js";
+export type { PriceRefusal } from "./priceReplay.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Replay } from "../replay/index.js";
-import { PriceTable, costRate, costSource, priceReplay } from "./index.js";
+import { COST_LIMIT } from "../events/index.js";
+import { PriceTable, costRate, costSource, priceRefusalLine, priceReplay, type PriceRefusal } from "./index.js";
 
 const table = PriceTable.parse("models:\n  gpt-4o: { input: 2.5, output: 10 }\n  claude-sonnet-4: { input: 3, output: 15 }\n", "prices.yaml");
 const gpt = { label: "gpt-4o", model: "gpt-4o" };
@@ -13,11 +14,11 @@ describe("priceReplay: reference-platform #22's chain on a replay", () => {
   it("estimates tokens × the table's rate, with the rate and the counts it used in the metadata", () => {
     const replay = new Replay({ answer: "ok", inputTokens: 2_328, outputTokens: 423, metadata: { trace_id: "t1" } });
     const priced = priceReplay(replay, gpt, table);
-    expect(priced.cost).toBe((2_328 * 2.5) / 1e6 + (423 * 10) / 1e6);
+    expect(priced.cost).toBe(2_328 * (2.5 / 1e6) + 423 * (10 / 1e6));
     expect(priced.metadata).toEqual({
       trace_id: "t1",
       cost_source: "estimated",
-      cost_rate: { input: 2.5, output: 10, source: "price table", basis: "tokens", input_tokens: 2_328, output_tokens: 423 },
+      cost_rate: { input: 2.5, output: 10, source: "price table", basis: "tokens", input_tokens: 2_328, output_tokens: 423, key: "gpt-4o", matched: "label" },
     });
     expect(costSource(asResult(priced))).toBe("estimated");
     expect(costRate(asResult(priced))).toMatchObject({ input: 2.5, output: 10, source: "price table" });
@@ -28,9 +29,10 @@ describe("priceReplay: reference-platform #22's chain on a replay", () => {
     expect(replay.metadata).toEqual({ trace_id: "t1" });
   });
 
-  it("finds the rate by the model id when the label is not in the table", () => {
+  it("finds the rate by the model id when the label is not in the table, and records the key that matched", () => {
     const priced = priceReplay(new Replay({ inputTokens: 1_000_000, outputTokens: 1_000_000 }), sonnet, table);
     expect(priced.cost).toBe(18);
+    expect(priced.costRate).toMatchObject({ key: "claude-sonnet-4", matched: "model" });
   });
 
   it("stores the cost unrounded (the report rounds what it shows)", () => {
@@ -55,8 +57,18 @@ describe("priceReplay: reference-platform #22's chain on a replay", () => {
     expect(priceReplay(saidNoUsage, gpt, null)).toBe(saidNoUsage);
   });
 
-  it("calls both token counts at 0 no_usage at $0, with or without a table, and before any rate", () => {
-    for (const [spec, given] of [[gpt, table], [unknown, table], [gpt, null]] as const) {
+  it("prices both token counts at 0 from a rate the table names: estimated at $0, with its rate (the reference's order)", () => {
+    const priced = priceReplay(new Replay({ answer: "cached", inputTokens: 0, outputTokens: 0 }), gpt, table);
+    expect(priced.cost).toBe(0);
+    expect(priced.metadata).toEqual({
+      cost_source: "estimated",
+      cost_rate: { input: 2.5, output: 10, source: "price table", basis: "tokens", input_tokens: 0, output_tokens: 0, key: "gpt-4o", matched: "label" },
+    });
+    expect(costSource(asResult(priced))).toBe("estimated");
+  });
+
+  it("calls both token counts at 0 no_usage at $0 when no rate applies, with or without a table", () => {
+    for (const [spec, given] of [[unknown, table], [gpt, null]] as const) {
       const priced = priceReplay(new Replay({ answer: "cached", inputTokens: 0, outputTokens: 0 }), spec, given);
       expect(priced.cost).toBe(0);
       expect(priced.metadata).toEqual({ cost_source: "no_usage" });
@@ -80,5 +92,54 @@ describe("priceReplay: reference-platform #22's chain on a replay", () => {
     const failed = Replay.failed(new Error("timeout"));
     expect(priceReplay(failed, gpt, table)).toBe(failed);
     expect(priceReplay(Replay.failed("boom", { inputTokens: 100, outputTokens: 0 }), gpt, table).cost).toBe(0.00025);
+  });
+
+  it("gives a cost_source that is not text (5, true) no say: the replay is priced, as the report reads it as saying nothing", () => {
+    for (const given of [5, true, "  "]) {
+      const replay = new Replay({ inputTokens: 1_000_000, outputTokens: 0, metadata: { cost_source: given } });
+      // What the report would read the replay as, unpriced: a cost_source it does not honour.
+      expect(costSource(asResult(replay))).toBe("unpriced");
+      expect(replay.costSource).toBe("unpriced");
+      const priced = priceReplay(replay, gpt, table);
+      expect(priced.cost).toBe(2.5);
+      expect(costSource(asResult(priced))).toBe("estimated");
+      expect(priced.costSource).toBe("estimated");
+    }
+  });
+});
+
+describe("priceReplay: an estimate no event can record", () => {
+  const dear = PriceTable.parse("models:\n  gpt-4o: { input: 1000000, output: 1000000 }\n", "prices.yaml");
+
+  it("leaves the replay unpriced past COST_LIMIT, and says so through onRefused", () => {
+    const refusals: PriceRefusal[] = [];
+    // 2e9 tokens at $1/token: $2e9, past the $1e9 an event's cost may be.
+    const replay = new Replay({ answer: "kept", inputTokens: 2_000_000_000, outputTokens: 10 });
+    const priced = priceReplay(replay, gpt, dear, (refusal) => refusals.push(refusal));
+    expect(priced).toBe(replay);
+    expect(costSource(asResult(priced))).toBe("unpriced");
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ label: "gpt-4o", inputTokens: 2_000_000_000, outputTokens: 10, estimate: 2_000_000_010 });
+    expect(refusals[0].rate).toMatchObject({ key: "gpt-4o", matched: "label" });
+    expect(priceRefusalLine(refusals[0])).toBe(
+      `gpt-4o: not priced: 2000000000 input and 10 output tokens at the price table's rate for "gpt-4o" (input 1000000, output 1000000 USD per million) ` +
+        `come to 2000000010 USD, past the ${COST_LIMIT} USD a recorded cost may be; the replay is left unpriced (check that rate)`,
+    );
+    // Without a listener it is left unpriced all the same.
+    expect(priceReplay(replay, gpt, dear)).toBe(replay);
+  });
+
+  it("prices exactly COST_LIMIT, the most an event takes", () => {
+    const priced = priceReplay(new Replay({ inputTokens: COST_LIMIT, outputTokens: 0 }), gpt, dear);
+    expect(priced.cost).toBe(COST_LIMIT);
+  });
+
+  it("works per token first: a count a rate would overflow is an estimate past the bound, not Infinity; one that is Infinity is refused too", () => {
+    const refusals: PriceRefusal[] = [];
+    priceReplay(new Replay({ inputTokens: 1e303, outputTokens: 0 }), gpt, dear, (refusal) => refusals.push(refusal));
+    expect(refusals[0].estimate).toBe(1e303);
+    const replay = new Replay({ inputTokens: 1e308, outputTokens: 1e308 });
+    expect(priceReplay(replay, gpt, dear, (refusal) => refusals.push(refusal))).toBe(replay);
+    expect(refusals[1].estimate).toBe(Infinity);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PriceTable, PriceTableError } from "./index.js";
+import { MAX_RATE } from "./priceTable.js";
 
 const FILE = "prices.yaml";
 
@@ -17,21 +18,21 @@ describe("PriceTable.parse", () => {
   it("reads each model's input and output rates, USD per million tokens, from YAML or JSON", () => {
     const yaml = PriceTable.parse("models:\n  gpt-4o: { input: 2.5, output: 10 }\n  anthropic/claude-sonnet-4: { input: 3, output: 15 }\n  free-model: { input: 0, output: 0 }\n", FILE);
     expect(yaml.size).toBe(3);
-    expect(yaml.rateFor({ label: "gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10 });
-    expect(yaml.rateFor({ label: "free-model", model: "free-model" })).toEqual({ input: 0, output: 0 });
+    expect(yaml.rateFor({ label: "gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10, key: "gpt-4o", matched: "label" });
+    expect(yaml.rateFor({ label: "free-model", model: "free-model" })).toEqual({ input: 0, output: 0, key: "free-model", matched: "label" });
     const json = PriceTable.parse('{"models": {"gpt-4o": {"input": 2.5, "output": 10}}}', "prices.json");
-    expect(json.rateFor({ label: "gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10 });
+    expect(json.rateFor({ label: "gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10, key: "gpt-4o", matched: "label" });
   });
 
-  it("matches a result's label first, then its model id, exactly and case-sensitively", () => {
+  it("matches a result's label first, then its model id, exactly and case-sensitively, saying which key matched and how", () => {
     const table = PriceTable.parse(
       "models:\n  anthropic/claude-sonnet-4: { input: 3, output: 15 }\n  claude-sonnet-4: { input: 1, output: 1 }\n  gpt-4o: { input: 2.5, output: 10 }\n",
       FILE,
     );
     // The label wins over the model id when both are named.
-    expect(table.rateFor({ label: "anthropic/claude-sonnet-4", model: "claude-sonnet-4" })).toEqual({ input: 3, output: 15 });
+    expect(table.rateFor({ label: "anthropic/claude-sonnet-4", model: "claude-sonnet-4" })).toEqual({ input: 3, output: 15, key: "anthropic/claude-sonnet-4", matched: "label" });
     // A label the table does not name falls back to the model id.
-    expect(table.rateFor({ label: "openai/gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10 });
+    expect(table.rateFor({ label: "openai/gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10, key: "gpt-4o", matched: "model" });
     // No patterns, no case folding, no prefix matching.
     expect(table.rateFor({ label: "GPT-4o", model: "GPT-4o" })).toBeNull();
     expect(table.rateFor({ label: "gpt-4o-mini", model: "gpt-4o-mini" })).toBeNull();
@@ -40,13 +41,15 @@ describe("PriceTable.parse", () => {
 
   it("reads `yes` and octal-looking text as YAML 1.2 does (the core dialect): a model named `no` stays text", () => {
     const table = PriceTable.parse("models:\n  no: { input: 1, output: 2 }\n", FILE);
-    expect(table.rateFor({ label: "no", model: "no" })).toEqual({ input: 1, output: 2 });
+    expect(table.rateFor({ label: "no", model: "no" })).toMatchObject({ input: 1, output: 2 });
   });
 
   it.each([
     ["a negative rate", "models:\n  gpt-4o: { input: -1, output: 10 }\n", "models.gpt-4o.input", "must not be negative (USD per million tokens), got -1"],
     ["an infinite rate", "models:\n  gpt-4o: { input: 2.5, output: .inf }\n", "models.gpt-4o.output", "must be a finite number (USD per million tokens), got Infinity"],
     ["a NaN rate", "models:\n  gpt-4o: { input: .nan, output: 1 }\n", "models.gpt-4o.input", "must be a finite number (USD per million tokens), got NaN"],
+    ["a rate over 1,000,000 USD per million tokens", "models:\n  gpt-4o: { input: 1e12, output: 10 }\n", "models.gpt-4o.input", "must be at most 1,000,000 (USD per million tokens), got 1000000000000"],
+    ["an output rate just over the bound", "models:\n  gpt-4o: { input: 1, output: 1000000.5 }\n", "models.gpt-4o.output", "must be at most 1,000,000 (USD per million tokens), got 1000000.5"],
     ["a rate given as text", 'models:\n  gpt-4o: { input: "2.5", output: 10 }\n', "models.gpt-4o.input", 'must be a number (USD per million tokens), got string "2.5"'],
     ["a missing input", "models:\n  gpt-4o: { output: 10 }\n", "models.gpt-4o.input", "missing (USD per million input tokens)"],
     ["a missing output", "models:\n  gpt-4o: { input: 2.5 }\n", "models.gpt-4o.output", "missing (USD per million output tokens)"],
@@ -68,6 +71,12 @@ describe("PriceTable.parse", () => {
     expect(error.rule).toContain(rule);
     expect(error.message).toBe(`${FILE}: ${where}: ${error.rule}`);
     expect(error.code).toBe("validation");
+  });
+
+  it("takes a rate up to MAX_RATE, 1,000,000 USD per million tokens", () => {
+    expect(MAX_RATE).toBe(1_000_000);
+    const table = PriceTable.parse("models:\n  dear: { input: 1000000, output: 600 }\n", FILE);
+    expect(table.rateFor({ label: "dear", model: "dear" })).toMatchObject({ input: 1_000_000, output: 600 });
   });
 
   it("refuses a document that is not a mapping, naming the file", () => {

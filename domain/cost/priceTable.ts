@@ -9,12 +9,17 @@
 // A result's model is looked up by its label (the model as the run names it, e.g.
 // `anthropic/claude-sonnet-4`), then by its model id (`claude-sonnet-4`): exact, case-sensitive
 // text, no patterns and no guessing from a name, so a model the table does not name stays
-// unpriced rather than priced at a neighbour's rate. A lookup is one Map read.
+// unpriced rather than priced at a neighbour's rate. A lookup is at most two Map reads.
 //
 // The document is read by the domain's YAML reader in its YAML 1.2 dialect, as Verdict's own
 // files are (JSON reads as YAML); anything else in it is refused, naming the file, the path and
 // the rule: a top-level key other than `models`, a model without `input` or `output`, a key
-// other than those two, a rate that is not a number, negative, or not finite.
+// other than those two, a rate that is not a number, negative, not finite, or over MAX_RATE.
+//
+// MAX_RATE is 1,000,000 USD per million tokens ($1 a token): the dearest models priced today ask
+// some hundreds of dollars per million, so a rate past it is a slip (a price per token written
+// where one per million belongs the other way round, an exponent too many), and a table holding
+// one would price every replay of that model at a figure no report can show.
 import { InvalidDocument } from "../scenarios/errors.js";
 import { readYaml } from "../scenarios/yamlText.js";
 
@@ -23,6 +28,15 @@ export interface ModelRate {
   readonly input: number;
   readonly output: number;
 }
+
+/** A rate as the table found it: the table's key that matched, and whether by the label or the model id. */
+export interface MatchedRate extends ModelRate {
+  readonly key: string;
+  readonly matched: "label" | "model";
+}
+
+/** The highest rate a table may hold, USD per million tokens (see above). */
+export const MAX_RATE = 1_000_000;
 
 /** A price table refused: `<file>: <where>: <rule>`, where is a document path or a line. */
 export class PriceTableError extends Error {
@@ -57,6 +71,9 @@ function rateOf(value: unknown, where: string, file: string): number {
   if (typeof value !== "number") throw new PriceTableError(file, where, `must be a number (USD per million tokens), got ${kindOf(value)}`);
   if (!Number.isFinite(value)) throw new PriceTableError(file, where, `must be a finite number (USD per million tokens), got ${String(value)}`);
   if (value < 0) throw new PriceTableError(file, where, `must not be negative (USD per million tokens), got ${value}`);
+  if (value > MAX_RATE) {
+    throw new PriceTableError(file, where, `must be at most ${MAX_RATE.toLocaleString("en-US")} (USD per million tokens), got ${value}: is it a price per token, or an exponent too many?`);
+  }
   return value;
 }
 
@@ -110,8 +127,11 @@ export class PriceTable {
     return this.#rates.size;
   }
 
-  /** The rate of a result's model: by its label, else by its model id; null when the table names neither. */
-  rateFor(spec: { readonly label: string; readonly model: string }): ModelRate | null {
-    return this.#rates.get(spec.label) ?? this.#rates.get(spec.model) ?? null;
+  /** The rate of a result's model: by its label, else by its model id, with the key that matched; null when the table names neither. */
+  rateFor(spec: { readonly label: string; readonly model: string }): MatchedRate | null {
+    const byLabel = this.#rates.get(spec.label);
+    if (byLabel) return { ...byLabel, key: spec.label, matched: "label" };
+    const byModel = this.#rates.get(spec.model);
+    return byModel ? { ...byModel, key: spec.model, matched: "model" } : null;
   }
 }

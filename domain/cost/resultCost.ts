@@ -61,11 +61,19 @@ export function resultCost(result: CostResultLike): number | null {
   return numberOrNull(result.replay.cost);
 }
 
+/**
+ * A metadata `cost_source` that says how a cost was arrived at: text that is not blank, else null.
+ * The one test of it: the report reads such a value as the result's source, and the platform's
+ * cost chain (priceReplay) leaves a replay carrying one as it is; anything else (5, true, "  ")
+ * says nothing, so the chain may price the replay and the report infers its source.
+ */
+export function givenCostSource(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
 /** The metadata's `cost_source` when present, else `unpriced` without a cost, else `reported`. */
 export function costSource(result: CostResultLike): CostSource {
-  const recorded = metadataValue(result, "cost_source");
-  if (typeof recorded === "string" && recorded.trim() !== "") return recorded;
-  return resultCost(result) === null ? "unpriced" : "reported";
+  return givenCostSource(metadataValue(result, "cost_source")) ?? (resultCost(result) === null ? "unpriced" : "reported");
 }
 
 export function isEstimatedCost(result: CostResultLike): boolean {

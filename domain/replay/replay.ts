@@ -2,6 +2,7 @@
 // the answer, the tool calls, timing, tokens, cost, the run's error, and metadata the host wants
 // carried onto the result. Immutable; the derived lists are computed once because scoring and
 // diagnosis read them for every result.
+import { givenCostSource } from "../cost/resultCost.js";
 import { isBlank } from "../support/blank.js";
 import { describe, ReplayError } from "./replayError.js";
 import { toToolCall, toolCallFailed, toolCallName, type ToolCall } from "./toolCall.js";
@@ -150,11 +151,9 @@ export class Replay {
     return (this.#answerLower ??= this.answerText.toLowerCase());
   }
 
-  /** Metadata `cost_source` when given; else `unpriced` without a cost, `reported` with one. */
+  /** Metadata `cost_source` when given as text (givenCostSource); else `unpriced` without a cost, `reported` with one. */
   get costSource(): CostSource {
-    const given = this.metadata.cost_source;
-    if (!isBlank(given)) return String(given);
-    return this.cost === null ? "unpriced" : "reported";
+    return givenCostSource(this.metadata.cost_source) ?? (this.cost === null ? "unpriced" : "reported");
   }
 
   /** Metadata `cost_rate` (`{ input, output, source }` in $ per million tokens), or null. */

@@ -11,7 +11,7 @@ describe("loadPriceTable", () => {
     await writeFile(join(dir, "prices.yaml"), "models:\n  gpt-4o: { input: 2.5, output: 10 }\n");
     await writeFile(join(dir, "prices.json"), JSON.stringify({ models: { "gpt-4o": { input: 2.5, output: 10 } } }));
     for (const name of ["prices.yaml", "prices.json"]) {
-      expect(loadPriceTable(join(dir, name)).rateFor({ label: "gpt-4o", model: "gpt-4o" })).toEqual({ input: 2.5, output: 10 });
+      expect(loadPriceTable(join(dir, name)).rateFor({ label: "gpt-4o", model: "gpt-4o" })).toMatchObject({ input: 2.5, output: 10 });
     }
   });
 
