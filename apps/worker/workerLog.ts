@@ -23,7 +23,8 @@ export function startupLine(runtime: { name: string } | null, judge: { name: str
 
 /** What a worker says of its price table (VERDICT_PRICES): applied, or checked and not used by a process that does not replay. */
 export function pricesLine(path: string, models: number, replays: boolean): string {
+  const count = `${models} model${models === 1 ? "" : "s"}`;
   return replays
-    ? `prices ${path} (${models} models): a replay reporting tokens but no cost is recorded with its estimated cost`
-    : `prices ${path} (${models} models) checked, not used: this process does not replay (the --replay role prices replays)`;
+    ? `prices ${path} (${count}): a replay reporting tokens but no cost is recorded with its estimated cost`
+    : `prices ${path} (${count}) checked, not used: this process does not replay (the --replay role prices replays)`;
 }
