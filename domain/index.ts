@@ -12,6 +12,7 @@ export * from "./stats/index.js";
 export * from "./format/index.js";
 export * from "./correlation/index.js";
 export * from "./cost/index.js";
+export * from "./pricing/index.js";
 export * from "./events/index.js";
 export * from "./commands/index.js";
 export * from "./ports/index.js";

@@ -25,7 +25,7 @@ export interface LocalRunOptions {
   availableTools?: ToolRoster;
   /**
    * The price table (--prices): a replay with tokens but no cost is priced from it, as the
-   * worker prices one with VERDICT_PRICES (domain/cost/priceReplay.ts). Omitted: none, and only
+   * worker prices one with VERDICT_PRICES (domain/pricing/priceReplay.ts). Omitted: none, and only
    * the chain's no_usage (tokens 0 in and out: $0) applies, as on the worker.
    */
   prices?: PriceTable | null;

@@ -26,7 +26,7 @@ export interface WorkerOptions {
   judge: JudgeBackend | null;
   /**
    * The operator's price table (VERDICT_PRICES): a replay the agent returns with tokens but no
-   * cost is recorded with its estimated cost (domain/cost/priceReplay.ts). Omitted: none, and only
+   * cost is recorded with its estimated cost (domain/pricing/priceReplay.ts). Omitted: none, and only
    * the chain's no_usage applies.
    */
   prices?: PriceTable | null;

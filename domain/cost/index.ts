@@ -1,5 +1,5 @@
-// Public surface of domain/cost: per-result cost readers, the roll-ups the Report calls, and the
-// platform's own pricing of a replay that reports no cost (a price table, the cost chain).
+// Public surface of domain/cost: per-result cost readers and the roll-ups the Report calls. The
+// platform's own pricing of a replay that reports no cost is domain/pricing.
 export {
   costRate,
   costSource,
@@ -14,7 +14,3 @@ export { judgeUsage, judgeUsageFromExchanges, usageByKind } from "./judgeUsage.j
 export type { JudgeUsageTotals } from "./judgeUsage.js";
 export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
 export type { ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";
-export { PriceTable, PriceTableError } from "./priceTable.js";
-export type { MatchedRate, ModelRate } from "./priceTable.js";
-export { priceRefusalLine, priceReplay } from "./priceReplay.js";
-export type { PriceRefusal } from "./priceReplay.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Replay } from "../replay/index.js";
 import { COST_LIMIT } from "../events/index.js";
-import { PriceTable, costRate, costSource, priceRefusalLine, priceReplay, type PriceRefusal } from "./index.js";
+import { costRate, costSource } from "../cost/index.js";
+import { PriceTable, priceRefusalLine, priceReplay, type PriceRefusal } from "./index.js";
 
 const table = PriceTable.parse("models:\n  gpt-4o: { input: 2.5, output: 10 }\n  claude-sonnet-4: { input: 3, output: 15 }\n", "prices.yaml");
 const gpt = { label: "gpt-4o", model: "gpt-4o" };

@@ -29,7 +29,7 @@
 import { COST_LIMIT } from "../events/shared.js";
 import { Replay } from "../replay/replay.js";
 import type { MatchedRate, PriceTable } from "./priceTable.js";
-import { givenCostSource } from "./resultCost.js";
+import { givenCostSource } from "../cost/resultCost.js";
 
 /** `cost_rate.source` of a cost worked out from the operator's price table. */
 const PRICE_TABLE_SOURCE = "price table";
