@@ -9,19 +9,15 @@ import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import {
   createEvaluation,
-  eventRegistry,
-  readWholeStream,
   runStream,
   startRun,
   toEventsToAppend,
   type AgentRuntime,
-  type EventData,
   type EventStore,
 } from "@verdict/domain";
-import { readPairEvents } from "./pairEvents.js";
-import { reportFromRun } from "./runReport.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
-import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, runEnded, runEvents, testClock, testIds, testWorkerOptions, waitFor } from "./testing.js";
+import { recordedRun } from "./testingRecordedRun.js";
+import { AGENT_SCRIPT, CLAUDE, GPT, RecordingBus, SCENARIOS, runEnded, testClock, testIds, testWorkerOptions, waitFor } from "./testing.js";
 
 const ERROR = "agent unreachable: connect ECONNREFUSED 127.0.0.1:1";
 
@@ -71,25 +67,10 @@ async function startedAsV2(store: EventStore): Promise<void> {
 /** Every pair's diagnosis summary, the completion's summary, and the report rebuilt from the events. */
 async function completedRun(store: EventStore) {
   await waitFor(() => runEnded(store, "r1"));
-  const events = await runEvents(store, "r1");
-  const pick = <T extends keyof EventDataMap>(type: T) => events.find((e) => e.type === type)?.data as EventDataMap[T];
-  expect(events.at(-1)?.type).toBe("RunCompleted");
-  const started = pick("RunStarted");
-  // The pairs as the API reads them (loadRunHistory): one scan of the log after RunStarted.
-  const [startedRecorded] = await readWholeStream(store, runStream("r1"));
-  const replays = new Map<number, EventData<"ReplayRecorded">>();
-  const scored = new Map<number, EventData<"ResultScored">>();
-  for (const recorded of await readPairEvents(store, { runId: "r1", after: startedRecorded.position, pairs: started.scenarios.length * started.models.length })) {
-    const event = eventRegistry.parseRecorded(recorded);
-    if (event.type === "ReplayRecorded") replays.set(event.data.n, event.data);
-    if (event.type === "ResultScored") scored.set(event.data.n, event.data);
-  }
-  const rebuilt = reportFromRun({ started, replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
+  const { started, summary, scored, report: rebuilt } = await recordedRun(store, "r1");
   const errored = [...scored.values()].filter((s) => s.status === "errored");
-  return { started, summary: pick("RunCompleted").summary, errored, rebuilt };
+  return { started, summary, errored, rebuilt };
 }
-
-type EventDataMap = { RunStarted: EventData<"RunStarted">; RunCompleted: EventData<"RunCompleted">; VerdictRecorded: EventData<"VerdictRecorded">; ComparisonRecorded: EventData<"ComparisonRecorded"> };
 
 describe("the agent a run names", () => {
   it("is the evaluation's: a run_error's diagnosis and the completed report name it as a local run does", async () => {

@@ -5,11 +5,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { COST_LIMIT, eventRegistry, readWholeStream, runStream, PriceTable, type EventData, type EventStore, type Report } from "@verdict/domain";
-import { readPairEvents } from "./pairEvents.js";
-import { reportFromRun } from "./runReport.js";
+import { COST_LIMIT, PriceTable, type EventData, type EventStore } from "@verdict/domain";
 import { startWorker, type RunningWorker } from "./startWorker.js";
-import { CLAUDE, GPT, RecordingBus, pairEvents, runEnded, runEvents, seedRun, testWorkerOptions, waitFor } from "./testing.js";
+import { recordedRun } from "./testingRecordedRun.js";
+import { CLAUDE, GPT, RecordingBus, pairEvents, runEnded, seedRun, testWorkerOptions, waitFor } from "./testing.js";
 
 const LEGEND = "~ estimated from tokens × model rates";
 
@@ -54,22 +53,7 @@ async function pricedRun(prices: PriceTable | null) {
   return rebuilt(store);
 }
 
-async function rebuilt(store: EventStore): Promise<{ replays: Map<number, EventData<"ReplayRecorded">>; report: Report; summary: Record<string, unknown> }> {
-  const events = await runEvents(store, "r1");
-  expect(events.at(-1)?.type).toBe("RunCompleted");
-  const pick = <T extends "RunStarted" | "RunCompleted" | "VerdictRecorded" | "ComparisonRecorded">(type: T) => events.find((e) => e.type === type)?.data as EventData<T>;
-  const started = pick("RunStarted");
-  const [startedRecorded] = await readWholeStream(store, runStream("r1"));
-  const replays = new Map<number, EventData<"ReplayRecorded">>();
-  const scored = new Map<number, EventData<"ResultScored">>();
-  for (const recorded of await readPairEvents(store, { runId: "r1", after: startedRecorded.position, pairs: started.scenarios.length * started.models.length })) {
-    const event = eventRegistry.parseRecorded(recorded);
-    if (event.type === "ReplayRecorded") replays.set(event.data.n, event.data);
-    if (event.type === "ResultScored") scored.set(event.data.n, event.data);
-  }
-  const report = reportFromRun({ started, replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
-  return { replays, report, summary: pick("RunCompleted").summary as Record<string, unknown> };
-}
+const rebuilt = (store: EventStore) => recordedRun(store, "r1");
 
 // Pair n is scenario floor(n / 2) x model n % 2: 0 order_status x gpt, 1 order_status x claude,
 // 2 greeting x gpt, 4 refund x gpt.
