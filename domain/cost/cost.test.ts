@@ -170,17 +170,35 @@ describe("judgeUsage", () => {
     const results = [result("s1", "a", 0.01, { judge_usage: { calls: 1, cost: 1 } })];
     expect(modelCosts(results).cost).toBe(0.01);
     expect(scenarioCosts(results).s1.cost).toBe(0.01);
-    expect(runCosts(results, judgeUsage(results))).toEqual({ cost: 0.01, judge_cost: 1, total: 1.01, estimated: false, agent_estimated: false, judge_estimated: false, priced: 1, unpriced: 0 });
+    expect(runCosts(results, judgeUsage(results))).toEqual({ cost: 0.01, judge_cost: 1, total: 1.01, estimated: false, agent_estimated: false, judge_estimated: false, priced: 1, unpriced: 0, cost_basis: "reported" });
   });
 });
 
 describe("runCosts", () => {
   it("is estimated when some but not all results are priced, or the judge usage is", () => {
     const some = [result("s1", "a", 0.01), result("s2", "a", null)];
-    expect(runCosts(some, null)).toEqual({ cost: 0.01, judge_cost: null, total: 0.01, estimated: true, agent_estimated: true, judge_estimated: false, priced: 1, unpriced: 1 });
-    expect(runCosts([result("s1", "a", null)], null)).toEqual({ cost: null, judge_cost: null, total: null, estimated: false, agent_estimated: false, judge_estimated: false, priced: 0, unpriced: 1 });
+    expect(runCosts(some, null)).toEqual({ cost: 0.01, judge_cost: null, total: 0.01, estimated: true, agent_estimated: true, judge_estimated: false, priced: 1, unpriced: 1, cost_basis: "reported" });
+    expect(runCosts([result("s1", "a", null)], null)).toEqual({ cost: null, judge_cost: null, total: null, estimated: false, agent_estimated: false, judge_estimated: false, priced: 0, unpriced: 1, cost_basis: null });
     const traced = [result("s1", "a", 0.01, { judge_usage: { calls: 1, cost: 0.1, source: "traces" } })];
     expect(runCosts(traced, judgeUsage(traced))).toMatchObject({ estimated: true, agent_estimated: false, judge_estimated: true });
+  });
+
+  it("sums up how the priced agent costs were arrived at: reported, estimated or mixed; null when none was priced", () => {
+    const reported = result("s1", "a", 0.01);
+    const byTable = result("s2", "b", 0.02, estimated(0.02));
+    const noUsage = result("s3", "c", 0, { cost_source: "no_usage" });
+    const unpriced = result("s4", "d", null);
+    const basis = (results: CostResultLike[]) => runCosts(results, null).cost_basis;
+    expect(basis([reported, unpriced])).toBe("reported");
+    // $0 for no tokens is no estimate (no `~`): it sides with the reported ones.
+    expect(basis([noUsage])).toBe("reported");
+    expect(basis([byTable, noUsage])).toBe("mixed");
+    expect(basis([byTable, unpriced])).toBe("estimated");
+    expect(basis([reported, byTable, noUsage, unpriced])).toBe("mixed");
+    expect(basis([unpriced])).toBeNull();
+    expect(basis([])).toBeNull();
+    // Said estimated but carrying no cost: unpriced, so it says nothing of how the priced ones were priced.
+    expect(basis([reported, result("s5", "b", null, { cost_source: "estimated" })])).toBe("reported");
   });
 });
 

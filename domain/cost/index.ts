@@ -13,4 +13,4 @@ export type { CostRateRecord, CostResultLike, JudgeUsageRecord } from "./resultC
 export { judgeUsage, judgeUsageFromExchanges, usageByKind } from "./judgeUsage.js";
 export type { JudgeUsageTotals } from "./judgeUsage.js";
 export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
-export type { ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";
+export type { CostBasis, ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";

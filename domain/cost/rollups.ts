@@ -46,6 +46,15 @@ export interface ScenarioCostSummary {
   models: Record<string, { cost: number | null; judge_cost: number | null; cost_source: CostSource }>;
 }
 
+/**
+ * How the priced agent costs were arrived at (reference-platform #23's `cost_basis`): `reported`
+ * when none of them is an estimate, `estimated` when all are, `mixed` otherwise. A replay priced
+ * at $0 for using no tokens (`no_usage`) is no estimate, as the `~` of the report says: it counts
+ * with the reported ones. Unpriced replays do not enter it (`unpriced` counts them: with some,
+ * the cost is a lower bound, which the report's `~` also marks).
+ */
+export type CostBasis = "reported" | "estimated" | "mixed";
+
 export interface RunCostSummary {
   cost: number | null;
   judge_cost: number | null;
@@ -58,6 +67,8 @@ export interface RunCostSummary {
   judge_estimated: boolean;
   priced: number;
   unpriced: number;
+  /** How the priced agent costs were arrived at; null when none was priced. */
+  cost_basis: CostBasis | null;
 }
 
 const round6 = (value: number): number => roundHalfAway(value, 6);
@@ -164,12 +175,22 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
   return out;
 }
 
+/** `cost_basis` of `priced` priced results, `estimated` of them estimates (isEstimatedCost). */
+function costBasisOf(priced: number, estimated: number): CostBasis | null {
+  if (priced === 0) return null;
+  if (estimated === 0) return "reported";
+  return estimated === priced ? "estimated" : "mixed";
+}
+
 /** The run's spend: the agent's, the judge's (from `judgeUsage`), their total and whether any is estimated. */
 export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTotals | null): RunCostSummary {
   const costs = known(results.map(resultCost));
   const agent = sumOrNull(costs);
   const judge = usage?.cost ?? null;
   const agentEstimated = results.some(isEstimatedCost) || (costs.length > 0 && costs.length < results.length);
+  // Only priced results say how the cost was arrived at: one that says `estimated` but carries
+  // no cost is unpriced.
+  const estimatedPriced = results.filter((result) => resultCost(result) !== null && isEstimatedCost(result)).length;
   const judgeEstimated = usage?.estimated === true;
   return {
     cost: agent,
@@ -180,5 +201,6 @@ export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTo
     judge_estimated: judgeEstimated,
     priced: costs.length,
     unpriced: results.length - costs.length,
+    cost_basis: costBasisOf(costs.length, estimatedPriced),
   };
 }

@@ -10,9 +10,10 @@ import { ReportResolver } from "./resolvers/reportResolver.js";
 import { RunMutations } from "./resolvers/runMutations.js";
 import { RunResolver } from "./resolvers/runResolver.js";
 import { SubscriptionResolver } from "./resolvers/subscriptionResolver.js";
+import { UsagePartResolver } from "./resolvers/usagePartResolver.js";
 import { chargingHeavyFields } from "../server/heavyFields.js";
 
-const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
+const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 

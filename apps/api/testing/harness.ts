@@ -6,7 +6,7 @@ import "reflect-metadata";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { randomUUID } from "node:crypto";
-import type { EventStore } from "@verdict/domain";
+import type { EventStore, PriceTable } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { MemoryJobBus } from "@verdict/infra/jobbus";
@@ -89,6 +89,10 @@ interface PlatformOptions {
   readUrl?: string;
   progress?: ProgressBus;
   apiKeys?: ApiKeyStore;
+  /** The worker's scripted agent (default AGENT_SCRIPT). */
+  agentScript?: string;
+  /** The worker's price table (default none). */
+  prices?: PriceTable | null;
   /** The worker's judge (default none: rules only). */
   judge?: JudgeBackend | null;
   /** The API's kept answers (default a fresh one; `new ResponseCache(0)` keeps none). */
@@ -112,7 +116,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const worker = await startWorker({
     store,
     bus: new MemoryJobBus(),
-    runtime: ScriptedAgent.fromYaml(AGENT_SCRIPT),
+    runtime: ScriptedAgent.fromYaml(options.agentScript ?? AGENT_SCRIPT),
+    prices: options.prices ?? null,
     judge: options.judge ?? null,
     checkpoints: new MemoryCheckpointStore(),
     log: silentLog,

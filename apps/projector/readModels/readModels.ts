@@ -15,8 +15,8 @@ import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
 } from "./selects.js";
 import type {
-  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter, Run,
-  RunComparison, RunVerdict,
+  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, ReplayCost, Result, ResultCell, ResultFilter,
+  Run, RunComparison, RunVerdict,
 } from "./types.js";
 
 export interface ReadModelsOptions {
@@ -235,6 +235,25 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   private queryResults(tenant: string, runId: string, filter: ResultFilter): Promise<Result[]> {
     const { where, params } = resultWhere(tenant, runId, filter);
     return this.sql().execute<Result>(`SELECT ${RESULT_SELECT} FROM results t WHERE ${where} ORDER BY t.n`, params);
+  }
+
+  /**
+   * Each result whose replay is recorded (pairs not replayed yet have no cost to count), in run
+   * order: its scenario, model, cost and cost source, the four columns the run's agent usage
+   * counts priced and estimated replays by. Finished runs are answered from their cached rows.
+   */
+  async replayCosts(tenant: string, runId: string): Promise<ReplayCost[]> {
+    const entry = await this.finishedRun(tenant, runId);
+    if (entry) {
+      return (await this.listResults(tenant, runId))
+        .filter((r) => r.replayedAt !== null)
+        .map((r) => ({ scenarioKey: r.scenarioKey, modelLabel: r.modelLabel, cost: r.cost, costSource: r.costSource }));
+    }
+    return this.sql().execute<ReplayCost>(
+      `SELECT t.scenario_key AS "scenarioKey", t.model_label AS "modelLabel", t.cost, t.cost_source AS "costSource"
+       FROM results t WHERE t.run_id = ? AND t.tenant = ? AND t.replayed_at IS NOT NULL ORDER BY t.n`,
+      [runId, tenant],
+    );
   }
 
   getResult(tenant: string, runId: string, n: number): Promise<Result | null> {

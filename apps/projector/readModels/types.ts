@@ -56,6 +56,9 @@ export type ResultCell = Pick<
   "runId" | "n" | "scenarioKey" | "group" | "modelLabel" | "position" | "status" | "score" | "fault" | "durationMs" | "cost" | "costSource" | "scoredAt"
 >;
 
+/** What a replayed result's cost was and how it was arrived at (`cost_source` as stored), for the run's usage. */
+export type ReplayCost = Pick<Result, "scenarioKey" | "modelLabel" | "cost" | "costSource">;
+
 export interface FixItem { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: string[]; item: Json }
 
 export interface ModelSummary {

@@ -4,7 +4,7 @@ import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-gr
 import { GraphQLJSON } from "graphql-scalars";
 import { comparisonInModelOrder, roundHalfAwayFromZero, type FixItem, type Report } from "@verdict/domain";
 import { listPage, type Result, type Run } from "@verdict/projector";
-import type { ApiContext } from "../../server/context.js";
+import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
@@ -16,6 +16,7 @@ import {
   RunUsage, VerdictNode,
 } from "../types/run.js";
 import { runReport } from "./runSupport.js";
+import { agentCostCounts } from "./usagePartResolver.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 type RunRow = RunNode & Run;
@@ -210,10 +211,15 @@ export class RunResolver {
   }
 
   @FieldResolver(() => RunUsage)
-  usage(@Root() run: RunRow): RunUsage {
+  usage(@Root() run: RunRow, @Ctx() context: ApiContext): RunUsage {
+    // The agent's priced / estimated counts read the replayed results' costs, once a request and
+    // kept once the run has ended, and only when a query asks for one of them.
+    const agentCounts = () =>
+      memo(context, `agentCounts:${run.id}`, () =>
+        cached(context, run, "agentCounts", async () => agentCostCounts(await context.deps.readModels.replayCosts(context.principal.tenant, run.id))));
     return {
-      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null },
-      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls },
+      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, agentCounts },
+      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls, agentCounts: null },
       totalCost: sum(run.agentCost, run.judgeCost),
     };
   }

@@ -38,6 +38,13 @@ export enum FixItemKind {
   INSTRUCTION = "instruction",
 }
 
+/** How a run's priced agent costs were arrived at, as domain/cost's `cost_basis` (lowercase there). */
+export enum CostBasis {
+  REPORTED = "reported",
+  ESTIMATED = "estimated",
+  MIXED = "mixed",
+}
+
 /** The judge an evaluation asks for, as the events' `judge.kind` (lowercase there). */
 export enum JudgeKind {
   RULES = "rules",
@@ -50,6 +57,15 @@ registerEnumType(ResultStatus, { name: "ResultStatus", description: "A pair is P
 registerEnumType(ReportTheme, { name: "ReportTheme", valuesConfig: { LIGHT: {}, DARK: {} } });
 registerEnumType(RunOrigin, { name: "RunOrigin", description: "ENGINE: replayed by the workers; EXTERNAL: replayed by its host (recordReplay); IMPORTED: a report imported whole." });
 registerEnumType(FixItemKind, { name: "FixItemKind", description: "FAULT: failures of one fault; INSTRUCTION: the judge's instruction change." });
+registerEnumType(CostBasis, {
+  name: "CostBasis",
+  description: "How the priced agent costs were arrived at (reference-platform #23's cost_basis): REPORTED when none is an estimate, ESTIMATED when all are, MIXED otherwise.",
+  valuesConfig: {
+    REPORTED: { description: "As the agent reported them, or $0 for a replay that used no tokens (cost source no_usage, which the reports do not mark as an estimate)." },
+    ESTIMATED: { description: "Worked out by the platform (cost source estimated: tokens x the price table's rate); the reports mark them with ~." },
+    MIXED: { description: "Some of each." },
+  },
+});
 registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: judge-defined KPIs (not built yet: judged as LLM)." });
 registerEnumType(OnRemoved, { name: "OnRemoved", description: "What replacing a suite does to scenarios it no longer names." });
 

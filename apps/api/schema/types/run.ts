@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { connectionOf, type ConnectionOf } from "./connection.js";
-import { FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
+import { CostBasis, FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
 // type-graphql's per-field wrapper (middlewares, none here) cost ~5% of a 3,000-result query.
@@ -255,19 +255,34 @@ export class VerdictNode {
   ranking!: unknown;
 }
 
+/** The agent side's counts of how its cost was arrived at (domain/cost's runCosts and modelCosts over the replayed results). */
+export interface AgentCostCounts {
+  priced: number;
+  unpriced: number;
+  reported: number;
+  estimated: number;
+  costBasis: CostBasis | null;
+}
+
 @ObjectType({ simpleResolvers: true })
-class UsagePart {
+export class UsagePart {
   @Field(() => Float)
   inputTokens!: number;
 
   @Field(() => Float)
   outputTokens!: number;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, {
+    nullable: true,
+    description: "The priced replays' (or judge calls') cost summed, null when none was priced. On the agent side, costBasis says whether it holds estimates and unpriced whether it is a lower bound.",
+  })
   cost!: number | null;
 
   @Field(() => Int, { nullable: true, description: "Judge calls (judge side only)." })
   calls!: number | null;
+
+  /** The agent side's counts, read when one of them is asked for (null on the judge side). */
+  agentCounts!: (() => Promise<AgentCostCounts>) | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: "Spend kept apart: the agent's replays and the judge's calls." })
