@@ -11,9 +11,7 @@ export {
   PROJECTION_VERSION, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, staleProjectionLine, type ProjectionState,
 } from "./projection/projectionVersion.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
-export {
-  DEFAULT_REBUILD_ABANDON_MS, DEFAULT_REBUILD_CHECK_MS, DEFAULT_REBUILD_WAIT_MS, RebuildWatch, type RebuildWatchOptions,
-} from "./readModels/rebuildWatch.js";
+export { RebuildWatch, type RebuildWatchOptions } from "./readModels/rebuildWatch.js";
 export { listPage, type ListPageArgs } from "./readModels/paging.js";
 export type * from "./readModels/types.js";
 export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";

@@ -37,11 +37,11 @@ export interface RebuildWatchOptions {
 }
 
 /** How stale a cache may be after a rebuild commits, while the generation read answers within DEFAULT_REBUILD_WAIT_MS: as long as a verified API key is trusted. */
-export const DEFAULT_REBUILD_CHECK_MS = 1_000;
+const DEFAULT_REBUILD_CHECK_MS = 1_000;
 /** How long a request waits for the generation read, at most. */
-export const DEFAULT_REBUILD_WAIT_MS = 200;
+const DEFAULT_REBUILD_WAIT_MS = 200;
 /** After this long unsettled, a generation read is given up and asked again. */
-export const DEFAULT_REBUILD_ABANDON_MS = 5_000;
+const DEFAULT_REBUILD_ABANDON_MS = 5_000;
 
 const DONE: Promise<void> = Promise.resolve();
 /** No read answered yet, and every check waited for one: the first answer is what the caches are of. */
