@@ -6,9 +6,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
+/** The repository's root, whatever folder the tests run from. */
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "verdict-report-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -24,17 +26,19 @@ function importRefusingYaml(modules: string[]): { status: number | null; stderr:
   const main = join(dir, "main.mjs");
   writeFileSync(main, `import { register } from "node:module";
 register(${JSON.stringify(pathToFileURL(hooks).href)});
-${modules.map((path) => `await import(${JSON.stringify(pathToFileURL(join(process.cwd(), path)).href)});`).join("\n")}
+${modules.map((path) => `await import(${JSON.stringify(pathToFileURL(join(ROOT, path)).href)});`).join("\n")}
 `);
-  const child = spawnSync(process.execPath, ["--import", "tsx", main], { encoding: "utf8", timeout: 60_000 });
+  // From the root, where tsx resolves; without NODE_OPTIONS, which could add flags or warnings.
+  const { NODE_OPTIONS: _ignored, ...env } = process.env;
+  const child = spawnSync(process.execPath, ["--import", "tsx", main], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
   return { status: child.status, stderr: child.stderr };
 }
 
 describe("the report path's modules", () => {
   it("load no YAML reader", () => {
     const loaded = importRefusingYaml(["domain/report/index.ts", "domain/runner/index.ts", "domain/stats/index.ts", "domain/cost/index.ts"]);
-    expect(loaded.stderr).toBe("");
-    expect(loaded.status).toBe(0);
+    expect(loaded.stderr).not.toContain("yaml imported by");
+    expect(loaded.status, loaded.stderr).toBe(0);
   }, 60_000);
 
   it("would be caught loading one (the check itself works)", () => {
