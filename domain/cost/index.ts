@@ -12,5 +12,5 @@ export type { CostRateRecord, CostResultLike, JudgeUsageRecord } from "./resultC
 // CostSource is public from domain/replay (the same union); not re-exported here to keep one name.
 export { judgeUsage, judgeUsageFromExchanges, usageByKind } from "./judgeUsage.js";
 export type { JudgeUsageTotals } from "./judgeUsage.js";
-export { costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
-export type { CostBasis, ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";
+export { costCounts, costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
+export type { CostBasis, CostCounts, CountedCostResult, ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";

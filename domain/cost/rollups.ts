@@ -204,3 +204,43 @@ export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTo
     cost_basis: costBasisOf(costs.length, estimatedPriced),
   };
 }
+
+/** How many results one way of arriving at a cost stands for (a group counted by a database). */
+export interface CountedCostResult {
+  result: CostResultLike;
+  count: number;
+}
+
+/** A run's agent cost counts: runCosts' priced, unpriced and cost_basis, modelCosts' reported and estimated summed over the models. */
+export interface CostCounts {
+  priced: number;
+  unpriced: number;
+  /** Cost source `reported` (inferred for a priced result that gives none). */
+  reported: number;
+  /** Cost source `estimated`, priced or not: one that says so but carries no cost also counts here (and as unpriced). */
+  estimated: number;
+  cost_basis: CostBasis | null;
+}
+
+/**
+ * The counts runCosts and modelCosts give over the results the groups stand for, each group's
+ * result read once with the same predicates (resultCost, costSource, isEstimatedCost), so a
+ * database may count results per group instead of loading them.
+ */
+export function costCounts(groups: readonly CountedCostResult[]): CostCounts {
+  let priced = 0;
+  let unpriced = 0;
+  let reported = 0;
+  let estimated = 0;
+  let estimatedPriced = 0;
+  for (const { result, count } of groups) {
+    const hasCost = resultCost(result) !== null;
+    if (hasCost) priced += count;
+    else unpriced += count;
+    const source = costSource(result);
+    if (source === "reported") reported += count;
+    else if (source === "estimated") estimated += count;
+    if (hasCost && isEstimatedCost(result)) estimatedPriced += count;
+  }
+  return { priced, unpriced, reported, estimated, cost_basis: costBasisOf(priced, estimatedPriced) };
+}

@@ -30,6 +30,22 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "Query.compareRuns": 500,
 };
 
+/**
+ * Fields whose answer is small but whose reading is not: priced above 1 like FIELD_COSTS, but not
+ * heavy fields (their answers are numbers, so they do not take turns at the answer budget, which
+ * would read each run's counts one after another instead of batched). A run's agent cost counts
+ * are an aggregate over every scored result of the run: one query a request for all its runs
+ * (replayCostLoader.ts), but a scan of each run's rows, more than a column and far less than a
+ * list. Each of the five asks for the same counts.
+ */
+const AGGREGATE_FIELD_COSTS: Readonly<Record<string, number>> = {
+  "UsagePart.priced": 5,
+  "UsagePart.unpriced": 5,
+  "UsagePart.reported": 5,
+  "UsagePart.estimated": 5,
+  "UsagePart.costBasis": 5,
+};
+
 /** Fragments spread within fragments deeper than this are refused rather than followed. */
 export const MAX_SPREAD_NESTING = 100;
 
@@ -175,7 +191,7 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
       if (!field) continue;
       const key = `${named.name}.${field.name}`;
       const wholeList = WHOLE_LISTS.has(key);
-      const fieldCost = FIELD_COSTS[key] ?? (wholeList ? WHOLE_LIST_COST : 1);
+      const fieldCost = FIELD_COSTS[key] ?? AGGREGATE_FIELD_COSTS[key] ?? (wholeList ? WHOLE_LIST_COST : 1);
       const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, wholeList) : null;
       const inner = costOf(selection.selectionSet, field.type, walk, variables, innerPage);
       // A connection's list is its page; other lists a default page.

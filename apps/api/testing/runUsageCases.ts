@@ -116,7 +116,7 @@ export function runUsageCases(options: { open?: () => Promise<{ readUrl?: string
       expect(counts).toEqual(await reportCounts(runId));
     });
 
-    it("counts a running run's replays as they are recorded (an external run: a host's replays keep the cost source they give)", async () => {
+    it("counts a running run's replays as they are scored (an external run: a host's replays keep the cost source they give)", async () => {
       const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
       const runId: string = started.body.data.startRun.runId;
       const record = (key: string, replay: Record<string, unknown>) =>
@@ -125,12 +125,13 @@ export function runUsageCases(options: { open?: () => Promise<{ readUrl?: string
       expect((await usageOf(runId)).agent).toEqual({ cost: null, priced: 0, unpriced: 0, reported: 0, estimated: 0, costBasis: null });
       await record("greeting", { answer: "Hello! How can I help you today?", cost: 0.001 });
       expect(await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status } }`, { r: runId })).toMatchObject({ body: { data: { run: { status: "RUNNING" } } } });
-      expect((await usageOf(runId)).agent).toEqual({ cost: 0.001, priced: 1, unpriced: 0, reported: 1, estimated: 0, costBasis: "REPORTED" });
+      await expect.poll(async () => (await usageOf(runId)).agent, { timeout: 5000 }).toEqual({ cost: 0.001, priced: 1, unpriced: 0, reported: 1, estimated: 0, costBasis: "REPORTED" });
       await record("refund", { answer: "I refunded order 4821.", cost: 0.002, metadata: { cost_source: "estimated", cost_rate: { input: 1, output: 2 } } });
-      expect((await usageOf(runId)).agent).toEqual({ cost: 0.003, priced: 2, unpriced: 0, reported: 1, estimated: 1, costBasis: "MIXED" });
+      await expect.poll(async () => (await usageOf(runId)).agent, { timeout: 5000 }).toEqual({ cost: 0.003, priced: 2, unpriced: 0, reported: 1, estimated: 1, costBasis: "MIXED" });
       await record("order_status", { answer: "Order 4821 shipped yesterday." });
+      // Counted once scored, as the report counts them (the worker scores each replay after it is recorded).
+      await expect.poll(async () => (await usageOf(runId)).agent, { timeout: 5000 }).toEqual({ cost: 0.003, priced: 2, unpriced: 1, reported: 1, estimated: 1, costBasis: "MIXED" });
       const finished = await usageOf(runId);
-      expect(finished.agent).toEqual({ cost: 0.003, priced: 2, unpriced: 1, reported: 1, estimated: 1, costBasis: "MIXED" });
       const { cost: _cost, costBasis: _basis, ...counts } = finished.agent;
       expect(counts).toEqual(await reportCounts(runId));
     });

@@ -15,7 +15,7 @@ import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
 } from "./selects.js";
 import type {
-  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, ReplayCost, Result, ResultCell, ResultFilter,
+  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, ReplayCostGroup, Result, ResultCell, ResultFilter,
   Run, RunComparison, RunVerdict,
 } from "./types.js";
 
@@ -238,22 +238,23 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   }
 
   /**
-   * Each result whose replay is recorded (pairs not replayed yet have no cost to count), in run
-   * order: its scenario, model, cost and cost source, the four columns the run's agent usage
-   * counts priced and estimated replays by. Finished runs are answered from their cached rows.
+   * The scored results of each of `runIds` (the tenant's only), counted per run by whether they
+   * carry a finite cost and by their stored cost source: one aggregate query for every run asked,
+   * reading no answer, tool call or judge exchange, and none of the finished runs' cached rows.
+   * Only scored results count, as the run's report counts them (a replay not yet scored is not in
+   * it). What a group means (priced, reported, estimated) is domain/cost's to say
+   * (apps/api agentCostCounts), not this query's.
    */
-  async replayCosts(tenant: string, runId: string): Promise<ReplayCost[]> {
-    const entry = await this.finishedRun(tenant, runId);
-    if (entry) {
-      return (await this.listResults(tenant, runId))
-        .filter((r) => r.replayedAt !== null)
-        .map((r) => ({ scenarioKey: r.scenarioKey, modelLabel: r.modelLabel, cost: r.cost, costSource: r.costSource }));
-    }
-    return this.sql().execute<ReplayCost>(
-      `SELECT t.scenario_key AS "scenarioKey", t.model_label AS "modelLabel", t.cost, t.cost_source AS "costSource"
-       FROM results t WHERE t.run_id = ? AND t.tenant = ? AND t.replayed_at IS NOT NULL ORDER BY t.n`,
-      [runId, tenant],
+  async replayCostGroups(tenant: string, runIds: readonly string[]): Promise<ReplayCostGroup[]> {
+    if (runIds.length === 0) return [];
+    const rows = await this.sql().execute<ReplayCostGroup & { count: number | string }>(
+      `SELECT t.run_id AS "runId", (t.cost IS NOT NULL AND t.cost NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)) AS priced,
+         t.cost_source AS "costSource", count(*) AS count
+       FROM results t WHERE t.tenant = ? AND t.run_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND t.scored_at IS NOT NULL
+       GROUP BY 1, 2, 3`,
+      [tenant, JSON.stringify(runIds)],
     );
+    return rows.map((row) => ({ runId: row.runId, priced: row.priced, costSource: row.costSource, count: Number(row.count) }));
   }
 
   getResult(tenant: string, runId: string, n: number): Promise<Result | null> {

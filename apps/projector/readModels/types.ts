@@ -56,8 +56,11 @@ export type ResultCell = Pick<
   "runId" | "n" | "scenarioKey" | "group" | "modelLabel" | "position" | "status" | "score" | "fault" | "durationMs" | "cost" | "costSource" | "scoredAt"
 >;
 
-/** What a replayed result's cost was and how it was arrived at (`cost_source` as stored), for the run's usage. */
-export type ReplayCost = Pick<Result, "scenarioKey" | "modelLabel" | "cost" | "costSource">;
+/**
+ * How many of a run's scored results share one way their cost was arrived at: whether they carry
+ * a (finite) cost and their `cost_source` as stored, for the run's usage counts.
+ */
+export interface ReplayCostGroup { runId: string; priced: boolean; costSource: string | null; count: number }
 
 export interface FixItem { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: string[]; item: Json }
 

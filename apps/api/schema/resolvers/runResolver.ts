@@ -16,7 +16,8 @@ import {
   RunUsage, VerdictNode,
 } from "../types/run.js";
 import { runReport } from "./runSupport.js";
-import { agentCostCounts } from "./usagePartResolver.js";
+import { agentCostCounts } from "./agentCostCounts.js";
+import { replayCostGroups } from "../../server/replayCostLoader.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 type RunRow = RunNode & Run;
@@ -212,11 +213,12 @@ export class RunResolver {
 
   @FieldResolver(() => RunUsage)
   usage(@Root() run: RunRow, @Ctx() context: ApiContext): RunUsage {
-    // The agent's priced / estimated counts read the replayed results' costs, once a request and
-    // kept once the run has ended, and only when a query asks for one of them.
+    // The agent's priced / estimated counts: counted by the database over the scored results, with
+    // every other run of the request in one query, once a request and kept once the run has
+    // ended, and only when a query asks for one of them.
     const agentCounts = () =>
       memo(context, `agentCounts:${run.id}`, () =>
-        cached(context, run, "agentCounts", async () => agentCostCounts(await context.deps.readModels.replayCosts(context.principal.tenant, run.id))));
+        cached(context, run, "agentCounts", async () => agentCostCounts(await replayCostGroups(context, run.id))));
     return {
       agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, agentCounts },
       judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls, agentCounts: null },

@@ -274,7 +274,7 @@ export class UsagePart {
 
   @Field(() => Float, {
     nullable: true,
-    description: "The priced replays' (or judge calls') cost summed, null when none was priced. On the agent side, costBasis says whether it holds estimates and unpriced whether it is a lower bound.",
+    description: "The priced replays' (or judge calls') cost summed, null when none was priced. On the agent side it includes replays not yet scored, which the report and the counts (priced, unpriced, ...) leave out until they are scored (the judge's calls are recorded with the score). On the agent side, costBasis says whether it holds estimates and unpriced whether it is a lower bound.",
   })
   cost!: number | null;
 

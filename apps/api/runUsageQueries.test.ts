@@ -1,0 +1,95 @@
+// A run's usage counts (`usage { agent { priced ... } }`) are counted by the database: one small
+// aggregate query a request for every run it lists, reading no result row (answers, tool calls,
+// judge exchanges), and only over scored results, as the run's report counts them.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
+
+const RUNS = 4;
+const PAIRS = 300;
+
+let p: Platform;
+let evaluationId: string;
+let queries: string[] = [];
+
+beforeAll(async () => {
+  p = await startPlatform();
+  ({ evaluationId } = await finishedSampleRun(p, ["gpt-5-mini"]));
+  // Finished runs of PAIRS scored results each, copied from the sample run's first result (with
+  // a long answer, as a real one has), one of them left unscored in each.
+  await p.read.sql.transaction(async (sql) => {
+    const [{ id }] = await sql.execute<{ id: string }>("SELECT id FROM runs WHERE evaluation_id = ?", [evaluationId]);
+    for (let i = 0; i < RUNS; i += 1) {
+      const copy = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      await sql.execute(
+        `INSERT INTO runs SELECT (jsonb_populate_record(r, jsonb_build_object('id', ?::text, 'number', 100 + ?::int, 'total', ?::int, 'completed', ?::int))).*
+         FROM runs r WHERE r.id = ?`,
+        [copy, i, PAIRS, PAIRS, id],
+      );
+      await sql.execute(
+        `INSERT INTO results SELECT (jsonb_populate_record(t, jsonb_build_object('run_id', ?::text, 'n', g, 'scenario_key', 's' || g, 'answer', repeat('x', 2000),
+           'cost', CASE WHEN g % 3 = 0 THEN NULL ELSE 0.001 END, 'cost_source', CASE WHEN g % 3 = 0 THEN 'unpriced' WHEN g % 3 = 1 THEN 'estimated' ELSE 'reported' END,
+           'scored_at', CASE WHEN g = 0 THEN NULL ELSE t.scored_at END))).*
+         FROM results t, generate_series(0, ?::int - 1) g WHERE t.run_id = ? AND t.n = 0`,
+        [copy, PAIRS, id],
+      );
+    }
+  });
+  // Every statement the read models run from here on.
+  const database = p.read.sql;
+  const open = database.sql.bind(database);
+  database.sql = () => {
+    const sql = open();
+    return { ...sql, execute: (query: string, params?: unknown[]) => (queries.push(query.replace(/\s+/g, " ")), sql.execute(query, params)) } as typeof sql;
+  };
+}, 60_000);
+afterAll(async () => {
+  await p?.close();
+});
+
+const LIST = `query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { number usage { agent { priced unpriced reported estimated costBasis } } } } } } }`;
+
+describe("usage counts of a list of finished runs", () => {
+  it("reads them with one aggregate query, no result row, and counts only scored results", async () => {
+    queries = [];
+    const res = await p.gql(p.keys.acmeRead, LIST, { id: evaluationId });
+    expect(res.body.errors).toBeUndefined();
+    const nodes = res.body.data.evaluation.runs.edges.map((edge: { node: { number: number; usage: unknown } }) => edge.node);
+    expect(nodes).toHaveLength(RUNS + 1);
+    const onResults = queries.filter((q) => /\bFROM results\b/i.test(q));
+    expect(onResults).toHaveLength(1);
+    expect(onResults[0]).toMatch(/count\(\*\)/i);
+    expect(onResults[0]).toMatch(/GROUP BY/i);
+    expect(queries.some((q) => /\banswer\b|judge_exchanges|tool_calls/i.test(q))).toBe(false);
+    // g = 0 (unpriced) unscored: 99 unpriced, 100 estimated, 100 reported of 299 scored.
+    for (const node of nodes.filter((n: { number: number }) => n.number >= 100)) {
+      expect(node.usage.agent).toEqual({ priced: 200, unpriced: 99, reported: 100, estimated: 100, costBasis: "MIXED" });
+    }
+  });
+
+  it("keeps a finished run's counts: the next request reads no result", async () => {
+    queries = [];
+    const res = await p.gql(p.keys.acmeRead, LIST, { id: evaluationId });
+    expect(res.body.errors).toBeUndefined();
+    expect(queries.filter((q) => /\bFROM results\b/i.test(q))).toHaveLength(0);
+  });
+});
+
+describe("usage counts of a run still going", () => {
+  it("leave out a replay not yet scored, as the run's report does, while cost already holds it", async () => {
+    const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
+    const runId: string = started.body.data.startRun.runId;
+    await p.worker.stop(); // nothing scores the pair: a judge still grading it
+    const recorded = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: { answer: "Hello", cost: 0.001 }) { duplicate } }`, { r: runId });
+    expect(recorded.body.errors).toBeUndefined();
+    const usage = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status usage { agent { cost priced unpriced reported estimated costBasis } } } }`, { r: runId });
+    expect(usage.body.data.run).toEqual({
+      status: "RUNNING",
+      usage: { agent: { cost: 0.001, priced: 0, unpriced: 0, reported: 0, estimated: 0, costBasis: null } },
+    });
+    const report = (await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.json`)).json()) as {
+      report: { summary_by_model: Record<string, { priced: number; reported: number; estimated: number }> };
+    };
+    const summaries = Object.values(report.report.summary_by_model);
+    expect(summaries.reduce((n, s) => n + s.priced, 0)).toBe(0);
+  });
+});
