@@ -188,9 +188,8 @@ export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTo
   const agent = sumOrNull(costs);
   const judge = usage?.cost ?? null;
   const agentEstimated = results.some(isEstimatedCost) || (costs.length > 0 && costs.length < results.length);
-  // Only priced results say how the cost was arrived at: one that says `estimated` but carries
-  // no cost is unpriced.
-  const estimatedPriced = results.filter((result) => resultCost(result) !== null && isEstimatedCost(result)).length;
+  // The same counts a database's groups give (costCounts), so the two never read differently.
+  const counts = costCounts(results.map((result) => ({ result, count: 1 })));
   const judgeEstimated = usage?.estimated === true;
   return {
     cost: agent,
@@ -199,9 +198,9 @@ export function runCosts(results: readonly CostResultLike[], usage: JudgeUsageTo
     estimated: agentEstimated || judgeEstimated,
     agent_estimated: agentEstimated,
     judge_estimated: judgeEstimated,
-    priced: costs.length,
-    unpriced: results.length - costs.length,
-    cost_basis: costBasisOf(costs.length, estimatedPriced),
+    priced: counts.priced,
+    unpriced: counts.unpriced,
+    cost_basis: counts.cost_basis,
   };
 }
 
