@@ -24,7 +24,8 @@ export interface LocalRunOptions {
   /** The agent's tool roster (--tools): a missing-capability diagnosis names what it has. */
   availableTools?: ToolRoster;
   /**
-   * The price table (--prices): a replay with tokens but no cost is priced from it, as the
+   * The price table (--prices): a replay with no cost is priced from it (a count it does not
+   * give, from the scenario prompt's and the answer's characters ÷ 4), as the
    * worker prices one with VERDICT_PRICES (domain/pricing/priceReplay.ts). Omitted: none, and only
    * the chain's no_usage (tokens 0 in and out: $0) applies, as on the worker.
    */

@@ -87,7 +87,7 @@ export interface CostRate {
   answer_chars?: unknown;
 }
 
-/** `cost_rate.basis` of an estimate worked out from characters ÷ 4: a lower bound. */
+/** `cost_rate.basis` of an estimate worked out from characters ÷ 4: a lower bound. @public */
 export function isCharsBasis(rate: CostRate | null | undefined): boolean {
   return rate?.basis === "chars";
 }
