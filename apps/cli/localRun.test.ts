@@ -77,4 +77,22 @@ describe("localRun", () => {
       }
     }
   });
+
+  it("estimates a replay that gives no token count from the prompt of the scenario it ran and its answer (basis chars), counts kept null", async () => {
+    const answer = "Order 4821 shipped.";
+    const runtime: AgentRuntime = { name: "no counts", replay: async () => ({ answer }) as never };
+    const prices = PriceTable.parse("models:\n  gpt-5-mini: { input: 1, output: 2 }\n", "prices.yaml");
+    const outcome = await localRun({ catalogPath, product: "support", set: "smoke", models: ["gpt-5-mini"], runtime, judge: null, prices });
+    expect(outcome.results.length).toBeGreaterThan(1);
+    for (const result of outcome.results) {
+      const promptChars = [...result.scenario.prompt].length;
+      expect(result.costSource).toBe("estimated");
+      expect(result.replay.inputTokens).toBeNull();
+      expect(result.replay.outputTokens).toBeNull();
+      expect(result.costRate).toMatchObject({ basis: "chars", lower_bound: true, prompt_chars: promptChars, input_tokens: Math.ceil(promptChars / 4), answer_chars: 19, output_tokens: 5 });
+      expect(result.replay.cost).toBe(Math.ceil(promptChars / 4) * (1 / 1e6) + 5 * (2 / 1e6));
+    }
+    // Each scenario's own prompt, not one text for all.
+    expect(new Set(outcome.results.map((r) => r.costRate?.prompt_chars)).size).toBeGreaterThan(1);
+  });
 });

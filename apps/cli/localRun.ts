@@ -24,7 +24,8 @@ export interface LocalRunOptions {
   /** The agent's tool roster (--tools): a missing-capability diagnosis names what it has. */
   availableTools?: ToolRoster;
   /**
-   * The price table (--prices): a replay with tokens but no cost is priced from it, as the
+   * The price table (--prices): a replay with no cost is priced from it (a count it does not
+   * give, from the scenario prompt's and the answer's characters ÷ 4), as the
    * worker prices one with VERDICT_PRICES (domain/pricing/priceReplay.ts). Omitted: none, and only
    * the chain's no_usage (tokens 0 in and out: $0) applies, as on the worker.
    */
@@ -101,7 +102,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
     // The Runner aborts the signal when the replay's budget runs out, so an HTTP agent stops too.
     replay: async (scenario: Scenario, spec: ModelSpec, { signal }: { signal?: AbortSignal }) =>
-      priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, prices, options.onPriceRefused),
+      priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, scenario.prompt, prices, options.onPriceRefused),
     aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
     onResult: (result) => options.onResult?.(result, ++done, total),
     metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },
@@ -116,7 +117,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
  * What the agent answered, priced by the chain when it reports no cost. A value that is not a
  * replay is handed back as it came, for the Runner to record as the run_error it is, in its words.
  */
-function priced(value: unknown, spec: ModelSpec, prices: PriceTable | null, onRefused: ((refusal: PriceRefusal) => void) | undefined): unknown {
+function priced(value: unknown, spec: ModelSpec, prompt: string, prices: PriceTable | null, onRefused: ((refusal: PriceRefusal) => void) | undefined): unknown {
   if (value === null || value === undefined) return value;
   let replay: Replay;
   try {
@@ -124,7 +125,7 @@ function priced(value: unknown, spec: ModelSpec, prices: PriceTable | null, onRe
   } catch {
     return value;
   }
-  return priceReplay(replay, spec, prices, onRefused);
+  return priceReplay(replay, spec, prompt, prices, onRefused);
 }
 
 export type ReportFormat = "md" | "json" | "html";

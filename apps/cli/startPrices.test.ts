@@ -37,7 +37,7 @@ describe("verdict start with VERDICT_PRICES", () => {
     // The example's qwen replies report their tokens and no cost.
     await writeFile(prices, "models:\n  ollama/qwen3:8b: { input: 1, output: 2 }\n");
     const started = await cli(["start", "--exit", "--port", "0", "--models", "ollama/qwen3:8b"], { VERDICT_HOME: join(dir, "home"), VERDICT_PRICES: prices });
-    expect(started.stdout).toContain(`prices ${prices} (1 model): a replay reporting tokens but no cost is recorded with its estimated cost`);
+    expect(started.stdout).toContain(`prices ${prices} (1 model): a replay reporting no cost is recorded with its estimated cost (from its tokens; a count it does not give, from characters ÷ 4: a lower bound)`);
     const markdownPath = /Markdown:\s+(\S+?\.md)/.exec(started.stdout)?.[1];
     expect(markdownPath, started.stdout + started.stderr).toBeDefined();
     const markdown = await readFile(markdownPath!, "utf8");

@@ -22,7 +22,9 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       (tools: [{ name, description }], as examples/support/tools.yaml): a task that needs one
       it lacks is diagnosed naming those it has. --prices names a price table (models: { MODEL:
       { input, output } }, USD per million tokens, matched by a model's label, else its model
-      id): a replay with tokens but no cost is priced from it, shown ~$ (estimated).`,
+      id): a replay with tokens but no cost is priced from it, shown ~$ (estimated); one
+      missing a token count, from the scenario prompt's and the answer's characters ÷ 4 (a
+      lower bound).`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes), as
       HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own

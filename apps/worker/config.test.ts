@@ -83,8 +83,8 @@ describe("VERDICT_PRICES", () => {
     expect(readWorkerConfig({ ...env, VERDICT_PRICES: "" }, []).prices).toBeNull();
     expect(readWorkerConfig({ ...env, VERDICT_PRICES: "prices.yaml" }, ["--dispatcher", "--complete"]).prices).toBe("prices.yaml");
     expect(readWorkerConfig({ ...env, VERDICT_PRICES: "prices.yaml" }, ["--dispatcher"]).prices).toBe("prices.yaml");
-    expect(pricesLine("prices.yaml", 2, true)).toBe("prices prices.yaml (2 models): a replay reporting tokens but no cost is recorded with its estimated cost");
-    expect(pricesLine("prices.yaml", 1, true)).toBe("prices prices.yaml (1 model): a replay reporting tokens but no cost is recorded with its estimated cost");
+    expect(pricesLine("prices.yaml", 2, true)).toBe("prices prices.yaml (2 models): a replay reporting no cost is recorded with its estimated cost (from its tokens; a count it does not give, from characters ÷ 4: a lower bound)");
+    expect(pricesLine("prices.yaml", 1, true)).toBe("prices prices.yaml (1 model): a replay reporting no cost is recorded with its estimated cost (from its tokens; a count it does not give, from characters ÷ 4: a lower bound)");
     expect(pricesLine("prices.yaml", 2, false)).toBe("prices prices.yaml (2 models) checked, not used: this process does not replay (the --replay role prices replays)");
   });
 

@@ -19,7 +19,7 @@ export interface WorkerConfig {
   judge: string;
   /**
    * The operator's price table file (VERDICT_PRICES), read once at start: a replay reporting
-   * tokens but no cost is recorded with its estimated cost (domain/pricing/priceReplay.ts); null
+   * no cost is recorded with its estimated cost (domain/pricing/priceReplay.ts); null
    * when unset. A process without the replay role reads and checks it too (a bad file stops it,
    * as it would the replay workers beside it), then says it does not use it.
    */

@@ -256,7 +256,7 @@ async function processPairOnce(deps: PairDeps, run: RunContext, n: number, optio
     const model = run.started.models[n % run.started.models.length];
     const runtime = deps.runtime;
     const prices = deps.prices ?? null;
-    const replayNow = async () => priceReplay(await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs), model, prices, deps.onPriceRefused);
+    const replayNow = async () => priceReplay(await replayThroughRuntime(runtime, scenario, model, deps.replayTimeoutMs), model, scenario.prompt, prices, deps.onPriceRefused);
     // A slot may take long to come: another worker may have recorded the pair meanwhile (a job
     // delivered again after a rebalance), and then the agent is not called for it a second time.
     // A slot that came soon needs no second look (a store query per pair at full speed).

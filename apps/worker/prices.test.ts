@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { COST_LIMIT, PriceTable, type EventData, type EventStore } from "@verdict/domain";
+import { COST_LIMIT, Format, PriceTable, type EventData, type EventStore } from "@verdict/domain";
 import { startWorker, type RunningWorker } from "./startWorker.js";
 import { recordedRun } from "./testingRecordedRun.js";
 import { CLAUDE, GPT, RecordingBus, pairEvents, runEnded, seedRun, testWorkerOptions, waitFor } from "./testing.js";
@@ -158,5 +158,51 @@ describe("a run with a price table (VERDICT_PRICES)", () => {
       `gpt-5-mini: not priced: 2000000000 input and 100 output tokens at the price table's rate for "gpt-5-mini" (input 1000000, output 1 USD per million) ` +
         `come to 2000000000.0001 USD, past the ${COST_LIMIT} USD a recorded cost may be; the replay is left unpriced (check that rate)`,
     ]);
+  });
+
+  it("records a replay that gave no token count (or one) with a lower-bound estimate from the scenario prompt's and the answer's characters: basis chars, counts kept as given", async () => {
+    // order_status (prompt "Where is order 4821?", 20 characters: 5 tokens) answers 29
+    // characters (8 tokens) and gives no count; greeting gives its input count only.
+    const agent = `
+default: { answer: "Order 4821 arrives on Friday." }
+replies:
+  - key: greeting
+    answer: "Hello! 👋"
+    input_tokens: 100
+`;
+    const store = createMemoryEventStore();
+    worker = await startWorker(testWorkerOptions(store, new RecordingBus(), { runtime: ScriptedAgent.fromYaml(agent), prices: TABLE }));
+    await seedRun(store, { models: [GPT] });
+    await waitFor(() => runEnded(store, "r1"));
+    const { replays, report, summary } = await rebuilt(store);
+    const order = replays.get(0)!.replay;
+    expect(order.cost).toBe(5 * (2.5 / 1e6) + 8 * (10 / 1e6));
+    expect(order.metadata).toEqual({
+      cost_source: "estimated",
+      cost_rate: {
+        input: 2.5, output: 10, source: "price table", basis: "chars", lower_bound: true, input_tokens: 5, output_tokens: 8, prompt_chars: 20, answer_chars: 29,
+        key: "gpt-5-mini", matched: "label",
+      },
+    });
+    // The event records the counts as the agent gave them: none; the estimate lives in cost_rate.
+    expect(order).not.toHaveProperty("input_tokens");
+    expect(order).not.toHaveProperty("output_tokens");
+    // greeting: 100 input tokens as given; "Hello! 👋" is 8 characters (code points; 9 UTF-16 units): 2 tokens.
+    const greeting = replays.get(1)!.replay;
+    expect(greeting).toMatchObject({ input_tokens: 100, cost: 100 * (2.5 / 1e6) + 2 * (10 / 1e6) });
+    expect(greeting).not.toHaveProperty("output_tokens");
+    expect(greeting.metadata.cost_rate).toMatchObject({ basis: "chars", input_tokens: 100, output_tokens: 2, answer_chars: 8 });
+    expect(greeting.metadata.cost_rate).not.toHaveProperty("prompt_chars");
+
+    // The report shows each as an estimate (~), its legend and tooltip say lower bound, and it is counted estimated.
+    const markdown = report.toMarkdown();
+    expect(markdown).toContain("~$0.000093 |");
+    expect(markdown).toContain(`_${Format.CHARS_LEGEND}_`);
+    expect(report.toHtml({ theme: "light" })).toContain('title="lower bound: 5 in (20 prompt chars ÷ 4) × $2.50/M + 8 out (29 answer chars ÷ 4) × $10.00/M · price table rate"');
+    const json = report.toJSON() as unknown as { summary_by_model: Record<string, Record<string, unknown>> };
+    // Only the 100 input tokens greeting gave are summed as tokens; the worked-out counts are not.
+    expect(json.summary_by_model["gpt-5-mini"]).toMatchObject({ priced: 3, estimated: 3, reported: 0, input_tokens: 100, output_tokens: 0 });
+    const { results: _results, ...rebuiltSummary } = report.toJSON() as unknown as Record<string, unknown>;
+    expect(JSON.stringify(rebuiltSummary)).toBe(JSON.stringify(summary));
   });
 });

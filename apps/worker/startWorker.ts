@@ -25,8 +25,9 @@ export interface WorkerOptions {
   /** The judge completion (null: rules only). */
   judge: JudgeBackend | null;
   /**
-   * The operator's price table (VERDICT_PRICES): a replay the agent returns with tokens but no
-   * cost is recorded with its estimated cost (domain/pricing/priceReplay.ts). Omitted: none, and only
+   * The operator's price table (VERDICT_PRICES): a replay the agent returns with no cost is
+   * recorded with its estimated cost, from its tokens or, a count missing, from the scenario
+   * prompt's and the answer's characters (domain/pricing/priceReplay.ts). Omitted: none, and only
    * the chain's no_usage applies.
    */
   prices?: PriceTable | null;

@@ -25,6 +25,6 @@ export function startupLine(runtime: { name: string } | null, judge: { name: str
 export function pricesLine(path: string, models: number, replays: boolean): string {
   const count = `${models} model${models === 1 ? "" : "s"}`;
   return replays
-    ? `prices ${path} (${count}): a replay reporting tokens but no cost is recorded with its estimated cost`
+    ? `prices ${path} (${count}): a replay reporting no cost is recorded with its estimated cost (from its tokens; a count it does not give, from characters ÷ 4: a lower bound)`
     : `prices ${path} (${count}) checked, not used: this process does not replay (the --replay role prices replays)`;
 }

@@ -85,6 +85,22 @@ describe("Format.perMillion and costTitle", () => {
     );
   });
 
+  it("says an estimate from characters is a lower bound, with the counts it priced and the characters behind each worked out", () => {
+    // The replay's own counts (null here) are not what was priced: the rate's are.
+    const rate = { input: 2.5, output: 10, source: "price table", basis: "chars", input_tokens: 10, output_tokens: 1_500, prompt_chars: 40, answer_chars: 6_000 };
+    expect(Format.costTitle({ input_tokens: null, output_tokens: null, rate })).toBe(
+      "lower bound: 10 in (40 prompt chars ÷ 4) × $2.50/M + 1,500 out (6,000 answer chars ÷ 4) × $10.00/M · price table rate",
+    );
+    // A count the replay gave is shown as given, without a characters note.
+    const { prompt_chars: _prompt, ...outputOnly } = { ...rate, input_tokens: 2_328 };
+    expect(Format.costTitle({ input_tokens: 2_328, output_tokens: null, rate: outputOnly })).toBe(
+      "lower bound: 2,328 in × $2.50/M + 1,500 out (6,000 answer chars ÷ 4) × $10.00/M · price table rate",
+    );
+    expect(Format.isCharsBasis(rate)).toBe(true);
+    expect(Format.isCharsBasis({ ...rate, basis: "tokens" })).toBe(false);
+    expect(Format.isCharsBasis(null)).toBe(false);
+  });
+
   it("flags a rate guessed from the model name", () => {
     expect(Format.costTitle({ input_tokens: 10, output_tokens: 5, rate: { input: 1, output: 2, source: "pattern" } })).toBe(
       "estimated: 10 in × $1.00/M + 5 out × $2.00/M · pattern rate (fallback rate)",

@@ -7,6 +7,11 @@ import { toInteger, usableNumber, whole } from "./numbers.js";
 export const EMPTY = "—";
 /** Shown once per surface where a `~` (estimated) figure is visible. @public */
 export const LEGEND = "~ estimated from tokens × model rates";
+/**
+ * LEGEND on a report where some estimate was worked out from characters (a replay that gave no
+ * token count: `cost_rate.basis` `chars`, reference-platform #22), which is a lower bound. @public
+ */
+export const CHARS_LEGEND = `${LEGEND}; where a replay gave no token count, from its prompt and answer characters ÷ 4: a lower bound`;
 /** Rate sources that guess a model's price from its name rather than a catalog entry. @public */
 export const FALLBACK_RATE_SOURCES: readonly string[] = ["pattern", "default"];
 
@@ -73,6 +78,18 @@ export interface CostRate {
   input?: unknown;
   output?: unknown;
   source?: unknown;
+  /** `chars` for counts worked out from characters ÷ 4 (a lower bound); the counts below were priced. */
+  basis?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  /** The characters a count was worked out from, when it was. */
+  prompt_chars?: unknown;
+  answer_chars?: unknown;
+}
+
+/** `cost_rate.basis` of an estimate worked out from characters ÷ 4: a lower bound. @public */
+export function isCharsBasis(rate: CostRate | null | undefined): boolean {
+  return rate?.basis === "chars";
 }
 
 export interface CostTitleInput {
@@ -88,6 +105,9 @@ export interface CostTitleInput {
  * The tooltip of an estimated figure, showing the working:
  * `estimated: 2,328 in × $5.00/M + 423 out × $30.00/M · catalog rate`, plus ` (fallback rate)` for a
  * rate guessed from the model's name. Without a usable input and output rate it names the method only.
+ * A rate whose basis is `chars` shows the counts it priced (`rate.input_tokens`/`output_tokens`;
+ * the replay's own are missing) and says it is a lower bound:
+ * `lower bound: 10 in (40 prompt chars ÷ 4) × $2.50/M + 423 out × $10.00/M · price table rate`.
  *
  * @public
  */
@@ -96,10 +116,16 @@ export function costTitle({ input_tokens, output_tokens, inputTokens, outputToke
     return "estimated from tokens × model rates";
   }
   const source = typeof rate.source === "string" && rate.source.trim() !== "" ? rate.source : "catalog";
-  const title =
-    `estimated: ${delimited(input_tokens ?? inputTokens)} in × ${perMillion(rate.input)} + ` +
-    `${delimited(output_tokens ?? outputTokens)} out × ${perMillion(rate.output)} · ${source} rate`;
+  const chars = isCharsBasis(rate);
+  const inCount = chars ? `${delimited(rate.input_tokens)} in${charsNote(rate.prompt_chars, "prompt")}` : `${delimited(input_tokens ?? inputTokens)} in`;
+  const outCount = chars ? `${delimited(rate.output_tokens)} out${charsNote(rate.answer_chars, "answer")}` : `${delimited(output_tokens ?? outputTokens)} out`;
+  const title = `${chars ? "lower bound" : "estimated"}: ${inCount} × ${perMillion(rate.input)} + ${outCount} × ${perMillion(rate.output)} · ${source} rate`;
   return FALLBACK_RATE_SOURCES.includes(source) ? `${title} (fallback rate)` : title;
+}
+
+/** ` (40 prompt chars ÷ 4)` when a count was worked out from characters, else nothing. */
+function charsNote(chars: unknown, text: string): string {
+  return usableNumber(chars) === null ? "" : ` (${delimited(chars)} ${text} chars ÷ 4)`;
 }
 
 /** 2328 -> `2,328`. @public */

@@ -5,4 +5,4 @@
 export { PriceTable, PriceTableError } from "./priceTable.js";
 export type { MatchedRate, ModelRate } from "./priceTable.js";
 export { priceRefusalLine, priceReplay } from "./priceReplay.js";
-export type { PriceRefusal } from "./priceReplay.js";
+export type { PriceBasis, PriceRefusal } from "./priceReplay.js";

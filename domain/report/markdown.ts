@@ -1,7 +1,7 @@
 // The whole Markdown report (GitHub-flavoured), assembled from the public pieces so each piece
 // reads exactly as it does here: title, judge line, verdict (model table, run cost, best model,
 // comparison), the scenario x model matrix, every answer, what to fix, and the legend once.
-import { Format } from "../format/index.js";
+import { Format, type CostRate } from "../format/index.js";
 import { code, inline } from "./markdownText.js";
 import { matrixSection } from "./markdownScenarios.js";
 import type { MarkdownSource } from "./markdownSource.js";
@@ -41,6 +41,15 @@ function showsEstimate(source: MarkdownSource): boolean {
   return false;
 }
 
+/** Some estimate on the report was worked out from characters (basis chars): the legend says it is a lower bound. */
+function showsCharsEstimate(source: MarkdownSource): boolean {
+  for (const result of source.results) {
+    const metadata = result.replay.metadata;
+    if (metadata.cost_source === "estimated" && Format.isCharsBasis(metadata.cost_rate as CostRate | null | undefined)) return true;
+  }
+  return false;
+}
+
 /** The pieces a whole report is assembled from, each also public on its own. */
 interface MarkdownPieces {
   verdict: string;
@@ -61,7 +70,7 @@ export function reportMarkdown(source: MarkdownSource, pieces: MarkdownPieces): 
   const spans = pieces.answers(writer);
   writer.write("\n\n");
   writer.write(pieces.fixItems);
-  if (showsEstimate(source)) writer.write(`\n\n---\n\n_${Format.LEGEND}_`);
+  if (showsEstimate(source)) writer.write(`\n\n---\n\n_${showsCharsEstimate(source) ? Format.CHARS_LEGEND : Format.LEGEND}_`);
   writer.write("\n");
   return { text: writer.finish(), spans };
 }

@@ -9,6 +9,7 @@ import { faultName } from "../faultName.js";
 
 export const EMPTY = Format.EMPTY;
 export const LEGEND = Format.LEGEND;
+export const CHARS_LEGEND = Format.CHARS_LEGEND;
 export const percent = (value: number | null | undefined): string => Format.percent(value);
 /** `14/16 · 88%`; `—` when nothing was scored. */
 export const passes = (passed: number, total: number): string => Format.passes(passed, total);

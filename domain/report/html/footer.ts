@@ -2,7 +2,7 @@
 // any figure on the page was an estimate (so it must be rendered after every other section).
 
 import { escapeHtml } from "./escape.js";
-import { LEGEND, percent } from "./figures.js";
+import { CHARS_LEGEND, LEGEND, percent } from "./figures.js";
 import { releaseText, scalarMetadata } from "./header.js";
 import { roundCost, type ReportView } from "./reportView.js";
 
@@ -21,6 +21,6 @@ export function renderFooter(view: ReportView): string {
   const release = releaseText(view);
   if (release) parts.push(`release ${release}`);
   for (const [key, value] of scalarMetadata(view)) parts.push(`${key} ${value}`);
-  const legend = view.anyEstimated ? `<span class="legend">${escapeHtml(LEGEND)}</span>` : "";
+  const legend = view.anyEstimated ? `<span class="legend">${escapeHtml(view.anyCharsEstimate ? CHARS_LEGEND : LEGEND)}</span>` : "";
   return `<footer>${parts.map((p) => `<span>${escapeHtml(p)}</span>`).join("")}${legend}</footer>`;
 }

@@ -4,7 +4,7 @@
 
 import type { JudgeUsageDoc, ModelSummaryDoc, ReportDocument, ResultDoc } from "./reportDocument.js";
 import { escapeHtml } from "./escape.js";
-import { Format } from "../../format/index.js";
+import { Format, type CostRate } from "../../format/index.js";
 import { money } from "./figures.js";
 import { roundHalfAwayFromZero as round } from "../../support/round.js";
 import type { MarkdownRanges } from "./markdownRanges.js";
@@ -50,6 +50,8 @@ export interface ReportView {
   runEstimated: boolean;
   /** Set whenever an estimated figure is written; read by the footer. */
   anyEstimated: boolean;
+  /** Some result's estimate was worked out from characters (basis chars, a lower bound): the footer's legend says so. */
+  anyCharsEstimate: boolean;
   /** money() that remembers an estimate was shown. */
   money(value: number | null | undefined, estimated: boolean): string;
   /** costTitleAttr(), worked out once per result (the matrix cell and the answer card both carry it). */
@@ -160,13 +162,17 @@ export function buildView(doc: ReportDocument): ReportView {
   let agentCost: number | null = null;
   let priced = 0;
   let anyResultEstimated = false;
+  let anyCharsEstimate = false;
   const tokenRuns: Record<string, number> = Object.create(null);
   for (const result of doc.results) {
     if (result.status === "passed") passed += 1;
     if (typeof result.input_tokens === "number" || typeof result.output_tokens === "number") tokenRuns[result.label] = (tokenRuns[result.label] ?? 0) + 1;
     agentCost = sum(agentCost, result.cost);
     if (typeof result.cost === "number") priced += 1;
-    if (resultEstimated(result)) anyResultEstimated = true;
+    if (resultEstimated(result)) {
+      anyResultEstimated = true;
+      if (!anyCharsEstimate && Format.isCharsBasis(result.metadata?.cost_rate as CostRate | null | undefined)) anyCharsEstimate = true;
+    }
   }
   const judgeCost = roundCost(doc.judge_usage ? sum(null, doc.judge_usage.cost) : scenarios.reduce<number | null>((acc, s) => sum(acc, s.judgeCost), null));
   const distinct = [...new Set(labels)];
@@ -191,6 +197,7 @@ export function buildView(doc: ReportDocument): ReportView {
     judgeEstimated: usageEstimated(doc.judge_usage),
     runEstimated: anyResultEstimated || (priced > 0 && priced < doc.results.length) || usageEstimated(doc.judge_usage),
     anyEstimated: false,
+    anyCharsEstimate,
     money: viewMoney,
     costTitleAttr: viewCostTitleAttr,
     proseHtml: viewProseHtml,

@@ -62,7 +62,10 @@ registerEnumType(CostBasis, {
   description: "How the priced agent costs were arrived at (reference-platform #23's cost_basis): REPORTED when none is an estimate, ESTIMATED when all are, MIXED otherwise.",
   valuesConfig: {
     REPORTED: { description: "As the agent reported them, or $0 for a replay that used no tokens (cost source no_usage, which the reports do not mark as an estimate)." },
-    ESTIMATED: { description: "Worked out by the platform (cost source estimated: tokens x the price table's rate); the reports mark them with ~." },
+    ESTIMATED: {
+      description:
+        "Worked out by the platform (cost source estimated: tokens x the price table's rate, or, for a replay that gave no token count, its prompt and answer characters / 4, a lower bound: the result's cost_rate.basis chars); the reports mark them with ~.",
+    },
     MIXED: { description: "Some of each." },
   },
 });
