@@ -18,6 +18,12 @@
 // again from its checkpoint, as on any start.
 // An event it cannot read is passed over, never retried (it would hold back every run behind it):
 // its run is failed with the reason and the line names its stream and position (unreadableEvents.ts).
+// Likewise a run whose start's replay jobs the bus refuses (replay jobs are keyed by run: its
+// partition may have no leader) does not hold the loop: it is tracked as `unpublished`, saved so
+// with the checkpoint, and its jobs are tried again beside the loop, waiting 1 s, then twice as
+// long each time up to 30 s (startRetry), until they go out or the run ends; a dispatcher that
+// leads next tries them again. The watchdog and a restart's re-drive leave such a run to those
+// tries (its stall is timed from when its jobs went out, as for any start).
 import {
   handleCommand,
   runAggregate,
@@ -72,6 +78,11 @@ export interface TrackedRun {
   lastRefusal?: string;
   /** Pairs with a result (ResultScored); absent for a run tracked by an older checkpoint. */
   scoredPairs?: PairSet;
+  /**
+   * Its start's replay jobs have not gone out yet (the bus refused them): the dispatcher tries
+   * them again beside its loop (startRetry), and the watchdog leaves the run alone until then.
+   */
+  unpublished?: boolean;
 }
 
 export interface DispatcherOptions {
@@ -98,11 +109,16 @@ export interface DispatcherOptions {
    * broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace period.
    */
   stopWaitMs?: number;
+  /** The first wait before a refused start's replay jobs are tried again, and the longest (default 1 s / 30 s; doubled each try). */
+  startRetryMs?: number;
+  startRetryMaxMs?: number;
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
 const PUBLISH_CHUNK = 500;
 const DEFAULT_STOP_WAIT_MS = 3_000;
+const DEFAULT_START_RETRY_MS = 1_000;
+const DEFAULT_START_RETRY_MAX_MS = 30_000;
 
 export class Dispatcher {
   private readonly runs = new Map<string, TrackedRun>();
@@ -116,6 +132,8 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  /** The pending retry of each unpublished run's start, by run id (this term's). */
+  private readonly startRetries = new Map<string, NodeJS.Timeout>();
   /** The watchdog's round in flight: one at a time, across terms too. */
   private sweeping: Promise<void> | null = null;
   private leading = false;
@@ -260,6 +278,8 @@ export class Dispatcher {
     if (this.sweeper) clearInterval(this.sweeper);
     this.timer = null;
     this.sweeper = null;
+    for (const retry of this.startRetries.values()) clearTimeout(retry);
+    this.startRetries.clear();
   }
 
   /** Takes the lead, loads the checkpoint and re-drives runs in flight; false to try again later. */
@@ -282,6 +302,8 @@ export class Dispatcher {
       }
       this.redrives.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
       await this.redrives.afterRestart(this.termEnded(signal));
+      // Starts the last term could not publish: tried again from the first wait.
+      for (const [runId, run] of this.runs) if (run.unpublished) this.retryStart(runId, run, this.termEnded(signal), 1);
       return true;
     } catch (error) {
       this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
@@ -398,14 +420,67 @@ export class Dispatcher {
       redrives: 0,
       scoredPairs: PairSet.empty(d.scenarios.length * d.models.length),
     };
-    // Tracked (and so watched) once its jobs went out: a start whose publish failed is retried
-    // by the dispatch loop, and the watchdog re-drove it meanwhile, each retry starting the
-    // tracked run over (re-drives 0). The host replays an external run's pairs.
-    if (!run.external) await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
+    // The host replays an external run's pairs. A start whose jobs the bus refuses is tracked
+    // (its pairs' events are counted; the checkpoint keeps it) as unpublished and tried again
+    // beside the loop: held here, it kept every run after it in the log waiting.
+    if (!run.external) {
+      try {
+        await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
+      } catch (error) {
+        run.unpublished = true;
+        this.runs.set(d.run_id, run);
+        this.startRefused(d.run_id, run, error as Error, 1, this.startRetryWait(1));
+        this.retryStart(d.run_id, run, this.termEnded(this.controller.signal), 2);
+        return;
+      }
+    }
     // From when its jobs are published: a dispatcher catching up on an old start publishes them now.
     run.lastProgressAt = this.options.clock.now().getTime();
     this.runs.set(d.run_id, run);
     if (!run.external) this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
+  }
+
+  /** The wait before try `tries + 1` of a refused start: the first wait, doubled each try, up to the longest. */
+  private startRetryWait(tries: number): number {
+    const first = this.options.startRetryMs ?? DEFAULT_START_RETRY_MS;
+    return Math.min(first * 2 ** Math.min(tries - 1, 30), this.options.startRetryMaxMs ?? DEFAULT_START_RETRY_MAX_MS);
+  }
+
+  private startRefused(runId: string, run: TrackedRun, error: Error, tries: number, waitMs: number): void {
+    const jobs = `${run.total} replay job${run.total === 1 ? "" : "s"}`;
+    const tried = tries > 1 ? `; try ${tries}` : "";
+    this.options.log.error(`run ${runId}: its ${jobs} could not be published (${error.message}${tried}); trying again in ${waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`}, beside the other runs`);
+  }
+
+  /**
+   * Try `tries` of an unpublished run's start, after its wait: its pairs without a result (all,
+   * unless a previous term's jobs were scored), then it is tracked as any started run, its stall
+   * timed from now. Not tried once the run ended or was failed, the term ended, or the watchdog
+   * or a restart published them; one retry per run at a time.
+   */
+  private retryStart(runId: string, run: TrackedRun, ended: TermEnded, tries: number): void {
+    const current = () => !ended() && this.runs.get(runId) === run && run.unpublished === true;
+    const timer = setTimeout(() => {
+      if (this.startRetries.get(runId) === timer) this.startRetries.delete(runId);
+      if (!current()) return;
+      const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
+      this.publishReplays(runId, run, pending).then(
+        () => {
+          if (!current()) return;
+          run.unpublished = undefined;
+          run.lastProgressAt = this.options.clock.now().getTime();
+          this.unsaved += 1; // saved with the next checkpoint: a restart does not publish them again as a start
+          this.options.log.info(`run ${runId}: ${pending.length} replay jobs published on try ${tries}`);
+        },
+        (error: unknown) => {
+          if (!current()) return;
+          const wait = this.startRetryWait(tries);
+          this.startRefused(runId, run, error as Error, tries, wait);
+          this.retryStart(runId, run, ended, tries + 1);
+        },
+      );
+    }, tries === 1 ? 0 : this.startRetryWait(tries - 1));
+    this.startRetries.set(runId, timer);
   }
 
   private replayJob(runId: string, run: TrackedRun, n: number): Job {

@@ -70,6 +70,8 @@ export class Redrives {
     const now = this.options.clock.now().getTime();
     for (const [runId, run] of [...this.options.runs]) {
       if (ended()) return;
+      // Its start's jobs never went out: the dispatcher tries them (retryStart), not as a re-drive.
+      if (run.unpublished) continue;
       if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
       const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
       if (action.kind === "fail") await this.failStalled(runId, run, action.message, ended);

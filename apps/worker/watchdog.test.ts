@@ -35,4 +35,12 @@ describe("watchdogAction", () => {
       message: expect.stringContaining("after 1 re-drive 1 min apart (and 1 the job bus refused)"),
     });
   });
+
+  it("leaves a run whose start's jobs never went out to the dispatcher's retries: neither re-driven nor failed", () => {
+    // Its pairs' events set lastProgressAt; stalled or re-driven enough, it still waits.
+    for (const run of [{ ...stalled, redrives: 0 }, stalled]) {
+      expect(watchdogAction({ ...run, unpublished: true }, STALL_MS * 10, settings)).toEqual({ kind: "wait" });
+      expect(watchdogAction(run, STALL_MS * 10, settings).kind).not.toBe("wait");
+    }
+  });
 });

@@ -45,7 +45,8 @@ const NAMED_PAIRS = 10;
  */
 export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogSettings, progressAnywhereAt?: number): WatchdogAction {
   const stallMs = stallMsOf(settings);
-  if (stallMs === null || (run.external && !run.requested)) return { kind: "wait" };
+  // A start whose jobs the bus refused is the dispatcher's to try again (dispatcher.ts, retryStart).
+  if (stallMs === null || (run.external && !run.requested) || run.unpublished) return { kind: "wait" };
   // A run tracked before the watchdog existed (an older checkpoint) starts its clock now.
   if (run.lastProgressAt === undefined) return { kind: "wait" };
   // A re-drive gives the jobs published again the stall time to show progress.
