@@ -48,6 +48,7 @@ import { COST_LIMIT } from "../events/shared.js";
 import { Replay } from "../replay/replay.js";
 import type { MatchedRate, PriceTable } from "./priceTable.js";
 import { givenCostSource } from "../cost/resultCost.js";
+import { characterLength } from "../support/index.js";
 
 /** `cost_rate.source` of a cost worked out from the operator's price table. */
 const PRICE_TABLE_SOURCE = "price table";
@@ -103,8 +104,8 @@ export function priceReplay(
   const basis: PriceBasis = given.input !== null && given.output !== null ? "tokens" : "chars";
   // A failed replay's text says nothing of what reached the model (step 2b).
   if (basis === "chars" && replay.errored) return replay;
-  const promptChars = given.input === null ? codePoints(prompt) : null;
-  const answerChars = given.output === null ? codePoints(replay.answerText) : null;
+  const promptChars = given.input === null ? characterLength(prompt) : null;
+  const answerChars = given.output === null ? characterLength(replay.answerText) : null;
   const input = given.input ?? Math.ceil(promptChars! / CHARS_PER_TOKEN);
   const output = given.output ?? Math.ceil(answerChars! / CHARS_PER_TOKEN);
   // Per token first: a rate times a count past 1e302 would overflow before the division.
@@ -126,21 +127,6 @@ export function priceReplay(
   });
 }
 
-/** Unicode code points in `text`: a surrogate pair counts once, a lone surrogate once; no copy of the text is made. */
-function codePoints(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length - 1; i += 1) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count -= 1;
-        i += 1;
-      }
-    }
-  }
-  return count;
-}
 function withCost(replay: Replay, cost: number, metadata: Record<string, unknown>): Replay {
   return new Replay({
     answer: replay.answer,

@@ -11,6 +11,7 @@ import {
   presence,
   roundHalfAwayFromZero,
   rubyNumber,
+  characterLength,
   truncate,
   truncateBytes,
 } from "./index.js";
@@ -24,6 +25,16 @@ describe("isBlank / presence", () => {
     expect(presence("  ")).toBeNull();
     expect(presence("ok")).toBe("ok");
     expect(presence(0)).toBe(0);
+  });
+});
+
+describe("characterLength", () => {
+  it("counts code points as Ruby does: a surrogate pair once, a lone surrogate once", () => {
+    expect(characterLength("abc")).toBe(3);
+    expect(characterLength("😀😀")).toBe(2);
+    expect(characterLength("a\ud83d")).toBe(2); // a lone high surrogate at the end
+    expect(characterLength("\ud83db")).toBe(2); // a lone high surrogate before a letter
+    expect(characterLength("\ude00x")).toBe(2); // a lone low surrogate
   });
 });
 

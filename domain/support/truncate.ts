@@ -1,12 +1,21 @@
 // ActiveSupport String#truncate and #truncate_bytes (reference-core §0). Lengths count
 // characters as Ruby does (code points), not UTF-16 units, so an emoji is never split.
 
-/** Length in characters as Ruby counts them (code points), so an emoji is one. */
+/**
+ * Length in characters as Ruby counts them (code points), so an emoji is one: a surrogate pair
+ * counts once, a lone surrogate (not text, but a JavaScript string may hold one) once too.
+ */
 export function characterLength(text: string): number {
   let count = text.length;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) count -= 1;
+  for (let i = 0; i < text.length - 1; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        i += 1;
+      }
+    }
   }
   return count;
 }
