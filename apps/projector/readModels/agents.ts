@@ -9,7 +9,7 @@
 import { roundHalfAwayFromZero } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import { selectList } from "./columns.js";
-import { STANDING_SQL, type Standing } from "./standing.js";
+import { COUNTED_STANDINGS, STANDING_SQL, type Standing } from "./standing.js";
 import type { Agent, AgentRelease } from "./types.js";
 
 const TIMESTAMP = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -25,7 +25,7 @@ async function agentRows(sql: Sql, tenant: string, name?: string): Promise<Agent
   const one = name === undefined ? "" : " AND n = ?";
   const named = name === undefined ? [] : [name];
   const counts = (["current", "stale", "unrecorded", "archived", "none"] as const).map((s) => `count(*) FILTER (WHERE s.standing = '${s}')::int AS ${s}`);
-  const counted = "s.standing IN ('current', 'unrecorded')";
+  const counted = `s.standing IN (${COUNTED_STANDINGS.map((standing) => `'${standing}'`).join(", ")})`;
   return sql.execute<AgentRow>(
     `WITH names AS (
        SELECT n FROM (SELECT a.name AS n FROM agents a WHERE a.tenant = ? UNION SELECT e.agent FROM evaluations e WHERE e.tenant = ?) x WHERE true${one}
@@ -63,8 +63,8 @@ async function agentOf(sql: Sql, tenant: string, row: AgentRow): Promise<Agent> 
   const [passed, scored] = [Number(row.passed), Number(row.scored)];
   return {
     tenant, name: row.name, latestRelease: await latestReleaseOf(sql, tenant, row), latestSince: row.latestSince, standings,
-    evaluationsCounted: row.current + row.unrecorded,
-    evaluationsLeftOut: row.stale + row.archived + row.none,
+    evaluationsCounted: COUNTED_STANDINGS.reduce((n, standing) => n + standings[standing], 0),
+    evaluationsLeftOut: (Object.keys(standings) as Standing[]).filter((standing) => !COUNTED_STANDINGS.includes(standing)).reduce((n, standing) => n + standings[standing], 0),
     pooledPassed: passed, pooledScored: scored, pooledPassRate: scored > 0 ? roundHalfAwayFromZero((passed * 100) / scored, 1) : null,
   };
 }
