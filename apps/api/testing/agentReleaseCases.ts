@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventStore } from "@verdict/domain";
-import { collect, startPlatform, type Platform } from "./harness.js";
+import { collect, finishedSampleRun, startPlatform, type Platform } from "./harness.js";
 
 const RECORD = `mutation ($a: String!, $d: String, $m: JSON, $r: String) {
   recordAgentRelease(agent: $a, digest: $d, manifest: $m, revision: $r) { agentName version label digest revision outcome agent { name latestRelease { version digest } } }
@@ -152,6 +152,16 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
       expect(blank.body.errors[0].extensions).toEqual({ code: "VALIDATION", field: "release.digest" });
       expect(await eventCount()).toBe(events);
     });
+  });
+
+  it("pins a catalog set's run to its product agent's latest release, which its report names", async () => {
+    await record({ a: "SupportAgent", d: D_OLD, r: "cat-1" });
+    const { evaluationId, runId } = await finishedSampleRun(p, ["gpt-5-mini"]);
+    const read = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status release { digest revision label } } }`, { r: runId });
+    expect(read.body.data.run).toEqual({ status: "COMPLETED", release: { digest: D_OLD, revision: "cat-1", label: "v1" } });
+    const markdown = await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.md`)).text();
+    expect(markdown).toContain("Release: v1");
+    expect((await standing(evaluationId)).standing).toBe("CURRENT");
   });
 
   describe("pooled pass rate", () => {
