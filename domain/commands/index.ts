@@ -71,3 +71,11 @@ export { evaluationNameAggregate, ReserveEvaluationName, type EvaluationNameStat
 export { adoptEvaluationName, type NameToAdopt } from "./evaluation/adoptEvaluationName.js";
 export { evaluationsInLog } from "./evaluation/evaluationsInLog.js";
 export { legacyMaterialization } from "./catalog/legacyMaterialization.js";
+export { RecordAgentRelease, AGENT_NAME_MAX, REVISION_MAX } from "./agent/agentCommands.js";
+export {
+  agentAggregate, initialAgentState, evolveAgent, latestRelease, latestVersion, type AgentState, type AgentVersion,
+} from "./agent/agentAggregate.js";
+export {
+  canonicalManifest, manifestDigest, withoutSecrets, isSecretKey, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, SECRET_KEY_PARTS,
+} from "./agent/releaseManifest.js";
+export { recordAgentRelease, type RecordedAgentRelease, type ReleaseOutcome } from "./agent/recordAgentRelease.js";

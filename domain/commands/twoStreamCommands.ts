@@ -9,16 +9,18 @@
 // run never appears, since the read models make a run from its own stream's first event, not
 // from RunScheduled (apps/projector, runNumbered): a gap in the numbering, never a duplicate,
 // and never a PENDING run heading its evaluation. A retried import finds its number already
-// taken and reuses it.
+// taken and reuses it. A StartRun naming no release also reads the evaluation's agent stream
+// (agentToPin), whose latest release the run pins; it appends nothing there.
 import type { EventStore } from "../ports/eventStore.js";
 import { ownedByAnotherTenant, type TenantIndex } from "../ports/tenantIndex.js";
 import { eventRegistry } from "../events/registry.js";
-import { evaluationStream, isValidId, runStream } from "../events/streams.js";
+import { agentStream, evaluationStream, isValidId, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
 import { ImportReport, ImportReportEnvelope, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
 import { fold } from "./aggregate.js";
+import { agentAggregate, type AgentState } from "./agent/agentAggregate.js";
 import { appendBoth } from "./appendBoth.js";
 import { CONTENDED_RETRIES, contendedPauses } from "./contention.js";
 import { decideEvents, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
@@ -53,21 +55,33 @@ async function scheduleRun(store: EventStore, command: StartRun | ImportReport, 
     if (attempt > 1) await pause(attempt - 1);
     const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
     const run = await loadAggregate(store, runAggregate, runStreamId, registry);
+    const agent = await agentToPin(store, command, evaluation.state, options);
     const now = options.clock.now();
     const scheduling = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
     const scheduled = fold(evaluationAggregate, scheduling.domainEvents, evaluation.state);
-    const starting = decideEvents(runAggregate, run.state, command, { now, streamId: runStreamId, evaluation: scheduled }, options);
+    const starting = decideEvents(runAggregate, run.state, command, { now, streamId: runStreamId, evaluation: scheduled, agent }, options);
     const written = await appendBoth(
       store,
       { aggregate: evaluationAggregate, streamId: evaluationStreamId, loaded: evaluation, decision: scheduling },
       { aggregate: runAggregate, streamId: runStreamId, loaded: run, decision: starting },
       {
         command, attempt, retries,
-        secondLost: (written) => handleCommand(store, runAggregate, runStreamId, command, { ...options, decideContext: { evaluation: written.state } }),
+        secondLost: (written) => handleCommand(store, runAggregate, runStreamId, command, { ...options, decideContext: { evaluation: written.state, agent } }),
       },
     );
     if (written) return { evaluation: written[0], run: written[1] };
   }
+}
+
+/**
+ * The agent whose latest release a start pins, read from the agent's own stream (a command reads
+ * streams, never a read model): only for a StartRun that names no release, of an evaluation
+ * that exists. Read with the evaluation, not appended to: a release recorded while the run starts
+ * is pinned or not by which of the two was read first, as either order is a true history.
+ */
+async function agentToPin(store: EventStore, command: StartRun | ImportReport, evaluation: EvaluationState, options: Options): Promise<AgentState | undefined> {
+  if (command.type !== "StartRun" || command.release !== null || !evaluation.exists || !evaluation.tenant || !evaluation.agent) return undefined;
+  return (await loadAggregate(store, agentAggregate, agentStream(evaluation.tenant, evaluation.agent), options.registry)).state;
 }
 
 /**

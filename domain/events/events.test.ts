@@ -91,7 +91,7 @@ describe("eventRegistry", () => {
         "CatalogImported", "CatalogRemoved", "CatalogSetMaterialized", "CatalogSetSynced", "ComparisonRecorded", "EvaluationArchived", "EvaluationCreated", "EvaluationNameReserved",
         "EvaluationUnarchived", "ReplayRecorded", "ReportImported", "ResultScored", "RunCompleted",
         "RunCompletionRequested", "RunFailed", "RunRedriven", "RunScheduled", "RunStarted", "ScenariosMerged",
-        "ScenariosReplaced", "VerdictRecorded",
+        "ScenariosReplaced", "VerdictRecorded", "AgentReleaseRecorded",
       ].sort(),
     );
   });

@@ -15,6 +15,7 @@ export {
   catalogStream,
   evaluationStream,
   evaluationNameStream,
+  agentStream,
   runStream,
   resultStream,
   STREAM_PREFIXES,
@@ -42,6 +43,7 @@ export {
   ReportImported,
 } from "./runEvents.js";
 export { ReplayRecorded, ResultScored } from "./resultEvents.js";
+export { AgentReleaseRecorded, RELEASE_DIGEST_PATTERN, RELEASE_DIGEST_RULE } from "./agentEvents.js";
 export {
   eventDefinitions,
   eventRegistry,

@@ -2,6 +2,7 @@
 // version read from the store is upcast, step by step, to the current shape before use.
 import type { z } from "zod";
 import type { LogPosition, RecordedEvent } from "../ports/eventStore.js";
+import { AgentReleaseRecorded } from "./agentEvents.js";
 import { CatalogImported, CatalogRemoved, CatalogSetMaterialized } from "./catalogEvents.js";
 import type { EventDefinition } from "./defineEvent.js";
 import { DomainError } from "./domainError.js";
@@ -51,6 +52,7 @@ export const eventDefinitions = [
   ReportImported,
   ReplayRecorded,
   ResultScored,
+  AgentReleaseRecorded,
 ] as const;
 
 type Definitions = (typeof eventDefinitions)[number];

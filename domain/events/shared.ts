@@ -115,6 +115,19 @@ export type JudgeData = z.output<typeof judgeData>;
 /** Release#summary: which release of the agent a run scored. */
 export const releaseData = z.object({ digest: z.string(), revision: z.string().nullable().optional(), label: z.string().nullable().optional() });
 export type ReleaseData = z.output<typeof releaseData>;
+/** The longest digest, revision or label a run's explicit release may carry. */
+export const RELEASE_TEXT_MAX = 200;
+const releaseText = z.string().max(RELEASE_TEXT_MAX, `must be at most ${RELEASE_TEXT_MAX} characters`);
+/**
+ * A release as a command gives it (StartRun's explicit release): a digest that is not blank (a
+ * blank one would pin nothing, and the evaluation's standing would read it as unrecorded), each
+ * part bounded. Kept as given otherwise: a host may name its releases its own way.
+ */
+export const releaseInput = z.object({
+  digest: nonBlank.max(RELEASE_TEXT_MAX, `must be at most ${RELEASE_TEXT_MAX} characters`),
+  revision: releaseText.nullable().optional(),
+  label: releaseText.nullable().optional(),
+});
 
 export const catalogReference = z.object({
   catalog_key: nonBlank,

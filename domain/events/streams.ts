@@ -59,6 +59,16 @@ export function evaluationNameStream(tenant: string, agent: string, name: string
   return `evaluation_name-${digest}`;
 }
 
+/**
+ * One stream per (tenant, agent): the agent's releases (AgentReleaseRecorded). An agent's name is
+ * any text, as evaluations carry it, so the id is `agent-` and the SHA-256 of the two as a JSON
+ * array, as evaluationNameStream does: another tenant's agent of the same name is another stream.
+ */
+export function agentStream(tenant: string, agent: string): string {
+  const digest = createHash("sha256").update(JSON.stringify([assertId(tenant, "tenant"), agent]), "utf8").digest("hex");
+  return `agent-${digest}`;
+}
+
 /** One stream per scenario x model pair: `n` is the pair's index in the run's frozen selection. */
 export function resultStream(runId: string, n: number): string {
   if (!Number.isInteger(n) || n < 0) throw DomainError.validation(`pair index must be a whole number >= 0 (got ${n})`, "n");
@@ -69,6 +79,7 @@ export const STREAM_PREFIXES = {
   catalog: "catalog-",
   evaluation: "evaluation-",
   evaluationName: "evaluation_name-",
+  agent: "agent-",
   run: "run-",
   result: "result-",
 } as const;

@@ -3,6 +3,7 @@
 import { buildSchema } from "type-graphql";
 import type { GraphQLSchema } from "graphql";
 import { createPubSub } from "@graphql-yoga/subscription";
+import { AgentResolver } from "./resolvers/agentResolver.js";
 import { AuditResolver } from "./resolvers/auditResolver.js";
 import { CatalogResolver } from "./resolvers/catalogResolver.js";
 import { EvaluationResolver } from "./resolvers/evaluationResolver.js";
@@ -13,7 +14,7 @@ import { SubscriptionResolver } from "./resolvers/subscriptionResolver.js";
 import { UsagePartResolver } from "./resolvers/usagePartResolver.js";
 import { chargingHeavyFields } from "../server/heavyFields.js";
 
-const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AuditResolver, SubscriptionResolver] as const;
+const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AgentResolver, AuditResolver, SubscriptionResolver] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 

@@ -19,6 +19,7 @@ export type ApiReadModels = Pick<
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "replayCostGroups" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
   | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
+  | "listAgents" | "getAgent" | "agentReleases"
 >;
 
 export interface ApiLimits {

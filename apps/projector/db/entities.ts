@@ -29,7 +29,9 @@ const CatalogEntity = new EntitySchema<CatalogRow>({
 export interface EvaluationRow {
   id: string; tenant: string; agent: string; name: string; judge: Json; criteria: Json; threshold: number; compareModels: Json;
   catalog: Json; external: Json; archived: boolean; archivedAt: Date | null; scenarioCount: number; runCount: number;
-  latestRunId: string | null; latestRunNumber: number | null; createdAt: Date; updatedAt: Date;
+  latestRunId: string | null; latestRunNumber: number | null;
+  /** The newest COMPLETED run (migration 010): what the evaluation's standing is read from. */
+  headlineRunId: string | null; headlineRunNumber: number | null; createdAt: Date; updatedAt: Date;
 }
 export const EvaluationEntity = new EntitySchema<EvaluationRow>({
   name: "Evaluation", tableName: "evaluations",
@@ -37,7 +39,8 @@ export const EvaluationEntity = new EntitySchema<EvaluationRow>({
     id: { type: "text", primary: true }, tenant: { type: "text" }, agent: { type: "text" }, name: { type: "text" }, judge: jsonRequired,
     criteria: jsonRequired, threshold: { type: "double" }, compareModels: jsonRequired, catalog: json, external: json,
     archived: { type: "boolean" }, archivedAt: when, scenarioCount: int, runCount: int, latestRunId: text,
-    latestRunNumber: { ...int, nullable: true }, createdAt: { ...when, nullable: false }, updatedAt: { ...when, nullable: false },
+    latestRunNumber: { ...int, nullable: true }, headlineRunId: text, headlineRunNumber: { ...int, nullable: true },
+    createdAt: { ...when, nullable: false }, updatedAt: { ...when, nullable: false },
   },
 });
 
@@ -171,7 +174,27 @@ const RebuildsEntity = new EntitySchema<RebuildsRow>({
   properties: { id: { type: "boolean", primary: true }, generation: big },
 });
 
+/** An agent's latest release (migration 010). */
+interface AgentRow { tenant: string; name: string; latestVersion: number; latestDigest: string; latestAt: Date }
+const AgentEntity = new EntitySchema<AgentRow>({
+  name: "Agent", tableName: "agents",
+  properties: {
+    tenant: { type: "text", primary: true }, name: { type: "text", primary: true }, latestVersion: int, latestDigest: { type: "text" },
+    latestAt: { ...when, nullable: false },
+  },
+});
+
+/** One version of an agent, as first recorded (migration 010). */
+interface AgentReleaseRow { tenant: string; agent: string; version: number; digest: string; revision: string | null; manifest: Json; recordedAt: Date }
+const AgentReleaseEntity = new EntitySchema<AgentReleaseRow>({
+  name: "AgentRelease", tableName: "agent_releases",
+  properties: {
+    tenant: { type: "text", primary: true }, agent: { type: "text", primary: true }, version: { ...int, primary: true }, digest: { type: "text" },
+    revision: text, manifest: json, recordedAt: { ...when, nullable: false },
+  },
+});
+
 export const readModelEntities = [
   CatalogEntity, EvaluationEntity, EvaluationScenarioEntity, RunEntity, ResultEntity, FixItemEntity, ModelSummaryEntity,
-  ComparisonEntity, VerdictEntity, CheckpointEntity, RejectionEntity, RebuildsEntity,
+  ComparisonEntity, VerdictEntity, CheckpointEntity, RejectionEntity, RebuildsEntity, AgentEntity, AgentReleaseEntity,
 ];

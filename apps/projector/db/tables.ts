@@ -10,6 +10,8 @@ export const READ_MODEL_TABLES = [
   { name: "model_summaries", orderBy: "run_id, label" },
   { name: "comparisons", orderBy: "run_id" },
   { name: "verdicts", orderBy: "run_id" },
+  { name: "agents", orderBy: "tenant, name" },
+  { name: "agent_releases", orderBy: "tenant, agent, version" },
 ] as const;
 
 export type ReadModelTable = (typeof READ_MODEL_TABLES)[number]["name"];

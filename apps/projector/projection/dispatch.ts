@@ -1,6 +1,7 @@
 // Which projection each event type feeds.
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
+import { agentReleaseRecorded } from "./agentProjection.js";
 import { catalogImported, catalogRemoved } from "./catalogProjection.js";
 import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
 import { reportImported } from "./importedRunProjection.js";
@@ -36,5 +37,6 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "ReportImported": return reportImported(sql, event, envelope, batch);
     case "ReplayRecorded": return replayRecorded(event, envelope, batch);
     case "ResultScored": return resultScored(event, envelope, batch);
+    case "AgentReleaseRecorded": return agentReleaseRecorded(sql, event, envelope);
   }
 }

@@ -9,6 +9,7 @@ import { derivedFromJSONOrNull, labelsInRecordedOrder, type DerivedFigures, type
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
+import { headline, pinnedRelease } from "./agentProjection.js";
 import { asObject, writeFixItems, writeModelSummaries } from "./runSummary.js";
 
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
@@ -97,12 +98,13 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
        import_source = excluded.import_source, host_run_id = excluded.host_run_id, total = excluded.total, summary = excluded.summary, started_at = excluded.started_at,
        completed_at = excluded.completed_at, updated_at = excluded.updated_at`,
     [
-      d.run_id, d.tenant, d.evaluation_id, d.number, json(selection), json(models), judgeLabel, num(report.threshold), json(asObject(report.release)),
+      d.run_id, d.tenant, d.evaluation_id, d.number, json(selection), json(models), judgeLabel, num(report.threshold), json(pinnedRelease(report.release)),
       json(asObject(report.metadata) ?? {}), json({ source: d.source, agent_name: d.agent_name, suite: d.suite, digest: d.digest }), hostRunIdOf(d), rows.length,
       json(summaryOf(report, derived)), envelope.at, envelope.at, envelope.at, envelope.at,
     ],
   );
   await runNumbered(sql, d.evaluation_id, d.run_id, d.number, envelope.at);
+  await headline(sql, d.run_id);
   await insertImportedResults(sql, d.run_id, d.tenant, rows, envelope.at);
   if (derived) {
     await writeModelSummaries(sql, d.run_id, d.tenant, derived.summary_by_model);

@@ -10,7 +10,9 @@ import type { Sql } from "../db/sql.js";
 import { READ_MODEL_TABLES } from "../db/tables.js";
 
 // 2: runs.host_run_id (migration 008), filled from ReportImported.
-export const PROJECTION_VERSION = 2;
+// 3: agents and agent_releases (migration 010) from AgentReleaseRecorded, evaluations' headline
+//    run, and runs.release kept as { digest, revision, label } only when it names a digest.
+export const PROJECTION_VERSION = 3;
 
 /** How the stored read models relate to this build's projection. */
 export interface ProjectionState {

@@ -4,6 +4,7 @@ import { selectionPairs, type EventOf } from "@verdict/domain";
 import { json, type Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
+import { headline, pinnedRelease } from "./agentProjection.js";
 import { writeFixItems, writeModelSummaries, asObject } from "./runSummary.js";
 import { storablePosition } from "./storablePosition.js";
 
@@ -24,7 +25,7 @@ export async function runStarted(sql: Sql, event: EventOf<"RunStarted">, envelop
        started_at = excluded.started_at, updated_at = excluded.updated_at`,
     [
       d.run_id, d.tenant, d.evaluation_id, d.number, d.external ? "external" : "engine", d.external, json(d.selection), json(d.models),
-      json(d.criteria), json(d.judge), d.judge_label, d.threshold, json(d.release), json(d.metadata), json(d.tools), json(d.catalog),
+      json(d.criteria), json(d.judge), d.judge_label, d.threshold, json(pinnedRelease(d.release)), json(d.metadata), json(d.tools), json(d.catalog),
       d.scenarios.length * d.models.length, envelope.at, envelope.at, envelope.at,
     ],
   );
@@ -85,6 +86,7 @@ export async function runCompleted(sql: Sql, event: EventOf<"RunCompleted">, env
   if (byModel) await writeModelSummaries(sql, runId, envelope.tenant, byModel);
   else batch.summariesToCompute.add(runId);
   if (Array.isArray(summary.fix_items)) await writeFixItems(sql, runId, envelope.tenant, summary.fix_items);
+  await headline(sql, runId);
   batch.touchedRuns.add(runId);
 }
 

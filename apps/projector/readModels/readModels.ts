@@ -7,6 +7,7 @@ import type { EvaluationDirectory, TenantIndex } from "@verdict/domain";
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
+import { agentReleases, getAgent, listAgents } from "./agents.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
@@ -15,7 +16,7 @@ import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
 } from "./selects.js";
 import type {
-  Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, ReplayCostGroup, Result, ResultCell, ResultFilter,
+  Agent, AgentRelease, Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, ReplayCostGroup, Result, ResultCell, ResultFilter,
   Run, RunComparison, RunVerdict,
 } from "./types.js";
 
@@ -309,6 +310,21 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
        FROM verdicts v WHERE v.tenant = ? AND v.run_id = ?`,
       [tenant, runId],
     );
+  }
+
+  /** The tenant's agents (names its evaluations or releases carry), by name, with standings and pooled pass rates (agents.ts). */
+  listAgents(tenant: string): Promise<Agent[]> {
+    return listAgents(this.sql(), tenant);
+  }
+
+  /** The tenant's agent of that name (as stored), or null when none of its evaluations or releases names it. */
+  getAgent(tenant: string, name: string): Promise<Agent | null> {
+    return getAgent(this.sql(), tenant, name);
+  }
+
+  /** Every version of the tenant's agent, oldest first ([] for another tenant's). */
+  agentReleases(tenant: string, agent: string): Promise<AgentRelease[]> {
+    return agentReleases(this.sql(), tenant, agent);
   }
 
   /** The run's progress now, as a subscription's first message (latest = last scored result). */

@@ -1,11 +1,12 @@
 // The SELECT lists and result filters the queries share (columns in camelCase, see columns.ts).
 import { selectList } from "./columns.js";
+import { STANDING_SQL } from "./standing.js";
 import type { Result, ResultFilter } from "./types.js";
 
 const CATALOG_COLUMNS = ["tenant", "key", "name", "description", "digest", "source", "metadata", "scenario_count", "imported_at"];
 const EVALUATION_COLUMNS = [
   "id", "tenant", "agent", "name", "judge", "criteria", "threshold", "compare_models", "catalog", "external", "archived", "archived_at",
-  "scenario_count", "run_count", "latest_run_id", "latest_run_number", "created_at", "updated_at",
+  "scenario_count", "run_count", "latest_run_id", "latest_run_number", "headline_run_id", "headline_run_number", "created_at", "updated_at",
 ];
 const SCENARIO_COLUMNS = ["evaluation_id", "key", "tenant", "prompt", "group", "group_name", "notes", "expectations", "data", "position", "enabled"];
 const RUN_COLUMNS = [
@@ -26,7 +27,8 @@ const TIMESTAMPS = ["imported_at", "archived_at", "created_at", "updated_at", "s
 export const spec = { bigint: BIGINT, timestamps: TIMESTAMPS };
 
 export const CATALOG_SELECT = selectList("c", CATALOG_COLUMNS, spec);
-export const EVALUATION_SELECT = selectList("e", EVALUATION_COLUMNS, spec);
+/** The evaluation's columns and its standing (standing.ts), read when asked. */
+export const EVALUATION_SELECT = `${selectList("e", EVALUATION_COLUMNS, spec)}, ${STANDING_SQL} AS standing`;
 export const SCENARIO_SELECT = selectList("s", SCENARIO_COLUMNS, spec);
 export const RUN_SELECT = selectList("r", RUN_COLUMNS, spec);
 export const RESULT_SELECT = selectList("t", RESULT_COLUMNS, spec);

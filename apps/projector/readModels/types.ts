@@ -1,6 +1,9 @@
 // What the read models answer: plain objects in camelCase, JSON columns as stored (snake_case
 // keys, as the report JSON has them), timestamps as ISO strings (UTC, milliseconds).
 import type { RunStatus } from "../progress/progress.js";
+import type { Standing } from "./standing.js";
+
+export type { Standing } from "./standing.js";
 
 export type Json = any;
 export type ResultStatus = "pending" | "passed" | "failed" | "errored";
@@ -14,7 +17,12 @@ export interface Catalog extends CatalogSummary { canonicalYaml: string; product
 export interface Evaluation {
   id: string; tenant: string; agent: string; name: string; judge: Json; criteria: Json; threshold: number; compareModels: string[];
   catalog: Json; external: Json; archived: boolean; archivedAt: string | null; scenarioCount: number; runCount: number;
-  latestRunId: string | null; latestRunNumber: number | null; createdAt: string; updatedAt: string;
+  latestRunId: string | null; latestRunNumber: number | null;
+  /** The newest COMPLETED run (by number): what the standing is read from. */
+  headlineRunId: string | null; headlineRunNumber: number | null;
+  /** Read when asked, from the headline run's release and the agent's latest (standing.ts). */
+  standing: Standing;
+  createdAt: string; updatedAt: string;
 }
 
 export interface EvaluationScenario {
@@ -94,4 +102,38 @@ export interface ResultFilter {
   status?: ResultStatus | null;
   fault?: string | null;
   scenarioKey?: string | null;
+}
+
+/** One version of an agent, as first recorded (agent_releases). */
+export interface AgentRelease {
+  version: number;
+  /** `v<version>`, as a run pins it. */
+  label: string;
+  digest: string; revision: string | null;
+  /** The manifest the digest was computed from, without its secrets; null when only the digest was given. */
+  manifest: Json;
+  recordedAt: string;
+}
+
+/**
+ * An agent of a tenant (a name its evaluations or its releases carry): its latest release, how
+ * its evaluations stand, and the pass rate pooled over those that count (agents.ts).
+ */
+export interface Agent {
+  tenant: string; name: string;
+  latestRelease: AgentRelease | null;
+  /** When the latest release became the latest (a return to an earlier version moves it). */
+  latestSince: string | null;
+  /** Its evaluations by standing. */
+  standings: Record<Standing, number>;
+  /** Evaluations whose standing is current or unrecorded: their headline runs are pooled. */
+  evaluationsCounted: number;
+  /** Evaluations whose standing is stale, archived or none. */
+  evaluationsLeftOut: number;
+  /** Passed results of the counted evaluations' headline runs. */
+  pooledPassed: number;
+  /** Scored results (passed, failed or errored) of the counted evaluations' headline runs. */
+  pooledScored: number;
+  /** pooledPassed / pooledScored as a percent, one decimal (half away from zero); null when nothing is scored. */
+  pooledPassRate: number | null;
 }

@@ -1,7 +1,7 @@
 // Builds a log the way the platform writes it: commands through the domain's deciders
 // (handleCommand, createEvaluation, startRun, importReport) on an EventStore, with a fixed clock and counting ids.
 import {
-  catalogAggregate, catalogStream, createEvaluation as create, evaluationAggregate, evaluationStream, handleCommand, importReport, pairStream, resultAggregate, runAggregate, runStream, startRun,
+  recordAgentRelease, catalogAggregate, catalogStream, createEvaluation as create, evaluationAggregate, evaluationStream, handleCommand, importReport, pairStream, resultAggregate, runAggregate, runStream, startRun,
   type EventStore, type RunState,
 } from "@verdict/domain";
 
@@ -103,4 +103,9 @@ export async function removeCatalog(store: EventStore, deps: Deps, key: string) 
 
 export async function evaluationCommand(store: EventStore, deps: Deps, evaluationId: string, command: Record<string, unknown>) {
   return handleCommand(store, evaluationAggregate, evaluationStream(evaluationId), { evaluation_id: evaluationId, ...command }, deps);
+}
+
+/** Records a release of the tenant's agent (`SupportAgent` unless named) by its digest. */
+export async function recordRelease(store: EventStore, deps: Deps, digest: string, agent = "SupportAgent", revision: string | null = null) {
+  return recordAgentRelease(store, { tenant: deps.context.tenant, agent, digest, revision }, deps);
 }

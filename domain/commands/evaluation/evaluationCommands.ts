@@ -12,7 +12,7 @@ import {
   modelSpecInput,
   nonBlank,
   position,
-  releaseData,
+  releaseInput,
   toolData,
 } from "../../events/shared.js";
 import { isBlank } from "../../support/index.js";
@@ -140,7 +140,8 @@ export const StartRun = z.object({
   models: z.array(modelSpecInput).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models a run`),
   external: z.boolean().default(false),
   judge_label: z.string().nullable().default(null),
-  release: releaseData.nullable().default(null),
+  /** Null: the run pins the agent's latest recorded release when it starts (twoStreamCommands.ts). */
+  release: releaseInput.nullable().default(null),
   metadata: jsonObject.default({}),
   tools: z.array(toolData).default([]),
 });

@@ -9,12 +9,17 @@ import type { ImportReport, StartRun } from "../evaluation/evaluationCommands.js
 import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { freezeRun } from "../evaluation/selection.js";
 import { checkImportedReport } from "./importedReport.js";
+import { latestRelease, type AgentState } from "../agent/agentAggregate.js";
 import { RunCommand, type CompleteRun, type RejectPair } from "./runCommands.js";
 import { findPair, initialRunState, evolveRun, type RunState } from "./runState.js";
 
-/** Starting or importing a run reads the evaluation it belongs to (already numbered there). */
+/**
+ * Starting or importing a run reads the evaluation it belongs to (already numbered there); a
+ * start without a release also reads the evaluation's agent, whose latest release it pins.
+ */
 export interface RunContext {
   evaluation?: EvaluationState;
+  agent?: AgentState;
 }
 
 function mustRun(state: RunState, runId: string): void {
@@ -34,7 +39,10 @@ function scheduledNumber(context: RunContext, command: StartRun | ImportReport):
 function decideStart(state: RunState, command: StartRun, context: RunContext): EventInput[] {
   if (state.status !== "none") throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
   const { evaluation, number } = scheduledNumber(context, command);
-  return [{ type: "RunStarted", data: freezeRun(evaluation, command, number) }];
+  // A release named with the start is kept; none: the agent's latest recorded release, if any
+  // (reference-platform §1 #39: a run pins the agent's latest version at its creation).
+  const release = command.release ?? (context.agent ? latestRelease(context.agent) : null);
+  return [{ type: "RunStarted", data: { ...freezeRun(evaluation, command, number), release } }];
 }
 
 function decideImport(state: RunState, command: ImportReport, context: RunContext): EventInput[] {

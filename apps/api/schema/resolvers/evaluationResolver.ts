@@ -265,6 +265,12 @@ export class EvaluationResolver {
     return (await context.deps.readModels.latestRun(context.principal.tenant, evaluation.id)) as unknown as RunNode | null;
   }
 
+  @FieldResolver(() => RunNode, { nullable: true, description: "The newest COMPLETED run (by number), which the standing is read from; null while none has completed." })
+  async headlineRun(@Root() evaluation: EvaluationNode, @Ctx() context: ApiContext): Promise<RunNode | null> {
+    if (!evaluation.headlineRunId) return null;
+    return (await context.deps.readModels.getRun(context.principal.tenant, evaluation.headlineRunId)) as unknown as RunNode | null;
+  }
+
   @FieldResolver(() => RunNode, { nullable: true, description: "The run before the latest one." })
   async previousRun(@Root() evaluation: EvaluationNode, @Ctx() context: ApiContext): Promise<RunNode | null> {
     const latest = await context.deps.readModels.latestRun(context.principal.tenant, evaluation.id);

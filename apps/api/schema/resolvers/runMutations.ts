@@ -25,6 +25,18 @@ class RunSelectionInput {
   models?: string[] | null;
 }
 
+@InputType({ description: "The agent's release a run scores, when the caller names it: kept as given (else the run pins the agent's latest recorded release)." })
+class ReleaseInput {
+  @Field(() => String, { description: "Not blank, at most 200 characters." })
+  digest!: string;
+
+  @Field(() => String, { nullable: true })
+  revision?: string | null;
+
+  @Field(() => String, { nullable: true })
+  label?: string | null;
+}
+
 @ObjectType()
 class StartRunPayload {
   @Field(() => ID)
@@ -107,18 +119,23 @@ function resolveModels(requested: string[] | null | undefined, compareModels: st
 }
 
 // The commands' fields (and the selection's, bare), as the arguments they came in.
-const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.models", keys: "selection.keys", group: "selection.group" };
+const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.models", keys: "selection.keys", group: "selection.group", release: "release" };
 const RECORD_REPLAY_ARGUMENTS = { run_id: "runId", scenario_key: "scenarioKey", model_label: "modelLabel" };
 const IMPORT_REPORT_ARGUMENTS = { evaluation_id: "evaluationId", run_id: "envelope.run_id", report: "envelope.report" };
 
 @Resolver()
 export class RunMutations {
-  @Mutation(() => StartRunPayload, { description: "Freezes the selection and starts a run; external runs wait for recordReplay." })
+  @Mutation(() => StartRunPayload, { description: "Freezes the selection, pins the agent's release and starts a run; external runs wait for recordReplay." })
   async startRun(
     @Arg("evaluationId", () => ID) evaluationId: string,
     @Arg("selection", () => RunSelectionInput, { nullable: true }) selection: RunSelectionInput | null,
     @Arg("external", () => Boolean, { nullable: true }) external: boolean | null,
     @Arg("tools", () => GraphQLJSON, { nullable: true, description: "The agent's tools, [{ name, description?, server? }]: a failure for want of a tool names what it has." }) tools: unknown,
+    @Arg("release", () => ReleaseInput, {
+      nullable: true,
+      description: "The agent's release the run scores. Omitted: the agent's latest recorded release (recordAgentRelease) when the run starts, as { digest, revision, label: v<N> }, or none.",
+    })
+    release: ReleaseInput | null,
     @Ctx() context: ApiContext,
   ): Promise<StartRunPayload> {
     const options = commandOptions(context);
@@ -135,6 +152,7 @@ export class RunMutations {
       external: external ?? false,
       judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
       tools: roster,
+      release: release ? { digest: release.digest, revision: release.revision ?? null, label: release.label ?? null } : null,
     };
     const result = await namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options));
     await afterWrite(context, result.run.position, `run ${runId}`);

@@ -52,6 +52,22 @@ export enum JudgeKind {
   JUDGE_DEFINED = "judge_defined",
 }
 
+/** An evaluation's standing (reference-platform §1 #40), the read models' lowercase values. */
+export enum Standing {
+  CURRENT = "current",
+  STALE = "stale",
+  UNRECORDED = "unrecorded",
+  ARCHIVED = "archived",
+  NONE = "none",
+}
+
+/** What recording a release came to (domain recordAgentRelease), the domain's lowercase values. */
+export enum ReleaseOutcome {
+  NEW = "new",
+  RETURNED = "returned",
+  UNCHANGED = "unchanged",
+}
+
 registerEnumType(RunStatus, { name: "RunStatus", description: "A run is RUNNING from its start, then COMPLETED or FAILED; an imported run is COMPLETED. PENDING is no longer given (a run appears when it starts)." });
 registerEnumType(ResultStatus, { name: "ResultStatus", description: "A pair is PENDING until scored PASSED, FAILED or ERRORED." });
 registerEnumType(ReportTheme, { name: "ReportTheme", valuesConfig: { LIGHT: {}, DARK: {} } });
@@ -70,6 +86,26 @@ registerEnumType(CostBasis, {
   },
 });
 registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: judge-defined KPIs (not built yet: judged as LLM)." });
+registerEnumType(Standing, {
+  name: "Standing",
+  description: "Whether an evaluation's headline run (its newest COMPLETED run) scored the agent's latest recorded release; only CURRENT and UNRECORDED evaluations count in the agent's pooled pass rate.",
+  valuesConfig: {
+    CURRENT: { description: "The headline run pinned the agent's latest recorded release, or the agent has no recorded release (nothing newer is known)." },
+    STALE: { description: "The agent's latest recorded release is another than the one the headline run pinned." },
+    UNRECORDED: { description: "The headline run pinned no release (started before any was recorded, or imported without one)." },
+    ARCHIVED: { description: "The evaluation is archived, whatever its runs." },
+    NONE: { description: "No run of the evaluation has completed (running and failed runs never head it)." },
+  },
+});
+registerEnumType(ReleaseOutcome, {
+  name: "ReleaseOutcome",
+  description: "What recordAgentRelease came to.",
+  valuesConfig: {
+    NEW: { description: "A digest never recorded for the agent: the next version, now the latest." },
+    RETURNED: { description: "An earlier version's digest: that version (same number) is the latest again." },
+    UNCHANGED: { description: "Already the latest release's digest: nothing recorded." },
+  },
+});
 registerEnumType(OnRemoved, { name: "OnRemoved", description: "What replacing a suite does to scenarios it no longer names." });
 
 /**

@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { connectionOf, type ConnectionOf } from "./connection.js";
+import { Standing } from "./enums.js";
 
 @ObjectType("Scenario", { description: "A scenario of an evaluation's suite, as it stands now." })
 export class ScenarioNode {
@@ -77,6 +78,15 @@ export class EvaluationNode {
 
   @Field(() => Int)
   runCount!: number;
+
+  @Field(() => Standing, {
+    description:
+      "Whether the headline run (newest COMPLETED) scored the agent's latest recorded release: ARCHIVED if archived, NONE without a completed run, UNRECORDED if it pinned no release, CURRENT if it pinned the latest (or the agent has none recorded), else STALE.",
+  })
+  standing!: Standing;
+
+  /** The headline run's id (read models), which `headlineRun` reads. */
+  headlineRunId!: string | null;
 
   @Field(() => String)
   createdAt!: string;

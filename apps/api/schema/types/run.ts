@@ -2,6 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { connectionOf, type ConnectionOf } from "./connection.js";
 import { CostBasis, FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
+import { RunReleaseNode } from "./agent.js";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
 // type-graphql's per-field wrapper (middlewares, none here) cost ~5% of a 3,000-result query.
@@ -31,6 +32,12 @@ export class RunNode {
       "and its report.json gives back); for a run imported before tenant keying, its id, which was that run_id. Null for runs started here.",
   })
   hostRunId!: string | null;
+
+  @Field(() => RunReleaseNode, {
+    nullable: true,
+    description: "The agent's release the run scored: the one startRun named, else the agent's latest recorded release when it started (label v<N>); an imported run's report.release. Null: none pinned.",
+  })
+  release!: RunReleaseNode | null;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "What was asked (keys, group) and what it resolved to." })
   selection!: unknown;

@@ -1,0 +1,82 @@
+// Agents and their releases (reference-platform §1 #39-40): recordAgentRelease appends to the
+// agent's own stream through the domain's command; the queries read the read models, tenant-scoped
+// (another tenant's agent of the same name is another agent, unseen here).
+import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+import { recordAgentRelease } from "@verdict/domain";
+import type { ApiContext } from "../../server/context.js";
+import { notFound } from "../../server/errors.js";
+import { AgentNode, AgentReleaseNode } from "../types/agent.js";
+import { ReleaseOutcome } from "../types/enums.js";
+import { afterCommand, commandOptions } from "./commandSupport.js";
+
+@ObjectType()
+class RecordAgentReleasePayload {
+  @Field(() => String, { description: "The agent, as stored (trimmed)." })
+  agentName!: string;
+
+  @Field(() => Int, { description: "The version the digest names, now the agent's latest." })
+  version!: number;
+
+  @Field(() => String, { description: "`v<version>`: what runs started from now pin." })
+  label!: string;
+
+  @Field(() => String)
+  digest!: string;
+
+  @Field(() => String, { nullable: true, description: "The revision the version was first recorded with." })
+  revision!: string | null;
+
+  @Field(() => ReleaseOutcome)
+  outcome!: ReleaseOutcome;
+
+  @Field(() => AgentNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
+  agent!: AgentNode | null;
+}
+
+@Resolver(() => AgentNode)
+export class AgentResolver {
+  @Query(() => [AgentNode], { description: "The tenant's agents (every name its evaluations or recorded releases carry), by name." })
+  async agents(@Ctx() context: ApiContext): Promise<AgentNode[]> {
+    return (await context.deps.readModels.listAgents(context.principal.tenant)) as AgentNode[];
+  }
+
+  @Query(() => AgentNode, { description: "The tenant's agent of that name (as its evaluations carry it, trimmed); NOT_FOUND when none of its evaluations or releases names it." })
+  async agent(@Arg("name", () => String) name: string, @Ctx() context: ApiContext): Promise<AgentNode> {
+    const found = await context.deps.readModels.getAgent(context.principal.tenant, name.trim());
+    if (!found) throw notFound("agent", name, "name");
+    return found as AgentNode;
+  }
+
+  @FieldResolver(() => [AgentReleaseNode], { description: "Every version, oldest first." })
+  async releases(@Root() agent: AgentNode, @Ctx() context: ApiContext): Promise<AgentReleaseNode[]> {
+    return (await context.deps.readModels.agentReleases(context.principal.tenant, agent.name)) as AgentReleaseNode[];
+  }
+
+  @Mutation(() => RecordAgentReleasePayload, {
+    description:
+      "Records the release an agent runs, by its digest (12 lowercase hex) or by its manifest (a JSON object: the digest is the first 12 hex of the SHA-256 " +
+      "of its canonical JSON, keys sorted, secret-looking keys such as api_key, token, secret, password or authorization removed first and never stored). " +
+      "A new digest is the next version (v1, v2, ...); the latest digest again records nothing; an earlier version's digest makes that version the latest again. " +
+      "Runs started afterwards without a release pin the latest.",
+  })
+  async recordAgentRelease(
+    @Arg("agent", () => String, { description: "The agent, as its evaluations name it." }) agent: string,
+    @Arg("digest", () => String, { nullable: true }) digest: string | null,
+    @Arg("manifest", () => GraphQLJSON, { nullable: true, description: "What the agent's model is given (provider, model, options, instructions, tools...): at most 64 KiB as JSON, 32 levels deep." })
+    manifest: unknown,
+    @Arg("revision", () => String, { nullable: true, description: "The build (a git SHA, a version), at most 200 characters: kept with the version it first names." }) revision: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<RecordAgentReleasePayload> {
+    const options = commandOptions(context);
+    const tenant = context.principal.tenant;
+    const input = { tenant, agent, digest: digest ?? null, manifest: manifest ?? null, revision: revision ?? null };
+    const { handled, release, outcome } = await recordAgentRelease(context.deps.store, input, options);
+    const agentName = handled.state.agent as string;
+    await afterCommand(context, handled, `release v${release.version} of agent ${agentName}`);
+    return {
+      agentName, version: release.version, label: `v${release.version}`, digest: release.digest, revision: release.revision, outcome: outcome as ReleaseOutcome,
+      agent: (await context.deps.readModels.getAgent(tenant, agentName)) as AgentNode | null,
+    };
+  }
+}

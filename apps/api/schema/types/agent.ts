@@ -1,0 +1,86 @@
+import { Field, Float, Int, ObjectType } from "type-graphql";
+import { GraphQLJSON } from "graphql-scalars";
+
+@ObjectType("RunRelease", { simpleResolvers: true, description: "The release of the agent a run scored, as the run pinned it (the report's `release`)." })
+export class RunReleaseNode {
+  @Field(() => String, { description: "The release's digest: an agent's recorded release's 12 hex, or what the run's caller or imported report named." })
+  digest!: string;
+
+  @Field(() => String, { nullable: true })
+  revision!: string | null;
+
+  @Field(() => String, { nullable: true, description: "`v<N>` for a recorded version the run pinned at its start; else as given." })
+  label!: string | null;
+}
+
+@ObjectType("AgentRelease", { simpleResolvers: true, description: "One version of an agent: one per digest, numbered in the order first recorded." })
+export class AgentReleaseNode {
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => String, { description: "`v<version>`, as a run pins it." })
+  label!: string;
+
+  @Field(() => String, { description: "First 12 lowercase hex of the SHA-256 of the canonical manifest (without its secrets), or as recorded." })
+  digest!: string;
+
+  @Field(() => String, { nullable: true, description: "The revision the version was first recorded with." })
+  revision!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: "The manifest the digest was computed from, its secret-looking keys removed; null when only the digest was given." })
+  manifest!: unknown;
+
+  @Field(() => String, { description: "When the version was first recorded." })
+  recordedAt!: string;
+}
+
+@ObjectType("StandingCounts", { simpleResolvers: true, description: "How many of an agent's evaluations have each standing." })
+export class StandingCountsNode {
+  @Field(() => Int)
+  current!: number;
+
+  @Field(() => Int)
+  stale!: number;
+
+  @Field(() => Int)
+  unrecorded!: number;
+
+  @Field(() => Int)
+  archived!: number;
+
+  @Field(() => Int)
+  none!: number;
+}
+
+@ObjectType("Agent", {
+  description:
+    "An agent of the tenant (a name its evaluations or recorded releases carry): its releases, and its pass rate pooled over the evaluations whose standing is CURRENT or UNRECORDED.",
+})
+export class AgentNode {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => AgentReleaseNode, { nullable: true, description: "Null until a release is recorded (recordAgentRelease)." })
+  latestRelease!: AgentReleaseNode | null;
+
+  @Field(() => String, { nullable: true, description: "When the latest release became the latest (a return to an earlier version's digest moves it)." })
+  latestSince!: string | null;
+
+  @Field(() => StandingCountsNode, { description: "Its evaluations by standing (archived ones included)." })
+  standings!: StandingCountsNode;
+
+  @Field(() => Int, { description: "Evaluations whose standing is CURRENT or UNRECORDED: the ones pooled." })
+  evaluationsCounted!: number;
+
+  @Field(() => Int, { description: "Evaluations whose standing is STALE, ARCHIVED or NONE: left out of the pooled pass rate." })
+  evaluationsLeftOut!: number;
+
+  @Field(() => Int, { description: "Passed results of the counted evaluations' headline runs." })
+  pooledPassed!: number;
+
+  @Field(() => Int, { description: "Scored results (passed, failed or errored) of the counted evaluations' headline runs." })
+  pooledScored!: number;
+
+  @Field(() => Float, { nullable: true, description: "pooledPassed / pooledScored as a percent, one decimal (half away from zero); null when nothing counted was scored." })
+  pooledPassRate!: number | null;
+}
