@@ -10,7 +10,9 @@ import type { Sql } from "../db/sql.js";
 import { READ_MODEL_TABLES } from "../db/tables.js";
 
 // 2: runs.host_run_id (migration 008), filled from ReportImported.
-export const PROJECTION_VERSION = 2;
+// 3: results.judge_by_kind and results.judge_model (migration 010), filled from ResultScored's
+//    judge exchanges and an imported result's judge_usage.
+export const PROJECTION_VERSION = 3;
 
 /** How the stored read models relate to this build's projection. */
 export interface ProjectionState {
