@@ -13,7 +13,7 @@ function storedSource(result: CostResultLike): string {
   return resultCost(result) === null ? "unpriced" : "reported";
 }
 
-/** What ReadModels.replayCostGroups answers for these results: a count per (has a cost, stored source). */
+/** What ReadModels.runUsageFigures answers (its replays) for these results: a count per (has a cost, stored source). */
 function groupsOf(results: readonly CostResultLike[]) {
   const groups = new Map<string, { priced: boolean; costSource: string; count: number }>();
   for (const result of results) {
