@@ -1,6 +1,7 @@
-// A run's usage counts (`usage { agent { priced ... } }`) are counted by the database: one small
-// aggregate query a request for every run it lists, reading no result row (answers, tool calls,
-// judge exchanges), and only over scored results, as the run's report counts them.
+// A run's usage counts (`usage { agent { priced ... } judge { byKind ... } }`) are counted by the
+// database: one small aggregate query a request for every run it lists, reading no result row
+// (answers, tool calls, judge exchanges), and only over scored results, as the run's report counts
+// them; another tenant's rows never count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
 
@@ -28,9 +29,19 @@ beforeAll(async () => {
       await sql.execute(
         `INSERT INTO results SELECT (jsonb_populate_record(t, jsonb_build_object('run_id', ?::text, 'n', g, 'scenario_key', 's' || g, 'answer', repeat('x', 2000),
            'cost', CASE WHEN g % 3 = 0 THEN NULL ELSE 0.001 END, 'cost_source', CASE WHEN g % 3 = 0 THEN 'unpriced' WHEN g % 3 = 1 THEN 'estimated' ELSE 'reported' END,
+           'duration_ms', g, 'judge_model', CASE WHEN g = 0 THEN 'unscored-judge' WHEN g = 1 THEN ' ' WHEN g = 2 THEN 'judge-b' ELSE 'judge-a' END,
+           'judge_by_kind', CASE WHEN g % 2 = 0 THEN '{"score": {"calls": 1, "input_tokens": 10, "output_tokens": 2, "cost": 0.0001}}'::jsonb
+             ELSE '{"score": {"calls": 1, "input_tokens": 10, "output_tokens": 2, "cost": 0.0001}, "recommend": {"calls": 2, "input_tokens": 5, "output_tokens": 1, "cost": null}}'::jsonb END,
            'scored_at', CASE WHEN g = 0 THEN NULL ELSE t.scored_at END))).*
          FROM results t, generate_series(0, ?::int - 1) g WHERE t.run_id = ? AND t.n = 0`,
         [copy, PAIRS, id],
+      );
+      // Another tenant's row under the same run id (as no projection writes it) never counts.
+      await sql.execute(
+        `INSERT INTO results SELECT (jsonb_populate_record(t, jsonb_build_object('run_id', ?::text, 'n', 100000, 'tenant', 'globex', 'cost', 5, 'duration_ms', 1e6,
+           'judge_model', 'globex-judge', 'judge_by_kind', '{"define": {"calls": 9, "input_tokens": 1, "output_tokens": 1, "cost": 1}}'::jsonb))).*
+         FROM results t WHERE t.run_id = ? AND t.n = 0`,
+        [copy, id],
       );
     }
   });
@@ -46,7 +57,10 @@ afterAll(async () => {
   await p?.close();
 });
 
-const LIST = `query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { number usage { agent { priced unpriced reported estimated costBasis } } } } } } }`;
+const LIST = `query ($id: ID!) { evaluation(id: $id) { runs(first: 50) { edges { node { number usage {
+  agent { priced unpriced reported estimated costBasis replays perInteraction modelTimeMs }
+  judge { source model byKind { kind calls inputTokens outputTokens cost } run { calls cost byKind { kind calls } } }
+  runtimeMs } } } } } }`;
 
 describe("usage counts of a list of finished runs", () => {
   it("reads them with one aggregate query, no result row, and counts only scored results", async () => {
@@ -60,9 +74,23 @@ describe("usage counts of a list of finished runs", () => {
     expect(onResults[0]).toMatch(/count\(\*\)/i);
     expect(onResults[0]).toMatch(/GROUP BY/i);
     expect(queries.some((q) => /\banswer\b|judge_exchanges|tool_calls/i.test(q))).toBe(false);
-    // g = 0 (unpriced) unscored: 99 unpriced, 100 estimated, 100 reported of 299 scored.
+    // The run-level judge part (verdicts) is read in the same statement, not one per run.
+    expect(queries.filter((q) => /\bverdicts\b/i.test(q))).toEqual(onResults);
+    // g = 0 (unpriced) unscored: 99 unpriced, 100 estimated, 100 reported of 299 scored, the
+    // 200 priced at 0.001; durations 1 + ... + 299; the judge: a score call each, two recommend
+    // calls on each odd g (150 of them), the first non-blank model of a scored result judge-b.
     for (const node of nodes.filter((n: { number: number }) => n.number >= 100)) {
-      expect(node.usage.agent).toEqual({ priced: 200, unpriced: 99, reported: 100, estimated: 100, costBasis: "MIXED" });
+      expect(node.usage).toEqual({
+        agent: { priced: 200, unpriced: 99, reported: 100, estimated: 100, costBasis: "MIXED", replays: 299, perInteraction: 0.001, modelTimeMs: 44850 },
+        judge: {
+          source: null, model: "judge-b", run: null,
+          byKind: [
+            { kind: "score", calls: 299, inputTokens: 2990, outputTokens: 598, cost: 0.0299 },
+            { kind: "recommend", calls: 300, inputTokens: 750, outputTokens: 150, cost: null },
+          ],
+        },
+        runtimeMs: expect.any(Number),
+      });
     }
   });
 
@@ -81,10 +109,10 @@ describe("usage counts of a run still going", () => {
     await p.worker.stop(); // nothing scores the pair: a judge still grading it
     const recorded = await p.gql(p.keys.acmeWrite, `mutation ($r: ID!) { recordReplay(runId: $r, scenarioKey: "greeting", modelLabel: "gpt-5-mini", replay: { answer: "Hello", cost: 0.001 }) { duplicate } }`, { r: runId });
     expect(recorded.body.errors).toBeUndefined();
-    const usage = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status usage { agent { cost priced unpriced reported estimated costBasis } } } }`, { r: runId });
+    const usage = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { status usage { agent { cost priced unpriced reported estimated costBasis replays perInteraction modelTimeMs } runtimeMs } } }`, { r: runId });
     expect(usage.body.data.run).toEqual({
       status: "RUNNING",
-      usage: { agent: { cost: 0.001, priced: 0, unpriced: 0, reported: 0, estimated: 0, costBasis: null } },
+      usage: { agent: { cost: 0.001, priced: 0, unpriced: 0, reported: 0, estimated: 0, costBasis: null, replays: 0, perInteraction: null, modelTimeMs: null }, runtimeMs: null },
     });
     const report = (await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${runId}/report.json`)).json()) as {
       report: { summary_by_model: Record<string, { priced: number; reported: number; estimated: number }> };

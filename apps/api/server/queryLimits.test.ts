@@ -85,6 +85,33 @@ describe("costLimit", () => {
   });
 });
 
+describe("costLimit on a run's usage figures", () => {
+  it("prices each usage figure read from the runs' aggregate at 5, a column at 1, and a judge's kinds as a list of 4", async () => {
+    const cost = async (usage: string) => Number(/costs (\d+);/.exec((await check(`{ run(id: "r") { usage { ${usage} } } }`, [costLimit(0)]))[0])![1]);
+    // run 1 + usage 1 + side 1 + its fields.
+    expect(await cost("agent { inputTokens cost }")).toBe(3 + 2);
+    for (const field of ["priced", "unpriced", "reported", "estimated", "costBasis", "replays", "perInteraction", "modelTimeMs", "model"]) {
+      expect(await cost(`agent { ${field} }`)).toBe(3 + 5);
+    }
+    expect(await cost("judge { source calls }")).toBe(3 + 2);
+    // byKind 5 + 4 x (kind 1 + calls 1); run 5 + calls 1 + byKind 1 + 4 x kind 1.
+    expect(await cost("judge { byKind { kind calls } }")).toBe(3 + 5 + 4 * 2);
+    expect(await cost("judge { run { calls byKind { kind } } }")).toBe(3 + 5 + 1 + 1 + 4);
+    expect(await cost("runtimeMs totalCost")).toBe(2 + 2);
+  });
+
+  it("lets a page of 50 runs ask for every usage figure, and refuses 100", async () => {
+    const every = (first: number) => `{ evaluation(id: "e") { runs(first: ${first}) { edges { node { usage {
+      agent { priced unpriced reported estimated costBasis replays perInteraction modelTimeMs }
+      judge { source model byKind { kind calls inputTokens outputTokens cost } run { calls cost byKind { kind calls } } } runtimeMs } } } } } }`;
+    expect(await check(every(50), [costLimit(5000)])).toEqual([]);
+    // evaluation 1 + runs 1 + edges 1 + 100 x (node 1 + usage 1 + agent 1 + 8 x 5 + judge 1 + source 1 + model 5
+    //   + byKind 5 + 4 x 5 + run 5 + calls 1 + cost 1 + byKind 1 + 4 x 2 + runtimeMs 1)
+    const perRun = 1 + 1 + 1 + 8 * 5 + 1 + 1 + 5 + 5 + 4 * 5 + 5 + 1 + 1 + 1 + 4 * 2 + 1;
+    expect(await check(every(100), [costLimit(5000)])).toEqual([`query costs ${3 + 100 * perRun}; the limit is 5000`]);
+  });
+});
+
 describe("costLimit on whole-run renderings", () => {
   it("counts a report rendering or a run audit as its size, so aliases cannot repeat one", async () => {
     // run 1 + report 1 + html 1000 + markdown 1000 + json 1000; runAudit 500 + runId 1

@@ -33,10 +33,10 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
 /**
  * Fields whose answer is small but whose reading is not: priced above 1 like FIELD_COSTS, but not
  * heavy fields (their answers are numbers, so they do not take turns at the answer budget, which
- * would read each run's counts one after another instead of batched). A run's agent cost counts
- * are an aggregate over every scored result of the run: one query a request for all its runs
- * (replayCostLoader.ts), but a scan of each run's rows, more than a column and far less than a
- * list. Each of the five asks for the same counts.
+ * would read each run's counts one after another instead of batched). A run's usage figures
+ * (the agent's cost counts, the judge's calls by kind) are an aggregate over every scored result
+ * of the run: one query a request for all its runs (runUsageLoader.ts), but a scan of each run's
+ * rows, more than a column and far less than a list. Each of these asks for the same aggregate.
  */
 const AGGREGATE_FIELD_COSTS: Readonly<Record<string, number>> = {
   "UsagePart.priced": 5,
@@ -44,6 +44,22 @@ const AGGREGATE_FIELD_COSTS: Readonly<Record<string, number>> = {
   "UsagePart.reported": 5,
   "UsagePart.estimated": 5,
   "UsagePart.costBasis": 5,
+  "UsagePart.replays": 5,
+  "UsagePart.perInteraction": 5,
+  "UsagePart.modelTimeMs": 5,
+  "UsagePart.model": 5,
+  "UsagePart.byKind": 5,
+  "UsagePart.run": 5,
+};
+
+/**
+ * Plain lists that are short by nature, counted at this length instead of a default page: a
+ * judge's calls by kind (score, recommend, verdict, define; an imported report may name others,
+ * each a few bytes). Counted as 20, a list of 100 runs asking for them was refused.
+ */
+const SHORT_LISTS: Readonly<Record<string, number>> = {
+  "UsagePart.byKind": 4,
+  "JudgeRunUsage.byKind": 4,
 };
 
 /** Fragments spread within fragments deeper than this are refused rather than followed. */
@@ -195,7 +211,7 @@ function costOf(set: SelectionSetNode | undefined, parent: GraphQLType | null, w
       const innerPage = isConnection(field.type) ? pageSizeOf(selection, variables, wholeList) : null;
       const inner = costOf(selection.selectionSet, field.type, walk, variables, innerPage);
       // A connection's list is its page; other lists a default page.
-      const factor = isList(field.type) ? (page ?? DEFAULT_LIST) : 1;
+      const factor = isList(field.type) ? (SHORT_LISTS[key] ?? page ?? DEFAULT_LIST) : 1;
       total += fieldCost + factor * inner;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       total += costOf(selection.selectionSet, parent, walk, variables, page);

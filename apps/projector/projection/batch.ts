@@ -54,6 +54,8 @@ interface ScoreUpdate {
   judge_input_tokens: number;
   judge_output_tokens: number;
   judge_cost: number | null;
+  judge_by_kind: unknown;
+  judge_model: string | null;
   scored_at: string;
 }
 

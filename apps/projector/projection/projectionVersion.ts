@@ -12,7 +12,9 @@ import { READ_MODEL_TABLES } from "../db/tables.js";
 // 2: runs.host_run_id (migration 008), filled from ReportImported.
 // 3: agents and agent_releases (migration 010) from AgentReleaseRecorded, evaluations' headline
 //    run, and runs.release kept as { digest, revision, label } only when it names a digest.
-export const PROJECTION_VERSION = 3;
+// 4: results.judge_by_kind and results.judge_model (migration 011), filled from ResultScored's
+//    judge exchanges and an imported result's judge_usage.
+export const PROJECTION_VERSION = 4;
 
 /** How the stored read models relate to this build's projection. */
 export interface ProjectionState {

@@ -7,7 +7,7 @@
 import { COST_LIMIT, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EventOf } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
-import { exchangeUsage } from "./usage.js";
+import { exchangeKinds, exchangeUsage } from "./usage.js";
 
 function costSource(replay: EventOf<"ReplayRecorded">["data"]["replay"]): string {
   const declared = replay.metadata.cost_source;
@@ -28,28 +28,36 @@ export function replayRecorded(event: EventOf<"ReplayRecorded">, envelope: Envel
 export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope, batch: Batch): void {
   const d = event.data;
   const usage = exchangeUsage(d.judge_exchanges);
+  const kinds = exchangeKinds(d.judge_exchanges);
   batch.scores.push({
     run_id: d.run_id, n: d.n, status: d.status, score: d.score, scores: d.scores, fault: d.fault, recommendation: d.recommendation,
     diagnosis: d.diagnosis, judge_exchanges: d.judge_exchanges, judge_calls: usage.calls, judge_input_tokens: usage.inputTokens,
-    judge_output_tokens: usage.outputTokens, judge_cost: usage.cost, scored_at: envelope.at,
+    judge_output_tokens: usage.outputTokens, judge_cost: usage.cost, judge_by_kind: kinds.byKind, judge_model: kinds.model, scored_at: envelope.at,
   });
   batch.resultRuns.add(d.run_id);
   batch.latestResult.set(d.run_id, { scenario_key: d.scenario_key, model_label: d.model_label, status: d.status, score: d.score, fault: d.fault });
 }
 
-/** The cost of the verdict's own judge exchange (verdicts as `vv`), part of the run's judge cost. */
-const VERDICT_COST = "(vv.judge_exchange->'usage'->>'cost')::numeric AS cost";
+/**
+ * A figure of the verdict's own judge exchange (verdicts as `vv`), part of the run's judge usage:
+ * its cost (numeric, NULL when it has none) or a token count (0 when none).
+ */
+export const verdictFigure = (key: "cost" | "input_tokens" | "output_tokens"): string =>
+  key === "cost" ? "(vv.judge_exchange->'usage'->>'cost')::numeric" : `coalesce((vv.judge_exchange->'usage'->>'${key}')::bigint, 0)`;
+
+/** The cost of the verdict's own judge exchange, part of the run's judge cost. */
+const VERDICT_COST = `${verdictFigure("cost")} AS cost`;
 
 /**
  * A figure of an imported run's own judge usage (`u.usage`) within [0, max], else `otherwise`:
  * the import checks these, but a report imported before it did must not fail a rebuild.
  */
-const usageFigure = (key: string, max: number, otherwise = "0"): string =>
+export const usageFigure = (key: string, max: number, otherwise = "0"): string =>
   `CASE WHEN jsonb_typeof(u.usage->'${key}') = 'number' AND (u.usage->>'${key}')::numeric BETWEEN 0 AND ${max}
      THEN (u.usage->>'${key}')::numeric ELSE ${otherwise} END`;
 
 /** The run-level usage an imported report carries (`run_judge_usage`, else `judge_usage.run`), as an object or NULL. */
-const IMPORTED_RUN_USAGE = `CASE WHEN rr.origin <> 'imported' THEN NULL
+export const IMPORTED_RUN_USAGE = `CASE WHEN rr.origin <> 'imported' THEN NULL
   WHEN jsonb_typeof(rr.summary->'run_judge_usage') = 'object' THEN rr.summary->'run_judge_usage'
   WHEN jsonb_typeof(rr.summary->'judge_usage'->'run') = 'object' THEN rr.summary->'judge_usage'->'run' END`;
 
@@ -60,9 +68,11 @@ const REPLAY_COLUMNS = `answer text, tool_calls jsonb, error text, duration_ms f
   cost_source text, replay_metadata jsonb, replayed_at timestamptz`;
 const SCORE_SET = `status = r.status, score = r.score, scores = r.scores, fault = r.fault, recommendation = r.recommendation,
   diagnosis = r.diagnosis, judge_exchanges = r.judge_exchanges, judge_calls = r.judge_calls, judge_input_tokens = r.judge_input_tokens,
-  judge_output_tokens = r.judge_output_tokens, judge_cost = r.judge_cost, scored_at = r.scored_at`;
+  judge_output_tokens = r.judge_output_tokens, judge_cost = r.judge_cost, judge_by_kind = r.judge_by_kind, judge_model = r.judge_model,
+  scored_at = r.scored_at`;
 const SCORE_COLUMNS = `status text, score float8, scores jsonb, fault text, recommendation text, diagnosis jsonb, judge_exchanges jsonb,
-  judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, scored_at timestamptz`;
+  judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, judge_by_kind jsonb, judge_model text,
+  scored_at timestamptz`;
 
 // What a result row adds to its run's counts and usage, for the row as `t`, named with `p`.
 function contribution(t: string, p: string): string {
@@ -189,8 +199,7 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
      ) c
      LEFT JOIN LATERAL (
        SELECT CASE WHEN vv.judge_exchange IS NULL THEN 0 ELSE 1 END AS calls,
-         coalesce((vv.judge_exchange->'usage'->>'input_tokens')::bigint, 0) AS input_tokens,
-         coalesce((vv.judge_exchange->'usage'->>'output_tokens')::bigint, 0) AS output_tokens, ${VERDICT_COST}
+         ${verdictFigure("input_tokens")} AS input_tokens, ${verdictFigure("output_tokens")} AS output_tokens, ${VERDICT_COST}
        FROM verdicts vv WHERE vv.run_id = c.run_id
      ) v ON true
      CROSS JOIN LATERAL (

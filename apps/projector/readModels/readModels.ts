@@ -3,7 +3,7 @@
 // decides tenancy with before reading a stream. Lists page with opaque cursors; runs come newest
 // first.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { EvaluationDirectory, TenantIndex } from "@verdict/domain";
+import { COST_LIMIT, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EvaluationDirectory, type TenantIndex } from "@verdict/domain";
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
@@ -11,13 +11,15 @@ import { agentReleases, getAgent, listAgents } from "./agents.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
+import { IMPORTED_RUN_USAGE, usageFigure, verdictFigure } from "../projection/resultProjection.js";
+import { reportedKinds } from "../projection/usage.js";
 import { connection, decodeScopedCursor, pageSize } from "./paging.js";
 import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
 } from "./selects.js";
 import type {
-  Agent, AgentRelease, Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, ReplayCostGroup, Result, ResultCell, ResultFilter,
-  Run, RunComparison, RunVerdict,
+  Agent, AgentRelease, Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter,
+  Run, RunComparison, RunUsageFigures, RunVerdict, JudgeKindFigures, RunJudgePart,
 } from "./types.js";
 
 export interface ReadModelsOptions {
@@ -239,23 +241,74 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   }
 
   /**
-   * The scored results of each of `runIds` (the tenant's only), counted per run by whether they
-   * carry a finite cost and by their stored cost source: one aggregate query for every run asked,
-   * reading no answer, tool call or judge exchange, and none of the finished runs' cached rows.
-   * Only scored results count, as the run's report counts them (a replay not yet scored is not in
-   * it). What a group means (priced, reported, estimated) is domain/cost's to say
-   * (apps/api agentCostCounts), not this query's.
+   * What the usage of each of `runIds` (the tenant's only) counts, in one aggregate statement for
+   * every run asked, reading no answer, tool call or judge exchange, and none of the finished
+   * runs' cached rows: its scored results counted per run by whether they carry a finite cost and
+   * by their stored cost source, with their costs and recorded durations summed (only scored
+   * results count, as the run's report counts them: a replay not yet scored is not in it); its
+   * results' judge calls per kind (results.judge_by_kind) and the models they name; and the judge
+   * calls recorded on the run itself (its verdict's exchange, or an imported report's run-level
+   * usage, read by the rules the run's judge totals are: recountRuns). What a group means
+   * (priced, reported, estimated) is domain/cost's to say (apps/api agentCostCounts), not this query's.
    */
-  async replayCostGroups(tenant: string, runIds: readonly string[]): Promise<ReplayCostGroup[]> {
+  async runUsageFigures(tenant: string, runIds: readonly string[]): Promise<RunUsageFigures[]> {
     if (runIds.length === 0) return [];
-    const rows = await this.sql().execute<ReplayCostGroup & { count: number | string }>(
-      `SELECT t.run_id AS "runId", (t.cost IS NOT NULL AND t.cost NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)) AS priced,
-         t.cost_source AS "costSource", count(*) AS count
-       FROM results t WHERE t.tenant = ? AND t.run_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND t.scored_at IS NOT NULL
-       GROUP BY 1, 2, 3`,
-      [tenant, JSON.stringify(runIds)],
+    const rows = await this.sql().execute<{ part: "replays" | "judgeKind" | "judgeModel" | "judgeRun"; runId: string; data: Record<string, any> }>(
+      `WITH ids AS (SELECT jsonb_array_elements_text(?::jsonb) AS run_id),
+       scored AS MATERIALIZED (
+         SELECT t.run_id, t.n, t.cost_source, t.judge_by_kind, t.judge_model,
+           CASE WHEN t.cost NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) THEN t.cost END AS cost,
+           CASE WHEN t.duration_ms NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) THEN t.duration_ms END AS duration_ms
+         FROM results t WHERE t.tenant = ? AND t.run_id IN (SELECT run_id FROM ids) AND t.scored_at IS NOT NULL
+       )
+       SELECT 'replays' AS part, s.run_id AS "runId", jsonb_build_object('priced', s.cost IS NOT NULL, 'costSource', s.cost_source, 'count', count(*),
+           'cost', sum(s.cost::numeric), 'durationMs', sum(s.duration_ms::numeric), 'timed', count(s.duration_ms)) AS data
+         FROM scored s GROUP BY s.run_id, s.cost IS NOT NULL, s.cost_source
+       UNION ALL
+       SELECT 'judgeKind', s.run_id, jsonb_build_object('kind', k.key, 'calls', sum((k.value->>'calls')::numeric),
+           'inputTokens', CASE WHEN bool_and(k.value->'input_tokens' IS NOT NULL) THEN sum((k.value->>'input_tokens')::numeric) END,
+           'outputTokens', CASE WHEN bool_and(k.value->'output_tokens' IS NOT NULL) THEN sum((k.value->>'output_tokens')::numeric) END,
+           'cost', CASE WHEN bool_and(k.value->'cost' IS NOT NULL) THEN sum((k.value->>'cost')::numeric) END)
+         FROM scored s CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(s.judge_by_kind) = 'object' THEN s.judge_by_kind ELSE '{}'::jsonb END) k
+         GROUP BY s.run_id, k.key
+       UNION ALL
+       SELECT 'judgeModel', s.run_id, jsonb_build_object('model', s.judge_model, 'n', min(s.n))
+         FROM scored s WHERE s.judge_model IS NOT NULL GROUP BY s.run_id, s.judge_model
+       UNION ALL
+       SELECT 'judgeRun', rr.id, jsonb_build_object(
+           'calls', (vv.judge_exchange IS NOT NULL)::int + floor(${usageFigure("calls", REPORT_MAX_COUNT)}),
+           'inputTokens', ${verdictFigure("input_tokens")} + floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)}),
+           'outputTokens', ${verdictFigure("output_tokens")} + floor(${usageFigure("output_tokens", TOKEN_COUNT_LIMIT)}),
+           'verdictCost', ${verdictFigure("cost")}, 'reportedCost', ${usageFigure("cost", COST_LIMIT, "NULL")},
+           'model', coalesce(vv.judge_exchange->'usage'->>'model', CASE WHEN jsonb_typeof(u.usage->'model') = 'string' THEN u.usage->>'model' END),
+           'kind', vv.judge_exchange->>'kind', 'byKind', u.usage->'by_kind')
+         FROM runs rr LEFT JOIN verdicts vv ON vv.run_id = rr.id AND vv.tenant = rr.tenant
+           CROSS JOIN LATERAL (SELECT ${IMPORTED_RUN_USAGE} AS usage) u
+         WHERE rr.tenant = ? AND rr.id IN (SELECT run_id FROM ids) AND (vv.judge_exchange IS NOT NULL OR u.usage IS NOT NULL)`,
+      [JSON.stringify(runIds), tenant, tenant],
     );
-    return rows.map((row) => ({ runId: row.runId, priced: row.priced, costSource: row.costSource, count: Number(row.count) }));
+    const byRun = new Map<string, RunUsageFigures>();
+    const of = (runId: string): RunUsageFigures => {
+      let figures = byRun.get(runId);
+      if (!figures) byRun.set(runId, (figures = { runId, replays: [], judgeKinds: [], judgeModels: [], judgeRun: null }));
+      return figures;
+    };
+    for (const { part, runId, data } of rows) {
+      const figures = of(runId);
+      if (part === "replays") {
+        figures.replays.push({
+          runId, priced: data.priced, costSource: data.costSource, count: Number(data.count), cost: numberOrNull(data.cost),
+          durationMs: numberOrNull(data.durationMs), timed: Number(data.timed),
+        });
+      } else if (part === "judgeKind") {
+        figures.judgeKinds.push(kindFigures(data));
+      } else if (part === "judgeModel") {
+        figures.judgeModels.push({ model: data.model, n: Number(data.n) });
+      } else {
+        figures.judgeRun = runJudgePart(data);
+      }
+    }
+    return [...byRun.values()];
   }
 
   getResult(tenant: string, runId: string, n: number): Promise<Result | null> {
@@ -337,4 +390,39 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
     const latest = await this.one<LatestResult>(LATEST_RESULT_SQL, [runId]);
     return { ...run, latest_result: latest };
   }
+}
+
+/** A JSON number (a numeric sum comes back as one), or null. */
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+function kindFigures(data: Record<string, unknown>): JudgeKindFigures {
+  return {
+    kind: String(data.kind), calls: Number(data.calls), inputTokens: numberOrNull(data.inputTokens), outputTokens: numberOrNull(data.outputTokens),
+    cost: numberOrNull(data.cost),
+  };
+}
+
+/**
+ * The run-level judge calls: the verdict's exchange (its kind, with its tokens and cost), or the
+ * calls per kind an imported report's run-level usage tallies (read as a result's by_kind is, no
+ * tokens or cost by kind).
+ */
+function runJudgePart(data: Record<string, unknown>): RunJudgePart {
+  const verdictCost = numberOrNull(data.verdictCost);
+  const reportedCost = numberOrNull(data.reportedCost);
+  const inputTokens = Number(data.inputTokens);
+  const outputTokens = Number(data.outputTokens);
+  let byKind: JudgeKindFigures[];
+  if (typeof data.kind === "string") {
+    byKind = [{ kind: data.kind, calls: 1, inputTokens, outputTokens, cost: verdictCost }];
+  } else {
+    const kinds = reportedKinds(data.byKind) ?? {};
+    byKind = Object.entries(kinds).map(([kind, usage]) => ({ kind, calls: usage.calls, inputTokens: null, outputTokens: null, cost: null }));
+  }
+  return {
+    calls: Number(data.calls), inputTokens, outputTokens, cost: verdictCost === null && reportedCost === null ? null : (verdictCost ?? 0) + (reportedCost ?? 0),
+    model: typeof data.model === "string" ? data.model : null, byKind,
+  };
 }

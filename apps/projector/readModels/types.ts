@@ -66,9 +66,46 @@ export type ResultCell = Pick<
 
 /**
  * How many of a run's scored results share one way their cost was arrived at: whether they carry
- * a (finite) cost and their `cost_source` as stored, for the run's usage counts.
+ * a (finite) cost and their `cost_source` as stored, for the run's usage counts, with what those
+ * results add up to: their costs (priced groups; null otherwise) and their recorded durations.
  */
-export interface ReplayCostGroup { runId: string; priced: boolean; costSource: string | null; count: number }
+export interface ReplayCostGroup {
+  runId: string; priced: boolean; costSource: string | null; count: number;
+  /** The group's costs summed (exactly, as numeric), null for a group without a finite cost. */
+  cost: number | null;
+  /** The group's finite duration_ms summed, null when none of its results recorded one. */
+  durationMs: number | null;
+  /** How many of the group's results recorded a finite duration_ms. */
+  timed: number;
+}
+
+/**
+ * One kind's judge calls (score, recommend, verdict, define, or a kind an imported report names):
+ * tokens and cost are null when some of its calls were recorded without them split by kind (an
+ * imported report tallies calls per kind only); cost is also null when none of its calls had one.
+ */
+export interface JudgeKindFigures { kind: string; calls: number; inputTokens: number | null; outputTokens: number | null; cost: number | null }
+
+/**
+ * The judge calls recorded on a run rather than on one of its results: a run started here, its
+ * verdict's exchange; an imported run, its report's run-level judge usage (`run_judge_usage`,
+ * else `judge_usage.run`), figures read as the run's judge totals read them.
+ */
+export interface RunJudgePart {
+  calls: number; inputTokens: number; outputTokens: number; cost: number | null; model: string | null; byKind: JudgeKindFigures[];
+}
+
+/** What a run's usage counts, read in one aggregate query for many runs (ReadModels.runUsageFigures). */
+export interface RunUsageFigures {
+  runId: string;
+  /** Its scored results, grouped by (finite cost, stored cost source). */
+  replays: ReplayCostGroup[];
+  /** Its results' judge calls per kind. */
+  judgeKinds: JudgeKindFigures[];
+  /** Each model its results' judge usage names, with the first result (n) naming it. */
+  judgeModels: { model: string; n: number }[];
+  judgeRun: RunJudgePart | null;
+}
 
 export interface FixItem { runId: string; ordinal: number; tenant: string; kind: string; fault: string; models: string[]; item: Json }
 

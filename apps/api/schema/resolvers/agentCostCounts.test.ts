@@ -4,7 +4,7 @@
 // estimated summed over the models.
 import { describe, expect, it } from "vitest";
 import { modelCosts, resultCost, runCosts, type CostResultLike } from "@verdict/domain";
-import { agentCostCounts } from "./agentCostCounts.js";
+import { agentCostCounts, agentUsageFigures } from "./agentCostCounts.js";
 
 /** The cost source the projector stores for a replay (resultProjection.ts, importedRunProjection.ts). */
 function storedSource(result: CostResultLike): string {
@@ -13,7 +13,7 @@ function storedSource(result: CostResultLike): string {
   return resultCost(result) === null ? "unpriced" : "reported";
 }
 
-/** What ReadModels.replayCostGroups answers for these results: a count per (has a cost, stored source). */
+/** What ReadModels.runUsageFigures answers (its replays) for these results: a count per (has a cost, stored source). */
 function groupsOf(results: readonly CostResultLike[]) {
   const groups = new Map<string, { priced: boolean; costSource: string; count: number }>();
   for (const result of results) {
@@ -78,5 +78,34 @@ describe("agentCostCounts", () => {
     expect(agentCostCounts([{ priced: true, costSource: "reported", count: 1 }, { priced: false, costSource: "estimated", count: 2 }])).toEqual({
       priced: 1, unpriced: 2, reported: 1, estimated: 2, costBasis: "reported",
     });
+  });
+});
+
+describe("agentUsageFigures", () => {
+  const group = (priced: boolean, costSource: string, count: number, cost: number | null, durationMs: number | null = null, timed = 0) => ({
+    runId: "r", priced, costSource, count, cost, durationMs, timed,
+  });
+
+  it("says the replays scored, the cost per priced replay (unpriced left out) and the durations recorded, summed", () => {
+    const figures = agentUsageFigures([
+      group(true, "reported", 2, 0.003, 100, 2),
+      group(true, "estimated", 1, 0.0041818198, 50.5, 1),
+      group(false, "unpriced", 3, null, null, 0),
+    ]);
+    expect(figures).toEqual({
+      priced: 3, unpriced: 3, reported: 2, estimated: 1, costBasis: "mixed", replays: 6, perInteraction: 0.002394, modelTimeMs: 150.5,
+    });
+  });
+
+  it("divides the unrounded sum, as the report's cost_per_priced does for one model", () => {
+    const results = [result(0.0041818198), result(0.001), result(null)];
+    const figures = agentUsageFigures([group(true, "reported", 2, 0.0051818198), group(false, "unpriced", 1, null)]);
+    expect(figures.perInteraction).toBe(modelCosts(results).cost_per_priced);
+  });
+
+  it("says null per interaction when nothing is priced, and null time when no replay recorded a duration (0 ms recorded is 0)", () => {
+    expect(agentUsageFigures([group(false, "unpriced", 2, null)])).toMatchObject({ replays: 2, perInteraction: null, modelTimeMs: null });
+    expect(agentUsageFigures([group(true, "no_usage", 1, 0, 0, 1)])).toMatchObject({ replays: 1, perInteraction: 0, modelTimeMs: 0 });
+    expect(agentUsageFigures([])).toMatchObject({ replays: 0, perInteraction: null, modelTimeMs: null });
   });
 });

@@ -8,7 +8,7 @@ import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
-import { FixItemKind, ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
+import { FixItemKind, JudgeUsageSource, ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
 import { RunReportNode } from "../types/report.js";
 import {
@@ -16,8 +16,9 @@ import {
   RunUsage, VerdictNode,
 } from "../types/run.js";
 import { runReport } from "./runSupport.js";
-import { agentCostCounts } from "./agentCostCounts.js";
-import { replayCostGroups } from "../../server/replayCostLoader.js";
+import { agentUsageFigures } from "./agentCostCounts.js";
+import { judgeUsageFigures } from "./judgeUsageFigures.js";
+import { runUsageFigures } from "../../server/runUsageLoader.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 
 type RunRow = RunNode & Run;
@@ -80,6 +81,16 @@ function reportSummary(report: Report, label: string): ModelSummaryNode | null {
 /** The agent's and the judge's cost together, to the 6 decimals each is kept in (no float noise). */
 function sum(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : roundHalfAwayFromZero((a ?? 0) + (b ?? 0), 6);
+}
+
+/**
+ * The run's wall time (ms) once it has ended: from RunStarted to RunCompleted or RunFailed, as the
+ * read model records their times. Null while it runs, and for an imported run (started and
+ * completed at its import: how long the host's run took is not in its report).
+ */
+function runtimeMs(run: RunRow): number | null {
+  if (run.origin === "imported" || !TERMINAL_STATUSES.has(run.status) || !run.startedAt || !run.completedAt) return null;
+  return Date.parse(run.completedAt) - Date.parse(run.startedAt);
 }
 
 @Resolver(() => RunNode)
@@ -213,16 +224,23 @@ export class RunResolver {
 
   @FieldResolver(() => RunUsage)
   usage(@Root() run: RunRow, @Ctx() context: ApiContext): RunUsage {
-    // The agent's priced / estimated counts: counted by the database over the scored results, with
-    // every other run of the request in one query, once a request and kept once the run has
-    // ended, and only when a query asks for one of them.
-    const agentCounts = () =>
-      memo(context, `agentCounts:${run.id}`, () =>
-        cached(context, run, "agentCounts", async () => agentCostCounts(await replayCostGroups(context, run.id))));
+    // The figures beyond the sums (the agent's priced / estimated counts, the judge's calls by
+    // kind): counted by the database over the run's rows, with every other run of the request in
+    // one query, once a request and kept once the run has ended, and only when a query asks for one of them.
+    const figures = () =>
+      memo(context, `usageFigures:${run.id}`, () => cached(context, run, "usageFigures", () => runUsageFigures(context, run.id)));
+    const agentFigures = async () => agentUsageFigures((await figures()).replays);
+    const judgeFigures = async () => judgeUsageFigures(await figures());
+    const judged = run.judgeCalls > 0 || run.judgeCost !== null || run.judgeInputTokens > 0 || run.judgeOutputTokens > 0;
     return {
-      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, agentCounts },
-      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls, agentCounts: null },
+      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, source: null, side: "agent", agentFigures, judgeFigures },
+      judge: {
+        inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls,
+        source: judged ? (run.origin === "imported" ? JudgeUsageSource.REPORTED : JudgeUsageSource.METER) : null,
+        side: "judge", agentFigures, judgeFigures,
+      },
       totalCost: sum(run.agentCost, run.judgeCost),
+      runtimeMs: runtimeMs(run),
     };
   }
 

@@ -45,6 +45,12 @@ export enum CostBasis {
   MIXED = "mixed",
 }
 
+/** Where a run's judge usage comes from (reference-platform #23's judge `source`; lowercase there). */
+export enum JudgeUsageSource {
+  METER = "meter",
+  REPORTED = "reported",
+}
+
 /** The judge an evaluation asks for, as the events' `judge.kind` (lowercase there). */
 export enum JudgeKind {
   RULES = "rules",
@@ -83,6 +89,15 @@ registerEnumType(CostBasis, {
         "Worked out by the platform (cost source estimated: tokens x the price table's rate, or, for a replay that gave no token count, its prompt and answer characters / 4, a lower bound: the result's cost_rate.basis chars); the reports mark them with ~.",
     },
     MIXED: { description: "Some of each." },
+  },
+});
+registerEnumType(JudgeUsageSource, {
+  name: "JudgeUsageSource",
+  description:
+    "Where a run's judge usage comes from (reference-platform #23's judge source). The reference's third source, traces (judge usage worked out from the judge's traces), is not given: the platform never derives judge usage from traces.",
+  valuesConfig: {
+    METER: { description: "A run started here (engine or external): the calls this platform's judge made, each recorded with its usage in the score's (or the verdict's) judge exchanges." },
+    REPORTED: { description: "An imported run: the judge usage its report carries (each result's judge_usage, and run_judge_usage or judge_usage.run), as the host reported it." },
   },
 });
 registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: judge-defined KPIs (not built yet: judged as LLM)." });

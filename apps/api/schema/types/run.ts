@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { connectionOf, type ConnectionOf } from "./connection.js";
-import { CostBasis, FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
+import { CostBasis, FixItemKind, JudgeUsageSource, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
 import { RunReleaseNode } from "./agent.js";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
@@ -271,6 +271,50 @@ export interface AgentCostCounts {
   costBasis: CostBasis | null;
 }
 
+@ObjectType({ simpleResolvers: true, description: "One kind of judge call in a run (score, recommend, verdict, define, or a kind an imported report names)." })
+export class JudgeKindUsage {
+  @Field(() => String, { description: "score (grading an answer), recommend (refining a fix), verdict (picking the model to ship), define (authoring criteria), or the kind an imported report names." })
+  kind!: string;
+
+  @Field(() => Int)
+  calls!: number;
+
+  @Field(() => Float, { nullable: true, description: "The kind's input tokens; null when some of its calls were recorded without tokens by kind (an imported report's by_kind counts calls only)." })
+  inputTokens!: number | null;
+
+  @Field(() => Float, { nullable: true, description: "The kind's output tokens; null as inputTokens is." })
+  outputTokens!: number | null;
+
+  @Field(() => Float, { nullable: true, description: "The kind's cost (6 decimals); null when none of its calls had a cost, or when some were recorded without a cost by kind (an imported report)." })
+  cost!: number | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: "The judge calls no result owns: recorded on the run itself (reference-platform #23's judge.run)." })
+export class JudgeRunUsage {
+  @Field(() => Int)
+  calls!: number;
+
+  @Field(() => Float, { nullable: true, description: "Their cost (6 decimals), null when none had one." })
+  cost!: number | null;
+
+  @Field(() => [JudgeKindUsage], { description: "Their calls by kind (see UsagePart.byKind); an imported report's run-level usage that names no kinds gives none." })
+  byKind!: JudgeKindUsage[];
+}
+
+/** The agent side's figures from the run's usage aggregate (agentUsageFigures). */
+export interface AgentUsageFigures extends AgentCostCounts {
+  replays: number;
+  perInteraction: number | null;
+  modelTimeMs: number | null;
+}
+
+/** The judge side's figures from the run's usage aggregate (judgeUsageFigures). */
+export interface JudgeUsageFigures {
+  model: string | null;
+  byKind: JudgeKindUsage[];
+  run: JudgeRunUsage | null;
+}
+
 @ObjectType({ simpleResolvers: true })
 export class UsagePart {
   @Field(() => Float)
@@ -285,11 +329,23 @@ export class UsagePart {
   })
   cost!: number | null;
 
-  @Field(() => Int, { nullable: true, description: "Judge calls (judge side only)." })
+  @Field(() => Int, { nullable: true, description: "Judge calls (judge side only): every result's and the run's own (judge.run)." })
   calls!: number | null;
 
-  /** The agent side's counts, read when one of them is asked for (null on the judge side). */
-  agentCounts!: (() => Promise<AgentCostCounts>) | null;
+  @Field(() => JudgeUsageSource, {
+    nullable: true,
+    description: "Where the judge's usage comes from (judge side only): METER for a run started here, REPORTED for an imported run; null when the judge was never asked (no call, no tokens, no cost: a rules-only run) and on the agent side.",
+  })
+  source!: JudgeUsageSource | null;
+
+  /** Which side this is: each side's aggregate fields answer null on the other. */
+  side!: "agent" | "judge";
+
+  /** The agent side's figures, read when one of its aggregate fields is asked for. */
+  agentFigures!: () => Promise<AgentUsageFigures>;
+
+  /** The judge side's figures, read when one of its aggregate fields is asked for. */
+  judgeFigures!: () => Promise<JudgeUsageFigures>;
 }
 
 @ObjectType({ simpleResolvers: true, description: "Spend kept apart: the agent's replays and the judge's calls." })
@@ -302,6 +358,13 @@ export class RunUsage {
 
   @Field(() => Float, { nullable: true, description: "agent + judge, when either is priced." })
   totalCost!: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The run's wall time in milliseconds (reference-platform #23's runtime_ms): completedAt - startedAt once it has ended (COMPLETED, or FAILED: until it failed). Null while it runs (no time so far is given), and for an imported run, whose report does not say how long it ran (it is started and completed at its import).",
+  })
+  runtimeMs!: number | null;
 }
 
 export const RunConnection = connectionOf(RunNode, "Run");
