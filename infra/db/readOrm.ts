@@ -1,9 +1,11 @@
 // MikroORM 6 on a read database URL. Entities are EntitySchema objects (no decorators), handed in
 // by the app that owns them. Queries use MikroORM's knex placeholders (`?`).
 import type { AnyEntity, EntitySchema, MikroORM } from "@mikro-orm/postgresql";
+import type pg from "pg";
 import type { ReadDatabase } from "./openReadDatabase.js";
 import { RepeatLimiter } from "../logging/index.js";
 import { whereOf } from "../pg/where.js";
+import { withQueryDeadline, type QueryDeadlineOptions } from "../pg/queryDeadline.js";
 import { pgSettingsFromEnv, type PgSettings } from "../pg/settings.js";
 
 export interface ReadOrmOptions {
@@ -14,7 +16,7 @@ export interface ReadOrmOptions {
   part?: string;
   /** Where the driver's warnings go (default stderr). */
   warn?: (line: string) => void;
-  /** Connect timeout and TCP keepalive of its connections (default: from the environment, VERDICT_PG_*; infra/pg). */
+  /** Connect timeout, TCP keepalive and query deadline of its connections (default: from the environment, VERDICT_PG_*; infra/pg). */
   settings?: PgSettings;
 }
 
@@ -37,17 +39,34 @@ export function knexLog(part: string, url: string, warn: (line: string) => void 
   return { warn: say, error: say, deprecate: say, debug: () => undefined };
 }
 
-export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize">, options: ReadOrmOptions = {}): Promise<MikroORM> {
+/**
+ * knex's PostgreSQL dialect (MikroORM's) whose connections are pg Clients with the query
+ * deadline (infra/pg/queryDeadline.ts): knex makes each one with `new driver.Client(...)`.
+ */
+function deadlineDialect(Dialect: new (...args: any[]) => object, options: QueryDeadlineOptions): new (...args: any[]) => object {
+  return class extends Dialect {
+    _driver(): typeof pg {
+      const driver = (Dialect.prototype as unknown as { _driver(): typeof pg })._driver.call(this);
+      return Object.create(driver, { Client: { value: withQueryDeadline(driver.Client, options) } }) as typeof pg;
+    }
+  };
+}
+
+export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize"> & { embedded?: boolean }, options: ReadOrmOptions = {}): Promise<MikroORM> {
   if (!database.url) throw new Error("createReadOrm: the read database has no URL (an embedded one opened with serve: false)");
   const max = database.poolSize ?? 10;
   // Loaded here, not at import: the embedded default runs without MikroORM (see infra/lazy).
-  const { MikroORM } = await import("@mikro-orm/postgresql");
+  const { MikroORM, PostgreSqlKnexDialect } = await import("@mikro-orm/postgresql");
   const settings = options.settings ?? pgSettingsFromEnv();
+  // An embedded PGlite served on 127.0.0.1 is one session in this process: no network to lose,
+  // and a session setting there would be every connection's.
+  const queryTimeoutMs = database.embedded ? null : settings.queryTimeoutMs;
   return MikroORM.init({
     clientUrl: database.url,
     entities: options.entities ?? [],
     pool: { min: 0, max },
     driverOptions: {
+      client: deadlineDialect(PostgreSqlKnexDialect, { where: whereOf(database.url), queryTimeoutMs }),
       // Handed to each pg Client (through knex): a dead peer is found, a black hole fails to connect.
       connection: { keepAlive: true, keepAliveInitialDelayMillis: settings.keepAliveIdleMs, connectionTimeoutMillis: settings.connectTimeoutMs },
       log: knexLog(options.part ?? "read models", database.url, options.warn),
