@@ -89,7 +89,7 @@ export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSet
 }
 
 export { PgListener, type PgListenerOptions } from "./pgListener.js";
-export { clientDeadlineMs, isQueryTimeout, LIFT_QUERY_DEADLINE, QUERY_TIMEOUT_VARIABLE, queryTimeoutOf, withQueryDeadline } from "./queryDeadline.js";
+export { clientDeadlineMs, isQueryTimeout, LIFT_QUERY_DEADLINE, QUERY_TIMEOUT_VARIABLE, queryTimeoutOf, withQueryDeadline, type QueryTimeout } from "./queryDeadline.js";
 export { isConnectionLoss } from "./connectionLoss.js";
 export { checkSession, destroyClient, SESSION_CHECK_DEADLINE_INTERVALS, withSessionDeadline, type SessionCheck, type SessionCheckOptions } from "./sessionCheck.js";
 export { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";

@@ -45,9 +45,14 @@ export function queryTimeoutStatements(queryTimeoutMs: number): string[] {
   return [`SET statement_timeout = ${queryTimeoutMs}`, `SET idle_in_transaction_session_timeout = ${queryTimeoutMs}`];
 }
 
-/** What a query deadline error carries: the setting's value (ms). */
-interface TimedOut {
+/**
+ * What a query that hit the deadline failed with: the setting's value, and the error's own words
+ * (its `message` may have been extended by the layers above: knex puts the SQL, with its
+ * parameters, in front).
+ */
+export interface QueryTimeout {
   queryTimeoutMs: number;
+  queryTimeout: string;
 }
 
 /**
@@ -59,12 +64,12 @@ export function isQueryTimeout(error: unknown): boolean {
   return queryTimeoutOf(error) !== null;
 }
 
-/** The deadline (ms, the setting's value) a query error says it hit, or null. */
-export function queryTimeoutOf(error: unknown): number | null {
+/** The deadline a query error says it hit, and its words, or null. */
+export function queryTimeoutOf(error: unknown): QueryTimeout | null {
   let current = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const ms = (current as Partial<TimedOut>).queryTimeoutMs;
-    if (typeof ms === "number") return ms;
+    const { queryTimeoutMs, queryTimeout } = current as Partial<QueryTimeout>;
+    if (typeof queryTimeoutMs === "number" && typeof queryTimeout === "string") return { queryTimeoutMs, queryTimeout };
     const next = current as { cause?: unknown; previous?: unknown };
     current = next.cause ?? next.previous;
   }
@@ -184,18 +189,15 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
     }
 
     #timedOut(cause: Error | null): Error {
-      return Object.assign(
-        new Error(
-          `PostgreSQL at ${where} did not answer within ${deadlineMs} ms; the query was given up and its connection closed ` +
-            `(${QUERY_TIMEOUT_VARIABLE}=${queryTimeoutMs}, with ${deadlineMs - queryTimeoutMs} ms more for the server's own cancel to arrive)`,
-        ),
-        { code: "ETIMEDOUT", queryTimeoutMs, cause },
-      );
+      const message =
+        `PostgreSQL at ${where} did not answer within ${deadlineMs} ms; the query was given up and its connection closed ` +
+        `(${QUERY_TIMEOUT_VARIABLE}=${queryTimeoutMs}, with ${deadlineMs - queryTimeoutMs} ms more for the server's own cancel to arrive)`;
+      return Object.assign(new Error(message), { code: "ETIMEDOUT", cause, queryTimeoutMs, queryTimeout: message });
     }
 
     #namedStatementTimeout(error: Error): Error {
       error.message = `${error.message}: PostgreSQL at ${where} ran a statement longer than ${queryTimeoutMs} ms (${QUERY_TIMEOUT_VARIABLE})`;
-      return Object.assign(error, { queryTimeoutMs });
+      return Object.assign(error, { queryTimeoutMs, queryTimeout: error.message } satisfies QueryTimeout);
     }
   }
   return DeadlineClient;
