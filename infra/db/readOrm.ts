@@ -5,6 +5,7 @@ import type pg from "pg";
 import type { ReadDatabase } from "./openReadDatabase.js";
 import { RepeatLimiter } from "../logging/index.js";
 import { whereOf } from "../pg/where.js";
+import { namedConnectFailure } from "../pg/index.js";
 import { withQueryDeadline, type QueryDeadlineOptions } from "../pg/queryDeadline.js";
 import { pgSettingsFromEnv, type PgSettings } from "../pg/settings.js";
 
@@ -42,12 +43,19 @@ export function knexLog(part: string, url: string, warn: (line: string) => void 
 /**
  * knex's PostgreSQL dialect (MikroORM's) whose connections are pg Clients with the query
  * deadline (infra/pg/queryDeadline.ts): knex makes each one with `new driver.Client(...)`.
+ * A connect that fails says where it tried.
  */
-function deadlineDialect(Dialect: new (...args: any[]) => object, options: QueryDeadlineOptions): new (...args: any[]) => object {
+function deadlineDialect(Dialect: new (...args: any[]) => object, options: QueryDeadlineOptions & { connectTimeoutMs: number }): new (...args: any[]) => object {
+  const base = Dialect.prototype as unknown as { _driver(): typeof pg; acquireRawConnection(): Promise<unknown> };
   return class extends Dialect {
     _driver(): typeof pg {
-      const driver = (Dialect.prototype as unknown as { _driver(): typeof pg })._driver.call(this);
+      const driver = base._driver.call(this);
       return Object.create(driver, { Client: { value: withQueryDeadline(driver.Client, options) } }) as typeof pg;
+    }
+
+    /** A connect that fails names the database, as a pool's does ("timeout expired" said nothing). */
+    acquireRawConnection(): Promise<unknown> {
+      return base.acquireRawConnection.call(this).catch((error: unknown) => Promise.reject(namedConnectFailure(error, options.where, options.connectTimeoutMs)));
     }
   };
 }
@@ -66,7 +74,7 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
     entities: options.entities ?? [],
     pool: { min: 0, max },
     driverOptions: {
-      client: deadlineDialect(PostgreSqlKnexDialect, { where: whereOf(database.url), queryTimeoutMs }),
+      client: deadlineDialect(PostgreSqlKnexDialect, { where: whereOf(database.url), queryTimeoutMs, connectTimeoutMs: settings.connectTimeoutMs }),
       // Handed to each pg Client (through knex): a dead peer is found, a black hole fails to connect.
       connection: { keepAlive: true, keepAliveInitialDelayMillis: settings.keepAliveIdleMs, connectionTimeoutMillis: settings.connectTimeoutMs },
       log: knexLog(options.part ?? "read models", database.url, options.warn),

@@ -35,8 +35,9 @@ const NAMED = Symbol("verdict.pg.named");
  * A connect failure that does not say where it tried (pg's "timeout expired", "Connection
  * terminated due to connection timeout") names the database's host, port and database. The
  * message is extended, not replaced: its code and its first words (isConnectionLoss) stay.
+ * Here for every pool; the read models' ORM (infra/db/readOrm.ts) names its connects with it too.
  */
-function named(error: unknown, where: string, timeoutMs: number): unknown {
+export function namedConnectFailure(error: unknown, where: string, timeoutMs: number): unknown {
   if (!(error instanceof Error) || (error as { [NAMED]?: boolean })[NAMED]) return error;
   Object.assign(error, { [NAMED]: true });
   const timedOut = /timeout/i.test(error.message) && !(error as { code?: unknown }).code;
@@ -82,8 +83,8 @@ export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSet
   // pool.query goes through pool.connect too, so this names the host for both.
   const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
   pool.connect = ((callback?: ConnectCallback) => {
-    if (callback) return connect((error, client, done) => callback(error && (named(error, where, timeoutMs) as Error), client, done));
-    return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => Promise.reject(named(error, where, timeoutMs)));
+    if (callback) return connect((error, client, done) => callback(error && (namedConnectFailure(error, where, timeoutMs) as Error), client, done));
+    return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => Promise.reject(namedConnectFailure(error, where, timeoutMs)));
   }) as typeof pool.connect;
   return keepPoolAlive(pool);
 }
