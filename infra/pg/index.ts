@@ -65,7 +65,7 @@ export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSet
   const { connectionTimeoutMillis: timeoutMs = settings.connectTimeoutMs, ...rest } = config;
   const Pg = loadPg();
   const where = poolWhere(config);
-  const Base = withQueryDeadline((config.Client ?? Pg.Client) as typeof pg.Client, { where, queryTimeoutMs: settings.queryTimeoutMs });
+  const Base = withQueryDeadline((config.Client ?? Pg.Client) as typeof pg.Client, { where, queryTimeoutMs: settings.queryTimeoutMs, connectTimeoutMs: timeoutMs });
   class TimedClient extends Base {
     constructor(options: pg.ClientConfig) {
       // A copy with every property as it is: pg-pool keeps the password non-enumerable.
@@ -90,7 +90,7 @@ export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSet
 }
 
 export { PgListener, type PgListenerOptions } from "./pgListener.js";
-export { clientDeadlineMs, isQueryTimeout, LIFT_QUERY_DEADLINE, QUERY_TIMEOUT_VARIABLE, queryTimeoutOf, withQueryDeadline, type QueryTimeout } from "./queryDeadline.js";
+export { isQueryTimeout, LIFT_QUERY_DEADLINE, queryTimeoutOf } from "./queryDeadline.js";
 export { isConnectionLoss } from "./connectionLoss.js";
 export { checkSession, destroyClient, SESSION_CHECK_DEADLINE_INTERVALS, withSessionDeadline, type SessionCheck, type SessionCheckOptions } from "./sessionCheck.js";
 export { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";

@@ -201,3 +201,27 @@ it("every connection asks the server for the timeouts; a transaction that lifts 
     await unbounded.end();
   }
 });
+
+it("a new connection whose session settings get no answer fails within the connect timeout, as a connect that did not answer", async () => {
+  // The settings are sent after the login, before the connection is handed out: part of
+  // connecting, so the connect timeout bounds them, not the (longer) query deadline.
+  const { url, where } = await proxied();
+  const holeAfterLogin = proxy;
+  class BlackHoledAfterLogin extends pg.Client {
+    override async connect(): Promise<void> {
+      await super.connect();
+      holeAfterLogin.blackHole();
+    }
+  }
+  const pool = createPgPool({ connectionString: url, max: 1, Client: BlackHoledAfterLogin }, { ...settings, connectTimeoutMs: 400, queryTimeoutMs: 5_000 });
+  try {
+    const started = Date.now();
+    const error = await failureWithin(pool.query("SELECT 1"), 5_000);
+    expect(Date.now() - started).toBeLessThan(400 + 1_500);
+    expect(error.message).toBe(`the new connection's session settings got no answer within 400 ms; the connection was closed (VERDICT_PG_CONNECT_TIMEOUT_MS) (PostgreSQL at ${where})`);
+    expect(error.code).toBe("ETIMEDOUT");
+    expect(isConnectionLoss(error)).toBe(true);
+  } finally {
+    await pool.end();
+  }
+});

@@ -26,10 +26,10 @@ import type pg from "pg";
 import { destroyClient } from "./sessionCheck.js";
 import { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
 
-export const QUERY_TIMEOUT_VARIABLE = "VERDICT_PG_QUERY_TIMEOUT_MS";
+const QUERY_TIMEOUT_VARIABLE = "VERDICT_PG_QUERY_TIMEOUT_MS";
 
 /** How long past the server's own timeout the client waits for the answer (the cancel must have time to arrive): up to 2 s. */
-export function clientDeadlineMs(queryTimeoutMs: number): number {
+function clientDeadlineMs(queryTimeoutMs: number): number {
   return queryTimeoutMs + Math.min(queryTimeoutMs, 2_000);
 }
 
@@ -41,7 +41,7 @@ export function clientDeadlineMs(queryTimeoutMs: number): number {
 export const LIFT_QUERY_DEADLINE = "SELECT set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', '0', true)";
 
 /** The server's side, sent on every new connection, one statement each (a refused one is skipped, with a warning once per process). */
-export function queryTimeoutStatements(queryTimeoutMs: number): string[] {
+function queryTimeoutStatements(queryTimeoutMs: number): string[] {
   return [`SET statement_timeout = ${queryTimeoutMs}`, `SET idle_in_transaction_session_timeout = ${queryTimeoutMs}`];
 }
 
@@ -85,6 +85,11 @@ export interface QueryDeadlineOptions {
   where: string;
   /** The setting; null: no deadline (the class is returned as it is). */
   queryTimeoutMs: number | null;
+  /**
+   * The deadline of the statements that set a new connection up (VERDICT_PG_CONNECT_TIMEOUT_MS):
+   * they are part of connecting, which a caller expects bounded so (default: the query deadline).
+   */
+  connectTimeoutMs?: number;
   /** Told when the server refuses one of the session's settings (default: a warning once per process). */
   onServerSettingRefused?(message: string): void;
 }
@@ -103,10 +108,13 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
   const deadlineMs = clientDeadlineMs(queryTimeoutMs);
   const timeouts = queryTimeoutStatements(queryTimeoutMs);
   const onRefused = options.onServerSettingRefused ?? warnOncePerProcess;
+  const setUpMs = options.connectTimeoutMs ?? deadlineMs;
 
   class DeadlineClient extends Base {
     /** In a transaction that sent LIFT_QUERY_DEADLINE: no client deadline until it ends. */
     #lifted = false;
+    /** Sending the new connection's settings, inside connect(). */
+    #settingUp = false;
 
     override connect(callback?: any): any {
       const ready = super.connect().then(() => this.#askServer());
@@ -123,12 +131,14 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
       // after): a connection lost during these statements fails them, not the process.
       const ignore = (): void => undefined;
       this.on("error", ignore);
+      this.#settingUp = true;
       try {
         await applyServerSettings(this, timeouts, onRefused);
       } catch (error) {
         this.#close(); // connected, then failed: not to be left open
         throw error;
       } finally {
+        this.#settingUp = false;
         this.off("error", ignore);
       }
     }
@@ -149,6 +159,7 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
       const done = callback as Callback;
       const lifts = (typeof config === "string" ? config : config.text) === LIFT_QUERY_DEADLINE;
       if (this.#lifted && this.getTransactionStatus() === "I") this.#lifted = false;
+      const settingUp = this.#settingUp;
       let answered = false;
       let expired = false;
       const timer = this.#lifted
@@ -160,14 +171,14 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
               expired = true;
               this.#close(); // every query on it fails (Connection terminated), this one as timed out below
             });
-          }, deadlineMs);
+          }, settingUp ? setUpMs : deadlineMs);
       timer?.unref();
       try {
         return super.query(config, values, (error: Error | null, result: unknown) => {
           if (answered) return;
           answered = true;
           if (timer) clearTimeout(timer);
-          if (expired) return done(this.#timedOut(error));
+          if (expired) return done(settingUp ? this.#setUpTimedOut(error) : this.#timedOut(error));
           if (isStatementTimeout(error)) return done(this.#namedStatementTimeout(error));
           if (!error && lifts && this.getTransactionStatus() !== "I") this.#lifted = true;
           done(error, result);
@@ -193,6 +204,12 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
         `PostgreSQL at ${where} did not answer within ${deadlineMs} ms; the query was given up and its connection closed ` +
         `(${QUERY_TIMEOUT_VARIABLE}=${queryTimeoutMs}, with ${deadlineMs - queryTimeoutMs} ms more for the server's own cancel to arrive)`;
       return Object.assign(new Error(message), { code: "ETIMEDOUT", cause, queryTimeoutMs, queryTimeout: message });
+    }
+
+    /** Named as a failed connect is (namedConnectFailure adds where): it is one. */
+    #setUpTimedOut(cause: Error | null): Error {
+      const setting = options.connectTimeoutMs === undefined ? QUERY_TIMEOUT_VARIABLE : "VERDICT_PG_CONNECT_TIMEOUT_MS";
+      return Object.assign(new Error(`the new connection's session settings got no answer within ${setUpMs} ms; the connection was closed (${setting})`), { code: "ETIMEDOUT", cause });
     }
 
     #namedStatementTimeout(error: Error): Error {

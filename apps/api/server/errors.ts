@@ -86,7 +86,7 @@ const READ_IT_BACK = "try again later (a change this asked for may have been rec
  * What a client is told when the database did not answer by the query deadline (`queryTimeoutMs`)
  * or cannot be reached (null): never where the database is.
  */
-export function databaseUnavailableMessage(queryTimeoutMs: number | null): string {
+function databaseUnavailableMessage(queryTimeoutMs: number | null): string {
   return queryTimeoutMs === null ? `the database cannot be reached; ${READ_IT_BACK}` : `the database did not answer within ${queryTimeoutMs} ms; ${READ_IT_BACK}`;
 }
 
