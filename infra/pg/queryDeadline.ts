@@ -4,7 +4,8 @@
 // - The server's statement_timeout (and idle_in_transaction_session_timeout), set on every new
 //   connection: a database that is reachable but slow (a statement waiting on another session's
 //   lock, a runaway plan) cancels the statement itself. The error comes back at once, the
-//   connection stays usable, the transaction is aborted (its caller rolls back), and the backend
+//   connection stays usable (a checked-out client's, knex's; pool.query closes a connection after
+//   any error, as pg-pool does), the transaction is aborted (its caller rolls back), and the backend
 //   stops working and frees its locks. The client alone would close its socket and leave the
 //   backend running (PostgreSQL notices a closed client only when it next writes to it), still
 //   holding the locks, still burning the CPU a retry then asks for again. A session idle inside
@@ -17,8 +18,11 @@
 //   out and released without an error goes back to the pool busy, or dead). Without it the
 //   query waited for the OS's retransmission limit (~15 min on Linux).
 //
-// Long maintenance (migrations, a projector rebuild, a wait on another process's migration or
-// rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: both deadlines are off until
+// The statements that set a new connection up are part of connecting: the connect timeout
+// (VERDICT_PG_CONNECT_TIMEOUT_MS) bounds them, and their failure is a failed connect.
+//
+// Long maintenance (migrations, a projector rebuild and the checksum it prints, a wait on another
+// process's migration or rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: both deadlines are off until
 // that transaction ends, on the server (set_config is_local) and on this client (it recognises
 // the statement and watches the transaction status). Such work on a black-holed connection
 // waits for the OS, as before.
