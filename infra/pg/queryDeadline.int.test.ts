@@ -208,12 +208,14 @@ it("a new connection whose session settings get no answer fails within the conne
   const { url, where } = await proxied();
   const holeAfterLogin = proxy;
   class BlackHoledAfterLogin extends pg.Client {
-    override async connect(): Promise<void> {
-      await super.connect();
-      holeAfterLogin.blackHole();
+    override connect(): any {
+      return super.connect().then((client) => {
+        holeAfterLogin.blackHole();
+        return client;
+      });
     }
   }
-  const pool = createPgPool({ connectionString: url, max: 1, Client: BlackHoledAfterLogin }, { ...settings, connectTimeoutMs: 400, queryTimeoutMs: 5_000 });
+  const pool = createPgPool({ connectionString: url, max: 1, Client: BlackHoledAfterLogin as typeof pg.Client }, { ...settings, connectTimeoutMs: 400, queryTimeoutMs: 5_000 });
   try {
     const started = Date.now();
     const error = await failureWithin(pool.query("SELECT 1"), 5_000);
