@@ -24,6 +24,7 @@ import { staleProjectionLine } from "./projection/projectionVersion.js";
 import { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 import { progressPublishErrors } from "./progressPublishErrors.js";
+import { projectorRetryLines } from "./retryLines.js";
 
 async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
   if (!embedded) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
@@ -55,6 +56,7 @@ async function main(command: string): Promise<void> {
     skipUnknown: process.env.VERDICT_PROJECTOR_SKIP_UNKNOWN === "1",
     onUnknown: (e) => console.warn(`skipped unknown event type "${e.type}" in stream ${e.streamId} at ${e.position.commit}/${e.position.prepare}`),
     onPublishError: progressPublishErrors(),
+    onRetry: projectorRetryLines(),
     onReject: (rejected) => console.error(rejectionLine(rejected)),
     onStaleProjection: (state) => console.error(`projector: ${staleProjectionLine(state)}`),
   });

@@ -1,6 +1,7 @@
 // Rebuilding the read models from the log: the `projector rebuild` command's, and what start()
 // and catchUp() do first when the stored read models are of another projection version.
 import type { EventStore, LogPosition } from "@verdict/domain";
+import { LIFT_QUERY_DEADLINE } from "@verdict/infra/pg";
 import type { Sql, SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions } from "./projection/applyBatch.js";
@@ -47,6 +48,10 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
       let current: string | null = null;
       try {
         const { applied, last, rejected } = await database.transaction(async (sql) => {
+          // Maintenance: no query deadline in this transaction (infra/pg/queryDeadline.ts). Its
+          // truncation waits for readers to let the tables go, and the lock below for another
+          // projector's whole rebuild. Its batches' reads of the log keep the log's deadline.
+          await sql.execute(LIFT_QUERY_DEADLINE);
           // Two projectors starting at once on stale read models: the second waits here, then
           // finds them current (READ COMMITTED) and rebuilds nothing.
           await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_rebuild:${name}`]);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
+import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig, WorkerConfigError } from "./config.js";
 import { AGENT_SCRIPT } from "./testing.js";
 import { pricesLine, startupLine } from "./workerLog.js";
 
@@ -27,11 +27,15 @@ describe("readWorkerConfig", () => {
       topicPrefix: "ci.",
       nice: 10,
       watchdogStallMs: 600_000,
-      pg: { connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000 },
+      pg: { connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000, queryTimeoutMs: 60_000 },
     });
     expect(readWorkerConfig({ ...env, VERDICT_PG_CONNECT_TIMEOUT_MS: "2000" }, []).pg.connectTimeoutMs).toBe(2_000);
     // Checked before anything starts, as a worker setting.
     expect(() => readWorkerConfig({ ...env, VERDICT_PG_SESSION_CHECK_MS: "5s" }, [])).toThrow('VERDICT_PG_SESSION_CHECK_MS must be a whole number of milliseconds >= 1 (got "5s")');
+    // The query deadline: 0 is none, and a bad value stops the worker at start naming it.
+    expect(readWorkerConfig({ ...env, VERDICT_PG_QUERY_TIMEOUT_MS: "0" }, []).pg.queryTimeoutMs).toBeNull();
+    expect(() => readWorkerConfig({ ...env, VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }, [])).toThrow(WorkerConfigError);
+    expect(() => readWorkerConfig({ ...env, VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }, [])).toThrow('VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no deadline (got "60s")');
     expect(readWorkerConfig({ ...env, VERDICT_WORKER_NICE: "0" }, []).nice).toBe(0);
     expect(readWorkerConfig({ ...env, VERDICT_WATCHDOG_STALL_MS: "300000" }, []).watchdogStallMs).toBe(300_000);
     // No longer than a replay's budget: slow replays were taken for lost jobs and their run failed.

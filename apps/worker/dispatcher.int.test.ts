@@ -87,12 +87,48 @@ it("a leader whose session a network starts black-holing logs the loss within it
     expect(dispatcher.isLeading).toBe(false);
   } finally {
     // First: the cut-off leader's pool may have a query (a checkpoint save) in flight on a
-    // black-holed connection, which waits for ever (ordinary queries have no deadline) and its
-    // stop() with it. Closing the proxy resets those connections, as the network coming back would.
+    // black-holed connection, which waits for the query deadline (60 s by default; the test
+    // below) and its stop() with it. Closing the proxy resets those connections, as the network
+    // coming back would.
     await proxy.close();
     await dispatcher.stop();
     await standby.stop();
     await checkpoints.close();
     await standbyCheckpoints.close();
+  }
+}, 30_000);
+
+it("a leader cut off by a network that black-holes stops within the query deadline: its checkpoint save fails, saying so", async () => {
+  // Before, the save in flight on a black-holed connection waited for the OS's retransmission
+  // limit (~15 min), and stop() with it (the test above closes its proxy first for that reason).
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(db.url).port || 5432) });
+  const viaProxy = new URL(db.url);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const settings = { ...DEFAULT_PG_SETTINGS, connectTimeoutMs: 1_000, sessionCheckMs: 60_000, queryTimeoutMs: 300 };
+  const checkpoints = await PostgresCheckpointStore.create({ connectionString: viaProxy.toString(), settings });
+  const errors: string[] = [];
+  const dispatcher = new Dispatcher({ store, bus: new RecordingBus(), checkpoints, clock: testClock, ids: testIds, log: { info: () => undefined, error: (message: string) => void errors.push(message) }, name: "cut-off-stop" });
+  try {
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading, 5_000);
+    await seedRun(store, { runId: "cut-off" }); // something to save
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.blackHole();
+    const started = Date.now();
+    const outcome = await Promise.race([
+      dispatcher.stop().then(
+        () => "stopped",
+        (error: unknown) => `failed: ${(error as Error).message}`,
+      ),
+      new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 10_000)),
+    ]);
+    expect(outcome).toBe("stopped");
+    // The save's deadline (600 ms), then the lock's release on its own session, which the query
+    // deadline bounds too (its own, 60 s here, would have waited longer).
+    expect(Date.now() - started).toBeLessThan(2 * 600 + 2_000);
+    expect(errors.some((line) => /^dispatcher checkpoint not saved: PostgreSQL at 127\.0\.0\.1:\d+\/\S+ did not answer within 600 ms/.test(line))).toBe(true);
+  } finally {
+    await proxy.close();
+    await checkpoints.close();
   }
 }, 30_000);

@@ -1,9 +1,12 @@
 // MikroORM 6 on a read database URL. Entities are EntitySchema objects (no decorators), handed in
 // by the app that owns them. Queries use MikroORM's knex placeholders (`?`).
 import type { AnyEntity, EntitySchema, MikroORM } from "@mikro-orm/postgresql";
+import type pg from "pg";
 import type { ReadDatabase } from "./openReadDatabase.js";
 import { RepeatLimiter } from "../logging/index.js";
 import { whereOf } from "../pg/where.js";
+import { namedConnectFailure } from "../pg/index.js";
+import { withQueryDeadline, type QueryDeadlineOptions } from "../pg/queryDeadline.js";
 import { pgSettingsFromEnv, type PgSettings } from "../pg/settings.js";
 
 export interface ReadOrmOptions {
@@ -14,7 +17,7 @@ export interface ReadOrmOptions {
   part?: string;
   /** Where the driver's warnings go (default stderr). */
   warn?: (line: string) => void;
-  /** Connect timeout and TCP keepalive of its connections (default: from the environment, VERDICT_PG_*; infra/pg). */
+  /** Connect timeout, TCP keepalive and query deadline of its connections (default: from the environment, VERDICT_PG_*; infra/pg). */
   settings?: PgSettings;
 }
 
@@ -37,17 +40,41 @@ export function knexLog(part: string, url: string, warn: (line: string) => void 
   return { warn: say, error: say, deprecate: say, debug: () => undefined };
 }
 
-export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize">, options: ReadOrmOptions = {}): Promise<MikroORM> {
+/**
+ * knex's PostgreSQL dialect (MikroORM's) whose connections are pg Clients with the query
+ * deadline (infra/pg/queryDeadline.ts): knex makes each one with `new driver.Client(...)`.
+ * A connect that fails says where it tried.
+ */
+function deadlineDialect(Dialect: new (...args: any[]) => object, options: QueryDeadlineOptions & { connectTimeoutMs: number }): new (...args: any[]) => object {
+  const base = Dialect.prototype as unknown as { _driver(): typeof pg; acquireRawConnection(): Promise<unknown> };
+  return class extends Dialect {
+    _driver(): typeof pg {
+      const driver = base._driver.call(this);
+      return Object.create(driver, { Client: { value: withQueryDeadline(driver.Client, options) } }) as typeof pg;
+    }
+
+    /** A connect that fails names the database, as a pool's does ("timeout expired" said nothing). */
+    acquireRawConnection(): Promise<unknown> {
+      return base.acquireRawConnection.call(this).catch((error: unknown) => Promise.reject(namedConnectFailure(error, options.where, options.connectTimeoutMs)));
+    }
+  };
+}
+
+export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSize"> & { embedded?: boolean }, options: ReadOrmOptions = {}): Promise<MikroORM> {
   if (!database.url) throw new Error("createReadOrm: the read database has no URL (an embedded one opened with serve: false)");
   const max = database.poolSize ?? 10;
   // Loaded here, not at import: the embedded default runs without MikroORM (see infra/lazy).
-  const { MikroORM } = await import("@mikro-orm/postgresql");
+  const { MikroORM, PostgreSqlKnexDialect } = await import("@mikro-orm/postgresql");
   const settings = options.settings ?? pgSettingsFromEnv();
+  // An embedded PGlite served on 127.0.0.1 is one session in this process: no network to lose,
+  // and a session setting there would be every connection's.
+  const queryTimeoutMs = database.embedded ? null : settings.queryTimeoutMs;
   return MikroORM.init({
     clientUrl: database.url,
     entities: options.entities ?? [],
     pool: { min: 0, max },
     driverOptions: {
+      client: deadlineDialect(PostgreSqlKnexDialect, { where: whereOf(database.url), queryTimeoutMs, connectTimeoutMs: settings.connectTimeoutMs }),
       // Handed to each pg Client (through knex): a dead peer is found, a black hole fails to connect.
       connection: { keepAlive: true, keepAliveInitialDelayMillis: settings.keepAliveIdleMs, connectionTimeoutMillis: settings.connectTimeoutMs },
       log: knexLog(options.part ?? "read models", database.url, options.warn),

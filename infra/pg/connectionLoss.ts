@@ -10,7 +10,8 @@ export function isConnectionLoss(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (SESSION_ENDED.has(code) || SOCKET_CLOSED.has(code) || code.startsWith("08"))) return true;
-  // pg's own words when the socket ends under a query: it gives them no code.
+  // pg's own words when the socket ends under a query: it gives them no code (knex puts the
+  // failed SQL and " - " in front of them).
   const message = (error as { message?: unknown }).message;
-  return typeof message === "string" && /^Connection terminated/.test(message);
+  return typeof message === "string" && /(^| - )Connection terminated/.test(message);
 }

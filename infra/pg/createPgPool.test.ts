@@ -3,7 +3,7 @@
 // names the host, never the password. Before, the connect waited for ever, without a word.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBlackHole } from "../testing/tcpProxy.js";
-import { createPgPool, DEFAULT_PG_SETTINGS, isConnectionLoss, pgSettingsFromEnv } from "./index.js";
+import { createPgPool, DEFAULT_PG_SETTINGS, isConnectionLoss, PgSettingsError, pgSettingsFromEnv } from "./index.js";
 
 let hole: Awaited<ReturnType<typeof startBlackHole>>;
 beforeAll(async () => {
@@ -52,13 +52,26 @@ it("pool.connect() fails the same way, and the pool's connections have TCP keepa
 });
 
 it("the settings come from VERDICT_PG_* with defaults, and a malformed one is an error naming the variable", () => {
-  expect(pgSettingsFromEnv({})).toEqual({ connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000 });
-  expect(pgSettingsFromEnv({ VERDICT_PG_CONNECT_TIMEOUT_MS: "2500", VERDICT_PG_KEEPALIVE_IDLE_MS: " 3000 ", VERDICT_PG_SESSION_CHECK_MS: "" })).toEqual({
+  expect(pgSettingsFromEnv({})).toEqual({ connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000, queryTimeoutMs: 60_000 });
+  expect(pgSettingsFromEnv({ VERDICT_PG_CONNECT_TIMEOUT_MS: "2500", VERDICT_PG_KEEPALIVE_IDLE_MS: " 3000 ", VERDICT_PG_SESSION_CHECK_MS: "", VERDICT_PG_QUERY_TIMEOUT_MS: "120000" })).toEqual({
     connectTimeoutMs: 2_500,
     keepAliveIdleMs: 3_000,
     sessionCheckMs: 5_000,
+    queryTimeoutMs: 120_000,
   });
   for (const bad of ["0", "-1", "1.5", "10s", "abc"]) {
     expect(() => pgSettingsFromEnv({ VERDICT_PG_SESSION_CHECK_MS: bad })).toThrow(`VERDICT_PG_SESSION_CHECK_MS must be a whole number of milliseconds >= 1 (got ${JSON.stringify(bad)})`);
   }
+});
+
+it("VERDICT_PG_QUERY_TIMEOUT_MS: 0 is no deadline, and anything but a whole number of milliseconds is refused naming it", () => {
+  expect(pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: "0" }).queryTimeoutMs).toBeNull();
+  expect(pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: " 1 " }).queryTimeoutMs).toBe(1);
+  for (const bad of ["-1", "1.5", "60s", "1e4", "0x10", "abc"]) {
+    expect(() => pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: bad })).toThrow(
+      new PgSettingsError(`VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no deadline (got ${JSON.stringify(bad)})`),
+    );
+  }
+  // A timer longer than Node's longest would fire at once: no deadline at all would be a deadline of 1 ms.
+  expect(() => pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: "3000000000" })).toThrow(/VERDICT_PG_QUERY_TIMEOUT_MS must be at most 2147483647 milliseconds/);
 });

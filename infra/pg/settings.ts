@@ -20,12 +20,21 @@ export interface PgSettings {
    * again), about 4 times this after it went silent (sessionCheck.ts). VERDICT_PG_SESSION_CHECK_MS.
    */
   sessionCheckMs: number;
+  /**
+   * Every ordinary query's deadline, null for none (queryDeadline.ts): the server cancels a
+   * statement running longer (statement_timeout) and ends a session idle this long inside a
+   * transaction (idle_in_transaction_session_timeout); a query whose answer has not come a
+   * little later (a network that answers nothing) fails naming the database, and its connection
+   * is closed. Migrations and rebuilds lift it for their own transaction. VERDICT_PG_QUERY_TIMEOUT_MS (0: none).
+   */
+  queryTimeoutMs: number | null;
 }
 
 export const DEFAULT_PG_SETTINGS: Readonly<PgSettings> = {
   connectTimeoutMs: 10_000,
   keepAliveIdleMs: 10_000,
   sessionCheckMs: 5_000,
+  queryTimeoutMs: 60_000,
 };
 
 /** Environment variable -> the setting it sets. */
@@ -33,21 +42,27 @@ export const PG_SETTING_VARIABLES = {
   VERDICT_PG_CONNECT_TIMEOUT_MS: "connectTimeoutMs",
   VERDICT_PG_KEEPALIVE_IDLE_MS: "keepAliveIdleMs",
   VERDICT_PG_SESSION_CHECK_MS: "sessionCheckMs",
+  VERDICT_PG_QUERY_TIMEOUT_MS: "queryTimeoutMs",
 } as const satisfies Record<string, keyof PgSettings>;
 
 export class PgSettingsError extends Error {
   readonly code = "validation";
 }
 
-/** The settings `env` gives (defaults for those unset); a value that is not a whole number of ms >= 1 is an error naming it. */
+/**
+ * The settings `env` gives (defaults for those unset); a value that is not a whole number of ms
+ * >= 1 (or 0 for VERDICT_PG_QUERY_TIMEOUT_MS: no deadline) is an error naming it.
+ */
 export function pgSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PgSettings {
   const settings: PgSettings = { ...DEFAULT_PG_SETTINGS };
-  for (const [variable, setting] of Object.entries(PG_SETTING_VARIABLES)) {
-    try {
-      settings[setting] = wholeNumberSetting(env, variable, { min: 1, unit: "milliseconds" }, settings[setting]);
-    } catch (error) {
-      throw error instanceof SettingError ? new PgSettingsError(error.message) : error;
+  const ms = { min: 1, unit: "milliseconds" };
+  try {
+    for (const [variable, setting] of Object.entries(PG_SETTING_VARIABLES)) {
+      if (setting === "queryTimeoutMs") settings[setting] = wholeNumberSetting(env, variable, { ...ms, zeroMeans: "no deadline" }, settings[setting]);
+      else settings[setting] = wholeNumberSetting(env, variable, ms, settings[setting]);
     }
+  } catch (error) {
+    throw error instanceof SettingError ? new PgSettingsError(error.message) : error;
   }
   return settings;
 }

@@ -3,18 +3,22 @@
 // does: no reset, no FIN), while still noticing when the client closes its side, so the server
 // side is closed then (what the server's own keepalive would do across a real partition).
 // Connections accepted while black-holed are held and never answered (a connect to a black hole).
+// `heal()` lets new connections through again; the ones black-holed stay so (what they sent was
+// dropped, so their streams could not be resumed), until their client closes them.
 import net from "node:net";
 
 export interface TcpProxy {
   port: number;
   blackHole(): void;
+  /** New connections are forwarded again (those black-holed stay so). */
+  heal(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let holing = false;
   const sockets = new Set<net.Socket>();
-  const pairs = new Set<{ client: net.Socket; server: net.Socket | null }>();
+  const pairs = new Set<{ client: net.Socket; server: net.Socket; end(): void }>();
   const track = (socket: net.Socket): net.Socket => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -28,15 +32,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return;
     }
     const upstream = track(net.connect(target.port, target.host));
-    const pair = { client, server: upstream };
-    pairs.add(pair);
-    client.pipe(upstream);
-    upstream.pipe(client);
     const end = (): void => {
       client.destroy();
       upstream.destroy();
       pairs.delete(pair);
     };
+    const pair = { client, server: upstream, end };
+    pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
     client.on("close", end);
     upstream.on("close", end);
   });
@@ -45,12 +49,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port: (server.address() as net.AddressInfo).port,
     blackHole() {
       holing = true;
-      for (const { client, server: upstream } of pairs) {
+      for (const pair of pairs) {
+        const { client, server: upstream } = pair;
         client.unpipe();
-        upstream?.unpipe();
+        upstream.unpipe();
         client.on("data", () => undefined).resume(); // what the client sends is dropped
-        upstream?.pause(); // what the server sends is never delivered
+        upstream.pause(); // what the server sends is never delivered
+        upstream.off("close", pair.end); // nor the server's end of it (a session it terminates)
+        pairs.delete(pair); // black-holed for good: heal() does not resume it
+        // Still closed with its client (client.on("close", end)): across a partition the
+        // server's keepalive would find it, later.
       }
+    },
+    heal() {
+      holing = false;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

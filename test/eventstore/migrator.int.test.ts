@@ -1,4 +1,5 @@
-import { eventStoreMigrations, migratePool } from "@verdict/infra";
+import { createPostgresEventStore, eventStoreMigrations, migratePool } from "@verdict/infra";
+import { DEFAULT_PG_SETTINGS } from "@verdict/infra/pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEventStoreTestDatabase, type TestDatabase } from "./testDatabase.js";
@@ -30,6 +31,24 @@ describe("event store migrations", () => {
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it("lift the query deadline: a process waits out another's migration lock, longer than VERDICT_PG_QUERY_TIMEOUT_MS", async () => {
+    // Before, every statement of a migration had the deadline, and a process starting while
+    // another one migrated failed with "canceling statement due to statement timeout".
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(7216531004)"); // the migrations' lock (migrator.ts)
+      setTimeout(() => holder.query("SELECT pg_advisory_unlock(7216531004)").catch(() => undefined), 1_000);
+      const started = Date.now();
+      const store = await createPostgresEventStore({ connectionString: database.url, settings: { ...DEFAULT_PG_SETTINGS, queryTimeoutMs: 200 } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      await expect(store.readAll({ limit: 1 })).resolves.toEqual([]);
+      await store.close();
+    } finally {
+      await holder.end();
     }
   });
 });

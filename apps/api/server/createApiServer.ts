@@ -15,7 +15,8 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
-import { ApiError, classify, errorDetail, formatError, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
+import { ApiError, classify, errorDetail, formatError, loggedDatabaseUnavailable, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
+import { RepeatLimiter } from "@verdict/infra/logging";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { inputProblem } from "./inputText.js";
 import { refusePersistedQueries } from "./persistedQueries.js";
@@ -89,8 +90,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const apiKeys = options.keyCacheMs === 0 ? options.apiKeys : cachedApiKeys(options.apiKeys, { ttlMs: options.keyCacheMs });
   const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));
-  const httpFormatError = loggingFormatError(log, "GraphQL");
-  const wsFormatError = loggingFormatError(log, "graphql-ws");
+  // A database that hangs or is gone fails every request alike: that is logged once per 30 s.
+  const databaseLines = new RepeatLimiter();
+  const httpFormatError = loggingFormatError(log, "GraphQL", databaseLines);
+  const wsFormatError = loggingFormatError(log, "graphql-ws", databaseLines);
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const responseCache = options.responseCache ?? new ResponseCache();
@@ -157,6 +160,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           ctx.extra.api = newContext(deps, await authenticate(deps.apiKeys, bearerOf(ctx.connectionParams)));
         } catch (error) {
           if (error instanceof ApiError) return [new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED" } })];
+          const unavailable = classify(error);
+          if (unavailable && loggedDatabaseUnavailable(databaseLines, log, "graphql-ws: checking the API key failed", error)) {
+            return [new GraphQLError(unavailable.message, { extensions: { code: unavailable.code } })];
+          }
           log("graphql-ws: checking the API key failed", error);
           return [new GraphQLError("internal error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
         }
@@ -263,7 +270,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         const { principal, trace } = await caching.principalAndTrace(req);
         return { ...newContext(deps, principal), responseTrace: trace };
       } catch (error) {
-        // Only a refused key is a 401; anything else failed on our side and is not the caller's key.
+        // Only a refused key is a 401; a key store whose database cannot be reached or did not
+        // answer by the query deadline is a 503; anything else failed on our side and is not the caller's key.
+        const unavailable = classify(error);
+        if (unavailable && loggedDatabaseUnavailable(databaseLines, log, "GraphQL request failed checking the API key", error)) {
+          throw new GraphQLError(unavailable.message, { extensions: { code: unavailable.code, http: { status: HTTP_STATUS[unavailable.code] } } });
+        }
         if (!(error instanceof ApiError) || error.apiCode !== "UNAUTHENTICATED") throw error;
         throw new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });
       }
@@ -302,7 +314,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     }
     const known = classify(error);
     if (known) {
-      res.status(HTTP_STATUS[known.code]).json({ error: known.message, code: known.code, ...(known.field ? { field: known.field } : {}) });
+      loggedDatabaseUnavailable(databaseLines, log, `request ${req.method} ${req.path} failed`, error);
+      // In the shape of the route that was asked: a GraphQL client reads `errors`.
+      if (req.originalUrl.startsWith("/graphql")) sendGraphQLError(res, known.code, known.message, known.field);
+      else res.status(HTTP_STATUS[known.code]).json({ error: known.message, code: known.code, ...(known.field ? { field: known.field } : {}) });
       return;
     }
     log(`request ${req.method} ${req.path} failed`, error);

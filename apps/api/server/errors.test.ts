@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GraphQLError } from "graphql";
 import { z } from "zod";
 import { DomainError } from "@verdict/domain";
+import { RepeatLimiter } from "@verdict/infra/logging";
 import { ApiError, classify, formatError, loggingFormatError } from "./errors.js";
 
 describe("classify", () => {
@@ -54,5 +55,42 @@ describe("loggingFormatError", () => {
     // An internal error the server already logged where it raised it (the ws key check) is not logged twice.
     format({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } }, new GraphQLError("internal error", { extensions: { code: "INTERNAL_SERVER_ERROR" } }));
     expect(logged).toEqual([]);
+  });
+});
+
+describe("a database that does not answer by the query deadline, or cannot be reached", () => {
+  const words = "PostgreSQL at db.internal:5432/verdict did not answer within 62000 ms; the query was given up and its connection closed (VERDICT_PG_QUERY_TIMEOUT_MS=60000, with 2000 ms more for the server's own cancel to arrive)";
+  // As knex leaves it: the SQL, with its parameters, in front of the deadline's words.
+  const timedOut = () => Object.assign(new Error(`select * from runs where tenant = 'acme' - ${words}`), { code: "ETIMEDOUT", queryTimeoutMs: 60_000, queryTimeout: words });
+  const tooSlow = () =>
+    Object.assign(new Error("canceling statement due to statement timeout: PostgreSQL at db.internal:5432/verdict ran a statement longer than 60000 ms (VERDICT_PG_QUERY_TIMEOUT_MS)"), {
+      code: "57014",
+      queryTimeoutMs: 60_000,
+      queryTimeout: "canceling statement due to statement timeout: PostgreSQL at db.internal:5432/verdict ran a statement longer than 60000 ms (VERDICT_PG_QUERY_TIMEOUT_MS)",
+    });
+
+  it("is UNAVAILABLE, without the database's address, saying a write may have been recorded", () => {
+    const readBack = "try again later (a change this asked for may have been recorded: read it back before sending it again)";
+    expect(classify(timedOut())).toEqual({ code: "UNAVAILABLE", message: `the database did not answer within 60000 ms; ${readBack}` });
+    expect(classify(tooSlow())).toEqual({ code: "UNAVAILABLE", message: `the database did not answer within 60000 ms; ${readBack}` });
+    // Under a wrapper (MikroORM's DriverException keeps the driver's error as `previous`).
+    expect(classify(Object.assign(new Error("wrapped"), { previous: timedOut() }))).toMatchObject({ code: "UNAVAILABLE" });
+    expect(classify(Object.assign(new Error("select 1 - Connection terminated unexpectedly")))).toEqual({ code: "UNAVAILABLE", message: `the database cannot be reached; ${readBack}` });
+    expect(classify(Object.assign(new Error("timeout expired: PostgreSQL at db.internal:5432/verdict did not answer within 10000 ms (VERDICT_PG_CONNECT_TIMEOUT_MS)"), { code: "ETIMEDOUT" }))).toMatchObject({ code: "UNAVAILABLE" });
+    const formatted = formatError({ message: "x", path: ["runs"] }, new GraphQLError("x", { originalError: timedOut() }));
+    expect(formatted).toMatchObject({ extensions: { code: "UNAVAILABLE" } });
+    expect(JSON.stringify(formatted)).not.toContain("db.internal");
+  });
+
+  it("is logged in the deadline's words once, then at most every 30 s with the repeats counted", () => {
+    let now = 0;
+    const logged: unknown[] = [];
+    const format = loggingFormatError((message, error) => logged.push(error === undefined ? message : [message, error]), "GraphQL", new RepeatLimiter({ now: () => now }));
+    for (; now < 65_000; now += 1_000) format({ message: "x", path: ["runs"] }, new GraphQLError("x", { originalError: timedOut(), path: ["runs"] }));
+    expect(logged).toEqual([
+      `GraphQL operation failed at runs (answered UNAVAILABLE): ${words}`,
+      `GraphQL operation failed at runs (answered UNAVAILABLE): ${words} (repeated 29 more times since it was last shown)`,
+      `GraphQL operation failed at runs (answered UNAVAILABLE): ${words} (repeated 29 more times since it was last shown)`,
+    ]);
   });
 });

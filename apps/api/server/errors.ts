@@ -1,7 +1,12 @@
 // Errors with codes (DESIGN.md conventions): a DomainError's code (or any error carrying one of
 // the domain codes) becomes `extensions.code` in GraphQL and an HTTP status on REST. Anything
-// else is an internal error whose message is not shown (it may hold connection strings).
+// else is an internal error whose message is not shown (it may hold connection strings). A
+// database that cannot be reached (a connection lost or not opened) or that did not answer by
+// the query deadline (VERDICT_PG_QUERY_TIMEOUT_MS) is UNAVAILABLE (503), told without the
+// database's address; the server's log names it, once per 30 s while it lasts.
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { RepeatLimiter } from "@verdict/infra/logging";
+import { isConnectionLoss, queryTimeoutOf } from "@verdict/infra/pg";
 import { ZodError } from "zod";
 
 export type ApiErrorCode = "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE";
@@ -74,9 +79,32 @@ interface ClassifiedError {
   field?: string;
 }
 
+/** A write may have been recorded before the answer was lost. */
+const READ_IT_BACK = "try again later (a change this asked for may have been recorded: read it back before sending it again)";
+
+/**
+ * What a client is told when the database did not answer by the query deadline (`queryTimeoutMs`)
+ * or cannot be reached (null): never where the database is.
+ */
+function databaseUnavailableMessage(queryTimeoutMs: number | null): string {
+  return queryTimeoutMs === null ? `the database cannot be reached; ${READ_IT_BACK}` : `the database did not answer within ${queryTimeoutMs} ms; ${READ_IT_BACK}`;
+}
+
+/** The deadline's words (which name the database), the error's for a connection lost, or null for neither. */
+function databaseUnavailable(error: unknown): { said: string; key: string; queryTimeoutMs: number | null } | null {
+  const timeout = queryTimeoutOf(error);
+  if (timeout) return { said: timeout.queryTimeout, key: timeout.queryTimeout, queryTimeoutMs: timeout.queryTimeoutMs };
+  if (!isConnectionLoss(error)) return null;
+  const message = (error as Error).message ?? String(error);
+  // knex puts the failed SQL, with its parameters, in front: only its end is shown.
+  return { said: message.length > 300 ? `…${message.slice(-300)}` : message, key: "connection lost", queryTimeoutMs: null };
+}
+
 /** The code, message and field an error is shown with, or null for an internal error. */
 export function classify(error: unknown): ClassifiedError | null {
   if (error instanceof ApiError) return { code: error.apiCode, message: error.message, field: error.field };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) return { code: "UNAVAILABLE", message: databaseUnavailableMessage(unavailable.queryTimeoutMs) };
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     const field = issue?.path.join(".") || undefined;
@@ -134,17 +162,34 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, on
 type ErrorLog = (message: string, error?: unknown) => void;
 
 /**
+ * Logs a database that did not answer by the query deadline (in the deadline's own words, which
+ * name the database) or could not be reached, with `what` failed: once, then the same at most
+ * every 30 s with how often it repeated (every request fails alike while the database is gone).
+ * False when `error` is neither.
+ */
+export function loggedDatabaseUnavailable(limiter: RepeatLimiter, log: ErrorLog, what: string, error: unknown): boolean {
+  const unavailable = databaseUnavailable(unwrap(error));
+  if (!unavailable) return false;
+  const line = limiter.pass(`${what} (answered UNAVAILABLE): ${unavailable.said}`, unavailable.key);
+  if (line !== null) log(line);
+  return true;
+}
+
+/**
  * formatError for one transport ("GraphQL" over HTTP, "graphql-ws"), logging the cause of every
  * internal error as the client gets `internal error` (README: the cause goes to the server's
- * log). Only the error is logged, with the field it was raised at: never the request, whose
- * headers and connection params hold the caller's API key.
+ * log), and a database unavailable as loggedDatabaseUnavailable does. Only the error is logged, with the
+ * field it was raised at: never the request, whose headers and connection params hold the
+ * caller's API key.
  */
-export function loggingFormatError(log: ErrorLog, transport: string): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
-  return (formatted, error) =>
-    formatError(formatted, error, (cause) => {
-      const at = formatted.path?.length ? ` at ${formatted.path.join(".")}` : "";
+export function loggingFormatError(log: ErrorLog, transport: string, databaseLines = new RepeatLimiter()): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  return (formatted, error) => {
+    const at = formatted.path?.length ? ` at ${formatted.path.join(".")}` : "";
+    loggedDatabaseUnavailable(databaseLines, log, `${transport} operation failed${at}`, error);
+    return formatError(formatted, error, (cause) => {
       log(`${transport} operation failed${at} (answered "internal error")`, cause);
     });
+  };
 }
 
 /** An error as the log shows it: its stack (which starts with its name and message), or its text. */

@@ -1,5 +1,6 @@
 // A digest of every read-model row, table by table in key order: two databases projected from
 // the same log (live, restarted mid-stream, or rebuilt) must give the same digests.
+import { LIFT_QUERY_DEADLINE } from "@verdict/infra/pg";
 import type { SqlDatabase } from "./sql.js";
 import { READ_MODEL_TABLES, type ReadModelTable } from "./tables.js";
 
@@ -23,9 +24,15 @@ export function tableDigestQuery(table: (typeof READ_MODEL_TABLES)[number]): str
   return `SELECT count(*) AS rows, md5(coalesce(string_agg(md5(t::text), '' ORDER BY ${table.orderBy}), '')) AS md5 FROM ${table.name} t`;
 }
 
-/** In one transaction, as `SET LOCAL` needs: outside one, each statement may take another pooled connection. */
+/**
+ * In one transaction, as `SET LOCAL` needs: outside one, each statement may take another pooled
+ * connection. Without the query deadline (infra/pg/queryDeadline.ts): it reads every row, which
+ * on a big read database takes longer than any ordinary query, and it is maintenance (`projector
+ * rebuild` prints it once the rebuild has committed).
+ */
 export function readModelChecksum(database: SqlDatabase): Promise<ReadModelChecksum> {
   return database.transaction(async (sql) => {
+    await sql.execute(LIFT_QUERY_DEADLINE);
     for (const setting of CHECKSUM_SESSION_SETTINGS) await sql.execute(setting);
     const out = {} as ReadModelChecksum;
     for (const table of READ_MODEL_TABLES) {

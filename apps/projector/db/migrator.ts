@@ -1,9 +1,12 @@
 // A tiny migrator for the committed SQL files in ../migrations: each file runs once, in name
 // order, in its own transaction, recorded in projector_migrations. A transaction-scoped advisory
 // lock keeps two projector processes from migrating at once (PGlite has one session anyway).
+// The query deadline is lifted in each of these transactions (infra/pg/queryDeadline.ts): a
+// migration may rightly run long, and a process waits on the lock while another one migrates.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LIFT_QUERY_DEADLINE } from "@verdict/infra/pg";
 import type { SqlDatabase } from "./sql.js";
 
 export interface ReadModelMigration {
@@ -26,6 +29,7 @@ export async function migrateReadModels(database: SqlDatabase): Promise<string[]
   const applied: string[] = [];
   for (const migration of readModelMigrations()) {
     const done = await database.transaction(async (tx) => {
+      await tx.execute(LIFT_QUERY_DEADLINE);
       await tx.execute("SELECT pg_advisory_xact_lock(hashtext('verdict_read_models'))");
       const rows = await tx.execute("SELECT id FROM projector_migrations WHERE id = ?", [migration.id]);
       if (rows.length > 0) return false;

@@ -47,6 +47,32 @@ export interface SqlDatabase {
 export function ormDatabase(orm: MikroORM): SqlDatabase {
   return {
     sql: () => sqlOf(orm.em.fork()),
-    transaction: (work) => orm.em.fork().transactional((tx) => work(sqlOf(tx))),
+    transaction: (work) => transactional(orm.em, (tx) => work(sqlOf(tx))),
   };
+}
+
+/**
+ * `em.fork().transactional(work)`, failing with why the transaction failed. knex swallows the
+ * failure of its own BEGIN (a connection lost, the query deadline on a database that does not
+ * answer: infra/pg/queryDeadline.ts) and runs the work anyway, whose first statement then fails
+ * "Transaction query already complete": that says nothing of the database. The real failure is
+ * kept in the transaction's executionPromise; it is thrown instead, with knex's as its cause.
+ */
+export async function transactional<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  let context: { executionPromise?: Promise<unknown> } | undefined;
+  try {
+    return await em.fork().transactional((tx) => {
+      context = tx.getTransactionContext();
+      return work(tx);
+    });
+  } catch (error) {
+    const failed = await context?.executionPromise?.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    if (failed instanceof Error && failed !== error && /Transaction query already complete/.test((error as Error)?.message ?? "")) {
+      throw Object.assign(failed, { cause: failed.cause ?? error });
+    }
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@
 // transaction and handed back for publishing after the commit.
 import { eventRegistry, UnknownEventTypeError, type DomainEvent, type EventRegistry, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sqlOf, type Sql } from "../db/sql.js";
+import { sqlOf, transactional, type Sql } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { Batch, type Envelope } from "./batch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
@@ -73,7 +73,7 @@ async function dispatchReadable(sql: Sql, recorded: RecordedEvent, registry: Eve
 }
 
 export async function applyBatch(em: EntityManager, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
-  return em.fork().transactional((tx) => applyInTransaction(sqlOf(tx), events, options));
+  return transactional(em, (tx) => applyInTransaction(sqlOf(tx), events, options));
 }
 
 /** The batch's work on a connection already inside a transaction (rebuild runs many in one). */

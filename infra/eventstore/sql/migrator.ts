@@ -1,9 +1,12 @@
 // A tiny migrator for the event store schema: applies the numbered SQL files of migrations/ in
 // order, each in its own transaction together with the row that records it, under an advisory
-// lock so two processes starting at once do not both apply a file.
+// lock so two processes starting at once do not both apply a file. The query deadline is lifted
+// in each of these transactions (infra/pg/queryDeadline.ts): a migration may rightly run long,
+// and a process waits on the lock for as long as another one's migration takes.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LIFT_QUERY_DEADLINE } from "../../pg/queryDeadline.js";
 
 /** One connection (or one PGlite session): migrations run statement by statement on it. */
 export interface MigrationSession {
@@ -37,6 +40,7 @@ export async function migrateEventStore(session: MigrationSession, migrations = 
   for (const migration of migrations) {
     await session.exec("BEGIN");
     try {
+      await session.exec(LIFT_QUERY_DEADLINE);
       await session.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
       await session.exec(CREATE_LEDGER);
       const done = await session.query("SELECT 1 FROM event_store_migrations WHERE version = $1", [migration.version]);

@@ -1,0 +1,225 @@
+// Every ordinary query has a deadline (VERDICT_PG_QUERY_TIMEOUT_MS, default 60 s; 0: none), on
+// both ends of the connection, because each end alone misses a case:
+//
+// - The server's statement_timeout (and idle_in_transaction_session_timeout), set on every new
+//   connection: a database that is reachable but slow (a statement waiting on another session's
+//   lock, a runaway plan) cancels the statement itself. The error comes back at once, the
+//   connection stays usable (a checked-out client's, knex's; pool.query closes a connection after
+//   any error, as pg-pool does), the transaction is aborted (its caller rolls back), and the backend
+//   stops working and frees its locks. The client alone would close its socket and leave the
+//   backend running (PostgreSQL notices a closed client only when it next writes to it), still
+//   holding the locks, still burning the CPU a retry then asks for again. A session idle inside
+//   a transaction (its client gone across a partition) is ended likewise: rolled back, unlocked.
+// - The client's own timer: a network that black-holes the connection (no reset, no answer)
+//   carries no cancel back. A query with no answer a little after the server's timeout
+//   (clientDeadlineMs) fails with an error naming the database, the deadline and the setting,
+//   and its connection is closed: never handed to the next query (node-postgres's own
+//   query_timeout fails the promise but leaves the query on the connection, so a client checked
+//   out and released without an error goes back to the pool busy, or dead). Without it the
+//   query waited for the OS's retransmission limit (~15 min on Linux).
+//
+// The statements that set a new connection up are part of connecting: the connect timeout
+// (VERDICT_PG_CONNECT_TIMEOUT_MS) bounds them, and their failure is a failed connect.
+//
+// Long maintenance (migrations, a projector rebuild and the checksum it prints, a wait on another
+// process's migration or rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: both deadlines are off until
+// that transaction ends, on the server (set_config is_local) and on this client (it recognises
+// the statement and watches the transaction status). Such work on a black-holed connection
+// waits for the OS, as before.
+import type pg from "pg";
+import { destroyClient } from "./sessionCheck.js";
+import { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
+
+const QUERY_TIMEOUT_VARIABLE = "VERDICT_PG_QUERY_TIMEOUT_MS";
+
+/** How long past the server's own timeout the client waits for the answer (the cancel must have time to arrive): up to 2 s. */
+function clientDeadlineMs(queryTimeoutMs: number): number {
+  return queryTimeoutMs + Math.min(queryTimeoutMs, 2_000);
+}
+
+/**
+ * Sent as the first statement of a transaction, it lifts the query deadline for the rest of it,
+ * on the server and on the client (which recognises exactly this text): for migrations and
+ * rebuilds, whose statements may rightly run long or wait long for a lock.
+ */
+export const LIFT_QUERY_DEADLINE = "SELECT set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', '0', true)";
+
+/** The server's side, sent on every new connection, one statement each (a refused one is skipped, with a warning once per process). */
+function queryTimeoutStatements(queryTimeoutMs: number): string[] {
+  return [`SET statement_timeout = ${queryTimeoutMs}`, `SET idle_in_transaction_session_timeout = ${queryTimeoutMs}`];
+}
+
+/**
+ * What a query that hit the deadline failed with: the setting's value, and the error's own words
+ * (its `message` may have been extended by the layers above: knex puts the SQL, with its
+ * parameters, in front).
+ */
+export interface QueryTimeout {
+  queryTimeoutMs: number;
+  queryTimeout: string;
+}
+
+/**
+ * True for an error of a query that hit the deadline: the client's (no answer; code ETIMEDOUT,
+ * so it is a connection loss too) or the server's (SQLSTATE 57014 after statement_timeout),
+ * found under the wrappers (`cause`, MikroORM's `previous`).
+ */
+export function isQueryTimeout(error: unknown): boolean {
+  return queryTimeoutOf(error) !== null;
+}
+
+/** The deadline a query error says it hit, and its words, or null. */
+export function queryTimeoutOf(error: unknown): QueryTimeout | null {
+  let current = error;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const { queryTimeoutMs, queryTimeout } = current as Partial<QueryTimeout>;
+    if (typeof queryTimeoutMs === "number" && typeof queryTimeout === "string") return { queryTimeoutMs, queryTimeout };
+    const next = current as { cause?: unknown; previous?: unknown };
+    current = next.cause ?? next.previous;
+  }
+  return null;
+}
+
+function isStatementTimeout(error: unknown): error is Error {
+  return error instanceof Error && (error as { code?: unknown }).code === "57014" && /statement timeout/.test(error.message);
+}
+
+export interface QueryDeadlineOptions {
+  /** host:port/database, for messages (never the password). */
+  where: string;
+  /** The setting; null: no deadline (the class is returned as it is). */
+  queryTimeoutMs: number | null;
+  /**
+   * The deadline of the statements that set a new connection up (VERDICT_PG_CONNECT_TIMEOUT_MS):
+   * they are part of connecting, which a caller expects bounded so (default: the query deadline).
+   */
+  connectTimeoutMs?: number;
+  /** Told when the server refuses one of the session's settings (default: a warning once per process). */
+  onServerSettingRefused?(message: string): void;
+}
+
+type Callback = (error: Error | null, result?: unknown) => void;
+
+/**
+ * `Base` (a pg Client class) with the query deadline: each new connection asks the server for
+ * the timeouts before it is used, and each query (text or config, promise or callback) has the
+ * client's deadline. Submittables (cursors, streams) and a config carrying its own callback are
+ * passed through without one. Used by createPgPool and by the read models' MikroORM (knex).
+ */
+export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadlineOptions): typeof pg.Client {
+  if (options.queryTimeoutMs === null) return Base;
+  const { where, queryTimeoutMs } = options as QueryDeadlineOptions & { queryTimeoutMs: number };
+  const deadlineMs = clientDeadlineMs(queryTimeoutMs);
+  const timeouts = queryTimeoutStatements(queryTimeoutMs);
+  const onRefused = options.onServerSettingRefused ?? warnOncePerProcess;
+  const setUpMs = options.connectTimeoutMs ?? deadlineMs;
+
+  class DeadlineClient extends Base {
+    /** In a transaction that sent LIFT_QUERY_DEADLINE: no client deadline until it ends. */
+    #lifted = false;
+    /** Sending the new connection's settings, inside connect(). */
+    #settingUp = false;
+
+    override connect(callback?: any): any {
+      const ready = super.connect().then(() => this.#askServer());
+      if (typeof callback !== "function") return ready;
+      ready.then(
+        () => callback(),
+        (error: Error) => callback(error),
+      );
+      return undefined;
+    }
+
+    async #askServer(): Promise<void> {
+      // Until connect() resolves nobody may listen for `error` (a pool attaches its listener
+      // after): a connection lost during these statements fails them, not the process.
+      const ignore = (): void => undefined;
+      this.on("error", ignore);
+      this.#settingUp = true;
+      try {
+        await applyServerSettings(this, timeouts, onRefused);
+      } catch (error) {
+        this.#close(); // connected, then failed: not to be left open
+        throw error;
+      } finally {
+        this.#settingUp = false;
+        this.off("error", ignore);
+      }
+    }
+
+    override query(config: any, values?: any, callback?: any): any {
+      if (config == null || typeof config.submit === "function" || (typeof config === "object" && typeof config.callback === "function")) {
+        return super.query(config, values, callback);
+      }
+      if (typeof values === "function") {
+        callback = values;
+        values = undefined;
+      }
+      if (typeof callback !== "function") {
+        return new Promise((resolve, reject) => {
+          this.query(config, values, (error: Error | null, result: unknown) => (error ? reject(error) : resolve(result)));
+        });
+      }
+      const done = callback as Callback;
+      const lifts = (typeof config === "string" ? config : config.text) === LIFT_QUERY_DEADLINE;
+      if (this.#lifted && this.getTransactionStatus() === "I") this.#lifted = false;
+      const settingUp = this.#settingUp;
+      let answered = false;
+      let expired = false;
+      const timer = this.#lifted
+        ? null
+        : setTimeout(() => {
+            // Sockets are read after timers: an answer that came during a stalled event loop is read first.
+            setImmediate(() => {
+              if (answered) return;
+              expired = true;
+              this.#close(); // every query on it fails (Connection terminated), this one as timed out below
+            });
+          }, settingUp ? setUpMs : deadlineMs);
+      timer?.unref();
+      try {
+        return super.query(config, values, (error: Error | null, result: unknown) => {
+          if (answered) return;
+          answered = true;
+          if (timer) clearTimeout(timer);
+          if (expired) return done(settingUp ? this.#setUpTimedOut(error) : this.#timedOut(error));
+          if (isStatementTimeout(error)) return done(this.#namedStatementTimeout(error));
+          if (!error && lifts && this.getTransactionStatus() !== "I") this.#lifted = true;
+          done(error, result);
+        });
+      } catch (error) {
+        if (timer) clearTimeout(timer);
+        throw error;
+      }
+    }
+
+    /**
+     * Ends the client at once: end() marks it ending (so the pool does not take it back, queries
+     * fail, and no `error` event is raised on a client nobody listens to), and the socket is
+     * destroyed (a graceful end would wait on a network that answers nothing).
+     */
+    #close(): void {
+      this.end().catch(() => undefined);
+      destroyClient(this);
+    }
+
+    #timedOut(cause: Error | null): Error {
+      const message =
+        `PostgreSQL at ${where} did not answer within ${deadlineMs} ms; the query was given up and its connection closed ` +
+        `(${QUERY_TIMEOUT_VARIABLE}=${queryTimeoutMs}, with ${deadlineMs - queryTimeoutMs} ms more for the server's own cancel to arrive)`;
+      return Object.assign(new Error(message), { code: "ETIMEDOUT", cause, queryTimeoutMs, queryTimeout: message });
+    }
+
+    /** Named as a failed connect is (namedConnectFailure adds where): it is one. */
+    #setUpTimedOut(cause: Error | null): Error {
+      const setting = options.connectTimeoutMs === undefined ? QUERY_TIMEOUT_VARIABLE : "VERDICT_PG_CONNECT_TIMEOUT_MS";
+      return Object.assign(new Error(`the new connection's session settings got no answer within ${setUpMs} ms; the connection was closed (${setting})`), { code: "ETIMEDOUT", cause });
+    }
+
+    #namedStatementTimeout(error: Error): Error {
+      error.message = `${error.message}: PostgreSQL at ${where} ran a statement longer than ${queryTimeoutMs} ms (${QUERY_TIMEOUT_VARIABLE})`;
+      return Object.assign(error, { queryTimeoutMs, queryTimeout: error.message } satisfies QueryTimeout);
+    }
+  }
+  return DeadlineClient;
+}
