@@ -11,7 +11,7 @@ const RECORD = `mutation ($a: String!, $d: String, $m: JSON, $r: String) {
   recordAgentRelease(agent: $a, digest: $d, manifest: $m, revision: $r) { agentName version label digest revision outcome agent { name latestRelease { version digest } } }
 }`;
 const AGENT = `query ($n: String!) { agent(name: $n) {
-  name latestSince latestRelease { version label digest revision manifest recordedAt } releases { version label digest revision manifest }
+  name latestSince latestRelease { version label digest revision recordedAt } releases { version label digest revision }
   standings { current stale unrecorded archived none } evaluationsCounted evaluationsLeftOut pooledPassed pooledScored pooledPassRate } }`;
 const STANDING = `query ($e: ID!) { evaluation(id: $e) { standing headlineRun { id number status release { digest revision label } } } }`;
 const D_OLD = "0123456789ab";
@@ -66,14 +66,18 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
     const canonical = '{"model":"gpt-5-mini","options":{"temperature":0},"provider":"openai","tools":[{"name":"lookup_order"}]}';
     const digest = createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 12);
 
-    it("digests a manifest without its secrets, cuts v1, v2, goes back to v1, and answers the same digest again without writing", async () => {
+    it("digests a manifest without its secrets and keeps none of it, cuts v1, v2, goes back to v1, and answers the same digest again without writing", async () => {
       const first = await record({ a: "Manifested", m: manifest, r: "a1b2c3d" });
       expect(first.body).toEqual({ data: { recordAgentRelease: {
         agentName: "Manifested", version: 1, label: "v1", digest, revision: "a1b2c3d", outcome: "NEW", agent: { name: "Manifested", latestRelease: { version: 1, digest } },
       } } });
-      const stored = (await agent("Manifested")).data.agent;
-      expect(stored.releases[0].manifest).toEqual({ model: "gpt-5-mini", options: { temperature: 0 }, provider: "openai", tools: [{ name: "lookup_order" }] });
-      expect(JSON.stringify((await p.store.readAll()).map((e) => e.data))).not.toMatch(/sk-live-123|t0ken/);
+      // Only the digest is kept: nothing of the manifest is in the log, let alone its secrets.
+      const log = JSON.stringify((await p.store.readAll()).map((e) => e.data));
+      expect(log).not.toMatch(/sk-live-123|t0ken/);
+      expect(JSON.stringify((await p.store.readAll()).filter((e) => e.type === "AgentReleaseRecorded").map((e) => e.data))).not.toMatch(/lookup_order|gpt-5-mini/);
+      // ...and no field serves one.
+      const asked = await p.gql(p.keys.acmeRead, `{ agent(name: "Manifested") { latestRelease { manifest } } }`);
+      expect(asked.body.errors[0].message).toMatch(/Cannot query field "manifest" on type "AgentRelease"/);
 
       // The same manifest, keys in another order and other secrets: the same release, nothing written.
       const events = await eventCount();

@@ -13,7 +13,7 @@ import { COUNTED_STANDINGS, STANDING_SQL, type Standing } from "./standing.js";
 import type { Agent, AgentRelease } from "./types.js";
 
 const TIMESTAMP = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const RELEASE_SELECT = `${selectList("v", ["version", "digest", "revision", "manifest"])}, 'v' || v.version AS label, ${TIMESTAMP("v.recorded_at")} AS "recordedAt"`;
+const RELEASE_SELECT = `${selectList("v", ["version", "digest", "revision"])}, 'v' || v.version AS label, ${TIMESTAMP("v.recorded_at")} AS "recordedAt"`;
 
 interface AgentRow {
   name: string; latestVersion: number | null; latestSince: string | null;

@@ -14,7 +14,7 @@ const D3 = "abcdefabcdef";
 const record = (extra: Record<string, unknown>) => ({ type: "RecordAgentRelease", tenant: "acme", agent: "SupportAgent", ...extra });
 const recorded = (version: number, digest: string, revision: string | null = null, returned = false): EventInput<"AgentReleaseRecorded"> => ({
   type: "AgentReleaseRecorded",
-  data: { tenant: "acme", agent: "SupportAgent", version, digest, revision, manifest: null, returned },
+  data: { tenant: "acme", agent: "SupportAgent", version, digest, revision, returned },
 });
 
 describe("RecordAgentRelease", () => {
@@ -40,16 +40,16 @@ describe("RecordAgentRelease", () => {
     expect(given(agentAggregate, [...history, ...back]).when(record({ digest: D2 }))).toEqual([recorded(2, D2, "r2", true)]);
   });
 
-  it("computes the digest from a manifest and keeps the manifest without its secrets", () => {
-    const manifest = { model: "gpt-5-mini", options: { api_key: "sk-live", temperature: 0 }, tools: [{ name: "lookup", token: "t" }] };
+  it("computes the digest from a manifest and records only the digest, never the manifest", () => {
+    const manifest = { model: "gpt-5-mini", options: { api_key: "sk-live", temperature: 0 }, tools: [{ name: "lookup", token: "t0ken" }], instructions: "Help with orders." };
     const [event] = given(agentAggregate, []).when(record({ manifest, revision: "abc" }));
     expect(event).toEqual({
       type: "AgentReleaseRecorded",
-      data: { tenant: "acme", agent: "SupportAgent", version: 1, digest: manifestDigest(manifest), revision: "abc", manifest: { model: "gpt-5-mini", options: { temperature: 0 }, tools: [{ name: "lookup" }] }, returned: false },
+      data: { tenant: "acme", agent: "SupportAgent", version: 1, digest: manifestDigest(manifest), revision: "abc", returned: false },
     });
-    expect(JSON.stringify(event)).not.toMatch(/sk-live|"t"/);
+    expect(JSON.stringify(event)).not.toMatch(/sk-live|t0ken|gpt-5-mini|Help with orders/);
     // The same manifest in another order, secrets changed: the same release, nothing recorded.
-    const again = { tools: [{ token: "other", name: "lookup" }], options: { temperature: 0, api_key: "sk-other" }, model: "gpt-5-mini" };
+    const again = { tools: [{ token: "other", name: "lookup" }], options: { temperature: 0, api_key: "sk-other" }, model: "gpt-5-mini", instructions: "Help with orders." };
     expect(given(agentAggregate, [event]).when(record({ manifest: again }))).toEqual([]);
   });
 

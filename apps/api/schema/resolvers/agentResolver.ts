@@ -56,7 +56,8 @@ export class AgentResolver {
   @Mutation(() => RecordAgentReleasePayload, {
     description:
       "Records the release an agent runs, by its digest (12 lowercase hex) or by its manifest (a JSON object: the digest is the first 12 hex of the SHA-256 " +
-      "of its canonical JSON, keys sorted, secret-looking keys such as api_key, token, secret, password or authorization removed first and never stored). " +
+      "of its canonical JSON, keys sorted, secret-looking keys such as api_key, token, secret, password or authorization left out first). " +
+      "The manifest is only digested: it is never stored, in the event log, the read models or any answer. " +
       "A new digest is the next version (v1, v2, ...); the latest digest again records nothing; an earlier version's digest makes that version the latest again. " +
       "Runs started afterwards without a release pin the latest.",
   })
