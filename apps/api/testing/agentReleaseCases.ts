@@ -95,6 +95,27 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
       expect(after.latestRelease).toMatchObject({ version: 1, label: "v1", revision: "a1b2c3d" });
     });
 
+    it("keeps credentials held in values (header and env pairs, URLs, arguments) out of the log and every answer; rotating them records nothing", async () => {
+      const leaky = (secret: string) => ({
+        model: "gpt-5-mini",
+        mcp_servers: [{
+          url: `https://mcp.example/x?api_key=${secret}-q`,
+          headers: [{ name: "Authorization", value: `Bearer ${secret}-h` }, { name: "X-Api-Key", value: `${secret}-x` }],
+          env: [{ name: "OPENAI_API_KEY", value: `${secret}-e` }],
+          args: ["--api-key", `${secret}-a`],
+        }],
+        options: { openai_key: `${secret}-k`, basic_auth: `user:${secret}-b`, auth_header: `Bearer ${secret}-ah` },
+      });
+      const first = await record({ a: "Leaky", m: leaky("sk-live-AAAA") });
+      expect(first.body.data.recordAgentRelease).toMatchObject({ version: 1, outcome: "NEW" });
+      expect(JSON.stringify((await p.store.readAll()).map((e) => [e.data, e.metadata]))).not.toContain("sk-live-AAAA");
+      expect(JSON.stringify(await agent("Leaky"))).not.toContain("sk-live-AAAA");
+      const events = await eventCount();
+      const rotated = await record({ a: "Leaky", m: leaky("sk-live-BBBB") });
+      expect(rotated.body.data.recordAgentRelease).toMatchObject({ version: 1, outcome: "UNCHANGED", digest: first.body.data.recordAgentRelease.digest });
+      expect(await eventCount()).toBe(events);
+    });
+
     it("refuses bad input naming the field, and writes nothing", async () => {
       const events = await eventCount();
       const cases: [Record<string, unknown>, string, string][] = [

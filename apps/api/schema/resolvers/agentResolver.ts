@@ -56,7 +56,9 @@ export class AgentResolver {
   @Mutation(() => RecordAgentReleasePayload, {
     description:
       "Records the release an agent runs, by its digest (12 lowercase hex) or by its manifest (a JSON object: the digest is the first 12 hex of the SHA-256 " +
-      "of its canonical JSON, keys sorted, secret-looking keys such as api_key, token, secret, password or authorization left out first). " +
+      "of its canonical JSON, keys sorted, its credentials left out first: secret-looking keys' scalar values (api_key, token, secret, password, authorization...), " +
+      "the value of a header or env pair named so, credential-shaped text (sk-…, ghp_…, Bearer …, a JWT...), a URL's user:password@ and secret query parameters, " +
+      "and the argument after a flag such as --api-key; rotating those is the same release, while a secret the rules do not recognize changes the digest). " +
       "The manifest is only digested: it is never stored, in the event log, the read models or any answer. " +
       "A new digest is the next version (v1, v2, ...); the latest digest again records nothing; an earlier version's digest makes that version the latest again. " +
       "Runs started afterwards without a release pin the latest.",
