@@ -125,6 +125,7 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
         [{ a: "Refused", d: D_OLD, m: { model: "m" } }, "manifest", "give a digest or a manifest, not both"],
         [{ a: "Refused", m: ["model"] }, "manifest", "must be a JSON object"],
         [{ a: "Refused", m: { instructions: "x".repeat(70_000) } }, "manifest", "must be at most 65536 bytes as JSON"],
+        [{ a: "Refused", m: JSON.parse('{"model":"m","options":{"__proto__":{"temperature":1}}}') }, "manifest", "manifest.options.__proto__: must not be a key"],
         [{ a: "Refused", d: D_OLD, r: "r".repeat(201) }, "revision", "at most 200 characters"],
         [{ a: " ", d: D_OLD }, "agent", "must not be blank"],
         [{ a: "A".repeat(256), d: D_OLD }, "agent", "at most 255 characters"],

@@ -83,6 +83,36 @@ describe("RecordAgentRelease", () => {
   });
 });
 
+describe("RecordAgentRelease refuses what JSON would not carry as given", () => {
+  it.each([
+    ["a __proto__ key", () => JSON.parse('{"model":"m","__proto__":{"instructions":"Be terse."}}'), "manifest.__proto__: must not be a key"],
+    ["a __proto__ key deeper", () => JSON.parse('{"tools":[{"name":"t","__proto__":1}]}'), "manifest.tools[0].__proto__: must not be a key"],
+    ["a whole number past 2^53 - 1", () => JSON.parse('{"options":{"seed":9007199254740993}}'), "manifest.options.seed: must be a whole number from -9007199254740991 to 9007199254740991"],
+    ["a negative one", () => ({ seed: -(2 ** 60) }), "manifest.seed: must be a whole number from"],
+    ["1e400", () => JSON.parse('{"t":1e400}'), "manifest.t: must be a finite number (got Infinity)"],
+    ["NaN", () => ({ t: NaN }), "manifest.t: must be a finite number (got NaN)"],
+    ["a BigInt", () => ({ seed: 10n }), "manifest.seed: must be JSON: a BigInt (write it as text) is not"],
+    ["a function", () => ({ tools: [{ run: () => 1 }] }), "manifest.tools[0].run: must be JSON: a function is not"],
+    ["undefined", () => ({ model: undefined }), "manifest.model: must be JSON: undefined is not"],
+    ["a symbol", () => ({ s: Symbol("s") }), "manifest.s: must be JSON: a symbol is not"],
+    ["an array hole", () => ({ stop: ["a", , "b"] }), "manifest.stop[1]: must be JSON: an array hole is not"], // eslint-disable-line no-sparse-arrays
+    ["a Date", () => ({ at: new Date(0) }), "manifest.at: must be JSON: only plain objects"],
+  ])("%s, as a VALIDATION error naming manifest and where", async (_what, manifest, rule) => {
+    let thrown: unknown;
+    try {
+      given(agentAggregate, []).when(record({ manifest: manifest() }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: "validation", field: "manifest" });
+    expect((thrown as Error).message).toContain(rule);
+  });
+
+  it("takes the numbers JSON carries exactly", () => {
+    for (const seed of [2 ** 53 - 1, -(2 ** 53 - 1), 0.1, 1e-300, 1.5]) expect(given(agentAggregate, []).when(record({ manifest: { seed } }))).toHaveLength(1);
+  });
+});
+
 describe("recordAgentRelease on a store", () => {
   let store: InMemoryEventStore;
   const deps = () => ({ clock: fixedClock(), ids: sequentialIds(), context: { tenant: "acme", actor: "user-1" } });

@@ -12,9 +12,12 @@ export const REVISION_MAX = 200;
 
 const storable = (text: string) => isStorableText(text);
 
+// Text is held to the rule stored text is, though the manifest is only digested: a lone surrogate
+// is written as U+FFFD in the UTF-8 the digest is taken over, so two manifests would digest alike.
 const manifestInput = z.unknown().superRefine((value, ctx) => {
-  const unstorable = manifestProblem(value) === null ? unstorableTextPath(value, "manifest") : null;
-  const problem = manifestProblem(value) ?? (unstorable === null ? null : `${unstorable}: ${TEXT_RULE}`);
+  const shape = manifestProblem(value);
+  const unstorable = shape === null ? unstorableTextPath(value, "manifest") : null;
+  const problem = shape ?? (unstorable === null ? null : `${unstorable}: ${TEXT_RULE}`);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 }).pipe(jsonObject);
 

@@ -49,6 +49,14 @@
 // release, and a change to anything else the model is given is another. A secret the rules do not
 // recognize (a password under a key named `pw`, a token inside instructions text) is digested like
 // any other text: rotating it cuts a new release. It is still never stored, so never leaked.
+//
+// Refused before any of this, VALIDATION naming `manifest` with the path in the message
+// (manifestProblem): anything but a JSON object; nesting past MANIFEST_MAX_DEPTH; a `__proto__`
+// key (an object built from the manifest would drop it, so two manifests differing there would
+// digest alike); a number that is not finite, or a whole number past ±(2^53 - 1) (JSON.parse reads
+// 9007199254740993 as 9007199254740992, so two would digest alike); and, from callers in code,
+// what JSON has no form for (a BigInt, a function, undefined, a symbol, an array hole, an object
+// that is not plain); then over MANIFEST_MAX_BYTES as canonical JSON.
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../../support/index.js";
 import { stableJson } from "../evaluation/scenarioChanges.js";
@@ -231,10 +239,55 @@ function depthOf(value: unknown, limit: number, depth = 0): number {
   return deepest;
 }
 
-/** What is wrong with a manifest as given (not an object, too deep, too large), or null. */
+/**
+ * What in a value (nested no deeper than MANIFEST_MAX_DEPTH) JSON would not carry as it is, or
+ * could not tell apart, as `<path>: <rule>`; null when nothing. Each would have been lost or
+ * changed before the digest (a `__proto__` key dropped, 2^53 + 1 read as 2^53, 1e400 and NaN
+ * written as null, undefined left out) or thrown a TypeError (a BigInt), so is refused instead.
+ */
+function unjsonProblem(value: unknown, path: string): string | null {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return null;
+    case "number":
+      if (!Number.isFinite(value)) return `${path}: must be a finite number (got ${value})`;
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        return `${path}: must be a whole number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), past which two numbers read as one; write it as text`;
+      }
+      return null;
+    case "object":
+      break;
+    default:
+      return `${path}: must be JSON: ${typeof value === "bigint" ? "a BigInt (write it as text)" : typeof value === "undefined" ? "undefined" : `a ${typeof value}`} is not`;
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) return `${path}[${i}]: must be JSON: an array hole is not`;
+      const problem = unjsonProblem(value[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  if (!isPlainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return `${path}: must be JSON: only plain objects, arrays, text, numbers, booleans and null are`;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "__proto__") return `${path}.__proto__: must not be a key (JSON.parse keeps it, an object built from it drops it)`;
+    const problem = unjsonProblem(inner, `${path}.${key}`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * What is wrong with a manifest as given, or null: not an object, too deep, holding what JSON
+ * cannot carry as it is (unjsonProblem, naming where, from `manifest`), too large.
+ */
 export function manifestProblem(manifest: unknown): string | null {
   if (!isPlainObject(manifest)) return "must be a JSON object";
   if (depthOf(manifest, MANIFEST_MAX_DEPTH) > MANIFEST_MAX_DEPTH) return `must nest objects and arrays at most ${MANIFEST_MAX_DEPTH} deep`;
+  const unjson = unjsonProblem(manifest, "manifest");
+  if (unjson) return unjson;
   const bytes = Buffer.byteLength(stableJson(manifest), "utf8");
   if (bytes > MANIFEST_MAX_BYTES) return `must be at most ${MANIFEST_MAX_BYTES} bytes as JSON (got ${bytes})`;
   return null;
