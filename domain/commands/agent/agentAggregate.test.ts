@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { EventInput } from "../../events/registry.js";
 import { agentStream } from "../../events/streams.js";
+import { toEventsToAppend } from "../../events/toAppend.js";
+import { CONTENDED_RETRIES } from "../contention.js";
 import { given } from "../testing/givenWhenThen.js";
 import { InMemoryEventStore } from "../testing/inMemoryEventStore.js";
 import { fixedClock, sequentialIds } from "../testing/fixed.js";
@@ -142,6 +144,21 @@ describe("recordAgentRelease on a store", () => {
     const theirs = await recordAgentRelease(store, { tenant: "globex", agent: "SupportAgent", digest: D2 }, { ...deps(), context: { tenant: "globex", actor: "g" } });
     expect([theirs.outcome, theirs.release.version, theirs.handled.streamId]).toEqual(["new", 1, agentStream("globex", "SupportAgent")]);
     expect(agentStream("globex", "SupportAgent")).not.toBe(stream);
+  });
+
+  it("decides again after pauses, past the default 3 retries, while other releases keep landing (as StartRun does)", async () => {
+    const racer = (version: number) => () =>
+      store.appendNow(stream, toEventsToAppend([recorded(version, `${version}`.padStart(12, "a"))], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") }));
+    for (let version = 1; version <= 6; version++) store.interleave(racer(version));
+    const pauses: number[] = [];
+    const recordedNow = await recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", digest: D1 }, { ...deps(), pause: async (lost) => void pauses.push(lost) });
+    expect([recordedNow.outcome, recordedNow.release.version, recordedNow.handled.attempts]).toEqual(["new", 7, 7]);
+    expect(pauses).toEqual([1, 2, 3, 4, 5, 6]);
+    // Without a pause of its own it takes the contended ones, up to CONTENDED_RETRIES lost races.
+    for (let version = 8; version <= 8 + CONTENDED_RETRIES; version++) store.interleave(racer(version));
+    await expect(recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", digest: D2 }, deps())).rejects.toThrow(
+      `RecordAgentRelease on ${stream} lost a concurrent write after ${CONTENDED_RETRIES + 1} attempt(s)`,
+    );
   });
 
   it("writes nothing for a refused input", async () => {
