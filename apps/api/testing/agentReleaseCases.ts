@@ -11,7 +11,7 @@ const RECORD = `mutation ($a: String!, $d: String, $m: JSON, $r: String) {
   recordAgentRelease(agent: $a, digest: $d, manifest: $m, revision: $r) { agentName version label digest revision outcome agent { name latestRelease { version digest } } }
 }`;
 const AGENT = `query ($n: String!) { agent(name: $n) {
-  name latestSince latestRelease { version label digest revision recordedAt } releases { version label digest revision }
+  name latestSince latestRelease { version label digest revision recordedAt } releases { totalCount edges { node { version label digest revision } } }
   standings { current stale unrecorded archived none } evaluationsCounted evaluationsLeftOut pooledPassed pooledScored pooledPassRate } }`;
 const STANDING = `query ($e: ID!) { evaluation(id: $e) { standing headlineRun { id number status release { digest revision label } } } }`;
 const D_OLD = "0123456789ab";
@@ -91,7 +91,9 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
       const back = await record({ a: "Manifested", m: manifest, r: "later" });
       expect(back.body.data.recordAgentRelease).toMatchObject({ version: 1, label: "v1", digest, revision: "a1b2c3d", outcome: "RETURNED", agent: { latestRelease: { version: 1 } } });
       const after = (await agent("Manifested")).data.agent;
-      expect(after.releases.map((r: { version: number; digest: string }) => [r.version, r.digest])).toEqual([[1, digest], [2, D_NEW]]);
+      // Newest version first.
+      expect(after.releases.edges.map(({ node }: { node: { version: number; digest: string } }) => [node.version, node.digest])).toEqual([[2, D_NEW], [1, digest]]);
+      expect(after.releases.totalCount).toBe(2);
       expect(after.latestRelease).toMatchObject({ version: 1, label: "v1", revision: "a1b2c3d" });
     });
 
@@ -205,8 +207,8 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
         standings: { current: 1, unrecorded: 1, stale: 1, archived: 1, none: 1 },
         evaluationsCounted: 2, evaluationsLeftOut: 3, pooledPassed: 4, pooledScored: 6, pooledPassRate: 66.7,
       });
-      const listed = await p.gql(p.keys.acmeRead, `{ agents { name pooledPassRate } }`);
-      expect(listed.body.data.agents).toContainEqual({ name: "Pooled", pooledPassRate: 66.7 });
+      const listed = await p.gql(p.keys.acmeRead, `{ agents { edges { node { name pooledPassRate } } } }`);
+      expect(listed.body.data.agents.edges).toContainEqual({ node: { name: "Pooled", pooledPassRate: 66.7 } });
       expect((await standing(stale)).standing).toBe("STALE");
     });
   });
@@ -222,8 +224,8 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
       expect((await standing(e)).standing).toBe("CURRENT");
       expect((await agent("Shared")).data.agent).toMatchObject({ latestRelease: { version: 1, digest: D_OLD }, evaluationsCounted: 1, pooledPassRate: 100 });
       const globex = (await p.gql(p.keys.globexWrite, AGENT, { n: "Shared" })).body.data.agent;
-      expect(globex).toMatchObject({ latestRelease: { version: 1, digest: D_NEW }, releases: [{ version: 1, digest: D_NEW }], evaluationsCounted: 0, evaluationsLeftOut: 0, pooledPassRate: null });
-      expect((await p.gql(p.keys.globexWrite, `{ agents { name } }`)).body.data.agents).toEqual([{ name: "Shared" }]);
+      expect(globex).toMatchObject({ latestRelease: { version: 1, digest: D_NEW }, releases: { totalCount: 1, edges: [{ node: { version: 1, digest: D_NEW } }] }, evaluationsCounted: 0, evaluationsLeftOut: 0, pooledPassRate: null });
+      expect((await p.gql(p.keys.globexWrite, `{ agents { totalCount edges { node { name } } } }`)).body.data.agents).toEqual({ totalCount: 1, edges: [{ node: { name: "Shared" } }] });
       expect((await p.gql(p.keys.globexWrite, AGENT, { n: "Pooled" })).body.errors[0].extensions).toEqual({ code: "NOT_FOUND", field: "name" });
     });
   });

@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
+import { connectionOf, type ConnectionOf } from "./connection.js";
 
 @ObjectType("RunRelease", { simpleResolvers: true, description: "The release of the agent a run scored, as the run pinned it (the report's `release`)." })
 export class RunReleaseNode {
@@ -80,3 +81,9 @@ export class AgentNode {
   @Field(() => Float, { nullable: true, description: "pooledPassed / pooledScored as a percent, one decimal (half away from zero); null when nothing counted was scored." })
   pooledPassRate!: number | null;
 }
+
+export const AgentConnection = connectionOf(AgentNode, "Agent");
+export type AgentConnection = ConnectionOf<AgentNode>;
+
+export const AgentReleaseConnection = connectionOf(AgentReleaseNode, "AgentRelease");
+export type AgentReleaseConnection = ConnectionOf<AgentReleaseNode>;
