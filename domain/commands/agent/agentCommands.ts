@@ -1,12 +1,10 @@
 // Agent commands (stream `agent-<digest>`, agentStream): recording the release an agent runs.
 import { z } from "zod";
 import { releaseDigest } from "../../events/agentEvents.js";
-import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
+import { AGENT_NAME_MAX, idSchema, jsonObject, nonBlank } from "../../events/shared.js";
 import { isStorableText, TEXT_RULE, unstorableTextPath } from "../../events/storableText.js";
 import { manifestProblem } from "./releaseManifest.js";
 
-/** The longest agent name a release is recorded for (an evaluation's name is bounded so too). */
-export const AGENT_NAME_MAX = 255;
 /** The longest revision (a git SHA, a version, a deploy id) a release keeps. */
 export const REVISION_MAX = 200;
 
