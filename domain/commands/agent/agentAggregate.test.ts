@@ -161,6 +161,13 @@ describe("recordAgentRelease on a store", () => {
     );
   });
 
+  it("keeps the agent's stream small whatever the manifests: each release is its digest, not its 60 KB manifest (StartRun reads the stream)", async () => {
+    for (let i = 0; i < 3; i++) await recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", manifest: { instructions: `${i} ${"x".repeat(60_000)}` } }, deps());
+    const events = await store.readStream(stream);
+    expect(events).toHaveLength(3);
+    for (const event of events) expect(JSON.stringify(event.data).length).toBeLessThan(200);
+  });
+
   it("writes nothing for a refused input", async () => {
     for (const input of [{ digest: "nothex" }, { manifest: [1] }, {}, { digest: D1, manifest: {} }]) {
       await expect(recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", ...input }, deps())).rejects.toMatchObject({ code: "validation" });
