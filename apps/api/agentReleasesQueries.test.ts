@@ -12,6 +12,8 @@ const D2 = "ba9876543210";
 
 let p: Platform;
 let queries: string[] = [];
+/** The rebuild generation, read at most once a second whatever a request asks, is no read of its own. */
+const notRebuildCheck = (query: string) => !/\bprojector_rebuilds\b/.test(query);
 
 beforeAll(async () => {
   p = await startPlatform();
@@ -44,8 +46,7 @@ describe("a page of agents with their releases", () => {
     for (const node of nodes) {
       expect(node).toMatchObject({ latestRelease: { version: 2, digest: D2 }, releases: { totalCount: 2, pageInfo: { hasNextPage: true }, edges: [{ node: { version: 2, digest: D2 } }] } });
     }
-    // (The rebuild generation, read at most once a second by every request, is not the list's.)
-    const read = queries.filter((q) => !/\bprojector_rebuilds\b/.test(q));
+    const read = queries.filter(notRebuildCheck);
     expect(read).toHaveLength(2);
     expect(read.every((q) => /\bagent_releases\b/.test(q))).toBe(true);
   });
@@ -67,6 +68,6 @@ describe("a page of agents with their releases", () => {
     const aliased = await p.gql(p.keys.acmeRead, `{ ${aliases} }`);
     expect(aliased.status).toBe(400);
     expect(aliased.body.errors[0].message).toMatch(/^query costs \d+; the limit is 5000$/);
-    expect(queries).toEqual([]);
+    expect(queries.filter(notRebuildCheck)).toEqual([]);
   });
 });
