@@ -133,6 +133,11 @@ describe("credentials held in values", () => {
     expect(manifestDigest({ u: "https://a.example/v1?x=1" })).not.toBe(manifestDigest({ u: "https://a.example/v1?x=2" }));
   });
 
+  it("leaves out a key-like word under a key ending in `key`, and keeps other values there", () => {
+    expect(withoutSecrets({ anthropic_key: "abc123def456ghi789", license_key: "LIC-2026-0001-ABCD", sort_key: "created_at", cache_key: "v2", key: "lookup0123456789abc" }))
+      .toEqual({ sort_key: "created_at", cache_key: "v2", key: "lookup0123456789abc" });
+  });
+
   it("a secret the rules do not recognize still changes the digest (it is never stored)", () => {
     expect(manifestDigest({ pw: "hunter2" })).not.toBe(manifestDigest({ pw: "hunter3" }));
   });
