@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogSetSuite, evaluationAggregate, evaluationStream, handleCommand, lastCatalogImport } from "@verdict/domain";
+import { createMemoryEventStore } from "@verdict/infra";
 import { CATALOG_YAML, startPlatform, type Platform } from "./testing/harness.js";
 import { nodes } from "./testing/nodes.js";
 
@@ -102,5 +103,32 @@ describe("a catalog set's evaluation created before sets were followed", () => {
     expect(imported.importCatalog.syncedEvaluations).toContain(other);
     const { evaluation } = await ok(p.keys.acmeRead, SCENARIOS, { id: other });
     expect(nodes(evaluation.scenarios).find((s: any) => s.key === "refund")).toMatchObject({ enabled: false });
+  });
+});
+
+describe("an evaluation recorded with an agent name past 255 characters", () => {
+  const LONG = `Agent${"x".repeat(295)}`;
+
+  it("createEvaluation now refuses such a name, naming input.agent, as recordAgentRelease does", async () => {
+    const refused = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: `A${"a".repeat(255)}`, name: "Too long", scenariosText: "Hi" } });
+    expect(refused.body.errors?.[0]).toMatchObject({ message: expect.stringContaining("must be at most 255 characters"), extensions: { code: "VALIDATION", field: "input.agent" } });
+    const taken = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "a".repeat(255), name: "Long enough", scenariosText: "Hi" } });
+    expect(taken.body.errors).toBeUndefined();
+  });
+
+  it("still reads back, lists under its agent and starts runs: events are not held to the command's limit", async () => {
+    // Its events as an earlier createEvaluation wrote them (EvaluationCreated's schema has no such limit).
+    const id = randomUUID();
+    const earlier = createMemoryEventStore();
+    await handleCommand(earlier, evaluationAggregate, evaluationStream(id), { type: "CreateEvaluation", evaluation_id: id, tenant: "acme", agent: "Short", name: "Long agent", compare_models: ["gpt-5-mini"], scenarios: [{ key: "a", prompt: "Hi" }] }, options);
+    const events = (await earlier.readStream(evaluationStream(id))).map(({ id: eventId, type, schemaVersion, data, metadata }) => ({
+      id: eventId, type, schemaVersion, metadata, data: type === "EvaluationCreated" ? { ...data, agent: LONG } : data,
+    }));
+    const { position } = await p.store.append(evaluationStream(id), events, { expectedVersion: "noStream" });
+    await p.projector.waitFor(position, 10_000);
+    const read = await ok(p.keys.acmeRead, `query ($id: ID!, $a: String!) { evaluation(id: $id) { agent standing } agent(name: $a) { name standings { none } } }`, { id, a: LONG });
+    expect(read).toEqual({ evaluation: { agent: LONG, standing: "NONE" }, agent: { name: LONG, standings: { none: 1 } } });
+    const started = await ok(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { run { number release { digest } } } }`, { id });
+    expect(started.startRun.run).toEqual({ number: 1, release: null });
   });
 });

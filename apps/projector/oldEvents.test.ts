@@ -4,7 +4,7 @@
 // stopping the projector (or, for a pair event taken as stored, failing it for ever).
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra";
-import { evaluationStream, pairStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
+import { agentStream, evaluationStream, pairStream, toEventsToAppend, type EventInput, type EventStore } from "@verdict/domain";
 import { createProjector } from "./projector.js";
 import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 import { ReadModels } from "./readModels/readModels.js";
@@ -23,9 +23,9 @@ beforeEach(() => {
 });
 
 /** Appends `data` as stored, bypassing every command and the append's own checks (as an older version wrote it). */
-async function appendRaw(streamId: string, type: string, data: Record<string, unknown>, expectedVersion: "any" | "noStream" = "any") {
+async function appendRaw(streamId: string, type: string, data: Record<string, unknown>, expectedVersion: "any" | "noStream" = "any", schemaVersion = 1) {
   const [envelope] = toEventsToAppend([{ type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00Z" } } as EventInput], { tenant: "acme", actor: "old" }, deps);
-  await store.append(streamId, [{ ...envelope, type, data }], { expectedVersion });
+  await store.append(streamId, [{ ...envelope, type, schemaVersion, data }], { expectedVersion });
 }
 
 function projector(rejected: RejectedEvent[]) {
@@ -54,5 +54,19 @@ describe("events an earlier version stored", () => {
     expect(rejected).toEqual([expect.objectContaining({ type: "ReplayRecorded", streamId: "result-r1.0", sqlState: "", error: expect.stringContaining("event ReplayRecorded v1 is invalid") })]);
     expect(rejectionLine(rejected[0])).toMatch(/^could not read ReplayRecorded in stream result-r1\.0 at \d+\/\d+ \(event ReplayRecorded v1 is invalid/);
     expect(await new ReadModels(read.orm).getResult("acme", "r1", 1)).toMatchObject({ status: "passed" });
+  });
+
+  it("an AgentReleaseRecorded v1 keeps its manifest in the log only: the release projects without it, and no column holds it", async () => {
+    const manifest = { model: "gpt-5-mini", headers: [{ name: "Authorization", value: "Bearer sk-live-old" }] };
+    await appendRaw(agentStream("acme", "Old"), "AgentReleaseRecorded", { tenant: "acme", agent: "Old", version: 1, digest: "0123456789ab", revision: "r1", manifest, returned: false });
+    const rejected: RejectedEvent[] = [];
+    await projector(rejected).catchUp();
+    expect(rejected).toEqual([]);
+    const models = new ReadModels(read.orm);
+    expect((await models.getAgent("acme", "Old"))?.latestRelease).toEqual({ version: 1, label: "v1", digest: "0123456789ab", revision: "r1", recordedAt: expect.any(String) });
+    const columns = await read.sql.sql().execute<{ name: string }>("SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'agent_releases'");
+    expect(columns.map((c) => c.name)).not.toContain("manifest");
+    const [row] = await read.sql.sql().execute<Record<string, unknown>>("SELECT * FROM agent_releases");
+    expect(JSON.stringify(row)).not.toContain("sk-live-old");
   });
 });

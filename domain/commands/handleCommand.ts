@@ -21,8 +21,10 @@ export interface HandleOptions<X> {
   context: EventContext;
   /** Extra state the decider reads (e.g. the run a result belongs to). */
   decideContext?: X;
-  /** Version conflicts retried at most this many times (default 3; startRun and importReport, which race on one evaluation: CONTENDED_RETRIES); 0 never retries. */
+  /** Version conflicts retried at most this many times (default 3; startRun, importReport and recordAgentRelease, which race on one stream: CONTENDED_RETRIES); 0 never retries. */
   retries?: number;
+  /** Awaited after the `lost`th lost race, before the command is decided again (contention.ts's contendedPauses); none by default. */
+  pause?: (lost: number) => Promise<void>;
   registry?: EventRegistry;
 }
 
@@ -183,6 +185,7 @@ export async function handleCommand<S, C extends { type: string }, X>(
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (attempt > retries) throw lostRace(command, streamId, attempt, error);
+      await options.pause?.(attempt);
     }
   }
 }

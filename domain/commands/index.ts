@@ -71,7 +71,7 @@ export { evaluationNameAggregate, ReserveEvaluationName, type EvaluationNameStat
 export { adoptEvaluationName, type NameToAdopt } from "./evaluation/adoptEvaluationName.js";
 export { evaluationsInLog } from "./evaluation/evaluationsInLog.js";
 export { legacyMaterialization } from "./catalog/legacyMaterialization.js";
-export { RecordAgentRelease, AGENT_NAME_MAX, REVISION_MAX } from "./agent/agentCommands.js";
+export { RecordAgentRelease, REVISION_MAX } from "./agent/agentCommands.js";
 export {
   agentAggregate, initialAgentState, evolveAgent, latestRelease, latestVersion, type AgentState, type AgentVersion,
 } from "./agent/agentAggregate.js";

@@ -4,7 +4,7 @@
 // digest is cut the next version number, and one digest is always the same version.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { jsonObject, nonBlank } from "./shared.js";
+import { nonBlank } from "./shared.js";
 
 /** A release digest: the first 12 lowercase hex characters of a SHA-256, as the reference cuts them. */
 export const RELEASE_DIGEST_PATTERN = /^[0-9a-f]{12}$/;
@@ -15,19 +15,24 @@ export const releaseDigest = z.string().regex(RELEASE_DIGEST_PATTERN, RELEASE_DI
  * The agent's latest release is now `version` (`v<version>`, as a run pins it). `returned`: the
  * digest is an earlier version's (the agent went back to it), so `version` is that version's
  * number and `revision` the one it was first recorded with; a digest never gets a second number.
- * `manifest` is the manifest the digest was computed from with its secret-looking keys removed
- * (null when only the digest was given, and on a return: the version's first record holds it).
+ * No manifest: the platform only computes the digest from one (releaseManifest.ts) and never
+ * keeps it, since a secret in it that the digest's rules do not recognize would stay in the log
+ * for good, read by any READ key.
+ *
+ * v1 carried `manifest` (the manifest with its secret-looking keys removed, which missed secrets
+ * held in values: header pairs, env lists, URLs, arguments). The upcaster drops it, so a v1
+ * event is read, folded and projected as if it never had one; the v2 schema would strip it too.
  */
 export const AgentReleaseRecorded = defineEvent(
   "AgentReleaseRecorded",
-  1,
+  2,
   z.object({
     tenant: nonBlank,
     agent: nonBlank,
     version: z.number().int().positive(),
     digest: releaseDigest,
     revision: z.string().nullable(),
-    manifest: jsonObject.nullable(),
     returned: z.boolean(),
   }),
+  { 1: ({ manifest: _manifest, ...data }) => data },
 );

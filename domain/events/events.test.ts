@@ -56,6 +56,17 @@ describe("eventRegistry", () => {
     expect(event.type === "RunStarted" && event.data).toMatchObject({ release, agent: null });
   });
 
+  it("reads AgentReleaseRecorded v1 without the manifest it carried, and writes v2 with none", () => {
+    const release = { tenant: "acme", agent: "SupportAgent", version: 1, digest: "0123456789ab", revision: "r1", returned: false };
+    expect(eventRegistry.currentVersion("AgentReleaseRecorded")).toBe(2);
+    const old = eventRegistry.parse("AgentReleaseRecorded", 1, { ...release, manifest: { headers: [{ name: "Authorization", value: "Bearer sk-live-1" }] } });
+    expect(old).toEqual({ type: "AgentReleaseRecorded", data: release });
+    expect(eventRegistry.parse("AgentReleaseRecorded", 1, { ...release, manifest: null }).data).toEqual(release);
+    // A v2 given a manifest anyway (a caller bypassing the decider) does not store it.
+    const written = toEventToAppend({ type: "AgentReleaseRecorded", data: { ...release, manifest: { api: "sk-live-2" } } as never }, { tenant: "acme", actor: "t" }, { clock: fixedClock(), ids: sequentialIds() });
+    expect([written.schemaVersion, written.data]).toEqual([2, release]);
+  });
+
   it("reads the current version unchanged", () => {
     const release = { digest: "abc123def456", revision: "r9", label: "v3" };
     const event = eventRegistry.parse("RunStarted", 3, { ...runStartedV1, release, agent: "RevAgent" });

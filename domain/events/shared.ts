@@ -99,6 +99,11 @@ export type ModelSpecData = z.output<typeof modelSpecData>;
  * replayed and paid for, and then could not be projected (its run unknown to every query).
  */
 export const MODEL_NAME_MAX = 200;
+/**
+ * The longest agent name a new evaluation or release takes (CreateEvaluation, RecordAgentRelease).
+ * Only commands hold to it: an evaluation recorded with a longer name before is read as it is.
+ */
+export const AGENT_NAME_MAX = 255;
 const modelName = nonBlank.max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`);
 /** A model spec as a command takes it (modelSpecData, as recorded, has no limit to keep old events readable). */
 export const modelSpecInput = z.object({ label: modelName, provider: modelName, model: modelName });

@@ -106,6 +106,12 @@ describe("YAML as Psych reads it", () => {
     expect(Catalog.parse(catalog.toYaml()).toH()).toEqual(catalog.toH());
   });
 
+  it("refuses a product agent over 255 characters, naming its path (its sets' evaluations could not be created for it)", () => {
+    const withAgent = (agent: string) => `catalog: c\nproducts:\n  - key: p\n    agent: ${agent}\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi}\n`;
+    expect(() => Catalog.parse(withAgent("A".repeat(256)))).toThrow(/products\[0\]\.agent: must be at most 255 characters \(it has 256\)/);
+    expect(Catalog.parse(withAgent("A".repeat(255))).products[0].agent).toBe("A".repeat(255));
+  });
+
   it("refuses class tags such as !!set", () => {
     expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
   });

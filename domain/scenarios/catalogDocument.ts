@@ -3,7 +3,7 @@
 // Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
 import { isBlank, isPlainObject } from "../support/index.js";
 import { criteriaProblem } from "../scoring/criterionConfig.js";
-import { JUDGE_MODEL_MAX, judgeKind } from "../events/shared.js";
+import { AGENT_NAME_MAX, JUDGE_MODEL_MAX, judgeKind } from "../events/shared.js";
 import { InvalidDocument } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
 import { readScenarioHash, scalarText } from "./scenarioFields.js";
@@ -92,7 +92,7 @@ function readProduct(product: unknown, path: string): ProductDoc {
     key,
     name: text(product.name, `${path}.name`),
     description: text(product.description, `${path}.description`),
-    agent: text(product.agent, `${path}.agent`),
+    agent: agentName(product.agent, `${path}.agent`),
     sets: listAt(product.sets, `${path}.sets`).map((set, index) => readSet(set, `${path}.sets[${index}]`, key)),
     metadata: without(product, PRODUCT_KEYS),
   };
@@ -147,6 +147,13 @@ function requiredKey(value: unknown, path: string, reason: string): string {
 function text(value: unknown, path: string): string | null {
   const out = scalarText(value, path, InvalidDocument);
   return out === null || isBlank(out) ? null : out.trim();
+}
+
+/** A product's agent: what its sets' evaluations are created for, so at most AGENT_NAME_MAX characters, as createEvaluation takes it. */
+function agentName(value: unknown, path: string): string | null {
+  const name = text(value, path);
+  if (name !== null && name.length > AGENT_NAME_MAX) throw new InvalidDocument(`must be at most ${AGENT_NAME_MAX} characters (it has ${name.length})`, { path });
+  return name;
 }
 
 function listAt(value: unknown, path: string): unknown[] {

@@ -19,7 +19,7 @@ export type ApiReadModels = Pick<
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "runUsageFigures" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
   | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
-  | "listAgents" | "getAgent" | "agentReleases"
+  | "listAgents" | "getAgent" | "agentReleasePages"
 >;
 
 export interface ApiLimits {

@@ -190,6 +190,25 @@ describe("costLimit on whole lists", () => {
   });
 });
 
+describe("costLimit on agents and their releases", () => {
+  it("counts both as pages, so aliases are charged each page they ask for", async () => {
+    const one = `a0: agent(name: "Big") { releases { edges { node { version digest } } } }`;
+    // agent 1 + releases 1 + (edges 1 + 20 x (node 1 + version 1 + digest 1))
+    expect(await check(`{ ${one} }`, [costLimit(1)])).toEqual([`query costs ${1 + 1 + 1 + 20 * 3}; the limit is 1`]);
+    // Unpaged plain lists, counted as 20 at 2 a release, let 227 of these through (a whole list each).
+    const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: agent(name: "Big") { releases { edges { node { version } } } }`).join(" ")} }`;
+    expect(await check(aliased(100), [costLimit(5000)])).toEqual([]);
+    expect(await check(aliased(227), [costLimit(5000)])).toEqual([`query costs ${227 * (1 + 1 + 1 + 20 * 2)}; the limit is 5000`]);
+    const everyAgent = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: agents { edges { node { name releases { edges { node { version } } } } } }`).join(" ")} }`;
+    const perAgents = 1 + 1 + 20 * (1 + 1 + 1 + 1 + 20 * 2);
+    expect(await check(everyAgent(5), [costLimit(5000)])).toEqual([]);
+    expect(await check(everyAgent(11), [costLimit(5000)])).toEqual([`query costs ${11 * perAgents}; the limit is 5000`]);
+    // The largest pages, nested, are refused.
+    const largest = `{ agents(first: 100) { edges { node { releases(first: 100) { edges { node { version } } } } } } }`;
+    expect(await check(largest, [costLimit(5000)])).toEqual([`query costs ${1 + 1 + 100 * (1 + 1 + 1 + 100 * 2)}; the limit is 5000`]);
+  });
+});
+
 describe("depth and cost of documents built to be slow", () => {
   const chain = (n: number, spreads: number) =>
     `{ catalogs { edges { node { ...f0 } } } } ` + Array.from({ length: n }, (_, i) => `fragment f${i} on Catalog { key ${i + 1 < n ? `...f${i + 1} `.repeat(spreads) : ""}}`).join(" ");

@@ -11,7 +11,7 @@ const RECORD = `mutation ($a: String!, $d: String, $m: JSON, $r: String) {
   recordAgentRelease(agent: $a, digest: $d, manifest: $m, revision: $r) { agentName version label digest revision outcome agent { name latestRelease { version digest } } }
 }`;
 const AGENT = `query ($n: String!) { agent(name: $n) {
-  name latestSince latestRelease { version label digest revision manifest recordedAt } releases { version label digest revision manifest }
+  name latestSince latestRelease { version label digest revision recordedAt } releases { totalCount edges { node { version label digest revision } } }
   standings { current stale unrecorded archived none } evaluationsCounted evaluationsLeftOut pooledPassed pooledScored pooledPassRate } }`;
 const STANDING = `query ($e: ID!) { evaluation(id: $e) { standing headlineRun { id number status release { digest revision label } } } }`;
 const D_OLD = "0123456789ab";
@@ -66,14 +66,18 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
     const canonical = '{"model":"gpt-5-mini","options":{"temperature":0},"provider":"openai","tools":[{"name":"lookup_order"}]}';
     const digest = createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 12);
 
-    it("digests a manifest without its secrets, cuts v1, v2, goes back to v1, and answers the same digest again without writing", async () => {
+    it("digests a manifest without its secrets and keeps none of it, cuts v1, v2, goes back to v1, and answers the same digest again without writing", async () => {
       const first = await record({ a: "Manifested", m: manifest, r: "a1b2c3d" });
       expect(first.body).toEqual({ data: { recordAgentRelease: {
         agentName: "Manifested", version: 1, label: "v1", digest, revision: "a1b2c3d", outcome: "NEW", agent: { name: "Manifested", latestRelease: { version: 1, digest } },
       } } });
-      const stored = (await agent("Manifested")).data.agent;
-      expect(stored.releases[0].manifest).toEqual({ model: "gpt-5-mini", options: { temperature: 0 }, provider: "openai", tools: [{ name: "lookup_order" }] });
-      expect(JSON.stringify((await p.store.readAll()).map((e) => e.data))).not.toMatch(/sk-live-123|t0ken/);
+      // Only the digest is kept: nothing of the manifest is in the log, let alone its secrets.
+      const log = JSON.stringify((await p.store.readAll()).map((e) => e.data));
+      expect(log).not.toMatch(/sk-live-123|t0ken/);
+      expect(JSON.stringify((await p.store.readAll()).filter((e) => e.type === "AgentReleaseRecorded").map((e) => e.data))).not.toMatch(/lookup_order|gpt-5-mini/);
+      // ...and no field serves one.
+      const asked = await p.gql(p.keys.acmeRead, `{ agent(name: "Manifested") { latestRelease { manifest } } }`);
+      expect(asked.body.errors[0].message).toMatch(/Cannot query field "manifest" on type "AgentRelease"/);
 
       // The same manifest, keys in another order and other secrets: the same release, nothing written.
       const events = await eventCount();
@@ -87,8 +91,31 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
       const back = await record({ a: "Manifested", m: manifest, r: "later" });
       expect(back.body.data.recordAgentRelease).toMatchObject({ version: 1, label: "v1", digest, revision: "a1b2c3d", outcome: "RETURNED", agent: { latestRelease: { version: 1 } } });
       const after = (await agent("Manifested")).data.agent;
-      expect(after.releases.map((r: { version: number; digest: string }) => [r.version, r.digest])).toEqual([[1, digest], [2, D_NEW]]);
+      // Newest version first.
+      expect(after.releases.edges.map(({ node }: { node: { version: number; digest: string } }) => [node.version, node.digest])).toEqual([[2, D_NEW], [1, digest]]);
+      expect(after.releases.totalCount).toBe(2);
       expect(after.latestRelease).toMatchObject({ version: 1, label: "v1", revision: "a1b2c3d" });
+    });
+
+    it("keeps credentials held in values (header and env pairs, URLs, arguments) out of the log and every answer; rotating them records nothing", async () => {
+      const leaky = (secret: string) => ({
+        model: "gpt-5-mini",
+        mcp_servers: [{
+          url: `https://mcp.example/x?api_key=${secret}-q`,
+          headers: [{ name: "Authorization", value: `Bearer ${secret}-h` }, { name: "X-Api-Key", value: `${secret}-x` }],
+          env: [{ name: "OPENAI_API_KEY", value: `${secret}-e` }],
+          args: ["--api-key", `${secret}-a`],
+        }],
+        options: { openai_key: `${secret}-k`, basic_auth: `user:${secret}-b`, auth_header: `Bearer ${secret}-ah` },
+      });
+      const first = await record({ a: "Leaky", m: leaky("sk-live-AAAA") });
+      expect(first.body.data.recordAgentRelease).toMatchObject({ version: 1, outcome: "NEW" });
+      expect(JSON.stringify((await p.store.readAll()).map((e) => [e.data, e.metadata]))).not.toContain("sk-live-AAAA");
+      expect(JSON.stringify(await agent("Leaky"))).not.toContain("sk-live-AAAA");
+      const events = await eventCount();
+      const rotated = await record({ a: "Leaky", m: leaky("sk-live-BBBB") });
+      expect(rotated.body.data.recordAgentRelease).toMatchObject({ version: 1, outcome: "UNCHANGED", digest: first.body.data.recordAgentRelease.digest });
+      expect(await eventCount()).toBe(events);
     });
 
     it("refuses bad input naming the field, and writes nothing", async () => {
@@ -100,6 +127,7 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
         [{ a: "Refused", d: D_OLD, m: { model: "m" } }, "manifest", "give a digest or a manifest, not both"],
         [{ a: "Refused", m: ["model"] }, "manifest", "must be a JSON object"],
         [{ a: "Refused", m: { instructions: "x".repeat(70_000) } }, "manifest", "must be at most 65536 bytes as JSON"],
+        [{ a: "Refused", m: JSON.parse('{"model":"m","options":{"__proto__":{"temperature":1}}}') }, "manifest", "manifest.options.__proto__: must not be a key"],
         [{ a: "Refused", d: D_OLD, r: "r".repeat(201) }, "revision", "at most 200 characters"],
         [{ a: " ", d: D_OLD }, "agent", "must not be blank"],
         [{ a: "A".repeat(256), d: D_OLD }, "agent", "at most 255 characters"],
@@ -179,8 +207,8 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
         standings: { current: 1, unrecorded: 1, stale: 1, archived: 1, none: 1 },
         evaluationsCounted: 2, evaluationsLeftOut: 3, pooledPassed: 4, pooledScored: 6, pooledPassRate: 66.7,
       });
-      const listed = await p.gql(p.keys.acmeRead, `{ agents { name pooledPassRate } }`);
-      expect(listed.body.data.agents).toContainEqual({ name: "Pooled", pooledPassRate: 66.7 });
+      const listed = await p.gql(p.keys.acmeRead, `{ agents { edges { node { name pooledPassRate } } } }`);
+      expect(listed.body.data.agents.edges).toContainEqual({ node: { name: "Pooled", pooledPassRate: 66.7 } });
       expect((await standing(stale)).standing).toBe("STALE");
     });
   });
@@ -196,8 +224,8 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
       expect((await standing(e)).standing).toBe("CURRENT");
       expect((await agent("Shared")).data.agent).toMatchObject({ latestRelease: { version: 1, digest: D_OLD }, evaluationsCounted: 1, pooledPassRate: 100 });
       const globex = (await p.gql(p.keys.globexWrite, AGENT, { n: "Shared" })).body.data.agent;
-      expect(globex).toMatchObject({ latestRelease: { version: 1, digest: D_NEW }, releases: [{ version: 1, digest: D_NEW }], evaluationsCounted: 0, evaluationsLeftOut: 0, pooledPassRate: null });
-      expect((await p.gql(p.keys.globexWrite, `{ agents { name } }`)).body.data.agents).toEqual([{ name: "Shared" }]);
+      expect(globex).toMatchObject({ latestRelease: { version: 1, digest: D_NEW }, releases: { totalCount: 1, edges: [{ node: { version: 1, digest: D_NEW } }] }, evaluationsCounted: 0, evaluationsLeftOut: 0, pooledPassRate: null });
+      expect((await p.gql(p.keys.globexWrite, `{ agents { totalCount edges { node { name } } } }`)).body.data.agents).toEqual({ totalCount: 1, edges: [{ node: { name: "Shared" } }] });
       expect((await p.gql(p.keys.globexWrite, AGENT, { n: "Pooled" })).body.errors[0].extensions).toEqual({ code: "NOT_FOUND", field: "name" });
     });
   });

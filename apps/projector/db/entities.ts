@@ -186,13 +186,13 @@ const AgentEntity = new EntitySchema<AgentRow>({
   },
 });
 
-/** One version of an agent, as first recorded (migration 010). */
-interface AgentReleaseRow { tenant: string; agent: string; version: number; digest: string; revision: string | null; manifest: Json; recordedAt: Date }
+/** One version of an agent, as first recorded (migration 010; its manifest column dropped by 012). */
+interface AgentReleaseRow { tenant: string; agent: string; version: number; digest: string; revision: string | null; recordedAt: Date }
 const AgentReleaseEntity = new EntitySchema<AgentReleaseRow>({
   name: "AgentRelease", tableName: "agent_releases",
   properties: {
     tenant: { type: "text", primary: true }, agent: { type: "text", primary: true }, version: { ...int, primary: true }, digest: { type: "text" },
-    revision: text, manifest: json, recordedAt: { ...when, nullable: false },
+    revision: text, recordedAt: { ...when, nullable: false },
   },
 });
 

@@ -3,16 +3,16 @@
 // from these and its headline run (headline below, readModels/standing.ts), so recording a
 // release changes every standing of the agent's evaluations without a row of theirs changing.
 import type { EventOf } from "@verdict/domain";
-import { json, type Sql } from "../db/sql.js";
+import type { Sql } from "../db/sql.js";
 import type { Envelope } from "./batch.js";
 
 export async function agentReleaseRecorded(sql: Sql, event: EventOf<"AgentReleaseRecorded">, envelope: Envelope): Promise<void> {
   const d = event.data;
   // A return to an earlier version (returned) finds its row: the version keeps its first record.
   await sql.execute(
-    `INSERT INTO agent_releases (tenant, agent, version, digest, revision, manifest, recorded_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?)
+    `INSERT INTO agent_releases (tenant, agent, version, digest, revision, recorded_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (tenant, agent, version) DO NOTHING`,
-    [d.tenant, d.agent, d.version, d.digest, d.revision, json(d.manifest), envelope.at],
+    [d.tenant, d.agent, d.version, d.digest, d.revision, envelope.at],
   );
   await sql.execute(
     `INSERT INTO agents (tenant, name, latest_version, latest_digest, latest_at) VALUES (?, ?, ?, ?, ?)

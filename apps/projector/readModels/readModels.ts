@@ -7,7 +7,7 @@ import { COST_LIMIT, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EvaluationDirecto
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
-import { agentReleases, getAgent, listAgents } from "./agents.js";
+import { agentReleasePages, getAgent, listAgents } from "./agents.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
@@ -365,9 +365,9 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
     );
   }
 
-  /** The tenant's agents (names its evaluations or releases carry), by name, with standings and pooled pass rates (agents.ts). */
-  listAgents(tenant: string): Promise<Agent[]> {
-    return listAgents(this.sql(), tenant);
+  /** A page of the tenant's agents (names its evaluations or releases carry), by name, with standings and pooled pass rates (agents.ts): one statement. */
+  listAgents(tenant: string, args: PageArgs = {}): Promise<Connection<Agent>> {
+    return listAgents(this.sql(), tenant, args);
   }
 
   /** The tenant's agent of that name (as stored), or null when none of its evaluations or releases names it. */
@@ -375,9 +375,9 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
     return getAgent(this.sql(), tenant, name);
   }
 
-  /** Every version of the tenant's agent, oldest first ([] for another tenant's). */
-  agentReleases(tenant: string, agent: string): Promise<AgentRelease[]> {
-    return agentReleases(this.sql(), tenant, agent);
+  /** A page of releases, newest first, of each of the tenant's `agents` (none of another tenant's), in one statement (agents.ts). */
+  agentReleasePages(tenant: string, agents: readonly string[], args: PageArgs = {}): Promise<Map<string, Connection<AgentRelease>>> {
+    return agentReleasePages(this.sql(), tenant, agents, args);
   }
 
   /** The run's progress now, as a subscription's first message (latest = last scored result). */

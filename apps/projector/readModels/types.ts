@@ -147,8 +147,6 @@ export interface AgentRelease {
   /** `v<version>`, as a run pins it. */
   label: string;
   digest: string; revision: string | null;
-  /** The manifest the digest was computed from, without its secrets; null when only the digest was given. */
-  manifest: Json;
   recordedAt: string;
 }
 

@@ -7,6 +7,7 @@ import { createEvaluation as create, type EventStore } from "@verdict/domain";
 import { createProjector } from "../projector.js";
 import { readModelChecksum } from "../db/checksum.js";
 import { ormDatabase } from "../db/sql.js";
+import { ReadModels } from "../readModels/readModels.js";
 import { resetReadModels, type OrmReadModels } from "./testReadModels.js";
 import {
   beginRun, commandDeps, completeRun, createEvaluation, evaluationCommand, failRun, GPT, importFinishedReport, recordPair, recordRelease, type Deps, type Outcome,
@@ -45,6 +46,19 @@ export function standingCases(open: () => Promise<StandingsSetup>): void {
   const catchUp = () => createProjector({ store, orm: read.orm }).catchUp();
   const standing = async (evaluationId: string, tenant = "acme") => (await read.readModels.getEvaluation(tenant, evaluationId))?.standing;
   const agent = (name = "SupportAgent", tenant = "acme") => read.readModels.getAgent(tenant, name);
+  const releasesOf = (agents: string[], tenant = "acme") => read.readModels.agentReleasePages(tenant, agents);
+
+  /** The read models over the same database, each statement they run pushed onto `statements`. */
+  function countingStatements(statements: string[]): ReadModels {
+    const inner = read.sql;
+    return new ReadModels({
+      sql: () => {
+        const sql = inner.sql();
+        return { ...sql, execute: (query: string, params?: unknown[]) => (statements.push(query), sql.execute(query, params)) } as typeof sql;
+      },
+      transaction: (work) => inner.transaction(work),
+    });
+  }
 
   /** A run of `evaluationId` over KEYS on one model, every pair scored as `outcomes` says, then completed. */
   async function finishedRun(evaluationId: string, runId: string, outcomes: Outcome[], d = deps) {
@@ -62,17 +76,55 @@ export function standingCases(open: () => Promise<StandingsSetup>): void {
       await recordRelease(store, deps, D1, "SupportAgent", "r1");
       await recordRelease(store, deps, D2, "SupportAgent", "r2");
       await catchUp();
-      expect((await agent())?.latestRelease).toMatchObject({ version: 2, label: "v2", digest: D2, revision: "r2", manifest: null });
+      expect((await agent())?.latestRelease).toMatchObject({ version: 2, label: "v2", digest: D2, revision: "r2" });
       const since = (await agent())?.latestSince;
       await recordRelease(store, deps, D1, "SupportAgent", "ignored");
       await catchUp();
       const back = await agent();
       expect(back?.latestRelease).toMatchObject({ version: 1, label: "v1", digest: D1, revision: "r1" });
       expect(String(back?.latestSince) > String(since)).toBe(true);
-      const releases = await read.readModels.agentReleases("acme", "SupportAgent");
-      expect(releases.map((r) => [r.version, r.label, r.digest, r.revision])).toEqual([[1, "v1", D1, "r1"], [2, "v2", D2, "r2"]]);
-      expect(releases[0].recordedAt).toMatch(/^2026-11-30T12:00:\d\d\.000Z$/);
-      expect(releases[0].recordedAt < releases[1].recordedAt).toBe(true);
+      const page = (await releasesOf(["SupportAgent"])).get("SupportAgent")!;
+      const releases = page.edges.map((edge) => edge.node);
+      expect(releases.map((r) => [r.version, r.label, r.digest, r.revision])).toEqual([[2, "v2", D2, "r2"], [1, "v1", D1, "r1"]]);
+      expect(releases[1].recordedAt).toMatch(/^2026-11-30T12:00:\d\d\.000Z$/);
+      expect(releases[1].recordedAt < releases[0].recordedAt).toBe(true);
+      expect([page.totalCount, page.pageInfo.hasNextPage]).toEqual([2, false]);
+    });
+
+    it("pages agents by name and releases newest first, each page one statement whatever it holds", async () => {
+      for (let i = 0; i < 30; i++) {
+        const name = `Agent${String(i).padStart(2, "0")}`;
+        await recordRelease(store, deps, D1, name, "r1");
+        await recordRelease(store, deps, D2, name, "r2");
+      }
+      await evaluationOf("e1", "Agent00");
+      await finishedRun("e1", "r1", ["passed", "failed"]);
+      await catchUp();
+      const statements: string[] = [];
+      const counted = countingStatements(statements);
+      const first = await counted.listAgents("acme", { first: 25 });
+      expect(statements).toHaveLength(1);
+      expect(first.edges.map((edge) => edge.node.name)).toEqual(Array.from({ length: 25 }, (_, i) => `Agent${String(i).padStart(2, "0")}`));
+      expect([first.totalCount, first.pageInfo.hasNextPage]).toEqual([30, true]);
+      expect(first.edges[0].node).toMatchObject({ latestRelease: { version: 2, label: "v2", digest: D2, revision: "r2" }, standings: { current: 1 }, pooledPassRate: 50 });
+      const rest = await counted.listAgents("acme", { first: 25, after: first.pageInfo.endCursor });
+      expect(rest.edges.map((edge) => edge.node.name)).toEqual(["Agent25", "Agent26", "Agent27", "Agent28", "Agent29"]);
+      expect([rest.totalCount, rest.pageInfo.hasNextPage]).toEqual([30, false]);
+      const none = await counted.listAgents("acme", { after: rest.pageInfo.endCursor });
+      expect([none.edges, none.totalCount]).toEqual([[], 30]);
+      expect(statements).toHaveLength(3);
+      // Every agent's releases of a page, in one statement.
+      statements.length = 0;
+      const pages = await counted.agentReleasePages("acme", first.edges.map((edge) => edge.node.name), { first: 1 });
+      expect(statements).toHaveLength(1);
+      expect([...pages.values()].map((p) => [p.edges.map((edge) => edge.node.version), p.totalCount, p.pageInfo.hasNextPage])).toEqual(Array(25).fill([[2], 2, true]));
+      const older = await counted.agentReleasePages("acme", ["Agent03"], { after: pages.get("Agent03")!.pageInfo.endCursor });
+      expect(older.get("Agent03")!.edges.map((edge) => edge.node.version)).toEqual([1]);
+      // A cursor of another agent's releases, or of the agents, is not one of these.
+      await expect(counted.agentReleasePages("acme", ["Agent04"], { after: pages.get("Agent03")!.pageInfo.endCursor })).rejects.toThrow("after is not a cursor this list gave out");
+      await expect(counted.listAgents("acme", { after: pages.get("Agent03")!.pageInfo.endCursor })).rejects.toThrow("after is not a cursor this list gave out");
+      // Another tenant's agent of the name has no releases here.
+      expect((await counted.agentReleasePages("globex", ["Agent03"])).get("Agent03")).toMatchObject({ edges: [], totalCount: 0 });
     });
 
     it("lists the agents its evaluations or releases name, in name order; none of another tenant's", async () => {
@@ -82,10 +134,10 @@ export function standingCases(open: () => Promise<StandingsSetup>): void {
       await evaluationOf("g1", "GlobexOnly", globex);
       await recordRelease(store, globex, D2, "SupportAgent");
       await catchUp();
-      const agents = await read.readModels.listAgents("acme");
+      const agents = (await read.readModels.listAgents("acme")).edges.map((edge) => edge.node);
       expect(agents.map((a) => [a.name, a.latestRelease?.label ?? null])).toEqual([["BillingAgent", "v1"], ["SupportAgent", null]]);
       expect(await read.readModels.getAgent("acme", "GlobexOnly")).toBeNull();
-      expect(await read.readModels.agentReleases("acme", "SupportAgent")).toEqual([]);
+      expect((await releasesOf(["SupportAgent"])).get("SupportAgent")).toMatchObject({ edges: [], totalCount: 0 });
       expect((await read.readModels.getAgent("globex", "SupportAgent"))?.latestRelease).toMatchObject({ version: 1, digest: D2 });
     });
   });

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { EventInput } from "../../events/registry.js";
 import { agentStream } from "../../events/streams.js";
+import { toEventsToAppend } from "../../events/toAppend.js";
+import { CONTENDED_RETRIES } from "../contention.js";
 import { given } from "../testing/givenWhenThen.js";
 import { InMemoryEventStore } from "../testing/inMemoryEventStore.js";
 import { fixedClock, sequentialIds } from "../testing/fixed.js";
@@ -14,7 +16,7 @@ const D3 = "abcdefabcdef";
 const record = (extra: Record<string, unknown>) => ({ type: "RecordAgentRelease", tenant: "acme", agent: "SupportAgent", ...extra });
 const recorded = (version: number, digest: string, revision: string | null = null, returned = false): EventInput<"AgentReleaseRecorded"> => ({
   type: "AgentReleaseRecorded",
-  data: { tenant: "acme", agent: "SupportAgent", version, digest, revision, manifest: null, returned },
+  data: { tenant: "acme", agent: "SupportAgent", version, digest, revision, returned },
 });
 
 describe("RecordAgentRelease", () => {
@@ -40,16 +42,16 @@ describe("RecordAgentRelease", () => {
     expect(given(agentAggregate, [...history, ...back]).when(record({ digest: D2 }))).toEqual([recorded(2, D2, "r2", true)]);
   });
 
-  it("computes the digest from a manifest and keeps the manifest without its secrets", () => {
-    const manifest = { model: "gpt-5-mini", options: { api_key: "sk-live", temperature: 0 }, tools: [{ name: "lookup", token: "t" }] };
+  it("computes the digest from a manifest and records only the digest, never the manifest", () => {
+    const manifest = { model: "gpt-5-mini", options: { api_key: "sk-live", temperature: 0 }, tools: [{ name: "lookup", token: "t0ken" }], instructions: "Help with orders." };
     const [event] = given(agentAggregate, []).when(record({ manifest, revision: "abc" }));
     expect(event).toEqual({
       type: "AgentReleaseRecorded",
-      data: { tenant: "acme", agent: "SupportAgent", version: 1, digest: manifestDigest(manifest), revision: "abc", manifest: { model: "gpt-5-mini", options: { temperature: 0 }, tools: [{ name: "lookup" }] }, returned: false },
+      data: { tenant: "acme", agent: "SupportAgent", version: 1, digest: manifestDigest(manifest), revision: "abc", returned: false },
     });
-    expect(JSON.stringify(event)).not.toMatch(/sk-live|"t"/);
+    expect(JSON.stringify(event)).not.toMatch(/sk-live|t0ken|gpt-5-mini|Help with orders/);
     // The same manifest in another order, secrets changed: the same release, nothing recorded.
-    const again = { tools: [{ token: "other", name: "lookup" }], options: { temperature: 0, api_key: "sk-other" }, model: "gpt-5-mini" };
+    const again = { tools: [{ token: "other", name: "lookup" }], options: { temperature: 0, api_key: "sk-other" }, model: "gpt-5-mini", instructions: "Help with orders." };
     expect(given(agentAggregate, [event]).when(record({ manifest: again }))).toEqual([]);
   });
 
@@ -83,6 +85,36 @@ describe("RecordAgentRelease", () => {
   });
 });
 
+describe("RecordAgentRelease refuses what JSON would not carry as given", () => {
+  it.each([
+    ["a __proto__ key", () => JSON.parse('{"model":"m","__proto__":{"instructions":"Be terse."}}'), "manifest.__proto__: must not be a key"],
+    ["a __proto__ key deeper", () => JSON.parse('{"tools":[{"name":"t","__proto__":1}]}'), "manifest.tools[0].__proto__: must not be a key"],
+    ["a whole number past 2^53 - 1", () => JSON.parse('{"options":{"seed":9007199254740993}}'), "manifest.options.seed: must be a whole number from -9007199254740991 to 9007199254740991"],
+    ["a negative one", () => ({ seed: -(2 ** 60) }), "manifest.seed: must be a whole number from"],
+    ["1e400", () => JSON.parse('{"t":1e400}'), "manifest.t: must be a finite number (got Infinity)"],
+    ["NaN", () => ({ t: NaN }), "manifest.t: must be a finite number (got NaN)"],
+    ["a BigInt", () => ({ seed: 10n }), "manifest.seed: must be JSON: a BigInt (write it as text) is not"],
+    ["a function", () => ({ tools: [{ run: () => 1 }] }), "manifest.tools[0].run: must be JSON: a function is not"],
+    ["undefined", () => ({ model: undefined }), "manifest.model: must be JSON: undefined is not"],
+    ["a symbol", () => ({ s: Symbol("s") }), "manifest.s: must be JSON: a symbol is not"],
+    ["an array hole", () => ({ stop: ["a", , "b"] }), "manifest.stop[1]: must be JSON: an array hole is not"], // eslint-disable-line no-sparse-arrays
+    ["a Date", () => ({ at: new Date(0) }), "manifest.at: must be JSON: only plain objects"],
+  ])("%s, as a VALIDATION error naming manifest and where", async (_what, manifest, rule) => {
+    let thrown: unknown;
+    try {
+      given(agentAggregate, []).when(record({ manifest: manifest() }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: "validation", field: "manifest" });
+    expect((thrown as Error).message).toContain(rule);
+  });
+
+  it("takes the numbers JSON carries exactly", () => {
+    for (const seed of [2 ** 53 - 1, -(2 ** 53 - 1), 0.1, 1e-300, 1.5]) expect(given(agentAggregate, []).when(record({ manifest: { seed } }))).toHaveLength(1);
+  });
+});
+
 describe("recordAgentRelease on a store", () => {
   let store: InMemoryEventStore;
   const deps = () => ({ clock: fixedClock(), ids: sequentialIds(), context: { tenant: "acme", actor: "user-1" } });
@@ -112,6 +144,28 @@ describe("recordAgentRelease on a store", () => {
     const theirs = await recordAgentRelease(store, { tenant: "globex", agent: "SupportAgent", digest: D2 }, { ...deps(), context: { tenant: "globex", actor: "g" } });
     expect([theirs.outcome, theirs.release.version, theirs.handled.streamId]).toEqual(["new", 1, agentStream("globex", "SupportAgent")]);
     expect(agentStream("globex", "SupportAgent")).not.toBe(stream);
+  });
+
+  it("decides again after pauses, past the default 3 retries, while other releases keep landing (as StartRun does)", async () => {
+    const racer = (version: number) => () =>
+      store.appendNow(stream, toEventsToAppend([recorded(version, `${version}`.padStart(12, "a"))], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") }));
+    for (let version = 1; version <= 6; version++) store.interleave(racer(version));
+    const pauses: number[] = [];
+    const recordedNow = await recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", digest: D1 }, { ...deps(), pause: async (lost) => void pauses.push(lost) });
+    expect([recordedNow.outcome, recordedNow.release.version, recordedNow.handled.attempts]).toEqual(["new", 7, 7]);
+    expect(pauses).toEqual([1, 2, 3, 4, 5, 6]);
+    // Without a pause of its own it takes the contended ones, up to CONTENDED_RETRIES lost races.
+    for (let version = 8; version <= 8 + CONTENDED_RETRIES; version++) store.interleave(racer(version));
+    await expect(recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", digest: D2 }, deps())).rejects.toThrow(
+      `RecordAgentRelease on ${stream} lost a concurrent write after ${CONTENDED_RETRIES + 1} attempt(s)`,
+    );
+  });
+
+  it("keeps the agent's stream small whatever the manifests: each release is its digest, not its 60 KB manifest (StartRun reads the stream)", async () => {
+    for (let i = 0; i < 3; i++) await recordAgentRelease(store, { tenant: "acme", agent: "SupportAgent", manifest: { instructions: `${i} ${"x".repeat(60_000)}` } }, deps());
+    const events = await store.readStream(stream);
+    expect(events).toHaveLength(3);
+    for (const event of events) expect(JSON.stringify(event.data).length).toBeLessThan(200);
   });
 
   it("writes nothing for a refused input", async () => {

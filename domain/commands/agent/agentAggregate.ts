@@ -7,7 +7,7 @@ import { DomainError } from "../../events/domainError.js";
 import type { DomainEvent, EventInput } from "../../events/registry.js";
 import type { ReleaseData } from "../../events/shared.js";
 import { RecordAgentRelease } from "./agentCommands.js";
-import { manifestDigest, withoutSecrets } from "./releaseManifest.js";
+import { manifestDigest } from "./releaseManifest.js";
 
 export interface AgentVersion {
   version: number;
@@ -58,10 +58,10 @@ function decide(state: AgentState, command: RecordAgentRelease): EventInput[] {
   const { tenant, agent } = command;
   const earlier = state.versions.find((v) => v.digest === digest);
   if (earlier) {
-    return [{ type: "AgentReleaseRecorded", data: { tenant, agent, version: earlier.version, digest, revision: earlier.revision, manifest: null, returned: true } }];
+    return [{ type: "AgentReleaseRecorded", data: { tenant, agent, version: earlier.version, digest, revision: earlier.revision, returned: true } }];
   }
-  const manifest = command.manifest && withoutSecrets(command.manifest);
-  return [{ type: "AgentReleaseRecorded", data: { tenant, agent, version: state.versions.length + 1, digest, revision: command.revision, manifest, returned: false } }];
+  // The manifest is not recorded: only its digest is (releaseManifest.ts).
+  return [{ type: "AgentReleaseRecorded", data: { tenant, agent, version: state.versions.length + 1, digest, revision: command.revision, returned: false } }];
 }
 
 export const agentAggregate: Aggregate<AgentState, RecordAgentRelease> = {

@@ -1,20 +1,21 @@
 // Agent commands (stream `agent-<digest>`, agentStream): recording the release an agent runs.
 import { z } from "zod";
 import { releaseDigest } from "../../events/agentEvents.js";
-import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
+import { AGENT_NAME_MAX, idSchema, jsonObject, nonBlank } from "../../events/shared.js";
 import { isStorableText, TEXT_RULE, unstorableTextPath } from "../../events/storableText.js";
 import { manifestProblem } from "./releaseManifest.js";
 
-/** The longest agent name a release is recorded for (an evaluation's name is bounded so too). */
-export const AGENT_NAME_MAX = 255;
 /** The longest revision (a git SHA, a version, a deploy id) a release keeps. */
 export const REVISION_MAX = 200;
 
 const storable = (text: string) => isStorableText(text);
 
+// Text is held to the rule stored text is, though the manifest is only digested: a lone surrogate
+// is written as U+FFFD in the UTF-8 the digest is taken over, so two manifests would digest alike.
 const manifestInput = z.unknown().superRefine((value, ctx) => {
-  const unstorable = manifestProblem(value) === null ? unstorableTextPath(value, "manifest") : null;
-  const problem = manifestProblem(value) ?? (unstorable === null ? null : `${unstorable}: ${TEXT_RULE}`);
+  const shape = manifestProblem(value);
+  const unstorable = shape === null ? unstorableTextPath(value, "manifest") : null;
+  const problem = shape ?? (unstorable === null ? null : `${unstorable}: ${TEXT_RULE}`);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 }).pipe(jsonObject);
 

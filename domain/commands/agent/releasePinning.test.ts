@@ -76,8 +76,8 @@ describe("StartRun pins a release", () => {
 describe("the run decider, given the agent's state", () => {
   const scheduled = given(evaluationAggregate, [created("e1"), replaced([record("a", 0)]), { type: "RunScheduled", data: { run_id: "r1", number: 1, origin: "engine" } }]).state;
   const agent = given(agentAggregate, [
-    { type: "AgentReleaseRecorded", data: { tenant: "acme", agent: "SupportAgent", version: 1, digest: D1, revision: "r1", manifest: null, returned: false } },
-    { type: "AgentReleaseRecorded", data: { tenant: "acme", agent: "SupportAgent", version: 2, digest: D2, revision: null, manifest: null, returned: false } },
+    { type: "AgentReleaseRecorded", data: { tenant: "acme", agent: "SupportAgent", version: 1, digest: D1, revision: "r1", returned: false } },
+    { type: "AgentReleaseRecorded", data: { tenant: "acme", agent: "SupportAgent", version: 2, digest: D2, revision: null, returned: false } },
   ]).state;
   const command = { type: "StartRun", run_id: "r1", evaluation_id: "e1", models: [GPT] };
 

@@ -117,6 +117,14 @@ describe("CreateEvaluation", () => {
     expect(() => given(evaluationAggregate, []).when(create({ name: "n".repeat(256) }))).toThrow(expect.objectContaining({ field: "name" }));
   });
 
+  it("refuses an agent name over 255 characters, naming the field, as a release of it would be refused; an older evaluation's longer one still folds", () => {
+    expect(() => given(evaluationAggregate, []).when(create({ agent: "a".repeat(256) }))).toThrow(
+      expect.objectContaining({ code: "validation", field: "agent", message: expect.stringContaining("agent: must be at most 255 characters") }),
+    );
+    expect(given(evaluationAggregate, []).when(create({ agent: "a".repeat(255) }))[0].data).toMatchObject({ agent: "a".repeat(255) });
+    expect(given(evaluationAggregate, [created("e1", { agent: "a".repeat(300) })]).state).toMatchObject({ exists: true, agent: "a".repeat(300) });
+  });
+
   it("given an evaluation, then a second create is a conflict", () => {
     expect(() => given(evaluationAggregate, [created()]).when(create())).toThrow(
       expect.objectContaining({ code: "conflict", message: "evaluation e1 already exists" }),

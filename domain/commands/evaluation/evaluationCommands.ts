@@ -2,6 +2,7 @@
 // (ScenarioParser / Catalog) into plain snake_case records.
 import { z } from "zod";
 import {
+  AGENT_NAME_MAX,
   catalogReference,
   criterionData,
   hostRunIdText,
@@ -52,7 +53,8 @@ export const CreateEvaluation = z.object({
   type: z.literal("CreateEvaluation"),
   evaluation_id: idSchema,
   tenant: idSchema,
-  agent: nonBlank,
+  // As RecordAgentRelease takes it: an evaluation named for an agent no release could be recorded for stayed unrecorded for good.
+  agent: nonBlank.max(AGENT_NAME_MAX, `must be at most ${AGENT_NAME_MAX} characters`),
   name: nonBlank.max(255),
   judge: judgeData.default({ kind: "rules", model: null }),
   criteria: z.array(criterionData).default([]),

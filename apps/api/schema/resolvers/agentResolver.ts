@@ -1,12 +1,16 @@
 // Agents and their releases (reference-platform §1 #39-40): recordAgentRelease appends to the
 // agent's own stream through the domain's command; the queries read the read models, tenant-scoped
-// (another tenant's agent of the same name is another agent, unseen here).
+// (another tenant's agent of the same name is another agent, unseen here). Both lists are pages
+// (`first`/`after`), so the query's price counts them as the other connections are counted and
+// aliases cannot multiply a whole list (queryLimits.ts); a page of agents reads its agents'
+// releases with one query (agentReleaseLoader.ts).
 import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { recordAgentRelease } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
+import { agentReleasePage } from "../../server/agentReleaseLoader.js";
 import { notFound } from "../../server/errors.js";
-import { AgentNode, AgentReleaseNode } from "../types/agent.js";
+import { AgentConnection, AgentNode, AgentReleaseConnection } from "../types/agent.js";
 import { ReleaseOutcome } from "../types/enums.js";
 import { afterCommand, commandOptions } from "./commandSupport.js";
 
@@ -36,9 +40,15 @@ class RecordAgentReleasePayload {
 
 @Resolver(() => AgentNode)
 export class AgentResolver {
-  @Query(() => [AgentNode], { description: "The tenant's agents (every name its evaluations or recorded releases carry), by name." })
-  async agents(@Ctx() context: ApiContext): Promise<AgentNode[]> {
-    return (await context.deps.readModels.listAgents(context.principal.tenant)) as AgentNode[];
+  @Query(() => AgentConnection, {
+    description: "The tenant's agents (every name its evaluations or recorded releases carry), by name: `first` (default 20, at most 100) after `after`.",
+  })
+  async agents(
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<AgentConnection> {
+    return (await context.deps.readModels.listAgents(context.principal.tenant, { first: first ?? undefined, after })) as AgentConnection;
   }
 
   @Query(() => AgentNode, { description: "The tenant's agent of that name (as its evaluations carry it, trimmed); NOT_FOUND when none of its evaluations or releases names it." })
@@ -48,15 +58,25 @@ export class AgentResolver {
     return found as AgentNode;
   }
 
-  @FieldResolver(() => [AgentReleaseNode], { description: "Every version, oldest first." })
-  async releases(@Root() agent: AgentNode, @Ctx() context: ApiContext): Promise<AgentReleaseNode[]> {
-    return (await context.deps.readModels.agentReleases(context.principal.tenant, agent.name)) as AgentReleaseNode[];
+  @FieldResolver(() => AgentReleaseConnection, {
+    description: "Its versions, newest (highest number) first: `first` (default 20, at most 100) after `after`. Every agent of a page is read with one query.",
+  })
+  async releases(
+    @Root() agent: AgentNode,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() context: ApiContext,
+  ): Promise<AgentReleaseConnection> {
+    return (await agentReleasePage(context, agent.name, { first: first ?? undefined, after })) as AgentReleaseConnection;
   }
 
   @Mutation(() => RecordAgentReleasePayload, {
     description:
       "Records the release an agent runs, by its digest (12 lowercase hex) or by its manifest (a JSON object: the digest is the first 12 hex of the SHA-256 " +
-      "of its canonical JSON, keys sorted, secret-looking keys such as api_key, token, secret, password or authorization removed first and never stored). " +
+      "of its canonical JSON, keys sorted, its credentials left out first: secret-looking keys' scalar values (api_key, token, secret, password, authorization...), " +
+      "the value of a header or env pair named so, credential-shaped text (sk-…, ghp_…, Bearer …, a JWT...), a URL's user:password@ and secret query parameters, " +
+      "and the argument after a flag such as --api-key; rotating those is the same release, while a secret the rules do not recognize changes the digest). " +
+      "The manifest is only digested: it is never stored, in the event log, the read models or any answer. " +
       "A new digest is the next version (v1, v2, ...); the latest digest again records nothing; an earlier version's digest makes that version the latest again. " +
       "Runs started afterwards without a release pin the latest.",
   })

@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
-import { GraphQLJSON } from "graphql-scalars";
+import { connectionOf, type ConnectionOf } from "./connection.js";
 
 @ObjectType("RunRelease", { simpleResolvers: true, description: "The release of the agent a run scored, as the run pinned it (the report's `release`)." })
 export class RunReleaseNode {
@@ -21,14 +21,11 @@ export class AgentReleaseNode {
   @Field(() => String, { description: "`v<version>`, as a run pins it." })
   label!: string;
 
-  @Field(() => String, { description: "First 12 lowercase hex of the SHA-256 of the canonical manifest (without its secrets), or as recorded." })
+  @Field(() => String, { description: "First 12 lowercase hex of the SHA-256 of the canonical manifest (its secrets left out), or as recorded. The manifest itself is never kept." })
   digest!: string;
 
   @Field(() => String, { nullable: true, description: "The revision the version was first recorded with." })
   revision!: string | null;
-
-  @Field(() => GraphQLJSON, { nullable: true, description: "The manifest the digest was computed from, its secret-looking keys removed; null when only the digest was given." })
-  manifest!: unknown;
 
   @Field(() => String, { description: "When the version was first recorded." })
   recordedAt!: string;
@@ -84,3 +81,9 @@ export class AgentNode {
   @Field(() => Float, { nullable: true, description: "pooledPassed / pooledScored as a percent, one decimal (half away from zero); null when nothing counted was scored." })
   pooledPassRate!: number | null;
 }
+
+export const AgentConnection = connectionOf(AgentNode, "Agent");
+export type AgentConnection = ConnectionOf<AgentNode>;
+
+export const AgentReleaseConnection = connectionOf(AgentReleaseNode, "AgentRelease");
+export type AgentReleaseConnection = ConnectionOf<AgentReleaseNode>;
