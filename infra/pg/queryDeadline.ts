@@ -68,12 +68,16 @@ export function isQueryTimeout(error: unknown): boolean {
   return queryTimeoutOf(error) !== null;
 }
 
-/** The deadline a query error says it hit, and its words, or null. */
-export function queryTimeoutOf(error: unknown): QueryTimeout | null {
+/**
+ * The deadline a query error says it hit, and its words, or null; `byServer`: the server
+ * cancelled the statement (57014: it is reachable, the query ran too long, and sending it again
+ * as it is will not help), not the client (no answer: the network or the server is gone).
+ */
+export function queryTimeoutOf(error: unknown): (QueryTimeout & { byServer: boolean }) | null {
   let current = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
     const { queryTimeoutMs, queryTimeout } = current as Partial<QueryTimeout>;
-    if (typeof queryTimeoutMs === "number" && typeof queryTimeout === "string") return { queryTimeoutMs, queryTimeout };
+    if (typeof queryTimeoutMs === "number" && typeof queryTimeout === "string") return { queryTimeoutMs, queryTimeout, byServer: (current as { code?: unknown }).code === "57014" };
     const next = current as { cause?: unknown; previous?: unknown };
     current = next.cause ?? next.previous;
   }
