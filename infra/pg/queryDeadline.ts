@@ -32,9 +32,16 @@ import { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
 
 const QUERY_TIMEOUT_VARIABLE = "VERDICT_PG_QUERY_TIMEOUT_MS";
 
-/** How long past the server's own timeout the client waits for the answer (the cancel must have time to arrive): up to 2 s. */
+/** Node's longest timer: a longer delay fires after 1 ms (with a TimeoutOverflowWarning). */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * How long past the server's own timeout the client waits for the answer (the cancel must have
+ * time to arrive): up to 2 s, and never past Node's longest timer (the setting's maximum,
+ * 2147483647, plus 2 s would fail every query after 1 ms).
+ */
 function clientDeadlineMs(queryTimeoutMs: number): number {
-  return queryTimeoutMs + Math.min(queryTimeoutMs, 2_000);
+  return Math.min(queryTimeoutMs + Math.min(queryTimeoutMs, 2_000), LONGEST_TIMER_MS);
 }
 
 /**
