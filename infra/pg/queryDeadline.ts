@@ -143,18 +143,24 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
 
     async #askServer(): Promise<void> {
       // Until connect() resolves nobody may listen for `error` (a pool attaches its listener
-      // after): a connection lost during these statements fails them, not the process.
-      const ignore = (): void => undefined;
-      this.on("error", ignore);
+      // after): a connection lost during these statements fails them, not the process. What it
+      // said is kept: a FATAL between two statements (a terminated session, a restart) arrives
+      // as this event, and the next statement then fails with pg's code-less "not queryable",
+      // which says nothing of why.
+      let lost: Error | undefined;
+      const keep = (error: Error): void => {
+        lost ??= error;
+      };
+      this.on("error", keep);
       this.#settingUp = true;
       try {
         await applyServerSettings(this, timeouts, onRefused);
       } catch (error) {
         this.#close(); // connected, then failed: not to be left open
-        throw error;
+        throw lost && /is not queryable/.test((error as Error).message) ? lost : error;
       } finally {
         this.#settingUp = false;
-        this.off("error", ignore);
+        this.off("error", keep);
       }
     }
 
