@@ -181,8 +181,12 @@ it("every connection asks the server for the timeouts; a transaction that lifts 
       await client.query("BEGIN");
       await client.query(LIFT_QUERY_DEADLINE);
       await client.query("SELECT pg_sleep(0.8)"); // past the server's timeout and the client's deadline
-      await new Promise((resolve) => setTimeout(resolve, 500)); // idle in the transaction past it too
+      await new Promise((resolve) => setTimeout(resolve, 500)); // idle in the transaction past it too (not past 4 times it)
       await client.query("INSERT INTO things (id, note) VALUES (1, 'maintenance')");
+      // The idle timeout is not lifted but stretched: a lifted transaction cut off still ends.
+      expect((await client.query("SELECT current_setting('statement_timeout') AS statement, current_setting('idle_in_transaction_session_timeout') AS idle")).rows).toEqual([
+        { statement: "0", idle: "1200ms" },
+      ]);
       await client.query("COMMIT");
       expect(isQueryTimeout(await failureWithin(client.query("SELECT pg_sleep(0.8)"), 5_000))).toBe(true);
     } finally {

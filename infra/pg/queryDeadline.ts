@@ -22,10 +22,12 @@
 // (VERDICT_PG_CONNECT_TIMEOUT_MS) bounds them, and their failure is a failed connect.
 //
 // Long maintenance (migrations, a projector rebuild and the checksum it prints, a wait on another
-// process's migration or rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: both deadlines are off until
+// process's migration or rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: the
+// statements' deadlines (the server's statement_timeout, the client's timer) are off until
 // that transaction ends, on the server (set_config is_local) and on this client (it recognises
 // the statement and watches the transaction status). Such work on a black-holed connection
-// waits for the OS, as before.
+// waits for the OS, as before; but the server still ends the session once it has sat idle in
+// the transaction for LIFTED_IDLE_FACTOR times the deadline, so its locks do not outlive it.
 import type pg from "pg";
 import { destroyClient } from "./sessionCheck.js";
 import { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
@@ -45,11 +47,24 @@ function clientDeadlineMs(queryTimeoutMs: number): number {
 }
 
 /**
+ * How many times the deadline a lifted transaction may sit idle between statements. Not
+ * unbounded: a maintenance transaction whose network was black-holed (a rebuild, holding
+ * ACCESS EXCLUSIVE on every read model) must still be ended by the server, or it holds its
+ * locks until the OS gives the connection up. Its gaps are short: a rebuild's longest is the
+ * read of the next batch of the log (which has the deadline, plus at most as much again for the
+ * client's margin) and applying it in memory; a migration's are none.
+ */
+const LIFTED_IDLE_FACTOR = 4;
+
+/**
  * Sent as the first statement of a transaction, it lifts the query deadline for the rest of it,
  * on the server and on the client (which recognises exactly this text): for migrations and
- * rebuilds, whose statements may rightly run long or wait long for a lock.
+ * rebuilds, whose statements may rightly run long or wait long for a lock. A session idle in it
+ * is still ended, at LIFTED_IDLE_FACTOR times the deadline.
  */
-export const LIFT_QUERY_DEADLINE = "SELECT set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', '0', true)";
+export const LIFT_QUERY_DEADLINE =
+  "SELECT set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', " +
+  `(SELECT LEAST(setting::bigint * ${LIFTED_IDLE_FACTOR}, 2147483647)::text FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'), true)`;
 
 /** The server's side, sent on every new connection, one statement each (a refused one is skipped, with a warning once per process). */
 function queryTimeoutStatements(queryTimeoutMs: number): string[] {
