@@ -10,7 +10,7 @@ import { apiLimitsFromEnv, createApiServer, type ApiServer } from "@verdict/api"
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { parseWholeNumber, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
-import { createProjector, rejectionLine, staleProjectionLine } from "@verdict/projector";
+import { createProjector } from "@verdict/projector";
 import { pricesLine, startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
 import { loadPricesFlag } from "./pricesFile.js";
@@ -23,6 +23,7 @@ import { catchUpReadModels } from "./readModelCatchUp.js";
 import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
+import { startProjectorLines } from "./projectorLines.js";
 import { withSessionKey } from "./sessionApiKey.js";
 import { RunReports } from "./runReports.js";
 import { stopSignals } from "./stopSignals.js";
@@ -148,8 +149,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       // Embedded, the log is in the read models' own PGlite: a rebuild (read models of another
       // projection version are rebuilt on catch-up) goes batch by batch, as `projector rebuild` does there.
       logSharesDatabase: read.database.embedded,
-      onPublishError: (e) => io.err(`progress not published: ${(e as Error).message}`), onReject: (r) => io.err(rejectionLine(r)),
-      onStaleProjection: (state) => io.out(`verdict: ${staleProjectionLine(state)}`),
+      ...startProjectorLines(io),
     });
     await unlessStopped(signals.stopped, catchUpReadModels(projector, io));
     projector.start();

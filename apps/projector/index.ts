@@ -24,3 +24,4 @@ export { READ_MODEL_TABLES, type ReadModelTable } from "./db/tables.js";
 export { sqlOf, ormDatabase, type Sql, type SqlDatabase } from "./db/sql.js";
 export { migratedReadDump, openTestReadModels, resetReadModels } from "./testing/testReadModels.js";
 export { sayingProgress, type ProgressWording } from "./progressLines.js";
+export { projectorRetryLines } from "./retryLines.js";

@@ -15,6 +15,8 @@ export interface OpenReadModelsOptions extends ReadDatabaseOptions {
   orm?: boolean;
   /** Names the process in the database driver's warnings ("api", "projector"; infra/db/readOrm.ts knexLog). */
   part?: string;
+  /** PostgreSQL only: the most connections MikroORM's pool opens (default the driver's, 10). A test that cuts the network sizes it to know which connections are open. */
+  poolSize?: number;
 }
 
 export interface OpenedReadModels {
@@ -37,7 +39,7 @@ export async function openReadModels(options: OpenReadModelsOptions = {}): Promi
   const database = await openReadDatabase({ ...options, serve: wantsOrm });
   let orm: MikroORM | null = null;
   try {
-    orm = wantsOrm ? await startOrm(database, options.part) : null;
+    orm = wantsOrm ? await startOrm(options.poolSize === undefined || database.embedded ? database : { ...database, poolSize: options.poolSize }, options.part) : null;
     const sql = database.pglite ? pgliteSqlDatabase(database.pglite) : ormDatabase(orm as MikroORM);
     if (options.migrate !== false) await migrateReadModels(sql);
     return {
@@ -58,7 +60,7 @@ export async function openReadModels(options: OpenReadModelsOptions = {}): Promi
 }
 
 /** The entities' module loads MikroORM: imported here, on demand, so the embedded default never loads it. */
-async function startOrm(database: ReadDatabase, part: string | undefined): Promise<MikroORM> {
+async function startOrm(database: Pick<ReadDatabase, "url" | "poolSize" | "embedded">, part: string | undefined): Promise<MikroORM> {
   const { readModelEntities } = await import("./db/entities.js");
   return createReadOrm(database, { entities: readModelEntities, part });
 }

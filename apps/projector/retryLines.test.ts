@@ -15,7 +15,12 @@ describe("projectorRetryLines", () => {
       `[projector] ${words}; trying again (repeated 29 more times since it was last shown)`,
       `[projector] ${words}; trying again (repeated 29 more times since it was last shown)`,
     ]);
-    report(new Error(`${"x".repeat(400)} - Connection terminated unexpectedly`));
-    expect(lines.at(-1)).toBe(`[projector] ${"x".repeat(300)}… (437 characters); trying again`);
+    // knex's SQL, with a batch's values, in front: the line shows the error's own words, its end.
+    report(new Error(`insert into "run_results" ("id") values ('${"x".repeat(400)} - y') - terminating connection due to administrator command`));
+    expect(lines.at(-1)).toBe("[projector] terminating connection due to administrator command; trying again");
+    report(new Error(`select 1 - ${"z".repeat(400)} - why`));
+    expect(lines.at(-1)).toBe("[projector] why; trying again");
+    report(new Error(`${"w".repeat(350)}!`));
+    expect(lines.at(-1)).toBe(`[projector] …${"w".repeat(299)}! (351 characters); trying again`);
   });
 });

@@ -3,10 +3,7 @@
 // outage the projector was silent. One line per failure, the same line at most every 30 s with
 // how many times it repeated since (the loop tries again every second).
 import { RepeatLimiter, type OutageOptions } from "@verdict/infra/logging";
-import { queryTimeoutOf } from "@verdict/infra/pg";
-
-/** Longest error text a line shows: knex puts the failed SQL, with its parameters (a batch's events), before its error. */
-const SHOWN = 300;
+import { errorCauseText, queryTimeoutOf } from "@verdict/infra/pg";
 
 export function projectorRetryLines(warn: (line: string) => void = (line) => console.error(line), options: OutageOptions = {}): (error: unknown) => void {
   const limiter = new RepeatLimiter(options);
@@ -16,10 +13,10 @@ export function projectorRetryLines(warn: (line: string) => void = (line) => con
   };
 }
 
-/** A deadline's own words (without the SQL in front), or the error's message, cut at SHOWN characters. */
+/**
+ * A deadline's own words, or the error's: without the SQL knex puts in front (with its
+ * parameters: a batch's events), which cut at the start of the message left out why it failed.
+ */
 function failureText(error: unknown): string {
-  const timeout = queryTimeoutOf(error);
-  if (timeout) return timeout.queryTimeout;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.length > SHOWN ? `${message.slice(0, SHOWN)}… (${message.length} characters)` : message;
+  return queryTimeoutOf(error)?.queryTimeout ?? errorCauseText(error);
 }

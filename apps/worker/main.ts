@@ -7,7 +7,8 @@
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { Outages } from "@verdict/infra/logging";
-import { isConnectionLoss, isQueryTimeout, whereOf } from "@verdict/infra/pg";
+import { whereOf } from "@verdict/infra/pg";
+import { isDatabaseUnreachable } from "./databaseUnreachable.js";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
 import { KafkaBatchJobBus } from "./kafkaBatchBus.js";
@@ -36,7 +37,8 @@ async function main(): Promise<void> {
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl, settings: config.pg }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
   // The broker or the database unreachable is one line (again every 30 s), and one when it is back;
-  // a database past its query deadline (VERDICT_PG_QUERY_TIMEOUT_MS: black-holed, or too slow) too.
+  // a query with no answer by its deadline (VERDICT_PG_QUERY_TIMEOUT_MS: black-holed) too. A statement
+  // the server cancelled at the deadline is a job failing, not the database out of reach.
   const database = `PostgreSQL ${whereOf(config.databaseUrl)}`;
   const bus = new KafkaBatchJobBus({
     brokers: config.kafkaBrokers,
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
     clientId: `verdict-worker-${process.pid}`,
     log: consoleLog,
     outages: new Outages(consoleLog),
-    unreachable: (error) => (isConnectionLoss(error) || isQueryTimeout(error) ? database : null),
+    unreachable: (error) => (isDatabaseUnreachable(error) ? database : null),
   });
   const worker = await startWorker({
     store,

@@ -105,3 +105,32 @@ it("the server cancels a read model statement waiting on a lock; a transaction t
     await orm.close(true);
   }
 });
+
+it("a transaction that lifted the deadline, cut off by a black hole, is ended by the server: its locks do not outlive the connection", async () => {
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
+  const url = new URL(database.url);
+  url.host = `127.0.0.1:${proxy.port}`;
+  const orm: MikroORM = await createReadOrm({ url: url.toString(), poolSize: 1 }, { settings, warn: () => undefined });
+  try {
+    // A rebuild: it truncates (ACCESS EXCLUSIVE) inside a lifted transaction, then its network goes.
+    const rebuild = orm.em.fork().transactional(async (tx) => {
+      await raw(tx, LIFT_QUERY_DEADLINE);
+      await raw(tx, "TRUNCATE things");
+      proxy.blackHole();
+      await raw(tx, "INSERT INTO things VALUES (1)"); // never arrives
+    });
+    rebuild.catch(() => undefined);
+    // Before, the lift turned the idle timeout off too, and the locks were held for as long as
+    // the OS kept the connection (hours, with no server keepalive): every reader got 57014.
+    await expect
+      .poll(
+        async () =>
+          (await admin.query("SELECT l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.datname = $1 AND l.relation = 'things'::regclass AND l.granted", [database.name])).rows,
+        { timeout: 10 * settings.queryTimeoutMs, interval: 100 },
+      )
+      .toEqual([]);
+  } finally {
+    await proxy.close(); // resets the cut-off connection
+    await orm.close(true);
+  }
+});

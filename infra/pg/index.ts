@@ -91,7 +91,7 @@ export function createPgPool(config: pg.PoolConfig, settings: PgSettings = pgSet
 
 export { PgListener, type PgListenerOptions } from "./pgListener.js";
 export { isQueryTimeout, LIFT_QUERY_DEADLINE, queryTimeoutOf } from "./queryDeadline.js";
-export { isConnectionLoss } from "./connectionLoss.js";
+export { errorCauseText, isConnectionLoss } from "./connectionLoss.js";
 export { checkSession, destroyClient, SESSION_CHECK_DEADLINE_INTERVALS, withSessionDeadline, type SessionCheck, type SessionCheckOptions } from "./sessionCheck.js";
 export { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
 export { DEFAULT_PG_SETTINGS, PG_SETTING_VARIABLES, PgSettingsError, pgSettingsFromEnv, serverKeepaliveStatements, type PgSettings } from "./settings.js";

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../services/testDatabase.js";
 import { startTcpProxy, type TcpProxy } from "../testing/tcpProxy.js";
-import { createPgPool, DEFAULT_PG_SETTINGS, isConnectionLoss, isQueryTimeout, LIFT_QUERY_DEADLINE } from "./index.js";
+import { createPgPool, DEFAULT_PG_SETTINGS, isConnectionLoss, isQueryTimeout, LIFT_QUERY_DEADLINE, pgSettingsFromEnv } from "./index.js";
 
 let database: TestDatabase;
 let proxy: TcpProxy;
@@ -181,8 +181,12 @@ it("every connection asks the server for the timeouts; a transaction that lifts 
       await client.query("BEGIN");
       await client.query(LIFT_QUERY_DEADLINE);
       await client.query("SELECT pg_sleep(0.8)"); // past the server's timeout and the client's deadline
-      await new Promise((resolve) => setTimeout(resolve, 500)); // idle in the transaction past it too
+      await new Promise((resolve) => setTimeout(resolve, 500)); // idle in the transaction past it too (not past 4 times it)
       await client.query("INSERT INTO things (id, note) VALUES (1, 'maintenance')");
+      // The idle timeout is not lifted but stretched: a lifted transaction cut off still ends.
+      expect((await client.query("SELECT current_setting('statement_timeout') AS statement, current_setting('idle_in_transaction_session_timeout') AS idle")).rows).toEqual([
+        { statement: "0", idle: "1200ms" },
+      ]);
       await client.query("COMMIT");
       expect(isQueryTimeout(await failureWithin(client.query("SELECT pg_sleep(0.8)"), 5_000))).toBe(true);
     } finally {
@@ -224,6 +228,22 @@ it("a new connection whose session settings get no answer fails within the conne
     expect(error.code).toBe("ETIMEDOUT");
     expect(isConnectionLoss(error)).toBe(true);
   } finally {
+    await pool.end();
+  }
+});
+
+it("the longest deadline the setting accepts (2147483647 ms) still lets a query answer: the client's timer is capped at Node's longest", async () => {
+  const settings = pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: "2147483647" });
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on("warning", onWarning);
+  const pool = createPgPool({ connectionString: database.url, max: 1 }, settings);
+  try {
+    // Before, the client's deadline (+2 s) overflowed Node's timer, which then fired after 1 ms.
+    expect((await pool.query("SELECT pg_sleep(0.05), 1 AS ok")).rows).toEqual([{ pg_sleep: "", ok: 1 }]);
+    expect(warnings).toEqual([]);
+  } finally {
+    process.off("warning", onWarning);
     await pool.end();
   }
 });

@@ -22,27 +22,49 @@
 // (VERDICT_PG_CONNECT_TIMEOUT_MS) bounds them, and their failure is a failed connect.
 //
 // Long maintenance (migrations, a projector rebuild and the checksum it prints, a wait on another
-// process's migration or rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: both deadlines are off until
+// process's migration or rebuild lock) sends LIFT_QUERY_DEADLINE first in its transaction: the
+// statements' deadlines (the server's statement_timeout, the client's timer) are off until
 // that transaction ends, on the server (set_config is_local) and on this client (it recognises
 // the statement and watches the transaction status). Such work on a black-holed connection
-// waits for the OS, as before.
+// waits for the OS, as before; but the server still ends the session once it has sat idle in
+// the transaction for LIFTED_IDLE_FACTOR times the deadline, so its locks do not outlive it.
 import type pg from "pg";
 import { destroyClient } from "./sessionCheck.js";
 import { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
 
 const QUERY_TIMEOUT_VARIABLE = "VERDICT_PG_QUERY_TIMEOUT_MS";
 
-/** How long past the server's own timeout the client waits for the answer (the cancel must have time to arrive): up to 2 s. */
+/** Node's longest timer: a longer delay fires after 1 ms (with a TimeoutOverflowWarning). */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * How long past the server's own timeout the client waits for the answer (the cancel must have
+ * time to arrive): up to 2 s, and never past Node's longest timer (the setting's maximum,
+ * 2147483647, plus 2 s would fail every query after 1 ms).
+ */
 function clientDeadlineMs(queryTimeoutMs: number): number {
-  return queryTimeoutMs + Math.min(queryTimeoutMs, 2_000);
+  return Math.min(queryTimeoutMs + Math.min(queryTimeoutMs, 2_000), LONGEST_TIMER_MS);
 }
+
+/**
+ * How many times the deadline a lifted transaction may sit idle between statements. Not
+ * unbounded: a maintenance transaction whose network was black-holed (a rebuild, holding
+ * ACCESS EXCLUSIVE on every read model) must still be ended by the server, or it holds its
+ * locks until the OS gives the connection up. Its gaps are short: a rebuild's longest is the
+ * read of the next batch of the log (which has the deadline, plus at most as much again for the
+ * client's margin) and applying it in memory; a migration's are none.
+ */
+const LIFTED_IDLE_FACTOR = 4;
 
 /**
  * Sent as the first statement of a transaction, it lifts the query deadline for the rest of it,
  * on the server and on the client (which recognises exactly this text): for migrations and
- * rebuilds, whose statements may rightly run long or wait long for a lock.
+ * rebuilds, whose statements may rightly run long or wait long for a lock. A session idle in it
+ * is still ended, at LIFTED_IDLE_FACTOR times the deadline.
  */
-export const LIFT_QUERY_DEADLINE = "SELECT set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', '0', true)";
+export const LIFT_QUERY_DEADLINE =
+  "SELECT set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', " +
+  `(SELECT LEAST(setting::bigint * ${LIFTED_IDLE_FACTOR}, 2147483647)::text FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'), true)`;
 
 /** The server's side, sent on every new connection, one statement each (a refused one is skipped, with a warning once per process). */
 function queryTimeoutStatements(queryTimeoutMs: number): string[] {
@@ -68,12 +90,16 @@ export function isQueryTimeout(error: unknown): boolean {
   return queryTimeoutOf(error) !== null;
 }
 
-/** The deadline a query error says it hit, and its words, or null. */
-export function queryTimeoutOf(error: unknown): QueryTimeout | null {
+/**
+ * The deadline a query error says it hit, and its words, or null; `byServer`: the server
+ * cancelled the statement (57014: it is reachable, the query ran too long, and sending it again
+ * as it is will not help), not the client (no answer: the network or the server is gone).
+ */
+export function queryTimeoutOf(error: unknown): (QueryTimeout & { byServer: boolean }) | null {
   let current = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
     const { queryTimeoutMs, queryTimeout } = current as Partial<QueryTimeout>;
-    if (typeof queryTimeoutMs === "number" && typeof queryTimeout === "string") return { queryTimeoutMs, queryTimeout };
+    if (typeof queryTimeoutMs === "number" && typeof queryTimeout === "string") return { queryTimeoutMs, queryTimeout, byServer: (current as { code?: unknown }).code === "57014" };
     const next = current as { cause?: unknown; previous?: unknown };
     current = next.cause ?? next.previous;
   }
@@ -132,18 +158,24 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
 
     async #askServer(): Promise<void> {
       // Until connect() resolves nobody may listen for `error` (a pool attaches its listener
-      // after): a connection lost during these statements fails them, not the process.
-      const ignore = (): void => undefined;
-      this.on("error", ignore);
+      // after): a connection lost during these statements fails them, not the process. What it
+      // said is kept: a FATAL between two statements (a terminated session, a restart) arrives
+      // as this event, and the next statement then fails with pg's code-less "not queryable",
+      // which says nothing of why.
+      let lost: Error | undefined;
+      const keep = (error: Error): void => {
+        lost ??= error;
+      };
+      this.on("error", keep);
       this.#settingUp = true;
       try {
         await applyServerSettings(this, timeouts, onRefused);
       } catch (error) {
         this.#close(); // connected, then failed: not to be left open
-        throw error;
+        throw lost && /is not queryable/.test((error as Error).message) ? lost : error;
       } finally {
         this.#settingUp = false;
-        this.off("error", ignore);
+        this.off("error", keep);
       }
     }
 

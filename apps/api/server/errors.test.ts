@@ -72,7 +72,8 @@ describe("a database that does not answer by the query deadline, or cannot be re
   it("is UNAVAILABLE, without the database's address, saying a write may have been recorded", () => {
     const readBack = "try again later (a change this asked for may have been recorded: read it back before sending it again)";
     expect(classify(timedOut())).toEqual({ code: "UNAVAILABLE", message: `the database did not answer within 60000 ms; ${readBack}` });
-    expect(classify(tooSlow())).toEqual({ code: "UNAVAILABLE", message: `the database did not answer within 60000 ms; ${readBack}` });
+    // The server cancelled it: the database is reachable, the query ran too long; sending it again will not help.
+    expect(classify(tooSlow())).toEqual({ code: "UNAVAILABLE", message: "the query ran past the database's deadline of 60000 ms and was cancelled" });
     // Under a wrapper (MikroORM's DriverException keeps the driver's error as `previous`).
     expect(classify(Object.assign(new Error("wrapped"), { previous: timedOut() }))).toMatchObject({ code: "UNAVAILABLE" });
     expect(classify(Object.assign(new Error("select 1 - Connection terminated unexpectedly")))).toEqual({ code: "UNAVAILABLE", message: `the database cannot be reached; ${readBack}` });
@@ -92,5 +93,37 @@ describe("a database that does not answer by the query deadline, or cannot be re
       `GraphQL operation failed at runs (answered UNAVAILABLE): ${words} (repeated 29 more times since it was last shown)`,
       `GraphQL operation failed at runs (answered UNAVAILABLE): ${words} (repeated 29 more times since it was last shown)`,
     ]);
+  });
+
+  it("logs a different failure within 30 s: failures are told apart by their code and words, not all one 'connection lost'", () => {
+    const logged: string[] = [];
+    const format = loggingFormatError((message) => logged.push(message), "GraphQL", new RepeatLimiter({ now: () => 0 }));
+    const fail = (path: string, error: Error) => format({ message: "x", path: [path] }, new GraphQLError("x", { originalError: error, path: [path] }));
+    fail("runs", Object.assign(new Error("select 1 - terminating connection due to administrator command"), { code: "57P01" }));
+    fail("runs", Object.assign(new Error("select 2 - terminating connection due to administrator command"), { code: "57P01" }));
+    fail("evaluations", new Error("select 3 - Connection terminated unexpectedly"));
+    expect(logged).toEqual([
+      "GraphQL operation failed at runs (answered UNAVAILABLE): terminating connection due to administrator command",
+      "GraphQL operation failed at evaluations (answered UNAVAILABLE): Connection terminated unexpectedly",
+    ]);
+  });
+
+  it("logs a statement the server cancelled at each field it happens at (at most every 30 s for each)", () => {
+    const logged: string[] = [];
+    const format = loggingFormatError((message) => logged.push(message), "GraphQL", new RepeatLimiter({ now: () => 0 }));
+    for (const path of ["runs", "evaluations", "runs"]) format({ message: "x", path: [path] }, new GraphQLError("x", { originalError: tooSlow(), path: [path] }));
+    expect(logged).toEqual([
+      `GraphQL operation failed at runs (answered UNAVAILABLE): ${tooSlow().queryTimeout}`,
+      `GraphQL operation failed at evaluations (answered UNAVAILABLE): ${tooSlow().queryTimeout}`,
+    ]);
+  });
+
+  it("is not a protocol violation (08P01: our query's bug, such as a wrong parameter count): that is internal, its cause logged", () => {
+    const bug = Object.assign(new Error("bind message supplies 1 parameters, but prepared statement \"\" requires 2"), { code: "08P01" });
+    expect(classify(bug)).toBeNull();
+    const internal: unknown[] = [];
+    const formatted = loggingFormatError((message, error) => internal.push([message, error]), "GraphQL")({ message: "x", path: ["runs"] }, new GraphQLError("x", { originalError: bug, path: ["runs"] }));
+    expect(formatted).toMatchObject({ message: "internal error", extensions: { code: "INTERNAL_SERVER_ERROR" } });
+    expect(internal).toEqual([['GraphQL operation failed at runs (answered "internal error")', bug]]);
   });
 });

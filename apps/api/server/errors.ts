@@ -3,10 +3,11 @@
 // else is an internal error whose message is not shown (it may hold connection strings). A
 // database that cannot be reached (a connection lost or not opened) or that did not answer by
 // the query deadline (VERDICT_PG_QUERY_TIMEOUT_MS) is UNAVAILABLE (503), told without the
-// database's address; the server's log names it, once per 30 s while it lasts.
+// database's address; the server's log names it, the same failure once per 30 s while it lasts
+// (a statement the server cancelled at the deadline: once per 30 s for each field or route).
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { RepeatLimiter } from "@verdict/infra/logging";
-import { isConnectionLoss, queryTimeoutOf } from "@verdict/infra/pg";
+import { errorCauseText, isConnectionLoss, queryTimeoutOf } from "@verdict/infra/pg";
 import { ZodError } from "zod";
 
 export type ApiErrorCode = "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE";
@@ -83,28 +84,43 @@ interface ClassifiedError {
 const READ_IT_BACK = "try again later (a change this asked for may have been recorded: read it back before sending it again)";
 
 /**
- * What a client is told when the database did not answer by the query deadline (`queryTimeoutMs`)
- * or cannot be reached (null): never where the database is.
+ * What a client is told when the database did not answer by the query deadline (`queryTimeoutMs`),
+ * cancelled the query at the deadline (`byServer`: the database is reachable, the query ran too
+ * long, so trying again later is not promised to help), or cannot be reached (null): never where
+ * the database is.
  */
-function databaseUnavailableMessage(queryTimeoutMs: number | null): string {
-  return queryTimeoutMs === null ? `the database cannot be reached; ${READ_IT_BACK}` : `the database did not answer within ${queryTimeoutMs} ms; ${READ_IT_BACK}`;
+function databaseUnavailableMessage(queryTimeoutMs: number | null, byServer: boolean): string {
+  if (queryTimeoutMs === null) return `the database cannot be reached; ${READ_IT_BACK}`;
+  if (byServer) return `the query ran past the database's deadline of ${queryTimeoutMs} ms and was cancelled`;
+  return `the database did not answer within ${queryTimeoutMs} ms; ${READ_IT_BACK}`;
 }
 
-/** The deadline's words (which name the database), the error's for a connection lost, or null for neither. */
-function databaseUnavailable(error: unknown): { said: string; key: string; queryTimeoutMs: number | null } | null {
+interface DatabaseUnavailable {
+  /** What the log says: the deadline's words (which name the database), or the error's own. */
+  said: string;
+  /** Failures alike (same code, same words) are logged once per 30 s; a different one still is. */
+  key: string;
+  queryTimeoutMs: number | null;
+  /** The server cancelled the statement (57014): logged for each field or route it happens at. */
+  byServer: boolean;
+}
+
+/** A database out of reach or past the query deadline, or null for neither. */
+function databaseUnavailable(error: unknown): DatabaseUnavailable | null {
   const timeout = queryTimeoutOf(error);
-  if (timeout) return { said: timeout.queryTimeout, key: timeout.queryTimeout, queryTimeoutMs: timeout.queryTimeoutMs };
+  if (timeout) return { said: timeout.queryTimeout, key: timeout.queryTimeout, queryTimeoutMs: timeout.queryTimeoutMs, byServer: timeout.byServer };
   if (!isConnectionLoss(error)) return null;
-  const message = (error as Error).message ?? String(error);
-  // knex puts the failed SQL, with its parameters, in front: only its end is shown.
-  return { said: message.length > 300 ? `…${message.slice(-300)}` : message, key: "connection lost", queryTimeoutMs: null };
+  // knex puts the failed SQL, with its parameters, in front: only the error's own words are shown.
+  const said = errorCauseText(error);
+  const code = (error as { code?: unknown }).code;
+  return { said, key: `${typeof code === "string" ? code : ""} ${said}`, queryTimeoutMs: null, byServer: false };
 }
 
 /** The code, message and field an error is shown with, or null for an internal error. */
 export function classify(error: unknown): ClassifiedError | null {
   if (error instanceof ApiError) return { code: error.apiCode, message: error.message, field: error.field };
   const unavailable = databaseUnavailable(error);
-  if (unavailable) return { code: "UNAVAILABLE", message: databaseUnavailableMessage(unavailable.queryTimeoutMs) };
+  if (unavailable) return { code: "UNAVAILABLE", message: databaseUnavailableMessage(unavailable.queryTimeoutMs, unavailable.byServer) };
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     const field = issue?.path.join(".") || undefined;
@@ -170,8 +186,10 @@ type ErrorLog = (message: string, error?: unknown) => void;
 export function loggedDatabaseUnavailable(limiter: RepeatLimiter, log: ErrorLog, what: string, error: unknown): boolean {
   const unavailable = databaseUnavailable(unwrap(error));
   if (!unavailable) return false;
-  const line = limiter.pass(`${what} (answered UNAVAILABLE): ${unavailable.said}`, unavailable.key);
-  if (line !== null) log(line);
+  const line = `${what} (answered UNAVAILABLE): ${unavailable.said}`;
+  // A statement the server cancelled is one query's doing, not the database's: each field or route is told.
+  const passed = limiter.pass(line, unavailable.byServer ? line : unavailable.key);
+  if (passed !== null) log(passed);
   return true;
 }
 

@@ -87,6 +87,8 @@ interface PlatformOptions {
   store?: EventStore;
   /** A PostgreSQL read database; default an embedded PGlite. */
   readUrl?: string;
+  /** With readUrl: the most connections the read models' pool (the API's and the projector's) opens (default 10). */
+  readPoolSize?: number;
   progress?: ProgressBus;
   apiKeys?: ApiKeyStore;
   /** The worker's scripted agent (default AGENT_SCRIPT). */
@@ -109,7 +111,7 @@ interface PlatformOptions {
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
   const store = options.store ?? createMemoryEventStore();
-  const read = options.readUrl ? await openReadModels({ url: options.readUrl }) : await openReadModels({ inMemory: true, loadDataDir: await migratedReadDump() });
+  const read = options.readUrl ? await openReadModels({ url: options.readUrl, poolSize: options.readPoolSize }) : await openReadModels({ inMemory: true, loadDataDir: await migratedReadDump() });
   const progress = options.progress ?? createMemoryProgressBus();
   const projector = createProjector({ store, orm: read.orm, database: read.sql, bus: progress, batchSize: 200 });
   projector.start();
