@@ -141,6 +141,44 @@ describe("usage counts of a list of finished runs", () => {
   });
 });
 
+describe("a run's judge calls by kind", () => {
+  it("answers at most 16 kinds a run, the rest summed into other, however many its results name (a report imported before the import refused more)", async () => {
+    const runId = "00000000-0000-4000-8000-000000000000";
+    // Each scored result names a kind of its own (299 of them), as rows projected from reports
+    // imported before 16 kinds a result were the most kept could (and as a run of 1,000 results
+    // of 16 kinds each still can).
+    await p.read.sql.sql().execute(
+      `UPDATE results SET judge_by_kind = jsonb_build_object('k' || lpad(n::text, 3, '0'), '{"calls": 1}'::jsonb, 'score', '{"calls": 1}'::jsonb) WHERE run_id = ? AND tenant = 'acme'`,
+      [runId],
+    );
+    runCache.clear();
+    queries = [];
+    const res = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { byKind { kind calls inputTokens cost } } } } }`, { r: runId });
+    expect(res.body.errors).toBeUndefined();
+    const kinds: Array<{ kind: string; calls: number }> = res.body.data.run.usage.judge.byKind;
+    expect(kinds).toHaveLength(16);
+    expect(kinds[0]).toEqual({ kind: "score", calls: 299, inputTokens: null, cost: null });
+    expect(kinds.slice(1, 15).map((k) => k.kind)).toEqual(Array.from({ length: 14 }, (_, i) => `k${String(i + 1).padStart(3, "0")}`));
+    expect(kinds[15]).toEqual({ kind: "other", calls: 299 - 14, inputTokens: null, cost: null });
+    expect(onResults()).toHaveLength(1);
+    // The statement answers 16 kinds, not 300.
+    const [figures] = await p.read.readModels.runUsageFigures("acme", [runId], ["judgeKinds"]);
+    expect(figures.judgeKinds).toHaveLength(16);
+    expect(figures.judgeKinds.find((k) => k.kind === "other")).toMatchObject({ calls: 299 - 14 });
+  });
+
+  it("reads runs named by aliases with one statement a side", async () => {
+    runCache.clear();
+    queries = [];
+    const ids = [0, 1, 2, 3].map((i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    const q = `query ($a: ID!, $b: ID!, $c: ID!, $d: ID!) { a: run(id: $a) { usage { agent { priced } } } b: run(id: $b) { usage { agent { priced } judge { model } } }
+      c: run(id: $c) { usage { agent { replays } } } d: run(id: $d) { usage { judge { byKind { kind } } } } }`;
+    const res = await p.gql(p.keys.acmeRead, q, { a: ids[0], b: ids[1], c: ids[2], d: ids[3] });
+    expect(res.body.errors).toBeUndefined();
+    expect(onResults()).toHaveLength(2);
+  });
+});
+
 describe("usage counts of a run still going", () => {
   it("leave out a replay not yet scored, as the run's report does, while cost already holds it", async () => {
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });
