@@ -88,7 +88,7 @@ const KIND_ORDER = ["score", "recommend", "verdict", "define"];
  * and its tokens and cost when every kind folded splits them. A report imported before the import
  * refused more kinds (140,000 of them) is bounded so.
  */
-export function foldKinds(byKind: Record<string, KindUsage>): Record<string, KindUsage> {
+function foldKinds(byKind: Record<string, KindUsage>): Record<string, KindUsage> {
   const kinds = Object.keys(byKind);
   if (kinds.length <= JUDGE_KINDS_MAX) return byKind;
   // The default sort compares UTF-16 code units, as `<` does (the API orders kinds so).
@@ -115,7 +115,7 @@ function addKind(a: KindUsage, b: KindUsage): KindUsage {
 }
 
 /** Where a result's judge usage comes from: the platform's judge (its exchanges) or the replay's own record. */
-export type JudgeSource = "meter" | "reported";
+type JudgeSource = "meter" | "reported";
 
 /** A result's judge usage as the read model keeps it (results.judge_*). */
 export interface ResultJudge {
