@@ -41,7 +41,8 @@ it("keeps an imported report's model order, which its events' jsonb does not kee
 
 it("counts the imported report's own judge calls (the verdict's) in the run's judge usage, as its report does", async () => {
   const judgeUsage = { calls: 1, input_tokens: 100, output_tokens: 10, cost: 0.001 };
-  const results = ["a", "b", "c"].map((key) => ({ scenario_key: key, label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, judge_usage: judgeUsage }));
+  // As a report is written: the metadata's judge_usage, which the report reads, and its copy beside it.
+  const results = ["a", "b", "c"].map((key) => ({ scenario_key: key, label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, judge_usage: judgeUsage, metadata: { judge_usage: judgeUsage } }));
   const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results, run_judge_usage: { calls: 1, input_tokens: 420, output_tokens: 18, cost: 0.00011 } };
   const envelope = { version: 1, run_id: "judged-1", source: "ci", agent_name: "SupportAgent", suite: "support", report };
   const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: envelope });
@@ -57,6 +58,12 @@ it("counts the imported report's own judge calls (the verdict's) in the run's ju
   const second = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: fallback });
   const usage = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { calls cost } } } }`, { r: second.body.data.importReport.runId });
   expect(usage.body.data.run.usage.judge).toEqual({ calls: 4, cost: 0.00311 });
+  // A result's top-level judge_usage alone is a copy the report never reads: counted nowhere, as the report counts it.
+  const topLevelOnly = { ...envelope, run_id: "judged-4", report: { ...report, results: results.map(({ metadata: _metadata, ...result }) => result) } };
+  const third = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: topLevelOnly });
+  const topLevel = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { calls cost } } report { verdictMarkdown } } }`, { r: third.body.data.importReport.runId });
+  expect(topLevel.body.data.run.usage.judge).toEqual({ calls: 1, cost: 0.00011 });
+  expect(topLevel.body.data.run.report.verdictMarkdown).toContain("**Total: $0.0301** (agent $0.0300 · judge $0.000110)");
   const bad = { ...envelope, run_id: "judged-2", report: { ...report, run_judge_usage: { calls: 1.5 } } };
   const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: evaluationId, e: bad });
   expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "envelope.report.run_judge_usage.calls" });

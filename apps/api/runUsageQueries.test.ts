@@ -1,9 +1,13 @@
 // A run's usage counts (`usage { agent { priced ... } judge { byKind ... } }`) are counted by the
-// database: one small aggregate query a request for every run it lists, reading no result row
-// (answers, tool calls, judge exchanges), and only over scored results, as the run's report counts
-// them; another tenant's rows never count.
+// database: one small aggregate statement a request per side asked (agent, judge) for every run it
+// lists, computing only the parts the fields asked need (the judge's calls by kind, which read
+// every result's kinds, only when byKind is asked), reading no result row's answer, tool calls or
+// judge exchanges (the verdict's own exchange is read: one small value a run), and only over
+// scored results, as the run's report counts them; another tenant's rows never count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { finishedSampleRun, startPlatform, type Platform } from "./testing/harness.js";
+import { TerminalRunCache } from "./server/terminalRunCache.js";
+type Sql = ReturnType<Platform["read"]["sql"]["sql"]>;
 
 const RUNS = 4;
 const PAIRS = 300;
@@ -11,9 +15,11 @@ const PAIRS = 300;
 let p: Platform;
 let evaluationId: string;
 let queries: string[] = [];
+/** Finished runs' figures are kept: cleared before each request that must read them. */
+const runCache = new TerminalRunCache();
 
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ runCache });
   ({ evaluationId } = await finishedSampleRun(p, ["gpt-5-mini"]));
   // Finished runs of PAIRS scored results each, copied from the sample run's first result (with
   // a long answer, as a real one has), one of them left unscored in each.
@@ -45,13 +51,13 @@ beforeAll(async () => {
       );
     }
   });
-  // Every statement the read models run from here on.
+  // Every statement the read models run from here on, in a transaction or not.
   const database = p.read.sql;
+  const watched = (sql: Sql): Sql => ({ ...sql, execute: (query: string, params?: unknown[]) => (queries.push(query.replace(/\s+/g, " ")), sql.execute(query, params)) }) as Sql;
   const open = database.sql.bind(database);
-  database.sql = () => {
-    const sql = open();
-    return { ...sql, execute: (query: string, params?: unknown[]) => (queries.push(query.replace(/\s+/g, " ")), sql.execute(query, params)) } as typeof sql;
-  };
+  const transaction = database.transaction.bind(database);
+  database.sql = () => watched(open());
+  database.transaction = (work) => transaction((sql) => work(watched(sql)));
 }, 60_000);
 afterAll(async () => {
   await p?.close();
@@ -62,20 +68,53 @@ const LIST = `query ($id: ID!) { evaluation(id: $id) { runs(first: 50) { edges {
   judge { source model byKind { kind calls inputTokens outputTokens cost } run { calls cost byKind { kind calls } } }
   runtimeMs } } } } } }`;
 
+/** The statements on results, and that none reads an answer, a tool call or a result's judge exchanges (only the verdict's own exchange, vv). */
+function onResults(): string[] {
+  expect(queries.some((q) => /\banswer\b|\bjudge_exchanges\b|\btool_calls\b/i.test(q))).toBe(false);
+  expect(queries.flatMap((q) => q.match(/[\w.]*\bjudge_exchange\b/g) ?? []).every((column) => column === "vv.judge_exchange")).toBe(true);
+  return queries.filter((q) => /\bFROM results\b/i.test(q));
+}
+
+const pageOf = (usage: string) => `query ($id: ID!) { evaluation(id: $id) { runs(first: 50) { edges { node { number usage { ${usage} } } } } } }`;
+
 describe("usage counts of a list of finished runs", () => {
-  it("reads them with one aggregate query, no result row, and counts only scored results", async () => {
+  it("reads only the agent's part when only agent fields are asked: one statement, no judge kind, model or verdict", async () => {
+    runCache.clear();
+    queries = [];
+    const res = await p.gql(p.keys.acmeRead, pageOf("agent { priced unpriced reported estimated costBasis replays perInteraction modelTimeMs } judge { calls cost }"), { id: evaluationId });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.evaluation.runs.edges).toHaveLength(RUNS + 1);
+    const statements = onResults();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toMatch(/jsonb_each|judge_by_kind|judge_model|judge_source|\bverdicts\b/i);
+    expect(queries.filter((q) => /\bverdicts\b/i.test(q))).toHaveLength(0);
+  });
+
+  it("reads the judge's model and source without its calls by kind (no jsonb_each): one statement", async () => {
+    runCache.clear();
+    queries = [];
+    const res = await p.gql(p.keys.acmeRead, pageOf("judge { model source run { calls } }"), { id: evaluationId });
+    expect(res.body.errors).toBeUndefined();
+    const statements = onResults();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toMatch(/jsonb_each|judge_by_kind|\bcost_source\b/i);
+  });
+
+  it("reads both sides with at most two aggregate statements, no result row, and counts only scored results", async () => {
+    runCache.clear();
     queries = [];
     const res = await p.gql(p.keys.acmeRead, LIST, { id: evaluationId });
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.evaluation.runs.edges.map((edge: { node: { number: number; usage: unknown } }) => edge.node);
     expect(nodes).toHaveLength(RUNS + 1);
-    const onResults = queries.filter((q) => /\bFROM results\b/i.test(q));
-    expect(onResults).toHaveLength(1);
-    expect(onResults[0]).toMatch(/count\(\*\)/i);
-    expect(onResults[0]).toMatch(/GROUP BY/i);
-    expect(queries.some((q) => /\banswer\b|judge_exchanges|tool_calls/i.test(q))).toBe(false);
-    // The run-level judge part (verdicts) is read in the same statement, not one per run.
-    expect(queries.filter((q) => /\bverdicts\b/i.test(q))).toEqual(onResults);
+    const statements = onResults();
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) expect(statement).toMatch(/GROUP BY/i);
+    // The agent's statement reads no kind; the judge's reads them once for every run, with the
+    // run-level judge part (verdicts) in the same statement, not one per run.
+    const [judge] = statements.filter((q) => /jsonb_each/.test(q));
+    expect(statements.filter((q) => /jsonb_each/.test(q))).toHaveLength(1);
+    expect(queries.filter((q) => /\bverdicts\b/i.test(q))).toEqual([judge]);
     // g = 0 (unpriced) unscored: 99 unpriced, 100 estimated, 100 reported of 299 scored, the
     // 200 priced at 0.001; durations 1 + ... + 299; the judge: a score call each, two recommend
     // calls on each odd g (150 of them), the first non-blank model of a scored result judge-b.
@@ -98,7 +137,45 @@ describe("usage counts of a list of finished runs", () => {
     queries = [];
     const res = await p.gql(p.keys.acmeRead, LIST, { id: evaluationId });
     expect(res.body.errors).toBeUndefined();
-    expect(queries.filter((q) => /\bFROM results\b/i.test(q))).toHaveLength(0);
+    expect(onResults()).toHaveLength(0);
+  });
+});
+
+describe("a run's judge calls by kind", () => {
+  it("answers at most 16 kinds a run, the rest summed into other, however many its results name (a report imported before the import refused more)", async () => {
+    const runId = "00000000-0000-4000-8000-000000000000";
+    // Each scored result names a kind of its own (299 of them), as rows projected from reports
+    // imported before 16 kinds a result were the most kept could (and as a run of 1,000 results
+    // of 16 kinds each still can).
+    await p.read.sql.sql().execute(
+      `UPDATE results SET judge_by_kind = jsonb_build_object('k' || lpad(n::text, 3, '0'), '{"calls": 1}'::jsonb, 'score', '{"calls": 1}'::jsonb) WHERE run_id = ? AND tenant = 'acme'`,
+      [runId],
+    );
+    runCache.clear();
+    queries = [];
+    const res = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { usage { judge { byKind { kind calls inputTokens cost } } } } }`, { r: runId });
+    expect(res.body.errors).toBeUndefined();
+    const kinds: Array<{ kind: string; calls: number }> = res.body.data.run.usage.judge.byKind;
+    expect(kinds).toHaveLength(16);
+    expect(kinds[0]).toEqual({ kind: "score", calls: 299, inputTokens: null, cost: null });
+    expect(kinds.slice(1, 15).map((k) => k.kind)).toEqual(Array.from({ length: 14 }, (_, i) => `k${String(i + 1).padStart(3, "0")}`));
+    expect(kinds[15]).toEqual({ kind: "other", calls: 299 - 14, inputTokens: null, cost: null });
+    expect(onResults()).toHaveLength(1);
+    // The statement answers 16 kinds, not 300.
+    const [figures] = await p.read.readModels.runUsageFigures("acme", [runId], ["judgeKinds"]);
+    expect(figures.judgeKinds).toHaveLength(16);
+    expect(figures.judgeKinds.find((k) => k.kind === "other")).toMatchObject({ calls: 299 - 14 });
+  });
+
+  it("reads runs named by aliases with one statement a side", async () => {
+    runCache.clear();
+    queries = [];
+    const ids = [0, 1, 2, 3].map((i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    const q = `query ($a: ID!, $b: ID!, $c: ID!, $d: ID!) { a: run(id: $a) { usage { agent { priced } } } b: run(id: $b) { usage { agent { priced } judge { model } } }
+      c: run(id: $c) { usage { agent { replays } } } d: run(id: $d) { usage { judge { byKind { kind } } } } }`;
+    const res = await p.gql(p.keys.acmeRead, q, { a: ids[0], b: ids[1], c: ids[2], d: ids[3] });
+    expect(res.body.errors).toBeUndefined();
+    expect(onResults()).toHaveLength(2);
   });
 });
 

@@ -406,6 +406,32 @@ describe("delivery, restart and rebuild", () => {
     expect(await counted()).toEqual(await recount());
   });
 
+  it("counts a replay's own judge_usage instead of its judge exchanges, as the run's report does, whether the score comes in the replay's batch or a later one", async () => {
+    await createEvaluation(store, deps, "e1", ["a", "b"]);
+    const run = await beginRun(store, deps, "e1", "r1");
+    const judge_usage = { calls: "5", input_tokens: 50, output_tokens: 5, cost: 0.5, model: "host-judge", by_kind: { score: 5 } };
+    await recordPair(store, deps, run, "a", GPT.label, "passed", { judge_usage });
+    await recordPair(store, deps, run, "a", CLAUDE.label, "passed");
+    // A judge_usage that is not an object: the report counts no judge usage for that result at all.
+    await recordPair(store, deps, run, "b", GPT.label, "passed", { judge_usage: null });
+    const rows = async () => sqlOf(read.orm.em.fork()).execute(
+      `SELECT n, judge_calls, judge_input_tokens::int AS judge_in, judge_cost, judge_by_kind, judge_model, judge_source FROM results WHERE run_id = 'r1' AND status <> 'pending' ORDER BY n`,
+    );
+    const runJudge = async () => (await sqlOf(read.orm.em.fork()).execute("SELECT judge_calls, judge_cost FROM runs WHERE id = 'r1'"))[0];
+    const metered = { score: { calls: 1, input_tokens: 7, output_tokens: 3, cost: 0.00002 } };
+    const expected = [
+      { n: 0, judge_calls: 5, judge_in: 50, judge_cost: 0.5, judge_by_kind: { score: { calls: 5 } }, judge_model: "host-judge", judge_source: "reported" },
+      { n: 1, judge_calls: 1, judge_in: 7, judge_cost: 0.00002, judge_by_kind: metered, judge_model: null, judge_source: "meter" },
+      { n: 2, judge_calls: 0, judge_in: 0, judge_cost: null, judge_by_kind: null, judge_model: null, judge_source: null },
+    ];
+    await projectorOf({ batchSize: 1 }).catchUp(); // the score in a batch after its replay's
+    expect(await rows()).toEqual(expected);
+    expect(await runJudge()).toEqual({ judge_calls: 6, judge_cost: 0.50002 });
+    await projectorOf({ batchSize: 500 }).rebuild(); // replay and score in one batch
+    expect(await rows()).toEqual(expected);
+    expect(await runJudge()).toEqual({ judge_calls: 6, judge_cost: 0.50002 });
+  });
+
   it("refuses to follow another event log from the checkpoint of the one it projected, until rebuilt from it", async () => {
     await createEvaluation(store, deps, "e1", ["a"]);
     await projectorOf().catchUp();

@@ -50,7 +50,11 @@ export function resultFromEvents(
   criterionKeys: readonly string[] = [],
 ): Result {
   const metadata = { ...replayed.replay.metadata };
-  // The Runner put the judge's usage on the replay's metadata after the replay was recorded.
+  // The Runner put the judge's usage on the replay's metadata after the replay was recorded,
+  // unless the replay carried one of its own (an agent's or a host's record), which wins: the one
+  // rule for where a result's judge usage comes from, as every report here has been rebuilt with
+  // (so a report of a run recorded before keeps its bytes). The read model counts it the same way
+  // (apps/projector usage.ts resultJudge), so Run.usage says what this report says.
   if (metadata.judge_usage === undefined) {
     const usage = exchangesUsage(scored.judge_exchanges);
     if (usage) metadata.judge_usage = usage;

@@ -5,6 +5,17 @@
 import { FloatSum, floatSum, roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
 import { countOf, isEstimatedUsage, numberOrNull, resultJudgeUsage, type CostResultLike, type JudgeUsageRecord } from "./resultCost.js";
 
+/**
+ * The most kinds a judge usage's `by_kind` may name, and the longest a kind may be: an import
+ * refuses more (domain/commands importedReport), and the read model keeps at most this many per
+ * result and per run, the rest folded into `other` (apps/projector), so a run's usage by kind
+ * stays a short list. The platform's judge meters four (score, recommend, verdict, define).
+ */
+export const JUDGE_KINDS_MAX = 16;
+export const JUDGE_KIND_NAME_MAX = 64;
+/** The kind the read model folds kinds past JUDGE_KINDS_MAX into. */
+export const OTHER_JUDGE_KIND = "other";
+
 export interface JudgeUsageTotals {
   calls: number;
   input_tokens: number;

@@ -9,7 +9,6 @@ import { refusalIndex } from "./phrasings.js";
 import { EMPTY_ANSWER_ADVICE, runErrorAdvice } from "./runErrorAdvice.js";
 import { detailText, excerptAround, truncate } from "./text.js";
 import type { DiagnosisResult, Evidence, Fault } from "./types.js";
-import { NON_BLANK_CHARACTER } from "../support/index.js";
 
 
 type Check = (context: DiagnosisContext) => DiagnosisResult | null;
@@ -27,7 +26,7 @@ const runError: Check = (c) => {
       error: truncate(message, 1_000),
     });
   }
-  if (NON_BLANK_CHARACTER.test(c.answer)) return null;
+  if (!c.replay.runError) return null;
   return result("run_error", `${c.agent} returned an empty answer.`, EMPTY_ANSWER_ADVICE, { error: "empty answer" });
 };
 

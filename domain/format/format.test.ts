@@ -87,7 +87,7 @@ describe("Format.perMillion and costTitle", () => {
 
   it("says an estimate from characters is a lower bound, with the counts it priced and the characters behind each worked out", () => {
     // The replay's own counts (null here) are not what was priced: the rate's are.
-    const rate = { input: 2.5, output: 10, source: "price table", basis: "chars", input_tokens: 10, output_tokens: 1_500, prompt_chars: 40, answer_chars: 6_000 };
+    const rate = { input: 2.5, output: 10, source: "price table", basis: "chars", lower_bound: true, input_tokens: 10, output_tokens: 1_500, prompt_chars: 40, answer_chars: 6_000 };
     expect(Format.costTitle({ input_tokens: null, output_tokens: null, rate })).toBe(
       "lower bound: 10 in (40 prompt chars ÷ 4) × $2.50/M + 1,500 out (6,000 answer chars ÷ 4) × $10.00/M · price table rate",
     );
@@ -99,6 +99,18 @@ describe("Format.perMillion and costTitle", () => {
     expect(Format.isCharsBasis(rate)).toBe(true);
     expect(Format.isCharsBasis({ ...rate, basis: "tokens" })).toBe(false);
     expect(Format.isCharsBasis(null)).toBe(false);
+  });
+
+  it("reads basis chars as a lower bound only on an estimate this platform wrote (lower_bound true, the price table's)", () => {
+    // Another install's, or the reference's (#22: cost_rate { input, output, source, basis, input_tokens, output_tokens }).
+    const foreign = { input: 2.5, output: 10, source: "catalog", basis: "chars", input_tokens: 12, output_tokens: 40 };
+    expect(Format.isCharsBasis(foreign)).toBe(false);
+    expect(Format.isCharsBasis({ ...foreign, source: "price table" })).toBe(false);
+    expect(Format.isCharsBasis({ ...foreign, lower_bound: true })).toBe(false);
+    expect(Format.isCharsBasis({ ...foreign, source: "price table", lower_bound: "true" })).toBe(false);
+    expect(Format.isCharsBasis({ ...foreign, source: "price table", lower_bound: true })).toBe(true);
+    // As before the chars reading: the counts the result gives, a plain estimate.
+    expect(Format.costTitle({ input_tokens: null, output_tokens: null, rate: foreign })).toBe("estimated: 0 in × $2.50/M + 0 out × $10.00/M · catalog rate");
   });
 
   it("flags a rate guessed from the model name", () => {

@@ -80,6 +80,8 @@ export interface CostRate {
   source?: unknown;
   /** `chars` for counts worked out from characters ÷ 4 (a lower bound); the counts below were priced. */
   basis?: unknown;
+  /** `true` on an estimate this platform worked out from characters (with `source` "price table"). */
+  lower_bound?: unknown;
   input_tokens?: unknown;
   output_tokens?: unknown;
   /** The characters a count was worked out from, when it was. */
@@ -87,9 +89,17 @@ export interface CostRate {
   answer_chars?: unknown;
 }
 
-/** `cost_rate.basis` of an estimate worked out from characters ÷ 4: a lower bound. @public */
+/**
+ * An estimate this platform worked out from characters ÷ 4 (domain/pricing priceReplay), read
+ * as a lower bound: `cost_rate` `basis: "chars"`, `lower_bound: true` and `source: "price
+ * table"`, as priceReplay writes it. A `cost_rate` that says `basis: "chars"` without the other
+ * two was written elsewhere (another install before this reading, or the reference, whose #22
+ * cost_rate carries a basis of its own): its report renders as it did before this reading, as a
+ * plain estimate from the counts the result gives, so an imported report's pages keep their
+ * bytes. @public
+ */
 export function isCharsBasis(rate: CostRate | null | undefined): boolean {
-  return rate?.basis === "chars";
+  return rate?.basis === "chars" && rate.lower_bound === true && rate.source === "price table";
 }
 
 export interface CostTitleInput {
@@ -105,7 +115,7 @@ export interface CostTitleInput {
  * The tooltip of an estimated figure, showing the working:
  * `estimated: 2,328 in × $5.00/M + 423 out × $30.00/M · catalog rate`, plus ` (fallback rate)` for a
  * rate guessed from the model's name. Without a usable input and output rate it names the method only.
- * A rate whose basis is `chars` shows the counts it priced (`rate.input_tokens`/`output_tokens`;
+ * A rate this platform worked out from characters (isCharsBasis) shows the counts it priced (`rate.input_tokens`/`output_tokens`;
  * the replay's own are missing) and says it is a lower bound:
  * `lower bound: 10 in (40 prompt chars ÷ 4) × $2.50/M + 423 out × $10.00/M · price table rate`.
  *

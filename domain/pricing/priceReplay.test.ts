@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { Replay } from "../replay/index.js";
 import { COST_LIMIT } from "../events/index.js";
 import { costRate, costSource } from "../cost/index.js";
+import { ModelSpec } from "../models/index.js";
+import { Runner } from "../runner/index.js";
+import { Scenario } from "../scenarios/index.js";
 import { PriceTable, priceRefusalLine, priceReplay, type PriceRefusal } from "./index.js";
 
 const table = PriceTable.parse("models:\n  gpt-4o: { input: 2.5, output: 10 }\n  claude-sonnet-4: { input: 3, output: 15 }\n", "prices.yaml");
@@ -104,6 +107,33 @@ describe("priceReplay: reference-platform #22's chain on a replay", () => {
     expect(priceReplay(Replay.failed("boom", { inputTokens: 100, outputTokens: 0 }), gpt, PROMPT, table).cost).toBe(0.00025);
   });
 
+  it("prices a blank answer with no error (a run_error too) only from counts it gave, never from characters", () => {
+    for (const init of [{ answer: "" }, { answer: "  \n" }, { inputTokens: 100 }, { answer: "", toolCalls: [{ name: "lookup_order" }] }]) {
+      const blank = new Replay(init);
+      expect(blank.errored).toBe(false);
+      expect(blank.runError).toBe(true);
+      expect(priceReplay(blank, gpt, PROMPT, table)).toBe(blank);
+    }
+    expect(priceReplay(new Replay({ answer: "", inputTokens: 100, outputTokens: 0 }), gpt, PROMPT, table).cost).toBe(0.00025);
+  });
+
+  it("is a run_error as diagnosis reads it: a blank answer with no error is diagnosed run_error and left unpriced", async () => {
+    const scenarios = [new Scenario({ key: "k", prompt: "Where is my order?" })];
+    const spec = ModelSpec.parse("gpt-4o", { defaultProvider: "openai" });
+    const report = await new Runner({ scenarios, models: [spec], replay: (s) => priceReplay(new Replay({ answer: "" }), spec, s.prompt, table) }).run();
+    const [result] = (report.toJSON() as unknown as { results: Array<{ fault?: string; cost?: number | null }> }).results;
+    expect(result.fault).toBe("run_error");
+    expect(result.cost ?? null).toBeNull();
+  });
+
+  it("refuses a caller that passes the table where the prompt goes (the signature before the prompt), naming prompt", () => {
+    const replay = new Replay({ answer: "Order 4821 ships Friday.", inputTokens: 10, outputTokens: 5 });
+    const call = priceReplay as unknown as (...args: unknown[]) => Replay;
+    expect(() => call(replay, gpt, table)).toThrow(TypeError);
+    expect(() => call(replay, gpt, table)).toThrow(/^priceReplay: prompt must be the text the agent was sent \(a string\), got PriceTable$/);
+    expect(() => call(replay, gpt, null, table)).toThrow(/prompt must be .* got null/);
+  });
+
   it("gives a cost_source that is not text (5, true) no say: the replay is priced, as the report reads it as saying nothing", () => {
     for (const given of [5, true, "  "]) {
       const replay = new Replay({ inputTokens: 1_000_000, outputTokens: 0, metadata: { cost_source: given } });
@@ -202,15 +232,11 @@ describe("priceReplay: a count missing is worked out from characters ÷ 4, a low
     }
   });
 
-  it("reads an empty or missing answer as 0 characters: the prompt alone is priced", () => {
-    for (const answer of ["", null]) {
-      const priced = priceReplay(new Replay({ answer }), gpt, PROMPT, table);
-      expect(priced.cost).toBe(10 * (2.5 / 1e6));
-      expect(priced.costRate).toMatchObject({ basis: "chars", input_tokens: 10, output_tokens: 0, prompt_chars: 40, answer_chars: 0 });
-      expect(costSource(asResult(priced))).toBe("estimated");
+  it("does not estimate an empty or missing answer from the prompt: it is a run_error (a given 0 output included)", () => {
+    for (const init of [{ answer: "" }, { answer: null }, { answer: "", outputTokens: 0 }]) {
+      const replay = new Replay(init);
+      expect(priceReplay(replay, gpt, PROMPT, table)).toBe(replay);
     }
-    // A given 0 output with the input missing: the prompt priced, the 0 as given (no answer_chars).
-    expect(priceReplay(new Replay({ answer: "", outputTokens: 0 }), gpt, PROMPT, table).costRate).not.toHaveProperty("answer_chars");
   });
 
   it("counts characters as code points: a character outside the BMP (a surrogate pair) is one, a lone surrogate one", () => {

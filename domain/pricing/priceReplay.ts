@@ -25,9 +25,10 @@
 //         (none: ""), not its tool calls — all left out, which is why it is a lower bound.
 //         Characters are Unicode code points (a surrogate pair is one; a lone surrogate one),
 //         as Ruby's String#length counts them, never more than UTF-16 units: the lower of the
-//         two readings. A replay that failed (`errored`, a run_error) is not estimated from
-//         characters, answer or not: its text does not say what reached the model, and a call
-//         that failed before sending cost nothing, so the prompt is no lower bound of it;
+//         two readings. A replay that is a run_error (Replay.runError: it failed, answer or
+//         not, or it answered only blank text) is not estimated from characters: its text does
+//         not say what reached the model, and a call that failed before sending cost nothing,
+//         so the prompt is no lower bound of it;
 //   3. no rate applies and input and output tokens are both 0: cost 0, `cost_source: "no_usage"`;
 //   4. else unchanged: no cost, read as `unpriced` (no rate, or a failed replay missing a count).
 //
@@ -97,13 +98,16 @@ export function priceReplay(
   table: PriceTable | null,
   onRefused?: (refusal: PriceRefusal) => void,
 ): Replay {
+  // A caller from before the prompt was a parameter passes (replay, spec, table): say so, rather
+  // than read the table as the prompt and price nothing.
+  if (typeof prompt !== "string") throw new TypeError(`priceReplay: prompt must be the text the agent was sent (a string), got ${describeValue(prompt)}`);
   if (replay.cost !== null || givenCostSource(replay.metadata.cost_source) !== null) return replay;
   const given = { input: replay.inputTokens, output: replay.outputTokens };
   const rate = table?.rateFor(spec);
   if (!rate) return given.input === 0 && given.output === 0 ? withCost(replay, 0, { cost_source: "no_usage" }) : replay;
   const basis: PriceBasis = given.input !== null && given.output !== null ? "tokens" : "chars";
-  // A failed replay's text says nothing of what reached the model (step 2b).
-  if (basis === "chars" && replay.errored) return replay;
+  // A run_error's text says nothing of what reached the model (step 2b).
+  if (basis === "chars" && replay.runError) return replay;
   const promptChars = given.input === null ? characterLength(prompt) : null;
   const answerChars = given.output === null ? characterLength(replay.answerText) : null;
   const input = given.input ?? Math.ceil(promptChars! / CHARS_PER_TOKEN);
@@ -125,6 +129,12 @@ export function priceReplay(
     cost_source: "estimated",
     cost_rate: { input: rate.input, output: rate.output, source: PRICE_TABLE_SOURCE, ...counts, key: rate.key, matched: rate.matched },
   });
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return value.constructor?.name ?? "an object";
+  return typeof value;
 }
 
 function withCost(replay: Replay, cost: number, metadata: Record<string, unknown>): Replay {

@@ -3,7 +3,7 @@
 // carried onto the result. Immutable; the derived lists are computed once because scoring and
 // diagnosis read them for every result.
 import { givenCostSource } from "../cost/resultCost.js";
-import { isBlank } from "../support/blank.js";
+import { isBlank, NON_BLANK_CHARACTER } from "../support/blank.js";
 import { describe, ReplayError } from "./replayError.js";
 import { toToolCall, toolCallFailed, toolCallName, type ToolCall } from "./toolCall.js";
 
@@ -124,6 +124,14 @@ export class Replay {
   /** The run failed before answering (an empty or whitespace error is not an error). */
   get errored(): boolean {
     return !isBlank(this.error);
+  }
+
+  /**
+   * The replay is a run_error (diagnosis' first fault): it failed (`errored`), or it answered
+   * nothing but blank text, tool calls or not.
+   */
+  get runError(): boolean {
+    return this.errored || !NON_BLANK_CHARACTER.test(this.answerText);
   }
 
   /** Names of the tools called, in call order, with repeats. */

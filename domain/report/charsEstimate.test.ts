@@ -7,6 +7,8 @@ import { Format } from "../format/index.js";
 import { ModelSpec } from "../models/index.js";
 import { PriceTable, priceReplay } from "../pricing/index.js";
 import { Replay } from "../replay/index.js";
+import { Report } from "./index.js";
+import { sampleReport } from "./html/sampleReport.js";
 import { Runner } from "../runner/index.js";
 import { Scenario } from "../scenarios/index.js";
 
@@ -58,5 +60,40 @@ describe("a report holding a cost worked out from characters", () => {
     // The agent gave no output count: none is recorded, and the 8 worked out are not summed as reported tokens.
     expect(result.output_tokens ?? null).toBeNull();
     expect(json.summary_by_model.m1).toMatchObject({ priced: 1, estimated: 1, reported: 0, input_tokens: 1_000, output_tokens: 0 });
+  });
+});
+
+describe("an imported report whose cost_rate says basis chars but was not written by this platform", () => {
+  /**
+   * The sample report with its estimated results' cost_rate as the reference (reference-platform
+   * #22) or another install writes one: `basis: "chars"` with counts of its own, no `lower_bound`,
+   * its own source, and no token counts on the result.
+   */
+  function foreignDoc(rate: Record<string, unknown> = {}) {
+    const doc = JSON.parse(JSON.stringify(sampleReport()));
+    for (const result of doc.results) {
+      if (result.metadata?.cost_source !== "estimated") continue;
+      result.metadata.cost_rate = { input: 2.5, output: 10, source: "catalog", basis: "chars", input_tokens: 12, output_tokens: 40, prompt_chars: 48, ...rate };
+      delete result.input_tokens;
+      delete result.output_tokens;
+    }
+    return doc;
+  }
+
+  it("renders as before the chars reading (884fe9e's bytes: the plain legend and tooltip)", () => {
+    const report = Report.fromJSON(foreignDoc());
+    const markdown = report.toMarkdown();
+    const html = report.toHtml({ theme: "light" });
+    // What 884fe9e renders for this document (checked against a build of it, byte for byte).
+    expect(markdown).toMatch(/\n---\n\n_~ estimated from tokens × model rates_\n$/);
+    expect(html).toContain('title="estimated: 0 in × $2.50/M + 0 out × $10.00/M · catalog rate"');
+    expect(html).toContain(`<span class="legend">${Format.LEGEND}</span>`);
+    for (const text of [markdown, html]) expect(text).not.toContain("lower bound");
+  });
+
+  it("reads the same rate as a lower bound once it is this platform's own (lower_bound true, the price table's)", () => {
+    const report = Report.fromJSON(foreignDoc({ source: "price table", lower_bound: true }));
+    expect(report.toMarkdown()).toContain(`_${Format.CHARS_LEGEND}_`);
+    expect(report.toHtml({ theme: "light" })).toContain('title="lower bound: 12 in (48 prompt chars ÷ 4) × $2.50/M + 40 out × $10.00/M · price table rate"');
   });
 });

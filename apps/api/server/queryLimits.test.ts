@@ -93,7 +93,8 @@ describe("costLimit on a run's usage figures", () => {
     for (const field of ["priced", "unpriced", "reported", "estimated", "costBasis", "replays", "perInteraction", "modelTimeMs", "model"]) {
       expect(await cost(`agent { ${field} }`)).toBe(3 + 5);
     }
-    expect(await cost("judge { source calls }")).toBe(3 + 2);
+    // source reads the aggregate (where each result's usage came from); calls is a column.
+    expect(await cost("judge { source calls }")).toBe(3 + 5 + 1);
     // byKind 5 + 4 x (kind 1 + calls 1); run 5 + calls 1 + byKind 1 + 4 x kind 1.
     expect(await cost("judge { byKind { kind calls } }")).toBe(3 + 5 + 4 * 2);
     expect(await cost("judge { run { calls byKind { kind } } }")).toBe(3 + 5 + 1 + 1 + 4);
@@ -105,9 +106,9 @@ describe("costLimit on a run's usage figures", () => {
       agent { priced unpriced reported estimated costBasis replays perInteraction modelTimeMs }
       judge { source model byKind { kind calls inputTokens outputTokens cost } run { calls cost byKind { kind calls } } } runtimeMs } } } } } }`;
     expect(await check(every(50), [costLimit(5000)])).toEqual([]);
-    // evaluation 1 + runs 1 + edges 1 + 100 x (node 1 + usage 1 + agent 1 + 8 x 5 + judge 1 + source 1 + model 5
+    // evaluation 1 + runs 1 + edges 1 + 100 x (node 1 + usage 1 + agent 1 + 8 x 5 + judge 1 + source 5 + model 5
     //   + byKind 5 + 4 x 5 + run 5 + calls 1 + cost 1 + byKind 1 + 4 x 2 + runtimeMs 1)
-    const perRun = 1 + 1 + 1 + 8 * 5 + 1 + 1 + 5 + 5 + 4 * 5 + 5 + 1 + 1 + 1 + 4 * 2 + 1;
+    const perRun = 1 + 1 + 1 + 8 * 5 + 1 + 5 + 5 + 5 + 4 * 5 + 5 + 1 + 1 + 1 + 4 * 2 + 1;
     expect(await check(every(100), [costLimit(5000)])).toEqual([`query costs ${3 + 100 * perRun}; the limit is 5000`]);
   });
 });

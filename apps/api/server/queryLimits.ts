@@ -50,12 +50,14 @@ const AGGREGATE_FIELD_COSTS: Readonly<Record<string, number>> = {
   "UsagePart.model": 5,
   "UsagePart.byKind": 5,
   "UsagePart.run": 5,
+  "UsagePart.source": 5,
 };
 
 /**
  * Plain lists that are short by nature, counted at this length instead of a default page: a
  * judge's calls by kind (score, recommend, verdict, define; an imported report may name others,
- * each a few bytes). Counted as 20, a list of 100 runs asking for them was refused.
+ * each a few bytes; never more than 16 kinds, the rest folded into "other": JUDGE_KINDS_MAX).
+ * Counted as 20, a list of 100 runs asking for them was refused.
  */
 const SHORT_LISTS: Readonly<Record<string, number>> = {
   "UsagePart.byKind": 4,

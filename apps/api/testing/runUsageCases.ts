@@ -7,7 +7,7 @@
 // Shared by runUsage.test.ts (PGlite read models) and runUsage.int.test.ts (PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventStore } from "@verdict/domain";
-import { PriceTable } from "@verdict/domain";
+import { PriceTable, Report, type ReportDocument } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { CATALOG_YAML, startPlatform, type Platform } from "./harness.js";
 
@@ -263,10 +263,14 @@ export function runUsageCases(options: { open?: () => Promise<{ readUrl?: string
       const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "usage imports", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
       const imports = created.body.data.createEvaluation.evaluationId;
       const judgeUsage = (calls: number, byKind: Record<string, number>) => ({ calls, input_tokens: 100 * calls, output_tokens: 10 * calls, cost: 0.001 * calls, model: "host-judge", by_kind: byKind });
+      // As a report is written (this platform's, the reference's): the result's metadata holds
+      // its judge_usage, which the report reads, and a copy is written out beside it. A result
+      // with the top-level key alone (c) counts nothing, as its report counts nothing for it.
+      const usageOf = (usage: ReturnType<typeof judgeUsage>) => ({ judge_usage: usage, metadata: { judge_usage: usage } });
       const results = [
-        { scenario_key: "a", label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, duration_ms: 100, judge_usage: judgeUsage(2, { score: 1, recommend: 1 }) },
-        { scenario_key: "b", label: "gpt-5-mini", status: "failed", score: 0.2, fault: "low_quality", duration_ms: 50.25, judge_usage: judgeUsage(1, { score: 1 }) },
-        { scenario_key: "c", label: "gpt-5-mini", status: "passed", score: 1, cost: 0.02 },
+        { scenario_key: "a", label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, duration_ms: 100, ...usageOf(judgeUsage(2, { score: 1, recommend: 1 })) },
+        { scenario_key: "b", label: "gpt-5-mini", status: "failed", score: 0.2, fault: "low_quality", duration_ms: 50.25, ...usageOf(judgeUsage(1, { score: 1 })) },
+        { scenario_key: "c", label: "gpt-5-mini", status: "passed", score: 1, cost: 0.02, judge_usage: { ...judgeUsage(5, { define: 5 }), model: "top-level-judge" } },
       ];
       const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results, run_judge_usage: { calls: 1, input_tokens: 420, output_tokens: 18, cost: 0.00011, by_kind: { verdict: 1 } } };
       const envelope = { version: 1, run_id: "usage-imported-1", source: "ci", agent_name: "SupportAgent", suite: "support", report };
@@ -282,6 +286,10 @@ export function runUsageCases(options: { open?: () => Promise<{ readUrl?: string
         run: { calls: 1, cost: 0.00011, byKind: [unsplit("verdict", 1)] },
         replays: null, perInteraction: null, modelTimeMs: null,
       });
+      // The run's report says the same.
+      const rebuilt = Report.fromJSON(report as unknown as ReportDocument).judgeUsage!;
+      expect({ calls: rebuilt.calls, input_tokens: rebuilt.input_tokens, cost: rebuilt.cost, model: rebuilt.model, by_kind: rebuilt.by_kind })
+        .toEqual({ calls: 4, input_tokens: 720, cost: 0.00311, model: "host-judge", by_kind: { score: 2, recommend: 1, verdict: 1 } });
       // Imported at one instant: how long the host's run took is not known.
       expect(run.usage.runtimeMs).toBeNull();
     });

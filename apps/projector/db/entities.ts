@@ -94,6 +94,8 @@ export interface ResultRow {
   judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
   /** The judge's calls by kind ({kind: {calls, input_tokens, output_tokens, cost}}) and the model they name (migration 011). */
   judgeByKind: Json; judgeModel: string | null;
+  /** meter, reported or null: where the judge usage comes from (migration 012). */
+  judgeSource: string | null;
   replayedAt: Date | null; scoredAt: Date | null;
 }
 export const ResultEntity = new EntitySchema<ResultRow>({
@@ -104,7 +106,7 @@ export const ResultEntity = new EntitySchema<ResultRow>({
     status: { type: "text" }, score: float, scores: json, fault: text, recommendation: text, diagnosis: json, answer: text,
     toolCalls: json, error: text, durationMs: float, inputTokens: { ...big, nullable: true }, outputTokens: { ...big, nullable: true },
     cost: float, costSource: text, replayMetadata: json, scenario: jsonRequired, judgeExchanges: json, judgeCalls: int,
-    judgeInputTokens: big, judgeOutputTokens: big, judgeCost: float, judgeByKind: json, judgeModel: text, replayedAt: when, scoredAt: when,
+    judgeInputTokens: big, judgeOutputTokens: big, judgeCost: float, judgeByKind: json, judgeModel: text, judgeSource: text, replayedAt: when, scoredAt: when,
   },
 });
 

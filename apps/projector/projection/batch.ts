@@ -56,6 +56,8 @@ interface ScoreUpdate {
   judge_cost: number | null;
   judge_by_kind: unknown;
   judge_model: string | null;
+  /** meter (the platform's judge exchanges), reported (the replay's own judge_usage), or null: no judge usage. */
+  judge_source: string | null;
   scored_at: string;
 }
 

@@ -11,7 +11,7 @@ import type { Batch, Envelope } from "./batch.js";
 import { runNumbered } from "./evaluationProjection.js";
 import { headline, pinnedRelease } from "./agentProjection.js";
 import { asObject, writeFixItems, writeModelSummaries } from "./runSummary.js";
-import { reportedKinds } from "./usage.js";
+import { judgeColumns, resultJudge } from "./usage.js";
 
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
@@ -38,9 +38,9 @@ function resultRow(result: Record<string, unknown>, n: number, positions: Map<st
   const label = String(result.label ?? "");
   const model = asObject(models[label]) ?? {};
   const metadata = asObject(result.metadata) ?? {};
-  // The top-level key is a copy written out with a result; the report reads metadata's, which a
-  // host's own report may carry alone.
-  const judgeUsage = asObject(result.judge_usage) ?? asObject(metadata.judge_usage);
+  // The report reads metadata's judge_usage (a result's top-level key is a copy written out
+  // beside it, which the report never reads): counted as the report counts it (usage.ts).
+  const judge = resultJudge(metadata, []);
   const cost = num(result.cost);
   const status = STATUSES.has(String(result.status)) ? String(result.status) : "errored";
   return {
@@ -50,10 +50,8 @@ function resultRow(result: Record<string, unknown>, n: number, positions: Map<st
     tool_calls: list(result.tool_calls), error: str(result.error), duration_ms: num(result.duration_ms), input_tokens: num(result.input_tokens),
     output_tokens: num(result.output_tokens), cost, cost_source: str(metadata.cost_source) ?? (cost === null ? "unpriced" : "reported"),
     replay_metadata: metadata, scenario: scenarioOf(result, position),
-    judge_calls: num(judgeUsage?.calls) ?? 0, judge_input_tokens: num(judgeUsage?.input_tokens) ?? 0,
-    judge_output_tokens: num(judgeUsage?.output_tokens) ?? 0, judge_cost: num(judgeUsage?.cost),
     // Calls per kind as the report tallies them (no tokens or cost by kind), and the model it names.
-    judge_by_kind: reportedKinds(judgeUsage?.by_kind), judge_model: str(judgeUsage?.model),
+    ...judgeColumns(judge),
   };
 }
 
@@ -142,15 +140,17 @@ async function insertImportedResults(sql: Sql, runId: string, tenant: string, ro
   await sql.execute(
     `INSERT INTO results (run_id, n, tenant, scenario_key, "group", model_label, provider, model, position, status, score, scores, fault,
        recommendation, diagnosis, answer, tool_calls, error, duration_ms, input_tokens, output_tokens, cost, cost_source, replay_metadata,
-       scenario, judge_exchanges, judge_calls, judge_input_tokens, judge_output_tokens, judge_cost, judge_by_kind, judge_model, replayed_at, scored_at)
+       scenario, judge_exchanges, judge_calls, judge_input_tokens, judge_output_tokens, judge_cost, judge_by_kind, judge_model, judge_source,
+       replayed_at, scored_at)
      SELECT ?, r.n, ?, r.scenario_key, r."group", r.model_label, r.provider, r.model, r.position, r.status, r.score, r.scores, r.fault,
        r.recommendation, r.diagnosis, r.answer, r.tool_calls, r.error, r.duration_ms, r.input_tokens, r.output_tokens, r.cost, r.cost_source,
        r.replay_metadata, r.scenario, '[]'::jsonb, r.judge_calls, r.judge_input_tokens, r.judge_output_tokens, r.judge_cost, r.judge_by_kind,
-       r.judge_model, ?, ?
+       r.judge_model, r.judge_source, ?, ?
      FROM jsonb_to_recordset(?::jsonb) AS r(n int, scenario_key text, "group" text, model_label text, provider text, model text, position int,
        status text, score float8, scores jsonb, fault text, recommendation text, diagnosis jsonb, answer text, tool_calls jsonb, error text,
        duration_ms float8, input_tokens bigint, output_tokens bigint, cost float8, cost_source text, replay_metadata jsonb, scenario jsonb,
-       judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, judge_by_kind jsonb, judge_model text)
+       judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, judge_by_kind jsonb, judge_model text,
+       judge_source text)
      ON CONFLICT (run_id, n) DO NOTHING`,
     [runId, tenant, at, at, JSON.stringify(rows)],
   );

@@ -7,7 +7,7 @@
 import { COST_LIMIT, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EventOf } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
-import { exchangeKinds, exchangeUsage } from "./usage.js";
+import { judgeColumns, reportedJudge, resultJudge } from "./usage.js";
 
 function costSource(replay: EventOf<"ReplayRecorded">["data"]["replay"]): string {
   const declared = replay.metadata.cost_source;
@@ -27,12 +27,11 @@ export function replayRecorded(event: EventOf<"ReplayRecorded">, envelope: Envel
 
 export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope, batch: Batch): void {
   const d = event.data;
-  const usage = exchangeUsage(d.judge_exchanges);
-  const kinds = exchangeKinds(d.judge_exchanges);
+  // What the platform's judge metered; flushResults takes the replay's own judge_usage instead
+  // when the replay carries one (usage.ts resultJudge: the report's rule).
   batch.scores.push({
     run_id: d.run_id, n: d.n, status: d.status, score: d.score, scores: d.scores, fault: d.fault, recommendation: d.recommendation,
-    diagnosis: d.diagnosis, judge_exchanges: d.judge_exchanges, judge_calls: usage.calls, judge_input_tokens: usage.inputTokens,
-    judge_output_tokens: usage.outputTokens, judge_cost: usage.cost, judge_by_kind: kinds.byKind, judge_model: kinds.model, scored_at: envelope.at,
+    diagnosis: d.diagnosis, judge_exchanges: d.judge_exchanges, ...judgeColumns(resultJudge(null, d.judge_exchanges)), scored_at: envelope.at,
   });
   batch.resultRuns.add(d.run_id);
   batch.latestResult.set(d.run_id, { scenario_key: d.scenario_key, model_label: d.model_label, status: d.status, score: d.score, fault: d.fault });
@@ -56,10 +55,25 @@ export const usageFigure = (key: string, max: number, otherwise = "0"): string =
   `CASE WHEN jsonb_typeof(u.usage->'${key}') = 'number' AND (u.usage->>'${key}')::numeric BETWEEN 0 AND ${max}
      THEN (u.usage->>'${key}')::numeric ELSE ${otherwise} END`;
 
-/** The run-level usage an imported report carries (`run_judge_usage`, else `judge_usage.run`), as an object or NULL. */
+/** Whether a JSON value is truthy as JavaScript reads it (an object or array always; "" , 0, false and null not). */
+const truthy = (value: string): string => `CASE jsonb_typeof(${value}) WHEN 'object' THEN true WHEN 'array' THEN true
+  WHEN 'string' THEN ${value} <> '""'::jsonb WHEN 'number' THEN ${value} <> '0'::jsonb WHEN 'boolean' THEN ${value} = 'true'::jsonb ELSE false END`;
+
+const RECORDED = "rr.summary->'run_judge_usage'";
+const RUN_PART = "rr.summary->'judge_usage'->'run'";
+
+/**
+ * The run-level usage an imported report carries, as an object, or NULL when it has none, read
+ * as the report reads it (domain/report fromJson and cost judgeUsage): `run_judge_usage` when the
+ * document gives one (not null), which counts only when it is a non-empty object (an empty one is
+ * no run part: its judge_usage has no `run`); else `judge_usage.run`, of which the report keeps
+ * only calls, cost and by_kind (not its tokens or model), when it is there (truthy).
+ */
 export const IMPORTED_RUN_USAGE = `CASE WHEN rr.origin <> 'imported' THEN NULL
-  WHEN jsonb_typeof(rr.summary->'run_judge_usage') = 'object' THEN rr.summary->'run_judge_usage'
-  WHEN jsonb_typeof(rr.summary->'judge_usage'->'run') = 'object' THEN rr.summary->'judge_usage'->'run' END`;
+  WHEN coalesce(jsonb_typeof(${RECORDED}), 'null') <> 'null' THEN
+    CASE WHEN jsonb_typeof(${RECORDED}) = 'object' AND ${RECORDED} <> '{}'::jsonb THEN ${RECORDED}
+      WHEN jsonb_typeof(${RECORDED}) = 'array' AND ${RECORDED} <> '[]'::jsonb THEN '{}'::jsonb END
+  WHEN ${truthy(RUN_PART)} THEN jsonb_build_object('calls', ${RUN_PART}->'calls', 'cost', ${RUN_PART}->'cost', 'by_kind', ${RUN_PART}->'by_kind') END`;
 
 const REPLAY_SET = `answer = r.answer, tool_calls = r.tool_calls, error = r.error, duration_ms = r.duration_ms,
   input_tokens = r.input_tokens, output_tokens = r.output_tokens, cost = r.cost, cost_source = r.cost_source,
@@ -69,10 +83,10 @@ const REPLAY_COLUMNS = `answer text, tool_calls jsonb, error text, duration_ms f
 const SCORE_SET = `status = r.status, score = r.score, scores = r.scores, fault = r.fault, recommendation = r.recommendation,
   diagnosis = r.diagnosis, judge_exchanges = r.judge_exchanges, judge_calls = r.judge_calls, judge_input_tokens = r.judge_input_tokens,
   judge_output_tokens = r.judge_output_tokens, judge_cost = r.judge_cost, judge_by_kind = r.judge_by_kind, judge_model = r.judge_model,
-  scored_at = r.scored_at`;
+  judge_source = r.judge_source, scored_at = r.scored_at`;
 const SCORE_COLUMNS = `status text, score float8, scores jsonb, fault text, recommendation text, diagnosis jsonb, judge_exchanges jsonb,
   judge_calls int, judge_input_tokens bigint, judge_output_tokens bigint, judge_cost float8, judge_by_kind jsonb, judge_model text,
-  scored_at timestamptz`;
+  judge_source text, scored_at timestamptz`;
 
 // What a result row adds to its run's counts and usage, for the row as `t`, named with `p`.
 function contribution(t: string, p: string): string {
@@ -130,6 +144,34 @@ async function updateResults(sql: Sql, set: string, columns: string, rows: Array
 }
 
 /**
+ * A scored pair whose replay carries its own `metadata.judge_usage` (an agent's or a host's
+ * record of what its judge spent) counts that, not the platform's exchanges, as the run's report
+ * does (usage.ts resultJudge): the replay is this batch's, or the one its row holds (recorded in
+ * an earlier batch; read with one statement for the batch's scores).
+ */
+async function takeReportedJudgeUsage(sql: Sql, batch: Batch, replays: ReadonlyMap<string, { replay_metadata: unknown }>): Promise<void> {
+  if (batch.scores.length === 0) return;
+  const recorded = new Map<string, unknown>();
+  const earlier = batch.scores.filter((score) => !replays.has(`${score.run_id}\u0000${score.n}`)).map(({ run_id, n }) => ({ run_id, n }));
+  if (earlier.length > 0) {
+    const rows = await sql.execute<{ run_id: string; n: number; usage: unknown }>(
+      `SELECT t.run_id, t.n, t.replay_metadata->'judge_usage' AS usage
+       FROM jsonb_to_recordset(?::jsonb) AS k(run_id text, n int) JOIN results t ON t.run_id = k.run_id AND t.n = k.n
+       WHERE t.replay_metadata->'judge_usage' IS NOT NULL`,
+      [JSON.stringify(earlier)],
+    );
+    for (const row of rows) recorded.set(`${row.run_id}\u0000${row.n}`, row.usage);
+  }
+  for (const score of batch.scores) {
+    const key = `${score.run_id}\u0000${score.n}`;
+    const metadata = replays.get(key)?.replay_metadata as Record<string, unknown> | null | undefined;
+    if (metadata ? Object.hasOwn(metadata, "judge_usage") : recorded.has(key)) {
+      Object.assign(score, judgeColumns(reportedJudge(metadata ? metadata.judge_usage : recorded.get(key))));
+    }
+  }
+}
+
+/**
  * Writes the batch's result rows. Returns the runs to recount from all their rows: those the
  * batch touched otherwise, and those whose rows changed in a way the update could not add up.
  */
@@ -148,6 +190,7 @@ export async function flushResults(sql: Sql, batch: Batch): Promise<string[]> {
   }
   // A pair replayed and scored in the same batch is written once, with both sets of columns.
   const replays = new Map(batch.replays.map((r) => [`${r.run_id}\u0000${r.n}`, r]));
+  await takeReportedJudgeUsage(sql, batch, replays);
   const both: Array<{ run_id: string; n: number }> = [];
   const scoresOnly: Array<{ run_id: string; n: number }> = [];
   for (const score of batch.scores) {

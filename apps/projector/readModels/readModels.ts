@@ -3,7 +3,9 @@
 // decides tenancy with before reading a stream. Lists page with opaque cursors; runs come newest
 // first.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { COST_LIMIT, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EvaluationDirectory, type TenantIndex } from "@verdict/domain";
+import {
+  COST_LIMIT, JUDGE_KINDS_MAX, OTHER_JUDGE_KIND, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT, type EvaluationDirectory, type TenantIndex,
+} from "@verdict/domain";
 import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
@@ -19,7 +21,7 @@ import {
 } from "./selects.js";
 import type {
   Agent, AgentRelease, Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter,
-  Run, RunComparison, RunUsageFigures, RunVerdict, JudgeKindFigures, RunJudgePart,
+  Run, RunComparison, RunUsageFigures, RunUsagePart, RunVerdict, JudgeKindFigures, RunJudgePart,
 } from "./types.js";
 
 export interface ReadModelsOptions {
@@ -241,56 +243,41 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   }
 
   /**
-   * What the usage of each of `runIds` (the tenant's only) counts, in one aggregate statement for
-   * every run asked, reading no answer, tool call or judge exchange, and none of the finished
-   * runs' cached rows: its scored results counted per run by whether they carry a finite cost and
-   * by their stored cost source, with their costs and recorded durations summed (only scored
-   * results count, as the run's report counts them: a replay not yet scored is not in it); its
-   * results' judge calls per kind (results.judge_by_kind) and the models they name; and the judge
-   * calls recorded on the run itself (its verdict's exchange, or an imported report's run-level
-   * usage, read by the rules the run's judge totals are: recountRuns). What a group means
-   * (priced, reported, estimated) is domain/cost's to say (apps/api agentCostCounts), not this query's.
+   * What the usage of each of `runIds` (the tenant's only) counts, the `parts` asked only, in one
+   * aggregate statement for every run asked, reading no answer, tool call or judge exchange
+   * (results.judge_exchanges), and none of the finished runs' cached rows:
+   *  - `replays`: its scored results counted per run by whether they carry a finite cost and by
+   *    their stored cost source, with their costs and recorded durations summed (only scored
+   *    results count, as the run's report counts them: a replay not yet scored is not in it);
+   *  - `judgeKinds`: its results' judge calls per kind (results.judge_by_kind), at most
+   *    JUDGE_KINDS_MAX kinds a run (the rest folded into "other", as the projector folds a
+   *    result's), the only part that reads every result's kinds (jsonb_each);
+   *  - `judgeModels`: the first model its results' judge usage names (run order);
+   *  - `judgeSources`: whether its results' judge usage was metered or reported;
+   *  - `judgeRun`: the judge calls recorded on the run itself (its verdict's exchange, read from
+   *    verdicts.judge_exchange, or an imported report's run-level usage), read by the rules the
+   *    run's judge totals are (recountRuns).
+   * What a group means (priced, reported, estimated) is domain/cost's to say (apps/api
+   * agentCostCounts), not this query's. A part not asked is left empty (null for judgeRun).
    */
-  async runUsageFigures(tenant: string, runIds: readonly string[]): Promise<RunUsageFigures[]> {
-    if (runIds.length === 0) return [];
-    const rows = await this.sql().execute<{ part: "replays" | "judgeKind" | "judgeModel" | "judgeRun"; runId: string; data: Record<string, any> }>(
-      `WITH ids AS (SELECT jsonb_array_elements_text(?::jsonb) AS run_id),
-       scored AS MATERIALIZED (
-         SELECT t.run_id, t.n, t.cost_source, t.judge_by_kind, t.judge_model,
-           CASE WHEN t.cost NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) THEN t.cost END AS cost,
-           CASE WHEN t.duration_ms NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) THEN t.duration_ms END AS duration_ms
-         FROM results t WHERE t.tenant = ? AND t.run_id IN (SELECT run_id FROM ids) AND t.scored_at IS NOT NULL
-       )
-       SELECT 'replays' AS part, s.run_id AS "runId", jsonb_build_object('priced', s.cost IS NOT NULL, 'costSource', s.cost_source, 'count', count(*),
-           'cost', sum(s.cost::numeric), 'durationMs', sum(s.duration_ms::numeric), 'timed', count(s.duration_ms)) AS data
-         FROM scored s GROUP BY s.run_id, s.cost IS NOT NULL, s.cost_source
-       UNION ALL
-       SELECT 'judgeKind', s.run_id, jsonb_build_object('kind', k.key, 'calls', sum((k.value->>'calls')::numeric),
-           'inputTokens', CASE WHEN bool_and(k.value->'input_tokens' IS NOT NULL) THEN sum((k.value->>'input_tokens')::numeric) END,
-           'outputTokens', CASE WHEN bool_and(k.value->'output_tokens' IS NOT NULL) THEN sum((k.value->>'output_tokens')::numeric) END,
-           'cost', CASE WHEN bool_and(k.value->'cost' IS NOT NULL) THEN sum((k.value->>'cost')::numeric) END)
-         FROM scored s CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(s.judge_by_kind) = 'object' THEN s.judge_by_kind ELSE '{}'::jsonb END) k
-         GROUP BY s.run_id, k.key
-       UNION ALL
-       SELECT 'judgeModel', s.run_id, jsonb_build_object('model', s.judge_model, 'n', min(s.n))
-         FROM scored s WHERE s.judge_model IS NOT NULL GROUP BY s.run_id, s.judge_model
-       UNION ALL
-       SELECT 'judgeRun', rr.id, jsonb_build_object(
-           'calls', (vv.judge_exchange IS NOT NULL)::int + floor(${usageFigure("calls", REPORT_MAX_COUNT)}),
-           'inputTokens', ${verdictFigure("input_tokens")} + floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)}),
-           'outputTokens', ${verdictFigure("output_tokens")} + floor(${usageFigure("output_tokens", TOKEN_COUNT_LIMIT)}),
-           'verdictCost', ${verdictFigure("cost")}, 'reportedCost', ${usageFigure("cost", COST_LIMIT, "NULL")},
-           'model', coalesce(vv.judge_exchange->'usage'->>'model', CASE WHEN jsonb_typeof(u.usage->'model') = 'string' THEN u.usage->>'model' END),
-           'kind', vv.judge_exchange->>'kind', 'byKind', u.usage->'by_kind')
-         FROM runs rr LEFT JOIN verdicts vv ON vv.run_id = rr.id AND vv.tenant = rr.tenant
-           CROSS JOIN LATERAL (SELECT ${IMPORTED_RUN_USAGE} AS usage) u
-         WHERE rr.tenant = ? AND rr.id IN (SELECT run_id FROM ids) AND (vv.judge_exchange IS NOT NULL OR u.usage IS NOT NULL)`,
-      [JSON.stringify(runIds), tenant, tenant],
-    );
+  async runUsageFigures(tenant: string, runIds: readonly string[], parts: Iterable<RunUsagePart> = RUN_USAGE_PARTS): Promise<RunUsageFigures[]> {
+    const asked = new Set(parts);
+    if (runIds.length === 0 || asked.size === 0) return [];
+    const { sql, params } = usageStatement(asked, tenant, runIds);
+    type Row = { part: "replays" | "judgeKind" | "judgeModel" | "judgeSources" | "judgeRun"; runId: string; data: Record<string, any> };
+    // The planner reads jsonb_each as 100 rows a result (a result names 1 to 4 kinds), so the
+    // kinds part of a run of 10,000 results is costed past the JIT thresholds: compiling it took
+    // 5 of its 6 seconds (100,000 results) where the work takes 0.6. It runs without JIT.
+    const rows = asked.has("judgeKinds")
+      ? await this.#database.transaction(async (tx) => {
+        await tx.execute("SET LOCAL jit = off");
+        return tx.execute<Row>(sql, params);
+      })
+      : await this.sql().execute<Row>(sql, params);
     const byRun = new Map<string, RunUsageFigures>();
     const of = (runId: string): RunUsageFigures => {
       let figures = byRun.get(runId);
-      if (!figures) byRun.set(runId, (figures = { runId, replays: [], judgeKinds: [], judgeModels: [], judgeRun: null }));
+      if (!figures) byRun.set(runId, (figures = { runId, replays: [], judgeKinds: [], judgeModels: [], judgeSources: null, judgeRun: null }));
       return figures;
     };
     for (const { part, runId, data } of rows) {
@@ -304,6 +291,8 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
         figures.judgeKinds.push(kindFigures(data));
       } else if (part === "judgeModel") {
         figures.judgeModels.push({ model: data.model, n: Number(data.n) });
+      } else if (part === "judgeSources") {
+        figures.judgeSources = { meter: data.meter === true, reported: data.reported === true };
       } else {
         figures.judgeRun = runJudgePart(data);
       }
@@ -404,10 +393,97 @@ function kindFigures(data: Record<string, unknown>): JudgeKindFigures {
   };
 }
 
+/** Every part of a run's usage figures (ReadModels.runUsageFigures). */
+const RUN_USAGE_PARTS: readonly RunUsagePart[] = ["replays", "judgeKinds", "judgeModels", "judgeSources", "judgeRun"];
+
+/** The kinds kept first when a run's kinds are folded (as the projector's foldKinds ranks them). */
+const KIND_RANK = `CASE k.kind WHEN 'score' THEN 0 WHEN 'recommend' THEN 1 WHEN 'verdict' THEN 2 WHEN 'define' THEN 3 ELSE 4 END`;
+
+/**
+ * The statement for the parts asked: a UNION ALL of one SELECT per part, over the scored results
+ * (the columns those parts read) and the runs' own judge calls.
+ */
+function usageStatement(asked: ReadonlySet<RunUsagePart>, tenant: string, runIds: readonly string[]): { sql: string; params: unknown[] } {
+  const columns = new Set<string>();
+  if (asked.has("replays")) {
+    columns.add("t.cost_source");
+    columns.add(`CASE WHEN t.cost NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) THEN t.cost END AS cost`);
+    columns.add(`CASE WHEN t.duration_ms NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) THEN t.duration_ms END AS duration_ms`);
+  }
+  if (asked.has("judgeKinds")) columns.add("t.judge_by_kind");
+  if (asked.has("judgeModels")) columns.add("t.judge_model");
+  if (asked.has("judgeSources")) columns.add("t.judge_source");
+  const selects: string[] = [];
+  if (asked.has("replays")) {
+    selects.push(`SELECT 'replays' AS part, s.run_id AS "runId", jsonb_build_object('priced', s.cost IS NOT NULL, 'costSource', s.cost_source, 'count', count(*),
+        'cost', sum(s.cost::numeric), 'durationMs', sum(s.duration_ms::numeric), 'timed', count(s.duration_ms)) AS data
+      FROM scored s GROUP BY s.run_id, s.cost IS NOT NULL, s.cost_source`);
+  }
+  if (asked.has("judgeKinds")) {
+    // Each kind's calls over the run's results; past JUDGE_KINDS_MAX kinds, the first
+    // JUDGE_KINDS_MAX - 1 (the platform's four first, then by name) are kept and the rest summed
+    // into "other", with tokens and cost only when every kind folded in splits them.
+    selects.push(`SELECT 'judgeKind' AS part, f.run_id AS "runId", jsonb_build_object('kind', f.kind, 'calls', sum(f.calls),
+        'inputTokens', CASE WHEN count(*) = 1 THEN max(f.input_tokens) WHEN bool_and(f.split) THEN sum(f.input_tokens) END,
+        'outputTokens', CASE WHEN count(*) = 1 THEN max(f.output_tokens) WHEN bool_and(f.split) THEN sum(f.output_tokens) END,
+        'cost', CASE WHEN count(*) = 1 THEN max(f.cost) WHEN bool_and(f.split) THEN sum(f.cost) END) AS data
+      FROM (
+        SELECT k.run_id, k.calls, k.input_tokens, k.output_tokens, k.cost, k.input_tokens IS NOT NULL AND k.output_tokens IS NOT NULL AS split,
+          CASE WHEN count(*) OVER (PARTITION BY k.run_id) <= ${JUDGE_KINDS_MAX} THEN k.kind
+            WHEN k.kind <> '${OTHER_JUDGE_KIND}' AND row_number() OVER (PARTITION BY k.run_id ORDER BY k.kind = '${OTHER_JUDGE_KIND}', ${KIND_RANK}, k.kind COLLATE "C") < ${JUDGE_KINDS_MAX}
+              THEN k.kind
+            ELSE '${OTHER_JUDGE_KIND}' END AS kind
+        FROM (
+          SELECT s.run_id, e.key AS kind, sum((e.value->>'calls')::numeric) AS calls,
+            CASE WHEN bool_and(e.value->'input_tokens' IS NOT NULL) THEN sum((e.value->>'input_tokens')::numeric) END AS input_tokens,
+            CASE WHEN bool_and(e.value->'output_tokens' IS NOT NULL) THEN sum((e.value->>'output_tokens')::numeric) END AS output_tokens,
+            CASE WHEN bool_and(e.value->'cost' IS NOT NULL) THEN sum((e.value->>'cost')::numeric) END AS cost
+          FROM scored s CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(s.judge_by_kind) = 'object' THEN s.judge_by_kind ELSE '{}'::jsonb END) e
+          GROUP BY s.run_id, e.key
+        ) k
+      ) f
+      GROUP BY f.run_id, f.kind`);
+  }
+  if (asked.has("judgeModels")) {
+    // The first result (in run order) whose judge usage names a model, the one the report's
+    // judge_usage.model names: the projector keeps only a model that is not blank (JavaScript's
+    // trim), and a row written otherwise is skipped when all it holds is spaces.
+    selects.push(`SELECT * FROM (SELECT DISTINCT ON (s.run_id) 'judgeModel' AS part, s.run_id AS "runId", jsonb_build_object('model', s.judge_model, 'n', s.n) AS data
+      FROM scored s WHERE s.judge_model ~ '[^[:space:]]' ORDER BY s.run_id, s.n) m`);
+  }
+  if (asked.has("judgeSources")) {
+    selects.push(`SELECT 'judgeSources' AS part, s.run_id AS "runId", jsonb_build_object('meter', bool_or(s.judge_source = 'meter'), 'reported', bool_or(s.judge_source = 'reported')) AS data
+      FROM scored s WHERE s.judge_source IS NOT NULL GROUP BY s.run_id`);
+  }
+  if (asked.has("judgeRun")) {
+    selects.push(`SELECT 'judgeRun' AS part, rr.id AS "runId", jsonb_build_object(
+        'calls', (vv.judge_exchange IS NOT NULL)::int + floor(${usageFigure("calls", REPORT_MAX_COUNT)}),
+        'inputTokens', ${verdictFigure("input_tokens")} + floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)}),
+        'outputTokens', ${verdictFigure("output_tokens")} + floor(${usageFigure("output_tokens", TOKEN_COUNT_LIMIT)}),
+        'verdictCost', ${verdictFigure("cost")}, 'reportedCost', ${usageFigure("cost", COST_LIMIT, "NULL")},
+        'model', coalesce(vv.judge_exchange->'usage'->>'model', CASE WHEN jsonb_typeof(u.usage->'model') = 'string' THEN u.usage->>'model' END),
+        'kind', vv.judge_exchange->>'kind', 'byKind', u.usage->'by_kind', 'metered', vv.judge_exchange IS NOT NULL, 'reported', u.usage IS NOT NULL) AS data
+      FROM runs rr LEFT JOIN verdicts vv ON vv.run_id = rr.id AND vv.tenant = rr.tenant
+        CROSS JOIN LATERAL (SELECT ${IMPORTED_RUN_USAGE} AS usage) u
+      WHERE rr.tenant = ? AND rr.id IN (SELECT run_id FROM ids) AND (vv.judge_exchange IS NOT NULL OR u.usage IS NOT NULL)`);
+  }
+  // Read once for the parts that share it; inlined into the one part that reads it alone.
+  const sharing = ["replays", "judgeKinds", "judgeModels", "judgeSources"].filter((part) => asked.has(part as RunUsagePart)).length;
+  const scored = columns.size === 0 ? "" : `,
+    scored AS ${sharing > 1 ? "MATERIALIZED" : "NOT MATERIALIZED"} (
+      SELECT t.run_id, t.n, ${[...columns].join(", ")}
+      FROM results t WHERE t.tenant = ? AND t.run_id IN (SELECT run_id FROM ids) AND t.scored_at IS NOT NULL
+    )`;
+  const params: unknown[] = [JSON.stringify(runIds)];
+  if (columns.size > 0) params.push(tenant);
+  if (asked.has("judgeRun")) params.push(tenant);
+  return { sql: `WITH ids AS (SELECT jsonb_array_elements_text(?::jsonb) AS run_id)${scored}\n${selects.join("\nUNION ALL\n")}`, params };
+}
+
 /**
  * The run-level judge calls: the verdict's exchange (its kind, with its tokens and cost), or the
  * calls per kind an imported report's run-level usage tallies (read as a result's by_kind is, no
- * tokens or cost by kind).
+ * tokens or cost by kind, at most JUDGE_KINDS_MAX kinds).
  */
 function runJudgePart(data: Record<string, unknown>): RunJudgePart {
   const verdictCost = numberOrNull(data.verdictCost);
@@ -423,6 +499,6 @@ function runJudgePart(data: Record<string, unknown>): RunJudgePart {
   }
   return {
     calls: Number(data.calls), inputTokens, outputTokens, cost: verdictCost === null && reportedCost === null ? null : (verdictCost ?? 0) + (reportedCost ?? 0),
-    model: typeof data.model === "string" ? data.model : null, byKind,
+    model: typeof data.model === "string" ? data.model : null, byKind, metered: data.metered === true, reported: data.reported === true,
   };
 }

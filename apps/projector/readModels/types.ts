@@ -93,7 +93,14 @@ export interface JudgeKindFigures { kind: string; calls: number; inputTokens: nu
  */
 export interface RunJudgePart {
   calls: number; inputTokens: number; outputTokens: number; cost: number | null; model: string | null; byKind: JudgeKindFigures[];
+  /** The verdict's exchange, metered by the platform's judge, is part of it. */
+  metered: boolean;
+  /** An imported report's run-level usage, as reported, is part of it. */
+  reported: boolean;
 }
+
+/** A part of a run's usage figures, read only when asked (ReadModels.runUsageFigures). */
+export type RunUsagePart = "replays" | "judgeKinds" | "judgeModels" | "judgeSources" | "judgeRun";
 
 /** What a run's usage counts, read in one aggregate query for many runs (ReadModels.runUsageFigures). */
 export interface RunUsageFigures {
@@ -102,8 +109,10 @@ export interface RunUsageFigures {
   replays: ReplayCostGroup[];
   /** Its results' judge calls per kind. */
   judgeKinds: JudgeKindFigures[];
-  /** Each model its results' judge usage names, with the first result (n) naming it. */
+  /** The first model its results' judge usage names (not blank), with the result (n) naming it; none or one. */
   judgeModels: { model: string; n: number }[];
+  /** Whether any of its results' judge usage was metered (the platform's judge) or reported (the replay's own); null when not asked or none. */
+  judgeSources: { meter: boolean; reported: boolean } | null;
   judgeRun: RunJudgePart | null;
 }
 

@@ -40,14 +40,14 @@ export async function beginRun(store: EventStore, deps: Deps, evaluationId: stri
 
 export type Outcome = "passed" | "failed" | "errored";
 
-export async function recordPair(store: EventStore, deps: Deps, run: RunState, key: string, label: string, outcome: Outcome): Promise<void> {
+export async function recordPair(store: EventStore, deps: Deps, run: RunState, key: string, label: string, outcome: Outcome, metadata?: Record<string, unknown>): Promise<void> {
   const streamId = pairStream(run, key, label);
   const pair = { run_id: run.runId!, scenario_key: key, model_label: label };
   const options = { ...deps, decideContext: { run } };
   const replay = outcome === "errored"
     ? { error: "Timeout: agent took too long", duration_ms: 30_000 }
     : { answer: `Answer to ${key}`, tool_calls: [{ name: "lookup" }], duration_ms: 100 + key.length, input_tokens: 10, output_tokens: 5, cost: 0.0001 };
-  await handleCommand(store, resultAggregate, streamId, { type: "RecordReplay", ...pair, replay }, options);
+  await handleCommand(store, resultAggregate, streamId, { type: "RecordReplay", ...pair, replay: metadata ? { ...replay, metadata } : replay }, options);
   const score = {
     passed: { status: "passed", score: 1, pass: true, fault: null },
     failed: { status: "failed", score: 0.2, pass: false, fault: "expected_tool_not_called" },

@@ -3,6 +3,7 @@
 import { FAULTS } from "../../diagnosis/types.js";
 import { DomainError } from "../../events/domainError.js";
 import { Replay, ReplayError } from "../../replay/index.js";
+import { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX } from "../../cost/judgeUsage.js";
 import { Report, type ReportDocument } from "../../report/index.js";
 import { readRecordedComparison } from "../../stats/comparisonRecord.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
@@ -114,14 +115,38 @@ function checkResultFigures(result: Record<string, unknown>, field: string): voi
   checkAmount(result.duration_ms, DURATION_LIMIT_MS, `${field}.duration_ms`);
   for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
   checkUsage(result.judge_usage, `${field}.judge_usage`);
+  // The copy the report reads (its top-level judge_usage is written out beside it).
+  if (isObject(result.metadata)) checkUsage(result.metadata.judge_usage, `${field}.metadata.judge_usage`);
 }
 
-/** A judge usage (a result's, or the run's own calls): counts, tokens and cost the run adds up. */
+/** A judge usage (a result's, or the run's own calls): counts, tokens and cost the run adds up, and its calls by kind. */
 function checkUsage(usage: unknown, field: string): void {
   if (!isObject(usage)) return;
   checkCount(usage.calls, REPORT_MAX_COUNT, `${field}.calls`);
   for (const key of ["input_tokens", "output_tokens"]) checkCount(usage[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
   checkAmount(usage.cost, COST_LIMIT, `${field}.cost`);
+  checkByKind(usage.by_kind, `${field}.by_kind`);
+}
+
+/**
+ * Calls by kind (`{score: 3, verdict: 1}`): at most JUDGE_KINDS_MAX kinds, each named in at most
+ * JUDGE_KIND_NAME_MAX characters, each count a whole number from 0 to REPORT_MAX_COUNT. A report
+ * naming 140,000 kinds made every read of its run's usage by kind slow and its answer megabytes.
+ */
+function checkByKind(byKind: unknown, field: string): void {
+  if (byKind === undefined || byKind === null) return;
+  if (!isObject(byKind)) throw DomainError.validation(`${field} must be an object of calls by kind ({"score": 3})`, field);
+  const kinds = Object.keys(byKind);
+  if (kinds.length > JUDGE_KINDS_MAX) throw DomainError.validation(`${field} names ${kinds.length} kinds, over the ${JUDGE_KINDS_MAX} limit`, field);
+  for (const kind of kinds) {
+    if (kind.length > JUDGE_KIND_NAME_MAX) {
+      throw DomainError.validation(`${field}: a kind must be at most ${JUDGE_KIND_NAME_MAX} characters (one has ${kind.length})`, field);
+    }
+    const count = byKind[kind];
+    if (typeof count !== "number" || !Number.isInteger(count) || count < 0 || count > REPORT_MAX_COUNT) {
+      throw DomainError.validation(`${field}: the count of ${JSON.stringify(kind)} must be a whole number from 0 to ${REPORT_MAX_COUNT}`, field);
+    }
+  }
 }
 
 function checkComparison(comparison: unknown): void {

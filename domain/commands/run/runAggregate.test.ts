@@ -330,6 +330,38 @@ describe("ImportReport on the run stream", () => {
     expect(g.when(withResult({ input_tokens: 1200, output_tokens: null, score: 0.5, cost: 0.0012, judge_usage: { calls: 2, cost: null } }))[0].type).toBe("ReportImported");
   });
 
+  it("refuses a judge usage's by_kind of more than 16 kinds, a kind over 64 characters or a count that is not a whole count, naming the field", () => {
+    const g = given(runAggregate, [], { evaluation });
+    const withResult = (extra: Record<string, unknown>) => ({ ...command, report: { ...report, results: [{ ...report.results[0], ...extra }] } });
+    const kinds = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1]));
+    const field = "report.results[0].judge_usage.by_kind";
+    expect(() => g.when(withResult({ judge_usage: { calls: 17, by_kind: kinds(17) } }))).toThrow(
+      expect.objectContaining({ code: "validation", field, message: `${field} names 17 kinds, over the 16 limit` }),
+    );
+    expect(() => g.when(withResult({ judge_usage: { by_kind: { ["k".repeat(65)]: 1 } } }))).toThrow(
+      expect.objectContaining({ field, message: `${field}: a kind must be at most 64 characters (one has 65)` }),
+    );
+    for (const count of ["4", -3, 2.9, 1e12, null, true]) {
+      expect(() => g.when(withResult({ judge_usage: { by_kind: { score: count } } }))).toThrow(
+        expect.objectContaining({ field, message: `${field}: the count of "score" must be a whole number from 0 to 1000000` }),
+      );
+    }
+    expect(() => g.when(withResult({ judge_usage: { by_kind: [1, 2] } }))).toThrow(expect.objectContaining({ field }));
+    // The copy in the result's metadata, which the report reads, and the run's own usage, both ways it is given.
+    expect(() => g.when(withResult({ metadata: { judge_usage: { by_kind: kinds(17) } } }))).toThrow(
+      expect.objectContaining({ field: "report.results[0].metadata.judge_usage.by_kind" }),
+    );
+    expect(() => g.when({ ...command, report: { ...report, run_judge_usage: { calls: 1, by_kind: kinds(17) } } })).toThrow(
+      expect.objectContaining({ field: "report.run_judge_usage.by_kind" }),
+    );
+    expect(() => g.when({ ...command, report: { ...report, judge_usage: { run: { by_kind: { verdict: -1 } } } } })).toThrow(
+      expect.objectContaining({ field: "report.judge_usage.run.by_kind" }),
+    );
+    // 16 kinds named in 64 characters each, whole counts to the limit: taken.
+    const most = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`${i}`.padStart(64, "k"), i === 0 ? 1_000_000 : 0]));
+    expect(g.when(withResult({ judge_usage: { calls: 1, by_kind: most }, metadata: { judge_usage: { calls: 1, by_kind: most } } }))[0].type).toBe("ReportImported");
+  });
+
   it("refuses a comparison its report could not be rendered with, naming the field: the pages read it back with the same check", () => {
     const g = given(runAggregate, [], { evaluation });
     const [a, b] = [Object.keys(report.models)[0], "claude-sonnet-5"];

@@ -1,9 +1,10 @@
 // A run's judge side from the database's figures (ReadModels.runUsageFigures): its calls by kind,
-// the model they name and the calls no result owns, summed as the report's judge_usage sums them
-// (domain/cost judgeUsage): every result's part, then the run's own.
-import { roundHalfAwayFromZero } from "@verdict/domain";
+// the model they name, where they come from and the calls no result owns, summed as the report's
+// judge_usage sums them (domain/cost judgeUsage): every result's part, then the run's own.
+import { JUDGE_KINDS_MAX, OTHER_JUDGE_KIND, roundHalfAwayFromZero } from "@verdict/domain";
 import type { JudgeKindFigures, RunUsageFigures } from "@verdict/projector";
-import type { JudgeKindUsage, JudgeUsageFigures } from "../types/run.js";
+import { JudgeUsageSource } from "../types/enums.js";
+import type { JudgeKindUsage, JudgeRunUsage } from "../types/run.js";
 
 /** The kinds the platform's judge and the reference meter, in this order; any other kind follows, by name. */
 const KIND_ORDER = ["score", "recommend", "verdict", "define"];
@@ -24,34 +25,73 @@ function byKind(parts: readonly JudgeKindFigures[]): JudgeKindUsage[] {
   const kinds = new Map<string, JudgeKindFigures>();
   for (const part of parts) {
     const seen = kinds.get(part.kind);
-    if (!seen) {
-      kinds.set(part.kind, { ...part });
-      continue;
-    }
-    const split = seen.inputTokens !== null && part.inputTokens !== null && seen.outputTokens !== null && part.outputTokens !== null;
-    seen.calls += part.calls;
-    seen.cost = split ? (seen.cost === null && part.cost === null ? null : (seen.cost ?? 0) + (part.cost ?? 0)) : null;
-    seen.inputTokens = split ? seen.inputTokens! + part.inputTokens! : null;
-    seen.outputTokens = split ? seen.outputTokens! + part.outputTokens! : null;
+    if (seen) add(seen, part);
+    else kinds.set(part.kind, { ...part });
   }
-  return [...kinds.values()]
-    .sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0))
-    .map((kind) => ({ ...kind, cost: round6(kind.cost) }));
+  return fold(sorted([...kinds.values()])).map((kind) => ({ ...kind, cost: round6(kind.cost) }));
+}
+
+/** A part added to a kind's sum (see byKind). */
+function add(sum: JudgeKindFigures, part: JudgeKindFigures): void {
+  const split = sum.inputTokens !== null && part.inputTokens !== null && sum.outputTokens !== null && part.outputTokens !== null;
+  sum.calls += part.calls;
+  sum.cost = split ? (sum.cost === null && part.cost === null ? null : (sum.cost ?? 0) + (part.cost ?? 0)) : null;
+  sum.inputTokens = split ? sum.inputTokens! + part.inputTokens! : null;
+  sum.outputTokens = split ? sum.outputTokens! + part.outputTokens! : null;
+}
+
+const sorted = (kinds: JudgeKindFigures[]): JudgeKindFigures[] =>
+  kinds.sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+
+/**
+ * At most JUDGE_KINDS_MAX kinds, as the projector keeps a result's and the database a run's: the
+ * first JUDGE_KINDS_MAX - 1 in order, the rest summed into "other" (the results' kinds and the
+ * run's own may together name more).
+ */
+function fold(kinds: JudgeKindFigures[]): JudgeKindFigures[] {
+  if (kinds.length <= JUDGE_KINDS_MAX) return kinds;
+  const named = kinds.filter((kind) => kind.kind !== OTHER_JUDGE_KIND);
+  const kept = named.slice(0, JUDGE_KINDS_MAX - 1);
+  const rest = [...named.slice(JUDGE_KINDS_MAX - 1), ...kinds.filter((kind) => kind.kind === OTHER_JUDGE_KIND)];
+  const other: JudgeKindFigures = { ...rest[0], kind: OTHER_JUDGE_KIND };
+  for (const part of rest.slice(1)) add(other, part);
+  return sorted([...kept, other]);
 }
 
 const named = (model: string | null | undefined): model is string => typeof model === "string" && model.trim() !== "";
 
 /**
- * The judge's model (the first one its usage names: the results' in run order, then the run's
- * own, as the report's judge_usage.model), its calls by kind over every result and the run's
- * own, and the run's own part (null when no call is recorded on the run itself).
+ * The judge's model: the first one its usage names, the results' in run order, then the run's
+ * own, as the report's judge_usage.model.
  */
-export function judgeUsageFigures(figures: Pick<RunUsageFigures, "judgeKinds" | "judgeModels" | "judgeRun">): JudgeUsageFigures {
+export function judgeModelOf(figures: Pick<RunUsageFigures, "judgeModels" | "judgeRun">): string | null {
   const run = figures.judgeRun;
   const fromResults = [...figures.judgeModels].sort((a, b) => a.n - b.n).find((entry) => named(entry.model))?.model;
-  return {
-    model: fromResults ?? (run && named(run.model) ? run.model : null),
-    byKind: byKind([...figures.judgeKinds, ...(run?.byKind ?? [])]),
-    run: run ? { calls: run.calls, cost: round6(run.cost), byKind: byKind(run.byKind) } : null,
-  };
+  return fromResults ?? (run && named(run.model) ? run.model : null);
+}
+
+/** The judge's calls by kind over every result and the run's own. */
+export function judgeByKindOf(figures: Pick<RunUsageFigures, "judgeKinds" | "judgeRun">): JudgeKindUsage[] {
+  return byKind([...figures.judgeKinds, ...(figures.judgeRun?.byKind ?? [])]);
+}
+
+/** The run's own part, null when no call is recorded on the run itself. */
+export function judgeRunOf(figures: Pick<RunUsageFigures, "judgeRun">): JudgeRunUsage | null {
+  const run = figures.judgeRun;
+  return run ? { calls: run.calls, cost: round6(run.cost), byKind: byKind(run.byKind) } : null;
+}
+
+/**
+ * Where the judge's usage comes from, by the report's rule for each result (its replay's own
+ * judge_usage when it carries one, else the platform's exchanges) and the run's own part (a
+ * verdict's exchange is metered, an imported report's run-level usage reported): METER when all
+ * of it was metered, REPORTED when all was reported, MIXED when both; null when there is none
+ * (the report has no judge_usage).
+ */
+export function judgeSourceOf(figures: Pick<RunUsageFigures, "judgeSources" | "judgeRun">): JudgeUsageSource | null {
+  const metered = (figures.judgeSources?.meter ?? false) || (figures.judgeRun?.metered ?? false);
+  const reported = (figures.judgeSources?.reported ?? false) || (figures.judgeRun?.reported ?? false);
+  if (metered && reported) return JudgeUsageSource.MIXED;
+  if (metered) return JudgeUsageSource.METER;
+  return reported ? JudgeUsageSource.REPORTED : null;
 }

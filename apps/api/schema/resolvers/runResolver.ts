@@ -3,12 +3,12 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { comparisonInModelOrder, roundHalfAwayFromZero, type FixItem, type Report } from "@verdict/domain";
-import { listPage, type Result, type Run } from "@verdict/projector";
+import { listPage, type Result, type Run, type RunUsagePart } from "@verdict/projector";
 import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
-import { FixItemKind, JudgeUsageSource, ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
+import { FixItemKind, ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
 import { RunReportNode } from "../types/report.js";
 import {
@@ -16,8 +16,6 @@ import {
   RunUsage, VerdictNode,
 } from "../types/run.js";
 import { runReport } from "./runSupport.js";
-import { agentUsageFigures } from "./agentCostCounts.js";
-import { judgeUsageFigures } from "./judgeUsageFigures.js";
 import { runUsageFigures } from "../../server/runUsageLoader.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 
@@ -225,20 +223,16 @@ export class RunResolver {
   @FieldResolver(() => RunUsage)
   usage(@Root() run: RunRow, @Ctx() context: ApiContext): RunUsage {
     // The figures beyond the sums (the agent's priced / estimated counts, the judge's calls by
-    // kind): counted by the database over the run's rows, with every other run of the request in
-    // one query, once a request and kept once the run has ended, and only when a query asks for one of them.
-    const figures = () =>
-      memo(context, `usageFigures:${run.id}`, () => cached(context, run, "usageFigures", () => runUsageFigures(context, run.id)));
-    const agentFigures = async () => agentUsageFigures((await figures()).replays);
-    const judgeFigures = async () => judgeUsageFigures(await figures());
-    const judged = run.judgeCalls > 0 || run.judgeCost !== null || run.judgeInputTokens > 0 || run.judgeOutputTokens > 0;
+    // kind, its model, its source): counted by the database over the run's rows, with every other
+    // run of the request in one statement per side computing only the parts asked, once a
+    // request and kept once the run has ended, and only when a query asks for one of them.
+    const figures = (parts: readonly RunUsagePart[]) => {
+      const key = `usageFigures:${parts.join(",")}`;
+      return memo(context, `${key}:${run.id}`, () => cached(context, run, key, () => runUsageFigures(context, run.id, parts)));
+    };
     return {
-      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, source: null, side: "agent", agentFigures, judgeFigures },
-      judge: {
-        inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls,
-        source: judged ? (run.origin === "imported" ? JudgeUsageSource.REPORTED : JudgeUsageSource.METER) : null,
-        side: "judge", agentFigures, judgeFigures,
-      },
+      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, side: "agent", figures },
+      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls, side: "judge", figures },
       totalCost: sum(run.agentCost, run.judgeCost),
       runtimeMs: runtimeMs(run),
     };

@@ -1,20 +1,25 @@
 // A run's usage beyond its sums: on the agent side how many replays were priced and how
 // (reference-platform #23's replays, priced, unpriced, reported, estimated, cost_basis,
 // per_interaction, model_time_ms), counted by domain/cost, as the report counts them, over the
-// run's scored results; on the judge side its calls by kind, its model and the calls no result
-// owns (#23's judge by_kind, model, run). The database counts them for every run of the request in
-// one aggregate query (ReadModels.runUsageFigures, runUsageLoader.ts), read only when a query
-// asks for one of these fields (`usage { judge { calls } }` reads nothing).
+// run's scored results; on the judge side its calls by kind, its model, where its usage comes
+// from and the calls no result owns (#23's judge by_kind, model, source, run). The database
+// counts them for every run of the request with one aggregate statement per side
+// (ReadModels.runUsageFigures, runUsageLoader.ts), computing only the parts the fields asked
+// need (`usage { judge { calls } }` reads nothing; `agent { priced }` no judge kind).
 import { Float, FieldResolver, Int, Resolver, Root } from "type-graphql";
-import { CostBasis } from "../types/enums.js";
-import { JudgeKindUsage, JudgeRunUsage, UsagePart, type AgentUsageFigures, type JudgeUsageFigures } from "../types/run.js";
+import type { RunUsagePart } from "@verdict/projector";
+import { CostBasis, JudgeUsageSource } from "../types/enums.js";
+import { JudgeKindUsage, JudgeRunUsage, UsagePart, type AgentUsageFigures } from "../types/run.js";
+import { agentUsageFigures } from "./agentCostCounts.js";
+import { judgeByKindOf, judgeModelOf, judgeRunOf, judgeSourceOf } from "./judgeUsageFigures.js";
 
 async function agentOf(part: UsagePart): Promise<AgentUsageFigures | null> {
-  return part.side === "agent" ? part.agentFigures() : null;
+  return part.side === "agent" ? agentUsageFigures((await part.figures(["replays"])).replays) : null;
 }
 
-async function judgeOf(part: UsagePart): Promise<JudgeUsageFigures | null> {
-  return part.side === "judge" ? part.judgeFigures() : null;
+/** What a judge field reads: `parts` of the run's figures, turned into its answer by `read`; null on the agent side. */
+async function judgeOf<T>(part: UsagePart, parts: readonly RunUsagePart[], read: (figures: Awaited<ReturnType<UsagePart["figures"]>>) => T): Promise<T | null> {
+  return part.side === "judge" ? read(await part.figures(parts)) : null;
 }
 
 @Resolver(() => UsagePart)
@@ -82,15 +87,15 @@ export class UsagePartResolver {
     description: "The judge's model as its usage names it (reference-platform #23's judge.model): the first one the results' judge calls name, in run order, else the run's own calls' (judge side only). Null when no call named one; Run.judgeLabel is the judge the run was scored with, as the run records it.",
   })
   async model(@Root() part: UsagePart): Promise<string | null> {
-    return (await judgeOf(part))?.model ?? null;
+    return judgeOf(part, ["judgeModels", "judgeRun"], judgeModelOf);
   }
 
   @FieldResolver(() => [JudgeKindUsage], {
     nullable: true,
-    description: "The judge's calls by kind, over every result's and the run's own, in the order score, recommend, verdict, define, then any other kind by name (judge side only; null on the agent side). An imported report tallies calls per kind without their tokens or cost, and calls it names no kind for are in calls but in no kind here.",
+    description: "The judge's calls by kind, over every result's and the run's own, in the order score, recommend, verdict, define, then any other kind by name (judge side only; null on the agent side); at most 16 kinds, the rest summed into \"other\" (an import refuses a by_kind of more). An imported report tallies calls per kind without their tokens or cost, and calls it names no kind for are in calls but in no kind here.",
   })
   async byKind(@Root() part: UsagePart): Promise<JudgeKindUsage[] | null> {
-    return (await judgeOf(part))?.byKind ?? null;
+    return judgeOf(part, ["judgeKinds", "judgeRun"], judgeByKindOf);
   }
 
   @FieldResolver(() => JudgeRunUsage, {
@@ -98,6 +103,15 @@ export class UsagePartResolver {
     description: "The judge calls no result owns (reference-platform #23's judge.run): a run here, its verdict's (a run comparing models, once it is recorded); an imported run, its report's run-level judge usage (run_judge_usage, else judge_usage.run). Null when there are none (a run of one model, a run without a judge, a run whose verdict is not recorded yet, an imported report with no run-level usage), and on the agent side.",
   })
   async run(@Root() part: UsagePart): Promise<JudgeRunUsage | null> {
-    return (await judgeOf(part))?.run ?? null;
+    return judgeOf(part, ["judgeRun"], judgeRunOf);
+  }
+
+  @FieldResolver(() => JudgeUsageSource, {
+    nullable: true,
+    description:
+      "Where the judge's usage comes from (judge side only), by the run's report's rule: a result's usage is its replay's own judge_usage when the replay carries one (an agent's or a host's record), else what this platform's judge metered for it. METER when all of it was metered (with the verdict's call), REPORTED when all was reported (an imported run's always), MIXED when both; null when the judge was never asked (no result or run-level judge usage: the report has no judge_usage) and on the agent side.",
+  })
+  async source(@Root() part: UsagePart): Promise<JudgeUsageSource | null> {
+    return judgeOf(part, ["judgeSources", "judgeRun"], judgeSourceOf);
   }
 }

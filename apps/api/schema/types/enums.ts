@@ -49,6 +49,7 @@ export enum CostBasis {
 export enum JudgeUsageSource {
   METER = "meter",
   REPORTED = "reported",
+  MIXED = "mixed",
 }
 
 /** The judge an evaluation asks for, as the events' `judge.kind` (lowercase there). */
@@ -96,8 +97,12 @@ registerEnumType(JudgeUsageSource, {
   description:
     "Where a run's judge usage comes from (reference-platform #23's judge source). The reference's third source, traces (judge usage worked out from the judge's traces), is not given: the platform never derives judge usage from traces.",
   valuesConfig: {
-    METER: { description: "A run started here (engine or external): the calls this platform's judge made, each recorded with its usage in the score's (or the verdict's) judge exchanges." },
-    REPORTED: { description: "An imported run: the judge usage its report carries (each result's judge_usage, and run_judge_usage or judge_usage.run), as the host reported it." },
+    METER: { description: "All of it metered: the calls this platform's judge made, each recorded with its usage in the score's (or the verdict's) judge exchanges (a run started here, engine or external, whose replays carry no judge_usage of their own)." },
+    REPORTED: {
+      description:
+        "All of it reported: the judge usage a replay's metadata carries (an agent's or a host's record, which the run's report counts instead of the platform's exchanges for that result), or an imported run's (each result's metadata judge_usage, and run_judge_usage or judge_usage.run), as reported.",
+    },
+    MIXED: { description: "Some results' judge usage metered, some reported (a run started here some of whose replays carry their own judge_usage)." },
   },
 });
 registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: judge-defined KPIs (not built yet: judged as LLM)." });

@@ -1,8 +1,9 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { connectionOf, type ConnectionOf } from "./connection.js";
-import { CostBasis, FixItemKind, JudgeUsageSource, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
+import { CostBasis, FixItemKind, ResultStatus, RunOrigin, RunStatus } from "./enums.js";
 import { RunReleaseNode } from "./agent.js";
+import type { RunUsageFigures, RunUsagePart } from "@verdict/projector";
 
 // simpleResolvers: these are plain objects, so graphql-js's default resolver reads their fields;
 // type-graphql's per-field wrapper (middlewares, none here) cost ~5% of a 3,000-result query.
@@ -308,12 +309,6 @@ export interface AgentUsageFigures extends AgentCostCounts {
   modelTimeMs: number | null;
 }
 
-/** The judge side's figures from the run's usage aggregate (judgeUsageFigures). */
-export interface JudgeUsageFigures {
-  model: string | null;
-  byKind: JudgeKindUsage[];
-  run: JudgeRunUsage | null;
-}
 
 @ObjectType({ simpleResolvers: true })
 export class UsagePart {
@@ -332,20 +327,14 @@ export class UsagePart {
   @Field(() => Int, { nullable: true, description: "Judge calls (judge side only): every result's and the run's own (judge.run)." })
   calls!: number | null;
 
-  @Field(() => JudgeUsageSource, {
-    nullable: true,
-    description: "Where the judge's usage comes from (judge side only): METER for a run started here, REPORTED for an imported run; null when the judge was never asked (no call, no tokens, no cost: a rules-only run) and on the agent side.",
-  })
-  source!: JudgeUsageSource | null;
-
   /** Which side this is: each side's aggregate fields answer null on the other. */
   side!: "agent" | "judge";
 
-  /** The agent side's figures, read when one of its aggregate fields is asked for. */
-  agentFigures!: () => Promise<AgentUsageFigures>;
-
-  /** The judge side's figures, read when one of its aggregate fields is asked for. */
-  judgeFigures!: () => Promise<JudgeUsageFigures>;
+  /**
+   * The run's usage figures for `parts` (ReadModels.runUsageFigures), read when a field needing
+   * them is asked for: with the request's other runs, one statement per side.
+   */
+  figures!: (parts: readonly RunUsagePart[]) => Promise<RunUsageFigures>;
 }
 
 @ObjectType({ simpleResolvers: true, description: "Spend kept apart: the agent's replays and the judge's calls." })
