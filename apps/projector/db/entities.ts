@@ -94,7 +94,7 @@ export interface ResultRow {
   judgeCalls: number; judgeInputTokens: number; judgeOutputTokens: number; judgeCost: number | null;
   /** The judge's calls by kind ({kind: {calls, input_tokens, output_tokens, cost}}) and the model they name (migration 011). */
   judgeByKind: Json; judgeModel: string | null;
-  /** meter, reported or null: where the judge usage comes from (migration 012). */
+  /** meter, reported or null: where the judge usage comes from (migration 013). */
   judgeSource: string | null;
   replayedAt: Date | null; scoredAt: Date | null;
 }

@@ -6,6 +6,6 @@
 -- calls per kind, not their tokens or cost); NULL when the judge made no call. judge_model: the
 -- first model the exchanges' usage names (an imported result's judge_usage.model). Rows projected
 -- before it hold NULL: PROJECTION_VERSION 4 fills them, as the projector rebuilds read models of
--- version 3 from the log on start. (Since 012 and version 5, a replay's own judge_usage, when it
--- carries one, is counted instead of the exchanges, as the report counts it; see 012.)
+-- version 3 from the log on start. (Since 013 and version 5, a replay's own judge_usage, when it
+-- carries one, is counted instead of the exchanges, as the report counts it; see 013.)
 ALTER TABLE results ADD COLUMN judge_by_kind jsonb, ADD COLUMN judge_model text;

@@ -14,7 +14,7 @@ import { READ_MODEL_TABLES } from "../db/tables.js";
 //    run, and runs.release kept as { digest, revision, label } only when it names a digest.
 // 4: results.judge_by_kind and results.judge_model (migration 011), filled from ResultScored's
 //    judge exchanges and an imported result's judge_usage.
-// 5: results.judge_source (migration 012); a result's judge figures follow the report's rule (the
+// 5: results.judge_source (migration 013); a result's judge figures follow the report's rule (the
 //    replay's own metadata.judge_usage when it carries one, else the exchanges; an imported
 //    result's metadata copy, not its top-level one), counted with the report's countOf, at most
 //    16 kinds per result (the rest folded into "other"); an imported run's judge_usage.run counts
