@@ -2,29 +2,18 @@
 // run on the evaluation stream, so they race there. A burst must start every run, numbered
 // 1..N without a gap or a repeat (domain/commands/contention.ts).
 import { randomUUID } from "node:crypto";
-import { createEvaluation, evaluationStream, importReport, readWholeStream, startRun, type EventStore } from "@verdict/domain";
-import { createPostgresEventStore } from "@verdict/infra";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEventStoreTestDatabase, type TestDatabase } from "./testDatabase.js";
+import { createEvaluation, evaluationStream, importReport, readWholeStream, startRun } from "@verdict/domain";
+import { describe, expect, it } from "vitest";
+import { usePostgresEventStore } from "./postgresEventStoreFixture.js";
 
-let database: TestDatabase;
-let store: EventStore & { close(): Promise<void> };
-
-beforeAll(async () => {
-  database = await createEventStoreTestDatabase();
-  store = await createPostgresEventStore({ connectionString: database.url });
-});
-afterAll(async () => {
-  await store?.close();
-  await database?.drop();
-});
+const postgres = usePostgresEventStore();
 
 const commandOptions = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant: "acme", actor: "api" } };
 const GPT = { label: "gpt-5-mini", provider: "openai", model: "gpt-5-mini" };
 
 async function newEvaluation(): Promise<string> {
   const evaluationId = randomUUID();
-  await createEvaluation(store, { evaluation_id: evaluationId, tenant: "acme", agent: "SupportAgent", name: `E ${evaluationId}`, scenarios: [{ key: "a", prompt: "hi" }] }, commandOptions);
+  await createEvaluation(postgres.store, { evaluation_id: evaluationId, tenant: "acme", agent: "SupportAgent", name: `E ${evaluationId}`, scenarios: [{ key: "a", prompt: "hi" }] }, commandOptions);
   return evaluationId;
 }
 
@@ -47,16 +36,16 @@ describe("runs started concurrently on one evaluation (PostgreSQL)", () => {
     const options = { ...commandOptions, retries: 24 };
     const evaluationId = await newEvaluation();
     const starts = Array.from({ length: 20 }, () =>
-      startRun(store, { run_id: randomUUID(), evaluation_id: evaluationId, models: [GPT], external: true }, options),
+      startRun(postgres.store, { run_id: randomUUID(), evaluation_id: evaluationId, models: [GPT], external: true }, options),
     );
-    const imports = Array.from({ length: 4 }, (_, i) => importReport(store, envelope(evaluationId, `nightly-${i}`), options));
+    const imports = Array.from({ length: 4 }, (_, i) => importReport(postgres.store, envelope(evaluationId, `nightly-${i}`), options));
     const settled = await Promise.allSettled([...starts, ...imports]);
     const refused = settled.flatMap((s) => (s.status === "rejected" ? [String((s.reason as Error).message)] : []));
     expect(refused).toEqual([]);
     // RunStarted and ReportImported both carry the number RunScheduled took.
     const numbers = settled.map((s) => (s.status === "fulfilled" ? (s.value.run.domainEvents[0].data as { number: number }).number : 0));
     expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
-    const scheduled = (await readWholeStream(store, evaluationStream(evaluationId))).filter((e) => e.type === "RunScheduled");
+    const scheduled = (await readWholeStream(postgres.store, evaluationStream(evaluationId))).filter((e) => e.type === "RunScheduled");
     expect(scheduled.map((e) => (e.data as { number: number }).number)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
   });
 });
