@@ -32,7 +32,6 @@ import {
   type DomainEvent,
   type EventStore,
   type IdGenerator,
-  type Job,
   type JobBus,
   type LogPosition,
   type RecordedEvent,
@@ -43,47 +42,13 @@ import type { CheckpointStore } from "./checkpoints/index.js";
 import { stallMsOf, sweepEveryMs, type WatchdogSettings } from "./watchdog.js";
 import { Redrives, type TermEnded } from "./redrives.js";
 import { PairSet } from "./pairSet.js";
-import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
+import { jobNames, type JobNames } from "./jobs.js";
+import { JobPublisher } from "./jobPublisher.js";
+import type { TrackedRun } from "./trackedRun.js";
 import type { WorkerLog } from "./workerLog.js";
 import { pause } from "./pause.js";
 import { linkSignals } from "@verdict/infra/abort";
 import { passOverUnreadable, runIdOfStream } from "./unreadableEvents.js";
-
-/** What the dispatcher remembers of a run still in flight. */
-export interface TrackedRun {
-  tenant: string;
-  total: number;
-  scored: number;
-  external: boolean;
-  /** Completion was asked for (by the dispatcher for an engine run, by the host for an external one). */
-  requested: boolean;
-  models: string[];
-  scenarios: string[];
-  /**
-   * When the run last moved, epoch ms: when its jobs were first published, else when its last
-   * pair event or completion request was recorded (a restart does not start the stall over).
-   */
-  lastProgressAt?: number;
-  /** Re-drives (RunRedriven in the log) since its last progress, and how many were a restart's. */
-  redrives?: number;
-  restarts?: number;
-  /** When it was last re-driven, epoch ms: the jobs published again get the stall time. */
-  lastRedriveAt?: number;
-  /**
-   * Re-drives since its last progress whose jobs the bus refused while it took other jobs
-   * (redrives.ts, `sweep`), and the error of the last one when that was the last try: they
-   * count toward failing the run as recorded re-drives do.
-   */
-  refusals?: number;
-  lastRefusal?: string;
-  /** Pairs with a result (ResultScored); absent for a run tracked by an older checkpoint. */
-  scoredPairs?: PairSet;
-  /**
-   * Its start's replay jobs have not gone out yet (the bus refused them): the dispatcher tries
-   * them again beside its loop (startRetry), and the watchdog leaves the run alone until then.
-   */
-  unpublished?: boolean;
-}
 
 export interface DispatcherOptions {
   store: EventStore;
@@ -115,7 +80,6 @@ export interface DispatcherOptions {
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
-const PUBLISH_CHUNK = 500;
 const DEFAULT_STOP_WAIT_MS = 3_000;
 const DEFAULT_START_RETRY_MS = 1_000;
 const DEFAULT_START_RETRY_MAX_MS = 30_000;
@@ -141,8 +105,6 @@ export class Dispatcher {
   private busy = false;
   /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
   handled = 0;
-  /** Publishes the bus took: the watchdog's evidence that it is up (redrives.ts, `sweep`). */
-  private accepted = 0;
   private settle: () => void = () => undefined;
   /**
    * Settles once the first try to lead is over: leading, with the runs in flight re-driven (or
@@ -151,19 +113,13 @@ export class Dispatcher {
    */
   readonly settled = new Promise<void>((resolve) => (this.settle = resolve));
   readonly name: string;
-  private readonly names: JobNames;
+  private readonly jobs: JobPublisher;
   private readonly redrives: Redrives;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? "dispatcher";
-    this.names = options.names ?? jobNames();
-    this.redrives = new Redrives({
-      ...options,
-      runs: this.runs,
-      jobs: { replays: (runId, run, pairs) => this.publishReplays(runId, run, pairs), completion: (runId, tenant) => this.publishCompletion(runId, tenant) },
-      readPosition: () => this.position,
-      accepted: () => this.accepted,
-    });
+    this.jobs = new JobPublisher(options.bus, options.names ?? jobNames(), options.replayKey);
+    this.redrives = new Redrives({ ...options, runs: this.runs, jobs: this.jobs, readPosition: () => this.position, accepted: () => this.jobs.accepted });
   }
 
   /** Runs in flight, as counted so far (for tests and diagnostics). */
@@ -311,11 +267,6 @@ export class Dispatcher {
     }
   }
 
-  private async publishReplays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
-    const jobs = pairs.map((n) => this.replayJob(runId, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
-  }
-
   /**
    * The watchdog's rounds, one at a time: a tick while a round is still in flight (a store or a
    * broker that stopped answering) is skipped. Overlapping rounds each re-drove the same stall.
@@ -425,7 +376,7 @@ export class Dispatcher {
     // beside the loop: held here, it kept every run after it in the log waiting.
     if (!run.external) {
       try {
-        await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
+        await this.jobs.replays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
       } catch (error) {
         run.unpublished = true;
         this.runs.set(d.run_id, run);
@@ -464,7 +415,7 @@ export class Dispatcher {
       if (this.startRetries.get(runId) === timer) this.startRetries.delete(runId);
       if (!current()) return;
       const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
-      this.publishReplays(runId, run, pending).then(
+      this.jobs.replays(runId, run, pending).then(
         () => {
           if (!current()) return;
           run.unpublished = undefined;
@@ -483,16 +434,10 @@ export class Dispatcher {
     this.startRetries.set(runId, timer);
   }
 
-  private replayJob(runId: string, run: TrackedRun, n: number): Job {
-    const m = run.models.length;
-    const value: ReplayJob = ReplayJob.parse({ run_id: runId, tenant: run.tenant, n, scenario_key: run.scenarios[Math.floor(n / m)], model_label: run.models[n % m] });
-    return { key: this.options.replayKey === "pair" ? `${runId}.${n}` : runId, value };
-  }
-
   private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {
     const run = this.runs.get(event.data.run_id);
     if (!run?.external) return; // engine runs are scored by the job that replayed them
-    await this.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
+    await this.jobs.replays(event.data.run_id, run, [event.data.n]);
   }
 
   private async scored(runId: string, run: TrackedRun, recorded: RecordedEvent): Promise<void> {
@@ -508,7 +453,7 @@ export class Dispatcher {
         ids: this.options.ids,
         context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
       });
-      await this.publishCompletion(runId, run.tenant);
+      await this.jobs.completion(runId, run.tenant);
     } catch (error) {
       // This event is handled again after the pause: count it once. A request already appended
       // is not appended again (the aggregate takes one), and the job is published then.
@@ -525,18 +470,8 @@ export class Dispatcher {
     if (!run) return;
     this.redrives.progressed(run, recorded);
     if (!run.external) return;
-    await this.publishCompletion(runId, run.tenant);
+    await this.jobs.completion(runId, run.tenant);
     // Saved with the checkpoint: a restart or the watchdog publishes the completion job again.
     run.requested = true;
-  }
-
-  private async publishCompletion(runId: string, tenant: string): Promise<void> {
-    const value: CompletionJob = CompletionJob.parse({ run_id: runId, tenant });
-    await this.publish(this.names.completeTopic, [{ key: runId, value }]);
-  }
-
-  private async publish(topic: string, jobs: Job[]): Promise<void> {
-    await this.options.bus.publish(topic, jobs);
-    this.accepted += 1;
   }
 }

@@ -13,7 +13,8 @@
 // all the same, from memory: see `sweep`.
 import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import { comparePositions } from "@verdict/infra/eventstore";
-import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
+import type { DispatcherOptions } from "./dispatcher.js";
+import type { TrackedRun } from "./trackedRun.js";
 import { DEFAULT_MAX_REDRIVES, restartAction, stallMsOf, sweepEveryMs, triesOf, watchdogAction } from "./watchdog.js";
 
 type RedriveCause = "restart" | "watchdog";

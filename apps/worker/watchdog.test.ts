@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TrackedRun } from "./dispatcher.js";
+import type { TrackedRun } from "./trackedRun.js";
 import { watchdogAction } from "./watchdog.js";
 
 const STALL_MS = 60_000;

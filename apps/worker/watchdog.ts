@@ -10,7 +10,7 @@
 // is timed by when it was recorded, so a dispatcher that restarts (a worker process dying on one of its run's jobs)
 // counts the re-drive of each restart and does not start the stall over.
 import { pairName } from "@verdict/domain";
-import type { TrackedRun } from "./dispatcher.js";
+import type { TrackedRun } from "./trackedRun.js";
 
 export interface WatchdogSettings {
   /** No progress for this long re-drives a run (default 10 minutes; null turns the watchdog off). */
