@@ -19,11 +19,11 @@
 // An event it cannot read is passed over, never retried (it would hold back every run behind it):
 // its run is failed with the reason and the line names its stream and position (unreadableEvents.ts).
 // Likewise a run whose start's replay jobs the bus refuses (replay jobs are keyed by run: its
-// partition may have no leader) does not hold the loop: it is tracked as `unpublished`, saved so
-// with the checkpoint, and its jobs are tried again beside the loop, waiting 1 s, then twice as
-// long each time up to 30 s (startRetry), until they go out or the run ends; a dispatcher that
-// leads next tries them again. The watchdog and a restart's re-drive leave such a run to those
-// tries (its stall is timed from when its jobs went out, as for any start).
+// partition may have no leader) does not hold the loop: it is tracked as `unpublished` and its
+// jobs are tried again beside the loop until they go out, the run ends, or the bus refused them
+// long enough while it took other jobs to fail the run (startRetries.ts). The watchdog and a
+// restart's re-drive leave such a run to those tries (its stall is timed from when its jobs went
+// out, as for any start).
 import {
   handleCommand,
   runAggregate,
@@ -41,6 +41,7 @@ import {
 import type { CheckpointStore } from "./checkpoints/index.js";
 import { stallMsOf, sweepEveryMs, type WatchdogSettings } from "./watchdog.js";
 import { Redrives, type TermEnded } from "./redrives.js";
+import { StartRetries } from "./startRetries.js";
 import { PairSet } from "./pairSet.js";
 import { jobNames, type JobNames } from "./jobs.js";
 import { JobPublisher } from "./jobPublisher.js";
@@ -81,8 +82,6 @@ export interface DispatcherOptions {
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
 const DEFAULT_STOP_WAIT_MS = 3_000;
-const DEFAULT_START_RETRY_MS = 1_000;
-const DEFAULT_START_RETRY_MAX_MS = 30_000;
 
 export class Dispatcher {
   private readonly runs = new Map<string, TrackedRun>();
@@ -96,8 +95,6 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private sweeper: NodeJS.Timeout | null = null;
-  /** The pending retry of each unpublished run's start, by run id (this term's). */
-  private readonly startRetries = new Map<string, NodeJS.Timeout>();
   /** The watchdog's round in flight: one at a time, across terms too. */
   private sweeping: Promise<void> | null = null;
   private leading = false;
@@ -115,11 +112,14 @@ export class Dispatcher {
   readonly name: string;
   private readonly jobs: JobPublisher;
   private readonly redrives: Redrives;
+  private readonly starts: StartRetries;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? "dispatcher";
     this.jobs = new JobPublisher(options.bus, options.names ?? jobNames(), options.replayKey);
     this.redrives = new Redrives({ ...options, runs: this.runs, jobs: this.jobs, readPosition: () => this.position, accepted: () => this.jobs.accepted });
+    const fail = this.redrives.failStalled.bind(this.redrives);
+    this.starts = new StartRetries({ ...options, runs: this.runs, jobs: this.jobs, fail, changed: () => void (this.unsaved += 1) });
   }
 
   /** Runs in flight, as counted so far (for tests and diagnostics). */
@@ -234,8 +234,7 @@ export class Dispatcher {
     if (this.sweeper) clearInterval(this.sweeper);
     this.timer = null;
     this.sweeper = null;
-    for (const retry of this.startRetries.values()) clearTimeout(retry);
-    this.startRetries.clear();
+    this.starts.clear();
   }
 
   /** Takes the lead, loads the checkpoint and re-drives runs in flight; false to try again later. */
@@ -259,7 +258,7 @@ export class Dispatcher {
       this.redrives.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
       await this.redrives.afterRestart(this.termEnded(signal));
       // Starts the last term could not publish: tried again from the first wait.
-      for (const [runId, run] of this.runs) if (run.unpublished) this.retryStart(runId, run, this.termEnded(signal), 1);
+      this.starts.resume(this.termEnded(signal));
       return true;
     } catch (error) {
       this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
@@ -378,10 +377,7 @@ export class Dispatcher {
       try {
         await this.jobs.replays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
       } catch (error) {
-        run.unpublished = true;
-        this.runs.set(d.run_id, run);
-        this.startRefused(d.run_id, run, error as Error, 1, this.startRetryWait(1));
-        this.retryStart(d.run_id, run, this.termEnded(this.controller.signal), 2);
+        this.starts.refused(d.run_id, run, error as Error, this.termEnded(this.controller.signal));
         return;
       }
     }
@@ -389,49 +385,6 @@ export class Dispatcher {
     run.lastProgressAt = this.options.clock.now().getTime();
     this.runs.set(d.run_id, run);
     if (!run.external) this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
-  }
-
-  /** The wait before try `tries + 1` of a refused start: the first wait, doubled each try, up to the longest. */
-  private startRetryWait(tries: number): number {
-    const first = this.options.startRetryMs ?? DEFAULT_START_RETRY_MS;
-    return Math.min(first * 2 ** Math.min(tries - 1, 30), this.options.startRetryMaxMs ?? DEFAULT_START_RETRY_MAX_MS);
-  }
-
-  private startRefused(runId: string, run: TrackedRun, error: Error, tries: number, waitMs: number): void {
-    const jobs = `${run.total} replay job${run.total === 1 ? "" : "s"}`;
-    const tried = tries > 1 ? `; try ${tries}` : "";
-    this.options.log.error(`run ${runId}: its ${jobs} could not be published (${error.message}${tried}); trying again in ${waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`}, beside the other runs`);
-  }
-
-  /**
-   * Try `tries` of an unpublished run's start, after its wait: its pairs without a result (all,
-   * unless a previous term's jobs were scored), then it is tracked as any started run, its stall
-   * timed from now. Not tried once the run ended or was failed, the term ended, or the watchdog
-   * or a restart published them; one retry per run at a time.
-   */
-  private retryStart(runId: string, run: TrackedRun, ended: TermEnded, tries: number): void {
-    const current = () => !ended() && this.runs.get(runId) === run && run.unpublished === true;
-    const timer = setTimeout(() => {
-      if (this.startRetries.get(runId) === timer) this.startRetries.delete(runId);
-      if (!current()) return;
-      const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
-      this.jobs.replays(runId, run, pending).then(
-        () => {
-          if (!current()) return;
-          run.unpublished = undefined;
-          run.lastProgressAt = this.options.clock.now().getTime();
-          this.unsaved += 1; // saved with the next checkpoint: a restart does not publish them again as a start
-          this.options.log.info(`run ${runId}: ${pending.length} replay jobs published on try ${tries}`);
-        },
-        (error: unknown) => {
-          if (!current()) return;
-          const wait = this.startRetryWait(tries);
-          this.startRefused(runId, run, error as Error, tries, wait);
-          this.retryStart(runId, run, ended, tries + 1);
-        },
-      );
-    }, tries === 1 ? 0 : this.startRetryWait(tries - 1));
-    this.startRetries.set(runId, timer);
   }
 
   private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {

@@ -36,4 +36,17 @@ export interface TrackedRun {
    * them again beside its loop (startRetries.ts), and the watchdog leaves the run alone until then.
    */
   unpublished?: boolean;
+  /**
+   * While unpublished: the tries of its start so far, all refused; of them, those the bus refused
+   * while it took other jobs (since its last progress), and when the first of those was, epoch
+   * ms. They fail the run as refused re-drives do (startRetries.ts), and survive a restart.
+   */
+  startTries?: number;
+  startRefusals?: number;
+  startRefusedSince?: number;
+}
+
+/** The run's pairs without a result; every pair when an older checkpoint did not track which. */
+export function pendingPairs(run: TrackedRun): number[] {
+  return run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
 }
