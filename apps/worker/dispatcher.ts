@@ -19,11 +19,11 @@
 // An event it cannot read is passed over, never retried (it would hold back every run behind it):
 // its run is failed with the reason and the line names its stream and position (unreadableEvents.ts).
 // Likewise a run whose start's replay jobs the bus refuses (replay jobs are keyed by run: its
-// partition may have no leader) does not hold the loop: it is tracked as `unpublished`, saved so
-// with the checkpoint, and its jobs are tried again beside the loop, waiting 1 s, then twice as
-// long each time up to 30 s (startRetry), until they go out or the run ends; a dispatcher that
-// leads next tries them again. The watchdog and a restart's re-drive leave such a run to those
-// tries (its stall is timed from when its jobs went out, as for any start).
+// partition may have no leader) does not hold the loop: it is tracked as `unpublished` and its
+// jobs are tried again beside the loop until they go out, the run ends, or the bus refused them
+// long enough while it took other jobs to fail the run (startRetries.ts). The watchdog and a
+// restart's re-drive leave such a run to those tries (its stall is timed from when its jobs went
+// out, as for any start).
 import {
   handleCommand,
   runAggregate,
@@ -32,7 +32,6 @@ import {
   type DomainEvent,
   type EventStore,
   type IdGenerator,
-  type Job,
   type JobBus,
   type LogPosition,
   type RecordedEvent,
@@ -42,48 +41,15 @@ import {
 import type { CheckpointStore } from "./checkpoints/index.js";
 import { stallMsOf, sweepEveryMs, type WatchdogSettings } from "./watchdog.js";
 import { Redrives, type TermEnded } from "./redrives.js";
+import { StartRetries } from "./startRetries.js";
 import { PairSet } from "./pairSet.js";
-import { CompletionJob, jobNames, ReplayJob, type JobNames } from "./jobs.js";
+import { jobNames, type JobNames } from "./jobs.js";
+import { JobPublisher } from "./jobPublisher.js";
+import type { TrackedRun } from "./trackedRun.js";
 import type { WorkerLog } from "./workerLog.js";
 import { pause } from "./pause.js";
 import { linkSignals } from "@verdict/infra/abort";
 import { passOverUnreadable, runIdOfStream } from "./unreadableEvents.js";
-
-/** What the dispatcher remembers of a run still in flight. */
-export interface TrackedRun {
-  tenant: string;
-  total: number;
-  scored: number;
-  external: boolean;
-  /** Completion was asked for (by the dispatcher for an engine run, by the host for an external one). */
-  requested: boolean;
-  models: string[];
-  scenarios: string[];
-  /**
-   * When the run last moved, epoch ms: when its jobs were first published, else when its last
-   * pair event or completion request was recorded (a restart does not start the stall over).
-   */
-  lastProgressAt?: number;
-  /** Re-drives (RunRedriven in the log) since its last progress, and how many were a restart's. */
-  redrives?: number;
-  restarts?: number;
-  /** When it was last re-driven, epoch ms: the jobs published again get the stall time. */
-  lastRedriveAt?: number;
-  /**
-   * Re-drives since its last progress whose jobs the bus refused while it took other jobs
-   * (redrives.ts, `sweep`), and the error of the last one when that was the last try: they
-   * count toward failing the run as recorded re-drives do.
-   */
-  refusals?: number;
-  lastRefusal?: string;
-  /** Pairs with a result (ResultScored); absent for a run tracked by an older checkpoint. */
-  scoredPairs?: PairSet;
-  /**
-   * Its start's replay jobs have not gone out yet (the bus refused them): the dispatcher tries
-   * them again beside its loop (startRetry), and the watchdog leaves the run alone until then.
-   */
-  unpublished?: boolean;
-}
 
 export interface DispatcherOptions {
   store: EventStore;
@@ -115,10 +81,7 @@ export interface DispatcherOptions {
 }
 
 const EVENT_TYPES = ["RunStarted", "ReplayRecorded", "ResultScored", "RunCompletionRequested", "RunRedriven", "RunCompleted", "RunFailed"];
-const PUBLISH_CHUNK = 500;
 const DEFAULT_STOP_WAIT_MS = 3_000;
-const DEFAULT_START_RETRY_MS = 1_000;
-const DEFAULT_START_RETRY_MAX_MS = 30_000;
 
 export class Dispatcher {
   private readonly runs = new Map<string, TrackedRun>();
@@ -132,8 +95,6 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private sweeper: NodeJS.Timeout | null = null;
-  /** The pending retry of each unpublished run's start, by run id (this term's). */
-  private readonly startRetries = new Map<string, NodeJS.Timeout>();
   /** The watchdog's round in flight: one at a time, across terms too. */
   private sweeping: Promise<void> | null = null;
   private leading = false;
@@ -141,8 +102,6 @@ export class Dispatcher {
   private busy = false;
   /** Events handled since this dispatcher started (a restart resumes after its checkpoint). */
   handled = 0;
-  /** Publishes the bus took: the watchdog's evidence that it is up (redrives.ts, `sweep`). */
-  private accepted = 0;
   private settle: () => void = () => undefined;
   /**
    * Settles once the first try to lead is over: leading, with the runs in flight re-driven (or
@@ -151,19 +110,16 @@ export class Dispatcher {
    */
   readonly settled = new Promise<void>((resolve) => (this.settle = resolve));
   readonly name: string;
-  private readonly names: JobNames;
+  private readonly jobs: JobPublisher;
   private readonly redrives: Redrives;
+  private readonly starts: StartRetries;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? "dispatcher";
-    this.names = options.names ?? jobNames();
-    this.redrives = new Redrives({
-      ...options,
-      runs: this.runs,
-      jobs: { replays: (runId, run, pairs) => this.publishReplays(runId, run, pairs), completion: (runId, tenant) => this.publishCompletion(runId, tenant) },
-      readPosition: () => this.position,
-      accepted: () => this.accepted,
-    });
+    this.jobs = new JobPublisher(options.bus, options.names ?? jobNames(), options.replayKey);
+    this.redrives = new Redrives({ ...options, runs: this.runs, jobs: this.jobs, readPosition: () => this.position, accepted: () => this.jobs.accepted });
+    const fail = this.redrives.failStalled.bind(this.redrives);
+    this.starts = new StartRetries({ ...options, runs: this.runs, jobs: this.jobs, fail, changed: () => void (this.unsaved += 1) });
   }
 
   /** Runs in flight, as counted so far (for tests and diagnostics). */
@@ -278,8 +234,7 @@ export class Dispatcher {
     if (this.sweeper) clearInterval(this.sweeper);
     this.timer = null;
     this.sweeper = null;
-    for (const retry of this.startRetries.values()) clearTimeout(retry);
-    this.startRetries.clear();
+    this.starts.clear();
   }
 
   /** Takes the lead, loads the checkpoint and re-drives runs in flight; false to try again later. */
@@ -303,17 +258,12 @@ export class Dispatcher {
       this.redrives.progressAnywhereAt = checkpoint?.state.progressAnywhereAt as number | undefined;
       await this.redrives.afterRestart(this.termEnded(signal));
       // Starts the last term could not publish: tried again from the first wait.
-      for (const [runId, run] of this.runs) if (run.unpublished) this.retryStart(runId, run, this.termEnded(signal), 1);
+      this.starts.resume(this.termEnded(signal));
       return true;
     } catch (error) {
       this.options.log.error(`dispatcher could not start: ${(error as Error).message}; retrying`);
       return false;
     }
-  }
-
-  private async publishReplays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
-    const jobs = pairs.map((n) => this.replayJob(runId, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
   }
 
   /**
@@ -425,12 +375,9 @@ export class Dispatcher {
     // beside the loop: held here, it kept every run after it in the log waiting.
     if (!run.external) {
       try {
-        await this.publishReplays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
+        await this.jobs.replays(d.run_id, run, Array.from({ length: run.total }, (_, n) => n));
       } catch (error) {
-        run.unpublished = true;
-        this.runs.set(d.run_id, run);
-        this.startRefused(d.run_id, run, error as Error, 1, this.startRetryWait(1));
-        this.retryStart(d.run_id, run, this.termEnded(this.controller.signal), 2);
+        this.starts.refused(d.run_id, run, error as Error, this.termEnded(this.controller.signal));
         return;
       }
     }
@@ -440,59 +387,10 @@ export class Dispatcher {
     if (!run.external) this.options.log.info(`run ${d.run_id}: ${run.total} replay jobs published`);
   }
 
-  /** The wait before try `tries + 1` of a refused start: the first wait, doubled each try, up to the longest. */
-  private startRetryWait(tries: number): number {
-    const first = this.options.startRetryMs ?? DEFAULT_START_RETRY_MS;
-    return Math.min(first * 2 ** Math.min(tries - 1, 30), this.options.startRetryMaxMs ?? DEFAULT_START_RETRY_MAX_MS);
-  }
-
-  private startRefused(runId: string, run: TrackedRun, error: Error, tries: number, waitMs: number): void {
-    const jobs = `${run.total} replay job${run.total === 1 ? "" : "s"}`;
-    const tried = tries > 1 ? `; try ${tries}` : "";
-    this.options.log.error(`run ${runId}: its ${jobs} could not be published (${error.message}${tried}); trying again in ${waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`}, beside the other runs`);
-  }
-
-  /**
-   * Try `tries` of an unpublished run's start, after its wait: its pairs without a result (all,
-   * unless a previous term's jobs were scored), then it is tracked as any started run, its stall
-   * timed from now. Not tried once the run ended or was failed, the term ended, or the watchdog
-   * or a restart published them; one retry per run at a time.
-   */
-  private retryStart(runId: string, run: TrackedRun, ended: TermEnded, tries: number): void {
-    const current = () => !ended() && this.runs.get(runId) === run && run.unpublished === true;
-    const timer = setTimeout(() => {
-      if (this.startRetries.get(runId) === timer) this.startRetries.delete(runId);
-      if (!current()) return;
-      const pending = run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
-      this.publishReplays(runId, run, pending).then(
-        () => {
-          if (!current()) return;
-          run.unpublished = undefined;
-          run.lastProgressAt = this.options.clock.now().getTime();
-          this.unsaved += 1; // saved with the next checkpoint: a restart does not publish them again as a start
-          this.options.log.info(`run ${runId}: ${pending.length} replay jobs published on try ${tries}`);
-        },
-        (error: unknown) => {
-          if (!current()) return;
-          const wait = this.startRetryWait(tries);
-          this.startRefused(runId, run, error as Error, tries, wait);
-          this.retryStart(runId, run, ended, tries + 1);
-        },
-      );
-    }, tries === 1 ? 0 : this.startRetryWait(tries - 1));
-    this.startRetries.set(runId, timer);
-  }
-
-  private replayJob(runId: string, run: TrackedRun, n: number): Job {
-    const m = run.models.length;
-    const value: ReplayJob = ReplayJob.parse({ run_id: runId, tenant: run.tenant, n, scenario_key: run.scenarios[Math.floor(n / m)], model_label: run.models[n % m] });
-    return { key: this.options.replayKey === "pair" ? `${runId}.${n}` : runId, value };
-  }
-
   private async replayed(event: Extract<DomainEvent, { type: "ReplayRecorded" }>): Promise<void> {
     const run = this.runs.get(event.data.run_id);
     if (!run?.external) return; // engine runs are scored by the job that replayed them
-    await this.publish(this.names.replayTopic, [this.replayJob(event.data.run_id, run, event.data.n)]);
+    await this.jobs.replays(event.data.run_id, run, [event.data.n]);
   }
 
   private async scored(runId: string, run: TrackedRun, recorded: RecordedEvent): Promise<void> {
@@ -508,7 +406,7 @@ export class Dispatcher {
         ids: this.options.ids,
         context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher", correlationId: metadata.correlation_id, causationId: recorded.id },
       });
-      await this.publishCompletion(runId, run.tenant);
+      await this.jobs.completion(runId, run.tenant);
     } catch (error) {
       // This event is handled again after the pause: count it once. A request already appended
       // is not appended again (the aggregate takes one), and the job is published then.
@@ -525,18 +423,8 @@ export class Dispatcher {
     if (!run) return;
     this.redrives.progressed(run, recorded);
     if (!run.external) return;
-    await this.publishCompletion(runId, run.tenant);
+    await this.jobs.completion(runId, run.tenant);
     // Saved with the checkpoint: a restart or the watchdog publishes the completion job again.
     run.requested = true;
-  }
-
-  private async publishCompletion(runId: string, tenant: string): Promise<void> {
-    const value: CompletionJob = CompletionJob.parse({ run_id: runId, tenant });
-    await this.publish(this.names.completeTopic, [{ key: runId, value }]);
-  }
-
-  private async publish(topic: string, jobs: Job[]): Promise<void> {
-    await this.options.bus.publish(topic, jobs);
-    this.accepted += 1;
   }
 }

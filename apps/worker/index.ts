@@ -2,7 +2,8 @@
 // calls startWorker), the job messages, the checkpoint stores, and the pieces that rebuild a
 // run's Report from its events.
 export { startWorker, ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, systemClock, uuidIds, type WorkerOptions, type WorkerRole, type RunningWorker } from "./startWorker.js";
-export { Dispatcher, type DispatcherOptions, type TrackedRun } from "./dispatcher.js";
+export { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
+export type { TrackedRun } from "./trackedRun.js";
 export { handleReplayJob, consumeReplayJobs, type ReplayJobOutcome } from "./replayConsumer.js";
 export { handleCompletionJob, consumeCompletionJobs, type CompletionOutcome, type ComparisonSettings } from "./completion.js";
 export { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";

@@ -13,8 +13,9 @@
 // all the same, from memory: see `sweep`.
 import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import { comparePositions } from "@verdict/infra/eventstore";
-import type { DispatcherOptions, TrackedRun } from "./dispatcher.js";
-import { DEFAULT_MAX_REDRIVES, restartAction, stallMsOf, sweepEveryMs, triesOf, watchdogAction } from "./watchdog.js";
+import type { DispatcherOptions } from "./dispatcher.js";
+import { pendingPairs, type TrackedRun } from "./trackedRun.js";
+import { DEFAULT_MAX_REDRIVES, restartAction, stallMsOf, sweepEveryMs, triesOf, waitText, watchdogAction } from "./watchdog.js";
 
 type RedriveCause = "restart" | "watchdog";
 
@@ -133,18 +134,14 @@ export class Redrives {
     run.lastRedriveAt = this.options.clock.now().getTime();
     const max = this.options.watchdog?.maxRedrives ?? DEFAULT_MAX_REDRIVES;
     this.options.log.error(
-      `watchdog: the job bus refused the jobs of run ${runId} while it took other jobs (${error.message}): counted as re-drive ${triesOf(run)} of ${max} without progress; trying again in ${this.every(stallMsOf(this.options.watchdog ?? {}) ?? 0)}`,
+      `watchdog: the job bus refused the jobs of run ${runId} while it took other jobs (${error.message}): counted as re-drive ${triesOf(run)} of ${max} without progress; trying again in ${waitText(stallMsOf(this.options.watchdog ?? {}) ?? 0)}`,
     );
   }
 
   private unpublishedLine(runIds: string[], error: Error): string {
     const runs = runIds.length === 1 ? `run ${runIds[0]}` : `runs ${runIds.slice(0, 3).join(", ")}${runIds.length > 3 ? ` and ${runIds.length - 3} more` : ""}`;
-    const again = this.every(sweepEveryMs(stallMsOf(this.options.watchdog ?? {}) ?? 0));
+    const again = waitText(sweepEveryMs(stallMsOf(this.options.watchdog ?? {}) ?? 0));
     return `watchdog: cannot publish jobs, the job bus (broker) is unreachable (${error.message}): ${runs} not re-driven, which does not count toward failing ${runIds.length === 1 ? "it" : "them"}; trying again in ${again}`;
-  }
-
-  private every(ms: number): string {
-    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
   }
 
   /** Progress as recorded: the same after a restart, which reads the event again. */
@@ -155,6 +152,9 @@ export class Redrives {
     run.refusals = 0;
     run.lastRefusal = undefined;
     run.lastRedriveAt = undefined;
+    // A start still waiting for its jobs whose pairs move (an earlier term's jobs went out after all): its count starts over too.
+    run.startRefusals = undefined;
+    run.startRefusedSince = undefined;
     this.progressAnywhereAt = Math.max(this.progressAnywhereAt ?? -Infinity, run.lastProgressAt);
   }
 
@@ -222,7 +222,8 @@ export class Redrives {
     return handled.events.length > 0;
   }
 
-  private async failStalled(runId: string, run: TrackedRun, message: string, ended: TermEnded): Promise<void> {
+  /** Fails the run with `message` (FailRun), unless it moved beyond what this dispatcher has read; a refused start's retries fail theirs so too (startRetries.ts). */
+  async failStalled(runId: string, run: TrackedRun, message: string, ended: TermEnded): Promise<void> {
     if (await this.movedSinceTracked(runId, run)) {
       this.options.log.info(`run ${runId}: not failed by the watchdog: it progressed after what this dispatcher has read of the log so far`);
       return;
@@ -270,9 +271,4 @@ export class Redrives {
     const at = Date.parse((recorded.metadata as { recorded_at?: string }).recorded_at ?? "");
     return Number.isNaN(at) ? this.options.clock.now().getTime() : at;
   }
-}
-
-/** The run's pairs without a result; every pair when an older checkpoint did not track which. */
-function pendingPairs(run: TrackedRun): number[] {
-  return run.scoredPairs?.missing(run.total) ?? Array.from({ length: run.total }, (_, n) => n);
 }

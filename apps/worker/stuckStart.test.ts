@@ -7,12 +7,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import type { EventStore } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
-import { Dispatcher } from "./dispatcher.js";
+import { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
 import { REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
 import { FlakyBus, runEnded, runEvents, seedRun, testClock, testIds, testWorkerOptions, waitFor } from "./testing.js";
 
 const REFUSED = "Connection error: connect ECONNREFUSED 127.0.0.1:9092";
+const NOT_COUNTED = "; the job bus took no other jobs since the last try: not counted toward failing the run";
 
 let worker: RunningWorker | null = null;
 const dispatchers: Dispatcher[] = [];
@@ -31,9 +32,9 @@ function partitionedBus(stuck: Set<string>): FlakyBus {
 
 const replaysOf = (bus: FlakyBus, runId: string) => (bus.published[REPLAY_TOPIC] ?? []).filter((job) => (job.value as { run_id: string }).run_id === runId).length;
 
-function dispatcherOn(store: EventStore, bus: FlakyBus, checkpoints: MemoryCheckpointStore, lines: { info: string[]; errors: string[] }) {
+function dispatcherOn(store: EventStore, bus: FlakyBus, checkpoints: MemoryCheckpointStore, lines: { info: string[]; errors: string[] }, extra: Partial<DispatcherOptions> = {}) {
   const log = { info: (line: string) => void lines.info.push(line), error: (line: string) => void lines.errors.push(line) };
-  const dispatcher = new Dispatcher({ store, bus, checkpoints, clock: testClock, ids: testIds, log, startRetryMs: 20, startRetryMaxMs: 80, checkpointMs: 10 });
+  const dispatcher = new Dispatcher({ store, bus, checkpoints, clock: testClock, ids: testIds, log, startRetryMs: 20, startRetryMaxMs: 80, checkpointMs: 10, ...extra });
   dispatchers.push(dispatcher);
   dispatcher.start();
   return dispatcher;
@@ -62,15 +63,16 @@ describe("a run whose start cannot be published", () => {
     const bus = partitionedBus(new Set(["r1"]));
     const lines = { info: [] as string[], errors: [] as string[] };
     const dispatcher = dispatcherOn(store, bus, new MemoryCheckpointStore(), lines);
-    await seedRun(store, { runId: "r1" });
+    // r2 first: no other publish between r1's tries, so none is counted as refused while the bus took other jobs.
     await seedRun(store, { runId: "r2" });
+    await seedRun(store, { runId: "r1" });
     await waitFor(() => replaysOf(bus, "r2") === 6);
     await waitFor(() => lines.errors.length >= 4);
     expect(lines.errors.slice(0, 4)).toEqual([
       `run r1: its 6 replay jobs could not be published (${REFUSED}); trying again in 20 ms, beside the other runs`,
-      `run r1: its 6 replay jobs could not be published (${REFUSED}; try 2); trying again in 40 ms, beside the other runs`,
-      `run r1: its 6 replay jobs could not be published (${REFUSED}; try 3); trying again in 80 ms, beside the other runs`,
-      `run r1: its 6 replay jobs could not be published (${REFUSED}; try 4); trying again in 80 ms, beside the other runs`,
+      `run r1: its 6 replay jobs could not be published (${REFUSED}; try 2)${NOT_COUNTED}; trying again in 40 ms, beside the other runs`,
+      `run r1: its 6 replay jobs could not be published (${REFUSED}; try 3)${NOT_COUNTED}; trying again in 80 ms, beside the other runs`,
+      `run r1: its 6 replay jobs could not be published (${REFUSED}; try 4)${NOT_COUNTED}; trying again in 80 ms, beside the other runs`,
     ]);
     expect(lines.errors.some((line) => line.includes("resuming in 1 s"))).toBe(false);
     // Tracked, so its scored pairs count and a restart knows it, but waiting for its start.
@@ -104,6 +106,7 @@ describe("a run whose start cannot be published", () => {
     await waitFor(async () => ((await checkpoints.load("dispatcher"))?.state.runs as Record<string, { unpublished?: boolean }> | undefined)?.r1?.unpublished === true);
     await first.stop();
     dispatchers.splice(dispatchers.indexOf(first), 1);
+    const saved = (await checkpoints.load("dispatcher"))?.state.runs as Record<string, { startTries: number }>;
 
     const bus = new FlakyBus();
     const lines = { info: [] as string[], errors: [] as string[] };
@@ -112,7 +115,8 @@ describe("a run whose start cannot be published", () => {
     await waitFor(() => next.tracked("r1")?.unpublished === undefined);
     // r2's went out before: the new leader's restart re-drive publishes them again; r1's are its start's.
     expect((await runEvents(store, "r1")).map((e) => e.type)).toEqual(["RunStarted"]);
-    expect(lines.info).toContain("run r1: 6 replay jobs published on try 1");
+    // Its tries are counted on from the checkpoint, the first of this leader's at once.
+    expect(lines.info).toContain(`run r1: 6 replay jobs published on try ${saved.r1.startTries + 1}`);
   });
 
   it("is not retried once it ended (failed or completed) while it waited", async () => {
@@ -130,5 +134,139 @@ describe("a run whose start cannot be published", () => {
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(bus.attempts).toBe(attempts);
     expect(replaysOf(bus, "r1")).toBe(0);
+  });
+});
+
+// Refused for ever, such a start was tried every 30 s for ever, its run RUNNING and nobody told.
+// Its tries now count as the watchdog counts re-drives the bus refused: only those refused while
+// the bus took other jobs (startRetries.ts). The retries run on real short timers; the stall
+// window on this clock, moved by hand.
+describe("a run whose start the bus keeps refusing", () => {
+  const STALL_MS = 60_000;
+  let now = Date.parse("2026-11-30T12:00:00.000Z");
+  const clock = { now: () => new Date(now) };
+  const types = async (store: EventStore, runId: string) => (await runEvents(store, runId)).map((e) => e.type);
+  const counted = (k: number) => (line: string) => line.startsWith("run r1:") && line.includes(`counted as refusal ${k};`);
+
+  function setUp(stuck: Set<string>, watchdog: DispatcherOptions["watchdog"] = { stallMs: STALL_MS }) {
+    const store = createMemoryEventStore();
+    const bus = partitionedBus(stuck);
+    const lines = { info: [] as string[], errors: [] as string[] };
+    const dispatcher = dispatcherOn(store, bus, new MemoryCheckpointStore(), lines, { clock, watchdog });
+    return { store, bus, lines, dispatcher };
+  }
+
+  /** Another run starts and its jobs go out: the bus takes other jobs; then r1 is tried again. */
+  async function anotherRunGoesOut(store: EventStore, bus: FlakyBus, lines: { errors: string[] }, runId: string) {
+    await seedRun(store, { runId });
+    await waitFor(() => replaysOf(bus, runId) === 6);
+    const seen = lines.errors.length;
+    await waitFor(() => lines.errors.slice(seen).some((line) => line.startsWith("run r1:")));
+  }
+
+  it("is failed once the bus refused it 3 times while it took other runs' jobs, the first a stall window ago, saying so", async () => {
+    const { store, bus, lines, dispatcher } = setUp(new Set(["r1"]));
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    await anotherRunGoesOut(store, bus, lines, "r2");
+    expect(lines.errors.filter(counted(1))).toEqual([
+      expect.stringMatching(
+        /^run r1: its 6 replay jobs could not be published \(Connection error: connect ECONNREFUSED 127\.0\.0\.1:9092; try \d+\) while the job bus took other jobs: counted as refusal 1; the run fails at 3 or more once the first is 1 min old; trying again in \d+ ms, beside the other runs$/,
+      ),
+    ]);
+    now += STALL_MS / 2;
+    await anotherRunGoesOut(store, bus, lines, "r3");
+    expect(lines.errors.filter(counted(2))).toHaveLength(1);
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
+    now += STALL_MS / 2;
+    await seedRun(store, { runId: "r4" });
+    await waitFor(() => runEnded(store, "r1"));
+
+    expect(await types(store, "r1")).toEqual(["RunStarted", "RunFailed"]);
+    const failed = (await runEvents(store, "r1")).find((e) => e.type === "RunFailed");
+    const message = failed?.type === "RunFailed" ? failed.data.message : "";
+    const shape =
+      /^its 6 replay jobs could not be published: the job bus refused them 3 times in 1 min while it took other jobs \(the partition they go to may have no leader\) \((\d+) tries since the run started, none went out\); last error: Connection error: connect ECONNREFUSED 127\.0\.0\.1:9092$/;
+    expect(message).toMatch(shape);
+    expect(Number(shape.exec(message)![1])).toBeGreaterThanOrEqual(4);
+    expect(lines.errors).toContain(`run r1 failed by the watchdog: ${message}`);
+    expect(dispatcher.tracked("r1")).toBeUndefined();
+    for (const runId of ["r2", "r3", "r4"]) expect(await types(store, runId)).toEqual(["RunStarted"]);
+    // Failed, it is tried no more.
+    const attempts = bus.attempts;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(bus.attempts).toBe(attempts);
+  });
+
+  it("fails nothing through an outage of the whole bus longer than the stall window, counts from when the bus takes jobs again, and goes out when it can", async () => {
+    const { store, bus, lines, dispatcher } = setUp(new Set());
+    bus.refuse = () => true;
+    await seedRun(store, { runId: "r1" });
+    await seedRun(store, { runId: "r2" });
+    for (let round = 0; round < 4; round++) {
+      now += STALL_MS;
+      const seen = lines.errors.length;
+      await waitFor(() => lines.errors.slice(seen).filter((line) => line.startsWith("run r1:")).length >= 2);
+    }
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
+    expect(await types(store, "r2")).toEqual(["RunStarted"]);
+    expect(lines.errors.filter((line) => line.includes("counted as refusal"))).toEqual([]);
+    const notCounted = /^run r1: .*; try \d+\); the job bus took no other jobs since the last try: not counted toward failing the run; trying again in \d+ ms, beside the other runs$/;
+    expect(lines.errors.filter((line) => notCounted.test(line)).length).toBeGreaterThanOrEqual(7); // every try after its first
+    expect(dispatcher.tracked("r1")).toMatchObject({ unpublished: true });
+    expect(dispatcher.tracked("r1")?.startRefusals).toBeUndefined();
+
+    // The bus is back but for r1's partition: r2's start goes out, and r1's count starts now, not at the outage.
+    bus.refuse = (topic, jobs) => topic === REPLAY_TOPIC && jobs.some((job) => (job.value as { run_id: string }).run_id === "r1");
+    await waitFor(() => lines.errors.some(counted(1)));
+    expect(replaysOf(bus, "r2")).toBe(6);
+    expect(dispatcher.tracked("r1")).toMatchObject({ unpublished: true, startRefusals: 1, startRefusedSince: now });
+    bus.refuse = () => false;
+    await waitFor(() => replaysOf(bus, "r1") === 6);
+    await waitFor(() => dispatcher.tracked("r1")?.unpublished === undefined);
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
+  });
+
+  it("is not failed when its jobs go out after refusals that counted: its count ends with its start", async () => {
+    const stuck = new Set(["r1"]);
+    const { store, bus, lines, dispatcher } = setUp(stuck);
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    for (const runId of ["r2", "r3", "r4"]) {
+      now += STALL_MS / 6;
+      await anotherRunGoesOut(store, bus, lines, runId);
+    }
+    // 3 counted, within a third of the stall window: not failed yet.
+    await waitFor(() => lines.errors.some(counted(3)));
+    expect(dispatcher.tracked("r1")).toMatchObject({ unpublished: true, startRefusals: 3 });
+    stuck.delete("r1");
+    await waitFor(() => dispatcher.tracked("r1")?.unpublished === undefined);
+    expect(replaysOf(bus, "r1")).toBe(6);
+    expect(dispatcher.tracked("r1")).toMatchObject({ lastProgressAt: now });
+    for (const count of ["startTries", "startRefusals", "startRefusedSince"] as const) expect(dispatcher.tracked("r1")?.[count]).toBeUndefined();
+    // Long after, its old count fails nothing: stalled, it is the watchdog's like any run, re-driven first.
+    now += STALL_MS * 2;
+    await dispatcher.sweep();
+    await waitFor(async () => (await types(store, "r1")).includes("RunRedriven"));
+    expect(await types(store, "r1")).toEqual(["RunStarted", "RunRedriven"]);
+  });
+
+  it("with the watchdog off (VERDICT_WATCHDOG_STALL_MS=0), is tried until its jobs go out, and says so", async () => {
+    const stuck = new Set(["r1"]);
+    const { store, bus, lines, dispatcher } = setUp(stuck, { stallMs: null });
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    for (const runId of ["r2", "r3", "r4", "r5"]) {
+      now += STALL_MS * 10;
+      await anotherRunGoesOut(store, bus, lines, runId);
+    }
+    expect(lines.errors[0]).toBe(`run r1: its 6 replay jobs could not be published (${REFUSED}) (the watchdog is off: tried until they go out); trying again in 20 ms, beside the other runs`);
+    expect(lines.errors.filter((line) => line.includes("counted"))).toEqual([]);
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
+    expect(dispatcher.tracked("r1")).toMatchObject({ unpublished: true });
+    expect(dispatcher.tracked("r1")?.startRefusals).toBeUndefined();
+    stuck.delete("r1");
+    await waitFor(() => replaysOf(bus, "r1") === 6);
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TrackedRun } from "./dispatcher.js";
-import { watchdogAction } from "./watchdog.js";
+import type { TrackedRun } from "./trackedRun.js";
+import { refusedStartAction, watchdogAction } from "./watchdog.js";
 
 const STALL_MS = 60_000;
 const settings = { stallMs: STALL_MS, maxRedrives: 2 };
@@ -42,5 +42,21 @@ describe("watchdogAction", () => {
       expect(watchdogAction({ ...run, unpublished: true }, STALL_MS * 10, settings)).toEqual({ kind: "wait" });
       expect(watchdogAction(run, STALL_MS * 10, settings).kind).not.toBe("wait");
     }
+  });
+
+  it("fails a start the bus refused maxRedrives times while it took other jobs, once the first is a stall time old", () => {
+    const waiting: TrackedRun = { ...stalled, redrives: 0, lastProgressAt: undefined, unpublished: true, startTries: 9, startRefusals: 2, startRefusedSince: 0 };
+    const error = "This server is not the leader for that topic-partition";
+    expect(refusedStartAction({ ...waiting, startRefusals: 1 }, STALL_MS * 10, settings, error)).toEqual({ kind: "wait" });
+    expect(refusedStartAction(waiting, STALL_MS - 1, settings, error)).toEqual({ kind: "wait" });
+    expect(refusedStartAction(waiting, STALL_MS * 2, settings, error)).toEqual({
+      kind: "fail",
+      message:
+        "its 3 replay jobs could not be published: the job bus refused them 2 times in 2 min while it took other jobs (the partition they go to may have no leader) (9 tries since the run started, none went out); last error: This server is not the leader for that topic-partition",
+    });
+    // Only refusals counted: tries through an outage of the whole bus start no clock.
+    expect(refusedStartAction({ ...waiting, startRefusals: 0, startRefusedSince: undefined }, STALL_MS * 10, settings, error)).toEqual({ kind: "wait" });
+    // The watchdog off: tried until its jobs go out.
+    expect(refusedStartAction(waiting, STALL_MS * 10, { ...settings, stallMs: null }, error)).toEqual({ kind: "wait" });
   });
 });

@@ -10,7 +10,7 @@
 // is timed by when it was recorded, so a dispatcher that restarts (a worker process dying on one of its run's jobs)
 // counts the re-drive of each restart and does not start the stall over.
 import { pairName } from "@verdict/domain";
-import type { TrackedRun } from "./dispatcher.js";
+import type { TrackedRun } from "./trackedRun.js";
 
 export interface WatchdogSettings {
   /** No progress for this long re-drives a run (default 10 minutes; null turns the watchdog off). */
@@ -80,17 +80,49 @@ export function restartAction(run: TrackedRun, now: number, settings: WatchdogSe
   return counting && triesOf(run) >= (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES) ? { kind: "wait" } : { kind: "redrive" };
 }
 
+/**
+ * What becomes of a run whose start's replay jobs the bus refused once more (startRetries.ts): it
+ * is failed as a run whose re-drives the bus refused is, once the bus refused them `maxRedrives`
+ * times while it took other jobs and the first of those is a stall time old; until then it is
+ * tried again. Tries while no publish succeeded at all (the whole bus down) are not counted, so an
+ * outage fails no run; with the watchdog off, the run is tried until its jobs go out.
+ */
+export function refusedStartAction(run: TrackedRun, now: number, settings: WatchdogSettings, lastError: string): WatchdogAction {
+  const stallMs = stallMsOf(settings);
+  const refusals = run.startRefusals ?? 0;
+  const since = run.startRefusedSince;
+  if (stallMs === null || since === undefined || refusals < (settings.maxRedrives ?? DEFAULT_MAX_REDRIVES) || now - since < stallMs) return { kind: "wait" };
+  const tries = run.startTries ?? refusals;
+  return { kind: "fail", message: refusedMessage(run, `${refusals} times in ${duration(now - since)}`, ` (${tries} tr${tries === 1 ? "y" : "ies"} since the run started, none went out)`, lastError) };
+}
+
 /** A run whose last re-drive the bus refused while it took other jobs: its jobs never went out. */
 function unpublishableMessage(run: TrackedRun, stallMs: number): string {
   const refusals = run.refusals ?? 0;
-  const jobs = run.requested ? "completion job" : `${run.total - run.scored} replay job${run.total - run.scored === 1 ? "" : "s"}`;
   const published = run.redrives ? ` (${run.redrives} other re-drive${run.redrives === 1 ? "" : "s"} went out)` : "";
-  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${refusals === 1 ? "once" : `${refusals} times, ${apart(stallMs)} apart,`} while it took other jobs (the partition they go to may have no leader)${published}; last error: ${run.lastRefusal}`;
+  return refusedMessage(run, refusals === 1 ? "once" : `${refusals} times, ${duration(stallMs)} apart,`, published, run.lastRefusal ?? "");
 }
 
-function apart(stallMs: number): string {
-  const minutes = Math.round(stallMs / 60_000);
-  return minutes >= 1 ? `${minutes} min` : `${stallMs} ms`;
+/** Jobs the bus refused while it took other jobs, re-driven or a start's: `times` how often, `note` after the cause. */
+function refusedMessage(run: TrackedRun, times: string, note: string, lastError: string): string {
+  const jobs = run.requested ? "completion job" : replayJobs(run.total - run.scored);
+  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${times} while it took other jobs (the partition they go to may have no leader)${note}; last error: ${lastError}`;
+}
+
+/** "6 replay jobs", "1 replay job". */
+export function replayJobs(count: number): string {
+  return `${count} replay job${count === 1 ? "" : "s"}`;
+}
+
+/** A stall time or a span in a failure: whole minutes, or ms under one. */
+export function duration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 1 ? `${minutes} min` : `${ms} ms`;
+}
+
+/** A wait in a log line: ms under a second, else seconds. */
+export function waitText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 function stalledMessage(run: TrackedRun, redrives: number, stallMs: number): string {
@@ -98,7 +130,7 @@ function stalledMessage(run: TrackedRun, redrives: number, stallMs: number): str
   const refused = run.refusals ? ` (and ${run.refusals} the job bus refused)` : "";
   const waited = restarts
     ? `${redrives} re-drive${redrives === 1 ? "" : "s"} without progress${refused}, ${restarts} of them after a restart (a worker may be crashing on one of these pairs)`
-    : `${redrives} re-drive${redrives === 1 ? "" : "s"} ${apart(stallMs)} apart${refused}`;
+    : `${redrives} re-drive${redrives === 1 ? "" : "s"} ${duration(stallMs)} apart${refused}`;
   if (run.requested) return `the run's completion did not finish after ${waited}: its completion job was lost or keeps failing`;
   return `no result for ${run.total - run.scored} of ${run.total} pairs${pendingNames(run)} after ${waited}: their replay jobs were lost or never finish`;
 }
