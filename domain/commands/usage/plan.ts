@@ -49,7 +49,7 @@ export function isPlanLimitError(error: unknown): error is PlanLimitError {
   return error instanceof PlanLimitError;
 }
 
-export function executionDisabled(): DomainError {
+function executionDisabled(): DomainError {
   return new DomainError("execution_disabled", EXECUTION_DISABLED_MESSAGE);
 }
 

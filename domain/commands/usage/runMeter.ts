@@ -18,7 +18,7 @@ export interface RunMeter {
 }
 
 /** The kind and quantity the run's first event stands for, or null when it writes none (a duplicate import). */
-export function meteredBy(runEvents: readonly DomainEvent[]): { kind: UsageKind; quantity: number } | null {
+function meteredBy(runEvents: readonly DomainEvent[]): { kind: UsageKind; quantity: number } | null {
   const first = runEvents[0];
   if (first?.type === "RunStarted") return { kind: "execution", quantity: first.data.scenarios.length * first.data.models.length };
   if (first?.type === "ReportImported") return { kind: "evaluation_report", quantity: 1 };
