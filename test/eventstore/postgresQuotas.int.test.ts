@@ -33,7 +33,7 @@ describe("concurrent starts near a plan's limit (PostgreSQL)", () => {
     const evaluationId = randomUUID();
     await createEvaluation(store, { evaluation_id: evaluationId, tenant, agent: "SupportAgent", name: "Quota", scenarios: [{ key: "a", prompt: "hi" }] }, options);
     await startRun(store, { run_id: randomUUID(), evaluation_id: evaluationId, models: [GPT, CLAUDE] }, options); // 2 used
-    const runIds = Array.from({ length: 5 }, () => randomUUID());
+    const runIds: string[] = Array.from({ length: 5 }, () => randomUUID());
     const settled = await Promise.allSettled(runIds.map((run_id) => startRun(store, { run_id, evaluation_id: evaluationId, models: [GPT, CLAUDE], external: true }, options)));
 
     const admitted = runIds.filter((_, i) => settled[i].status === "fulfilled");
