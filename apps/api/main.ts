@@ -8,6 +8,8 @@
 // NODE_ENV defaults to production (see main). VERDICT_API_MAX_KEY_OPERATIONS (default 100): graphql-ws
 // operations one API key may have going at once; VERDICT_API_MAX_ANSWER_BYTES (default 64 MiB):
 // bytes one request's heavy fields may answer together (server/limitsFromEnv.ts).
+// VERDICT_QUOTA_EXECUTIONS, VERDICT_QUOTA_REPORTS (per tenant per calendar month, UTC; unset: no
+// limit) and VERDICT_EXECUTION_DISABLED (true|false, default false): the plan (infra/settings planSettings.ts).
 import "reflect-metadata";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
 
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
   const { apiLimitsFromEnv } = await import("./server/limitsFromEnv.js");
+  const { planFromEnv } = await import("@verdict/infra/settings");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
@@ -33,6 +36,9 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${process.env.PORT})`);
 
   const host = process.env.HOST?.trim() || "127.0.0.1";
+  // Read before anything is opened: a bad value stops the API naming its variable.
+  const limits = apiLimitsFromEnv(process.env);
+  const plan = planFromEnv(process.env);
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
   const read = await openReadModels({ url: readUrl, part: "api" });
   const progress = createPostgresProgressBus({ url: readUrl });
@@ -41,7 +47,7 @@ async function main(): Promise<void> {
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port, host,
-    limits: apiLimitsFromEnv(process.env),
+    limits, plan,
     waitForProjection: (position) => projection.wait(position),
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);

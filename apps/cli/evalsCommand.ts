@@ -9,6 +9,7 @@
 // before any database is opened or request made.
 import { randomUUID } from "node:crypto";
 import { importEnvelope, parseEnvelope } from "@verdict/api";
+import { planFromEnv, SettingError } from "@verdict/infra/settings";
 import { parseFlags, required, type ParsedFlags } from "./args.js";
 import { envelopeFor } from "./bareReport.js";
 import { readEnvelopeFile } from "./envelopeFile.js";
@@ -41,12 +42,21 @@ function described(imported: RemoteImported, where: string): string {
   return `imported ${imported.hostRunId} as ${run} of evaluation ${imported.evaluationId} ${where}`;
 }
 
+function planOf(env: NodeJS.ProcessEnv): ReturnType<typeof planFromEnv> {
+  try {
+    return planFromEnv(env);
+  } catch (error) {
+    throw error instanceof SettingError ? new CliError(`verdict evals import: ${error.message}`) : error;
+  }
+}
+
 async function importLocally(env: NodeJS.ProcessEnv, tenant: string, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
   const resources = new Resources();
   try {
     // A home with no event log has no evaluation: NOT_FOUND, and nothing is created.
     const store = await openExistingEventStore(platformMode(env), resources);
-    const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" } };
+    // The same report quota as the API's (VERDICT_QUOTA_REPORTS): a file is no way round it.
+    const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" }, plan: planOf(env) };
     return await importEnvelope(store, evaluationId, envelope, options);
   } finally {
     await resources.close();

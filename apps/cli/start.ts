@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { apiLimitsFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { parseWholeNumber, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { parseWholeNumber, planFromEnv, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { createProjector } from "@verdict/projector";
 import { pricesLine, startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
@@ -60,10 +60,10 @@ function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
   }
 }
 
-/** The API limits the environment sets, checked before anything is opened. */
-function apiLimitsOf(env: NodeJS.ProcessEnv): ReturnType<typeof apiLimitsFromEnv> {
+/** The API limits and the plan (VERDICT_QUOTA_*, VERDICT_EXECUTION_DISABLED) the environment sets, checked before anything is opened. */
+function apiSettingsOf(env: NodeJS.ProcessEnv): { limits: ReturnType<typeof apiLimitsFromEnv>; plan: ReturnType<typeof planFromEnv> } {
   try {
-    return apiLimitsFromEnv(env);
+    return { limits: apiLimitsFromEnv(env), plan: planFromEnv(env) };
   } catch (error) {
     throw new CliError(`verdict start: ${(error as Error).message}`);
   }
@@ -126,7 +126,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
-  const limits = apiLimitsOf(env);
+  const { limits, plan } = apiSettingsOf(env);
   // The worker's price table, read and checked as a worker process reads it, before anything is opened.
   const pricesPath = env.VERDICT_PRICES?.trim() || null;
   const prices = pricesPath ? loadPricesFlag(pricesPath, "verdict start: VERDICT_PRICES:") : null;
@@ -180,7 +180,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
         store, readModels: read.readModels, progress, apiKeys,
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
         port: await choosePort(port, io),
-        limits,
+        limits, plan,
         waitForProjection: (position) => projector.waitFor(position, 30_000),
         // The cause of an internal error, stack included: the client only got `internal error`.
         log: (message, error) => io.err(`[api] ${message}${error === undefined ? "" : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`),

@@ -61,7 +61,7 @@ describe("tsx apps/projector/main.ts", () => {
     const proc = projector("rebuild");
     expect(await proc.exited).toBe(0);
     const printed = JSON.parse(proc.output().stdout);
-    expect(printed.rebuilt).toBe(1 + 2 + 2 + 2); // the name reservation, the evaluation, the run, a pair
+    expect(printed.rebuilt).toBe(1 + 2 + 1 + 2 + 2); // the name reservation, the evaluation, the run's meter, the run, a pair
     expect(printed.checksum.results.rows).toBe(2);
     expect(await runs()).toEqual([{ id: "r1", status: "RUNNING", completed: 1 }]);
   }, 60_000);
@@ -122,7 +122,7 @@ describe("tsx apps/projector/main.ts on an embedded home", () => {
   it("rebuilds the read models of VERDICT_HOME, not of the directory it was started in", async () => {
     const proc = projector("rebuild", { env: { ...embedded, VERDICT_HOME: home }, cwd: elsewhere });
     expect(await proc.exited).toBe(0);
-    expect(JSON.parse(proc.output().stdout).rebuilt).toBe(1 + 2 + 2); // the name reservation, the evaluation, the run
+    expect(JSON.parse(proc.output().stdout).rebuilt).toBe(1 + 2 + 1 + 2); // the name reservation, the evaluation, the run's meter, the run
     // The read models are in the log's database, as `verdict start` keeps them: no second one.
     expect(existsSync(join(home, "read"))).toBe(false);
     expect(existsSync(join(elsewhere, ".verdict"))).toBe(false);

@@ -200,7 +200,7 @@ describe("projector on PostgreSQL", () => {
     const started = Date.now();
     const applied = await projector.catchUp();
     const projectMs = Date.now() - started;
-    expect(applied).toBe(1 + 2 + 2 + 6000 + 1); // the name reservation first
+    expect(applied).toBe(1 + 2 + 1 + 2 + 6000 + 1); // the name reservation first; the run's meter (UsageMetered) before it
     const query = async () => {
       const t0 = performance.now();
       const [runRow, results, summaries] = await Promise.all([

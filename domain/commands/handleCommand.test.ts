@@ -148,7 +148,8 @@ describe("startRun across the evaluation and run streams", () => {
   });
 
   it("an evaluation that keeps moving still ends in a conflict, after CONTENDED_RETRIES jittered pauses, in bounded time", async () => {
-    for (let n = 1; n <= CONTENDED_RETRIES + 1; n++) {
+    // One racing write before each append: the first attempt appends the meter (usage stream) before the evaluation.
+    for (let n = 1; n <= CONTENDED_RETRIES + 2; n++) {
       store.interleave(() => racingWrite(EVAL, [{ type: "RunScheduled", data: { run_id: `other-${n}`, number: n, origin: "engine" } }]));
     }
     const bound = Array.from({ length: CONTENDED_RETRIES }, (_, i) => pauseCeilingMs(i + 1)).reduce((a, b) => a + b, 0);

@@ -66,6 +66,10 @@ export {
   type AppendedEvent,
 } from "./handleCommand.js";
 export { startRun, importReport, type TwoStreamResult } from "./twoStreamCommands.js";
+export {
+  EXECUTION_DISABLED_MESSAGE, PLAN_LIMIT_MESSAGE, PlanLimitError, UNLIMITED_PLAN, isPlanLimitError, limitOf, type Plan, type PlanLimitDetails,
+} from "./usage/plan.js";
+export { MeterUsage, usageAggregate, initialUsageState, type UsageState } from "./usage/usageAggregate.js";
 export { createEvaluation, type CreatedEvaluation } from "./createEvaluation.js";
 export { evaluationNameAggregate, ReserveEvaluationName, type EvaluationNameState } from "./evaluation/evaluationName.js";
 export { adoptEvaluationName, type NameToAdopt } from "./evaluation/adoptEvaluationName.js";

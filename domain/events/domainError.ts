@@ -2,7 +2,10 @@
 // GraphQL error extensions and HTTP statuses (DESIGN.md conventions), `field` names the input
 // path that broke a rule so a caller can point at it.
 
-export type DomainErrorCode = "validation" | "not_found" | "conflict" | "forbidden" | "unavailable";
+export type DomainErrorCode =
+  | "validation" | "not_found" | "conflict" | "forbidden" | "unavailable"
+  // A plan's refusals (domain/commands/usage/plan.ts): the API answers them 402, 429 and 403.
+  | "plan_limit_reached" | "report_limit_reached" | "execution_disabled";
 
 export class DomainError extends Error {
   constructor(

@@ -18,6 +18,8 @@ export {
   agentStream,
   runStream,
   resultStream,
+  usageStream,
+  usageMonth,
   STREAM_PREFIXES,
 } from "./streams.js";
 export { defineEvent, type EventDefinition, type Upcaster } from "./defineEvent.js";
@@ -44,6 +46,7 @@ export {
 } from "./runEvents.js";
 export { ReplayRecorded, ResultScored } from "./resultEvents.js";
 export { AgentReleaseRecorded, RELEASE_DIGEST_PATTERN, RELEASE_DIGEST_RULE } from "./agentEvents.js";
+export { UsageMetered, USAGE_KINDS, type UsageKind } from "./usageEvents.js";
 export {
   eventDefinitions,
   eventRegistry,

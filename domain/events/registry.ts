@@ -28,6 +28,7 @@ import {
   RunStarted,
   VerdictRecorded,
 } from "./runEvents.js";
+import { UsageMetered } from "./usageEvents.js";
 import { parseOrThrow } from "./zodIssues.js";
 
 export const eventDefinitions = [
@@ -53,6 +54,7 @@ export const eventDefinitions = [
   ReplayRecorded,
   ResultScored,
   AgentReleaseRecorded,
+  UsageMetered,
 ] as const;
 
 type Definitions = (typeof eventDefinitions)[number];

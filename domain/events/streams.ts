@@ -75,6 +75,20 @@ export function resultStream(runId: string, n: number): string {
   return `result-${assertId(runId, "run_id")}.${n}`;
 }
 
+/** The calendar month (UTC) `at` falls in, as usage streams name it: `2026-11`. */
+export function usageMonth(at: Date): string {
+  return at.toISOString().slice(0, 7);
+}
+
+/**
+ * One stream per (tenant, calendar month UTC): what the tenant used that month (UsageMetered).
+ * A month per stream keeps the stream a start reads to check its quota to one month's events.
+ */
+export function usageStream(tenant: string, month: string): string {
+  if (!/^\d{4}-\d{2}$/.test(month)) throw DomainError.validation(`month must be YYYY-MM (got ${JSON.stringify(month)})`, "month");
+  return streamId(`usage-${assertId(tenant, "tenant")}.${month}`);
+}
+
 export const STREAM_PREFIXES = {
   catalog: "catalog-",
   evaluation: "evaluation-",
@@ -82,4 +96,5 @@ export const STREAM_PREFIXES = {
   agent: "agent-",
   run: "run-",
   result: "result-",
+  usage: "usage-",
 } as const;

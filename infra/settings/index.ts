@@ -1,3 +1,4 @@
 // How the apps read their settings from the environment and flags, one way for all.
 export { parseWholeNumber, SettingError, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
 export { scriptLoaded } from "./scriptFile.js";
+export { planFromEnv } from "./planSettings.js";

@@ -4,7 +4,7 @@
 // evals import` both import through here, so a file and a request are held to the same rules.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { eventSchemas, importReport, stableJson, type EventStore, type HandleOptions, type LogPosition, type TenantIndex } from "@verdict/domain";
+import { eventSchemas, importReport, stableJson, type EventStore, type HandleOptions, type LogPosition, type Plan, type TenantIndex } from "@verdict/domain";
 import { ApiError } from "../server/errors.js";
 import { depthMessage, tooDeep } from "../server/jsonDepth.js";
 import { tenantEvaluation, validInput } from "../schema/resolvers/commandSupport.js";
@@ -68,7 +68,7 @@ export async function importEnvelope(
   store: EventStore,
   evaluationId: string,
   envelope: unknown,
-  options: Omit<HandleOptions<never>, "decideContext"> & { tenants?: TenantIndex },
+  options: Omit<HandleOptions<never>, "decideContext"> & { tenants?: TenantIndex; plan?: Plan },
 ): Promise<ImportedEnvelope> {
   const input = parseEnvelope(envelope);
   const tenant = options.context.tenant;

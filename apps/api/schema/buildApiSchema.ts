@@ -12,9 +12,10 @@ import { RunMutations } from "./resolvers/runMutations.js";
 import { RunResolver } from "./resolvers/runResolver.js";
 import { SubscriptionResolver } from "./resolvers/subscriptionResolver.js";
 import { UsagePartResolver } from "./resolvers/usagePartResolver.js";
+import { UsageResolver } from "./resolvers/usageResolver.js";
 import { chargingHeavyFields } from "../server/heavyFields.js";
 
-const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AgentResolver, AuditResolver, SubscriptionResolver] as const;
+const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AgentResolver, AuditResolver, UsageResolver, SubscriptionResolver] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 

@@ -1,5 +1,5 @@
 // What every resolver and route gets: the caller (tenant + role) and the platform's ports.
-import type { Clock, EventStore, IdGenerator, LogPosition } from "@verdict/domain";
+import type { Clock, EventStore, IdGenerator, LogPosition, Plan } from "@verdict/domain";
 import type { ProgressBus, ReadModels } from "@verdict/projector";
 import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
 import type { AnswerBudget } from "./answerBudget.js";
@@ -19,7 +19,7 @@ export type ApiReadModels = Pick<
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "runUsageFigures" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
   | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
-  | "listAgents" | "getAgent" | "agentReleasePages"
+  | "listAgents" | "getAgent" | "agentReleasePages" | "usageMeters"
 >;
 
 export interface ApiLimits {
@@ -78,6 +78,11 @@ export interface ApiDeps {
   clock: Clock;
   ids: IdGenerator;
   limits?: Partial<ApiLimits>;
+  /**
+   * The quotas and execution switch of every tenant (VERDICT_QUOTA_*, VERDICT_EXECUTION_DISABLED:
+   * infra/settings planFromEnv); none: no limit, execution enabled.
+   */
+  plan?: Plan;
   /** Read-your-writes: resolves once the read models include this log position (the projector's waitFor). */
   waitForProjection?: (position: LogPosition) => Promise<void>;
   /** Where to report internal errors (never given secrets); default console.error. */

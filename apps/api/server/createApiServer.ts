@@ -14,6 +14,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
+import { usageRouter } from "../rest/usageRoute.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { ApiError, classify, errorDetail, formatError, loggedDatabaseUnavailable, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
 import { RepeatLimiter } from "@verdict/infra/logging";
@@ -289,8 +290,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     } catch (error) {
       next(error);
     }
-  }, reportRouter(), (req: Request, res: Response) => {
-    res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json]`, code: "NOT_FOUND" });
+  }, reportRouter(), usageRouter(), (req: Request, res: Response) => {
+    res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json], the plan's meters at /api/usage`, code: "NOT_FOUND" });
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const typed = error as { type?: string; status?: number; expose?: boolean; message?: string };
@@ -317,7 +318,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       loggedDatabaseUnavailable(databaseLines, log, `request ${req.method} ${req.path} failed`, error);
       // In the shape of the route that was asked: a GraphQL client reads `errors`.
       if (req.originalUrl.startsWith("/graphql")) sendGraphQLError(res, known.code, known.message, known.field);
-      else res.status(HTTP_STATUS[known.code]).json({ error: known.message, code: known.code, ...(known.field ? { field: known.field } : {}) });
+      else res.status(HTTP_STATUS[known.code]).json({ error: known.message, code: known.code, ...(known.field ? { field: known.field } : {}), ...known.details });
       return;
     }
     log(`request ${req.method} ${req.path} failed`, error);

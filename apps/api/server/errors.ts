@@ -9,8 +9,11 @@ import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { RepeatLimiter } from "@verdict/infra/logging";
 import { errorCauseText, isConnectionLoss, queryTimeoutOf } from "@verdict/infra/pg";
 import { ZodError } from "zod";
+import { isPlanLimitError, PLAN_LIMIT_MESSAGE } from "@verdict/domain";
 
-export type ApiErrorCode = "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE";
+export type ApiErrorCode =
+  | "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE"
+  | "PLAN_LIMIT_REACHED" | "REPORT_LIMIT_REACHED" | "EXECUTION_DISABLED";
 
 const DOMAIN_CODES: Record<string, ApiErrorCode> = {
   validation: "VALIDATION",
@@ -19,6 +22,9 @@ const DOMAIN_CODES: Record<string, ApiErrorCode> = {
   forbidden: "FORBIDDEN",
   unavailable: "UNAVAILABLE",
   unauthenticated: "UNAUTHENTICATED",
+  plan_limit_reached: "PLAN_LIMIT_REACHED",
+  report_limit_reached: "REPORT_LIMIT_REACHED",
+  execution_disabled: "EXECUTION_DISABLED",
 };
 
 export const HTTP_STATUS: Record<ApiErrorCode, number> = {
@@ -29,6 +35,11 @@ export const HTTP_STATUS: Record<ApiErrorCode, number> = {
   UNAUTHENTICATED: 401,
   UNAVAILABLE: 503,
   PAYLOAD_TOO_LARGE: 413,
+  // A plan's refusals (reference-platform #38, §3 rules 18-20): executions past the month's
+  // quota 402 (an upgrade helps), imported reports past theirs 429, execution switched off 403.
+  PLAN_LIMIT_REACHED: 402,
+  REPORT_LIMIT_REACHED: 429,
+  EXECUTION_DISABLED: 403,
 };
 
 /** An error the API raises itself (authentication, access, bad query parameters). */
@@ -78,6 +89,19 @@ interface ClassifiedError {
   code: ApiErrorCode;
   message: string;
   field?: string;
+  /** Told beside the code (GraphQL extensions, a REST body): a plan refusal's host fields. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What a plan refusal tells the caller beside its code, the reference's host fields:
+ * `{ error: "Plan limit reached", upgrade_required: true, kind, limit, used, requested }`, or
+ * `{ error: "Agent execution is disabled on this dashboard" }`.
+ */
+function planDetails(error: Error, code: ApiErrorCode): Record<string, unknown> | undefined {
+  if (isPlanLimitError(error)) return { error: PLAN_LIMIT_MESSAGE, upgrade_required: true, ...error.details };
+  if (code === "EXECUTION_DISABLED") return { error: error.message };
+  return undefined;
 }
 
 /** A write may have been recorded before the answer was lost. */
@@ -129,7 +153,8 @@ export function classify(error: unknown): ClassifiedError | null {
   if (error instanceof Error) {
     const { code, field } = error as Error & { code?: unknown; field?: unknown };
     if (typeof code === "string" && DOMAIN_CODES[code]) {
-      return { code: DOMAIN_CODES[code], message: error.message, field: typeof field === "string" ? field : undefined };
+      const details = planDetails(error, DOMAIN_CODES[code]);
+      return { code: DOMAIN_CODES[code], message: error.message, field: typeof field === "string" ? field : undefined, ...(details ? { details } : {}) };
     }
   }
   return null;
@@ -160,7 +185,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, on
       message: known.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: known.code, ...(known.field ? { field: known.field } : {}) },
+      extensions: { code: known.code, ...(known.field ? { field: known.field } : {}), ...known.details },
     };
   }
   const code = formatted.extensions?.code;

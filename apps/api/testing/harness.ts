@@ -6,7 +6,7 @@ import "reflect-metadata";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { randomUUID } from "node:crypto";
-import type { EventStore, PriceTable } from "@verdict/domain";
+import type { EventStore, Plan, PriceTable } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { MemoryJobBus } from "@verdict/infra/jobbus";
@@ -83,6 +83,8 @@ export interface Platform {
 
 interface PlatformOptions {
   limits?: Partial<ApiLimits>;
+  /** The API's plan (quotas, execution switch); default none: no limit. */
+  plan?: Plan;
   /** Default: the memory event store. */
   store?: EventStore;
   /** A PostgreSQL read database; default an embedded PGlite. */
@@ -134,7 +136,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, port: 0, responseCache: options.responseCache, runCache: options.runCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
+    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];

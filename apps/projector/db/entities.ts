@@ -198,7 +198,17 @@ const AgentReleaseEntity = new EntitySchema<AgentReleaseRow>({
   },
 });
 
+/** A tenant's use of one kind in one calendar month (migration 014). */
+interface UsageMeterRow { tenant: string; month: string; kind: string; used: number }
+const UsageMeterEntity = new EntitySchema<UsageMeterRow>({
+  name: "UsageMeter", tableName: "usage_meters",
+  properties: {
+    tenant: { type: "text", primary: true }, month: { type: "text", primary: true }, kind: { type: "text", primary: true }, used: { type: "bigint" },
+  },
+});
+
 export const readModelEntities = [
   CatalogEntity, EvaluationEntity, EvaluationScenarioEntity, RunEntity, ResultEntity, FixItemEntity, ModelSummaryEntity,
   ComparisonEntity, VerdictEntity, CheckpointEntity, RejectionEntity, RebuildsEntity, AgentEntity, AgentReleaseEntity,
+  UsageMeterEntity,
 ];

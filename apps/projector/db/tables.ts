@@ -12,6 +12,7 @@ export const READ_MODEL_TABLES = [
   { name: "verdicts", orderBy: "run_id" },
   { name: "agents", orderBy: "tenant, name" },
   { name: "agent_releases", orderBy: "tenant, agent, version" },
+  { name: "usage_meters", orderBy: "tenant, month, kind" },
 ] as const;
 
 export type ReadModelTable = (typeof READ_MODEL_TABLES)[number]["name"];

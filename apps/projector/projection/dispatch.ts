@@ -6,6 +6,7 @@ import { catalogImported, catalogRemoved } from "./catalogProjection.js";
 import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
 import { reportImported } from "./importedRunProjection.js";
 import { replayRecorded, resultScored } from "./resultProjection.js";
+import { usageMetered } from "./usageProjection.js";
 import { comparisonRecorded, runCompleted, runCompletionRequested, runFailed, runStarted, verdictRecorded } from "./runProjection.js";
 
 export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Promise<void> {
@@ -38,5 +39,6 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "ReplayRecorded": return replayRecorded(event, envelope, batch);
     case "ResultScored": return resultScored(event, envelope, batch);
     case "AgentReleaseRecorded": return agentReleaseRecorded(sql, event, envelope);
+    case "UsageMetered": return usageMetered(sql, event, envelope);
   }
 }

@@ -10,6 +10,7 @@ import { ormDatabase, type Sql, type SqlDatabase } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { selectList } from "./columns.js";
 import { agentReleasePages, getAgent, listAgents } from "./agents.js";
+import { usageMeters } from "./usageMeters.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
@@ -20,7 +21,7 @@ import {
   CATALOG_SELECT, CELL_SELECT, EVALUATION_SELECT, matches, RESULT_SELECT, resultWhere, RUN_SELECT, SCENARIO_SELECT, spec,
 } from "./selects.js";
 import type {
-  Agent, AgentRelease, Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter,
+  Agent, AgentRelease, UsageMeters, Catalog, CatalogSummary, Connection, Evaluation, EvaluationScenario, FixItem, ModelSummary, PageArgs, Result, ResultCell, ResultFilter,
   Run, RunComparison, RunUsageFigures, RunUsagePart, RunVerdict, JudgeKindFigures, RunJudgePart,
 } from "./types.js";
 
@@ -367,6 +368,11 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   /** A page of releases, newest first, of each of the tenant's `agents` (none of another tenant's), in one statement (agents.ts). */
   agentReleasePages(tenant: string, agents: readonly string[], args: PageArgs = {}): Promise<Map<string, Connection<AgentRelease>>> {
     return agentReleasePages(this.sql(), tenant, agents, args);
+  }
+
+  /** The tenant's meters for `month` (YYYY-MM): executions and imported reports used (usageMeters.ts). */
+  usageMeters(tenant: string, month: string): Promise<UsageMeters> {
+    return usageMeters(this.sql(), tenant, month);
   }
 
   /** The run's progress now, as a subscription's first message (latest = last scored result). */

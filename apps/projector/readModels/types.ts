@@ -181,3 +181,10 @@ export interface Agent {
   /** pooledPassed / pooledScored as a percent, one decimal (half away from zero); null when nothing is scored. */
   pooledPassRate: number | null;
 }
+
+/** A tenant's use in one calendar month (usage_meters): scenario x model pairs started, reports imported. */
+export interface UsageMeters {
+  month: string;
+  executions: number;
+  reports: number;
+}

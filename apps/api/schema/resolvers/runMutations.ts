@@ -11,6 +11,7 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { importEnvelope } from "../../report/importEnvelope.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
+import { withPlanStatus } from "../../server/planRefusal.js";
 import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
@@ -138,7 +139,7 @@ export class RunMutations {
     release: ReleaseInput | null,
     @Ctx() context: ApiContext,
   ): Promise<StartRunPayload> {
-    const options = commandOptions(context);
+    const options = { ...commandOptions(context), plan: context.deps.plan };
     const chosen = validInput(selectionInput, selection ?? {}, "selection");
     const roster = validInput(toolsInput, tools ?? [], "tools");
     const evaluation = await ownEvaluation(context, evaluationId);
@@ -154,7 +155,7 @@ export class RunMutations {
       tools: roster,
       release: release ? { digest: release.digest, revision: release.revision ?? null, label: release.label ?? null } : null,
     };
-    const result = await namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options));
+    const result = await withPlanStatus(() => namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options)));
     await afterWrite(context, result.run.position, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
     const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
@@ -211,8 +212,8 @@ export class RunMutations {
     @Arg("envelope", () => GraphQLJSON) envelope: unknown,
     @Ctx() context: ApiContext,
   ): Promise<ImportReportPayload> {
-    const options = { ...commandOptions(context), tenants: context.deps.readModels };
-    const { position, ...imported } = await namingArguments(IMPORT_REPORT_ARGUMENTS, () => importEnvelope(context.deps.store, evaluationId, envelope, options));
+    const options = { ...commandOptions(context), tenants: context.deps.readModels, plan: context.deps.plan };
+    const { position, ...imported } = await withPlanStatus(() => namingArguments(IMPORT_REPORT_ARGUMENTS, () => importEnvelope(context.deps.store, evaluationId, envelope, options)));
     await afterWrite(context, position, `run ${imported.runId} (the envelope's run ${imported.hostRunId})`);
     return imported;
   }
