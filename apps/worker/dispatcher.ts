@@ -71,8 +71,8 @@ export interface DispatcherOptions {
   names?: JobNames;
   watchdog?: WatchdogSettings;
   /**
-   * How long stop() waits for a watchdog round, or a refused start's try, in flight (default 3 s): one held up by a paused
-   * broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace period.
+   * How long stop() waits for a watchdog round or a refused start's try in flight (default 3 s): one
+   * held up by a paused broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace.
    */
   stopWaitMs?: number;
   /** The first wait before a refused start's replay jobs are tried again, and the longest (default 1 s / 30 s; doubled each try). */
@@ -150,9 +150,8 @@ export class Dispatcher {
   }
 
   /**
-   * The watchdog's round and the refused starts' tries in flight, waited for so long (stopWaitMs):
-   * one cut short sees the stop (its term ended) and records nothing more, whatever its publish
-   * does later.
+   * The watchdog's round and refused starts' tries in flight, waited for so long (stopWaitMs): one
+   * cut short sees the stop (its term ended) and records nothing more, whatever its publish does.
    */
   private async roundOver(): Promise<void> {
     const waitMs = this.options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS;
