@@ -71,8 +71,8 @@ export interface DispatcherOptions {
   names?: JobNames;
   watchdog?: WatchdogSettings;
   /**
-   * How long stop() waits for a watchdog round in flight (default 3 s): one held up by a paused
-   * broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace period.
+   * How long stop() waits for a watchdog round or a refused start's try in flight (default 3 s): one
+   * held up by a paused broker (kafkajs retries, 30 s request timeouts) would outlast a SIGTERM's grace.
    */
   stopWaitMs?: number;
   /** The first wait before a refused start's replay jobs are tried again, and the longest (default 1 s / 30 s; doubled each try). */
@@ -118,8 +118,8 @@ export class Dispatcher {
     this.name = options.name ?? "dispatcher";
     this.jobs = new JobPublisher(options.bus, options.names ?? jobNames(), options.replayKey);
     this.redrives = new Redrives({ ...options, runs: this.runs, jobs: this.jobs, readPosition: () => this.position, accepted: () => this.jobs.accepted });
-    const fail = this.redrives.failStalled.bind(this.redrives);
-    this.starts = new StartRetries({ ...options, runs: this.runs, jobs: this.jobs, fail, changed: () => void (this.unsaved += 1) });
+    const [fail, runEnded] = [this.redrives.failStalled.bind(this.redrives), this.redrives.runEnded.bind(this.redrives)];
+    this.starts = new StartRetries({ ...options, runs: this.runs, jobs: this.jobs, fail, runEnded, changed: () => void (this.unsaved += 1) });
   }
 
   /** Runs in flight, as counted so far (for tests and diagnostics). */
@@ -150,22 +150,22 @@ export class Dispatcher {
   }
 
   /**
-   * The watchdog's round in flight, waited for so long (stopWaitMs): a round cut short sees the
-   * stop (its term ended) and records nothing more, whatever its publish does later.
+   * The watchdog's round and refused starts' tries in flight, waited for so long (stopWaitMs): one
+   * cut short sees the stop (its term ended) and records nothing more, whatever its publish does.
    */
   private async roundOver(): Promise<void> {
-    if (!this.sweeping) return;
     const waitMs = this.options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS;
     let timer: NodeJS.Timeout | undefined;
     const over = await Promise.race([
-      this.sweeping.then(
+      Promise.all([this.sweeping, this.starts.settled()]).then(
         () => true,
         () => true,
       ),
       new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
     ]);
     clearTimeout(timer);
-    if (!over) this.options.log.info(`dispatcher: stopped without its watchdog round, still waiting on the job bus or the store after ${waitMs} ms; it records nothing more`);
+    const what = this.sweeping ? "its watchdog round" : "a refused start's try";
+    if (!over) this.options.log.info(`dispatcher: stopped without ${what}, still waiting on the job bus or the store after ${waitMs} ms; it records nothing more`);
   }
 
   /** Stands by until it leads, dispatches until the term ends, and again until stopped. */

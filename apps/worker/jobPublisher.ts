@@ -23,10 +23,16 @@ export class JobPublisher {
     return this.took;
   }
 
-  /** The replay jobs of these pairs of the run. */
-  async replays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void> {
+  /**
+   * The replay jobs of these pairs of the run, in chunks; `took` counts the chunks the bus took,
+   * so a caller whose publish failed part way can tell its own from other jobs (startRetries.ts).
+   */
+  async replays(runId: string, run: TrackedRun, pairs: readonly number[], took?: { chunks: number }): Promise<void> {
     const jobs = pairs.map((n) => this.replayJob(runId, run, n));
-    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) await this.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
+    for (let i = 0; i < jobs.length; i += PUBLISH_CHUNK) {
+      await this.publish(this.names.replayTopic, jobs.slice(i, i + PUBLISH_CHUNK));
+      if (took) took.chunks += 1;
+    }
   }
 
   async completion(runId: string, tenant: string): Promise<void> {

@@ -71,7 +71,7 @@ export class Redrives {
     const now = this.options.clock.now().getTime();
     for (const [runId, run] of [...this.options.runs]) {
       if (ended()) return;
-      // Its start's jobs never went out: the dispatcher tries them (retryStart), not as a re-drive.
+      // Its start's jobs never went out: the dispatcher tries them (startRetries.ts), not as a re-drive.
       if (run.unpublished) continue;
       if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
       const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
@@ -205,7 +205,7 @@ export class Redrives {
   }
 
   /** Whether the run's stream ends with its end (RunCompleted or RunFailed). */
-  private async runEnded(runId: string): Promise<boolean> {
+  async runEnded(runId: string): Promise<boolean> {
     const [last] = await this.options.store.readStream(runStream(runId), { from: "end", direction: "backwards", limit: 1 });
     return last !== undefined && (last.type === "RunCompleted" || last.type === "RunFailed");
   }
@@ -222,14 +222,19 @@ export class Redrives {
     return handled.events.length > 0;
   }
 
-  /** Fails the run with `message` (FailRun), unless it moved beyond what this dispatcher has read; a refused start's retries fail theirs so too (startRetries.ts). */
+  /**
+   * Fails the run with `message` (FailRun), unless it moved beyond what this dispatcher has read;
+   * a refused start's retries fail theirs so too (startRetries.ts). A store failing meanwhile
+   * fails nothing, logged: the next round (or try) decides again, and the round goes on with the
+   * other runs (or a restart's re-drives with theirs).
+   */
   async failStalled(runId: string, run: TrackedRun, message: string, ended: TermEnded): Promise<void> {
-    if (await this.movedSinceTracked(runId, run)) {
-      this.options.log.info(`run ${runId}: not failed by the watchdog: it progressed after what this dispatcher has read of the log so far`);
-      return;
-    }
-    if (ended()) return; // no longer leading: the next leader decides
     try {
+      if (await this.movedSinceTracked(runId, run)) {
+        this.options.log.info(`run ${runId}: not failed by the watchdog: it progressed after what this dispatcher has read of the log so far`);
+        return;
+      }
+      if (ended()) return; // no longer leading: the next leader decides
       await handleCommand(this.options.store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, this.commandContext(run));
       this.options.log.error(`run ${runId} failed by the watchdog: ${message}`);
       this.options.runs.delete(runId);

@@ -7,10 +7,13 @@
 // re-drives the bus refused, and fail the run alike (watchdog.ts, refusedStartAction): a try
 // counts only when the bus took some other publish since this run's previous try, so an outage
 // of the whole bus fails no run (a process's first try of a run has nothing to go by and counts
-// nothing; a run alone in flight waits until some other publish succeeds). The counts are the
-// tracked run's, saved with the checkpoint, so a dispatcher that leads next goes on from them,
-// and the stall is timed by the clock from the first counted refusal, not from when a process
-// started. With the watchdog off nothing is counted: a start is tried until its jobs go out.
+// nothing; a run alone in flight waits until some other publish succeeds: the chunks of its own
+// jobs a try got out are not other publishes). A try that counts nothing changes nothing saved.
+// The counts are the tracked run's, saved with the checkpoint, so a dispatcher that leads next
+// goes on from them, and the stall is timed by the clock from the first counted refusal, not
+// from when a process started. A store failing as the run is failed fails nothing: logged, the
+// run is tried (and counted) on. A stopping dispatcher waits a while for a try in flight. With
+// the watchdog off nothing is counted: a start is tried until its jobs go out.
 import type { DispatcherOptions } from "./dispatcher.js";
 import type { JobPublisher } from "./jobPublisher.js";
 import type { TermEnded } from "./redrives.js";
@@ -26,6 +29,8 @@ interface StartRetryOptions extends Pick<DispatcherOptions, "clock" | "log" | "w
   jobs: Pick<JobPublisher, "replays" | "accepted">;
   /** Fails the run as the watchdog does (redrives.ts, `failStalled`). */
   fail(runId: string, run: TrackedRun, message: string, ended: TermEnded): Promise<void>;
+  /** Whether the run's stream ends with its end: a term's first try of a run asks (its checkpoint may be behind the log). */
+  runEnded(runId: string): Promise<boolean>;
   /** The tracked run changed outside the dispatch loop: saved with the next checkpoint. */
   changed(): void;
 }
@@ -39,6 +44,8 @@ interface Pending {
 
 export class StartRetries {
   private readonly pending = new Map<string, Pending>();
+  /** Tries in flight: a stopping dispatcher waits for them (`settled`). */
+  private readonly trying = new Set<Promise<void>>();
 
   constructor(private readonly options: StartRetryOptions) {}
 
@@ -48,8 +55,8 @@ export class StartRetries {
     run.startTries = 1;
     this.options.runs.set(runId, run);
     const entry: Pending = { tries: 1, acceptedAt: this.options.jobs.accepted };
-    this.pending.set(runId, entry);
-    this.again(runId, run, entry, error, "none", ended);
+    if (!ended()) this.pending.set(runId, entry); // else the next leader tries it, from the checkpoint
+    this.again(runId, run, entry, run.total, error, "none", ended);
   }
 
   /** A new leadership term: the starts the last one could not publish are tried at once. */
@@ -68,8 +75,22 @@ export class StartRetries {
     this.pending.clear();
   }
 
+  /** Settles once the tries in flight are over (they change nothing once the term ended). */
+  async settled(): Promise<void> {
+    await Promise.all(this.trying);
+  }
+
+  /** A failure no try expected (the store, reading whether the run ended) is logged, and the run tried again after the wait. */
   private schedule(runId: string, run: TrackedRun, entry: Pending, waitMs: number, ended: TermEnded): void {
-    if (!ended()) entry.timer = setTimeout(() => void this.attempt(runId, run, entry, ended), waitMs);
+    if (ended()) return;
+    entry.timer = setTimeout(() => {
+      const tried = this.attempt(runId, run, entry, ended).catch((error: unknown) => {
+        this.options.log.error(`run ${runId}: its start's try failed (${(error as Error).message}); trying again in ${waitText(this.waitAfter(entry.tries))}`);
+        if (this.pending.get(runId) === entry) this.schedule(runId, run, entry, this.waitAfter(entry.tries), ended);
+      });
+      this.trying.add(tried);
+      void tried.finally(() => this.trying.delete(tried));
+    }, waitMs);
   }
 
   /**
@@ -80,16 +101,20 @@ export class StartRetries {
   private async attempt(runId: string, run: TrackedRun, entry: Pending, ended: TermEnded): Promise<void> {
     const current = () => !ended() && this.pending.get(runId) === entry && this.options.runs.get(runId) === run && run.unpublished === true;
     if (!current()) return this.forget(runId, entry);
+    // A term's first try: the checkpoint may be behind the log, the run ended after it was saved.
+    if (entry.tries === 0 && (await this.options.runEnded(runId))) return this.forget(runId, entry);
+    if (!current()) return this.forget(runId, entry);
     entry.tries += 1;
     run.startTries = (run.startTries ?? 0) + 1;
     const pairs = pendingPairs(run);
+    const own = { chunks: 0 };
     try {
-      await this.options.jobs.replays(runId, run, pairs);
+      await this.options.jobs.replays(runId, run, pairs, own);
     } catch (error) {
-      if (current()) await this.refusedAgain(runId, run, entry, error as Error, ended);
-      return;
+      if (!current()) return this.forget(runId, entry);
+      return this.refusedAgain(runId, run, entry, pairs.length, error as Error, own.chunks, ended);
     }
-    if (!current()) return;
+    if (!current()) return this.forget(runId, entry);
     this.forget(runId, entry);
     this.options.log.info(`run ${runId}: ${pairs.length} replay jobs published on try ${run.startTries}`);
     run.unpublished = run.startTries = run.startRefusals = run.startRefusedSince = undefined;
@@ -97,21 +122,31 @@ export class StartRetries {
     this.options.changed(); // a restart does not publish them again as a start
   }
 
-  /** A try refused: counted when the bus took other jobs since the last one, and failing the run once counted enough. */
-  private async refusedAgain(runId: string, run: TrackedRun, entry: Pending, error: Error, ended: TermEnded): Promise<void> {
-    const evidence = entry.acceptedAt === undefined ? "none" : this.options.jobs.accepted > entry.acceptedAt ? "up" : "down";
-    entry.acceptedAt = this.options.jobs.accepted;
-    this.options.changed();
-    const counted = evidence === "up" && stallMsOf(this.options.watchdog ?? {}) !== null;
-    if (counted) {
+  /**
+   * A try refused: counted when the bus took other jobs since the last one (not the `own` chunks
+   * of this run this try got out), and failing the run once counted enough. A try that counts
+   * nothing is not saved: its tries (in the failure's wording only) go with the next checkpoint.
+   */
+  private async refusedAgain(runId: string, run: TrackedRun, entry: Pending, jobs: number, error: Error, own: number, ended: TermEnded): Promise<void> {
+    const accepted = this.options.jobs.accepted;
+    const evidence = entry.acceptedAt === undefined ? "none" : accepted - own > entry.acceptedAt ? "up" : "down";
+    entry.acceptedAt = accepted;
+    if (evidence === "up" && stallMsOf(this.options.watchdog ?? {}) !== null) {
       const now = this.options.clock.now().getTime();
       run.startRefusals = (run.startRefusals ?? 0) + 1;
-      run.startRefusedSince ??= now;
+      // A clock set back does not put the first refusal in the future, where it failed nothing for as long.
+      run.startRefusedSince = Math.min(run.startRefusedSince ?? now, now);
+      this.options.changed();
       const action = refusedStartAction(run, now, this.options.watchdog ?? {}, error.message);
-      if (action.kind === "fail") await this.options.fail(runId, run, action.message, ended);
+      try {
+        if (action.kind === "fail") await this.options.fail(runId, run, action.message, ended);
+      } catch (failure) {
+        // The store failed: the run is tried again, and failed at a later count.
+        this.options.log.info(`run ${runId}: not failed by the watchdog (${(failure as Error).message})`);
+      }
       if (this.options.runs.get(runId) !== run) return this.forget(runId, entry); // failed
     }
-    this.again(runId, run, entry, error, evidence, ended);
+    this.again(runId, run, entry, jobs, error, evidence, ended);
   }
 
   /**
@@ -119,11 +154,12 @@ export class StartRetries {
    * the wait. `bus`: whether the bus took other jobs since this run's last try (`none`: no try to
    * go by, a process's first).
    */
-  private again(runId: string, run: TrackedRun, entry: Pending, error: Error, bus: "up" | "down" | "none", ended: TermEnded): void {
+  private again(runId: string, run: TrackedRun, entry: Pending, jobs: number, error: Error, bus: "up" | "down" | "none", ended: TermEnded): void {
     const waitMs = this.waitAfter(entry.tries);
     const tries = run.startTries ?? 1;
     const tried = tries > 1 ? `; try ${tries}` : "";
-    this.options.log.error(`run ${runId}: its ${replayJobs(run.total)} could not be published (${error.message}${tried})${this.counting(run, bus)}; trying again in ${waitText(waitMs)}, beside the other runs`);
+    const next = ended() ? "this dispatcher no longer leads: the next one tries them" : `trying again in ${waitText(waitMs)}, beside the other runs`;
+    this.options.log.error(`run ${runId}: its ${replayJobs(jobs)} could not be published (${error.message}${tried})${this.counting(run, bus)}; ${next}`);
     this.schedule(runId, run, entry, waitMs, ended);
   }
 

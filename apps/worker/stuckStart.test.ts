@@ -5,12 +5,12 @@
 // with the checkpoint until its jobs went out, so the runs after it go on and none is lost.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
-import type { EventStore } from "@verdict/domain";
+import { handleCommand, loadAggregate, pairStream, resultAggregate, runAggregate, runStream, type EventStore } from "@verdict/domain";
 import { MemoryCheckpointStore } from "./checkpoints/index.js";
 import { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
 import { REPLAY_TOPIC } from "./jobs.js";
 import { startWorker, type RunningWorker } from "./startWorker.js";
-import { FlakyBus, runEnded, runEvents, seedRun, testClock, testIds, testWorkerOptions, waitFor } from "./testing.js";
+import { FlakyBus, GPT, runEnded, runEvents, seedRun, testClock, testIds, testWorkerOptions, waitFor } from "./testing.js";
 
 const REFUSED = "Connection error: connect ECONNREFUSED 127.0.0.1:9092";
 const NOT_COUNTED = "; the job bus took no other jobs since the last try: not counted toward failing the run";
@@ -126,7 +126,6 @@ describe("a run whose start cannot be published", () => {
     const dispatcher = dispatcherOn(store, bus, new MemoryCheckpointStore(), lines);
     await seedRun(store, { runId: "r1" });
     await waitFor(() => lines.errors.length >= 2);
-    const { handleCommand, runAggregate, runStream } = await import("@verdict/domain");
     await handleCommand(store, runAggregate, runStream("r1"), { type: "FailRun", run_id: "r1", message: "cancelled" }, { clock: testClock, ids: testIds, context: { tenant: "acme", actor: "test" } });
     await waitFor(() => dispatcher.tracked("r1") === undefined);
     bus.refuse = () => false;
@@ -268,5 +267,267 @@ describe("a run whose start the bus keeps refusing", () => {
     stuck.delete("r1");
     await waitFor(() => replaysOf(bus, "r1") === 6);
     expect(await types(store, "r1")).toEqual(["RunStarted"]);
+  });
+});
+
+// The review of the counted start refusals (startRetries.ts): what crashed the worker, what
+// counted a run's own chunks, what was left behind or logged after a stop.
+describe("a run whose start the bus keeps refusing, reviewed", () => {
+  const STALL_MS = 60_000;
+  let now = Date.parse("2026-12-01T12:00:00.000Z");
+  const clock = { now: () => new Date(now) };
+  const watchdog = { stallMs: STALL_MS };
+  const types = async (store: EventStore, runId: string) => (await runEvents(store, runId)).map((e) => e.type);
+  const counted = (k: number) => (line: string) => line.startsWith("run r1:") && line.includes(`counted as refusal ${k};`);
+  const newLines = () => ({ info: [] as string[], errors: [] as string[] });
+  const linesOf = (lines: { errors: string[] }, prefix: string) => lines.errors.filter((line) => line.startsWith(prefix));
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function anotherRunGoesOut(store: EventStore, bus: FlakyBus, lines: { errors: string[] }, runId: string) {
+    await seedRun(store, { runId });
+    await waitFor(() => replaysOf(bus, runId) === 6);
+    const seen = lines.errors.length;
+    await waitFor(() => lines.errors.slice(seen).some((line) => line.startsWith("run r1:")));
+  }
+
+  function setUpOn(store: EventStore, checkpoints: MemoryCheckpointStore, bus: FlakyBus, lines: { info: string[]; errors: string[] }) {
+    return dispatcherOn(store, bus, checkpoints, lines, { clock, watchdog });
+  }
+
+  /** A bus refusing the replay jobs of the runs in `stuck`, on a fresh store and checkpoints. */
+  function setUp(stuck: Set<string>, checkpoints = new MemoryCheckpointStore()) {
+    const store = createMemoryEventStore();
+    const bus = partitionedBus(stuck);
+    const lines = newLines();
+    return { store, bus, lines, dispatcher: setUpOn(store, checkpoints, bus, lines) };
+  }
+
+  /** A store whose reads of run r1's stream throw while `down.r1` is set (the start was read already). */
+  function storeDownFor(inner: EventStore, down: { r1: boolean }): EventStore {
+    return new Proxy(inner, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (prop !== "readStream" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+        return (...args: unknown[]) => (down.r1 && args[0] === runStream("r1") ? Promise.reject(new Error("store down")) : value.apply(target, args));
+      },
+    });
+  }
+
+  it("is failed once the store is back when it failed as the run was to be failed: logged, tried on, no unhandled rejection", async () => {
+    // The store's error was an unhandled rejection (the worker process crashed), and the run's tries stopped.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (error: unknown) => void unhandled.push(error);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const inner = createMemoryEventStore();
+      const down = { r1: false };
+      const bus = partitionedBus(new Set(["r1"]));
+      const lines = newLines();
+      const dispatcher = dispatcherOn(storeDownFor(inner, down), bus, new MemoryCheckpointStore(), lines, { clock, watchdog });
+      await seedRun(inner, { runId: "r1" });
+      await waitFor(() => lines.errors.length >= 1);
+      for (const runId of ["r2", "r3"]) await anotherRunGoesOut(inner, bus, lines, runId);
+      now += STALL_MS;
+      down.r1 = true;
+      await anotherRunGoesOut(inner, bus, lines, "r4");
+      await waitFor(() => lines.info.includes("run r1: not failed by the watchdog (store down)"));
+      const tries = bus.attempts;
+      await waitFor(() => bus.attempts > tries + 1); // still tried
+      expect(dispatcher.tracked("r1")).toMatchObject({ unpublished: true, startRefusals: 3 });
+      down.r1 = false;
+      await seedRun(inner, { runId: "r5" });
+      await waitFor(() => runEnded(inner, "r1"));
+      expect(await types(inner, "r1")).toEqual(["RunStarted", "RunFailed"]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
+  it("is tried on when the store fails as a new leader asks whether it ended, and goes out once it is back", async () => {
+    const inner = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    const first = setUpOn(inner, checkpoints, partitionedBus(new Set(["r1"])), newLines());
+    await seedRun(inner, { runId: "r1" });
+    await waitFor(async () => ((await checkpoints.load("dispatcher"))?.state.runs as Record<string, { unpublished?: boolean }> | undefined)?.r1?.unpublished === true);
+    await first.stop();
+    const down = { r1: true };
+    const bus = new FlakyBus();
+    const lines = newLines();
+    setUpOn(storeDownFor(inner, down), checkpoints, bus, lines);
+    await waitFor(() => lines.errors.some((line) => line === "run r1: its start's try failed (store down); trying again in 20 ms"));
+    down.r1 = false;
+    await waitFor(() => replaysOf(bus, "r1") === 6);
+  });
+
+
+  it("keeps its count through a dispatcher restart: the next leader counts on and fails it", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    const bus = partitionedBus(new Set(["r1"]));
+    const lines = newLines();
+    const first = setUpOn(store, checkpoints, bus, lines);
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    await anotherRunGoesOut(store, bus, lines, "r2");
+    now += STALL_MS / 2;
+    await anotherRunGoesOut(store, bus, lines, "r3");
+    await waitFor(() => lines.errors.some(counted(2)));
+    await first.stop();
+    expect(((await checkpoints.load("dispatcher"))?.state.runs as Record<string, unknown>).r1).toMatchObject({ unpublished: true, startRefusals: 2 });
+
+    const next = newLines();
+    const leader = setUpOn(store, checkpoints, bus, next);
+    await waitFor(() => next.errors.some((line) => line.startsWith("run r1:")));
+    now += STALL_MS / 2;
+    await seedRun(store, { runId: "r4" }); // its jobs go out, and r1's next try fails it
+    await waitFor(() => runEnded(store, "r1"));
+    expect(await types(store, "r1")).toEqual(["RunStarted", "RunFailed"]);
+    expect(next.errors).toContainEqual(expect.stringMatching(/^run r1 failed by the watchdog: .* refused them 3 times in 1 min /));
+    expect(leader.tracked("r1")).toBeUndefined();
+  });
+
+  it("starts its count over on progress on one of its pairs: 3 more counted refusals fail it, naming the jobs still to publish", async () => {
+    const { store, bus, lines, dispatcher } = setUp(new Set(["r1"]));
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    for (const runId of ["r2", "r3", "r4"]) await anotherRunGoesOut(store, bus, lines, runId);
+    await waitFor(() => lines.errors.some(counted(3)));
+    // Pair 0 replayed and scored after all (an earlier term's job went out).
+    const run = (await loadAggregate(store, runAggregate, runStream("r1"))).state;
+    const deps = { clock, ids: testIds, context: { tenant: "acme", actor: "worker" }, decideContext: { run } };
+    const pair = { run_id: "r1", scenario_key: "order_status", model_label: GPT.label };
+    await handleCommand(store, resultAggregate, pairStream(run, pair.scenario_key, pair.model_label), { type: "RecordReplay", ...pair, replay: { answer: "an answer long enough to pass" } }, deps);
+    await handleCommand(store, resultAggregate, pairStream(run, pair.scenario_key, pair.model_label), { type: "ScoreResult", ...pair, status: "passed", score: 1, scores: {}, pass: true }, deps);
+    await waitFor(() => dispatcher.tracked("r1")?.scored === 1);
+    expect(dispatcher.tracked("r1")?.startRefusals).toBeUndefined();
+    const reset = lines.errors.length;
+    now += STALL_MS * 2;
+    for (const [k, runId] of [[1, "r5"], [2, "r6"]] as const) {
+      await anotherRunGoesOut(store, bus, lines, runId);
+      await waitFor(() => lines.errors.slice(reset).some(counted(k)));
+      expect(await types(store, "r1")).toEqual(["RunStarted"]);
+    }
+    // The tries name the jobs they publish: the 5 pairs without a result.
+    expect(lines.errors.slice(reset).find(counted(2))).toMatch(/^run r1: its 5 replay jobs could not be published /);
+    now += STALL_MS;
+    await seedRun(store, { runId: "r7" });
+    await waitFor(() => runEnded(store, "r1"));
+    const failed = (await runEvents(store, "r1")).find((e) => e.type === "RunFailed");
+    expect(failed?.type === "RunFailed" && failed.data.message).toMatch(/^its 5 replay jobs could not be published: the job bus refused them 3 times in 1 min /);
+  });
+
+  it("does not count the chunks of its own jobs a try got out as the bus taking other jobs: alone, it is never failed", async () => {
+    // 251 scenarios × 2 models: 502 jobs, published 500 at a time; the bus takes the first chunk and refuses the second.
+    const { store, bus, lines, dispatcher } = setUp(new Set());
+    bus.refuse = (topic, jobs) => topic === REPLAY_TOPIC && jobs.some((job) => (job.value as { n: number }).n >= 500);
+    const scenarios = Array.from({ length: 251 }, (_, i) => ({ key: `s${i}`, prompt: `p${i}`, position: i }));
+    await seedRun(store, { runId: "r1", scenarios });
+    for (let round = 0; round < 4; round++) {
+      now += STALL_MS;
+      const seen = lines.errors.length;
+      await waitFor(() => linesOf({ errors: lines.errors.slice(seen) }, "run r1:").length >= 2);
+    }
+    expect(lines.errors.filter((line) => line.includes("counted as refusal"))).toEqual([]);
+    expect(await types(store, "r1")).toEqual(["RunStarted"]);
+    expect(dispatcher.tracked("r1")).toMatchObject({ unpublished: true });
+    expect(dispatcher.tracked("r1")?.startRefusals).toBeUndefined();
+    // Another run's jobs going out still count.
+    await seedRun(store, { runId: "r2" });
+    await waitFor(() => lines.errors.some(counted(1)), 10_000);
+  });
+
+  it("leaves no try behind when it ends while a try is in flight", async () => {
+    const { store, bus, lines, dispatcher } = setUp(new Set(["r1"]));
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    bus.hold();
+    await waitFor(() => bus.held >= 1);
+    await handleCommand(store, runAggregate, runStream("r1"), { type: "FailRun", run_id: "r1", message: "cancelled" }, { clock, ids: testIds, context: { tenant: "acme", actor: "test" } });
+    await waitFor(() => dispatcher.tracked("r1") === undefined);
+    bus.release();
+    await sleep(100);
+    // Private: nothing else shows an entry left behind, but it stayed for the rest of the term.
+    expect((dispatcher as unknown as { starts: { pending: Map<string, unknown> } }).starts.pending.size).toBe(0);
+  });
+
+  it("is not tried by a new leader when it ended after the checkpoint was saved", async () => {
+    const store = createMemoryEventStore();
+    const checkpoints = new MemoryCheckpointStore();
+    const first = setUpOn(store, checkpoints, partitionedBus(new Set(["r1"])), newLines());
+    await seedRun(store, { runId: "r1" });
+    await waitFor(async () => ((await checkpoints.load("dispatcher"))?.state.runs as Record<string, { unpublished?: boolean }> | undefined)?.r1?.unpublished === true);
+    await first.stop();
+    await handleCommand(store, runAggregate, runStream("r1"), { type: "FailRun", run_id: "r1", message: "cancelled" }, { clock, ids: testIds, context: { tenant: "acme", actor: "test" } });
+    // The new leader reads the log late (a busy store): its first try comes before it reads the end.
+    const late: EventStore = Object.create(store, {
+      subscribeAll: {
+        value: async function* (...args: Parameters<EventStore["subscribeAll"]>) {
+          await sleep(100);
+          yield* store.subscribeAll(...args);
+        },
+      },
+    }) as EventStore;
+    const bus = new FlakyBus();
+    const leader = setUpOn(late, checkpoints, bus, newLines());
+    await waitFor(() => leader.isLeading && leader.tracked("r1") === undefined);
+    await sleep(100);
+    expect(replaysOf(bus, "r1")).toBe(0);
+  });
+
+  it("says a try refused as the dispatcher stops is the next leader's, not that it tries again", async () => {
+    const { store, bus, lines, dispatcher } = setUp(new Set(["r1"]));
+    bus.hold();
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => bus.held >= 1); // its start, in the dispatch loop
+    const stopping = dispatcher.stop();
+    bus.release();
+    await stopping;
+    expect(linesOf(lines, "run r1:")).toEqual([`run r1: its 6 replay jobs could not be published (${REFUSED}); this dispatcher no longer leads: the next one tries them`]);
+  });
+
+  it("is waited for by a stopping dispatcher while a try is in flight, which then records nothing", async () => {
+    const { store, bus, lines, dispatcher } = setUp(new Set(["r1"]));
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    bus.hold();
+    await waitFor(() => bus.held >= 1); // a try beside the loop
+    let stopped = false;
+    const stopping = dispatcher.stop().then(() => (stopped = true));
+    await sleep(100);
+    expect(stopped).toBe(false);
+    const seen = lines.errors.length;
+    bus.release();
+    await stopping;
+    await sleep(50);
+    expect(lines.errors.slice(seen)).toEqual([]);
+  });
+
+  it("counts from when the clock says now when it was set back: the first refusal is not left in the future", async () => {
+    const { store, bus, lines } = setUp(new Set(["r1"]));
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => lines.errors.length >= 1);
+    now += 10 * STALL_MS; // a clock ahead, then set right
+    await anotherRunGoesOut(store, bus, lines, "r2");
+    await waitFor(() => lines.errors.some(counted(1)));
+    now -= 10 * STALL_MS;
+    for (const runId of ["r3", "r4"]) await anotherRunGoesOut(store, bus, lines, runId);
+    await waitFor(() => lines.errors.some(counted(3)));
+    now += STALL_MS;
+    await seedRun(store, { runId: "r5" });
+    await waitFor(() => runEnded(store, "r1"));
+  });
+
+  it("writes no checkpoint for a try that counts nothing", async () => {
+    const checkpoints = new MemoryCheckpointStore();
+    const { store, bus, lines } = setUp(new Set(), checkpoints);
+    bus.refuse = () => true;
+    await seedRun(store, { runId: "r1" });
+    await waitFor(() => linesOf(lines, "run r1:").length >= 2);
+    await sleep(50);
+    const saves = checkpoints.saves;
+    const seen = linesOf(lines, "run r1:").length;
+    await waitFor(() => linesOf(lines, "run r1:").length >= seen + 3);
+    expect(checkpoints.saves).toBe(saves);
   });
 });

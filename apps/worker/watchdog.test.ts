@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { handleCommand, runAggregate, runStream } from "@verdict/domain";
+import { createMemoryEventStore } from "@verdict/infra/eventstore";
+import { seedRun, testClock, testIds } from "./testing.js";
 import type { TrackedRun } from "./trackedRun.js";
 import { refusedStartAction, watchdogAction } from "./watchdog.js";
 
@@ -58,5 +61,25 @@ describe("watchdogAction", () => {
     expect(refusedStartAction({ ...waiting, startRefusals: 0, startRefusedSince: undefined }, STALL_MS * 10, settings, error)).toEqual({ kind: "wait" });
     // The watchdog off: tried until its jobs go out.
     expect(refusedStartAction(waiting, STALL_MS * 10, { ...settings, stallMs: null }, error)).toEqual({ kind: "wait" });
+  });
+
+  it("fails with any error the bus gave: control characters and unpaired surrogates replaced, cut to 500 characters", async () => {
+    // RunFailed refuses a NUL or an unpaired surrogate: such a run was never failed, its FailRun refused at every try.
+    const waiting: TrackedRun = { ...stalled, redrives: 0, lastProgressAt: undefined, unpublished: true, startTries: 3, startRefusals: 2, startRefusedSince: 0 };
+    const errors = ["broker said \u0000no\r\n\u001b[31mleader", "lone \ud800 surrogate, and a pair \ud83d\ude00 kept", `${"x".repeat(499)}\ud83d\ude00${"y".repeat(10_000)}`];
+    const messages = errors.map((error) => {
+      const action = refusedStartAction(waiting, STALL_MS * 2, settings, error);
+      return action.kind === "fail" ? action.message.slice(action.message.indexOf("last error: ") + "last error: ".length) : "";
+    });
+    expect(messages.slice(0, 2)).toEqual(["broker said  no [31mleader", "lone \ufffd surrogate, and a pair \ud83d\ude00 kept"]);
+    // Cut inside a pair: its half is replaced too.
+    expect(messages[2]).toBe(`${"x".repeat(499)}\ufffd…`);
+    const store = createMemoryEventStore();
+    for (const [i, error] of errors.entries()) {
+      const runId = await seedRun(store, { runId: `r${i}` });
+      const action = refusedStartAction(waiting, STALL_MS * 2, settings, error);
+      const message = action.kind === "fail" ? action.message : "";
+      await expect(handleCommand(store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, { clock: testClock, ids: testIds, context: { tenant: "acme", actor: "test" } })).resolves.toBeDefined();
+    }
   });
 });

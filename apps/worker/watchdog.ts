@@ -45,7 +45,7 @@ const NAMED_PAIRS = 10;
  */
 export function watchdogAction(run: TrackedRun, now: number, settings: WatchdogSettings, progressAnywhereAt?: number): WatchdogAction {
   const stallMs = stallMsOf(settings);
-  // A start whose jobs the bus refused is the dispatcher's to try again (dispatcher.ts, retryStart).
+  // A start whose jobs the bus refused is the dispatcher's to try again (startRetries.ts).
   if (stallMs === null || (run.external && !run.requested) || run.unpublished) return { kind: "wait" };
   // A run tracked before the watchdog existed (an older checkpoint) starts its clock now.
   if (run.lastProgressAt === undefined) return { kind: "wait" };
@@ -106,7 +106,21 @@ function unpublishableMessage(run: TrackedRun, stallMs: number): string {
 /** Jobs the bus refused while it took other jobs, re-driven or a start's: `times` how often, `note` after the cause. */
 function refusedMessage(run: TrackedRun, times: string, note: string, lastError: string): string {
   const jobs = run.requested ? "completion job" : replayJobs(run.total - run.scored);
-  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${times} while it took other jobs (the partition they go to may have no leader)${note}; last error: ${lastError}`;
+  return `its ${jobs} could not be published: the job bus refused ${run.requested ? "it" : "them"} ${times} while it took other jobs (the partition they go to may have no leader)${note}; last error: ${busError(lastError)}`;
+}
+
+const BUS_ERROR_CHARS = 500;
+
+/**
+ * The bus's error as a failure's message may hold it: RunFailed refuses a NUL or an unpaired
+ * surrogate, and a broker's error is any text (a run whose error held one was never failed, its
+ * FailRun refused at every try). Control characters become spaces, unpaired surrogates U+FFFD,
+ * and it is cut to 500 characters.
+ */
+function busError(message: string): string {
+  const cut = message.length > BUS_ERROR_CHARS ? `${message.slice(0, BUS_ERROR_CHARS)}…` : message;
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
+  return cut.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 }
 
 /** "6 replay jobs", "1 replay job". */
