@@ -174,6 +174,26 @@ describe("the watchdog's re-drives through outages", () => {
     ]);
   });
 
+  it("a run alone whose re-drive the bus refuses part way is not counted: its own chunks that went out are no sign the bus is up", async () => {
+    // 251 scenarios x 2 models: 502 jobs in chunks of 500. The bus took the first chunk and refused
+    // the second; the round counted that chunk as other jobs taken, and failed the run, alone,
+    // "while it took other jobs".
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const { errors, dispatcher } = await start(store, bus, ["dispatcher"]);
+    await seedRun(store, { scenarios: Array.from({ length: 251 }, (_, i) => ({ key: `s${i}`, prompt: `p${i}`, position: i })) });
+    await waitFor(() => replays(bus) === 502);
+    bus.refuse = (topic, jobs) => topic === REPLAY_TOPIC && jobs.some((job) => (job.value as { n: number }).n >= 500);
+    for (let round = 0; round < 5; round++) {
+      now += STALL_MS;
+      await dispatcher.sweep();
+    }
+    expect(await types(store)).toEqual(["RunStarted"]);
+    expect(dispatcher.tracked("r1")).toMatchObject({ redrives: 0 });
+    expect(errors.filter((line) => line.includes("while it took other jobs"))).toEqual([]);
+    expect(errors.at(-1)).toContain("the job bus (broker) is unreachable");
+  });
+
   it("an outage of the whole bus still fails no run, however many are stalled", async () => {
     const store = createMemoryEventStore();
     const bus = new FlakyBus();

@@ -21,7 +21,7 @@ type RedriveCause = "restart" | "watchdog";
 
 /** How the dispatcher publishes a run's jobs; a re-drive publishes the same jobs again. */
 interface RunJobs {
-  replays(runId: string, run: TrackedRun, pairs: readonly number[]): Promise<void>;
+  replays(runId: string, run: TrackedRun, pairs: readonly number[], took?: { chunks: number }): Promise<void>;
   completion(runId: string, tenant: string): Promise<void>;
 }
 
@@ -33,6 +33,8 @@ class JobsNotPublished extends Error {
   constructor(
     readonly runId: string,
     readonly error: Error,
+    /** Chunks of the run's own jobs the bus took before it refused the rest: no evidence it is up. */
+    readonly ownChunks = 0,
   ) {
     super(`the jobs of run ${runId} could not be published again: ${error.message}`);
   }
@@ -119,7 +121,10 @@ export class Redrives {
       }
     } finally {
       if (refused.length > 0 && !ended()) {
-        if (this.options.accepted() > acceptedBefore) for (const refusal of refused) this.refusedAlone(refusal);
+        // The refused runs' own chunks that went out (a run of more than one chunk refused part
+        // way) are no sign that the bus takes other jobs.
+        const own = refused.reduce((sum, refusal) => sum + refusal.ownChunks, 0);
+        if (this.options.accepted() - own > acceptedBefore) for (const refusal of refused) this.refusedAlone(refusal);
         else this.options.log.error(this.unpublishedLine(refused.map((r) => r.runId), refused[refused.length - 1].error));
       }
     }
@@ -185,11 +190,12 @@ export class Redrives {
   private async publishAgain(runId: string, run: TrackedRun, cause: RedriveCause, ended: TermEnded): Promise<void> {
     if (await this.runEnded(runId)) return;
     const pending = run.requested ? [] : pendingPairs(run);
+    const took = { chunks: 0 };
     try {
       if (run.requested) await this.options.jobs.completion(runId, run.tenant);
-      else await this.options.jobs.replays(runId, run, pending);
+      else await this.options.jobs.replays(runId, run, pending, took);
     } catch (error) {
-      throw new JobsNotPublished(runId, error as Error);
+      throw new JobsNotPublished(runId, error as Error, took.chunks);
     }
     // The jobs published get the stall time, recorded or not; counted when the log brings RunRedriven back.
     run.lastRefusal = undefined;
