@@ -13,6 +13,16 @@
 import "reflect-metadata";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
 
+/** An error main ends the process with, by its own exit code (a setting the user must change: 2). */
+class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
 async function main(): Promise<void> {
   // Before graphql is loaded: outside production, graphql-js checks every type test for a second
   // copy of itself (~14% of a 3,000-result `run` query). The server pins what else NODE_ENV would
@@ -21,7 +31,7 @@ async function main(): Promise<void> {
   const { createPostgresEventStore } = await import("@verdict/infra");
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
-  const { apiLimitsFromEnv } = await import("./server/limitsFromEnv.js");
+  const { apiLimitsFromEnv, apiPortFromEnv, portTakenLine } = await import("./server/limitsFromEnv.js");
   const { planFromEnv } = await import("@verdict/infra/settings");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
@@ -32,9 +42,7 @@ async function main(): Promise<void> {
   if (!eventsUrl || !readUrl) {
     throw new Error("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`");
   }
-  const port = Number(process.env.PORT ?? 4000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${process.env.PORT})`);
-
+  const port = apiPortFromEnv(process.env);
   const host = process.env.HOST?.trim() || "127.0.0.1";
   // Read before anything is opened: a bad value stops the API naming its variable.
   const limits = apiLimitsFromEnv(process.env);
@@ -44,16 +52,22 @@ async function main(): Promise<void> {
   const progress = createPostgresProgressBus({ url: readUrl });
   const apiKeys = await createPostgresApiKeyStore({ url: readUrl });
   const projection = pollProjection({ url: readUrl });
+  const closeStores = () => Promise.allSettled([progress.close(), apiKeys.close(), projection.close(), read.close(), store.close()]);
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port, host,
     limits, plan,
     waitForProjection: (position) => projection.wait(position),
+  }).catch(async (error: unknown) => {
+    await closeStores();
+    // A taken port is the user's to change: one line and exit 2, as `verdict start` says it.
+    if ((error as { code?: unknown }).code === "EADDRINUSE") throw new ExitError(portTakenLine(process.env, port, host), 2);
+    throw error;
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);
   const shutdown = async () => {
     await server.close();
-    await Promise.allSettled([progress.close(), apiKeys.close(), projection.close(), read.close(), store.close()]);
+    await closeStores();
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown());
@@ -63,6 +77,6 @@ async function main(): Promise<void> {
 if (ensureDecoratorTsconfig()) {
   main().catch((error: unknown) => {
     console.error((error as Error).message);
-    process.exit(1);
+    process.exit(error instanceof ExitError ? error.exitCode : 1);
   });
 }

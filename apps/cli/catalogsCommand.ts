@@ -15,12 +15,12 @@ import { claimHome, openEventStore, openExistingEventStore, platformMode, Resour
 import { tenantOf } from "./tenant.js";
 
 /** Runs `work` on the configured store; `reading` leaves a home with no event log uncreated. */
-async function withStore<T>(env: NodeJS.ProcessEnv, reading: boolean, work: (store: EventStore) => Promise<T>): Promise<T> {
+async function withStore<T>(env: NodeJS.ProcessEnv, io: Io, reading: boolean, work: (store: EventStore) => Promise<T>): Promise<T> {
   const mode = platformMode(env);
   const resources = new Resources();
   try {
     if (reading) return await work(await openExistingEventStore(mode, resources));
-    await claimHome(mode, resources);
+    await claimHome(mode, resources, { who: "verdict catalogs import", io, env });
     return await work(await openEventStore(mode, resources));
   } finally {
     await resources.close();
@@ -39,7 +39,7 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   const tenant = tenantOf(flags.values.tenant, env);
   // Checked with the file's name before the store is opened: a key taken from the name says so.
   const catalog = storableCatalog(loadCatalogFile(path), basename(path));
-  return withStore(env, flags.booleans.preview, async (store) => {
+  return withStore(env, io, flags.booleans.preview, async (store) => {
     const streamId = catalogStream(tenant, catalog.key);
     const command = importCatalogCommand(catalog, tenant, { kind: "file", path });
     const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" } };
@@ -72,7 +72,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
   const [key, file] = flags.positionals;
   const tenant = tenantOf(flags.values.tenant, env);
   checkOutputPath("catalogs export", "FILE", file);
-  return withStore(env, true, async (store) => {
+  return withStore(env, io, true, async (store) => {
     const imported = await lastImport(store, tenant, key);
     if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
     if (file) {

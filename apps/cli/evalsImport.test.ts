@@ -55,6 +55,14 @@ describe("verdict evals import", () => {
     expect(await cli(["evals", "import", withBom, "--evaluation", evaluationId], env)).toMatchObject({ code: 0, stdout: runId });
     const changed = await file("ci-7-changed.json", envelope(0.5));
     expect(await cli(["evals", "import", changed, "--evaluation", evaluationId], env)).toMatchObject({ code: 3, stderr: `${changed}: run_id already exists with a different report` });
+    // An invalid report under that run_id is refused naming its field, as under a new run_id: not a conflict.
+    const { report: valid, ...rest } = envelope(0.7);
+    const invalid = { ...rest, report: { ...valid, results: [{ label: "gpt-5-mini", status: "passed" }] } };
+    const missingKey = "report.results[0].scenario_key is required: the key of the scenario the result is for";
+    for (const runIdOf of ["ci-7", "ci-new"]) {
+      const saved = await file(`invalid-${runIdOf}.json`, { ...invalid, run_id: runIdOf });
+      expect(await cli(["evals", "import", saved, "--evaluation", evaluationId], env)).toEqual({ code: 2, stdout: "", stderr: `${saved}: ${missingKey}` });
+    }
     // The imported run is there to render, as its export.
     const report = await cli(["report", runId, "--format", "json"], env);
     expect(report.code).toBe(0);

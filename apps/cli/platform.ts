@@ -9,7 +9,8 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
-import { HomeInUseError, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
+import type { Io } from "./io.js";
+import { HomeInUseError, homeCreatedLine, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { connecting } from "./databaseConnect.js";
@@ -102,10 +103,14 @@ export class Resources {
   }
 }
 
-/** Locks an embedded home for this process (a no-op with PostgreSQL). */
-export async function claimHome(mode: PlatformMode, resources: Resources): Promise<void> {
+/**
+ * Locks an embedded home for this process (a no-op with PostgreSQL). With `announce`, a home that
+ * did not exist and is created here is said on stderr, so a mistyped VERDICT_HOME is seen.
+ */
+export async function claimHome(mode: PlatformMode, resources: Resources, announce?: { who: string; io: Io; env: NodeJS.ProcessEnv }): Promise<void> {
   if (!mode.embedded) return;
-  const release = await lockHome(mode.home).catch((error: unknown) => {
+  const onCreated = announce && (() => announce.io.err(homeCreatedLine(announce.who, mode.home, announce.env)));
+  const release = await lockHome(mode.home, { onCreated }).catch((error: unknown) => {
     throw error instanceof HomeInUseError ? new CliError(error.message) : error;
   });
   resources.add(release, (r) => r());

@@ -130,6 +130,17 @@ describe("tsx apps/projector/main.ts on an embedded home", () => {
     expect(existsSync(join(home, "verdict.pid"))).toBe(false);
   }, 120_000);
 
+  it("says on stderr that a VERDICT_HOME that did not exist was created, and not for one that did", async () => {
+    const typo = join(elsewhere, "typo");
+    const proc = projector("rebuild", { env: { ...embedded, VERDICT_HOME: typo }, cwd: elsewhere });
+    expect(await proc.exited).toBe(0);
+    expect(proc.output().stderr).toBe(`projector: VERDICT_HOME ${typo} did not exist: created a new, empty home\n`);
+    expect(JSON.parse(proc.output().stdout).rebuilt).toBe(0);
+    const again = projector("rebuild", { env: { ...embedded, VERDICT_HOME: typo }, cwd: elsewhere });
+    expect(await again.exited).toBe(0);
+    expect(again.output().stderr).toBe("");
+  }, 120_000);
+
   it("refuses a home another live process holds, opening none of its databases", async () => {
     // This test's own process stands for a running `verdict start`.
     await writeFile(join(home, "verdict.pid"), `${process.pid}\n`);

@@ -12,7 +12,7 @@
 // VERDICT_PROJECTOR_SKIP_UNKNOWN=1 skips (and reports) event types this build does not know.
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
-import { lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
+import { homeCreatedLine, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
 import { readModelChecksum } from "./db/checksum.js";
@@ -41,7 +41,9 @@ async function main(command: string): Promise<void> {
   }
   const home = verdictHome(process.env);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
-  const release = process.env.DATABASE_URL ? async () => undefined : await lockHome(home);
+  const release = process.env.DATABASE_URL
+    ? async () => undefined
+    : await lockHome(home, { onCreated: () => console.error(homeCreatedLine("projector", home, process.env)) });
   const embedded = process.env.DATABASE_URL ? null : await openPgliteDataDir(join(home, "events"));
   const store = await openEventStore(embedded);
   const readUrl = readDatabaseUrlFromEnv();

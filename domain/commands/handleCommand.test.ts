@@ -244,6 +244,20 @@ describe("importReport", () => {
     expect(store.log).toHaveLength(size);
   });
 
+  it("an invalid report is VALIDATION naming its field under a run_id imported before, as under a new one, not a conflict", async () => {
+    await importReport(store, envelope(), deps());
+    const size = store.log.length;
+    const invalid = (runId: string) => ({ ...envelopeOf(runId, DIGEST_B), report: { ...envelope().report, results: [{ label: "gpt-5-mini", status: "passed" }] } });
+    const refusal = expect.objectContaining({
+      code: "validation",
+      field: "report.results[0].scenario_key",
+      message: "report.results[0].scenario_key is required: the key of the scenario the result is for",
+    });
+    await expect(importReport(store, invalid("ext-2"), deps())).rejects.toThrow(refusal);
+    await expect(importReport(store, invalid("ext-1"), deps())).rejects.toThrow(refusal);
+    expect(store.log).toHaveLength(size);
+  });
+
   it("an engine run's own export (run_id = the run's id) imports as a copy under the derived id, numbered next; again, it is a duplicate", async () => {
     const started = await startRun(store, { run_id: "ext-1", evaluation_id: "e1", models: [GPT] }, deps());
     const runEvents = store.log.filter((e) => e.streamId === "run-ext-1").length;

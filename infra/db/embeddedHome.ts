@@ -110,9 +110,23 @@ function inUse(home: string, owner: Owner, path: string): HomeInUseError {
   );
 }
 
-/** Claims the home for this process; returns the release. A live owner is an error naming it. */
-export async function lockHome(home: string): Promise<() => Promise<void>> {
-  await mkdir(home, { recursive: true });
+/**
+ * What a process says when it created the home it was given, so a mistyped VERDICT_HOME is seen
+ * rather than worked on as a new, empty home: `projector: VERDICT_HOME /tmp/typo did not exist:
+ * created a new, empty home` (`who` the process; with VERDICT_HOME unset, the default's path).
+ */
+export function homeCreatedLine(who: string, home: string, env: NodeJS.ProcessEnv): string {
+  const named = env.VERDICT_HOME?.trim() ? `VERDICT_HOME ${home}` : `${home} (VERDICT_HOME unset: ./.verdict)`;
+  return `${who}: ${named} did not exist: created a new, empty home`;
+}
+
+/**
+ * Claims the home for this process, creating it when it does not exist (then `onCreated` is
+ * called, before the lock is taken); returns the release. A live owner is an error naming it.
+ */
+export async function lockHome(home: string, options: { onCreated?: () => void } = {}): Promise<() => Promise<void>> {
+  // mkdir answers the first directory it created: undefined when the home was there.
+  if ((await mkdir(home, { recursive: true })) !== undefined) options.onCreated?.();
   const path = join(home, "verdict.pid");
   const release = async () => {
     if ((await ownerOf(path))?.pid === process.pid) await rm(path, { force: true });

@@ -113,8 +113,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const app = express();
   const httpServer = createServer(app);
   // A socket message is held to the HTTP body limit (ws would otherwise take 100 MiB); one over it
-  // closes the socket with 1009 (message too big).
-  const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql", maxPayload: byteLimit(limits.bodyLimit) });
+  // closes the socket with 1009 (message too big). Upgrades are handed over here rather than ws
+  // being given the HTTP server: ws re-emitted the server's errors, and graphql-ws logged a
+  // port already in use (EADDRINUSE) as an "Internal error emitted on the WebSocket server" stack
+  // before listen's own rejection said it.
+  const wsServer = new WebSocketServer({ noServer: true, path: "/graphql", maxPayload: byteLimit(limits.bodyLimit) });
+  httpServer.on("upgrade", (req, socket, head) => wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit("connection", ws, req)));
   const rules = [depthLimit(limits.maxDepth), introspectionWithoutAliases, literalDepthLimit(MAX_JSON_DEPTH)];
   const keyOperations = new KeyOperations();
   // Cost depends on `first` arguments, which may be variables: checked once they are known.

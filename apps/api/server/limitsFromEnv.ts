@@ -1,6 +1,6 @@
 // The API limits a deployment sets in its environment (the API process and `npm start` read the
-// same ones); any limit not set keeps its default (DEFAULT_LIMITS).
-import { wholeNumberSetting } from "@verdict/infra/settings";
+// same ones); any limit not set keeps its default (DEFAULT_LIMITS). The API process reads its PORT here too.
+import { parseWholeNumber, wholeNumberSetting } from "@verdict/infra/settings";
 import type { ApiLimits } from "./context.js";
 
 /** Environment variable -> the limit it sets. */
@@ -17,4 +17,23 @@ export function apiLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ApiLimits> {
     if (value !== undefined) limits[limit] = value;
   }
   return limits;
+}
+
+const PORT_RULE = { min: 0, max: 65535, noun: "port number" };
+
+/**
+ * The port PORT asks for (4000 when it is unset), read by the whole-number reader `verdict start`
+ * and the worker use: `Number()` took "0x1064" for 4196, "4.1e3" for 4100 and "" for 0 (any free
+ * port). A PORT that is set but blank is refused too: the API's port is where its clients point.
+ */
+export function apiPortFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.PORT;
+  return raw === undefined ? 4000 : parseWholeNumber("PORT", raw, PORT_RULE);
+}
+
+/** What the API says when its port is taken (EADDRINUSE), naming how the port was chosen, as `verdict start` does. */
+export function portTakenLine(env: NodeJS.ProcessEnv, port: number, host: string): string {
+  const taken = `the port is taken (another process listens on ${host}:${port})`;
+  if (env.PORT === undefined) return `port ${port}: ${taken}; set PORT to another, or 0 for any free one`;
+  return `PORT=${port}: ${taken}; choose another, or 0 for any free one`;
 }

@@ -277,6 +277,15 @@ describe("ImportReport on the run stream", () => {
     );
   });
 
+  it("an invalid report is refused naming its field before the run_id is matched: under an imported run as under none", () => {
+    const [event] = given(runAggregate, [], { evaluation }).when(command);
+    const invalid = { ...command, digest: DIGEST_B, report: { ...report, results: [{ label: "gpt-5-mini", status: "passed" }] } };
+    const refusal = expect.objectContaining({ code: "validation", field: "report.results[0].scenario_key" });
+    expect(() => given(runAggregate, [], { evaluation }).when(invalid)).toThrow(refusal);
+    expect(() => given(runAggregate, [event]).when(invalid)).toThrow(refusal);
+    expect(() => given(runAggregate, [event]).when({ ...invalid, evaluation_id: "e9" })).toThrow(refusal);
+  });
+
   it("the same report into another evaluation is a conflict, not a no-op that claims the run; the message names the host's run_id", () => {
     const [event] = given(runAggregate, [], { evaluation }).when(command);
     expect(() => given(runAggregate, [event]).when({ ...command, evaluation_id: "e9" })).toThrow(

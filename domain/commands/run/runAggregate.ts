@@ -46,6 +46,9 @@ function decideStart(state: RunState, command: StartRun, context: RunContext): E
 }
 
 function decideImport(state: RunState, command: ImportReport, context: RunContext): EventInput[] {
+  // First, whatever the run_id: a report this build refuses is the same VALIDATION naming its
+  // field under a run_id imported before, not a conflict (nor a duplicate) that hides what to fix.
+  checkImportedReport(command.report);
   if (state.status !== "none") {
     // The same report into the same evaluation again: a no-op. Into another evaluation it is not
     // that evaluation's run, so the caller is not told it imported it. (Another tenant's import
@@ -55,7 +58,6 @@ function decideImport(state: RunState, command: ImportReport, context: RunContex
     if (state.imported && state.digest === command.digest) return [];
     throw DomainError.conflict("run_id already exists with a different report", "run_id");
   }
-  checkImportedReport(command.report);
   const { number } = scheduledNumber(context, command);
   const { type: _type, ...data } = command;
   return [{ type: "ReportImported", data: { ...data, number } }];

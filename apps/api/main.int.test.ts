@@ -1,0 +1,60 @@
+// The API as a process (main.ts): a PORT that is not a port number, and a port another process
+// holds, each stop it at start with one line naming PORT.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo, type Server } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const TSX = import.meta.resolve("tsx");
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase("verdict_api_main");
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+/** main.ts run to its end (it must end by itself: each case stops it at start), with what it printed. */
+function api(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // tsx by its path (an `--import tsx` is resolved from the cwd), with the tsconfig that enables decorators (decoratorTsconfig.ts).
+  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts")], { cwd: join(here, "..", ".."), env: { ...process.env, TSX_TSCONFIG_PATH: join(here, "tsconfig.json"), DATABASE_URL: db.url, VERDICT_READ_DATABASE_URL: "", HOST: "127.0.0.1", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  // One that serves instead (a build that read "0x1064" as 4196) is stopped, so the case fails rather than hangs.
+  const serving = setTimeout(() => child.kill(), 30_000);
+  child.on("exit", () => clearTimeout(serving));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+describe("tsx apps/api/main.ts", () => {
+  it("refuses a PORT that is not decimal digits, or is empty, naming PORT and its range", async () => {
+    const bad = ["0x1064", "4.1e3", "", "65536"];
+    const ended = await Promise.all(bad.map((PORT) => api({ PORT })));
+    ended.forEach(({ code, stdout, stderr }, i) => {
+      expect(stdout).toBe("");
+      expect(stderr.trim()).toBe(`PORT must be a port number 0-65535 (got ${JSON.stringify(bad[i])})`);
+      expect(code).not.toBe(0);
+    });
+  }, 60_000);
+
+  it("says in one line that a PORT another process listens on is taken, and exits 2", async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const { code, stdout, stderr } = await api({ PORT: String(port) });
+      expect(stdout).toBe("");
+      expect(stderr).toBe(`PORT=${port}: the port is taken (another process listens on 127.0.0.1:${port}); choose another, or 0 for any free one\n`);
+      expect(code).toBe(2);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 60_000);
+});
