@@ -45,7 +45,7 @@ describe("with quotas (4 executions, 1 report a month)", () => {
     expect(refused.body.errors[0].extensions).toEqual({
       code: "PLAN_LIMIT_REACHED", error: "Plan limit reached", upgrade_required: true, kind: "execution", limit: 4, used: 3, requested: 3,
     });
-    expect(refused.body.errors[0].message).toMatch(/^Plan limit reached/);
+    expect(refused.body.errors[0].message).toMatch(/^Plan limit reached: .*\(VERDICT_QUOTA_EXECUTIONS; 3 used, 3 requested\)$/);
     expect((await p.store.readAll()).length).toBe(events);
     expect(await runCount(p, evaluationId)).toBe(1);
   });
@@ -105,7 +105,7 @@ describe("with execution disabled", () => {
     const refused = await p.gql(p.keys.acmeWrite, START, { id: evaluationId });
     expect(refused.status).toBe(403);
     expect(refused.body.errors[0]).toMatchObject({
-      message: "Agent execution is disabled on this dashboard",
+      message: "Agent execution is disabled on this dashboard (VERDICT_EXECUTION_DISABLED=true)",
       extensions: { code: "EXECUTION_DISABLED", error: "Agent execution is disabled on this dashboard" },
     });
     expect(await runCount(p, evaluationId)).toBe(0);

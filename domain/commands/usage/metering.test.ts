@@ -99,7 +99,7 @@ describe("startRun refused by the plan writes nothing", () => {
   it("execution disabled: EXECUTION_DISABLED before any read; creating an evaluation still works and meters nothing", async () => {
     const plan = { executionDisabled: true };
     const before = store.log.length;
-    await expect(startRun(store, start("r1"), deps(plan))).rejects.toMatchObject({ code: "execution_disabled", message: "Agent execution is disabled on this dashboard" });
+    await expect(startRun(store, start("r1"), deps(plan))).rejects.toMatchObject({ code: "execution_disabled", message: "Agent execution is disabled on this dashboard (VERDICT_EXECUTION_DISABLED=true)" });
     expect(store.log).toHaveLength(before);
     await handleCommand(store, evaluationAggregate, "evaluation-e2", { ...create, evaluation_id: "e2", name: "Other" }, deps(plan));
     expect(usageEvents()).toEqual([]);

@@ -45,13 +45,14 @@ describe("usage decider: refusals", () => {
       when();
     } catch (error) {
       expect(error).toMatchObject({ code: "plan_limit_reached", upgradeRequired: true, details: { kind: "execution", limit: 10, used: 8, requested: 3 } });
-      expect((error as Error).message).toMatch(/^Plan limit reached/);
+      expect((error as Error).message).toMatch(/^Plan limit reached: .*over the plan's 10 \(VERDICT_QUOTA_EXECUTIONS; 8 used, 3 requested\)$/);
     }
   });
 
   it("refuses a report past its limit as report_limit_reached (HTTP 429)", () => {
     const when = () => given(usageAggregate, [meter("r1", 1, "evaluation_report")], { plan: { reportsPerMonth: 1 } }).when(meterUsage("r2", 1, "evaluation_report"));
     expect(when).toThrow(expect.objectContaining({ code: "report_limit_reached", details: { kind: "evaluation_report", limit: 1, used: 1, requested: 1 } }));
+    expect(when).toThrow(/\(VERDICT_QUOTA_REPORTS; 1 used, 1 requested\)$/);
   });
 
   it("a limit of 0 refuses the first", () => {
@@ -61,7 +62,7 @@ describe("usage decider: refusals", () => {
   it("execution disabled refuses executions, not reports", () => {
     const plan = { executionDisabled: true };
     expect(() => given(usageAggregate, [], { plan }).when(meterUsage("r1", 1))).toThrow(
-      expect.objectContaining({ code: "execution_disabled", message: "Agent execution is disabled on this dashboard" }),
+      expect.objectContaining({ code: "execution_disabled", message: "Agent execution is disabled on this dashboard (VERDICT_EXECUTION_DISABLED=true)" }),
     );
     expect(given(usageAggregate, [], { plan }).when(meterUsage("r1", 1, "evaluation_report"))).toEqual([meter("r1", 1, "evaluation_report")]);
   });
