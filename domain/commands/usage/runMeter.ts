@@ -8,7 +8,9 @@
 // process keeps each usage stream's folded state with the version it was folded at (usageCache)
 // and a start reads only the events appended since; folding is O(1) per event (MeterLog). The
 // meter is still appended with the exact version of that read, so concurrent starts never pass a
-// quota: the cache only saves reading and folding again what was already read.
+// quota: the cache only saves reading and folding again what was already read. It relies on the
+// store being append-only (no adapter deletes or rewrites a stream); a cached version the stream
+// does not reach shows as a race lost with nothing new to read, and the stream is read whole.
 //
 // Contention: every start of a tenant meters one stream. Starts in this process take turns on it
 // (one at a time per stream: read what is new, decide, append), so they never lose races to one
@@ -29,8 +31,11 @@ import { usageAggregate, type UsageState } from "./usageAggregate.js";
 
 /** Races on the usage stream lost to other processes that a meter is decided again after. */
 export const METER_RETRIES = 12;
-/** Usage streams whose folded state a process keeps per store (least recently used dropped). */
-const CACHED_STREAMS = 1000;
+/**
+ * Usage streams whose folded state a process keeps per store, the least recently used dropped
+ * (read whole again on its next start): a stream of 20,000 meters holds a few MB.
+ */
+const CACHED_STREAMS = 200;
 
 type Loaded = { state: UsageState; version: bigint | null };
 
