@@ -45,7 +45,7 @@ describe("with quotas (4 executions, 1 report a month)", () => {
     expect(refused.body.errors[0].extensions).toEqual({
       code: "PLAN_LIMIT_REACHED", error: "Plan limit reached", upgrade_required: true, kind: "execution", limit: 4, used: 3, requested: 3,
     });
-    expect(refused.body.errors[0].message).toMatch(/^Plan limit reached/);
+    expect(refused.body.errors[0].message).toMatch(/^Plan limit reached: .*\(VERDICT_QUOTA_EXECUTIONS; 3 used, 3 requested\)$/);
     expect((await p.store.readAll()).length).toBe(events);
     expect(await runCount(p, evaluationId)).toBe(1);
   });
@@ -105,10 +105,38 @@ describe("with execution disabled", () => {
     const refused = await p.gql(p.keys.acmeWrite, START, { id: evaluationId });
     expect(refused.status).toBe(403);
     expect(refused.body.errors[0]).toMatchObject({
-      message: "Agent execution is disabled on this dashboard",
+      message: "Agent execution is disabled on this dashboard (VERDICT_EXECUTION_DISABLED=true)",
       extensions: { code: "EXECUTION_DISABLED", error: "Agent execution is disabled on this dashboard" },
     });
     expect(await runCount(p, evaluationId)).toBe(0);
     expect((await p.gql(p.keys.acmeRead, USAGE)).body.data.usage).toEqual({ month: month(), executions: { used: 0, limit: null }, reports: { used: 0, limit: null } });
+  });
+});
+
+describe("a plan's refusal sets the HTTP status only when the operation failed as a whole", () => {
+  let p: Platform;
+  let evaluationId: string;
+  beforeAll(async () => {
+    p = await startPlatform({ plan: { executionsPerMonth: 4 } });
+    evaluationId = await evaluation(p);
+  });
+  afterAll(async () => p?.close());
+
+  it("a: startRun admitted and b: startRun refused in one mutation answer 200, b's refusal in errors; a's run exists and is metered", async () => {
+    const both = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { a: startRun(evaluationId: $id) { runId } b: startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+    expect(both.status).toBe(200);
+    expect(both.body.errors).toHaveLength(1);
+    expect(both.body.errors[0]).toMatchObject({ path: ["b"], extensions: { code: "PLAN_LIMIT_REACHED", used: 3, requested: 3 } });
+    expect(await runCount(p, evaluationId)).toBe(1);
+    const usage = await p.gql(p.keys.acmeRead, USAGE);
+    expect(usage.body.data.usage.executions).toEqual({ used: 3, limit: 4 });
+  });
+
+  it("every root field refused (here through a fragment) answers the plan's status", async () => {
+    const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { ...both } fragment both on Mutation { a: startRun(evaluationId: $id) { runId } b: startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
+    expect(refused.status).toBe(402);
+    // startRun is non-null: the first refusal ends the mutation (b is never run) and nulls data.
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(["a"]);
   });
 });

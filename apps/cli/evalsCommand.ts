@@ -9,6 +9,7 @@
 // before any database is opened or request made.
 import { randomUUID } from "node:crypto";
 import { importEnvelope, parseEnvelope } from "@verdict/api";
+import type { Plan } from "@verdict/domain";
 import { planFromEnv, SettingError } from "@verdict/infra/settings";
 import { parseFlags, required, type ParsedFlags } from "./args.js";
 import { envelopeFor } from "./bareReport.js";
@@ -42,21 +43,26 @@ function described(imported: RemoteImported, where: string): string {
   return `imported ${imported.hostRunId} as ${run} of evaluation ${imported.evaluationId} ${where}`;
 }
 
-function planOf(env: NodeJS.ProcessEnv): ReturnType<typeof planFromEnv> {
+/**
+ * The plan the environment sets, read with the flags, before the file: a bad setting is the
+ * configuration's error (exit 2, naming the variable), not the file's, as it was when read
+ * inside the import and so reported under the file's path.
+ */
+function planOf(env: NodeJS.ProcessEnv): Plan {
   try {
     return planFromEnv(env);
   } catch (error) {
-    throw error instanceof SettingError ? new CliError(`verdict evals import: ${error.message}`) : error;
+    throw error instanceof SettingError ? new CliError(`verdict evals import: configuration: ${error.message}`, EXIT.usage) : error;
   }
 }
 
-async function importLocally(env: NodeJS.ProcessEnv, tenant: string, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
+async function importLocally(env: NodeJS.ProcessEnv, plan: Plan, tenant: string, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
   const resources = new Resources();
   try {
     // A home with no event log has no evaluation: NOT_FOUND, and nothing is created.
     const store = await openExistingEventStore(platformMode(env), resources);
     // The same report quota as the API's (VERDICT_QUOTA_REPORTS): a file is no way round it.
-    const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" }, plan: planOf(env) };
+    const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" }, plan };
     return await importEnvelope(store, evaluationId, envelope, options);
   } finally {
     await resources.close();
@@ -75,7 +81,8 @@ function destinationOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): Destination 
   if (values.url === undefined) {
     if (insecureHttp) throw new CliError("verdict evals import: --insecure-http applies only with --url");
     const tenant = tenantOf(values.tenant, env);
-    return { where: `for tenant ${tenant}`, send: (evaluationId, envelope) => importLocally(env, tenant, evaluationId, envelope) };
+    const plan = planOf(env);
+    return { where: `for tenant ${tenant}`, send: (evaluationId, envelope) => importLocally(env, plan, tenant, evaluationId, envelope) };
   }
   const target = remoteTarget(values.url, values.tenant, env, insecureHttp);
   return { where: `at ${target.url}`, send: (evaluationId, envelope) => importRemotely(target, evaluationId, envelope) };

@@ -144,6 +144,18 @@ describe("verdict evals import", () => {
     expect(await cli(["evals", "import", join(dir, "ok.json"), "--evaluation", evaluationId], fresh)).toMatchObject({ code: 2, stderr: expect.stringContaining("not found") });
     expect(existsSync(fresh.VERDICT_HOME)).toBe(false);
   }, 60_000);
+  it("a bad plan variable is a configuration error naming the variable (exit 2), not the file's, and nothing is read or written", async () => {
+    const path = await file("plan.json", { ...envelope(0.7), run_id: "plan-1" });
+    for (const [name, value] of [["VERDICT_QUOTA_REPORTS", "x"], ["VERDICT_QUOTA_EXECUTIONS", "-1"], ["VERDICT_EXECUTION_DISABLED", "1"]]) {
+      const result = await cli(["evals", "import", path, "--evaluation", evaluationId], { ...env, [name]: value });
+      expect(result.code, name).toBe(2);
+      expect(result.stderr, name).toMatch(new RegExp(`^verdict evals import: configuration: ${name} must be`));
+      expect(result.stderr, name).not.toContain(path);
+    }
+    const imported = await cli(["evals", "import", path, "--evaluation", evaluationId], env);
+    expect(imported.stderr).toMatch(/^imported plan-1 as run/); // none of the refused tries wrote it
+  }, 60_000);
+
   it("refuses a report too large for one JSON document naming what to do instead, not with V8's RangeError (exit 1)", async () => {
     const runId = importedRunId("demo", "ci-huge");
     expect((await cli(["evals", "import", await file("huge.json", { ...envelope(0.7), run_id: "ci-huge" }), "--evaluation", evaluationId], env)).code).toBe(0);

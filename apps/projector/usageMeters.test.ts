@@ -1,5 +1,6 @@
 // usage_meters sums UsageMetered per tenant, month and kind; a rebuild gives the same rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toEventsToAppend, usageStream } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra";
 import { createProjector } from "./projector.js";
 import { openTestReadModels, type OrmReadModels } from "./testing/testReadModels.js";
@@ -37,5 +38,14 @@ describe("usage_meters", () => {
     const before = await readModelChecksum(read.sql);
     await projector.rebuild();
     expect(await readModelChecksum(read.sql)).toEqual(before);
+  });
+
+  it("counts a meter for the tenant its event names (its stream's), not the tenant of whoever appended it", async () => {
+    const store = createMemoryEventStore();
+    const data = { tenant: "acme", kind: "execution" as const, quantity: 4, run_id: "um-x1", evaluation_id: "um-x", month: "2026-10" };
+    await store.append(usageStream("acme", "2026-10"), toEventsToAppend([{ type: "UsageMetered", data }], { tenant: "operator", actor: "ops" }, commandDeps("operator")));
+    await createProjector({ store, orm: read.orm, name: "usage-tenant" }).catchUp();
+    expect(await read.readModels.usageMeters("acme", "2026-10")).toEqual({ month: "2026-10", executions: 4, reports: 0 });
+    expect(await read.readModels.usageMeters("operator", "2026-10")).toEqual({ month: "2026-10", executions: 0, reports: 0 });
   });
 });

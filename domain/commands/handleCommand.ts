@@ -54,7 +54,8 @@ export interface HandledCommand<S> {
  * to stop there. A page holds at most PAGE events and fewer once they reach the store's byte
  * budget (a catalog's events may hold 4 MB of JSON each): a page cut short that way says so
  * (`cut`), and the next is read; a shorter page that is not cut is the stream's end, so a small
- * stream (the usual command's) costs one query.
+ * stream (the usual command's) costs one query. `start`: the first version to visit (default the
+ * stream's first, or last backwards).
  *
  * A callback rather than an async iterator: a for await loop keeps the last page it was handed
  * until the next one arrives (V8 leaves it in the loop's registers), so a fold over it held two
@@ -65,8 +66,9 @@ export async function forEachStreamPage(
   streamId: string,
   visit: (page: readonly RecordedEvent[]) => boolean | void,
   direction: "forwards" | "backwards" = "forwards",
+  start: bigint | "start" | "end" = direction === "forwards" ? "start" : "end",
 ): Promise<void> {
-  let from: bigint | "start" | "end" = direction === "forwards" ? "start" : "end";
+  let from: bigint | "start" | "end" = start;
   let page: StreamPage = await store.readStream(streamId, { from, direction, limit: PAGE });
   while (page.length > 0) {
     const last = page[page.length - 1].streamVersion;

@@ -13,23 +13,23 @@
 // (agentToPin), whose latest release the run pins; it appends nothing there.
 //
 // Metering (reference-platform #38, usage/runMeter.ts): a third stream, the tenant's usage for
-// the month, is read with the other two and the meter decided (or refused by the plan) before
+// the month of the command's clock (read once per command, so one command meters one month),
+// is read after the other two are decided and the meter decided (or refused by the plan) before
 // anything is written; it is appended FIRST, with the exact version read, then the evaluation,
 // then the run. So a run never exists unmetered, and a quota is never passed by concurrent
-// starts: the one that loses the race on the usage stream decides again from a new read
-// (contention.ts's pauses) and fits or is refused, having written nothing. The meter names its
-// run_id, and a run_id already metered is not metered again, so a retry (after a lost race on
-// the evaluation, or a caller's retry of an import whose run never appeared) never meters twice.
-// The window: should the process die after the meter and before RunStarted (or the evaluation
-// refuse the retry, or its retries run out), the tenant is over-counted by that run, never
-// under-counted. A retry that crosses into the next month (UTC) reads another month's stream
-// and meters the run there again.
+// starts: the one that loses the race on the usage stream decides its meter again from what was
+// metered since (runMeter.ts, its own retries) and fits or is refused, having written nothing.
+// The meter names its (kind, run_id), and one already metered is not metered again, so a retry
+// (after a lost race on the evaluation, or a caller's retry of an import whose run never
+// appeared) never meters twice. The window: should the process die after the meter and before
+// RunStarted (or the evaluation refuse the retry, or its retries run out), the tenant is
+// over-counted by that run, never under-counted. A caller's retry that crosses into the next
+// month (UTC) reads another month's stream and meters the run there again.
 import type { EventStore } from "../ports/eventStore.js";
 import { ownedByAnotherTenant, type TenantIndex } from "../ports/tenantIndex.js";
 import { eventRegistry } from "../events/registry.js";
 import { agentStream, evaluationStream, isValidId, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
-import { WrongExpectedVersionError } from "../ports/eventStore.js";
 import { ImportReport, ImportReportEnvelope, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
@@ -37,13 +37,13 @@ import { fold } from "./aggregate.js";
 import { agentAggregate, type AgentState } from "./agent/agentAggregate.js";
 import { appendBoth } from "./appendBoth.js";
 import { CONTENDED_RETRIES, contendedPauses } from "./contention.js";
-import { appendDecision, decideEvents, handleCommand, loadAggregate, lostRace, type HandledCommand, type HandleOptions } from "./handleCommand.js";
+import { decideEvents, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
 import { importedRunId } from "./run/importedRunId.js";
 import { runAggregate } from "./run/runAggregate.js";
 import type { RunState } from "./run/runState.js";
 import { assertExecutionEnabled, UNLIMITED_PLAN, type Plan } from "./usage/plan.js";
-import { decideRunMeter, type RunMeter } from "./usage/runMeter.js";
-import { usageAggregate, type UsageState } from "./usage/usageAggregate.js";
+import { meterRun } from "./usage/runMeter.js";
+import type { UsageState } from "./usage/usageAggregate.js";
 
 export interface TwoStreamResult {
   evaluation: HandledCommand<EvaluationState>;
@@ -64,8 +64,9 @@ export async function startRun(store: EventStore, input: unknown, options: Optio
 
 /**
  * The meter, then RunScheduled on the evaluation, then the run stream's first event, all decided
- * before any is appended. A race lost on the usage stream or the evaluation is decided again,
- * after a pause, from a new read of all three; one lost on the run stream (the same run id,
+ * before either of those is appended (the meter first). A race lost on the evaluation is decided
+ * again, after a pause, from a new read of the evaluation, run and agent (the meter found already
+ * metered); one lost on the run stream (the same run id,
  * concurrently) is the run aggregate's to answer.
  */
 async function scheduleRun(store: EventStore, command: StartRun | ImportReport, runStreamId: string, options: Options): Promise<TwoStreamResult> {
@@ -73,19 +74,20 @@ async function scheduleRun(store: EventStore, command: StartRun | ImportReport, 
   const evaluationStreamId = evaluationStream(command.evaluation_id);
   const retries = options.retries ?? CONTENDED_RETRIES;
   const pause = contendedPauses(runStreamId);
+  // Read once: a command that is decided again near midnight still meters one month, once.
+  const now = options.clock.now();
   for (let attempt = 1; ; attempt++) {
     if (attempt > 1) await pause(attempt - 1);
     const evaluation = await loadAggregate(store, evaluationAggregate, evaluationStreamId, registry);
     const run = await loadAggregate(store, runAggregate, runStreamId, registry);
     const agent = await agentToPin(store, command, evaluation.state, options);
-    const now = options.clock.now();
     const scheduling = decideEvents(evaluationAggregate, evaluation.state, command, { now, streamId: evaluationStreamId }, options);
     const scheduled = fold(evaluationAggregate, scheduling.domainEvents, evaluation.state);
     const starting = decideEvents(runAggregate, run.state, command, { now, streamId: runStreamId, evaluation: scheduled, agent }, options);
     const tenant = scheduled.tenant ?? options.context.tenant;
-    const meter = await decideRunMeter(store, { tenant, run_id: command.run_id, evaluation_id: command.evaluation_id, now, runEvents: starting.domainEvents }, options);
-    const metered = await appendMeter(store, meter, command, attempt, retries);
-    if (metered === false) continue;
+    // Appended here, before the evaluation: a race lost on the usage stream is decided again
+    // there (the meter alone), not by this loop.
+    const metered = await meterRun(store, command, { tenant, run_id: command.run_id, evaluation_id: command.evaluation_id, now, runEvents: starting.domainEvents }, options);
     const written = await appendBoth(
       store,
       { aggregate: evaluationAggregate, streamId: evaluationStreamId, loaded: evaluation, decision: scheduling },
@@ -96,21 +98,6 @@ async function scheduleRun(store: EventStore, command: StartRun | ImportReport, 
       },
     );
     if (written) return { evaluation: written[0], run: written[1], usage: metered };
-  }
-}
-
-/**
- * Appends the meter with the version its stream was read at: the usage after it (null for no
- * meter), or false when another command metered the month since the read (decide again).
- */
-async function appendMeter(store: EventStore, meter: RunMeter | null, command: { type: string }, attempt: number, retries: number): Promise<HandledCommand<UsageState> | null | false> {
-  if (!meter) return null;
-  try {
-    return await appendDecision(store, usageAggregate, meter.streamId, meter.loaded, meter.decision, attempt);
-  } catch (error) {
-    if (!(error instanceof WrongExpectedVersionError)) throw error;
-    if (attempt > retries) throw lostRace(command, meter.streamId, attempt, error);
-    return false;
   }
 }
 

@@ -8,6 +8,8 @@ import { createEventStoreTestDatabase, type TestDatabase } from "./testDatabase.
 export interface PostgresEventStoreFixture {
   /** The file's store, made in its beforeAll: read it inside tests and hooks, not at import. */
   readonly store: EventStore;
+  /** The database's connection string, for a test that opens a second store on it (another process's). */
+  readonly url: string;
 }
 
 /** Made before the file's tests, closed and dropped after them: call once at the top of a test file. */
@@ -26,6 +28,10 @@ export function usePostgresEventStore(): PostgresEventStoreFixture {
     get store() {
       if (!store) throw new Error("the PostgreSQL event store is made in beforeAll: read it inside a test or hook");
       return store;
+    },
+    get url() {
+      if (!database) throw new Error("the PostgreSQL test database is made in beforeAll: read it inside a test or hook");
+      return database.url;
     },
   };
 }

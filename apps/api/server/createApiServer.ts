@@ -16,6 +16,7 @@ import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { usageRouter } from "../rest/usageRoute.js";
 import { authenticate, DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
+import { planStatusPlugin } from "./planRefusal.js";
 import { ApiError, classify, errorDetail, formatError, loggedDatabaseUnavailable, loggingFormatError, HTTP_STATUS, sendGraphQLError } from "./errors.js";
 import { RepeatLimiter } from "@verdict/infra/logging";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
@@ -225,6 +226,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       // 3,000-result query with the schema instrumentation it turns on).
       ApolloServerPluginCacheControlDisabled(),
       caching.plugin,
+      planStatusPlugin<ApiContext>(),
       {
         async serverWillStart() {
           return {

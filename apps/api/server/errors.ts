@@ -9,7 +9,7 @@ import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { RepeatLimiter } from "@verdict/infra/logging";
 import { errorCauseText, isConnectionLoss, queryTimeoutOf } from "@verdict/infra/pg";
 import { ZodError } from "zod";
-import { isPlanLimitError, PLAN_LIMIT_MESSAGE } from "@verdict/domain";
+import { EXECUTION_DISABLED_MESSAGE, isPlanLimitError, PLAN_LIMIT_MESSAGE } from "@verdict/domain";
 
 export type ApiErrorCode =
   | "VALIDATION" | "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "UNAUTHENTICATED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE"
@@ -100,7 +100,7 @@ interface ClassifiedError {
  */
 function planDetails(error: Error, code: ApiErrorCode): Record<string, unknown> | undefined {
   if (isPlanLimitError(error)) return { error: PLAN_LIMIT_MESSAGE, upgrade_required: true, ...error.details };
-  if (code === "EXECUTION_DISABLED") return { error: error.message };
+  if (code === "EXECUTION_DISABLED") return { error: EXECUTION_DISABLED_MESSAGE };
   return undefined;
 }
 

@@ -39,6 +39,6 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "ReplayRecorded": return replayRecorded(event, envelope, batch);
     case "ResultScored": return resultScored(event, envelope, batch);
     case "AgentReleaseRecorded": return agentReleaseRecorded(sql, event, envelope);
-    case "UsageMetered": return usageMetered(sql, event, envelope);
+    case "UsageMetered": return usageMetered(sql, event);
   }
 }

@@ -9,6 +9,7 @@ import { fixedClock, sequentialIds } from "../testing/fixed.js";
 import { CLAUDE, DIGEST_A, DIGEST_B, GPT, scenario } from "../testing/fixtures.js";
 import { toEventsToAppend } from "../../events/toAppend.js";
 import type { Plan } from "./plan.js";
+import { METER_RETRIES } from "./runMeter.js";
 
 const USAGE = "usage-acme.2026-11";
 let store: InMemoryEventStore;
@@ -21,7 +22,7 @@ const envelope = (digest = DIGEST_A) => ({
 });
 
 const usageEvents = () => store.log.filter((e) => e.streamId.startsWith("usage-")).map((e) => [e.streamId, e.data]);
-const meter = (run_id: string, quantity: number, kind = "execution", month = "2026-11") => [`usage-acme.${month}`, { kind, quantity, run_id, evaluation_id: "e1", month }];
+const meter = (run_id: string, quantity: number, kind = "execution", month = "2026-11") => [`usage-acme.${month}`, { tenant: "acme", kind, quantity, run_id, evaluation_id: "e1", month }];
 
 beforeEach(async () => {
   store = new InMemoryEventStore();
@@ -89,7 +90,7 @@ describe("startRun refused by the plan writes nothing", () => {
   it("a start that lost the usage stream's race is decided again and refused when the other took what was left", async () => {
     const plan = { executionsPerMonth: 8 };
     // Another start meters 6 between this one's read and its append.
-    store.interleave(() => store.appendNow(USAGE, toEventsToAppend([{ type: "UsageMetered", data: { kind: "execution", quantity: 6, run_id: "other", evaluation_id: "e1", month: "2026-11" } }], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") })));
+    store.interleave(() => store.appendNow(USAGE, toEventsToAppend([{ type: "UsageMetered", data: { tenant: "acme", kind: "execution", quantity: 6, run_id: "other", evaluation_id: "e1", month: "2026-11" } }], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") })));
     const before = store.log.length;
     await expect(startRun(store, start("r1"), deps(plan))).rejects.toMatchObject({ code: "plan_limit_reached", details: { used: 6, requested: 6 } });
     expect(store.log).toHaveLength(before + 1); // the racer's meter only
@@ -98,7 +99,7 @@ describe("startRun refused by the plan writes nothing", () => {
   it("execution disabled: EXECUTION_DISABLED before any read; creating an evaluation still works and meters nothing", async () => {
     const plan = { executionDisabled: true };
     const before = store.log.length;
-    await expect(startRun(store, start("r1"), deps(plan))).rejects.toMatchObject({ code: "execution_disabled", message: "Agent execution is disabled on this dashboard" });
+    await expect(startRun(store, start("r1"), deps(plan))).rejects.toMatchObject({ code: "execution_disabled", message: "Agent execution is disabled on this dashboard (VERDICT_EXECUTION_DISABLED=true)" });
     expect(store.log).toHaveLength(before);
     await handleCommand(store, evaluationAggregate, "evaluation-e2", { ...create, evaluation_id: "e2", name: "Other" }, deps(plan));
     expect(usageEvents()).toEqual([]);
@@ -126,5 +127,63 @@ describe("importReport meters a newly stored report", () => {
     // execution disabled does not stop an import
     await importReport(store, envelope(), deps({ reportsPerMonth: 1, executionDisabled: true }));
     expect(usageEvents()).toHaveLength(2);
+  });
+});
+
+describe("metering cost and contention (review of m1)", () => {
+  const racerMeter = (run_id: string, version: bigint | "any" = "any") => () => store.appendNow(USAGE, toEventsToAppend([{ type: "UsageMetered", data: { tenant: "acme", kind: "execution", quantity: 1, run_id, evaluation_id: "e1", month: "2026-11" } }], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds(`${run_id}-`) }), version);
+
+  it("a later start reads only the usage events appended since the one before, not the whole month", async () => {
+    const reads: string[] = [];
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId, options) => {
+      if (streamId === USAGE) reads.push(String(options?.from));
+      return readStream(streamId, options);
+    };
+    await startRun(store, start("r1"), deps());
+    store.interleave(() => undefined); // a meter of another process, appended before r2 starts
+    racerMeter("other")();
+    await startRun(store, start("r2"), deps());
+    expect(reads).toEqual(["start", "1"]);
+    expect(usageEvents()).toEqual([meter("r1", 6), ["usage-acme.2026-11", { tenant: "acme", kind: "execution", quantity: 1, run_id: "other", evaluation_id: "e1", month: "2026-11" }], meter("r2", 6)]);
+  });
+
+  it("a race lost on the usage stream decides the meter again alone: it does not spend the evaluation's retries", async () => {
+    store.interleave(racerMeter("other"));
+    const reads: string[] = [];
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId, options) => {
+      reads.push(streamId);
+      return readStream(streamId, options);
+    };
+    const started = await startRun(store, start("r1"), { ...deps(), retries: 0 });
+    expect(started.usage?.state.used.execution).toBe(7);
+    expect(reads.filter((s) => s === "evaluation-e1")).toHaveLength(1);
+    expect(store.log.filter((e) => e.streamId === "run-r1")).toHaveLength(1);
+  });
+
+  it("races on the usage stream lost past its retries answer UNAVAILABLE (retry), not a conflict naming the stream, and write nothing", async () => {
+    for (let i = 0; i <= METER_RETRIES; i++) store.interleave(racerMeter(`other${i}`));
+    const before = store.log.length;
+    const error = await startRun(store, start("r1"), deps()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "unavailable", message: expect.stringMatching(/retry/) });
+    expect((error as Error).message).not.toMatch(/usage-/);
+    expect(store.log).toHaveLength(before + METER_RETRIES + 1); // the racers' meters only
+  }, 10_000);
+
+  it("one StartRun decided again across midnight UTC meters one month, once", async () => {
+    const clock = fixedClock("2026-11-30T23:59:59.990Z");
+    const ticking = { now: () => { const at = clock.now(); clock.advance(20); return at; } };
+    store.interleave(() => undefined); // the meter's append goes through
+    store.interleave(() => store.appendNow("evaluation-e1", toEventsToAppend([{ type: "RunScheduled", data: { run_id: "other", number: 1, origin: "engine" } }], { tenant: "acme", actor: "racer" }, { clock: fixedClock(), ids: sequentialIds("racer-") })));
+    await startRun(store, start("r1"), { ...deps(), clock: ticking });
+    expect(usageEvents()).toEqual([meter("r1", 6)]);
+  });
+
+  it("a run id metered as a report is metered again as an execution: meters are keyed by (kind, run_id)", async () => {
+    store.interleave(() => undefined);
+    store.appendNow(USAGE, toEventsToAppend([{ type: "UsageMetered", data: { tenant: "acme", kind: "evaluation_report", quantity: 1, run_id: "r1", evaluation_id: "e1", month: "2026-11" } }], { tenant: "acme", actor: "x" }, { clock: fixedClock(), ids: sequentialIds("x-") }));
+    const started = await startRun(store, start("r1"), deps());
+    expect(started.usage?.state.used).toEqual({ execution: 6, evaluation_report: 1 });
   });
 });

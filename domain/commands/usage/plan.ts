@@ -20,6 +20,16 @@ export const UNLIMITED_PLAN: Plan = {};
 export const EXECUTION_DISABLED_MESSAGE = "Agent execution is disabled on this dashboard";
 export const PLAN_LIMIT_MESSAGE = "Plan limit reached";
 
+/**
+ * The settings every host builds a plan from (infra/settings planSettings.ts, for the API and the
+ * CLI alike): a refusal names the one that refused it, so an operator knows what to change.
+ */
+const PLAN_SETTINGS = {
+  execution: "VERDICT_QUOTA_EXECUTIONS",
+  evaluation_report: "VERDICT_QUOTA_REPORTS",
+  disabled: "VERDICT_EXECUTION_DISABLED",
+} as const;
+
 /** What a refusal tells the caller: the reference's host fields. */
 export interface PlanLimitDetails {
   kind: UsageKind;
@@ -39,7 +49,7 @@ export class PlanLimitError extends DomainError {
     const what = details.kind === "execution" ? "executions (scenario x model pairs)" : "imported reports";
     super(
       details.kind === "execution" ? "plan_limit_reached" : "report_limit_reached",
-      `${PLAN_LIMIT_MESSAGE}: this month's ${what} would be ${details.used + details.requested}, over the plan's ${details.limit} (${details.used} used, ${details.requested} requested)`,
+      `${PLAN_LIMIT_MESSAGE}: this month's ${what} would be ${details.used + details.requested}, over the plan's ${details.limit} (${PLAN_SETTINGS[details.kind]}; ${details.used} used, ${details.requested} requested)`,
     );
     this.name = "PlanLimitError";
   }
@@ -50,7 +60,7 @@ export function isPlanLimitError(error: unknown): error is PlanLimitError {
 }
 
 function executionDisabled(): DomainError {
-  return new DomainError("execution_disabled", EXECUTION_DISABLED_MESSAGE);
+  return new DomainError("execution_disabled", `${EXECUTION_DISABLED_MESSAGE} (${PLAN_SETTINGS.disabled}=true)`);
 }
 
 /** Refuses execution when the plan turns it off: before anything is read or written. */

@@ -11,7 +11,6 @@ import { ApiError, notFound } from "../../server/errors.js";
 import { importEnvelope } from "../../report/importEnvelope.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
-import { withPlanStatus } from "../../server/planRefusal.js";
 import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
@@ -155,7 +154,7 @@ export class RunMutations {
       tools: roster,
       release: release ? { digest: release.digest, revision: release.revision ?? null, label: release.label ?? null } : null,
     };
-    const result = await withPlanStatus(() => namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options)));
+    const result = await namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options));
     await afterWrite(context, result.run.position, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
     const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
@@ -213,7 +212,7 @@ export class RunMutations {
     @Ctx() context: ApiContext,
   ): Promise<ImportReportPayload> {
     const options = { ...commandOptions(context), tenants: context.deps.readModels, plan: context.deps.plan };
-    const { position, ...imported } = await withPlanStatus(() => namingArguments(IMPORT_REPORT_ARGUMENTS, () => importEnvelope(context.deps.store, evaluationId, envelope, options)));
+    const { position, ...imported } = await namingArguments(IMPORT_REPORT_ARGUMENTS, () => importEnvelope(context.deps.store, evaluationId, envelope, options));
     await afterWrite(context, position, `run ${imported.runId} (the envelope's run ${imported.hostRunId})`);
     return imported;
   }
