@@ -7,27 +7,25 @@ import { defineEvent } from "./defineEvent.js";
 import { idSchema, nonBlank } from "./shared.js";
 
 export const USAGE_KINDS = ["execution", "evaluation_report"] as const;
-export const usageKind = z.enum(USAGE_KINDS);
+const usageKind = z.enum(USAGE_KINDS);
 export type UsageKind = z.output<typeof usageKind>;
 
 /** A calendar month, UTC: `2026-11`. */
-export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
  * `quantity` more of `kind` used in `month` by `run_id` of `tenant`. A run is metered once per
  * kind: a retried start or import finds its (kind, run_id) here and meters nothing (usageAggregate.ts); should a retry find the
  * run larger than metered (its evaluation changed between two tries), only the difference is.
  */
-export const UsageMetered = defineEvent(
-  "UsageMetered",
-  1,
-  z.object({
-    /** The tenant whose month it is, as the stream names it (the evaluation's tenant). */
-    tenant: nonBlank,
-    kind: usageKind,
-    quantity: z.number().int().min(1),
-    run_id: idSchema,
-    evaluation_id: idSchema,
-    month: z.string().regex(MONTH_PATTERN, "must be a month as YYYY-MM"),
-  }),
-);
+export const usageMeterFields = {
+  /** The tenant whose month it is, as the stream names it (the evaluation's tenant). */
+  tenant: nonBlank,
+  kind: usageKind,
+  quantity: z.number().int().min(1),
+  run_id: idSchema,
+  evaluation_id: idSchema,
+  month: z.string().regex(MONTH_PATTERN, "must be a month as YYYY-MM"),
+};
+
+export const UsageMetered = defineEvent("UsageMetered", 1, z.object(usageMeterFields));

@@ -5,20 +5,11 @@
 import { z } from "zod";
 import type { Aggregate } from "../aggregate.js";
 import type { DomainEvent, EventInput } from "../../events/registry.js";
-import { idSchema, nonBlank } from "../../events/shared.js";
-import { MONTH_PATTERN, usageKind, type UsageKind } from "../../events/usageEvents.js";
+import { usageMeterFields, type UsageKind } from "../../events/usageEvents.js";
 import { assertExecutionEnabled, limitOf, PlanLimitError, UNLIMITED_PLAN, type Plan } from "./plan.js";
 
-export const MeterUsage = z.object({
-  type: z.literal("MeterUsage"),
-  tenant: nonBlank,
-  kind: usageKind,
-  /** The run's whole quantity (all its pairs, or 1 report): a retry states it again, not a delta. */
-  quantity: z.number().int().min(1),
-  run_id: idSchema,
-  evaluation_id: idSchema,
-  month: z.string().regex(MONTH_PATTERN, "must be a month as YYYY-MM"),
-});
+/** The event's fields; `quantity` is the run's whole quantity (all its pairs, or 1 report): a retry states it again, not a delta. */
+export const MeterUsage = z.object({ type: z.literal("MeterUsage"), ...usageMeterFields });
 export type MeterUsage = z.output<typeof MeterUsage>;
 
 /**
