@@ -3,7 +3,7 @@
 import "reflect-metadata";
 export { byteLimit, createApiServer, type ApiServer, type ApiServerOptions } from "./server/createApiServer.js";
 export { DEFAULT_LIMITS, type ApiDeps, type ApiLimits, type ApiReadModels, type ApiContext } from "./server/context.js";
-export { apiLimitsFromEnv } from "./server/limitsFromEnv.js";
+export { apiLimitsFromEnv, apiPortFromEnv } from "./server/limitsFromEnv.js";
 export { ApiError, type ApiErrorCode } from "./server/errors.js";
 export { jsonOrTooLarge } from "./server/tooLargeJson.js";
 export { buildApiSchema } from "./schema/buildApiSchema.js";

@@ -122,11 +122,17 @@ describe("a plan's refusal sets the HTTP status only when the operation failed a
   });
   afterAll(async () => p?.close());
 
-  it("a: startRun admitted and b: startRun refused in one mutation answer 200, b's refusal in errors; a's run exists and is metered", async () => {
+  it("a: startRun admitted and b: startRun refused in one mutation answer 200 with a's runId beside b's null, b's refusal in errors; a's run exists and is metered", async () => {
     const both = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { a: startRun(evaluationId: $id) { runId } b: startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
     expect(both.status).toBe(200);
+    // startRun is nullable: b's refusal answers b: null, not `data: null`, so the client learns
+    // run a's id (and does not start it again).
+    expect(both.body.data).toEqual({ a: { runId: expect.any(String) }, b: null });
     expect(both.body.errors).toHaveLength(1);
     expect(both.body.errors[0]).toMatchObject({ path: ["b"], extensions: { code: "PLAN_LIMIT_REACHED", used: 3, requested: 3 } });
+    const runId: string = both.body.data.a.runId;
+    const run = await p.gql(p.keys.acmeRead, `query ($id: ID!) { run(id: $id) { id evaluation { id } } }`, { id: runId });
+    expect(run.body).toEqual({ data: { run: { id: runId, evaluation: { id: evaluationId } } } });
     expect(await runCount(p, evaluationId)).toBe(1);
     const usage = await p.gql(p.keys.acmeRead, USAGE);
     expect(usage.body.data.usage.executions).toEqual({ used: 3, limit: 4 });
@@ -135,8 +141,20 @@ describe("a plan's refusal sets the HTTP status only when the operation failed a
   it("every root field refused (here through a fragment) answers the plan's status", async () => {
     const refused = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { ...both } fragment both on Mutation { a: startRun(evaluationId: $id) { runId } b: startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
     expect(refused.status).toBe(402);
-    // startRun is non-null: the first refusal ends the mutation (b is never run) and nulls data.
-    expect(refused.body.data).toBeNull();
-    expect(refused.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(["a"]);
+    // startRun is nullable: each refused field answers null and the mutation goes on to the next.
+    expect(refused.body.data).toEqual({ a: null, b: null });
+    expect(refused.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(["a", "b"]);
+    expect(await runCount(p, evaluationId)).toBe(1);
+  });
+
+  it("a refused startRun, then a field that succeeded, then a non-null one that failed (data: null) answers 200: not every field failed", async () => {
+    const mixed = await p.gql(
+      p.keys.acmeWrite,
+      `mutation ($id: ID!, $missing: ID!) { a: startRun(evaluationId: $id) { runId } b: archiveEvaluation(evaluationId: $id, archived: false) { evaluationId } c: archiveEvaluation(evaluationId: $missing, archived: true) { evaluationId } }`,
+      { id: evaluationId, missing: "00000000-0000-4000-8000-000000000000" },
+    );
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.data).toBeNull();
+    expect(mixed.body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path[0], e.extensions.code])).toEqual([["a", "PLAN_LIMIT_REACHED"], ["c", "NOT_FOUND"]]);
   });
 });

@@ -2,7 +2,8 @@
 // envelope goes through the API's importReport with the key in VERDICT_API_KEY, and the answer is
 // the exit code a local import gives (0, a duplicate 0, a conflict 3, a bad evaluation 2 naming
 // --evaluation); a refused key is 5 and an API that cannot be used 4, naming the URL. The key is
-// never in the output, and a usage error or a bad file makes no request.
+// never in the output, and a usage error or a bad file makes no request. A report past the
+// API's quota is read from `errors` (importReport answers null beside it): exit 1, naming it.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -199,4 +200,29 @@ describe("verdict evals import --url", () => {
       await Promise.all([endless.close(), shouting.close()]);
     }
   }, 30_000);
+});
+
+describe("verdict evals import --url past the API's report quota", () => {
+  it("reads the refusal from `errors` (importReport answers null beside it, HTTP 429): exit 1 naming REPORT_LIMIT_REACHED, nothing stored", async () => {
+    const limited = await startPlatform({ plan: { reportsPerMonth: 1 } });
+    try {
+      const made = await limited.gql(limited.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "support", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+      const limitedEvaluation: string = made.body.data.createEvaluation.evaluationId;
+      const first = await file("quota-1.json", { ...envelope(0.7), run_id: "quota-1" });
+      expect((await imports([first, "--evaluation", limitedEvaluation, "--url", limited.api.url], limited.keys.acmeWrite)).code).toBe(0);
+      const second = await file("quota-2.json", { ...envelope(0.7), run_id: "quota-2" });
+      // What the CLI reads: a payload of null beside the refusal, not `data: null`.
+      const raw = await limited.gql(limited.keys.acmeWrite, `mutation ($e: ID!, $v: JSON!) { importReport(evaluationId: $e, envelope: $v) { runId } }`, { e: limitedEvaluation, v: { ...envelope(0.7), run_id: "quota-2" } });
+      expect(raw.status).toBe(429);
+      expect(raw.body.data).toEqual({ importReport: null });
+      const refused = await imports([second, "--evaluation", limitedEvaluation, "--url", limited.api.url], limited.keys.acmeWrite);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe("");
+      expect(refused.stderr).toMatch(new RegExp(`^verdict evals import failed: the API at ${limited.api.url} answered REPORT_LIMIT_REACHED: Plan limit reached: `));
+      const run = await limited.gql(limited.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id } }`, { r: importedRunId("acme", "quota-2") });
+      expect(run.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
 });

@@ -6,10 +6,10 @@ import "reflect-metadata";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { apiLimitsFromEnv, createApiServer, type ApiServer } from "@verdict/api";
+import { apiLimitsFromEnv, apiPortFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { parseWholeNumber, planFromEnv, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { parseWholeNumber, planFromEnv, SettingError } from "@verdict/infra/settings";
 import { createProjector } from "@verdict/projector";
 import { pricesLine, startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
@@ -49,12 +49,15 @@ interface PortChoice {
 
 const PORT_RULE = { min: 0, max: 65535, noun: "port number" };
 
-/** The port asked for, checked before anything is opened: decimal digits only ("0x1f90" was read as 8080, "" as 0). */
+/**
+ * The port asked for, checked before anything is opened: decimal digits only ("0x1f90" was read as
+ * 8080, "" as 0). PORT is read as `npm run api` reads it (apiPortFromEnv): a PORT that is set but
+ * empty is refused, not taken for unset (4000), so the two name the same ports good and bad.
+ */
 function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
   try {
     if (flag !== undefined) return { port: parseWholeNumber("--port", flag, PORT_RULE), by: "--port" };
-    const port = wholeNumberSetting(env, "PORT", PORT_RULE, undefined);
-    return port === undefined ? { port: 4000, by: null } : { port, by: "PORT" };
+    return { port: apiPortFromEnv(env), by: env.PORT === undefined ? null : "PORT" };
   } catch (error) {
     throw error instanceof SettingError ? new CliError(error.message) : error;
   }

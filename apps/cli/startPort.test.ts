@@ -43,6 +43,16 @@ describe("verdict start with a port that is not decimal digits", () => {
   });
 });
 
+describe("verdict start with PORT set but empty", () => {
+  it("refuses it with exit 2, as `npm run api` does (apiPortFromEnv), where it took it for unset and served on 4000", async () => {
+    const home = join(dir, "empty-home");
+    for (const empty of ["", " "]) {
+      expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: empty })).toEqual({ code: 2, stdout: "", stderr: `PORT must be a port number 0-65535 (got ${JSON.stringify(empty)})` });
+    }
+    expect(existsSync(home)).toBe(false);
+  });
+});
+
 describe("verdict start with an API limit that is no number", () => {
   it("refuses VERDICT_API_MAX_KEY_OPERATIONS with exit 2, naming it, before opening the home", async () => {
     const home = join(dir, "limits-home");

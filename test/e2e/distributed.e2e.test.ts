@@ -250,8 +250,9 @@ describe("the platform as separate processes (api, projector, two workers) on Po
       [`mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId }],
     ] as const) {
       const answer = await client.gql(keyB, query, variables);
-      // A nullable root field (runAudit, refused over the answer budget as null) answers
-      // `{ runAudit: null }` rather than `data: null`: either way nothing of the run.
+      // A nullable root field (runAudit, refused over the answer budget as null; startRun, refused
+      // as null beside other fields) answers `{ runAudit: null }` rather than `data: null`: either
+      // way nothing of the run.
       expect(Object.values(answer.data ?? {}).filter((value) => value !== null), query).toEqual([]);
       expect(answer.errors?.[0]?.extensions?.code, query).toBe("NOT_FOUND");
     }

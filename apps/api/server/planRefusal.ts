@@ -5,9 +5,9 @@
 // Only when the operation failed as a whole: no root field it asked for succeeded. One where
 // another root field succeeded (a: startRun admitted, b: startRun refused, in one mutation)
 // answers 200 with the refusal in `errors`: a client reading only the status must not take run a
-// for not created (it was, and metered). startRun and importReport are non-null, so GraphQL
-// answers such a mutation's `data` as null all the same (b's null reaches the root); the status
-// and b's error path say a did not fail. So the status is set here, once the response is known,
+// for not created (it was, and metered). startRun and importReport are nullable, so such a
+// mutation's `data` holds a's payload beside b: null (were they non-null, b's null would reach the
+// root and null `data`, hiding run a's id). So the status is set here, once the response is known,
 // not by the resolver (Apollo applies a resolver error's extensions.http to the whole response).
 import type { ApolloServerPlugin } from "@apollo/server";
 import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
@@ -37,9 +37,10 @@ function rootKeys(document: DocumentNode, operation: OperationDefinitionNode): S
 }
 
 /**
- * Whether no root field the operation asked for succeeded. A mutation's root fields run one after
- * another and, non-null as startRun is, the first to fail stops the rest and nulls `data`: then
- * those before it succeeded. Otherwise a root field succeeded when `data` holds it.
+ * Whether no root field the operation asked for succeeded. A root field succeeded when `data`
+ * holds it. A mutation's root fields run one after another and a non-null one that fails (most
+ * mutations; not startRun or importReport, which answer null) stops the rest and nulls `data`:
+ * then the fields before it that have no error succeeded, and those after it never ran.
  */
 function failedAsAWhole(
   document: DocumentNode | undefined,
@@ -51,7 +52,9 @@ function failedAsAWhole(
   const keys = [...rootKeys(document, operation)];
   if (data) return keys.every((key) => data[key] == null);
   const failed = new Set(errors.map((e) => e.path?.[0]));
-  return operation.operation === "mutation" ? keys.length === 0 || failed.has(keys[0]) : keys.every((key) => failed.has(key));
+  if (operation.operation !== "mutation") return keys.every((key) => failed.has(key));
+  const stoppedAt = keys.findLastIndex((key) => failed.has(key));
+  return stoppedAt < 0 ? keys.length === 0 : keys.slice(0, stoppedAt + 1).every((key) => failed.has(key));
 }
 
 /** Answers a request that a plan refused as a whole with the refusal's HTTP status. */

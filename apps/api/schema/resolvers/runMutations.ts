@@ -123,9 +123,17 @@ const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.
 const RECORD_REPLAY_ARGUMENTS = { run_id: "runId", scenario_key: "scenarioKey", model_label: "modelLabel" };
 const IMPORT_REPORT_ARGUMENTS = { evaluation_id: "evaluationId", run_id: "envelope.run_id", report: "envelope.report" };
 
+const REFUSED_NULL = "Null when refused (the error says why), beside the other fields' answers.";
+
 @Resolver()
 export class RunMutations {
-  @Mutation(() => StartRunPayload, { description: "Freezes the selection, pins the agent's release and starts a run; external runs wait for recordReplay." })
+  // Nullable, as importReport: in a mutation of several root fields, one refused (a plan's limit)
+  // answers null beside the others' payloads instead of nulling `data`, so a client still learns
+  // the runs that were started (and metered) and does not start them again.
+  @Mutation(() => StartRunPayload, {
+    nullable: true,
+    description: `Freezes the selection, pins the agent's release and starts a run; external runs wait for recordReplay. ${REFUSED_NULL}`,
+  })
   async startRun(
     @Arg("evaluationId", () => ID) evaluationId: string,
     @Arg("selection", () => RunSelectionInput, { nullable: true }) selection: RunSelectionInput | null,
@@ -204,7 +212,8 @@ export class RunMutations {
   }
 
   @Mutation(() => ImportReportPayload, {
-    description: "A version-1 report envelope becomes a completed run, keyed by (tenant, run_id); the same report again is a no-op.",
+    nullable: true,
+    description: `A version-1 report envelope becomes a completed run, keyed by (tenant, run_id); the same report again is a no-op. ${REFUSED_NULL}`,
   })
   async importReport(
     @Arg("evaluationId", () => ID) evaluationId: string,
