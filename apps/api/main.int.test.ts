@@ -1,5 +1,5 @@
-// The API as a process (main.ts): a PORT that is not a port number, and a port another process
-// holds, each stop it at start with one line naming PORT.
+// The API as a process (main.ts): a PORT that is not a port number, a bad limit or quota, and a
+// port another process holds, each stop it at start with one line naming the variable, exit 2.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createServer, type AddressInfo, type Server } from "node:net";
@@ -40,7 +40,17 @@ describe("tsx apps/api/main.ts", () => {
     ended.forEach(({ code, stdout, stderr }, i) => {
       expect(stdout).toBe("");
       expect(stderr.trim()).toBe(`PORT must be a port number 0-65535 (got ${JSON.stringify(bad[i])})`);
-      expect(code).not.toBe(0);
+      expect(code).toBe(2);
+    });
+  }, 60_000);
+
+  it("refuses a bad API limit or plan setting, naming its variable, and exits 2", async () => {
+    const bad = [{ VERDICT_API_MAX_KEY_OPERATIONS: "0" }, { VERDICT_API_MAX_ANSWER_BYTES: "64mb" }, { VERDICT_QUOTA_REPORTS: "x" }];
+    const ended = await Promise.all(bad.map((env) => api({ PORT: "0", ...env })));
+    ended.forEach(({ code, stdout, stderr }, i) => {
+      expect(stdout).toBe("");
+      expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^${Object.keys(bad[i])[0]} `))]);
+      expect(code).toBe(2);
     });
   }, 60_000);
 
