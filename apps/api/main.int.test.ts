@@ -1,7 +1,7 @@
-// The API as a process (main.ts): a PORT that is not a port number, and a port another process
-// holds, each stop it at start with one line naming PORT.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+// The API as a process (main.ts): a PORT that is not a port number, a bad limit or quota, and a
+// port another process holds, each stop it at start with one line naming the variable, exit 2.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,13 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Children still running: killed after each case, even one whose assertion failed before they ended. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+});
+
 /** main.ts run to its end (it must end by itself: each case stops it at start), with what it printed. */
 function api(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // tsx by its path (an `--import tsx` is resolved from the cwd), with the tsconfig that enables decorators (decoratorTsconfig.ts).
@@ -27,10 +34,17 @@ function api(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: str
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
+  running.add(child);
   // One that serves instead (a build that read "0x1064" as 4196) is stopped, so the case fails rather than hangs.
   const serving = setTimeout(() => child.kill(), 30_000);
-  child.on("exit", () => clearTimeout(serving));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+  // On "close", not "exit": the process may have exited with its stdio not yet read to the end.
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      clearTimeout(serving);
+      running.delete(child);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 describe("tsx apps/api/main.ts", () => {
@@ -40,7 +54,17 @@ describe("tsx apps/api/main.ts", () => {
     ended.forEach(({ code, stdout, stderr }, i) => {
       expect(stdout).toBe("");
       expect(stderr.trim()).toBe(`PORT must be a port number 0-65535 (got ${JSON.stringify(bad[i])})`);
-      expect(code).not.toBe(0);
+      expect(code).toBe(2);
+    });
+  }, 60_000);
+
+  it("refuses a bad API limit or plan setting, naming its variable, and exits 2", async () => {
+    const bad = [{ VERDICT_API_MAX_KEY_OPERATIONS: "0" }, { VERDICT_API_MAX_ANSWER_BYTES: "64mb" }, { VERDICT_QUOTA_REPORTS: "x" }];
+    const ended = await Promise.all(bad.map((env) => api({ PORT: "0", ...env })));
+    ended.forEach(({ code, stdout, stderr }, i) => {
+      expect(stdout).toBe("");
+      expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^${Object.keys(bad[i])[0]} `))]);
+      expect(code).toBe(2);
     });
   }, 60_000);
 

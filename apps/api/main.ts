@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
   const { apiLimitsFromEnv, apiPortFromEnv, portTakenLine } = await import("./server/limitsFromEnv.js");
-  const { planFromEnv } = await import("@verdict/infra/settings");
+  const { planFromEnv, SettingError } = await import("@verdict/infra/settings");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
@@ -42,11 +42,19 @@ async function main(): Promise<void> {
   if (!eventsUrl || !readUrl) {
     throw new Error("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`");
   }
-  const port = apiPortFromEnv(process.env);
+  // Read before anything is opened: a bad value stops the API naming its variable, with exit 2
+  // (a setting the user must change, as a taken port and `verdict start --port x` exit).
+  const setting = <T>(read: (env: NodeJS.ProcessEnv) => T): T => {
+    try {
+      return read(process.env);
+    } catch (error) {
+      throw error instanceof SettingError ? new ExitError(error.message, 2) : error;
+    }
+  };
+  const port = setting(apiPortFromEnv);
   const host = process.env.HOST?.trim() || "127.0.0.1";
-  // Read before anything is opened: a bad value stops the API naming its variable.
-  const limits = apiLimitsFromEnv(process.env);
-  const plan = planFromEnv(process.env);
+  const limits = setting(apiLimitsFromEnv);
+  const plan = setting(planFromEnv);
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
   const read = await openReadModels({ url: readUrl, part: "api" });
   const progress = createPostgresProgressBus({ url: readUrl });

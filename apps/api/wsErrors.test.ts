@@ -36,6 +36,19 @@ afterAll(async () => {
   await p?.close();
 });
 
+describe("the HTTP server's own errors", () => {
+  it("one after start (a failed accept) is logged, not thrown, and the server still answers", async () => {
+    logged.length = 0;
+    const accept = Object.assign(new Error("accept EMFILE"), { code: "EMFILE", syscall: "accept" });
+    // With no 'error' listener, emit throws it (in the process: an uncaught exception).
+    expect(() => p.api.httpServer.emit("error", accept)).not.toThrow();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^HTTP server error: Error: accept EMFILE/);
+    const answered = await p.gql(p.keys.acmeRead, "{ __typename }");
+    expect(answered).toMatchObject({ status: 200, body: { data: { __typename: "Query" } } });
+  });
+});
+
 describe("errors over graphql-ws", () => {
   it("carry the code and field a client branches on", async () => {
     const missing = collect(p.wsClient(p.keys.acmeRead), `subscription { runProgress(runId: "no-such-run") { status } }`, {});

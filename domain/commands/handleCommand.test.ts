@@ -258,6 +258,24 @@ describe("importReport", () => {
     expect(store.log).toHaveLength(size);
   });
 
+  it("a report stored by an older build under looser rules (threshold 70) re-sent unchanged is a duplicate: nothing appended, no VALIDATION", async () => {
+    // What an older build appended: the run scheduled on the evaluation, the report as sent.
+    const id = importedRunId("acme", "ext-1");
+    const old = { ...envelope(), report: { ...envelope().report, threshold: 70 } };
+    racingWrite(EVAL, [{ type: "RunScheduled", data: { run_id: id, number: 1, origin: "imported" } }]);
+    racingWrite(`run-${id}`, [{ type: "ReportImported", data: { ...old, run_id: id, host_run_id: "ext-1", number: 1 } }]);
+    const size = store.log.length;
+    const again = await importReport(store, old, deps());
+    expect([again.run.events, again.evaluation.events]).toEqual([[], []]);
+    expect(again.run.state).toMatchObject({ runId: id, status: "complete" });
+    expect(store.log).toHaveLength(size);
+    // Changed (another digest), it is still refused naming the field, not a conflict.
+    await expect(importReport(store, { ...old, digest: DIGEST_B }, deps())).rejects.toThrow(
+      expect.objectContaining({ code: "validation", field: "report.threshold" }),
+    );
+    expect(store.log).toHaveLength(size);
+  });
+
   it("an engine run's own export (run_id = the run's id) imports as a copy under the derived id, numbered next; again, it is a duplicate", async () => {
     const started = await startRun(store, { run_id: "ext-1", evaluation_id: "e1", models: [GPT] }, deps());
     const runEvents = store.log.filter((e) => e.streamId === "run-ext-1").length;

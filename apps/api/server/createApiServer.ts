@@ -57,6 +57,8 @@ export interface ApiServer {
   graphqlUrl: string;
   wsUrl: string;
   schema: GraphQLSchema;
+  /** The node HTTP server it listens with (a host may watch it; tests emit its runtime errors). */
+  httpServer: Server;
   close(): Promise<void>;
 }
 
@@ -332,6 +334,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
 
   const address = await listen(httpServer, options.port ?? 4000, options.host ?? "127.0.0.1");
+  // Listening, the server has no 'error' listener of its own (ws, in noServer mode, adds none), so
+  // a runtime error such as a failed accept (EMFILE) would be an uncaught exception ending the
+  // process: it is logged and the server keeps serving. Not before listen: a taken port
+  // (EADDRINUSE) is listen's rejection, which the process entry says in one line.
+  httpServer.on("error", (error) => log("HTTP server error", error));
   const url = `http://${address.address}:${address.port}`;
   let closing: Promise<void> | null = null;
   return {
@@ -339,6 +346,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     graphqlUrl: `${url}/graphql`,
     wsUrl: `ws://${address.address}:${address.port}/graphql`,
     schema,
+    httpServer,
     close() {
       closing ??= (async () => {
         await apollo.stop(); // drains HTTP and disposes the ws server

@@ -286,6 +286,19 @@ describe("ImportReport on the run stream", () => {
     expect(() => given(runAggregate, [event]).when({ ...invalid, evaluation_id: "e9" })).toThrow(refusal);
   });
 
+  it("a report stored under older rules (threshold 70) re-sent unchanged is a no-op, not VALIDATION; changed, it is VALIDATION naming its field", () => {
+    // Appended as a build before the 0-1 threshold rule did: today's decision would refuse it.
+    const old = { ...command, report: { ...report, threshold: 70 } };
+    const { type: _type, ...data } = old;
+    const stored = { type: "ReportImported" as const, data: { ...data, host_run_id: null, number: 2 } };
+    expect(given(runAggregate, [stored]).state).toMatchObject({ status: "complete", imported: true, digest: DIGEST_A });
+    expect(given(runAggregate, [stored]).when(old)).toEqual([]);
+    const refusal = expect.objectContaining({ code: "validation", field: "report.threshold" });
+    // Another digest, or another evaluation: checked first, so the field to fix is named.
+    expect(() => given(runAggregate, [stored]).when({ ...old, digest: DIGEST_B })).toThrow(refusal);
+    expect(() => given(runAggregate, [stored]).when({ ...old, evaluation_id: "e9" })).toThrow(refusal);
+  });
+
   it("the same report into another evaluation is a conflict, not a no-op that claims the run; the message names the host's run_id", () => {
     const [event] = given(runAggregate, [], { evaluation }).when(command);
     expect(() => given(runAggregate, [event]).when({ ...command, evaluation_id: "e9" })).toThrow(

@@ -46,16 +46,20 @@ function decideStart(state: RunState, command: StartRun, context: RunContext): E
 }
 
 function decideImport(state: RunState, command: ImportReport, context: RunContext): EventInput[] {
-  // First, whatever the run_id: a report this build refuses is the same VALIDATION naming its
-  // field under a run_id imported before, not a conflict (nor a duplicate) that hides what to fix.
+  // The report stored under this run, re-sent unchanged into the same evaluation: a no-op, before
+  // any check. A report stored under older, looser rules (a threshold of 70 before the 0-1 rule)
+  // must still answer its retries as a duplicate after an upgrade, not VALIDATION and then, once
+  // "fixed", CONFLICT. (Another tenant's import never gets here: importReport keys the run by
+  // tenant and the envelope's run_id.)
+  if (state.imported && state.evaluationId === command.evaluation_id && state.digest === command.digest) return [];
+  // Anything else, whatever the run_id: a report this build refuses is the same VALIDATION naming
+  // its field under a run_id imported before, not a conflict that hides what to fix.
   checkImportedReport(command.report);
   if (state.status !== "none") {
-    // The same report into the same evaluation again: a no-op. Into another evaluation it is not
-    // that evaluation's run, so the caller is not told it imported it. (Another tenant's import
-    // never gets here: importReport keys the run by tenant and the envelope's run_id.)
+    // Into another evaluation it is not that evaluation's run, so the caller is not told it
+    // imported it; other content under the run_id is a conflict.
     const shown = command.host_run_id ?? command.run_id;
     if (state.imported && state.evaluationId !== command.evaluation_id) throw DomainError.conflict(`run ${shown} already exists`, "run_id");
-    if (state.imported && state.digest === command.digest) return [];
     throw DomainError.conflict("run_id already exists with a different report", "run_id");
   }
   const { number } = scheduledNumber(context, command);
