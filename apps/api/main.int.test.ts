@@ -1,5 +1,6 @@
-// The API as a process (main.ts): a PORT that is not a port number, a bad limit or quota, and a
-// port another process holds, each stop it at start with one line naming the variable, exit 2.
+// The API as a process (main.ts): no DATABASE_URL, a PORT that is not a port number, a bad limit
+// or quota, and a port another process holds, each stop it at start with one line naming the
+// variable, exit 2.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo, type Server } from "node:net";
@@ -66,6 +67,13 @@ describe("tsx apps/api/main.ts", () => {
       expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^${Object.keys(bad[i])[0]} `))]);
       expect(code).toBe(2);
     });
+  }, 60_000);
+
+  it("says in one line to set DATABASE_URL when it is unset, and exits 2", async () => {
+    const { code, stdout, stderr } = await api({ DATABASE_URL: "", PORT: "0" });
+    expect(stdout).toBe("");
+    expect(stderr).toBe("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`\n");
+    expect(code).toBe(2);
   }, 60_000);
 
   it("says in one line that a PORT another process listens on is taken, and exits 2", async () => {

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const eventsUrl = process.env.DATABASE_URL;
   const readUrl = readDatabaseUrlFromEnv();
   if (!eventsUrl || !readUrl) {
-    throw new Error("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`");
+    throw new ExitError("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`", 2);
   }
   // Read before anything is opened: a bad value stops the API naming its variable, with exit 2
   // (a setting the user must change, as a taken port and `verdict start --port x` exit).
