@@ -53,7 +53,15 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export function createFileApiKeyStore(path: string, clock: { now(): Date } = { now: () => new Date() }): ApiKeyStore {
+/**
+ * `onDirectoryCreated`: called when the first save made the folder the file goes in (a mistyped
+ * VERDICT_HOME is then said, not silently made a new home).
+ */
+export function createFileApiKeyStore(
+  path: string,
+  clock: { now(): Date } = { now: () => new Date() },
+  onDirectoryCreated?: () => void,
+): ApiKeyStore {
   // Each save renames a new file into place, so (inode, mtime) changes with every write.
   let cache: { version: string; keys: StoredKey[] } | null = null;
 
@@ -75,7 +83,7 @@ export function createFileApiKeyStore(path: string, clock: { now(): Date } = { n
   async function save(keys: StoredKey[]): Promise<void> {
     // Written aside then renamed, so a reader never sees half a file.
     const temporary = `${path}.${process.pid}.tmp`;
-    await mkdir(dirname(path), { recursive: true });
+    if ((await mkdir(dirname(path), { recursive: true })) !== undefined) onDirectoryCreated?.();
     await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, path);
     cache = null;

@@ -29,6 +29,18 @@ describe("keys create", () => {
   });
 });
 
+describe("keys create on a home that does not exist", () => {
+  it("says it created the home (a mistyped VERDICT_HOME is seen), and says nothing the second time", async () => {
+    const typo = join(home, "typo", "home");
+    const first = await cli(["keys", "create", "--tenant", "acme", "--role", "read"], { VERDICT_HOME: typo });
+    expect(first.code).toBe(0);
+    expect(first.stderr.startsWith(`verdict keys create: VERDICT_HOME ${typo} did not exist: created a new, empty home`)).toBe(true);
+    const again = await cli(["keys", "create", "--tenant", "acme", "--role", "read"], { VERDICT_HOME: typo });
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain("did not exist");
+  });
+});
+
 describe("a damaged api-keys.json", () => {
   it("is named, with what is wrong in it, by every keys command", async () => {
     const damaged = await mkdtemp(join(tmpdir(), "verdict-keys-"));

@@ -6,6 +6,7 @@
 // 1 s key cache, when another process serves it). A whole key given as an argument is never
 // printed back (it is the secret); `keys revoke` takes one for its id when it is a valid key.
 import { join } from "node:path";
+import { homeCreatedLine } from "@verdict/infra/db";
 import type { ApiKeyListing, ApiKeyStore } from "@verdict/api";
 import { oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -27,10 +28,12 @@ function refuseWholeKeys(command: string, argv: readonly string[]): void {
   }
 }
 
-async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
+async function withKeys<T>(env: NodeJS.ProcessEnv, work: (store: ApiKeyStore) => Promise<T>, io?: Io): Promise<T> {
   const resources = new Resources();
+  const mode = platformMode(env);
+  const onHomeCreated = io && (() => io.err(homeCreatedLine("verdict keys create", mode.home, env)));
   try {
-    return await work(await openApiKeys(platformMode(env), resources));
+    return await work(await openApiKeys(mode, resources, onHomeCreated));
   } finally {
     await resources.close();
   }
@@ -56,7 +59,7 @@ export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.Pr
     io.err(`key ${record.keyId} for tenant ${record.tenant} (${record.role}), kept in ${keptIn(platformMode(env))}; shown once, store it now:`);
     io.out(key);
     return EXIT.ok;
-  });
+  }, io);
 }
 
 const COLUMNS = ["ID", "TENANT", "ROLE", "NAME", "CREATED", "REVOKED"];

@@ -22,9 +22,10 @@ export async function openReadSide(mode: PlatformMode, resources: Resources): Pr
   return { read, progress };
 }
 
-export async function openApiKeys(mode: PlatformMode, resources: Resources): Promise<ApiKeyStore> {
+/** `onHomeCreated`: the embedded home did not exist, and saving a key made it. */
+export async function openApiKeys(mode: PlatformMode, resources: Resources, onHomeCreated?: () => void): Promise<ApiKeyStore> {
   const url = mode.readUrl;
-  if (!url) return createFileApiKeyStore(join(mode.home, "api-keys.json"));
+  if (!url) return createFileApiKeyStore(join(mode.home, "api-keys.json"), undefined, onHomeCreated);
   return resources.add(await connecting(readUrlVariable(mode), url, () => createPostgresApiKeyStore({ url })), (k) => k.close());
 }
 
