@@ -24,7 +24,7 @@ describe("scripts/app.mjs", () => {
 
   it("runs the API bundled: its own configuration error, not a re-run under tsx", () => {
     const result = launch("api");
-    expect(result).toEqual({ status: 1, output: expect.stringContaining("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set)") });
+    expect(result).toEqual({ status: 2, output: expect.stringContaining("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set)") });
   });
 
   it("hands the worker and the projector the arguments after the app's name", () => {
