@@ -4,24 +4,13 @@
 // Before, they waited for the OS's retransmission limit (~15 min) without a word.
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DEFAULT_PG_SETTINGS, isQueryTimeout, LIFT_QUERY_DEADLINE } from "../pg/index.js";
-import { createTestDatabase, type TestDatabase } from "../services/testDatabase.js";
+import { useScratchDatabase } from "../testing/scratchDatabase.js";
 import { startTcpProxy, type TcpProxy } from "../testing/tcpProxy.js";
 import { createReadOrm } from "./readOrm.js";
 
-let database: TestDatabase;
-let admin: pg.Client;
-beforeAll(async () => {
-  database = await createTestDatabase("x3_readormdeadline");
-  admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query("CREATE TABLE things (id int PRIMARY KEY)");
-});
-afterAll(async () => {
-  await admin.end();
-  await database.drop();
-});
+const scratch = useScratchDatabase("x3_readormdeadline", "CREATE TABLE things (id int PRIMARY KEY)");
 
 const settings = { ...DEFAULT_PG_SETTINGS, queryTimeoutMs: 300 };
 
@@ -46,8 +35,8 @@ async function failureWithin(promise: Promise<unknown>, ms: number): Promise<Err
 }
 
 it("a transaction over a read database that black-holes fails within the deadline, naming it; nothing is written and the next query runs", async () => {
-  const proxy: TcpProxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
-  const url = new URL(database.url);
+  const proxy: TcpProxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(scratch.database.url).port || 5432) });
+  const url = new URL(scratch.database.url);
   url.host = `127.0.0.1:${proxy.port}`;
   let orm: MikroORM | null = null;
   try {
@@ -63,7 +52,7 @@ it("a transaction over a read database that black-holes fails within the deadlin
     );
     expect(Date.now() - started).toBeLessThan(600 + 1_500);
     expect(isQueryTimeout(error)).toBe(true);
-    expect(error.message).toContain(`PostgreSQL at 127.0.0.1:${proxy.port}/${database.name} did not answer within 600 ms`);
+    expect(error.message).toContain(`PostgreSQL at 127.0.0.1:${proxy.port}/${scratch.database.name} did not answer within 600 ms`);
     expect(error.message).toContain("VERDICT_PG_QUERY_TIMEOUT_MS=300");
     proxy.heal();
     // The pool's one connection was the dead one: the next query opens a new one and answers.
@@ -71,12 +60,12 @@ it("a transaction over a read database that black-holes fails within the deadlin
     // The server rolled the transaction back when its session went (the proxy closes the
     // server's side with the client's, as the server's keepalive would across a partition).
     for (const waited = Date.now(); ; ) {
-      const { rowCount } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'", [database.name]);
+      const { rowCount } = await scratch.admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'", [scratch.database.name]);
       if (rowCount === 0) break;
       if (Date.now() - waited > 5_000) throw new Error("the cut-off transaction is still open");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect((await admin.query("SELECT id FROM things")).rows).toEqual([]);
+    expect((await scratch.admin.query("SELECT id FROM things")).rows).toEqual([]);
   } finally {
     await orm?.close(true);
     await proxy.close();
@@ -84,8 +73,8 @@ it("a transaction over a read database that black-holes fails within the deadlin
 });
 
 it("the server cancels a read model statement waiting on a lock; a transaction that lifts the deadline waits as long as it must", async () => {
-  const orm = await createReadOrm({ url: database.url, poolSize: 2 }, { settings, warn: () => undefined });
-  const holder = new pg.Client({ connectionString: database.url });
+  const orm = await createReadOrm({ url: scratch.database.url, poolSize: 2 }, { settings, warn: () => undefined });
+  const holder = new pg.Client({ connectionString: scratch.database.url });
   await holder.connect();
   try {
     await holder.query("BEGIN");
@@ -99,7 +88,7 @@ it("the server cancels a read model statement waiting on a lock; a transaction t
     expect(isQueryTimeout(error)).toBe(true);
     expect(error.message).toMatch(/canceling statement due to statement timeout: PostgreSQL at .* ran a statement longer than 300 ms \(VERDICT_PG_QUERY_TIMEOUT_MS\)/);
     await waited;
-    expect((await admin.query("SELECT id FROM things")).rows).toEqual([{ id: 3 }]);
+    expect((await scratch.admin.query("SELECT id FROM things")).rows).toEqual([{ id: 3 }]);
   } finally {
     await holder.end();
     await orm.close(true);
@@ -107,8 +96,8 @@ it("the server cancels a read model statement waiting on a lock; a transaction t
 });
 
 it("a transaction that lifted the deadline, cut off by a black hole, is ended by the server: its locks do not outlive the connection", async () => {
-  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
-  const url = new URL(database.url);
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(scratch.database.url).port || 5432) });
+  const url = new URL(scratch.database.url);
   url.host = `127.0.0.1:${proxy.port}`;
   const orm: MikroORM = await createReadOrm({ url: url.toString(), poolSize: 1 }, { settings, warn: () => undefined });
   try {
@@ -125,7 +114,7 @@ it("a transaction that lifted the deadline, cut off by a black hole, is ended by
     await expect
       .poll(
         async () =>
-          (await admin.query("SELECT l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.datname = $1 AND l.relation = 'things'::regclass AND l.granted", [database.name])).rows,
+          (await scratch.admin.query("SELECT l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.datname = $1 AND l.relation = 'things'::regclass AND l.granted", [scratch.database.name])).rows,
         { timeout: 10 * settings.queryTimeoutMs, interval: 100 },
       )
       .toEqual([]);

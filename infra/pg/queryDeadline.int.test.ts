@@ -3,41 +3,30 @@
 // waited for the OS's retransmission limit (~15 min), and a statement waiting on another
 // session's lock waited for as long as that session held it.
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../services/testDatabase.js";
+import { afterEach, expect, it } from "vitest";
+import { useScratchDatabase } from "../testing/scratchDatabase.js";
 import { startTcpProxy, type TcpProxy } from "../testing/tcpProxy.js";
 import { createPgPool, DEFAULT_PG_SETTINGS, isConnectionLoss, isQueryTimeout, LIFT_QUERY_DEADLINE, pgSettingsFromEnv } from "./index.js";
 
-let database: TestDatabase;
 let proxy: TcpProxy;
-let admin: pg.Client;
-beforeAll(async () => {
-  database = await createTestDatabase("x3_querydeadline");
-  admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query("CREATE TABLE things (id int PRIMARY KEY, note text)");
-});
-afterAll(async () => {
-  await admin.end();
-  await database.drop();
-});
+const scratch = useScratchDatabase("x3_querydeadline", "CREATE TABLE things (id int PRIMARY KEY, note text)");
 afterEach(async () => {
   await proxy?.close();
-  await admin.query("TRUNCATE things");
+  await scratch.admin.query("TRUNCATE things");
 });
 
 const settings = { ...DEFAULT_PG_SETTINGS, queryTimeoutMs: 300 };
 /** The client gives up 300 ms after the server's own timeout would have answered. */
 const CLIENT_DEADLINE_MS = 600;
 
-/** database.url through a fresh proxy, with a password the message must not show. */
+/** The scratch database's url through a fresh proxy, with a password the message must not show. */
 async function proxied(): Promise<{ url: string; where: string }> {
-  proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) });
-  const url = new URL(database.url);
+  proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(scratch.database.url).port || 5432) });
+  const url = new URL(scratch.database.url);
   url.host = `127.0.0.1:${proxy.port}`;
   url.username = "postgres";
   url.password = "S3cret";
-  return { url: url.toString(), where: `127.0.0.1:${proxy.port}/${database.name}` };
+  return { url: url.toString(), where: `127.0.0.1:${proxy.port}/${scratch.database.name}` };
 }
 
 /** The promise's error, or a "still waiting" error after `ms`. */
@@ -131,37 +120,37 @@ it("a transaction cut by the deadline leaves nothing written", async () => {
     client.release(error);
     // The server let the session go (rolled back), and nothing of it was written.
     for (const started = Date.now(); ; ) {
-      const { rowCount } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
+      const { rowCount } = await scratch.admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
       if (rowCount === 0) break;
       if (Date.now() - started > 5_000) throw new Error(`session ${pid} still open`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect((await admin.query("SELECT id FROM things")).rows).toEqual([]);
+    expect((await scratch.admin.query("SELECT id FROM things")).rows).toEqual([]);
   } finally {
     await pool.end();
   }
 });
 
 it("a statement waiting on another session's lock is cancelled by the server within the deadline, and its connection serves the next query", async () => {
-  const pool = createPgPool({ connectionString: database.url, max: 1 }, settings);
-  const holder = new pg.Client({ connectionString: database.url });
+  const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, settings);
+  const holder = new pg.Client({ connectionString: scratch.database.url });
   await holder.connect();
   const client = await pool.connect();
   try {
-    await admin.query("INSERT INTO things (id, note) VALUES (1, 'locked')");
+    await scratch.admin.query("INSERT INTO things (id, note) VALUES (1, 'locked')");
     const pid = await backendOf(client);
     await holder.query("BEGIN");
     await holder.query("SELECT * FROM things WHERE id = 1 FOR UPDATE");
     const started = Date.now();
     const error = await failureWithin(client.query("UPDATE things SET note = 'mine' WHERE id = 1"), 5_000);
     expect(Date.now() - started).toBeLessThan(300 + 1_000);
-    expect(error.message).toBe(`canceling statement due to statement timeout: PostgreSQL at 127.0.0.1:5432/${database.name} ran a statement longer than 300 ms (VERDICT_PG_QUERY_TIMEOUT_MS)`);
+    expect(error.message).toBe(`canceling statement due to statement timeout: PostgreSQL at 127.0.0.1:5432/${scratch.database.name} ran a statement longer than 300 ms (VERDICT_PG_QUERY_TIMEOUT_MS)`);
     expect(error.code).toBe("57014");
     expect(isQueryTimeout(error)).toBe(true);
     expect(isConnectionLoss(error)).toBe(false);
     // The server stopped waiting (its session waits for no lock), and the same connection
     // answers the next query (pool.query would close it after any error, as pg-pool does).
-    expect((await admin.query("SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted", [pid])).rowCount).toBe(0);
+    expect((await scratch.admin.query("SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted", [pid])).rowCount).toBe(0);
     expect(await backendOf(client)).toBe(pid);
   } finally {
     client.release();
@@ -172,7 +161,7 @@ it("a statement waiting on another session's lock is cancelled by the server wit
 });
 
 it("every connection asks the server for the timeouts; a transaction that lifts them runs past the deadline, and the next one has it again", async () => {
-  const pool = createPgPool({ connectionString: database.url, max: 1 }, settings);
+  const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, settings);
   try {
     const { rows } = await pool.query("SELECT current_setting('statement_timeout') AS statement, current_setting('idle_in_transaction_session_timeout') AS idle");
     expect(rows).toEqual([{ statement: "300ms", idle: "300ms" }]);
@@ -192,12 +181,12 @@ it("every connection asks the server for the timeouts; a transaction that lifts 
     } finally {
       client.release();
     }
-    expect((await admin.query("SELECT note FROM things")).rows).toEqual([{ note: "maintenance" }]);
+    expect((await scratch.admin.query("SELECT note FROM things")).rows).toEqual([{ note: "maintenance" }]);
   } finally {
     await pool.end();
   }
   // VERDICT_PG_QUERY_TIMEOUT_MS=0 (null): no deadline, the server's own defaults.
-  const unbounded = createPgPool({ connectionString: database.url, max: 1 }, { ...settings, queryTimeoutMs: null });
+  const unbounded = createPgPool({ connectionString: scratch.database.url, max: 1 }, { ...settings, queryTimeoutMs: null });
   try {
     expect((await unbounded.query("SELECT current_setting('statement_timeout') AS statement")).rows).toEqual([{ statement: "0" }]);
     await unbounded.query("SELECT pg_sleep(0.8)");
@@ -237,7 +226,7 @@ it("the longest deadline the setting accepts (2147483647 ms) still lets a query 
   const warnings: string[] = [];
   const onWarning = (warning: Error) => warnings.push(warning.name);
   process.on("warning", onWarning);
-  const pool = createPgPool({ connectionString: database.url, max: 1 }, settings);
+  const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, settings);
   try {
     // Before, the client's deadline (+2 s) overflowed Node's timer, which then fired after 1 ms.
     expect((await pool.query("SELECT pg_sleep(0.05), 1 AS ok")).rows).toEqual([{ pg_sleep: "", ok: 1 }]);
