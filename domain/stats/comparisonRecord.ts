@@ -5,14 +5,10 @@
 // filled in), so which of the two read a recording never shows.
 import type { ComparisonInterval, ComparisonJSON, ModelComparison, PairComparison } from "./comparison.js";
 import { comparisonJSONSchema } from "./comparisonSchema.js";
-import { keyedRecord } from "../support/index.js";
+import { isPlainObject, keyedRecord } from "../support/index.js";
 
 // A plain object, or one with no prototype (how this code keys records by label: keyedRecord).
-const isObject = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-};
+const isObject = isPlainObject;
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const NOT_ACCEPTED = Symbol("not accepted by the hand check");
