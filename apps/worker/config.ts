@@ -6,7 +6,7 @@ import { parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
-import { scriptLoaded, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -49,8 +49,12 @@ export interface WorkerConfig {
 
 const DEFAULT_WORKER_NICE = 10;
 
-export class WorkerConfigError extends Error {
+/** A worker setting the user must change: main ends the process with its message and exit 2 (infra/settings processExit.ts). */
+export class WorkerConfigError extends ExitError {
   readonly code = "validation";
+  constructor(message: string) {
+    super(message, SETTING_EXIT_CODE);
+  }
 }
 
 /** A whole-number setting's error (SettingError) as the worker's own. */
