@@ -1,7 +1,8 @@
 // Public surface of @verdict/api: the HTTP server (GraphQL + subscriptions + REST reports), the
 // schema, API keys, and the report rebuilt from a run's events.
 import "reflect-metadata";
-export { byteLimit, createApiServer, type ApiServer, type ApiServerOptions } from "./server/createApiServer.js";
+export { createApiServer, type ApiServer, type ApiServerOptions } from "./server/createApiServer.js";
+export { byteLimit } from "./server/byteLimit.js";
 export { DEFAULT_LIMITS, type ApiDeps, type ApiLimits, type ApiReadModels, type ApiContext } from "./server/context.js";
 export { apiLimitsFromEnv, apiPortFromEnv } from "./server/limitsFromEnv.js";
 export { ApiError, type ApiErrorCode } from "./server/errors.js";

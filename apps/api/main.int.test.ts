@@ -1,5 +1,5 @@
-// The API as a process (main.ts): no DATABASE_URL, a PORT that is not a port number, a bad limit
-// or quota, and a port another process holds, each stop it at start with one line naming the
+// The API as a process (main.ts): no DATABASE_URL, a PORT that is not a port number, a bad limit,
+// quota or VERDICT_PG_* setting, and a port another process holds, each stop it at start with one line naming the
 // variable, exit 2.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -59,8 +59,8 @@ describe("tsx apps/api/main.ts", () => {
     });
   }, 60_000);
 
-  it("refuses a bad API limit or plan setting, naming its variable, and exits 2", async () => {
-    const bad = [{ VERDICT_API_MAX_KEY_OPERATIONS: "0" }, { VERDICT_API_MAX_ANSWER_BYTES: "64mb" }, { VERDICT_QUOTA_REPORTS: "x" }];
+  it("refuses a bad API limit, plan or PostgreSQL setting, naming its variable, and exits 2", async () => {
+    const bad = [{ VERDICT_API_MAX_KEY_OPERATIONS: "0" }, { VERDICT_API_MAX_ANSWER_BYTES: "64mb" }, { VERDICT_QUOTA_REPORTS: "x" }, { VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }];
     const ended = await Promise.all(bad.map((env) => api({ PORT: "0", ...env })));
     ended.forEach(({ code, stdout, stderr }, i) => {
       expect(stdout).toBe("");

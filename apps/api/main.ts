@@ -11,17 +11,8 @@
 // VERDICT_QUOTA_EXECUTIONS, VERDICT_QUOTA_REPORTS (per tenant per calendar month, UTC; unset: no
 // limit) and VERDICT_EXECUTION_DISABLED (true|false, default false): the plan (infra/settings planSettings.ts).
 import "reflect-metadata";
+import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
-
-/** An error main ends the process with, by its own exit code (a setting the user must change: 2). */
-class ExitError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
 
 async function main(): Promise<void> {
   // Before graphql is loaded: outside production, graphql-js checks every type test for a second
@@ -32,7 +23,7 @@ async function main(): Promise<void> {
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
   const { apiLimitsFromEnv, apiPortFromEnv, portTakenLine } = await import("./server/limitsFromEnv.js");
-  const { planFromEnv, SettingError } = await import("@verdict/infra/settings");
+  const { planFromEnv } = await import("@verdict/infra/settings");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
@@ -40,21 +31,14 @@ async function main(): Promise<void> {
   const eventsUrl = process.env.DATABASE_URL;
   const readUrl = readDatabaseUrlFromEnv();
   if (!eventsUrl || !readUrl) {
-    throw new ExitError("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`", 2);
+    throw new ExitError("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`", SETTING_EXIT_CODE);
   }
-  // Read before anything is opened: a bad value stops the API naming its variable, with exit 2
-  // (a setting the user must change, as a taken port and `verdict start --port x` exit).
-  const setting = <T>(read: (env: NodeJS.ProcessEnv) => T): T => {
-    try {
-      return read(process.env);
-    } catch (error) {
-      throw error instanceof SettingError ? new ExitError(error.message, 2) : error;
-    }
-  };
-  const port = setting(apiPortFromEnv);
+  // Read before anything is opened: a bad value is a SettingError naming its variable, which
+  // stops the API with exit 2 (a setting the user must change, as a taken port and `verdict start --port x` exit).
+  const port = apiPortFromEnv(process.env);
   const host = process.env.HOST?.trim() || "127.0.0.1";
-  const limits = setting(apiLimitsFromEnv);
-  const plan = setting(planFromEnv);
+  const limits = apiLimitsFromEnv(process.env);
+  const plan = planFromEnv(process.env);
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
   const read = await openReadModels({ url: readUrl, part: "api" });
   const progress = createPostgresProgressBus({ url: readUrl });
@@ -69,7 +53,7 @@ async function main(): Promise<void> {
   }).catch(async (error: unknown) => {
     await closeStores();
     // A taken port is the user's to change: one line and exit 2, as `verdict start` says it.
-    if ((error as { code?: unknown }).code === "EADDRINUSE") throw new ExitError(portTakenLine(process.env, port, host), 2);
+    if ((error as { code?: unknown }).code === "EADDRINUSE") throw new ExitError(portTakenLine(process.env, port, host), SETTING_EXIT_CODE);
     throw error;
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);
@@ -83,8 +67,6 @@ async function main(): Promise<void> {
 }
 
 if (ensureDecoratorTsconfig()) {
-  main().catch((error: unknown) => {
-    console.error((error as Error).message);
-    process.exit(error instanceof ExitError ? error.exitCode : 1);
-  });
+  // A setting to change (ExitError, a SettingError from the settings read above or from infra) is exit 2; anything else 1.
+  main().catch((error: unknown) => exitFor(error));
 }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { apiLimitsFromEnv, apiPortFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
+import { topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { ScriptedJudge } from "@verdict/infra/judges";
 import { parseWholeNumber, planFromEnv, SettingError } from "@verdict/infra/settings";
 import { createProjector } from "@verdict/projector";
@@ -65,8 +66,13 @@ function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
 
 /** The API limits and the plan (VERDICT_QUOTA_*, VERDICT_EXECUTION_DISABLED) the environment sets, checked before anything is opened. */
 function apiSettingsOf(env: NodeJS.ProcessEnv): { limits: ReturnType<typeof apiLimitsFromEnv>; plan: ReturnType<typeof planFromEnv> } {
+  return startSetting(() => ({ limits: apiLimitsFromEnv(env), plan: planFromEnv(env) }));
+}
+
+/** A setting `read` reads from the environment; a bad one is a usage error (exit 2) saying `verdict start:` and its message. */
+function startSetting<T>(read: () => T): T {
   try {
-    return { limits: apiLimitsFromEnv(env), plan: planFromEnv(env) };
+    return read();
   } catch (error) {
     throw new CliError(`verdict start: ${(error as Error).message}`);
   }
@@ -133,6 +139,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   // The worker's price table, read and checked as a worker process reads it, before anything is opened.
   const pricesPath = env.VERDICT_PRICES?.trim() || null;
   const prices = pricesPath ? loadPricesFlag(pricesPath, "verdict start: VERDICT_PRICES:") : null;
+  // Checked as the worker checks it: Kafka refused a bad one only once the databases were open.
+  const topicPrefix = startSetting(() => topicPrefixFromEnv(env));
   await refuseTakenChoice(port);
   const mode = platformMode(env);
   // Before the worker starts: a run an earlier start left that this start's worker finishes is still named.
@@ -170,7 +178,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       // Measured on the embedded default only (PGlite, in-memory bus); other modes keep the worker's default.
       jobsPerReplaySlot: mode.embedded ? EMBEDDED_JOBS_PER_REPLAY_SLOT : undefined,
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
-      topicPrefix: env.VERDICT_TOPIC_PREFIX?.trim() ?? "",
+      topicPrefix,
     });
     // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing; a
     // second signal gives up waiting for its jobs in flight (workerDrain.ts).

@@ -62,3 +62,14 @@ describe("verdict start with an API limit that is no number", () => {
     expect(existsSync(home)).toBe(false);
   });
 });
+
+describe("verdict start with a VERDICT_TOPIC_PREFIX Kafka would refuse", () => {
+  it("refuses it with exit 2, naming it and the rule as the worker does, before opening the home", async () => {
+    // On Kafka it failed after the databases were open, as `verdict start failed: Topic creation errors`.
+    const home = join(dir, "prefix-home");
+    expect(await cli(["start", "--exit", "--port", "0"], { VERDICT_HOME: home, VERDICT_TOPIC_PREFIX: "team a/" })).toEqual({
+      code: 2, stdout: "", stderr: 'verdict start: VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")',
+    });
+    expect(existsSync(home)).toBe(false);
+  });
+});

@@ -1,5 +1,6 @@
 // The projector as a process (main.ts) on PostgreSQL: `rebuild` prints what it rebuilt and the
-// checksums; `run` follows the log until SIGTERM, then exits cleanly.
+// checksums; `run` follows the log until SIGTERM, then exits cleanly. A setting the user must
+// change stops it at start with one line naming it, exit 2, as the API and the worker stop.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -42,7 +43,8 @@ function projector(command: string, { env = { DATABASE_URL: eventsDb.url, VERDIC
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // On "close", not "exit": the process may have exited with its stdio not yet read to the end.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
@@ -73,11 +75,27 @@ describe("tsx apps/projector/main.ts", () => {
       const home = await mkdtemp(join(tmpdir(), "verdict-projector-noevents-"));
       const env = { DATABASE_URL: "", VERDICT_READ_DATABASE_URL: readDb.url, VERDICT_HOME: home };
       const proc = projector(command, { env });
-      expect(await proc.exited).toBe(1);
-      expect(proc.output().stderr).toContain("VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not");
+      expect(await proc.exited).toBe(2);
+      expect(proc.output().stderr).toBe(
+        "VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from (or unset VERDICT_READ_DATABASE_URL for the embedded default); nothing was changed\n",
+      );
       await rm(home, { recursive: true, force: true });
     }
     expect(await runs()).toEqual(before);
+  }, 60_000);
+
+  it("stops at an unknown command or a malformed setting with one line naming it, exit 2", async () => {
+    const cases = [
+      { command: "rebuilt", env: {}, line: 'unknown command "rebuilt": use run or rebuild' },
+      { command: "run", env: { VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }, line: 'VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no deadline (got "60s")' },
+      { command: "rebuild", env: { VERDICT_PG_CONNECT_TIMEOUT_MS: "0x10" }, line: 'VERDICT_PG_CONNECT_TIMEOUT_MS must be a whole number of milliseconds >= 1 (got "0x10")' },
+    ];
+    const procs = cases.map(({ command, env }) => projector(command, { env: { DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url, ...env } }));
+    for (const [i, proc] of procs.entries()) {
+      const code = await proc.exited;
+      expect(proc.output()).toEqual({ stdout: "", stderr: `${cases[i]!.line}\n` });
+      expect(code).toBe(2);
+    }
   }, 60_000);
 
   it("run follows new events and exits 0 on SIGTERM", async () => {
@@ -146,7 +164,7 @@ describe("tsx apps/projector/main.ts on an embedded home", () => {
     await writeFile(join(home, "verdict.pid"), `${process.pid}\n`);
     try {
       const proc = projector("rebuild", { env: { ...embedded, VERDICT_HOME: home }, cwd: elsewhere });
-      expect(await proc.exited).toBe(1);
+      expect(await proc.exited).toBe(2);
       expect(proc.output().stderr).toContain(`is in use by another verdict process (pid ${process.pid})`);
     } finally {
       await rm(join(home, "verdict.pid"), { force: true });

@@ -12,7 +12,8 @@
 // VERDICT_PROJECTOR_SKIP_UNKNOWN=1 skips (and reports) event types this build does not know.
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
-import { homeCreatedLine, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
+import { HomeInUseError, homeCreatedLine, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
+import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
 import { readModelChecksum } from "./db/checksum.js";
@@ -32,18 +33,24 @@ async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
 }
 
 async function main(command: string): Promise<void> {
-  if (command !== "run" && command !== "rebuild") throw new Error(`unknown command "${command}": use run or rebuild`);
+  if (command !== "run" && command !== "rebuild") throw new ExitError(`unknown command "${command}": use run or rebuild`, SETTING_EXIT_CODE);
   // Read models in a database of their own are made from the log in DATABASE_URL. Without it the
   // log would be the embedded one, and a rebuild truncated a production read database and filled
   // it from an empty log (then a running projector carried on over the emptied tables).
   if (!process.env.DATABASE_URL && readDatabaseUrlFromEnv()) {
-    throw new Error("VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from (or unset VERDICT_READ_DATABASE_URL for the embedded default); nothing was changed");
+    throw new ExitError(
+      "VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from (or unset VERDICT_READ_DATABASE_URL for the embedded default); nothing was changed",
+      SETTING_EXIT_CODE,
+    );
   }
   const home = verdictHome(process.env);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
   const release = process.env.DATABASE_URL
     ? async () => undefined
-    : await lockHome(home, { onCreated: () => console.error(homeCreatedLine("projector", home, process.env)) });
+    : await lockHome(home, { onCreated: () => console.error(homeCreatedLine("projector", home, process.env)) }).catch((error: unknown) => {
+        // Another process serves this home: stop it or choose another VERDICT_HOME (exit 2, as `verdict` says it).
+        throw error instanceof HomeInUseError ? new ExitError(error.message, SETTING_EXIT_CODE) : error;
+      });
   const embedded = process.env.DATABASE_URL ? null : await openPgliteDataDir(join(home, "events"));
   const store = await openEventStore(embedded);
   const readUrl = readDatabaseUrlFromEnv();
@@ -86,7 +93,5 @@ async function main(command: string): Promise<void> {
   await projector.running;
 }
 
-main(process.argv[2] ?? "run").catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// A setting to change (ExitError, a SettingError from infra: VERDICT_PG_*) is exit 2; anything else, a lost database included, 1.
+main(process.argv[2] ?? "run").catch((error: unknown) => exitFor(error));

@@ -2,11 +2,11 @@
 // a missing or malformed setting is an error that names the variable and what to set.
 import { DEFAULT_JUDGE_TIMEOUT_MS, PriceTableError, type AgentRuntime, type PriceTable } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
-import { parseKafkaBrokers } from "@verdict/infra/jobbus";
+import { parseKafkaBrokers, topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
-import { scriptLoaded, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -49,8 +49,12 @@ export interface WorkerConfig {
 
 const DEFAULT_WORKER_NICE = 10;
 
-export class WorkerConfigError extends Error {
+/** A worker setting the user must change: main ends the process with its message and exit 2 (infra/settings processExit.ts). */
+export class WorkerConfigError extends ExitError {
   readonly code = "validation";
+  constructor(message: string) {
+    super(message, SETTING_EXIT_CODE);
+  }
 }
 
 /** A whole-number setting's error (SettingError) as the worker's own. */
@@ -73,15 +77,6 @@ function limitMsOrOff(env: NodeJS.ProcessEnv, name: string, fallback: number): n
 
 function niceFrom(env: NodeJS.ProcessEnv): number {
   return checked(() => wholeNumberSetting(env, "VERDICT_WORKER_NICE", { min: 0, max: 19 }, DEFAULT_WORKER_NICE));
-}
-
-/** Kafka topic names are letters, digits, ".", "_" and "-" (at most 249); the broker's own refusal says only "Topic creation errors". */
-function topicPrefixFrom(env: NodeJS.ProcessEnv): string {
-  const prefix = env.VERDICT_TOPIC_PREFIX?.trim() ?? "";
-  if (!/^[A-Za-z0-9._-]{0,200}$/.test(prefix)) {
-    throw new WorkerConfigError(`VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got ${JSON.stringify(prefix)})`);
-  }
-  return prefix;
 }
 
 function pgSettingsOf(env: NodeJS.ProcessEnv): PgSettings {
@@ -143,7 +138,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     roles,
     partitions: positiveInt(env, "VERDICT_KAFKA_PARTITIONS", 6),
     replayKey,
-    topicPrefix: topicPrefixFrom(env),
+    topicPrefix: checked(() => topicPrefixFromEnv(env)),
     nice: niceFrom(env),
     watchdogStallMs,
     pg: pgSettingsOf(env),

@@ -8,6 +8,7 @@ import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { Outages } from "@verdict/infra/logging";
 import { whereOf } from "@verdict/infra/pg";
+import { exitFor } from "@verdict/infra/settings";
 import { isDatabaseUnreachable } from "./databaseUnreachable.js";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
@@ -80,7 +81,5 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-main().catch((error: unknown) => {
-  consoleLog.error((error as Error).message);
-  process.exit(1);
-});
+// A setting to change (WorkerConfigError, a SettingError from infra) is exit 2; anything else 1.
+main().catch((error: unknown) => exitFor(error, consoleLog.error));

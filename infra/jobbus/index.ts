@@ -3,4 +3,5 @@ export * from "./memoryJobBus.js";
 export * from "./kafkaJobBus.js";
 export * from "./decodeMessage.js";
 export * from "./kafkaBrokerList.js";
+export * from "./topicPrefix.js";
 export * from "./kafkaLogging.js";

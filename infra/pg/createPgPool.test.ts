@@ -69,7 +69,7 @@ it("VERDICT_PG_QUERY_TIMEOUT_MS: 0 is no deadline, and anything but a whole numb
   expect(pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: " 1 " }).queryTimeoutMs).toBe(1);
   for (const bad of ["-1", "1.5", "60s", "1e4", "0x10", "abc"]) {
     expect(() => pgSettingsFromEnv({ VERDICT_PG_QUERY_TIMEOUT_MS: bad })).toThrow(
-      new PgSettingsError(`VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no deadline (got ${JSON.stringify(bad)})`),
+      new PgSettingsError("VERDICT_PG_QUERY_TIMEOUT_MS", `VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no deadline (got ${JSON.stringify(bad)})`),
     );
   }
   // A timer longer than Node's longest would fire at once: no deadline at all would be a deadline of 1 ms.

@@ -45,9 +45,8 @@ export const PG_SETTING_VARIABLES = {
   VERDICT_PG_QUERY_TIMEOUT_MS: "queryTimeoutMs",
 } as const satisfies Record<string, keyof PgSettings>;
 
-export class PgSettingsError extends Error {
-  readonly code = "validation";
-}
+/** A VERDICT_PG_* value broke its rule: a SettingError, so a process started with it stops with exit 2. */
+export class PgSettingsError extends SettingError {}
 
 /**
  * The settings `env` gives (defaults for those unset); a value that is not a whole number of ms
@@ -62,7 +61,7 @@ export function pgSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PgSetti
       else settings[setting] = wholeNumberSetting(env, variable, ms, settings[setting]);
     }
   } catch (error) {
-    throw error instanceof SettingError ? new PgSettingsError(error.message) : error;
+    throw error instanceof SettingError ? new PgSettingsError(error.setting, error.message) : error;
   }
   return settings;
 }

@@ -2,3 +2,4 @@
 export { parseWholeNumber, SettingError, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
 export { scriptLoaded } from "./scriptFile.js";
 export { planFromEnv } from "./planSettings.js";
+export { ExitError, exitFor, processExitCode, SETTING_EXIT_CODE } from "./processExit.js";

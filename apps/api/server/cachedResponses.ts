@@ -18,7 +18,7 @@ interface AuthenticatedRequest extends Request {
   verdictPrincipal?: ApiPrincipal;
 }
 
-interface ResponseCaching {
+export interface ResponseCaching {
   /** Before Apollo: sends a kept answer, or passes on (an unauthenticated caller gets Apollo's 401 as before). */
   serve(req: Request, res: Response, next: NextFunction): Promise<void>;
   /** For Apollo's context: the principal and, when the request may be kept, its trace. */

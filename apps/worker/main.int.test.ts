@@ -1,0 +1,128 @@
+// The worker as a process (main.ts): a setting the user must change (a variable missing or
+// malformed, a file one names that cannot be used, an unknown argument) stops it at start with
+// one line naming the variable and the rule, exit 2, as the API stops; a database it cannot reach
+// is not a setting and stays exit 1; a good configuration starts. Needs PostgreSQL and Kafka.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { brokers } from "./testingProcess.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const TSX = import.meta.resolve("tsx");
+let db: TestDatabase;
+let files: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase("verdict_worker_main");
+  files = await mkdtemp(join(tmpdir(), "verdict-worker-main-"));
+});
+
+afterAll(async () => {
+  await db?.drop();
+  if (files) await rm(files, { recursive: true, force: true });
+});
+
+/** Children still running: killed after each case, even one whose assertion failed before they ended. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+});
+
+interface Worker {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** On "close", not "exit": the process may have exited with its stdio not yet read to the end. */
+  ended: Promise<number | null>;
+}
+
+function worker(env: NodeJS.ProcessEnv, args: string[] = []): Worker {
+  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts"), ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: brokers.join(","),
+      VERDICT_AGENT: "scripted:examples/support/agent.yaml",
+      VERDICT_JUDGE: "none",
+      VERDICT_PRICES: "",
+      VERDICT_KAFKA_PARTITIONS: "1",
+      VERDICT_TOPIC_PREFIX: `m${randomBytes(4).toString("hex")}.`,
+      ...env,
+    },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  running.add(child);
+  const ended = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, ended };
+}
+
+/** main.ts run to its end (each such case stops it at start; one that serves instead is stopped, so the case fails rather than hangs). */
+async function ended(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = worker(env, args);
+  const serving = setTimeout(() => proc.child.kill(), 30_000);
+  const code = await proc.ended;
+  clearTimeout(serving);
+  return { code, stdout: proc.stdout(), stderr: proc.stderr() };
+}
+
+describe("tsx apps/worker/main.ts", () => {
+  it("stops at a setting the user must change with one line naming it and its rule, exit 2", async () => {
+    const badPrices = join(files, "prices.yaml");
+    await writeFile(badPrices, "models:\n  gpt-5: { input: 2.5 }\n");
+    const cases: { env: NodeJS.ProcessEnv; args?: string[]; line: string | RegExp }[] = [
+      { env: { DATABASE_URL: "" }, line: "DATABASE_URL is not set: the worker reads and writes the event store there (e.g. postgres://postgres@127.0.0.1:5432/verdict)" },
+      { env: { VERDICT_TOPIC_PREFIX: "team a/" }, line: 'VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")' },
+      { env: { KAFKA_BROKERS: "kafka://127.0.0.1:9092" }, line: /^KAFKA_BROKERS entry 1 is not host:port: / },
+      { env: { VERDICT_WORKER_CONCURRENCY: "0x4" }, line: 'VERDICT_WORKER_CONCURRENCY must be a whole number >= 1 (got "0x4")' },
+      { env: { VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }, line: /^VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1/ },
+      { env: { VERDICT_AGENT: `scripted:${join(files, "missing.yaml")}` }, line: `VERDICT_AGENT: no such file ${join(files, "missing.yaml")}` },
+      { env: { VERDICT_PRICES: badPrices }, line: new RegExp(`^VERDICT_PRICES: .*${badPrices.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*output`) },
+      { env: {}, args: ["--bogus"], line: 'unknown argument "--bogus": use --dispatcher, --replay and/or --complete (default: all three)' },
+    ];
+    const results = await Promise.all(cases.map(({ env, args }) => ended(env, args)));
+    results.forEach(({ code, stdout, stderr }, i) => {
+      const lines = stderr.trimEnd().split("\n");
+      expect(lines, `case ${i}: ${stderr}`).toHaveLength(1);
+      const line = lines[0]!.replace(/^\[worker\] error: /, "");
+      if (typeof cases[i]!.line === "string") expect(line).toBe(cases[i]!.line);
+      else expect(line).toMatch(cases[i]!.line);
+      expect(stdout).toBe("");
+      expect(code, `case ${i}: ${stderr}`).toBe(2);
+    });
+  }, 90_000);
+
+  it("a database it cannot reach is not a setting to change: exit 1", async () => {
+    const { code, stderr } = await ended({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/verdict", VERDICT_PG_CONNECT_TIMEOUT_MS: "2000" });
+    expect(stderr).toContain("ECONNREFUSED");
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it("starts on a good configuration, and stops on SIGTERM with exit 0", async () => {
+    const proc = worker({});
+    const deadline = Date.now() + 45_000;
+    // main.ts's startup line, once every role has started.
+    while (!/\[worker\] agent .*, judge .*, pid \d+/.test(proc.stderr())) {
+      if (Date.now() > deadline) throw new Error(`the worker did not start: ${proc.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    proc.child.kill("SIGTERM");
+    expect(await proc.ended).toBe(0);
+    expect(proc.stderr()).not.toContain("error:");
+  }, 60_000);
+});
