@@ -2,7 +2,7 @@
 // record the resulting records (not just the input) so a fold never re-runs merge rules.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { catalogReference, criterionData, evaluationScenario, evaluationScenarioWrite, isoDate, judgeData, nonBlank } from "./shared.js";
+import { catalogReference, criterionData, evaluationScenario, evaluationScenarioWrite, isoDate, judgeData, kpiProvenance, nonBlank } from "./shared.js";
 
 export const EvaluationCreated = defineEvent(
   "EvaluationCreated",
@@ -106,3 +106,17 @@ export const EvaluationNameReserved = defineEvent(
     reserved_at: isoDate.nullable().default(null),
   }),
 );
+
+/**
+ * The judge of a judge_defined evaluation defined its KPIs, while the run `run_id` was starting
+ * (reference-platform §1 #19): `llm_judge` criteria, each naming the judge and the time, which
+ * every later run of the evaluation scores with beside its own criteria. Recorded once: a later
+ * run reuses them and the judge is not asked again.
+ */
+const kpisDefined = z.object({
+  run_id: nonBlank,
+  criteria: z.array(criterionData).min(1),
+  kpi_provenance: kpiProvenance,
+});
+const kpiCriterionWrite = criterionData.extend({ type: z.literal("llm_judge"), defined_by: nonBlank, defined_at: isoDate });
+export const KpisDefined = defineEvent("KpisDefined", 1, kpisDefined, {}, kpisDefined.extend({ criteria: z.array(kpiCriterionWrite).min(1) }));

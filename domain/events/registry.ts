@@ -13,6 +13,7 @@ import {
   EvaluationCreated,
   EvaluationNameReserved,
   EvaluationUnarchived,
+  KpisDefined,
   RunScheduled,
   ScenariosMerged,
   ScenariosReplaced,
@@ -20,6 +21,7 @@ import {
 import { ReplayRecorded, ResultScored } from "./resultEvents.js";
 import {
   ComparisonRecorded,
+  KpiAuthoringRecorded,
   ReportImported,
   RunCompleted,
   RunCompletionRequested,
@@ -43,7 +45,9 @@ export const eventDefinitions = [
   EvaluationArchived,
   EvaluationUnarchived,
   RunScheduled,
+  KpisDefined,
   RunStarted,
+  KpiAuthoringRecorded,
   RunCompletionRequested,
   RunRedriven,
   VerdictRecorded,

@@ -7,6 +7,7 @@ import type { CriterionData } from "../../events/shared.js";
 import {
   EvaluationCommand,
   type CreateEvaluation,
+  type DefineKpis,
   type ImportReport,
   type MergeScenarios,
   type ReplaceScenarios,
@@ -130,6 +131,25 @@ function decideImportReport(state: EvaluationState, command: ImportReport): Even
   ];
 }
 
+/**
+ * A judge_defined evaluation's KPIs, once: when they are already defined (another run's judge
+ * answered first) nothing is recorded and the caller reuses the recorded ones. Each becomes an
+ * llm_judge criterion naming the judge and the time; one may not take a criterion's key.
+ */
+function decideDefineKpis(state: EvaluationState, command: DefineKpis, now: Date): EventInput[] {
+  mustExist(state, command.evaluation_id);
+  if (state.judge.kind !== "judge_defined") {
+    throw DomainError.conflict(`evaluation ${command.evaluation_id} is judged ${state.judge.kind}; only a judge_defined evaluation has its KPIs defined`, "evaluation_id");
+  }
+  if (state.kpiProvenance) return [];
+  if (command.criteria.some((c) => c.type !== "llm_judge")) throw DomainError.validation("criteria: a judge-defined KPI is an llm_judge criterion", "criteria");
+  const problem = criteriaProblem([...state.criteria, ...command.criteria]);
+  if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
+  const definedAt = now.toISOString();
+  const criteria = command.criteria.map((c) => ({ key: c.key, type: c.type, config: c.config, defined_by: command.judge, defined_at: definedAt }));
+  return [{ type: "KpisDefined", data: { run_id: command.run_id, criteria, kpi_provenance: { judge: command.judge, defined_at: definedAt } } }];
+}
+
 export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> = {
   name: "evaluation",
   commandSchema: EvaluationCommand,
@@ -156,6 +176,8 @@ export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> 
         return decideStartRun(state, command);
       case "ImportReport":
         return decideImportReport(state, command);
+      case "DefineKpis":
+        return decideDefineKpis(state, command, now);
     }
   },
 

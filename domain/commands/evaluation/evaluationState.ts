@@ -1,6 +1,6 @@
 // The evaluation as its stream folds: definition, suite, archive flag and run numbering.
 import type { DomainEvent, EventData } from "../../events/registry.js";
-import type { CatalogReference, CriterionData, EvaluationScenario, JudgeData } from "../../events/shared.js";
+import type { CatalogReference, CriterionData, EvaluationScenario, JudgeData, KpiProvenance } from "../../events/shared.js";
 
 export interface ScheduledRun {
   runId: string;
@@ -16,6 +16,12 @@ export interface EvaluationState {
   name: string | null;
   judge: JudgeData;
   criteria: CriterionData[];
+  /**
+   * The KPIs its judge defined (judge_defined, KpisDefined): kept apart from `criteria`, which a
+   * catalog sync replaces, so a sync does not drop them; a run scores with both (freezeRun).
+   */
+  kpis: CriterionData[];
+  kpiProvenance: KpiProvenance | null;
   threshold: number;
   compareModels: string[];
   catalog: CatalogReference | null;
@@ -38,6 +44,8 @@ export function initialEvaluationState(): EvaluationState {
     name: null,
     judge: { kind: "rules", model: null },
     criteria: [],
+    kpis: [],
+    kpiProvenance: null,
     threshold: 0.7,
     compareModels: [],
     catalog: null,
@@ -93,6 +101,8 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
       return { ...state, archived: true };
     case "EvaluationUnarchived":
       return { ...state, archived: false };
+    case "KpisDefined":
+      return { ...state, kpis: event.data.criteria, kpiProvenance: event.data.kpi_provenance };
     case "RunScheduled":
       return { ...state, runs: [...state.runs, { runId: event.data.run_id, number: event.data.number, origin: event.data.origin }] };
     default:

@@ -10,7 +10,7 @@ import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { freezeRun } from "../evaluation/selection.js";
 import { checkImportedReport } from "./importedReport.js";
 import { latestRelease, type AgentState } from "../agent/agentAggregate.js";
-import { RunCommand, type CompleteRun, type RejectPair } from "./runCommands.js";
+import { RunCommand, type CompleteRun, type RecordKpiAuthoring, type RejectPair } from "./runCommands.js";
 import { findPair, initialRunState, evolveRun, type RunState } from "./runState.js";
 
 /**
@@ -130,6 +130,29 @@ function decideComplete(state: RunState, command: CompleteRun): EventInput[] {
   return [{ type: "RunCompleted", data: { scored: command.results.length, passed, summary: storableJsonOf(command.summary) } }];
 }
 
+/**
+ * Settles a judge_defined run's KPIs once, before any pair is scored: a second settlement (a
+ * worker that lost the race) records nothing, and its caller reads the first. Defined or reused
+ * KPIs come with their provenance and no failure message; a failure with its message and none.
+ */
+function decideKpiAuthoring(state: RunState, command: RecordKpiAuthoring): EventInput[] {
+  mustRun(state, command.run_id);
+  if (state.started?.judge.kind !== "judge_defined") {
+    throw DomainError.conflict(`run ${command.run_id} is judged ${state.started?.judge.kind ?? "rules"}; only a judge_defined run has its KPIs authored`, "run_id");
+  }
+  if (state.kpiAuthoring) return [];
+  const failed = command.outcome === "failed";
+  if (failed && (command.message === null || command.criteria.length > 0 || command.kpi_provenance !== null)) {
+    throw DomainError.validation("a failed KPI authoring gives its message, and no criteria or provenance", "message");
+  }
+  if (!failed && (command.message !== null || command.criteria.length === 0 || command.kpi_provenance === null)) {
+    throw DomainError.validation(`KPIs ${command.outcome} give their criteria and provenance, and no failure message`, "criteria");
+  }
+  const { type: _t, run_id: _r, ...data } = command;
+  // The judge's answer and reason are its text: stored as a verdict's are (U+FFFD for a NUL).
+  return [{ type: "KpiAuthoringRecorded", data: storableJsonOf(data) }];
+}
+
 function decide(state: RunState, command: RunCommand, context: DecideContext & RunContext): EventInput[] {
   switch (command.type) {
     case "StartRun":
@@ -174,6 +197,8 @@ function decide(state: RunState, command: RunCommand, context: DecideContext & R
     }
     case "RejectPair":
       return decideRejectPair(state, command);
+    case "RecordKpiAuthoring":
+      return decideKpiAuthoring(state, command);
   }
 }
 

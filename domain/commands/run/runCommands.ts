@@ -2,7 +2,7 @@
 // aggregate, which numbers the run first (see startRun and importReport in ../twoStreamCommands.ts).
 import { z } from "zod";
 import { judgeExchangeInput, verdictData } from "../../events/runEvents.js";
-import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
+import { criterionData, idSchema, jsonObject, kpiProvenance, nonBlank } from "../../events/shared.js";
 import { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
 
 export const RequestRunCompletion = z.object({
@@ -74,7 +74,21 @@ export const RejectPair = z.object({
 });
 export type RejectPair = z.output<typeof RejectPair>;
 
+/** How a judge_defined run that started without KPIs settled them (KpiAuthoringRecorded). */
+export const RecordKpiAuthoring = z.object({
+  type: z.literal("RecordKpiAuthoring"),
+  run_id: idSchema,
+  outcome: z.enum(["defined", "reused", "failed"]),
+  criteria: z.array(criterionData).default([]),
+  kpi_provenance: kpiProvenance.nullable().default(null),
+  message: nonBlank.nullable().default(null),
+  reason: z.string().nullable().default(null),
+  judge_exchange: judgeExchangeInput.nullable().default(null),
+});
+export type RecordKpiAuthoring = z.output<typeof RecordKpiAuthoring>;
+
 export const RunCommand = z.discriminatedUnion("type", [
+  RecordKpiAuthoring,
   StartRun,
   RequestRunCompletion,
   RecordVerdict,

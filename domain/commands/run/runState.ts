@@ -24,6 +24,8 @@ export interface RunState {
   verdictRecorded: boolean;
   comparisonRecorded: boolean;
   failure: string | null;
+  /** A judge_defined run that started without KPIs: how they were settled (null: not yet, or not needed). */
+  kpiAuthoring: EventData<"KpiAuthoringRecorded"> | null;
 }
 
 export function initialRunState(): RunState {
@@ -42,6 +44,7 @@ export function initialRunState(): RunState {
     verdictRecorded: false,
     comparisonRecorded: false,
     failure: null,
+    kpiAuthoring: null,
   };
 }
 
@@ -81,6 +84,8 @@ export function evolveRun(state: RunState, event: DomainEvent): RunState {
     }
     case "RunCompletionRequested":
       return { ...state, completionRequested: true };
+    case "KpiAuthoringRecorded":
+      return { ...state, kpiAuthoring: event.data };
     case "VerdictRecorded":
       return { ...state, verdictRecorded: true };
     case "ComparisonRecorded":
