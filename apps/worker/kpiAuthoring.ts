@@ -1,0 +1,178 @@
+// Judge-defined KPIs (reference-platform §1 #19), settled before any pair of a run is scored: a
+// judge_defined run whose evaluation had no KPIs when it started asks its judge to define them
+// (Judge.define), records them on the evaluation (KpisDefined: later runs freeze them and the
+// judge is not asked again) and on the run (KpiAuthoringRecorded: the run scores with them, its
+// report is rebuilt with them, and the define call is its audit trail and a judge call no result
+// owns). When they cannot be authored the run is NOT failed, as the reference fails it (§3 rule
+// 23, decided in the README): it scores on the criteria it froze, the failure is recorded with
+// the reference's message, and the next run tries again.
+import {
+  evaluationAggregate,
+  evaluationStream,
+  handleCommand,
+  kpiCriterion,
+  loadAggregate,
+  runAggregate,
+  runStream,
+  truncateBytes,
+  DomainError,
+  eventRegistry,
+  RECENT_RUNS_MAX,
+  type Clock,
+  type EventData,
+  type EventStore,
+  type EvaluationState,
+  type IdGenerator,
+  type RecentRun,
+} from "@verdict/domain";
+import { exchangeData } from "./exchanges.js";
+import { runEventContext } from "./pairWork.js";
+import type { RunContext, RunContexts } from "./runContext.js";
+import type { WorkerLog } from "./workerLog.js";
+
+/** The reference's words when no judge can author the KPIs (reference-platform §1 #19). */
+export const KPI_NO_JUDGE_MESSAGE = "Judge-defined KPIs need provider credentials (add a provider API key in Settings)";
+/** The reference's words when the judge's answer gave no usable KPIs. */
+export const KPI_UNUSABLE_MESSAGE = "Judge returned no usable KPIs — try again or add criteria manually";
+
+export interface KpiDeps {
+  store: EventStore;
+  clock: Clock;
+  ids: IdGenerator;
+  actor: string;
+  runs: RunContexts;
+  log: WorkerLog;
+}
+
+type Authoring = Omit<EventData<"KpiAuthoringRecorded">, "judge_exchange"> & { judge_exchange: ReturnType<typeof exchangeData> | null };
+
+/** Whether the run must settle its KPIs before a pair is scored. */
+export function needsKpis(run: RunContext): boolean {
+  const started = run.started;
+  if (started.judge.kind !== "judge_defined" || run.state.status !== "running" || run.state.kpiAuthoring) return false;
+  // A pinned judge this worker cannot reach fails the run anyway (processPair).
+  if (run.judgeRefusal) return false;
+  // Started after its evaluation's KPIs were defined: it froze them with its criteria.
+  return !started.criteria.some((criterion) => criterion.defined_by !== undefined);
+}
+
+/**
+ * The run with its KPIs settled: at once when it needs none; otherwise after this process (one
+ * call a run at a time, RunContexts.settleOnce) or another recorded how they were settled.
+ */
+export async function withKpisSettled(deps: KpiDeps, run: RunContext): Promise<RunContext> {
+  if (!needsKpis(run)) return run;
+  return deps.runs.settleOnce(run.runId, async () => {
+    const current = await deps.runs.get(run.runId);
+    if (!current || !needsKpis(current)) return current ?? run;
+    await settle(deps, current);
+    return (await deps.runs.get(run.runId)) ?? current;
+  });
+}
+
+async function settle(deps: KpiDeps, run: RunContext): Promise<void> {
+  const evaluationId = run.started.evaluation_id;
+  const { state: evaluation } = await loadAggregate(deps.store, evaluationAggregate, evaluationStream(evaluationId));
+  let authoring: Authoring;
+  if (evaluation.kpiProvenance) {
+    authoring = reused(run, evaluation, null);
+  } else if (!run.judge) {
+    authoring = failed(KPI_NO_JUDGE_MESSAGE, null, null);
+  } else {
+    authoring = await authored(deps, run, evaluation);
+  }
+  await handleCommand(deps.store, runAggregate, runStream(run.runId), { type: "RecordKpiAuthoring", run_id: run.runId, ...authoring }, commandOptions(deps, run)).catch(ended);
+  const what = authoring.outcome === "failed" ? `no KPIs (${authoring.message}${authoring.reason ? `: ${truncateBytes(authoring.reason, 300)}` : ""}); scoring on its own criteria` : `${authoring.criteria.length} KPIs ${authoring.outcome}`;
+  deps.log.info(`run ${run.runId}: ${what}`);
+}
+
+/** Asks the judge, and records what it defined on the evaluation (unless another run did first). */
+async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationState): Promise<Authoring> {
+  const judge = run.judge!;
+  const existingKeys = run.started.criteria.map((criterion) => criterion.key);
+  const recentRuns = await recentRunsOf(deps.store, evaluation, run.runId);
+  const { value, exchange } = await judge.define({ instructions: instructionsOf(run), description: descriptionOf(run, evaluation), existingKeys, recentRuns });
+  const recorded = exchange ? exchangeData(exchange) : null;
+  if (!value) return failed(KPI_UNUSABLE_MESSAGE, exchange?.unusable_reason ?? null, recorded);
+  const command = { type: "DefineKpis", evaluation_id: run.started.evaluation_id, run_id: run.runId, judge: judge.label, criteria: value.map(kpiCriterion) };
+  try {
+    const handled = await handleCommand(deps.store, evaluationAggregate, evaluationStream(run.started.evaluation_id), command, commandOptions(deps, run));
+    return reused(run, handled.state, recorded, handled.events.length > 0 ? "defined" : "reused");
+  } catch (error) {
+    // The evaluation changed meanwhile so that they no longer fit (a sync gave a criterion one of
+    // their keys, or the judge kind): unusable now, said with the evaluation's own reason.
+    if (!(error instanceof DomainError) || (error.code !== "validation" && error.code !== "conflict")) throw error;
+    return failed(KPI_UNUSABLE_MESSAGE, error.message, recorded);
+  }
+}
+
+function reused(run: RunContext, evaluation: EvaluationState, exchange: Authoring["judge_exchange"], outcome: "defined" | "reused" = "reused"): Authoring {
+  const frozen = new Set(run.started.criteria.map((criterion) => criterion.key));
+  const criteria = evaluation.kpis.filter((kpi) => !frozen.has(kpi.key));
+  if (criteria.length === 0) return failed(KPI_UNUSABLE_MESSAGE, "every KPI the evaluation holds has a key the run's criteria already have", exchange);
+  return { outcome, criteria, kpi_provenance: evaluation.kpiProvenance, message: null, reason: null, judge_exchange: exchange };
+}
+
+function failed(message: string, reason: string | null, exchange: Authoring["judge_exchange"]): Authoring {
+  return { outcome: "failed", criteria: [], kpi_provenance: null, message, reason, judge_exchange: exchange };
+}
+
+function commandOptions(deps: KpiDeps, run: RunContext) {
+  return { clock: deps.clock, ids: deps.ids, context: runEventContext(run, deps.actor) };
+}
+
+/** A run that ended meanwhile (failed by the watchdog) needs nothing settled. */
+function ended(error: unknown): void {
+  if (!(error instanceof DomainError) || error.code !== "conflict") throw error;
+}
+
+/** What the platform holds of the agent's instructions: a run's `metadata.instructions`, when a host gave it. */
+function instructionsOf(run: RunContext): string | null {
+  const given = run.started.metadata.instructions;
+  return typeof given === "string" ? given : null;
+}
+
+/**
+ * What the evaluation is for, as the platform holds it (no description field exists): the agent,
+ * the evaluation's name, the tools the agent had and the first few tasks of the run.
+ */
+function descriptionOf(run: RunContext, evaluation: EvaluationState): string {
+  const started = run.started;
+  const lines = [`Agent: ${started.agent ?? evaluation.agent ?? "the agent"}. Evaluation: ${evaluation.name ?? started.evaluation_id}.`];
+  if (started.tools.length) lines.push(`Tools: ${started.tools.map((tool) => tool.name).join(", ")}.`);
+  lines.push("Some of its tasks:", ...started.scenarios.slice(0, 5).map((scenario) => `- ${truncateBytes(scenario.prompt.replace(/\s+/g, " "), 200)}`));
+  return lines.join("\n");
+}
+
+/**
+ * At most RECENT_RUNS_MAX completed runs of the evaluation before this one, newest first: their
+ * pass counts and faults as their RunCompleted recorded them (one backwards read a run).
+ */
+async function recentRunsOf(store: EventStore, evaluation: EvaluationState, runId: string): Promise<RecentRun[]> {
+  const earlier = evaluation.runs.filter((run) => run.runId !== runId && run.origin !== "imported").sort((a, b) => b.number - a.number);
+  const recent: RecentRun[] = [];
+  for (const scheduled of earlier) {
+    if (recent.length >= RECENT_RUNS_MAX) break;
+    const [last] = await store.readStream(runStream(scheduled.runId), { direction: "backwards", limit: 1 });
+    if (last?.type !== "RunCompleted") continue;
+    const completed = eventRegistry.parseRecorded(last);
+    if (completed.type !== "RunCompleted") continue;
+    recent.push({ number: scheduled.number, scored: completed.data.scored, passed: completed.data.passed, faults: faultsOf(completed.data.summary) });
+  }
+  return recent;
+}
+
+/** Faults summed over the models of a completed run's summary (summary_by_model[*].faults). */
+function faultsOf(summary: Record<string, unknown>): Record<string, number> {
+  const byModel = summary.summary_by_model;
+  const faults: Record<string, number> = {};
+  if (byModel === null || typeof byModel !== "object") return faults;
+  for (const model of Object.values(byModel as Record<string, { faults?: unknown }>)) {
+    const counts = model?.faults;
+    if (counts === null || typeof counts !== "object") continue;
+    for (const [fault, n] of Object.entries(counts as Record<string, unknown>)) {
+      if (typeof n === "number" && Number.isFinite(n) && n > 0) faults[fault] = (faults[fault] ?? 0) + n;
+    }
+  }
+  return faults;
+}
