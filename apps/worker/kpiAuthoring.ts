@@ -31,9 +31,9 @@ import type { RunContext, RunContexts } from "./runContext.js";
 import type { WorkerLog } from "./workerLog.js";
 
 /** The reference's words when no judge can author the KPIs (reference-platform §1 #19). */
-export const KPI_NO_JUDGE_MESSAGE = "Judge-defined KPIs need provider credentials (add a provider API key in Settings)";
+const KPI_NO_JUDGE_MESSAGE = "Judge-defined KPIs need provider credentials (add a provider API key in Settings)";
 /** The reference's words when the judge's answer gave no usable KPIs. */
-export const KPI_UNUSABLE_MESSAGE = "Judge returned no usable KPIs — try again or add criteria manually";
+const KPI_UNUSABLE_MESSAGE = "Judge returned no usable KPIs — try again or add criteria manually";
 
 export interface KpiDeps {
   store: EventStore;
@@ -47,7 +47,7 @@ export interface KpiDeps {
 type Authoring = Omit<EventData<"KpiAuthoringRecorded">, "judge_exchange"> & { judge_exchange: ReturnType<typeof exchangeData> | null };
 
 /** Whether the run must settle its KPIs before a pair is scored. */
-export function needsKpis(run: RunContext): boolean {
+function needsKpis(run: RunContext): boolean {
   const started = run.started;
   if (started.judge.kind !== "judge_defined" || run.state.status !== "running" || run.state.kpiAuthoring) return false;
   // A pinned judge this worker cannot reach fails the run anyway (processPair).

@@ -134,6 +134,8 @@ export function reportFromRun(
     ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
     judgeUsage: runExchanges.length ? exchangesUsage(runExchanges) : null,
     failure: options.failure ?? null,
+    // Said once, in the header: the authoring failure is the run's, not any result's.
+    kpiFailure: record.kpiAuthoring?.outcome === "failed" ? record.kpiAuthoring.message : null,
     inProgress: options.inProgress ? { total: started.scenarios.length * started.models.length } : null,
   });
 }

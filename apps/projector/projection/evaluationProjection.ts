@@ -67,8 +67,24 @@ export async function scenariosReplaced(sql: Sql, event: EventOf<"ScenariosRepla
 /** A catalog re-sync: the digest the evaluation now reflects, and its judge and criteria. */
 export async function catalogSetSynced(sql: Sql, event: EventOf<"CatalogSetSynced">, envelope: Envelope): Promise<void> {
   const d = event.data;
-  await sql.execute("UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ?::jsonb, updated_at = ? WHERE id = ?", [
-    json(d.catalog), json(d.judge), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  await sql.execute(`UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ?::jsonb || ${KPIS_NOT_IN("?::jsonb")}, updated_at = ? WHERE id = ?`, [
+    json(d.catalog), json(d.judge), json(d.criteria), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  ]);
+}
+
+/**
+ * The evaluation's KPIs whose keys the criteria `given` (SQL) do not have: what a run freezes
+ * after them (domain selection.ts runCriteria), so `criteria` reads as a run would score.
+ */
+const KPIS_NOT_IN = (given: string): string =>
+  `coalesce((SELECT jsonb_agg(k ORDER BY o) FROM jsonb_array_elements(evaluations.kpis) WITH ORDINALITY AS e(k, o)
+     WHERE NOT ${given} @> jsonb_build_array(jsonb_build_object('key', k->'key'))), '[]'::jsonb)`;
+
+/** Its judge defined its KPIs: kept apart (kpis), listed after its criteria, and their provenance. */
+export async function kpisDefined(sql: Sql, event: EventOf<"KpisDefined">, envelope: Envelope): Promise<void> {
+  const d = event.data;
+  await sql.execute("UPDATE evaluations SET kpis = ?::jsonb, kpi_provenance = ?::jsonb, criteria = criteria || ?::jsonb, updated_at = ? WHERE id = ?", [
+    json(d.criteria), json(d.kpi_provenance), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
   ]);
 }
 
