@@ -82,7 +82,9 @@ async function settle(deps: KpiDeps, run: RunContext): Promise<void> {
     authoring = await authored(deps, run, evaluation);
   }
   await handleCommand(deps.store, runAggregate, runStream(run.runId), { type: "RecordKpiAuthoring", run_id: run.runId, ...authoring }, commandOptions(deps, run)).catch(ended);
-  const what = authoring.outcome === "failed" ? `no KPIs (${authoring.message}${authoring.reason ? `: ${truncateBytes(authoring.reason, 300)}` : ""}); scoring on its own criteria` : `${authoring.criteria.length} KPIs ${authoring.outcome}`;
+  // The judge's reason is not logged: a provider's error text may echo what it was sent. The run's
+  // event holds it, as a pair's exchanges hold theirs.
+  const what = authoring.outcome === "failed" ? `no KPIs (${authoring.message}); scoring on its own criteria` : `${authoring.criteria.length} KPIs ${authoring.outcome}`;
   deps.log.info(`run ${run.runId}: ${what}`);
 }
 
@@ -90,7 +92,7 @@ async function settle(deps: KpiDeps, run: RunContext): Promise<void> {
 async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationState): Promise<Authoring> {
   const judge = run.judge!;
   const existingKeys = run.started.criteria.map((criterion) => criterion.key);
-  const recentRuns = await recentRunsOf(deps.store, evaluation, run.runId);
+  const recentRuns = await recentRunsOf(deps.store, evaluation, run.started.number);
   const { value, exchange } = await judge.define({ instructions: instructionsOf(run), description: descriptionOf(run, evaluation), existingKeys, recentRuns });
   const recorded = exchange ? exchangeData(exchange) : null;
   if (!value) return failed(KPI_UNUSABLE_MESSAGE, exchange?.unusable_reason ?? null, recorded);
@@ -145,11 +147,11 @@ function descriptionOf(run: RunContext, evaluation: EvaluationState): string {
 }
 
 /**
- * At most RECENT_RUNS_MAX completed runs of the evaluation before this one, newest first: their
+ * At most RECENT_RUNS_MAX completed runs of the evaluation numbered before this one, newest first: their
  * pass counts and faults as their RunCompleted recorded them (one backwards read a run).
  */
-async function recentRunsOf(store: EventStore, evaluation: EvaluationState, runId: string): Promise<RecentRun[]> {
-  const earlier = evaluation.runs.filter((run) => run.runId !== runId && run.origin !== "imported").sort((a, b) => b.number - a.number);
+async function recentRunsOf(store: EventStore, evaluation: EvaluationState, number: number): Promise<RecentRun[]> {
+  const earlier = evaluation.runs.filter((run) => run.number < number && run.origin !== "imported").sort((a, b) => b.number - a.number);
   const recent: RecentRun[] = [];
   for (const scheduled of earlier) {
     if (recent.length >= RECENT_RUNS_MAX) break;

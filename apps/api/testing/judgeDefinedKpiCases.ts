@@ -196,7 +196,11 @@ export function judgeDefinedKpiCases(options: { open?: () => Promise<Opened>; ke
       expect(evaluation.body.data.evaluation).toEqual({ kpis: [], kpiProvenance: null });
       // The next run asks again.
       await finishedRun(p, evaluationId);
-      expect(requests.filter((r) => r.kind === "define")).toHaveLength(2);
+      const defines = requests.filter((r) => r.kind === "define");
+      expect(defines).toHaveLength(2);
+      // The second ask reads the first run's outcome: its pass rate, from its RunCompleted.
+      expect(defines[0].prompt).toContain("Recent runs (newest first):\n(none yet)");
+      expect(defines[1].prompt).toMatch(/Recent runs \(newest first\):\n- run 1: pass rate [\d.]+% \(\d of 6 passed\)/);
     }, 60_000);
   });
 }
