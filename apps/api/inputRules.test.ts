@@ -187,3 +187,47 @@ describe("a command's rule names the argument the client sent, not the command's
     expect((await p.store.readAll({ limit: 10_000 })).slice(before).map((e) => e.type)).toEqual(["RunFailed"]);
   });
 });
+
+// JavaScript reads `__proto__` on an object as its prototype, so the records keyed by scenario
+// keys and model labels cannot hold it: such a run was stored, replayed and metered, and then its
+// report answered 500 for good (a model so named failed the run after every pair was paid for).
+describe("the name `__proto__` as a scenario key or model label", () => {
+  const RULE = 'must not be "__proto__" (JavaScript objects cannot hold that name as a key)';
+
+  it("is refused in createEvaluation's scenarios and compareModels, naming the field", async () => {
+    const key = await refused(CREATE, { input: { agent: "A", name: "proto-key", scenarios: [{ key: "ok", prompt: "p" }, { key: " __proto__ ", prompt: "p" }] } }, `command is invalid: input.scenarios[1].key: ${RULE}`);
+    expect(key.extensions.field).toBe("input.scenarios[1].key");
+    const model = await refused(CREATE, { input: { agent: "A", name: "proto-model", scenariosText: "hello", compareModels: ["gpt-5", "__proto__"] } }, `command is invalid: input.compareModels[1]: ${RULE}`);
+    expect(model.extensions.field).toBe("input.compareModels[1]");
+    await refused(CREATE, { input: { agent: "A", name: "proto-paste", scenariosText: "Where is my order? | key: __proto__" } }, /__proto__.*JavaScript objects cannot hold that name/);
+  });
+
+  it("is refused in a run's selection of models", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "proto-run", scenarios: [{ key: "a", prompt: "Hi" }], compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const id = created.body.data.createEvaluation.evaluationId;
+    const error = await refused(`mutation ($id: ID!) { startRun(evaluationId: $id, selection: { models: ["__proto__"] }) { runId } }`, { id }, /__proto__.*JavaScript objects cannot hold that name/);
+    expect(error.extensions.field).toBe("selection.models[0].label");
+  });
+
+  it("is refused in an imported catalog, naming its path, for a product, a set or a scenario", async () => {
+    const doc = (product: string, set: string, scenario: string) => `catalog: proto\nproducts:\n  - key: ${product}\n    sets:\n      - key: ${set}\n        scenarios: [{ key: ${scenario}, prompt: hi }]\n`;
+    await refused(IMPORT, { yaml: doc("__proto__", "s", "a") }, `products[0].key: ${RULE}`);
+    await refused(IMPORT, { yaml: doc("p", "__proto__", "a") }, `products[0].sets[0].key: ${RULE}`);
+    await refused(IMPORT, { yaml: doc("p", "s", "__proto__") }, `products[0].sets[0].scenarios[0].key: ${RULE}`);
+    const suite = (group: string, scenario: string) => `suite: proto_suite\ngroups:\n  - key: ${group}\n    scenarios: [{key: ${scenario}, prompt: hi}]\n`;
+    await refused(IMPORT, { yaml: suite("g", "__proto__") }, /__proto__.*JavaScript objects cannot hold that name/);
+    await refused(IMPORT, { yaml: suite("__proto__", "a") }, /__proto__.*JavaScript objects cannot hold that name/);
+  });
+
+  it("is refused in an imported report's models and results", async () => {
+    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "A", name: "proto-import", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+    const id = created.body.data.createEvaluation.evaluationId;
+    const IMPORT_REPORT = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
+    const envelope = (label: string, key: string) => ({
+      version: 1, run_id: `proto-${label}-${key}`, source: "ci", agent_name: "A", suite: "s",
+      report: { models: JSON.parse(`{${JSON.stringify(label)}: {"provider": "openai", "model": "m"}}`), results: [{ scenario_key: key, label, status: "passed", score: 1, prompt: "Hi" }] },
+    });
+    await refused(IMPORT_REPORT, { id, e: envelope("__proto__", "a") }, `envelope.report.models: a label ${RULE}`);
+    await refused(IMPORT_REPORT, { id, e: envelope("gpt-5-mini", "__proto__") }, `report.results[0].scenario_key ${RULE}`);
+  });
+});

@@ -86,6 +86,9 @@ describe("platformMode", () => {
     }
     expect(whereOf("postgres://bob:S3cret@127.0.0.1:1/verdict")).toBe("127.0.0.1:1/verdict");
     expect(whereOf("postgres://bob:a%2Fb%40c@db.internal/verdict")).toBe("db.internal:5432/verdict");
+    // The driver connects where the query says (it named localhost:5432 for this one).
+    expect(whereOf("postgres:///verdict?host=127.0.0.1&port=1&password=S3cret")).toBe("127.0.0.1:1/verdict");
+    expect(whereOf("postgres://db.internal/verdict?host=/var/run/postgresql")).toBe("/var/run/postgresql:5432/verdict");
   });
 
   it("refuses a KAFKA_BROKERS entry that is not host:port without echoing it (verdict start printed it, password and all)", async () => {

@@ -2,7 +2,7 @@
 // models"): per model, per scenario and for the run. The agent's cost and the judge's are
 // always kept in separate fields; `total` is the only place they meet.
 
-import { FloatSum, floatSum, roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import { FloatSum, floatSum, roundHalfAwayFromZero as roundHalfAway, keyedRecord } from "../support/index.js";
 import type { JudgeUsageTotals } from "./judgeUsage.js";
 import {
   costSource,
@@ -118,7 +118,7 @@ export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary 
 export function costsByModel(results: readonly CostResultLike[], labels: readonly string[]): Record<string, ModelCostSummary> {
   const cohorts = new Map<string, CostResultLike[]>(labels.map((label) => [label, []]));
   for (const result of results) cohorts.get(result.label)?.push(result);
-  const out: Record<string, ModelCostSummary> = {};
+  const out: Record<string, ModelCostSummary> = keyedRecord();
   for (const label of labels) out[label] = modelCosts(cohorts.get(label) ?? []);
   return out;
 }
@@ -135,7 +135,7 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
     if (group) group.push(result);
     else groups.set(result.scenario.key, [result]);
   }
-  const out: Record<string, ScenarioCostSummary> = {};
+  const out: Record<string, ScenarioCostSummary> = keyedRecord();
   // One pass per scenario (thousands of them), reading each result's figures once; sums run in
   // result order, as the reference adds them.
   for (const [key, cohort] of groups) {
@@ -144,7 +144,7 @@ export function scenarioCosts(results: readonly CostResultLike[]): Record<string
     let anyEstimated = false;
     let anyUnpriced = false;
     let anyUsageEstimated = false;
-    const models: ScenarioCostSummary["models"] = {};
+    const models: ScenarioCostSummary["models"] = keyedRecord();
     for (const result of cohort) {
       const cost = resultCost(result);
       const usage = resultJudgeUsage(result);

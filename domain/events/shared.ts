@@ -58,6 +58,16 @@ export const recordedTokenCount = z.number().int().nonnegative();
 export const recordedCost = z.number().nonnegative();
 export const recordedDurationMs = z.number().nonnegative();
 
+/**
+ * The one name a scenario key or model label may not be: JavaScript reads `__proto__` on an
+ * object as its prototype, so the records keyed by keys and labels (the events' summaries and
+ * comparisons, read through zod) cannot hold it. A run whose scenario was so named was stored,
+ * replayed and metered, and then its report could never be rendered.
+ */
+export const RESERVED_NAME = "__proto__";
+export const RESERVED_NAME_RULE = `must not be "${RESERVED_NAME}" (JavaScript objects cannot hold that name as a key)`;
+export const isReservedName = (name: string): boolean => name.trim() === RESERVED_NAME;
+
 /** Longest scenario key anywhere a scenario comes in (catalogs, suites, pasted lists, imported reports). */
 export const SCENARIO_KEY_MAX = 200;
 
@@ -106,7 +116,7 @@ export const MODEL_NAME_MAX = 200;
 export const AGENT_NAME_MAX = 255;
 const modelName = nonBlank.max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`);
 /** A model spec as a command takes it (modelSpecData, as recorded, has no limit to keep old events readable). */
-export const modelSpecInput = z.object({ label: modelName, provider: modelName, model: modelName });
+export const modelSpecInput = z.object({ label: modelName.refine((label) => !isReservedName(label), RESERVED_NAME_RULE), provider: modelName, model: modelName });
 
 /** A criterion as an author gives it (commands): who defined it is the platform's to record. */
 export const criterionInput = z.object({ key: nonBlank, type: nonBlank, config: jsonObject.default({}) });

@@ -1,6 +1,6 @@
 // Criterion statistics and fault recommendations (reference-core §13.2): the grouped views the
 // Markdown, the JSON and the fix items are built from.
-import { FloatSum, roundHalfAwayFromZero as round } from "../support/index.js";
+import { FloatSum, roundHalfAwayFromZero as round, keyedRecord } from "../support/index.js";
 import type { CriterionStats, Recommendation, ReportModel, ReportResult } from "./reportTypes.js";
 
 function stats(values: number[], threshold: number): CriterionStats {
@@ -50,10 +50,10 @@ export function criterionScores(
     }
   }
   const valuesOf = (bucket: string, key: string): number[] => buckets.get(bucket)?.get(key) ?? [];
-  const out: Record<string, CriterionStats | Record<string, CriterionStats>> = {};
+  const out: Record<string, CriterionStats | Record<string, CriterionStats>> = keyedRecord();
   for (const key of keys) {
     if (!comparing) { out[key] = stats(valuesOf("", key), threshold); continue; }
-    const perModel: Record<string, CriterionStats> = {};
+    const perModel: Record<string, CriterionStats> = keyedRecord();
     for (const model of models) perModel[model.label] = stats(valuesOf(model.label, key), threshold);
     out[key] = perModel;
   }

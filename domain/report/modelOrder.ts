@@ -4,6 +4,7 @@
 // claude-sonnet-5 where it was written gpt-5-mini, claude-sonnet-5, llama3:8b. Arrays keep their
 // order, and results run scenario by scenario in model order, so they give the order back.
 import { Buffer } from "node:buffer";
+import { keyedRecord } from "../support/index.js";
 
 /** `labels` in the order they first appear among `resultLabels`; labels with no result after. */
 export function labelsInResultOrder(labels: readonly string[], resultLabels: Iterable<string>): string[] {
@@ -45,7 +46,7 @@ export function comparisonInModelOrder<T>(recorded: T, labels: readonly string[]
   const models = (recorded as { models?: unknown }).models;
   if (models === null || typeof models !== "object" || Array.isArray(models)) return recorded;
   const byLabel = models as Record<string, unknown>;
-  const ordered: Record<string, unknown> = {};
+  const ordered: Record<string, unknown> = keyedRecord();
   for (const label of labelsInResultOrder(Object.keys(byLabel), labels)) ordered[label] = byLabel[label];
   return { ...recorded, models: ordered };
 }

@@ -1,6 +1,6 @@
 // Per-model summary (reference-core §13.1, plus the guide's p50/p95 and cost per 1,000):
 // one pass over the results, then one row per model label in model order.
-import { FloatSum, roundHalfAwayFromZero as round } from "../support/index.js";
+import { FloatSum, roundHalfAwayFromZero as round, keyedRecord } from "../support/index.js";
 import { nearestRanks } from "../stats/index.js";
 import { costsByModel } from "../cost/index.js";
 
@@ -81,7 +81,7 @@ export function summarizeByModel(results: readonly ReportResult[], models: reado
     add(tally, result);
   }
   const costs = costsByModel(results, models.map((m) => m.label));
-  const out: Record<string, ModelSummary> = {};
+  const out: Record<string, ModelSummary> = keyedRecord();
   for (const model of models) out[model.label] = row(model, tallies.get(model.label)!, costs[model.label]);
   return out;
 }

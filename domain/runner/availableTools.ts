@@ -1,7 +1,7 @@
 // The agent's tool roster as the Runner takes it (reference-core §11): a map name -> description,
 // or a list of names or of `{ name, description }` objects; always `name -> description` strings.
 // Anything else is refused: a roster read as empty would blame every tool call on the agent.
-import { isPlainObject } from "../support/index.js";
+import { isPlainObject, keyedRecord } from "../support/index.js";
 import { described } from "./optionShapes.js";
 
 export type AvailableToolsInput =
@@ -11,7 +11,7 @@ export type AvailableToolsInput =
   | undefined;
 
 export function normalizeTools(input: AvailableToolsInput): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = keyedRecord();
   if (input === null || input === undefined) return out;
   if (Array.isArray(input)) {
     input.forEach((entry: unknown, i) => {

@@ -10,6 +10,7 @@ import type { Scenario } from "../scenarios/index.js";
 import { Scorer, TASK_COMPLETION, type Criterion, type ResultStatus, type Scores } from "../scoring/index.js";
 import { Result } from "./result.js";
 import { withTimeout } from "./timeout.js";
+import { keyedRecord } from "../support/index.js";
 
 export interface RunnerSpec {
   readonly label: string;
@@ -86,7 +87,7 @@ const present = (text: string | null): boolean => text !== null && text.trim() !
 async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, replay: Replay, exchanges: JudgeExchange[]) {
   const judge = settings.judge;
   const judged = settings.criteria.filter((c) => c.type === "llm_judge");
-  const judgeScores: Record<string, number | null> = {};
+  const judgeScores: Record<string, number | null> = keyedRecord();
   let taskCompletion: number | null | undefined;
   if (!judge || !present(replay.answer)) return { judgeScores, taskCompletion, judged };
   for (const criterion of judged) {

@@ -3,7 +3,7 @@
 // Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
 import { isBlank, isPlainObject } from "../support/index.js";
 import { criteriaProblem } from "../scoring/criterionConfig.js";
-import { AGENT_NAME_MAX, JUDGE_MODEL_MAX, judgeKind } from "../events/shared.js";
+import { AGENT_NAME_MAX, JUDGE_MODEL_MAX, RESERVED_NAME_RULE, isReservedName, judgeKind } from "../events/shared.js";
 import { InvalidDocument } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
 import { readScenarioHash, scalarText } from "./scenarioFields.js";
@@ -140,6 +140,7 @@ function readScenario(entry: unknown, path: string, set: string): Record<string,
 function requiredKey(value: unknown, path: string, reason: string): string {
   const key = text(value, path);
   if (key === null) throw new InvalidDocument(`required (${reason})`, { path });
+  if (isReservedName(key)) throw new InvalidDocument(RESERVED_NAME_RULE, { path });
   return key;
 }
 

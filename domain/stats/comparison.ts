@@ -8,7 +8,7 @@ import { bootstrapIntervals, type BootstrapRequest, type ScenarioMatrix } from "
 import { comparisonConclusion, comparisonMethod } from "./conclusion.js";
 import { readRecordedComparison } from "./comparisonRecord.js";
 import { roundBound } from "./figures.js";
-import { roundHalfAwayFromZero as roundHalfAway } from "../support/index.js";
+import { roundHalfAwayFromZero as roundHalfAway, keyedRecord } from "../support/index.js";
 
 /** What Comparison reads from a result: its scenario, its model label and its status. */
 export interface ComparableResult {
@@ -97,7 +97,7 @@ export class Comparison {
   }
 
   toJSON(): ComparisonJSON {
-    const models: Record<string, ModelComparison> = {};
+    const models: Record<string, ModelComparison> = keyedRecord();
     for (const [label, model] of Object.entries(this.models)) {
       models[label] = { scenarios: model.scenarios, pass_rate: model.pass_rate, interval: copyInterval(model.interval) };
     }
@@ -162,7 +162,7 @@ function computeComparison(options: ComparisonOptions): ComparisonJSON {
   }
   const intervals = bootstrapIntervals(matrix, requests, { seed, resamples, confidence });
 
-  const models: Record<string, ModelComparison> = {};
+  const models: Record<string, ModelComparison> = keyedRecord();
   labels.forEach((label, model) => {
     const own = passesOver(model, model);
     models[label] = {

@@ -18,7 +18,10 @@ describe("readRecordedComparison", () => {
     const extra = { ...full, note: "x", models: { ...full.models, a: { ...full.models.a, extra: 1 } } };
     for (const input of [full, bare, extra]) {
       const read = readRecordedComparison(input);
-      expect(read).toStrictEqual(comparisonJSONSchema().parse(input));
+      // The same entries; the hand check's record of models has no prototype (keyedRecord), so a
+      // model labelled `__proto__` stays an entry, where the schema's record drops it.
+      expect(Object.getPrototypeOf(read.models)).toBeNull();
+      expect({ ...read, models: { ...read.models } }).toStrictEqual(comparisonJSONSchema().parse(input));
       expect(JSON.stringify(read)).toBe(JSON.stringify(comparisonJSONSchema().parse(input)));
     }
   });

@@ -5,9 +5,10 @@
 // filled in), so which of the two read a recording never shows.
 import type { ComparisonInterval, ComparisonJSON, ModelComparison, PairComparison } from "./comparison.js";
 import { comparisonJSONSchema } from "./comparisonSchema.js";
+import { isPlainObject, keyedRecord } from "../support/index.js";
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+// A plain object, or one with no prototype (how this code keys records by label: keyedRecord).
+const isObject = isPlainObject;
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const NOT_ACCEPTED = Symbol("not accepted by the hand check");
@@ -42,9 +43,8 @@ function handCheck(recorded: unknown): ComparisonJSON {
   if (!isObject(recorded) || !isObject(recorded.models) || !Array.isArray(recorded.pairs) || typeof recorded.conclusion !== "string") {
     throw NOT_ACCEPTED;
   }
-  const models: Record<string, ModelComparison> = {};
+  const models: Record<string, ModelComparison> = keyedRecord();
   for (const label of Object.keys(recorded.models)) {
-    if (label === "__proto__") throw NOT_ACCEPTED;
     models[label] = model(recorded.models[label]);
   }
   return {

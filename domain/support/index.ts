@@ -8,3 +8,4 @@ export { pluralize, countOf } from "./pluralize.js";
 export { roundHalfAwayFromZero, rubyNumber } from "./round.js";
 export { FloatSum, floatSum } from "./floatSum.js";
 export { likelyMeant } from "./likelyMeant.js";
+export { keyedRecord } from "./keyedRecord.js";

@@ -10,6 +10,8 @@ import {
   jsonObject,
   judgeData,
   MODEL_NAME_MAX,
+  RESERVED_NAME_RULE,
+  isReservedName,
   modelSpecInput,
   nonBlank,
   position,
@@ -24,7 +26,7 @@ export const SCENARIO_LIMIT = 2000;
 export const RUN_MODEL_LIMIT = 50;
 
 const scenarioFields = {
-  key: z.string().trim().max(200).default(""),
+  key: z.string().trim().max(200).refine((key) => !isReservedName(key), RESERVED_NAME_RULE).default(""),
   prompt: z.string().max(65_535).default(""),
   group: z.string().max(200).optional(),
   group_name: z.string().optional(),
@@ -69,7 +71,7 @@ export const CreateEvaluation = z.object({
         .string()
         .refine((name) => !isBlank(name), "must not be blank")
         .transform((name) => name.trim())
-        .pipe(z.string().max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`)),
+        .pipe(z.string().max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`).refine((name) => !isReservedName(name), RESERVED_NAME_RULE)),
     )
     .transform((names) => [...new Set(names)])
     .pipe(z.array(z.string()).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models an evaluation compares`))

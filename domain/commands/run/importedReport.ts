@@ -6,7 +6,7 @@ import { Replay, ReplayError } from "../../replay/index.js";
 import { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX } from "../../cost/judgeUsage.js";
 import { Report, type ReportDocument } from "../../report/index.js";
 import { readRecordedComparison } from "../../stats/comparisonRecord.js";
-import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT } from "../../events/shared.js";
+import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
@@ -25,6 +25,7 @@ function checkModels(models: Record<string, unknown>): void {
   const seen = new Map<string, string>();
   for (const label of labels) {
     if (label.length > MODEL_NAME_MAX) throw DomainError.validation(`report.models: a label must be at most ${MODEL_NAME_MAX} characters (one has ${label.length})`, "report.models");
+    if (isReservedName(label)) throw DomainError.validation(`report.models: a label ${RESERVED_NAME_RULE}`, "report.models");
     const entry = models[label];
     if (!isObject(entry)) throw DomainError.validation(`report.models.${label} must be an object (the model's summary)`, "report.models");
     for (const part of ["provider", "model"] as const) {
@@ -239,6 +240,7 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     if (key.length > SCENARIO_KEY_MAX) {
       throw DomainError.validation(`${field}.scenario_key must be at most ${SCENARIO_KEY_MAX} characters (it has ${key.length})`, `${field}.scenario_key`);
     }
+    if (isReservedName(key)) throw DomainError.validation(`${field}.scenario_key ${RESERVED_NAME_RULE}`, `${field}.scenario_key`);
     if (typeof result.label !== "string") throw DomainError.validation(`${field}.label must be a model label from report.models`, `${field}.label`);
     const label = result.label;
     if (!Object.hasOwn(models, label)) throw DomainError.validation(`${field}.label "${label}" is missing from report.models`, `${field}.label`);
