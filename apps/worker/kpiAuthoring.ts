@@ -18,6 +18,7 @@ import {
   DomainError,
   eventRegistry,
   RECENT_RUNS_MAX,
+  DEFAULT_JUDGE_TIMEOUT_MS,
   type Clock,
   type EventData,
   type EventStore,
@@ -42,6 +43,8 @@ export interface KpiDeps {
   actor: string;
   runs: RunContexts;
   log: WorkerLog;
+  /** How often a worker waiting on another's KPI claim re-reads the run (tests shorten it). */
+  kpiClaimPollMs?: number;
 }
 
 type Authoring = Omit<EventData<"KpiAuthoringRecorded">, "judge_exchange"> & { judge_exchange: ReturnType<typeof exchangeData> | null };
@@ -57,31 +60,71 @@ function needsKpis(run: RunContext): boolean {
 }
 
 /**
- * The run with its KPIs settled: at once when it needs none; otherwise after this process (one
- * call a run at a time, RunContexts.settleOnce) or another recorded how they were settled.
+ * How long past the judge's timeout a claim holds: the define call has returned (or timed out) by
+ * then, and this leaves the writes that follow it time to land. A claim older than the judge
+ * timeout plus this margin was left by a worker that crashed, and another worker takes it over.
+ */
+const KPI_CLAIM_MARGIN_MS = 30_000;
+/** How often a worker waiting on another's claim re-reads the run. */
+const KPI_CLAIM_POLL_MS = 250;
+
+/**
+ * The run with its KPIs settled: at once when it needs none; otherwise after this worker claimed
+ * the settling on the run stream and settled them, or waited for the worker that holds the claim
+ * (one define call a run, whichever worker processes its jobs reach; RunContexts.settleOnce
+ * shares one wait within a process).
  */
 export async function withKpisSettled(deps: KpiDeps, run: RunContext): Promise<RunContext> {
   if (!needsKpis(run)) return run;
   return deps.runs.settleOnce(run.runId, async () => {
     const current = await deps.runs.get(run.runId);
     if (!current || !needsKpis(current)) return current ?? run;
-    await settle(deps, current);
-    return (await deps.runs.get(run.runId)) ?? current;
+    return claimOrWait(deps, current);
   });
 }
 
-async function settle(deps: KpiDeps, run: RunContext): Promise<void> {
+/**
+ * Claims the settling and settles, or waits for the holder to record it. The wait is bounded by
+ * the claim's lifetime: past it the claim is taken over here; past it in real time (a clock that
+ * disagrees) the job fails and is redelivered.
+ */
+async function claimOrWait(deps: KpiDeps, run: RunContext): Promise<RunContext> {
+  const claimId = deps.ids.next();
+  const holdMs = claimHoldMs(run);
+  const giveUpAt = performance.now() + holdMs + KPI_CLAIM_MARGIN_MS;
+  for (let current = run; ; ) {
+    const claimed = await handleCommand(deps.store, runAggregate, runStream(run.runId), { type: "ClaimKpiAuthoring", run_id: run.runId, claim_id: claimId, hold_ms: holdMs }, commandOptions(deps, run));
+    if (claimed.state.kpiClaim?.claim_id === claimId && !claimed.state.kpiAuthoring) await settle(deps, current, claimId);
+    const reloaded = (await deps.runs.get(run.runId)) ?? current;
+    if (!needsKpis(reloaded)) return reloaded;
+    if (performance.now() > giveUpAt) throw new Error(`run ${run.runId}: another worker has held its KPI authoring for ${holdMs} ms; the job is retried`);
+    await new Promise((resolve) => setTimeout(resolve, deps.kpiClaimPollMs ?? KPI_CLAIM_POLL_MS));
+    current = reloaded;
+  }
+}
+
+/** The claim lasts the judge's timeout plus the margin (a judge without one: the core's default). */
+function claimHoldMs(run: RunContext): number {
+  return (run.judge?.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS) + KPI_CLAIM_MARGIN_MS;
+}
+
+async function settle(deps: KpiDeps, run: RunContext, claimId: string): Promise<void> {
   const evaluationId = run.started.evaluation_id;
   const { state: evaluation } = await loadAggregate(deps.store, evaluationAggregate, evaluationStream(evaluationId));
   let authoring: Authoring;
-  if (evaluation.kpiProvenance) {
-    authoring = reused(run, evaluation, null);
+  if (evaluation.kpiDefinition?.runId === run.runId) {
+    // This run's judge defined them, and its worker died before recording so on the run: the
+    // define call travelled with the KPIs, and is recorded (and metered) here.
+    authoring = kpisOf(run, evaluation, evaluation.kpiDefinition.exchange, "defined");
+  } else if (evaluation.kpiProvenance) {
+    authoring = kpisOf(run, evaluation, null);
   } else if (!run.judge) {
     authoring = failed(KPI_NO_JUDGE_MESSAGE, null, null);
   } else {
-    authoring = await authored(deps, run, evaluation);
+    authoring = await authored(deps, run, evaluation, claimId);
   }
-  await handleCommand(deps.store, runAggregate, runStream(run.runId), { type: "RecordKpiAuthoring", run_id: run.runId, ...authoring }, commandOptions(deps, run)).catch(ended);
+  const command = { type: "RecordKpiAuthoring", run_id: run.runId, claim_id: claimId, ...authoring };
+  await handleCommand(deps.store, runAggregate, runStream(run.runId), command, commandOptions(deps, run)).catch((error: unknown) => ended(deps, run, error));
   // The judge's reason is not logged: a provider's error text may echo what it was sent. The run's
   // event holds it, as a pair's exchanges hold theirs.
   const what = authoring.outcome === "failed" ? `no KPIs (${authoring.message}); scoring on its own criteria` : `${authoring.criteria.length} KPIs ${authoring.outcome}`;
@@ -89,17 +132,18 @@ async function settle(deps: KpiDeps, run: RunContext): Promise<void> {
 }
 
 /** Asks the judge, and records what it defined on the evaluation (unless another run did first). */
-async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationState): Promise<Authoring> {
+async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationState, claimId: string): Promise<Authoring> {
   const judge = run.judge!;
   const existingKeys = run.started.criteria.map((criterion) => criterion.key);
   const recentRuns = await recentRunsOf(deps.store, evaluation, run.started.number);
   const { value, exchange } = await judge.define({ instructions: instructionsOf(run), description: descriptionOf(run, evaluation), existingKeys, recentRuns });
   const recorded = exchange ? exchangeData(exchange) : null;
   if (!value) return failed(KPI_UNUSABLE_MESSAGE, exchange?.unusable_reason ?? null, recorded);
-  const command = { type: "DefineKpis", evaluation_id: run.started.evaluation_id, run_id: run.runId, judge: judge.label, criteria: value.map(kpiCriterion) };
+  await mustHoldClaim(deps, run, claimId);
+  const command = { type: "DefineKpis", evaluation_id: run.started.evaluation_id, run_id: run.runId, judge: judge.label, criteria: value.map(kpiCriterion), judge_exchange: recorded };
   try {
     const handled = await handleCommand(deps.store, evaluationAggregate, evaluationStream(run.started.evaluation_id), command, commandOptions(deps, run));
-    return reused(run, handled.state, recorded, handled.events.length > 0 ? "defined" : "reused");
+    return kpisOf(run, handled.state, recorded, handled.state.kpiDefinition?.runId === run.runId ? "defined" : "reused");
   } catch (error) {
     // The evaluation changed meanwhile so that they no longer fit (a sync gave a criterion one of
     // their keys, or the judge kind): unusable now, said with the evaluation's own reason.
@@ -108,7 +152,20 @@ async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationSt
   }
 }
 
-function reused(run: RunContext, evaluation: EvaluationState, exchange: Authoring["judge_exchange"], outcome: "defined" | "reused" = "reused"): Authoring {
+/**
+ * The evaluation names the run that defined its KPIs only while that run holds its claim: a
+ * worker whose claim was taken over (it outlived the judge timeout plus the margin) stops here,
+ * so its successor's outcome, not this one, is the run's.
+ */
+async function mustHoldClaim(deps: KpiDeps, run: RunContext, claimId: string): Promise<void> {
+  const current = await deps.runs.get(run.runId);
+  if (current?.state.kpiAuthoring || current?.state.kpiClaim?.claim_id !== claimId) {
+    throw new Error(`run ${run.runId}: its KPI authoring was taken over by another worker`);
+  }
+}
+
+/** The evaluation's KPIs that the run does not already have, as the run's settlement. */
+function kpisOf(run: RunContext, evaluation: EvaluationState, exchange: Authoring["judge_exchange"], outcome: "defined" | "reused" = "reused"): Authoring {
   const frozen = new Set(run.started.criteria.map((criterion) => criterion.key));
   const criteria = evaluation.kpis.filter((kpi) => !frozen.has(kpi.key));
   if (criteria.length === 0) return failed(KPI_UNUSABLE_MESSAGE, "every KPI the evaluation holds has a key the run's criteria already have", exchange);
@@ -123,9 +180,14 @@ function commandOptions(deps: KpiDeps, run: RunContext) {
   return { clock: deps.clock, ids: deps.ids, context: runEventContext(run, deps.actor) };
 }
 
-/** A run that ended meanwhile (failed by the watchdog) needs nothing settled. */
-function ended(error: unknown): void {
+/**
+ * A run that ended meanwhile (failed by the watchdog) needs nothing settled; any other refusal (a
+ * lost write, a claim taken over) fails the job, which is redelivered and finds the run settled.
+ */
+async function ended(deps: KpiDeps, run: RunContext, error: unknown): Promise<void> {
   if (!(error instanceof DomainError) || error.code !== "conflict") throw error;
+  const current = await deps.runs.get(run.runId);
+  if (current?.state.status === "running") throw error;
 }
 
 /** What the platform holds of the agent's instructions: a run's `metadata.instructions`, when a host gave it. */

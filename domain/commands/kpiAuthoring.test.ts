@@ -17,6 +17,7 @@ const defined = (): EventInput<"KpisDefined"> => ({
     run_id: "r1",
     criteria: [kpi("tone"), kpi("accuracy"), kpi("next_step")].map((c) => ({ ...c, defined_by: "judge-model", defined_at: NOW })),
     kpi_provenance: { judge: "judge-model", defined_at: NOW },
+    judge_exchange: null,
   },
 });
 
@@ -108,6 +109,37 @@ describe("RecordKpiAuthoring", () => {
       type: "RecordKpiAuthoring", run_id: "r1", outcome: "failed", message: "m", reason: "r", judge_exchange: { ...exchange, raw_answer: "a\u0000b" },
     });
     expect((event.data as { judge_exchange: { raw_answer: string } }).judge_exchange.raw_answer).toBe("a\ufffdb");
+  });
+});
+
+describe("ClaimKpiAuthoring", () => {
+  const claim = (claimId: string) => ({ type: "ClaimKpiAuthoring", run_id: "r1", claim_id: claimId, hold_ms: 150_000 });
+  const claimed = (claimId: string, expiresAt: string): EventInput => ({ type: "KpiAuthoringStarted", data: { claim_id: claimId, expires_at: expiresAt } });
+  const at = (iso: string) => ({ now: new Date(iso) });
+
+  it("claims the settling until the judge timeout plus the margin the worker asks for", () => {
+    expect(given(runAggregate, [judgeDefinedRun()], at(NOW)).when(claim("w1"))).toEqual([claimed("w1", "2026-11-30T12:02:30.000Z")]);
+  });
+
+  it("records nothing while another claim holds, or once the KPIs are settled", () => {
+    const held = [judgeDefinedRun(), claimed("w1", "2026-11-30T12:02:30.000Z")];
+    expect(given(runAggregate, held, at("2026-11-30T12:02:29.999Z")).when(claim("w2"))).toEqual([]);
+    const settled: EventInput = { type: "KpiAuthoringRecorded", data: { outcome: "failed", criteria: [], kpi_provenance: null, message: "m", reason: null, judge_exchange: null } };
+    expect(given(runAggregate, [...held, settled], at("2026-11-30T13:00:00.000Z")).when(claim("w2"))).toEqual([]);
+  });
+
+  it("takes over a claim past its expiry (its worker died), and the old claimer may no longer settle", () => {
+    const held = [judgeDefinedRun(), claimed("w1", "2026-11-30T12:02:30.000Z")];
+    const [takeover] = given(runAggregate, held, at("2026-11-30T12:02:30.000Z")).when(claim("w2"));
+    expect(takeover).toEqual(claimed("w2", "2026-11-30T12:05:00.000Z"));
+    const run = given(runAggregate, [...held, takeover]);
+    expect(() => run.when({ type: "RecordKpiAuthoring", run_id: "r1", claim_id: "w1", outcome: "failed", message: "m" })).toThrow("claimed by another worker");
+    expect(run.when({ type: "RecordKpiAuthoring", run_id: "r1", claim_id: "w2", outcome: "failed", message: "m" })).toHaveLength(1);
+  });
+
+  it("refuses a run that is not judge_defined or that ended", () => {
+    expect(() => given(runAggregate, [runStarted()]).when(claim("w1"))).toThrow("only a judge_defined run");
+    expect(() => given(runAggregate, [judgeDefinedRun(), { type: "RunFailed", data: { message: "stop" } }]).when(claim("w1"))).toThrow("run r1 is failed");
   });
 });
 

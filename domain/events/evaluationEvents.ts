@@ -2,6 +2,7 @@
 // record the resulting records (not just the input) so a fold never re-runs merge rules.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
+import { judgeExchangeData, judgeExchangeInput } from "./runEvents.js";
 import { catalogReference, criterionData, evaluationScenario, evaluationScenarioWrite, isoDate, judgeData, kpiProvenance, nonBlank } from "./shared.js";
 
 export const EvaluationCreated = defineEvent(
@@ -117,6 +118,12 @@ const kpisDefined = z.object({
   run_id: nonBlank,
   criteria: z.array(criterionData).min(1),
   kpi_provenance: kpiProvenance,
+  /**
+   * The define call that authored them (null before it was carried): a worker that recorded this
+   * and died before its run's KpiAuthoringRecorded lets its successor record the run's outcome as
+   * defined, with the call metered and audited.
+   */
+  judge_exchange: judgeExchangeData.nullable().default(null),
 });
 const kpiCriterionWrite = criterionData.extend({ type: z.literal("llm_judge"), defined_by: nonBlank, defined_at: isoDate });
-export const KpisDefined = defineEvent("KpisDefined", 1, kpisDefined, {}, kpisDefined.extend({ criteria: z.array(kpiCriterionWrite).min(1) }));
+export const KpisDefined = defineEvent("KpisDefined", 1, kpisDefined, {}, kpisDefined.extend({ criteria: z.array(kpiCriterionWrite).min(1), judge_exchange: judgeExchangeInput.nullable().default(null) }));

@@ -45,6 +45,7 @@ export {
   RunRedriven,
   ReportImported,
   KpiAuthoringRecorded,
+  KpiAuthoringStarted,
 } from "./runEvents.js";
 export { ReplayRecorded, ResultScored } from "./resultEvents.js";
 export { AgentReleaseRecorded, RELEASE_DIGEST_PATTERN, RELEASE_DIGEST_RULE } from "./agentEvents.js";

@@ -22,6 +22,7 @@ import { ReplayRecorded, ResultScored } from "./resultEvents.js";
 import {
   ComparisonRecorded,
   KpiAuthoringRecorded,
+  KpiAuthoringStarted,
   ReportImported,
   RunCompleted,
   RunCompletionRequested,
@@ -47,6 +48,7 @@ export const eventDefinitions = [
   RunScheduled,
   KpisDefined,
   RunStarted,
+  KpiAuthoringStarted,
   KpiAuthoringRecorded,
   RunCompletionRequested,
   RunRedriven,

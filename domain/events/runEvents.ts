@@ -6,6 +6,7 @@ import {
   catalogReference,
   criterionData,
   hostRunIdText,
+  isoDate,
   jsonObject,
   judgeData,
   kpiProvenance,
@@ -170,6 +171,21 @@ export const ReportImported = defineEvent(
     /** Lowercase hex SHA-256 of the report's canonical JSON: the identity of its content. */
     digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
     report: jsonObject,
+  }),
+);
+
+/**
+ * A worker took the settling of a judge_defined run's KPIs, before asking the judge (appended at
+ * the exact version it read, so one worker process at a time holds it): the others wait for its
+ * KpiAuthoringRecorded. A claim not settled by `expires_at` (the claimer's judge timeout plus a
+ * margin: it crashed) may be taken over by another worker's claim.
+ */
+export const KpiAuthoringStarted = defineEvent(
+  "KpiAuthoringStarted",
+  1,
+  z.object({
+    claim_id: nonBlank,
+    expires_at: isoDate,
   }),
 );
 

@@ -102,6 +102,11 @@ export class Judge {
     this.#timeoutMs = timeout;
   }
 
+  /** How long a call may go unanswered (null: no limit): a worker's KPI claim lasts this plus a margin. */
+  get timeoutMs(): number | null {
+    return this.#timeoutMs;
+  }
+
   /** Did the answer complete the scenario's task? 0..1, or null. Not asked for a blank answer. */
   scoreTask(input: { scenario: ScenarioLike; answer: string | null | undefined }): Promise<JudgeOutcome<number>> {
     if (isBlank(input.answer)) return Promise.resolve({ value: null, exchange: null });

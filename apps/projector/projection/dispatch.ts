@@ -29,6 +29,8 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "RunScheduled": return;
     case "KpisDefined": return kpisDefined(sql, event, envelope);
     case "RunStarted": return runStarted(sql, event, envelope, batch);
+    // Only workers read a KPI claim: who asks the judge; the settlement is KpiAuthoringRecorded.
+    case "KpiAuthoringStarted": return;
     case "KpiAuthoringRecorded": return kpiAuthoringRecorded(sql, event, envelope, batch);
     case "RunCompletionRequested": return runCompletionRequested(sql, envelope);
     // Only the worker's dispatcher counts re-drives (its watchdog); no table shows them.

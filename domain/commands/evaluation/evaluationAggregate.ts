@@ -3,6 +3,7 @@
 import type { Aggregate } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
 import type { EventInput } from "../../events/registry.js";
+import { storableJsonOf } from "../../events/storableText.js";
 import type { CriterionData } from "../../events/shared.js";
 import {
   EvaluationCommand,
@@ -147,7 +148,9 @@ function decideDefineKpis(state: EvaluationState, command: DefineKpis, now: Date
   if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
   const definedAt = now.toISOString();
   const criteria = command.criteria.map((c) => ({ key: c.key, type: c.type, config: c.config, defined_by: command.judge, defined_at: definedAt }));
-  return [{ type: "KpisDefined", data: { run_id: command.run_id, criteria, kpi_provenance: { judge: command.judge, defined_at: definedAt } } }];
+  const data = { run_id: command.run_id, criteria, kpi_provenance: { judge: command.judge, defined_at: definedAt }, judge_exchange: command.judge_exchange };
+  // The judge's answer is its text: stored as a run's KpiAuthoringRecorded stores it.
+  return [{ type: "KpisDefined", data: storableJsonOf(data) }];
 }
 
 export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> = {

@@ -18,6 +18,7 @@ import {
   releaseInput,
   toolData,
 } from "../../events/shared.js";
+import { judgeExchangeInput } from "../../events/runEvents.js";
 import { isBlank } from "../../support/index.js";
 
 /** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
@@ -189,6 +190,8 @@ export const DefineKpis = z.object({
   run_id: idSchema,
   judge: nonBlank,
   criteria: z.array(criterionInput).min(1),
+  /** The define call (recorded with the KPIs: see KpisDefined). */
+  judge_exchange: judgeExchangeInput.nullable().default(null),
 });
 export type DefineKpis = z.output<typeof DefineKpis>;
 

@@ -1,5 +1,6 @@
 // The evaluation as its stream folds: definition, suite, archive flag and run numbering.
 import type { DomainEvent, EventData } from "../../events/registry.js";
+import type { JudgeExchangeData } from "../../events/runEvents.js";
 import type { CatalogReference, CriterionData, EvaluationScenario, JudgeData, KpiProvenance } from "../../events/shared.js";
 
 export interface ScheduledRun {
@@ -22,6 +23,8 @@ export interface EvaluationState {
    */
   kpis: CriterionData[];
   kpiProvenance: KpiProvenance | null;
+  /** The run whose judge defined the KPIs, and its define call (KpisDefined; null: none yet, or not carried). */
+  kpiDefinition: { runId: string; exchange: JudgeExchangeData | null } | null;
   threshold: number;
   compareModels: string[];
   catalog: CatalogReference | null;
@@ -46,6 +49,7 @@ export function initialEvaluationState(): EvaluationState {
     criteria: [],
     kpis: [],
     kpiProvenance: null,
+    kpiDefinition: null,
     threshold: 0.7,
     compareModels: [],
     catalog: null,
@@ -102,7 +106,7 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
     case "EvaluationUnarchived":
       return { ...state, archived: false };
     case "KpisDefined":
-      return { ...state, kpis: event.data.criteria, kpiProvenance: event.data.kpi_provenance };
+      return { ...state, kpis: event.data.criteria, kpiProvenance: event.data.kpi_provenance, kpiDefinition: { runId: event.data.run_id, exchange: event.data.judge_exchange } };
     case "RunScheduled":
       return { ...state, runs: [...state.runs, { runId: event.data.run_id, number: event.data.number, origin: event.data.origin }] };
     default:

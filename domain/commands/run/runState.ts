@@ -26,6 +26,8 @@ export interface RunState {
   failure: string | null;
   /** A judge_defined run that started without KPIs: how they were settled (null: not yet, or not needed). */
   kpiAuthoring: EventData<"KpiAuthoringRecorded"> | null;
+  /** Who holds the settling of the KPIs, until when (KpiAuthoringStarted; null: nobody yet). */
+  kpiClaim: EventData<"KpiAuthoringStarted"> | null;
 }
 
 export function initialRunState(): RunState {
@@ -45,6 +47,7 @@ export function initialRunState(): RunState {
     comparisonRecorded: false,
     failure: null,
     kpiAuthoring: null,
+    kpiClaim: null,
   };
 }
 
@@ -84,6 +87,8 @@ export function evolveRun(state: RunState, event: DomainEvent): RunState {
     }
     case "RunCompletionRequested":
       return { ...state, completionRequested: true };
+    case "KpiAuthoringStarted":
+      return { ...state, kpiClaim: event.data };
     case "KpiAuthoringRecorded":
       return { ...state, kpiAuthoring: event.data };
     case "VerdictRecorded":
