@@ -56,5 +56,21 @@ describe("judge-defined KPIs in the read models", () => {
       ["accuracy", "contains"], ["tone", "llm_judge"], ["clarity", "llm_judge"],
     ]);
     expect((synced?.kpis as unknown[]).length).toBe(3);
+
+    // Another judge kind: the criteria are the set's alone; the KPIs stay recorded and come back
+    // with judge_defined.
+    const resync = (kind: string) => evaluationCommand(store, deps, "k1", {
+      type: "SyncCatalogSet", tenant: "acme", catalog: { catalog_key: "c", product_key: "p", set_key: "s", digest: kind === "rules" ? "b".repeat(64) : "c".repeat(64) },
+      judge: { kind, model: null }, criteria: [{ key: "accuracy", type: "contains", config: { pattern: "order" } }], scenarios: [{ key: "a", prompt: "Prompt a" }],
+    });
+    await resync("rules");
+    await createProjector({ store, orm: read.orm }).catchUp();
+    const rules = await read.readModels.getEvaluation("acme", "k1");
+    expect((rules?.criteria as { key: string }[]).map((c) => c.key)).toEqual(["accuracy"]);
+    expect((rules?.kpis as unknown[]).length).toBe(3);
+    await resync("judge_defined");
+    await createProjector({ store, orm: read.orm }).catchUp();
+    const back = await read.readModels.getEvaluation("acme", "k1");
+    expect((back?.criteria as { key: string }[]).map((c) => c.key)).toEqual(["accuracy", "tone", "clarity"]);
   });
 });

@@ -55,6 +55,22 @@ describe("DefineKpis", () => {
     expect(criteria.map((c) => [c.key, c.defined_by ?? null])).toEqual([["tone", null], ["accuracy", "judge-model"], ["next_step", "judge-model"]]);
   });
 
+  it("apply only while the judge is judge_defined: a sync to another kind leaves them out of a run, a sync back brings them back", () => {
+    const sync = (kind: "rules" | "llm" | "judge_defined"): EventInput => ({
+      type: "CatalogSetSynced",
+      data: { catalog: { catalog_key: "c", product_key: "p", set_key: "s", digest: "a".repeat(64) }, judge: { kind, model: null }, criteria: [{ key: "present", type: "response_present", config: {} }] },
+    });
+    const scheduled: EventInput = { type: "RunScheduled", data: { run_id: "r2", number: 2, origin: "engine" } };
+    const startR2 = (events: EventInput[]) => {
+      const evaluation = given(evaluationAggregate, [judgeDefined(), replaced([record("a", 0)]), defined(), ...events, scheduled]).state;
+      const [started] = given(runAggregate, [], { evaluation }).when({ type: "StartRun", run_id: "r2", evaluation_id: "e1", models: [GPT] });
+      return (started.data as { criteria: { key: string }[] }).criteria.map((c) => c.key);
+    };
+    expect(startR2([sync("rules")])).toEqual(["present"]);
+    expect(startR2([sync("llm")])).toEqual(["present"]);
+    expect(startR2([sync("rules"), sync("judge_defined")])).toEqual(["present", "tone", "accuracy", "next_step"]);
+  });
+
   it("an author cannot set defined_by through CreateEvaluation: the command leaves it out", () => {
     const [event] = given(evaluationAggregate, []).when({
       type: "CreateEvaluation", evaluation_id: "e1", tenant: "acme", agent: "A", name: "N",

@@ -64,11 +64,16 @@ export async function scenariosReplaced(sql: Sql, event: EventOf<"ScenariosRepla
   await touchEvaluation(sql, id, envelope.at);
 }
 
-/** A catalog re-sync: the digest the evaluation now reflects, and its judge and criteria. */
+/**
+ * A catalog re-sync: the digest the evaluation now reflects, and its judge and criteria (its KPIs
+ * after them only while the judge is judge_defined, as a run freezes them; they stay in `kpis`).
+ */
 export async function catalogSetSynced(sql: Sql, event: EventOf<"CatalogSetSynced">, envelope: Envelope): Promise<void> {
   const d = event.data;
-  await sql.execute(`UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ?::jsonb || ${KPIS_NOT_IN("?::jsonb")}, updated_at = ? WHERE id = ?`, [
-    json(d.catalog), json(d.judge), json(d.criteria), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  const criteria = d.judge.kind === "judge_defined" ? `?::jsonb || ${KPIS_NOT_IN("?::jsonb")}` : "?::jsonb";
+  const criteriaParams = d.judge.kind === "judge_defined" ? [json(d.criteria), json(d.criteria)] : [json(d.criteria)];
+  await sql.execute(`UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ${criteria}, updated_at = ? WHERE id = ?`, [
+    json(d.catalog), json(d.judge), ...criteriaParams, envelope.at, evaluationIdOf(envelope.recorded.streamId),
   ]);
 }
 

@@ -9,10 +9,14 @@ type Recorded = Record<string, unknown>;
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 const records = (value: unknown): Recorded[] => (Array.isArray(value) ? value.filter((v): v is Recorded => v !== null && typeof v === "object") : []);
 
+/** KPIs apply while the judge is judge_defined; under another kind they stay recorded, unused, and come back with it. */
+const judgeDefined = (evaluation: EvaluationNode): boolean => (evaluation.judge as Recorded | null | undefined)?.kind === "judge_defined";
+
 @Resolver(() => EvaluationNode)
 export class EvaluationKpiResolver {
-  @FieldResolver(() => [KpiNode], { description: "The KPIs its judge defined (judge_defined; [] until its first run defines them). Its criteria list them too." })
+  @FieldResolver(() => [KpiNode], { description: "The KPIs its judge defined (judge_defined; [] until its first run defines them, and while its judge is another kind). Its criteria list them too." })
   kpis(@Root() evaluation: EvaluationNode): KpiNode[] {
+    if (!judgeDefined(evaluation)) return [];
     return records((evaluation as unknown as { kpis?: unknown }).kpis).map((kpi) => ({
       key: text(kpi.key),
       prompt: text((kpi.config as Recorded | undefined)?.prompt),
@@ -21,8 +25,9 @@ export class EvaluationKpiResolver {
     }));
   }
 
-  @FieldResolver(() => KpiProvenanceNode, { nullable: true, description: "config.kpi_provenance: which judge defined its KPIs, and when; null until they are defined." })
+  @FieldResolver(() => KpiProvenanceNode, { nullable: true, description: "config.kpi_provenance: which judge defined its KPIs, and when; null until they are defined, and while its judge is not judge_defined." })
   kpiProvenance(@Root() evaluation: EvaluationNode): KpiProvenanceNode | null {
+    if (!judgeDefined(evaluation)) return null;
     const provenance = (evaluation as unknown as { kpiProvenance?: unknown }).kpiProvenance as Recorded | null | undefined;
     return provenance ? { judge: text(provenance.judge), definedAt: text(provenance.defined_at) } : null;
   }
