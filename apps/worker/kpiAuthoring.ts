@@ -89,7 +89,9 @@ export async function withKpisSettled(deps: KpiDeps, run: RunContext): Promise<R
  * disagrees) the job fails and is redelivered.
  */
 async function claimOrWait(deps: KpiDeps, run: RunContext): Promise<RunContext> {
-  const claimId = deps.ids.next();
+  // The process's claim on the run: a job of the run redelivered here after a failed settlement
+  // settles under it again rather than waiting for it to expire.
+  const claimId = deps.runs.kpiClaimId(run.runId, () => deps.ids.next());
   const holdMs = claimHoldMs(run);
   const giveUpAt = performance.now() + holdMs + KPI_CLAIM_MARGIN_MS;
   for (let current = run; ; ) {
@@ -145,11 +147,20 @@ async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationSt
     const handled = await handleCommand(deps.store, evaluationAggregate, evaluationStream(run.started.evaluation_id), command, commandOptions(deps, run));
     return kpisOf(run, handled.state, recorded, handled.state.kpiDefinition?.runId === run.runId ? "defined" : "reused");
   } catch (error) {
-    // The evaluation changed meanwhile so that they no longer fit (a sync gave a criterion one of
-    // their keys, or the judge kind): unusable now, said with the evaluation's own reason.
-    if (!(error instanceof DomainError) || (error.code !== "validation" && error.code !== "conflict")) throw error;
+    if (!noLongerFit(error)) throw error;
     return failed(KPI_UNUSABLE_MESSAGE, error.message, recorded);
   }
+}
+
+/**
+ * The evaluation changed meanwhile so that the KPIs no longer fit: a sync gave a criterion one of
+ * their keys (validation), or another judge kind (conflict on evaluation_id). Unusable now, said
+ * with the evaluation's own reason. Anything else (a write race lost after the retries, a store
+ * error) is no fault of the answer: it fails the job, which is redelivered, and no pair is scored
+ * without the KPIs meanwhile.
+ */
+function noLongerFit(error: unknown): error is DomainError {
+  return error instanceof DomainError && (error.code === "validation" || (error.code === "conflict" && error.field === "evaluation_id"));
 }
 
 /**

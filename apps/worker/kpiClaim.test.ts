@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { createEvaluation, evaluationStream, eventRegistry, readWholeStream, startRun, type Clock, type EventStore } from "@verdict/domain";
+import { createEvaluation, evaluationStream, eventRegistry, readWholeStream, startRun, WrongExpectedVersionError, type Clock, type EventStore } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import { handleReplayJob } from "./replayConsumer.js";
 import { RunContexts } from "./runContext.js";
@@ -84,23 +84,9 @@ describe("KPI authoring across worker processes", () => {
   });
 
   it("a worker that died after KpisDefined: its successor takes the expired claim over and records the run's KPIs as defined, with the define call", async () => {
-    const inner = createMemoryEventStore();
     let crashed = false;
-    const store: EventStore = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === "append") {
-          return async (...args: Parameters<EventStore["append"]>) => {
-            if (!crashed && args[1].some((e) => e.type === "KpiAuthoringRecorded")) {
-              crashed = true;
-              throw new Error("process killed");
-            }
-            return target.append(...args);
-          };
-        }
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const kill = () => ((crashed = true), new Error("process killed"));
+    const store = faulty(createMemoryEventStore(), (_stream, types) => (!crashed && types.includes("KpiAuthoringRecorded") ? kill() : null));
     await newRun(store);
     const { backend, calls } = kpiJudge([{ text: GOOD, delayMs: 0 }]);
     await expect(handleReplayJob(worker(store, backend), job(JOBS[0]))).rejects.toThrow("process killed");
@@ -126,4 +112,52 @@ describe("KPI authoring across worker processes", () => {
     expect(calls.define).toBe(0);
     expect((await settlements(store)).map((r) => r.outcome)).toEqual(["failed"]);
   });
+
+  it("a write race lost on the evaluation stream is not recorded as an unusable answer: the job fails, no pair is scored, and its redelivery settles the KPIs", async () => {
+    const inner = createMemoryEventStore();
+    let racing = true;
+    const store = faulty(inner, (streamId, types) => racing && types.includes("KpisDefined") ? new WrongExpectedVersionError(streamId, 0n, 1n) : null);
+    await newRun(store);
+    const { backend } = kpiJudge([{ text: GOOD, delayMs: 0 }]);
+    const deps = worker(store, backend);
+    await expect(handleReplayJob(deps, job(JOBS[0]))).rejects.toThrow(/lost a concurrent write/);
+    expect(await settlements(store)).toEqual([]);
+    expect((await pairEvents(store, "r1", 0)).some((e) => e.type === "ResultScored")).toBe(false);
+    racing = false;
+    await handleReplayJob(deps, job(JOBS[0]));
+    expect((await settlements(store)).map((r) => r.outcome)).toEqual(["defined"]);
+    expect(await scoredKeys(store, 0)).toEqual(expect.arrayContaining(["accuracy", "next_step", "tone"]));
+  });
+
+  it("a write race lost on the run stream fails the job instead of scoring the pair without KPIs", async () => {
+    const inner = createMemoryEventStore();
+    let racing = true;
+    const store = faulty(inner, (streamId, types) => racing && types.includes("KpiAuthoringRecorded") ? new WrongExpectedVersionError(streamId, 0n, 1n) : null);
+    await newRun(store);
+    const { backend } = kpiJudge([{ text: GOOD, delayMs: 0 }]);
+    const deps = worker(store, backend);
+    await expect(handleReplayJob(deps, job(JOBS[0]))).rejects.toThrow(/lost a concurrent write/);
+    expect((await pairEvents(store, "r1", 0)).some((e) => e.type === "ResultScored")).toBe(false);
+    racing = false;
+    await handleReplayJob(deps, job(JOBS[0]));
+    expect((await settlements(store)).map((r) => r.outcome)).toEqual(["defined"]);
+    expect(await scoredKeys(store, 0)).toEqual(expect.arrayContaining(["accuracy", "next_step", "tone"]));
+  });
 });
+
+/** The store, but an append whose event types `fault` answers with an error throws it instead. */
+function faulty(inner: EventStore, fault: (streamId: string, types: string[]) => Error | null): EventStore {
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop === "append") {
+        return async (...args: Parameters<EventStore["append"]>) => {
+          const error = fault(args[0], args[1].map((e) => e.type));
+          if (error) throw error;
+          return target.append(...args);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

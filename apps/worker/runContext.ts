@@ -48,6 +48,7 @@ export class RunContexts {
   private readonly checkedAt = new Map<string, number>();
   private readonly checking = new Map<string, Promise<RunContext | null>>();
   private readonly settling = new Map<string, Promise<RunContext>>();
+  private readonly kpiClaims = new Map<string, string>();
 
   constructor(
     private readonly store: EventStore,
@@ -102,8 +103,18 @@ export class RunContexts {
     return shared;
   }
 
+  /** This process's claim id on a run's KPI authoring (kpiAuthoring.ts): one for all its attempts. */
+  kpiClaimId(runId: string, next: () => string): string {
+    const known = this.kpiClaims.get(runId);
+    if (known) return known;
+    const claimId = next();
+    this.kpiClaims.set(runId, claimId);
+    return claimId;
+  }
+
   /** Forgets a run (after it ended). */
   forget(runId: string): void {
+    this.kpiClaims.delete(runId);
     this.cache.delete(runId);
     this.checkedAt.delete(runId);
   }
