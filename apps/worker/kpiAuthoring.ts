@@ -13,6 +13,7 @@ import {
   kpiCriterion,
   loadAggregate,
   runAggregate,
+  resultStream,
   runStream,
   truncateBytes,
   DomainError,
@@ -35,6 +36,10 @@ import type { WorkerLog } from "./workerLog.js";
 const KPI_NO_JUDGE_MESSAGE = "Judge-defined KPIs need provider credentials (add a provider API key in Settings)";
 /** The reference's words when the judge's answer gave no usable KPIs. */
 const KPI_UNUSABLE_MESSAGE = "Judge returned no usable KPIs — try again or add criteria manually";
+/** Ours, for a run that scored pairs before its KPIs were settled (started before workers settled them). */
+const KPI_MID_RUN_MESSAGE = "KPIs were not authored for this run: pairs were already scored without them; the next run defines them";
+/** Pair streams read at once when looking for a scored pair. */
+const SCORED_CHECK_BATCH = 50;
 
 export interface KpiDeps {
   store: EventStore;
@@ -118,6 +123,9 @@ async function settle(deps: KpiDeps, run: RunContext, claimId: string): Promise<
     // This run's judge defined them, and its worker died before recording so on the run: the
     // define call travelled with the KPIs, and is recorded (and metered) here.
     authoring = kpisOf(run, evaluation, evaluation.kpiDefinition.exchange, "defined");
+  } else if (await anyPairScored(deps.store, run)) {
+    // A run in flight when workers began settling KPIs: KPIs now would mix its results.
+    authoring = failed(KPI_MID_RUN_MESSAGE, null, null);
   } else if (evaluation.kpiProvenance) {
     authoring = kpisOf(run, evaluation, null);
   } else if (!run.judge) {
@@ -161,6 +169,19 @@ async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationSt
  */
 function noLongerFit(error: unknown): error is DomainError {
   return error instanceof DomainError && (error.code === "validation" || (error.code === "conflict" && error.field === "evaluation_id"));
+}
+
+/**
+ * Whether any pair of the run was scored: its result stream holds ResultScored, always after the
+ * pair's ReplayRecorded (version 1 or later). Read once a run, by the worker that holds the claim.
+ */
+async function anyPairScored(store: EventStore, run: RunContext): Promise<boolean> {
+  const pairs = run.state.pairs;
+  for (let from = 0; from < pairs.length; from += SCORED_CHECK_BATCH) {
+    const versions = await Promise.all(pairs.slice(from, from + SCORED_CHECK_BATCH).map((pair) => store.streamVersion(resultStream(run.runId, pair.n))));
+    if (versions.some((version) => version !== null && version >= 1n)) return true;
+  }
+  return false;
 }
 
 /**

@@ -6,6 +6,7 @@ import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { createEvaluation, evaluationStream, eventRegistry, readWholeStream, startRun, WrongExpectedVersionError, type Clock, type EventStore } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
+import { processPair } from "./pairWork.js";
 import { handleReplayJob } from "./replayConsumer.js";
 import { RunContexts } from "./runContext.js";
 import { silentLog } from "./workerLog.js";
@@ -142,6 +143,22 @@ describe("KPI authoring across worker processes", () => {
     await handleReplayJob(deps, job(JOBS[0]));
     expect((await settlements(store)).map((r) => r.outcome)).toEqual(["defined"]);
     expect(await scoredKeys(store, 0)).toEqual(expect.arrayContaining(["accuracy", "next_step", "tone"]));
+  });
+
+  it("a run that scored pairs before its KPIs were settled (in flight at the upgrade) records why it has none, asks nothing, and goes on without them", async () => {
+    const store = createMemoryEventStore();
+    await newRun(store);
+    const { backend, calls } = kpiJudge([{ text: GOOD, delayMs: 0 }]);
+    const deps = worker(store, backend);
+    const run = await deps.runs.get("r1");
+    // As a worker before KPI settlement scored it.
+    await processPair(deps, run!, 0, { replay: true });
+    await handleReplayJob(deps, job(JOBS[1]));
+    expect(calls.define).toBe(0);
+    const [settled] = await settlements(store);
+    expect(settled).toMatchObject({ outcome: "failed", message: expect.stringContaining("pairs were already scored without them") });
+    expect(await scoredKeys(store, 1)).not.toContain("tone");
+    expect(await kpisDefined(store)).toEqual([]);
   });
 });
 
