@@ -7,7 +7,7 @@
 import { isStorableText } from "../events/storableText.js";
 import { criteriaProblem } from "../scoring/criterionConfig.js";
 import { isBlank, rubyNumber, truncate } from "../support/index.js";
-import type { Parsed } from "./parse.js";
+import { extractObject, type Parsed } from "./parse.js";
 
 export const DEFINE_INSTRUCTIONS =
   "You define the KPIs an AI agent's answers are evaluated on. Respond ONLY with JSON.";
@@ -89,21 +89,6 @@ export function definePrompt(input: DefineInput): string {
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
-/** The object between the first `{` and the last `}` (a fenced ```json reply works). */
-function answerObject(text: string): Parsed<Record<string, unknown>> {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start < 0 || end < start) return fail("the answer holds no JSON object");
-  let value: unknown;
-  try {
-    value = JSON.parse(text.slice(start, end + 1));
-  } catch (error) {
-    return fail(`the answer is not valid JSON (${(error as Error).message})`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return fail("the answer is not a JSON object");
-  return { ok: true, value: value as Record<string, unknown> };
-}
-
 /** Why one KPI entry cannot be used, or null. */
 function kpiProblem(entry: unknown): string | null {
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return "is not an object";
@@ -127,7 +112,7 @@ function kpiProblem(entry: unknown): string | null {
  * named in the reason) are left out.
  */
 export function parseKpis(text: string, existingKeys: readonly string[] = []): Parsed<DefinedKpi[]> {
-  const object = answerObject(text);
+  const object = extractObject(text);
   if (!object.ok) return object;
   const list = object.value.kpis;
   if (!Array.isArray(list)) return fail('"kpis" is missing or not a list');
