@@ -34,11 +34,18 @@ describe("DefineKpis", () => {
   it("refuses an evaluation that is not judge_defined, a KPI that is not llm_judge, and a key the criteria have", () => {
     const llm = created("e1", { judge: { kind: "llm", model: null } });
     expect(() => given(evaluationAggregate, [llm]).when(defineKpis())).toThrow(expect.objectContaining({ code: "conflict", message: expect.stringContaining("judged llm") }));
-    expect(() => given(evaluationAggregate, [judgeDefined()]).when(defineKpis({ criteria: [{ key: "x", type: "contains", config: { pattern: "a" } }] }))).toThrow(
+    expect(() => given(evaluationAggregate, [judgeDefined()]).when(defineKpis({ criteria: [{ key: "x", type: "contains", config: { pattern: "a" } }, kpi("a"), kpi("b")] }))).toThrow(
       "a judge-defined KPI is an llm_judge criterion",
     );
-    expect(() => given(evaluationAggregate, [judgeDefined()]).when(defineKpis({ criteria: [kpi("response_present")] }))).toThrow(/criteria\[1\]\.key: repeats "response_present"/);
+    expect(() => given(evaluationAggregate, [judgeDefined()]).when(defineKpis({ criteria: [kpi("response_present"), kpi("a"), kpi("b")] }))).toThrow(/criteria\[1\]\.key: repeats "response_present"/);
     expect(() => given(evaluationAggregate, []).when(defineKpis())).toThrow("evaluation e1 not found");
+  });
+
+  it("holds a command to what Judge.define reads from an answer: 3 to 6 KPIs, each with a lower-case snake_case key", () => {
+    const evaluation = given(evaluationAggregate, [judgeDefined()]);
+    expect(() => evaluation.when(defineKpis({ criteria: [kpi("tone"), kpi("accuracy")] }))).toThrow("3 to 6 KPIs are recorded, not 2");
+    expect(() => evaluation.when(defineKpis({ criteria: ["a", "b", "c", "d", "e", "f", "g"].map(kpi) }))).toThrow("3 to 6 KPIs are recorded, not 7");
+    expect(() => evaluation.when(defineKpis({ criteria: [kpi("Bad Key!!"), kpi("a"), kpi("b")] }))).toThrow(/criteria\[0\]\.key: "Bad Key!!" is not lower-case snake_case/);
   });
 
   it("a run started after them scores with the criteria and then the KPIs; a catalog sync does not drop them", () => {
@@ -118,6 +125,18 @@ describe("RecordKpiAuthoring", () => {
     expect(() => given(runAggregate, [runStarted()]).when({ type: "RecordKpiAuthoring", run_id: "r1", outcome: "failed", message: "m" })).toThrow("only a judge_defined run");
     const ended = given(runAggregate, [judgeDefinedRun(), { type: "RunFailed", data: { message: "stop" } }]);
     expect(() => ended.when({ type: "RecordKpiAuthoring", run_id: "r1", outcome: "failed", message: "m" })).toThrow("run r1 is failed");
+  });
+
+  it("holds settled KPIs to the KPI rules: llm_judge, naming who defined them and when, no key of the run's own criteria", () => {
+    const present = { key: "present", type: "response_present", config: {} };
+    const run = given(runAggregate, [runStarted({ judge: { kind: "judge_defined", model: null }, judge_label: "judge-model", criteria: [present] })]);
+    const settle = (criteria: unknown[]) => ({ type: "RecordKpiAuthoring", run_id: "r1", outcome: "defined", criteria, kpi_provenance: { judge: "judge-model", defined_at: NOW } });
+    const by = { defined_by: "judge-model", defined_at: NOW };
+    expect(() => run.when(settle([{ key: "present", type: "contains", config: { pattern: "x" }, ...by }]))).toThrow("a judge-defined KPI is an llm_judge criterion");
+    expect(() => run.when(settle([{ ...kpi("present"), ...by }]))).toThrow(/criteria\[1\]\.key: repeats "present"/);
+    expect(() => run.when(settle([{ ...kpi("Bad Key!!"), ...by }]))).toThrow("is not lower-case snake_case");
+    expect(() => run.when(settle([kpi("tone")]))).toThrow("names the judge that defined it and when");
+    expect(run.when(settle([{ ...kpi("tone"), ...by }]))).toHaveLength(1);
   });
 
   it("stores a NUL in the judge's answer as U+FFFD rather than refusing the settlement", () => {

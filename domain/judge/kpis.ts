@@ -89,14 +89,20 @@ export function definePrompt(input: DefineInput): string {
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
+/** Why a KPI key cannot be used (null: it can): lower-case snake_case, and a key a criterion may have. */
+export function kpiKeyProblem(key: string): string | null {
+  if (!KPI_KEY.test(key)) return `${JSON.stringify(truncate(key, 80))} is not lower-case snake_case (a-z, 0-9, _; at most 64 characters, starting with a letter)`;
+  const problem = criteriaProblem([{ key, type: "llm_judge", config: {} }]);
+  return problem ? problem.rule : null;
+}
+
 /** Why one KPI entry cannot be used, or null. */
 function kpiProblem(entry: unknown): string | null {
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return "is not an object";
   const kpi = entry as Record<string, unknown>;
   if (typeof kpi.key !== "string") return '"key" is not a string';
-  if (!KPI_KEY.test(kpi.key)) return `"key" ${JSON.stringify(truncate(kpi.key, 80))} is not lower-case snake_case (a-z, 0-9, _; at most 64 characters, starting with a letter)`;
-  const keyProblem = criteriaProblem([{ key: kpi.key, type: "llm_judge", config: {} }]);
-  if (keyProblem) return `"key" ${keyProblem.rule}`;
+  const keyProblem = kpiKeyProblem(kpi.key);
+  if (keyProblem) return `"key" ${keyProblem}`;
   for (const field of ["name", "description", "rubric"] as const) {
     const value = kpi[field];
     if (typeof value !== "string" || isBlank(value)) return `"${field}" must be non-blank text`;

@@ -19,6 +19,8 @@ import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "
 import { planMerge, planReplace, replaceChangesAnything, stableJson, type ReplacePlan } from "./scenarioChanges.js";
 import { freezeRun } from "./selection.js";
 import { criteriaProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
+import { KPI_MAX, KPI_MIN } from "../../judge/kpis.js";
+import { mustBeKpis } from "../kpiRules.js";
 
 export const CRITERION_TYPES = EVALUATION_CRITERION_TYPES;
 
@@ -143,9 +145,7 @@ function decideDefineKpis(state: EvaluationState, command: DefineKpis, now: Date
     throw DomainError.conflict(`evaluation ${command.evaluation_id} is judged ${state.judge.kind}; only a judge_defined evaluation has its KPIs defined`, "evaluation_id");
   }
   if (state.kpiProvenance) return [];
-  if (command.criteria.some((c) => c.type !== "llm_judge")) throw DomainError.validation("criteria: a judge-defined KPI is an llm_judge criterion", "criteria");
-  const problem = criteriaProblem([...state.criteria, ...command.criteria]);
-  if (problem) throw DomainError.validation(`${problem.field}: ${problem.rule}`, problem.field);
+  mustBeKpis(command.criteria, state.criteria, { min: KPI_MIN, max: KPI_MAX });
   const definedAt = now.toISOString();
   const criteria = command.criteria.map((c) => ({ key: c.key, type: c.type, config: c.config, defined_by: command.judge, defined_at: definedAt }));
   const data = { run_id: command.run_id, criteria, kpi_provenance: { judge: command.judge, defined_at: definedAt }, judge_exchange: command.judge_exchange };

@@ -8,6 +8,8 @@ import { storableJsonOf } from "../../events/storableText.js";
 import type { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
 import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { freezeRun } from "../evaluation/selection.js";
+import { KPI_MAX } from "../../judge/kpis.js";
+import { mustBeKpis } from "../kpiRules.js";
 import { checkImportedReport } from "./importedReport.js";
 import { latestRelease, type AgentState } from "../agent/agentAggregate.js";
 import { RunCommand, type ClaimKpiAuthoring, type CompleteRun, type RecordKpiAuthoring, type RejectPair } from "./runCommands.js";
@@ -172,9 +174,21 @@ function decideKpiAuthoring(state: RunState, command: RecordKpiAuthoring): Event
   if (!failed && (command.message !== null || command.criteria.length === 0 || command.kpi_provenance === null)) {
     throw DomainError.validation(`KPIs ${command.outcome} give their criteria and provenance, and no failure message`, "criteria");
   }
+  if (!failed) mustBeSettledKpis(state, command);
   const { type: _t, run_id: _r, claim_id: _c, ...data } = command;
   // The judge's answer and reason are its text: stored as a verdict's are (U+FFFD for a NUL).
   return [{ type: "KpiAuthoringRecorded", data: storableJsonOf(data) }];
+}
+
+/**
+ * A run's settled KPIs are the evaluation's that its frozen criteria lack (1 to KPI_MAX of them),
+ * each naming the judge that defined it and when.
+ */
+function mustBeSettledKpis(state: RunState, command: RecordKpiAuthoring): void {
+  mustBeKpis(command.criteria, state.started?.criteria ?? [], { min: 1, max: KPI_MAX });
+  if (command.criteria.some((kpi) => !kpi.defined_by || !kpi.defined_at)) {
+    throw DomainError.validation("criteria: a settled KPI names the judge that defined it and when (defined_by, defined_at)", "criteria");
+  }
 }
 
 function decide(state: RunState, command: RunCommand, context: DecideContext & RunContext): EventInput[] {
