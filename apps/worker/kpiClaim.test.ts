@@ -7,6 +7,7 @@ import { ScriptedAgent } from "@verdict/infra/agents";
 import { createEvaluation, evaluationStream, eventRegistry, readWholeStream, startRun, WrongExpectedVersionError, type Clock, type EventStore } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import { processPair } from "./pairWork.js";
+import { handleCompletionJob } from "./completion.js";
 import { handleReplayJob } from "./replayConsumer.js";
 import { RunContexts } from "./runContext.js";
 import { silentLog } from "./workerLog.js";
@@ -18,12 +19,13 @@ const USAGE = { input_tokens: 300, output_tokens: 120, cost: 0.004 };
 
 /** A judge whose define answers come from `answers` in call order, each after its delay. */
 function kpiJudge(answers: { text: string; delayMs: number }[]) {
-  const calls = { define: 0 };
+  const calls = { define: 0, prompts: [] as string[] };
   const backend: JudgeBackend = {
     name: "kpi-judge",
     async complete(request) {
       if (request.kind !== "define") return '{"score": 0.9}';
       const answer = answers[Math.min(calls.define++, answers.length - 1)];
+      calls.prompts.push(request.prompt);
       await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
       return { text: answer.text, usage: USAGE };
     },
@@ -159,6 +161,31 @@ describe("KPI authoring across worker processes", () => {
     expect(settled).toMatchObject({ outcome: "failed", message: expect.stringContaining("pairs were already scored without them") });
     expect(await scoredKeys(store, 1)).not.toContain("tone");
     expect(await kpisDefined(store)).toEqual([]);
+  });
+});
+
+
+describe("KPI authoring on the worker's other paths", () => {
+  it("a completion job that finds no pair scored settles the KPIs first, and every pair scores with them", async () => {
+    const store = createMemoryEventStore();
+    await newRun(store);
+    const { backend, calls } = kpiJudge([{ text: GOOD, delayMs: 0 }]);
+    expect(await handleCompletionJob(worker(store, backend), { run_id: "r1", tenant: "acme" })).toBe("completed");
+    expect(calls.define).toBe(1);
+    expect((await settlements(store)).map((r) => r.outcome)).toEqual(["defined"]);
+    for (const n of [0, 1, 2, 3]) expect(await scoredKeys(store, n)).toEqual(expect.arrayContaining(["accuracy", "next_step", "tone"]));
+  });
+
+  it("the judge reads the evaluation's earlier completed runs: a second run asks again after the first got no KPIs, with the first's pass rate", async () => {
+    const store = createMemoryEventStore();
+    await newRun(store);
+    const { backend, calls } = kpiJudge([{ text: "nope", delayMs: 0 }, { text: GOOD, delayMs: 0 }]);
+    expect(await handleCompletionJob(worker(store, backend), { run_id: "r1", tenant: "acme" })).toBe("completed");
+    await startRun(store, { run_id: "r2", evaluation_id: "e1", models: [GPT, CLAUDE] }, commandDeps);
+    await handleReplayJob(worker(store, backend), { ...job(JOBS[0]), run_id: "r2" });
+    expect(calls.define).toBe(2);
+    expect(calls.prompts[0]).not.toContain("- run 1:");
+    expect(calls.prompts[1]).toMatch(/- run 1: pass rate \S+ \(\d of 4 passed\)/);
   });
 });
 
