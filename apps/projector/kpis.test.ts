@@ -44,6 +44,8 @@ describe("judge-defined KPIs in the read models", () => {
     ]);
     const run = await read.readModels.getRun("acme", "kr1");
     expect(run?.kpiAuthoring).toMatchObject({ outcome: "defined", message: null });
+    // The define call is the audit's (the run's events), not every run read's.
+    expect(run?.kpiAuthoring).not.toHaveProperty("judge_exchange");
     expect((run?.criteria as { key: string }[]).map((c) => c.key)).toEqual(["present", "tone"]);
 
     await evaluationCommand(store, deps, "k1", {

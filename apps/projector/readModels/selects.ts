@@ -15,7 +15,6 @@ const RUN_COLUMNS = [
   "threshold", "release", "metadata", "tools", "catalog", "import_source", "host_run_id", "total", "completed", "passed", "failed", "errored",
   "agent_input_tokens", "agent_output_tokens", "agent_cost", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
   "summary", "completion_requested", "error_message", "failure_pairs", "scheduled_at", "started_at", "completed_at", "updated_at",
-  "kpi_authoring",
 ];
 const RESULT_COLUMNS = [
   "run_id", "n", "tenant", "scenario_key", "group", "model_label", "provider", "model", "position", "status", "score", "scores", "fault",
@@ -32,7 +31,11 @@ export const CATALOG_SELECT = selectList("c", CATALOG_COLUMNS, spec);
 /** The evaluation's columns and its standing (standing.ts), read when asked. */
 export const EVALUATION_SELECT = `${selectList("e", EVALUATION_COLUMNS, spec)}, ${STANDING_SQL} AS standing`;
 export const SCENARIO_SELECT = selectList("s", SCENARIO_COLUMNS, spec);
-export const RUN_SELECT = selectList("r", RUN_COLUMNS, spec);
+/**
+ * A run's columns, and how its KPIs were settled without the define call: the judge's raw answer
+ * and parsed reply (tens of KB) are the audit's, read from the run's events, not every run list's.
+ */
+export const RUN_SELECT = `${selectList("r", RUN_COLUMNS, spec)}, r.kpi_authoring - 'judge_exchange' AS "kpiAuthoring"`;
 export const RESULT_SELECT = selectList("t", RESULT_COLUMNS, spec);
 export const CELL_SELECT = selectList("t", CELL_COLUMNS, spec);
 
