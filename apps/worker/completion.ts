@@ -27,6 +27,7 @@ import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContext, RunContexts } from "./runContext.js";
 import { reportFromRun, runResults, type RunRecord } from "./runReport.js";
 import type { WorkerLog } from "./workerLog.js";
+import { withKpisSettled } from "./kpiAuthoring.js";
 
 export interface ComparisonSettings {
   seed?: number;
@@ -59,7 +60,7 @@ async function finishPairs(deps: CompletionDeps, run: RunContext): Promise<RunRe
     for (const n of unscored) await processPair(deps, run, n, { replay: !run.started.external });
     pairs = await collectPairSummaries(deps.store, run);
   }
-  return { started: run.started, ...pairs };
+  return { started: run.started, kpiAuthoring: run.state.kpiAuthoring, ...pairs };
 }
 
 function comparisonOf(results: readonly Result[], record: RunRecord, settings: ComparisonSettings = {}) {
@@ -118,19 +119,21 @@ export async function handleCompletionJob(deps: CompletionDeps, value: unknown):
     return "invalid";
   }
   for (let attempt = 1; ; attempt++) {
-    const run = await deps.runs.get(job.run_id);
-    if (!run) {
+    const loaded = await deps.runs.get(job.run_id);
+    if (!loaded) {
       deps.log.error(`dropped: ${COMPLETE_TOPIC} job for run ${job.run_id}, which does not exist`);
       return "unknown-run";
     }
-    if (run.started.tenant !== job.tenant) {
+    if (loaded.started.tenant !== job.tenant) {
       deps.log.error(`dropped: ${COMPLETE_TOPIC} job for run ${job.run_id} names tenant ${job.tenant}, not the run's`);
       return "invalid";
     }
-    if (run.state.status !== "running") {
-      deps.runs.forget(run.runId);
+    if (loaded.state.status !== "running") {
+      deps.runs.forget(loaded.runId);
       return "already-ended";
     }
+    // Settled already unless no pair job ever ran (its pairs are finished here).
+    const run = await withKpisSettled(deps, loaded);
     const record = await finishPairs(deps, run);
     if (!record) {
       deps.log.info(`run ${run.runId}: completion asked before every pair was scored; waiting for the last one`);

@@ -8,6 +8,7 @@ import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
 import { Limiter } from "./limiter.js";
 import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContexts } from "./runContext.js";
+import { withKpisSettled } from "./kpiAuthoring.js";
 import type { WorkerLog } from "./workerLog.js";
 
 interface ReplayHandlerDeps extends PairDeps {
@@ -31,22 +32,24 @@ export async function handleReplayJob(deps: ReplayHandlerDeps, value: unknown): 
     deps.log.error(`dropped: ${(error as Error).message}`);
     return "invalid";
   }
-  const run = await deps.runs.get(job.run_id, { maxAgeMs: deps.runStateMaxAgeMs ?? RUN_STATE_MAX_AGE_MS });
-  if (!run) {
+  const loaded = await deps.runs.get(job.run_id, { maxAgeMs: deps.runStateMaxAgeMs ?? RUN_STATE_MAX_AGE_MS });
+  if (!loaded) {
     // The dispatcher only publishes after RunStarted is in the log, so this is a foreign job.
     deps.log.error(`dropped: ${REPLAY_TOPIC} job for run ${job.run_id}, which does not exist`);
     return "unknown-run";
   }
-  if (run.started.tenant !== job.tenant) {
+  if (loaded.started.tenant !== job.tenant) {
     // Not the dispatcher's (it copies the run's tenant): a job must not act for, or fail a run as, another tenant.
     deps.log.error(`dropped: ${REPLAY_TOPIC} job for run ${job.run_id} names tenant ${job.tenant}, not the run's`);
     return "invalid";
   }
-  const pair = run.state.pairs[job.n];
+  const pair = loaded.state.pairs[job.n];
   if (!pair || pair.scenarioKey !== job.scenario_key || pair.modelLabel !== job.model_label) {
     deps.log.error(`dropped: ${REPLAY_TOPIC} job names pair ${job.n} (${clipped(job.scenario_key)} × ${clipped(job.model_label)}), not in run ${job.run_id}'s selection`);
     return "invalid";
   }
+  // A judge_defined run's KPIs are settled before its first pair is scored (kpiAuthoring.ts).
+  const run = await withKpisSettled(deps, loaded);
   // External runs are replayed by their host; only what the host recorded is scored.
   return processPair(deps, run, job.n, { replay: !run.started.external });
 }

@@ -22,7 +22,7 @@ import {
   type RunState,
 } from "@verdict/domain";
 import { judgeForRun, type WorkerJudgeOptions } from "./judging.js";
-import { releaseOf } from "./runReport.js";
+import { releaseOf, runCriteriaOf } from "./runReport.js";
 import { silentLog, type WorkerLog } from "./workerLog.js";
 
 export interface RunContext {
@@ -47,6 +47,8 @@ export class RunContexts {
   private readonly cache = new Map<string, RunContext>();
   private readonly checkedAt = new Map<string, number>();
   private readonly checking = new Map<string, Promise<RunContext | null>>();
+  private readonly settling = new Map<string, Promise<RunContext>>();
+  private readonly kpiClaims = new Map<string, string>();
 
   constructor(
     private readonly store: EventStore,
@@ -89,8 +91,30 @@ export class RunContexts {
     return loaded;
   }
 
+  /**
+   * Runs `settle` for a run once at a time in this process (its KPIs, kpiAuthoring.ts): the jobs
+   * of a run that arrive together share one judge call instead of each asking.
+   */
+  settleOnce(runId: string, settle: () => Promise<RunContext>): Promise<RunContext> {
+    const pending = this.settling.get(runId);
+    if (pending) return pending;
+    const shared = settle().finally(() => this.settling.delete(runId));
+    this.settling.set(runId, shared);
+    return shared;
+  }
+
+  /** This process's claim id on a run's KPI authoring (kpiAuthoring.ts): one for all its attempts. */
+  kpiClaimId(runId: string, next: () => string): string {
+    const known = this.kpiClaims.get(runId);
+    if (known) return known;
+    const claimId = next();
+    this.kpiClaims.set(runId, claimId);
+    return claimId;
+  }
+
   /** Forgets a run (after it ended). */
   forget(runId: string): void {
+    this.kpiClaims.delete(runId);
     this.cache.delete(runId);
     this.checkedAt.delete(runId);
   }
@@ -115,12 +139,15 @@ export class RunContexts {
     });
     if (!startedEvent) return null;
     const started = state.started as EventData<"RunStarted">;
-    // The selection is frozen: keep the Runner (and its per-run refinement count) across reloads.
-    if (previous) return { ...previous, state, version };
+    // The selection is frozen: keep the Runner (and its per-run refinement count) across reloads,
+    // but for the KPIs a judge_defined run settled since, which it scores with from now on.
+    const kpisSettled = previous !== undefined && previous.state.kpiAuthoring === null && state.kpiAuthoring !== null;
+    if (previous && !kpisSettled) return { ...previous, state, version };
     const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
-    const { judge, refusal } = judgeForRun(started, this.judge);
-    if (refusal) this.log.error(`run ${runId} fails: ${refusal}`);
-    if (!judge && !refusal && started.judge.kind !== "rules") {
+    // A run reloaded for its KPIs keeps its judge (the same one: the run's judge is fixed).
+    const { judge, refusal } = previous ? { judge: previous.judge, refusal: previous.judgeRefusal } : judgeForRun(started, this.judge);
+    if (refusal && !previous) this.log.error(`run ${runId} fails: ${refusal}`);
+    if (!judge && !refusal && !previous && started.judge.kind !== "rules") {
       this.log.error(`run ${runId} asks for judge ${started.judge_label ?? started.judge.kind}, but this worker has none (VERDICT_JUDGE=none): scoring on rules alone`);
     }
     const runner = new Runner({
@@ -130,7 +157,7 @@ export class RunContexts {
         throw new Error("the worker records replays itself; Runner.evaluate is given the recorded one");
       },
       // As recorded: an older run's unknown type scores null, as it did, instead of stopping the run.
-      criteria: recordedCriteria(started.criteria),
+      criteria: recordedCriteria(runCriteriaOf(started, state.kpiAuthoring)),
       judge,
       threshold: started.threshold,
       availableTools: started.tools,

@@ -32,8 +32,18 @@ export function releaseOf(release: EventData<"RunStarted">["release"]): Release 
   return out;
 }
 
+/**
+ * The criteria a run scores with, in scoring order: those it froze at its start, then the KPIs a
+ * judge_defined run settled before its first pair was scored (KpiAuthoringRecorded).
+ */
+export function runCriteriaOf(started: EventData<"RunStarted">, kpiAuthoring: EventData<"KpiAuthoringRecorded"> | null | undefined): EventData<"RunStarted">["criteria"] {
+  return kpiAuthoring?.criteria.length ? [...started.criteria, ...kpiAuthoring.criteria] : started.criteria;
+}
+
 export interface RunRecord {
   started: EventData<"RunStarted">;
+  /** How a judge_defined run settled its KPIs (null or absent: it did not need to). */
+  kpiAuthoring?: EventData<"KpiAuthoringRecorded"> | null;
   /** By pair index n. */
   replays: ReadonlyMap<number, EventData<"ReplayRecorded">>;
   scored: ReadonlyMap<number, EventData<"ResultScored">>;
@@ -77,7 +87,7 @@ export function runResults(record: RunRecord): Result[] {
   const scenarios = started.scenarios.map((s) => Scenario.fromJSON(s));
   const results: Result[] = [];
   const models = started.models.length;
-  const criterionKeys = started.criteria.map((criterion) => criterion.key);
+  const criterionKeys = runCriteriaOf(started, record.kpiAuthoring).map((criterion) => criterion.key);
   for (let n = 0; n < scenarios.length * models; n++) {
     const scored = record.scored.get(n);
     const replayed = record.replays.get(n);
@@ -105,12 +115,13 @@ export function reportFromRun(
 ): Report {
   const { started } = record;
   const verdict = record.verdict;
-  const exchange = verdict?.judge_exchange ?? null;
+  // The judge calls no result owns: the KPIs' define call, then the verdict's.
+  const runExchanges = [record.kpiAuthoring?.judge_exchange, verdict?.judge_exchange].filter((exchange) => exchange != null);
   return new Report({
     // Result satisfies ReportResult at run time; its ToolCall type is looser than the report's.
     results: (options.results ?? runResults(record)) as unknown as ReportResult[],
     models: started.models,
-    criteria: started.criteria,
+    criteria: runCriteriaOf(started, record.kpiAuthoring),
     judge: options.judge ?? null,
     // The verdict records the judge the run was actually scored with (null: rules only).
     judgeLabel: verdict ? verdict.judge_label : started.judge_label,
@@ -121,8 +132,10 @@ export function reportFromRun(
     agentName: started.agent,
     ...(verdict ? { verdict: verdict.verdict } : {}),
     ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
-    judgeUsage: exchange ? exchangesUsage([exchange]) : null,
+    judgeUsage: runExchanges.length ? exchangesUsage(runExchanges) : null,
     failure: options.failure ?? null,
+    // Said once, in the header: the authoring failure is the run's, not any result's.
+    kpiFailure: record.kpiAuthoring?.outcome === "failed" ? record.kpiAuthoring.message : null,
     inProgress: options.inProgress ? { total: started.scenarios.length * started.models.length } : null,
   });
 }

@@ -19,7 +19,7 @@ export interface RecordedRun {
 export async function recordedRun(store: EventStore, runId: string): Promise<RecordedRun> {
   const events = await runEvents(store, runId);
   if (events.at(-1)?.type !== "RunCompleted") throw new Error(`run ${runId} ended with ${events.at(-1)?.type}, not RunCompleted`);
-  const pick = <T extends "RunStarted" | "RunCompleted" | "VerdictRecorded" | "ComparisonRecorded">(type: T) => events.find((e) => e.type === type)?.data as EventData<T>;
+  const pick = <T extends "RunStarted" | "RunCompleted" | "VerdictRecorded" | "ComparisonRecorded" | "KpiAuthoringRecorded">(type: T) => events.find((e) => e.type === type)?.data as EventData<T>;
   const started = pick("RunStarted");
   const [startedRecorded] = await readWholeStream(store, runStream(runId));
   const replays = new Map<number, EventData<"ReplayRecorded">>();
@@ -29,6 +29,6 @@ export async function recordedRun(store: EventStore, runId: string): Promise<Rec
     if (event.type === "ReplayRecorded") replays.set(event.data.n, event.data);
     if (event.type === "ResultScored") scored.set(event.data.n, event.data);
   }
-  const report = reportFromRun({ started, replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
+  const report = reportFromRun({ started, kpiAuthoring: pick("KpiAuthoringRecorded") ?? null, replays, scored, verdict: pick("VerdictRecorded"), comparison: pick("ComparisonRecorded") });
   return { started, replays, scored, summary: pick("RunCompleted").summary as Record<string, unknown>, report };
 }

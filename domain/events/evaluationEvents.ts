@@ -2,7 +2,8 @@
 // record the resulting records (not just the input) so a fold never re-runs merge rules.
 import { z } from "zod";
 import { defineEvent } from "./defineEvent.js";
-import { catalogReference, criterionData, evaluationScenario, evaluationScenarioWrite, isoDate, judgeData, nonBlank } from "./shared.js";
+import { judgeExchangeData, judgeExchangeInput } from "./runEvents.js";
+import { catalogReference, criterionData, evaluationScenario, evaluationScenarioWrite, isoDate, judgeData, kpiProvenance, nonBlank } from "./shared.js";
 
 export const EvaluationCreated = defineEvent(
   "EvaluationCreated",
@@ -106,3 +107,23 @@ export const EvaluationNameReserved = defineEvent(
     reserved_at: isoDate.nullable().default(null),
   }),
 );
+
+/**
+ * The judge of a judge_defined evaluation defined its KPIs, while the run `run_id` was starting
+ * (reference-platform §1 #19): `llm_judge` criteria, each naming the judge and the time, which
+ * every later run of the evaluation scores with beside its own criteria. Recorded once: a later
+ * run reuses them and the judge is not asked again.
+ */
+const kpisDefined = z.object({
+  run_id: nonBlank,
+  criteria: z.array(criterionData).min(1),
+  kpi_provenance: kpiProvenance,
+  /**
+   * The define call that authored them (null before it was carried): a worker that recorded this
+   * and died before its run's KpiAuthoringRecorded lets its successor record the run's outcome as
+   * defined, with the call metered and audited.
+   */
+  judge_exchange: judgeExchangeData.nullable().default(null),
+});
+const kpiCriterionWrite = criterionData.extend({ type: z.literal("llm_judge"), defined_by: nonBlank, defined_at: isoDate });
+export const KpisDefined = defineEvent("KpisDefined", 1, kpisDefined, {}, kpisDefined.extend({ criteria: z.array(kpiCriterionWrite).min(1), judge_exchange: judgeExchangeInput.nullable().default(null) }));

@@ -32,6 +32,7 @@ export {
   CatalogSetSynced,
   EvaluationArchived,
   EvaluationUnarchived,
+  KpisDefined,
   RunScheduled,
 } from "./evaluationEvents.js";
 export {
@@ -43,6 +44,8 @@ export {
   RunFailed,
   RunRedriven,
   ReportImported,
+  KpiAuthoringRecorded,
+  KpiAuthoringStarted,
 } from "./runEvents.js";
 export { ReplayRecorded, ResultScored } from "./resultEvents.js";
 export { AgentReleaseRecorded, RELEASE_DIGEST_PATTERN, RELEASE_DIGEST_RULE } from "./agentEvents.js";

@@ -13,6 +13,7 @@ import {
   EvaluationCreated,
   EvaluationNameReserved,
   EvaluationUnarchived,
+  KpisDefined,
   RunScheduled,
   ScenariosMerged,
   ScenariosReplaced,
@@ -20,6 +21,8 @@ import {
 import { ReplayRecorded, ResultScored } from "./resultEvents.js";
 import {
   ComparisonRecorded,
+  KpiAuthoringRecorded,
+  KpiAuthoringStarted,
   ReportImported,
   RunCompleted,
   RunCompletionRequested,
@@ -43,7 +46,10 @@ export const eventDefinitions = [
   EvaluationArchived,
   EvaluationUnarchived,
   RunScheduled,
+  KpisDefined,
   RunStarted,
+  KpiAuthoringStarted,
+  KpiAuthoringRecorded,
   RunCompletionRequested,
   RunRedriven,
   VerdictRecorded,

@@ -6,8 +6,10 @@ import {
   catalogReference,
   criterionData,
   hostRunIdText,
+  isoDate,
   jsonObject,
   judgeData,
+  kpiProvenance,
   modelSpecData,
   nonBlank,
   releaseData,
@@ -170,4 +172,46 @@ export const ReportImported = defineEvent(
     digest: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"),
     report: jsonObject,
   }),
+);
+
+/**
+ * A worker took the settling of a judge_defined run's KPIs, before asking the judge (appended at
+ * the exact version it read, so one worker process at a time holds it): the others wait for its
+ * KpiAuthoringRecorded. A claim not settled by `expires_at` (the claimer's judge timeout plus a
+ * margin: it crashed) may be taken over by another worker's claim.
+ */
+export const KpiAuthoringStarted = defineEvent(
+  "KpiAuthoringStarted",
+  1,
+  z.object({
+    claim_id: nonBlank,
+    expires_at: isoDate,
+  }),
+);
+
+const kpiAuthoringRecorded = z.object({
+  /** defined: this run's judge defined them; reused: another run of the evaluation had meanwhile; failed: none. */
+  outcome: z.enum(["defined", "reused", "failed"]),
+  /** The KPIs the run scores with beside the criteria RunStarted froze ([] when failed). */
+  criteria: z.array(criterionData),
+  kpi_provenance: kpiProvenance.nullable(),
+  /** Why no KPIs were authored (failed), in the reference's words; null otherwise. */
+  message: z.string().nullable(),
+  /** What the judge's answer lacked, when it was asked and answered unusably. */
+  reason: z.string().nullable(),
+  /** The define call, when the judge was asked (audit trail and metering: a call no result owns). */
+  judge_exchange: judgeExchangeData.nullable(),
+});
+
+/**
+ * A judge_defined run that started without KPIs settled them before any pair was scored: its
+ * KPIs (authored now, or another run's), or why there are none. A failure does not fail the run:
+ * it scores on the criteria RunStarted froze, and the next run tries again (README, Status).
+ */
+export const KpiAuthoringRecorded = defineEvent(
+  "KpiAuthoringRecorded",
+  1,
+  kpiAuthoringRecorded,
+  {},
+  kpiAuthoringRecorded.extend({ judge_exchange: judgeExchangeInput.nullable() }),
 );

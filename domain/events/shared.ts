@@ -118,8 +118,18 @@ const modelName = nonBlank.max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX
 /** A model spec as a command takes it (modelSpecData, as recorded, has no limit to keep old events readable). */
 export const modelSpecInput = z.object({ label: modelName.refine((label) => !isReservedName(label), RESERVED_NAME_RULE), provider: modelName, model: modelName });
 
-export const criterionData = z.object({ key: nonBlank, type: nonBlank, config: jsonObject.default({}) });
+/** A criterion as an author gives it (commands): who defined it is the platform's to record. */
+export const criterionInput = z.object({ key: nonBlank, type: nonBlank, config: jsonObject.default({}) });
+/**
+ * A criterion as recorded: a judge-defined KPI (judge_defined evaluations, KpisDefined) also
+ * names the judge that defined it and when; an author's criterion has neither.
+ */
+export const criterionData = criterionInput.extend({ defined_by: nonBlank.optional(), defined_at: isoDate.optional() });
 export type CriterionData = z.output<typeof criterionData>;
+
+/** `config.kpi_provenance` of a judge_defined evaluation (reference-platform §2): who defined its KPIs, and when. */
+export const kpiProvenance = z.object({ judge: nonBlank, defined_at: isoDate });
+export type KpiProvenance = z.output<typeof kpiProvenance>;
 
 export const judgeKind = z.enum(["rules", "llm", "judge_defined"]);
 /** The longest judge model name an evaluation keeps. */

@@ -20,9 +20,10 @@ import {
 } from "./prompts.js";
 import { parseRecommendation, parseScore, parseVerdict, type JudgeRecommendation, type JudgeVerdict, type Parsed } from "./parse.js";
 import { isBlank } from "../support/index.js";
+import { DEFINE_INSTRUCTIONS, definePrompt, parseKpis, type DefineInput, type DefinedKpi } from "./kpis.js";
 import { judgeCallUsage, type JudgeCallUsage } from "./usage.js";
 
-export type JudgeKind = "score" | "recommend" | "verdict";
+export type JudgeKind = "score" | "recommend" | "verdict" | "define";
 
 export interface JudgeRequest {
   instructions: string;
@@ -101,6 +102,11 @@ export class Judge {
     this.#timeoutMs = timeout;
   }
 
+  /** How long a call may go unanswered (null: no limit): a worker's KPI claim lasts this plus a margin. */
+  get timeoutMs(): number | null {
+    return this.#timeoutMs;
+  }
+
   /** Did the answer complete the scenario's task? 0..1, or null. Not asked for a blank answer. */
   scoreTask(input: { scenario: ScenarioLike; answer: string | null | undefined }): Promise<JudgeOutcome<number>> {
     if (isBlank(input.answer)) return Promise.resolve({ value: null, exchange: null });
@@ -131,6 +137,15 @@ export class Judge {
     const candidates = verdictCandidates(input.summaries);
     const prompt = verdictPrompt(input.summaries, input.instructions);
     return this.#ask("verdict", VERDICT_INSTRUCTIONS, prompt, (text) => parseVerdict(text, labels, candidates), (value) => ({ ...value }));
+  }
+
+  /**
+   * Defines 3 to 6 KPIs for an evaluation whose judge defines its criteria (judge_defined), from
+   * its instructions and at most 5 recent runs; unusable unless every rule of parseKpis holds.
+   */
+  define(input: DefineInput): Promise<JudgeOutcome<DefinedKpi[]>> {
+    const existing = input.existingKeys ?? [];
+    return this.#ask("define", DEFINE_INSTRUCTIONS, definePrompt(input), (text) => parseKpis(text, existing), (kpis) => ({ kpis: kpis.map((kpi) => ({ ...kpi })) }));
   }
 
   async #ask<T>(

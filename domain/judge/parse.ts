@@ -23,8 +23,8 @@ export interface JudgeVerdict {
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
-/** The object between the first `{` and the last `}`, so fenced ```json replies work. */
-function extractObject(text: string): Parsed<Record<string, unknown>> {
+/** The object between the first `{` and the last `}`, so fenced ```json replies work (every judge answer, KPIs included). */
+export function extractObject(text: string): Parsed<Record<string, unknown>> {
   const start = text.indexOf("{");
   const end = text.lastIndexOf("}");
   if (start < 0 || end < start) return fail("the answer holds no JSON object");

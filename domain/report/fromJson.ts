@@ -62,6 +62,7 @@ export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOption
     metadata: doc.metadata ?? {},
     release: (doc.release as Release | null | undefined) ?? null,
     failure: typeof doc.failure === "string" ? doc.failure : null,
+    kpiFailure: typeof doc.kpi_failure === "string" ? doc.kpi_failure : null,
     inProgress: inProgressOf(doc.in_progress),
     agentName: doc.agent_name ?? null,
     judgeLabel: doc.judge ?? null,

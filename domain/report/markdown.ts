@@ -14,6 +14,9 @@ export function failureNotice(scored: number): string {
   return `This run failed: the report covers the ${count(scored, "result")} scored before it stopped.`;
 }
 
+/** What the report of a judge_defined run without KPIs says, before why (the Markdown and the page alike). */
+export const KPI_FAILURE_NOTICE = "No judge-defined KPIs: scored on the evaluation's own criteria.";
+
 /** What a running run's report says first (the Markdown and the page alike). */
 export function inProgressNotice(progress: { scored: number; total: number }): string {
   return `This run is still running: the report covers the ${count(progress.scored, "result")} scored so far, of ${progress.total}.`;
@@ -31,6 +34,7 @@ function header(source: MarkdownSource): string {
   lines.push("", `Pass threshold: ${Format.threshold(source.threshold).replace(/^pass /, "")}`);
   if (source.failure) lines.push("", `> **${failureNotice(source.results.length)}** ${inline(source.failure)}`);
   if (source.inProgress) lines.push("", `> **${inProgressNotice(source.inProgress)}**`);
+  if (source.kpiFailure) lines.push("", `> **${KPI_FAILURE_NOTICE}** ${inline(source.kpiFailure)}`);
   return lines.join("\n");
 }
 

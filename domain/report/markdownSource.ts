@@ -20,6 +20,8 @@ export interface MarkdownSource {
   readonly release: Release | null;
   /** Why the run stopped before it finished; null for a finished one. */
   readonly failure: string | null;
+  /** Why a judge_defined run has no judge-defined KPIs; null when it has them or needs none. */
+  readonly kpiFailure: string | null;
   /** A run still going: results scored so far, of how many; null once it has ended. */
   readonly inProgress: InProgress | null;
   readonly threshold: number;

@@ -64,6 +64,11 @@ export interface ReportOptions {
    */
   failure?: string | null;
   /**
+   * Why a judge_defined run has no judge-defined KPIs (they could not be authored): the report says
+   * so once, and that the run was scored on the evaluation's own criteria.
+   */
+  kpiFailure?: string | null;
+  /**
    * A run still going (neither completed nor failed): how many results it will have in all. The
    * report then says it is in progress, and covers only the results scored so far.
    */
@@ -102,6 +107,7 @@ export class Report implements MarkdownSource {
   readonly agentName: string;
   readonly release: Release | null;
   readonly failure: string | null;
+  readonly kpiFailure: string | null;
   readonly inProgress: InProgress | null;
   readonly #options: ReportOptions;
   readonly #cache = new Map<string, unknown>();
@@ -125,6 +131,7 @@ export class Report implements MarkdownSource {
     this.agentName = options.agentName?.trim() ? options.agentName : "the agent";
     this.release = cleanRelease(options.release);
     this.failure = options.failure?.trim() ? options.failure : null;
+    this.kpiFailure = options.kpiFailure?.trim() ? options.kpiFailure : null;
     // A failed run has stopped: its report says that, not that it is still going.
     this.inProgress = !this.failure && options.inProgress ? { scored: this.results.length, total: options.inProgress.total } : null;
     this.#runJudgeUsage = (options.judgeUsage as JudgeUsageRecord | null | undefined) ?? null;

@@ -2,7 +2,7 @@
 // same report always serializes to the same bytes: summary_by_model, criteria,
 // recommendations, fix_items, verdict, comparison (comparing only), judge, judge_usage (when
 // there is one), run_judge_usage (judge spend no result owns, as recorded), release (when given),
-// failure (a failed run's reason), in_progress (a running run's { scored, total }), threshold, agent_name (when given), metadata (when not empty),
+// failure (a failed run's reason), kpi_failure (why a judge_defined run has no KPIs), in_progress (a running run's { scored, total }), threshold, agent_name (when given), metadata (when not empty),
 // results.
 import type { ComparisonJSON } from "../stats/index.js";
 import type { ReportDocument, ResultDoc } from "./html/index.js";
@@ -22,6 +22,7 @@ interface JsonSource {
   readonly runJudgeUsage: object | null;
   readonly release: Release | null;
   readonly failure: string | null;
+  readonly kpiFailure: string | null;
   readonly inProgress: InProgress | null;
   readonly threshold: number;
   readonly metadata: Record<string, unknown>;
@@ -78,6 +79,7 @@ export function reportDocument(
   if (source.runJudgeUsage) ordered.run_judge_usage = source.runJudgeUsage;
   if (source.release) ordered.release = source.release;
   if (source.failure) ordered.failure = source.failure;
+  if (source.kpiFailure) ordered.kpi_failure = source.kpiFailure;
   if (source.inProgress) ordered.in_progress = { scored: source.inProgress.scored, total: source.inProgress.total };
   ordered.threshold = source.threshold;
   if (extra.agentName) ordered.agent_name = extra.agentName;

@@ -1,5 +1,5 @@
 // A deterministic judge for demos and tests: the completion behind the core's Judge answers from
-// a YAML script. Each answer matches a call by kind (score, recommend, verdict) and, optionally,
+// a YAML script. Each answer matches a call by kind (score, recommend, verdict, define) and, optionally,
 // by the scenario key the worker is grading and/or a pattern over the judge's prompt (which
 // holds the scenario's prompt and the agent's answer). The first match wins, else the kind's
 // default, else the call fails with a message naming it — the Judge then skips that call and the
@@ -23,7 +23,7 @@ import { z } from "zod";
 import { eventSchemas, type JudgeReply, type JudgeRequest } from "@verdict/domain";
 import { parseScript, readScriptFile, textMatcher } from "../scripting/index.js";
 
-const KINDS = ["score", "recommend", "verdict"] as const;
+const KINDS = ["score", "recommend", "verdict", "define"] as const;
 export type ScriptedJudgeKind = (typeof KINDS)[number];
 
 /** What the worker knows about a call beyond the request: the pair being graded. */
@@ -72,7 +72,7 @@ const answer = z
 const script = z
   .object({
     judge: z.string().min(1).optional(),
-    defaults: z.object({ score: answerText.optional(), recommend: answerText.optional(), verdict: answerText.optional() }).strict().optional(),
+    defaults: z.object({ score: answerText.optional(), recommend: answerText.optional(), verdict: answerText.optional(), define: answerText.optional() }).strict().optional(),
     usage: usage.optional(),
     answers: z.array(answer).default([]),
   })

@@ -66,6 +66,7 @@ function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "
   let verdict: EventData<"VerdictRecorded"> | null = null;
   let comparison: EventData<"ComparisonRecorded"> | null = null;
   let failure: EventData<"RunFailed"> | null = null;
+  let kpiAuthoring: EventData<"KpiAuthoringRecorded"> | null = null;
   let status: RunHistory["status"] = "running";
   const replays = new Map<number, EventData<"ReplayRecorded">>();
   const scored = new Map<number, EventData<"ResultScored">>();
@@ -77,12 +78,13 @@ function fold(parsed: DomainEvent[]): Pick<RunHistory, "record" | "imported" | "
       case "ResultScored": scored.set(event.data.n, event.data); break;
       case "VerdictRecorded": verdict = event.data; break;
       case "ComparisonRecorded": comparison = event.data; break;
+      case "KpiAuthoringRecorded": kpiAuthoring = event.data; break;
       case "RunCompleted": status = "completed"; break;
       case "RunFailed": status = "failed"; failure = event.data; break;
       default: break;
     }
   }
-  const record = started ? { started, replays, scored, verdict, comparison } : null;
+  const record = started ? { started, kpiAuthoring, replays, scored, verdict, comparison } : null;
   return { record, imported, status, failure };
 }
 

@@ -32,6 +32,8 @@ export interface EvaluationRow {
   latestRunId: string | null; latestRunNumber: number | null;
   /** The newest COMPLETED run (migration 010): what the evaluation's standing is read from. */
   headlineRunId: string | null; headlineRunNumber: number | null; createdAt: Date; updatedAt: Date;
+  /** Its judge-defined KPIs and their provenance (migration 015). */
+  kpis: Json; kpiProvenance: Json;
 }
 export const EvaluationEntity = new EntitySchema<EvaluationRow>({
   name: "Evaluation", tableName: "evaluations",
@@ -40,7 +42,7 @@ export const EvaluationEntity = new EntitySchema<EvaluationRow>({
     criteria: jsonRequired, threshold: { type: "double" }, compareModels: jsonRequired, catalog: json, external: json,
     archived: { type: "boolean" }, archivedAt: when, scenarioCount: int, runCount: int, latestRunId: text,
     latestRunNumber: { ...int, nullable: true }, headlineRunId: text, headlineRunNumber: { ...int, nullable: true },
-    createdAt: { ...when, nullable: false }, updatedAt: { ...when, nullable: false },
+    createdAt: { ...when, nullable: false }, updatedAt: { ...when, nullable: false }, kpis: jsonRequired, kpiProvenance: json,
   },
 });
 
@@ -70,6 +72,8 @@ export interface RunRow {
   agentCostSum: string | null; judgeCostSum: string | null;
   summary: Json; completionRequested: boolean; errorMessage: string | null; failurePairs: Json;
   scheduledAt: Date; startedAt: Date | null; completedAt: Date | null; updatedAt: Date;
+  /** How a judge_defined run settled its KPIs (migration 015). */
+  kpiAuthoring: Json;
 }
 export const RunEntity = new EntitySchema<RunRow>({
   name: "Run", tableName: "runs",
@@ -81,7 +85,7 @@ export const RunEntity = new EntitySchema<RunRow>({
     agentInputTokens: big, agentOutputTokens: big, agentCost: float, judgeCalls: int, judgeInputTokens: big,
     judgeOutputTokens: big, judgeCost: float, agentCostSum: sum, judgeCostSum: sum, summary: json, completionRequested: { type: "boolean" },
     errorMessage: text, failurePairs: json, scheduledAt: { ...when, nullable: false }, startedAt: when, completedAt: when,
-    updatedAt: { ...when, nullable: false },
+    updatedAt: { ...when, nullable: false }, kpiAuthoring: json,
   },
 });
 

@@ -3,11 +3,11 @@ import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { agentReleaseRecorded } from "./agentProjection.js";
 import { catalogImported, catalogRemoved } from "./catalogProjection.js";
-import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
+import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, kpisDefined, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
 import { reportImported } from "./importedRunProjection.js";
 import { replayRecorded, resultScored } from "./resultProjection.js";
 import { usageMetered } from "./usageProjection.js";
-import { comparisonRecorded, runCompleted, runCompletionRequested, runFailed, runStarted, verdictRecorded } from "./runProjection.js";
+import { comparisonRecorded, kpiAuthoringRecorded, runCompleted, runCompletionRequested, runFailed, runStarted, verdictRecorded } from "./runProjection.js";
 
 export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Promise<void> {
   const { event } = envelope;
@@ -27,7 +27,11 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     case "EvaluationUnarchived": return evaluationUnarchived(sql, envelope);
     // Numbers a run that may never start: the run stream's first event makes it (runNumbered).
     case "RunScheduled": return;
+    case "KpisDefined": return kpisDefined(sql, event, envelope);
     case "RunStarted": return runStarted(sql, event, envelope, batch);
+    // Only workers read a KPI claim: who asks the judge; the settlement is KpiAuthoringRecorded.
+    case "KpiAuthoringStarted": return;
+    case "KpiAuthoringRecorded": return kpiAuthoringRecorded(sql, event, envelope, batch);
     case "RunCompletionRequested": return runCompletionRequested(sql, envelope);
     // Only the worker's dispatcher counts re-drives (its watchdog); no table shows them.
     case "RunRedriven": return;

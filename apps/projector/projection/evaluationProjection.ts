@@ -64,11 +64,32 @@ export async function scenariosReplaced(sql: Sql, event: EventOf<"ScenariosRepla
   await touchEvaluation(sql, id, envelope.at);
 }
 
-/** A catalog re-sync: the digest the evaluation now reflects, and its judge and criteria. */
+/**
+ * A catalog re-sync: the digest the evaluation now reflects, and its judge and criteria (its KPIs
+ * after them only while the judge is judge_defined, as a run freezes them; they stay in `kpis`).
+ */
 export async function catalogSetSynced(sql: Sql, event: EventOf<"CatalogSetSynced">, envelope: Envelope): Promise<void> {
   const d = event.data;
-  await sql.execute("UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ?::jsonb, updated_at = ? WHERE id = ?", [
-    json(d.catalog), json(d.judge), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  const criteria = d.judge.kind === "judge_defined" ? `?::jsonb || ${KPIS_NOT_IN("?::jsonb")}` : "?::jsonb";
+  const criteriaParams = d.judge.kind === "judge_defined" ? [json(d.criteria), json(d.criteria)] : [json(d.criteria)];
+  await sql.execute(`UPDATE evaluations SET catalog = ?::jsonb, judge = ?::jsonb, criteria = ${criteria}, updated_at = ? WHERE id = ?`, [
+    json(d.catalog), json(d.judge), ...criteriaParams, envelope.at, evaluationIdOf(envelope.recorded.streamId),
+  ]);
+}
+
+/**
+ * The evaluation's KPIs whose keys the criteria `given` (SQL) do not have: what a run freezes
+ * after them (domain selection.ts runCriteria), so `criteria` reads as a run would score.
+ */
+const KPIS_NOT_IN = (given: string): string =>
+  `coalesce((SELECT jsonb_agg(k ORDER BY o) FROM jsonb_array_elements(evaluations.kpis) WITH ORDINALITY AS e(k, o)
+     WHERE NOT ${given} @> jsonb_build_array(jsonb_build_object('key', k->'key'))), '[]'::jsonb)`;
+
+/** Its judge defined its KPIs: kept apart (kpis), listed after its criteria, and their provenance. */
+export async function kpisDefined(sql: Sql, event: EventOf<"KpisDefined">, envelope: Envelope): Promise<void> {
+  const d = event.data;
+  await sql.execute("UPDATE evaluations SET kpis = ?::jsonb, kpi_provenance = ?::jsonb, criteria = criteria || ?::jsonb, updated_at = ? WHERE id = ?", [
+    json(d.criteria), json(d.kpi_provenance), json(d.criteria), envelope.at, evaluationIdOf(envelope.recorded.streamId),
   ]);
 }
 

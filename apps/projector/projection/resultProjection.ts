@@ -38,14 +38,16 @@ export function resultScored(event: EventOf<"ResultScored">, envelope: Envelope,
 }
 
 /**
- * A figure of the verdict's own judge exchange (verdicts as `vv`), part of the run's judge usage:
- * its cost (numeric, NULL when it has none) or a token count (0 when none).
+ * The judge calls recorded on run `runId` (SQL) itself, as rows `x(e, o)`: its KPIs' define call
+ * (runs.kpi_authoring, a judge_defined run's) and its verdict's exchange, in that order.
  */
-export const verdictFigure = (key: "cost" | "input_tokens" | "output_tokens"): string =>
-  key === "cost" ? "(vv.judge_exchange->'usage'->>'cost')::numeric" : `coalesce((vv.judge_exchange->'usage'->>'${key}')::bigint, 0)`;
+export const runExchanges = (runId: string): string =>
+  `(SELECT rk.kpi_authoring->'judge_exchange' AS e, 0 AS o FROM runs rk WHERE rk.id = ${runId} AND jsonb_typeof(rk.kpi_authoring->'judge_exchange') = 'object'
+    UNION ALL SELECT vv.judge_exchange, 1 FROM verdicts vv WHERE vv.run_id = ${runId} AND vv.judge_exchange IS NOT NULL) x`;
 
-/** The cost of the verdict's own judge exchange, part of the run's judge cost. */
-const VERDICT_COST = `${verdictFigure("cost")} AS cost`;
+/** A figure of the run's own judge calls (runExchanges' `x`) summed: a cost (NULL when none has one) or a token count. */
+export const runExchangeFigure = (key: "cost" | "input_tokens" | "output_tokens"): string =>
+  key === "cost" ? "sum((x.e->'usage'->>'cost')::numeric)" : `coalesce(sum((x.e->'usage'->>'${key}')::bigint), 0)`;
 
 /**
  * A figure of an imported run's own judge usage (`u.usage`) within [0, max], else `otherwise`:
@@ -134,7 +136,7 @@ async function updateResults(sql: Sql, set: string, columns: string, rows: Array
          judge_input_tokens = runs.judge_input_tokens + d.judge_in, judge_output_tokens = runs.judge_output_tokens + d.judge_out,
          agent_cost_sum = ${AGENT_SUM}, agent_cost = (${AGENT_SUM})::float8, judge_cost_sum = ${JUDGE_SUM},
          judge_cost = CASE WHEN (${JUDGE_SUM}) IS NULL AND v.cost IS NULL THEN NULL ELSE (coalesce(${JUDGE_SUM}, 0) + coalesce(v.cost, 0))::float8 END
-       FROM d LEFT JOIN LATERAL (SELECT ${VERDICT_COST} FROM verdicts vv WHERE vv.run_id = d.run_id) v ON true
+       FROM d CROSS JOIN LATERAL (SELECT ${runExchangeFigure("cost")} AS cost FROM ${runExchanges("d.run_id")}) v
        WHERE runs.id = d.run_id AND NOT d.cost_changed
      )
      SELECT run_id FROM d WHERE cost_changed`,
@@ -217,7 +219,7 @@ export async function flushResults(sql: Sql, batch: Batch): Promise<string[]> {
 /**
  * Counts and usage of each touched run, recounted from its rows (absolute, so idempotent). Money
  * is summed as numeric, which does not depend on row order, so a rebuild gives the same value.
- * The run's judge usage is its results' plus the verdict's own exchange, or for an imported run
+ * The run's judge usage is its results' plus its own calls (its KPIs' define call, its verdict's), or for an imported run
  * the run-level usage its report carries (`run_judge_usage`, else `judge_usage.run`).
  */
 export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<void> {
@@ -240,11 +242,11 @@ export async function recountRuns(sql: Sql, runIds: readonly string[]): Promise<
        FROM (SELECT jsonb_array_elements_text(?::jsonb) AS run_id) id LEFT JOIN results r ON r.run_id = id.run_id
        GROUP BY id.run_id
      ) c
-     LEFT JOIN LATERAL (
-       SELECT CASE WHEN vv.judge_exchange IS NULL THEN 0 ELSE 1 END AS calls,
-         ${verdictFigure("input_tokens")} AS input_tokens, ${verdictFigure("output_tokens")} AS output_tokens, ${VERDICT_COST}
-       FROM verdicts vv WHERE vv.run_id = c.run_id
-     ) v ON true
+     CROSS JOIN LATERAL (
+       SELECT count(*) AS calls, ${runExchangeFigure("input_tokens")} AS input_tokens, ${runExchangeFigure("output_tokens")} AS output_tokens,
+         ${runExchangeFigure("cost")} AS cost
+       FROM ${runExchanges("c.run_id")}
+     ) v
      CROSS JOIN LATERAL (
        SELECT floor(${usageFigure("calls", REPORT_MAX_COUNT)})::int AS calls,
          floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)})::bigint AS input_tokens,

@@ -44,6 +44,15 @@ export async function runStarted(sql: Sql, event: EventOf<"RunStarted">, envelop
   batch.touchedRuns.add(d.run_id);
 }
 
+/** How a judge_defined run settled its KPIs: recorded whole, its KPIs after its criteria, its define call counted (recountRuns). */
+export async function kpiAuthoringRecorded(sql: Sql, event: EventOf<"KpiAuthoringRecorded">, envelope: Envelope, batch: Batch): Promise<void> {
+  const runId = runIdOf(envelope.recorded.streamId);
+  await sql.execute("UPDATE runs SET kpi_authoring = ?::jsonb, criteria = criteria || ?::jsonb, updated_at = ? WHERE id = ?", [
+    json(event.data), json(event.data.criteria), envelope.at, runId,
+  ]);
+  batch.touchedRuns.add(runId);
+}
+
 export async function runCompletionRequested(sql: Sql, envelope: Envelope): Promise<void> {
   await sql.execute("UPDATE runs SET completion_requested = true, updated_at = ? WHERE id = ?", [envelope.at, runIdOf(envelope.recorded.streamId)]);
 }

@@ -14,7 +14,7 @@ import { usageMeters } from "./usageMeters.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
-import { IMPORTED_RUN_USAGE, usageFigure, verdictFigure } from "../projection/resultProjection.js";
+import { IMPORTED_RUN_USAGE, runExchangeFigure, runExchanges, usageFigure } from "../projection/resultProjection.js";
 import { reportedKinds } from "../projection/usage.js";
 import { connection, decodeScopedCursor, pageSize } from "./paging.js";
 import {
@@ -462,16 +462,23 @@ function usageStatement(asked: ReadonlySet<RunUsagePart>, tenant: string, runIds
       FROM scored s WHERE s.judge_source IS NOT NULL GROUP BY s.run_id`);
   }
   if (asked.has("judgeRun")) {
+    // The run's own calls (x: its KPIs' define call, its verdict's), each kept with its figures for byKind.
     selects.push(`SELECT 'judgeRun' AS part, rr.id AS "runId", jsonb_build_object(
-        'calls', (vv.judge_exchange IS NOT NULL)::int + floor(${usageFigure("calls", REPORT_MAX_COUNT)}),
-        'inputTokens', ${verdictFigure("input_tokens")} + floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)}),
-        'outputTokens', ${verdictFigure("output_tokens")} + floor(${usageFigure("output_tokens", TOKEN_COUNT_LIMIT)}),
-        'verdictCost', ${verdictFigure("cost")}, 'reportedCost', ${usageFigure("cost", COST_LIMIT, "NULL")},
-        'model', coalesce(vv.judge_exchange->'usage'->>'model', CASE WHEN jsonb_typeof(u.usage->'model') = 'string' THEN u.usage->>'model' END),
-        'kind', vv.judge_exchange->>'kind', 'byKind', u.usage->'by_kind', 'metered', vv.judge_exchange IS NOT NULL, 'reported', u.usage IS NOT NULL) AS data
-      FROM runs rr LEFT JOIN verdicts vv ON vv.run_id = rr.id AND vv.tenant = rr.tenant
-        CROSS JOIN LATERAL (SELECT ${IMPORTED_RUN_USAGE} AS usage) u
-      WHERE rr.tenant = ? AND rr.id IN (SELECT run_id FROM ids) AND (vv.judge_exchange IS NOT NULL OR u.usage IS NOT NULL)`);
+        'calls', x.calls + floor(${usageFigure("calls", REPORT_MAX_COUNT)}),
+        'inputTokens', x.input_tokens + floor(${usageFigure("input_tokens", TOKEN_COUNT_LIMIT)}),
+        'outputTokens', x.output_tokens + floor(${usageFigure("output_tokens", TOKEN_COUNT_LIMIT)}),
+        'verdictCost', x.cost, 'reportedCost', ${usageFigure("cost", COST_LIMIT, "NULL")},
+        'model', coalesce(x.model, CASE WHEN jsonb_typeof(u.usage->'model') = 'string' THEN u.usage->>'model' END),
+        'exchanges', x.exchanges, 'byKind', u.usage->'by_kind', 'metered', x.calls > 0, 'reported', u.usage IS NOT NULL) AS data
+      FROM runs rr CROSS JOIN LATERAL (SELECT ${IMPORTED_RUN_USAGE} AS usage) u
+        CROSS JOIN LATERAL (
+          SELECT count(*) AS calls, ${runExchangeFigure("input_tokens")} AS input_tokens, ${runExchangeFigure("output_tokens")} AS output_tokens,
+            ${runExchangeFigure("cost")} AS cost, (array_agg(x.e->'usage'->>'model' ORDER BY x.o DESC) FILTER (WHERE x.e->'usage'->>'model' IS NOT NULL))[1] AS model,
+            coalesce(jsonb_agg(jsonb_build_object('kind', x.e->>'kind', 'input_tokens', coalesce((x.e->'usage'->>'input_tokens')::bigint, 0),
+              'output_tokens', coalesce((x.e->'usage'->>'output_tokens')::bigint, 0), 'cost', (x.e->'usage'->>'cost')::numeric) ORDER BY x.o), '[]'::jsonb) AS exchanges
+          FROM ${runExchanges("rr.id")}
+        ) x
+      WHERE rr.tenant = ? AND rr.id IN (SELECT run_id FROM ids) AND (x.calls > 0 OR u.usage IS NOT NULL)`);
   }
   // Read once for the parts that share it; inlined into the one part that reads it alone.
   const sharing = ["replays", "judgeKinds", "judgeModels", "judgeSources"].filter((part) => asked.has(part as RunUsagePart)).length;
@@ -491,14 +498,30 @@ function usageStatement(asked: ReadonlySet<RunUsagePart>, tenant: string, runIds
  * calls per kind an imported report's run-level usage tallies (read as a result's by_kind is, no
  * tokens or cost by kind, at most JUDGE_KINDS_MAX kinds).
  */
+/** The run's own calls by kind (define, verdict), with their figures; a cost is null when no call of the kind gave one. */
+function exchangeKinds(exchanges: readonly Record<string, unknown>[]): JudgeKindFigures[] {
+  const kinds = new Map<string, JudgeKindFigures>();
+  for (const exchange of exchanges) {
+    const kind = typeof exchange.kind === "string" ? exchange.kind : OTHER_JUDGE_KIND;
+    const figures = kinds.get(kind) ?? { kind, calls: 0, inputTokens: 0, outputTokens: 0, cost: null };
+    const cost = numberOrNull(exchange.cost);
+    figures.calls += 1;
+    figures.inputTokens = (figures.inputTokens ?? 0) + Number(exchange.input_tokens ?? 0);
+    figures.outputTokens = (figures.outputTokens ?? 0) + Number(exchange.output_tokens ?? 0);
+    figures.cost = cost === null ? figures.cost : (figures.cost ?? 0) + cost;
+    kinds.set(kind, figures);
+  }
+  return [...kinds.values()];
+}
+
 function runJudgePart(data: Record<string, unknown>): RunJudgePart {
   const verdictCost = numberOrNull(data.verdictCost);
   const reportedCost = numberOrNull(data.reportedCost);
   const inputTokens = Number(data.inputTokens);
   const outputTokens = Number(data.outputTokens);
   let byKind: JudgeKindFigures[];
-  if (typeof data.kind === "string") {
-    byKind = [{ kind: data.kind, calls: 1, inputTokens, outputTokens, cost: verdictCost }];
+  if (Array.isArray(data.exchanges) && data.exchanges.length > 0) {
+    byKind = exchangeKinds(data.exchanges as Record<string, unknown>[]);
   } else {
     const kinds = reportedKinds(data.byKind) ?? {};
     byKind = Object.entries(kinds).map(([kind, usage]) => ({ kind, calls: usage.calls, inputTokens: null, outputTokens: null, cost: null }));

@@ -7,6 +7,7 @@ const CATALOG_COLUMNS = ["tenant", "key", "name", "description", "digest", "sour
 const EVALUATION_COLUMNS = [
   "id", "tenant", "agent", "name", "judge", "criteria", "threshold", "compare_models", "catalog", "external", "archived", "archived_at",
   "scenario_count", "run_count", "latest_run_id", "latest_run_number", "headline_run_id", "headline_run_number", "created_at", "updated_at",
+  "kpis", "kpi_provenance",
 ];
 const SCENARIO_COLUMNS = ["evaluation_id", "key", "tenant", "prompt", "group", "group_name", "notes", "expectations", "data", "position", "enabled"];
 const RUN_COLUMNS = [
@@ -30,7 +31,11 @@ export const CATALOG_SELECT = selectList("c", CATALOG_COLUMNS, spec);
 /** The evaluation's columns and its standing (standing.ts), read when asked. */
 export const EVALUATION_SELECT = `${selectList("e", EVALUATION_COLUMNS, spec)}, ${STANDING_SQL} AS standing`;
 export const SCENARIO_SELECT = selectList("s", SCENARIO_COLUMNS, spec);
-export const RUN_SELECT = selectList("r", RUN_COLUMNS, spec);
+/**
+ * A run's columns, and how its KPIs were settled without the define call: the judge's raw answer
+ * and parsed reply (tens of KB) are the audit's, read from the run's events, not every run list's.
+ */
+export const RUN_SELECT = `${selectList("r", RUN_COLUMNS, spec)}, r.kpi_authoring - 'judge_exchange' AS "kpiAuthoring"`;
 export const RESULT_SELECT = selectList("t", RESULT_COLUMNS, spec);
 export const CELL_SELECT = selectList("t", CELL_COLUMNS, spec);
 

@@ -23,6 +23,8 @@ export interface Evaluation {
   /** Read when asked, from the headline run's release and the agent's latest (standing.ts). */
   standing: Standing;
   createdAt: string; updatedAt: string;
+  /** Its judge-defined KPIs (also in `criteria`) and config.kpi_provenance { judge, defined_at }; [] and null until defined. */
+  kpis: Json; kpiProvenance: Json;
 }
 
 export interface EvaluationScenario {
@@ -46,6 +48,8 @@ export interface Run {
   /** RunCompleted's summary (or the imported report without its results). */
   summary: Json; completionRequested: boolean; errorMessage: string | null; failurePairs: Json;
   scheduledAt: string; startedAt: string | null; completedAt: string | null; updatedAt: string;
+  /** KpiAuthoringRecorded as recorded (a judge_defined run that started without KPIs); null otherwise. */
+  kpiAuthoring: Json;
 }
 
 export interface Result {

@@ -2,7 +2,7 @@
 // products -> sets -> scenarios) so the decider stays pure and parses nothing.
 import { z } from "zod";
 import { catalogProductData, catalogSource } from "../../events/catalogEvents.js";
-import { criterionData, idSchema, jsonObject, judgeData, nonBlank } from "../../events/shared.js";
+import { criterionInput, idSchema, jsonObject, judgeData, nonBlank } from "../../events/shared.js";
 
 /** Documents and scenario counts a catalog may hold (reference-platform feature 32). */
 export const CATALOG_MAX_BYTES = 2_097_152;
@@ -36,7 +36,7 @@ export const RecordMaterialization = z.object({
   set_key: nonBlank,
   include_production_only: z.boolean().default(false),
   judge: judgeData.nullable().default(null),
-  criteria: z.array(criterionData).nullable().default(null),
+  criteria: z.array(criterionInput).nullable().default(null),
 });
 export type RecordMaterialization = z.output<typeof RecordMaterialization>;
 

@@ -3,10 +3,12 @@
 import type { Aggregate } from "../aggregate.js";
 import { DomainError } from "../../events/domainError.js";
 import type { EventInput } from "../../events/registry.js";
+import { storableJsonOf } from "../../events/storableText.js";
 import type { CriterionData } from "../../events/shared.js";
 import {
   EvaluationCommand,
   type CreateEvaluation,
+  type DefineKpis,
   type ImportReport,
   type MergeScenarios,
   type ReplaceScenarios,
@@ -17,6 +19,8 @@ import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "
 import { planMerge, planReplace, replaceChangesAnything, stableJson, type ReplacePlan } from "./scenarioChanges.js";
 import { freezeRun } from "./selection.js";
 import { criteriaProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
+import { KPI_MAX, KPI_MIN } from "../../judge/kpis.js";
+import { mustBeKpis } from "../kpiRules.js";
 
 export const CRITERION_TYPES = EVALUATION_CRITERION_TYPES;
 
@@ -130,6 +134,25 @@ function decideImportReport(state: EvaluationState, command: ImportReport): Even
   ];
 }
 
+/**
+ * A judge_defined evaluation's KPIs, once: when they are already defined (another run's judge
+ * answered first) nothing is recorded and the caller reuses the recorded ones. Each becomes an
+ * llm_judge criterion naming the judge and the time; one may not take a criterion's key.
+ */
+function decideDefineKpis(state: EvaluationState, command: DefineKpis, now: Date): EventInput[] {
+  mustExist(state, command.evaluation_id);
+  if (state.judge.kind !== "judge_defined") {
+    throw DomainError.conflict(`evaluation ${command.evaluation_id} is judged ${state.judge.kind}; only a judge_defined evaluation has its KPIs defined`, "evaluation_id");
+  }
+  if (state.kpiProvenance) return [];
+  mustBeKpis(command.criteria, state.criteria, { min: KPI_MIN, max: KPI_MAX });
+  const definedAt = now.toISOString();
+  const criteria = command.criteria.map((c) => ({ key: c.key, type: c.type, config: c.config, defined_by: command.judge, defined_at: definedAt }));
+  const data = { run_id: command.run_id, criteria, kpi_provenance: { judge: command.judge, defined_at: definedAt }, judge_exchange: command.judge_exchange };
+  // The judge's answer is its text: stored as a run's KpiAuthoringRecorded stores it.
+  return [{ type: "KpisDefined", data: storableJsonOf(data) }];
+}
+
 export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> = {
   name: "evaluation",
   commandSchema: EvaluationCommand,
@@ -156,6 +179,8 @@ export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> 
         return decideStartRun(state, command);
       case "ImportReport":
         return decideImportReport(state, command);
+      case "DefineKpis":
+        return decideDefineKpis(state, command, now);
     }
   },
 

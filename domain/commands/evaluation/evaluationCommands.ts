@@ -4,7 +4,7 @@ import { z } from "zod";
 import {
   AGENT_NAME_MAX,
   catalogReference,
-  criterionData,
+  criterionInput,
   hostRunIdText,
   idSchema,
   jsonObject,
@@ -18,6 +18,7 @@ import {
   releaseInput,
   toolData,
 } from "../../events/shared.js";
+import { judgeExchangeInput } from "../../events/runEvents.js";
 import { isBlank } from "../../support/index.js";
 
 /** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
@@ -59,7 +60,7 @@ export const CreateEvaluation = z.object({
   agent: nonBlank.max(AGENT_NAME_MAX, `must be at most ${AGENT_NAME_MAX} characters`),
   name: nonBlank.max(255),
   judge: judgeData.default({ kind: "rules", model: null }),
-  criteria: z.array(criterionData).default([]),
+  criteria: z.array(criterionInput).default([]),
   threshold: z.number().min(0).max(1).default(0.7),
   // A run takes at most RUN_MODEL_LIMIT models: more was accepted here and refused by every startRun.
   // A blank name was kept, then dropped by the run, which said "No models selected — … set
@@ -109,7 +110,7 @@ export const SyncCatalogSet = z.object({
    */
   catalog_import: z.number().int().positive().nullable().default(null),
   judge: judgeData.nullable(),
-  criteria: z.array(criterionData).nullable(),
+  criteria: z.array(criterionInput).nullable(),
   scenarios: z.array(scenarioInput),
   limit: z.number().int().positive().default(SCENARIO_LIMIT),
 });
@@ -179,7 +180,23 @@ export type ImportReport = z.output<typeof ImportReport>;
 export const ImportReportEnvelope = ImportReport.omit({ host_run_id: true }).extend({ run_id: hostRunIdText });
 export type ImportReportEnvelope = z.output<typeof ImportReportEnvelope>;
 
+/**
+ * The judge of a judge_defined evaluation defined its KPIs while run `run_id` started (the
+ * worker asks it): recorded once as KpisDefined, with the judge's label and the time.
+ */
+export const DefineKpis = z.object({
+  type: z.literal("DefineKpis"),
+  evaluation_id: idSchema,
+  run_id: idSchema,
+  judge: nonBlank,
+  criteria: z.array(criterionInput).min(1),
+  /** The define call (recorded with the KPIs: see KpisDefined). */
+  judge_exchange: judgeExchangeInput.nullable().default(null),
+});
+export type DefineKpis = z.output<typeof DefineKpis>;
+
 export const EvaluationCommand = z.discriminatedUnion("type", [
+  DefineKpis,
   CreateEvaluation,
   ReplaceScenarios,
   SyncCatalogSet,

@@ -1,6 +1,7 @@
 // The evaluation as its stream folds: definition, suite, archive flag and run numbering.
 import type { DomainEvent, EventData } from "../../events/registry.js";
-import type { CatalogReference, CriterionData, EvaluationScenario, JudgeData } from "../../events/shared.js";
+import type { JudgeExchangeData } from "../../events/runEvents.js";
+import type { CatalogReference, CriterionData, EvaluationScenario, JudgeData, KpiProvenance } from "../../events/shared.js";
 
 export interface ScheduledRun {
   runId: string;
@@ -16,6 +17,14 @@ export interface EvaluationState {
   name: string | null;
   judge: JudgeData;
   criteria: CriterionData[];
+  /**
+   * The KPIs its judge defined (judge_defined, KpisDefined): kept apart from `criteria`, which a
+   * catalog sync replaces, so a sync does not drop them; a run scores with both (freezeRun).
+   */
+  kpis: CriterionData[];
+  kpiProvenance: KpiProvenance | null;
+  /** The run whose judge defined the KPIs, and its define call (KpisDefined; null: none yet, or not carried). */
+  kpiDefinition: { runId: string; exchange: JudgeExchangeData | null } | null;
   threshold: number;
   compareModels: string[];
   catalog: CatalogReference | null;
@@ -38,6 +47,9 @@ export function initialEvaluationState(): EvaluationState {
     name: null,
     judge: { kind: "rules", model: null },
     criteria: [],
+    kpis: [],
+    kpiProvenance: null,
+    kpiDefinition: null,
     threshold: 0.7,
     compareModels: [],
     catalog: null,
@@ -93,6 +105,8 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
       return { ...state, archived: true };
     case "EvaluationUnarchived":
       return { ...state, archived: false };
+    case "KpisDefined":
+      return { ...state, kpis: event.data.criteria, kpiProvenance: event.data.kpi_provenance, kpiDefinition: { runId: event.data.run_id, exchange: event.data.judge_exchange } };
     case "RunScheduled":
       return { ...state, runs: [...state.runs, { runId: event.data.run_id, number: event.data.number, origin: event.data.origin }] };
     default:

@@ -59,7 +59,7 @@ export function freezeRun(state: EvaluationState, command: StartRun, number: num
     },
     scenarios: scenarios.map(asEvaluated),
     models,
-    criteria: state.criteria,
+    criteria: runCriteria(state),
     judge: state.judge,
     judge_label: command.judge_label ?? (state.judge.kind === "rules" ? null : state.judge.model),
     threshold: state.threshold,
@@ -70,4 +70,17 @@ export function freezeRun(state: EvaluationState, command: StartRun, number: num
     // Frozen with the rest: the run names the agent it evaluated, whatever the evaluation becomes.
     agent: state.agent,
   };
+}
+
+/**
+ * What a run scores with: the evaluation's criteria, then its judge-defined KPIs (a KPI whose key
+ * a catalog sync has since given a criterion of its own is left out: the author's criterion wins).
+ * The KPIs apply only while the judge is judge_defined: a sync to another kind keeps them recorded
+ * but unused (a rules evaluation would list them as skipped llm_judge criteria, an llm one would
+ * score on them), and a sync back to judge_defined brings them back.
+ */
+function runCriteria(state: EvaluationState) {
+  if (state.kpis.length === 0 || state.judge.kind !== "judge_defined") return state.criteria;
+  const keys = new Set(state.criteria.map((c) => c.key));
+  return [...state.criteria, ...state.kpis.filter((kpi) => !keys.has(kpi.key))];
 }

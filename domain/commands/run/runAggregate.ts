@@ -8,9 +8,11 @@ import { storableJsonOf } from "../../events/storableText.js";
 import type { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
 import type { EvaluationState } from "../evaluation/evaluationState.js";
 import { freezeRun } from "../evaluation/selection.js";
+import { KPI_MAX } from "../../judge/kpis.js";
+import { mustBeKpis } from "../kpiRules.js";
 import { checkImportedReport } from "./importedReport.js";
 import { latestRelease, type AgentState } from "../agent/agentAggregate.js";
-import { RunCommand, type CompleteRun, type RejectPair } from "./runCommands.js";
+import { RunCommand, type ClaimKpiAuthoring, type CompleteRun, type RecordKpiAuthoring, type RejectPair } from "./runCommands.js";
 import { findPair, initialRunState, evolveRun, type RunState } from "./runState.js";
 
 /**
@@ -130,6 +132,65 @@ function decideComplete(state: RunState, command: CompleteRun): EventInput[] {
   return [{ type: "RunCompleted", data: { scored: command.results.length, passed, summary: storableJsonOf(command.summary) } }];
 }
 
+function mustBeJudgeDefined(state: RunState, runId: string): void {
+  if (state.started?.judge.kind !== "judge_defined") {
+    throw DomainError.conflict(`run ${runId} is judged ${state.started?.judge.kind ?? "rules"}; only a judge_defined run has its KPIs authored`, "run_id");
+  }
+}
+
+/**
+ * Claims the settling of a run's KPIs for one worker before it asks the judge (one define call a
+ * run, whichever worker process its jobs reach). Nothing is recorded when they are settled, or
+ * while another claim holds: the caller sees the holder in the state and waits. A claim past its
+ * `expires_at` was left by a worker that crashed (it outlived the judge timeout plus a margin) and
+ * is taken over.
+ */
+function decideKpiClaim(state: RunState, command: ClaimKpiAuthoring, now: Date): EventInput[] {
+  mustRun(state, command.run_id);
+  mustBeJudgeDefined(state, command.run_id);
+  if (state.kpiAuthoring) return [];
+  if (state.kpiClaim && now.getTime() < Date.parse(state.kpiClaim.expires_at)) return [];
+  const expiresAt = new Date(now.getTime() + command.hold_ms).toISOString();
+  return [{ type: "KpiAuthoringStarted", data: { claim_id: command.claim_id, expires_at: expiresAt } }];
+}
+
+/**
+ * Settles a judge_defined run's KPIs once, before any pair is scored: a second settlement (a
+ * worker that lost the race) records nothing, and its caller reads the first. Defined or reused
+ * KPIs come with their provenance and no failure message; a failure with its message and none.
+ */
+function decideKpiAuthoring(state: RunState, command: RecordKpiAuthoring): EventInput[] {
+  mustRun(state, command.run_id);
+  mustBeJudgeDefined(state, command.run_id);
+  if (state.kpiAuthoring) return [];
+  // A worker whose claim was taken over (it outlived it) does not settle: its successor does.
+  if (state.kpiClaim && command.claim_id !== state.kpiClaim.claim_id) {
+    throw DomainError.conflict(`run ${command.run_id}'s KPI authoring is claimed by another worker`, "claim_id");
+  }
+  const failed = command.outcome === "failed";
+  if (failed && (command.message === null || command.criteria.length > 0 || command.kpi_provenance !== null)) {
+    throw DomainError.validation("a failed KPI authoring gives its message, and no criteria or provenance", "message");
+  }
+  if (!failed && (command.message !== null || command.criteria.length === 0 || command.kpi_provenance === null)) {
+    throw DomainError.validation(`KPIs ${command.outcome} give their criteria and provenance, and no failure message`, "criteria");
+  }
+  if (!failed) mustBeSettledKpis(state, command);
+  const { type: _t, run_id: _r, claim_id: _c, ...data } = command;
+  // The judge's answer and reason are its text: stored as a verdict's are (U+FFFD for a NUL).
+  return [{ type: "KpiAuthoringRecorded", data: storableJsonOf(data) }];
+}
+
+/**
+ * A run's settled KPIs are the evaluation's that its frozen criteria lack (1 to KPI_MAX of them),
+ * each naming the judge that defined it and when.
+ */
+function mustBeSettledKpis(state: RunState, command: RecordKpiAuthoring): void {
+  mustBeKpis(command.criteria, state.started?.criteria ?? [], { min: 1, max: KPI_MAX });
+  if (command.criteria.some((kpi) => !kpi.defined_by || !kpi.defined_at)) {
+    throw DomainError.validation("criteria: a settled KPI names the judge that defined it and when (defined_by, defined_at)", "criteria");
+  }
+}
+
 function decide(state: RunState, command: RunCommand, context: DecideContext & RunContext): EventInput[] {
   switch (command.type) {
     case "StartRun":
@@ -174,6 +235,10 @@ function decide(state: RunState, command: RunCommand, context: DecideContext & R
     }
     case "RejectPair":
       return decideRejectPair(state, command);
+    case "ClaimKpiAuthoring":
+      return decideKpiClaim(state, command, context.now);
+    case "RecordKpiAuthoring":
+      return decideKpiAuthoring(state, command);
   }
 }
 

@@ -2,7 +2,7 @@
 // aggregate, which numbers the run first (see startRun and importReport in ../twoStreamCommands.ts).
 import { z } from "zod";
 import { judgeExchangeInput, verdictData } from "../../events/runEvents.js";
-import { idSchema, jsonObject, nonBlank } from "../../events/shared.js";
+import { criterionData, idSchema, jsonObject, kpiProvenance, nonBlank } from "../../events/shared.js";
 import { ImportReport, StartRun } from "../evaluation/evaluationCommands.js";
 
 export const RequestRunCompletion = z.object({
@@ -74,7 +74,36 @@ export const RejectPair = z.object({
 });
 export type RejectPair = z.output<typeof RejectPair>;
 
+/**
+ * Takes the settling of a judge_defined run's KPIs before its judge is asked
+ * (KpiAuthoringStarted), for `hold_ms`: the claimer's judge timeout plus a margin.
+ */
+export const ClaimKpiAuthoring = z.object({
+  type: z.literal("ClaimKpiAuthoring"),
+  run_id: idSchema,
+  claim_id: nonBlank,
+  hold_ms: z.number().int().positive(),
+});
+export type ClaimKpiAuthoring = z.output<typeof ClaimKpiAuthoring>;
+
+/** How a judge_defined run that started without KPIs settled them (KpiAuthoringRecorded). */
+export const RecordKpiAuthoring = z.object({
+  type: z.literal("RecordKpiAuthoring"),
+  run_id: idSchema,
+  /** The claim it settles (ClaimKpiAuthoring): a claim taken over since may not settle. */
+  claim_id: nonBlank.nullable().default(null),
+  outcome: z.enum(["defined", "reused", "failed"]),
+  criteria: z.array(criterionData).default([]),
+  kpi_provenance: kpiProvenance.nullable().default(null),
+  message: nonBlank.nullable().default(null),
+  reason: z.string().nullable().default(null),
+  judge_exchange: judgeExchangeInput.nullable().default(null),
+});
+export type RecordKpiAuthoring = z.output<typeof RecordKpiAuthoring>;
+
 export const RunCommand = z.discriminatedUnion("type", [
+  ClaimKpiAuthoring,
+  RecordKpiAuthoring,
   StartRun,
   RequestRunCompletion,
   RecordVerdict,

@@ -24,6 +24,10 @@ export interface RunState {
   verdictRecorded: boolean;
   comparisonRecorded: boolean;
   failure: string | null;
+  /** A judge_defined run that started without KPIs: how they were settled (null: not yet, or not needed). */
+  kpiAuthoring: EventData<"KpiAuthoringRecorded"> | null;
+  /** Who holds the settling of the KPIs, until when (KpiAuthoringStarted; null: nobody yet). */
+  kpiClaim: EventData<"KpiAuthoringStarted"> | null;
 }
 
 export function initialRunState(): RunState {
@@ -42,6 +46,8 @@ export function initialRunState(): RunState {
     verdictRecorded: false,
     comparisonRecorded: false,
     failure: null,
+    kpiAuthoring: null,
+    kpiClaim: null,
   };
 }
 
@@ -81,6 +87,10 @@ export function evolveRun(state: RunState, event: DomainEvent): RunState {
     }
     case "RunCompletionRequested":
       return { ...state, completionRequested: true };
+    case "KpiAuthoringStarted":
+      return { ...state, kpiClaim: event.data };
+    case "KpiAuthoringRecorded":
+      return { ...state, kpiAuthoring: event.data };
     case "VerdictRecorded":
       return { ...state, verdictRecorded: true };
     case "ComparisonRecorded":

@@ -1,7 +1,7 @@
 // The header: the title, a chip per scalar metadata value, the release and the judge.
 
 import { countOf } from "../../support/pluralize.js";
-import { failureNotice, inProgressNotice } from "../markdown.js";
+import { failureNotice, inProgressNotice, KPI_FAILURE_NOTICE } from "../markdown.js";
 import { escapeHtml } from "./escape.js";
 import { usageEstimated, type ReportView } from "./reportView.js";
 
@@ -48,8 +48,10 @@ export function renderHeader(view: ReportView, copy: string): string {
   const notice = failure
     ? `<p class="failure" role="alert"><strong>${escapeHtml(failureNotice(view.doc.results.length))}</strong> ${escapeHtml(failure)}</p>`
     : progress ? `<p class="in-progress" role="status"><strong>${escapeHtml(inProgressNotice({ scored: view.doc.results.length, total: progress.total }))}</strong></p>` : "";
+  const kpiFailure = view.doc.kpi_failure;
+  const kpiNotice = typeof kpiFailure === "string" ? `<p class="in-progress" role="note"><strong>${escapeHtml(KPI_FAILURE_NOTICE)}</strong> ${escapeHtml(kpiFailure)}</p>` : "";
   return (
     `<header class="head"><div><h1>${escapeHtml(reportTitle(view))}</h1>` +
-    `<div class="chips">${chips.join("")}</div>${notice}</div><div>${copy}</div></header>`
+    `<div class="chips">${chips.join("")}</div>${notice}${kpiNotice}</div><div>${copy}</div></header>`
   );
 }

@@ -153,6 +153,8 @@ export interface ReportDocument {
   release?: ReleaseDoc | null;
   /** Why the run stopped before it finished (a failed run). */
   failure?: string | null;
+  /** Why a judge_defined run has no judge-defined KPIs (it was scored on its own criteria). */
+  kpi_failure?: string | null;
   /** A run still going: results scored so far, of how many. */
   in_progress?: { scored: number; total: number } | null;
   metadata?: Record<string, unknown> | null;

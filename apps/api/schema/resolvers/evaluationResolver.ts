@@ -136,7 +136,7 @@ type Pinned = Pick<MaterializeRequest, "judge" | "criteria">;
 
 /** Criteria as an evaluation stores them: the defaults when the list is empty. */
 function storedCriteria(given: unknown): MaterializeRequest["criteria"] {
-  const criteria = validInput(z.array(eventSchemas.criterionData), given, "criteria");
+  const criteria = validInput(z.array(eventSchemas.criterionInput), given, "criteria");
   return criteria.length ? criteria : DEFAULT_CRITERIA;
 }
 

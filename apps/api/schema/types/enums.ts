@@ -105,7 +105,7 @@ registerEnumType(JudgeUsageSource, {
     MIXED: { description: "Some results' judge usage metered, some reported (a run started here some of whose replays carry their own judge_usage)." },
   },
 });
-registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: judge-defined KPIs (not built yet: judged as LLM)." });
+registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: a model judge that also defines 3-6 KPIs (llm_judge criteria) on the evaluation's first run, reused by later runs (Evaluation.kpis, Run.kpiAuthoring)." });
 registerEnumType(Standing, {
   name: "Standing",
   description: "Whether an evaluation's headline run (its newest COMPLETED run) scored the agent's latest recorded release; only CURRENT and UNRECORDED evaluations count in the agent's pooled pass rate.",
