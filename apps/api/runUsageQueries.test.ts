@@ -74,7 +74,7 @@ const LIST = `query ($id: ID!) { evaluation(id: $id) { runs(first: 50) { edges {
  */
 function onResults(): string[] {
   expect(queries.some((q) => /\banswer\b|\bjudge_exchanges\b|\btool_calls\b/i.test(q))).toBe(false);
-  const read = queries.flatMap((q) => q.replace(/\bkpi_authoring->'judge_exchange'/g, "").match(/[\w.]*\bjudge_exchange\b/g) ?? []);
+  const read = queries.flatMap((q) => q.replace(/\bkpi_authoring\s*->?\s*'judge_exchange'/g, "").match(/[\w.]*\bjudge_exchange\b/g) ?? []);
   expect(read.every((column) => column === "vv.judge_exchange")).toBe(true);
   return queries.filter((q) => /\bFROM results\b/i.test(q));
 }
