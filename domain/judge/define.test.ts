@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Judge, type JudgeReply, type JudgeRequest } from "./judge.js";
+import { Judge, type JudgeReply } from "./judge.js";
+import { fakeJudge } from "./fakeJudge.testing.js";
 import { DEFINE_INSTRUCTIONS, kpiCriterion, type DefineInput } from "./kpis.js";
 
-/** A fake judge: records every request and answers the scripted replies in turn. */
-function fakeJudge(...replies: (JudgeReply | Error)[]) {
-  const requests: JudgeRequest[] = [];
-  const judge = new Judge({
-    label: "judge-model",
-    timeoutMs: 200,
-    complete: async (request) => {
-      requests.push(request);
-      const reply = replies.shift();
-      if (reply instanceof Error) throw reply;
-      return reply as JudgeReply;
-    },
-  });
-  return { judge, requests };
-}
 
 const kpi = (key: string, extra: Record<string, unknown> = {}) => ({
   key,

@@ -1,21 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Judge, type JudgeReply, type JudgeRequest } from "./judge.js";
+import { Judge, type JudgeReply } from "./judge.js";
+import { fakeJudge } from "./fakeJudge.testing.js";
 import { RECOMMEND_INSTRUCTIONS, SCORE_INSTRUCTIONS, VERDICT_INSTRUCTIONS } from "./prompts.js";
 
-/** A fake judge: records every request and answers the scripted replies in turn. */
-function fakeJudge(...replies: (JudgeReply | Error)[]) {
-  const requests: JudgeRequest[] = [];
-  const judge = new Judge({
-    label: "judge-model",
-    complete: async (request) => {
-      requests.push(request);
-      const reply = replies.shift();
-      if (reply instanceof Error) throw reply;
-      return reply as JudgeReply;
-    },
-  });
-  return { judge, requests };
-}
 
 const scenario = { prompt: "Where is my order 4821?", notes: "Looks the order up first.", expectedTools: ["lookup_order"] };
 
