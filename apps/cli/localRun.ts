@@ -4,8 +4,8 @@
 import type { PageTheme } from "./themeFlag.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
-  DEFAULT_CRITERIA, Judge, ModelSpec, Replay, Runner, priceReplay,
-  type AgentRuntime, type PriceRefusal, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
+  DEFAULT_CRITERIA, Judge, ModelSpec, Replay, Runner, kpiDescription, priceReplay,
+  type AgentRuntime, type KpiSettlement, type PriceRefusal, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { loadCatalogFile } from "./catalogFile.js";
@@ -40,6 +40,8 @@ export interface LocalRunOptions {
 
 export interface LocalRunOutcome {
   report: Report;
+  /** How a judge_defined set's KPIs were settled; null for other sets. */
+  kpis: KpiSettlement | null;
   results: readonly Result[];
   passed: number;
   total: number;
@@ -106,11 +108,15 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
     onResult: (result) => options.onResult?.(result, ++done, total),
     metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },
+    // A judge_defined set: the judge defines the KPIs of this run (none are kept between runs here).
+    defineKpis: set.judge?.kind === "judge_defined" && {
+      description: kpiDescription({ agent: product.agent ?? "the agent", evaluation: set.name, tools: (options.availableTools ?? []).map((tool) => tool.name), prompts: scenarios.map((s) => s.prompt) }),
+    },
   });
   const report = await runner.run();
   const results = report.results as readonly Result[];
   const passed = results.filter((r) => r.status === "passed").length;
-  return { report, results, passed, total: results.length, passRate: results.length ? passed / results.length : 0 };
+  return { report, kpis: runner.kpiSettlement, results, passed, total: results.length, passRate: results.length ? passed / results.length : 0 };
 }
 
 /**

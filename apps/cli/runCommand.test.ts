@@ -231,6 +231,48 @@ describe("verdict run's judge line on stderr", () => {
   }, 60_000);
 });
 
+describe("verdict run on a judge_defined set", () => {
+  const KPIS = JSON.stringify({ kpis: ["tone", "accuracy", "next_step"].map((key) => ({ key, name: key, description: `How well it does ${key}`, rubric: "1.0 fully, 0.0 not" })) });
+  const run = async (judgeYaml: string | null) => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-kpis-"));
+    try {
+      const catalog = join(dir, "catalog.yaml");
+      await writeFile(catalog, (await readFile(example("catalog.yaml"), "utf8")).replace("kind: llm", "kind: judge_defined"));
+      const judge = join(dir, "judge.yaml");
+      if (judgeYaml !== null) await writeFile(judge, judgeYaml);
+      const argv = [...withFlag(withFlag(withFlag(base, "--catalog", catalog), "--judge", judgeYaml === null ? "none" : `scripted:${judge}`), "--models", "gpt-5-mini"), "--format", "json"];
+      const io = bufferIo();
+      const code = await runCli(argv, io, {});
+      type Json = { criteria: Record<string, unknown>; kpi_failure?: string; judge_usage?: { calls: number; run?: { by_kind: Record<string, number> } } };
+      return { code, stderr: io.stderr.join(""), report: JSON.parse(io.stdout.join("")) as Json };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  const scores = "defaults:\n  score: '{\"score\": 0.9}'\n  recommend: '{\"recommendation\": \"Add it.\"}'\n  verdict: { winner: gpt-5-mini, rationale: Only one. }\n";
+
+  it("has the judge define the run's KPIs first and scores every answer on them", async () => {
+    const { code, stderr, report } = await run(`judge: j\n${scores}answers:\n  - { kind: define, answer: '${KPIS}' }\n`);
+    expect(code, stderr).toBeLessThan(2);
+    expect(stderr).toContain("KPIs: the judge defined 3 for this run (tone, accuracy, next_step), scored beside the set's criteria");
+    expect(Object.keys(report.criteria)).toEqual(expect.arrayContaining(["tone", "accuracy", "next_step"]));
+    expect(report.kpi_failure).toBeUndefined();
+    expect(report.judge_usage?.run?.by_kind).toMatchObject({ define: 1 });
+  }, 60_000);
+
+  it("scores on the set's criteria and says why when the judge's KPIs are unusable, or there is no judge", async () => {
+    const unusable = await run(`judge: j\n${scores}answers:\n  - { kind: define, answer: '{"kpis": []}' }\n`);
+    expect(unusable.code).toBeLessThan(2);
+    expect(unusable.stderr).toMatch(/KPIs: none, scored on the set's criteria alone: Judge returned no usable KPIs — try again or add criteria manually \(.*at least 3/);
+    expect(unusable.report.kpi_failure).toBe("Judge returned no usable KPIs — try again or add criteria manually");
+    expect(Object.keys(unusable.report.criteria)).not.toContain("tone");
+
+    const none = await run(null);
+    expect(none.stderr).toContain("KPIs: none, scored on the set's criteria alone: Judge-defined KPIs need provider credentials (add a provider API key in Settings)");
+    expect(none.report.kpi_failure).toBe("Judge-defined KPIs need provider credentials (add a provider API key in Settings)");
+  }, 60_000);
+});
+
 describe("verdict run's report on stdout", () => {
   it("is the report's exact bytes, as --out writes them: the control characters messages escape are the answer's own here", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-stdout-"));

@@ -5,7 +5,7 @@ import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
-import { priceRefusalLine, type JudgeExchange, type PriceRefusal, type Result } from "@verdict/domain";
+import { priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
@@ -62,7 +62,9 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     // The report's exact bytes, as --out writes them (io.out would show control characters as escapes).
     io.write(text.endsWith("\n") ? text : `${text}\n`);
   }
-  const skipped = judgeSkips(outcome.results, outcome.report.verdictExchange as JudgeExchange | null);
+  const kpis = kpiLine(outcome.kpis);
+  if (kpis) io.err(kpis);
+  const skipped = judgeSkips(outcome.results, outcome.report.verdictExchange as JudgeExchange | null, outcome.kpis?.exchange ?? null);
   if (skipped) io.err(skipped);
   const failed = runFailure(outcome.results);
   if (failed) {
@@ -78,13 +80,16 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
  * How many judge calls were skipped and the first reason, or null: a judge that cannot be reached
  * (a wrong key, a provider down) leaves the grades to the rules, which the report alone did not
  * show (it still said "Judged by"). The run's verdict call counts too (the report's judge calls
- * do), and its skip is named: it is the one that changes which model the report recommends.
+ * do), and its skip is named: it is the one that changes which model the report recommends. A
+ * judge_defined set's define call counts as the report counts it.
  */
-function judgeSkips(results: readonly Result[], verdictExchange: JudgeExchange | null): string | null {
+function judgeSkips(results: readonly Result[], verdictExchange: JudgeExchange | null, defineExchange: JudgeExchange | null): string | null {
   let calls = 0;
   let skipped = 0;
   let reason = "";
-  for (const exchange of results.flatMap((result) => result.judgeExchanges)) {
+  const grading = results.flatMap((result) => result.judgeExchanges);
+  // The KPIs' define call, first: without its KPIs the grades fell to the set's criteria too.
+  for (const exchange of defineExchange ? [defineExchange, ...grading] : grading) {
     calls += 1;
     if (!exchange.skipped) continue;
     skipped += 1;
@@ -97,6 +102,13 @@ function judgeSkips(results: readonly Result[], verdictExchange: JudgeExchange |
   if (skipped > 0) text += `, those grades decided on rules alone; the first: ${reason}`;
   if (verdictSkipped) text += `${skipped > 0 ? ";" : ","} the verdict's among them, so the best model was picked by pass rate: ${verdictExchange.unusable_reason ?? ""}`;
   return text;
+}
+
+/** How a judge_defined set's KPIs were settled (the report's header says so too), or null for other sets. */
+function kpiLine(kpis: KpiSettlement | null): string | null {
+  if (!kpis) return null;
+  if (kpis.failure) return `KPIs: none, scored on the set's criteria alone: ${kpis.failure}${kpis.reason ? ` (${kpis.reason})` : ""}`;
+  return `KPIs: the judge defined ${kpis.criteria.length} for this run (${kpis.criteria.map((kpi) => kpi.key).join(", ")}), scored beside the set's criteria`;
 }
 
 /**

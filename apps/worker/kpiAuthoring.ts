@@ -11,14 +11,16 @@ import {
   evaluationStream,
   handleCommand,
   kpiCriterion,
+  kpiDescription,
   loadAggregate,
   runAggregate,
   resultStream,
   runStream,
-  truncateBytes,
   DomainError,
   eventRegistry,
   RECENT_RUNS_MAX,
+  KPI_NO_JUDGE_MESSAGE,
+  KPI_UNUSABLE_MESSAGE,
   DEFAULT_JUDGE_TIMEOUT_MS,
   type Clock,
   type EventData,
@@ -32,10 +34,6 @@ import { runEventContext } from "./pairWork.js";
 import type { RunContext, RunContexts } from "./runContext.js";
 import type { WorkerLog } from "./workerLog.js";
 
-/** The reference's words when no judge can author the KPIs (reference-platform §1 #19). */
-const KPI_NO_JUDGE_MESSAGE = "Judge-defined KPIs need provider credentials (add a provider API key in Settings)";
-/** The reference's words when the judge's answer gave no usable KPIs. */
-const KPI_UNUSABLE_MESSAGE = "Judge returned no usable KPIs — try again or add criteria manually";
 /** Ours, for a run that scored pairs before its KPIs were settled (started before workers settled them). */
 const KPI_MID_RUN_MESSAGE = "KPIs were not authored for this run: pairs were already scored without them; the next run defines them";
 /** Pair streams read at once when looking for a scored pair. */
@@ -234,10 +232,12 @@ function instructionsOf(run: RunContext): string | null {
  */
 function descriptionOf(run: RunContext, evaluation: EvaluationState): string {
   const started = run.started;
-  const lines = [`Agent: ${started.agent ?? evaluation.agent ?? "the agent"}. Evaluation: ${evaluation.name ?? started.evaluation_id}.`];
-  if (started.tools.length) lines.push(`Tools: ${started.tools.map((tool) => tool.name).join(", ")}.`);
-  lines.push("Some of its tasks:", ...started.scenarios.slice(0, 5).map((scenario) => `- ${truncateBytes(scenario.prompt.replace(/\s+/g, " "), 200)}`));
-  return lines.join("\n");
+  return kpiDescription({
+    agent: started.agent ?? evaluation.agent ?? "the agent",
+    evaluation: evaluation.name ?? started.evaluation_id,
+    tools: started.tools.map((tool) => tool.name),
+    prompts: started.scenarios.map((scenario) => scenario.prompt),
+  });
 }
 
 /**

@@ -6,5 +6,5 @@ export { NOTES_LIMIT, RECOMMEND_INSTRUCTIONS, SCORE_INSTRUCTIONS, VERDICT_INSTRU
 export { hasScoredAnswer, verdictCandidates } from "./prompts.js";
 export type { VerdictSummary } from "./prompts.js";
 export type { JudgeCallUsage } from "./usage.js";
-export { DEFINE_INSTRUCTIONS, KPI_MAX, KPI_MIN, RECENT_RUNS_MAX, kpiCriterion } from "./kpis.js";
+export { DEFINE_INSTRUCTIONS, KPI_MAX, KPI_MIN, KPI_NO_JUDGE_MESSAGE, KPI_UNUSABLE_MESSAGE, RECENT_RUNS_MAX, kpiCriterion, kpiDescription } from "./kpis.js";
 export type { DefineInput, DefinedKpi, RecentRun } from "./kpis.js";

@@ -6,11 +6,16 @@
 // silently fixed, and the reason says which one and why.
 import { isStorableText } from "../events/storableText.js";
 import { criteriaProblem } from "../scoring/criterionConfig.js";
-import { isBlank, rubyNumber, truncate } from "../support/index.js";
+import { isBlank, rubyNumber, truncate, truncateBytes } from "../support/index.js";
 import { extractObject, type Parsed } from "./parse.js";
 
 export const DEFINE_INSTRUCTIONS =
   "You define the KPIs an AI agent's answers are evaluated on. Respond ONLY with JSON.";
+
+/** The reference's words when no judge can author the KPIs (reference-platform §1 #19). */
+export const KPI_NO_JUDGE_MESSAGE = "Judge-defined KPIs need provider credentials (add a provider API key in Settings)";
+/** The reference's words when the judge's answer gave no usable KPIs. */
+export const KPI_UNUSABLE_MESSAGE = "Judge returned no usable KPIs — try again or add criteria manually";
 
 export const KPI_MIN = 3;
 export const KPI_MAX = 6;
@@ -61,6 +66,22 @@ function runLine(run: RecentRun): string {
   faults.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
   if (faults.length) line += `, most frequent faults: ${faults.slice(0, 3).map(([fault, n]) => `${fault}×${n}`).join(", ")}`;
   return line;
+}
+
+/** How many of the run's tasks the description quotes, and at most how many bytes of each. */
+const DESCRIBED_TASKS = 5;
+const DESCRIBED_TASK_BYTES = 200;
+
+/**
+ * What an evaluation is for, as a platform holds it (it has no description field): the agent,
+ * the evaluation's name, the tools the agent has and the first few tasks, each on one line.
+ */
+export function kpiDescription(input: { agent: string; evaluation: string; tools: readonly string[]; prompts: readonly string[] }): string {
+  const lines = [`Agent: ${input.agent}. Evaluation: ${input.evaluation}.`];
+  if (input.tools.length) lines.push(`Tools: ${input.tools.join(", ")}.`);
+  const tasks = input.prompts.slice(0, DESCRIBED_TASKS).map((prompt) => `- ${truncateBytes(prompt.replace(/\s+/g, " "), DESCRIBED_TASK_BYTES)}`);
+  lines.push("Some of its tasks:", ...tasks);
+  return lines.join("\n");
 }
 
 export function definePrompt(input: DefineInput): string {

@@ -4,7 +4,7 @@
 // errors from `aroundEvaluation` propagate. With `concurrency > 1` replays run in parallel and
 // results keep scenario x model order.
 import { Diagnosis } from "../diagnosis/index.js";
-import { Scorer } from "../scoring/index.js";
+import { Scorer, type Criterion } from "../scoring/index.js";
 import { Report, type ReportLinks, type Release, type ToolResolver } from "../report/index.js";
 import type { Scenario } from "../scenarios/index.js";
 import { checkThreshold } from "../report/threshold.js";
@@ -13,6 +13,8 @@ import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
 import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
 import { checkJudge, checkModels, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
 import { inOrder } from "./pool.js";
+import { canDefineKpis, settleKpis, type DefineKpisOptions, type KpiSettlement } from "./definedKpis.js";
+import { judgeUsageFromExchanges } from "../cost/index.js";
 import type { Result } from "./result.js";
 
 export const DEFAULT_REFINE_FAULTS: readonly string[] = Diagnosis.DEFAULT_REFINE_FAULTS;
@@ -50,6 +52,13 @@ export interface RunnerOptions {
   concurrency?: number;
   /** Per-replay budget; a replay still running after it becomes a run_error. */
   replayTimeoutMs?: number | null;
+  /**
+   * Judge-defined KPIs (a set whose judge is `judge_defined`): before any pair is scored the judge
+   * defines 3-6 KPIs, scored as llm_judge criteria beside `criteria`. Without a judge, or with an
+   * unusable answer, the run scores on `criteria` alone and its report says why (`kpi_failure`).
+   * `true`, or what the judge reads beyond the instructions and criteria.
+   */
+  defineKpis?: boolean | DefineKpisOptions;
   /** Passed through to the Report. */
   toolResolver?: ToolResolver | null;
   links?: ReportLinks;
@@ -62,13 +71,23 @@ function wrapperOf(around: AroundEvaluation | null | undefined): AroundEvaluatio
   throw new TypeError("Runner: aroundEvaluation must be a function (context, next) => Result or an object with one");
 }
 
+/** The settings that follow from the criteria: compiled once, not once per pair. */
+function criteriaSettings(criteria: readonly Criterion[], threshold: number): Pick<EvaluationSettings, "criteria" | "scorer" | "judgeKeys"> {
+  return {
+    criteria,
+    scorer: new Scorer({ criteria, threshold }),
+    judgeKeys: criteria.filter((c) => c.type === "llm_judge").map((c) => c.key),
+  };
+}
+
 export class Runner {
   readonly scenarios: readonly Scenario[];
   readonly models: readonly RunnerSpec[];
   readonly metadata: Record<string, unknown>;
   readonly #options: RunnerOptions;
-  readonly #settings: EvaluationSettings;
+  #settings: EvaluationSettings;
   readonly #around: AroundEvaluationFn | null;
+  #kpis: KpiSettlement | null = null;
 
   constructor(options: RunnerOptions) {
     if (!Array.isArray(options?.scenarios)) throw new TypeError("Runner: scenarios must be an array of Scenario");
@@ -78,6 +97,7 @@ export class Runner {
     checkModels(options.models);
     checkUniqueLabels("Runner", options.models);
     checkJudge(options.judge);
+    if (options.defineKpis && options.judge && !canDefineKpis(options.judge)) throw new TypeError("Runner: defineKpis needs a judge that can define KPIs (a Judge, with define())");
     checkRefineFaults(options.refineFaults);
     const concurrency = options.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`Runner: concurrency must be a positive integer, got ${String(concurrency)}`);
@@ -96,13 +116,11 @@ export class Runner {
     const tools = normalizeTools(options.availableTools);
     this.#settings = {
       replay: options.replay,
-      criteria: options.criteria ?? [],
-      scorer: new Scorer({ criteria: options.criteria ?? [], threshold }),
+      ...criteriaSettings(options.criteria ?? [], threshold),
       judge: options.judge ?? null,
       judgeTask: options.judgeTask ?? true,
       availableTools: tools,
       toolNames: Object.keys(tools),
-      judgeKeys: (options.criteria ?? []).filter((c) => c.type === "llm_judge").map((c) => c.key),
       instructions: options.instructions ?? null,
       agentName: options.agentName?.trim() ? options.agentName : "The agent",
       threshold,
@@ -128,8 +146,15 @@ export class Runner {
     return evaluatePair(this.#settings, scenario, spec, replay);
   }
 
+  /** How the run's KPIs were settled (defineKpis), once run() has settled them; else null. */
+  get kpiSettlement(): KpiSettlement | null {
+    return this.#kpis;
+  }
+
   async run(): Promise<Report> {
+    if (this.#options.defineKpis && !this.#kpis) await this.#settleKpis();
     const results = await this.#evaluateAll();
+    const kpis = this.#kpis;
     const report = new Report({
       results,
       models: this.models,
@@ -142,9 +167,21 @@ export class Runner {
       agentName: this.#options.agentName ?? null,
       toolResolver: this.#options.toolResolver ?? null,
       links: this.#options.links,
+      kpiFailure: kpis?.failure ?? null,
+      // The define call belongs to no result: it is the run's own judge spend, as the verdict's is.
+      judgeUsage: kpis?.exchange ? judgeUsageFromExchanges([kpis.exchange]) : null,
     });
     if (this.#settings.judge) await report.judgeVerdict();
     return report;
+  }
+
+  /** Asks the judge for KPIs once; the ones it defined are scored beside the run's criteria. */
+  async #settleKpis(): Promise<void> {
+    const judge = this.#settings.judge;
+    const given = this.#options.defineKpis;
+    const kpis = await settleKpis(canDefineKpis(judge) ? judge : null, this.#settings.criteria, this.#settings.instructions, typeof given === "object" ? given : {});
+    this.#kpis = kpis;
+    if (kpis.criteria.length) this.#settings = { ...this.#settings, ...criteriaSettings([...this.#settings.criteria, ...kpis.criteria], this.#settings.threshold) };
   }
 
   async #evaluateAll(): Promise<Result[]> {
