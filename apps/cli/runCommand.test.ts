@@ -268,7 +268,7 @@ describe("verdict run on a judge_defined set", () => {
     expect(Object.keys(unusable.report.criteria)).not.toContain("tone");
 
     const none = await run(null);
-    expect(none.stderr).toContain("KPIs: none, scored on the set's criteria alone: Judge-defined KPIs need provider credentials (add a provider API key in Settings)");
+    expect(none.stderr).toContain("KPIs: none, scored on the set's criteria alone: Judge-defined KPIs need provider credentials (add a provider API key in Settings); here, give a judge with --judge scripted:FILE or providers[:MODEL]");
     expect(none.report.kpi_failure).toBe("Judge-defined KPIs need provider credentials (add a provider API key in Settings)");
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
-import { priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
+import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
@@ -107,6 +107,7 @@ function judgeSkips(results: readonly Result[], verdictExchange: JudgeExchange |
 /** How a judge_defined set's KPIs were settled (the report's header says so too), or null for other sets. */
 function kpiLine(kpis: KpiSettlement | null): string | null {
   if (!kpis) return null;
+  if (kpis.failure === KPI_NO_JUDGE_MESSAGE) return `KPIs: none, scored on the set's criteria alone: ${kpis.failure}; here, give a judge with --judge scripted:FILE or providers[:MODEL]`;
   if (kpis.failure) return `KPIs: none, scored on the set's criteria alone: ${kpis.failure}${kpis.reason ? ` (${kpis.reason})` : ""}`;
   return `KPIs: the judge defined ${kpis.criteria.length} for this run (${kpis.criteria.map((kpi) => kpi.key).join(", ")}), scored beside the set's criteria`;
 }
