@@ -59,6 +59,7 @@ it("answers another tenant's run and evaluation NOT_FOUND without reading their 
     ["e", `mutation ($e: ID!) { mergeScenarios(evaluationId: $e, scenariosText: "Hello") { added } }`],
     ["e", `mutation ($e: ID!, $x: JSON!) { importReport(evaluationId: $e, envelope: $x) { runId } }`],
     ["e", `mutation ($e: ID!) { archiveEvaluation(evaluationId: $e, archived: true) { evaluationId } }`],
+    ["e", `mutation ($e: ID!) { clearKpis(evaluationId: $e) { cleared } }`],
   ];
   for (const [kind, query] of graphql) {
     const id = kind === "r" ? runId : evaluationId;

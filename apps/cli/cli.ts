@@ -14,6 +14,7 @@ const COMMANDS: Record<string, Handler> = {
   "catalogs export": async (argv, io, env) => (await import("./catalogsCommand.js")).catalogsExport(argv, io, env),
   "evals report": async (argv, io, env) => (await import("./reportCommand.js")).reportCommand(argv, io, env),
   "evals import": async (argv, io, env) => (await import("./evalsCommand.js")).evalsImport(argv, io, env),
+  "evals clear-kpis": async (argv, io, env) => (await import("./kpisCommand.js")).evalsClearKpis(argv, io, env),
   "keys create": async (argv, io, env) => (await import("./keysCommand.js")).keysCreate(argv, io, env),
   "keys list": async (argv, io, env) => (await import("./keysCommand.js")).keysList(argv, io, env),
   "keys revoke": async (argv, io, env) => (await import("./keysCommand.js")).keysRevoke(argv, io, env),

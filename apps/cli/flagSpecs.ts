@@ -14,6 +14,7 @@ export const FLAG_SPECS = {
   // The guide's name for `report` (activeagent evals report RUN), the same command.
   "evals report": { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
   "evals import": { values: ["evaluation", "tenant", "run-id", "url"], booleans: ["insecure-http"], positionals: { min: 1, max: 1, names: "FILE (a report envelope, report.json, or with --run-id a `verdict run --format json` report)" } },
+  "evals clear-kpis": { values: ["tenant"], positionals: { min: 1, max: 1, names: "ID (an evaluation's id)" } },
   "keys create": { values: ["tenant", "role", "name"] },
   "keys list": { values: ["tenant"] },
   "keys revoke": { positionals: { min: 1, max: 1, names: "ID (a key id, as `verdict keys list` shows it)" } },

@@ -46,6 +46,10 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       reached or does not answer in VERDICT_API_TIMEOUT_MS is exit 4. Plain http:// is for
       this machine (localhost, 127.x, ::1); elsewhere it would send the key unencrypted, and
       needs --insecure-http.`,
+  "evals clear-kpis": `  evals clear-kpis ID [--tenant T]
+      Clears a judge_defined evaluation's KPIs, so its next run asks its judge to define them
+      again; runs already started keep theirs. One without KPIs writes nothing (exit 0); an
+      unknown id, or another tenant's, is exit 2.`,
   "keys create": `  keys create --tenant T --role read|write [--name NAME]
       Creates an API key and prints it once (only its hash is stored).`,
   "keys list": `  keys list [--tenant T]

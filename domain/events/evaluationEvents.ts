@@ -127,3 +127,20 @@ const kpisDefined = z.object({
 });
 const kpiCriterionWrite = criterionData.extend({ type: z.literal("llm_judge"), defined_by: nonBlank, defined_at: isoDate });
 export const KpisDefined = defineEvent("KpisDefined", 1, kpisDefined, {}, kpisDefined.extend({ criteria: z.array(kpiCriterionWrite).min(1), judge_exchange: judgeExchangeInput.nullable().default(null) }));
+
+/**
+ * The evaluation's judge-defined KPIs were cleared (clearKpis): it holds none from here, so the
+ * next judge_defined run asks its judge again and records a new KpisDefined. Runs started before
+ * keep the KPIs they froze. Names who cleared them, when, which keys and whose definition they were.
+ */
+export const KpisCleared = defineEvent(
+  "KpisCleared",
+  1,
+  z.object({
+    kpi_keys: z.array(z.string()).min(1),
+    /** The definition cleared: the judge and time KpisDefined recorded (null: not recorded). */
+    kpi_provenance: kpiProvenance.nullable(),
+    cleared_by: nonBlank,
+    cleared_at: isoDate,
+  }),
+);

@@ -102,7 +102,7 @@ describe("eventRegistry", () => {
         "CatalogImported", "CatalogRemoved", "CatalogSetMaterialized", "CatalogSetSynced", "ComparisonRecorded", "EvaluationArchived", "EvaluationCreated", "EvaluationNameReserved",
         "EvaluationUnarchived", "ReplayRecorded", "ReportImported", "ResultScored", "RunCompleted",
         "RunCompletionRequested", "RunFailed", "RunRedriven", "RunScheduled", "RunStarted", "ScenariosMerged",
-        "ScenariosReplaced", "VerdictRecorded", "AgentReleaseRecorded", "UsageMetered", "KpisDefined", "KpiAuthoringRecorded", "KpiAuthoringStarted",
+        "ScenariosReplaced", "VerdictRecorded", "AgentReleaseRecorded", "UsageMetered", "KpisDefined", "KpisCleared", "KpiAuthoringRecorded", "KpiAuthoringStarted",
       ].sort(),
     );
   });

@@ -33,6 +33,7 @@ export {
   EvaluationArchived,
   EvaluationUnarchived,
   KpisDefined,
+  KpisCleared,
   RunScheduled,
 } from "./evaluationEvents.js";
 export {

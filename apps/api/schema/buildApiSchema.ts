@@ -7,6 +7,7 @@ import { AgentResolver } from "./resolvers/agentResolver.js";
 import { AuditResolver } from "./resolvers/auditResolver.js";
 import { CatalogResolver } from "./resolvers/catalogResolver.js";
 import { EvaluationResolver } from "./resolvers/evaluationResolver.js";
+import { KpiMutations } from "./resolvers/kpiMutations.js";
 import { EvaluationKpiResolver, RunKpiResolver } from "./resolvers/kpiResolver.js";
 import { ReportResolver } from "./resolvers/reportResolver.js";
 import { RunMutations } from "./resolvers/runMutations.js";
@@ -16,7 +17,7 @@ import { UsagePartResolver } from "./resolvers/usagePartResolver.js";
 import { UsageResolver } from "./resolvers/usageResolver.js";
 import { chargingHeavyFields } from "../server/heavyFields.js";
 
-const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AgentResolver, AuditResolver, UsageResolver, SubscriptionResolver, EvaluationKpiResolver, RunKpiResolver] as const;
+const RESOLVERS = [CatalogResolver, EvaluationResolver, RunResolver, UsagePartResolver, ReportResolver, RunMutations, AgentResolver, AuditResolver, UsageResolver, SubscriptionResolver, EvaluationKpiResolver, RunKpiResolver, KpiMutations] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 

@@ -159,6 +159,57 @@ export function judgeDefinedKpiCases(options: { open?: () => Promise<Opened>; ke
       expectRebuiltAsRecorded(second);
     }, 60_000);
 
+    it("has its KPIs cleared by clearKpis: none shown, the next run asks the judge again, earlier runs rebuild as recorded", async () => {
+      const { backend, requests } = scriptedBackend(KPIS);
+      p = await platformWith(backend, options.open);
+      const evaluationId = await judgeDefinedEvaluation(p);
+      const firstId = await finishedRun(p, evaluationId);
+      const before = await readRun(p, firstId);
+      const CLEAR = `mutation ($id: ID!) { clearKpis(evaluationId: $id) { evaluationId cleared evaluation { criteria kpis { key } kpiProvenance { judge } } } }`;
+
+      // Another tenant's evaluation answers as a missing one; a read key may not write.
+      const missingId = "00000000-0000-4000-8000-00000000c1ea";
+      const foreign = await p.gql(p.keys.globexWrite, CLEAR, { id: evaluationId });
+      const missing = await p.gql(p.keys.acmeWrite, CLEAR, { id: missingId });
+      expect(foreign.body.errors[0].message.replace(evaluationId, "<id>")).toBe(missing.body.errors[0].message.replace(missingId, "<id>"));
+      expect(foreign.body.errors[0].extensions).toEqual(missing.body.errors[0].extensions);
+      expect(foreign.body.errors[0].extensions).toMatchObject({ code: "NOT_FOUND", field: "evaluationId" });
+      expect((await p.gql(p.keys.acmeRead, CLEAR, { id: evaluationId })).body.errors[0].extensions.code).toBe("FORBIDDEN");
+
+      const cleared = await p.gql(p.keys.acmeWrite, CLEAR, { id: evaluationId });
+      expect(cleared.body.errors).toBeUndefined();
+      const { cleared: keys, evaluation } = cleared.body.data.clearKpis;
+      expect(keys).toEqual(["accuracy", "tone", "next_step"]);
+      expect(evaluation.kpis).toEqual([]);
+      expect(evaluation.kpiProvenance).toBeNull();
+      expect(evaluation.criteria.filter((c: any) => c.defined_by)).toEqual([]);
+      // Cleared already: nothing recorded, nothing cleared.
+      const again = await p.gql(p.keys.acmeWrite, CLEAR, { id: evaluationId });
+      expect(again.body.data.clearKpis).toMatchObject({ cleared: [], evaluation: { kpis: [], kpiProvenance: null } });
+      // The audit trail: one KpisCleared on the evaluation's stream, naming the key that asked.
+      const stream = await p.store.readStream(`evaluation-${evaluationId}`);
+      const clears = stream.filter((e) => e.type === "KpisCleared");
+      expect(clears).toHaveLength(1);
+      expect(clears[0].data).toMatchObject({ kpi_keys: ["accuracy", "tone", "next_step"], kpi_provenance: { judge: "kpi-judge" }, cleared_by: clears[0].metadata.actor });
+      expect(clears[0].metadata.actor).toMatch(/^api-key:/);
+
+      // The run that froze them keeps them, and its report is rebuilt exactly as before.
+      const after = await readRun(p, firstId);
+      expect(after.run.kpiAuthoring).toEqual(before.run.kpiAuthoring);
+      expect(after.run.report.markdown).toBe(before.run.report.markdown);
+      expect(JSON.stringify(after.run.report.json)).toBe(JSON.stringify(before.run.report.json));
+      expectRebuiltAsRecorded(after);
+
+      const nextId = await finishedRun(p, evaluationId);
+      const next = await readRun(p, nextId);
+      expect(requests.filter((r) => r.kind === "define")).toHaveLength(2);
+      expect(next.run.kpiAuthoring).toEqual({ outcome: "DEFINED", kpiKeys: ["accuracy", "tone", "next_step"], message: null, reason: null });
+      const redefined = (await p.store.readStream(`evaluation-${evaluationId}`)).filter((e) => e.type === "KpisDefined");
+      expect(redefined.map((e) => (e.data as { run_id: string }).run_id)).toEqual([firstId, nextId]);
+      const shown = await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { kpis { key } kpiProvenance { judge } } }`, { id: evaluationId });
+      expect(shown.body.data.evaluation).toEqual({ kpis: [{ key: "accuracy" }, { key: "tone" }, { key: "next_step" }], kpiProvenance: { judge: "kpi-judge" } });
+    }, 90_000);
+
     it("without a judge, completes on its own criteria, recording the reference's message once; the next run tries again", async () => {
       p = await platformWith(null, options.open);
       const evaluationId = await judgeDefinedEvaluation(p);

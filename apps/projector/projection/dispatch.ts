@@ -3,7 +3,7 @@ import type { Sql } from "../db/sql.js";
 import type { Batch, Envelope } from "./batch.js";
 import { agentReleaseRecorded } from "./agentProjection.js";
 import { catalogImported, catalogRemoved } from "./catalogProjection.js";
-import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, kpisDefined, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
+import { catalogSetSynced, evaluationArchived, evaluationCreated, evaluationUnarchived, kpisCleared, kpisDefined, scenariosMerged, scenariosReplaced } from "./evaluationProjection.js";
 import { reportImported } from "./importedRunProjection.js";
 import { replayRecorded, resultScored } from "./resultProjection.js";
 import { usageMetered } from "./usageProjection.js";
@@ -28,6 +28,7 @@ export async function dispatch(sql: Sql, envelope: Envelope, batch: Batch): Prom
     // Numbers a run that may never start: the run stream's first event makes it (runNumbered).
     case "RunScheduled": return;
     case "KpisDefined": return kpisDefined(sql, event, envelope);
+    case "KpisCleared": return kpisCleared(sql, envelope);
     case "RunStarted": return runStarted(sql, event, envelope, batch);
     // Only workers read a KPI claim: who asks the judge; the settlement is KpiAuthoringRecorded.
     case "KpiAuthoringStarted": return;

@@ -93,6 +93,22 @@ export async function kpisDefined(sql: Sql, event: EventOf<"KpisDefined">, envel
   ]);
 }
 
+/**
+ * Its KPIs were cleared: none kept apart, no provenance, and the KPIs leave its criteria. Only the
+ * KPI entries themselves (equal as stored, defined_by included) leave: a set's criterion that took
+ * a KPI's key stays.
+ */
+export async function kpisCleared(sql: Sql, envelope: Envelope): Promise<void> {
+  await sql.execute(
+    `UPDATE evaluations SET kpi_provenance = NULL, updated_at = ?,
+       criteria = coalesce((SELECT jsonb_agg(c ORDER BY o) FROM jsonb_array_elements(evaluations.criteria) WITH ORDINALITY AS e(c, o)
+         WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(evaluations.kpis) AS k(kpi) WHERE k.kpi = c)), '[]'::jsonb),
+       kpis = '[]'::jsonb
+     WHERE id = ?`,
+    [envelope.at, evaluationIdOf(envelope.recorded.streamId)],
+  );
+}
+
 export async function scenariosMerged(sql: Sql, event: EventOf<"ScenariosMerged">, envelope: Envelope): Promise<void> {
   const id = evaluationIdOf(envelope.recorded.streamId);
   await upsertScenarios(sql, id, envelope.tenant, event.data.scenarios);

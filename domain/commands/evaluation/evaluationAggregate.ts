@@ -21,6 +21,7 @@ import { freezeRun } from "./selection.js";
 import { criteriaProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
 import { KPI_MAX, KPI_MIN } from "../../judge/kpis.js";
 import { mustBeKpis } from "../kpiRules.js";
+import { decideClearKpis } from "./kpiClearing.js";
 
 export const CRITERION_TYPES = EVALUATION_CRITERION_TYPES;
 
@@ -181,6 +182,8 @@ export const evaluationAggregate: Aggregate<EvaluationState, EvaluationCommand> 
         return decideImportReport(state, command);
       case "DefineKpis":
         return decideDefineKpis(state, command, now);
+      case "ClearKpis":
+        return decideClearKpis(state, command, now);
     }
   },
 

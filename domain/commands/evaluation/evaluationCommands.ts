@@ -195,8 +195,22 @@ export const DefineKpis = z.object({
 });
 export type DefineKpis = z.output<typeof DefineKpis>;
 
+/**
+ * Clears the evaluation's judge-defined KPIs (clearKpis), so its next judge_defined run asks
+ * the judge again. An evaluation without KPIs records nothing; another tenant's is not found.
+ */
+export const ClearKpis = z.object({
+  type: z.literal("ClearKpis"),
+  evaluation_id: idSchema,
+  tenant: idSchema,
+  /** Who asked (the API key's actor), recorded on KpisCleared. */
+  cleared_by: nonBlank,
+});
+export type ClearKpis = z.output<typeof ClearKpis>;
+
 export const EvaluationCommand = z.discriminatedUnion("type", [
   DefineKpis,
+  ClearKpis,
   CreateEvaluation,
   ReplaceScenarios,
   SyncCatalogSet,

@@ -107,6 +107,8 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
       return { ...state, archived: false };
     case "KpisDefined":
       return { ...state, kpis: event.data.criteria, kpiProvenance: event.data.kpi_provenance, kpiDefinition: { runId: event.data.run_id, exchange: event.data.judge_exchange } };
+    case "KpisCleared":
+      return { ...state, kpis: [], kpiProvenance: null, kpiDefinition: null };
     case "RunScheduled":
       return { ...state, runs: [...state.runs, { runId: event.data.run_id, number: event.data.number, origin: event.data.origin }] };
     default:
