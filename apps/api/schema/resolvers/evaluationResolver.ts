@@ -30,7 +30,7 @@ export class CreateEvaluationInput {
   @Field(() => String, { nullable: true, description: "Unique among the agent's evaluations, compared as stored (CONFLICT otherwise); required unless fromCatalogSet names it." })
   name?: string | null;
 
-  @Field(() => JudgeKind, { nullable: true, description: "RULES, LLM or JUDGE_DEFINED (judge-defined KPIs are not built yet: such runs are judged as LLM runs); when omitted, LLM if judgeModel is given, else the catalog set's, else RULES." })
+  @Field(() => JudgeKind, { nullable: true, description: "RULES, LLM or JUDGE_DEFINED (the first run asks the judge to define 3-6 KPIs, scored as llm_judge criteria beside the others; clearKpis makes the next run ask again); when omitted, LLM if judgeModel is given, else the catalog set's, else RULES." })
   judgeKind?: JudgeKind | null;
 
   @Field(() => String, { nullable: true, description: "The judge's model; alone it means an llm judge, as a catalog set's `judge: {model: x}` does." })
