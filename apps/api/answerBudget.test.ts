@@ -14,7 +14,9 @@ const ANSWER = "x".repeat(25_000);
 let p: Platform;
 let runId: string;
 beforeAll(async () => {
-  p = await startPlatform({ limits: { maxAnswerBytes: BUDGET } });
+  // The process's pool is one request's budget: a request that kept what it took after its answer
+  // (HTTP) or its operation (graphql-ws) ended would leave every later heavy field UNAVAILABLE.
+  p = await startPlatform({ limits: { maxAnswerBytes: BUDGET, maxHeldAnswerBytes: BUDGET } });
   const scenarios = Array.from({ length: PAIRS }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?` }));
   const created = await p.gql(p.keys.acmeWrite, `mutation ($s: JSON) { createEvaluation(input: { agent: "A", name: "Budget", scenarios: $s, compareModels: ["gpt-5-mini"] }) { evaluationId } }`, { s: scenarios });
   const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId } }`, { id: created.body.data.createEvaluation.evaluationId });
@@ -80,6 +82,37 @@ function operation(client: Client, query: string, variables: Record<string, unkn
     });
   });
 }
+
+const ONE_AUDIT = `query ($r: ID!) { runAudit(id: $r) { runId } audit: runAudit(id: $r) { ${AUDIT} } }`;
+
+describe("the process's answer pool (maxHeldAnswerBytes, here one request's budget)", () => {
+  it("is given back after each HTTP answer: audits asked one after another all answer", async () => {
+    for (let i = 0; i < 5; i++) {
+      const { body } = await p.gql(p.keys.acmeRead, ONE_AUDIT, { r: runId });
+      expect(body.errors, `request ${i}`).toBeUndefined();
+      expect(body.data.audit.events.length).toBeGreaterThan(PAIRS);
+    }
+  });
+
+  it("answers concurrent requests whole or tells them to retry (UNAVAILABLE), and holds nothing once they are done", async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => p.gql(p.keys.acmeRead, ONE_AUDIT, { r: runId })));
+    for (const { body } of answers) {
+      if (body.errors === undefined) expect(body.data.audit.events.length).toBeGreaterThan(PAIRS);
+      else expect(body.errors).toEqual([expect.objectContaining({ path: ["audit"], extensions: { code: "UNAVAILABLE" }, message: expect.stringContaining("VERDICT_API_MAX_HELD_ANSWER_BYTES") })]);
+    }
+    const after = await p.gql(p.keys.acmeRead, ONE_AUDIT, { r: runId });
+    expect(after.body.errors).toBeUndefined();
+  });
+
+  it("is given back after each graphql-ws operation", async () => {
+    const client = p.wsClient(p.keys.acmeRead);
+    for (let i = 0; i < 5; i++) {
+      const { next, error } = await operation(client, ONE_AUDIT, { r: runId });
+      expect(error, `operation ${i}`).toBeNull();
+      expect(next[0].errors, `operation ${i}`).toBeUndefined();
+    }
+  });
+});
 
 describe("the answer budget over graphql-ws", () => {
   it("refuses aliases past the budget as over HTTP, in the operation's answer", async () => {

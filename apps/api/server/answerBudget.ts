@@ -4,8 +4,9 @@
 // the API to 1.6 GB. graphql-js resolves sibling fields at once, so charging each value as it
 // arrived would still hold all seven before the first was refused: heavy fields take turns
 // instead, each loaded and charged before the next starts, so a request holds its budget plus
-// one value at most.
+// one value at most. The process's pool (answerPool.ts) bounds what all requests hold together.
 import { ApiError } from "./errors.js";
+import type { AnswerPool } from "./answerPool.js";
 
 /** What a request over its budget is told to do instead. */
 const INSTEAD = "ask for fewer heavy fields in one request, page `results` (and `matrix`, `fixItems`, `scenarios`, `catalogs`) with `first:`/`after:`, or export the report as HTML or Markdown over REST (report, report.md)";
@@ -15,10 +16,15 @@ export const OVER_BUDGET = "Null, with a PAYLOAD_TOO_LARGE error at its path, wh
 
 export class AnswerBudget {
   private spent = 0;
+  /** Bytes taken from the process's pool and not yet given back. */
+  private pooled = 0;
   /** The turn of the heavy field loaded last: the next waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    private readonly pool: AnswerPool | null = null,
+  ) {}
 
   /**
    * `load`s the field at `path` once every heavy field before it in this request is loaded and
@@ -27,7 +33,7 @@ export class AnswerBudget {
    */
   charge<T>(path: string, load: () => Promise<T> | T, weight: (value: T) => number): Promise<T> {
     const result = this.turn.then(async () => {
-      const value = await load();
+      const value = this.pool ? await this.pool.loading(load) : await load();
       this.take(path, weight(value));
       return value;
     });
@@ -42,7 +48,20 @@ export class AnswerBudget {
         `\`${path}\` would take this request's answer past its budget of ${shownBytes(this.maxBytes)} (about ${shownBytes(bytes)}, with ${shownBytes(this.spent)} already answered; VERDICT_API_MAX_ANSWER_BYTES); ${INSTEAD}`,
       );
     }
+    if (this.pool && !this.pool.take(bytes)) {
+      throw new ApiError(
+        "UNAVAILABLE",
+        `\`${path}\` (about ${shownBytes(bytes)}) would take the heavy answers this API process holds for all requests past ${shownBytes(this.pool.maxBytes)} (VERDICT_API_MAX_HELD_ANSWER_BYTES; ${shownBytes(this.pool.held)} held now): retry in a moment, or ${INSTEAD}`,
+      );
+    }
+    this.pooled += this.pool ? bytes : 0;
     this.spent += bytes;
+  }
+
+  /** Gives what the request took back to the process's pool, once its answer is written; later calls give nothing. */
+  release(): void {
+    this.pool?.give(this.pooled);
+    this.pooled = 0;
   }
 }
 

@@ -54,7 +54,17 @@ export interface ApiLimits {
    * PAYLOAD_TOO_LARGE at its path; the query's price counts fields, this counts their bytes.
    */
   maxAnswerBytes: number;
+  /**
+   * Bytes of heavy answers all requests of the process may hold at once (answerPool.ts;
+   * VERDICT_API_MAX_HELD_ANSWER_BYTES; default 4 x maxAnswerBytes, never below it). A field past
+   * it answers UNAVAILABLE at its path (retry): many requests at once each within their budget
+   * had still added up past the process's memory.
+   */
+  maxHeldAnswerBytes?: number;
 }
+
+/** The process's pool when none is set: four requests' budgets. */
+export const HELD_ANSWERS_PER_BUDGET = 4;
 
 /**
  * 64 MiB. A 10,000-pair run of the scripted agent (apps/api/scripts/answerBudgetBench.ts)

@@ -6,6 +6,7 @@ import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from "graphql";
 import { authenticate, type ApiContext } from "./context.js";
+import type { AnswerBudget } from "./answerBudget.js";
 import { ApiError, classify, formatError, loggedDatabaseUnavailable } from "./errors.js";
 import { inputProblem } from "./inputText.js";
 import { depthMessage, MAX_JSON_DEPTH, tooDeep } from "./jsonDepth.js";
@@ -39,6 +40,11 @@ export function serveGraphqlWs(httpServer: Server, parts: ServingParts): Graphql
   httpServer.on("upgrade", (req, socket, head) => wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit("connection", ws, req)));
   const keyOperations = new KeyOperations();
 
+  // Each operation's answer budget, by socket and operation id: what its heavy fields took from
+  // the process's pool is given back when the operation completes, or when its socket closes.
+  const budgets = new WeakMap<object, Map<string, AnswerBudget>>();
+  const budgetsOf = (socket: object) => budgets.get(socket) ?? budgets.set(socket, new Map()).get(socket)!;
+
   const wsCleanup = useServer<Record<string, unknown>, { api?: ApiContext }>(
     {
       schema,
@@ -62,7 +68,20 @@ export function serveGraphqlWs(httpServer: Server, parts: ServingParts): Graphql
       },
       // A fresh context (and per-request memo) per operation: the socket's would keep every run
       // history read over it for as long as it stays open, answering later operations from it.
-      context: (ctx) => newContext((ctx.extra.api as ApiContext).principal),
+      context: (ctx, id) => {
+        const api = newContext((ctx.extra.api as ApiContext).principal);
+        budgetsOf(ctx.extra.socket).set(id, api.answerBudget);
+        return api;
+      },
+      onComplete: (ctx, id) => {
+        const operations = budgetsOf(ctx.extra.socket);
+        operations.get(id)?.release();
+        operations.delete(id);
+      },
+      onClose: (ctx) => {
+        for (const budget of budgetsOf(ctx.extra.socket).values()) budget.release();
+        budgets.delete(ctx.extra.socket);
+      },
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
       onSubscribe: async (ctx, _id, payload) => {
         // This operation is already among the socket's subscriptions.

@@ -26,7 +26,10 @@ export function mountHttpRoutes(app: Express, parts: ServingParts, apollo: Apoll
     context: async ({ req }) => {
       try {
         const { principal, trace } = await caching.principalAndTrace(req);
-        return { ...newContext(principal), responseTrace: trace };
+        const context = { ...newContext(principal), responseTrace: trace };
+        // What its heavy fields took from the process's pool is held until the answer is written (or the client went away).
+        req.res?.once("close", () => context.answerBudget.release());
+        return context;
       } catch (error) {
         // Only a refused key is a 401; a key store whose database cannot be reached or did not
         // answer by the query deadline is a 503; anything else failed on our side and is not the caller's key.

@@ -20,3 +20,12 @@ it("reads maxAnswerBytes from VERDICT_API_MAX_ANSWER_BYTES, refusing what is not
     expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_ANSWER_BYTES: bad })).toThrow(`VERDICT_API_MAX_ANSWER_BYTES must be a whole number >= 1 (got ${JSON.stringify(bad)})`);
   }
 });
+
+it("reads maxHeldAnswerBytes from VERDICT_API_MAX_HELD_ANSWER_BYTES, refusing one below what one request may answer, naming both", () => {
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES: "536870912" })).toEqual({ maxHeldAnswerBytes: 536_870_912 });
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_ANSWER_BYTES: "1000", VERDICT_API_MAX_HELD_ANSWER_BYTES: "1000" })).toEqual({ maxAnswerBytes: 1000, maxHeldAnswerBytes: 1000 });
+  expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES: "1000000" })).toThrow(
+    "VERDICT_API_MAX_HELD_ANSWER_BYTES=1000000: what all requests may hold must be at least what one may answer (VERDICT_API_MAX_ANSWER_BYTES, 67108864)",
+  );
+  expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES: "lots" })).toThrow("VERDICT_API_MAX_HELD_ANSWER_BYTES must be a whole number >= 1");
+});

@@ -1,12 +1,13 @@
 // The API limits a deployment sets in its environment (the API process and `npm start` read the
 // same ones); any limit not set keeps its default (DEFAULT_LIMITS). The API process reads its PORT here too.
-import { parseWholeNumber, wholeNumberSetting } from "@verdict/infra/settings";
-import type { ApiLimits } from "./context.js";
+import { parseWholeNumber, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { DEFAULT_LIMITS, type ApiLimits } from "./context.js";
 
 /** Environment variable -> the limit it sets. */
 const LIMIT_VARIABLES = {
   VERDICT_API_MAX_KEY_OPERATIONS: "maxKeyOperations",
   VERDICT_API_MAX_ANSWER_BYTES: "maxAnswerBytes",
+  VERDICT_API_MAX_HELD_ANSWER_BYTES: "maxHeldAnswerBytes",
 } as const satisfies Record<string, keyof ApiLimits>;
 
 /** The limits `env` sets; a value that is not a whole number >= 1 is an error (SettingError) naming it. */
@@ -15,6 +16,10 @@ export function apiLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ApiLimits> {
   for (const [variable, limit] of Object.entries(LIMIT_VARIABLES)) {
     const value = wholeNumberSetting(env, variable, { min: 1 }, undefined);
     if (value !== undefined) limits[limit] = value;
+  }
+  const perRequest = limits.maxAnswerBytes ?? DEFAULT_LIMITS.maxAnswerBytes;
+  if (limits.maxHeldAnswerBytes !== undefined && limits.maxHeldAnswerBytes < perRequest) {
+    throw new SettingError("VERDICT_API_MAX_HELD_ANSWER_BYTES", `VERDICT_API_MAX_HELD_ANSWER_BYTES=${limits.maxHeldAnswerBytes}: what all requests may hold must be at least what one may answer (VERDICT_API_MAX_ANSWER_BYTES, ${perRequest})`);
   }
   return limits;
 }

@@ -5,13 +5,14 @@ import { validate, type DocumentNode, type GraphQLError, type GraphQLFormattedEr
 import { RepeatLimiter } from "@verdict/infra/logging";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
-import { DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
+import { DEFAULT_LIMITS, HELD_ANSWERS_PER_BUDGET, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { errorDetail, loggingFormatError } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { MAX_JSON_DEPTH } from "./jsonDepth.js";
 import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { AnswerBudget } from "./answerBudget.js";
+import { AnswerPool } from "./answerPool.js";
 import { responseCaching, type ResponseCaching } from "./cachedResponses.js";
 import type { ApiServerOptions } from "./createApiServer.js";
 
@@ -52,6 +53,7 @@ export async function prepareServing(options: ApiServerOptions): Promise<Serving
   const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));
   const databaseLines = new RepeatLimiter();
+  const answerPool = new AnswerPool(heldAnswerBytes(limits));
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const responseCache = options.responseCache ?? new ResponseCache();
@@ -76,7 +78,14 @@ export async function prepareServing(options: ApiServerOptions): Promise<Serving
     checkRebuilds: () => rebuilds.check(),
     rules: [depthLimit(limits.maxDepth), introspectionWithoutAliases, literalDepthLimit(MAX_JSON_DEPTH)],
     costProblem: (document, variables) => validate(schema, document, [costLimit(limits.maxCost, () => variables ?? {})])[0] ?? null,
-    newContext: (principal) => ({ principal, deps, runCache, cache: new Map(), answerBudget: new AnswerBudget(limits.maxAnswerBytes) }),
+    newContext: (principal) => ({ principal, deps, runCache, cache: new Map(), answerBudget: new AnswerBudget(limits.maxAnswerBytes, answerPool) }),
     stop: stopWatchingRebuilds,
   };
+}
+
+/** The process's answer pool: as set, else four requests' budgets; never below one request's. */
+function heldAnswerBytes(limits: ApiLimits): number {
+  const held = limits.maxHeldAnswerBytes ?? HELD_ANSWERS_PER_BUDGET * limits.maxAnswerBytes;
+  if (held < limits.maxAnswerBytes) throw new RangeError(`limits.maxHeldAnswerBytes (${held}) must be at least limits.maxAnswerBytes (${limits.maxAnswerBytes})`);
+  return held;
 }
