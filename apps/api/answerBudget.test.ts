@@ -5,7 +5,8 @@
 // its path, and the rest of the query still answers. Over a real server and real clients.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client, ExecutionResult } from "graphql-ws";
-import { startPlatform, type Platform } from "./testing/harness.js";
+import { rawWsSession, startPlatform, type Platform } from "./testing/harness.js";
+import { AnswerPool } from "./server/answerPool.js";
 
 const BUDGET = 150_000;
 const PAIRS = 4;
@@ -102,6 +103,47 @@ describe("the process's answer pool (maxHeldAnswerBytes, here one request's budg
     }
     const after = await p.gql(p.keys.acmeRead, ONE_AUDIT, { r: runId });
     expect(after.body.errors).toBeUndefined();
+  });
+
+  // Each heavy load takes 300 ms here, as a large run's would, so a client can leave mid-operation.
+  const slowLoads = () => {
+    const loading = AnswerPool.prototype.loading;
+    vi.spyOn(AnswerPool.prototype, "loading").mockImplementation(async function (this: AnswerPool, load) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return loading.call(this, load) as never;
+    });
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** An audit needs ~2/3 of the pool: it answers only if nothing was left held. */
+  const auditAnswers = async () => {
+    vi.restoreAllMocks();
+    const { body } = await p.gql(p.keys.acmeRead, ONE_AUDIT, { r: runId });
+    expect(body.errors).toBeUndefined();
+  };
+
+  it("holds nothing for an HTTP client that left mid-operation", async () => {
+    slowLoads();
+    const leaving = new AbortController();
+    const sent = fetch(p.api.graphqlUrl, { method: "POST", signal: leaving.signal, headers: { "content-type": "application/json", authorization: `Bearer ${p.keys.acmeRead}` }, body: JSON.stringify({ query: ONE_AUDIT, variables: { r: runId } }) }).catch((error: unknown) => error);
+    await sleep(100);
+    leaving.abort();
+    await sent;
+    await sleep(800);
+    await auditAnswers();
+  });
+
+  it("holds nothing for a graphql-ws socket closed mid-operation, nor for an operation id completed by the client and used again", async () => {
+    slowLoads();
+    const subscribe = { id: "1", type: "subscribe", payload: { query: ONE_AUDIT, variables: { r: runId } } };
+    // Closed as soon as it is acknowledged: the operation is still loading.
+    await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [subscribe], () => true);
+    await sleep(800);
+    await auditAnswers();
+
+    slowLoads();
+    await rawWsSession(p.api.wsUrl, p.keys.acmeRead, [subscribe, { id: "1", type: "complete" }, subscribe], (frames) => frames.some((frame) => frame.type === "complete"));
+    await sleep(800);
+    await auditAnswers();
   });
 
   it("is given back after each graphql-ws operation", async () => {

@@ -18,6 +18,8 @@ export class AnswerBudget {
   private spent = 0;
   /** Bytes taken from the process's pool and not yet given back. */
   private pooled = 0;
+  /** Set once the request's answer was written or its operation ended: it takes nothing more. */
+  private released = false;
   /** The turn of the heavy field loaded last: the next waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -33,7 +35,11 @@ export class AnswerBudget {
    */
   charge<T>(path: string, load: () => Promise<T> | T, weight: (value: T) => number): Promise<T> {
     const result = this.turn.then(async () => {
-      const value = this.pool ? await this.pool.loading(load) : await load();
+      this.mustBeOpen(path);
+      // Checked again once a load slot is free: a request may have ended while it waited.
+      const value = this.pool ? await this.pool.loading(() => this.loadWhileOpen(path, load)) : await load();
+      // Loaded after the request ended (its client left): dropped, so nothing is held for it.
+      this.mustBeOpen(path);
       this.take(path, weight(value));
       return value;
     });
@@ -51,17 +57,32 @@ export class AnswerBudget {
     if (this.pool && !this.pool.take(bytes)) {
       throw new ApiError(
         "UNAVAILABLE",
-        `\`${path}\` (about ${shownBytes(bytes)}) would take the heavy answers this API process holds for all requests past ${shownBytes(this.pool.maxBytes)} (VERDICT_API_MAX_HELD_ANSWER_BYTES; ${shownBytes(this.pool.held)} held now): retry in a moment, or ${INSTEAD}`,
+        // What the process holds now is not said: it is other tenants' load.
+        `\`${path}\` (about ${shownBytes(bytes)}) would take the heavy answers this API process holds for all requests past ${shownBytes(this.pool.maxBytes)} (VERDICT_API_MAX_HELD_ANSWER_BYTES): retry in a moment, or ${INSTEAD}`,
       );
     }
     this.pooled += this.pool ? bytes : 0;
     this.spent += bytes;
   }
 
-  /** Gives what the request took back to the process's pool, once its answer is written; later calls give nothing. */
+  /**
+   * Gives what the request took back to the process's pool, once its answer is written or its
+   * operation ended. Final: a field still loading then (its client left mid-operation) takes
+   * nothing, so nothing is held for a request that is gone; later calls give nothing.
+   */
   release(): void {
+    this.released = true;
     this.pool?.give(this.pooled);
     this.pooled = 0;
+  }
+
+  private loadWhileOpen<T>(path: string, load: () => Promise<T> | T): Promise<T> | T {
+    this.mustBeOpen(path);
+    return load();
+  }
+
+  private mustBeOpen(path: string): void {
+    if (this.released) throw new ApiError("UNAVAILABLE", `\`${path}\`: the request ended before this field was answered`);
   }
 }
 

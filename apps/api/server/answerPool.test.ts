@@ -13,7 +13,7 @@ it("refuses, UNAVAILABLE, a field that fits its request's budget but not beside 
   expect(pool.held).toBe(2_000);
   await expect(second.charge("b", answer(1_000), weigh)).rejects.toMatchObject({
     apiCode: "UNAVAILABLE",
-    message: expect.stringMatching(/^`b` \(about 1\.0 KB\) would take the heavy answers this API process holds for all requests past 2\.5 KB \(VERDICT_API_MAX_HELD_ANSWER_BYTES; 2\.0 KB held now\): retry in a moment, or ask for fewer heavy fields/),
+    message: expect.stringMatching(/^`b` \(about 1\.0 KB\) would take the heavy answers this API process holds for all requests past 2\.5 KB \(VERDICT_API_MAX_HELD_ANSWER_BYTES\): retry in a moment, or ask for fewer heavy fields/),
   });
   // A refused field takes nothing, from the pool or from its request.
   expect(pool.held).toBe(2_000);
@@ -32,6 +32,25 @@ it("gives back once: a second release of the same request gives nothing more", a
   one.release();
   one.release();
   expect(pool.held).toBe(4_000);
+});
+
+it("takes nothing for a field that loads after its request was released (its client left), and loads none after", async () => {
+  const pool = new AnswerPool(10_000);
+  const budget = new AnswerBudget(10_000, pool);
+  let finish: (value: string) => void = () => {};
+  const loading = budget.charge("slow", () => new Promise<string>((resolve) => (finish = resolve)), weigh);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  budget.release();
+  finish("x".repeat(4_000));
+  await expect(loading).rejects.toMatchObject({ apiCode: "UNAVAILABLE" });
+  expect(pool.held).toBe(0);
+  let loaded = false;
+  const later = () => {
+    loaded = true;
+    return "y";
+  };
+  await expect(budget.charge("later", later, weigh)).rejects.toMatchObject({ apiCode: "UNAVAILABLE" });
+  expect(loaded).toBe(false);
 });
 
 it("refuses past the request's own budget first, PAYLOAD_TOO_LARGE, taking nothing from the pool", async () => {

@@ -40,10 +40,13 @@ export function serveGraphqlWs(httpServer: Server, parts: ServingParts): Graphql
   httpServer.on("upgrade", (req, socket, head) => wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit("connection", ws, req)));
   const keyOperations = new KeyOperations();
 
-  // Each operation's answer budget, by socket and operation id: what its heavy fields took from
-  // the process's pool is given back when the operation completes, or when its socket closes.
-  const budgets = new WeakMap<object, Map<string, AnswerBudget>>();
-  const budgetsOf = (socket: object) => budgets.get(socket) ?? budgets.set(socket, new Map()).get(socket)!;
+  // Each operation's answer budget: what its heavy fields took from the process's pool is given
+  // back when the operation completes, or when its socket closes. Found by the operation's
+  // subscribe payload (graphql-ws hands the same object to context and onComplete), not by its
+  // id: a client may complete an id and reuse it while the first operation still runs.
+  const operationBudgets = new WeakMap<object, AnswerBudget>();
+  const socketBudgets = new WeakMap<object, Set<AnswerBudget>>();
+  const budgetsOf = (socket: object) => socketBudgets.get(socket) ?? socketBudgets.set(socket, new Set()).get(socket)!;
 
   const wsCleanup = useServer<Record<string, unknown>, { api?: ApiContext }>(
     {
@@ -68,19 +71,21 @@ export function serveGraphqlWs(httpServer: Server, parts: ServingParts): Graphql
       },
       // A fresh context (and per-request memo) per operation: the socket's would keep every run
       // history read over it for as long as it stays open, answering later operations from it.
-      context: (ctx, id) => {
+      context: (ctx, _id, payload) => {
         const api = newContext((ctx.extra.api as ApiContext).principal);
-        budgetsOf(ctx.extra.socket).set(id, api.answerBudget);
+        operationBudgets.set(payload, api.answerBudget);
+        budgetsOf(ctx.extra.socket).add(api.answerBudget);
         return api;
       },
-      onComplete: (ctx, id) => {
-        const operations = budgetsOf(ctx.extra.socket);
-        operations.get(id)?.release();
-        operations.delete(id);
+      onComplete: (ctx, _id, payload) => {
+        const budget = operationBudgets.get(payload);
+        if (!budget) return;
+        budget.release();
+        budgetsOf(ctx.extra.socket).delete(budget);
       },
       onClose: (ctx) => {
-        for (const budget of budgetsOf(ctx.extra.socket).values()) budget.release();
-        budgets.delete(ctx.extra.socket);
+        for (const budget of budgetsOf(ctx.extra.socket)) budget.release();
+        socketBudgets.delete(ctx.extra.socket);
       },
       validate: (s, document) => validate(s, document, [...specifiedRules, ...rules]),
       onSubscribe: async (ctx, _id, payload) => {
