@@ -69,6 +69,21 @@ describe("tsx apps/api/main.ts", () => {
     });
   }, 60_000);
 
+  it("refuses a database URL the driver cannot use as meant before connecting, naming the variable and the rule, never the password, exit 2", async () => {
+    // It parsed, and pg then looked up the user name as the host: a DNS error, exit 1. Or pg's bare "Invalid URL", exit 1.
+    const stray = 'has an "@" after the host: a "/", "?" or "#" in the password ends the host early, and the user name would be taken for the host; percent-encode them in the password ("/" as %2F, "?" as %3F, "#" as %23, "@" as %40) (value not shown)';
+    const cases = [
+      { env: { DATABASE_URL: "postgres://postgres:5432/S3cret@127.0.0.1:5432/verdict" }, line: `DATABASE_URL ${stray}` },
+      { env: { DATABASE_URL: "postgres://postgres:pa#S3cret@127.0.0.1:5432/verdict" }, line: "DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)" },
+      { env: { VERDICT_READ_DATABASE_URL: "postgres://postgres:12?S3cret@127.0.0.1/verdict" }, line: `VERDICT_READ_DATABASE_URL ${stray}` },
+    ];
+    const ended = await Promise.all(cases.map(({ env }) => api({ PORT: "0", ...env })));
+    ended.forEach(({ code, stdout, stderr }, i) => {
+      expect({ stdout, stderr }).toEqual({ stdout: "", stderr: `${cases[i]!.line}\n` });
+      expect(code).toBe(2);
+    });
+  }, 60_000);
+
   it("says in one line to set DATABASE_URL when it is unset, and exits 2", async () => {
     const { code, stdout, stderr } = await api({ DATABASE_URL: "", PORT: "0" });
     expect(stdout).toBe("");

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const { createApiServer } = await import("./server/createApiServer.js");
   const { apiLimitsFromEnv, apiPortFromEnv, portTakenLine } = await import("./server/limitsFromEnv.js");
   const { planFromEnv } = await import("@verdict/infra/settings");
+  const { checkDatabaseUrl } = await import("@verdict/infra/pg");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
   }
   // Read before anything is opened: a bad value is a SettingError naming its variable, which
   // stops the API with exit 2 (a setting the user must change, as a taken port and `verdict start --port x` exit).
+  // pg's own error for a bad URL was a bare "Invalid URL", or a DNS error for a user name taken as the host.
+  checkDatabaseUrl("DATABASE_URL", eventsUrl);
+  checkDatabaseUrl("VERDICT_READ_DATABASE_URL", process.env.VERDICT_READ_DATABASE_URL);
   const port = apiPortFromEnv(process.env);
   const host = process.env.HOST?.trim() || "127.0.0.1";
   const limits = apiLimitsFromEnv(process.env);

@@ -47,6 +47,11 @@ describe("platformMode", () => {
     const io = bufferIo();
     expect(await runCli(["report", "run-1"], io, { DATABASE_URL: bad })).toBe(2);
     expect(io.stderr.join("")).toMatch(/^DATABASE_URL is not a valid URL/);
+    // It parsed, and pg looked up the user name "bob" as the host: a DNS error, exit 4.
+    const stray = "postgres://bob:5432/S3cret@db/verdict";
+    expect(message({ DATABASE_URL: stray })).toMatch(/^DATABASE_URL has an "@" after the host: .*\(value not shown\)$/);
+    expect(message({ DATABASE_URL: "postgres://db/verdict", VERDICT_READ_DATABASE_URL: stray })).toMatch(/^VERDICT_READ_DATABASE_URL has an "@" after the host/);
+    expect(message({ DATABASE_URL: stray })).not.toContain("S3cret");
   });
 
   it("names VERDICT_HOME when it is a file or has a file in its path (it was mkdir's EEXIST, exit 1)", async () => {

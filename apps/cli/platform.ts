@@ -13,6 +13,7 @@ import type { Io } from "./io.js";
 import { HomeInUseError, homeCreatedLine, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
+import { checkDatabaseUrl } from "@verdict/infra/pg";
 import { connecting } from "./databaseConnect.js";
 import { CliError } from "./errors.js";
 
@@ -52,11 +53,12 @@ export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
         "Set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/verdict), or unset KAFKA_BROKERS for the embedded default.",
     );
   }
-  // pg's own error is a bare "Invalid URL"; the value is not echoed: it may hold a password.
-  for (const [name, url] of [["DATABASE_URL", databaseUrl], ["VERDICT_READ_DATABASE_URL", readUrl]] as const) {
-    if (url && /^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !URL.canParse(url)) {
-      throw new CliError(`${name} is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)`);
-    }
+  // pg's own error is a bare "Invalid URL", or a DNS error for a user name taken as the host.
+  try {
+    checkDatabaseUrl("DATABASE_URL", databaseUrl);
+    checkDatabaseUrl("VERDICT_READ_DATABASE_URL", readUrl);
+  } catch (error) {
+    throw new CliError((error as Error).message);
   }
   const home = verdictHome(env);
   if (!databaseUrl) checkHome(home, env.VERDICT_HOME?.trim() ? "VERDICT_HOME" : "VERDICT_HOME (unset: ./.verdict)");

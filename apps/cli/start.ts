@@ -21,6 +21,7 @@ import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierR
 import { gqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
+import { reachingKafka } from "./kafkaConnect.js";
 import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
 import { openApiKeys, openCheckpoints, openReadSide } from "./services.js";
@@ -168,7 +169,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     const jobs = countJobsInFlight(openJobBus(mode, resources));
     const checkpoints = await openCheckpoints(mode, resources);
     const pacing = paceByProjection(store, projector);
-    const worker = await startWorker({
+    const worker = await reachingKafka(mode.kafkaBrokers, async () => startWorker({
       store: pacing.store, bus: jobs.bus, checkpoints, pace: pacing.pace,
       runtime: await ScriptedAgent.load(join(EXAMPLE_DIR, "agent.yaml")),
       judge: await ScriptedJudge.load(join(EXAMPLE_DIR, "judge.yaml")),
@@ -179,7 +180,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       jobsPerReplaySlot: mode.embedded ? EMBEDDED_JOBS_PER_REPLAY_SLOT : undefined,
       // Keeps this deployment's topics and consumer groups apart on a shared broker.
       topicPrefix,
-    });
+    }));
     // Stopped early by a stop mid-run (stoppedRuns.ts), then again, as a no-op, on closing; a
     // second signal gives up waiting for its jobs in flight (workerDrain.ts).
     let workerStopped: Promise<void> | null = null;

@@ -15,6 +15,8 @@ import { createTestDatabase, type TestDatabase } from "../../infra/services/test
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair } from "./testing/runFixture.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const STRAY = 'has an "@" after the host: a "/", "?" or "#" in the password ends the host early, and the user name would be taken for the host; percent-encode them in the password ("/" as %2F, "?" as %3F, "#" as %23, "@" as %40) (value not shown)';
+const INVALID = 'is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)';
 const TSX = import.meta.resolve("tsx");
 let eventsDb: TestDatabase;
 let readDb: TestDatabase;
@@ -82,6 +84,21 @@ describe("tsx apps/projector/main.ts", () => {
       await rm(home, { recursive: true, force: true });
     }
     expect(await runs()).toEqual(before);
+  }, 60_000);
+
+  it("refuses a database URL the driver cannot use as meant before connecting, naming the variable and the rule, never the password, exit 2", async () => {
+    // It parsed, and pg then looked up the user name as the host: a DNS error, exit 1. Or pg's bare "Invalid URL", exit 1.
+    const cases = [
+      { env: { DATABASE_URL: "postgres://postgres:5432/S3cret@127.0.0.1:5432/verdict" }, line: `DATABASE_URL ${STRAY}` },
+      { env: { DATABASE_URL: "postgres://postgres:pa#S3cret@127.0.0.1:5432/verdict" }, line: `DATABASE_URL ${INVALID}` },
+      { env: { VERDICT_READ_DATABASE_URL: "postgres://postgres:12?S3cret@127.0.0.1/verdict" }, line: `VERDICT_READ_DATABASE_URL ${STRAY}` },
+    ];
+    const procs = cases.map(({ env }) => projector("run", { env: { DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url, ...env } }));
+    for (const [i, proc] of procs.entries()) {
+      const code = await proc.exited;
+      expect(proc.output()).toEqual({ stdout: "", stderr: `${cases[i]!.line}\n` });
+      expect(code).toBe(2);
+    }
   }, 60_000);
 
   it("stops at an unknown command or a malformed setting with one line naming it, exit 2", async () => {

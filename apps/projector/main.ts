@@ -13,6 +13,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import { HomeInUseError, homeCreatedLine, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
+import { checkDatabaseUrl } from "@verdict/infra/pg";
 import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
@@ -43,6 +44,9 @@ async function main(command: string): Promise<void> {
       SETTING_EXIT_CODE,
     );
   }
+  // Before anything connects: pg's own error was a bare "Invalid URL", or a DNS error for a user name taken as the host.
+  checkDatabaseUrl("DATABASE_URL", process.env.DATABASE_URL);
+  checkDatabaseUrl("VERDICT_READ_DATABASE_URL", process.env.VERDICT_READ_DATABASE_URL);
   const home = verdictHome(process.env);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
   const release = process.env.DATABASE_URL

@@ -3,7 +3,7 @@
 import { DEFAULT_JUDGE_TIMEOUT_MS, PriceTableError, type AgentRuntime, type PriceTable } from "@verdict/domain";
 import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
 import { parseKafkaBrokers, topicPrefixFromEnv } from "@verdict/infra/jobbus";
-import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
+import { checkDatabaseUrl, PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
 import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
@@ -102,10 +102,8 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   const roles = rolesFrom(argv);
   const databaseUrl = env.DATABASE_URL?.trim();
   if (!databaseUrl) throw new WorkerConfigError("DATABASE_URL is not set: the worker reads and writes the event store there (e.g. postgres://postgres@127.0.0.1:5432/verdict)");
-  // Checked here because pg's own error is a bare "Invalid URL"; the value is not echoed: it may hold a password.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !URL.canParse(databaseUrl)) {
-    throw new WorkerConfigError("DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)");
-  }
+  // pg's own error is a bare "Invalid URL", or a DNS error for a user name taken as the host.
+  checked(() => checkDatabaseUrl("DATABASE_URL", databaseUrl));
   const brokers = parseKafkaBrokers(env.KAFKA_BROKERS);
   if (brokers.length === 0) throw new WorkerConfigError("KAFKA_BROKERS is not set: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)");
   const agent = env.VERDICT_AGENT?.trim() || null;

@@ -60,6 +60,17 @@ describe("dispatcher leadership", () => {
     expect(dispatcher.isLeading).toBe(false);
   });
 
+  it("a store closed under it is an error said once a second, not a loop that holds the thread", async () => {
+    const { store, errors, dispatcher } = setUp();
+    dispatcher.start();
+    await waitFor(() => dispatcher.isLeading);
+    await store.close(); // its subscriptions end at once, and so did every new one
+    // A timer still fires: subscribing again at once was a chain of promises the thread never left.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors).toEqual(["dispatcher: the event store ended its subscription (was it closed?); resuming in 1 s"]);
+    await dispatcher.stop();
+  });
+
   it("stop() while standing by after a loss returns and releases nothing", async () => {
     const { checkpoints, dispatcher } = setUp();
     dispatcher.start();

@@ -206,6 +206,9 @@ export class Dispatcher {
           if (signal.aborted) return; // a lost lead saves nothing: the next term reloads the checkpoint
           if (this.unsaved >= (this.options.checkpointEvents ?? 500) || Date.now() - this.lastSave >= (this.options.checkpointMs ?? 200)) await this.save();
         }
+        // A live subscription ends only when stopped, or when its store was closed under it: then
+        // subscribing again ended at once, a loop of promises that held the thread for good.
+        if (!signal.aborted) throw new Error("the event store ended its subscription (was it closed?)");
       } catch (error) {
         if (signal.aborted) return;
         this.options.log.error(`dispatcher: ${(error as Error).message}; resuming in 1 s`);

@@ -128,17 +128,25 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await dispatcher.settled;
   }
   const consumers: JobConsumer[] = [];
-  if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names, options.jobsPerReplaySlot));
-  if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }, names));
+  const stop = async () => {
+    await dispatcher?.stop();
+    await Promise.all(consumers.map((c) => c.stop()));
+  };
+  try {
+    if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names, options.jobsPerReplaySlot));
+    if (roles.includes("complete")) consumers.push(await consumeCompletionJobs(options.bus, { ...pairDeps, comparison: options.comparison }, names));
+  } catch (error) {
+    // A consumer that cannot start (a topic the broker will not create, the broker out of reach)
+    // stops what already runs: the dispatcher left running kept `verdict start` from exiting.
+    await stop().catch((stopError: unknown) => log.error(`while stopping after a failed start: ${(stopError as Error).message}`));
+    throw error;
+  }
   // The topics named as the broker knows them: two deployments sharing a prefix, or a dispatcher
   // and replay workers given different ones, otherwise show only as stalled runs.
   log.info(`started: ${roles.join(", ")} (topics ${names.replayTopic}, ${names.completeTopic})`);
   return {
     roles,
     dispatcher,
-    async stop() {
-      await dispatcher?.stop();
-      await Promise.all(consumers.map((c) => c.stop()));
-    },
+    stop,
   };
 }

@@ -408,6 +408,26 @@ describe("a run through dispatcher, replay consumers and completion", () => {
   });
 });
 
+describe("a worker whose start fails part way", () => {
+  it("stops the dispatcher and the consumers it had started, then rejects with the cause", async () => {
+    // As a broker that refuses to create the completion topic: the dispatcher leads and the
+    // replay consumer runs by then. Left running, they kept `verdict start` from ever exiting.
+    const stopped: string[] = [];
+    const bus = new (class extends RecordingBus {
+      override async consume(topic: string, handler: (job: DeliveredJob) => Promise<void>, options: ConsumeOptions): Promise<JobConsumer> {
+        if (topic === COMPLETE_TOPIC) throw new Error("Kafka refused to create topic verdict.complete");
+        const consumer = await super.consume(topic, handler, options);
+        return { stop: () => (stopped.push(topic), consumer.stop()) };
+      }
+    })();
+    const checkpoints = new MemoryCheckpointStore();
+    await expect(start(createMemoryEventStore(), bus, { checkpoints })).rejects.toThrow("Kafka refused to create topic verdict.complete");
+    expect(stopped).toEqual([REPLAY_TOPIC]);
+    // The dispatcher gave up its lead: another may take it.
+    expect(await checkpoints.acquire("dispatcher")).toBe(true);
+  });
+});
+
 /** Counts the replay jobs its consumers are handling at once. */
 class InFlightBus extends RecordingBus {
   mostAtOnce = 0;

@@ -103,9 +103,9 @@ export class KafkaJobBus implements JobBus {
     try {
       const existing = await admin.listTopics();
       if (!existing.includes(topic)) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: [{ topic, numPartitions: this.options.partitions ?? 6, replicationFactor: 1 }],
+        const numPartitions = this.options.partitions ?? 6;
+        await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions, replicationFactor: 1 }] }).catch((error: unknown) => {
+          throw topicRefused(error, topic, numPartitions, this.logging.broker);
         });
       }
     } finally {
@@ -113,4 +113,18 @@ export class KafkaJobBus implements JobBus {
     }
     this.ensuredTopics.add(topic);
   }
+}
+
+/**
+ * The broker's refusal to create `topic`, naming it and what to change: kafkajs said only "Topic
+ * creation errors" (its reasons in `errors`, each with the broker's error type). Other errors as they are.
+ */
+function topicRefused(error: unknown, topic: string, partitions: number, broker: string): unknown {
+  const reasons = (error as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(reasons) || reasons.length === 0) return error;
+  const why = reasons.map((reason: { message?: unknown; type?: unknown }) => `${String(reason.message)}${typeof reason.type === "string" ? ` (${reason.type})` : ""}`).join("; ");
+  return new Error(
+    `${broker} refused to create topic "${topic}" (${partitions} partitions, replication factor 1): ${why}. ` +
+      "Create the topic on the broker, or set VERDICT_TOPIC_PREFIX to give this deployment's topics other names",
+  );
 }

@@ -78,6 +78,8 @@ export class KafkaLogging {
     this.log.debug?.(`kafkajs ${label} [${namespace}] ${message}${error ? `: ${messageOf(error)}` : ""}${stack ? `\n${stack}` : ""}`);
     // The handler's own error: the bus reports it (jobFailed), without the stack kafkajs adds.
     if (/^Error when calling each(Batch|Message)$/.test(message)) return;
+    // A topic the broker refused to create: the bus's error names it and why (kafkaJobBus.ts).
+    if (/^Response CreateTopics\b/.test(message)) return;
     if (this.isBrokerTrouble(message)) return this.outages.down(this.broker, message.replace(/^Crash: /, "consumer stopped: "));
     // "Restarting the consumer in 3456ms": the same line whatever the delay.
     const line = `kafkajs: [${namespace}] ${message}`;

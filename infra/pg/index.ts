@@ -96,3 +96,4 @@ export { checkSession, destroyClient, SESSION_CHECK_DEADLINE_INTERVALS, withSess
 export { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
 export { DEFAULT_PG_SETTINGS, PG_SETTING_VARIABLES, PgSettingsError, pgSettingsFromEnv, serverKeepaliveStatements, type PgSettings } from "./settings.js";
 export { whereOf } from "./where.js";
+export { checkDatabaseUrl } from "./databaseUrl.js";

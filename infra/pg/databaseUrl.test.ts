@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { SettingError } from "../settings/index.js";
+import { checkDatabaseUrl } from "./databaseUrl.js";
+
+const SECRET = "s3cr";
+
+function refusal(url: string): string | null {
+  try {
+    checkDatabaseUrl("DATABASE_URL", url);
+    return null;
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingError);
+    expect((error as Error).message).not.toContain(SECRET);
+    return (error as Error).message;
+  }
+}
+
+describe("checkDatabaseUrl", () => {
+  it("takes what the driver reads as meant, an unescaped '@' in the password included (the last '@' ends it)", () => {
+    for (const url of [
+      "postgres://postgres@127.0.0.1:5432/verdict",
+      `postgres://user:${SECRET}%2Fx@db:5432/verdict`,
+      `postgres://user:${SECRET}@x@db/verdict`,
+      "postgresql://db/verdict?host=/var/run/postgresql&application_name=a@b",
+      "host=127.0.0.1 dbname=verdict",
+      "",
+    ]) {
+      expect(refusal(url), url).toBeNull();
+    }
+  });
+
+  it("refuses a URL that does not parse, naming the variable and the form", () => {
+    expect(refusal(`postgres://user:${SECRET}/x@db/verdict`)).toBe(
+      "DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)",
+    );
+  });
+
+  it("refuses a URL that parses with an '@' after the host, where the driver would take the user for the host", () => {
+    for (const url of [`postgres://user:1234/${SECRET}@db/verdict`, `postgres://user:12?${SECRET}@db/verdict`, `postgres://user:12#${SECRET}@db/verdict`, `postgres://${SECRET}/x@db/verdict`]) {
+      expect(refusal(url), url).toMatch(/^DATABASE_URL has an "@" after the host: .* \(value not shown\)$/);
+    }
+  });
+});

@@ -1,0 +1,34 @@
+// A PostgreSQL URL checked before anything connects with it, the same way by every process that
+// takes one (the worker, the projector, the API, `verdict`): pg's own answers were a bare
+// "Invalid URL", or, for a URL that parses but not as meant, a DNS error for a host that was
+// really the user name. The value is never echoed: it may hold a password.
+import { SettingError } from "../settings/index.js";
+
+const FORM = "postgres://user:password@host:port/database";
+
+/**
+ * An "@" after the host: a password holding a "/", "?" or "#" that was not percent-encoded ends
+ * the URL's host early, so the driver takes the user name as the host (and the password's first
+ * characters as the port) and the rest of the password as the database, the fragment or the
+ * query's first name (a query value may hold an "@": `application_name=me@laptop`).
+ */
+function strayAt(url: URL): boolean {
+  return /@/.test(url.pathname + url.hash) || /^\?[^=&]*@/.test(url.search);
+}
+
+/** What keeps the driver from using `url` as it was meant, or null; never the value itself. */
+function databaseUrlProblem(url: string): string | null {
+  // Not written as a URL (pg also takes "host=... dbname=..."): the driver's to read.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return null;
+  if (!URL.canParse(url)) return `is not a valid URL: ${FORM}, with special characters in the password percent-encoded`;
+  if (strayAt(new URL(url))) {
+    return `has an "@" after the host: a "/", "?" or "#" in the password ends the host early, and the user name would be taken for the host; percent-encode them in the password ("/" as %2F, "?" as %3F, "#" as %23, "@" as %40)`;
+  }
+  return null;
+}
+
+/** Refuses a URL in `variable` the driver cannot use as meant: a SettingError naming it and the rule (exit 2). */
+export function checkDatabaseUrl(variable: string, url: string | null | undefined): void {
+  const problem = url ? databaseUrlProblem(url.trim()) : null;
+  if (problem !== null) throw new SettingError(variable, `${variable} ${problem} (value not shown)`);
+}
