@@ -18,7 +18,7 @@ import { loadPricesFlag } from "./pricesFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierRun, type RunRef } from "./exampleRun.js";
-import { gqlClient } from "./gqlClient.js";
+import { gqlClient, GraphQLRequestError } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
 import { reachingKafka } from "./kafkaConnect.js";
@@ -103,20 +103,34 @@ function workerLog(io: Io): WorkerLog {
 
 class Stopped extends Error {}
 
+/** The API's words when its plan refused a start (PLAN_LIMIT_REACHED, EXECUTION_DISABLED), else null. */
+function planRefusal(error: unknown): string | null {
+  return error instanceof GraphQLRequestError && (error.code === "PLAN_LIMIT_REACHED" || error.code === "EXECUTION_DISABLED") ? error.message : null;
+}
+
 /** The work, unless a stop signal comes first. */
 async function unlessStopped<T>(stopped: Promise<string>, work: Promise<T>): Promise<T> {
   return Promise.race([work, stopped.then((signal) => Promise.reject(new Stopped(signal)))]);
 }
 
-/** How to reach the running API: its URL, the session key, a subscription and a query to paste. */
-function printServing(io: Io, api: ApiServer, key: string, runId: string): void {
+/** How to reach the running API: its URL, the session key, and (after a run) a subscription and a query to paste. */
+function printServing(io: Io, api: ApiServer, key: string, runId: string | null): void {
   io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
   io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; valid until this server stops, never stored; \`verdict keys create\` makes a lasting one)`);
   io.out(`Header:        Authorization: Bearer ${key}`);
+  if (runId === null) return;
   io.out(`Subscription:  subscription { runProgress(runId: "${runId}") { completed total passed failed errored status } }`);
   io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
   io.out(`Try:           curl -s -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' \\`);
   io.out(`                 -d '{"query":"{ run(id: \\"${runId}\\") { number status verdict { winner } } }"}' ${api.graphqlUrl}`);
+}
+
+/** What a start whose example the plan refused does without --exit: serves until a stop signal. */
+async function serveUntilStopped(io: Io, api: ApiServer, key: string, runId: string | null, stopped: Promise<string>): Promise<ExitCode> {
+  printServing(io, api, key, runId);
+  io.out("\nServing; press Ctrl-C to stop.");
+  io.out(`${await stopped}: stopping`);
+  return EXIT.ok;
 }
 
 /** Where an earlier start's unfinished run stands now: its reports, or how to get them later. */
@@ -212,7 +226,18 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     };
     const onRunInFlight = (evaluation: RunInFlight["evaluation"], run: RunInFlight["run"]) => void runsInFlight.push({ evaluation, run });
     const onRunEnded = (run: RunRef) => void (ended = run);
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight, onRunEnded, reports }));
+    let refusal: string | null = null;
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight, onRunEnded, reports })).catch((error: unknown) => {
+      if ((refusal = planRefusal(error)) === null) throw error;
+      return null;
+    });
+    if (outcome === null) {
+      // The plan refused the example's run (VERDICT_EXECUTION_DISABLED, a quota reached): said,
+      // and the platform still serves what the plan allows (reads, imports, evaluations).
+      io.err(`verdict start: the example run was refused: ${refusal}`);
+      if (flags.booleans.exit) return EXIT.failed;
+      return await serveUntilStopped(io, api, key, null, signals.stopped);
+    }
     const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
     // With --exit the server stops now: its URL and key would be of no use, so only the report is shown.
