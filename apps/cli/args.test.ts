@@ -3,6 +3,9 @@ import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { resolveCommand, runCli } from "./cli.js";
 import { CliError, exitCodeOf } from "./errors.js";
 import { bufferIo } from "./io.js";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 describe("parseFlags", () => {
   const spec = { values: ["out", "gate"], booleans: ["exit"], positionals: { min: 1, max: 2, names: "RUN_ID" } } as const;
@@ -68,6 +71,16 @@ describe("the verdict command", () => {
     const io = bufferIo();
     expect(await runCli(["report", "run-1"], io, { KAFKA_BROKERS: "127.0.0.1:9092" })).toBe(2);
     expect(io.stderr.join("")).toMatch(/KAFKA_BROKERS is set but DATABASE_URL is not.*Set DATABASE_URL/);
+  });
+
+  it("refuses a read database without the event log it belongs to, as the projector does, before opening anything", async () => {
+    const home = join(tmpdir(), `verdict-read-without-log-${process.pid}`);
+    for (const argv of [["start", "--exit", "--port", "0"], ["keys", "list"], ["report", "run-1"]]) {
+      const io = bufferIo();
+      expect(await runCli(argv, io, { VERDICT_HOME: home, VERDICT_READ_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict" }), argv.join(" ")).toBe(2);
+      expect(io.stderr.join("")).toContain("VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from");
+    }
+    expect(existsSync(home)).toBe(false);
   });
 
   it("maps input errors to 2 and everything else to 1", () => {

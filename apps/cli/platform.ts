@@ -53,6 +53,14 @@ export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
         "Set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/verdict), or unset KAFKA_BROKERS for the embedded default.",
     );
   }
+  // The embedded default keeps the log and the read models in one PGlite home: read models in
+  // PostgreSQL beside it were a mode the projector refuses, whose own advice then failed.
+  if (env.VERDICT_READ_DATABASE_URL?.trim() && !databaseUrl) {
+    throw new CliError(
+      "VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from " +
+        "(or unset VERDICT_READ_DATABASE_URL for the embedded default, which keeps both in its home)",
+    );
+  }
   // pg's own error is a bare "Invalid URL", or a DNS error for a user name taken as the host.
   try {
     checkDatabaseUrl("DATABASE_URL", databaseUrl);
