@@ -38,9 +38,11 @@ export async function connecting<T>(variable: string, url: string, work: () => P
     if (why === undefined) throw error;
     // The server answered: it is the database that is missing, not the server.
     const advice = code === "3D000" ? "Create the database (createdb), or set" : "Start the server, or set";
+    // A read database of its own is the one to unset: the log stays where DATABASE_URL says.
+    const fallback = variable === "DATABASE_URL" ? "unset DATABASE_URL for the embedded default" : `unset ${variable} to keep the read models beside the log`;
     throw new CliError(
       `${variable}: cannot use PostgreSQL at ${whereOf(url)} (${code}: ${why}). ${advice} ${variable} to one that ` +
-        "is reachable (postgres://user:password@host:port/database), or unset DATABASE_URL for the embedded default.",
+        `is reachable (postgres://user:password@host:port/database), or ${fallback}.`,
       EXIT.unavailable,
     );
   }

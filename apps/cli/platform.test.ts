@@ -79,6 +79,9 @@ describe("platformMode", () => {
     expect(events).toMatchObject({ code: 4, stdout: "", stderr: expect.stringContaining(`DATABASE_URL: cannot use PostgreSQL at 127.0.0.1:1/verdict ${advice}`) });
     const keys = await cli(["keys", "list"], { DATABASE_URL: "postgres://db/verdict", VERDICT_READ_DATABASE_URL: refused });
     expect(keys).toMatchObject({ code: 4, stderr: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:1\/verdict \(ECONNREFUSED/) });
+    // Its own variable to unset: unsetting DATABASE_URL (the advice it got) would leave the read URL without its log.
+    expect(keys.stderr).toContain("or unset VERDICT_READ_DATABASE_URL to keep the read models beside the log.");
+    expect(events.stderr).toContain("or unset DATABASE_URL for the embedded default.");
     for (const result of [events, keys]) expect(result.stderr).not.toContain("S3cret");
     // A server that answers without the database: create it, rather than start a running server.
     const missing = await cli(["keys", "list"], { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict_no_such_database_here" });

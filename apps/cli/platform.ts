@@ -5,12 +5,11 @@
 //   DATABASE_URL (+ KAFKA_BROKERS)          PostgreSQL for events, read models and keys; Kafka
 //                                           when KAFKA_BROKERS names brokers, else in-memory
 // Each command opens only what it needs; `close()` releases what was opened, in reverse.
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
 import type { Io } from "./io.js";
-import { HomeInUseError, homeCreatedLine, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
+import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { checkDatabaseUrl } from "@verdict/infra/pg";
@@ -69,26 +68,9 @@ export function platformMode(env: NodeJS.ProcessEnv): PlatformMode {
     throw new CliError((error as Error).message);
   }
   const home = verdictHome(env);
-  if (!databaseUrl) checkHome(home, env.VERDICT_HOME?.trim() ? "VERDICT_HOME" : "VERDICT_HOME (unset: ./.verdict)");
+  const problem = databaseUrl ? null : homeProblem(home, homeVariable(env));
+  if (problem) throw new CliError(problem);
   return { embedded: !databaseUrl, home, databaseUrl, readUrl, kafkaBrokers };
-}
-
-/**
- * The embedded home must be a directory, or nothing yet (it is created): a file there gave
- * mkdir's EEXIST, or ENOTDIR when a file stood in its path, naming no variable.
- */
-function checkHome(home: string, variable: string): void {
-  const advice = "set VERDICT_HOME to a directory (one that does not exist yet is created)";
-  let directory: boolean;
-  try {
-    directory = statSync(home).isDirectory();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "ENOENT") return;
-    if (code === "ENOTDIR") throw new CliError(`${variable} ${home}: a part of that path is a file, not a directory; ${advice}`);
-    throw new CliError(`${variable} ${home}: cannot be used (${code ?? (error as Error).message}); ${advice}`);
-  }
-  if (!directory) throw new CliError(`${variable} ${home} is a file, not a directory; ${advice}`);
 }
 
 /** The variable that names the read database: its own, or DATABASE_URL when they are one. */

@@ -38,9 +38,9 @@ afterAll(async () => {
   await readDb?.drop();
 });
 
-function projector(command: string, { env = { DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url } as NodeJS.ProcessEnv, cwd = join(here, "..", "..") } = {}) {
+function projector(command: string | string[], { env = { DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: readDb.url } as NodeJS.ProcessEnv, cwd = join(here, "..", "..") } = {}) {
   // tsx by its path: an `--import tsx` is resolved from the cwd, which may be outside the project.
-  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts"), command], { cwd, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts"), ...(Array.isArray(command) ? command : [command])], { cwd, env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -104,6 +104,7 @@ describe("tsx apps/projector/main.ts", () => {
   it("stops at an unknown command or a malformed setting with one line naming it, exit 2", async () => {
     const cases = [
       { command: "rebuilt", env: {}, line: 'unknown command "rebuilt": use run or rebuild' },
+      { command: ["rebuild", "extra"], env: {}, line: 'unknown argument "extra": the projector takes one command, run or rebuild, and is set by environment variables' },
       { command: "run", env: { VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }, line: 'VERDICT_PG_QUERY_TIMEOUT_MS must be a whole number of milliseconds >= 1, or 0 for no deadline (got "60s")' },
       { command: "rebuild", env: { VERDICT_PG_CONNECT_TIMEOUT_MS: "0x10" }, line: 'VERDICT_PG_CONNECT_TIMEOUT_MS must be a whole number of milliseconds >= 1 (got "0x10")' },
     ];
@@ -164,6 +165,14 @@ describe("tsx apps/projector/main.ts on an embedded home", () => {
     // The lock is released on the way out.
     expect(existsSync(join(home, "verdict.pid"))).toBe(false);
   }, 120_000);
+
+  it("refuses a VERDICT_HOME that is a file, exit 2 naming it, as verdict does", async () => {
+    const file = join(elsewhere, "a-file");
+    await writeFile(file, "not a home");
+    const proc = projector("rebuild", { env: { ...embedded, VERDICT_HOME: file }, cwd: elsewhere });
+    expect(await proc.exited).toBe(2);
+    expect(proc.output()).toEqual({ stdout: "", stderr: `VERDICT_HOME ${file} is a file, not a directory; set VERDICT_HOME to a directory (one that does not exist yet is created)\n` });
+  }, 60_000);
 
   it("says on stderr that a VERDICT_HOME that did not exist was created, and not for one that did", async () => {
     const typo = join(elsewhere, "typo");

@@ -12,7 +12,7 @@
 // VERDICT_PROJECTOR_SKIP_UNKNOWN=1 skips (and reports) event types this build does not know.
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
-import { HomeInUseError, homeCreatedLine, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
+import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
 import { checkDatabaseUrl } from "@verdict/infra/pg";
 import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
@@ -33,8 +33,11 @@ async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
   return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
 
-async function main(command: string): Promise<void> {
+async function main(args: readonly string[]): Promise<void> {
+  const command = args[0] ?? "run";
   if (command !== "run" && command !== "rebuild") throw new ExitError(`unknown command "${command}": use run or rebuild`, SETTING_EXIT_CODE);
+  // A word more (a typo, a flag another app takes) was ignored, and a rebuild ran all the same.
+  if (args.length > 1) throw new ExitError(`unknown argument ${JSON.stringify(args[1])}: the projector takes one command, run or rebuild, and is set by environment variables`, SETTING_EXIT_CODE);
   // Read models in a database of their own are made from the log in DATABASE_URL. Without it the
   // log would be the embedded one, and a rebuild truncated a production read database and filled
   // it from an empty log (then a running projector carried on over the emptied tables).
@@ -48,6 +51,8 @@ async function main(command: string): Promise<void> {
   checkDatabaseUrl("DATABASE_URL", process.env.DATABASE_URL);
   checkDatabaseUrl("VERDICT_READ_DATABASE_URL", process.env.VERDICT_READ_DATABASE_URL);
   const home = verdictHome(process.env);
+  const problem = process.env.DATABASE_URL ? null : homeProblem(home, homeVariable(process.env));
+  if (problem) throw new ExitError(problem, SETTING_EXIT_CODE);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
   const release = process.env.DATABASE_URL
     ? async () => undefined
@@ -98,4 +103,4 @@ async function main(command: string): Promise<void> {
 }
 
 // A setting to change (ExitError, a SettingError from infra: VERDICT_PG_*) is exit 2; anything else, a lost database included, 1.
-main(process.argv[2] ?? "run").catch((error: unknown) => exitFor(error));
+main(process.argv.slice(2)).catch((error: unknown) => exitFor(error));

@@ -11,6 +11,7 @@
 // is the one case left unguarded.) The file names its owner by pid and, where /proc tells, the
 // moment that process started: a pid the system gave to another process since (after a crash or
 // a reboot) is then not taken for the owner, which had locked the home for good.
+import { statSync } from "node:fs";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
@@ -21,6 +22,29 @@ export class HomeInUseError extends Error {
 
 export function verdictHome(env: NodeJS.ProcessEnv): string {
   return resolve(env.VERDICT_HOME?.trim() || ".verdict");
+}
+
+/**
+ * Why `home` cannot be the embedded home, or null when it can: it must be a directory, or nothing
+ * yet (it is created). A file there gave mkdir's EEXIST, or ENOTDIR when a file stood in its path,
+ * naming no variable. `variable` is how the caller names the setting.
+ */
+export function homeProblem(home: string, variable: string): string | null {
+  const advice = "set VERDICT_HOME to a directory (one that does not exist yet is created)";
+  try {
+    if (statSync(home).isDirectory()) return null;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") return null;
+    if (code === "ENOTDIR") return `${variable} ${home}: a part of that path is a file, not a directory; ${advice}`;
+    return `${variable} ${home}: cannot be used (${code ?? (error as Error).message}); ${advice}`;
+  }
+  return `${variable} ${home} is a file, not a directory; ${advice}`;
+}
+
+/** How a process names the home's setting in its errors: set, or its default. */
+export function homeVariable(env: NodeJS.ProcessEnv): string {
+  return env.VERDICT_HOME?.trim() ? "VERDICT_HOME" : "VERDICT_HOME (unset: ./.verdict)";
 }
 
 /** A lock file's owner: its pid, and when that process started (null where /proc does not tell, or an older file). */
