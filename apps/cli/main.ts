@@ -8,13 +8,18 @@ import { ensureDecoratorTsconfig } from "@verdict/api/decoratorTsconfig";
 import { needsDecorators, runCli } from "./cli.js";
 import { processIo } from "./io.js";
 
-// `verdict report ... | head` closes the pipe early; that is not an error.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
 const argv = process.argv.slice(2);
+
+// `verdict report ... | head` closes the pipe early; that is not an error. `verdict start | head`
+// closing it mid-run is a reader gone: the start stops as Ctrl-C stops it (exit 1 unless its run
+// had finished), where it exited 0 at once and a pipeline saw success.
+let readerGone = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  if (argv[0] !== "start") process.exit(process.exitCode ?? 0);
+  if (!readerGone) process.kill(process.pid, "SIGINT");
+  readerGone = true;
+});
 if (!needsDecorators(argv) || ensureDecoratorTsconfig()) {
   runCli(argv, processIo).then(
     (code) => {
