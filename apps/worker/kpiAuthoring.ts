@@ -148,7 +148,8 @@ async function authored(deps: KpiDeps, run: RunContext, evaluation: EvaluationSt
   const recorded = exchange ? exchangeData(exchange) : null;
   if (!value) return failed(KPI_UNUSABLE_MESSAGE, exchange?.unusable_reason ?? null, recorded);
   await mustHoldClaim(deps, run, claimId);
-  const command = { type: "DefineKpis", evaluation_id: run.started.evaluation_id, run_id: run.runId, judge: judge.label, criteria: value.map(kpiCriterion), judge_exchange: recorded };
+  // The clears seen before asking: a clear while the judge answered makes this call record nothing.
+  const command = { type: "DefineKpis", evaluation_id: run.started.evaluation_id, run_id: run.runId, judge: judge.label, criteria: value.map(kpiCriterion), judge_exchange: recorded, clears_seen: evaluation.kpiClears };
   try {
     const handled = await handleCommand(deps.store, evaluationAggregate, evaluationStream(run.started.evaluation_id), command, commandOptions(deps, run));
     return kpisOf(run, handled.state, recorded, handled.state.kpiDefinition?.runId === run.runId ? "defined" : "reused");

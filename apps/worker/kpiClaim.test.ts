@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { ScriptedAgent } from "@verdict/infra/agents";
-import { createEvaluation, evaluationStream, eventRegistry, readWholeStream, startRun, WrongExpectedVersionError, type Clock, type EventStore } from "@verdict/domain";
+import { createEvaluation, evaluationAggregate, evaluationStream, eventRegistry, handleCommand, readWholeStream, startRun, WrongExpectedVersionError, type Clock, type EventStore } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import { processPair } from "./pairWork.js";
 import { handleCompletionJob } from "./completion.js";
@@ -186,6 +186,28 @@ describe("KPI authoring on the worker's other paths", () => {
     expect(calls.define).toBe(2);
     expect(calls.prompts[0]).not.toContain("- run 1:");
     expect(calls.prompts[1]).toMatch(/- run 1: pass rate \S+ \(\d of 4 passed\)/);
+  });
+
+  it("a define call asked before the KPIs were cleared and answered after records nothing: the run scores without them, saying why, and the next run asks", async () => {
+    const store = createMemoryEventStore();
+    await newRun(store);
+    await startRun(store, { run_id: "r2", evaluation_id: "e1", models: [GPT, CLAUDE] }, commandDeps);
+    // Both runs ask at once: the first call is answered in 50 ms, the second after the clear below.
+    const { backend, calls } = kpiJudge([{ text: GOOD, delayMs: 50 }, { text: GOOD, delayMs: 400 }, { text: GOOD, delayMs: 0 }]);
+    const jobs = Promise.all(["r1", "r2"].map((run_id) => handleReplayJob(worker(store, backend), { ...job(JOBS[0]), run_id })));
+    while ((await kpisDefined(store)).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(calls.define).toBe(2);
+    await handleCommand(store, evaluationAggregate, evaluationStream("e1"), { type: "ClearKpis", evaluation_id: "e1", tenant: "acme", cleared_by: "t" }, commandDeps);
+    await jobs;
+    const [first] = (await kpisDefined(store)).map((e) => (e.data as { run_id: string }).run_id);
+    const late = first === "r1" ? "r2" : "r1";
+    const lateSettled = (await runEvents(store, late)).find((e) => e.type === "KpiAuthoringRecorded")!.data as { outcome: string; reason: string };
+    expect(lateSettled).toMatchObject({ outcome: "failed", reason: expect.stringContaining("cleared while its judge was defining them") });
+    expect((await kpisDefined(store)).map((e) => (e.data as { run_id: string }).run_id)).toEqual([first]);
+    await startRun(store, { run_id: "r3", evaluation_id: "e1", models: [GPT] }, commandDeps);
+    await handleReplayJob(worker(store, backend), { ...job(JOBS[0]), run_id: "r3" });
+    expect(calls.define).toBe(3);
+    expect((await kpisDefined(store)).map((e) => (e.data as { run_id: string }).run_id)).toEqual([first, "r3"]);
   });
 });
 

@@ -23,7 +23,7 @@ const defined = (runId = "r1"): EventInput<"KpisDefined"> => ({
 const clear = (extra: Record<string, unknown> = {}) => ({ type: "ClearKpis", evaluation_id: "e1", tenant: "acme", cleared_by: "api-key:k1", ...extra });
 const cleared: EventInput<"KpisCleared"> = {
   type: "KpisCleared",
-  data: { kpi_keys: ["tone", "accuracy", "next_step"], kpi_provenance: { judge: "judge-model", defined_at: DEFINED_AT }, cleared_by: "api-key:k1", cleared_at: NOW, through_run: 0 },
+  data: { kpi_keys: ["tone", "accuracy", "next_step"], kpi_provenance: { judge: "judge-model", defined_at: DEFINED_AT }, cleared_by: "api-key:k1", cleared_at: NOW },
 };
 
 describe("ClearKpis", () => {
@@ -47,16 +47,14 @@ describe("ClearKpis", () => {
     expect(event.data).toMatchObject({ run_id: "r2", kpi_provenance: { judge: "judge-2", defined_at: NOW } });
   });
 
-  it("fences off the runs scheduled before the clear: a define call one of them asked before it records nothing after it; a later run's does", () => {
-    const scheduled = (n: number): EventInput => ({ type: "RunScheduled", data: { run_id: `r${n}`, number: n, origin: "engine" } });
-    const history = [judgeDefined(), scheduled(1), scheduled(2), defined("r1")];
-    const [fence] = given(evaluationAggregate, history).when(clear());
-    expect(fence.data).toMatchObject({ through_run: 2 });
-    const define = (runId: string) => ({ type: "DefineKpis", evaluation_id: "e1", run_id: runId, judge: "judge-2", criteria: [kpi("empathy"), kpi("accuracy"), kpi("brevity")] });
-    const late = () => given(evaluationAggregate, [...history, fence, scheduled(3)]).when(define("r2"));
-    expect(late).toThrow(expect.objectContaining({ code: "conflict", field: "evaluation_id", message: expect.stringContaining("cleared after run 2 started") }));
-    const [next] = given(evaluationAggregate, [...history, fence, scheduled(3)]).when(define("r3"));
-    expect(next).toMatchObject({ type: "KpisDefined", data: { run_id: "r3" } });
+  it("records nothing for a define call asked before a clear and answered after it; one asked after the clear records", () => {
+    const define = (clearsSeen: number) => ({ type: "DefineKpis", evaluation_id: "e1", run_id: "r2", judge: "judge-2", criteria: [kpi("empathy"), kpi("accuracy"), kpi("brevity")], clears_seen: clearsSeen });
+    const history = [judgeDefined(), defined("r1"), cleared];
+    expect(given(evaluationAggregate, history).state.kpiClears).toBe(1);
+    const late = () => given(evaluationAggregate, history).when(define(0));
+    expect(late).toThrow(expect.objectContaining({ code: "conflict", field: "evaluation_id", message: expect.stringContaining("cleared while its judge was defining them") }));
+    const [next] = given(evaluationAggregate, history).when(define(1));
+    expect(next).toMatchObject({ type: "KpisDefined", data: { run_id: "r2" } });
   });
 
   it("is idempotent: an evaluation without KPIs (never defined, or cleared already) records nothing", () => {

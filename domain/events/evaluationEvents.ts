@@ -142,10 +142,5 @@ export const KpisCleared = defineEvent(
     kpi_provenance: kpiProvenance.nullable(),
     cleared_by: nonBlank,
     cleared_at: isoDate,
-    /**
-     * The highest run number scheduled when the KPIs were cleared (0: none): a define call of one
-     * of those runs, asked before the clear and answered after it, records nothing.
-     */
-    through_run: z.number().int().min(0),
   }),
 );

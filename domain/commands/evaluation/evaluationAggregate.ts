@@ -138,8 +138,8 @@ function decideImportReport(state: EvaluationState, command: ImportReport): Even
 /**
  * A judge_defined evaluation's KPIs, once: when they are already defined (another run's judge
  * answered first) nothing is recorded and the caller reuses the recorded ones. Each becomes an
- * llm_judge criterion naming the judge and the time; one may not take a criterion's key. A run
- * scheduled before the KPIs were last cleared defines none (its call was asked before the clear).
+ * llm_judge criterion naming the judge and the time; one may not take a criterion's key. A call
+ * asked before the KPIs were last cleared (clears_seen) defines none.
  */
 function decideDefineKpis(state: EvaluationState, command: DefineKpis, now: Date): EventInput[] {
   mustExist(state, command.evaluation_id);
@@ -147,9 +147,8 @@ function decideDefineKpis(state: EvaluationState, command: DefineKpis, now: Date
     throw DomainError.conflict(`evaluation ${command.evaluation_id} is judged ${state.judge.kind}; only a judge_defined evaluation has its KPIs defined`, "evaluation_id");
   }
   if (state.kpiProvenance) return [];
-  const defining = state.runs.find((run) => run.runId === command.run_id);
-  if (defining && defining.number <= state.kpisClearedThroughRun) {
-    throw DomainError.conflict(`the evaluation's KPIs were cleared after run ${defining.number} started; its define call is not recorded, and the next run asks the judge again`, "evaluation_id");
+  if (command.clears_seen !== undefined && command.clears_seen < state.kpiClears) {
+    throw DomainError.conflict("the evaluation's KPIs were cleared while its judge was defining them; this run scores on its own criteria, and the next run asks the judge again", "evaluation_id");
   }
   mustBeKpis(command.criteria, state.criteria, { min: KPI_MIN, max: KPI_MAX });
   const definedAt = now.toISOString();

@@ -192,6 +192,12 @@ export const DefineKpis = z.object({
   criteria: z.array(criterionInput).min(1),
   /** The define call (recorded with the KPIs: see KpisDefined). */
   judge_exchange: judgeExchangeInput.nullable().default(null),
+  /**
+   * How many clears of the KPIs the caller had seen when it asked the judge (EvaluationState
+   * kpiClears); fewer than the evaluation holds now: the call was asked before a clear, and
+   * records nothing. Omitted: not checked.
+   */
+  clears_seen: z.number().int().min(0).optional(),
 });
 export type DefineKpis = z.output<typeof DefineKpis>;
 

@@ -25,8 +25,8 @@ export interface EvaluationState {
   kpiProvenance: KpiProvenance | null;
   /** The run whose judge defined the KPIs, and its define call (KpisDefined; null: none yet, or not carried). */
   kpiDefinition: { runId: string; exchange: JudgeExchangeData | null } | null;
-  /** Runs numbered up to this one were scheduled before the KPIs were last cleared (KpisCleared; 0: never cleared). */
-  kpisClearedThroughRun: number;
+  /** How many times the KPIs were cleared (KpisCleared): a define call asked before the last one records nothing. */
+  kpiClears: number;
   threshold: number;
   compareModels: string[];
   catalog: CatalogReference | null;
@@ -52,7 +52,7 @@ export function initialEvaluationState(): EvaluationState {
     kpis: [],
     kpiProvenance: null,
     kpiDefinition: null,
-    kpisClearedThroughRun: 0,
+    kpiClears: 0,
     threshold: 0.7,
     compareModels: [],
     catalog: null,
@@ -111,7 +111,7 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
     case "KpisDefined":
       return { ...state, kpis: event.data.criteria, kpiProvenance: event.data.kpi_provenance, kpiDefinition: { runId: event.data.run_id, exchange: event.data.judge_exchange } };
     case "KpisCleared":
-      return { ...state, kpis: [], kpiProvenance: null, kpiDefinition: null, kpisClearedThroughRun: event.data.through_run };
+      return { ...state, kpis: [], kpiProvenance: null, kpiDefinition: null, kpiClears: state.kpiClears + 1 };
     case "RunScheduled":
       return { ...state, runs: [...state.runs, { runId: event.data.run_id, number: event.data.number, origin: event.data.origin }] };
     default:

@@ -11,13 +11,12 @@ import type { EvaluationState } from "./evaluationState.js";
  * an error. Another tenant's evaluation is not found, exactly as a missing one. KPIs recorded
  * while the judge is another kind (kept for a sync back to judge_defined) are cleared too. An
  * archived evaluation is cleared and stays archived, as its suite may be changed and stay so.
- * The clear fences off the runs scheduled before it (`through_run`): a define call one of them
- * asked before the clear records nothing after it (decideDefineKpis), so the next run asks.
+ * A define call asked before the clear records nothing after it (decideDefineKpis: the call says
+ * how many clears it had seen), so the next run asks.
  */
 export function decideClearKpis(state: EvaluationState, command: ClearKpis, now: Date): EventInput[] {
   if (!state.exists || state.tenant !== command.tenant) throw DomainError.notFound(`evaluation ${command.evaluation_id} not found`, "evaluation_id");
   if (state.kpis.length === 0) return [];
-  const throughRun = state.runs.reduce((highest, run) => Math.max(highest, run.number), 0);
-  const data = { kpi_keys: state.kpis.map((kpi) => kpi.key), kpi_provenance: state.kpiProvenance, cleared_by: command.cleared_by, cleared_at: now.toISOString(), through_run: throughRun };
+  const data = { kpi_keys: state.kpis.map((kpi) => kpi.key), kpi_provenance: state.kpiProvenance, cleared_by: command.cleared_by, cleared_at: now.toISOString() };
   return [{ type: "KpisCleared", data }];
 }
