@@ -235,8 +235,11 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       // The plan refused the example's run (VERDICT_EXECUTION_DISABLED, a quota reached): said,
       // and the platform still serves what the plan allows (reads, imports, evaluations).
       io.err(`verdict start: the example run was refused: ${refusal}`);
-      if (flags.booleans.exit) return EXIT.failed;
-      return await serveUntilStopped(io, api, key, null, signals.stopped);
+      const code = flags.booleans.exit ? EXIT.failed : await serveUntilStopped(io, api, key, null, signals.stopped);
+      // The runs an earlier start left, which this start's worker may have finished meanwhile:
+      // their reports written now, or said to be the next start's, as at a stop mid-run.
+      await reportRunsAtStop(runsInFlight, { store, reports, stopWorker }, io);
+      return code;
     }
     const succeeded = await printRunSummary(client, io, outcome.runId);
     io.out("");
