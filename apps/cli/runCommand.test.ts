@@ -267,6 +267,12 @@ describe("verdict run on a judge_defined set", () => {
     expect(unusable.report.kpi_failure).toBe("Judge returned no usable KPIs — try again or add criteria manually");
     expect(Object.keys(unusable.report.criteria)).not.toContain("tone");
 
+    // A define call that failed is said once, by the KPIs line: the grades' skip line is not about it.
+    const down = await run(`judge: j\n${scores}answers:\n  - { kind: define, error: provider down }\n`);
+    expect(down.stderr).toContain("KPIs: none, scored on the set's criteria alone: Judge returned no usable KPIs — try again or add criteria manually (the judge call failed: Error: provider down)");
+    expect(down.stderr).not.toContain("calls were skipped");
+    expect(down.report.judge_usage?.run?.by_kind).toMatchObject({ define: 1 });
+
     const none = await run(null);
     expect(none.stderr).toContain("KPIs: none, scored on the set's criteria alone: Judge-defined KPIs need provider credentials (add a provider API key in Settings); here, give a judge with --judge scripted:FILE or providers[:MODEL]");
     expect(none.report.kpi_failure).toBe("Judge-defined KPIs need provider credentials (add a provider API key in Settings)");

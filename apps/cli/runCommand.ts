@@ -87,9 +87,9 @@ function judgeSkips(results: readonly Result[], verdictExchange: JudgeExchange |
   let calls = 0;
   let skipped = 0;
   let reason = "";
-  const grading = results.flatMap((result) => result.judgeExchanges);
-  // The KPIs' define call, first: without its KPIs the grades fell to the set's criteria too.
-  for (const exchange of defineExchange ? [defineExchange, ...grading] : grading) {
+  // The KPIs' define call is one of the report's calls; its skip is the KPIs line's to say.
+  if (defineExchange) calls += 1;
+  for (const exchange of results.flatMap((result) => result.judgeExchanges)) {
     calls += 1;
     if (!exchange.skipped) continue;
     skipped += 1;

@@ -166,6 +166,12 @@ describe("tsx apps/projector/main.ts on an embedded home", () => {
     expect(existsSync(join(home, "verdict.pid"))).toBe(false);
   }, 120_000);
 
+  it("reads a blank DATABASE_URL as unset, as verdict does: the embedded home, not a DNS error", async () => {
+    const proc = projector("rebuild", { env: { DATABASE_URL: "   ", VERDICT_READ_DATABASE_URL: " ", VERDICT_HOME: home }, cwd: elsewhere });
+    expect(await proc.exited, proc.output().stderr).toBe(0);
+    expect(JSON.parse(proc.output().stdout).rebuilt).toBeGreaterThan(0);
+  }, 120_000);
+
   it("refuses a VERDICT_HOME that is a file, exit 2 naming it, as verdict does", async () => {
     const file = join(elsewhere, "a-file");
     await writeFile(file, "not a home");

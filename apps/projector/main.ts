@@ -28,8 +28,8 @@ import { createPostgresProgressBus } from "./progress/postgresProgressBus.js";
 import { progressPublishErrors } from "./progressPublishErrors.js";
 import { projectorRetryLines } from "./retryLines.js";
 
-async function openEventStore(embedded: PGlite | null): Promise<EventStore> {
-  if (!embedded) return createPostgresEventStore({ connectionString: process.env.DATABASE_URL });
+async function openEventStore(embedded: PGlite | null, databaseUrl: string | undefined): Promise<EventStore> {
+  if (!embedded) return createPostgresEventStore({ connectionString: databaseUrl });
   return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
 
@@ -41,27 +41,29 @@ async function main(args: readonly string[]): Promise<void> {
   // Read models in a database of their own are made from the log in DATABASE_URL. Without it the
   // log would be the embedded one, and a rebuild truncated a production read database and filled
   // it from an empty log (then a running projector carried on over the emptied tables).
-  if (!process.env.DATABASE_URL && readDatabaseUrlFromEnv()) {
+  // Blank is unset, as the CLI reads it: a blank one was taken for set, and ended as a DNS error.
+  const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
+  if (!databaseUrl && readDatabaseUrlFromEnv()) {
     throw new ExitError(
       "VERDICT_READ_DATABASE_URL is set but DATABASE_URL is not: set DATABASE_URL to the event log those read models are made from (or unset VERDICT_READ_DATABASE_URL for the embedded default); nothing was changed",
       SETTING_EXIT_CODE,
     );
   }
   // Before anything connects: pg's own error was a bare "Invalid URL", or a DNS error for a user name taken as the host.
-  checkDatabaseUrl("DATABASE_URL", process.env.DATABASE_URL);
+  checkDatabaseUrl("DATABASE_URL", databaseUrl);
   checkDatabaseUrl("VERDICT_READ_DATABASE_URL", process.env.VERDICT_READ_DATABASE_URL);
   const home = verdictHome(process.env);
-  const problem = process.env.DATABASE_URL ? null : homeProblem(home, homeVariable(process.env));
+  const problem = databaseUrl ? null : homeProblem(home, homeVariable(process.env));
   if (problem) throw new ExitError(problem, SETTING_EXIT_CODE);
   // The read models are embedded only when the events are (the read URL defaults to DATABASE_URL).
-  const release = process.env.DATABASE_URL
+  const release = databaseUrl
     ? async () => undefined
     : await lockHome(home, { onCreated: () => console.error(homeCreatedLine("projector", home, process.env)) }).catch((error: unknown) => {
         // Another process serves this home: stop it or choose another VERDICT_HOME (exit 2, as `verdict` says it).
         throw error instanceof HomeInUseError ? new ExitError(error.message, SETTING_EXIT_CODE) : error;
       });
-  const embedded = process.env.DATABASE_URL ? null : await openPgliteDataDir(join(home, "events"));
-  const store = await openEventStore(embedded);
+  const embedded = databaseUrl ? null : await openPgliteDataDir(join(home, "events"));
+  const store = await openEventStore(embedded, databaseUrl);
   const readUrl = readDatabaseUrlFromEnv();
   const read = await openReadModels(readUrl ? { url: readUrl, part: "projector" } : { pglite: embedded ?? undefined, part: "projector" });
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();

@@ -67,5 +67,5 @@ async function startOrm(database: Pick<ReadDatabase, "url" | "poolSize" | "embed
 
 /** The read database URL from the environment: VERDICT_READ_DATABASE_URL, else DATABASE_URL. */
 export function readDatabaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.VERDICT_READ_DATABASE_URL || env.DATABASE_URL || undefined;
+  return env.VERDICT_READ_DATABASE_URL?.trim() || env.DATABASE_URL?.trim() || undefined;
 }

@@ -82,6 +82,26 @@ describe("Runner defineKpis", () => {
     expect(runner.kpiSettlement).toBeNull();
   });
 
+  it("asks once for a Runner run twice: the second report reuses the KPIs and carries no define call", async () => {
+    const { judge, calls } = judgeAnswering(JSON.stringify(KPIS));
+    const runner = new Runner({ scenarios, models, replay, criteria, judge, defineKpis: true });
+    const first = await runner.run();
+    const second = await runner.run();
+    expect(calls.filter((call) => call.kind === "define")).toHaveLength(1);
+    expect(first.judgeUsage?.run?.by_kind).toMatchObject({ define: 1 });
+    expect(second.judgeUsage?.run?.by_kind?.define).toBeUndefined();
+    expect(Object.keys(second.criterionScores)).toContain("empathy");
+  });
+
+  it("refuses, when built, defineKpis of a wrong shape, naming the option", () => {
+    const build = (defineKpis: unknown) => () => new Runner({ scenarios, models, replay, defineKpis: defineKpis as never });
+    expect(build("yes")).toThrow(/^Runner: defineKpis must be true, false or \{ description\?, recentRuns\? \}/);
+    expect(build({ description: 5 })).toThrow(/^Runner: defineKpis\.description must be text or null/);
+    expect(build({ recentRuns: {} })).toThrow(/^Runner: defineKpis\.recentRuns must be an array/);
+    expect(build({ recentRuns: [{ number: 1, scored: "4" }] })).toThrow(/^Runner: defineKpis\.recentRuns\[0\] must be/);
+    expect(build({ description: null, recentRuns: [{ number: 1, scored: 4, passed: 3 }] })).not.toThrow();
+  });
+
   it("refuses, when built, a judge that cannot define KPIs", () => {
     const { judge } = judgeAnswering("{}");
     const partial = { label: "x", scoreTask: judge.scoreTask.bind(judge), scoreCriterion: judge.scoreCriterion.bind(judge), recommend: judge.recommend.bind(judge), verdict: judge.verdict.bind(judge) };

@@ -46,6 +46,22 @@ export function checkJudge(judge: unknown): void {
   if (missing) throw new TypeError(`Runner: judge must be a Judge (new Judge({ label, complete })) or null, got ${described(judge)}${typeof judge === "object" ? ` without ${missing}()` : ""}`);
 }
 
+/** `defineKpis`: a boolean, or what the judge reads ({ description?, recentRuns? }): a wrong shape failed only inside run(). */
+export function checkDefineKpis(value: unknown): void {
+  if (value === undefined || typeof value === "boolean") return;
+  const options = value as { description?: unknown; recentRuns?: unknown };
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new TypeError(`Runner: defineKpis must be true, false or { description?, recentRuns? }, got ${described(value)}`);
+  if (options.description != null && typeof options.description !== "string") throw new TypeError(`Runner: defineKpis.description must be text or null, got ${described(options.description)}`);
+  if (options.recentRuns === undefined) return;
+  if (!Array.isArray(options.recentRuns)) throw new TypeError(`Runner: defineKpis.recentRuns must be an array of { number, scored, passed, faults? }, got ${described(options.recentRuns)}`);
+  options.recentRuns.forEach((run: unknown, i) => {
+    const r = run as { number?: unknown; scored?: unknown; passed?: unknown };
+    if (run === null || typeof run !== "object" || ![r.number, r.scored, r.passed].every((n) => typeof n === "number" && Number.isFinite(n))) {
+      throw new TypeError(`Runner: defineKpis.recentRuns[${i}] must be { number, scored, passed, faults? } with numbers, got ${described(run)}`);
+    }
+  });
+}
+
 /** Fault names the judge refines: a misspelt one would silently never be refined. */
 export function checkRefineFaults(faults: unknown): void {
   if (faults === undefined) return;

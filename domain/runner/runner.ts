@@ -11,7 +11,7 @@ import { checkThreshold } from "../report/threshold.js";
 import { checkUniqueLabels } from "../report/uniqueLabels.js";
 import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
 import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
-import { checkJudge, checkModels, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
+import { checkDefineKpis, checkJudge, checkModels, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
 import { inOrder } from "./pool.js";
 import { canDefineKpis, settleKpis, type DefineKpisOptions, type KpiSettlement } from "./definedKpis.js";
 import { judgeUsageFromExchanges } from "../cost/index.js";
@@ -88,6 +88,8 @@ export class Runner {
   #settings: EvaluationSettings;
   readonly #around: AroundEvaluationFn | null;
   #kpis: KpiSettlement | null = null;
+  /** Whether a report already carries the define call's spend: a second run() did not pay for it again. */
+  #kpiCallReported = false;
 
   constructor(options: RunnerOptions) {
     if (!Array.isArray(options?.scenarios)) throw new TypeError("Runner: scenarios must be an array of Scenario");
@@ -97,6 +99,7 @@ export class Runner {
     checkModels(options.models);
     checkUniqueLabels("Runner", options.models);
     checkJudge(options.judge);
+    checkDefineKpis(options.defineKpis);
     if (options.defineKpis && options.judge && !canDefineKpis(options.judge)) throw new TypeError("Runner: defineKpis needs a judge that can define KPIs (a Judge, with define())");
     checkRefineFaults(options.refineFaults);
     const concurrency = options.concurrency ?? 1;
@@ -155,6 +158,8 @@ export class Runner {
     if (this.#options.defineKpis && !this.#kpis) await this.#settleKpis();
     const results = await this.#evaluateAll();
     const kpis = this.#kpis;
+    const defineCall = kpis?.exchange && !this.#kpiCallReported ? kpis.exchange : null;
+    this.#kpiCallReported ||= defineCall !== null;
     const report = new Report({
       results,
       models: this.models,
@@ -169,7 +174,8 @@ export class Runner {
       links: this.#options.links,
       kpiFailure: kpis?.failure ?? null,
       // The define call belongs to no result: it is the run's own judge spend, as the verdict's is.
-      judgeUsage: kpis?.exchange ? judgeUsageFromExchanges([kpis.exchange]) : null,
+      // A second run() reuses the KPIs without asking again: its report carries no define call.
+      judgeUsage: defineCall ? judgeUsageFromExchanges([defineCall]) : null,
     });
     if (this.#settings.judge) await report.judgeVerdict();
     return report;
