@@ -12,7 +12,9 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       models (or --models), prints the GraphQL URL, an API key (valid while it serves), a
       subscription to paste and the report's paths. Serves until Ctrl-C; --exit stops after
       the run (no key or subscription then), exiting 1 when the run failed or every pair is a
-      run_error.`,
+      run_error. The example's scripted agent (examples/support/agent.yaml) answers only its
+      own labels, so --models chooses among gpt-5-mini, claude-sonnet-4-5 and
+      ollama/qwen3:8b: another label's pairs are run_errors ("no reply … on LABEL").`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
       [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
