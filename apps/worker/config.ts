@@ -6,7 +6,7 @@ import { parseKafkaBrokers, topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
-import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, unknownArgumentLine, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -92,7 +92,7 @@ function rolesFrom(argv: readonly string[]): WorkerRole[] {
   const roles: WorkerRole[] = [];
   for (const arg of argv) {
     const role = /^--(dispatcher|replay|complete)$/.exec(arg)?.[1] as WorkerRole | undefined;
-    if (!role) throw new WorkerConfigError(`unknown argument ${JSON.stringify(arg)}: use --dispatcher, --replay and/or --complete (default: all three)`);
+    if (!role) throw new WorkerConfigError(unknownArgumentLine(arg, "use --dispatcher, --replay and/or --complete (default: all three)"));
     roles.push(role);
   }
   return roles.length ? [...new Set(roles)] : [...ALL_ROLES];
