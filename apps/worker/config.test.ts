@@ -59,7 +59,9 @@ describe("readWorkerConfig", () => {
 
   it("names the missing or malformed setting", () => {
     expect(() => readWorkerConfig({ ...env, DATABASE_URL: "" }, [])).toThrow(/^DATABASE_URL is not set/);
-    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " , " }, [])).toThrow(/^KAFKA_BROKERS is not set/);
+    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " " }, [])).toThrow(/^KAFKA_BROKERS is not set: /);
+    // Set, but to commas alone: it names no broker (it said "is not set").
+    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " , " }, [])).toThrow('KAFKA_BROKERS names no broker (got " , "): name the Kafka brokers as host:port');
     // Not echoed: it may hold a password (SASL is not supported).
     expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: "user:CANARY-KAFKA-PW9@127.0.0.1:9092" }, [])).toThrow(/^KAFKA_BROKERS entry 1 is not host:port: .*\(value not shown\)$/);
     expect(() => readWorkerConfig({ ...env, VERDICT_AGENT: undefined }, ["--replay"])).toThrow(/^VERDICT_AGENT is not set/);

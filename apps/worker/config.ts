@@ -98,6 +98,12 @@ function rolesFrom(argv: readonly string[]): WorkerRole[] {
   return roles.length ? [...new Set(roles)] : [...ALL_ROLES];
 }
 
+/** Why KAFKA_BROKERS gives no broker: unset (or blank), or set to commas alone (`,`), which name none. */
+function noBrokerLine(raw: string | undefined): string {
+  const what = raw?.trim() ? `names no broker (got ${JSON.stringify(raw)})` : "is not set";
+  return `KAFKA_BROKERS ${what}: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)`;
+}
+
 export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): WorkerConfig {
   const roles = rolesFrom(argv);
   const databaseUrl = env.DATABASE_URL?.trim();
@@ -107,7 +113,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     throw new WorkerConfigError("DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)");
   }
   const brokers = parseKafkaBrokers(env.KAFKA_BROKERS);
-  if (brokers.length === 0) throw new WorkerConfigError("KAFKA_BROKERS is not set: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)");
+  if (brokers.length === 0) throw new WorkerConfigError(noBrokerLine(env.KAFKA_BROKERS));
   const agent = env.VERDICT_AGENT?.trim() || null;
   if (roles.includes("replay") && !agent) {
     throw new WorkerConfigError("VERDICT_AGENT is not set: the replay role needs scripted:<path to an agent script> or http:<url of the host's replay endpoint>");
