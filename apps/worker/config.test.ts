@@ -139,7 +139,7 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     await writeFile(malformed, "replies:\n  - key: a\n    latency_ms: slow\n");
     await expect(agentFromSpec(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_AGENT: no such file ${join(dir, "nope.yaml")}`);
     await expect(agentFromSpec(`scripted:${dir}`)).rejects.toThrow(`VERDICT_AGENT: ${dir} is a directory, not a script file`);
-    await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(/^VERDICT_AGENT: agent script: replies\.0\.latency_ms: /);
+    await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(new RegExp(`^VERDICT_AGENT: ${malformed}: agent script: replies\\.0\\.latency_ms: `));
     await expect(judgeFromSetting(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_JUDGE: no such file ${join(dir, "nope.yaml")}`);
     await expect(judgeFromSetting("none")).resolves.toBeNull();
     // Its own variable named, as a WorkerConfigError (main prints it as a setting to fix): the
