@@ -88,3 +88,15 @@ describe("verdict help's environment", () => {
   });
 });
 
+describe("--theme in the READMEs", () => {
+  it("says auto is accepted beside light and dark wherever it lists the values", () => {
+    // README.md said `--theme light|dark`; themeFlag.ts takes auto too (the default).
+    for (const file of ["../../README.md", "./README.md"]) {
+      const text = readFileSync(new URL(file, import.meta.url), "utf8");
+      const lists = text.match(/--theme light\\?\|dark(?:\\?\|auto)?/g) ?? [];
+      expect(lists.length, file).toBeGreaterThan(0);
+      for (const list of lists) expect(list.endsWith("auto"), `${file}: ${list}`).toBe(true);
+    }
+  });
+});
+
