@@ -1,6 +1,6 @@
-// The API as a process (main.ts): no DATABASE_URL, a PORT that is not a port number, a bad limit,
-// quota or VERDICT_PG_* setting, and a port another process holds, each stop it at start with one line naming the
-// variable, exit 2.
+// The API as a process (main.ts): no DATABASE_URL, a PORT that is not a port number, a HOST that is
+// empty or not this machine's, a bad limit, quota or VERDICT_PG_* setting, a port another process
+// holds, and an argument (it takes none), each stop it at start with one line naming the variable, exit 2.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo, type Server } from "node:net";
@@ -28,9 +28,9 @@ afterEach(() => {
 });
 
 /** main.ts run to its end (it must end by itself: each case stops it at start), with what it printed. */
-function api(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function api(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // tsx by its path (an `--import tsx` is resolved from the cwd), with the tsconfig that enables decorators (decoratorTsconfig.ts).
-  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts")], { cwd: join(here, "..", ".."), env: { ...process.env, TSX_TSCONFIG_PATH: join(here, "tsconfig.json"), DATABASE_URL: db.url, VERDICT_READ_DATABASE_URL: "", HOST: "127.0.0.1", ...env } });
+  const child = spawn(process.execPath, ["--import", TSX, join(here, "main.ts"), ...args], { cwd: join(here, "..", ".."), env: { ...process.env, TSX_TSCONFIG_PATH: join(here, "tsconfig.json"), DATABASE_URL: db.url, VERDICT_READ_DATABASE_URL: "", HOST: "127.0.0.1", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -82,6 +82,31 @@ describe("tsx apps/api/main.ts", () => {
       expect({ stdout, stderr }).toEqual({ stdout: "", stderr: `${cases[i]!.line}\n` });
       expect(code).toBe(2);
     });
+  }, 60_000);
+
+  it("refuses a HOST that is empty, does not resolve or is not this machine's, naming HOST and the rule", async () => {
+    // They were `getaddrinfo ENOTFOUND not a host`, exit 1, and an empty HOST= meant 127.0.0.1 silently.
+    const bad = [
+      { HOST: "not a host", cause: ": ENOTFOUND: no such host" },
+      { HOST: "999.1.1.1", cause: ": ENOTFOUND: no such host" },
+      { HOST: "", cause: "" },
+      { HOST: " ", cause: "" },
+      { HOST: "192.0.2.1", cause: ": EADDRNOTAVAIL: not an address of this machine" },
+    ];
+    const ended = await Promise.all(bad.map(({ HOST }) => api({ PORT: "0", HOST })));
+    ended.forEach(({ code, stdout, stderr }, i) => {
+      expect(stdout).toBe("");
+      expect(stderr).toBe(`HOST must be a host name or IP address of this machine to listen on (default 127.0.0.1; 0.0.0.0 for every interface) (got ${JSON.stringify(bad[i].HOST)}${bad[i].cause})\n`);
+      expect(code).toBe(2);
+    });
+  }, 60_000);
+
+  it("refuses an argument, saying it is configured by environment variables, and exits 2", async () => {
+    // `npm run api -- --port 5000 --bogus` served on PORT's port, the arguments ignored.
+    const { code, stdout, stderr } = await api({ PORT: "0" }, ["--port", "5000", "--bogus"]);
+    expect(stdout).toBe("");
+    expect(stderr).toBe('unknown argument "--port": the API takes no arguments; it is configured by environment variables (PORT, HOST, DATABASE_URL, …: apps/api/README.md)\n');
+    expect(code).toBe(2);
   }, 60_000);
 
   it("says in one line to set DATABASE_URL when it is unset, and exits 2", async () => {

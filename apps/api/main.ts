@@ -2,8 +2,8 @@
 // Events: DATABASE_URL (PostgreSQL, required). Read models and API keys: VERDICT_READ_DATABASE_URL,
 // else DATABASE_URL: the API reads what a separate projector process writes, so it runs on
 // PostgreSQL only; the embedded all-in-one mode is `npm start`.
-// PORT (default 4000), HOST (default 127.0.0.1: the API listens on this machine only; 0.0.0.0
-// for every interface, as a container or another host needs). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
+// No arguments (one is refused, exit 2). PORT (default 4000), HOST (default 127.0.0.1: the API listens on this machine only; 0.0.0.0
+// for every interface, as a container or another host needs; blank or unresolvable: exit 2). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
 // to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
 // NODE_ENV defaults to production (see main). VERDICT_API_MAX_KEY_OPERATIONS (default 100): graphql-ws
 // operations one API key may have going at once; VERDICT_API_MAX_ANSWER_BYTES (default 64 MiB):
@@ -22,13 +22,14 @@ async function main(): Promise<void> {
   const { createPostgresEventStore } = await import("@verdict/infra");
   const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
-  const { apiLimitsFromEnv, apiPortFromEnv, portTakenLine } = await import("./server/limitsFromEnv.js");
+  const { apiHostFromEnv, apiLimitsFromEnv, apiPortFromEnv, checkApiHost, hostListenError, portTakenLine, refuseApiArguments } = await import("./server/limitsFromEnv.js");
   const { planFromEnv } = await import("@verdict/infra/settings");
   const { checkDatabaseUrl } = await import("@verdict/infra/pg");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
 
+  refuseApiArguments(process.argv.slice(2));
   const eventsUrl = process.env.DATABASE_URL;
   const readUrl = readDatabaseUrlFromEnv();
   if (!eventsUrl || !readUrl) {
@@ -40,9 +41,10 @@ async function main(): Promise<void> {
   checkDatabaseUrl("DATABASE_URL", eventsUrl);
   checkDatabaseUrl("VERDICT_READ_DATABASE_URL", process.env.VERDICT_READ_DATABASE_URL);
   const port = apiPortFromEnv(process.env);
-  const host = process.env.HOST?.trim() || "127.0.0.1";
+  const host = apiHostFromEnv(process.env);
   const limits = apiLimitsFromEnv(process.env);
   const plan = planFromEnv(process.env);
+  await checkApiHost(host);
   const store = await createPostgresEventStore({ connectionString: eventsUrl });
   const read = await openReadModels({ url: readUrl, part: "api" });
   const progress = createPostgresProgressBus({ url: readUrl });
@@ -58,7 +60,7 @@ async function main(): Promise<void> {
     await closeStores();
     // A taken port is the user's to change: one line and exit 2, as `verdict start` says it.
     if ((error as { code?: unknown }).code === "EADDRINUSE") throw new ExitError(portTakenLine(process.env, port, host), SETTING_EXIT_CODE);
-    throw error;
+    throw hostListenError(error, host) ?? error;
   });
   console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);
   const shutdown = async () => {

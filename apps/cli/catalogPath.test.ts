@@ -71,13 +71,16 @@ describe("verdict with bad input: a catalog path", () => {
       for (const argv of [["catalogs", "import", named], ["catalogs", "import", "--preview", named]]) {
         expect(await cli(argv, env)).toMatchObject({
           code: 2,
-          stderr: `the catalog's key "support.desk" comes from the file name support.desk.yml, as the document sets no \`catalog:\`, and a stored catalog's key is ${rule}: set \`catalog:\` in the document to such a key`,
+          stderr: `${named}: the catalog's key "support.desk" comes from the file name support.desk.yml, as the document sets no \`catalog:\`, and a stored catalog's key is ${rule}: set \`catalog:\` in the document to such a key`,
         });
       }
-      // A key the document sets is refused naming its field, `catalog` (it named `key`).
+      // A key the document sets is refused naming its field, `catalog` (it named `key`), and the
+      // file, as the reader's refusals do (it named no file).
       const keyed = join(dir, "keyed.yml");
-      await writeFile(keyed, `catalog: acme.support\n${body}`);
-      expect(await cli(["catalogs", "import", keyed], env)).toMatchObject({ code: 2, stderr: `catalog: "acme.support" cannot key a stored catalog: a key is ${rule}` });
+      for (const key of ["acme.support", "c/d", "__proto__"]) {
+        await writeFile(keyed, `catalog: ${JSON.stringify(key)}\n${body}`);
+        expect(await cli(["catalogs", "import", keyed], env)).toMatchObject({ code: 2, stderr: `${keyed}, catalog: ${JSON.stringify(key)} cannot key a stored catalog: a key is ${rule}` });
+      }
       expect(existsSync(env.VERDICT_HOME)).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });

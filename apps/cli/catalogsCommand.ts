@@ -3,7 +3,7 @@
 // API's importCatalog sends: the same document again appends nothing.
 import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
-import { catalogAggregate, catalogStream, checkCommand, evaluationsInLog, handleCommand, importCatalogCommand, storableCatalog, storageRefusal, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
+import { catalogAggregate, catalogStream, checkCommand, evaluationsInLog, handleCommand, importCatalogCommand, located, storableCatalog, storageRefusal, syncCatalogEvaluations, type EventStore } from "@verdict/domain";
 import { parseFlags } from "./args.js";
 import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
@@ -37,8 +37,9 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   const flags = parseFlags("catalogs import", argv, FLAG_SPECS["catalogs import"]);
   const path = flags.positionals[0];
   const tenant = tenantOf(flags.values.tenant, env);
-  // Checked with the file's name before the store is opened: a key taken from the name says so.
-  const catalog = storableCatalog(loadCatalogFile(path), basename(path));
+  // Checked with the file's name before the store is opened: a key taken from the name says so,
+  // and a refusal names the file as the reader's do (`<file>, catalog: …`).
+  const catalog = located(path, () => storableCatalog(loadCatalogFile(path), basename(path)));
   return withStore(env, io, flags.booleans.preview, async (store) => {
     const streamId = catalogStream(tenant, catalog.key);
     const command = importCatalogCommand(catalog, tenant, { kind: "file", path });

@@ -12,6 +12,7 @@ import { loadCatalogFile } from "./catalogFile.js";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
+import { runFailureLine } from "./runFailure.js";
 import { RunReports } from "./runReports.js";
 import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
 
@@ -195,12 +196,24 @@ export async function runExample(client: GqlClient, io: Io, options: ExampleRunO
   return { evaluationId: evaluation.id, evaluationName: evaluation.name, runId: run.id, number: run.number, status: run.status, earlier, ...own };
 }
 
+/** The run's run_error pairs: how many, and the first one's diagnosis. */
+interface RunErrors {
+  totalCount: number;
+  edges: Array<{ node: { diagnosis: { summary?: unknown } | null } }>;
+}
+
+/** The first run_error's cause (its diagnosis summary), as `verdict run` names it. */
+function firstCause(runErrors: RunErrors): string | null {
+  const summary = runErrors.edges[0]?.node.diagnosis?.summary;
+  return typeof summary === "string" ? summary : null;
+}
+
 interface RunSummary {
   run: {
     status: string;
     errorMessage: string | null;
     progress: { total: number };
-    runErrors: { totalCount: number };
+    runErrors: RunErrors;
     verdict: { winner: string | null; rationale: string | null } | null;
     models: Array<{ label: string; summary: { passRate: number | null; avgScore: number | null; } | null }>;
   };
@@ -213,7 +226,7 @@ interface RunSummary {
  */
 export async function printRunSummary(client: GqlClient, io: Io, runId: string): Promise<boolean> {
   const { run } = await client.request<RunSummary>(
-    `query ($id: ID!) { run(id: $id) { status errorMessage progress { total } runErrors: results(fault: "run_error") { totalCount }
+    `query ($id: ID!) { run(id: $id) { status errorMessage progress { total } runErrors: results(fault: "run_error", first: 1) { totalCount edges { node { diagnosis } } }
       verdict { winner rationale } models { label summary { passRate avgScore } } } }`,
     { id: runId },
   );
@@ -228,6 +241,6 @@ export async function printRunSummary(client: GqlClient, io: Io, runId: string):
   if (run.verdict?.winner) io.out(`verdict: ${run.verdict.winner} — ${run.verdict.rationale ?? ""}`.trimEnd());
   const total = run.progress.total;
   if (total === 0 || run.runErrors.totalCount < total) return true;
-  io.out(`run failed: every pair (${total}/${total}) is a run_error, nothing was scored`);
+  io.out(runFailureLine(total, firstCause(run.runErrors)));
   return false;
 }

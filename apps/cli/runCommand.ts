@@ -7,6 +7,7 @@ import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { EXIT, type ExitCode } from "./errors.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
+import { runFailureLine } from "./runFailure.js";
 import { localRun, renderReport } from "./localRun.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
@@ -119,6 +120,5 @@ function kpiLine(kpis: KpiSettlement | null): string | null {
  */
 function runFailure(results: readonly Result[]): string | null {
   if (results.length === 0 || !results.every((result) => result.fault === "run_error")) return null;
-  const first = results[0].diagnosis?.summary ?? "";
-  return `run failed: every pair (${results.length}/${results.length}) is a run_error, nothing was scored${first ? `; the first: ${first}` : ""}`;
+  return runFailureLine(results.length, results[0].diagnosis?.summary);
 }

@@ -20,7 +20,11 @@ describe("verdict with bad input: --agent and --judge", () => {
     await writeFile(join(dir, "judge.yaml"), "judge: x\nanswers: 5\n");
     const judge = await cli(exampleRun("--judge", `scripted:${join(dir, "judge.yaml")}`));
     expect(judge.code).toBe(2);
-    expect(judge.stderr).toMatch(/^--judge: judge script: answers: /);
+    expect(judge.stderr.startsWith(`--judge: ${join(dir, "judge.yaml")}: judge script: answers: `)).toBe(true);
+    // A malformed script names its file (it said only `--agent: agent script: invalid YAML: …`).
+    const repeated = join(dir, "agent.yaml");
+    await writeFile(repeated, "a: 1\na: 2\n");
+    expect(await agent(`scripted:${repeated}`)).toMatchObject({ code: 2, stderr: `--agent: ${repeated}: agent script: invalid YAML: line 2: repeated key in one mapping` });
   });
 });
 

@@ -31,4 +31,22 @@ describe("loadToolsFile reads YAML as catalogs are read", () => {
       { name: "lookup", description: "Finds orders" },
     ]);
   });
+
+  it("words a schema refusal plainly: an unknown key named as such, with the keys allowed and the one it likely meant", async () => {
+    // It said `tools.0.name: Invalid input: expected string, received undefined`, about the
+    // missing name, not the misspelt `nme` beside it.
+    const cases: Array<[string, string]> = [
+      ["tools:\n  - nme: x\n", "tools[0].nme: unknown key; a tool takes name, description, server (did you mean name?)"],
+      ["tools:\n  - { name: a, descripton: b }\n", "tools[0].descripton: unknown key; a tool takes name, description, server (did you mean description?)"],
+      ["tols: []\n", "tols: unknown key; a tools file takes tools (did you mean tools?)"],
+      ["tools:\n  - description: x\n", "tools[0].name: missing; it must be text"],
+      ["tools:\n  - name: 5\n", "tools[0].name: must be text"],
+      ["tools: x\n", "tools: must be a list"],
+      ["- a\n", "the file: must be a mapping"],
+    ];
+    for (const [i, [text, problem]] of cases.entries()) {
+      const { path, loaded } = load(`schema-${i}.yaml`, text);
+      await expect(loaded).rejects.toThrow(`--tools ${path}: ${problem} (expected tools: [{ name, description }])`);
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { statSync } from "node:fs";
 import { z } from "zod";
 import { cannotReadRule, eventSchemas, InvalidDocument, MAX_DOCUMENT_BYTES, notUtf8Rule, readUtf8AtMost, readYaml, type BoundedText } from "@verdict/domain";
 import { CliError } from "./errors.js";
+import { toolsIssueText } from "./toolsIssue.js";
 
 const toolsFile = z.object({ tools: z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools") }).strict();
 
@@ -40,9 +41,8 @@ export async function loadToolsFile(path: string, label: string): Promise<ToolRo
   }
   const parsed = toolsFile.safeParse(document);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.join(".") : "the file";
-    throw new CliError(`${label} ${path}: ${where}: ${issue.message} (expected tools: [{ name, description }])`);
+    const problem = toolsIssueText(parsed.error.issues, document, Object.keys(eventSchemas.toolData.shape));
+    throw new CliError(`${label} ${path}: ${problem} (expected tools: [{ name, description }])`);
   }
   return parsed.data.tools;
 }

@@ -1,6 +1,7 @@
 // `verdict help` is what a user reads instead of the code: every flag a command takes is shown
 // under that command, and no command shows a flag it would refuse. `--help` after any command
 // prints that command's usage and exits 0 (it was an unknown option, exit 2).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { cli } from "./testing.js";
@@ -58,3 +59,44 @@ describe("verdict help", () => {
     expect(await cli(["keys", "create", "--", "--help"])).toMatchObject({ code: 2 });
   });
 });
+
+describe("verdict help's environment", () => {
+  // The CLI README sends users to `verdict help` for the environment, and it named none of the
+  // plan's switches, the API limits, the PostgreSQL timeouts or the providers' keys.
+  const environment = USAGE.slice(USAGE.indexOf("Environment\n"), USAGE.indexOf("Exit codes:"));
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const table = readme.slice(readme.indexOf("| variable | default | used by |"), readme.indexOf("## Other commands"));
+
+  it("names every variable the CLI's commands read", () => {
+    const read = [
+      "VERDICT_QUOTA_EXECUTIONS", "VERDICT_QUOTA_REPORTS", "VERDICT_EXECUTION_DISABLED",
+      "VERDICT_API_MAX_KEY_OPERATIONS", "VERDICT_API_MAX_ANSWER_BYTES", "VERDICT_API_MAX_HELD_ANSWER_BYTES",
+      "VERDICT_PG_CONNECT_TIMEOUT_MS", "VERDICT_PG_QUERY_TIMEOUT_MS", "VERDICT_PG_KEEPALIVE_IDLE_MS", "VERDICT_PG_SESSION_CHECK_MS",
+      "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "OLLAMA_BASE_URL",
+    ];
+    for (const name of read) expect(environment, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  it("names only variables README.md's environment table describes", () => {
+    const named = [...new Set(environment.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\bPORT\b/g))];
+    expect(named.length).toBeGreaterThan(20);
+    for (const name of named) expect(table, name).toContain(`\`${name}\``);
+  });
+
+  it("says exit code 1 covers a plan's refusal", () => {
+    expect(USAGE).toContain("1 run failed, gate missed, or a plan refused the start or import");
+  });
+});
+
+describe("--theme in the READMEs", () => {
+  it("says auto is accepted beside light and dark wherever it lists the values", () => {
+    // README.md said `--theme light|dark`; themeFlag.ts takes auto too (the default).
+    for (const file of ["../../README.md", "./README.md"]) {
+      const text = readFileSync(new URL(file, import.meta.url), "utf8");
+      const lists = text.match(/--theme light\\?\|dark(?:\\?\|auto)?/g) ?? [];
+      expect(lists.length, file).toBeGreaterThan(0);
+      for (const list of lists) expect(list.endsWith("auto"), `${file}: ${list}`).toBe(true);
+    }
+  });
+});
+

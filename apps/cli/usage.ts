@@ -12,7 +12,9 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       models (or --models), prints the GraphQL URL, an API key (valid while it serves), a
       subscription to paste and the report's paths. Serves until Ctrl-C; --exit stops after
       the run (no key or subscription then), exiting 1 when the run failed or every pair is a
-      run_error.`,
+      run_error. The example's scripted agent (examples/support/agent.yaml) answers only its
+      own labels, so --models chooses among gpt-5-mini, claude-sonnet-4-5 and
+      ollama/qwen3:8b: another label's pairs are run_errors ("no reply … on LABEL").`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
       [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
@@ -73,9 +75,20 @@ const ENVIRONMENT = `Environment
                         (a bad one is exit 2; run takes --prices FILE)
   VERDICT_TENANT        tenant of report / catalogs / evals (default demo; not with evals import --url)
   VERDICT_API_KEY       API key evals import --url sends (a write key of that install)
-  VERDICT_API_TIMEOUT_MS  milliseconds evals import --url waits for the API's answer (default 60000)`;
+  VERDICT_API_TIMEOUT_MS  milliseconds evals import --url waits for the API's answer (default 60000)
+  VERDICT_QUOTA_EXECUTIONS, VERDICT_QUOTA_REPORTS  the plan of start and evals import: pairs
+                        replayed, reports imported per tenant per month (unset: no limit)
+  VERDICT_EXECUTION_DISABLED  true refuses every run start (default false)
+  VERDICT_API_MAX_KEY_OPERATIONS, VERDICT_API_MAX_ANSWER_BYTES, VERDICT_API_MAX_HELD_ANSWER_BYTES
+                        start's API limits (apps/api/README.md "Limits")
+  VERDICT_PG_CONNECT_TIMEOUT_MS, VERDICT_PG_QUERY_TIMEOUT_MS, VERDICT_PG_KEEPALIVE_IDLE_MS,
+  VERDICT_PG_SESSION_CHECK_MS  PostgreSQL timeouts of every command on it (apps/worker/README.md)
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY (each with *_BASE_URL), OLLAMA_BASE_URL
+                        model providers of run --judge providers (never shown)
+  A value of the wrong form is exit 2, naming the variable; README.md's environment table
+  has each in full.`;
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 run failed or gate missed, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed, gate missed, or a plan refused the start or import, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
 
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 

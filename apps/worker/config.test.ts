@@ -59,7 +59,9 @@ describe("readWorkerConfig", () => {
 
   it("names the missing or malformed setting", () => {
     expect(() => readWorkerConfig({ ...env, DATABASE_URL: "" }, [])).toThrow(/^DATABASE_URL is not set/);
-    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " , " }, [])).toThrow(/^KAFKA_BROKERS is not set/);
+    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " " }, [])).toThrow(/^KAFKA_BROKERS is not set: /);
+    // Set, but to commas alone: it names no broker (it said "is not set").
+    expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: " , " }, [])).toThrow('KAFKA_BROKERS names no broker (got " , "): name the Kafka brokers as host:port');
     // Not echoed: it may hold a password (SASL is not supported).
     expect(() => readWorkerConfig({ ...env, KAFKA_BROKERS: "user:CANARY-KAFKA-PW9@127.0.0.1:9092" }, [])).toThrow(/^KAFKA_BROKERS entry 1 is not host:port: .*\(value not shown\)$/);
     expect(() => readWorkerConfig({ ...env, VERDICT_AGENT: undefined }, ["--replay"])).toThrow(/^VERDICT_AGENT is not set/);
@@ -137,7 +139,7 @@ describe("a bad VERDICT_AGENT, VERDICT_JUDGE or DATABASE_URL names the setting a
     await writeFile(malformed, "replies:\n  - key: a\n    latency_ms: slow\n");
     await expect(agentFromSpec(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_AGENT: no such file ${join(dir, "nope.yaml")}`);
     await expect(agentFromSpec(`scripted:${dir}`)).rejects.toThrow(`VERDICT_AGENT: ${dir} is a directory, not a script file`);
-    await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(/^VERDICT_AGENT: agent script: replies\.0\.latency_ms: /);
+    await expect(agentFromSpec(`scripted:${malformed}`)).rejects.toThrow(new RegExp(`^VERDICT_AGENT: ${malformed}: agent script: replies\\.0\\.latency_ms: `));
     await expect(judgeFromSetting(`scripted:${join(dir, "nope.yaml")}`)).rejects.toThrow(`VERDICT_JUDGE: no such file ${join(dir, "nope.yaml")}`);
     await expect(judgeFromSetting("none")).resolves.toBeNull();
     // Its own variable named, as a WorkerConfigError (main prints it as a setting to fix): the

@@ -6,7 +6,7 @@ import { parseKafkaBrokers, topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { checkDatabaseUrl, PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
-import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, unknownArgumentLine, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -92,10 +92,16 @@ function rolesFrom(argv: readonly string[]): WorkerRole[] {
   const roles: WorkerRole[] = [];
   for (const arg of argv) {
     const role = /^--(dispatcher|replay|complete)$/.exec(arg)?.[1] as WorkerRole | undefined;
-    if (!role) throw new WorkerConfigError(`unknown argument ${JSON.stringify(arg)}: use --dispatcher, --replay and/or --complete (default: all three)`);
+    if (!role) throw new WorkerConfigError(unknownArgumentLine(arg, "use --dispatcher, --replay and/or --complete (default: all three)"));
     roles.push(role);
   }
   return roles.length ? [...new Set(roles)] : [...ALL_ROLES];
+}
+
+/** Why KAFKA_BROKERS gives no broker: unset (or blank), or set to commas alone (`,`), which name none. */
+function noBrokerLine(raw: string | undefined): string {
+  const what = raw?.trim() ? `names no broker (got ${JSON.stringify(raw)})` : "is not set";
+  return `KAFKA_BROKERS ${what}: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)`;
 }
 
 export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): WorkerConfig {
@@ -105,7 +111,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   // pg's own error is a bare "Invalid URL", or a DNS error for a user name taken as the host.
   checked(() => checkDatabaseUrl("DATABASE_URL", databaseUrl));
   const brokers = parseKafkaBrokers(env.KAFKA_BROKERS);
-  if (brokers.length === 0) throw new WorkerConfigError("KAFKA_BROKERS is not set: name the Kafka brokers as host:port, comma separated (e.g. 127.0.0.1:9092)");
+  if (brokers.length === 0) throw new WorkerConfigError(noBrokerLine(env.KAFKA_BROKERS));
   const agent = env.VERDICT_AGENT?.trim() || null;
   if (roles.includes("replay") && !agent) {
     throw new WorkerConfigError("VERDICT_AGENT is not set: the replay role needs scripted:<path to an agent script> or http:<url of the host's replay endpoint>");

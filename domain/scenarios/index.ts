@@ -23,7 +23,7 @@
 export * from "./scenario.js";
 export { ScenarioParser, type LocatedScenario, type ParseOptions } from "./scenarioParser.js";
 export type { ParsedScenario } from "./parsedScenario.js";
-export { ParseError, InvalidDocument, NotFound, ScenarioInputError, type Where } from "./errors.js";
+export { ParseError, InvalidDocument, located, NotFound, ScenarioInputError, type Where } from "./errors.js";
 export { Suite, type SuiteOptions, type SuiteSelection } from "./suite.js";
 export type { SuiteGroup } from "./suiteDocument.js";
 export { regexPattern, patternProblem, type RegexPattern } from "./pattern.js";

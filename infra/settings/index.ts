@@ -2,4 +2,5 @@
 export { parseWholeNumber, SettingError, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
 export { scriptLoaded } from "./scriptFile.js";
 export { planFromEnv } from "./planSettings.js";
+export { refuseArguments, unknownArgumentLine } from "./arguments.js";
 export { ExitError, exitFor, processExitCode, SETTING_EXIT_CODE } from "./processExit.js";
