@@ -43,7 +43,7 @@ describe("verdict run --tools", () => {
       await writeFile(join(dir, "latin1.yaml"), Buffer.concat([Buffer.from("tools:\n  - name: caf"), Buffer.from([0xe9]), Buffer.from("\n")]));
       expect(await run(join(dir, "latin1.yaml"))).toMatchObject({ code: 2, stderr: expect.stringContaining("latin1.yaml: line 2: not UTF-8 text: the byte at offset 20 is not valid UTF-8") });
       await writeFile(join(dir, "bad.yaml"), "tools:\n  - { description: no name }\n");
-      expect(await run(join(dir, "bad.yaml"))).toMatchObject({ code: 2, stderr: expect.stringMatching(/^verdict run: --tools \S+bad\.yaml: tools\.0\.name: .*\(expected tools: \[\{ name, description \}\]\)$/) });
+      expect(await run(join(dir, "bad.yaml"))).toMatchObject({ code: 2, stderr: expect.stringMatching(/^verdict run: --tools \S+bad\.yaml: tools\[0\]\.name: missing; it must be text \(expected tools: \[\{ name, description \}\]\)$/) });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
