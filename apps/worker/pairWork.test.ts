@@ -4,7 +4,7 @@ import { ScriptedAgent } from "@verdict/infra/agents";
 import { resultStream, toEventsToAppend, type AgentRuntime, type EventStore } from "@verdict/domain";
 import { handleCompletionJob, type CompletionDeps } from "./completion.js";
 import { handleReplayJob } from "./replayConsumer.js";
-import { Limiter } from "./limiter.js";
+import { Limiter } from "@verdict/infra/limiter";
 import { SLOT_WAIT_RECHECK_MS } from "./pairWork.js";
 import { RunContexts } from "./runContext.js";
 import { silentLog } from "./workerLog.js";

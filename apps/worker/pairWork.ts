@@ -33,7 +33,7 @@ import {
 import { replayThroughRuntime } from "./agentReplay.js";
 import { exchangeData, clippedJudgeText } from "./exchanges.js";
 import { withPairContext } from "./judging.js";
-import type { Limiter } from "./limiter.js";
+import type { Limiter } from "@verdict/infra/limiter";
 import { failRun } from "./poisonJobs.js";
 import type { RunContext } from "./runContext.js";
 

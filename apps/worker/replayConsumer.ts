@@ -5,7 +5,7 @@
 import type { DeliveredJob, JobBus, JobConsumer } from "@verdict/domain";
 import { clipped, jobFields, jobNames, parseJob, ReplayJob, REPLAY_TOPIC, type JobNames } from "./jobs.js";
 import { processPair, type PairDeps, type PairOutcome } from "./pairWork.js";
-import { Limiter } from "./limiter.js";
+import { Limiter } from "@verdict/infra/limiter";
 import { failRunOnPoison } from "./poisonJobs.js";
 import type { RunContexts } from "./runContext.js";
 import { withKpisSettled } from "./kpiAuthoring.js";

@@ -3,14 +3,14 @@
 // (64 MiB) kept one request from running the API out of memory, but twenty such requests at once
 // still held twenty budgets: the pool bounds their sum. A request keeps what it took until its
 // answer was written (HTTP) or its operation completed (graphql-ws), then gives it back.
+import { Limiter } from "@verdict/infra/limiter";
 
 /** Heavy fields loading at once in the process: each load holds its value before it is charged. */
 const LOADS_AT_ONCE = 4;
 
 export class AnswerPool {
   #held = 0;
-  #loading = 0;
-  readonly #waiting: (() => void)[] = [];
+  readonly #loads = new Limiter(LOADS_AT_ONCE);
 
   constructor(readonly maxBytes: number) {}
 
@@ -32,16 +32,7 @@ export class AnswerPool {
   }
 
   /** Runs `load` once fewer than LOADS_AT_ONCE heavy fields are loading in the process. */
-  async loading<T>(load: () => Promise<T> | T): Promise<T> {
-    if (this.#loading >= LOADS_AT_ONCE) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else this.#loading += 1;
-    try {
-      return await load();
-    } finally {
-      // The slot passes straight to the next waiter, so the count stays right.
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#loading -= 1;
-    }
+  loading<T>(load: () => Promise<T> | T): Promise<T> {
+    return this.#loads.run(load);
   }
 }

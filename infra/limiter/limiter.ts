@@ -1,7 +1,7 @@
-// At most `slots` tasks at once; the rest wait in call order. The replay consumer keeps more jobs
-// in flight than the agent may take replays at once: the jobs' store work (version checks,
-// appends) is batched across pairs by the SQL stores, while the agent still sees no more than
-// the configured concurrency.
+// At most `slots` tasks at once; the rest wait in call order. The worker's replay consumer keeps
+// more jobs in flight than the agent may take replays at once: the jobs' store work (version
+// checks, appends) is batched across pairs by the SQL stores, while the agent still sees no more
+// than the configured concurrency. The API loads at most a few heavy answers at once.
 export class Limiter {
   #active = 0;
   readonly #queue: Array<() => void> = [];
@@ -10,7 +10,7 @@ export class Limiter {
     if (!Number.isInteger(slots) || slots < 1) throw new Error(`Limiter: slots must be a whole number >= 1 (got ${slots})`);
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<T>(task: () => Promise<T> | T): Promise<T> {
     if (this.#active >= this.slots) await new Promise<void>((resolve) => this.#queue.push(resolve));
     else this.#active += 1;
     try {
