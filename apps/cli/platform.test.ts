@@ -47,6 +47,10 @@ describe("platformMode", () => {
     const io = bufferIo();
     expect(await runCli(["report", "run-1"], io, { DATABASE_URL: bad })).toBe(2);
     expect(io.stderr.join("")).toMatch(/^DATABASE_URL is not a valid URL/);
+    // Not a URL at all: pg took it for a database on a host named "base", an unknown host, exit 4.
+    const plain = bufferIo();
+    expect(await runCli(["report", "run-1"], plain, { DATABASE_URL: "notaurl" })).toBe(2);
+    expect(plain.stderr.join("")).toMatch(/^DATABASE_URL is not a connection URL: postgres:\/\/user:password@host:port\/database/);
     // It parsed, and pg looked up the user name "bob" as the host: a DNS error, exit 4.
     const stray = "postgres://bob:5432/S3cret@db/verdict";
     expect(message({ DATABASE_URL: stray })).toMatch(/^DATABASE_URL has an "@" after the host: .*\(value not shown\)$/);

@@ -22,10 +22,18 @@ describe("checkDatabaseUrl", () => {
       `postgres://user:${SECRET}%2Fx@db:5432/verdict`,
       `postgres://user:${SECRET}@x@db/verdict`,
       "postgresql://db/verdict?host=/var/run/postgresql&application_name=a@b",
-      "host=127.0.0.1 dbname=verdict",
+      "/var/run/postgresql verdict",
       "",
     ]) {
       expect(refusal(url), url).toBeNull();
+    }
+  });
+
+  it("refuses what is neither a URL nor a socket directory, which pg read as a database on a host named 'base'", () => {
+    for (const value of ["notaurl", "host=127.0.0.1 dbname=verdict", "localhost:5432/verdict"]) {
+      expect(refusal(value), value).toBe(
+        'DATABASE_URL is not a connection URL: postgres://user:password@host:port/database (or a socket directory and a database: "/var/run/postgresql verdict") (value not shown)',
+      );
     }
   });
 

@@ -18,8 +18,11 @@ function strayAt(url: URL): boolean {
 
 /** What keeps the driver from using `url` as it was meant, or null; never the value itself. */
 function databaseUrlProblem(url: string): string | null {
-  // Not written as a URL (pg also takes "host=... dbname=..."): the driver's to read.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return null;
+  // pg reads a socket directory and a database ("/var/run/postgresql verdict") as such; anything
+  // else not written as a URL ("notaurl", "host=... dbname=...") it read as a database on a host
+  // named "base", an unknown host (exit 4) for a setting to change.
+  if (url.startsWith("/")) return null;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return `is not a connection URL: ${FORM} (or a socket directory and a database: "/var/run/postgresql verdict")`;
   if (!URL.canParse(url)) return `is not a valid URL: ${FORM}, with special characters in the password percent-encoded`;
   if (strayAt(new URL(url))) {
     return `has an "@" after the host: a "/", "?" or "#" in the password ends the host early, and the user name would be taken for the host; percent-encode them in the password ("/" as %2F, "?" as %3F, "#" as %23, "@" as %40)`;
