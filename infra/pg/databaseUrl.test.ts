@@ -24,6 +24,7 @@ describe("checkDatabaseUrl", () => {
       "postgresql://db/verdict?host=/var/run/postgresql&application_name=a@b",
       "/var/run/postgresql verdict",
       "",
+      "   ",
     ]) {
       expect(refusal(url), url).toBeNull();
     }

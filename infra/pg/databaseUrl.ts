@@ -32,6 +32,8 @@ function databaseUrlProblem(url: string): string | null {
 
 /** Refuses a URL in `variable` the driver cannot use as meant: a SettingError naming it and the rule (exit 2). */
 export function checkDatabaseUrl(variable: string, url: string | null | undefined): void {
-  const problem = url ? databaseUrlProblem(url.trim()) : null;
+  // Blank is unset, as every process reads it.
+  const value = url?.trim();
+  const problem = value ? databaseUrlProblem(value) : null;
   if (problem !== null) throw new SettingError(variable, `${variable} ${problem} (value not shown)`);
 }
