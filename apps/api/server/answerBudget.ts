@@ -35,9 +35,8 @@ export class AnswerBudget {
    */
   charge<T>(path: string, load: () => Promise<T> | T, weight: (value: T) => number): Promise<T> {
     const result = this.turn.then(async () => {
-      this.mustBeOpen(path);
-      // Checked again once a load slot is free: a request may have ended while it waited.
-      const value = this.pool ? await this.pool.loading(() => this.loadWhileOpen(path, load)) : await load();
+      // Checked once a load slot is free: a request may have ended while it waited.
+      const value = this.pool ? await this.pool.loading(() => this.loadWhileOpen(path, load)) : await this.loadWhileOpen(path, load);
       // Loaded after the request ended (its client left): dropped, so nothing is held for it.
       this.mustBeOpen(path);
       this.take(path, weight(value));
