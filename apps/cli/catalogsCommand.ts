@@ -9,7 +9,7 @@ import { loadCatalogFile } from "./catalogFile.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
 import { diffCatalog, diffText, lastImport } from "./catalogDiff.js";
-import { CliError, EXIT, type ExitCode } from "./errors.js";
+import { CliError, EXIT, NotFoundError, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { claimHome, openEventStore, openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./tenant.js";
@@ -75,7 +75,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
   checkOutputPath("catalogs export", "FILE", file);
   return withStore(env, io, true, async (store) => {
     const imported = await lastImport(store, tenant, key);
-    if (!imported) throw new CliError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
+    if (!imported) throw new NotFoundError(`no catalog "${key}" for tenant ${tenant} (import one with \`verdict catalogs import FILE\`)`);
     if (file) {
       await writeOutputFor("catalogs export", "FILE", file, imported.canonical_yaml);
       io.err(`catalog ${key} (digest ${imported.digest}) written to ${file}`);

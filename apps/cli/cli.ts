@@ -1,6 +1,6 @@
 // The `verdict` command's dispatcher: the subcommand path picks a handler; every handler answers
 // an exit code, and any error becomes a message on stderr and its code (2 for bad input).
-import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
+import { CliError, EXIT, exitCodeOf, isNotFound, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { commandUsage, isCommandName, USAGE } from "./usage.js";
 
@@ -83,6 +83,9 @@ export async function runCli(argv: readonly string[], io: Io, env: NodeJS.Proces
     const code = exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     io.err(error instanceof CliError || code === EXIT.usage ? message : `verdict ${command.name} failed: ${message}`);
+    // A name not found in a home that holds nothing: the home is the likelier mistake.
+    const note = isNotFound(error) ? (await import("./platform.js")).emptyHomeNote(env) : null;
+    if (note) io.err(note);
     return code;
   }
 }

@@ -18,6 +18,15 @@ export class CliError extends Error {
   }
 }
 
+/** Something asked for by name that this store does not hold (exit 2, as any bad input). */
+export class NotFoundError extends CliError {}
+
+/** A CLI, domain or API "not found": the one kind of refusal an empty or mistyped home explains. */
+export function isNotFound(error: unknown): boolean {
+  if (error instanceof NotFoundError) return true;
+  return (error as { code?: unknown } | null)?.code === "not_found" || (error as { apiCode?: unknown } | null)?.apiCode === "NOT_FOUND";
+}
+
 /** Errors the domain and infra raise for bad input carry `code: "validation" | "not_found"`. */
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;

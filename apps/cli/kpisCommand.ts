@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { evaluationAggregate, evaluationStream, handleCommand, ID_RULE, isValidId } from "@verdict/domain";
 import { parseFlags } from "./args.js";
-import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
+import { CliError, EXIT, exitCodeOf, isNotFound, NotFoundError, type ExitCode } from "./errors.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
@@ -24,7 +24,9 @@ export async function evalsClearKpis(argv: readonly string[], io: Io, env: NodeJ
     const command = { type: "ClearKpis", evaluation_id: evaluationId, tenant, cleared_by: "cli" };
     const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" } };
     const handled = await handleCommand(store, evaluationAggregate, evaluationStream(evaluationId), command, options).catch((error: unknown) => {
-      throw exitCodeOf(error) === EXIT.usage ? new CliError(`verdict evals clear-kpis: ${(error as Error).message}`, EXIT.usage) : error;
+      if (exitCodeOf(error) !== EXIT.usage) throw error;
+      const message = `verdict evals clear-kpis: ${(error as Error).message}`;
+      throw isNotFound(error) ? new NotFoundError(message) : new CliError(message);
     });
     const cleared = handled.domainEvents[0]?.data as { kpi_keys?: string[] } | undefined;
     io.err(cleared?.kpi_keys ? `cleared the KPIs ${cleared.kpi_keys.join(", ")} of evaluation ${evaluationId}: its next run asks its judge again` : `evaluation ${evaluationId} holds no KPIs: nothing written`);

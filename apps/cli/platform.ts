@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
 import type { Io } from "./io.js";
-import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
+import { HomeInUseError, homeCreatedLine, homeNamed, homeProblem, homeVariable, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { checkDatabaseUrl } from "@verdict/infra/pg";
@@ -142,6 +142,22 @@ export async function openExistingEventStore(mode: PlatformMode, resources: Reso
   if (mode.embedded && !pgliteDataDirExists(join(mode.home, "events"))) return createMemoryEventStore();
   await claimHome(mode, resources);
   return openEventStore(mode, resources);
+}
+
+/**
+ * Why a name was not found, when the reason is the home: an embedded home with no event log
+ * (a mistyped VERDICT_HOME reads as an empty one), or null. Said after a not-found refusal only,
+ * so a first preview or import on a new home stays quiet.
+ */
+export function emptyHomeNote(env: NodeJS.ProcessEnv): string | null {
+  let mode: PlatformMode;
+  try {
+    mode = platformMode(env);
+  } catch {
+    return null;
+  }
+  if (!mode.embedded || pgliteDataDirExists(join(mode.home, "events"))) return null;
+  return `${homeNamed(mode.home, env)} holds no event log: nothing was imported or run there yet (is it the home you meant?)`;
 }
 
 export function openJobBus(mode: PlatformMode, resources: Resources): JobBus {

@@ -1,6 +1,7 @@
 // Bad input, a preview and the commands that only read create no embedded database: `start
 // --port abc` and `catalogs import --preview` made VERDICT_HOME's databases before refusing the
-// port or while merely previewing. A preview of a home with no event log diffs against nothing.
+// port or while merely previewing. A preview of a home with no event log diffs against nothing;
+// a name not found there says the home holds nothing (a mistyped VERDICT_HOME).
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,8 +17,8 @@ const CATALOG = "catalog: desk\nproducts:\n  - key: triage\n    sets:\n      - k
 describe("verdict commands that must not create VERDICT_HOME", () => {
   it("refuses a bad --port or PORT before opening anything", async () => {
     const home = join(dir, "port");
-    expect(await cli(["start", "--port", "abc"], { VERDICT_HOME: home })).toMatchObject({ code: 2, stderr: '--port must be a port number 0-65535 (got "abc")' });
-    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: "70000" })).toMatchObject({ code: 2, stderr: 'PORT must be a port number 0-65535 (got "70000")' });
+    expect(await cli(["start", "--port", "abc"], { VERDICT_HOME: home })).toMatchObject({ code: 2, stderr: 'verdict start: --port must be a port number 0-65535 (got "abc")' });
+    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: "70000" })).toMatchObject({ code: 2, stderr: 'verdict start: PORT must be a port number 0-65535 (got "70000")' });
     expect(existsSync(home)).toBe(false);
   });
 
@@ -30,6 +31,21 @@ describe("verdict commands that must not create VERDICT_HOME", () => {
     expect(preview.stdout).toContain("(new catalog)");
     expect(await cli(["catalogs", "export", "desk"], { VERDICT_HOME: home })).toMatchObject({ code: 2, stderr: expect.stringContaining('no catalog "desk"') });
     expect(await cli(["report", "no-such-run"], { VERDICT_HOME: home })).toMatchObject({ code: 2 });
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it("says a not-found may be the home's doing when the home holds no event log (a mistyped VERDICT_HOME)", async () => {
+    const home = join(dir, "typo");
+    const note = `VERDICT_HOME ${home} holds no event log: nothing was imported or run there yet (is it the home you meant?)`;
+    for (const argv of [["report", "no-such-run"], ["catalogs", "export", "desk"], ["evals", "clear-kpis", "ev1"]]) {
+      const answer = await cli(argv, { VERDICT_HOME: home });
+      expect(answer.code).toBe(2);
+      // The refusal first, then the note.
+      expect(answer.stderr).toMatch(/^(run no-such-run not found|no catalog "desk"|verdict evals clear-kpis: evaluation ev1 not found)/);
+      expect(answer.stderr.endsWith(note)).toBe(true);
+    }
+    // Other refusals say nothing of the home.
+    expect((await cli(["evals", "clear-kpis", "bad id!"], { VERDICT_HOME: home })).stderr).not.toContain("event log");
     expect(existsSync(home)).toBe(false);
   });
 
@@ -51,5 +67,7 @@ describe("verdict commands that must not create VERDICT_HOME", () => {
     expect(await cli(["catalogs", "import", file], { VERDICT_HOME: home })).toMatchObject({ code: 0 });
     const preview = await cli(["catalogs", "import", "--preview", file], { VERDICT_HOME: home });
     expect(preview.stdout).toContain("(unchanged)");
+    // A home with a log: a name not found there is only that.
+    expect(await cli(["catalogs", "export", "nosuch"], { VERDICT_HOME: home })).toMatchObject({ code: 2, stderr: 'no catalog "nosuch" for tenant demo (import one with `verdict catalogs import FILE`)' });
   }, 60_000);
 });

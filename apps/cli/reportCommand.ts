@@ -6,7 +6,7 @@ import { jsonOrTooLarge, loadByHandle, loadRunHistory, rebuildReport, reportEnve
 import { oneOf, parseFlags } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
-import { CliError, EXIT, type ExitCode } from "./errors.js";
+import { EXIT, NotFoundError, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
 import { tenantOf } from "./tenant.js";
@@ -58,5 +58,5 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
  */
 function notFoundForTenant(error: unknown, tenant: string): unknown {
   if ((error as { apiCode?: unknown } | null)?.apiCode !== "NOT_FOUND") return error;
-  return new CliError(`${(error as Error).message} for tenant ${tenant} (for another tenant's run, pass --tenant T or set VERDICT_TENANT)`);
+  return new NotFoundError(`${(error as Error).message} for tenant ${tenant} (for another tenant's run, pass --tenant T or set VERDICT_TENANT)`);
 }

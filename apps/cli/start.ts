@@ -10,7 +10,7 @@ import { apiLimitsFromEnv, apiPortFromEnv, createApiServer, type ApiServer } fro
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { parseWholeNumber, planFromEnv, SettingError } from "@verdict/infra/settings";
+import { parseWholeNumber, planFromEnv } from "@verdict/infra/settings";
 import { createProjector } from "@verdict/projector";
 import { pricesLine, startWorker, type WorkerLog } from "@verdict/worker";
 import { list, parseFlags } from "./args.js";
@@ -57,12 +57,10 @@ const PORT_RULE = { min: 0, max: 65535, noun: "port number" };
  * empty is refused, not taken for unset (4000), so the two name the same ports good and bad.
  */
 function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
-  try {
+  return startSetting(() => {
     if (flag !== undefined) return { port: parseWholeNumber("--port", flag, PORT_RULE), by: "--port" };
     return { port: apiPortFromEnv(env), by: env.PORT === undefined ? null : "PORT" };
-  } catch (error) {
-    throw error instanceof SettingError ? new CliError(error.message) : error;
-  }
+  });
 }
 
 /** The API limits and the plan (VERDICT_QUOTA_*, VERDICT_EXECUTION_DISABLED) the environment sets, checked before anything is opened. */

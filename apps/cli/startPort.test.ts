@@ -36,9 +36,9 @@ describe("verdict start with a port that is not decimal digits", () => {
   it("refuses --port 0x1f90 (Number() read it as 8080), or 1e3, and PORT=0x1f90, with exit 2, before opening the home", async () => {
     const home = join(dir, "hex-home");
     for (const bad of ["0x1f90", "1e3", " 80 x", "65536"]) {
-      expect(await cli(["start", "--exit", "--port", bad], { VERDICT_HOME: home })).toEqual({ code: 2, stdout: "", stderr: `--port must be a port number 0-65535 (got ${JSON.stringify(bad)})` });
+      expect(await cli(["start", "--exit", "--port", bad], { VERDICT_HOME: home })).toEqual({ code: 2, stdout: "", stderr: `verdict start: --port must be a port number 0-65535 (got ${JSON.stringify(bad)})` });
     }
-    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: "0x1f90" })).toEqual({ code: 2, stdout: "", stderr: 'PORT must be a port number 0-65535 (got "0x1f90")' });
+    expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: "0x1f90" })).toEqual({ code: 2, stdout: "", stderr: 'verdict start: PORT must be a port number 0-65535 (got "0x1f90")' });
     expect(existsSync(home)).toBe(false);
   });
 });
@@ -47,7 +47,7 @@ describe("verdict start with PORT set but empty", () => {
   it("refuses it with exit 2, as `npm run api` does (apiPortFromEnv), where it took it for unset and served on 4000", async () => {
     const home = join(dir, "empty-home");
     for (const empty of ["", " "]) {
-      expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: empty })).toEqual({ code: 2, stdout: "", stderr: `PORT must be a port number 0-65535 (got ${JSON.stringify(empty)})` });
+      expect(await cli(["start", "--exit"], { VERDICT_HOME: home, PORT: empty })).toEqual({ code: 2, stdout: "", stderr: `verdict start: PORT must be a port number 0-65535 (got ${JSON.stringify(empty)})` });
     }
     expect(existsSync(home)).toBe(false);
   });

@@ -140,8 +140,12 @@ function inUse(home: string, owner: Owner, path: string): HomeInUseError {
  * created a new, empty home` (`who` the process; with VERDICT_HOME unset, the default's path).
  */
 export function homeCreatedLine(who: string, home: string, env: NodeJS.ProcessEnv): string {
-  const named = env.VERDICT_HOME?.trim() ? `VERDICT_HOME ${home}` : `${home} (VERDICT_HOME unset: ./.verdict)`;
-  return `${who}: ${named} did not exist: created a new, empty home`;
+  return `${who}: ${homeNamed(home, env)} did not exist: created a new, empty home`;
+}
+
+/** The home as a message names it: `VERDICT_HOME /x`, or `/cwd/.verdict (VERDICT_HOME unset: ./.verdict)`. */
+export function homeNamed(home: string, env: NodeJS.ProcessEnv): string {
+  return env.VERDICT_HOME?.trim() ? `VERDICT_HOME ${home}` : `${home} (VERDICT_HOME unset: ./.verdict)`;
 }
 
 /**

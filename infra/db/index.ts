@@ -5,4 +5,4 @@ export { createReadOrm, type ReadOrmOptions } from "./readOrm.js";
 export { pgliteSqlDatabase, numberedPlaceholders, type PgliteSql, type PgliteSqlDatabase } from "./pgliteSql.js";
 export { cachedPgliteDump } from "./pgliteDump.js";
 export { openPgliteDataDir, pgliteDataDirExists } from "./pgliteDataDir.js";
-export { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, verdictHome } from "./embeddedHome.js";
+export { HomeInUseError, homeCreatedLine, homeNamed, homeProblem, homeVariable, lockHome, verdictHome } from "./embeddedHome.js";
