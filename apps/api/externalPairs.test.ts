@@ -38,6 +38,16 @@ async function runOf(runId: string) {
 const runEventTypes = async (runId: string) => (await p.store.readStream(runStream(runId), { from: "start", direction: "forwards" })).map((e) => e.type);
 
 describe("an external run's pairs", () => {
+  it("refuses a replay key it does not know, naming it, and takes camelCase keys as the library does", async () => {
+    const runId = await startExternal(["greeting", "refund"]);
+    const typo = await record(runId, "greeting", { answr: "Hello!" });
+    expect(typo.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^replay\.answr: unknown key/), extensions: { code: "VALIDATION", field: "replay.answr" } });
+    expect(await runEventTypes(runId)).toEqual(["RunStarted"]);
+    expect((await record(runId, "greeting", { answer: "Hello!", toolCalls: [{ name: "lookup_order" }], durationMs: 900 })).body.data.recordReplay).toEqual({ scenarioKey: "greeting", duplicate: false });
+    const audit = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { results { edges { node { scenarioKey toolCalls durationMs } } } } }`, { r: runId });
+    expect(nodes(audit.body.data.run.results)).toContainEqual({ scenarioKey: "greeting", toolCalls: [{ name: "lookup_order" }], durationMs: 900 });
+  });
+
   it("fails the run for a pair outside its selection, naming the pair, and keeps the replay recorded before", async () => {
     const runId = await startExternal(["greeting", "refund"]);
     expect((await record(runId, "greeting", { answer: "Hello! How can I help you today?" })).body.data.recordReplay).toEqual({ scenarioKey: "greeting", duplicate: false });

@@ -52,6 +52,39 @@ const FIELDS: Readonly<Record<string, keyof ReplayInit>> = {
 /** The keys a replay is read by, in either spelling (a runtime redacting an answer keeps them as they are). */
 export const REPLAY_KEYS: readonly string[] = Object.keys(FIELDS);
 
+/** Each field's key as a replay is recorded (the guide's snake_case). */
+const RECORDED_KEYS: Readonly<Record<keyof ReplayInit, string>> = {
+  answer: "answer", toolCalls: "tool_calls", durationMs: "duration_ms", inputTokens: "input_tokens",
+  outputTokens: "output_tokens", error: "error", cost: "cost", metadata: "metadata",
+};
+
+/** A replay object's fields by their ReplayInit names, and the key each was given as; an unknown key or a field given twice throws, naming it. */
+function readKeys(value: Record<string, unknown>): { init: Record<string, unknown>; seen: Record<string, string> } {
+  const init: Record<string, unknown> = {};
+  const seen: Record<string, string> = {};
+  for (const key of Object.keys(value)) {
+    const field = FIELDS[key];
+    if (!field) throw new ReplayError(key, "unknown key");
+    if (seen[field]) throw new ReplayError(key, `given twice (also as ${seen[field]})`);
+    seen[field] = key;
+    init[field] = value[key];
+  }
+  return { init, seen };
+}
+
+/**
+ * A replay object sent to be recorded (an external run's host), with its keys as recorded: read
+ * as `Replay.from` reads keys (camelCase or snake_case; an unknown key or one given twice throws
+ * a ReplayError naming it), the values left for the record's schema to check. A schema that
+ * dropped unknown keys scored `{ answr }` as an empty answer, and `toolCalls` as no call made.
+ */
+export function replayKeysAsRecorded(value: Record<string, unknown>): Record<string, unknown> {
+  const { init } = readKeys(value);
+  const recorded: Record<string, unknown> = {};
+  for (const field of Object.keys(init) as (keyof ReplayInit)[]) recorded[RECORDED_KEYS[field]] = init[field];
+  return recorded;
+}
+
 const NUMERIC_FIELDS: ReadonlyArray<keyof ReplayInit> = ["durationMs", "inputTokens", "outputTokens"];
 
 // Holding the latest replay keeps V8's hidden class for replays alive between runs, so a full
@@ -102,15 +135,7 @@ export class Replay {
     const fast = readInit(value as Record<string, unknown>);
     if (fast) return new Replay(fast);
     // Slow path, for an unusual key or an invalid value: the error names the key as given.
-    const init: Record<string, unknown> = {};
-    const seen: Record<string, string> = {};
-    for (const key of Object.keys(value)) {
-      const field = FIELDS[key];
-      if (!field) throw new ReplayError(key, "unknown key");
-      if (seen[field]) throw new ReplayError(key, `given twice (also as ${seen[field]})`);
-      seen[field] = key;
-      init[field] = (value as Record<string, unknown>)[key];
-    }
+    const { init, seen } = readKeys(value as Record<string, unknown>);
     return new Replay(validate(init, seen));
   }
 

@@ -44,6 +44,21 @@ describe("recordExternalReplay", () => {
     expect(await runEvents()).toEqual(["RunStarted"]);
   });
 
+  it("records camelCase keys as the library reads them, and refuses an unknown key naming it, writing nothing", async () => {
+    const sent = await send("a", { answer: "Shipped", toolCalls: [{ name: "lookup_order" }], durationMs: 900, inputTokens: 3 });
+    expect(sent.refused === null && sent.result.state.replay).toMatchObject({ answer: "Shipped", tool_calls: [{ name: "lookup_order" }], duration_ms: 900, input_tokens: 3 });
+    const appended = store.log.length;
+    // A typo was dropped and the rest scored: an answer-less run_error the host never sent.
+    await expect(send("b", { answr: "Cancelled" })).rejects.toMatchObject({
+      code: "validation",
+      field: "replay.answr",
+      message: "replay.answr: unknown key (a replay's keys: answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata, or their camelCase)",
+    });
+    await expect(send("b", { answer: "x", tool_calls: [], toolCalls: [] })).rejects.toMatchObject({ field: "replay.toolCalls", message: expect.stringContaining("given twice (also as tool_calls)") });
+    expect(store.log.length).toBe(appended);
+    expect(await runEvents()).toEqual(["RunStarted"]);
+  });
+
   it("fails the run for a pair outside the selection, naming it, and keeps what was recorded", async () => {
     await send("a", { answer: "Hello!" });
     const outcome = await send("z", { answer: "?" });

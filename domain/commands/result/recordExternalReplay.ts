@@ -8,6 +8,7 @@
 // The results already recorded are kept: nothing is removed from their streams.
 import type { EventStore } from "../../ports/eventStore.js";
 import { DomainError } from "../../events/domainError.js";
+import { ReplayError, replayKeysAsRecorded } from "../../replay/index.js";
 import { runStream } from "../../events/streams.js";
 import { parseOrThrow } from "../../events/zodIssues.js";
 import { handleCommand, type HandledCommand, type HandleOptions } from "../handleCommand.js";
@@ -37,6 +38,20 @@ export interface RefusedExternalReplay {
 export type ExternalReplayOutcome = ({ refused: null } & RecordedExternalReplay) | { refused: RefusedExternalReplay };
 
 /**
+ * The host's replay with its keys as recorded (camelCase read as the library reads it); an
+ * unknown key is refused naming it, where the schema alone dropped it and scored what was left.
+ */
+function replayAsRecorded(replay: unknown): unknown {
+  if (replay === null || typeof replay !== "object" || Array.isArray(replay)) return replay;
+  try {
+    return replayKeysAsRecorded(replay as Record<string, unknown>);
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    throw DomainError.validation(`${error.message} (a replay's keys: answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata, or their camelCase)`, `replay.${error.field}`);
+  }
+}
+
+/**
  * Records `input` (RecordReplay's fields, without `type`) in run `run`, as its stream was read
  * by the caller (which checked it is the caller's and external). Errors that are not a refused
  * pair (a replay the schema refuses, a new or different one for a run that has ended) are thrown
@@ -48,7 +63,7 @@ export async function recordExternalReplay(
   input: unknown,
   options: Omit<HandleOptions<never>, "decideContext">,
 ): Promise<ExternalReplayOutcome> {
-  const command = parseOrThrow(RecordReplay, { type: "RecordReplay", ...(input as object) }, "command is invalid");
+  const command = parseOrThrow(RecordReplay, { type: "RecordReplay", ...(input as object), replay: replayAsRecorded((input as { replay?: unknown }).replay) }, "command is invalid");
   try {
     const streamId = pairStream(run, command.scenario_key, command.model_label);
     const result = await handleCommand(store, resultAggregate, streamId, command, { ...options, decideContext: { run } });

@@ -177,7 +177,7 @@ export class RunMutations {
     @Arg("runId", () => ID) runId: string,
     @Arg("scenarioKey", () => String) scenarioKey: string,
     @Arg("modelLabel", () => String) modelLabel: string,
-    @Arg("replay", () => GraphQLJSON, { description: "{ answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata }" }) replay: unknown,
+    @Arg("replay", () => GraphQLJSON, { description: "{ answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata }, or their camelCase; any other key is refused (VALIDATION, naming it)" }) replay: unknown,
     @Ctx() context: ApiContext,
   ): Promise<RecordReplayPayload> {
     const options = commandOptions(context);
