@@ -6,7 +6,9 @@
 /** Throws, naming `owner`, unless `threshold` is a share from 0 to 1 (any finite number when recorded). */
 export function checkThreshold(owner: string, threshold: unknown, recorded = false): void {
   if (typeof threshold !== "number" || !Number.isFinite(threshold)) {
-    throw new TypeError(`${owner}: threshold must be a number${recorded ? "" : " from 0 to 1"}, got ${String(threshold)}`);
+    // Text is quoted: `got 0.7` for "0.7" hid that the value was a string.
+    const given = typeof threshold === "string" ? `the text ${JSON.stringify(threshold)}` : String(threshold);
+    throw new TypeError(`${owner}: threshold must be a number${recorded ? "" : " from 0 to 1"}, got ${given}`);
   }
   if (!recorded && !(threshold >= 0 && threshold <= 1)) throw new RangeError(`${owner}: threshold must be a number from 0 to 1, got ${String(threshold)}`);
 }

@@ -4,9 +4,45 @@
 import { Diagnosis } from "../diagnosis/index.js";
 // The class alone: the scenarios index loads the YAML readers (~10 MB resident) the Runner never uses.
 import { Scenario } from "../scenarios/scenario.js";
-import { isBlank } from "../support/index.js";
+import { isBlank, likelyMeant } from "../support/index.js";
+import type { RunnerOptions } from "./runner.js";
 
 const JUDGE_METHODS = ["scoreTask", "scoreCriterion", "recommend", "verdict"] as const;
+
+// Every option the Runner reads, by kind (the compiler keeps this in step with RunnerOptions): a
+// misspelt one (`treshold`) ran on the default, and a callback that was not one failed only after
+// the first replay, losing the run's results.
+const OPTION_KINDS: Record<keyof RunnerOptions, "checked" | "function" | "text" | "boolean" | "object"> = {
+  scenarios: "checked", models: "checked", replay: "checked", criteria: "checked", judge: "checked", availableTools: "checked",
+  threshold: "checked", refineFaults: "checked", judgeLimit: "checked", aroundEvaluation: "checked", concurrency: "checked",
+  replayTimeoutMs: "checked", defineKpis: "checked",
+  onResult: "function", refineGate: "function", toolResolver: "function",
+  agentName: "text", instructions: "text",
+  judgeTask: "boolean", requireJudgeScores: "boolean",
+  metadata: "object", release: "object", links: "object",
+};
+const OPTION_NAMES = Object.keys(OPTION_KINDS) as (keyof RunnerOptions)[];
+
+/** Refuses an option the Runner does not read, and one of the simple kinds given the wrong type (the rest have checks of their own). */
+export function checkOptions(options: object): void {
+  for (const [name, value] of Object.entries(options)) {
+    const kind = Object.hasOwn(OPTION_KINDS, name) ? OPTION_KINDS[name as keyof RunnerOptions] : null;
+    if (kind === null) {
+      const meant = likelyMeant(name, OPTION_NAMES);
+      throw new TypeError(`Runner: unknown option ${name}${meant ? ` (did you mean ${meant}?)` : ""}; it reads ${OPTION_NAMES.join(", ")}`);
+    }
+    const problem = value === undefined || kind === "checked" ? null : kindProblem(kind, value);
+    if (problem) throw new TypeError(`Runner: ${name} must be ${problem}, got ${described(value)}`);
+  }
+}
+
+function kindProblem(kind: "function" | "text" | "boolean" | "object", value: unknown): string | null {
+  if (kind === "boolean") return typeof value === "boolean" ? null : "true or false";
+  if (value === null) return null;
+  if (kind === "function") return typeof value === "function" ? null : "a function or null";
+  if (kind === "text") return typeof value === "string" ? null : "text or null";
+  return typeof value === "object" && !Array.isArray(value) ? null : "an object or null";
+}
 
 /** What a value is, for an error message: "a string", "null", "an object", "a Map". */
 export function described(value: unknown): string {

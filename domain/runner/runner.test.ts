@@ -118,13 +118,31 @@ describe("Runner.run", () => {
       [{ replayTimeoutMs: -1 }, /replayTimeoutMs must be a positive number, got -1/],
       [{ threshold: 2 }, /threshold must be a number from 0 to 1, got 2/],
       [{ threshold: Number.NaN }, /threshold must be a number from 0 to 1, got NaN/],
-      [{ threshold: "0.7" }, /threshold must be a number from 0 to 1, got 0.7/],
+      [{ threshold: "0.7" }, /threshold must be a number from 0 to 1, got the text "0.7"/],
       [{ judgeLimit: -1 }, /judgeLimit must be a whole number of calls, 0 or more/],
       [{ judgeLimit: 2.5 }, /judgeLimit must be a whole number of calls, 0 or more/],
     ];
     for (const [options, message] of cases) expect(() => new Runner({ scenarios, models, replay, ...options } as never), JSON.stringify(options)).toThrow(message);
     expect(() => new Runner({ scenarios, models, replay, threshold: 0, judgeLimit: Infinity })).not.toThrow();
     expect(() => new Runner({ scenarios, models, replay, threshold: 1, judgeLimit: 0 })).not.toThrow();
+  });
+
+  it("refuses an option it does not read, naming the one a typo meant, and callbacks, text and flags of the wrong type", () => {
+    const replay = () => ({ answer: "An answer." });
+    const cases: [Record<string, unknown>, string | RegExp][] = [
+      // Each ran on the default before (0.7, one at a time).
+      [{ treshold: 0.95 }, /^Runner: unknown option treshold \(did you mean threshold\?\); it reads scenarios, models, replay/],
+      [{ concurency: 0 }, /^Runner: unknown option concurency \(did you mean concurrency\?\)/],
+      [{ colour: "red" }, /^Runner: unknown option colour; it reads /],
+      // Failed only after the first replay, losing the run's results.
+      [{ onResult: 3 }, "Runner: onResult must be a function or null, got a number"],
+      [{ refineGate: "yes" }, "Runner: refineGate must be a function or null, got a string"],
+      [{ agentName: 3 }, "Runner: agentName must be text or null, got a number"],
+      [{ instructions: ["be brief"] }, "Runner: instructions must be text or null, got an array"],
+      [{ judgeTask: "no" }, "Runner: judgeTask must be true or false, got a string"],
+      [{ metadata: "x" }, "Runner: metadata must be an object or null, got a string"],
+    ];
+    for (const [options, message] of cases) expect(() => new Runner({ scenarios, models, replay, ...options } as never), JSON.stringify(options)).toThrow(message);
   });
 
   it("refuses a model listed twice, naming its label, rather than running it twice and doubling its row", () => {
@@ -147,6 +165,7 @@ describe("Runner.run", () => {
     ];
     for (const [options, message] of cases) expect(() => new Runner({ scenarios, models, replay, ...options } as never), JSON.stringify(options)).toThrow(message);
     const judge = new Judge({ label: "j", complete: () => '{"score": 1}' });
+    expect(() => new Runner({ scenarios, models, replay, judge, onResult: null, refineGate: null, agentName: null, instructions: "Be brief", judgeTask: false, metadata: { ci: 1 }, release: null, links: {} })).not.toThrow();
     expect(() => new Runner({ scenarios, models, replay, judge, availableTools: { lookup_order: "Looks an order up" }, refineFaults: ["low_quality"] })).not.toThrow();
     expect(() => new Runner({ scenarios, models, replay, judge: null, availableTools: [{ name: "lookup_order" }], refineFaults: [] })).not.toThrow();
   });

@@ -11,7 +11,7 @@ import { checkThreshold } from "../report/threshold.js";
 import { checkUniqueLabels } from "../report/uniqueLabels.js";
 import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
 import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
-import { checkDefineKpis, checkJudge, checkModels, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
+import { checkDefineKpis, checkJudge, checkModels, checkOptions, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
 import { inOrder } from "./pool.js";
 import { canDefineKpis, settleKpis, type DefineKpisOptions, type KpiSettlement } from "./definedKpis.js";
 import { judgeUsageFromExchanges } from "../cost/index.js";
@@ -95,6 +95,7 @@ export class Runner {
     if (!Array.isArray(options?.scenarios)) throw new TypeError("Runner: scenarios must be an array of Scenario");
     if (!Array.isArray(options.models)) throw new TypeError("Runner: models must be an array of model specs");
     if (typeof options.replay !== "function") throw new TypeError("Runner: replay must be a function (scenario, spec) => Replay");
+    checkOptions(options);
     checkScenarios(options.scenarios);
     checkModels(options.models);
     checkUniqueLabels("Runner", options.models);
