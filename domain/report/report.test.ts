@@ -110,6 +110,10 @@ describe("Report Markdown", () => {
     expect(qwen).toContain("## What to fix for `qwen3:8b`");
     expect(qwen).toContain("### expected tool not called ×1");
     expect(report.fixItemsMarkdown({ model: "gpt-5-mini" })).toBe("## What to fix for `gpt-5-mini`\n\nNothing to fix.");
+    // A label the report does not have is not a clean model: a typo, a trailing space, another case.
+    for (const model of ["zzz", "gpt-5-mini ", "GPT-5-MINI", ""]) {
+      expect(() => report.fixItemsMarkdown({ model }), model).toThrow(`fixItemsMarkdown: model ${JSON.stringify(model)} is not in this report (its models: gpt-5-mini, qwen3:8b)`);
+    }
   });
 
   it("marks each part of a scenario's cost as an estimate on its own: the agent's and the judge's", async () => {

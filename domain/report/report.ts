@@ -287,6 +287,10 @@ export class Report implements MarkdownSource {
   }
 
   fixItemsMarkdown({ model }: { model?: string } = {}): string {
+    // A label not in the report answered "Nothing to fix.", which read as a clean model for a typo.
+    if (model !== undefined && !this.models.some((m) => m.label === model)) {
+      throw new RangeError(`fixItemsMarkdown: model ${JSON.stringify(model)} is not in this report (its models: ${this.models.map((m) => m.label).join(", ") || "none"})`);
+    }
     if (model === undefined) return this.#once("md:fix", () => fixItemsSection(this.fixItems, undefined, this.#nothingScoredAtAll() ?? undefined));
     return fixItemsSection(this.fixItems, model, this.#nothingScored(model) ?? undefined);
   }

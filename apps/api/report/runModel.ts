@@ -1,7 +1,8 @@
 // Fix items "for a model" name one of the run's model labels. The report's own
-// fixItemsMarkdown({ model }) answers "Nothing to fix." for any other text (the library keeps
-// that), which over the API read as a clean bill of health for a typo such as `gpt-5` for
-// `openai/gpt-5`; an unknown scenario key was already NOT_FOUND.
+// fixItemsMarkdown({ model }) once answered "Nothing to fix." for any other text, which read as a
+// clean bill of health for a typo such as `gpt-5` for `openai/gpt-5` (it now throws a RangeError);
+// the API refuses first, in its own shape (NOT_FOUND naming the run's models, VALIDATION for a
+// blank filter); an unknown scenario key was already NOT_FOUND.
 import { ApiError, shownId } from "../server/errors.js";
 
 /**
