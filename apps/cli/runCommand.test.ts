@@ -392,11 +392,11 @@ describe("verdict run on examples/support", () => {
   it("names the flag or the file that is wrong (exit 2)", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["run", "--catalog", example("catalog.yaml")], /--product is required/],
-      [withFlag(base, "--agent", "python:agent.py"), /--agent must be scripted:<agent script.yaml> or http:<url/],
+      [withFlag(base, "--agent", "python:agent.py"), /^verdict run: --agent must be scripted:<agent script.yaml> or http:<url/],
       [withFlag(base, "--agent", "scripted:/nope/agent.yaml"), /--agent: no such file \/nope\/agent.yaml/],
-      [[...base, "--judge", "gpt-5"], /--judge must be scripted:<judge script.yaml>, providers\[:<judge model>\] or none \(got "gpt-5"\)/],
+      [[...base, "--judge", "gpt-5"], /^verdict run: --judge must be scripted:<judge script.yaml>, providers\[:<judge model>\] or none \(got "gpt-5"\)/],
       // A URL whose http: prefix was forgotten is refused without being shown: it may hold a password.
-      [withFlag(base, "--agent", "https://user:s3cretpw@host/replay"), /^--agent: the http: prefix is missing before the URL: write http:https:\/\/host\/… \(value not shown: it may carry a password or a token\)$/],
+      [withFlag(base, "--agent", "https://user:s3cretpw@host/replay"), /^verdict run: --agent: the http: prefix is missing before the URL: write http:https:\/\/host\/… \(value not shown: it may carry a password or a token\)$/],
       [withFlag(base, "--set", "nightly"), /nightly/],
       [withFlag(base, "--catalog", "/nope/catalog.yaml"), /\/nope\/catalog.yaml/],
       [[...base, "--format", "pdf"], /--format must be md, json or html/],

@@ -4,7 +4,7 @@
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, writeOutputFor } from "./outputFile.js";
-import { EXIT, type ExitCode } from "./errors.js";
+import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { runFailureLine } from "./runFailure.js";
@@ -38,8 +38,8 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   checkOutputPath("run", "--out", flags.values.out);
   const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
   const prices = flags.values.prices === undefined ? null : loadPricesFlag(flags.values.prices, "verdict run: --prices");
-  const runtime = await agentFromFlag(agentSpec);
-  const judge = await judgeFromFlag(flags.values.judge ?? "none", env);
+  const runtime = await asRunFlag(() => agentFromFlag(agentSpec));
+  const judge = await asRunFlag(() => judgeFromFlag(flags.values.judge ?? "none", env));
   const quiet = flags.booleans.quiet;
   // An estimate past what a cost may be (an absurd rate) leaves its replay unpriced: said once, not per replay.
   let refusalSaid = false;
@@ -121,4 +121,13 @@ function kpiLine(kpis: KpiSettlement | null): string | null {
 function runFailure(results: readonly Result[]): string | null {
   if (results.length === 0 || !results.every((result) => result.fault === "run_error")) return null;
   return runFailureLine(results.length, results[0].diagnosis?.summary);
+}
+
+/** A refused --agent or --judge, said as `verdict run:`'s other flag errors are (runtimeSpecs names only the flag). */
+async function asRunFlag<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof CliError ? new CliError(`verdict run: ${error.message}`, error.exitCode) : error;
+  }
 }

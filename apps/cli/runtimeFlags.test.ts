@@ -11,20 +11,20 @@ describe("verdict with bad input: --agent and --judge", () => {
   it("a bad --agent or --judge is a usage error that names the flag and echoes no credential", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     const agent = (spec: string) => cli(exampleRun().map((arg) => (arg.startsWith("scripted:") && arg.endsWith("agent.yaml") ? spec : arg)));
-    expect(await agent("http:ftp://bob:S3cret@host/replay")).toMatchObject({ code: 2, stderr: "--agent: agent url must be http(s): ftp://host" });
+    expect(await agent("http:ftp://bob:S3cret@host/replay")).toMatchObject({ code: 2, stderr: "verdict run: --agent: agent url must be http(s): ftp://host" });
     const unparsable = await agent("http:https://bob:S3cret@ho st/replay");
     expect(unparsable.code).toBe(2);
-    expect(unparsable.stderr).toMatch(/^--agent: http: needs the URL of the host's replay endpoint, e.g. http:https:\/\/host\/replay \(value not shown/);
+    expect(unparsable.stderr).toMatch(/^verdict run: --agent: http: needs the URL of the host's replay endpoint, e.g. http:https:\/\/host\/replay \(value not shown/);
     expect(unparsable.stderr).not.toContain("S3cret");
-    expect(await agent(`scripted:${dir}`)).toMatchObject({ code: 2, stderr: `--agent: ${dir} is a directory, not a script file` });
+    expect(await agent(`scripted:${dir}`)).toMatchObject({ code: 2, stderr: `verdict run: --agent: ${dir} is a directory, not a script file` });
     await writeFile(join(dir, "judge.yaml"), "judge: x\nanswers: 5\n");
     const judge = await cli(exampleRun("--judge", `scripted:${join(dir, "judge.yaml")}`));
     expect(judge.code).toBe(2);
-    expect(judge.stderr.startsWith(`--judge: ${join(dir, "judge.yaml")}: judge script: answers: `)).toBe(true);
+    expect(judge.stderr.startsWith(`verdict run: --judge: ${join(dir, "judge.yaml")}: judge script: answers: `)).toBe(true);
     // A malformed script names its file (it said only `--agent: agent script: invalid YAML: …`).
     const repeated = join(dir, "agent.yaml");
     await writeFile(repeated, "a: 1\na: 2\n");
-    expect(await agent(`scripted:${repeated}`)).toMatchObject({ code: 2, stderr: `--agent: ${repeated}: agent script: invalid YAML: line 2: repeated key in one mapping` });
+    expect(await agent(`scripted:${repeated}`)).toMatchObject({ code: 2, stderr: `verdict run: --agent: ${repeated}: agent script: invalid YAML: line 2: repeated key in one mapping` });
   });
 });
 
@@ -34,19 +34,19 @@ describe("verdict run --agent with a URL slip", () => {
     const notShown = "(value not shown: it may carry a password or a token)";
     expect(await agent("http://127.0.0.1:8080/replay")).toMatchObject({
       code: 2,
-      stderr: `--agent: the http: prefix is missing before the URL: write http:http://127.0.0.1:8080/… ${notShown}`,
+      stderr: `verdict run: --agent: the http: prefix is missing before the URL: write http:http://127.0.0.1:8080/… ${notShown}`,
     });
     expect(await agent("https://bob:S3cret@agent.example.com/hooks/T0KEN/replay")).toMatchObject({
       code: 2,
-      stderr: `--agent: the http: prefix is missing before the URL: write http:https://agent.example.com/… ${notShown}`,
+      stderr: `verdict run: --agent: the http: prefix is missing before the URL: write http:https://agent.example.com/… ${notShown}`,
     });
     expect(await agent("http:localhost:8080")).toMatchObject({
       code: 2,
-      stderr: '--agent: the URL after http: has no scheme (http:// or https://), e.g. http:http://localhost:8080 (got "http:localhost:8080")',
+      stderr: 'verdict run: --agent: the URL after http: has no scheme (http:// or https://), e.g. http:http://localhost:8080 (got "http:localhost:8080")',
     });
     expect(await agent("http:bob:S3cret@agent.example.com/replay")).toMatchObject({
       code: 2,
-      stderr: `--agent: the URL after http: has no scheme (http:// or https://), e.g. http:http://agent.example.com/… ${notShown}`,
+      stderr: `verdict run: --agent: the URL after http: has no scheme (http:// or https://), e.g. http:http://agent.example.com/… ${notShown}`,
     });
   });
 });
@@ -89,7 +89,7 @@ describe("verdict run --judge providers with no provider configured", () => {
     for (const spec of ["providers", "providers:gpt-5"]) {
       const judged = await cli(exampleRun("--judge", spec), empty);
       expect(judged.code).toBe(2);
-      expect(judged.stderr).toMatch(/^--judge: "providers" judges need a model provider: /);
+      expect(judged.stderr).toMatch(/^verdict run: --judge: "providers" judges need a model provider: /);
     }
   });
 });

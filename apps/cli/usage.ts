@@ -26,7 +26,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       { input, output } }, USD per million tokens, matched by a model's label, else its model
       id): a replay with tokens but no cost is priced from it, shown ~$ (estimated); one
       missing a token count, from the scenario prompt's and the answer's characters ÷ 4 (a
-      lower bound).`,
+      lower bound). Progress goes to stderr, a [n/N] line a pair; --quiet leaves those lines
+      out (the pass-rate line still prints).`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes), as
       HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own
