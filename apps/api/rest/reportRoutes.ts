@@ -100,7 +100,7 @@ function route(render: Render): Handler {
 }
 
 /** The run's version-1 envelope; an imported document that cannot be rendered is still served, as stored. */
-async function envelope(context: ApiContext, located: Located): Promise<Rendered> {
+async function renderedEnvelope(context: ApiContext, located: Located): Promise<Rendered> {
   const runId = located.history.runId;
   const report = await runReport(context, runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
   const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
@@ -123,10 +123,10 @@ export function reportRouter(): Router {
     const located = await locate(context, req.params.id, req.params.runId);
     return { located, ext: "md", type: "text/markdown; charset=utf-8", body: markdownPart(await runReport(context, req.params.runId), located.history, req) };
   }));
-  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => envelope(context, await locate(context, req.params.id, req.params.runId))));
+  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId))));
   router.get("/evaluation_reports/:runId", route(async (req, context) => {
     const history = await loadByHandle(context.principal.tenant, req.params.runId, (runId) => runHistory(context, runId, "runId"));
-    return envelope(context, await locate(context, null, history.runId));
+    return renderedEnvelope(context, await locate(context, null, history.runId));
   }));
   return router;
 }
