@@ -108,9 +108,9 @@ describe("the process's answer pool (maxHeldAnswerBytes, here one request's budg
   // Each heavy load takes 300 ms here, as a large run's would, so a client can leave mid-operation.
   const slowLoads = () => {
     const loading = AnswerPool.prototype.loading;
-    vi.spyOn(AnswerPool.prototype, "loading").mockImplementation(async function (this: AnswerPool, load) {
+    vi.spyOn(AnswerPool.prototype, "loading").mockImplementation(async function (this: AnswerPool, tenant, load) {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      return loading.call(this, load) as never;
+      return loading.call(this, tenant, load) as never;
     });
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -33,6 +33,20 @@ describe("Limiter", () => {
     expect(await limiter.run(async () => "next")).toBe("next");
   });
 
+  it("is idle only while no task runs or waits", async () => {
+    const limiter = new Limiter(1);
+    expect(limiter.idle).toBe(true);
+    let release: () => void = () => {};
+    const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const second = limiter.run(() => "second");
+    expect(limiter.idle).toBe(false);
+    release();
+    await first;
+    // The slot passed to the waiting task: still busy until it is done.
+    expect(await second).toBe("second");
+    expect(limiter.idle).toBe(true);
+  });
+
   it("refuses a slot count that is not a whole number >= 1", () => {
     expect(() => new Limiter(0)).toThrow("slots must be a whole number >= 1 (got 0)");
   });

@@ -10,6 +10,12 @@ export class Limiter {
     if (!Number.isInteger(slots) || slots < 1) throw new Error(`Limiter: slots must be a whole number >= 1 (got ${slots})`);
   }
 
+  /** Whether no task runs or waits: a pool of limiters (one a tenant) may then drop this one. */
+  get idle(): boolean {
+    // A finished task hands its slot straight to a waiter, so none active means none waiting.
+    return this.#active === 0;
+  }
+
   async run<T>(task: () => Promise<T> | T): Promise<T> {
     if (this.#active >= this.slots) await new Promise<void>((resolve) => this.#queue.push(resolve));
     else this.#active += 1;

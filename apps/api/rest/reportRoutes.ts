@@ -14,6 +14,7 @@ import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
 import { loadByHandle, type RunHistory } from "../report/runEvents.js";
 import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
+import { holdWhileSent, renderInSlot } from "./heldWhileSent.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
 /** `auto` (as `verdict report --theme auto`) is the page without a theme: it follows the reader's system. */
@@ -52,7 +53,15 @@ function query(req: Request, name: string): string | undefined {
   return value;
 }
 
-function send(req: Request, res: Response, located: Located, ext: "html" | "md" | "json", type: string, body: string): void {
+/** A report rendered, and how it is sent. */
+interface Rendered {
+  located: Located;
+  ext: "html" | "md" | "json";
+  type: string;
+  body: string;
+}
+
+function send(req: Request, res: Response, { located, ext, type, body }: Rendered): void {
   const download = query(req, "download");
   if (download !== undefined && download !== "1" && download !== "0") {
     throw new ApiError("VALIDATION", `download must be 1 (an attachment) or 0 (got ${JSON.stringify(download)})`, "download");
@@ -78,45 +87,46 @@ function markdownPart(report: Report, history: RunHistory, req: Request): string
 }
 
 type Handler = (req: Request<{ id: string; runId: string }>, res: Response) => Promise<void>;
+type Render = (req: Request<{ id: string; runId: string }>, context: ApiContext) => Promise<Rendered>;
 
-function route(handler: Handler): Handler {
-  return async (req, res) => handler(req, res);
+/** A report route: loaded and rendered in one of the tenant's load slots, its body held from the answer pool while it is sent. */
+function route(render: Render): Handler {
+  return async (req, res) => {
+    const context = requestContext(req);
+    const rendered = await renderInSlot(context, () => render(req, context));
+    holdWhileSent(context, res, rendered.body);
+    send(req, res, rendered);
+  };
 }
 
 /** The run's version-1 envelope; an imported document that cannot be rendered is still served, as stored. */
-async function sendEnvelope(req: Request, res: Response, context: ApiContext, located: Located): Promise<void> {
+async function renderedEnvelope(context: ApiContext, located: Located): Promise<Rendered> {
   const runId = located.history.runId;
   const report = await runReport(context, runId).catch((error) => (located.history.imported ? unrenderable(error) : Promise.reject(error)));
   const envelope = reportEnvelope(located.history, located.evaluationName, located.agent, report);
   const text = jsonOrTooLarge(envelope, "the run's report", PAGE_INSTEAD, 2);
-  send(req, res, located, "json", "application/json; charset=utf-8", `${text}\n`);
+  return { located, ext: "json", type: "application/json; charset=utf-8", body: `${text}\n` };
 }
 
 export function reportRouter(): Router {
   const router = Router();
-  router.get("/evaluations/:id/runs/:runId/report", route(async (req, res) => {
+  router.get("/evaluations/:id/runs/:runId/report", route(async (req, context) => {
     const theme = query(req, "theme");
     if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
       throw new ApiError("VALIDATION", `theme must be light, dark or auto (got ${JSON.stringify(theme)})`, "theme");
     }
-    const context = requestContext(req);
     const located = await locate(context, req.params.id, req.params.runId);
     const html = await runReportHtml(context, req.params.runId, theme === "light" || theme === "dark" ? theme : null);
-    send(req, res, located, "html", "text/html; charset=utf-8", html);
+    return { located, ext: "html", type: "text/html; charset=utf-8", body: html };
   }));
-  router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, res) => {
-    const context = requestContext(req);
+  router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, context) => {
     const located = await locate(context, req.params.id, req.params.runId);
-    send(req, res, located, "md", "text/markdown; charset=utf-8", markdownPart(await runReport(context, req.params.runId), located.history, req));
+    return { located, ext: "md", type: "text/markdown; charset=utf-8", body: markdownPart(await runReport(context, req.params.runId), located.history, req) };
   }));
-  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, res) => {
-    const context = requestContext(req);
-    await sendEnvelope(req, res, context, await locate(context, req.params.id, req.params.runId));
-  }));
-  router.get("/evaluation_reports/:runId", route(async (req, res) => {
-    const context = requestContext(req);
+  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId))));
+  router.get("/evaluation_reports/:runId", route(async (req, context) => {
     const history = await loadByHandle(context.principal.tenant, req.params.runId, (runId) => runHistory(context, runId, "runId"));
-    await sendEnvelope(req, res, context, await locate(context, null, history.runId));
+    return renderedEnvelope(context, await locate(context, null, history.runId));
   }));
   return router;
 }

@@ -4,9 +4,17 @@
 // the API to 1.6 GB. graphql-js resolves sibling fields at once, so charging each value as it
 // arrived would still hold all seven before the first was refused: heavy fields take turns
 // instead, each loaded and charged before the next starts, so a request holds its budget plus
-// one value at most. The process's pool (answerPool.ts) bounds what all requests hold together.
+// one value at most. The process's pool (answerPool.ts) bounds what all requests hold together,
+// and what one tenant's requests hold.
 import { ApiError } from "./errors.js";
 import type { AnswerPool } from "./answerPool.js";
+import { shownBytes } from "./shownBytes.js";
+
+/** Where a request's heavy answers are held while it lasts: the process's pool, in its tenant's share. */
+export interface PoolShare {
+  pool: AnswerPool;
+  tenant: string;
+}
 
 /** What a request over its budget is told to do instead. */
 const INSTEAD = "ask for fewer heavy fields in one request, page `results` (and `matrix`, `fixItems`, `scenarios`, `catalogs`) with `first:`/`after:`, or export the report as HTML or Markdown over REST (report, report.md)";
@@ -25,7 +33,7 @@ export class AnswerBudget {
 
   constructor(
     readonly maxBytes: number,
-    private readonly pool: AnswerPool | null = null,
+    private readonly share: PoolShare | null = null,
   ) {}
 
   /**
@@ -36,7 +44,8 @@ export class AnswerBudget {
   charge<T>(path: string, load: () => Promise<T> | T, weight: (value: T) => number): Promise<T> {
     const result = this.turn.then(async () => {
       // Checked once a load slot is free: a request may have ended while it waited.
-      const value = this.pool ? await this.pool.loading(() => this.loadWhileOpen(path, load)) : await this.loadWhileOpen(path, load);
+      const share = this.share;
+      const value = share ? await share.pool.loading(share.tenant, () => this.loadWhileOpen(path, load)) : await this.loadWhileOpen(path, load);
       // Loaded after the request ended (its client left): dropped, so nothing is held for it.
       this.mustBeOpen(path);
       this.take(path, weight(value));
@@ -53,14 +62,10 @@ export class AnswerBudget {
         `\`${path}\` would take this request's answer past its budget of ${shownBytes(this.maxBytes)} (about ${shownBytes(bytes)}, with ${shownBytes(this.spent)} already answered; VERDICT_API_MAX_ANSWER_BYTES); ${INSTEAD}`,
       );
     }
-    if (this.pool && !this.pool.take(bytes)) {
-      throw new ApiError(
-        "UNAVAILABLE",
-        // What the process holds now is not said: it is other tenants' load.
-        `\`${path}\` (about ${shownBytes(bytes)}) would take the heavy answers this API process holds for all requests past ${shownBytes(this.pool.maxBytes)} (VERDICT_API_MAX_HELD_ANSWER_BYTES): retry in a moment, or ${INSTEAD}`,
-      );
+    if (this.share) {
+      this.share.pool.take(this.share.tenant, bytes, `\`${path}\``, INSTEAD);
+      this.pooled += bytes;
     }
-    this.pooled += this.pool ? bytes : 0;
     this.spent += bytes;
   }
 
@@ -71,7 +76,7 @@ export class AnswerBudget {
    */
   release(): void {
     this.released = true;
-    this.pool?.give(this.pooled);
+    this.share?.pool.give(this.share.tenant, this.pooled);
     this.pooled = 0;
   }
 
@@ -83,11 +88,4 @@ export class AnswerBudget {
   private mustBeOpen(path: string): void {
     if (this.released) throw new ApiError("UNAVAILABLE", `\`${path}\`: the request ended before this field was answered`);
   }
-}
-
-/** Bytes as the message shows them (1 MB = 1,000,000 bytes). */
-function shownBytes(bytes: number): string {
-  if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
-  if (bytes >= 1_000) return `${(bytes / 1_000).toFixed(1)} KB`;
-  return `${bytes} bytes`;
 }

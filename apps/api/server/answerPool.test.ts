@@ -1,14 +1,16 @@
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AnswerBudget } from "./answerBudget.js";
 import { AnswerPool } from "./answerPool.js";
 
 const weigh = (value: string) => value.length;
 const answer = (bytes: number) => () => "x".repeat(bytes);
+/** A request of `tenant` (default acme) with `maxBytes` to answer, holding from `pool`. */
+const request = (maxBytes: number, pool: AnswerPool, tenant = "acme") => new AnswerBudget(maxBytes, { pool, tenant });
 
 it("refuses, UNAVAILABLE, a field that fits its request's budget but not beside what other requests hold, and answers it once they gave theirs back", async () => {
-  const pool = new AnswerPool(2_500);
-  const first = new AnswerBudget(2_500, pool);
-  const second = new AnswerBudget(2_500, pool);
+  const pool = new AnswerPool(2_500, 2_500);
+  const first = request(2_500, pool);
+  const second = request(2_500, pool, "globex");
   await first.charge("a", answer(2_000), weigh);
   expect(pool.held).toBe(2_000);
   await expect(second.charge("b", answer(1_000), weigh)).rejects.toMatchObject({
@@ -24,9 +26,9 @@ it("refuses, UNAVAILABLE, a field that fits its request's budget but not beside 
 });
 
 it("gives back once: a second release of the same request gives nothing more", async () => {
-  const pool = new AnswerPool(10_000);
-  const one = new AnswerBudget(10_000, pool);
-  const other = new AnswerBudget(10_000, pool);
+  const pool = new AnswerPool(10_000, 10_000);
+  const one = request(10_000, pool);
+  const other = request(10_000, pool);
   await one.charge("a", answer(3_000), weigh);
   await other.charge("b", answer(4_000), weigh);
   one.release();
@@ -35,8 +37,8 @@ it("gives back once: a second release of the same request gives nothing more", a
 });
 
 it("takes nothing for a field that loads after its request was released (its client left), and loads none after", async () => {
-  const pool = new AnswerPool(10_000);
-  const budget = new AnswerBudget(10_000, pool);
+  const pool = new AnswerPool(10_000, 10_000);
+  const budget = request(10_000, pool);
   let finish: (value: string) => void = () => {};
   const loading = budget.charge("slow", () => new Promise<string>((resolve) => (finish = resolve)), weigh);
   await new Promise((resolve) => setTimeout(resolve, 5));
@@ -54,14 +56,14 @@ it("takes nothing for a field that loads after its request was released (its cli
 });
 
 it("refuses past the request's own budget first, PAYLOAD_TOO_LARGE, taking nothing from the pool", async () => {
-  const pool = new AnswerPool(10_000);
-  const budget = new AnswerBudget(1_000, pool);
+  const pool = new AnswerPool(10_000, 10_000);
+  const budget = request(1_000, pool);
   await expect(budget.charge("big", answer(1_500), weigh)).rejects.toMatchObject({ apiCode: "PAYLOAD_TOO_LARGE" });
   expect(pool.held).toBe(0);
 });
 
 it("loads at most four heavy fields at once in the process, whatever the requests, and lets each waiting one in as another ends", async () => {
-  const pool = new AnswerPool(1_000_000);
+  const pool = new AnswerPool(1_000_000, 1_000_000);
   let loading = 0;
   let most = 0;
   const slow = (bytes: number) => async () => {
@@ -71,12 +73,91 @@ it("loads at most four heavy fields at once in the process, whatever the request
     loading -= 1;
     return "x".repeat(bytes);
   };
-  // Ten requests' fields at once (one request loads one at a time already).
-  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => new AnswerBudget(1_000_000, pool).charge(`f${i}`, slow(10), weigh)));
+  // Ten requests' fields at once, of five tenants (one request loads one at a time already).
+  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => request(1_000_000, pool, `t${i % 5}`).charge(`f${i}`, slow(10), weigh)));
   expect(answers).toHaveLength(10);
   expect(most).toBe(4);
   // A load that fails frees its slot too.
-  const failing = Array.from({ length: 6 }, () => pool.loading(() => Promise.reject(new Error("gone"))));
+  const failing = Array.from({ length: 6 }, (_, i) => pool.loading(`t${i % 3}`, () => Promise.reject(new Error("gone"))));
   await Promise.allSettled(failing);
-  await expect(pool.loading(() => "after")).resolves.toBe("after");
+  await expect(pool.loading("t0", () => "after")).resolves.toBe("after");
+});
+
+describe("one tenant's share of the pool", () => {
+  it("refuses a tenant at its share, UNAVAILABLE naming only its own share, while another tenant still takes; gives the share back with what it held", async () => {
+    const pool = new AnswerPool(10_000, 5_000);
+    const acme = request(10_000, pool);
+    await acme.charge("a", answer(4_500), weigh);
+    const refused = request(10_000, pool).charge("b", answer(1_000), weigh);
+    await expect(refused).rejects.toMatchObject({
+      apiCode: "UNAVAILABLE",
+      message: expect.stringMatching(/^`b` \(about 1\.0 KB\) would take the heavy answers this tenant's requests hold past its share of 5\.0 KB \(VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT\): retry in a moment, or ask for fewer heavy fields/),
+    });
+    // Neither what the process holds nor its pool is told: that is other tenants' business.
+    await expect(refused).rejects.not.toMatchObject({ message: expect.stringMatching(/10\.0 KB|4\.5 KB|process/) });
+    await expect(request(10_000, pool, "globex").charge("c", answer(5_000), weigh)).resolves.toHaveLength(5_000);
+    expect([pool.held, pool.heldBy("acme"), pool.heldBy("globex")]).toEqual([9_500, 4_500, 5_000]);
+    acme.release();
+    expect([pool.held, pool.heldBy("acme")]).toEqual([5_000, 0]);
+    await expect(request(10_000, pool).charge("b", answer(500), weigh)).resolves.toHaveLength(500);
+  });
+
+  it("loads at most two of one tenant's heavy fields at once, while another tenant's load still starts", async () => {
+    const pool = new AnswerPool(1_000_000, 500_000);
+    const started: string[] = [];
+    const finish: Array<() => void> = [];
+    const held = (name: string) => () => {
+      started.push(name);
+      return new Promise<string>((resolve) => finish.push(() => resolve(name)));
+    };
+    const acme = ["a1", "a2", "a3", "a4"].map((name) => pool.loading("acme", held(name)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(started).toEqual(["a1", "a2"]);
+    const globex = pool.loading("globex", held("g1"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(started).toEqual(["a1", "a2", "g1"]);
+    // As one of acme's ends, its next waiting load starts.
+    finish.shift()!();
+    await acme[0];
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(started).toEqual(["a1", "a2", "g1", "a3"]);
+    while (finish.length > 0) {
+      finish.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await Promise.all([...acme, globex])).toEqual(["a1", "a2", "a3", "a4", "g1"]);
+  });
+
+  it("forgets a tenant that holds nothing and has nothing loading or waiting", async () => {
+    const pool = new AnswerPool(10_000, 5_000);
+    let finish: () => void = () => {};
+    const loading = pool.loading("acme", () => new Promise<void>((resolve) => (finish = resolve)));
+    expect(pool.tenantsTracked).toBe(1);
+    finish();
+    await loading;
+    expect(pool.tenantsTracked).toBe(0);
+    await expect(pool.loading("acme", () => Promise.reject(new Error("gone")))).rejects.toThrow("gone");
+    expect(pool.tenantsTracked).toBe(0);
+    pool.take("acme", 3_000, "a");
+    pool.take("globex", 3_000, "b");
+    // A refused take leaves no entry behind.
+    expect(() => pool.take("initech", 9_000, "c")).toThrow(/share/);
+    expect(pool.tenantsTracked).toBe(2);
+    pool.give("acme", 3_000);
+    pool.give("globex", 3_000);
+    expect([pool.held, pool.tenantsTracked]).toEqual([0, 0]);
+  });
+
+  it("takes an answer larger than the share or the pool only when the pool holds nothing else, and nothing beside it", () => {
+    const pool = new AnswerPool(10_000, 5_000);
+    pool.take("acme", 1, "small");
+    expect(() => pool.take("globex", 12_000, "the report")).toThrow(/past its share of 5\.0 KB/);
+    pool.give("acme", 1);
+    pool.take("globex", 12_000, "the report");
+    expect(pool.held).toBe(12_000);
+    expect(() => pool.take("acme", 1, "small")).toThrow(/for all requests past 10\.0 KB/);
+    pool.give("globex", 12_000);
+    expect(pool.held).toBe(0);
+    pool.take("acme", 1, "small");
+  });
 });

@@ -1,38 +1,111 @@
-// The process's answer pool: the bytes of heavy answers (answerBudget.ts) all requests of one API
-// process may hold at once, and how many heavy fields may load at once. A request's own budget
-// (64 MiB) kept one request from running the API out of memory, but twenty such requests at once
-// still held twenty budgets: the pool bounds their sum. A request keeps what it took until its
-// answer was written (HTTP) or its operation completed (graphql-ws), then gives it back.
+// The process's answer pool: the bytes of heavy answers (answerBudget.ts, the REST reports) all
+// requests of one API process may hold at once, and how many heavy answers may load at once. A
+// request's own budget (64 MiB) kept one request from running the API out of memory, but twenty
+// such requests at once still held twenty budgets: the pool bounds their sum. A request keeps
+// what it took until its answer was written (HTTP) or its operation completed (graphql-ws), then
+// gives it back.
+//
+// Fair between tenants: one tenant may hold at most its share of the bytes (half the pool by
+// default) and use at most half the load slots, so one tenant's large answers leave another room
+// rather than making it retry. What a tenant is refused says its own share, never what others hold.
 import { Limiter } from "@verdict/infra/limiter";
+import { ApiError } from "./errors.js";
+import { shownBytes } from "./shownBytes.js";
 
-/** Heavy fields loading at once in the process: each load holds its value before it is charged. */
+/** Heavy answers loading at once in the process: each load holds its value before it is charged. */
 const LOADS_AT_ONCE = 4;
+
+/** Of those, one tenant's: the other half is always left to other tenants. */
+const TENANT_LOADS_AT_ONCE = LOADS_AT_ONCE / 2;
+
+/** What one tenant holds and its load slots; kept only while it holds or loads something. */
+interface TenantEntry {
+  held: number;
+  loads: Limiter;
+}
 
 export class AnswerPool {
   #held = 0;
   readonly #loads = new Limiter(LOADS_AT_ONCE);
+  readonly #tenants = new Map<string, TenantEntry>();
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    readonly tenantMaxBytes: number,
+  ) {}
 
   /** Bytes the requests in flight hold. */
   get held(): number {
     return this.#held;
   }
 
-  /** Takes `bytes` when they fit beside what is held; false (nothing taken) when they do not. */
-  take(bytes: number): boolean {
-    if (this.#held + bytes > this.maxBytes) return false;
+  /** Bytes `tenant`'s requests in flight hold. */
+  heldBy(tenant: string): number {
+    return this.#tenants.get(tenant)?.held ?? 0;
+  }
+
+  /** Tenants with an entry (holding or loading something): the bookkeeping that must not grow. */
+  get tenantsTracked(): number {
+    return this.#tenants.size;
+  }
+
+  /**
+   * Takes `bytes` for `tenant`, or throws UNAVAILABLE (nothing taken) naming `subject` when they
+   * would take the tenant past its share or the process past the pool; `instead`, when given, is
+   * what else the caller may do. An empty pool takes any answer, even one larger than the share or
+   * the pool: a REST report that big is still exported, alone (nothing else fits beside it).
+   */
+  take(tenant: string, bytes: number, subject: string, instead?: string): void {
+    if (this.#held > 0) {
+      const retry = `retry in a moment${instead ? `, or ${instead}` : ""}`;
+      if (this.heldBy(tenant) + bytes > this.tenantMaxBytes) {
+        // Only the tenant's own share is named: what other tenants hold is their business.
+        throw new ApiError("UNAVAILABLE", `${subject} (about ${shownBytes(bytes)}) would take the heavy answers this tenant's requests hold past its share of ${shownBytes(this.tenantMaxBytes)} (VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT): ${retry}`);
+      }
+      if (this.#held + bytes > this.maxBytes) {
+        throw new ApiError("UNAVAILABLE", `${subject} (about ${shownBytes(bytes)}) would take the heavy answers this API process holds for all requests past ${shownBytes(this.maxBytes)} (VERDICT_API_MAX_HELD_ANSWER_BYTES): ${retry}`);
+      }
+    }
+    this.#entry(tenant).held += bytes;
     this.#held += bytes;
-    return true;
   }
 
-  /** Gives back bytes taken. */
-  give(bytes: number): void {
-    this.#held = Math.max(0, this.#held - bytes);
+  /** Gives back bytes `tenant` took. */
+  give(tenant: string, bytes: number): void {
+    const entry = this.#tenants.get(tenant);
+    if (!entry) return;
+    const given = Math.min(bytes, entry.held);
+    entry.held -= given;
+    this.#held -= given;
+    this.#dropIfIdle(tenant);
   }
 
-  /** Runs `load` once fewer than LOADS_AT_ONCE heavy fields are loading in the process. */
-  loading<T>(load: () => Promise<T> | T): Promise<T> {
-    return this.#loads.run(load);
+  /**
+   * Runs `load` once fewer than TENANT_LOADS_AT_ONCE of `tenant`'s and fewer than LOADS_AT_ONCE
+   * of the process's heavy answers are loading.
+   */
+  async loading<T>(tenant: string, load: () => Promise<T> | T): Promise<T> {
+    try {
+      // The tenant's slot first: while it waits for one it holds none of the process's, which
+      // other tenants' loads may take.
+      return await this.#entry(tenant).loads.run(() => this.#loads.run(load));
+    } finally {
+      this.#dropIfIdle(tenant);
+    }
+  }
+
+  #entry(tenant: string): TenantEntry {
+    let entry = this.#tenants.get(tenant);
+    if (!entry) {
+      entry = { held: 0, loads: new Limiter(TENANT_LOADS_AT_ONCE) };
+      this.#tenants.set(tenant, entry);
+    }
+    return entry;
+  }
+
+  /** A tenant holding nothing with nothing loading or queued is forgotten: tenants come and go. */
+  #dropIfIdle(tenant: string): void {
+    const entry = this.#tenants.get(tenant);
+    if (entry && entry.held === 0 && entry.loads.idle) this.#tenants.delete(tenant);
   }
 }

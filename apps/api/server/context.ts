@@ -3,6 +3,7 @@ import type { Clock, EventStore, IdGenerator, LogPosition, Plan } from "@verdict
 import type { ProgressBus, ReadModels } from "@verdict/projector";
 import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
 import type { AnswerBudget } from "./answerBudget.js";
+import type { AnswerPool } from "./answerPool.js";
 import { ApiError } from "./errors.js";
 import type { ResponseCacheTrace } from "./responseCache.js";
 import type { TerminalRunCache } from "./terminalRunCache.js";
@@ -58,13 +59,16 @@ export interface ApiLimits {
    * Bytes of heavy answers all requests of the process may hold at once (answerPool.ts;
    * VERDICT_API_MAX_HELD_ANSWER_BYTES; default 4 x maxAnswerBytes, never below it). A field past
    * it answers UNAVAILABLE at its path (retry): many requests at once each within their budget
-   * had still added up past the process's memory.
+   * had still added up past the process's memory. The REST reports are held from it too.
    */
   maxHeldAnswerBytes?: number;
+  /**
+   * Bytes of the pool one tenant's requests may hold at once
+   * (VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT; default half the pool, never below
+   * maxAnswerBytes nor above the pool): one tenant's large answers had made another's retry.
+   */
+  maxHeldAnswerBytesPerTenant?: number;
 }
-
-/** The process's pool when none is set: four requests' budgets. */
-export const HELD_ANSWERS_PER_BUDGET = 4;
 
 /**
  * 64 MiB. A 10,000-pair run of the scripted agent (apps/api/scripts/answerBudgetBench.ts)
@@ -108,6 +112,8 @@ export interface ApiContext {
   cache: Map<string, Promise<unknown>>;
   /** Per-request: what the heavy fields have answered so far, and whose turn it is (heavyFields.ts). */
   answerBudget: AnswerBudget;
+  /** Shared by every request of one server: the heavy answers held at once (answerPool.ts); the REST reports take from it directly. */
+  answerPool: AnswerPool;
   /** HTTP requests whose answer may be kept: the `run` resolver notes each run's status here. */
   responseTrace?: ResponseCacheTrace;
 }

@@ -11,6 +11,7 @@ import type { GraphQLSchema } from "graphql";
 import type { ApiDeps } from "./context.js";
 import type { ResponseCache } from "./responseCache.js";
 import type { TerminalRunCache } from "./terminalRunCache.js";
+import type { AnswerPool } from "./answerPool.js";
 import { prepareServing } from "./servingParts.js";
 import { serveGraphqlWs } from "./graphqlWsServer.js";
 import { createApollo } from "./apolloServer.js";
@@ -24,6 +25,8 @@ export interface ApiServerOptions extends ApiDeps {
   responseCache?: ResponseCache;
   /** What is kept about finished runs (default: a fresh one; tests pass their own to look inside). */
   runCache?: TerminalRunCache;
+  /** The heavy answers held at once (default: one sized by the limits; tests pass their own to look inside). */
+  answerPool?: AnswerPool;
   /**
    * How long a verified API key is trusted without asking `apiKeys` again (default 1000 ms; 0
    * asks on every request). A key revoked by another process is refused after at most this long.

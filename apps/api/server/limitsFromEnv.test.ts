@@ -1,5 +1,8 @@
 import { expect, it } from "vitest";
 import { apiLimitsFromEnv } from "./limitsFromEnv.js";
+import { answerPoolSize } from "./answerPoolSize.js";
+import { DEFAULT_LIMITS } from "./context.js";
+import { SettingError } from "@verdict/infra/settings";
 
 it("reads maxKeyOperations from VERDICT_API_MAX_KEY_OPERATIONS, and leaves it to its default when unset", () => {
   expect(apiLimitsFromEnv({ VERDICT_API_MAX_KEY_OPERATIONS: " 250 " })).toEqual({ maxKeyOperations: 250 });
@@ -28,4 +31,31 @@ it("reads maxHeldAnswerBytes from VERDICT_API_MAX_HELD_ANSWER_BYTES, refusing on
     "VERDICT_API_MAX_HELD_ANSWER_BYTES=1000000: what all requests may hold must be at least what one may answer (VERDICT_API_MAX_ANSWER_BYTES, 67108864)",
   );
   expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES: "lots" })).toThrow("VERDICT_API_MAX_HELD_ANSWER_BYTES must be a whole number >= 1");
+});
+
+it("reads maxHeldAnswerBytesPerTenant from VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT, leaving it to its default (half the pool) when unset", () => {
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "134217728" })).toEqual({ maxHeldAnswerBytesPerTenant: 134_217_728 });
+  // Equal to the pool: one tenant may hold all of it, as before tenants had shares.
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES: "268435456", VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "268435456" })).toEqual({ maxHeldAnswerBytes: 268_435_456, maxHeldAnswerBytesPerTenant: 268_435_456 });
+  expect(apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "" })).toEqual({});
+  expect(answerPoolSize(DEFAULT_LIMITS)).toEqual({ maxBytes: 268_435_456, tenantMaxBytes: 134_217_728 });
+  // Never below one request's budget: a pool of one budget is all one tenant's.
+  expect(answerPoolSize({ maxAnswerBytes: 1000, maxHeldAnswerBytes: 1500 })).toEqual({ maxBytes: 1500, tenantMaxBytes: 1000 });
+});
+
+it("refuses a tenant share that is not a whole number, below what one request may answer, or above the pool, naming the variable", () => {
+  for (const bad of ["0", "half", "2.5", "-1"]) {
+    expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: bad })).toThrow(`VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT must be a whole number >= 1 (got ${JSON.stringify(bad)})`);
+  }
+  expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "1000000" })).toThrow(
+    "VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT=1000000: what one tenant's requests may hold must be at least what one request may answer (VERDICT_API_MAX_ANSWER_BYTES, 67108864)",
+  );
+  expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "268435457" })).toThrow(
+    "VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT=268435457: what one tenant's requests may hold must be at most what all requests may hold (VERDICT_API_MAX_HELD_ANSWER_BYTES, 268435456)",
+  );
+  expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_ANSWER_BYTES: "1000", VERDICT_API_MAX_HELD_ANSWER_BYTES: "2000", VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "3000" })).toThrow(
+    "VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT=3000: what one tenant's requests may hold must be at most what all requests may hold (VERDICT_API_MAX_HELD_ANSWER_BYTES, 2000)",
+  );
+  // A setting's refusal (the API exits 2 naming it), not a crash.
+  expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "3000" })).toThrow(SettingError);
 });

@@ -4,12 +4,14 @@
 import { lookup } from "node:dns/promises";
 import { parseWholeNumber, refuseArguments, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
 import { DEFAULT_LIMITS, type ApiLimits } from "./context.js";
+import { answerPoolSize } from "./answerPoolSize.js";
 
 /** Environment variable -> the limit it sets. */
 const LIMIT_VARIABLES = {
   VERDICT_API_MAX_KEY_OPERATIONS: "maxKeyOperations",
   VERDICT_API_MAX_ANSWER_BYTES: "maxAnswerBytes",
   VERDICT_API_MAX_HELD_ANSWER_BYTES: "maxHeldAnswerBytes",
+  VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "maxHeldAnswerBytesPerTenant",
 } as const satisfies Record<string, keyof ApiLimits>;
 
 /** The limits `env` sets; a value that is not a whole number >= 1 is an error (SettingError) naming it. */
@@ -19,10 +21,8 @@ export function apiLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ApiLimits> {
     const value = wholeNumberSetting(env, variable, { min: 1 }, undefined);
     if (value !== undefined) limits[limit] = value;
   }
-  const perRequest = limits.maxAnswerBytes ?? DEFAULT_LIMITS.maxAnswerBytes;
-  if (limits.maxHeldAnswerBytes !== undefined && limits.maxHeldAnswerBytes < perRequest) {
-    throw new SettingError("VERDICT_API_MAX_HELD_ANSWER_BYTES", `VERDICT_API_MAX_HELD_ANSWER_BYTES=${limits.maxHeldAnswerBytes}: what all requests may hold must be at least what one may answer (VERDICT_API_MAX_ANSWER_BYTES, ${perRequest})`);
-  }
+  // A pool or tenant share that cannot work is refused at start, not at the first heavy answer.
+  answerPoolSize({ ...DEFAULT_LIMITS, ...limits });
   return limits;
 }
 

@@ -5,7 +5,7 @@ import { validate, type DocumentNode, type GraphQLError, type GraphQLFormattedEr
 import { RepeatLimiter } from "@verdict/infra/logging";
 import { buildApiSchema } from "../schema/buildApiSchema.js";
 import { cachedApiKeys, DEFAULT_KEY_TTL_MS } from "../auth/cachedApiKeys.js";
-import { DEFAULT_LIMITS, HELD_ANSWERS_PER_BUDGET, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
+import { DEFAULT_LIMITS, type ApiContext, type ApiDeps, type ApiLimits } from "./context.js";
 import { errorDetail, loggingFormatError } from "./errors.js";
 import { costLimit, depthLimit, introspectionWithoutAliases, literalDepthLimit } from "./queryLimits.js";
 import { MAX_JSON_DEPTH } from "./jsonDepth.js";
@@ -13,6 +13,7 @@ import { TerminalRunCache } from "./terminalRunCache.js";
 import { ResponseCache } from "./responseCache.js";
 import { AnswerBudget } from "./answerBudget.js";
 import { AnswerPool } from "./answerPool.js";
+import { answerPoolSize } from "./answerPoolSize.js";
 import { responseCaching, type ResponseCaching } from "./cachedResponses.js";
 import type { ApiServerOptions } from "./createApiServer.js";
 
@@ -53,7 +54,8 @@ export async function prepareServing(options: ApiServerOptions): Promise<Serving
   const deps: ApiDeps = { ...options, limits, apiKeys };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));
   const databaseLines = new RepeatLimiter();
-  const answerPool = new AnswerPool(heldAnswerBytes(limits));
+  const poolSize = answerPoolSize(limits);
+  const answerPool = options.answerPool ?? new AnswerPool(poolSize.maxBytes, poolSize.tenantMaxBytes);
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const responseCache = options.responseCache ?? new ResponseCache();
@@ -78,14 +80,10 @@ export async function prepareServing(options: ApiServerOptions): Promise<Serving
     checkRebuilds: () => rebuilds.check(),
     rules: [depthLimit(limits.maxDepth), introspectionWithoutAliases, literalDepthLimit(MAX_JSON_DEPTH)],
     costProblem: (document, variables) => validate(schema, document, [costLimit(limits.maxCost, () => variables ?? {})])[0] ?? null,
-    newContext: (principal) => ({ principal, deps, runCache, cache: new Map(), answerBudget: new AnswerBudget(limits.maxAnswerBytes, answerPool) }),
+    newContext: (principal) => ({
+      principal, deps, runCache, cache: new Map(), answerPool,
+      answerBudget: new AnswerBudget(limits.maxAnswerBytes, { pool: answerPool, tenant: principal.tenant }),
+    }),
     stop: stopWatchingRebuilds,
   };
-}
-
-/** The process's answer pool: as set, else four requests' budgets; never below one request's. */
-function heldAnswerBytes(limits: ApiLimits): number {
-  const held = limits.maxHeldAnswerBytes ?? HELD_ANSWERS_PER_BUDGET * limits.maxAnswerBytes;
-  if (held < limits.maxAnswerBytes) throw new RangeError(`limits.maxHeldAnswerBytes (${held}) must be at least limits.maxAnswerBytes (${limits.maxAnswerBytes})`);
-  return held;
 }

@@ -20,6 +20,7 @@ import { createApiServer, type ApiServer } from "../server/createApiServer.js";
 import type { ApiLimits } from "../server/context.js";
 import type { ResponseCache } from "../server/responseCache.js";
 import type { TerminalRunCache } from "../server/terminalRunCache.js";
+import type { AnswerPool } from "../server/answerPool.js";
 
 const AGENT_SCRIPT = `
 agent: SupportAgent
@@ -103,6 +104,8 @@ interface PlatformOptions {
   responseCache?: ResponseCache;
   /** The API's kept parts of finished runs (default a fresh one). */
   runCache?: TerminalRunCache;
+  /** The API's pool of heavy answers held at once (default one sized by the limits). */
+  answerPool?: AnswerPool;
   /** How long a mutation waits for the projector to pass what it appended (default 10 s). */
   projectionWaitMs?: number;
   /** How long the API trusts a verified key (default 1000 ms; 0 asks the store every time). */
@@ -136,7 +139,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
+    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, answerPool: options.answerPool, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];
