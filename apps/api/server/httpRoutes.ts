@@ -27,8 +27,11 @@ export function mountHttpRoutes(app: Express, parts: ServingParts, apollo: Apoll
       try {
         const { principal, trace } = await caching.principalAndTrace(req);
         const context = { ...newContext(principal), responseTrace: trace };
-        // What its heavy fields took from the process's pool is held until the answer is written (or the client went away).
-        req.res?.once("close", () => context.answerBudget.release());
+        // What its heavy fields took from the process's pool is held until the answer is written
+        // (or the client went away). A client gone while its key was checked closed the response
+        // already: 'close' will not fire again, so the budget is released now and takes nothing.
+        if (!req.res || req.res.closed) context.answerBudget.release();
+        else req.res.once("close", () => context.answerBudget.release());
         return context;
       } catch (error) {
         // Only a refused key is a 401; a key store whose database cannot be reached or did not
