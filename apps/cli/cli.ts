@@ -20,6 +20,9 @@ const COMMANDS: Record<string, Handler> = {
   "keys revoke": async (argv, io, env) => (await import("./keysCommand.js")).keysRevoke(argv, io, env),
 };
 
+/** The commands that read what a home holds: only their "not found" may be the home's doing. */
+const HOME_READERS = ["report", "evals report", "catalogs export", "evals import", "evals clear-kpis"];
+
 /** Command names of two words: the first alone names no command. */
 const GROUPS = ["catalogs", "evals", "keys"];
 
@@ -84,7 +87,7 @@ export async function runCli(argv: readonly string[], io: Io, env: NodeJS.Proces
     const message = error instanceof Error ? error.message : String(error);
     io.err(error instanceof CliError || code === EXIT.usage ? message : `verdict ${command.name} failed: ${message}`);
     // A name not found in a home that holds nothing: the home is the likelier mistake.
-    const note = isNotFound(error) ? (await import("./platform.js")).emptyHomeNote(env) : null;
+    const note = isNotFound(error) && HOME_READERS.includes(command.name) ? (await import("./platform.js")).emptyHomeNote(env) : null;
     if (note) io.err(note);
     return code;
   }

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cli } from "./testing.js";
+import { cli, example } from "./testing.js";
 
 const dir = await mkdtemp(join(tmpdir(), "verdict-reads-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -44,8 +44,13 @@ describe("verdict commands that must not create VERDICT_HOME", () => {
       expect(answer.stderr).toMatch(/^(run no-such-run not found|no catalog "desk"|verdict evals clear-kpis: evaluation ev1 not found)/);
       expect(answer.stderr.endsWith(note)).toBe(true);
     }
-    // Other refusals say nothing of the home.
+    // Other refusals say nothing of the home, nor does a command that reads no home (`run`'s catalog file).
     expect((await cli(["evals", "clear-kpis", "bad id!"], { VERDICT_HOME: home })).stderr).not.toContain("event log");
+    const catalog = join(dir, "typo-catalog.yaml");
+    await writeFile(catalog, CATALOG);
+    const run = await cli(["run", "--catalog", catalog, "--product", "nosuch", "--set", "smoke", "--models", "m", "--agent", `scripted:${example("agent.yaml")}`], { VERDICT_HOME: home });
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining("nosuch") });
+    expect(run.stderr).not.toContain("event log");
     expect(existsSync(home)).toBe(false);
   });
 
