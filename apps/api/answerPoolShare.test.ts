@@ -105,6 +105,17 @@ describe("the REST reports under the pool", () => {
     await poolEmptied();
   });
 
+  it("refuses a bad download= 400 whether or not the pool is busy: a request that cannot succeed is not told to retry", async () => {
+    pool.take("globex", 150_000, "globex's answers");
+    pool.take("initech", 150_000, "initech's answers");
+    const refused = await p.get(p.keys.acmeRead, `${reportPath(runs.acme)}?download=yes`);
+    pool.give("globex", 150_000);
+    pool.give("initech", 150_000);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: "VALIDATION", field: "download" });
+    await poolEmptied();
+  });
+
   it("loads and renders a report in one of its tenant's load slots, holds its body's bytes while it is sent, and gives them back", async () => {
     const loading = vi.spyOn(pool, "loading");
     const take = vi.spyOn(pool, "take");

@@ -55,6 +55,8 @@ describe("Replay.from", () => {
   it("names an unknown key", () => {
     expect(() => Replay.from({ answer: "ok", toolcalls: [] })).toThrow(ReplayError);
     expect(() => Replay.from({ answer: "ok", toolcalls: [] })).toThrow("replay.toolcalls: unknown key");
+    // Keys Object.prototype has are keys like any other: unknown, not found on the prototype and dropped.
+    for (const key of ["constructor", "toString", "hasOwnProperty"]) expect(() => Replay.from({ answer: "ok", [key]: 1 }), key).toThrow(`replay.${key}: unknown key`);
   });
 
   it("refuses a key given in both spellings", () => {

@@ -63,7 +63,8 @@ function readKeys(value: Record<string, unknown>): { init: Record<string, unknow
   const init: Record<string, unknown> = {};
   const seen: Record<string, string> = {};
   for (const key of Object.keys(value)) {
-    const field = FIELDS[key];
+    // Own keys only: `constructor` or `toString` found Object.prototype's and was dropped unrefused.
+    const field = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
     if (!field) throw new ReplayError(key, "unknown key");
     if (seen[field]) throw new ReplayError(key, `given twice (also as ${seen[field]})`);
     seen[field] = key;

@@ -61,13 +61,18 @@ interface Rendered {
   body: string;
 }
 
-function send(req: Request, res: Response, { located, ext, type, body }: Rendered): void {
+/** Whether `?download=1` asks for an attachment; anything but 1 or 0 is refused. */
+function downloadAsked(req: Request): boolean {
   const download = query(req, "download");
   if (download !== undefined && download !== "1" && download !== "0") {
     throw new ApiError("VALIDATION", `download must be 1 (an attachment) or 0 (got ${JSON.stringify(download)})`, "download");
   }
+  return download === "1";
+}
+
+function send(res: Response, download: boolean, { located, ext, type, body }: Rendered): void {
   res.type(type);
-  if (download === "1") {
+  if (download) {
     res.setHeader("Content-Disposition", `attachment; filename="${downloadName(located.evaluationName, located.number, ext)}"`);
   }
   res.send(body);
@@ -93,9 +98,11 @@ type Render = (req: Request<{ id: string; runId: string }>, context: ApiContext)
 function route(render: Render): Handler {
   return async (req, res) => {
     const context = requestContext(req);
+    // Checked first: a request that can never succeed is not told to retry (503) while the pool is busy.
+    const download = downloadAsked(req);
     const rendered = await renderInSlot(context, () => render(req, context));
     holdWhileSent(context, res, rendered.body);
-    send(req, res, rendered);
+    send(res, download, rendered);
   };
 }
 
