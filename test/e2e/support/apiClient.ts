@@ -86,8 +86,22 @@ export function apiClient(graphqlUrl: string): ApiClient {
   };
 }
 
-/** POSTs a JSON body; the status and the whole answer's bytes (inflated when gzipped). */
-function postJson(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<WireAnswer> {
+/**
+ * POSTs a JSON body; the status and the whole answer's bytes (inflated when gzipped). A kept-alive
+ * socket the server closed as idle (its keepAliveTimeout, 5 s) just as the request went out fails
+ * with ECONNRESET before the server read anything: that request is sent once more on a new socket,
+ * as Node's documentation advises (`request.reusedSocket`). CI saw it once, as "socket hang up".
+ */
+async function postJson(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<WireAnswer> {
+  try {
+    return await postJsonOnce(url, agent, headers, body);
+  } catch (error) {
+    if (!(error as { reusedSocket?: boolean }).reusedSocket || (error as { code?: string }).code !== "ECONNRESET") throw error;
+    return postJsonOnce(url, agent, headers, body);
+  }
+}
+
+function postJsonOnce(url: string, agent: Agent, headers: Record<string, string>, body: string): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: "POST",
@@ -101,7 +115,7 @@ function postJson(url: string, agent: Agent, headers: Record<string, string>, bo
       });
       res.on("error", reject);
     });
-    req.on("error", reject);
+    req.on("error", (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
 }
