@@ -8,7 +8,7 @@
 //
 // and the converters for TypeScript hosts: `replayFromMessages(messages, overrides)` (OpenAI-style
 // chat messages or the AI SDK's model messages) and `replayFromAiSdk(generateTextResult, overrides)`.
-export { Replay, REPLAY_KEYS, replayKeysAsRecorded } from "./replay.js";
+export { RECORDED_REPLAY_KEYS, Replay, REPLAY_KEYS, replayKeysAsRecorded } from "./replay.js";
 export type { ReplayInit, ReplayJSON, CostSource } from "./replay.js";
 export { ReplayError } from "./replayError.js";
 export { TOOL_CALL_KEYS, toolCallFailed, toolCallName } from "./toolCall.js";

@@ -58,6 +58,9 @@ const RECORDED_KEYS: Readonly<Record<keyof ReplayInit, string>> = {
   outputTokens: "output_tokens", error: "error", cost: "cost", metadata: "metadata",
 };
 
+/** The keys a replay is recorded by, in the reference's order (an error naming what a replay takes). */
+export const RECORDED_REPLAY_KEYS: readonly string[] = Object.values(RECORDED_KEYS);
+
 /** A replay object's fields by their ReplayInit names, and the key each was given as; an unknown key or a field given twice throws, naming it. */
 function readKeys(value: Record<string, unknown>): { init: Record<string, unknown>; seen: Record<string, string> } {
   const init: Record<string, unknown> = {};

@@ -8,7 +8,7 @@
 // The results already recorded are kept: nothing is removed from their streams.
 import type { EventStore } from "../../ports/eventStore.js";
 import { DomainError } from "../../events/domainError.js";
-import { ReplayError, replayKeysAsRecorded } from "../../replay/index.js";
+import { RECORDED_REPLAY_KEYS, ReplayError, replayKeysAsRecorded } from "../../replay/index.js";
 import { runStream } from "../../events/streams.js";
 import { parseOrThrow } from "../../events/zodIssues.js";
 import { handleCommand, type HandledCommand, type HandleOptions } from "../handleCommand.js";
@@ -47,7 +47,7 @@ function replayAsRecorded(replay: unknown): unknown {
     return replayKeysAsRecorded(replay as Record<string, unknown>);
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
-    throw DomainError.validation(`${error.message} (a replay's keys: answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata, or their camelCase)`, `replay.${error.field}`);
+    throw DomainError.validation(`${error.message} (a replay's keys: ${RECORDED_REPLAY_KEYS.join(", ")}, or their camelCase)`, `replay.${error.field}`);
   }
 }
 
