@@ -17,12 +17,14 @@ export interface DerivedFigures {
 }
 
 /**
- * The figures `doc`'s results give, as `Report.fromJSON(doc)` computes them (a pure function of
- * the document: no judge, no clock, no resampling). Throws as Report.fromJSON does for results
- * it cannot rebuild.
+ * The figures `doc`'s results give, as `Report.fromStoredJSON(doc)` computes them (a pure
+ * function of the document: no judge, no clock, no resampling). Throws as it does for results it
+ * cannot rebuild.
  */
 export function derivedFromJSON(doc: ReportDocument): DerivedFigures {
-  const report = Report.fromJSON(doc);
+  // As stored: the documents read here are imported runs', some under older rules that
+  // Report.fromJSON refuses (a threshold of 70), whose figures must not change on a rebuild.
+  const report = Report.fromStoredJSON(doc);
   return {
     summary_by_model: report.summaryByModel,
     criteria: report.criterionScores,

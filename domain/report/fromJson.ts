@@ -10,6 +10,7 @@ import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type { ReportOptions } from "./report.js";
 import type { Release, Verdict } from "./reportTypes.js";
 import { labelsInRecordedOrder } from "./modelOrder.js";
+import { checkDocumentResults, checkScore, documentModels, type DocumentRules } from "./documentRules.js";
 
 const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "error", "cost", "metadata"] as const;
 
@@ -44,6 +45,22 @@ function inProgressOf(value: unknown): { total: number } | null {
   if (typeof value !== "object" || value === null) return null;
   const total = (value as { total?: unknown }).total;
   return typeof total === "number" && Number.isInteger(total) && total >= 0 ? { total } : null;
+}
+
+const READER_RULES: DocumentRules = { root: "", refuse: (message) => new TypeError(`Report.fromJSON: ${message}`) };
+
+/**
+ * Refuses a document whose threshold, scores or labels importReport would refuse (documentRules.ts),
+ * naming the field and the rule, before any Result is made: a percent-style threshold (70) would
+ * render "≥ 7000%" and fail every answer, a score of 85 would average past 100%, and a result
+ * whose label is not among the models would be left out of every figure.
+ */
+export function checkDocument(doc: ReportDocument): void {
+  if (!doc || !Array.isArray(doc.results)) throw new TypeError("Report.fromJSON: results must be an array");
+  const record = doc as unknown as Record<string, unknown>;
+  const models = documentModels(record, READER_RULES);
+  checkDocumentResults(doc.results, models, READER_RULES);
+  checkScore(record.threshold, "threshold", READER_RULES.refuse);
 }
 
 /** The Report options a saved document stands for; `extra` adds what a document does not carry. */

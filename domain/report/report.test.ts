@@ -189,11 +189,11 @@ describe("Report options", () => {
     expect(() => new Report({ results: [], models: [], threshold: 70 })).toThrow("Report: threshold must be a number from 0 to 1, got 70");
     expect(() => new Report({ results: [], models: [model("a"), model("b"), model("a")] })).toThrow('Report: models[2] repeats the label "a": each model must have its own label');
     expect(new Report({ results: [], models: [], threshold: 1 }).threshold).toBe(1);
-    // A recorded document keeps its threshold as recorded (imports once took any finite one).
-    const recorded = Report.fromJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: 70 });
+    // A document the platform stored keeps its threshold as recorded (imports once took any finite one).
+    const recorded = Report.fromStoredJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: 70 });
     expect(recorded.threshold).toBe(70);
     expect(recorded.toMarkdown()).toContain("Pass threshold: ≥ 7000%");
-    expect(() => Report.fromJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: Number.NaN })).toThrow("Report: threshold must be a number, got NaN");
+    expect(() => Report.fromStoredJSON({ ...new Report({ results: [], models: [] }).toJSON(), threshold: Number.NaN })).toThrow("Report: threshold must be a number, got NaN");
   });
 
   it("refuses an HTML theme other than light, dark or system, rather than rendering the system theme", () => {

@@ -18,7 +18,7 @@ import { computeJudgeUsage, computeRunCosts, computeScenarioCosts, type JudgeUsa
 import { judgeUsageFromExchanges, type JudgeUsageRecord } from "../cost/index.js";
 import { addJudgeUsage } from "../cost/judgeUsage.js";
 import { reportDocument, sharedResultDocument } from "./reportJson.js";
-import { optionsFromJSON } from "./fromJson.js";
+import { checkDocument, optionsFromJSON } from "./fromJson.js";
 import { THEMES, renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
@@ -87,7 +87,7 @@ function cleanRelease(release: Release | null | undefined): Release | null {
 
 const latestResultDocs: unknown[] = [];
 
-/** Marks options rebuilt from a recorded document (Report.fromJSON), whose threshold is kept as recorded. */
+/** Marks options rebuilt from a stored document (Report.fromStoredJSON), whose threshold is kept as recorded. */
 const RECORDED = Symbol("recorded report");
 type ConstructorOptions = ReportOptions & { [RECORDED]?: true };
 
@@ -276,8 +276,20 @@ export class Report implements MarkdownSource {
   /**
    * A report rebuilt from its JSON document (`toJSON()`): the recorded verdict and comparison
    * are used as given. `extra` supplies what a document does not carry (toolResolver, links).
+   * A document importReport would refuse for its threshold, scores or labels is refused here
+   * too (a TypeError naming the field and the rule), before anything is built.
    */
   static fromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
+    checkDocument(doc);
+    return new Report(optionsFromJSON(doc, extra));
+  }
+
+  /**
+   * A report the platform stored, rebuilt as it was recorded, without fromJSON's checks: imports
+   * before session 27 took any threshold (70 renders "≥ 7000%"), and earlier ones results that
+   * importReport now refuses; a stored run's pages keep the bytes they were first served with.
+   */
+  static fromStoredJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
     const options: ConstructorOptions = { ...optionsFromJSON(doc, extra), [RECORDED]: true };
     return new Report(options);
   }

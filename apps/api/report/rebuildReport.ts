@@ -25,7 +25,9 @@ export function rebuildReport(history: RunHistory): Report {
 function importedReport(history: RunHistory): Report {
   try {
     const doc = withScoresInOrder(history.imported?.report ?? {}, history.criterionKeys);
-    const report = Report.fromJSON(doc as unknown as ReportDocument);
+    // As stored: a report imported under older rules keeps rendering what it recorded (a
+    // threshold of 70 as "≥ 7000%"), byte for byte, where Report.fromJSON would refuse it.
+    const report = Report.fromStoredJSON(doc as unknown as ReportDocument);
     // The Markdown (kept by the Report, and read by every page) is rendered here, where a failure
     // is this run's answer rather than a crash of whichever view asked first.
     report.toMarkdown();

@@ -5,6 +5,7 @@ import { DomainError } from "../../events/domainError.js";
 import { Replay, ReplayError } from "../../replay/index.js";
 import { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX } from "../../cost/judgeUsage.js";
 import { Report, type ReportDocument } from "../../report/index.js";
+import { checkDocumentResults, checkScore, documentModels, isObject, type DocumentRules } from "../../report/documentRules.js";
 import { readRecordedComparison } from "../../stats/comparisonRecord.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
@@ -14,10 +15,6 @@ export const KNOWN_FAULTS = FAULTS;
 
 const REPORT_MAX_RESULTS = 1000;
 const REPORT_MAX_MODELS = RUN_MODEL_LIMIT;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function checkModels(models: Record<string, unknown>): void {
   const labels = Object.keys(models);
@@ -73,16 +70,8 @@ function checkAmount(value: unknown, max: number, field: string): void {
   }
 }
 
-/** What a result may be: the Result statuses (reference-core §7). */
-const RESULT_STATUSES = ["passed", "failed", "errored"] as const;
-
-/** A score, a criterion score or the pass threshold: omitted (null) or a number from 0 to 1, as the scorer takes them. */
-function checkScore(value: unknown, field: string): void {
-  if (value === undefined || value === null) return;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw DomainError.validation(`${field} must be a number from 0 to 1`, field);
-  }
-}
+/** The report's meaning (threshold, scores, labels, statuses) is checked as Report.fromJSON checks a document. */
+const RULES: DocumentRules = { root: "report.", refuse: DomainError.validation };
 
 /** Text the report may omit (null) or give as a string (what the renderer escapes and prints). */
 function checkText(value: unknown, field: string): void {
@@ -106,12 +95,8 @@ function checkReplay(result: Record<string, unknown>, field: string): void {
   }
 }
 
+/** What a result's figures add to the run's sums (its scores were checked with the document's rules). */
 function checkResultFigures(result: Record<string, unknown>, field: string): void {
-  checkScore(result.score, `${field}.score`);
-  if (result.scores !== undefined && result.scores !== null) {
-    if (!isObject(result.scores)) throw DomainError.validation(`${field}.scores must be an object keyed by criterion`, `${field}.scores`);
-    for (const [key, value] of Object.entries(result.scores)) checkScore(value, `${field}.scores.${key}`);
-  }
   checkAmount(result.cost, COST_LIMIT, `${field}.cost`);
   checkAmount(result.duration_ms, DURATION_LIMIT_MS, `${field}.duration_ms`);
   for (const key of ["input_tokens", "output_tokens"]) checkCount(result[key], TOKEN_COUNT_LIMIT, `${field}.${key}`);
@@ -200,7 +185,8 @@ function checkHeader(report: Record<string, unknown>): void {
  */
 function checkRenders(report: Record<string, unknown>): void {
   try {
-    const rendered = Report.fromJSON(report as unknown as ReportDocument);
+    // As the stored run's pages will be rendered (apps/api rebuildReport).
+    const rendered = Report.fromStoredJSON(report as unknown as ReportDocument);
     rendered.toMarkdown();
     rendered.toHtml();
   } catch (error) {
@@ -217,54 +203,18 @@ function splitRecordedProblem(message: string): [string, string] {
 }
 
 export function checkImportedReport(report: Record<string, unknown>): void {
-  // The reference library writes per-model summaries under `models`; ours under `summary_by_model`.
-  // Both are the same document shape, so either is accepted.
+  // summary_by_model, else the reference library's `models`: the models the report renders, and
+  // the projector and the audit read (they were checked in the other order, so a document with
+  // both had models stored that were never checked).
+  const models = documentModels(report, RULES);
   const { results } = report;
-  const models = report.models ?? report.summary_by_model;
-  if (!isObject(models)) throw DomainError.validation("report.models (or summary_by_model) must be an object keyed by model label", "report.models");
   if (!Array.isArray(results)) throw DomainError.validation("report.results must be a list", "report.results");
   checkModels(models);
   if (results.length > REPORT_MAX_RESULTS) {
     throw DomainError.validation(`report.results holds ${results.length} results, over the ${REPORT_MAX_RESULTS} limit`, "report.results");
   }
-  // One result per scenario and model (reference-platform §7.2): the index of each pair's first.
-  const pairs = new Map<string, number>();
-  results.forEach((result, i) => {
-    const field = `report.results[${i}]`;
-    if (!isObject(result)) throw DomainError.validation(`${field} must be an object`, field);
-    const key = result.scenario_key;
-    if (typeof key !== "string" || key.trim() === "") {
-      throw DomainError.validation(`${field}.scenario_key is required: the key of the scenario the result is for`, `${field}.scenario_key`);
-    }
-    // As every other way in limits a scenario key (catalogs, suites, pasted lists).
-    if (key.length > SCENARIO_KEY_MAX) {
-      throw DomainError.validation(`${field}.scenario_key must be at most ${SCENARIO_KEY_MAX} characters (it has ${key.length})`, `${field}.scenario_key`);
-    }
-    if (isReservedName(key)) throw DomainError.validation(`${field}.scenario_key ${RESERVED_NAME_RULE}`, `${field}.scenario_key`);
-    if (typeof result.label !== "string") throw DomainError.validation(`${field}.label must be a model label from report.models`, `${field}.label`);
-    const label = result.label;
-    if (!Object.hasOwn(models, label)) throw DomainError.validation(`${field}.label "${label}" is missing from report.models`, `${field}.label`);
-    const pair = JSON.stringify([key, label]);
-    const first = pairs.get(pair);
-    if (first !== undefined) {
-      throw DomainError.validation(
-        `${field}: scenario "${key}" × model "${label}" repeats report.results[${first}] (one result per scenario and model)`,
-        `${field}.scenario_key`,
-      );
-    }
-    pairs.set(pair, i);
-    if (!(RESULT_STATUSES as readonly unknown[]).includes(result.status)) {
-      throw DomainError.validation(`${field}.status must be one of ${RESULT_STATUSES.join(", ")}`, `${field}.status`);
-    }
-    const fault = result.fault;
-    if (fault !== undefined && fault !== null && !(KNOWN_FAULTS as readonly string[]).includes(String(fault))) {
-      throw DomainError.validation(`${field}.fault: unknown fault "${String(fault)}"`, `${field}.fault`);
-    }
-    for (const text of ["prompt", "group", "group_name", "provider", "model"]) checkText(result[text], `${field}.${text}`);
-    checkResultFigures(result, field);
-    checkReplay(result, field);
-  });
-  checkScore(report.threshold, "report.threshold");
+  checkDocumentResults(results, models, RULES, checkStoredResult);
+  checkScore(report.threshold, "report.threshold", RULES.refuse);
   checkHeader(report);
   checkVerdict(report.verdict, models);
   checkComparison(report.comparison);
@@ -272,4 +222,17 @@ export function checkImportedReport(report: Record<string, unknown>): void {
   checkUsage(report.run_judge_usage, "report.run_judge_usage");
   if (isObject(report.judge_usage)) checkUsage(report.judge_usage.run, "report.judge_usage.run");
   checkRenders(report);
+}
+
+/** What a result must also be for the platform to store it: a key every other way in takes, text where the pages print text, storable figures and a replay. */
+function checkStoredResult(result: Record<string, unknown>, field: string): void {
+  const key = result.scenario_key as string;
+  // As every other way in limits a scenario key (catalogs, suites, pasted lists).
+  if (key.length > SCENARIO_KEY_MAX) {
+    throw DomainError.validation(`${field}.scenario_key must be at most ${SCENARIO_KEY_MAX} characters (it has ${key.length})`, `${field}.scenario_key`);
+  }
+  if (isReservedName(key)) throw DomainError.validation(`${field}.scenario_key ${RESERVED_NAME_RULE}`, `${field}.scenario_key`);
+  for (const text of ["prompt", "group", "group_name", "provider", "model"]) checkText(result[text], `${field}.${text}`);
+  checkResultFigures(result, field);
+  checkReplay(result, field);
 }
