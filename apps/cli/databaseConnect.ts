@@ -18,6 +18,13 @@ const UNREACHABLE: Record<string, string> = {
   "3D000": "no such database",
 };
 
+/** What to do when the server answered: it is the database or the login that is wrong, not the server. */
+const ADVICE: Record<string, string> = {
+  "3D000": "Create the database (createdb), or set",
+  "28P01": "Check the user and password, or set",
+  "28000": "Check the user (and the server's pg_hba.conf), or set",
+};
+
 function codeOf(error: unknown): string | undefined {
   const own = (error as { code?: unknown } | null)?.code;
   if (typeof own === "string") return own;
@@ -36,8 +43,7 @@ export async function connecting<T>(variable: string, url: string, work: () => P
     const code = codeOf(error);
     const why = code === undefined ? undefined : UNREACHABLE[code];
     if (why === undefined) throw error;
-    // The server answered: it is the database that is missing, not the server.
-    const advice = code === "3D000" ? "Create the database (createdb), or set" : "Start the server, or set";
+    const advice = ADVICE[code] ?? "Start the server, or set";
     // A read database of its own is the one to unset: the log stays where DATABASE_URL says.
     const fallback = variable === "DATABASE_URL" ? "unset DATABASE_URL for the embedded default" : `unset ${variable} to keep the read models beside the log`;
     throw new CliError(

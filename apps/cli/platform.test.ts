@@ -90,6 +90,11 @@ describe("platformMode", () => {
     // A server that answers without the database: create it, rather than start a running server.
     const missing = await cli(["keys", "list"], { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/verdict_no_such_database_here" });
     expect(missing).toMatchObject({ code: 4, stderr: expect.stringContaining("(3D000: no such database). Create the database (createdb), or set DATABASE_URL to one that is reachable") });
+    // A server that refuses the login: no server to start, the user (or password) is wrong.
+    const login = await cli(["keys", "list"], { DATABASE_URL: "postgres://verdict_no_such_user_here:S3cret@127.0.0.1:5432/verdict" });
+    expect(login).toMatchObject({ code: 4, stderr: expect.stringMatching(/\((28P01: the password was refused|28000: the login was refused)\)\. Check the user/) });
+    expect(login.stderr).not.toContain("Start the server");
+    expect(login.stderr).not.toContain("S3cret");
   });
 
   it("shows nothing of a DATABASE_URL whose password holds an unencoded / ? or # (the parser would read it as host, port and path)", () => {
