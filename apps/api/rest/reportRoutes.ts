@@ -100,7 +100,7 @@ function route(render: Render): Handler {
     const context = requestContext(req);
     // Checked first: a request that can never succeed is not told to retry (503) while the pool is busy.
     const download = downloadAsked(req);
-    const rendered = await renderInSlot(context, () => render(req, context));
+    const rendered = await renderInSlot(context, res, () => render(req, context));
     holdWhileSent(context, res, rendered.body);
     send(res, download, rendered);
   };
