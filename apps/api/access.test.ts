@@ -238,9 +238,19 @@ describe("REST report exports", () => {
     expect(envelope).toMatchObject({ version: 1, run_id: runId, source: "verdict", agent_name: "SupportAgent", suite: "support_desk/triage/smoke" });
     expect(envelope.report.verdict.winner).toBe("gpt-5-mini");
     expect((await p.get(p.keys.acmeRead, `/api/evaluations/other/runs/${runId}/report.json`)).status).toBe(404);
-    // An unknown run names the path parameter it came in (it said `id`).
-    const noRun = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/00000000-0000-4000-8000-000000000000/report.json`);
-    expect(await noRun.json()).toEqual({ error: "run 00000000-0000-4000-8000-000000000000 not found", code: "NOT_FOUND", field: "runId" });
+    // An unknown run names the path parameter it came in (it said `id`): `runId` under an
+    // evaluation, the host's `run_id` (reference-platform §6.3) by handle (it said `runId`).
+    const noSuchRun = "00000000-0000-4000-8000-000000000000";
+    const routes = [
+      [`/api/evaluations/${evaluationId}/runs/${noSuchRun}/report.json`, noSuchRun, "runId"],
+      [`/api/evaluations/${evaluationId}/runs/${noSuchRun}/report.md`, noSuchRun, "runId"],
+      [`/api/evaluation_reports/${noSuchRun}`, noSuchRun, "run_id"],
+      [`/api/evaluation_reports/nightly-42`, "nightly-42", "run_id"],
+    ];
+    for (const [path, shown, field] of routes) {
+      const noRun = await p.get(p.keys.acmeRead, path);
+      expect([noRun.status, await noRun.json()], path).toEqual([404, { error: `run ${shown} not found`, code: "NOT_FOUND", field }]);
+    }
     // A NUL is refused as in GraphQL, not looked up and echoed back in a 404.
     const nul = await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=%00`);
     expect(nul.status).toBe(400);
@@ -257,7 +267,7 @@ describe("REST report exports", () => {
     // `%00` came back as `run \u0000 not found`, a terminal's escape sequence as sent.
     const paths = [
       [`/api/evaluations/${evaluationId}/runs/%00/report.json`, "run \uFFFD not found", "runId"],
-      [`/api/evaluation_reports/%00`, "run \uFFFD not found", "runId"],
+      [`/api/evaluation_reports/%00`, "run \uFFFD not found", "run_id"],
       [`/api/evaluations/%1B%5B2J/runs/${runId}/report.json`, "evaluation \uFFFD[2J not found", "id"],
     ];
     for (const [path, error, field] of paths) {

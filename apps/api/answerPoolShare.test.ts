@@ -125,7 +125,7 @@ describe("the REST reports under the pool", () => {
     expect(res.status).toBe(200);
     await poolEmptied();
     const bytes = Buffer.byteLength(body);
-    expect(loading).toHaveBeenCalledWith("acme", expect.any(Function));
+    expect(loading).toHaveBeenCalledWith("acme", expect.any(Function), { subject: "the report", signal: expect.any(AbortSignal) });
     expect(take).toHaveBeenCalledWith("acme", bytes, "the report", expect.any(String));
     expect(give).toHaveBeenCalledWith("acme", bytes);
   });

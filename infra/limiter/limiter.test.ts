@@ -47,6 +47,63 @@ describe("Limiter", () => {
     expect(limiter.idle).toBe(true);
   });
 
+  it("runs a waiter whose signal has not aborted when a slot passes to it, and reads the signal no more once it runs", async () => {
+    const limiter = new Limiter(1);
+    let release: () => void = () => {};
+    const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const waiting = new AbortController();
+    let finish: () => void = () => {};
+    const second = limiter.run(() => new Promise<string>((resolve) => (finish = () => resolve("second"))), waiting.signal);
+    release();
+    await first;
+    // Aborting a task that already runs changes nothing: the signal bounds the wait, not the task.
+    waiting.abort(new Error("too late"));
+    finish();
+    expect(await second).toBe("second");
+    expect(limiter.idle).toBe(true);
+  });
+
+  it("takes a waiter whose signal aborts out of the queue, rejecting with its reason, and never runs it", async () => {
+    const limiter = new Limiter(1);
+    let release: () => void = () => {};
+    const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const waiting = new AbortController();
+    let ran = false;
+    const gone = limiter.run(() => (ran = true), waiting.signal);
+    const next = limiter.run(() => "next");
+    waiting.abort(new Error("gave up"));
+    await expect(gone).rejects.toThrow("gave up");
+    release();
+    await first;
+    // The slot went to the waiter behind the one that gave up.
+    expect(await next).toBe("next");
+    expect(ran).toBe(false);
+    expect(limiter.idle).toBe(true);
+  });
+
+  it("leaks no slot when a waiter gives up: the next task gets the freed slot at once, and the limiter goes idle", async () => {
+    const limiter = new Limiter(1);
+    let release: () => void = () => {};
+    const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    await expect(limiter.run(() => "late", AbortSignal.timeout(10))).rejects.toMatchObject({ name: "TimeoutError" });
+    release();
+    await first;
+    expect(limiter.idle).toBe(true);
+    let started = false;
+    const after = limiter.run(() => (started = true));
+    // Started in the same turn: no slot is held for the waiter that left.
+    expect(started).toBe(true);
+    await after;
+    expect(limiter.idle).toBe(true);
+  });
+
+  it("runs nothing for a signal already aborted, even with a slot free", async () => {
+    const limiter = new Limiter(1);
+    let ran = false;
+    await expect(limiter.run(() => (ran = true), AbortSignal.abort(new Error("gone")))).rejects.toThrow("gone");
+    expect([ran, limiter.idle]).toEqual([false, true]);
+  });
+
   it("refuses a slot count that is not a whole number >= 1", () => {
     expect(() => new Limiter(0)).toThrow("slots must be a whole number >= 1 (got 0)");
   });

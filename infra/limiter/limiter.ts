@@ -1,7 +1,8 @@
 // At most `slots` tasks at once; the rest wait in call order. The worker's replay consumer keeps
 // more jobs in flight than the agent may take replays at once: the jobs' store work (version
 // checks, appends) is batched across pairs by the SQL stores, while the agent still sees no more
-// than the configured concurrency. The API loads at most a few heavy answers at once.
+// than the configured concurrency. The API loads at most a few heavy answers at once, and a load
+// that waited too long (or whose client left) gives up its place in the queue: `signal`.
 export class Limiter {
   #active = 0;
   readonly #queue: Array<() => void> = [];
@@ -16,8 +17,13 @@ export class Limiter {
     return this.#active === 0;
   }
 
-  async run<T>(task: () => Promise<T> | T): Promise<T> {
-    if (this.#active >= this.slots) await new Promise<void>((resolve) => this.#queue.push(resolve));
+  /**
+   * Runs `task` once a slot is free. While it waits, `signal` aborting takes it out of the queue
+   * and rejects with the signal's reason (the task never runs); once it runs, `signal` is not read.
+   */
+  async run<T>(task: () => Promise<T> | T, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw signal.reason;
+    if (this.#active >= this.slots) await this.#turn(signal);
     else this.#active += 1;
     try {
       return await task();
@@ -27,5 +33,22 @@ export class Limiter {
       if (next) next();
       else this.#active -= 1;
     }
+  }
+
+  /** Resolves when a finished task hands this waiter its slot; rejects, out of the queue, when `signal` aborts first. */
+  #turn(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const granted = () => {
+        signal?.removeEventListener("abort", gaveUp);
+        resolve();
+      };
+      // Out of the queue, so no slot is ever handed to a waiter that is gone.
+      const gaveUp = () => {
+        this.#queue.splice(this.#queue.indexOf(granted), 1);
+        reject(signal!.reason);
+      };
+      this.#queue.push(granted);
+      signal?.addEventListener("abort", gaveUp, { once: true });
+    });
   }
 }

@@ -2,8 +2,9 @@
 //   GET /api/evaluations/:id/runs/:runId/report        HTML (?theme=light|dark)
 //   GET /api/evaluations/:id/runs/:runId/report.md     Markdown (?part=verdict|fix_items|scenario, model=, scenario=)
 //   GET /api/evaluations/:id/runs/:runId/report.json   the version-1 envelope
-//   GET /api/evaluation_reports/:runId                 the same envelope, by the host's handle (§6.3):
+//   GET /api/evaluation_reports/:run_id                the same envelope, by the host's handle (§6.3):
 //                                                      a run's id, or a published run's own run_id
+// A run not found is NOT_FOUND naming the path parameter it came in: `runId`, or `run_id`.
 // `?download=1` adds Content-Disposition: attachment; filename="<evaluation>-run-<n>.<ext>".
 import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isStorableText, isValidId, loadAggregate, TEXT_RULE, type Report } from "@verdict/domain";
@@ -27,14 +28,20 @@ interface Located {
   number: number;
 }
 
-/** The run and its evaluation (null: the run's own), each NOT_FOUND when missing or another tenant's. */
-async function locate(context: ApiContext, evaluationId: string | null, runId: string): Promise<Located> {
+/** The path parameter a route names its run by (a NOT_FOUND's field): the host's handle is `run_id`, as §6.3 spells it. */
+type RunField = "runId" | "run_id";
+
+/**
+ * The run and its evaluation (null: the run's own), each NOT_FOUND when missing or another
+ * tenant's, a missing run naming `runField`.
+ */
+async function locate(context: ApiContext, evaluationId: string | null, runId: string, runField: RunField): Promise<Located> {
   if (evaluationId !== null && !isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
-  const history = await runHistory(context, runId, "runId");
+  const history = await runHistory(context, runId, runField);
   const head = history.record?.started ?? history.imported;
-  if (!head || (evaluationId !== null && head.evaluation_id !== evaluationId)) throw notFound("run", runId, "runId");
+  if (!head || (evaluationId !== null && head.evaluation_id !== evaluationId)) throw notFound("run", runId, runField);
   const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(head.evaluation_id));
-  if (!state.exists || state.tenant !== context.principal.tenant) throw notFound(evaluationId === null ? "run" : "evaluation", evaluationId ?? runId);
+  if (!state.exists || state.tenant !== context.principal.tenant) throw evaluationId === null ? notFound("run", runId, runField) : notFound("evaluation", evaluationId);
   return { history, evaluationName: state.name ?? head.evaluation_id, agent: state.agent ?? "agent", number: head.number };
 }
 
@@ -91,16 +98,19 @@ function markdownPart(report: Report, history: RunHistory, req: Request): string
   return scenarioPart(report, history, key, "scenario");
 }
 
-type Handler = (req: Request<{ id: string; runId: string }>, res: Response) => Promise<void>;
-type Render = (req: Request<{ id: string; runId: string }>, context: ApiContext) => Promise<Rendered>;
+/** A route's path parameters: the run's and its evaluation's ids, or the host's handle. */
+type RunParams = { id: string; runId: string };
+type Params = RunParams | { run_id: string };
+type Handler<P extends Params> = (req: Request<P>, res: Response) => Promise<void>;
+type Render<P extends Params> = (req: Request<P>, context: ApiContext) => Promise<Rendered>;
 
 /** A report route: loaded and rendered in one of the tenant's load slots, its body held from the answer pool while it is sent. */
-function route(render: Render): Handler {
+function route<P extends Params = RunParams>(render: Render<P>): Handler<P> {
   return async (req, res) => {
     const context = requestContext(req);
     // Checked first: a request that can never succeed is not told to retry (503) while the pool is busy.
     const download = downloadAsked(req);
-    const rendered = await renderInSlot(context, () => render(req, context));
+    const rendered = await renderInSlot(context, res, () => render(req, context));
     holdWhileSent(context, res, rendered.body);
     send(res, download, rendered);
   };
@@ -122,18 +132,18 @@ export function reportRouter(): Router {
     if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
       throw new ApiError("VALIDATION", `theme must be light, dark or auto (got ${JSON.stringify(theme)})`, "theme");
     }
-    const located = await locate(context, req.params.id, req.params.runId);
+    const located = await locate(context, req.params.id, req.params.runId, "runId");
     const html = await runReportHtml(context, req.params.runId, theme === "light" || theme === "dark" ? theme : null);
     return { located, ext: "html", type: "text/html; charset=utf-8", body: html };
   }));
   router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, context) => {
-    const located = await locate(context, req.params.id, req.params.runId);
+    const located = await locate(context, req.params.id, req.params.runId, "runId");
     return { located, ext: "md", type: "text/markdown; charset=utf-8", body: markdownPart(await runReport(context, req.params.runId), located.history, req) };
   }));
-  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId))));
-  router.get("/evaluation_reports/:runId", route(async (req, context) => {
-    const history = await loadByHandle(context.principal.tenant, req.params.runId, (runId) => runHistory(context, runId, "runId"));
-    return renderedEnvelope(context, await locate(context, null, history.runId));
+  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId, "runId"))));
+  router.get("/evaluation_reports/:run_id", route<{ run_id: string }>(async (req, context) => {
+    const history = await loadByHandle(context.principal.tenant, req.params.run_id, (runId) => runHistory(context, runId, "run_id"));
+    return renderedEnvelope(context, await locate(context, null, history.runId, "run_id"));
   }));
   return router;
 }

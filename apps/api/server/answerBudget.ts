@@ -28,6 +28,8 @@ export class AnswerBudget {
   private pooled = 0;
   /** Set once the request's answer was written or its operation ended: it takes nothing more. */
   private released = false;
+  /** Aborted on release: a field still waiting for a load slot then leaves the queue. */
+  private readonly ended = new AbortController();
   /** The turn of the heavy field loaded last: the next waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -44,8 +46,7 @@ export class AnswerBudget {
   charge<T>(path: string, load: () => Promise<T> | T, weight: (value: T) => number): Promise<T> {
     const result = this.turn.then(async () => {
       // Checked once a load slot is free: a request may have ended while it waited.
-      const share = this.share;
-      const value = share ? await share.pool.loading(share.tenant, () => this.loadWhileOpen(path, load)) : await this.loadWhileOpen(path, load);
+      const value = this.share ? await this.loadInSlot(this.share, path, load) : await this.loadWhileOpen(path, load);
       // Loaded after the request ended (its client left): dropped, so nothing is held for it.
       this.mustBeOpen(path);
       this.take(path, weight(value));
@@ -53,6 +54,16 @@ export class AnswerBudget {
     });
     this.turn = result.catch(() => undefined);
     return result;
+  }
+
+  /** `load` in one of the tenant's load slots; a request that ended while it waited says so. */
+  private async loadInSlot<T>(share: PoolShare, path: string, load: () => Promise<T> | T): Promise<T> {
+    try {
+      return await share.pool.loading(share.tenant, () => this.loadWhileOpen(path, load), { subject: `\`${path}\``, signal: this.ended.signal });
+    } catch (error) {
+      this.mustBeOpen(path);
+      throw error;
+    }
   }
 
   private take(path: string, bytes: number): void {
@@ -72,10 +83,12 @@ export class AnswerBudget {
   /**
    * Gives what the request took back to the process's pool, once its answer is written or its
    * operation ended. Final: a field still loading then (its client left mid-operation) takes
-   * nothing, so nothing is held for a request that is gone; later calls give nothing.
+   * nothing, and one still waiting for a load slot leaves the queue, so nothing is held or
+   * waited for on behalf of a request that is gone; later calls give nothing.
    */
   release(): void {
     this.released = true;
+    this.ended.abort();
     this.share?.pool.give(this.share.tenant, this.pooled);
     this.pooled = 0;
   }

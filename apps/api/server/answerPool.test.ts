@@ -161,3 +161,117 @@ describe("one tenant's share of the pool", () => {
     pool.take("acme", 1, "small");
   });
 });
+
+describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** A load of `tenant` that holds its slot until `finish` is called. */
+  function held(pool: AnswerPool, tenant: string): { loading: Promise<void>; finish: () => void } {
+    let finish: () => void = () => {};
+    const loading = pool.loading(tenant, () => new Promise<void>((resolve) => (finish = resolve)));
+    return { loading, finish: () => finish() };
+  }
+
+  it("waits 30 s by default", () => {
+    expect(new AnswerPool(1_000, 1_000).loadWaitMs).toBe(30_000);
+  });
+
+  it("runs a load whose slot came before the deadline, and the deadline no longer bounds it once it runs", async () => {
+    const pool = new AnswerPool(10_000, 10_000, 100);
+    const first = held(pool, "acme");
+    const second = held(pool, "acme");
+    let started = false;
+    const waiting = pool.loading("acme", async () => {
+      started = true;
+      // Loading for longer than the wait: it is not cut off.
+      await sleep(150);
+      return "loaded";
+    });
+    await sleep(40);
+    first.finish();
+    await first.loading;
+    await sleep(5);
+    expect(started).toBe(true);
+    await expect(waiting).resolves.toBe("loaded");
+    second.finish();
+    await second.loading;
+    expect(pool.tenantsTracked).toBe(0);
+  });
+
+  it("refuses a load still waiting for its tenant's slot at the deadline, UNAVAILABLE naming the wait and the setting, running nothing", async () => {
+    const pool = new AnswerPool(10_000, 10_000, 50);
+    const slots = [held(pool, "acme"), held(pool, "acme")];
+    let ran = false;
+    const started = Date.now();
+    await expect(pool.loading("acme", () => (ran = true), { subject: "`runAudit`" })).rejects.toMatchObject({
+      apiCode: "UNAVAILABLE",
+      message: "`runAudit` waited 50 ms for one of this tenant's 2 heavy-answer load slots (its other requests' heavy answers were loading) and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(ran).toBe(false);
+    // Another tenant's load still starts at once beside them.
+    await expect(pool.loading("globex", () => "globex")).resolves.toBe("globex");
+    for (const slot of slots) slot.finish();
+    await Promise.all(slots.map((slot) => slot.loading));
+  });
+
+  it("names the process's slots when those are what it waited for", async () => {
+    const pool = new AnswerPool(10_000, 10_000, 50);
+    const slots = [held(pool, "a"), held(pool, "a"), held(pool, "b"), held(pool, "b")];
+    await expect(pool.loading("c", () => "c", { subject: "the report" })).rejects.toMatchObject({
+      apiCode: "UNAVAILABLE",
+      message: "the report waited 50 ms for one of this API process's 4 heavy-answer load slots and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+    });
+    for (const slot of slots) slot.finish();
+    await Promise.all(slots.map((slot) => slot.loading));
+    expect(pool.tenantsTracked).toBe(0);
+  });
+
+  it("leaks no slot: after a load gave up, the next one starts at once when a slot frees, and the tenant is forgotten once idle", async () => {
+    const pool = new AnswerPool(10_000, 10_000, 30);
+    const slots = [held(pool, "acme"), held(pool, "acme")];
+    const gaveUp = Array.from({ length: 3 }, () => pool.loading("acme", () => "late"));
+    for (const refused of gaveUp) await expect(refused).rejects.toMatchObject({ apiCode: "UNAVAILABLE" });
+    // Still tracked: its two loads hold their slots.
+    expect(pool.tenantsTracked).toBe(1);
+    slots[0].finish();
+    await slots[0].loading;
+    let started = false;
+    const next = pool.loading("acme", () => (started = true));
+    // Started in this turn: the freed slot went to no waiter that had left.
+    expect(started).toBe(true);
+    await next;
+    slots[1].finish();
+    await slots[1].loading;
+    expect(pool.tenantsTracked).toBe(0);
+  });
+
+  it("forgets a tenant whose only load gave up while waiting for the process's slot", async () => {
+    const pool = new AnswerPool(10_000, 10_000, 30);
+    const others = [held(pool, "a"), held(pool, "a"), held(pool, "b"), held(pool, "b")];
+    await expect(pool.loading("acme", () => "late")).rejects.toMatchObject({ apiCode: "UNAVAILABLE" });
+    expect(pool.tenantsTracked).toBe(2);
+    for (const slot of others) slot.finish();
+    await Promise.all(others.map((slot) => slot.loading));
+    expect(pool.tenantsTracked).toBe(0);
+  });
+
+  it("takes a field out of the queue as soon as its request ends (its client left), not when a slot frees", async () => {
+    const pool = new AnswerPool(10_000, 10_000, 60_000);
+    const slots = [held(pool, "acme"), held(pool, "acme")];
+    const budget = request(10_000, pool);
+    let loaded = false;
+    const waiting = budget.charge("audit", () => ((loaded = true), "x"), weigh);
+    await sleep(5);
+    budget.release();
+    await expect(waiting).rejects.toMatchObject({ apiCode: "UNAVAILABLE", message: "`audit`: the request ended before this field was answered" });
+    slots[0].finish();
+    await slots[0].loading;
+    let started = false;
+    const next = pool.loading("acme", () => (started = true));
+    expect(started).toBe(true);
+    await next;
+    slots[1].finish();
+    await slots[1].loading;
+    expect([loaded, pool.tenantsTracked]).toEqual([false, 0]);
+  });
+});

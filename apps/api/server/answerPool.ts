@@ -8,6 +8,12 @@
 // Fair between tenants: one tenant may hold at most its share of the bytes (half the pool by
 // default) and use at most half the load slots, so one tenant's large answers leave another room
 // rather than making it retry. What a tenant is refused says its own share, never what others hold.
+//
+// A load waits for its slots at most loadWaitMs (VERDICT_API_HEAVY_LOAD_WAIT_MS), then answers
+// UNAVAILABLE (retry): a tenant's slow heavy loads had queued its next ones without end, and a
+// client waited on a request that might never start. A load that gives up, or whose client left
+// (`signal`), leaves the queue at once, so no slot is ever handed to a waiter that is gone.
+import { linkSignals } from "@verdict/infra/abort";
 import { Limiter } from "@verdict/infra/limiter";
 import { ApiError } from "./errors.js";
 import { shownBytes } from "./shownBytes.js";
@@ -17,6 +23,15 @@ const LOADS_AT_ONCE = 4;
 
 /** Of those, one tenant's: the other half is always left to other tenants. */
 const TENANT_LOADS_AT_ONCE = LOADS_AT_ONCE / 2;
+
+/** How long a heavy load waits for its slots when the deployment sets nothing (VERDICT_API_HEAVY_LOAD_WAIT_MS). */
+export const DEFAULT_LOAD_WAIT_MS = 30_000;
+
+/** What a load is called in its refusal, and what ends its wait early (its request ended). */
+export interface LoadWait {
+  subject?: string;
+  signal?: AbortSignal;
+}
 
 /** What one tenant holds and its load slots; kept only while it holds or loads something. */
 interface TenantEntry {
@@ -32,6 +47,7 @@ export class AnswerPool {
   constructor(
     readonly maxBytes: number,
     readonly tenantMaxBytes: number,
+    readonly loadWaitMs = DEFAULT_LOAD_WAIT_MS,
   ) {}
 
   /** Bytes the requests in flight hold. */
@@ -82,14 +98,29 @@ export class AnswerPool {
 
   /**
    * Runs `load` once fewer than TENANT_LOADS_AT_ONCE of `tenant`'s and fewer than LOADS_AT_ONCE
-   * of the process's heavy answers are loading.
+   * of the process's heavy answers are loading. Throws UNAVAILABLE naming `subject` (nothing run)
+   * when no slot came within loadWaitMs; `signal` aborting first ends the wait with its reason.
    */
-  async loading<T>(tenant: string, load: () => Promise<T> | T): Promise<T> {
+  async loading<T>(tenant: string, load: () => Promise<T> | T, { subject = "the heavy answer", signal }: LoadWait = {}): Promise<T> {
+    // One deadline for both waits: the caller waited as long, whichever slot held it up.
+    const wait = linkSignals([signal], this.loadWaitMs);
+    let waitingFor: "tenant" | "process" = "tenant";
     try {
       // The tenant's slot first: while it waits for one it holds none of the process's, which
       // other tenants' loads may take.
-      return await this.#entry(tenant).loads.run(() => this.#loads.run(load));
+      return await this.#entry(tenant).loads.run(() => {
+        waitingFor = "process";
+        return this.#loads.run(() => {
+          // The deadline bounds the wait for a slot, not the load itself.
+          wait.dispose();
+          return load();
+        }, wait.signal);
+      }, wait.signal);
+    } catch (error) {
+      if (wait.timedOut()) throw waitedTooLong(subject, waitingFor, this.loadWaitMs);
+      throw error;
     } finally {
+      wait.dispose();
       this.#dropIfIdle(tenant);
     }
   }
@@ -108,4 +139,12 @@ export class AnswerPool {
     const entry = this.#tenants.get(tenant);
     if (entry && entry.held === 0 && entry.loads.idle) this.#tenants.delete(tenant);
   }
+}
+
+/** A load that got no slot in time: which slot it waited for, never what other tenants load. */
+function waitedTooLong(subject: string, waitingFor: "tenant" | "process", waitMs: number): ApiError {
+  const slots = waitingFor === "tenant"
+    ? `one of this tenant's ${TENANT_LOADS_AT_ONCE} heavy-answer load slots (its other requests' heavy answers were loading)`
+    : `one of this API process's ${LOADS_AT_ONCE} heavy-answer load slots`;
+  return new ApiError("UNAVAILABLE", `${subject} waited ${waitMs} ms for ${slots} and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment`);
 }

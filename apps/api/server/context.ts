@@ -3,7 +3,7 @@ import type { Clock, EventStore, IdGenerator, LogPosition, Plan } from "@verdict
 import type { ProgressBus, ReadModels } from "@verdict/projector";
 import type { ApiKeyStore, ApiPrincipal } from "../auth/apiKeys.js";
 import type { AnswerBudget } from "./answerBudget.js";
-import type { AnswerPool } from "./answerPool.js";
+import { DEFAULT_LOAD_WAIT_MS, type AnswerPool } from "./answerPool.js";
 import { ApiError } from "./errors.js";
 import type { ResponseCacheTrace } from "./responseCache.js";
 import type { TerminalRunCache } from "./terminalRunCache.js";
@@ -68,6 +68,12 @@ export interface ApiLimits {
    * maxAnswerBytes nor above the pool): one tenant's large answers had made another's retry.
    */
   maxHeldAnswerBytesPerTenant?: number;
+  /**
+   * Milliseconds a heavy field or REST report waits for one of its tenant's (and the process's)
+   * load slots (answerPool.ts; VERDICT_API_HEAVY_LOAD_WAIT_MS; default 30 s) before it answers
+   * UNAVAILABLE (retry): a tenant's slow heavy loads had queued its next ones without end.
+   */
+  heavyLoadWaitMs: number;
 }
 
 /**
@@ -82,6 +88,7 @@ const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export const DEFAULT_LIMITS: ApiLimits = {
   maxDepth: 12, maxCost: 5000, bodyLimit: "2mb", maxTokens: 10_000, maxSocketOperations: 100, maxKeyOperations: 100, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
+  heavyLoadWaitMs: DEFAULT_LOAD_WAIT_MS,
 };
 
 export interface ApiDeps {

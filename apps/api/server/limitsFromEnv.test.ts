@@ -59,3 +59,15 @@ it("refuses a tenant share that is not a whole number, below what one request ma
   // A setting's refusal (the API exits 2 naming it), not a crash.
   expect(() => apiLimitsFromEnv({ VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "3000" })).toThrow(SettingError);
 });
+
+it("reads heavyLoadWaitMs from VERDICT_API_HEAVY_LOAD_WAIT_MS (default 30 s), refusing what is not a whole number of milliseconds a timer can wait, naming the variable", () => {
+  expect(DEFAULT_LIMITS.heavyLoadWaitMs).toBe(30_000);
+  expect(apiLimitsFromEnv({ VERDICT_API_HEAVY_LOAD_WAIT_MS: " 5000 " })).toEqual({ heavyLoadWaitMs: 5000 });
+  expect(apiLimitsFromEnv({ VERDICT_API_HEAVY_LOAD_WAIT_MS: "" })).toEqual({});
+  for (const bad of ["0", "-1", "2.5", "30s", "1e3"]) {
+    expect(() => apiLimitsFromEnv({ VERDICT_API_HEAVY_LOAD_WAIT_MS: bad })).toThrow(`VERDICT_API_HEAVY_LOAD_WAIT_MS must be a whole number of milliseconds >= 1 (got ${JSON.stringify(bad)})`);
+  }
+  // Node runs a timer set longer at once: such a wait would not wait at all.
+  expect(() => apiLimitsFromEnv({ VERDICT_API_HEAVY_LOAD_WAIT_MS: "2147483648" })).toThrow("VERDICT_API_HEAVY_LOAD_WAIT_MS must be at most 2147483647 milliseconds");
+  expect(() => apiLimitsFromEnv({ VERDICT_API_HEAVY_LOAD_WAIT_MS: "0" })).toThrow(SettingError);
+});

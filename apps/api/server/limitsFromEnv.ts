@@ -2,23 +2,28 @@
 // same ones); any limit not set keeps its default (DEFAULT_LIMITS). The API process reads its PORT
 // and HOST here too, and refuses arguments (it takes none).
 import { lookup } from "node:dns/promises";
-import { parseWholeNumber, refuseArguments, SettingError, wholeNumberSetting } from "@verdict/infra/settings";
+import { parseWholeNumber, refuseArguments, SettingError, wholeNumberSetting, type WholeNumberRule } from "@verdict/infra/settings";
 import { DEFAULT_LIMITS, type ApiLimits } from "./context.js";
 import { answerPoolSize } from "./answerPoolSize.js";
 
-/** Environment variable -> the limit it sets. */
-const LIMIT_VARIABLES = {
-  VERDICT_API_MAX_KEY_OPERATIONS: "maxKeyOperations",
-  VERDICT_API_MAX_ANSWER_BYTES: "maxAnswerBytes",
-  VERDICT_API_MAX_HELD_ANSWER_BYTES: "maxHeldAnswerBytes",
-  VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: "maxHeldAnswerBytesPerTenant",
-} as const satisfies Record<string, keyof ApiLimits>;
+/** Counts and bytes: a whole number of at least 1. */
+const AT_LEAST_ONE: WholeNumberRule = { min: 1 };
 
-/** The limits `env` sets; a value that is not a whole number >= 1 is an error (SettingError) naming it. */
+/** Environment variable -> the limit it sets, and the rule its value must meet. */
+const LIMIT_VARIABLES = {
+  VERDICT_API_MAX_KEY_OPERATIONS: ["maxKeyOperations", AT_LEAST_ONE],
+  VERDICT_API_MAX_ANSWER_BYTES: ["maxAnswerBytes", AT_LEAST_ONE],
+  VERDICT_API_MAX_HELD_ANSWER_BYTES: ["maxHeldAnswerBytes", AT_LEAST_ONE],
+  VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT: ["maxHeldAnswerBytesPerTenant", AT_LEAST_ONE],
+  // A timer's longest wait at most: Node runs a longer one at once, which would never wait.
+  VERDICT_API_HEAVY_LOAD_WAIT_MS: ["heavyLoadWaitMs", { min: 1, unit: "milliseconds" }],
+} as const satisfies Record<string, readonly [keyof ApiLimits, WholeNumberRule]>;
+
+/** The limits `env` sets; a value that breaks its rule (a whole number >= 1) is an error (SettingError) naming it. */
 export function apiLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ApiLimits> {
   const limits: Partial<ApiLimits> = {};
-  for (const [variable, limit] of Object.entries(LIMIT_VARIABLES)) {
-    const value = wholeNumberSetting(env, variable, { min: 1 }, undefined);
+  for (const [variable, [limit, rule]] of Object.entries(LIMIT_VARIABLES)) {
+    const value = wholeNumberSetting(env, variable, rule, undefined);
     if (value !== undefined) limits[limit] = value;
   }
   // A pool or tenant share that cannot work is refused at start, not at the first heavy answer.

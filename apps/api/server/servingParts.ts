@@ -55,7 +55,7 @@ export async function prepareServing(options: ApiServerOptions): Promise<Serving
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(error === undefined ? message : `${message}: ${errorDetail(error)}`));
   const databaseLines = new RepeatLimiter();
   const poolSize = answerPoolSize(limits);
-  const answerPool = options.answerPool ?? new AnswerPool(poolSize.maxBytes, poolSize.tenantMaxBytes);
+  const answerPool = options.answerPool ?? new AnswerPool(poolSize.maxBytes, poolSize.tenantMaxBytes, limits.heavyLoadWaitMs);
   const schema = await buildApiSchema();
   const runCache = options.runCache ?? new TerminalRunCache();
   const responseCache = options.responseCache ?? new ResponseCache();
