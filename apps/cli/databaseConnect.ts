@@ -41,8 +41,8 @@ export async function connecting<T>(variable: string, url: string, work: () => P
     return await work();
   } catch (error) {
     const code = codeOf(error);
-    const why = code === undefined ? undefined : UNREACHABLE[code];
-    if (why === undefined) throw error;
+    if (code === undefined || !Object.hasOwn(UNREACHABLE, code)) throw error;
+    const why = UNREACHABLE[code];
     const advice = ADVICE[code] ?? "Start the server, or set";
     // A read database of its own is the one to unset: the log stays where DATABASE_URL says.
     const fallback = variable === "DATABASE_URL" ? "unset DATABASE_URL for the embedded default" : `unset ${variable} to keep the read models beside the log`;
