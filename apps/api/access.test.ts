@@ -251,6 +251,11 @@ describe("REST report exports", () => {
       const noRun = await p.get(p.keys.acmeRead, path);
       expect([noRun.status, await noRun.json()], path).toEqual([404, { error: `run ${shown} not found`, code: "NOT_FOUND", field }]);
     }
+    // A run asked for under an evaluation that is not the tenant's names the evaluation: a
+    // mistyped evaluation id read as "run … not found", naming the run the caller had right.
+    const noSuchEvaluation = "00000000-0000-4000-8000-00000000000e";
+    const wrongEvaluation = await p.get(p.keys.acmeRead, `/api/evaluations/${noSuchEvaluation}/runs/${runId}/report.md`);
+    expect([wrongEvaluation.status, await wrongEvaluation.json()]).toEqual([404, { error: `evaluation ${noSuchEvaluation} not found`, code: "NOT_FOUND", field: "id" }]);
     // A NUL is refused as in GraphQL, not looked up and echoed back in a 404.
     const nul = await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=%00`);
     expect(nul.status).toBe(400);
@@ -466,6 +471,16 @@ describe("external runs and imported reports", () => {
     expect(runs.body.data.evaluation.runs.edges).toEqual([{ node: { id: globexRun } }]);
     // The first tenant's run is as it was, and its report still holds its own content.
     expect(await readWholeStream(p.store, runStream(acmeRun))).toEqual(acmeEvents);
+    // Another tenant's evaluation is named missing, as an unknown one; the tenant's own
+    // evaluation with another tenant's run names the run missing: neither says the other exists.
+    const crossed = [
+      [`/api/evaluations/${globexEvaluation}/runs/${acmeRun}/report.json`, `evaluation ${globexEvaluation} not found`, "id"],
+      [`/api/evaluations/${evaluationId}/runs/${globexRun}/report.json`, `run ${globexRun} not found`, "runId"],
+    ];
+    for (const [path, error, field] of crossed) {
+      const answer = await p.get(p.keys.acmeRead, path);
+      expect([answer.status, await answer.json()], path).toEqual([404, { error, code: "NOT_FOUND", field }]);
+    }
     const acmeJson = (await (await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${acmeRun}/report.json`)).json()) as any;
     expect(acmeJson).toMatchObject({ run_id: "shared-ci-7", report: { threshold: 0.7 } });
     expect((await p.get(p.keys.globexWrite, `/api/evaluations/${evaluationId}/runs/${acmeRun}/report.json`)).status).toBe(404);

@@ -39,10 +39,23 @@ async function locate(context: ApiContext, evaluationId: string | null, runId: s
   if (evaluationId !== null && !isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
   const history = await runHistory(context, runId, runField);
   const head = history.record?.started ?? history.imported;
-  if (!head || (evaluationId !== null && head.evaluation_id !== evaluationId)) throw notFound("run", runId, runField);
+  if (!head || (evaluationId !== null && head.evaluation_id !== evaluationId)) throw await missing(context, evaluationId, runId, runField);
   const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(head.evaluation_id));
   if (!state.exists || state.tenant !== context.principal.tenant) throw evaluationId === null ? notFound("run", runId, runField) : notFound("evaluation", evaluationId);
   return { history, evaluationName: state.name ?? head.evaluation_id, agent: state.agent ?? "agent", number: head.number };
+}
+
+/**
+ * What a path that finds no run names: the evaluation when it is not one of the tenant's (a
+ * mistyped evaluation id read as a missing run), else the run. Another tenant's evaluation is
+ * named as missing, as an unknown one is.
+ */
+async function missing(context: ApiContext, evaluationId: string | null, runId: string, runField: RunField): Promise<ApiError> {
+  if (evaluationId !== null) {
+    const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
+    if (!state.exists || state.tenant !== context.principal.tenant) return notFound("evaluation", evaluationId);
+  }
+  return notFound("run", runId, runField);
 }
 
 /** `<evaluation>-run-<n>.<ext>`, the evaluation name made safe for a file name ("/" -> "-"). */
