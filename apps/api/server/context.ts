@@ -138,12 +138,17 @@ export function memo<T>(context: ApiContext, key: string, make: () => Promise<T>
   return found;
 }
 
+// The scheme is case-insensitive (RFC 9110 §11.1): `bearer <key>` from a client or a proxy that
+// lower-cases it is the same credential, and was answered "send an API key".
+const BEARER = /^bearer[ \t]+/i;
+
 /** `Bearer <key>` -> the principal, or UNAUTHENTICATED. */
 export async function authenticate(apiKeys: ApiKeyStore, header: unknown): Promise<ApiPrincipal> {
-  if (typeof header !== "string" || !header.startsWith("Bearer ")) {
+  const scheme = typeof header === "string" ? BEARER.exec(header) : null;
+  if (scheme === null) {
     throw new ApiError("UNAUTHENTICATED", "send an API key as Authorization: Bearer <key>");
   }
-  const principal = await apiKeys.verify(header.slice("Bearer ".length).trim());
+  const principal = await apiKeys.verify((header as string).slice(scheme[0].length).trim());
   if (!principal) throw new ApiError("UNAUTHENTICATED", "the API key is unknown or revoked");
   return principal;
 }
