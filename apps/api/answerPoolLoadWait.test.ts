@@ -77,7 +77,7 @@ it("answers a heavy field queued for its tenant's slot UNAVAILABLE at its path a
   expect(refused.body).toEqual({
     data: { runAudit: null },
     errors: [{
-      message: "`runAudit` waited 800 ms for one of this tenant's 2 heavy-answer load slots (its other requests' heavy answers were loading) and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+      message: "`runAudit` got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the 800 ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
       path: ["runAudit"],
       locations: expect.any(Array),
       extensions: { code: "UNAVAILABLE" },
@@ -98,7 +98,7 @@ it("answers a report queued for its tenant's slot 503 UNAVAILABLE with Retry-Aft
   expect(refused.status).toBe(503);
   expect(refused.headers.get("retry-after")).toBe("3");
   expect(await refused.json()).toEqual({
-    error: "the report waited 800 ms for one of this tenant's 2 heavy-answer load slots (its other requests' heavy answers were loading) and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+    error: "the report got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the 800 ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
     code: "UNAVAILABLE",
   });
   await slots.release();

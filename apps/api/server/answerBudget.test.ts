@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { AnswerBudget } from "./answerBudget.js";
+import { AnswerPool } from "./answerPool.js";
 
 /** A heavy field's load that takes a moment, counting how many are loaded at once. */
 function loads() {
@@ -33,3 +34,23 @@ it("goes on after a field whose load failed", async () => {
   await expect(failed).rejects.toThrow("not found");
   await expect(next).resolves.toBe("ok");
 });
+
+it("gives a request's heavy fields one wait for load slots in all, not one each: five fields waited five times as long", async () => {
+  const pool = new AnswerPool(10_000, 10_000, 200);
+  // The tenant's 2 slots held by its other requests for longer than the wait.
+  const release: Array<() => void> = [];
+  const holding = [0, 1].map(() => pool.loading("acme", () => new Promise<void>((resolve) => release.push(resolve))));
+  const budget = new AnswerBudget(10_000, { pool, tenant: "acme" });
+  const started = performance.now();
+  const fields = await Promise.allSettled([0, 1, 2, 3, 4].map((i) => budget.charge(`f${i}`, () => "x", (value) => value.length)));
+  const took = performance.now() - started;
+  expect(fields.map((field) => field.status)).toEqual(Array(5).fill("rejected"));
+  for (const field of fields) expect((field as PromiseRejectedResult).reason).toMatchObject({ apiCode: "UNAVAILABLE", message: expect.stringContaining("for the 200 ms a request may wait for them") });
+  // Each field waiting its own 200 ms took ~1,000 ms.
+  expect(took).toBeGreaterThanOrEqual(190);
+  expect(took).toBeLessThan(600);
+  for (const done of release) done();
+  await Promise.all(holding);
+  expect(pool.tenantsTracked).toBe(0);
+});
+

@@ -30,6 +30,8 @@ export class AnswerBudget {
   private released = false;
   /** Aborted on release: a field still waiting for a load slot then leaves the queue. */
   private readonly ended = new AbortController();
+  /** Milliseconds this request's heavy fields have waited for load slots so far: they share one wait. */
+  private waited = 0;
   /** The turn of the heavy field loaded last: the next waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -56,13 +58,26 @@ export class AnswerBudget {
     return result;
   }
 
-  /** `load` in one of the tenant's load slots; a request that ended while it waited says so. */
+  /**
+   * `load` in one of the tenant's load slots; a request that ended while it waited says so. The
+   * request's fields share one wait (the pool's loadWaitMs): each waiting its own let a request
+   * of ten aliased heavy fields wait ten times as long before it answered. A load's own time
+   * is not counted: the wait bounds waiting, never loading.
+   */
   private async loadInSlot<T>(share: PoolShare, path: string, load: () => Promise<T> | T): Promise<T> {
+    const asked = performance.now();
+    let granted: number | undefined;
+    const inSlot = () => {
+      granted = performance.now();
+      return this.loadWhileOpen(path, load);
+    };
     try {
-      return await share.pool.loading(share.tenant, () => this.loadWhileOpen(path, load), { subject: `\`${path}\``, signal: this.ended.signal });
+      return await share.pool.loading(share.tenant, inSlot, { subject: `\`${path}\``, signal: this.ended.signal, waitMs: share.pool.loadWaitMs - this.waited });
     } catch (error) {
       this.mustBeOpen(path);
       throw error;
+    } finally {
+      this.waited += (granted ?? performance.now()) - asked;
     }
   }
 

@@ -204,7 +204,7 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
     const started = Date.now();
     await expect(pool.loading("acme", () => (ran = true), { subject: "`runAudit`" })).rejects.toMatchObject({
       apiCode: "UNAVAILABLE",
-      message: "`runAudit` waited 50 ms for one of this tenant's 2 heavy-answer load slots (its other requests' heavy answers were loading) and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+      message: "`runAudit` got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the 50 ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(ran).toBe(false);
@@ -219,7 +219,7 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
     const slots = [held(pool, "a"), held(pool, "a"), held(pool, "b"), held(pool, "b")];
     await expect(pool.loading("c", () => "c", { subject: "the report" })).rejects.toMatchObject({
       apiCode: "UNAVAILABLE",
-      message: "the report waited 50 ms for one of this API process's 4 heavy-answer load slots and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+      message: "the report got no load slot: this API process's 4 heavy-answer load slots stayed busy for the 50 ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
     });
     for (const slot of slots) slot.finish();
     await Promise.all(slots.map((slot) => slot.loading));

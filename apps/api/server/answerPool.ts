@@ -31,6 +31,11 @@ export const DEFAULT_LOAD_WAIT_MS = 30_000;
 export interface LoadWait {
   subject?: string;
   signal?: AbortSignal;
+  /**
+   * How long this load may still wait (default loadWaitMs): a request's heavy fields share one
+   * wait (answerBudget.ts), so a later field waits only what the earlier ones left.
+   */
+  waitMs?: number;
 }
 
 /** What one tenant holds and its load slots; kept only while it holds or loads something. */
@@ -101,9 +106,9 @@ export class AnswerPool {
    * of the process's heavy answers are loading. Throws UNAVAILABLE naming `subject` (nothing run)
    * when no slot came within loadWaitMs; `signal` aborting first ends the wait with its reason.
    */
-  async loading<T>(tenant: string, load: () => Promise<T> | T, { subject = "the heavy answer", signal }: LoadWait = {}): Promise<T> {
+  async loading<T>(tenant: string, load: () => Promise<T> | T, { subject = "the heavy answer", signal, waitMs = this.loadWaitMs }: LoadWait = {}): Promise<T> {
     // One deadline for both waits: the caller waited as long, whichever slot held it up.
-    const wait = linkSignals([signal], this.loadWaitMs);
+    const wait = linkSignals([signal], Math.max(0, waitMs));
     let waitingFor: "tenant" | "process" = "tenant";
     try {
       // The tenant's slot first: while it waits for one it holds none of the process's, which
@@ -141,10 +146,13 @@ export class AnswerPool {
   }
 }
 
-/** A load that got no slot in time: which slot it waited for, never what other tenants load. */
+/**
+ * A load that got no slot in time: which slots were busy, never what other tenants load. The wait
+ * named is the request's in all (its heavy fields share it), not what this one load had left.
+ */
 function waitedTooLong(subject: string, waitingFor: "tenant" | "process", waitMs: number): ApiError {
   const slots = waitingFor === "tenant"
-    ? `one of this tenant's ${TENANT_LOADS_AT_ONCE} heavy-answer load slots (its other requests' heavy answers were loading)`
-    : `one of this API process's ${LOADS_AT_ONCE} heavy-answer load slots`;
-  return new ApiError("UNAVAILABLE", `${subject} waited ${waitMs} ms for ${slots} and gave up (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment`);
+    ? `this tenant's ${TENANT_LOADS_AT_ONCE} heavy-answer load slots stayed busy with its other requests' heavy answers`
+    : `this API process's ${LOADS_AT_ONCE} heavy-answer load slots stayed busy`;
+  return new ApiError("UNAVAILABLE", `${subject} got no load slot: ${slots} for the ${waitMs} ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment`);
 }
