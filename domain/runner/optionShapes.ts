@@ -53,9 +53,19 @@ export function described(value: unknown): string {
   return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
 }
 
+/**
+ * Scenarios, each with a key of its own: a report reads its results by scenario key, so two
+ * scenarios under one key ran and showed as one doubled block, and a blank key as a block with
+ * no name; neither could be read back (Report.fromJSON refuses both, as importReport does).
+ */
 export function checkScenarios(scenarios: readonly unknown[]): void {
+  const seen = new Set<string>();
   scenarios.forEach((scenario, i) => {
     if (!(scenario instanceof Scenario)) throw new TypeError(`Runner: scenarios[${i}] must be a Scenario (new Scenario / ScenarioParser.scenarios), got ${described(scenario)}`);
+    const key: unknown = scenario.key;
+    if (typeof key !== "string" || key.trim() === "") throw new TypeError(`Runner: scenarios[${i}].key must be non-blank text, got ${JSON.stringify(key) ?? String(key)}`);
+    if (seen.has(key)) throw new RangeError(`Runner: scenarios[${i}] repeats the key ${JSON.stringify(key)}: each scenario must have its own key`);
+    seen.add(key);
   });
 }
 

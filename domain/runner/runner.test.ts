@@ -151,6 +151,13 @@ describe("Runner.run", () => {
     expect(() => new Runner({ scenarios, models: [m, m], replay })).toThrow('Runner: models[1] repeats the label "gpt-5-mini": each model must have its own label');
   });
 
+  it("refuses a scenario key given twice or blank, whose report could not be read back (Report.fromJSON refuses it)", () => {
+    const replay = () => ({ answer: "An answer." });
+    const twice = [new Scenario({ key: "k", prompt: "One?" }), new Scenario({ key: "k", prompt: "Two?" })];
+    expect(() => new Runner({ scenarios: twice, models, replay })).toThrow('Runner: scenarios[1] repeats the key "k": each scenario must have its own key');
+    expect(() => new Runner({ scenarios: [new Scenario({ key: " ", prompt: "Blank?" })], models, replay })).toThrow('Runner: scenarios[0].key must be non-blank text, got " "');
+  });
+
   it("refuses options of the wrong shape, naming the option, the index and what to pass", () => {
     const replay = () => ({ answer: "An answer." });
     const cases: [Record<string, unknown>, string][] = [
