@@ -256,6 +256,9 @@ describe("REST report exports", () => {
     const noSuchEvaluation = "00000000-0000-4000-8000-00000000000e";
     const wrongEvaluation = await p.get(p.keys.acmeRead, `/api/evaluations/${noSuchEvaluation}/runs/${runId}/report.md`);
     expect([wrongEvaluation.status, await wrongEvaluation.json()]).toEqual([404, { error: `evaluation ${noSuchEvaluation} not found`, code: "NOT_FOUND", field: "id" }]);
+    // The path is read in order: with both ids wrong, the evaluation is what is missing first.
+    const bothWrong = await p.get(p.keys.acmeRead, `/api/evaluations/${noSuchEvaluation}/runs/${noSuchRun}/report.md`);
+    expect([bothWrong.status, await bothWrong.json()]).toEqual([404, { error: `evaluation ${noSuchEvaluation} not found`, code: "NOT_FOUND", field: "id" }]);
     // A NUL is refused as in GraphQL, not looked up and echoed back in a 404.
     const nul = await p.get(p.keys.acmeRead, `${base()}/report.md?part=scenario&scenario=%00`);
     expect(nul.status).toBe(400);

@@ -15,6 +15,7 @@ import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
 import { loadByHandle, type RunHistory } from "../report/runEvents.js";
 import { fixItemsPart, scenarioPart } from "../report/reportParts.js";
 import { runHistory, runReport, runReportHtml } from "../schema/resolvers/runSupport.js";
+import { ownEvaluation } from "../schema/resolvers/commandSupport.js";
 import { holdWhileSent, renderInSlot } from "./heldWhileSent.js";
 
 const PARTS = ["verdict", "fix_items", "scenario"] as const;
@@ -37,7 +38,9 @@ type RunField = "runId" | "run_id";
  */
 async function locate(context: ApiContext, evaluationId: string | null, runId: string, runField: RunField): Promise<Located> {
   if (evaluationId !== null && !isValidId(evaluationId)) throw notFound("evaluation", evaluationId);
-  const history = await runHistory(context, runId, runField);
+  const history = await runHistory(context, runId, runField).catch(async (error: unknown) => {
+    throw isNotFound(error) ? await missing(context, evaluationId, runId, runField) : error;
+  });
   const head = history.record?.started ?? history.imported;
   if (!head || (evaluationId !== null && head.evaluation_id !== evaluationId)) throw await missing(context, evaluationId, runId, runField);
   const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(head.evaluation_id));
@@ -52,11 +55,18 @@ async function locate(context: ApiContext, evaluationId: string | null, runId: s
  */
 async function missing(context: ApiContext, evaluationId: string | null, runId: string, runField: RunField): Promise<ApiError> {
   if (evaluationId !== null) {
-    const { state } = await loadAggregate(context.deps.store, evaluationAggregate, evaluationStream(evaluationId));
-    if (!state.exists || state.tenant !== context.principal.tenant) return notFound("evaluation", evaluationId);
+    try {
+      // Asks the read models first: another tenant's evaluation stream is never read.
+      await ownEvaluation(context, evaluationId);
+    } catch (error) {
+      if (isNotFound(error)) return notFound("evaluation", evaluationId);
+      throw error;
+    }
   }
   return notFound("run", runId, runField);
 }
+
+const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.apiCode === "NOT_FOUND";
 
 /** `<evaluation>-run-<n>.<ext>`, the evaluation name made safe for a file name ("/" -> "-"). */
 export function downloadName(evaluationName: string, number: number, ext: "html" | "md" | "json"): string {
