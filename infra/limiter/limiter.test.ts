@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Limiter } from "./limiter.js";
 
@@ -44,6 +45,28 @@ describe("Limiter", () => {
     await first;
     // The slot passed to the waiting task: still busy until it is done.
     expect(await second).toBe("second");
+    expect(limiter.idle).toBe(true);
+  });
+
+  it("leaves no listener on a long-lived signal once its waiters ran, and an abort after a grant disturbs no other waiter", async () => {
+    const limiter = new Limiter(1);
+    const shared = new AbortController();
+    const releases: Array<() => void> = [];
+    const hold = () => new Promise<void>((resolve) => releases.push(resolve));
+    const first = limiter.run(hold);
+    // 200 waiters on one signal (a server's closing signal, say): each must take its listener off when it runs.
+    const waiters = Array.from({ length: 200 }, () => limiter.run(() => "ran", shared.signal));
+    const last = limiter.run(hold);
+    releases.shift()!();
+    await first;
+    expect(await Promise.all(waiters)).toEqual(Array(200).fill("ran"));
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+    // The waiters all ran; aborting now must not take `last` (still running) or a later waiter out.
+    const after = limiter.run(() => "after");
+    shared.abort(new Error("closing"));
+    releases.shift()!();
+    await last;
+    expect(await after).toBe("after");
     expect(limiter.idle).toBe(true);
   });
 

@@ -44,7 +44,9 @@ export class Limiter {
       };
       // Out of the queue, so no slot is ever handed to a waiter that is gone.
       const gaveUp = () => {
-        this.#queue.splice(this.#queue.indexOf(granted), 1);
+        // Only while still queued: removing at -1 would drop the last waiter, someone else's.
+        const at = this.#queue.indexOf(granted);
+        if (at >= 0) this.#queue.splice(at, 1);
         reject(signal!.reason);
       };
       this.#queue.push(granted);
