@@ -171,8 +171,11 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
     return { loading, finish: () => finish() };
   }
 
-  it("waits 30 s by default", () => {
+  it("waits 30 s by default, and refuses a wait given in code that no timer keeps", () => {
     expect(new AnswerPool(1_000, 1_000).loadWaitMs).toBe(30_000);
+    for (const wait of [0, -1, 1.5, Number.POSITIVE_INFINITY, Number.NaN, 1e10]) {
+      expect(() => new AnswerPool(1_000, 1_000, wait), String(wait)).toThrow(/^VERDICT_API_HEAVY_LOAD_WAIT_MS=.*: a heavy load's wait must be a whole number of milliseconds from 1 to 2147483647$/);
+    }
   });
 
   it("runs a load whose slot came before the deadline, and the deadline no longer bounds it once it runs", async () => {
