@@ -108,17 +108,33 @@ function send(res: Response, download: boolean, { located, ext, type, body }: Re
   res.send(body);
 }
 
-function markdownPart(report: Report, history: RunHistory, req: Request): string {
+/** `?part=` and what it needs, refused (VALIDATION) before anything is loaded: the whole report when none. */
+function partAsked(req: Request): { part: (typeof PARTS)[number] | undefined; key: string | undefined } {
   const part = query(req, "part");
-  if (part === undefined) return report.toMarkdown();
+  if (part === undefined) return { part, key: undefined };
   if (!(PARTS as readonly string[]).includes(part)) {
     throw new ApiError("VALIDATION", `part must be one of ${PARTS.join(", ")} (got ${JSON.stringify(part)})`, "part");
   }
+  const key = part === "scenario" ? query(req, "scenario") ?? query(req, "key") : undefined;
+  if (part === "scenario" && !key) throw new ApiError("VALIDATION", "part=scenario needs scenario=<key>", "scenario");
+  return { part: part as (typeof PARTS)[number], key };
+}
+
+function markdownPart(report: Report, history: RunHistory, req: Request): string {
+  const { part, key } = partAsked(req);
+  if (part === undefined) return report.toMarkdown();
   if (part === "verdict") return report.verdictMarkdown();
   if (part === "fix_items") return fixItemsPart(report, query(req, "model"));
-  const key = query(req, "scenario") ?? query(req, "key");
-  if (!key) throw new ApiError("VALIDATION", "part=scenario needs scenario=<key>", "scenario");
-  return scenarioPart(report, history, key, "scenario");
+  return scenarioPart(report, history, key!, "scenario");
+}
+
+/** `?theme=`: light, dark, or auto / none (the reader's system); anything else is VALIDATION. */
+function themeAsked(req: Request): "light" | "dark" | null {
+  const theme = query(req, "theme");
+  if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
+    throw new ApiError("VALIDATION", `theme must be light, dark or auto (got ${JSON.stringify(theme)})`, "theme");
+  }
+  return theme === "light" || theme === "dark" ? theme : null;
 }
 
 /** A route's path parameters: the run's and its evaluation's ids, or the host's handle. */
@@ -128,11 +144,13 @@ type Handler<P extends Params> = (req: Request<P>, res: Response) => Promise<voi
 type Render<P extends Params> = (req: Request<P>, context: ApiContext) => Promise<Rendered>;
 
 /** A report route: loaded and rendered in one of the tenant's load slots, its body held from the answer pool while it is sent. */
-function route<P extends Params = RunParams>(render: Render<P>): Handler<P> {
+function route<P extends Params = RunParams>(render: Render<P>, checkQuery: (req: Request<P>) => unknown = () => undefined): Handler<P> {
   return async (req, res) => {
     const context = requestContext(req);
-    // Checked first: a request that can never succeed is not told to retry (503) while the pool is busy.
+    // Checked first: a request that can never succeed is not told to retry (503) while the pool
+    // is busy, nor made to wait for a load slot to learn so.
     const download = downloadAsked(req);
+    checkQuery(req);
     const rendered = await renderInSlot(context, res, () => render(req, context));
     holdWhileSent(context, res, rendered.body);
     send(res, download, rendered);
@@ -150,19 +168,15 @@ async function renderedEnvelope(context: ApiContext, located: Located): Promise<
 
 export function reportRouter(): Router {
   const router = Router();
-  router.get("/evaluations/:id/runs/:runId/report", route(async (req, context) => {
-    const theme = query(req, "theme");
-    if (theme !== undefined && !(THEMES as readonly string[]).includes(theme)) {
-      throw new ApiError("VALIDATION", `theme must be light, dark or auto (got ${JSON.stringify(theme)})`, "theme");
-    }
+  router.get("/evaluations/:id/runs/:runId/report", route<RunParams>(async (req, context) => {
     const located = await locate(context, req.params.id, req.params.runId, "runId");
-    const html = await runReportHtml(context, req.params.runId, theme === "light" || theme === "dark" ? theme : null);
+    const html = await runReportHtml(context, req.params.runId, themeAsked(req));
     return { located, ext: "html", type: "text/html; charset=utf-8", body: html };
-  }));
-  router.get("/evaluations/:id/runs/:runId/report.md", route(async (req, context) => {
+  }, themeAsked));
+  router.get("/evaluations/:id/runs/:runId/report.md", route<RunParams>(async (req, context) => {
     const located = await locate(context, req.params.id, req.params.runId, "runId");
     return { located, ext: "md", type: "text/markdown; charset=utf-8", body: markdownPart(await runReport(context, req.params.runId), located.history, req) };
-  }));
+  }, partAsked));
   router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId, "runId"))));
   router.get("/evaluation_reports/:run_id", route<{ run_id: string }>(async (req, context) => {
     const history = await loadByHandle(context.principal.tenant, req.params.run_id, (runId) => runHistory(context, runId, "run_id"));
