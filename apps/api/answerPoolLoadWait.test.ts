@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { runStream } from "@verdict/domain";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
-const WAIT_MS = 800;
+// Long enough that the other tenant's answer comes well within it on a loaded 2-CPU machine.
+const WAIT_MS = 1500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const AUDIT = `query ($r: ID!) { runAudit(id: $r) { runId events { type } } }`;
 
@@ -77,7 +78,7 @@ it("answers a heavy field queued for its tenant's slot UNAVAILABLE at its path a
   expect(refused.body).toEqual({
     data: { runAudit: null },
     errors: [{
-      message: "`runAudit` got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the 800 ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+      message: `\`runAudit\` got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the ${WAIT_MS} ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment`,
       path: ["runAudit"],
       locations: expect.any(Array),
       extensions: { code: "UNAVAILABLE" },
@@ -98,7 +99,7 @@ it("answers a report queued for its tenant's slot 503 UNAVAILABLE with Retry-Aft
   expect(refused.status).toBe(503);
   expect(refused.headers.get("retry-after")).toBe("3");
   expect(await refused.json()).toEqual({
-    error: "the report got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the 800 ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment",
+    error: `the report got no load slot: this tenant's 2 heavy-answer load slots stayed busy with its other requests' heavy answers for the ${WAIT_MS} ms a request may wait for them (VERDICT_API_HEAVY_LOAD_WAIT_MS): retry in a moment`,
     code: "UNAVAILABLE",
   });
   await slots.release();

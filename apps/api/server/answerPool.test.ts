@@ -179,14 +179,14 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
   });
 
   it("runs a load whose slot came before the deadline, and the deadline no longer bounds it once it runs", async () => {
-    const pool = new AnswerPool(10_000, 10_000, 100);
+    const pool = new AnswerPool(10_000, 10_000, 400);
     const first = held(pool, "acme");
     const second = held(pool, "acme");
     let started = false;
     const waiting = pool.loading("acme", async () => {
       started = true;
       // Loading for longer than the wait: it is not cut off.
-      await sleep(150);
+      await sleep(450);
       return "loaded";
     });
     await sleep(40);
