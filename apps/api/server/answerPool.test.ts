@@ -171,6 +171,22 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
     return { loading, finish: () => finish() };
   }
 
+  /**
+   * Frees acme's first slot and checks a new load starts in that same turn (the freed slot went
+   * to no waiter that had left), then frees the second: acme is forgotten.
+   */
+  async function expectNoWaiterLeft(pool: AnswerPool, slots: ReturnType<typeof held>[]): Promise<void> {
+    slots[0].finish();
+    await slots[0].loading;
+    let started = false;
+    const next = pool.loading("acme", () => (started = true));
+    expect(started).toBe(true);
+    await next;
+    slots[1].finish();
+    await slots[1].loading;
+    expect(pool.tenantsTracked).toBe(0);
+  }
+
   it("waits 30 s by default, and refuses a wait given in code that no timer keeps", () => {
     expect(new AnswerPool(1_000, 1_000).loadWaitMs).toBe(30_000);
     for (const wait of [0, -1, 1.5, Number.POSITIVE_INFINITY, Number.NaN, 1e10]) {
@@ -236,16 +252,7 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
     for (const refused of gaveUp) await expect(refused).rejects.toMatchObject({ apiCode: "UNAVAILABLE" });
     // Still tracked: its two loads hold their slots.
     expect(pool.tenantsTracked).toBe(1);
-    slots[0].finish();
-    await slots[0].loading;
-    let started = false;
-    const next = pool.loading("acme", () => (started = true));
-    // Started in this turn: the freed slot went to no waiter that had left.
-    expect(started).toBe(true);
-    await next;
-    slots[1].finish();
-    await slots[1].loading;
-    expect(pool.tenantsTracked).toBe(0);
+    await expectNoWaiterLeft(pool, slots);
   });
 
   it("forgets a tenant whose only load gave up while waiting for the process's slot", async () => {
@@ -267,14 +274,7 @@ describe("the wait for a load slot (VERDICT_API_HEAVY_LOAD_WAIT_MS)", () => {
     await sleep(5);
     budget.release();
     await expect(waiting).rejects.toMatchObject({ apiCode: "UNAVAILABLE", message: "`audit`: the request ended before this field was answered" });
-    slots[0].finish();
-    await slots[0].loading;
-    let started = false;
-    const next = pool.loading("acme", () => (started = true));
-    expect(started).toBe(true);
-    await next;
-    slots[1].finish();
-    await slots[1].loading;
-    expect([loaded, pool.tenantsTracked]).toEqual([false, 0]);
+    await expectNoWaiterLeft(pool, slots);
+    expect(loaded).toBe(false);
   });
 });
