@@ -79,6 +79,8 @@ async function main(args: readonly string[]): Promise<void> {
     onRetry: projectorRetryLines(),
     onReject: (rejected) => console.error(rejectionLine(rejected)),
     onStaleProjection: (state) => console.error(`projector: ${staleProjectionLine(state)}`),
+    // Once it really follows (the read database is of this log): said before the checks, it preceded their refusal.
+    onFollowing: once(() => console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`)),
   });
   const shutdown = async () => {
     await projector.stop().catch((error: unknown) => console.error(error));
@@ -97,11 +99,19 @@ async function main(args: readonly string[]): Promise<void> {
     return;
   }
   projector.start();
-  console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`);
   const stop = () => void shutdown().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await projector.running;
+}
+
+/** `say`, the first time only: the loop tells again after each retry. */
+function once(say: () => void): () => void {
+  let said = false;
+  return () => {
+    if (!said) say();
+    said = true;
+  };
 }
 
 // A setting to change (ExitError, a SettingError from infra: VERDICT_PG_*) is exit 2; anything else, a lost database included, 1.

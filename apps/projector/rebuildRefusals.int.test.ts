@@ -111,10 +111,11 @@ describe("projector rebuild from an empty log beside a live install's read datab
     expect(await checkpointRows(read)).toEqual(checkpoints);
   }, 60_000);
 
-  it("`run` says the log is empty (likely the wrong database) and does not recommend a rebuild", async () => {
+  it("`run` says the log is empty (likely the wrong database) and does not recommend a rebuild, nor say it is following", async () => {
     const proc = projectorProcess("run", { DATABASE_URL: other.url, VERDICT_READ_DATABASE_URL: mainRead.url });
     expect(await proc.exited).toBe(1);
-    const { stderr } = proc.output();
+    const { stdout, stderr } = proc.output();
+    expect(stdout).not.toContain("projector following the log");
     expect(stderr).toContain("this event log (DATABASE_URL, or VERDICT_HOME when it is unset) is empty: likely the wrong database");
     expect(stderr).not.toContain("rebuild");
     expect(stderr.trim().split("\n")).toHaveLength(1);
