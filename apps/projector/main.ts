@@ -13,12 +13,12 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
-import { checkDatabaseUrl } from "@verdict/infra/pg";
+import { checkDatabaseUrl, namingMissingDatabase } from "@verdict/infra/pg";
 import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
 import { readModelChecksum } from "./db/checksum.js";
-import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
+import { openReadModels, readDatabaseUrlFromEnv, readDatabaseVariable } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
 import { rebuildSayingProgress } from "./rebuildProgress.js";
 import { rejectionLine } from "./projection/rejections.js";
@@ -29,7 +29,7 @@ import { progressPublishErrors } from "./progressPublishErrors.js";
 import { projectorRetryLines } from "./retryLines.js";
 
 async function openEventStore(embedded: PGlite | null, databaseUrl: string | undefined): Promise<EventStore> {
-  if (!embedded) return createPostgresEventStore({ connectionString: databaseUrl });
+  if (!embedded) return namingMissingDatabase("DATABASE_URL", databaseUrl ?? "", () => createPostgresEventStore({ connectionString: databaseUrl }));
   return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
 
@@ -65,7 +65,7 @@ async function main(args: readonly string[]): Promise<void> {
   const embedded = databaseUrl ? null : await openPgliteDataDir(join(home, "events"));
   const store = await openEventStore(embedded, databaseUrl);
   const readUrl = readDatabaseUrlFromEnv();
-  const read = await openReadModels(readUrl ? { url: readUrl, part: "projector" } : { pglite: embedded ?? undefined, part: "projector" });
+  const read = await openReadModels(readUrl ? { url: readUrl, part: "projector", variable: readDatabaseVariable() } : { pglite: embedded ?? undefined, part: "projector" });
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,
