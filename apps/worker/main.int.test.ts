@@ -129,6 +129,18 @@ describe("tsx apps/worker/main.ts", () => {
     }
   }, 60_000);
 
+  it("a Kafka it cannot reach: the last line names KAFKA_BROKERS and the broker, exit 1", async () => {
+    // It was kafkajs's bare "Connection error: connect ECONNREFUSED 127.0.0.1:4799".
+    const proc = worker({ KAFKA_BROKERS: "127.0.0.1:4799" });
+    const code = await proc.ended;
+    const last = proc.stderr().trimEnd().split("\n").at(-1);
+    expect(last).toBe(
+      "[worker] error: KAFKA_BROKERS: cannot reach Kafka at 127.0.0.1:4799 (Connection error: connect ECONNREFUSED 127.0.0.1:4799). " +
+        "Start the broker, or set KAFKA_BROKERS to brokers that are reachable (host:port, comma separated).",
+    );
+    expect(code).toBe(1);
+  }, 120_000);
+
   it("starts on a good configuration, and stops on SIGTERM with exit 0", async () => {
     const proc = worker({});
     const deadline = Date.now() + 45_000;

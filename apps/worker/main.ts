@@ -6,6 +6,7 @@
 // the dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
 import { Outages } from "@verdict/infra/logging";
 import { namingMissingDatabase, whereOf } from "@verdict/infra/pg";
 import { exitFor } from "@verdict/infra/settings";
@@ -63,6 +64,10 @@ async function main(): Promise<void> {
     replayKey: config.replayKey,
     topicPrefix: config.topicPrefix,
     watchdog: { stallMs: config.watchdogStallMs },
+  }).catch((error: unknown) => {
+    // kafkajs's last retry said `Connection error: connect ECONNREFUSED …` alone: the line names KAFKA_BROKERS (exit 1 still).
+    const cause = kafkaUnreachableCause(error);
+    throw cause ? new Error(kafkaUnreachableLine(config.kafkaBrokers, cause), { cause: error }) : error;
   });
   consoleLog.info(startupLine(runtime, judge, process.pid));
   if (prices && config.prices) consoleLog.info(pricesLine(config.prices, prices.size, config.roles.includes("replay")));
