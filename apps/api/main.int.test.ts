@@ -7,6 +7,8 @@ import { createServer, type AddressInfo, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { missingDatabase } from "../../infra/services/missingDatabase.js";
+import { whereOf } from "@verdict/infra/pg";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const TSX = import.meta.resolve("tsx");
@@ -114,6 +116,22 @@ describe("tsx apps/api/main.ts", () => {
     expect(stdout).toBe("");
     expect(stderr).toBe("set DATABASE_URL (events, and read models unless VERDICT_READ_DATABASE_URL is set); for everything in one process use `npm start`\n");
     expect(code).toBe(2);
+  }, 60_000);
+
+  it("refuses a database that does not exist, naming its variable, the database and createdb, exit 1, and creates none", async () => {
+    // MikroORM created a missing read database: the API served an empty one, and valid keys got 401.
+    const missing = missingDatabase();
+    const line = (variable: string) =>
+      `${variable}: database "${missing.name}" does not exist (PostgreSQL at ${whereOf(missing.url)}). Create it (createdb ${missing.name}), or set ${variable} to a database that exists\n`;
+    try {
+      for (const [env, variable] of [[{ VERDICT_READ_DATABASE_URL: missing.url }, "VERDICT_READ_DATABASE_URL"], [{ DATABASE_URL: missing.url }, "DATABASE_URL"]] as const) {
+        const { code, stdout, stderr } = await api({ ...env, PORT: "0" });
+        expect({ stdout, stderr, code }).toEqual({ stdout: "", stderr: line(variable), code: 1 });
+        expect(await missing.exists()).toBe(false);
+      }
+    } finally {
+      await missing.dropIfCreated();
+    }
   }, 60_000);
 
   it("says in one line that a PORT another process listens on is taken, and exits 2", async () => {

@@ -20,11 +20,11 @@ async function main(): Promise<void> {
   // change (Apollo's introspection and landing page, no stack traces). An explicit value is kept.
   process.env.NODE_ENV ??= "production";
   const { createPostgresEventStore } = await import("@verdict/infra");
-  const { openReadModels, readDatabaseUrlFromEnv, createPostgresProgressBus } = await import("@verdict/projector");
+  const { openReadModels, readDatabaseUrlFromEnv, readDatabaseVariable, createPostgresProgressBus } = await import("@verdict/projector");
   const { createApiServer } = await import("./server/createApiServer.js");
   const { apiHostFromEnv, apiLimitsFromEnv, apiPortFromEnv, checkApiHost, hostListenError, portTakenLine, refuseApiArguments } = await import("./server/limitsFromEnv.js");
   const { planFromEnv } = await import("@verdict/infra/settings");
-  const { checkDatabaseUrl } = await import("@verdict/infra/pg");
+  const { checkDatabaseUrl, namingMissingDatabase } = await import("@verdict/infra/pg");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
   const { randomUUID } = await import("node:crypto");
@@ -45,8 +45,11 @@ async function main(): Promise<void> {
   const limits = apiLimitsFromEnv(process.env);
   const plan = planFromEnv(process.env);
   await checkApiHost(host);
-  const store = await createPostgresEventStore({ connectionString: eventsUrl });
-  const read = await openReadModels({ url: readUrl, part: "api" });
+  const store = await namingMissingDatabase("DATABASE_URL", eventsUrl, () => createPostgresEventStore({ connectionString: eventsUrl }));
+  const read = await openReadModels({ url: readUrl, part: "api", variable: readDatabaseVariable() }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const progress = createPostgresProgressBus({ url: readUrl });
   const apiKeys = await createPostgresApiKeyStore({ url: readUrl });
   const projection = pollProjection({ url: readUrl });

@@ -14,7 +14,7 @@ export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export { RebuildWatch, type RebuildWatchOptions } from "./readModels/rebuildWatch.js";
 export { listPage, type ListPageArgs } from "./readModels/paging.js";
 export type * from "./readModels/types.js";
-export { openReadModels, readDatabaseUrlFromEnv, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";
+export { openReadModels, readDatabaseUrlFromEnv, readDatabaseVariable, type OpenedReadModels, type OpenReadModelsOptions } from "./openReadModels.js";
 export type { ProgressBus, ProgressGapListener, ProgressListener, RunProgress, LatestResult, RunStatus } from "./progress/progress.js";
 export { createMemoryProgressBus } from "./progress/memoryProgressBus.js";
 export { createPostgresProgressBus, PROGRESS_CHANNEL, type PostgresProgressBusOptions } from "./progress/postgresProgressBus.js";

@@ -12,6 +12,8 @@ import pg from "pg";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import type { EventStore } from "@verdict/domain";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { missingDatabase } from "../../infra/services/missingDatabase.js";
+import { whereOf } from "@verdict/infra/pg";
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair } from "./testing/runFixture.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -115,6 +117,28 @@ describe("tsx apps/projector/main.ts", () => {
       expect(code).toBe(2);
     }
   }, 60_000);
+
+  it("refuses a database that does not exist, naming its variable, the database and createdb, exit 1, and creates none", async () => {
+    // A typo'd read URL was created (MikroORM's default) and projected into.
+    const missing = missingDatabase();
+    const line = (variable: string) =>
+      `${variable}: database "${missing.name}" does not exist (PostgreSQL at ${whereOf(missing.url)}). Create it (createdb ${missing.name}), or set ${variable} to a database that exists\n`;
+    try {
+      const cases = [
+        { env: { DATABASE_URL: eventsDb.url, VERDICT_READ_DATABASE_URL: missing.url }, variable: "VERDICT_READ_DATABASE_URL" },
+        { env: { DATABASE_URL: missing.url, VERDICT_READ_DATABASE_URL: readDb.url }, variable: "DATABASE_URL" },
+        { env: { DATABASE_URL: missing.url, VERDICT_READ_DATABASE_URL: "" }, variable: "DATABASE_URL" },
+      ];
+      for (const { env, variable } of cases) {
+        const proc = projector("run", { env });
+        expect(await proc.exited).toBe(1);
+        expect(proc.output()).toEqual({ stdout: "", stderr: line(variable) });
+        expect(await missing.exists()).toBe(false);
+      }
+    } finally {
+      await missing.dropIfCreated();
+    }
+  }, 90_000);
 
   it("run follows new events and exits 0 on SIGTERM", async () => {
     const proc = projector("run");

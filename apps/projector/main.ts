@@ -13,12 +13,12 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
-import { checkDatabaseUrl } from "@verdict/infra/pg";
+import { checkDatabaseUrl, namingMissingDatabase } from "@verdict/infra/pg";
 import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
 import { readModelChecksum } from "./db/checksum.js";
-import { openReadModels, readDatabaseUrlFromEnv } from "./openReadModels.js";
+import { openReadModels, readDatabaseUrlFromEnv, readDatabaseVariable } from "./openReadModels.js";
 import { createProjector } from "./projector.js";
 import { rebuildSayingProgress } from "./rebuildProgress.js";
 import { rejectionLine } from "./projection/rejections.js";
@@ -29,7 +29,7 @@ import { progressPublishErrors } from "./progressPublishErrors.js";
 import { projectorRetryLines } from "./retryLines.js";
 
 async function openEventStore(embedded: PGlite | null, databaseUrl: string | undefined): Promise<EventStore> {
-  if (!embedded) return createPostgresEventStore({ connectionString: databaseUrl });
+  if (!embedded) return namingMissingDatabase("DATABASE_URL", databaseUrl ?? "", () => createPostgresEventStore({ connectionString: databaseUrl }));
   return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
 
@@ -65,7 +65,7 @@ async function main(args: readonly string[]): Promise<void> {
   const embedded = databaseUrl ? null : await openPgliteDataDir(join(home, "events"));
   const store = await openEventStore(embedded, databaseUrl);
   const readUrl = readDatabaseUrlFromEnv();
-  const read = await openReadModels(readUrl ? { url: readUrl, part: "projector" } : { pglite: embedded ?? undefined, part: "projector" });
+  const read = await openReadModels(readUrl ? { url: readUrl, part: "projector", variable: readDatabaseVariable() } : { pglite: embedded ?? undefined, part: "projector" });
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,
@@ -79,6 +79,8 @@ async function main(args: readonly string[]): Promise<void> {
     onRetry: projectorRetryLines(),
     onReject: (rejected) => console.error(rejectionLine(rejected)),
     onStaleProjection: (state) => console.error(`projector: ${staleProjectionLine(state)}`),
+    // Once it really follows (the read database is of this log): said before the checks, it preceded their refusal.
+    onFollowing: once(() => console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`)),
   });
   const shutdown = async () => {
     await projector.stop().catch((error: unknown) => console.error(error));
@@ -97,11 +99,19 @@ async function main(args: readonly string[]): Promise<void> {
     return;
   }
   projector.start();
-  console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`);
   const stop = () => void shutdown().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await projector.running;
+}
+
+/** `say`, the first time only: the loop tells again after each retry. */
+function once(say: () => void): () => void {
+  let said = false;
+  return () => {
+    if (!said) say();
+    said = true;
+  };
 }
 
 // A setting to change (ExitError, a SettingError from infra: VERDICT_PG_*) is exit 2; anything else, a lost database included, 1.

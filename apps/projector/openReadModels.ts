@@ -17,6 +17,8 @@ export interface OpenReadModelsOptions extends ReadDatabaseOptions {
   part?: string;
   /** PostgreSQL only: the most connections MikroORM's pool opens (default the driver's, 10). A test that cuts the network sizes it to know which connections are open. */
   poolSize?: number;
+  /** The variable that named `url`, for the refusal of a database that does not exist (readDatabaseVariable). */
+  variable?: string;
 }
 
 export interface OpenedReadModels {
@@ -39,7 +41,7 @@ export async function openReadModels(options: OpenReadModelsOptions = {}): Promi
   const database = await openReadDatabase({ ...options, serve: wantsOrm });
   let orm: MikroORM | null = null;
   try {
-    orm = wantsOrm ? await startOrm(options.poolSize === undefined || database.embedded ? database : { ...database, poolSize: options.poolSize }, options.part) : null;
+    orm = wantsOrm ? await startOrm(options.poolSize === undefined || database.embedded ? database : { ...database, poolSize: options.poolSize }, options) : null;
     const sql = database.pglite ? pgliteSqlDatabase(database.pglite) : ormDatabase(orm as MikroORM);
     if (options.migrate !== false) await migrateReadModels(sql);
     return {
@@ -60,9 +62,14 @@ export async function openReadModels(options: OpenReadModelsOptions = {}): Promi
 }
 
 /** The entities' module loads MikroORM: imported here, on demand, so the embedded default never loads it. */
-async function startOrm(database: Pick<ReadDatabase, "url" | "poolSize" | "embedded">, part: string | undefined): Promise<MikroORM> {
+async function startOrm(database: Pick<ReadDatabase, "url" | "poolSize" | "embedded">, options: Pick<OpenReadModelsOptions, "part" | "variable">): Promise<MikroORM> {
   const { readModelEntities } = await import("./db/entities.js");
-  return createReadOrm(database, { entities: readModelEntities, part });
+  return createReadOrm(database, { entities: readModelEntities, part: options.part, variable: options.variable });
+}
+
+/** The variable readDatabaseUrlFromEnv took the URL from, for messages. */
+export function readDatabaseVariable(env: NodeJS.ProcessEnv = process.env): "VERDICT_READ_DATABASE_URL" | "DATABASE_URL" {
+  return env.VERDICT_READ_DATABASE_URL?.trim() ? "VERDICT_READ_DATABASE_URL" : "DATABASE_URL";
 }
 
 /** The read database URL from the environment: VERDICT_READ_DATABASE_URL, else DATABASE_URL. */

@@ -7,6 +7,7 @@ import { importedRunId, runStream, toEventsToAppend, type EventInput, type Event
 import { createProjector, type Projector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
 import { PROJECTION_VERSION, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
+import { RebuildFromEmptyLogError } from "./projection/emptyLogRebuild.js";
 import type { OrmReadModels } from "./testing/testReadModels.js";
 import { useTestReadModels } from "./testing/useTestReadModels.js";
 import { beginRun, commandDeps, createEvaluation, GPT, importFinishedReport, recordPair, type Deps } from "./testing/runFixture.js";
@@ -106,8 +107,19 @@ describe("a read database projected by another projection version", () => {
     const before = await readModelChecksum(read.sql);
     store = createMemoryEventStore();
     await expect(projectorOf().catchUp()).rejects.toThrow(StaleReadModelsOfEmptyLogError);
-    await expect(projectorOf().catchUp()).rejects.toThrow("npm run projector -- rebuild");
+    // It named `rebuild` as the way to empty them; that is refused now (RebuildFromEmptyLogError).
+    await expect(projectorOf().catchUp()).rejects.toThrow("or VERDICT_READ_DATABASE_URL at an empty database (createdb) to start afresh");
     expect(await readModelChecksum(read.sql)).toEqual(before);
+  });
+
+  it("is not rebuilt from an empty log on command either, in one transaction or batch by batch (embedded)", async () => {
+    await projectedRun();
+    const before = await readModelChecksum(read.sql);
+    store = createMemoryEventStore();
+    await expect(projectorOf().rebuild()).rejects.toThrow(RebuildFromEmptyLogError);
+    await expect(projectorOf({ logSharesDatabase: true }).rebuild()).rejects.toThrow(RebuildFromEmptyLogError);
+    expect(await readModelChecksum(read.sql)).toEqual(before);
+    expect(await exec("SELECT count(*)::int AS n FROM projector_checkpoints")).toEqual([{ n: 1 }]);
   });
 });
 

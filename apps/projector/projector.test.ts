@@ -352,12 +352,13 @@ describe("delivery, restart and rebuild", () => {
   it("reapplying already-applied events changes nothing", async () => {
     await fullRun();
     const events = await store.readAll();
-    await applyBatch(read.orm.em, events.slice(0, 20), { name: "read-models" });
-    await applyBatch(read.orm.em, events.slice(20), { name: "read-models" });
+    const options = { name: "read-models", logFirstEvent: events[0].id };
+    await applyBatch(read.orm.em, events.slice(0, 20), options);
+    await applyBatch(read.orm.em, events.slice(20), options);
     const before = await checksum();
-    const again = await applyBatch(read.orm.em, events, { name: "read-models" });
+    const again = await applyBatch(read.orm.em, events, options);
     expect(again).toMatchObject({ applied: 0, skipped: events.length });
-    const overlapping = await applyBatch(read.orm.em, events.slice(10, 30), { name: "read-models" });
+    const overlapping = await applyBatch(read.orm.em, events.slice(10, 30), options);
     expect(overlapping.applied).toBe(0);
     expect(await checksum()).toEqual(before);
   });
@@ -365,7 +366,7 @@ describe("delivery, restart and rebuild", () => {
   it("a restarted projector resumes from its checkpoint and ends where a rebuild ends", async () => {
     const run = await halfRun();
     const events = await store.readAll();
-    await applyBatch(read.orm.em, events.slice(0, 9), { name: "read-models" });
+    await applyBatch(read.orm.em, events.slice(0, 9), { name: "read-models", logFirstEvent: events[0].id });
     await recordPair(store, deps, run, "b", CLAUDE.label, "passed");
     await recordVerdict(store, deps, "r1", CLAUDE.label);
     await completeRun(store, deps, "r1", allPairs, completionSummary);
@@ -453,7 +454,7 @@ describe("delivery, restart and rebuild", () => {
     expect(await read.readModels.getEvaluation("acme", "e2")).toBeNull();
     // Empty, the new log is refused too.
     const empty = createMemoryEventStore();
-    await expect(createProjector({ store: empty, orm: read.orm }).catchUp()).rejects.toThrow("this log's first event is none: it is empty");
+    await expect(createProjector({ store: empty, orm: read.orm }).catchUp()).rejects.toThrow("this event log (DATABASE_URL, or VERDICT_HOME when it is unset) is empty: likely the wrong database");
     await projectorOf().rebuild();
     expect(await read.readModels.getEvaluation("acme", "e2")).not.toBeNull();
     expect(await read.readModels.getEvaluation("acme", "e1")).toBeNull();
@@ -749,8 +750,9 @@ describe("progress", () => {
     await fullRun();
     const events = await store.readAll();
     const lastScored = events.findLastIndex((e) => e.type === "ResultScored");
-    await applyBatch(read.orm.em, events.slice(0, lastScored + 1), { name: "read-models" });
-    const completion = await applyBatch(read.orm.em, events.slice(lastScored + 1), { name: "read-models" });
+    const options = { name: "read-models", logFirstEvent: events[0].id };
+    await applyBatch(read.orm.em, events.slice(0, lastScored + 1), options);
+    const completion = await applyBatch(read.orm.em, events.slice(lastScored + 1), options);
     expect(completion.progress).toEqual([
       expect.objectContaining({ run_id: "r1", status: "COMPLETED", completed: 4, latest_result: { scenario_key: "b", model_label: CLAUDE.label, status: "passed", score: 1, fault: null } }),
     ]);
@@ -760,7 +762,8 @@ describe("progress", () => {
     // Publishing after the commit is best effort: the restarted projector resumed past the
     // completion, and a subscriber's last message stayed RUNNING for ever.
     await fullRun();
-    await applyBatch(read.orm.em, await store.readAll(), { name: "read-models" }); // committed, never published
+    const events = await store.readAll();
+    await applyBatch(read.orm.em, events, { name: "read-models", logFirstEvent: events[0].id }); // committed, never published
     const bus = createMemoryProgressBus();
     const seen: RunProgress[] = [];
     await bus.subscribe("r1", (progress) => void seen.push(progress));

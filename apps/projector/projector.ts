@@ -4,10 +4,10 @@
 import { isDomainError, type EventStore, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { ormDatabase, type SqlDatabase } from "./db/sql.js";
-import { applyInTransaction, readProgress, type ApplyOptions, type BatchOutcome } from "./projection/applyBatch.js";
+import { applyInTransaction, readProgress, type ApplyOptions, type BatchOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
-import { checkSameLog, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
+import { CheckpointGoneError, checkSameLog, firstEventOf, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 import { ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
@@ -84,6 +84,12 @@ export interface ProjectorOptions extends Partial<Omit<ApplyOptions, "registry">
    * an install older than versions), just before rebuilding them from the log (projectionVersion.ts).
    */
   onStaleProjection?: (state: ProjectionState) => void;
+  /**
+   * Told when the loop has passed its checks at start (same log, projection version) and begins
+   * following the log; again after each retry. A process said "following" before the checks,
+   * then refused the read database.
+   */
+  onFollowing?: () => void;
 }
 
 export interface Projector {
@@ -134,13 +140,27 @@ export function createProjector(options: ProjectorOptions): Projector {
     });
   const { rebuild, rebuildIfStale } = projectorRebuild({ name, store: options.store, database, batchSize, applyOptions, options, committed, catchUp });
 
+  let logFirstEvent: string | null = null;
+
+  /**
+   * The id of the log's first event, asked of the log once it has one (a log never loses its
+   * first event): each batch is checked against it (applyBatch.ts). Asked outside the batch's
+   * transaction: embedded, the log shares the read models' one session.
+   */
+  async function logOfBatch(): Promise<BatchOptions> {
+    logFirstEvent ??= await firstEventOf(options.store);
+    if (logFirstEvent === null) throw new Error("projector: a batch of events from a log that has none");
+    return { ...applyOptions, logFirstEvent };
+  }
+
   /** The batch in one transaction; refused as a whole, again event by event (projection/rejections.ts). */
   async function applyRejecting(events: RecordedEvent[]): Promise<BatchOutcome> {
+    const batchOptions = await logOfBatch();
     try {
-      return await database.transaction((sql) => applyInTransaction(sql, events, applyOptions));
+      return await database.transaction((sql) => applyInTransaction(sql, events, batchOptions));
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      const { outcome, rejected } = await database.transaction((sql) => applyEventByEvent(sql, events, applyOptions));
+      const { outcome, rejected } = await database.transaction((sql) => applyEventByEvent(sql, events, batchOptions));
       reportRejections(rejected, options.onReject);
       return outcome;
     }
@@ -165,6 +185,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     // What the last process committed but may have died before publishing (see announcer.ts).
     await announcer?.announce(await runsToAnnounce(database.sql()));
     const after = (await checkpoint()) ?? undefined;
+    options.onFollowing?.();
     const weight = { of: countedBytes, max: options.maxBatchBytes ?? DEFAULT_MAX_PAGE_BYTES };
     for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0, weight)) {
       await apply(events);
@@ -235,7 +256,10 @@ export function createProjector(options: ProjectorOptions): Projector {
 
 /** Errors a retry cannot fix: the loop stops on them. */
 const isForGood = (error: unknown): boolean =>
-  error instanceof ReadModelsOfAnotherLogError || error instanceof ProjectionVersionChangedError || error instanceof StaleReadModelsOfEmptyLogError;
+  error instanceof ReadModelsOfAnotherLogError ||
+  error instanceof CheckpointGoneError ||
+  error instanceof ProjectionVersionChangedError ||
+  error instanceof StaleReadModelsOfEmptyLogError;
 
 function readDatabaseOf(options: ProjectorOptions): SqlDatabase {
   if (options.database) return options.database;

@@ -4,10 +4,12 @@ import type { EventStore, LogPosition } from "@verdict/domain";
 import { LIFT_QUERY_DEADLINE } from "@verdict/infra/pg";
 import type { Sql, SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
-import { applyInTransaction, type ApplyOptions } from "./projection/applyBatch.js";
+import { applyInTransaction, type ApplyOptions, type BatchOptions } from "./projection/applyBatch.js";
 import { readCheckpoint } from "./projection/checkpoint.js";
 import { raiseRebuildGeneration } from "./projection/rebuildGeneration.js";
 import { projectionState, StaleReadModelsOfEmptyLogError } from "./projection/projectionVersion.js";
+import { readModelsHoldRows, RebuildFromEmptyLogError } from "./projection/emptyLogRebuild.js";
+import { firstEventOf } from "./projection/sameLog.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { CommittedPosition } from "./committedPosition.js";
 import type { ProjectorOptions } from "./projector.js";
@@ -42,7 +44,9 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
    * every other reader of a PostgreSQL server for as long as the rebuild runs.
    */
   async function rebuild(onProgress?: (applied: number) => void, onlyIfStale = false): Promise<number> {
-    if (options.logSharesDatabase) return rebuildBatchByBatch(onProgress);
+    // Asked before the transaction: embedded, the log shares the read models' one session.
+    const logEmpty = (await firstEventOf(store)) === null;
+    if (options.logSharesDatabase) return rebuildBatchByBatch(onProgress, logEmpty);
     const refusedBatches = new Set<string>();
     for (;;) {
       let current: string | null = null;
@@ -56,20 +60,24 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
           // finds them current (READ COMMITTED) and rebuilds nothing.
           await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_rebuild:${name}`]);
           if (onlyIfStale && !(await projectionState(sql, name)).stale) return { applied: 0, last: await readCheckpoint(sql, name), rejected: [] };
+          await refuseEmptying(sql, logEmpty);
           await clearReadModels(sql, name);
           const refusals: RejectedEvent[] = [];
           let count = 0;
           let after: LogPosition | undefined;
+          let batchOptions: BatchOptions | undefined;
           for (;;) {
             const events = await store.readAll({ after, limit: batchSize });
             if (events.length === 0) return { applied: count, last: after ?? null, rejected: refusals };
             current = positionKey(events[0].position);
+            // Read from the log's start: the first batch's first event is the log's.
+            batchOptions ??= { ...applyOptions, logFirstEvent: events[0].id };
             if (refusedBatches.has(current)) {
-              const byEvent = await applyEventByEvent(sql, events, applyOptions);
+              const byEvent = await applyEventByEvent(sql, events, batchOptions);
               count += byEvent.outcome.applied;
               refusals.push(...byEvent.rejected);
             } else {
-              count += (await applyInTransaction(sql, events, applyOptions)).applied;
+              count += (await applyInTransaction(sql, events, batchOptions)).applied;
             }
             onProgress?.(count);
             after = events[events.length - 1].position;
@@ -104,8 +112,11 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
    * The generation is raised with the truncation and again once the log is applied: rows read
    * between the two are partial, and a cache that kept one then forgets it at the second.
    */
-  async function rebuildBatchByBatch(onProgress?: (applied: number) => void): Promise<number> {
-    await database.transaction((sql) => clearReadModels(sql, name));
+  async function rebuildBatchByBatch(onProgress: ((applied: number) => void) | undefined, logEmpty: boolean): Promise<number> {
+    await database.transaction(async (sql) => {
+      await refuseEmptying(sql, logEmpty);
+      await clearReadModels(sql, name);
+    });
     committed.position = null;
     const applied = await context.catchUp(onProgress);
     await database.transaction(raiseRebuildGeneration);
@@ -113,6 +124,11 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
   }
 
   return { rebuild: (onProgress) => rebuild(onProgress), rebuildIfStale };
+}
+
+/** Refuses, before anything is written, to empty read models that hold rows by rebuilding from an empty log. */
+async function refuseEmptying(sql: Sql, logEmpty: boolean): Promise<void> {
+  if (logEmpty && (await readModelsHoldRows(sql))) throw new RebuildFromEmptyLogError();
 }
 
 /**

@@ -10,6 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
+import { missingDatabase } from "../../infra/services/missingDatabase.js";
+import { whereOf } from "@verdict/infra/pg";
 import { brokers } from "./testingProcess.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -113,6 +115,31 @@ describe("tsx apps/worker/main.ts", () => {
     expect(stderr).toContain("ECONNREFUSED");
     expect(code).toBe(1);
   }, 60_000);
+
+  it("a database that does not exist: one line naming DATABASE_URL, the database and createdb, exit 1", async () => {
+    const missing = missingDatabase();
+    try {
+      const { code, stderr } = await ended({ DATABASE_URL: missing.url });
+      expect(stderr).toBe(
+        `[worker] error: DATABASE_URL: database "${missing.name}" does not exist (PostgreSQL at ${whereOf(missing.url)}). Create it (createdb ${missing.name}), or set DATABASE_URL to a database that exists\n`,
+      );
+      expect(code).toBe(1);
+    } finally {
+      await missing.dropIfCreated();
+    }
+  }, 60_000);
+
+  it("a Kafka it cannot reach: the last line names KAFKA_BROKERS and the broker, exit 1", async () => {
+    // It was kafkajs's bare "Connection error: connect ECONNREFUSED 127.0.0.1:4799".
+    const proc = worker({ KAFKA_BROKERS: "127.0.0.1:4799" });
+    const code = await proc.ended;
+    const last = proc.stderr().trimEnd().split("\n").at(-1);
+    expect(last).toBe(
+      "[worker] error: KAFKA_BROKERS: cannot reach Kafka at 127.0.0.1:4799 (Connection error: connect ECONNREFUSED 127.0.0.1:4799). " +
+        "Start the broker, or set KAFKA_BROKERS to brokers that are reachable (host:port, comma separated).",
+    );
+    expect(code).toBe(1);
+  }, 120_000);
 
   it("starts on a good configuration, and stops on SIGTERM with exit 0", async () => {
     const proc = worker({});

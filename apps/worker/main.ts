@@ -6,8 +6,9 @@
 // the dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
 import { Outages } from "@verdict/infra/logging";
-import { whereOf } from "@verdict/infra/pg";
+import { namingMissingDatabase, whereOf } from "@verdict/infra/pg";
 import { exitFor } from "@verdict/infra/settings";
 import { isDatabaseUnreachable } from "./databaseUnreachable.js";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   // Read once, before anything starts: pricing a replay is then a Map lookup. Read and checked
   // without the replay role too: an operator who set it expects it to work, and a bad file says so here.
   const prices = config.prices ? pricesFromSetting(config.prices) : null;
-  const store = await createPostgresEventStore({ connectionString: config.databaseUrl, settings: config.pg });
+  const store = await namingMissingDatabase("DATABASE_URL", config.databaseUrl, () => createPostgresEventStore({ connectionString: config.databaseUrl, settings: config.pg }));
   const checkpoints = config.roles.includes("dispatcher") ? await PostgresCheckpointStore.create({ connectionString: config.databaseUrl, settings: config.pg }) : null;
   // Consumes a batch at a time with several jobs of a partition in flight (see kafkaBatchBus.ts).
   // The broker or the database unreachable is one line (again every 30 s), and one when it is back;
@@ -63,6 +64,10 @@ async function main(): Promise<void> {
     replayKey: config.replayKey,
     topicPrefix: config.topicPrefix,
     watchdog: { stallMs: config.watchdogStallMs },
+  }).catch((error: unknown) => {
+    // kafkajs's last retry said `Connection error: connect ECONNREFUSED …` alone: the line names KAFKA_BROKERS (exit 1 still).
+    const cause = kafkaUnreachableCause(error);
+    throw cause ? new Error(kafkaUnreachableLine(config.kafkaBrokers, cause), { cause: error }) : error;
   });
   consoleLog.info(startupLine(runtime, judge, process.pid));
   if (prices && config.prices) consoleLog.info(pricesLine(config.prices, prices.size, config.roles.includes("replay")));

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import pg from "pg";
 import { createReadOrm, knexLog } from "./readOrm.js";
 import { testAdminUrl } from "../services/testDatabase.js";
-import { whereOf } from "../pg/index.js";
+import { MissingDatabaseError, whereOf } from "../pg/index.js";
+import { missingDatabase } from "../services/missingDatabase.js";
 
 describe("the read database's driver warnings", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -39,6 +40,23 @@ describe("the read database's driver warnings", () => {
     } finally {
       await admin.end();
       await orm.close();
+    }
+  });
+});
+
+describe("a read database that does not exist", () => {
+  it("is refused, naming the variable, the database and createdb, and never created", async () => {
+    const missing = missingDatabase();
+    try {
+      const refused = createReadOrm({ url: missing.url, poolSize: 1 }, { variable: "DATABASE_URL" });
+      await expect(refused).rejects.toThrow(MissingDatabaseError);
+      await expect(refused).rejects.toThrow(
+        `DATABASE_URL: database "${missing.name}" does not exist (PostgreSQL at ${whereOf(missing.url)}). Create it (createdb ${missing.name}), or set DATABASE_URL to a database that exists`,
+      );
+      await expect(createReadOrm({ url: missing.url, poolSize: 1 })).rejects.toMatchObject({ code: "3D000", message: expect.stringMatching(/^VERDICT_READ_DATABASE_URL: /) });
+      expect(await missing.exists()).toBe(false);
+    } finally {
+      await missing.dropIfCreated();
     }
   });
 });

@@ -6,6 +6,7 @@ import type { ReadDatabase } from "./openReadDatabase.js";
 import { RepeatLimiter } from "../logging/index.js";
 import { whereOf } from "../pg/where.js";
 import { namedConnectFailure } from "../pg/index.js";
+import { isMissingDatabase, MissingDatabaseError } from "../pg/missingDatabase.js";
 import { withQueryDeadline, type QueryDeadlineOptions } from "../pg/queryDeadline.js";
 import { pgSettingsFromEnv, type PgSettings } from "../pg/settings.js";
 
@@ -19,6 +20,8 @@ export interface ReadOrmOptions {
   warn?: (line: string) => void;
   /** Connect timeout, TCP keepalive and query deadline of its connections (default: from the environment, VERDICT_PG_*; infra/pg). */
   settings?: PgSettings;
+  /** The variable that named the database, for a refusal (default VERDICT_READ_DATABASE_URL; DATABASE_URL when it stands in for it). */
+  variable?: string;
 }
 
 /**
@@ -69,8 +72,10 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
   // An embedded PGlite served on 127.0.0.1 is one session in this process: no network to lose,
   // and a session setting there would be every connection's.
   const queryTimeoutMs = database.embedded ? null : settings.queryTimeoutMs;
-  return MikroORM.init({
+  const orm = await MikroORM.init({
     clientUrl: database.url,
+    // Never create the database (MikroORM's default): a typo'd URL served an empty one (missingDatabase.ts).
+    ensureDatabase: false,
     entities: options.entities ?? [],
     pool: { min: 0, max },
     driverOptions: {
@@ -83,4 +88,17 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
     allowGlobalContext: false,
     debug: options.debug ?? process.env.VERDICT_SQL_DEBUG === "1",
   });
+  await refuseUnusable(orm, options.variable ?? "VERDICT_READ_DATABASE_URL", database.url);
+  return orm;
+}
+
+/**
+ * MikroORM's init only logs a failed connect: the failure is thrown here, named (a missing
+ * database as MissingDatabaseError), before anything is migrated or served.
+ */
+async function refuseUnusable(orm: MikroORM, variable: string, url: string): Promise<void> {
+  const check = await orm.checkConnection();
+  if (check.ok) return;
+  await orm.close(true);
+  throw isMissingDatabase(check.error) ? new MissingDatabaseError(variable, url, { cause: check.error }) : (check.error ?? new Error(check.reason));
 }

@@ -5,3 +5,4 @@ export * from "./decodeMessage.js";
 export * from "./kafkaBrokerList.js";
 export * from "./topicPrefix.js";
 export * from "./kafkaLogging.js";
+export * from "./kafkaUnreachable.js";

@@ -97,3 +97,4 @@ export { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
 export { DEFAULT_PG_SETTINGS, PG_SETTING_VARIABLES, PgSettingsError, pgSettingsFromEnv, serverKeepaliveStatements, type PgSettings } from "./settings.js";
 export { whereOf } from "./where.js";
 export { checkDatabaseUrl } from "./databaseUrl.js";
+export { isMissingDatabase, MissingDatabaseError, namingMissingDatabase, NO_SUCH_DATABASE } from "./missingDatabase.js";

@@ -8,7 +8,8 @@ import { sqlOf, transactional, type Sql } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { Batch, type Envelope } from "./batch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
-import { readCheckpoint, writeCheckpoint } from "./checkpoint.js";
+import { readStoredCheckpoint, writeCheckpoint, type StoredCheckpoint } from "./checkpoint.js";
+import { CheckpointGoneError, ReadModelsOfAnotherLogError } from "./sameLog.js";
 import { dispatch } from "./dispatch.js";
 import { flushResults, recountRuns } from "./resultProjection.js";
 import { computeModelSummaries } from "./runSummary.js";
@@ -27,6 +28,15 @@ export interface ApplyOptions {
   skipUnknown?: boolean;
   onUnknown?: (event: UnknownEvent) => void;
   registry?: EventRegistry;
+}
+
+/** One batch's options: the projector's, and the log the batch was read from. */
+export interface BatchOptions extends ApplyOptions {
+  /**
+   * The id of the first event of the log the batch was read from (sameLog.ts). A batch that
+   * finds no checkpoint names the log by it only when the batch starts with that very event.
+   */
+  logFirstEvent: string;
 }
 
 export interface BatchOutcome {
@@ -72,16 +82,16 @@ async function dispatchReadable(sql: Sql, recorded: RecordedEvent, registry: Eve
   }
 }
 
-export async function applyBatch(em: EntityManager, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
+export async function applyBatch(em: EntityManager, events: readonly RecordedEvent[], options: BatchOptions): Promise<BatchOutcome> {
   return transactional(em, (tx) => applyInTransaction(sqlOf(tx), events, options));
 }
 
 /** The batch's work on a connection already inside a transaction (rebuild runs many in one). */
-export async function applyInTransaction(sql: Sql, events: readonly RecordedEvent[], options: ApplyOptions): Promise<BatchOutcome> {
+export async function applyInTransaction(sql: Sql, events: readonly RecordedEvent[], options: BatchOptions): Promise<BatchOutcome> {
   const registry = options.registry ?? eventRegistry;
-  let checkpoint = await readCheckpoint(sql, options.name, true);
-  // No checkpoint yet: this batch is the log's beginning, and its first event names the log.
-  const firstOfLog = checkpoint === null ? (events[0]?.id ?? null) : null;
+  let checkpoint = (await checkpointOfThisLog(sql, events, options))?.position ?? null;
+  // No checkpoint yet: this batch starts with the log's first event (checked), which names the log.
+  const firstOfLog = checkpoint === null ? options.logFirstEvent : null;
   const batch = new Batch();
   let applied = 0;
   let skipped = 0;
@@ -106,6 +116,25 @@ export async function applyInTransaction(sql: Sql, events: readonly RecordedEven
   const touched = [...new Set([...batch.touchedRuns, ...batch.resultRuns])].sort();
   if (checkpoint) await writeCheckpoint(sql, options.name, checkpoint, firstOfLog);
   return { applied, skipped, checkpoint, progress: await readProgress(sql, touched, batch.latestResult) };
+}
+
+/**
+ * The stored checkpoint, locked for the batch, once it is known to belong to the batch's log.
+ * Taking "no checkpoint" for "this batch is the log's beginning" let a live projector, whose
+ * checkpoint a rebuild from an empty log had deleted, name its log by a mid-log event; its own
+ * next start then refused the read models as another log's. A checkpoint another log's rebuild
+ * wrote meanwhile would have had this log's events compared with that log's positions.
+ */
+async function checkpointOfThisLog(sql: Sql, events: readonly RecordedEvent[], options: BatchOptions): Promise<StoredCheckpoint | null> {
+  let stored = await readStoredCheckpoint(sql, options.name, true);
+  if (stored === null && events.length > 0 && events[0].id !== options.logFirstEvent) {
+    // A rebuild that committed while this statement waited on the row it had deleted: READ
+    // COMMITTED skips the deleted row, and only a new statement sees the one the rebuild wrote.
+    stored = await readStoredCheckpoint(sql, options.name, true);
+    if (stored === null) throw new CheckpointGoneError(options.name);
+  }
+  if (stored?.logFirstEvent && stored.logFirstEvent !== options.logFirstEvent) throw new ReadModelsOfAnotherLogError(stored.logFirstEvent, options.logFirstEvent);
+  return stored;
 }
 
 /** The runs' progress as the read models hold it; `latest` gives the result a batch just scored. */

@@ -4,11 +4,23 @@ import type { Sql } from "../db/sql.js";
 import { PROJECTION_VERSION, ProjectionVersionChangedError } from "./projectionVersion.js";
 
 export async function readCheckpoint(sql: Sql, name: string, forUpdate = false): Promise<LogPosition | null> {
-  const rows = await sql.execute<{ commit: string; prepare: string }>(
-    `SELECT commit_position::text AS commit, prepare_position::text AS prepare FROM projector_checkpoints WHERE name = ?${forUpdate ? " FOR UPDATE" : ""}`,
+  return (await readStoredCheckpoint(sql, name, forUpdate))?.position ?? null;
+}
+
+export interface StoredCheckpoint {
+  position: LogPosition;
+  /** The id of the first event of the log it was projected from (null: written before 006). */
+  logFirstEvent: string | null;
+}
+
+/** The checkpoint with the log it belongs to (sameLog.ts), locked for the batch when `forUpdate`. */
+export async function readStoredCheckpoint(sql: Sql, name: string, forUpdate = false): Promise<StoredCheckpoint | null> {
+  const rows = await sql.execute<{ commit: string; prepare: string; first: string | null }>(
+    `SELECT commit_position::text AS commit, prepare_position::text AS prepare, log_first_event AS first FROM projector_checkpoints WHERE name = ?${forUpdate ? " FOR UPDATE" : ""}`,
     [name],
   );
-  return rows.length ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : null;
+  if (rows.length === 0) return null;
+  return { position: { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) }, logFirstEvent: rows[0].first };
 }
 
 /**

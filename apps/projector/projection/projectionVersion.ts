@@ -78,8 +78,8 @@ export class StaleReadModelsOfEmptyLogError extends Error {
   constructor(state: ProjectionState) {
     super(
       `the read database holds read models (projection version ${state.stored ?? "unknown"}) but this event log is empty: ` +
-        "not rebuilding them from it automatically. Point DATABASE_URL (or VERDICT_HOME) at the log they were projected from, " +
-        "or, to empty them, run `npm run projector -- rebuild`",
+        "not rebuilding them from it. Point DATABASE_URL (or VERDICT_HOME) at the log they were projected from, " +
+        "or VERDICT_READ_DATABASE_URL at an empty database (createdb) to start afresh",
     );
     this.name = "StaleReadModelsOfEmptyLogError";
   }

@@ -9,7 +9,7 @@
 import { UnreadableEventError, type LogPosition, type RecordedEvent } from "@verdict/domain";
 import type { Sql } from "../db/sql.js";
 import type { RunProgress } from "../progress/progress.js";
-import { applyInTransaction, type ApplyOptions, type BatchOutcome } from "./applyBatch.js";
+import { applyInTransaction, type BatchOptions, type BatchOutcome } from "./applyBatch.js";
 import { readCheckpoint, writeCheckpoint } from "./checkpoint.js";
 import { comparePositions } from "@verdict/infra/eventstore";
 
@@ -41,7 +41,8 @@ export interface RejectedEvent {
  * Records `event` as refused and moves the checkpoint past it (unless it already is): call inside
  * a transaction. The error's message only: the database's text, never the event's data.
  */
-async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, error: unknown): Promise<RejectedEvent> {
+async function rejectEvent(sql: Sql, options: BatchOptions, event: RecordedEvent, error: unknown): Promise<RejectedEvent> {
+  const name = options.name;
   const rejected: RejectedEvent = {
     type: event.type,
     streamId: event.streamId,
@@ -56,8 +57,8 @@ async function rejectEvent(sql: Sql, name: string, event: RecordedEvent, error: 
     [name, event.position.commit.toString(), event.position.prepare.toString(), event.streamId, event.streamVersion.toString(), event.type, rejected.sqlState, rejected.error],
   );
   const checkpoint = await readCheckpoint(sql, name, true);
-  // No checkpoint yet: the refused event is the log's first, and names the log.
-  if (!checkpoint || comparePositions(event.position, checkpoint) > 0) await writeCheckpoint(sql, name, event.position, checkpoint ? null : event.id);
+  // No checkpoint yet: the refused event is the log's first (applyInTransaction checked it before it was refused).
+  if (!checkpoint || comparePositions(event.position, checkpoint) > 0) await writeCheckpoint(sql, name, event.position, checkpoint ? null : options.logFirstEvent);
   return rejected;
 }
 
@@ -73,7 +74,7 @@ interface EventByEventOutcome {
  * For a batch that was refused as a whole, to find which of its events it was. The refusals are
  * returned, not reported: the caller tells of them once its transaction has committed.
  */
-export async function applyEventByEvent(sql: Sql, events: readonly RecordedEvent[], options: ApplyOptions): Promise<EventByEventOutcome> {
+export async function applyEventByEvent(sql: Sql, events: readonly RecordedEvent[], options: BatchOptions): Promise<EventByEventOutcome> {
   const outcome: BatchOutcome = { applied: 0, skipped: 0, checkpoint: null, progress: [] };
   const rejected: RejectedEvent[] = [];
   const progress = new Map<string, RunProgress>();
@@ -86,7 +87,7 @@ export async function applyEventByEvent(sql: Sql, events: readonly RecordedEvent
     } catch (error) {
       if (!isRefusal(error)) throw error;
       await sql.execute("ROLLBACK TO SAVEPOINT projector_event");
-      rejected.push(await rejectEvent(sql, options.name, event, error));
+      rejected.push(await rejectEvent(sql, options, event, error));
       one = { applied: 0, skipped: 1, checkpoint: event.position, progress: [] };
     }
     outcome.applied += one.applied;
