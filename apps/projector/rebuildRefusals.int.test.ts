@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPostgresEventStore } from "@verdict/infra";
-import type { EventStore } from "@verdict/domain";
+import type { EventStore, RunState } from "@verdict/domain";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { createProjector, type Projector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
@@ -42,14 +42,14 @@ async function readModelsOn(db: TestDatabase): Promise<OrmReadModels> {
 }
 
 /** A log with an evaluation and a run with one pair: the install's own. */
-async function liveLog(tenant: string): Promise<{ db: TestDatabase; store: EventStore }> {
+async function liveLog(tenant: string): Promise<{ db: TestDatabase; store: EventStore; run: RunState }> {
   const db = await database("verdict_refusals_events");
   const store = await storeOn(db);
   const deps = commandDeps(tenant);
   await createEvaluation(store, deps, "e1", ["a", "b"]);
   const run = await beginRun(store, deps, "e1", "r1", [GPT]);
   await recordPair(store, deps, run, "a", GPT.label, "passed");
-  return { db, store };
+  return { db, store, run };
 }
 
 function projectorProcess(command: string, env: NodeJS.ProcessEnv) {
@@ -72,6 +72,24 @@ async function stopped(projector: Projector, ms = 15_000): Promise<unknown> {
   const outcome = await Promise.race([projector.running!.then(() => "ended without an error", (error: unknown) => error), timeout]);
   await projector.stop().catch(() => undefined);
   return outcome;
+}
+
+/** `store`, whose reads of the log past its start pause once (a rebuild's read after the log's end): the rebuild's transaction stays open. */
+function pausingAfterTheLog(inner: EventStore, pauseMs: number): { store: EventStore; paused: Promise<void> } {
+  let signalPaused!: () => void;
+  const paused = new Promise<void>((resolve) => (signalPaused = resolve));
+  let armed = true;
+  const store = Object.create(inner) as EventStore;
+  store.readAll = async (options = {}) => {
+    const events = await inner.readAll(options);
+    if (armed && options.after !== undefined) {
+      armed = false;
+      signalPaused();
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    return events;
+  };
+  return { store, paused };
 }
 
 afterAll(async () => {
@@ -160,6 +178,28 @@ describe("a live projector whose read database changes under it", () => {
     expect(error).toBeInstanceOf(ReadModelsOfAnotherLogError);
     expect(await readModelChecksum(ormDatabase(read.orm))).toEqual(rebuilt);
     expect(await checkpointRows(read)).toEqual([{ name: "read-models", log_first_event: (await theirs.store.readAll({ limit: 1 }))[0].id }]);
+  }, 60_000);
+
+  it("follows on when one of its batches waited on the checkpoint row a same-log rebuild deleted and wrote again (READ COMMITTED: it sees no row at first)", async () => {
+    const { store, run } = await liveLog("race");
+    const read = await readModelsOn(await database("verdict_refusals_race"));
+    const live = createProjector({ store, orm: read.orm, retryDelayMs: 50 });
+    live.start();
+    try {
+      await live.waitFor((await store.readAll()).at(-1)!.position);
+      // The rebuild pauses inside its transaction once it has applied the log (truncated, deleted
+      // the checkpoint, written a new one; nothing committed), on its read past the log's end.
+      const rebuildStore = pausingAfterTheLog(store, 2_000);
+      const rebuilding = createProjector({ store: rebuildStore.store, orm: read.orm, batchSize: 1000 }).rebuild();
+      await rebuildStore.paused;
+      // The live projector's batch for this event locks the checkpoint row: it waits on the rebuild.
+      await recordPair(store, commandDeps("race"), run, "b", GPT.label, "passed");
+      await rebuilding;
+      await live.waitFor((await store.readAll()).at(-1)!.position, 10_000);
+      expect((await read.readModels.getRun("race", "r1"))?.completed).toBe(2);
+    } finally {
+      expect(await stopped(live, 300)).toBe("still following");
+    }
   }, 60_000);
 
   it("follows on after a rebuild of its own log (the rebuild's one transaction), as before", async () => {
