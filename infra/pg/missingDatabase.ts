@@ -3,7 +3,7 @@
 // models' ORM created such a database silently (MikroORM's default), so a typo'd
 // VERDICT_READ_DATABASE_URL served empty read models and answered valid keys "unknown or revoked".
 // Databases are never created here: the refusal names the variable, the database and createdb.
-import { whereOf } from "./where.js";
+import { NOT_A_URL, whereOf } from "./where.js";
 
 /** PostgreSQL's SQLSTATE for "database does not exist". */
 export const NO_SUCH_DATABASE = "3D000";
@@ -40,7 +40,8 @@ export async function namingMissingDatabase<T>(variable: string, url: string, wo
 
 /** The database a URL names (its path), for the message; never the credentials. */
 function databaseNameOf(url: string): string {
-  if (!URL.canParse(url)) return "(not shown)";
+  // As whereOf: a value whereOf will not show (a password's unencoded `/` made the rest of it the path) shows no name either.
+  if (!URL.canParse(url) || whereOf(url) === NOT_A_URL) return "(not shown)";
   const path = new URL(url).pathname.slice(1);
   try {
     return decodeURIComponent(path) || "(none: the user's name)";

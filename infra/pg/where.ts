@@ -8,8 +8,11 @@
  * and port from the query (`?host=127.0.0.1&port=6432`, or a socket directory as host), and
  * those win over the URL's own, so they are what is named.
  */
+/** What whereOf says of a value it will not show. */
+export const NOT_A_URL = "(a value that is not a URL)";
+
 export function whereOf(url: string): string {
-  const notShown = "(a value that is not a URL)";
+  const notShown = NOT_A_URL;
   if (!URL.canParse(url)) return notShown;
   const parsed = new URL(url);
   if (url.includes("@") && !parsed.username && !parsed.password) return notShown;
