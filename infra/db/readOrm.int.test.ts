@@ -1,10 +1,11 @@
 // The read database's driver (knex under MikroORM) says a lost connection in one line naming the
 // process and the database, not a bare "Connection Error: Connection ended unexpectedly".
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import pg from "pg";
 import { createReadOrm, knexLog } from "./readOrm.js";
 import { testAdminUrl } from "../services/testDatabase.js";
-import { MissingDatabaseError, whereOf } from "../pg/index.js";
+import { DEFAULT_PG_SETTINGS, MissingDatabaseError, whereOf } from "../pg/index.js";
 import { missingDatabase } from "../services/missingDatabase.js";
 
 describe("the read database's driver warnings", () => {
@@ -57,6 +58,24 @@ describe("a read database that does not exist", () => {
       expect(await missing.exists()).toBe(false);
     } finally {
       await missing.dropIfCreated();
+    }
+  });
+});
+
+describe("a read database that does not answer", () => {
+  it("is refused after one connect timeout, not two (init's own connect tried, and only logged, first)", async () => {
+    // A server that takes connections and never answers: a black hole.
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const settings = { ...DEFAULT_PG_SETTINGS, connectTimeoutMs: 300 };
+      await expect(createReadOrm({ url: `postgres://u:S3cret@127.0.0.1:${port}/verdict`, poolSize: 1 }, { settings })).rejects.toThrow();
+      expect(sockets).toHaveLength(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

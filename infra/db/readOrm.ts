@@ -76,6 +76,9 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
     clientUrl: database.url,
     // Never create the database (MikroORM's default): a typo'd URL served an empty one (missingDatabase.ts).
     ensureDatabase: false,
+    // Connected below, checked once: init's own connect tries the server and only logs a failure,
+    // so a read database that did not answer cost two connect timeouts before the refusal.
+    connect: false,
     entities: options.entities ?? [],
     pool: { min: 0, max },
     driverOptions: {
@@ -88,6 +91,7 @@ export async function createReadOrm(database: Pick<ReadDatabase, "url" | "poolSi
     allowGlobalContext: false,
     debug: options.debug ?? process.env.VERDICT_SQL_DEBUG === "1",
   });
+  await orm.config.getDriver().connect();
   await refuseUnusable(orm, options.variable ?? "VERDICT_READ_DATABASE_URL", database.url);
   return orm;
 }
