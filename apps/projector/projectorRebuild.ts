@@ -36,8 +36,9 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
 
   /**
    * One transaction: readers keep the old rows until the rebuilt ones commit, and a projector
-   * following the same read database waits on the truncation's lock, then resumes from the
-   * rebuilt checkpoint (every batch compares with the stored one), so nothing is lost or doubled.
+   * following the same read database waits on the checkpoint row's lock (its batch locks the
+   * row, FOR UPDATE), then resumes from the rebuilt checkpoint (every batch compares with the
+   * stored one, read again when the row it waited on was deleted), so nothing is lost or doubled.
    * A batch the database refuses aborts the transaction; the rebuild starts again and takes that
    * batch event by event (behind a savepoint each), so the refused event is recorded and passed
    * over. Only such batches get savepoints: thousands of them in one transaction would slow
