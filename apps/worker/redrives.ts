@@ -207,7 +207,9 @@ export class Redrives {
     }
     if (!(await this.recordRedrive(runId, run, cause, pending.length))) return;
     const why = cause === "restart" ? "after a restart" : `by the watchdog (no progress; re-drive ${(run.redrives ?? 0) + 1})`;
-    this.options.log.info(`run ${runId}: ${what} published again ${why}${run.requested ? "" : ` (${run.scored} already scored)`}`);
+    // A restart's counts are the checkpoint's: pairs scored after it were counted as pending (their jobs are no-ops).
+    const scored = cause === "restart" ? `${run.scored} scored at the dispatcher's checkpoint` : `${run.scored} already scored`;
+    this.options.log.info(`run ${runId}: ${what} published again ${why}${run.requested ? "" : ` (${scored})`}`);
   }
 
   /** Whether the run's stream ends with its end (RunCompleted or RunFailed). */

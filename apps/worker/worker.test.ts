@@ -592,7 +592,7 @@ describe("the dispatcher's watchdog", () => {
     await waitFor(() => (bus.published[REPLAY_TOPIC]?.length ?? 0) === 6);
     for (let restart = 1; restart <= 2; restart++) {
       now += 1_000; // a supervisor's restart: far less than the stall time
-      bus = await restartDispatcher(store, checkpoints, "6 replay jobs published again after a restart");
+      bus = await restartDispatcher(store, checkpoints, "6 replay jobs published again after a restart (0 scored at the dispatcher's checkpoint)");
       await waitFor(() => worker!.dispatcher!.tracked("r1")?.redrives === restart);
     }
     now += 1_000;
