@@ -5,7 +5,7 @@ import { LIFT_QUERY_DEADLINE } from "@verdict/infra/pg";
 import type { Sql, SqlDatabase } from "./db/sql.js";
 import { READ_MODEL_TABLES } from "./db/tables.js";
 import { applyInTransaction, type ApplyOptions, type BatchOptions } from "./projection/applyBatch.js";
-import { readCheckpoint } from "./projection/checkpoint.js";
+import { lockFirstCheckpoint, readCheckpoint } from "./projection/checkpoint.js";
 import { raiseRebuildGeneration } from "./projection/rebuildGeneration.js";
 import { projectionState, StaleReadModelsOfEmptyLogError } from "./projection/projectionVersion.js";
 import { readModelsHoldRows, RebuildFromEmptyLogError } from "./projection/emptyLogRebuild.js";
@@ -60,6 +60,9 @@ export function projectorRebuild(context: RebuildContext): ProjectorRebuild {
           // Two projectors starting at once on stale read models: the second waits here, then
           // finds them current (READ COMMITTED) and rebuilds nothing.
           await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_rebuild:${name}`]);
+          // A following projector's batch on read models with no checkpoint yet holds this until
+          // it commits; one that comes after waits for the whole rebuild, then reads its checkpoint.
+          await lockFirstCheckpoint(sql, name);
           if (onlyIfStale && !(await projectionState(sql, name)).stale) return { applied: 0, last: await readCheckpoint(sql, name), rejected: [] };
           await refuseEmptying(sql, logEmpty);
           await clearReadModels(sql, name);

@@ -12,7 +12,8 @@ import type { EventStore, RunState } from "@verdict/domain";
 import { createTestDatabase, type TestDatabase } from "../../infra/services/testDatabase.js";
 import { createProjector, type Projector } from "./projector.js";
 import { readModelChecksum } from "./db/checksum.js";
-import { ormDatabase } from "./db/sql.js";
+import { ormDatabase, sqlOf, transactional } from "./db/sql.js";
+import { applyBatch, applyInTransaction } from "./projection/applyBatch.js";
 import { CheckpointGoneError, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 import { openTestReadModels, type OrmReadModels } from "./testing/testReadModels.js";
 import { beginRun, commandDeps, createEvaluation, GPT, recordPair } from "./testing/runFixture.js";
@@ -200,6 +201,32 @@ describe("a live projector whose read database changes under it", () => {
     } finally {
       expect(await stopped(live, 300)).toBe("still following");
     }
+  }, 60_000);
+
+  it("applies the log's first events once when two writers start on a new read database together (no checkpoint row to lock yet)", async () => {
+    const { store } = await liveLog("twice");
+    const read = await readModelsOn(await database("verdict_refusals_twice"));
+    const events = await store.readAll();
+    const options = { name: "read-models", logFirstEvent: events[0].id };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let signalApplied!: () => void;
+    const firstApplied = new Promise<void>((resolve) => (signalApplied = resolve));
+    // The first writer has applied the log and written its checkpoint, not yet committed.
+    const first = transactional(read.orm.em, async (tx) => {
+      const outcome = await applyInTransaction(sqlOf(tx), events, options);
+      signalApplied();
+      await held;
+      return outcome;
+    });
+    await firstApplied;
+    const second = applyBatch(read.orm.em, events, options);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    expect((await first).applied).toBe(events.length);
+    // It waited for the first to commit, then found the log applied: nothing twice.
+    expect(await second).toMatchObject({ applied: 0, skipped: events.length });
+    expect(await checkpointRows(read)).toEqual([{ name: "read-models", log_first_event: events[0].id }]);
   }, 60_000);
 
   it("follows on after a rebuild of its own log (the rebuild's one transaction), as before", async () => {

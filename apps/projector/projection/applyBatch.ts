@@ -8,7 +8,7 @@ import { sqlOf, transactional, type Sql } from "../db/sql.js";
 import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progress/progress.js";
 import { Batch, type Envelope } from "./batch.js";
 import { comparePositions } from "@verdict/infra/eventstore";
-import { readStoredCheckpoint, writeCheckpoint, type StoredCheckpoint } from "./checkpoint.js";
+import { lockFirstCheckpoint, readStoredCheckpoint, writeCheckpoint, type StoredCheckpoint } from "./checkpoint.js";
 import { CheckpointGoneError, ReadModelsOfAnotherLogError } from "./sameLog.js";
 import { dispatch } from "./dispatch.js";
 import { flushResults, recountRuns } from "./resultProjection.js";
@@ -127,11 +127,14 @@ export async function applyInTransaction(sql: Sql, events: readonly RecordedEven
  */
 async function checkpointOfThisLog(sql: Sql, events: readonly RecordedEvent[], options: BatchOptions): Promise<StoredCheckpoint | null> {
   let stored = await readStoredCheckpoint(sql, options.name, true);
-  if (stored === null && events.length > 0 && events[0].id !== options.logFirstEvent) {
-    // A rebuild that committed while this statement waited on the row it had deleted: READ
-    // COMMITTED skips the deleted row, and only a new statement sees the one the rebuild wrote.
+  if (stored === null) {
+    // No row to lock: the first writer on a new read database holds this lock until it commits
+    // (lockFirstCheckpoint). Read again in a new statement, which sees a checkpoint another writer
+    // committed meanwhile: that writer's, or a rebuild's that committed while this statement
+    // waited on the row it had deleted (READ COMMITTED skips the deleted row).
+    await lockFirstCheckpoint(sql, options.name);
     stored = await readStoredCheckpoint(sql, options.name, true);
-    if (stored === null) throw new CheckpointGoneError(options.name);
+    if (stored === null && events.length > 0 && events[0].id !== options.logFirstEvent) throw new CheckpointGoneError(options.name);
   }
   if (stored?.logFirstEvent && stored.logFirstEvent !== options.logFirstEvent) throw new ReadModelsOfAnotherLogError(stored.logFirstEvent, options.logFirstEvent);
   return stored;

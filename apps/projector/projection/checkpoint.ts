@@ -24,6 +24,17 @@ export async function readStoredCheckpoint(sql: Sql, name: string, forUpdate = f
 }
 
 /**
+ * Held by a writer that found no checkpoint row, until its transaction ends. A batch locks the
+ * checkpoint row for its transaction (`FOR UPDATE`), so two writers take turns; but a new read
+ * database has no row to lock, and two writers starting on it together (a second projector, a
+ * rebuild) both applied the log's first events. The first to come holds this; the other waits,
+ * then reads (in a new statement) the checkpoint the first committed.
+ */
+export async function lockFirstCheckpoint(sql: Sql, name: string): Promise<void> {
+  await sql.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [`verdict_projector_checkpoint:${name}`]);
+}
+
+/**
  * Moves the checkpoint to `position`. `firstOfLog` is the id of the log's first event, given by
  * the caller that projected from the log's start (no checkpoint before): it names the log the
  * read models came from (sameLog.ts), and is written only with the first checkpoint, as is the
