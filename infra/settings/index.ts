@@ -1,5 +1,5 @@
 // How the apps read their settings from the environment and flags, one way for all.
-export { parseWholeNumber, SettingError, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
+export { parseWholeNumber, SettingError, TIMER_MAX_MS, wholeNumberSetting, type WholeNumberRule } from "./wholeNumber.js";
 export { scriptLoaded } from "./scriptFile.js";
 export { planFromEnv } from "./planSettings.js";
 export { refuseArguments, unknownArgumentLine } from "./arguments.js";

@@ -27,7 +27,7 @@ export interface WholeNumberRule {
 }
 
 /** Node runs a timer set past 2^31-1 ms at once (TimeoutOverflowWarning): a longer limit would not wait at all. */
-const TIMER_MAX_MS = 2 ** 31 - 1;
+export const TIMER_MAX_MS = 2 ** 31 - 1;
 
 /** The rule as the error says it: `a whole number of milliseconds >= 1, or 0 for no limit`. */
 function ruleText(rule: WholeNumberRule): string {

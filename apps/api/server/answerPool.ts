@@ -15,7 +15,7 @@
 // (`signal`), leaves the queue at once, so no slot is ever handed to a waiter that is gone.
 import { linkSignals } from "@verdict/infra/abort";
 import { Limiter } from "@verdict/infra/limiter";
-import { SettingError } from "@verdict/infra/settings";
+import { SettingError, TIMER_MAX_MS } from "@verdict/infra/settings";
 import { ApiError } from "./errors.js";
 import { shownBytes } from "./shownBytes.js";
 
@@ -28,8 +28,6 @@ const TENANT_LOADS_AT_ONCE = LOADS_AT_ONCE / 2;
 /** How long a heavy load waits for its slots when the deployment sets nothing (VERDICT_API_HEAVY_LOAD_WAIT_MS). */
 export const DEFAULT_LOAD_WAIT_MS = 30_000;
 
-/** The longest timer Node keeps (a longer one fires at once). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** What a load is called in its refusal, and what ends its wait early (its request ended). */
 export interface LoadWait {
@@ -60,8 +58,8 @@ export class AnswerPool {
   ) {
     // Checked here too, not only when read from the environment: a server given 0 or Infinity in
     // code had a timer firing at once, refusing every load that queued.
-    if (!Number.isInteger(loadWaitMs) || loadWaitMs < 1 || loadWaitMs > MAX_TIMER_MS) {
-      throw new SettingError("VERDICT_API_HEAVY_LOAD_WAIT_MS", `VERDICT_API_HEAVY_LOAD_WAIT_MS=${loadWaitMs}: a heavy load's wait must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+    if (!Number.isInteger(loadWaitMs) || loadWaitMs < 1 || loadWaitMs > TIMER_MAX_MS) {
+      throw new SettingError("VERDICT_API_HEAVY_LOAD_WAIT_MS", `VERDICT_API_HEAVY_LOAD_WAIT_MS=${loadWaitMs}: a heavy load's wait must be a whole number of milliseconds from 1 to ${TIMER_MAX_MS}`);
     }
   }
 
