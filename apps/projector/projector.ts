@@ -180,7 +180,9 @@ export function createProjector(options: ProjectorOptions): Projector {
   }
 
   async function follow(signal: AbortSignal): Promise<void> {
-    await checkSameLog(database.sql(), options.store, name);
+    // The check reads the log's first event: kept, so the batches do not ask the log again (logOfBatch).
+    const first = await checkSameLog(database.sql(), options.store, name);
+    logFirstEvent ??= first;
     await rebuildIfStale();
     // What the last process committed but may have died before publishing (see announcer.ts).
     await announcer?.announce(await runsToAnnounce(database.sql()));
@@ -210,7 +212,9 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function catchUp(onProgress?: (applied: number) => void): Promise<number> {
     let applied = 0;
-    await checkSameLog(database.sql(), options.store, name);
+    // The check reads the log's first event: kept, so the batches do not ask the log again (logOfBatch).
+    const first = await checkSameLog(database.sql(), options.store, name);
+    logFirstEvent ??= first;
     const rebuilt = await rebuildIfStale(onProgress);
     if (rebuilt !== null) return rebuilt;
     let after = (await checkpoint()) ?? undefined;
