@@ -112,6 +112,32 @@ describe("YAML as Psych reads it", () => {
     expect(Catalog.parse(withAgent("A".repeat(255))).products[0].agent).toBe("A".repeat(255));
   });
 
+  it("keeps as text a plain scalar YAML 1.1's number patterns take but that holds no number (a key `e2` read as NaN)", () => {
+    const doc = [
+      "catalog: c",
+      "odd: [e5, E10, e-5, +e5, .e5, ., -., 0x_, 0b_, 0_]",
+      "numbers: [1e3, 1.5e3, .5, 0x1F, 0777, 1_000, -.inf]",
+      "not_a_number: .nan",
+      "products:",
+      "  - key: p",
+      "    sets:",
+      "      - key: s",
+      "        scenarios:",
+      "          - key: e2",
+      "            prompt: E10",
+      "            expect:",
+      "              contains: [e404]",
+    ].join("\n");
+    const catalog = Catalog.parse(doc);
+    expect(catalog.metadata.odd).toEqual(["e5", "E10", "e-5", "+e5", ".e5", ".", "-.", "0x_", "0b_", "0_"]);
+    expect(catalog.metadata.numbers).toEqual([1000, 1500, 0.5, 31, 511, 1000, -Infinity]);
+    expect(catalog.metadata.not_a_number).toBeNaN();
+    const [scenario] = catalog.set("p", "s").scenarios;
+    expect(scenario).toMatchObject({ key: "e2", prompt: "E10", expectedPatterns: ["e404"] });
+    // Written back, they still read as text.
+    expect(Catalog.parse(catalog.toYaml()).toH()).toEqual(catalog.toH());
+  });
+
   it("refuses class tags such as !!set", () => {
     expect(() => Catalog.parse("catalog: c\nteams: !!set {a: null}")).toThrow(/line 2: the catalog is not valid YAML: /);
   });

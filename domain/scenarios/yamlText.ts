@@ -24,8 +24,40 @@ const PSYCH_BOOL: ScalarTag = {
 
 const CLASS_TAGS = ["bool", "binary", "omap", "pairs", "set", "timestamp"].map((name) => `tag:yaml.org,2002:${name}`);
 
+const NUMBER_TAGS = ["int", "float"].map((name) => `tag:yaml.org,2002:${name}`);
+
+/**
+ * A number tag that leaves as text a plain scalar its pattern takes but that holds no number:
+ * YAML 1.1's patterns take `e5`, `E10`, `.` and `0x_`, which the yaml package read as NaN (so a
+ * key `e2` became "NaN") or failed on with a bare "Cannot convert 0x to a BigInt". Psych reads
+ * them as text, and so do we. `.nan` is still NaN: it has its own tag.
+ */
+function textWhenNoNumber(tag: ScalarTag): ScalarTag {
+  const resolve = tag.resolve;
+  return {
+    ...tag,
+    resolve(text, onError, options) {
+      let value: unknown;
+      try {
+        value = resolve.call(tag, text, onError, options);
+      } catch {
+        return text;
+      }
+      // The 1.1 float tag answers a Scalar node (to keep its trailing zeros), the others a number.
+      const number = isScalar(value) ? value.value : value;
+      return typeof number === "number" && Number.isNaN(number) ? text : value;
+    },
+  } as ScalarTag;
+}
+
 function psychTags(tags: Tags): Tags {
-  return [...tags.filter((tag) => !CLASS_TAGS.includes((tag as ScalarTag).tag)), PSYCH_BOOL];
+  const kept = tags.filter((tag) => !CLASS_TAGS.includes((tag as ScalarTag).tag));
+  const numbers = kept.map((tag) => {
+    const scalar = tag as ScalarTag;
+    const isNaNTag = scalar.test?.test(".nan") === true;
+    return NUMBER_TAGS.includes(scalar.tag) && typeof scalar.resolve === "function" && !isNaNTag ? textWhenNoNumber(scalar) : tag;
+  });
+  return [...numbers, PSYCH_BOOL];
 }
 
 const OPTIONS = {
