@@ -29,7 +29,7 @@ export class KpiNode {
   @Field(() => String, { description: "The judge that defined it (its label)." })
   definedBy!: string;
 
-  @Field(() => String, { description: "When it was defined (ISO 8601)." })
+  @Field(() => String, { description: "When it was defined, as an ISO-8601 UTC timestamp with milliseconds (e.g. `2026-12-07T04:51:45.259Z`)." })
   definedAt!: string;
 }
 
@@ -38,7 +38,7 @@ export class KpiProvenanceNode {
   @Field(() => String, { description: "The label of the judge that defined the KPIs." })
   judge!: string;
 
-  @Field(() => String, { description: "When they were defined, an ISO-8601 timestamp as recorded." })
+  @Field(() => String, { description: "When they were defined, as an ISO-8601 UTC timestamp with milliseconds (e.g. `2026-12-07T04:51:45.259Z`)." })
   definedAt!: string;
 }
 

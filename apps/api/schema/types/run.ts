@@ -190,7 +190,7 @@ export class ResultNode {
   @Field(() => Float, { nullable: true, description: "Output tokens of the agent's replay, as the replay reported them; null until replayed, and when not reported. A whole number: Float, not Int, because GraphQL's Int is 32-bit and a count may reach 10^12." })
   outputTokens!: number | null;
 
-  @Field(() => Float, { nullable: true, description: "What the agent's replay cost, in USD (not cents): as the replay reported it, or estimated from the price table when the replay was recorded (costSource says which). Null when unpriced, and until replayed." })
+  @Field(() => Float, { nullable: true, description: "What the agent's replay cost, in USD (not cents): as the replay reported it, or estimated from the price table when the replay was recorded (costSource says which); an imported result's as its report gives it. Null when unpriced, and until replayed." })
   cost!: number | null;
 
   @Field(() => String, { nullable: true, description: "How cost was arrived at (the replay's metadata cost_source): reported, estimated (the price table's rate; the reports mark it ~), no_usage ($0: no tokens used), unpriced (no cost), or another text the replay declared. Null until replayed." })
