@@ -6,7 +6,7 @@ export class RunReleaseNode {
   @Field(() => String, { description: "The release's digest: an agent's recorded release's 12 hex, or what the run's caller or imported report named." })
   digest!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The release's revision, as the run pinned it: the recorded release's, or as the run's caller or imported report gave it; null when none was given." })
   revision!: string | null;
 
   @Field(() => String, { nullable: true, description: "`v<N>` for a recorded version the run pinned at its start; else as given." })
@@ -15,7 +15,7 @@ export class RunReleaseNode {
 
 @ObjectType("AgentRelease", { simpleResolvers: true, description: "One version of an agent: one per digest, numbered in the order first recorded." })
 export class AgentReleaseNode {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The version's number, from 1, in the order the agent's digests were first recorded." })
   version!: number;
 
   @Field(() => String, { description: "`v<version>`, as a run pins it." })
@@ -27,25 +27,25 @@ export class AgentReleaseNode {
   @Field(() => String, { nullable: true, description: "The revision the version was first recorded with." })
   revision!: string | null;
 
-  @Field(() => String, { description: "When the version was first recorded." })
+  @Field(() => String, { description: "When the version was first recorded, as an ISO-8601 UTC timestamp with milliseconds (e.g. `2026-12-07T04:51:45.259Z`)." })
   recordedAt!: string;
 }
 
 @ObjectType("StandingCounts", { simpleResolvers: true, description: "How many of an agent's evaluations have each standing." })
 export class StandingCountsNode {
-  @Field(() => Int)
+  @Field(() => Int, { description: "Evaluations whose standing is CURRENT." })
   current!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Evaluations whose standing is STALE." })
   stale!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Evaluations whose standing is UNRECORDED." })
   unrecorded!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Evaluations whose standing is ARCHIVED." })
   archived!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Evaluations whose standing is NONE (no completed run)." })
   none!: number;
 }
 
@@ -54,13 +54,13 @@ export class StandingCountsNode {
     "An agent of the tenant (a name its evaluations or recorded releases carry): its releases, and its pass rate pooled over the evaluations whose standing is CURRENT or UNRECORDED.",
 })
 export class AgentNode {
-  @Field(() => String)
+  @Field(() => String, { description: "The agent's name, as its evaluations and recorded releases carry it." })
   name!: string;
 
   @Field(() => AgentReleaseNode, { nullable: true, description: "Null until a release is recorded (recordAgentRelease)." })
   latestRelease!: AgentReleaseNode | null;
 
-  @Field(() => String, { nullable: true, description: "When the latest release became the latest (a return to an earlier version's digest moves it)." })
+  @Field(() => String, { nullable: true, description: "When the latest release became the latest (a return to an earlier version's digest moves it), ISO-8601 UTC with milliseconds; null until a release is recorded." })
   latestSince!: string | null;
 
   @Field(() => StandingCountsNode, { description: "Its evaluations by standing (archived ones included)." })

@@ -75,11 +75,51 @@ export enum ReleaseOutcome {
   UNCHANGED = "unchanged",
 }
 
-registerEnumType(RunStatus, { name: "RunStatus", description: "A run is RUNNING from its start, then COMPLETED or FAILED; an imported run is COMPLETED. PENDING is no longer given (a run appears when it starts)." });
-registerEnumType(ResultStatus, { name: "ResultStatus", description: "A pair is PENDING until scored PASSED, FAILED or ERRORED." });
-registerEnumType(ReportTheme, { name: "ReportTheme", valuesConfig: { LIGHT: {}, DARK: {} } });
-registerEnumType(RunOrigin, { name: "RunOrigin", description: "ENGINE: replayed by the workers; EXTERNAL: replayed by its host (recordReplay); IMPORTED: a report imported whole." });
-registerEnumType(FixItemKind, { name: "FixItemKind", description: "FAULT: failures of one fault; INSTRUCTION: the judge's instruction change." });
+registerEnumType(RunStatus, {
+  name: "RunStatus",
+  description: "A run is RUNNING from its start, then COMPLETED or FAILED; an imported run is COMPLETED. PENDING is no longer given (a run appears when it starts).",
+  valuesConfig: {
+    PENDING: { description: "Not given to a run today: only a row kept from before runs started on their own stream may hold it." },
+    RUNNING: { description: "Started (RunStarted): its pairs are being replayed and scored." },
+    COMPLETED: { description: "Ended with its summaries, fix items and verdict recorded (RunCompleted); an imported run is COMPLETED from its import." },
+    FAILED: { description: "Ended without completing (RunFailed; errorMessage says why); the pairs it had scored are kept." },
+  },
+});
+registerEnumType(ResultStatus, {
+  name: "ResultStatus",
+  description: "A pair is PENDING until scored PASSED, FAILED or ERRORED.",
+  valuesConfig: {
+    PENDING: { description: "Not scored yet (its replay may be recorded)." },
+    PASSED: { description: "Scored with no fault diagnosed: it met the threshold and its checks." },
+    FAILED: { description: "Scored with a fault diagnosed (Result.fault), its replay having answered." },
+    ERRORED: { description: "The replay failed or answered only blank text (fault run_error); an imported result whose status is anything but passed or failed is kept as ERRORED." },
+  },
+});
+registerEnumType(ReportTheme, {
+  name: "ReportTheme",
+  description: "The colours of a report's HTML page (RunReport.html(theme)); without one, the page follows the reader's system setting.",
+  valuesConfig: {
+    LIGHT: { description: "Light colours, whatever the reader's system prefers." },
+    DARK: { description: "Dark colours, whatever the reader's system prefers." },
+  },
+});
+registerEnumType(RunOrigin, {
+  name: "RunOrigin",
+  description: "ENGINE: replayed by the workers; EXTERNAL: replayed by its host (recordReplay); IMPORTED: a report imported whole.",
+  valuesConfig: {
+    ENGINE: { description: "Started here (startRun): the platform's workers replay and score its pairs." },
+    EXTERNAL: { description: "Started here with external: true: its host replays the pairs and records them (recordReplay), then calls completeExternalRun." },
+    IMPORTED: { description: "A finished report imported whole (importReport): COMPLETED at once, its results as the host scored them." },
+  },
+});
+registerEnumType(FixItemKind, {
+  name: "FixItemKind",
+  description: "FAULT: failures of one fault; INSTRUCTION: the judge's instruction change.",
+  valuesConfig: {
+    FAULT: { description: "The failures of one fault, across scenarios and models, with the fix they call for." },
+    INSTRUCTION: { description: "A change to the agent's instructions the judge proposed (its fault reads \"instruction change\")." },
+  },
+});
 registerEnumType(CostBasis, {
   name: "CostBasis",
   description: "How the priced agent costs were arrived at (reference-platform #23's cost_basis): REPORTED when none is an estimate, ESTIMATED when all are, MIXED otherwise.",
@@ -105,7 +145,16 @@ registerEnumType(JudgeUsageSource, {
     MIXED: { description: "Some results' judge usage metered, some reported (a run started here some of whose replays carry their own judge_usage)." },
   },
 });
-registerEnumType(JudgeKind, { name: "JudgeKind", description: "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: a model judge that also defines 3-6 KPIs (llm_judge criteria) on the evaluation's first run, reused by later runs (Evaluation.kpis, Run.kpiAuthoring)." });
+registerEnumType(JudgeKind, {
+  name: "JudgeKind",
+  description:
+    "RULES: rule criteria only; LLM: a model judge; JUDGE_DEFINED: a model judge that also defines 3-6 KPIs (llm_judge criteria) on the evaluation's first run, reused by later runs (Evaluation.kpis, Run.kpiAuthoring).",
+  valuesConfig: {
+    RULES: { description: "Scored on its criteria by rules alone: no model judge is asked." },
+    LLM: { description: "A model judge (the evaluation's judge model, else the worker's own) also grades the answers, refines recommendations and picks the verdict." },
+    JUDGE_DEFINED: { description: "As LLM, and the judge defines 3-6 KPIs on the evaluation's first run, scored beside its criteria by later runs (clearKpis makes the next run define them again)." },
+  },
+});
 registerEnumType(Standing, {
   name: "Standing",
   description: "Whether an evaluation's headline run (its newest COMPLETED run) scored the agent's latest recorded release; only CURRENT and UNRECORDED evaluations count in the agent's pooled pass rate.",
@@ -126,7 +175,14 @@ registerEnumType(ReleaseOutcome, {
     UNCHANGED: { description: "Already the latest release's digest: nothing recorded." },
   },
 });
-registerEnumType(OnRemoved, { name: "OnRemoved", description: "What replacing a suite does to scenarios it no longer names." });
+registerEnumType(OnRemoved, {
+  name: "OnRemoved",
+  description: "What replacing a suite does to scenarios it no longer names.",
+  valuesConfig: {
+    DESTROY: { description: "Deletes them from the suite (answered in `removed`); the default. Past runs keep their results." },
+    DISABLE: { description: "Keeps them, disabled (answered in `disabled`): still listed, not run." },
+  },
+});
 
 /**
  * A run's status as the read models keep it (upper case) or its history folds it (lower case).

@@ -5,19 +5,19 @@ import { Standing } from "./enums.js";
 
 @ObjectType("Scenario", { description: "A scenario of an evaluation's suite, as it stands now." })
 export class ScenarioNode {
-  @Field(() => String)
+  @Field(() => String, { description: "The scenario's key, unique within the suite." })
   key!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "What the agent is asked." })
   prompt!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Its group's key (a catalog set's, or a grouped suite's); null when it has none." })
   group!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The group's display name, when the catalog or suite gives one; null otherwise." })
   groupName!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Free-form notes from the suite or catalog; null when none." })
   notes!: string | null;
 
   @Field(() => GraphQLJSON, { description: "{ tools, contains, not_contains }" })
@@ -31,52 +31,52 @@ export class ScenarioNode {
   @Field(() => GraphQLJSON, { description: "Free-form parameters from the catalog, handed to the agent with the scenario ({} when none)." })
   params!: unknown;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Its place in the suite's order (scenarios are listed by position, then key)." })
   position!: number;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: "False once disabled (replaceScenarios with onRemoved DISABLE, or dropped by the catalog set it follows): kept, with its past results, but not run and not counted in scenarioCount." })
   enabled!: boolean;
 }
 
 @ObjectType("Evaluation", { description: "An evaluation: an agent's definition (criteria, judge, threshold) and its scenario suite." })
 export class EvaluationNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The evaluation's id." })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The name of the agent it evaluates (Agent.name)." })
   agent!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "Its name, unique among the agent's evaluations (compared as stored: trimmed, case kept)." })
   name!: string;
 
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: "The judge it asks for, as recorded: { kind, model }, kind rules, llm or judge_defined (lowercase, see JudgeKind); model null when it names none (an llm judge then uses the worker's own)." })
   judge!: unknown;
 
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: "Its criteria as recorded, [{ key, type, config }] (snake_case); judge-defined KPIs follow them, with defined_by and defined_at, while its judge is judge_defined." })
   criteria!: unknown;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: "The score a pair must reach to pass, a fraction from 0 to 1 (not a percent); 0.7 unless createEvaluation set it." })
   threshold!: number;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "The models a run compares when startRun names none, as given (trimmed, each once)." })
   compareModels!: string[];
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The catalog set it was made from and follows: { catalog_key, product_key, set_key, digest } (digest: the catalog's SHA-256 it last synced to). Null when it was not made from a catalog set." })
   catalog!: unknown;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The external suite it stands for, as its EvaluationCreated recorded it ({ source, suite, scope }, the reference's config.external for imported reports). Null for every evaluation createEvaluation makes: it records none." })
   external!: unknown;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: "True once archived (archiveEvaluation), until it is unarchived (archiveEvaluation false, a new run or an imported report)." })
   archived!: boolean;
 
-  @Field(() => String, { nullable: true, description: "When it was archived; null while it is not." })
+  @Field(() => String, { nullable: true, description: "When it was archived, ISO-8601 UTC with milliseconds (e.g. `2026-12-07T04:51:45.259Z`); null while it is not." })
   archivedAt!: string | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Enabled scenarios in its suite (disabled ones stay listed in scenarios but are not run)." })
   scenarioCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "How many runs it has had: its highest run number (runs are numbered from 1, imported ones included)." })
   runCount!: number;
 
   @Field(() => Standing, {
@@ -88,10 +88,10 @@ export class EvaluationNode {
   /** The headline run's id (read models), which `headlineRun` reads. */
   headlineRunId!: string | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: "When it was created (EvaluationCreated), as an ISO-8601 UTC timestamp with milliseconds (e.g. `2026-12-07T04:51:45.259Z`)." })
   createdAt!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "When it last changed (its definition, suite, catalog sync, archive state, KPIs, or a new run), ISO-8601 UTC with milliseconds (e.g. `2026-12-07T04:51:45.259Z`)." })
   updatedAt!: string;
 }
 

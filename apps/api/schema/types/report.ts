@@ -5,7 +5,7 @@ import { ResultStatus, RunStatus } from "./enums.js";
 
 @ObjectType("RunReport", { description: "A run's report, rebuilt from its recorded events (never re-judged or resampled)." })
 export class RunReportNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The run's id." })
   runId!: string;
 
   /** The rebuilt Report the fields render (not exposed). */
@@ -14,10 +14,10 @@ export class RunReportNode {
 
 @ObjectType({ description: "A recorded event, as the log holds it." })
 export class AuditEvent {
-  @Field(() => String)
+  @Field(() => String, { description: "The event's type, e.g. RunStarted, ReplayRecorded, ResultScored, VerdictRecorded, RunCompleted." })
   type!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The stream it was appended to: `run-<runId>` for the run's own events, `result-<runId>.<n>` for a pair's." })
   streamId!: string;
 
   @Field(() => String, { description: "Position in its stream, from 0 (a 64-bit integer as text)." })
@@ -28,37 +28,37 @@ export class AuditEvent {
   })
   position!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "When the log recorded it, as an ISO-8601 UTC timestamp with milliseconds (e.g. `2026-12-07T04:51:45.259Z`)." })
   recordedAt!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The version of its type's data schema it was written in, from 1." })
   schemaVersion!: number;
 
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: "The event's data as recorded (snake_case keys)." })
   data!: unknown;
 
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: "The event's metadata as recorded: event_id, causation_id, correlation_id, tenant, actor, recorded_at." })
   metadata!: unknown;
 }
 
 @ObjectType({ description: "A grade and what it was decided from: the scenario as evaluated, the replay, the judge's exchanges." })
 export class GradeAudit {
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's scenario key." })
   scenarioKey!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's model label." })
   modelLabel!: string;
 
-  @Field(() => ResultStatus)
+  @Field(() => ResultStatus, { description: "PASSED, FAILED or ERRORED, as scored (an imported result: its report's status, any but passed or failed read as ERRORED)." })
   status!: ResultStatus;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The mean of its scored criteria, a number from 0 to 1 (a fraction, not a percent); null when none could be scored." })
   score!: number | null;
 
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: "Each criterion's score by key, each from 0 to 1 or null when not scorable ({} when an imported result gives none)." })
   scores!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The fault diagnosed; null when it passed." })
   fault!: string | null;
 
   @Field(() => GraphQLJSON, { description: "The scenario snapshot from RunStarted." })
@@ -73,16 +73,16 @@ export class GradeAudit {
 
 @ObjectType({ description: "The verdict and what it was decided from: the ranking inputs and the judge's exchange." })
 export class VerdictAudit {
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The verdict recorded, { winner, rationale, judge }; null for a run of one model (nothing to pick) and when only the comparison is recorded." })
   verdict!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The judge the run was scored with, as the verdict recorded it (an imported run: its report's judge); null when none." })
   judgeLabel!: string | null;
 
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: "The ranking inputs the verdict saw: each model's summary keyed by label (snake_case); {} when no verdict is recorded." })
   ranking!: unknown;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The judge's verdict call (kind, prompt_digest, raw_answer, parsed, usage, trace_ids, error); null when no judge was asked, and for an imported run." })
   judgeExchange!: unknown;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "ComparisonRecorded: the comparison with its seed, resamples and confidence." })
@@ -91,43 +91,43 @@ export class VerdictAudit {
 
 @ObjectType({ description: "A run's events in log order, with the evidence behind each grade and the verdict." })
 export class RunAudit {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The run's id." })
   runId!: string;
 
-  @Field(() => RunStatus)
+  @Field(() => RunStatus, { description: "The run's status, as its events fold it." })
   status!: RunStatus;
 
-  @Field(() => [AuditEvent])
+  @Field(() => [AuditEvent], { description: "Every event of the run (its run stream and its pairs' streams), in log order." })
   events!: AuditEvent[];
 
-  @Field(() => [GradeAudit])
+  @Field(() => [GradeAudit], { description: "One per scored pair in pair order (n); an imported run: one per result of its report, in the report's order." })
   grades!: GradeAudit[];
 
-  @Field(() => VerdictAudit, { nullable: true })
+  @Field(() => VerdictAudit, { nullable: true, description: "The verdict and the comparison with what they were decided from; null until either is recorded (an imported run: when its report has neither)." })
   verdict!: VerdictAudit | null;
 }
 
-@ObjectType({ description: "A pair present in both runs whose outcome is compared." })
+@ObjectType({ description: "One scenario x model pair (matched by scenario key and model label) with its status in each run; null in the run that lacks it." })
 export class PairChange {
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's scenario key." })
   scenarioKey!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's model label." })
   modelLabel!: string;
 
-  @Field(() => ResultStatus, { nullable: true })
+  @Field(() => ResultStatus, { nullable: true, description: "Its status in run a; null when the pair is only in b (added)." })
   before!: ResultStatus | null;
 
-  @Field(() => ResultStatus, { nullable: true })
+  @Field(() => ResultStatus, { nullable: true, description: "Its status in run b; null when the pair is only in a (removed)." })
   after!: ResultStatus | null;
 }
 
 @ObjectType({ description: "Run b against run a, pair by pair (scenario key x model label)." })
 export class RunDiff {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The id of run a, the one compared against." })
   a!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The id of run b, compared with a." })
   b!: string;
 
   @Field(() => [PairChange], { description: "Failed in a, passed in b." })

@@ -10,20 +10,20 @@ import type { RunUsageFigures, RunUsagePart } from "@verdict/projector";
 
 @ObjectType("Run", { simpleResolvers: true, description: "A run of an evaluation: its frozen selection, its results and what was decided from them." })
 export class RunNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The run's id: the platform's own (an imported run's is derived from the tenant and its envelope's run_id; hostRunId is the envelope's)." })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The id of the evaluation it ran (Run.evaluation reads it)." })
   evaluationId!: string;
 
   @Field(() => Int, { description: "Position in the evaluation's history, oldest = 1." })
   number!: number;
 
   // The read models' lowercase value (the enum's values), served by its UPPER_CASE name.
-  @Field(() => RunOrigin)
+  @Field(() => RunOrigin, { description: "How the run came about: ENGINE (the workers replay it), EXTERNAL (its host replays it) or IMPORTED (a report imported whole)." })
   origin!: `${RunOrigin}`;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: "True when its host replays the pairs and records them (startRun with external: true; origin EXTERNAL); false for engine and imported runs." })
   external!: boolean;
 
   @Field(() => String, {
@@ -43,220 +43,220 @@ export class RunNode {
   @Field(() => GraphQLJSON, { nullable: true, description: "What was asked (keys, group) and what it resolved to." })
   selection!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The judge the run asked for when it started, then, once its verdict is recorded, the one it was scored with (as its verdict and report name it); an imported run's report's judge. Null when there is none (scored on rules alone)." })
   judgeLabel!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Why the run failed (RunFailed's message); null unless status is FAILED." })
   errorMessage!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "When an external run failed because its host broke the contract (a selected pair not reported at completeExternalRun, a pair outside the selection, a second different replay): { missing, unknown, duplicate }, each a list of \"<scenario key> × <model label>\". Null otherwise (no failure, or a failure of another kind)." })
   failurePairs!: unknown;
 
-  @Field(() => String)
+  @Field(() => String, { description: "When the run was scheduled, as an ISO-8601 UTC timestamp with milliseconds (e.g. `2026-12-07T04:51:45.259Z`). A run appears when it starts (RunStarted, or an imported run's import), so this is startedAt's instant; only a row kept from before runs started on their own (status PENDING) may differ." })
   scheduledAt!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "When the run started (RunStarted; an imported run: its import), ISO-8601 UTC with milliseconds (e.g. `2026-12-07T04:51:45.259Z`). Null only for a row kept from before runs started on their own (status PENDING)." })
   startedAt!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "When the run ended, ISO-8601 UTC with milliseconds (e.g. `2026-12-07T04:51:45.259Z`): RunCompleted (COMPLETED) or RunFailed (FAILED); an imported run's import. Null while RUNNING." })
   completedAt!: string | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: "The last pair scored." })
 export class LatestResult {
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's scenario key." })
   scenarioKey!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's model label (one of the run's models)." })
   modelLabel!: string;
 
-  @Field(() => ResultStatus)
+  @Field(() => ResultStatus, { description: "PASSED, FAILED or ERRORED: only a scored pair is the latest." })
   status!: ResultStatus;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "Its mean criterion score, a fraction from 0 to 1 (not a percent); null when no criterion could be scored." })
   score!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The fault diagnosed (e.g. missing_content, run_error); null when it passed." })
   fault!: string | null;
 }
 
 @ObjectType("RunProgress", { simpleResolvers: true, description: "How far a run is: pairs scored of the selection's total." })
 export class RunProgressNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The run's id." })
   runId!: string;
 
-  @Field(() => RunStatus)
+  @Field(() => RunStatus, { description: "The run's status now (RUNNING until it is COMPLETED or FAILED)." })
   status!: RunStatus;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The run's pairs: its selected scenarios x its models (an imported run: its report's results)." })
   total!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Pairs scored so far (passed + failed + errored); the other total - completed are PENDING." })
   completed!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Pairs scored PASSED." })
   passed!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Pairs scored FAILED (a fault was diagnosed)." })
   failed!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Pairs scored ERRORED (the replay failed: a run_error)." })
   errored!: number;
 
-  @Field(() => LatestResult, { nullable: true })
+  @Field(() => LatestResult, { nullable: true, description: "The pair scored last (by when it was scored); null until a pair is scored." })
   latestResult!: LatestResult | null;
 }
 
 @ObjectType("ModelSummary", { simpleResolvers: true, description: "One model's roll-up in a run." })
 export class ModelSummaryNode {
-  @Field(() => Float, { nullable: true, description: "Percent, one decimal." })
+  @Field(() => Float, { nullable: true, description: "Passed pairs / the model's pairs, as a percent from 0 to 100 (not a fraction), one decimal (summary_by_model's pass_rate); null when the recorded summary gives none." })
   passRate!: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "The mean of the model's pair scores, a fraction from 0 to 1 (not a percent), 3 decimals (summary_by_model's avg_score); null when none of its pairs has a score." })
   avgScore!: number | null;
 
   @Field(() => GraphQLJSON, { description: "summary_by_model entry (snake_case keys, as the report has them)." })
   summary!: unknown;
 }
 
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, description: "A model the run compared, as its selection resolved it, with its roll-up once scored." })
 export class RunModel {
-  @Field(() => String)
+  @Field(() => String, { description: "The model's label in the run: what results' modelLabel, fix items' models and the verdict's winner name." })
   label!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "Its provider (e.g. openai, anthropic), as the run's selection resolved it; an imported run's report's (\"\" when it names none)." })
   provider!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The model's id at its provider, as the run's selection resolved it; an imported run's report's (its label when it names none)." })
   model!: string;
 
-  @Field(() => ModelSummaryNode, { nullable: true })
+  @Field(() => ModelSummaryNode, { nullable: true, description: "Its roll-up (pass rate, mean score, summary_by_model entry); null while nothing of it is scored." })
   summary!: ModelSummaryNode | null;
 }
 
 @ObjectType("Result", { simpleResolvers: true, description: "One scenario x model pair of a run." })
 export class ResultNode {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The pair's place in the run, from 0: scenario index x model count + model index, in the run's selection (an imported run: the result's index in its report). Results are listed and paged by it: a `results` cursor is built from n, whatever the filters." })
   n!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's scenario key." })
   scenarioKey!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The scenario's group key (a catalog set's, or a grouped suite's); null when it has none." })
   group!: string | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's model label (one of the run's models)." })
   modelLabel!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The model's provider, as the run resolved it; null when an imported report names none." })
   provider!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The model's id at its provider, as the run resolved it; null when an imported report names none." })
   model!: string | null;
 
-  @Field(() => ResultStatus)
+  @Field(() => ResultStatus, { description: "PENDING until the pair is scored, then PASSED, FAILED (a fault diagnosed) or ERRORED (the replay failed)." })
   status!: ResultStatus;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "The mean of its scored criteria, a fraction from 0 to 1 (not a percent), 3 decimals; null while PENDING and when no criterion could be scored." })
   score!: number | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "Each criterion's score by key, each a fraction from 0 to 1, or null when that criterion could not be scored; null while PENDING." })
   scores!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The one fault diagnosed: run_error, tool_error, missing_capability, expected_tool_not_called, ungrounded_answer, forbidden_content, missing_content, low_quality or judge_unavailable (an imported report's as it gives it). Null when it passed, and while PENDING." })
   fault!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "What to change so the pair passes: its diagnosis's recommendation (the judge's refinement when it refined it). Null when no fault was diagnosed, and while PENDING." })
   recommendation!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The diagnosis, snake_case keys as recorded: fault, summary, recommendation, evidence, and judge once the judge refined it. Null when no fault was diagnosed, and while PENDING." })
   diagnosis!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The agent's answer text, as its replay recorded it; null until replayed, and when the replay gave none." })
   answer!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The tool calls the replay recorded, in order: [{ name, arguments, error, detail, duration_ms }] (snake_case). Null until replayed." })
   toolCalls!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Why the replay failed (its error text); null when it did not fail, and until replayed." })
   error!: string | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "How long the replay took, in milliseconds, as recorded with it (the agent's or host's figure); null until replayed, and when none was recorded." })
   durationMs!: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "Input tokens of the agent's replay, as the replay reported them (a count worked out from characters is never put here); null until replayed, and when not reported. A whole number: Float, not Int, because GraphQL's Int is 32-bit and a count may reach 10^12." })
   inputTokens!: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "Output tokens of the agent's replay, as the replay reported them; null until replayed, and when not reported. A whole number: Float, not Int, because GraphQL's Int is 32-bit and a count may reach 10^12." })
   outputTokens!: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "What the agent's replay cost, in USD (not cents): as the replay reported it, or estimated from the price table when the replay was recorded (costSource says which); an imported result's as its report gives it. Null when unpriced, and until replayed." })
   cost!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "How cost was arrived at (the replay's metadata cost_source): reported, estimated (the price table's rate; the reports mark it ~), no_usage ($0: no tokens used), unpriced (no cost), or another text the replay declared. Null until replayed." })
   costSource!: string | null;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "The scenario exactly as this pair was evaluated on." })
   scenario!: unknown;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: "Every judge call made for this pair, snake_case as recorded: kind, prompt_digest, raw_answer, parsed, usage, trace_ids, error. [] for an imported result (its report carries judge usage, not exchanges) and when no judge was asked; null while PENDING." })
   judgeExchanges!: unknown;
 }
 
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, description: "One pair of a matrix row: the row's scenario under one model." })
 class MatrixCell {
-  @Field(() => String)
+  @Field(() => String, { description: "The model's label (cells come in the run's model order)." })
   modelLabel!: string;
 
-  @Field(() => ResultStatus)
+  @Field(() => ResultStatus, { description: "The pair's status: PENDING until scored, then PASSED, FAILED or ERRORED." })
   status!: ResultStatus;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "The pair's mean criterion score, a fraction from 0 to 1 (not a percent); null while PENDING and when nothing could be scored." })
   score!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The pair's diagnosed fault; null when it passed, and while PENDING." })
   fault!: string | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: "A scenario's row of the scenario x model matrix, in run order." })
 export class MatrixRow {
-  @Field(() => String)
+  @Field(() => String, { description: "The scenario's key." })
   scenarioKey!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The scenario's group key; null when it has none." })
   group!: string | null;
 
-  @Field(() => [MatrixCell])
+  @Field(() => [MatrixCell], { description: "One cell per model of the run, in the run's model order." })
   cells!: MatrixCell[];
 }
 
-@ObjectType("FixItem", { simpleResolvers: true })
+@ObjectType("FixItem", { simpleResolvers: true, description: "One item of the report's What to fix: a fault's failures and the fix they call for, or an instruction change the judge proposed." })
 export class FixItemNode {
-  @Field(() => FixItemKind)
+  @Field(() => FixItemKind, { description: "FAULT (the failures of one fault) or INSTRUCTION (a change to the agent's instructions the judge proposed)." })
   kind!: FixItemKind;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The fault the item mends; \"instruction change\" for an INSTRUCTION item (\"\" when an item names none)." })
   fault!: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "The labels of the models whose pairs it speaks for." })
   models!: string[];
 
   @Field(() => GraphQLJSON, { description: "The report's fix item (snake_case keys)." })
   item!: unknown;
 }
 
-@ObjectType("Verdict", { simpleResolvers: true })
+@ObjectType("Verdict", { simpleResolvers: true, description: "Which model to ship: the ranking (pass rate, then mean score, then cost per priced scenario), or the judge's pick when it answered. Only a run of two or more models has one." })
 export class VerdictNode {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The label of the model picked; null when none could be (no scenario run, or every pair a run_error)." })
   winner!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Why, in words: the judge's rationale when it gave one, else the picked model's figures (\"Passed 2 of 2 scenarios (100%) ...\"), or why no model could be picked." })
   rationale!: string | null;
 
   @Field(() => String, { nullable: true, description: "The judge's label, or \"pass rate\"." })
   judge!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The judge the run was scored with, as the verdict recorded it (an imported run: its report's judge); null when scored on rules alone." })
   judgeLabel!: string | null;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "The ranking inputs the verdict saw." })
@@ -277,7 +277,7 @@ export class JudgeKindUsage {
   @Field(() => String, { description: "score (grading an answer), recommend (refining a fix), verdict (picking the model to ship), define (authoring criteria), or the kind an imported report names." })
   kind!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "How many judge calls of this kind." })
   calls!: number;
 
   @Field(() => Float, { nullable: true, description: "The kind's input tokens; null when some of its calls were recorded without tokens by kind (an imported report's by_kind counts calls only)." })
@@ -292,7 +292,7 @@ export class JudgeKindUsage {
 
 @ObjectType({ simpleResolvers: true, description: "The judge calls no result owns: recorded on the run itself (reference-platform #23's judge.run)." })
 export class JudgeRunUsage {
-  @Field(() => Int)
+  @Field(() => Int, { description: "How many judge calls the run itself holds (the verdict's, a judge_defined run's define call, or an imported report's run-level calls)." })
   calls!: number;
 
   @Field(() => Float, { nullable: true, description: "Their cost (6 decimals), null when none had one." })
@@ -310,12 +310,12 @@ export interface AgentUsageFigures extends AgentCostCounts {
 }
 
 
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, description: "One side of a run's spend: the agent's replays (RunUsage.agent) or the judge's calls (RunUsage.judge); each side answers null for the other side's own figures." })
 export class UsagePart {
-  @Field(() => Float)
+  @Field(() => Float, { description: "Input tokens summed: the agent side over the replays recorded so far (scored or not, as reported), the judge side over its calls. A whole number: Float, not Int, because GraphQL's Int is 32-bit and a sum may pass 2^31 (a count may reach 10^12)." })
   inputTokens!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: "Output tokens summed, as inputTokens is. A whole number: Float, not Int, because GraphQL's Int is 32-bit (a count may reach 10^12)." })
   outputTokens!: number;
 
   @Field(() => Float, {
@@ -339,10 +339,10 @@ export class UsagePart {
 
 @ObjectType({ simpleResolvers: true, description: "Spend kept apart: the agent's replays and the judge's calls." })
 export class RunUsage {
-  @Field(() => UsagePart)
+  @Field(() => UsagePart, { description: "The agent's side: what its replays cost to serve." })
   agent!: UsagePart;
 
-  @Field(() => UsagePart)
+  @Field(() => UsagePart, { description: "The judge's side: its calls to score, recommend, pick the verdict and define KPIs." })
   judge!: UsagePart;
 
   @Field(() => Float, { nullable: true, description: "agent + judge, when either is priced." })
