@@ -578,6 +578,15 @@ describe("malformed requests", () => {
     expect(((await unknown.json()) as any)).toMatchObject({ code: "NOT_FOUND", error: expect.stringContaining(`no route GET /api/evaluations/${evaluationId}/runs/${runId}/summary`) });
   });
 
+  it("answers Apollo's own refusals with its code BAD_REQUEST: a simple request its CSRF prevention blocks (400), a mutation over GET (405)", async () => {
+    const simple = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "text/plain", authorization: `Bearer ${p.keys.acmeRead}` }, body: JSON.stringify({ query: "{ catalogs { totalCount } }" }) });
+    expect(simple.status).toBe(400);
+    expect(((await simple.json()) as any).errors[0]).toMatchObject({ message: expect.stringMatching(/^This operation has been blocked as a potential Cross-Site Request Forgery/), extensions: { code: "BAD_REQUEST" } });
+    const mutation = await fetch(`${p.api.graphqlUrl}?query=${encodeURIComponent('mutation { importCatalog(yaml: "x") { key } }')}`, { headers: { "apollo-require-preflight": "true", authorization: `Bearer ${p.keys.acmeWrite}` } });
+    expect(mutation.status).toBe(405);
+    expect(((await mutation.json()) as any).errors[0]).toMatchObject({ message: "GET requests only support query operations, not mutation operations", extensions: { code: "BAD_REQUEST" } });
+  });
+
   it("names every REST route in an unknown /api path's 404, the handle route's too, and how a run_id holding \"/\" is written", async () => {
     // It named only the evaluation routes and /api/usage: a host holding `gh/1234/1` and asking
     // /api/evaluation_reports/gh/1234/1 learned nothing of the route it meant.
