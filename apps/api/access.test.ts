@@ -577,6 +577,54 @@ describe("malformed requests", () => {
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as any)).toMatchObject({ code: "NOT_FOUND", error: expect.stringContaining(`no route GET /api/evaluations/${evaluationId}/runs/${runId}/summary`) });
   });
+
+  it("answers Apollo's own refusals with its code BAD_REQUEST: a simple request its CSRF prevention blocks (400), a mutation over GET (405)", async () => {
+    const simple = await fetch(p.api.graphqlUrl, { method: "POST", headers: { "content-type": "text/plain", authorization: `Bearer ${p.keys.acmeRead}` }, body: JSON.stringify({ query: "{ catalogs { totalCount } }" }) });
+    expect(simple.status).toBe(400);
+    expect(((await simple.json()) as any).errors[0]).toMatchObject({ message: expect.stringMatching(/^This operation has been blocked as a potential Cross-Site Request Forgery/), extensions: { code: "BAD_REQUEST" } });
+    const mutation = await fetch(`${p.api.graphqlUrl}?query=${encodeURIComponent('mutation { importCatalog(yaml: "x") { key } }')}`, { headers: { "apollo-require-preflight": "true", authorization: `Bearer ${p.keys.acmeWrite}` } });
+    expect(mutation.status).toBe(405);
+    expect(((await mutation.json()) as any).errors[0]).toMatchObject({ message: "GET requests only support query operations, not mutation operations", extensions: { code: "BAD_REQUEST" } });
+  });
+
+  it("names every REST route in an unknown /api path's 404, the handle route's too, and how a run_id holding \"/\" is written", async () => {
+    // It named only the evaluation routes and /api/usage: a host holding `gh/1234/1` and asking
+    // /api/evaluation_reports/gh/1234/1 learned nothing of the route it meant.
+    const unknown = await p.get(p.keys.acmeRead, "/api/evaluation_reports/gh/1234/1");
+    expect([unknown.status, await unknown.json()]).toEqual([404, {
+      error: 'no route GET /api/evaluation_reports/gh/1234/1; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json] and /api/evaluation_reports/:run_id (a run_id holding "/" URL-encoded: gh%2F1234%2F1), the plan\'s meters at /api/usage',
+      code: "NOT_FOUND",
+    }]);
+  });
+});
+
+describe("query parameters a REST route does not take", () => {
+  it("are refused, 400 VALIDATION naming the parameter and the route's own, while every parameter a route takes still works", async () => {
+    // `?them=dark` (a typo) answered 200 as if nothing had been asked, while `?theme=bogus` was refused.
+    const refused = [
+      [`${base()}/report?them=dark`, "them", "only theme, download"],
+      [`${base()}/report.json?theme=dark`, "theme", "only download"],
+      [`${base()}/report.md?bogus=1`, "bogus", "only part, model, scenario, key, download"],
+      [`${base()}/report.md?theme=dark`, "theme", "only part, model, scenario, key, download"],
+      [`/api/evaluation_reports/${runId}?part=verdict`, "part", "only download"],
+      [`/api/usage?months=2026-01`, "months", "only month"],
+    ];
+    for (const [path, name, takes] of refused) {
+      const answer = await p.get(p.keys.acmeRead, path);
+      expect([answer.status, await answer.json()], path).toEqual([400, { error: `unknown query parameter "${name}": this route takes ${takes}`, code: "VALIDATION", field: name }]);
+    }
+    const taken = [
+      `${base()}/report?theme=dark&download=0`,
+      `${base()}/report.md?part=fix_items&model=claude-sonnet-5&download=1`,
+      `${base()}/report.md?part=scenario&key=refund`,
+      `${base()}/report.md?part=scenario&scenario=refund`,
+      `${base()}/report.md?model=gpt-5-mini`,
+      `${base()}/report.json?download=1`,
+      `/api/evaluation_reports/${runId}?download=0`,
+      `/api/usage?month=2026-01`,
+    ];
+    for (const path of taken) expect((await p.get(p.keys.acmeRead, path)).status, path).toBe(200);
+  });
 });
 
 describe("deeply nested JSON", () => {

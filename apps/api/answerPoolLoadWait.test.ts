@@ -109,7 +109,7 @@ it("answers a report queued for its tenant's slot 503 UNAVAILABLE with Retry-Aft
 it("refuses a report query that can never succeed at once, 400, not 503 after waiting for a slot", async () => {
   const slots = await acmeSlotsTaken();
   const base = `/api/evaluations/${runs.acme.evaluationId}/runs/${runs.acme.runId}`;
-  for (const [path, field] of [[`${base}/report?theme=sepia`, "theme"], [`${base}/report.md?part=bogus`, "part"], [`${base}/report.md?part=scenario`, "scenario"], [`${base}/report.json?download=2`, "download"]]) {
+  for (const [path, field] of [[`${base}/report?theme=sepia`, "theme"], [`${base}/report.md?part=bogus`, "part"], [`${base}/report.md?part=scenario`, "scenario"], [`${base}/report.json?download=2`, "download"], [`${base}/report.json?theme=dark`, "theme"], [`/api/evaluation_reports/${runs.acme.runId}?them=dark`, "them"]]) {
     const started = performance.now();
     const answer = await p.get(p.keys.acmeRead, path);
     expect([answer.status, ((await answer.json()) as { field: string }).field], path).toEqual([400, field]);

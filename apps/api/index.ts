@@ -5,6 +5,7 @@ export { createApiServer, type ApiServer, type ApiServerOptions } from "./server
 export { byteLimit } from "./server/byteLimit.js";
 export { DEFAULT_LIMITS, type ApiDeps, type ApiLimits, type ApiReadModels, type ApiContext } from "./server/context.js";
 export { apiLimitsFromEnv, apiPortFromEnv } from "./server/limitsFromEnv.js";
+export { corsOriginsFromEnv } from "./server/cors.js";
 export { ApiError, type ApiErrorCode } from "./server/errors.js";
 export { jsonOrTooLarge } from "./server/tooLargeJson.js";
 export { buildApiSchema } from "./schema/buildApiSchema.js";

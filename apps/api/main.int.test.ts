@@ -62,7 +62,7 @@ describe("tsx apps/api/main.ts", () => {
   }, 60_000);
 
   it("refuses a bad API limit, plan or PostgreSQL setting, naming its variable, and exits 2", async () => {
-    const bad = [{ VERDICT_API_MAX_KEY_OPERATIONS: "0" }, { VERDICT_API_MAX_ANSWER_BYTES: "64mb" }, { VERDICT_QUOTA_REPORTS: "x" }, { VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }];
+    const bad = [{ VERDICT_API_MAX_KEY_OPERATIONS: "0" }, { VERDICT_API_MAX_ANSWER_BYTES: "64mb" }, { VERDICT_QUOTA_REPORTS: "x" }, { VERDICT_PG_QUERY_TIMEOUT_MS: "60s" }, { VERDICT_API_CORS_ORIGINS: "https://dash.example.com/" }];
     const ended = await Promise.all(bad.map((env) => api({ PORT: "0", ...env })));
     ended.forEach(({ code, stdout, stderr }, i) => {
       expect(stdout).toBe("");

@@ -10,6 +10,7 @@
 // bytes one request's heavy fields may answer together (server/limitsFromEnv.ts).
 // VERDICT_QUOTA_EXECUTIONS, VERDICT_QUOTA_REPORTS (per tenant per calendar month, UTC; unset: no
 // limit) and VERDICT_EXECUTION_DISABLED (true|false, default false): the plan (infra/settings planSettings.ts).
+// VERDICT_API_CORS_ORIGINS (unset: no CORS): origins a browser page may call the API from (server/cors.ts).
 import "reflect-metadata";
 import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const { createApiServer } = await import("./server/createApiServer.js");
   const { apiHostFromEnv, apiLimitsFromEnv, apiPortFromEnv, checkApiHost, hostListenError, portTakenLine, refuseApiArguments } = await import("./server/limitsFromEnv.js");
   const { planFromEnv } = await import("@verdict/infra/settings");
+  const { corsOriginsFromEnv } = await import("./server/cors.js");
   const { checkDatabaseUrl, namingMissingDatabase } = await import("@verdict/infra/pg");
   const { createPostgresApiKeyStore } = await import("./auth/postgresApiKeyStore.js");
   const { pollProjection } = await import("./server/projectionWait.js");
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   const host = apiHostFromEnv(process.env);
   const limits = apiLimitsFromEnv(process.env);
   const plan = planFromEnv(process.env);
+  const corsOrigins = corsOriginsFromEnv(process.env);
   await checkApiHost(host);
   const store = await namingMissingDatabase("DATABASE_URL", eventsUrl, () => createPostgresEventStore({ connectionString: eventsUrl }));
   const read = await openReadModels({ url: readUrl, part: "api", variable: readDatabaseVariable() }).catch(async (error: unknown) => {
@@ -57,7 +60,7 @@ async function main(): Promise<void> {
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port, host,
-    limits, plan,
+    limits, plan, corsOrigins,
     waitForProjection: (position) => projection.wait(position),
   }).catch(async (error: unknown) => {
     await closeStores();

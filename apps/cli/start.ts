@@ -6,7 +6,7 @@ import "reflect-metadata";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { apiLimitsFromEnv, apiPortFromEnv, createApiServer, type ApiServer } from "@verdict/api";
+import { apiLimitsFromEnv, apiPortFromEnv, corsOriginsFromEnv, createApiServer, type ApiServer } from "@verdict/api";
 import { ScriptedAgent } from "@verdict/infra/agents";
 import { topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { ScriptedJudge } from "@verdict/infra/judges";
@@ -63,9 +63,9 @@ function portOf(env: NodeJS.ProcessEnv, flag: string | undefined): PortChoice {
   });
 }
 
-/** The API limits and the plan (VERDICT_QUOTA_*, VERDICT_EXECUTION_DISABLED) the environment sets, checked before anything is opened. */
-function apiSettingsOf(env: NodeJS.ProcessEnv): { limits: ReturnType<typeof apiLimitsFromEnv>; plan: ReturnType<typeof planFromEnv> } {
-  return startSetting(() => ({ limits: apiLimitsFromEnv(env), plan: planFromEnv(env) }));
+/** The API limits, the plan (VERDICT_QUOTA_*, VERDICT_EXECUTION_DISABLED) and the CORS origins the environment sets, checked before anything is opened. */
+function apiSettingsOf(env: NodeJS.ProcessEnv): { limits: ReturnType<typeof apiLimitsFromEnv>; plan: ReturnType<typeof planFromEnv>; corsOrigins: ReturnType<typeof corsOriginsFromEnv> } {
+  return startSetting(() => ({ limits: apiLimitsFromEnv(env), plan: planFromEnv(env), corsOrigins: corsOriginsFromEnv(env) }));
 }
 
 /** A setting `read` reads from the environment; a bad one is a usage error (exit 2) saying `verdict start:` and its message. */
@@ -148,7 +148,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   // "--models ," named none: the run went ahead across the example's models, announced as "across ".
   if (models.length === 0) throw new CliError("verdict start: --models must name at least one model, comma separated (e.g. gpt-5-mini,claude-sonnet-4-5)");
   const port = portOf(env, flags.values.port);
-  const { limits, plan } = apiSettingsOf(env);
+  const { limits, plan, corsOrigins } = apiSettingsOf(env);
   // The worker's price table, read and checked as a worker process reads it, before anything is opened.
   const pricesPath = env.VERDICT_PRICES?.trim() || null;
   const prices = pricesPath ? loadPricesFlag(pricesPath, "verdict start: VERDICT_PRICES:") : null;
@@ -204,7 +204,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
         store, readModels: read.readModels, progress, apiKeys,
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
         port: await choosePort(port, io),
-        limits, plan,
+        limits, plan, corsOrigins,
         waitForProjection: (position) => projector.waitFor(position, 30_000),
         // The cause of an internal error, stack included: the client only got `internal error`.
         log: (message, error) => io.err(`[api] ${message}${error === undefined ? "" : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`),

@@ -63,6 +63,16 @@ describe("verdict start with an API limit that is no number", () => {
   });
 });
 
+describe("verdict start with a VERDICT_API_CORS_ORIGINS entry that is no origin", () => {
+  it("refuses it with exit 2, naming it, the rule and the entry, before opening the home", async () => {
+    const home = join(dir, "cors-home");
+    expect(await cli(["start", "--exit", "--port", "0"], { VERDICT_HOME: home, VERDICT_API_CORS_ORIGINS: "https://dash.example.com/app" })).toEqual({
+      code: 2, stdout: "", stderr: expect.stringMatching(/^verdict start: VERDICT_API_CORS_ORIGINS must be origins as a browser sends them, .* \(got "https:\/\/dash\.example\.com\/app": not an origin as a browser sends it: https:\/\/dash\.example\.com\)$/),
+    });
+    expect(existsSync(home)).toBe(false);
+  });
+});
+
 describe("verdict start with a VERDICT_TOPIC_PREFIX Kafka would refuse", () => {
   it("refuses it with exit 2, naming it and the rule as the worker does, before opening the home", async () => {
     // On Kafka it failed after the databases were open, as `verdict start failed: Topic creation errors`.

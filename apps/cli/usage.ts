@@ -83,6 +83,8 @@ const ENVIRONMENT = `Environment
   VERDICT_API_MAX_KEY_OPERATIONS, VERDICT_API_MAX_ANSWER_BYTES, VERDICT_API_MAX_HELD_ANSWER_BYTES,
   VERDICT_API_MAX_HELD_ANSWER_BYTES_PER_TENANT, VERDICT_API_HEAVY_LOAD_WAIT_MS
                         start's API limits (apps/api/README.md "Limits")
+  VERDICT_API_CORS_ORIGINS  origins a browser dashboard may call start's API from, comma
+                        separated (https://dash.example.com; unset: no CORS)
   VERDICT_PG_CONNECT_TIMEOUT_MS, VERDICT_PG_QUERY_TIMEOUT_MS, VERDICT_PG_KEEPALIVE_IDLE_MS,
   VERDICT_PG_SESSION_CHECK_MS  PostgreSQL timeouts of every command on it (apps/worker/README.md)
   ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY (each with *_BASE_URL), OLLAMA_BASE_URL

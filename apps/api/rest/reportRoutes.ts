@@ -6,10 +6,13 @@
 //                                                      a run's id, or a published run's own run_id
 // A run not found is NOT_FOUND naming the path parameter it came in: `runId`, or `run_id`.
 // `?download=1` adds Content-Disposition: attachment; filename="<evaluation>-run-<n>.<ext>".
+// A query parameter a route does not take is VALIDATION naming it (a typo such as `?them=dark` was
+// ignored, while `?theme=bogus` was refused).
 import { Router, type Request, type Response } from "express";
 import { evaluationAggregate, evaluationStream, isStorableText, isValidId, loadAggregate, TEXT_RULE, type Report } from "@verdict/domain";
 import { requestContext, type ApiContext } from "../server/context.js";
 import { ApiError, notFound } from "../server/errors.js";
+import { refuseUnknownQuery } from "./queryParameters.js";
 import { jsonOrTooLarge, PAGE_INSTEAD } from "../server/tooLargeJson.js";
 import { reportEnvelope, unrenderable } from "../report/rebuildReport.js";
 import { loadByHandle, type RunHistory } from "../report/runEvents.js";
@@ -143,12 +146,17 @@ type Params = RunParams | { run_id: string };
 type Handler<P extends Params> = (req: Request<P>, res: Response) => Promise<void>;
 type Render<P extends Params> = (req: Request<P>, context: ApiContext) => Promise<Rendered>;
 
-/** A report route: loaded and rendered in one of the tenant's load slots, its body held from the answer pool while it is sent. */
-function route<P extends Params = RunParams>(render: Render<P>, checkQuery: (req: Request<P>) => unknown = () => undefined): Handler<P> {
+/**
+ * A report route: loaded and rendered in one of the tenant's load slots, its body held from the
+ * answer pool while it is sent. `accepted`: the query parameters it takes (`download` always).
+ */
+function route<P extends Params = RunParams>(accepted: readonly string[], render: Render<P>, checkQuery: (req: Request<P>) => unknown = () => undefined): Handler<P> {
+  const parameters = [...accepted, "download"];
   return async (req, res) => {
     const context = requestContext(req);
     // Checked first: a request that can never succeed is not told to retry (503) while the pool
     // is busy, nor made to wait for a load slot to learn so.
+    refuseUnknownQuery(req, parameters);
     const download = downloadAsked(req);
     checkQuery(req);
     const rendered = await renderInSlot(context, res, () => render(req, context));
@@ -168,17 +176,17 @@ async function renderedEnvelope(context: ApiContext, located: Located): Promise<
 
 export function reportRouter(): Router {
   const router = Router();
-  router.get("/evaluations/:id/runs/:runId/report", route<RunParams>(async (req, context) => {
+  router.get("/evaluations/:id/runs/:runId/report", route<RunParams>(["theme"], async (req, context) => {
     const located = await locate(context, req.params.id, req.params.runId, "runId");
     const html = await runReportHtml(context, req.params.runId, themeAsked(req));
     return { located, ext: "html", type: "text/html; charset=utf-8", body: html };
   }, themeAsked));
-  router.get("/evaluations/:id/runs/:runId/report.md", route<RunParams>(async (req, context) => {
+  router.get("/evaluations/:id/runs/:runId/report.md", route<RunParams>(["part", "model", "scenario", "key"], async (req, context) => {
     const located = await locate(context, req.params.id, req.params.runId, "runId");
     return { located, ext: "md", type: "text/markdown; charset=utf-8", body: markdownPart(await runReport(context, req.params.runId), located.history, req) };
   }, partAsked));
-  router.get("/evaluations/:id/runs/:runId/report.json", route(async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId, "runId"))));
-  router.get("/evaluation_reports/:run_id", route<{ run_id: string }>(async (req, context) => {
+  router.get("/evaluations/:id/runs/:runId/report.json", route([], async (req, context) => renderedEnvelope(context, await locate(context, req.params.id, req.params.runId, "runId"))));
+  router.get("/evaluation_reports/:run_id", route<{ run_id: string }>([], async (req, context) => {
     const history = await loadByHandle(context.principal.tenant, req.params.run_id, (runId) => runHistory(context, runId, "run_id"));
     return renderedEnvelope(context, await locate(context, null, history.runId, "run_id"));
   }));

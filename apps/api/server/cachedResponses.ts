@@ -36,10 +36,12 @@ function sendKept(res: Response, answer: KeptAnswer, gzipOk: boolean): void {
     return;
   }
   // Vary: the same URL and body answer differently by Accept-Encoding, so a shared cache must key on it.
+  // Added to what is there (CORS's Origin), not written over it.
   const gzip = gzipOk ? answer.gzip : null;
+  res.vary("accept-encoding");
   res.writeHead(200, gzip
-    ? { "content-type": JSON_CONTENT_TYPE, "content-encoding": "gzip", "content-length": gzip.length, vary: "accept-encoding" }
-    : { "content-type": JSON_CONTENT_TYPE, "content-length": answer.body.length, vary: "accept-encoding" });
+    ? { "content-type": JSON_CONTENT_TYPE, "content-encoding": "gzip", "content-length": gzip.length }
+    : { "content-type": JSON_CONTENT_TYPE, "content-length": answer.body.length });
   res.end(gzip ?? answer.body);
 }
 

@@ -16,6 +16,7 @@ import { prepareServing } from "./servingParts.js";
 import { serveGraphqlWs } from "./graphqlWsServer.js";
 import { createApollo } from "./apolloServer.js";
 import { mountHttpRoutes } from "./httpRoutes.js";
+import { checkCorsOrigins, corsHandler } from "./cors.js";
 
 export interface ApiServerOptions extends ApiDeps {
   /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
@@ -32,6 +33,12 @@ export interface ApiServerOptions extends ApiDeps {
    * asks on every request). A key revoked by another process is refused after at most this long.
    */
   keyCacheMs?: number;
+  /**
+   * Origins a browser page may call the API from (CORS; `VERDICT_API_CORS_ORIGINS`), each as a
+   * browser sends it (`https://dash.example.com`), or `["*"]` for any; default none: no CORS
+   * headers at all. An entry that is not an origin is refused (SettingError).
+   */
+  corsOrigins?: readonly string[];
 }
 
 export interface ApiServer {
@@ -56,8 +63,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const cors = options.corsOrigins === undefined ? null : corsHandler(checkCorsOrigins(options.corsOrigins, "corsOrigins"));
   const parts = await prepareServing(options);
   const app = express();
+  // First: a preflight is answered before any key is checked, and every answer, errors included, carries the headers.
+  if (cors) app.use(cors);
   const httpServer = createServer(app);
   // Before Apollo: its drain disposes the graphql-ws server.
   const ws = serveGraphqlWs(httpServer, parts);

@@ -14,6 +14,9 @@ import { depthMessage, tooDeep } from "./jsonDepth.js";
 import { refuseBodyNotUtf8 } from "./utf8Body.js";
 import type { ServingParts } from "./servingParts.js";
 
+/** What an unknown /api path is told: every route there is, and how a run_id holding "/" is written in a path. */
+const ROUTES_TOLD = "reports are under /api/evaluations/:id/runs/:runId/report[.md|.json] and /api/evaluation_reports/:run_id (a run_id holding \"/\" URL-encoded: gh%2F1234%2F1), the plan's meters at /api/usage";
+
 export function mountHttpRoutes(app: Express, parts: ServingParts, apollo: ApolloServer<ApiContext>): void {
   const { limits, deps, log, databaseLines, caching, newContext } = parts;
   app.use("/graphql", express.json({ limit: limits.bodyLimit, verify: refuseBodyNotUtf8 }), (req: Request, res: Response, next: NextFunction) => {
@@ -54,7 +57,7 @@ export function mountHttpRoutes(app: Express, parts: ServingParts, apollo: Apoll
       next(error);
     }
   }, reportRouter(), usageRouter(), (req: Request, res: Response) => {
-    res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json], the plan's meters at /api/usage`, code: "NOT_FOUND" });
+    res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; ${ROUTES_TOLD}`, code: "NOT_FOUND" });
   });
   app.use(answerHttpError(parts));
 }

@@ -112,6 +112,8 @@ interface PlatformOptions {
   keyCacheMs?: number;
   /** The API's log (default: nothing kept). */
   log?: (message: string, error?: unknown) => void;
+  /** Origins a browser page may call the API from (default none: no CORS). */
+  corsOrigins?: readonly string[];
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
@@ -139,7 +141,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, answerPool: options.answerPool, keyCacheMs: options.keyCacheMs, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
+    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, answerPool: options.answerPool, keyCacheMs: options.keyCacheMs, corsOrigins: options.corsOrigins, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];
