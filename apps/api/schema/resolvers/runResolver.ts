@@ -18,6 +18,7 @@ import {
 import { runReport } from "./runSupport.js";
 import { runUsageFigures } from "../../server/runUsageLoader.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
+import { MISSING_NULL } from "./missingNull.js";
 
 type RunRow = RunNode & Run;
 
@@ -93,7 +94,7 @@ function runtimeMs(run: RunRow): number | null {
 
 @Resolver(() => RunNode)
 export class RunResolver {
-  @Query(() => RunNode, { description: "A run of the tenant's; NOT_FOUND otherwise." })
+  @Query(() => RunNode, { nullable: true, description: `A run of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
   async run(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
     const tenant = context.principal.tenant;
     const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id));
