@@ -150,18 +150,26 @@ export class RunResolver {
 
   @FieldResolver(() => ResultConnection, {
     nullable: true,
-    description: `One per scenario x model pair in run order, filters combined (a blank model is VALIDATION); the whole list unless \`first\` is given. ${OVER_BUDGET}`,
+    description: `One per scenario x model pair in run order, filters combined; the whole list unless \`first\` is given. ${OVER_BUDGET}`,
   })
   async results(
     @Root() run: RunRow,
-    @Arg("model", () => String, { nullable: true }) model: string | null,
+    @Arg("model", () => String, { nullable: true, description: "One of the run's model labels (else NOT_FOUND naming its models, as fixItems(model:); blank is VALIDATION)." })
+    model: string | null,
     @Arg("status", () => ResultStatus, { nullable: true }) status: ResultStatus | null,
-    @Arg("fault", () => String, { nullable: true }) fault: string | null,
+    @Arg("fault", () => String, {
+      nullable: true,
+      description: "A fault's name as results carry it, lowercase with underscores (`tool_error`, `expected_tool_not_called`); any other text matches none.",
+    })
+    fault: string | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ResultConnection> {
+    // A model not in the run is NOT_FOUND, as fixItems(model:) answers it: an empty list read as
+    // "no results for this model" for a typo such as `gpt-5` for `openai/gpt-5`.
     checkModelFilter(model);
+    if (model != null) checkRunModel(model, (run.models ?? []).map((m) => m.label));
     // Keyed by n, the pair's place in the run: a page of a filter goes on after the last pair it
     // showed even when pairs before it were scored into the filter since.
     return listPage(await filteredResults(run, { model, status, fault }, context), { first, after }, `results of ${run.id}`, (result) => result.n);
