@@ -27,14 +27,17 @@ afterAll(() => p?.close());
 describe("a finished run's filtered reads", () => {
   it("keep a bounded number of entries however many distinct filter values are asked", async () => {
     const query = `query ($r: ID!, $f: String, $m: String) { run(id: $r) { status results(fault: $f, model: $m) { edges { node { n } } } fixItems { edges { node { fault } } } } }`;
-    const first = await ok(query, { r: runId, f: "seed" });
+    const first = await ok(query, { r: runId, f: "seed", m: "gpt-5-mini" });
     expect(first.run.status).toBe("COMPLETED");
     const kept = runCache.fieldCount;
     const big = "x".repeat(100_000);
     for (let i = 0; i < 40; i += 1) {
-      // A new value each time, of the fault and of the model, as a loop of crafted reads sends.
-      const data = await ok(query, { r: runId, f: `${big}${i}`, m: `${i}${big}` });
+      // A new value each time, of the fault and of the model, as a loop of crafted reads sends
+      // (a model not in the run is refused before anything is read).
+      const data = await ok(query, { r: runId, f: `${big}${i}`, m: "gpt-5-mini" });
       expect(nodes(data.run.results)).toEqual([]);
+      const refused = await p.gql(p.keys.acmeRead, query, { r: runId, f: null, m: `${i}${big}` });
+      expect(refused.body.errors[0].extensions).toEqual({ code: "NOT_FOUND", field: "model" });
     }
     expect(runCache.size).toBe(1);
     expect(runCache.fieldCount).toBe(kept);
@@ -47,7 +50,7 @@ describe("a finished run's filtered reads", () => {
     const allFixItems = nodes(all.fixItems);
     expect(allResults).toHaveLength(9);
     const kept = runCache.fieldCount;
-    const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b", "nope"];
+    const labels = ["gpt-5-mini", "claude-sonnet-5", "llama3:8b"];
     const faults = [...new Set(allResults.map((r: any) => r.fault).filter(Boolean)), "nope"] as string[];
     expect(faults.length).toBeGreaterThan(1);
     for (const model of [null, ...labels]) {
@@ -59,10 +62,22 @@ describe("a finished run's filtered reads", () => {
         }
       }
     }
-    for (const model of labels.slice(0, 3)) {
+    for (const model of labels) {
       const data = await ok(`query ($r: ID!, $m: String) { run(id: $r) { fixItems(model: $m) { edges { node { fault models } } } } }`, { r: runId, m: model });
       expect(nodes(data.run.fixItems)).toEqual(allFixItems.filter((item: any) => item.models.includes(model)));
     }
     expect(runCache.fieldCount).toBe(kept);
+  });
+
+  it("refuse results(model:) with a model not in the run NOT_FOUND naming the run's models, as fixItems(model:) does", async () => {
+    const query = `query ($r: ID!, $m: String) { run(id: $r) { status results(model: $m) { totalCount } fixItems(model: $m) { totalCount } } }`;
+    const { body } = await p.gql(p.keys.acmeRead, query, { r: runId, m: "gpt-5" });
+    // Both nullable: each answers null with its refusal, the rest of the run answers.
+    expect(body.data).toEqual({ run: { status: "COMPLETED", results: null, fixItems: null } });
+    const message = "model gpt-5 is not in this run (its models: gpt-5-mini, claude-sonnet-5, llama3:8b)";
+    expect(body.errors.map((e: any) => [e.path.join("."), e.message, e.extensions])).toEqual(
+      expect.arrayContaining([["run.results", message, { code: "NOT_FOUND", field: "model" }], ["run.fixItems", message, { code: "NOT_FOUND", field: "model" }]]),
+    );
+    expect(body.errors).toHaveLength(2);
   });
 });

@@ -7,6 +7,7 @@ export {
   SUMMARY_EVIDENCE_KEYS, SUMMARY_METADATA_KEYS, TOOL_NOTE_LIMIT, summaryDiagnosis, summaryReplay, summaryToolCall, type ReplayDocumentLike,
 } from "./summaryInputs.js";
 export { comparisonInModelOrder, labelsInRecordedOrder, labelsInResultOrder } from "./modelOrder.js";
+export { summaryInReportOrder } from "./summary.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {
   CriterionStats, FixAction, FixItem, FixTool, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,

@@ -86,6 +86,31 @@ export function summarizeByModel(results: readonly ReportResult[], models: reado
   return out;
 }
 
+/** The keys of a model's summary in the order the report writes them. */
+const SUMMARY_KEYS: readonly string[] = Object.keys(row({ label: "", provider: "", model: "" }, newTally(), costsByModel([], [""])[""]));
+
+/**
+ * A model's summary as read back from jsonb (which keeps keys sorted by length) in the order the
+ * report writes it: its figures in summarizeByModel's order, its faults in the order
+ * `faultsInRunOrder` first names them (the model's results' faults, in run order), as the report
+ * tallies them. Keys the report does not write follow, as given.
+ */
+export function summaryInReportOrder<T extends object>(summary: T, faultsInRunOrder: Iterable<string>): T {
+  const given = summary as Record<string, unknown>;
+  const out: Record<string, unknown> = keyedRecord();
+  for (const key of SUMMARY_KEYS) if (Object.hasOwn(given, key)) out[key] = given[key];
+  for (const key of Object.keys(given)) if (!Object.hasOwn(out, key)) out[key] = given[key];
+  const faults = given.faults;
+  if (faults !== null && typeof faults === "object" && !Array.isArray(faults)) {
+    const counts = faults as Record<string, unknown>;
+    const ordered: Record<string, unknown> = keyedRecord();
+    for (const fault of faultsInRunOrder) if (Object.hasOwn(counts, fault) && !Object.hasOwn(ordered, fault)) ordered[fault] = counts[fault];
+    for (const fault of Object.keys(counts)) if (!Object.hasOwn(ordered, fault)) ordered[fault] = counts[fault];
+    out.faults = ordered;
+  }
+  return out as T;
+}
+
 /** A model's cost reads as an estimate when any part was estimated or only some runs were priced. */
 export function costIsEstimated(summary: ModelSummary): boolean {
   return summary.estimated > 0 || (summary.cost !== null && summary.priced < summary.scenarios);

@@ -22,11 +22,18 @@ export function withScoresInOrder(doc: Doc, criterionKeys: readonly string[]): D
   if (!Array.isArray(doc.results)) return doc;
   const results = doc.results.map((result: unknown) => {
     if (!isObject(result) || !isObject(result.scores)) return result;
-    const scores = result.scores as Record<string, number | null>;
-    const criteria = [...criterionKeys, ...Object.keys(scores).filter((key) => !BUILT_IN.has(key))];
-    return { ...result, scores: scoresInScorerOrder(scores, criteria) };
+    return { ...result, scores: importedScoresInOrder(result.scores, criterionKeys) };
   });
   return { ...doc, results };
+}
+
+/**
+ * One imported result's scores in the order its report gives them (withScoresInOrder): the
+ * evaluation's criteria, criteria it does not name in the order stored, then the built-in checks.
+ */
+export function importedScoresInOrder(scores: Doc, criterionKeys: readonly string[]): Doc {
+  const given = scores as Record<string, number | null>;
+  return scoresInScorerOrder(given, [...criterionKeys, ...Object.keys(given).filter((key) => !BUILT_IN.has(key))]);
 }
 
 /** `value` with its objects' keys in `template`'s order, nested; keys the template lacks follow. */

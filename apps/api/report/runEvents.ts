@@ -54,7 +54,7 @@ export async function loadRunHistory(store: EventStore, tenant: string, runId: s
 }
 
 /** The evaluation's criterion keys, from its first event (criteria never change after it). */
-async function evaluationCriterionKeys(store: EventStore, evaluationId: string): Promise<string[]> {
+export async function evaluationCriterionKeys(store: EventStore, evaluationId: string): Promise<string[]> {
   const [first] = await store.readStream(evaluationStream(evaluationId), { from: "start", direction: "forwards", limit: 1 });
   const created = first ? eventRegistry.parseRecorded(first) : null;
   return created?.type === "EvaluationCreated" ? created.data.criteria.map((c) => c.key) : [];

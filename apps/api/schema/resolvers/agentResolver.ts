@@ -13,6 +13,7 @@ import { notFound } from "../../server/errors.js";
 import { AgentConnection, AgentNode, AgentReleaseConnection } from "../types/agent.js";
 import { ReleaseOutcome } from "../types/enums.js";
 import { afterCommand, commandOptions } from "./commandSupport.js";
+import { MISSING_NULL } from "./missingNull.js";
 
 @ObjectType()
 class RecordAgentReleasePayload {
@@ -41,7 +42,8 @@ class RecordAgentReleasePayload {
 @Resolver(() => AgentNode)
 export class AgentResolver {
   @Query(() => AgentConnection, {
-    description: "The tenant's agents (every name its evaluations or recorded releases carry), by name: `first` (default 20, at most 100) after `after`.",
+    nullable: true,
+    description: `The tenant's agents (every name its evaluations or recorded releases carry), by name: \`first\` (default 20, at most 100) after \`after\`. ${MISSING_NULL}`,
   })
   async agents(
     @Arg("first", () => Int, { nullable: true }) first: number | null,
@@ -51,7 +53,10 @@ export class AgentResolver {
     return (await context.deps.readModels.listAgents(context.principal.tenant, { first: first ?? undefined, after })) as AgentConnection;
   }
 
-  @Query(() => AgentNode, { description: "The tenant's agent of that name (as its evaluations carry it, trimmed); NOT_FOUND when none of its evaluations or releases names it." })
+  @Query(() => AgentNode, {
+    nullable: true,
+    description: `The tenant's agent of that name (as its evaluations carry it, trimmed); NOT_FOUND when none of its evaluations or releases names it. ${MISSING_NULL}`,
+  })
   async agent(@Arg("name", () => String) name: string, @Ctx() context: ApiContext): Promise<AgentNode> {
     const found = await context.deps.readModels.getAgent(context.principal.tenant, name.trim());
     if (!found) throw notFound("agent", name, "name");

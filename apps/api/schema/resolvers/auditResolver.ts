@@ -1,7 +1,7 @@
 // runAudit: the run's recorded events in log order with the evidence behind each grade and the
 // verdict. compareRuns: run b against run a, pair by pair.
 import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
-import { comparisonInModelOrder } from "@verdict/domain";
+import { comparisonInModelOrder, scoresInScorerOrder } from "@verdict/domain";
 import type { Result } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -49,19 +49,22 @@ export class AuditResolver {
   async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
     const history = await runHistory(context, id);
     if (history.imported) {
-      return { runId: id, status: runStatusOf(history.status), events: history.events.map((event, ordinal) => auditEvent(event, ordinal)), grades: importedGrades(history.imported), verdict: importedVerdict(history.imported) };
+      return { runId: id, status: runStatusOf(history.status), events: history.events.map((event, ordinal) => auditEvent(event, ordinal)), grades: importedGrades(history.imported, history.criterionKeys), verdict: importedVerdict(history.imported) };
     }
     const record = history.record;
     const grades: GradeAudit[] = [];
     if (record) {
       const models = record.started.models;
+      // Read back from jsonb, scores come with their keys sorted by length: in the order they were
+      // scored (the run's criteria, its KPIs after them), as its report lists them.
+      const criterionKeys = [...history.criterionKeys, ...(record.kpiAuthoring?.criteria ?? []).map((c) => c.key)];
       for (const [n, scored] of [...record.scored.entries()].sort(([x], [y]) => x - y)) {
         grades.push({
           scenarioKey: scored.scenario_key,
           modelLabel: scored.model_label,
           status: resultStatusOf(scored.status),
           score: scored.score,
-          scores: scored.scores,
+          scores: scoresInScorerOrder(scored.scores, criterionKeys),
           fault: scored.fault,
           scenario: record.started.scenarios[Math.floor(n / models.length)],
           replay: record.replays.get(n)?.replay ?? null,

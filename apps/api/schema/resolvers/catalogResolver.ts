@@ -9,6 +9,7 @@ import { CatalogConnection, CatalogNode } from "../types/catalog.js";
 import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
 import { fromArgument } from "./inputArgument.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
+import { MISSING_NULL } from "./missingNull.js";
 
 @ObjectType()
 class ImportCatalogPayload {
@@ -54,7 +55,7 @@ export class CatalogResolver {
     return listPage((await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[], { first, after }, `catalogs of ${context.principal.tenant}`);
   }
 
-  @Query(() => CatalogNode, { description: "A catalog of the tenant's; NOT_FOUND otherwise." })
+  @Query(() => CatalogNode, { nullable: true, description: `A catalog of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
   async catalog(@Arg("key", () => String) key: string, @Ctx() context: ApiContext): Promise<CatalogNode> {
     const found = await context.deps.readModels.getCatalog(context.principal.tenant, key);
     if (!found) throw notFound("catalog", key, "key");

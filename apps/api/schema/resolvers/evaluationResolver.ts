@@ -18,6 +18,7 @@ import { afterCommand, afterWrite, commandOptions, namingArguments, ownEvaluatio
 import { evaluationFromCatalogSet } from "./catalogSet.js";
 import { givenSource, scenarioRecords } from "./scenarioInputs.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
+import { MISSING_NULL } from "./missingNull.js";
 
 @InputType({
   description:
@@ -209,7 +210,7 @@ const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
 
 @Resolver(() => EvaluationNode)
 export class EvaluationResolver {
-  @Query(() => EvaluationConnection, { description: "The tenant's evaluations, newest first." })
+  @Query(() => EvaluationConnection, { nullable: true, description: `The tenant's evaluations, newest first. ${MISSING_NULL}` })
   async evaluations(
     @Arg("first", () => Int, { nullable: true }) first: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,
@@ -224,7 +225,7 @@ export class EvaluationResolver {
     return (await context.deps.readModels.listEvaluations(context.principal.tenant, { first: first ?? undefined, after, archived })) as EvaluationConnection;
   }
 
-  @Query(() => EvaluationNode, { description: "An evaluation of the tenant's; NOT_FOUND otherwise." })
+  @Query(() => EvaluationNode, { nullable: true, description: `An evaluation of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
   async evaluation(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<EvaluationNode> {
     const found = await context.deps.readModels.getEvaluation(context.principal.tenant, id);
     if (!found) throw notFound("evaluation", id);
@@ -250,7 +251,7 @@ export class EvaluationResolver {
     return listPage(scenarios, { first, after }, `scenarios of ${evaluation.id}${JSON.stringify([group ?? null, enabled ?? null])}`);
   }
 
-  @FieldResolver(() => RunConnection, { description: "Runs newest first." })
+  @FieldResolver(() => RunConnection, { nullable: true, description: `Runs newest first. ${MISSING_NULL}` })
   async runs(
     @Root() evaluation: EvaluationNode,
     @Arg("first", () => Int, { nullable: true }) first: number | null,

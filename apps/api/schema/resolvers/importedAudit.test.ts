@@ -11,5 +11,5 @@ it("grades a result of a report imported before statuses were checked as the run
     { scenario_key: "d", label: "m" },
   ];
   const imported = { report: { results } } as unknown as EventData<"ReportImported">;
-  expect(importedGrades(imported).map((g) => g.status)).toEqual(["PASSED", "ERRORED", "ERRORED", "ERRORED"]);
+  expect(importedGrades(imported, []).map((g) => g.status)).toEqual(["PASSED", "ERRORED", "ERRORED", "ERRORED"]);
 });

@@ -4,6 +4,7 @@
 // ranking inputs are the summaries those results give (derivedFromJSON), as the run's
 // `models { summary }` and its report.md have them, not the document's own summary_by_model.
 import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInRecordedOrder, type EventData, type ReportDocument } from "@verdict/domain";
+import { importedScoresInOrder } from "../../report/importedDocument.js";
 import { importedResultStatusOf } from "../types/enums.js";
 import type { GradeAudit, VerdictAudit } from "../types/report.js";
 
@@ -20,7 +21,7 @@ function results(report: Doc): Doc[] {
 }
 
 /** One grade per result, in the report's order: the scenario and replay as the report gives them. */
-export function importedGrades(imported: EventData<"ReportImported">): GradeAudit[] {
+export function importedGrades(imported: EventData<"ReportImported">, criterionKeys: readonly string[]): GradeAudit[] {
   return results(imported.report).map((result) => {
     const replay: Doc = {};
     for (const key of REPLAY_KEYS) if (result[key] !== undefined) replay[key] = result[key];
@@ -31,7 +32,8 @@ export function importedGrades(imported: EventData<"ReportImported">): GradeAudi
       modelLabel: text(result.label) ?? "",
       status: importedResultStatusOf(result.status),
       score: num(result.score),
-      scores: isObject(result.scores) ? result.scores : {},
+      // In the report's order (its evaluation's criteria first), as its report.json gives them.
+      scores: isObject(result.scores) ? importedScoresInOrder(result.scores, criterionKeys) : {},
       fault: text(result.fault),
       scenario,
       replay,

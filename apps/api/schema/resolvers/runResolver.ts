@@ -2,11 +2,13 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { comparisonInModelOrder, roundHalfAwayFromZero, type FixItem, type Report } from "@verdict/domain";
-import { listPage, type Result, type Run, type RunUsagePart } from "@verdict/projector";
+import { comparisonInModelOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
+import { listPage, type ModelSummary, type Result, type Run, type RunUsagePart } from "@verdict/projector";
 import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
 import { checkModelFilter, checkRunModel } from "../../report/runModel.js";
+import { importedScoresInOrder } from "../../report/importedDocument.js";
+import { evaluationCriterionKeys } from "../../report/runEvents.js";
 import { TERMINAL_STATUSES } from "../../server/terminalRunCache.js";
 import { FixItemKind, ResultStatus, resultStatusOf, RunStatus, runStatusOf } from "../types/enums.js";
 import { EvaluationNode } from "../types/evaluation.js";
@@ -18,11 +20,30 @@ import {
 import { runReport } from "./runSupport.js";
 import { runUsageFigures } from "../../server/runUsageLoader.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
+import { MISSING_NULL } from "./missingNull.js";
 
 type RunRow = RunNode & Run;
 
-function toResultNode(result: Result): ResultNode {
-  return { ...result, status: resultStatusOf(result.status) } as ResultNode;
+type Scores = Record<string, number | null>;
+
+/**
+ * How the run's results' scores are put back in the order its report gives them (read from
+ * jsonb, their keys come sorted by length): the run's criteria (its KPIs after them, as the
+ * read model keeps them), then the built-in checks; an imported run's, its evaluation's criteria
+ * as its report.json, HTML and Markdown order them.
+ */
+async function scoresOrder(run: RunRow, context: ApiContext): Promise<(scores: Scores) => Scores> {
+  if (run.origin === "imported") {
+    const keys = await memo(context, `criterionKeys:${run.evaluationId}`, () => evaluationCriterionKeys(context.deps.store, run.evaluationId));
+    return (scores) => importedScoresInOrder(scores, keys) as Scores;
+  }
+  const keys = (Array.isArray(run.criteria) ? (run.criteria as { key?: unknown }[]) : []).map((c) => c.key).filter((key): key is string => typeof key === "string");
+  return (scores) => scoresInScorerOrder(scores, keys);
+}
+
+function toResultNode(result: Result, order: (scores: Scores) => Scores): ResultNode {
+  const scores = result.scores !== null && typeof result.scores === "object" && !Array.isArray(result.scores) ? order(result.scores as Scores) : result.scores;
+  return { ...result, scores, status: resultStatusOf(result.status) } as ResultNode;
 }
 
 /** A run's results with the filters applied, in run order. */
@@ -30,12 +51,34 @@ async function filteredResults(run: RunRow, args: { model: string | null; status
   const { model, status, fault } = args;
   const filter = { model, status: status ? (status.toLowerCase() as Result["status"]) : null, fault };
   const tenant = context.principal.tenant;
+  const node = (order: (scores: Scores) => Scores) => (result: Result) => toResultNode(result, order);
   // Still going: read fresh, filtered by the database.
-  if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.listResults(tenant, run.id, filter)).map(toResultNode);
+  if (!TERMINAL_STATUSES.has(run.status)) return (await context.deps.readModels.listResults(tenant, run.id, filter)).map(node(await scoresOrder(run, context)));
   // Ended: the full list is kept once and filtered here, so no argument's text becomes a key.
-  const all = await cached(context, run, "results", async () => (await context.deps.readModels.listResults(tenant, run.id)).map(toResultNode));
+  const all = await cached(context, run, "results", async () => (await context.deps.readModels.listResults(tenant, run.id)).map(node(await scoresOrder(run, context))));
   if (model == null && status == null && fault == null) return all;
   return all.filter((r) => (model == null || r.modelLabel === model) && (status == null || r.status === status) && (fault == null || r.fault === fault));
+}
+
+/**
+ * A completed run's model summaries (RunCompleted's), each in the order its report writes it:
+ * kept in jsonb, its keys came back sorted by length and its faults with them, while a run still
+ * going answers them from its report (fromReport), so the order changed at completion. The
+ * faults go in the order the model's results first name them, as the report tallies them. An
+ * imported run's are as its host's report gave them (importedDocument orders its document).
+ */
+async function summariesInReportOrder(run: RunRow, context: ApiContext): Promise<ModelSummary[]> {
+  const tenant = context.principal.tenant;
+  const summaries = await context.deps.readModels.modelSummaries(tenant, run.id);
+  if (run.origin === "imported") return summaries;
+  const faultsByModel = new Map<string, string[]>();
+  for (const cell of await context.deps.readModels.listResults(tenant, run.id)) {
+    if (!cell.fault) continue;
+    const faults = faultsByModel.get(cell.modelLabel) ?? [];
+    faults.push(cell.fault);
+    faultsByModel.set(cell.modelLabel, faults);
+  }
+  return summaries.map((s) => ({ ...s, summary: s.summary !== null && typeof s.summary === "object" ? summaryInReportOrder(s.summary, faultsByModel.get(s.label) ?? []) : s.summary }));
 }
 
 /** A run's fix items in report order, only those involving `model` when one is given. */
@@ -93,7 +136,7 @@ function runtimeMs(run: RunRow): number | null {
 
 @Resolver(() => RunNode)
 export class RunResolver {
-  @Query(() => RunNode, { description: "A run of the tenant's; NOT_FOUND otherwise." })
+  @Query(() => RunNode, { nullable: true, description: `A run of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
   async run(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
     const tenant = context.principal.tenant;
     const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id));
@@ -138,7 +181,7 @@ export class RunResolver {
       const report = await runReport(context, run.id);
       return (run.models ?? []).map((m) => ({ label: m.label, provider: m.provider, model: m.model, summary: reportSummary(report, m.label) }));
     }
-    const summaries = await cached(context, run, "models", () => context.deps.readModels.modelSummaries(context.principal.tenant, run.id));
+    const summaries = await cached(context, run, "models", () => summariesInReportOrder(run, context));
     const byLabel = new Map(summaries.map((s) => [s.label, s]));
     return (run.models ?? []).map((m) => {
       const s = byLabel.get(m.label);
@@ -149,18 +192,26 @@ export class RunResolver {
 
   @FieldResolver(() => ResultConnection, {
     nullable: true,
-    description: `One per scenario x model pair in run order, filters combined (a blank model is VALIDATION); the whole list unless \`first\` is given. ${OVER_BUDGET}`,
+    description: `One per scenario x model pair in run order, filters combined; the whole list unless \`first\` is given. ${OVER_BUDGET}`,
   })
   async results(
     @Root() run: RunRow,
-    @Arg("model", () => String, { nullable: true }) model: string | null,
+    @Arg("model", () => String, { nullable: true, description: "One of the run's model labels (else NOT_FOUND naming its models, as fixItems(model:); blank is VALIDATION)." })
+    model: string | null,
     @Arg("status", () => ResultStatus, { nullable: true }) status: ResultStatus | null,
-    @Arg("fault", () => String, { nullable: true }) fault: string | null,
+    @Arg("fault", () => String, {
+      nullable: true,
+      description: "A fault's name as results carry it, lowercase with underscores (`tool_error`, `expected_tool_not_called`); any other text matches none.",
+    })
+    fault: string | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ResultConnection> {
+    // A model not in the run is NOT_FOUND, as fixItems(model:) answers it: an empty list read as
+    // "no results for this model" for a typo such as `gpt-5` for `openai/gpt-5`.
     checkModelFilter(model);
+    if (model != null) checkRunModel(model, (run.models ?? []).map((m) => m.label));
     // Keyed by n, the pair's place in the run: a page of a filter goes on after the last pair it
     // showed even when pairs before it were scored into the filter since.
     return listPage(await filteredResults(run, { model, status, fault }, context), { first, after }, `results of ${run.id}`, (result) => result.n);

@@ -2,7 +2,8 @@
 // own events as the log receives them (EventStore subscription). Both start with where the run
 // is now and finish once it has ended.
 import { Arg, Ctx, ID, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
-import { isValidId, ownedByAnotherTenant, runStream } from "@verdict/domain";
+import { z } from "zod";
+import { isBlank, isValidId, ownedByAnotherTenant, runStream } from "@verdict/domain";
 import type { RunProgress } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -11,8 +12,19 @@ import { resultStatusOf, runStatusOf } from "../types/enums.js";
 import { AuditEvent } from "../types/report.js";
 import { auditEvent } from "./auditEvents.js";
 import { RunProgressNode } from "../types/run.js";
+import { validInput } from "./commandSupport.js";
 
-type Data = SubscribeResolverData<unknown, { runId: string }, ApiContext>;
+type Data = SubscribeResolverData<unknown, { runId: string; after?: string | null }, ApiContext>;
+
+/** A blank runId is VALIDATION naming it (it read as the run "" not found: `run  not found`). */
+const RUN_ID = z.object({ runId: z.string().refine((id) => !isBlank(id), "must not be blank") });
+
+/**
+ * runEvents' `after`: an event's position as the events carry it (decimal digits, from 0), so a
+ * client that reconnects gets only what came after the last one it saw. Past the run's last
+ * event is allowed: the subscription waits for the next.
+ */
+const AFTER = z.object({ after: z.string().regex(/^(0|[1-9][0-9]{0,39})$/, "must be an event's position: a whole number from 0, as text (\"41\"), as runEvents and runAudit give it").nullish() });
 
 const ENDED = new Set(["COMPLETED", "FAILED"]);
 const LAST_EVENTS = new Set(["RunCompleted", "RunFailed", "ReportImported"]);
@@ -43,11 +55,18 @@ function progressNode(p: RunProgress): RunProgressNode {
 // error result of the subscription, not a broken stream.
 async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable<RunProgress>> {
   const { readModels, progress } = context.deps;
+  validInput(RUN_ID, { runId: args.runId }, "");
   if (!(await readModels.getRun(context.principal.tenant, args.runId))) throw notFound("run", args.runId, "runId");
   return listenerIterator<RunProgress>(async (sink) => {
     const tenant = context.principal.tenant;
     let last: RunProgress | null = null;
+    let lastFrame: string | null = null;
     const deliver = (p: RunProgress) => {
+      // A batch that changed nothing the frame shows (one that only recorded a replay) is not
+      // sent again: the client already has that frame.
+      const frame = JSON.stringify(progressNode(p));
+      if (frame === lastFrame) return;
+      lastFrame = frame;
       last = p;
       void sink.push(p);
       if (ENDED.has(runStatusOf(p.status))) sink.end();
@@ -103,6 +122,10 @@ async function subscribeProgress({ args, context }: Data): Promise<AsyncIterable
 async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<AuditEvent>> {
   const { store } = context.deps;
   const tenant = context.principal.tenant;
+  validInput(RUN_ID, { runId: args.runId }, "");
+  const after = validInput(AFTER, { after: args.after }, "").after;
+  // Events at or before this position were seen by the client already (-1: none were).
+  const seen = after == null ? -1n : BigInt(after);
   // Another tenant's run answers before its first (large) event is read, as fast as a missing one.
   if (!isValidId(args.runId) || (await ownedByAnotherTenant(context.deps.readModels, "run", args.runId, tenant))) throw notFound("run", args.runId, "runId");
   const runId = runStream(args.runId);
@@ -113,12 +136,15 @@ async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<A
     const pairPrefix = `result-${args.runId}.`;
     void (async () => {
       try {
-        // From the run's first event, in log order: the n-th sent is runAudit's n-th (its position).
+        // From the run's first event, in log order: the n-th is runAudit's n-th (its position).
+        // Those up to `after` are counted, not sent: a position is a place among the run's
+        // events, so the log is read from the run's start either way.
         let ordinal = 0;
         for await (const event of store.subscribeAll({ filter: { streamPrefixes: [runId, pairPrefix] }, signal: controller.signal, pageSize: EVENTS_PAGE })) {
           if (event.streamId !== runId && !event.streamId.startsWith(pairPrefix)) continue;
+          const position = ordinal++;
           // Waits while the client is behind: the log is read no further than it has taken.
-          await sink.push(auditEvent(event, ordinal++));
+          if (BigInt(position) > seen) await sink.push(auditEvent(event, position));
           if (event.streamId === runId && LAST_EVENTS.has(event.type)) break;
         }
         sink.end();
@@ -135,7 +161,8 @@ async function subscribeEvents({ args, context }: Data): Promise<AsyncIterable<A
 export class SubscriptionResolver {
   @Subscription(() => RunProgressNode, {
     subscribe: (data) => subscribeProgress(data as Data),
-    description: "The run's progress now, then after every committed batch, until it has ended.",
+    description:
+      "The run's progress now, then after every committed batch that changes it (never a frame equal to the one before), until it has ended. The first frame is always the current snapshot, so a client reconnects by subscribing again. A blank runId is VALIDATION.",
   })
   runProgress(@Root() progress: RunProgress, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): RunProgressNode {
     return progressNode(progress);
@@ -143,9 +170,21 @@ export class SubscriptionResolver {
 
   @Subscription(() => AuditEvent, {
     subscribe: (data) => subscribeEvents(data as Data),
-    description: "The run's events (run stream and pair streams) from the first, live, until it has ended.",
+    description:
+      "The run's events (run stream and pair streams) from the first, or after `after`, live, until it has ended. A blank runId is VALIDATION.",
   })
-  runEvents(@Root() event: AuditEvent, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): AuditEvent {
+  runEvents(
+    @Root() event: AuditEvent,
+    @Arg("runId", () => ID) _runId: string,
+    @Arg("after", () => String, {
+      nullable: true,
+      description:
+        "An event's `position` (as text, \"41\"): only the events after it are sent, then the live ones; to resume, pass the last position received. " +
+        "Not a whole number from 0 is VALIDATION; past the run's last event, the subscription waits for the next (or ends at once for a run that has ended).",
+    })
+    _after: string | null,
+    @Ctx() _context: ApiContext,
+  ): AuditEvent {
     return event;
   }
 }
