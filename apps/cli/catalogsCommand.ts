@@ -80,7 +80,7 @@ export async function catalogsExport(argv: readonly string[], io: Io, env: NodeJ
       await writeOutputFor("catalogs export", "FILE", file, imported.canonical_yaml);
       io.err(`catalog ${key} (digest ${imported.digest}) written to ${file}`);
     } else {
-      io.write(imported.canonical_yaml);
+      await io.write(imported.canonical_yaml);
     }
     return EXIT.ok;
   });

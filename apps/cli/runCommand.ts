@@ -3,7 +3,7 @@
 //   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath, writeOutputFor } from "./outputFile.js";
+import { checkOutputPath, errorText, writeOutputFor } from "./outputFile.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
@@ -65,7 +65,14 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     io.err(`report written to ${flags.values.out}`);
   } else {
     // The report's exact bytes, as --out writes them (io.out would show control characters as escapes).
-    io.write(text.endsWith("\n") ? text : `${text}\n`);
+    // Awaited: a stdout that cannot take them (a full disk, /dev/full) is this run's error, said
+    // before any verdict of the gate (which read "met" above a report that was never written).
+    try {
+      await io.write(text.endsWith("\n") ? text : `${text}\n`);
+    } catch (error) {
+      // A reader gone (`| head`) is not an error: main.ts ends the process as it always did.
+      if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw new CliError(`verdict run: stdout: could not write the report (${errorText(error)})`, EXIT.failed);
+    }
   }
   const kpis = kpiLine(outcome.kpis);
   if (kpis) io.err(kpis);

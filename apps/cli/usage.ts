@@ -93,7 +93,7 @@ const ENVIRONMENT = `Environment
   A value of the wrong form is exit 2, naming the variable; README.md's environment table
   has each in full.`;
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 run failed, gate missed, or a plan refused the start or import, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed, gate missed, or a plan refused the start or import, or the output (--out or stdout) could not be written, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
 
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 
