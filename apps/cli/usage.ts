@@ -99,6 +99,8 @@ export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 
 Commands
 ${Object.values(COMMAND_USAGE).join("\n")}
+  version (or --version)
+      Prints verdict's version (the repository's package.json).
 
 ${ENVIRONMENT}
 
