@@ -36,6 +36,8 @@ export interface LocalRunOptions {
   concurrency?: number;
   /** Each replay's budget (--replay-timeout): past it the pair is a run_error. Default 120 s, as the worker's. */
   replayTimeoutMs?: number;
+  /** Told of each catalog scenario key that looks like a typo of one the format reads (`expcet:`), before anything runs. */
+  onCatalogWarning?: (line: string) => void;
   /** Told about each scored pair (progress on stderr). */
   onResult?: (result: Result, done: number, total: number) => void;
 }
@@ -76,6 +78,7 @@ function nothingToRunReason(scenarioCount: number): string {
 
 export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcome> {
   const catalog = loadCatalogFile(options.catalogPath);
+  for (const line of catalog.warnings) options.onCatalogWarning?.(line);
   const product = catalog.product(options.product);
   const set = catalog.set(options.product, options.set);
   const scenarios = set.scenarios.filter((s) => options.includeProductionOnly || !s.productionOnly);

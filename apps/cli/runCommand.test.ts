@@ -451,3 +451,24 @@ describe("verdict run --replay-timeout", () => {
     expect(io.stderr.join("")).toContain("--replay-timeout must be at most 2147483647 milliseconds");
   });
 });
+
+describe("a misspelt scenario key", () => {
+  it("is named on stderr by verdict run and catalogs import, with its file, path and the key meant", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-typo-"));
+    try {
+      const file = join(dir, "typo.yaml");
+      const text = await readFile(example("catalog.yaml"), "utf8");
+      await writeFile(file, text.replace("expect:", "expcet:"));
+      const line = `${file}, products[0].sets[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)`;
+      const io = bufferIo();
+      await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
+      expect(io.stderr[0]).toBe(`verdict run: ${line}`);
+      expect(io.stderr.filter((entry) => entry.includes("not a key scenarios read"))).toHaveLength(1);
+      const imported = bufferIo();
+      expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
+      expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

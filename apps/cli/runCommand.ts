@@ -55,6 +55,8 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const outcome = await localRun({
     catalogPath, product, set, models, runtime, judge, concurrency, replayTimeoutMs, availableTools, prices, onPriceRefused,
     includeProductionOnly: flags.booleans["include-production-only"],
+    // `expcet: { contains: [x] }` is ignored, as any key the format does not read: every check of that scenario vanished unsaid.
+    onCatalogWarning: (line) => io.err(`verdict run: ${line}`),
     onResult: quiet ? undefined : (result, done, total) => {
       io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);
     },
