@@ -3,6 +3,7 @@
 import { CliError, EXIT, exitCodeOf, isNotFound, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
 import { commandUsage, isCommandName, USAGE } from "./usage.js";
+import { verdictVersion } from "./version.js";
 
 type Handler = (argv: readonly string[], io: Io, env: NodeJS.ProcessEnv) => Promise<ExitCode>;
 
@@ -60,6 +61,10 @@ function helpAsked(argv: readonly string[]): string | null {
 }
 
 export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "version")) {
+    io.out(`verdict ${verdictVersion()}`);
+    return EXIT.ok;
+  }
   if (argv.length === 0 || HELP_FLAGS.includes(argv[0]) || (argv[0] === "help" && argv.length === 1)) {
     (argv.length === 0 ? io.err : io.out)(USAGE);
     return argv.length === 0 ? EXIT.usage : EXIT.ok;

@@ -5,7 +5,7 @@ import type { FlagSpec } from "./args.js";
 export const FLAG_SPECS = {
   start: { values: ["port", "models"], booleans: ["exit"] },
   run: {
-    values: ["catalog", "product", "set", "models", "agent", "judge", "tools", "prices", "format", "theme", "out", "gate", "concurrency"],
+    values: ["catalog", "product", "set", "models", "agent", "judge", "tools", "prices", "format", "theme", "out", "gate", "concurrency", "replay-timeout"],
     booleans: ["include-production-only", "quiet"],
   },
   report: { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },

@@ -3,8 +3,11 @@
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  /** Exact bytes to stdout (a report), nothing added. */
-  write(text: string): void;
+  /**
+   * Exact bytes to stdout (a report), nothing added; settles once they are written, rejecting
+   * with the write's error (ENOSPC, EIO): a command says so before it says anything of the report.
+   */
+  write(text: string): Promise<void>;
   /** Writes a usage error and answers its exit code (2). */
   usage(text: string): 2;
 }
@@ -30,7 +33,7 @@ const line = (text: string): string => terminalText(text.endsWith("\n") ? text :
 export const processIo: Io = {
   out: (text) => void process.stdout.write(line(text)),
   err: (text) => void process.stderr.write(line(text)),
-  write: (text) => void process.stdout.write(text),
+  write: (text) => new Promise<void>((resolve, reject) => void process.stdout.write(text, (error) => (error ? reject(error) : resolve()))),
   usage(text) {
     process.stderr.write(line(text));
     return 2;
@@ -46,7 +49,7 @@ export function bufferIo(): Io & { stdout: string[]; stderr: string[] } {
     stderr,
     out: (text) => void stdout.push(terminalText(text)),
     err: (text) => void stderr.push(terminalText(text)),
-    write: (text) => void stdout.push(text),
+    write: async (text) => void stdout.push(text),
     usage(text) {
       stderr.push(terminalText(text));
       return 2;

@@ -8,6 +8,7 @@ import {
   type AgentRuntime, type KpiSettlement, type PriceRefusal, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
+import { DEFAULT_REPLAY_TIMEOUT_MS } from "@verdict/infra/settings";
 import { loadCatalogFile } from "./catalogFile.js";
 import { CliError } from "./errors.js";
 import { judgeLabelOf, routedJudge } from "./runtimeSpecs.js";
@@ -33,7 +34,10 @@ export interface LocalRunOptions {
   /** Told of an estimate no event could record (over COST_LIMIT or not finite): that replay stays unpriced. */
   onPriceRefused?: (refusal: PriceRefusal) => void;
   concurrency?: number;
+  /** Each replay's budget (--replay-timeout): past it the pair is a run_error. Default 120 s, as the worker's. */
   replayTimeoutMs?: number;
+  /** Told of each catalog scenario key that looks like a typo of one the format reads (`expcet:`), before anything runs. */
+  onCatalogWarning?: (line: string) => void;
   /** Told about each scored pair (progress on stderr). */
   onResult?: (result: Result, done: number, total: number) => void;
 }
@@ -74,6 +78,7 @@ function nothingToRunReason(scenarioCount: number): string {
 
 export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcome> {
   const catalog = loadCatalogFile(options.catalogPath);
+  for (const line of catalog.warnings) options.onCatalogWarning?.(line);
   const product = catalog.product(options.product);
   const set = catalog.set(options.product, options.set);
   const scenarios = set.scenarios.filter((s) => options.includeProductionOnly || !s.productionOnly);
@@ -101,7 +106,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     agentName: product.agent,
     availableTools: options.availableTools,
     concurrency: options.concurrency ?? 4,
-    replayTimeoutMs: options.replayTimeoutMs ?? 120_000,
+    replayTimeoutMs: options.replayTimeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS,
     // The Runner aborts the signal when the replay's budget runs out, so an HTTP agent stops too.
     replay: async (scenario: Scenario, spec: ModelSpec, { signal }: { signal?: AbortSignal }) =>
       priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, scenario.prompt, prices, options.onPriceRefused),

@@ -7,18 +7,32 @@
 import { ensureDecoratorTsconfig } from "@verdict/api/decoratorTsconfig";
 import { needsDecorators, runCli } from "./cli.js";
 import { processIo } from "./io.js";
+import { errorText } from "./outputFile.js";
 
 const argv = process.argv.slice(2);
 
 // `verdict report ... | head` closes the pipe early; that is not an error. `verdict start | head`
 // closing it mid-run is a reader gone: the start stops as Ctrl-C stops it (exit 1 unless its run
 // had finished), where it exited 0 at once and a pipeline saw success.
+// Any other failed write (ENOSPC, EIO: `> /dev/full`) threw here, a raw stack trace: a command
+// that writes a document awaits io.write and says so itself (`verdict run: stdout: could not
+// write the report (…)`, exit 1); one that did not, and would exit 0, gets one line and exit 1.
 let readerGone = false;
+let stdoutFailed: NodeJS.ErrnoException | null = null;
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
+  if (error.code !== "EPIPE") {
+    stdoutFailed ??= error;
+    return;
+  }
   if (argv[0] !== "start") process.exit(process.exitCode ?? 0);
   if (!readerGone) process.kill(process.pid, "SIGINT");
   readerGone = true;
+});
+// At exit, as the error may be emitted after the command answered.
+process.on("exit", () => {
+  if (!stdoutFailed || (process.exitCode ?? 0) !== 0) return;
+  process.stderr.write(`verdict: stdout: could not write (${errorText(stdoutFailed)})\n`);
+  process.exitCode = 1;
 });
 if (!needsDecorators(argv) || ensureDecoratorTsconfig()) {
   runCli(argv, processIo).then(

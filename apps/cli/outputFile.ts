@@ -60,7 +60,7 @@ export async function writeOutputFor(command: string, flag: string, path: string
 }
 
 /** "EACCES: permission denied", without the syscall and path node appends (a temporary file's). */
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/, \w+(?: '[^']*')*$/, "");
 }
 

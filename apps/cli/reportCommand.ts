@@ -44,7 +44,7 @@ export async function reportCommand(argv: readonly string[], io: Io, env: NodeJS
       await writeOutputFor("report", "--out", flags.values.out, text);
       io.err(`report written to ${flags.values.out}`);
     } else {
-      io.write(text); // exact bytes, no added newline
+      await io.write(text); // exact bytes, no added newline
     }
     return history.status === "failed" ? EXIT.failed : EXIT.ok;
   } finally {

@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { runCli } from "./cli.js";
 import { bufferIo } from "./io.js";
 import { startFakeModelProvider } from "@verdict/infra/testing";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/support/${name}`, import.meta.url));
 const MODELS = "gpt-5-mini,claude-sonnet-4-5,ollama/qwen3:8b";
@@ -412,4 +414,61 @@ describe("verdict run on examples/support", () => {
       expect(io.stderr.join("\n")).toMatch(message);
     }
   });
+});
+
+describe("verdict run --replay-timeout", () => {
+  // The budget was a fixed 120 s: 30 pairs of an agent that hangs held a CI job ~16 min.
+  it("gives each replay the budget it names: an agent that never answers is a run_error within it", async () => {
+    const server = createServer(() => undefined); // takes each request, never answers
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const io = bufferIo();
+      const argv = withFlag(withFlag(base, "--models", "gpt-5-mini"), "--agent", `http:http://127.0.0.1:${port}/replay`);
+      const code = await runCli([...argv, "--replay-timeout", "300", "--format", "json"], io, {});
+      expect(code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(10_000); // 3 rounds of 4 at 300 ms, not 3 x 120 s
+      const results = (JSON.parse(io.stdout.join("")) as { results: Array<JsonResult & { diagnosis?: { summary?: string } }> }).results;
+      expect(results.length).toBe(10);
+      for (const result of results) expect(result).toMatchObject({ fault: "run_error", diagnosis: { summary: expect.stringContaining("ReplayTimeoutError: replay did not finish within 300 ms") } });
+      expect(io.stderr.join("\n")).toMatch(/run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first: .*ReplayTimeoutError: replay did not finish within 300 ms/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 30_000);
+
+  it("refuses a value the worker's VERDICT_REPLAY_TIMEOUT_MS would refuse, naming the flag and the rule", async () => {
+    for (const value of ["0", "1e3", "2.5", "abc"]) {
+      const io = bufferIo();
+      expect(await runCli([...base, "--replay-timeout", value], io, {})).toBe(2);
+      expect(io.stderr.join("")).toBe(`verdict run: --replay-timeout must be a whole number of milliseconds >= 1 (got ${JSON.stringify(value)})`);
+      expect(io.stdout).toEqual([]);
+    }
+    const io = bufferIo();
+    expect(await runCli([...base, "--replay-timeout", "3000000000"], io, {})).toBe(2);
+    expect(io.stderr.join("")).toContain("--replay-timeout must be at most 2147483647 milliseconds");
+  });
+});
+
+describe("a misspelt scenario key", () => {
+  it("is named on stderr by verdict run and catalogs import, with its file, path and the key meant", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-typo-"));
+    try {
+      const file = join(dir, "typo.yaml");
+      const text = await readFile(example("catalog.yaml"), "utf8");
+      await writeFile(file, text.replace("expect:", "expcet:"));
+      const line = `${file}, products[0].sets[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)`;
+      const io = bufferIo();
+      await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
+      expect(io.stderr[0]).toBe(`verdict run: ${line}`);
+      expect(io.stderr.filter((entry) => entry.includes("not a key scenarios read"))).toHaveLength(1);
+      const imported = bufferIo();
+      expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
+      expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

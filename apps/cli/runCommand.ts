@@ -1,9 +1,9 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
 //   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
-//   [--theme light|dark|auto] [--out FILE] [--gate 0.8]`
+//   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
-import { checkOutputPath, writeOutputFor } from "./outputFile.js";
+import { checkOutputPath, errorText, writeOutputFor } from "./outputFile.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
@@ -14,7 +14,7 @@ import type { Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
 import { loadPricesFlag } from "./pricesFile.js";
 import { themeFlag } from "./themeFlag.js";
-import { parseWholeNumber, SettingError } from "@verdict/infra/settings";
+import { parseWholeNumber, REPLAY_TIMEOUT_RULE, SettingError } from "@verdict/infra/settings";
 
 const RUN_FLAGS = FLAG_SPECS.run;
 
@@ -29,8 +29,12 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const theme = themeFlag("run", flags.values.theme, format);
   const gate = fraction("run", "gate", flags.values.gate);
   let concurrency = 4;
+  let replayTimeoutMs: number | undefined;
   try {
     if (flags.values.concurrency !== undefined) concurrency = parseWholeNumber("--concurrency", flags.values.concurrency, { min: 1 });
+    // The worker's VERDICT_REPLAY_TIMEOUT_MS rule; that variable is not read here, as run reads
+    // none of the worker's (VERDICT_AGENT, VERDICT_JUDGE, VERDICT_PRICES): its flags say it all.
+    if (flags.values["replay-timeout"] !== undefined) replayTimeoutMs = parseWholeNumber("--replay-timeout", flags.values["replay-timeout"], REPLAY_TIMEOUT_RULE);
   } catch (error) {
     if (error instanceof SettingError) return io.usage(`verdict run: ${error.message}`);
     throw error;
@@ -49,8 +53,10 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     io.err(`verdict run: --prices ${flags.values.prices}: ${priceRefusalLine(refusal)} (said once: any other replay so priced is left unpriced too)`);
   };
   const outcome = await localRun({
-    catalogPath, product, set, models, runtime, judge, concurrency, availableTools, prices, onPriceRefused,
+    catalogPath, product, set, models, runtime, judge, concurrency, replayTimeoutMs, availableTools, prices, onPriceRefused,
     includeProductionOnly: flags.booleans["include-production-only"],
+    // `expcet: { contains: [x] }` is ignored, as any key the format does not read: every check of that scenario vanished unsaid.
+    onCatalogWarning: (line) => io.err(`verdict run: ${line}`),
     onResult: quiet ? undefined : (result, done, total) => {
       io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);
     },
@@ -61,7 +67,14 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     io.err(`report written to ${flags.values.out}`);
   } else {
     // The report's exact bytes, as --out writes them (io.out would show control characters as escapes).
-    io.write(text.endsWith("\n") ? text : `${text}\n`);
+    // Awaited: a stdout that cannot take them (a full disk, /dev/full) is this run's error, said
+    // before any verdict of the gate (which read "met" above a report that was never written).
+    try {
+      await io.write(text.endsWith("\n") ? text : `${text}\n`);
+    } catch (error) {
+      // A reader gone (`| head`) is not an error: main.ts ends the process as it always did.
+      if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw new CliError(`verdict run: stdout: could not write the report (${errorText(error)})`, EXIT.failed);
+    }
   }
   const kpis = kpiLine(outcome.kpis);
   if (kpis) io.err(kpis);

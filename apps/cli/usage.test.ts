@@ -101,3 +101,14 @@ describe("--theme in the READMEs", () => {
   });
 });
 
+
+describe("verdict --version", () => {
+  // It answered `unknown command "--version"` (exit 2).
+  it("prints the package.json version, as --version or version, exit 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const argv of [["--version"], ["version"]]) {
+      expect(await cli(argv), argv[0]).toEqual({ code: 0, stdout: `verdict ${version}`, stderr: "" });
+    }
+    expect(USAGE).toContain("version (or --version)");
+  });
+});

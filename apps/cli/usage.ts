@@ -17,7 +17,7 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       ollama/qwen3:8b: another label's pairs are run_errors ("no reply … on LABEL").`,
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
-      [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--include-production-only] [--quiet]
+      [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--replay-timeout MS] [--include-production-only] [--quiet]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
       run_error (the run failed: nothing was scored). --tools names the agent's tools
@@ -26,8 +26,11 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       { input, output } }, USD per million tokens, matched by a model's label, else its model
       id): a replay with tokens but no cost is priced from it, shown ~$ (estimated); one
       missing a token count, from the scenario prompt's and the answer's characters ÷ 4 (a
-      lower bound). Progress goes to stderr, a [n/N] line a pair; --quiet leaves those lines
-      out (the pass-rate line still prints).`,
+      lower bound). --replay-timeout is each replay's budget in milliseconds (default 120000,
+      as the worker's VERDICT_REPLAY_TIMEOUT_MS, which run does not read): past it the pair is
+      a run_error (ReplayTimeoutError) and an HTTP agent's request is aborted. Progress goes
+      to stderr, a [n/N] line a pair; --quiet leaves those lines out (the pass-rate line
+      still prints).`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes), as
       HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own
@@ -92,12 +95,14 @@ const ENVIRONMENT = `Environment
   A value of the wrong form is exit 2, naming the variable; README.md's environment table
   has each in full.`;
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 run failed, gate missed, or a plan refused the start or import, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
+const EXIT_CODES = "Exit codes: 0 ok, 1 run failed, gate missed, or a plan refused the start or import, or the output (--out or stdout) could not be written, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
 
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 
 Commands
 ${Object.values(COMMAND_USAGE).join("\n")}
+  version (or --version)
+      Prints verdict's version (the repository's package.json).
 
 ${ENVIRONMENT}
 

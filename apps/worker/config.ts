@@ -6,7 +6,7 @@ import { parseKafkaBrokers, topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { checkDatabaseUrl, PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
-import { ExitError, scriptLoaded, SETTING_EXIT_CODE, SettingError, unknownArgumentLine, wholeNumberSetting } from "@verdict/infra/settings";
+import { ExitError, REPLAY_TIMEOUT_RULE, scriptLoaded, SETTING_EXIT_CODE, SettingError, unknownArgumentLine, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
@@ -118,7 +118,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   }
   const replayKey = env.VERDICT_REPLAY_KEY?.trim() || "run";
   if (replayKey !== "run" && replayKey !== "pair") throw new WorkerConfigError(`VERDICT_REPLAY_KEY must be "run" or "pair" (got ${JSON.stringify(replayKey)})`);
-  const replayTimeoutMs = checked(() => wholeNumberSetting(env, "VERDICT_REPLAY_TIMEOUT_MS", { min: 1, unit: "milliseconds" }, DEFAULT_REPLAY_TIMEOUT_MS));
+  const replayTimeoutMs = checked(() => wholeNumberSetting(env, "VERDICT_REPLAY_TIMEOUT_MS", REPLAY_TIMEOUT_RULE, DEFAULT_REPLAY_TIMEOUT_MS));
   const watchdogStallMs = limitMsOrOff(env, "VERDICT_WATCHDOG_STALL_MS", DEFAULT_STALL_MS);
   // A replay may take its whole budget: a watchdog that gives up sooner fails runs whose replays
   // are only slow (it failed a run of three 100 s replays, whose results then came in after).

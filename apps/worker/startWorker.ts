@@ -2,6 +2,7 @@
 // The embedded mode calls this with PGlite + the memory bus; `main.ts` with PostgreSQL + Kafka.
 import { randomUUID } from "node:crypto";
 import { RepeatLimiter } from "@verdict/infra/logging";
+import { DEFAULT_REPLAY_TIMEOUT_MS } from "@verdict/infra/settings";
 import { priceRefusalLine, type AgentRuntime, type Clock, type EventStore, type IdGenerator, type JobBus, type JobConsumer, type PriceRefusal, type PriceTable } from "@verdict/domain";
 import type { JudgeBackend } from "@verdict/infra/judges";
 import type { CheckpointStore } from "./checkpoints/index.js";
@@ -15,7 +16,7 @@ import { consoleLog, type WorkerLog } from "./workerLog.js";
 
 export type WorkerRole = "dispatcher" | "replay" | "complete";
 export const ALL_ROLES: readonly WorkerRole[] = ["dispatcher", "replay", "complete"];
-export const DEFAULT_REPLAY_TIMEOUT_MS = 120_000;
+export { DEFAULT_REPLAY_TIMEOUT_MS };
 
 export interface WorkerOptions {
   store: EventStore;

@@ -541,3 +541,31 @@ describe("bad input", () => {
     }
   });
 });
+
+describe("Catalog warnings", () => {
+  // `expcet: { contains: [x] }` is an unknown key, ignored as the format says: every check of its
+  // scenario vanished without a word. A key within 2 edits of one the format reads is now said.
+  it("names a scenario key that looks like a typo of one the format reads, and keeps ignoring it", () => {
+    const catalog = Catalog.parse(
+      "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n" +
+        "          - { key: a, prompt: hi, expcet: { contains: [x] }, owner: ops }\n" +
+        "          - { key: b, prompt: hi, Prompts: other, expect: { contains: [y] } }\n",
+    );
+    expect(catalog.warnings).toEqual([
+      "products[0].sets[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)",
+      "products[0].sets[0].scenarios[1].Prompts: not a key scenarios read; did you mean prompt? (ignored)",
+    ]);
+    expect(catalog.set("p", "s").scenarios.map((scenario) => scenario.expectedPatterns)).toEqual([[], ["y"]]);
+  });
+
+  it("names the file and a suite's groups path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-warnings-"));
+    try {
+      const file = join(dir, "t.yaml");
+      writeFileSync(file, "suite: t\ngroups:\n  - key: g\n    scenarios:\n      - { key: a, prompt: hi, contians: [x] }\n");
+      expect(Catalog.load(file).warnings).toEqual([`${file}, groups[0].scenarios[0].contians: not a key scenarios read; did you mean contains? (ignored)`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

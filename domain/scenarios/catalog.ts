@@ -43,6 +43,8 @@ export class Catalog {
   readonly description: string | null;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly products: readonly Product[];
+  /** Scenario keys that look like typos of ones the format reads, each with its document and path (not errors: such keys are ignored). */
+  readonly warnings: readonly string[];
   #yaml: string | null = null;
   #digest: string | null = null;
 
@@ -78,6 +80,7 @@ export class Catalog {
     this.description = lastPresent(docs, (doc) => doc.description);
     this.metadata = Object.assign({}, ...docs.map((doc) => doc.metadata));
     this.products = layerProducts(docs).map((product, index) => new Product(product, index));
+    this.warnings = docs.flatMap((doc, index) => doc.warnings.map((line) => (sourceOf(index) ? `${sourceOf(index)}, ${line}` : line)));
   }
 
   product(key: string): Product {

@@ -1,7 +1,7 @@
 // One catalog document, checked and normalized (reference-core §4): products -> sets ->
 // scenarios, unknown keys kept as metadata, a suite document read as a one-product catalog.
 // Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
-import { isBlank, isPlainObject } from "../support/index.js";
+import { isBlank, isPlainObject, likelyMeant } from "../support/index.js";
 import { criteriaProblem } from "../scoring/criterionConfig.js";
 import { AGENT_NAME_MAX, JUDGE_MODEL_MAX, RESERVED_NAME_RULE, isReservedName, judgeKind } from "../events/shared.js";
 import { InvalidDocument } from "./errors.js";
@@ -41,6 +41,11 @@ export interface CatalogDoc {
   description: string | null;
   products: ProductDoc[];
   metadata: Record<string, unknown>;
+  /**
+   * A scenario key the format does not read but within 2 edits of one it does (`expcet:`): kept
+   * out of the catalog as any unknown key is, but said, since its checks silently vanished.
+   */
+  warnings: string[];
 }
 
 export function readCatalogDocument(doc: unknown, defaultName: string | null): CatalogDoc {
@@ -48,8 +53,9 @@ export function readCatalogDocument(doc: unknown, defaultName: string | null): C
   if (!isPlainObject(doc)) throw new InvalidDocument("a scenario catalog is a YAML mapping");
   const isSuite = ("suite" in doc || "groups" in doc) && !("products" in doc) && !("catalog" in doc);
   const source = isSuite ? suiteAsCatalog(doc, defaultName) : doc;
+  const warnings: string[] = [];
   const products = asSuitePaths(isSuite, () =>
-    listAt(source.products, "products").map((product, index) => readProduct(product, `products[${index}]`)),
+    listAt(source.products, "products").map((product, index) => readProduct(product, `products[${index}]`, warnings)),
   );
   assertScenarioCount(countScenarios(products), InvalidDocument, "catalog document");
   return {
@@ -59,6 +65,7 @@ export function readCatalogDocument(doc: unknown, defaultName: string | null): C
     description: text(source.description, "description"),
     products,
     metadata: without(doc, CATALOG_KEYS),
+    warnings: isSuite ? warnings.map((line) => line.replace(/^products\[0\]\.sets\[/, "groups[")) : warnings,
   };
 }
 
@@ -85,7 +92,7 @@ function asSuitePaths<T>(isSuite: boolean, read: () => T): T {
   }
 }
 
-function readProduct(product: unknown, path: string): ProductDoc {
+function readProduct(product: unknown, path: string, warnings: string[]): ProductDoc {
   if (!isPlainObject(product)) throw new InvalidDocument("must be a mapping", { path });
   const key = requiredKey(product.key, `${path}.key`, "a product has no key");
   return {
@@ -93,17 +100,17 @@ function readProduct(product: unknown, path: string): ProductDoc {
     name: text(product.name, `${path}.name`),
     description: text(product.description, `${path}.description`),
     agent: agentName(product.agent, `${path}.agent`),
-    sets: listAt(product.sets, `${path}.sets`).map((set, index) => readSet(set, `${path}.sets[${index}]`, key)),
+    sets: listAt(product.sets, `${path}.sets`).map((set, index) => readSet(set, `${path}.sets[${index}]`, key, warnings)),
     metadata: without(product, PRODUCT_KEYS),
   };
 }
 
-function readSet(set: unknown, path: string, product: string): SetDoc {
+function readSet(set: unknown, path: string, product: string, warnings: string[]): SetDoc {
   if (!isPlainObject(set)) throw new InvalidDocument("must be a mapping", { path });
   const key = requiredKey(set.key, `${path}.key`, `a set of product "${product}" has no key`);
   const seen = new Map<string, number>();
   const scenarios = listAt(set.scenarios, `${path}.scenarios`).map((entry, index) => {
-    const scenario = readScenario(entry, `${path}.scenarios[${index}]`, key);
+    const scenario = readScenario(entry, `${path}.scenarios[${index}]`, key, warnings);
     const first = seen.get(scenario.key as string);
     if (first !== undefined) {
       throw new InvalidDocument(`repeats key "${scenario.key}" (first at ${path}.scenarios[${first}])`, { path: `${path}.scenarios[${index}].key` });
@@ -123,7 +130,7 @@ function readSet(set: unknown, path: string, product: string): SetDoc {
 }
 
 /** Only the scenario keys the format defines are kept; the rest are ignored, not written back. */
-function readScenario(entry: unknown, path: string, set: string): Record<string, unknown> {
+function readScenario(entry: unknown, path: string, set: string, warnings: string[]): Record<string, unknown> {
   if (!isPlainObject(entry)) throw new InvalidDocument("must be a mapping", { path });
   const key = requiredKey(entry.key, `${path}.key`, `a scenario in set "${set}" has no key`);
   // A scalar prompt reads as its text, as the reference's `to_s` does (`prompt: 42` -> "42").
@@ -134,6 +141,11 @@ function readScenario(entry: unknown, path: string, set: string): Record<string,
   const kept: Record<string, unknown> = { key, prompt };
   for (const name of SCENARIO_KEYS) if (name !== "key" && name !== "prompt" && entry[name] !== undefined) kept[name] = entry[name];
   readScenarioHash(kept, path, InvalidDocument);
+  for (const name of Object.keys(entry)) {
+    if (SCENARIO_KEYS.includes(name)) continue;
+    const meant = likelyMeant(name, SCENARIO_KEYS);
+    if (meant) warnings.push(`${path}.${name}: not a key scenarios read; did you mean ${meant}? (ignored)`);
+  }
   return kept;
 }
 
