@@ -14,8 +14,9 @@ import { AgentConnection, AgentNode, AgentReleaseConnection } from "../types/age
 import { ReleaseOutcome } from "../types/enums.js";
 import { afterCommand, commandOptions } from "./commandSupport.js";
 import { MISSING_NULL } from "./missingNull.js";
+import { PAGE_AFTER, PAGE_FIRST } from "./pageArguments.js";
 
-@ObjectType()
+@ObjectType({ description: "What recordAgentRelease recorded: the agent's version for the digest, and whether it is new." })
 class RecordAgentReleasePayload {
   @Field(() => String, { description: "The agent, as stored (trimmed)." })
   agentName!: string;
@@ -26,13 +27,13 @@ class RecordAgentReleasePayload {
   @Field(() => String, { description: "`v<version>`: what runs started from now pin." })
   label!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The release's digest, 12 lowercase hex: as given, or computed from the manifest." })
   digest!: string;
 
   @Field(() => String, { nullable: true, description: "The revision the version was first recorded with." })
   revision!: string | null;
 
-  @Field(() => ReleaseOutcome)
+  @Field(() => ReleaseOutcome, { description: "NEW (a new version), RETURNED (an earlier version is the latest again) or UNCHANGED (already the latest: nothing recorded)." })
   outcome!: ReleaseOutcome;
 
   @Field(() => AgentNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
@@ -46,8 +47,8 @@ export class AgentResolver {
     description: `The tenant's agents (every name its evaluations or recorded releases carry), by name: \`first\` (default 20, at most 100) after \`after\`. ${MISSING_NULL}`,
   })
   async agents(
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: PAGE_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<AgentConnection> {
     return (await context.deps.readModels.listAgents(context.principal.tenant, { first: first ?? undefined, after })) as AgentConnection;
@@ -57,7 +58,7 @@ export class AgentResolver {
     nullable: true,
     description: `The tenant's agent of that name (as its evaluations carry it, trimmed); NOT_FOUND when none of its evaluations or releases names it. ${MISSING_NULL}`,
   })
-  async agent(@Arg("name", () => String) name: string, @Ctx() context: ApiContext): Promise<AgentNode> {
+  async agent(@Arg("name", () => String, { description: "The agent's name, as its evaluations carry it; trimmed before it is looked up." }) name: string, @Ctx() context: ApiContext): Promise<AgentNode> {
     const found = await context.deps.readModels.getAgent(context.principal.tenant, name.trim());
     if (!found) throw notFound("agent", name, "name");
     return found as AgentNode;
@@ -68,8 +69,8 @@ export class AgentResolver {
   })
   async releases(
     @Root() agent: AgentNode,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: PAGE_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<AgentReleaseConnection> {
     return (await agentReleasePage(context, agent.name, { first: first ?? undefined, after })) as AgentReleaseConnection;
@@ -87,7 +88,7 @@ export class AgentResolver {
   })
   async recordAgentRelease(
     @Arg("agent", () => String, { description: "The agent, as its evaluations name it." }) agent: string,
-    @Arg("digest", () => String, { nullable: true }) digest: string | null,
+    @Arg("digest", () => String, { nullable: true, description: "The release's digest, 12 lowercase hex (another text is VALIDATION); give it or manifest, not both." }) digest: string | null,
     @Arg("manifest", () => GraphQLJSON, { nullable: true, description: "What the agent's model is given (provider, model, options, instructions, tools...): at most 64 KiB as JSON, 32 levels deep." })
     manifest: unknown,
     @Arg("revision", () => String, { nullable: true, description: "The build (a git SHA, a version), at most 200 characters: kept with the version it first names." }) revision: string | null,

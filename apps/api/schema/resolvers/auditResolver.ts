@@ -46,7 +46,7 @@ export function diffRuns(a: string, b: string, before: Result[], after: Result[]
 @Resolver()
 export class AuditResolver {
   @Query(() => RunAudit, { nullable: true, description: `The run's events in log order, with what every grade and the verdict were decided from. ${OVER_BUDGET}` })
-  async runAudit(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
+  async runAudit(@Arg("id", () => ID, { description: "The run's id (a run of another tenant's is NOT_FOUND)." }) id: string, @Ctx() context: ApiContext): Promise<RunAudit> {
     const history = await runHistory(context, id);
     if (history.imported) {
       return { runId: id, status: runStatusOf(history.status), events: history.events.map((event, ordinal) => auditEvent(event, ordinal)), grades: importedGrades(history.imported, history.criterionKeys), verdict: importedVerdict(history.imported) };
@@ -94,7 +94,11 @@ export class AuditResolver {
   }
 
   @Query(() => RunDiff, { nullable: true, description: `Run b against run a by scenario key x model label: fixed, regressed, still failing, added, removed. ${OVER_BUDGET}` })
-  async compareRuns(@Arg("a", () => ID) a: string, @Arg("b", () => ID) b: string, @Ctx() context: ApiContext): Promise<RunDiff> {
+  async compareRuns(
+    @Arg("a", () => ID, { description: "The run compared against (the before): a run of the tenant's, else NOT_FOUND." }) a: string,
+    @Arg("b", () => ID, { description: "The run compared (the after): a run of the tenant's, else NOT_FOUND." }) b: string,
+    @Ctx() context: ApiContext,
+  ): Promise<RunDiff> {
     const { readModels } = context.deps;
     const tenant = context.principal.tenant;
     const [runA, runB] = await Promise.all([readModels.getRun(tenant, a), readModels.getRun(tenant, b)]);

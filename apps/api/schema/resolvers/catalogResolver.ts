@@ -10,19 +10,20 @@ import { afterWrite, commandOptions, validInput } from "./commandSupport.js";
 import { fromArgument } from "./inputArgument.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 import { MISSING_NULL } from "./missingNull.js";
+import { PAGE_AFTER, WHOLE_LIST_FIRST } from "./pageArguments.js";
 
-@ObjectType()
+@ObjectType({ description: "What importCatalog recorded, and the evaluations it synced." })
 class ImportCatalogPayload {
-  @Field(() => String)
+  @Field(() => String, { description: "The catalog's key, as the document names it (catalog(key:) reads it)." })
   key!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The SHA-256 of the document's canonical YAML, 64 lowercase hex: the same for the same catalog however it is written." })
   digest!: string;
 
   @Field(() => Boolean, { description: "False when the same document was already imported (a no-op)." })
   changed!: boolean;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The scenarios of the document, over all its products' sets." })
   scenarioCount!: number;
 
   @Field(() => [ID], {
@@ -48,15 +49,15 @@ function documentError(error: unknown): unknown {
 export class CatalogResolver {
   @Query(() => CatalogConnection, { nullable: true, description: `The tenant's catalogs, by key; all of them unless \`first\` is given. ${OVER_BUDGET}` })
   async catalogs(
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: WHOLE_LIST_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<CatalogConnection> {
     return listPage((await context.deps.readModels.listCatalogs(context.principal.tenant)) as CatalogNode[], { first, after }, `catalogs of ${context.principal.tenant}`);
   }
 
   @Query(() => CatalogNode, { nullable: true, description: `A catalog of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
-  async catalog(@Arg("key", () => String) key: string, @Ctx() context: ApiContext): Promise<CatalogNode> {
+  async catalog(@Arg("key", () => String, { description: "The catalog's key, as its document names it." }) key: string, @Ctx() context: ApiContext): Promise<CatalogNode> {
     const found = await context.deps.readModels.getCatalog(context.principal.tenant, key);
     if (!found) throw notFound("catalog", key, "key");
     return found as CatalogNode;
@@ -64,8 +65,8 @@ export class CatalogResolver {
 
   @Mutation(() => ImportCatalogPayload, { description: "Imports a catalog YAML document; the same document again changes nothing." })
   async importCatalog(
-    @Arg("yaml", () => String) yaml: string,
-    @Arg("sourcePath", () => String, { nullable: true }) sourcePath: string | null,
+    @Arg("yaml", () => String, { description: "The catalog YAML document: not empty, at most 2 MB (UTF-8); one that does not parse or cannot be stored is VALIDATION naming its path." }) yaml: string,
+    @Arg("sourcePath", () => String, { nullable: true, description: "Where the document came from (a file path), at most 500 characters: recorded with the import, kept as Catalog.source's path." }) sourcePath: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ImportCatalogPayload> {
     const options = commandOptions(context);

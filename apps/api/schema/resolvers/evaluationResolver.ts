@@ -19,6 +19,7 @@ import { evaluationFromCatalogSet } from "./catalogSet.js";
 import { givenSource, scenarioRecords } from "./scenarioInputs.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 import { MISSING_NULL } from "./missingNull.js";
+import { PAGE_AFTER, PAGE_FIRST, WHOLE_LIST_FIRST } from "./pageArguments.js";
 
 @InputType({
   description:
@@ -40,7 +41,7 @@ export class CreateEvaluationInput {
   @Field(() => GraphQLJSON, { nullable: true, description: "[{ key, type, config }]; the defaults when omitted. Types and the config each reads: response_present, min_length {chars}, max_latency_ms {ms}, token_budget {output_tokens}, contains / not_contains {pattern}, llm_judge {prompt}, trace_error_rate, trace_latency; another type or config key is VALIDATION." })
   criteria?: unknown;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "The score a pair must reach to pass, a fraction from 0 to 1 (not a percent; outside it is VALIDATION); 0.7 when omitted." })
   threshold?: number | null;
 
   @Field(() => [String], { nullable: true, description: "The models a run compares when startRun names none; a blank name is VALIDATION, a repeated one is kept once." })
@@ -59,33 +60,33 @@ export class CreateEvaluationInput {
   includeProductionOnly?: boolean | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "The evaluation a mutation created or changed." })
 class EvaluationPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The evaluation's id (evaluation(id:) reads it)." })
   evaluationId!: string;
 
   @Field(() => EvaluationNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
   evaluation!: EvaluationNode | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "How a replace or merge changed the suite, by scenario key; resending what is stored answers every key unchanged." })
 class ScenarioChangesPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The evaluation whose suite it is." })
   evaluationId!: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "Keys new to the suite." })
   added!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "Keys already in the suite whose scenario changed." })
   updated!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "Keys given exactly as already stored." })
   unchanged!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "Keys the new suite no longer names, deleted (replaceScenarios with onRemoved DESTROY); [] for a merge." })
   removed!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "Keys the new suite no longer names, kept disabled (replaceScenarios with onRemoved DISABLE); [] for a merge." })
   disabled!: string[];
 }
 
@@ -212,8 +213,8 @@ const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
 export class EvaluationResolver {
   @Query(() => EvaluationConnection, { nullable: true, description: `The tenant's evaluations, newest first. ${MISSING_NULL}` })
   async evaluations(
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: PAGE_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Arg("archived", () => Boolean, {
       nullable: true,
       defaultValue: false,
@@ -226,7 +227,7 @@ export class EvaluationResolver {
   }
 
   @Query(() => EvaluationNode, { nullable: true, description: `An evaluation of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
-  async evaluation(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<EvaluationNode> {
+  async evaluation(@Arg("id", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) id: string, @Ctx() context: ApiContext): Promise<EvaluationNode> {
     const found = await context.deps.readModels.getEvaluation(context.principal.tenant, id);
     if (!found) throw notFound("evaluation", id);
     return found as EvaluationNode;
@@ -235,10 +236,10 @@ export class EvaluationResolver {
   @FieldResolver(() => ScenarioConnection, { nullable: true, description: `The suite in order (position, key); the whole suite unless \`first\` is given. ${OVER_BUDGET}` })
   async scenarios(
     @Root() evaluation: EvaluationNode,
-    @Arg("group", () => String, { nullable: true }) group: string | null,
-    @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("group", () => String, { nullable: true, description: "Only the scenarios of this group key, matched exactly; omitted: every group (and none)." }) group: string | null,
+    @Arg("enabled", () => Boolean, { nullable: true, description: "true: only enabled scenarios; false: only disabled ones; omitted: both." }) enabled: boolean | null,
+    @Arg("first", () => Int, { nullable: true, description: WHOLE_LIST_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ScenarioConnection> {
     const rows = await context.deps.readModels.listScenarios(context.principal.tenant, evaluation.id, { group, enabled });
@@ -254,14 +255,14 @@ export class EvaluationResolver {
   @FieldResolver(() => RunConnection, { nullable: true, description: `Runs newest first. ${MISSING_NULL}` })
   async runs(
     @Root() evaluation: EvaluationNode,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: PAGE_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<RunConnection> {
     return (await context.deps.readModels.listRuns(context.principal.tenant, evaluation.id, { first: first ?? undefined, after })) as unknown as RunConnection;
   }
 
-  @FieldResolver(() => RunNode, { nullable: true })
+  @FieldResolver(() => RunNode, { nullable: true, description: "The newest run (highest number), whatever its status; null while it has none." })
   async latestRun(@Root() evaluation: EvaluationNode, @Ctx() context: ApiContext): Promise<RunNode | null> {
     return (await context.deps.readModels.latestRun(context.principal.tenant, evaluation.id)) as unknown as RunNode | null;
   }
@@ -279,8 +280,11 @@ export class EvaluationResolver {
     return (await context.deps.readModels.previousRun(context.principal.tenant, latest.id)) as unknown as RunNode | null;
   }
 
-  @Mutation(() => EvaluationPayload)
-  async createEvaluation(@Arg("input", () => CreateEvaluationInput) input: CreateEvaluationInput, @Ctx() context: ApiContext): Promise<EvaluationPayload> {
+  @Mutation(() => EvaluationPayload, {
+    description:
+      "Creates an evaluation from its input; from a catalog set, one the agent already has under that name is synced to the set and answered instead (CONFLICT when the input names another threshold, compareModels, judge or criteria).",
+  })
+  async createEvaluation(@Arg("input", () => CreateEvaluationInput, { description: "What to create; a refused field's error names it (input.name, input.criteria...), and nothing is written." }) input: CreateEvaluationInput, @Ctx() context: ApiContext): Promise<EvaluationPayload> {
     return namingArguments(CREATE_EVALUATION_ARGUMENTS, () => this.#createEvaluation(input, context));
   }
 
@@ -355,8 +359,8 @@ export class EvaluationResolver {
       "Archives (true) or unarchives (false) the evaluation: an archived one leaves `evaluations` unless `archived: true` asks for it. The same value again changes nothing; a new run or an imported report unarchives it.",
   })
   async archiveEvaluation(
-    @Arg("evaluationId", () => ID) evaluationId: string,
-    @Arg("archived", () => Boolean) archived: boolean,
+    @Arg("evaluationId", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) evaluationId: string,
+    @Arg("archived", () => Boolean, { description: "true archives it, false unarchives it." }) archived: boolean,
     @Ctx() context: ApiContext,
   ): Promise<EvaluationPayload> {
     const options = commandOptions(context);
@@ -371,9 +375,9 @@ export class EvaluationResolver {
 
   @Mutation(() => ScenarioChangesPayload, { description: "Treats the input as the whole suite." })
   async replaceScenarios(
-    @Arg("evaluationId", () => ID) evaluationId: string,
-    @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
-    @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
+    @Arg("evaluationId", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) evaluationId: string,
+    @Arg("scenariosText", () => String, { nullable: true, description: "Pasted lines, JSON, or a grouped YAML/JSON suite (ScenarioParser); give it or scenarios, not both." }) scenariosText: string | null,
+    @Arg("scenarios", () => GraphQLJSON, { nullable: true, description: "Scenario records, in the shape of the nodes `evaluation { scenarios }` answers or as snake_case records; give it or scenariosText, not both." }) scenarios: unknown,
     @Arg("onRemoved", () => OnRemoved, { nullable: true, description: "Scenarios the new suite no longer names: DESTROY (the default) deletes them, DISABLE keeps them disabled." })
     onRemoved: OnRemoved | null,
     @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios (default false, as createEvaluation)." })
@@ -392,10 +396,10 @@ export class EvaluationResolver {
 
   @Mutation(() => ScenarioChangesPayload, { description: "Adds new keys and updates named ones; never touches the rest." })
   async mergeScenarios(
-    @Arg("evaluationId", () => ID) evaluationId: string,
-    @Arg("scenariosText", () => String, { nullable: true }) scenariosText: string | null,
-    @Arg("scenarios", () => GraphQLJSON, { nullable: true }) scenarios: unknown,
-    @Arg("keyPrefix", () => String, { nullable: true }) keyPrefix: string | null,
+    @Arg("evaluationId", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) evaluationId: string,
+    @Arg("scenariosText", () => String, { nullable: true, description: "Pasted lines, JSON, or a grouped YAML/JSON suite (ScenarioParser); give it or scenarios, not both." }) scenariosText: string | null,
+    @Arg("scenarios", () => GraphQLJSON, { nullable: true, description: "Scenario records, in the shape of the nodes `evaluation { scenarios }` answers or as snake_case records; give it or scenariosText, not both." }) scenarios: unknown,
+    @Arg("keyPrefix", () => String, { nullable: true, description: "Begins the keys made for scenarios of scenariosText that name none (`<prefix>_<group>_<n>`), as a key part of at most 40 characters; one with no letters or digits is VALIDATION." }) keyPrefix: string | null,
     @Arg("includeProductionOnly", () => Boolean, { nullable: true, description: "Keep production_only scenarios of the text or list (default true, as the guide's parse does)." })
     includeProductionOnly: boolean | null,
     @Ctx() context: ApiContext,

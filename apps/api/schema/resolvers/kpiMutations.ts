@@ -6,9 +6,9 @@ import type { ApiContext } from "../../server/context.js";
 import { EvaluationNode } from "../types/evaluation.js";
 import { afterCommand, commandOptions, ownEvaluation } from "./commandSupport.js";
 
-@ObjectType()
+@ObjectType({ description: "What clearKpis cleared." })
 class ClearKpisPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The evaluation whose KPIs were cleared." })
   evaluationId!: string;
 
   @Field(() => [String], { description: "The keys of the KPIs cleared; [] when it held none (nothing was recorded)." })
@@ -24,7 +24,7 @@ export class KpiMutations {
     description:
       "Clears the evaluation's judge-defined KPIs: `kpis` and `kpiProvenance` are empty, `criteria` no longer lists them, and its next judge_defined run asks its judge to define them again. Runs already started keep the KPIs they froze. An evaluation without KPIs changes nothing (`cleared: []`); an archived one stays archived.",
   })
-  async clearKpis(@Arg("evaluationId", () => ID) evaluationId: string, @Ctx() context: ApiContext): Promise<ClearKpisPayload> {
+  async clearKpis(@Arg("evaluationId", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) evaluationId: string, @Ctx() context: ApiContext): Promise<ClearKpisPayload> {
     const options = commandOptions(context);
     await ownEvaluation(context, evaluationId);
     const command = { type: "ClearKpis", evaluation_id: evaluationId, tenant: context.principal.tenant, cleared_by: options.context.actor };

@@ -15,10 +15,10 @@ import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput 
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
 class RunSelectionInput {
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: "Only these scenario keys (of its enabled scenarios); at least one, none blank. With group, both must match." })
   keys?: string[] | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Only the enabled scenarios of this group key, matched exactly; not blank. A selection that leaves no scenario is VALIDATION." })
   group?: string | null;
 
   @Field(() => [String], { nullable: true, description: "Model names as typed (the label keeps the exact text)." })
@@ -30,56 +30,56 @@ class ReleaseInput {
   @Field(() => String, { description: "Not blank, at most 200 characters." })
   digest!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The build it was made from (a git SHA, a version), at most 200 characters; null when omitted." })
   revision?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The caller's name for the release (`v3`, `2026.12`), at most 200 characters, kept as given; null when omitted." })
   label?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "The run startRun started." })
 class StartRunPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The new run's id (run(id:) reads it)." })
   runId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The evaluation it runs." })
   evaluationId!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Its position in the evaluation's history, oldest = 1." })
   number!: number;
 
   @Field(() => RunNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
   run!: RunNode | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "The pair whose replay recordReplay recorded." })
 class RecordReplayPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The external run." })
   runId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's scenario key, as given." })
   scenarioKey!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The pair's model label, as given." })
   modelLabel!: string;
 
   @Field(() => Boolean, { description: "True when this exact replay was already recorded for the pair (nothing written, nothing counted twice)." })
   duplicate!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: "An external run's completion request: the run ends after it (COMPLETED, or FAILED when scored < total); follow runProgress." })
 class RunCompletionPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The external run." })
   runId!: string;
 
   @Field(() => Int, { description: "Pairs scored when completion was asked for." })
   scored!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The run's pairs: its selected scenarios x its models." })
   total!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: "The completed run importReport made of the envelope (or found, for the same report again)." })
 class ImportReportPayload {
   @Field(() => ID, { description: "The run's id here (query run(id:) with it): keyed by the tenant and the envelope's run_id." })
   runId!: string;
@@ -87,10 +87,10 @@ class ImportReportPayload {
   @Field(() => ID, { description: "The envelope's run_id, the host's name for the run (report.json gives it back)." })
   hostRunId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The evaluation it was imported into." })
   evaluationId!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Its position in the evaluation's history, oldest = 1." })
   number!: number;
 
   @Field(() => Boolean, { description: "True when this exact report was already imported (nothing written)." })
@@ -135,9 +135,9 @@ export class RunMutations {
     description: `Freezes the selection, pins the agent's release and starts a run; external runs wait for recordReplay. ${REFUSED_NULL}`,
   })
   async startRun(
-    @Arg("evaluationId", () => ID) evaluationId: string,
-    @Arg("selection", () => RunSelectionInput, { nullable: true }) selection: RunSelectionInput | null,
-    @Arg("external", () => Boolean, { nullable: true }) external: boolean | null,
+    @Arg("evaluationId", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) evaluationId: string,
+    @Arg("selection", () => RunSelectionInput, { nullable: true, description: "Which scenarios and models; omitted, every enabled scenario under the evaluation's compare models." }) selection: RunSelectionInput | null,
+    @Arg("external", () => Boolean, { nullable: true, description: "true: the caller replays the pairs (recordReplay, then completeExternalRun) and no worker does; default false." }) external: boolean | null,
     @Arg("tools", () => GraphQLJSON, { nullable: true, description: "The agent's tools, [{ name, description?, server? }]: a failure for want of a tool names what it has." }) tools: unknown,
     @Arg("release", () => ReleaseInput, {
       nullable: true,
@@ -174,9 +174,9 @@ export class RunMutations {
       "An external run's replay of one scenario x model pair. The same replay again is a no-op (duplicate: true); a pair outside the run's selection (VALIDATION) or a different second replay (CONFLICT) is refused and fails the run, keeping what was recorded.",
   })
   async recordReplay(
-    @Arg("runId", () => ID) runId: string,
-    @Arg("scenarioKey", () => String) scenarioKey: string,
-    @Arg("modelLabel", () => String) modelLabel: string,
+    @Arg("runId", () => ID, { description: "The external run's id (one of another tenant's is NOT_FOUND; a run the workers replay is CONFLICT)." }) runId: string,
+    @Arg("scenarioKey", () => String, { description: "A scenario key of the run's selection (another is VALIDATION, and fails the run)." }) scenarioKey: string,
+    @Arg("modelLabel", () => String, { description: "One of the run's model labels (another is VALIDATION, and fails the run)." }) modelLabel: string,
     @Arg("replay", () => GraphQLJSON, { description: "{ answer, tool_calls, duration_ms, input_tokens, output_tokens, error, cost, metadata }, or their camelCase; any other key is refused (VALIDATION, naming it)" }) replay: unknown,
     @Ctx() context: ApiContext,
   ): Promise<RecordReplayPayload> {
@@ -200,7 +200,7 @@ export class RunMutations {
   @Mutation(() => RunCompletionPayload, {
     description: "An external run's host is done recording: the run completes (a missing pair fails it, named).",
   })
-  async completeExternalRun(@Arg("runId", () => ID) runId: string, @Ctx() context: ApiContext): Promise<RunCompletionPayload> {
+  async completeExternalRun(@Arg("runId", () => ID, { description: "The external run's id (one of another tenant's is NOT_FOUND; a run the workers replay is CONFLICT)." }) runId: string, @Ctx() context: ApiContext): Promise<RunCompletionPayload> {
     const options = commandOptions(context);
     const history = await loadRunHistory(context.deps.store, context.principal.tenant, runId, { field: "runId", tenants: context.deps.readModels });
     if (!history.record?.started.external) throw new ApiError("CONFLICT", `run ${runId} is not external; the workers complete it`, "runId");
@@ -216,8 +216,8 @@ export class RunMutations {
     description: `A version-1 report envelope becomes a completed run, keyed by (tenant, run_id); the same report again is a no-op. ${REFUSED_NULL}`,
   })
   async importReport(
-    @Arg("evaluationId", () => ID) evaluationId: string,
-    @Arg("envelope", () => GraphQLJSON) envelope: unknown,
+    @Arg("evaluationId", () => ID, { description: "The evaluation it is imported into (one of another tenant's is NOT_FOUND)." }) evaluationId: string,
+    @Arg("envelope", () => GraphQLJSON, { description: "A version-1 report envelope, { version: 1, run_id, source, agent_name, suite, report }: run_id any text of 1-255 characters; what breaks the rules is VALIDATION naming its path (envelope.report.results[3].scenario_key), nothing written." }) envelope: unknown,
     @Ctx() context: ApiContext,
   ): Promise<ImportReportPayload> {
     const options = { ...commandOptions(context), tenants: context.deps.readModels, plan: context.deps.plan };

@@ -20,6 +20,7 @@ import {
 import { runReport } from "./runSupport.js";
 import { runUsageFigures } from "../../server/runUsageLoader.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
+import { PAGE_AFTER, WHOLE_LIST_FIRST } from "./pageArguments.js";
 import { MISSING_NULL } from "./missingNull.js";
 
 type RunRow = RunNode & Run;
@@ -137,7 +138,7 @@ function runtimeMs(run: RunRow): number | null {
 @Resolver(() => RunNode)
 export class RunResolver {
   @Query(() => RunNode, { nullable: true, description: `A run of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })
-  async run(@Arg("id", () => ID) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
+  async run(@Arg("id", () => ID, { description: "The run's id: a run started here, or an imported run's id here (not its hostRunId); one of another tenant's is NOT_FOUND." }) id: string, @Ctx() context: ApiContext): Promise<RunNode> {
     const tenant = context.principal.tenant;
     const run = await context.runCache.whenTerminal(tenant, id, "run", () => context.deps.readModels.getRun(tenant, id));
     if (!run) throw notFound("run", id);
@@ -145,19 +146,19 @@ export class RunResolver {
     return run as unknown as RunNode;
   }
 
-  @FieldResolver(() => RunStatus)
+  @FieldResolver(() => RunStatus, { description: "RUNNING from its start until it is COMPLETED or FAILED; an imported run is COMPLETED." })
   status(@Root() run: RunRow): RunStatus {
     return runStatusOf(run.status);
   }
 
-  @FieldResolver(() => EvaluationNode)
+  @FieldResolver(() => EvaluationNode, { description: "The evaluation it ran, as it stands now (its suite and settings may have changed since the run froze its selection)." })
   async evaluation(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<EvaluationNode> {
     const evaluation = await context.deps.readModels.getEvaluation(context.principal.tenant, run.evaluationId);
     if (!evaluation) throw notFound("evaluation", run.evaluationId);
     return evaluation as EvaluationNode;
   }
 
-  @FieldResolver(() => RunProgressNode)
+  @FieldResolver(() => RunProgressNode, { description: "How far it is now: pairs scored of its total, and the last one scored (what runProgress sends)." })
   async progress(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<RunProgressNode> {
     const progress = await cached(context, run, "progress", () => context.deps.readModels.progress(context.principal.tenant, run.id));
     const latest = progress?.latest_result ?? null;
@@ -198,14 +199,14 @@ export class RunResolver {
     @Root() run: RunRow,
     @Arg("model", () => String, { nullable: true, description: "One of the run's model labels (else NOT_FOUND naming its models, as fixItems(model:); blank is VALIDATION)." })
     model: string | null,
-    @Arg("status", () => ResultStatus, { nullable: true }) status: ResultStatus | null,
+    @Arg("status", () => ResultStatus, { nullable: true, description: "Only the pairs with this status (PENDING: not scored yet); omitted: every status." }) status: ResultStatus | null,
     @Arg("fault", () => String, {
       nullable: true,
       description: "A fault's name as results carry it, lowercase with underscores (`tool_error`, `expected_tool_not_called`); any other text matches none.",
     })
     fault: string | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: WHOLE_LIST_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<ResultConnection> {
     // A model not in the run is NOT_FOUND, as fixItems(model:) answers it: an empty list read as
@@ -220,8 +221,8 @@ export class RunResolver {
   @FieldResolver(() => MatrixRowConnection, { nullable: true, description: `Scenario x model: rows in run order, cells in model order; the whole matrix unless \`first\` is given. ${OVER_BUDGET}` })
   async matrix(
     @Root() run: RunRow,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("first", () => Int, { nullable: true, description: WHOLE_LIST_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<MatrixRowConnection> {
     const rows = await cached(context, run, "matrix", async () => {
@@ -242,9 +243,9 @@ export class RunResolver {
   })
   async fixItems(
     @Root() run: RunRow,
-    @Arg("model", () => String, { nullable: true }) model: string | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("model", () => String, { nullable: true, description: "One of the run's model labels: only the items involving it (else NOT_FOUND naming its models; blank is VALIDATION)." }) model: string | null,
+    @Arg("first", () => Int, { nullable: true, description: WHOLE_LIST_FIRST }) first: number | null,
+    @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
     @Ctx() context: ApiContext,
   ): Promise<FixItemConnection> {
     // A model not in the run is NOT_FOUND, as in the report's fixItemsMarkdown(model:) and report.md.
@@ -271,7 +272,7 @@ export class RunResolver {
     return recorded && (recorded.winner !== null || recorded.rationale !== null || recorded.judge !== null) ? recorded : null;
   }
 
-  @FieldResolver(() => RunUsage)
+  @FieldResolver(() => RunUsage, { description: "What it spent so far: the agent's replays and the judge's calls, kept apart, with its runtime." })
   usage(@Root() run: RunRow, @Ctx() context: ApiContext): RunUsage {
     // The figures beyond the sums (the agent's priced / estimated counts, the judge's calls by
     // kind, its model, its source): counted by the database over the run's rows, with every other

@@ -164,7 +164,7 @@ export class SubscriptionResolver {
     description:
       "The run's progress now, then after every committed batch that changes it (never a frame equal to the one before), until it has ended. The first frame is always the current snapshot, so a client reconnects by subscribing again. A blank runId is VALIDATION.",
   })
-  runProgress(@Root() progress: RunProgress, @Arg("runId", () => ID) _runId: string, @Ctx() _context: ApiContext): RunProgressNode {
+  runProgress(@Root() progress: RunProgress, @Arg("runId", () => ID, { description: "The run's id (one of another tenant's is NOT_FOUND; a blank one is VALIDATION)." }) _runId: string, @Ctx() _context: ApiContext): RunProgressNode {
     return progressNode(progress);
   }
 
@@ -175,7 +175,7 @@ export class SubscriptionResolver {
   })
   runEvents(
     @Root() event: AuditEvent,
-    @Arg("runId", () => ID) _runId: string,
+    @Arg("runId", () => ID, { description: "The run's id (one of another tenant's is NOT_FOUND; a blank one is VALIDATION)." }) _runId: string,
     @Arg("after", () => String, {
       nullable: true,
       description:

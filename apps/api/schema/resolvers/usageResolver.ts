@@ -9,7 +9,7 @@ export class UsageResolver {
   @Query(() => PlanMeter, {
     description: "What the caller's tenant used in `month` (YYYY-MM; default this calendar month, UTC) against its plan: executions (scenario x model pairs started) and imported reports, with the plan's limits (null: none).",
   })
-  async usage(@Arg("month", () => String, { nullable: true }) month: string | null, @Ctx() context: ApiContext): Promise<PlanMeter> {
+  async usage(@Arg("month", () => String, { nullable: true, description: "A calendar month as YYYY-MM (another text is VALIDATION); omitted, this month (UTC)." }) month: string | null, @Ctx() context: ApiContext): Promise<PlanMeter> {
     return planMeter(context, month);
   }
 }
