@@ -73,7 +73,8 @@ async function summariesInReportOrder(run: RunRow, context: ApiContext): Promise
   const summaries = await context.deps.readModels.modelSummaries(tenant, run.id);
   if (run.origin === "imported") return summaries;
   const faultsByModel = new Map<string, string[]>();
-  for (const cell of await context.deps.readModels.listResults(tenant, run.id)) {
+  // The run's results as `results` keeps them (read once for both fields).
+  for (const cell of await filteredResults(run, { model: null, status: null, fault: null }, context)) {
     if (!cell.fault) continue;
     const faults = faultsByModel.get(cell.modelLabel) ?? [];
     faults.push(cell.fault);
