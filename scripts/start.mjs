@@ -21,8 +21,5 @@
 //                            CPU per run median ~2,900 -> ~2,400 ms, peak RSS 290-309 -> 284-287 MB;
 //                            the price is startup (an existing home ~0.7 s later, a new one's initdb
 //                            ~3 s later).
-import { pathToFileURL } from "node:url";
-import { bundle } from "./bundle.mjs";
-
-const file = await bundle("apps/cli/main.ts", ".build/cli/verdict.mjs");
-await import(pathToFileURL(file).href);
+// The bundling and running are scripts/verdict.mjs's (the CI form of any command), written once.
+import "./verdict.mjs";
