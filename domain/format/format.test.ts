@@ -55,6 +55,11 @@ describe("Format.money", () => {
     expect(Format.money(-0.01)).toBe("$-0.0100");
   });
 
+  it("writes a figure past 1e21 in plain digits, as %.4f does, not as toFixed's exponent", () => {
+    expect(Format.money(1e21)).toBe("$1000000000000000000000.0000");
+    expect(Format.money(-2.5e21)).toBe("$-2500000000000000000000.0000");
+  });
+
   it("marks an estimate with a tilde", () => {
     expect(Format.money(0.02433, { estimated: true })).toBe("~$0.0243");
     expect(Format.money(0, { estimated: true })).toBe("~$0.00");
@@ -74,6 +79,11 @@ describe("Format.perMillion and costTitle", () => {
     expect(Format.perMillion(30)).toBe("$30.00/M");
     expect(Format.perMillion(1.25)).toBe("$1.25/M");
     expect(Format.perMillion(0.12345)).toBe("$0.1235/M");
+  });
+
+  it("writes a rate past 1e21 in plain digits rather than failing on toFixed's exponent form", () => {
+    expect(Format.perMillion(1e21)).toBe("$1000000000000000000000.00/M");
+    expect(Format.perMillion(-1e21)).toBe("$-1000000000000000000000.00/M");
   });
 
   it("shows the working of an estimate", () => {

@@ -1,7 +1,7 @@
 // How every surface writes a pass count, a score and a cost (guide "Costs", reference-core §12),
 // so the Markdown report, the HTML page, a diagnosis and the API read alike. Stored values stay
 // 0..1 and USD; only their display is decided here.
-import { toInteger, usableNumber, whole } from "./numbers.js";
+import { fixed, toInteger, usableNumber, whole } from "./numbers.js";
 
 /** What a missing figure reads as. @public */
 export const EMPTY = "—";
@@ -56,7 +56,7 @@ export function money(value: unknown, { estimated = false }: MoneyOptions = {}):
   const amount = usableNumber(value);
   if (amount === null) return EMPTY;
   const digits = amount === 0 ? 2 : Math.abs(amount) < 0.001 ? 6 : 4;
-  return `${estimated ? "~" : ""}$${(amount === 0 ? 0 : amount).toFixed(digits)}`;
+  return `${estimated ? "~" : ""}$${fixed(amount === 0 ? 0 : amount, digits)}`;
 }
 
 /** A $ per million tokens rate, at least two decimals, no trailing noise: 5 -> `$5.00/M`, 0.075 -> `$0.075/M`. @public */
@@ -65,7 +65,7 @@ export function perMillion(rate: unknown): string {
   // A run holds a handful of rates, each printed in thousands of tooltips: written once each.
   let text = perMillionTexts.get(value);
   if (text === undefined) {
-    const [integer, fraction] = value.toFixed(4).split(".");
+    const [integer, fraction] = fixed(value, 4).split(".");
     text = `$${integer}.${fraction.replace(/0+$/, "").padEnd(2, "0")}/M`;
     if (perMillionTexts.size < 1000) perMillionTexts.set(value, text);
   }

@@ -26,6 +26,17 @@ export function usableNumber(value: unknown): number | null {
   return Number.isFinite(parsed) ? parsed : null;
 }
 
+/**
+ * `value.toFixed(digits)` that stays in plain digits past 1e21, where toFixed switches to
+ * exponent form (`1e+21`) and Ruby's `%.4f` does not: a replay or an imported report may carry
+ * any finite cost or rate, and the page must still print it. Past 1e21 a double is a whole
+ * number, so its exact integer digits are its fixed form.
+ */
+export function fixed(value: number, digits: number): string {
+  if (Math.abs(value) < 1e21) return value.toFixed(digits);
+  return `${BigInt(value)}${digits > 0 ? `.${"0".repeat(digits)}` : ""}`;
+}
+
 /** Ruby's `to_i` for the counts a report prints: nil and junk are 0, floats truncate. */
 export function toInteger(value: unknown): number {
   const number = usableNumber(value);

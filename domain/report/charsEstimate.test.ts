@@ -97,3 +97,14 @@ describe("an imported report whose cost_rate says basis chars but was not writte
     expect(report.toHtml({ theme: "light" })).toContain('title="lower bound: 12 in (48 prompt chars ÷ 4) × $2.50/M + 40 out × $10.00/M · price table rate"');
   });
 });
+
+describe("an imported report whose estimated cost_rate is past 1e21", () => {
+  it("still renders its page, the rate written in plain digits (toFixed's exponent form had no decimal point to trim)", () => {
+    const doc = JSON.parse(JSON.stringify(sampleReport()));
+    for (const result of doc.results) {
+      if (result.metadata?.cost_source === "estimated") result.metadata.cost_rate = { input: 1e21, output: 2, source: "catalog" };
+    }
+    const html = Report.fromJSON(doc).toHtml({ theme: "light" });
+    expect(html).toContain("× $1000000000000000000000.00/M + ");
+  });
+});
