@@ -389,7 +389,7 @@ describe("canonical YAML and digest", () => {
 describe("bad input", () => {
   it.each([
     ["invalid/invalid_yaml.yml", /invalid_yaml\.yml, line \d+: the catalog is not valid YAML: /],
-    ["invalid/missing_prompt.yml", 'products[1].sets[0].scenarios[1].prompt: required (scenario "vat_number" has no prompt)'],
+    ["invalid/missing_prompt.yml", 'products[1].sets[0].scenarios[1].prompt: scenario "vat_number" has no prompt'],
     ["invalid/repeated_key.yml", "line 10: the catalog is not valid YAML: repeated key in one mapping"],
     ["invalid/repeated_scenario_key.yml", 'products[0].sets[0].scenarios[1].key: repeats key "refund_request" (first at products[0].sets[0].scenarios[0])'],
     ["invalid/non_string_tool.yml", "products[0].sets[0].scenarios[0].expect.tools[1]: tool name must be a string"],
@@ -402,9 +402,9 @@ describe("bad input", () => {
   it.each([
     ["a non-mapping", "- a\n- b", "a scenario catalog is a YAML mapping"],
     ["no catalog key", "products: []", "catalog: the catalog has no key: set `catalog:` in the document"],
-    ["a product with no key", "catalog: c\nproducts:\n  - name: P", "products[0].key: required (a product has no key)"],
-    ["a set with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - name: S", 'products[0].sets[0].key: required (a set of product "p" has no key)'],
-    ["a scenario with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'products[0].sets[0].scenarios[0].key: required (a scenario in set "s" has no key)'],
+    ["a product with no key", "catalog: c\nproducts:\n  - name: P", "products[0].key: a product has no key"],
+    ["a set with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - name: S", 'products[0].sets[0].key: a set of product "p" has no key'],
+    ["a scenario with no key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'products[0].sets[0].scenarios[0].key: a scenario in set "s" has no key'],
     ["products that are not a list", "catalog: c\nproducts: {a: 1}", "products: must be a list"],
     ["a judge that is not a mapping", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: llm", "products[0].sets[0].judge: must be a mapping"],
     ["a judge of an unknown kind", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        judge: {kind: weird}", "products[0].sets[0].judge.kind: must be rules, llm or judge_defined"],
@@ -420,13 +420,24 @@ describe("bad input", () => {
     ["a criterion keyed as a built-in score", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: expected_content, type: min_length }", 'products[0].sets[0].criteria[0].key: "expected_content" is reserved for the built-in score of the same name'],
     ["a repeated criterion key", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: a, type: response_present }\n          - { key: a, type: min_length }", 'products[0].sets[0].criteria[1].key: repeats "a" (first at products[0].sets[0].criteria[0].key)'],
     ["a criterion config its rule cannot read", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        criteria:\n          - { key: x, type: min_length, config: { chars: abc } }", "products[0].sets[0].criteria[0].config.chars: min_length chars must be a number, 0 or more"],
-    ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: required (a scenario in set "g" has no key)'],
+    ["a keyless suite scenario", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - prompt: x", 'groups[0].scenarios[0].key: a scenario in set "g" has no key'],
     // A typo inside expect was dropped: the scenario then checked nothing and passed any answer.
     ["a typo inside a scenario's expect", "catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi, expect: {contain: [hello]}}", "products[0].sets[0].scenarios[0].expect.contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean contains?)"],
     ["a typo inside a suite scenario's expectations", "suite: s\ngroups:\n  - key: g\n    scenarios:\n      - {key: a, prompt: x, expectations: {tools: [t], not_contain: [y]}}", "groups[0].scenarios[0].expectations.not_contain: unknown key; a scenario's expectations take tools, contains and not_contains (did you mean not_contains?)"],
   ])("rejects %s", (_name, text, message) => {
     expect(() => Catalog.parse(text)).toThrowError(InvalidDocument);
     expect(() => Catalog.parse(text)).toThrow(message);
+  });
+
+  it.each([
+    ["catalog: c\nproducts:\n  - name: P", "a product has no key"],
+    ["catalog: c\nproducts:\n  - key: p\n    sets:\n      - name: S", 'a set of product "p" has no key'],
+    ["catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - prompt: x", 'a scenario in set "s" has no key'],
+    ["catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: k, prompt: ''}", 'scenario "k" has no prompt'],
+  ])("names a missing key or prompt in reference-core §4's words, its rule exactly that text: %s", (text, rule) => {
+    const error = (() => { try { Catalog.parse(text); } catch (caught) { return caught; } })();
+    expect(error).toBeInstanceOf(InvalidDocument);
+    expect((error as InvalidDocument).rule).toBe(rule);
   });
 
   it("keeps a judge of each kind, with or without a model", () => {

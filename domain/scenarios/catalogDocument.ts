@@ -1,6 +1,6 @@
 // One catalog document, checked and normalized (reference-core §4): products -> sets ->
 // scenarios, unknown keys kept as metadata, a suite document read as a one-product catalog.
-// Errors name the document path (`products[1].sets[0].scenarios[3].prompt: required`).
+// Errors name the document path (`products[1].sets[0].scenarios[3].prompt: scenario "k" has no prompt`).
 import { isBlank, isPlainObject, likelyMeant } from "../support/index.js";
 import { criteriaProblem } from "../scoring/criterionConfig.js";
 import { AGENT_NAME_MAX, JUDGE_MODEL_MAX, RESERVED_NAME_RULE, isReservedName, judgeKind } from "../events/shared.js";
@@ -136,7 +136,7 @@ function readScenario(entry: unknown, path: string, set: string, warnings: strin
   // A scalar prompt reads as its text, as the reference's `to_s` does (`prompt: 42` -> "42").
   const prompt = scalarText(entry.prompt, `${path}.prompt`, InvalidDocument);
   if (prompt === null || isBlank(prompt)) {
-    throw new InvalidDocument(`required (scenario "${key}" has no prompt)`, { path: `${path}.prompt` });
+    throw new InvalidDocument(`scenario "${key}" has no prompt`, { path: `${path}.prompt` });
   }
   const kept: Record<string, unknown> = { key, prompt };
   for (const name of SCENARIO_KEYS) if (name !== "key" && name !== "prompt" && entry[name] !== undefined) kept[name] = entry[name];
@@ -151,7 +151,7 @@ function readScenario(entry: unknown, path: string, set: string, warnings: strin
 
 function requiredKey(value: unknown, path: string, reason: string): string {
   const key = text(value, path);
-  if (key === null) throw new InvalidDocument(`required (${reason})`, { path });
+  if (key === null) throw new InvalidDocument(reason, { path });
   if (isReservedName(key)) throw new InvalidDocument(RESERVED_NAME_RULE, { path });
   return key;
 }
