@@ -30,6 +30,19 @@ describe("replayFromMessages (OpenAI-style chat messages)", () => {
     expect([replay.durationMs, replay.inputTokens, replay.outputTokens, replay.cost]).toEqual([1840, 2328, 423, 0.0243]);
   });
 
+  it("marks a call whose result is a RubyLLM host's inspected hash with an error, as reference-core §15 reads one", () => {
+    const conversation = (content: string) => [
+      { role: "user", content: "Where is order 4821?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "1", type: "function", function: { name: "lookup_order", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "1", content },
+      { role: "assistant", content: "I could not look it up." },
+    ];
+    expect(replayFromMessages(conversation('{:error=>"order service is down"}')).toolCalls).toEqual([
+      { name: "lookup_order", arguments: {}, error: true, detail: "order service is down" },
+    ]);
+    expect(replayFromMessages(conversation("{:error=>nil, :order=>4821}")).toolCalls).toEqual([{ name: "lookup_order", arguments: {}, error: false }]);
+  });
+
   it("says where a conversation stopped without an answer", () => {
     const atCall = openAiConversation.slice(0, 3);
     expect(replayFromMessages(atCall).error).toBe("The conversation stopped at a call to lookup_order, lookup_customer without a final answer");

@@ -31,6 +31,22 @@ describe("toolResultError", () => {
     }
   });
 
+  it("reads a whole inspected Ruby hash's top-level error string, in each Ruby's spelling (reference-core §15)", () => {
+    expect(toolResultError('{:error=>"order 4821 not found", :code=>404}')).toBe("order 4821 not found");
+    expect(toolResultError('{error: "rate limited", retry_after: 30}')).toBe("rate limited");
+    expect(toolResultError('{"status" => "failed", "error" => "arrow"}')).toBe("arrow");
+    expect(toolResultError('  {:id=>1, :error=>"say \\"no\\"\\nthen \\u00e9\\u{1F600}"}  ')).toBe('say "no"\nthen é😀');
+  });
+
+  it("counts no error in an inspected hash whose error is not a top-level string, or in text that is not one whole hash", () => {
+    for (const text of [
+      "{:error=>nil}", '{error: ""}', "{error: false}", '{:data=>{:error=>"nested"}}', '{:note=>":error=>\\"quoted\\""}',
+      'log: {:error=>"x"}', '{:a=>1} {:error=>"x"}', '{:error=>"unterminated}', '{:errors=>"plural"}',
+    ]) {
+      expect(toolResultError(text), text).toBeNull();
+    }
+  });
+
   it("cuts a detail to 1,200 bytes with an ellipsis, whole characters only", () => {
     const detail = toolResultError({ error: "é".repeat(1000) })!;
     expect(Buffer.byteLength(detail)).toBeLessThanOrEqual(TOOL_ERROR_DETAIL_BYTES);

@@ -3,8 +3,10 @@
 // JSON text of one) whose `error` is a non-empty string, object or array, or `true`, or whose
 // `isError` is `true` (an MCP result). Text that merely mentions an error (a log line, source
 // code) is a successful result, as are `error: null`, `error: false` and `isError: false`.
+// Failing those, text that is a whole inspected Ruby hash with a top-level `error` string counts.
 import { isBlank, isPlainObject } from "../support/blank.js";
 import { truncateBytes } from "../support/truncate.js";
+import { inspectedHashError } from "./inspectedRubyHash.js";
 
 /** A failed call's detail is cut to this many UTF-8 bytes (`…` appended when cut). */
 export const TOOL_ERROR_DETAIL_BYTES = 1200;
@@ -12,7 +14,10 @@ export const TOOL_ERROR_DETAIL_BYTES = 1200;
 /** The failure's detail when `result` reports one, else null. */
 export function toolResultError(result: unknown): string | null {
   const object = typeof result === "string" ? parseObject(result) : isPlainObject(result) ? result : null;
-  if (object === null) return null;
+  if (object === null) {
+    const inspected = typeof result === "string" ? inspectedHashError(result) : null;
+    return inspected === null ? null : toolErrorDetail(inspected);
+  }
   const detail = errorDetail(object) ?? mcpErrorDetail(object);
   return detail === null ? null : toolErrorDetail(detail);
 }
