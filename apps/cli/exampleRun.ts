@@ -123,16 +123,24 @@ function progressLine(p: Progress): string {
  * The evaluation's runs an earlier start was stopped before they ended: still PENDING or RUNNING,
  * or ended since `since` (this start's beginning). This start's worker may finish one before it is
  * listed: a run whose pairs were all scored lacks only its completion, which the restarted
- * dispatcher sends at once, and such a run was missed, its report never written.
+ * dispatcher sends at once, and such a run was missed, its report never written. An external run
+ * (its host records the replays and completes it) is no start's to finish: those still going are
+ * listed apart, to be named as their host's.
  */
-async function unfinishedRuns(client: GqlClient, evaluationId: string, since: Date): Promise<RunRef[]> {
-  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: RunRef & { completedAt: string | null } }> } } }>(
-    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status completedAt } } } } }",
+async function unfinishedRuns(client: GqlClient, evaluationId: string, since: Date): Promise<{ engine: RunRef[]; external: RunRef[] }> {
+  type Listed = RunRef & { completedAt: string | null; external: boolean };
+  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: Listed }> } } }>(
+    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status completedAt external } } } } }",
     { id: evaluationId },
   );
-  const unfinishedAtStart = (run: RunRef & { completedAt: string | null }) =>
-    run.status === "PENDING" || run.status === "RUNNING" || (run.completedAt !== null && Date.parse(run.completedAt) >= since.getTime());
-  return evaluation.runs.edges.map(({ node }) => node).filter(unfinishedAtStart).map(({ id, number, status }) => ({ id, number, status })).reverse();
+  const going = (run: Listed) => run.status === "PENDING" || run.status === "RUNNING";
+  const unfinishedAtStart = (run: Listed) => going(run) || (run.completedAt !== null && Date.parse(run.completedAt) >= since.getTime());
+  const runs = evaluation.runs.edges.map(({ node }) => node).reverse();
+  const ref = ({ id, number, status }: Listed): RunRef => ({ id, number, status });
+  return {
+    engine: runs.filter((run) => !run.external && unfinishedAtStart(run)).map(ref),
+    external: runs.filter((run) => run.external && going(run)).map(ref),
+  };
 }
 
 /** Each earlier run as it stands once this start's run is done: completed ones get their reports saved. */
@@ -166,10 +174,13 @@ interface ExampleRunOptions {
 export async function runExample(client: GqlClient, io: Io, options: ExampleRunOptions): Promise<ExampleRunOutcome> {
   await importCatalog(client, io);
   const evaluation = await exampleEvaluation(client, io);
-  const unfinished = await unfinishedRuns(client, evaluation.id, options.since ?? new Date());
+  const { engine: unfinished, external } = await unfinishedRuns(client, evaluation.id, options.since ?? new Date());
   for (const run of unfinished) {
     io.out(`run #${run.number} (${run.id}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
     options.onRunInFlight?.(evaluation, run);
+  }
+  for (const run of external) {
+    io.out(`run #${run.number} (${run.id}) is an external run, still ${run.status}: its host records its replays and completes it (completeExternalRun), not this start`);
   }
   const { startRun } = await client.request<{ startRun: { runId: string; number: number } }>(
     "mutation ($id: ID!, $models: [String!], $tools: JSON) { startRun(evaluationId: $id, selection: { models: $models }, tools: $tools) { runId number } }",

@@ -48,6 +48,8 @@ describe("verdict start --exit (embedded default)", () => {
   });
 
   let home = "";
+  /** The external run the serving start's test starts, which no later start may claim to finish. */
+  let externalRun: { runId: string; number: number } | null = null;
   afterAll(async () => {
     if (home) await rm(home, { recursive: true, force: true });
   });
@@ -131,12 +133,29 @@ describe("verdict start --exit (embedded default)", () => {
     expect(refunds.map((r) => r.scenarioKey)).toEqual(["refund_damaged_item", "refund_damaged_item", "refund_damaged_item"]);
     expect(refunds[0].diagnosis.evidence.tools_available).toEqual(expect.arrayContaining(["lookup_order", "lookup_payments", "cancel_order"]));
     expect(refunds[0].diagnosis.evidence.tools_available).not.toContain("issue_refund");
+    // An external run on the example's evaluation, which its host (here, no one) records and completes.
+    const evaluationId = /evaluation support\/support\/smoke: reusing ([0-9a-f-]{36})/.exec(stdout)![1];
+    const started = await fetch(wsUrl.replace(/^ws/, "http"), {
+      method: "POST",
+      headers: { authorization: header, "content-type": "application/json" },
+      body: JSON.stringify({ query: "mutation ($id: ID!) { startRun(evaluationId: $id, external: true) { runId number } }", variables: { id: evaluationId } }),
+    }).then((res) => res.json() as Promise<{ data: { startRun: { runId: string; number: number } } }>);
+    externalRun = started.data.startRun;
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(stdout).toContain("SIGINT: stopping");
     expect(existsSync(join(home, "verdict.pid"))).toBe(false);
     // The printed key lasted as long as the server: it was never stored.
     expect(existsSync(join(home, "api-keys.json"))).toBe(false);
+  }, 180_000);
+
+  it("a later start leaves an external run to its host, saying so, where it said it would finish it", async () => {
+    const next = await start(home, "--models", "gpt-5-mini");
+    expect(next.code, next.stderr).toBe(0);
+    const { runId, number } = externalRun!;
+    expect(next.stdout).toMatch(new RegExp(`run #${number} \\(${runId}\\) is an external run, still (PENDING|RUNNING): its host records its replays and completes it \\(completeExternalRun\\), not this start`));
+    expect(next.stdout).not.toContain(`(${runId}) was left unfinished`);
+    expect(next.stdout).not.toContain(`Run #${number} (left unfinished earlier)`);
   }, 180_000);
 
   it("a start stopped with Ctrl-C mid-run says what becomes of its run, and its report is written, at the stop or by the next start", async () => {
