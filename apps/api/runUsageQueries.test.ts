@@ -183,6 +183,26 @@ describe("a run's judge calls by kind", () => {
   });
 });
 
+describe("a finished run's runtime", () => {
+  /** A finished run copied from the sample run with these start and completion times, read once (a finished run is then cached). */
+  async function runtimeOf(id: string, started: string, completed: string): Promise<number | null> {
+    await p.read.sql.transaction((sql) => sql.execute(
+      `INSERT INTO runs SELECT (jsonb_populate_record(r, jsonb_build_object('id', ?::text, 'number', 200 + (SELECT count(*) FROM runs)::int,
+         'started_at', ?::text, 'completed_at', ?::text))).* FROM runs r WHERE r.evaluation_id = ? AND r.number = 1`,
+      [id, started, completed, evaluationId],
+    ));
+    const res = await p.gql(p.keys.acmeRead, "query ($r: ID!) { run(id: $r) { status usage { runtimeMs } } }", { r: id });
+    expect(res.body.data.run.status).toBe("COMPLETED");
+    return res.body.data.run.usage.runtimeMs;
+  }
+
+  it("is its wall time, or null (not a negative figure) when its completion reads earlier than its start: two processes' clocks apart", async () => {
+    expect(await runtimeOf("00000000-0000-4000-8000-100000000001", "2026-12-07T10:00:00Z", "2026-12-07T10:00:02.500Z")).toBe(2500);
+    // RunStarted written by an API whose clock ran 2 h ahead of the worker that completed the run.
+    expect(await runtimeOf("00000000-0000-4000-8000-100000000002", "2026-12-07T12:00:00Z", "2026-12-07T10:00:02.500Z")).toBeNull();
+  });
+});
+
 describe("usage counts of a run still going", () => {
   it("leave out a replay not yet scored, as the run's report does, while cost already holds it", async () => {
     const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id, external: true, selection: { models: ["gpt-5-mini"] }) { runId } }`, { id: evaluationId });

@@ -129,11 +129,14 @@ function sum(a: number | null, b: number | null): number | null {
 /**
  * The run's wall time (ms) once it has ended: from RunStarted to RunCompleted or RunFailed, as the
  * read model records their times. Null while it runs, and for an imported run (started and
- * completed at its import: how long the host's run took is not in its report).
+ * completed at its import: how long the host's run took is not in its report). Each time is the
+ * clock of the process that recorded the event: when its completion reads earlier than its start
+ * (the API's and a worker's clocks apart), the runtime is not known, and null rather than negative.
  */
 function runtimeMs(run: RunRow): number | null {
   if (run.origin === "imported" || !TERMINAL_STATUSES.has(run.status) || !run.startedAt || !run.completedAt) return null;
-  return Date.parse(run.completedAt) - Date.parse(run.startedAt);
+  const elapsed = Date.parse(run.completedAt) - Date.parse(run.startedAt);
+  return elapsed >= 0 ? elapsed : null;
 }
 
 @Resolver(() => RunNode)

@@ -351,7 +351,7 @@ export class RunUsage {
   @Field(() => Float, {
     nullable: true,
     description:
-      "The run's wall time in milliseconds (reference-platform #23's runtime_ms): completedAt - startedAt once it has ended (COMPLETED, or FAILED: until it failed). Null while it runs (no time so far is given), and for an imported run, whose report does not say how long it ran (it is started and completed at its import).",
+      "The run's wall time in milliseconds (reference-platform #23's runtime_ms): completedAt - startedAt once it has ended (COMPLETED, or FAILED: until it failed). Null while it runs (no time so far is given), and for an imported run, whose report does not say how long it ran (it is started and completed at its import). Each time is the clock of the process that recorded the event: null, not negative, when completedAt reads earlier than startedAt (the API's and a worker's clocks apart; keep them synchronized).",
   })
   runtimeMs!: number | null;
 }
