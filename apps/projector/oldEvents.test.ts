@@ -56,6 +56,53 @@ describe("events an earlier version stored", () => {
     expect(await new ReadModels(read.orm).getResult("acme", "r1", 1)).toMatchObject({ status: "passed" });
   });
 
+  it("a pair event without a key its schema defaults (judge_exchanges, replay.metadata) projects as its parse reads it, and a rebuild too", async () => {
+    // Valid by the schema, which defaults what they leave out; every append stores the defaults,
+    // but a writer other than the append may not. Taken as stored, the projection threw a
+    // TypeError on them, which the projector retried for ever and a rebuild failed with.
+    await createEvaluation(store, deps, "e1", ["a", "b", "c"]);
+    const run = await beginRun(store, deps, "e1", "r1", [GPT]);
+    const pair = (key: string, n: number) => ({ run_id: "r1", n, scenario_key: key, model_label: GPT.label });
+    const scored = { status: "passed", score: 1, scores: { task_completion: 1 }, pass: true, fault: null, recommendation: null, diagnosis: null };
+    await recordPair(store, deps, run, "a", GPT.label, "failed");
+    const replay = { answer: "Old answer", tool_calls: [{ name: "lookup" }], duration_ms: 120, input_tokens: 10, output_tokens: 5, cost: 0.0001 };
+    await appendRaw(pairStream(run, "b", GPT.label), "ReplayRecorded", { ...pair("b", 1), replay }, "noStream");
+    await appendRaw(pairStream(run, "b", GPT.label), "ResultScored", { ...pair("b", 1), ...scored });
+    await recordPair(store, deps, run, "c", GPT.label, "passed");
+    const rows = () => read.sql.sql().execute<Record<string, unknown>>(
+      `SELECT n, status, answer, tool_calls, replay_metadata, cost_source, judge_exchanges, judge_calls, judge_source FROM results WHERE run_id = 'r1' ORDER BY n`,
+    );
+    const run1 = () => read.sql.sql().execute<Record<string, unknown>>("SELECT completed, passed, failed, judge_calls, agent_input_tokens FROM runs WHERE id = 'r1'");
+    const expected = [
+      expect.objectContaining({ n: 0, status: "failed" }),
+      { n: 1, status: "passed", answer: "Old answer", tool_calls: [{ name: "lookup" }], replay_metadata: {}, cost_source: "reported", judge_exchanges: [], judge_calls: 0, judge_source: null },
+      expect.objectContaining({ n: 2, status: "passed", judge_calls: 1, judge_source: "meter" }),
+    ];
+    for (const batchSize of [50, 1]) {
+      // One batch with the other pairs' events (the handler's failed attempt must leave nothing to count twice), and one event a batch.
+      const rejected: RejectedEvent[] = [];
+      const projector = createProjector({ store, orm: read.orm, batchSize, onReject: (r) => void rejected.push(r) });
+      await projector.rebuild();
+      expect(rejected).toEqual([]);
+      expect(await rows()).toEqual(expected);
+      expect(await run1()).toEqual([{ completed: 3, passed: 2, failed: 1, judge_calls: 1, agent_input_tokens: "30" }]);
+    }
+  });
+
+  it("a pair event taken as stored that neither the projection nor its schema reads is still recorded and passed over", async () => {
+    await createEvaluation(store, deps, "e1", ["a", "b"]);
+    const run = await beginRun(store, deps, "e1", "r1", [GPT]);
+    // No judge_exchanges (the TypeError), and a score its schema refuses: read, it does not parse.
+    const scored = { run_id: "r1", n: 0, scenario_key: "a", model_label: GPT.label, status: "passed", score: 7, scores: {}, pass: true, fault: null, recommendation: null, diagnosis: null };
+    await appendRaw(pairStream(run, "a", GPT.label), "ResultScored", scored, "noStream");
+    await recordPair(store, deps, run, "b", GPT.label, "passed");
+    const rejected: RejectedEvent[] = [];
+    await projector(rejected).catchUp();
+    expect(rejected).toEqual([expect.objectContaining({ type: "ResultScored", streamId: "result-r1.0", error: expect.stringContaining("event ResultScored v1 is invalid") })]);
+    expect(await new ReadModels(read.orm).getResult("acme", "r1", 0)).toMatchObject({ status: "pending" });
+    expect(await new ReadModels(read.orm).getResult("acme", "r1", 1)).toMatchObject({ status: "passed" });
+  });
+
   it("an AgentReleaseRecorded v1 keeps its manifest in the log only: the release projects without it, and no column holds it", async () => {
     const manifest = { model: "gpt-5-mini", headers: [{ name: "Authorization", value: "Bearer sk-live-old" }] };
     await appendRaw(agentStream("acme", "Old"), "AgentReleaseRecorded", { tenant: "acme", agent: "Old", version: 1, digest: "0123456789ab", revision: "r1", manifest, returned: false });

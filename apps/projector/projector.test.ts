@@ -1,6 +1,6 @@
 // The projector on the in-memory event store and an embedded (PGlite) read database: a run's
 // life end to end through the domain's commands, redelivery, restart, rebuild, tenancy, progress.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryEventStore, createPgliteEventStore } from "@verdict/infra";
 import { handleCommand, importedRunId, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
@@ -594,6 +594,49 @@ describe("delivery, restart and rebuild", () => {
     await expect(projector.running).rejects.toBeInstanceOf(UnknownEventTypeError);
     await expect(projector.stop()).rejects.toBeInstanceOf(UnknownEventTypeError);
     expect(retried).toHaveLength(1);
+  });
+
+  it("ends the subscription of each failed attempt: retried batches leave no subscription open, polling and holding abort listeners", async () => {
+    await halfRun();
+    // The batch fails after the subscription caught up and waits for more (its next read in flight).
+    const database = ormDatabase(read.orm);
+    let failures = 12;
+    const failing = {
+      sql: () => database.sql(),
+      transaction: <T>(work: Parameters<typeof database.transaction<T>>[0]) =>
+        failures-- > 0 ? Promise.reject(new Error("connection terminated unexpectedly")) : database.transaction(work),
+    };
+    let open = 0;
+    const counted: EventStore = {
+      ...store,
+      subscribeAll(options) {
+        const events = store.subscribeAll(options);
+        return (async function* () {
+          open += 1;
+          try {
+            yield* events;
+          } finally {
+            open -= 1;
+          }
+        })();
+      },
+    };
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    try {
+      const retried: unknown[] = [];
+      const projector = createProjector({ store: counted, database: failing, batchSize: 500, retryDelayMs: 1, onRetry: (e) => retried.push(e) });
+      projector.start();
+      await projector.waitFor((await store.readAll()).at(-1)!.position);
+      expect(retried).toHaveLength(12);
+      await vi.waitFor(() => expect(open).toBe(1)); // the live one
+      await projector.stop();
+      await vi.waitFor(() => expect(open).toBe(0));
+      expect(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning"))).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
   it.each([

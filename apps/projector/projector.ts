@@ -189,9 +189,21 @@ export function createProjector(options: ProjectorOptions): Projector {
     const after = (await checkpoint()) ?? undefined;
     options.onFollowing?.();
     const weight = { of: countedBytes, max: options.maxBatchBytes ?? DEFAULT_MAX_PAGE_BYTES };
-    for await (const events of batchesOf(options.store.subscribeAll({ after, signal }), batchSize, options.gatherMs ?? 0, weight)) {
-      await apply(events);
-      if (signal.aborted) return;
+    // The subscription ends with this attempt. A batch that fails can leave its read of the next
+    // events in flight, which batchesOf cannot end (the source is busy): it went on polling the
+    // log, holding an abort listener on the projector's signal and the store's, one more per retry.
+    const attempt = new AbortController();
+    const end = () => attempt.abort();
+    signal.addEventListener("abort", end, { once: true });
+    if (signal.aborted) end();
+    try {
+      for await (const events of batchesOf(options.store.subscribeAll({ after, signal: attempt.signal }), batchSize, options.gatherMs ?? 0, weight)) {
+        await apply(events);
+        if (signal.aborted) return;
+      }
+    } finally {
+      signal.removeEventListener("abort", end);
+      attempt.abort();
     }
   }
 

@@ -50,18 +50,21 @@ export interface BatchOutcome {
 // A pair's events are most of a run's log (two per scenario x model) and were validated when
 // appended, as every append is (domain/events/toAppend.ts): at the current schema version they
 // are taken as stored instead of parsed again, as the dispatcher takes them. Older versions are
-// still upcast and parsed, and every other event is parsed.
+// still upcast and parsed, and every other event is parsed. Every append has stored the schema's
+// output, defaults included, since the schemas' first version; a change to them at the same
+// version would break this (domain/events/pairSchemas.test.ts refuses one).
 const PAIR_EVENTS = new Set(["ReplayRecorded", "ResultScored"]);
 
+function takenAsStored(recorded: RecordedEvent, registry: EventRegistry): boolean {
+  return PAIR_EVENTS.has(recorded.type) && recorded.schemaVersion === registry.currentVersion(recorded.type);
+}
+
 function eventOf(recorded: RecordedEvent, registry: EventRegistry): DomainEvent {
-  if (PAIR_EVENTS.has(recorded.type) && recorded.schemaVersion === registry.currentVersion(recorded.type)) {
-    return { type: recorded.type, data: recorded.data } as DomainEvent;
-  }
+  if (takenAsStored(recorded, registry)) return { type: recorded.type, data: recorded.data } as DomainEvent;
   return registry.parseRecorded(recorded);
 }
 
-function envelopeOf(recorded: RecordedEvent, registry: EventRegistry): Envelope {
-  const event = eventOf(recorded, registry);
+function envelopeOf(recorded: RecordedEvent, event: DomainEvent): Envelope {
   const data = event.data as { tenant?: unknown };
   const tenant = String(recorded.metadata.tenant ?? data.tenant ?? "");
   const recordedAt = recorded.metadata.recorded_at;
@@ -69,16 +72,26 @@ function envelopeOf(recorded: RecordedEvent, registry: EventRegistry): Envelope 
 }
 
 /**
- * Applies one event. A pair event taken as stored that the projection cannot handle is read
- * through its schema, so one that does not read fails as an UnreadableEventError naming where it
- * is (recorded and passed over, rejections.ts) instead of a TypeError retried for ever.
+ * Applies one event. A pair event taken as stored that the projection cannot handle (a
+ * TypeError: a shape its schema reads but the handler does not, such as a key the schema
+ * defaults left out by a writer other than the append) is read through its schema and applied
+ * as read: one that reads projects as the parse gives it; one that does not fails as an
+ * UnreadableEventError naming where it is (recorded and passed over, rejections.ts) instead of
+ * a TypeError retried for ever. A failed handler leaves nothing behind to apply twice: the pair
+ * handlers push their row only once every field is computed, and what the failed attempt added
+ * to the batch's rows is dropped regardless.
  */
 async function dispatchReadable(sql: Sql, recorded: RecordedEvent, registry: EventRegistry, batch: Batch): Promise<void> {
+  const replays = batch.replays.length;
+  const scores = batch.scores.length;
   try {
-    await dispatch(sql, envelopeOf(recorded, registry), batch);
+    await dispatch(sql, envelopeOf(recorded, eventOf(recorded, registry)), batch);
   } catch (error) {
-    if (PAIR_EVENTS.has(recorded.type) && error instanceof TypeError) registry.parseRecorded(recorded);
-    throw error;
+    if (!(error instanceof TypeError) || !takenAsStored(recorded, registry)) throw error;
+    const parsed = registry.parseRecorded(recorded);
+    batch.replays.length = replays;
+    batch.scores.length = scores;
+    await dispatch(sql, envelopeOf(recorded, parsed), batch);
   }
 }
 

@@ -15,6 +15,9 @@ function costSource(replay: EventOf<"ReplayRecorded">["data"]["replay"]): string
   return replay.cost === null || replay.cost === undefined ? "unpriced" : "reported";
 }
 
+// The two pair handlers below read events taken as stored (applyBatch.ts): a handler that throws
+// on one is run again on the parsed event, so each computes every field of its row before it
+// pushes it, and touches the batch only after that (nothing half-applied to apply twice).
 export function replayRecorded(event: EventOf<"ReplayRecorded">, envelope: Envelope, batch: Batch): void {
   const { run_id, n, replay } = event.data;
   batch.replays.push({
