@@ -220,6 +220,31 @@ describe("a run over GraphQL, followed live", () => {
     expect(audit.verdict.comparison.seed).toEqual(expect.any(Number));
   });
 
+  it("gives every grade its fix: pass, the diagnosis's summary, evidence and recommendation, as ResultScored recorded them", async () => {
+    const data = await ok(p.keys.acmeRead, `query ($id: ID!) {
+      runAudit(id: $id) { grades { scenarioKey modelLabel status pass fault summary evidence recommendation diagnosis } events { type data } }
+      run(id: $id) { results { edges { node { scenarioKey modelLabel recommendation diagnosis } } } }
+    }`, { id: runId });
+    const grades = data.runAudit.grades;
+    const scored = data.runAudit.events.filter((e: any) => e.type === "ResultScored").map((e: any) => e.data);
+    const refund = grades.find((g: any) => g.scenarioKey === "refund" && g.modelLabel === "gpt-5-mini");
+    expect(refund).toMatchObject({ status: "FAILED", pass: false, fault: "forbidden_content", evidence: { matched: ["password"] } });
+    expect(refund.summary).toMatch(/forbids: password/);
+    expect(refund.recommendation).toMatch(/instruction against "password"/);
+    expect(refund.diagnosis).toMatchObject({ fault: "forbidden_content", summary: refund.summary, evidence: refund.evidence });
+    const passing = grades.find((g: any) => g.scenarioKey === "order_status" && g.modelLabel === "gpt-5-mini");
+    expect(passing).toMatchObject({ status: "PASSED", pass: true, fault: null, summary: null, evidence: null, recommendation: null, diagnosis: null });
+    // Every grade says what its ResultScored says, and what the run's results read back.
+    const results = new Map(nodes(data.run.results).map((r: any) => [`${r.scenarioKey}/${r.modelLabel}`, r]));
+    for (const grade of grades) {
+      const event = scored.find((d: any) => d.scenario_key === grade.scenarioKey && d.model_label === grade.modelLabel);
+      expect(grade).toMatchObject({ pass: event.pass, recommendation: event.recommendation, diagnosis: event.diagnosis, summary: event.diagnosis?.summary ?? null, evidence: event.diagnosis?.evidence ?? null });
+      const result: any = results.get(`${grade.scenarioKey}/${grade.modelLabel}`);
+      expect({ recommendation: grade.recommendation, diagnosis: grade.diagnosis }).toEqual({ recommendation: result.recommendation, diagnosis: result.diagnosis });
+    }
+    expect(grades.filter((g: any) => !g.pass).length).toBeGreaterThan(1);
+  });
+
   it("streams runEvents of a run from its first event until it ends", async () => {
     const events = await collect<any>(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runEvents(runId: $runId) { type streamId } }`, { runId });
     expect(events[0].runEvents.type).toBe("RunStarted");

@@ -212,6 +212,18 @@ describe("an exported run imported back", () => {
     expect(Object.keys(engine.runAudit.verdict.comparison.comparison.models)).toEqual(labels);
     expect(imported.runAudit.verdict.comparison.comparison).toEqual(engine.runAudit.verdict.comparison.comparison);
   });
+  it("gives its grades the fix its report records (pass, summary, evidence, recommendation, diagnosis), as the engine run it was exported from has them", async () => {
+    const query = `query ($r: ID!) { runAudit(id: $r) { grades { scenarioKey modelLabel pass fault summary evidence recommendation diagnosis } } }`;
+    const [engine, imported] = await Promise.all([engineRun, importedRun].map(async (r) => (await p.gql(p.keys.acmeRead, query, { r })).body.data.runAudit.grades));
+    expect(imported).toEqual(engine);
+    const failing = imported.filter((g: any) => !g.pass);
+    expect(failing.length).toBeGreaterThan(0);
+    for (const grade of failing) {
+      expect(grade.summary).toEqual(expect.any(String));
+      expect(grade.recommendation).toEqual(expect.any(String));
+      expect(grade.diagnosis).toMatchObject({ fault: grade.fault, summary: grade.summary, evidence: grade.evidence });
+    }
+  });
   it("shows summaries, ranking and fix items its results give, not a tampered envelope's, as its report.md does; an honest one's as the engine run's", async () => {
     const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
     const label = labels[0];

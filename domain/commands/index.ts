@@ -47,6 +47,7 @@ export { runAggregate, pairProblems, type RunContext } from "./run/runAggregate.
 export { initialRunState, evolveRun, selectionPairs, findPair, type RunState, type RunPair } from "./run/runState.js";
 export { checkImportedReport, KNOWN_FAULTS, REPORT_MAX_COUNT } from "./run/importedReport.js";
 export { importedRunId } from "./run/importedRunId.js";
+export { keyedRunId } from "./run/keyedRunId.js";
 export { RecordReplay, ScoreResult, ResultCommand } from "./result/resultCommands.js";
 export { resultAggregate, pairStream, type ResultState, type ResultContext } from "./result/resultAggregate.js";
 export { PairRefused, isPairRefused, type PairProblem } from "./result/pairRefused.js";

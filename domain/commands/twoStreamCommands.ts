@@ -25,11 +25,19 @@
 // RunStarted (or the evaluation refuse the retry, or its retries run out), the tenant is
 // over-counted by that run, never under-counted. A caller's retry that crosses into the next
 // month (UTC) reads another month's stream and meters the run there again.
+//
+// A caller's retry of a start: only a start sent with an idempotency key is one (run/keyedRunId.ts;
+// without one every start is a new run, numbered and metered). Its run id is derived from (tenant,
+// evaluation, key), so a retry after the run started is answered by the run stream (that run, or a
+// CONFLICT for other arguments) with nothing written or metered; racing sends meter one run id
+// once, the loser on the evaluation finds the run numbered and keeps that number, and the run
+// stream's "no stream" append lets one RunStarted in, the other deciding again against it.
 import type { EventStore } from "../ports/eventStore.js";
 import { ownedByAnotherTenant, type TenantIndex } from "../ports/tenantIndex.js";
 import { eventRegistry } from "../events/registry.js";
 import { agentStream, evaluationStream, isValidId, runStream } from "../events/streams.js";
 import { parseOrThrow } from "../events/zodIssues.js";
+import { DomainError } from "../events/domainError.js";
 import { ImportReport, ImportReportEnvelope, StartRun } from "./evaluation/evaluationCommands.js";
 import { evaluationAggregate } from "./evaluation/evaluationAggregate.js";
 import type { EvaluationState } from "./evaluation/evaluationState.js";
@@ -39,6 +47,7 @@ import { appendBoth } from "./appendBoth.js";
 import { CONTENDED_RETRIES, contendedPauses } from "./contention.js";
 import { decideEvents, handleCommand, loadAggregate, type HandledCommand, type HandleOptions } from "./handleCommand.js";
 import { importedRunId } from "./run/importedRunId.js";
+import { keyedRunId } from "./run/keyedRunId.js";
 import { runAggregate } from "./run/runAggregate.js";
 import type { RunState } from "./run/runState.js";
 import { assertExecutionEnabled, UNLIMITED_PLAN, type Plan } from "./usage/plan.js";
@@ -57,9 +66,34 @@ type Options = Omit<HandleOptions<never>, "decideContext"> & { plan?: Plan };
 
 export async function startRun(store: EventStore, input: unknown, options: Options): Promise<TwoStreamResult> {
   const command = parseOrThrow(StartRun, { type: "StartRun", ...(input as object) }, "command is invalid");
+  const runStreamId = runStream(command.run_id);
+  if (command.idempotency_key !== null) {
+    const keyed = keyedRunId(options.context.tenant, command.evaluation_id, command.idempotency_key);
+    if (command.run_id !== keyed) throw DomainError.validation(`a start with an idempotency key runs as ${keyed} (keyedRunId of the tenant, evaluation and key), not ${command.run_id}`, "run_id");
+    // The key's run already started: answered by the run stream alone (that run, or a conflict),
+    // metering nothing and refusing nothing the plan says now, as the run was admitted.
+    const existing = await loadAggregate(store, runAggregate, runStreamId, options.registry);
+    if (existing.state.status !== "none") return startedBefore(store, command, runStreamId, options);
+  }
   // Refused before any stream is read: the switch says no to every run (reference §3 rule 19).
   assertExecutionEnabled(options.plan ?? UNLIMITED_PLAN);
-  return scheduleRun(store, command, runStream(command.run_id), options);
+  return scheduleRun(store, command, runStreamId, options);
+}
+
+/** The run stream's answer to a keyed start or a retried import whose run exists, with the evaluation as it is. */
+async function startedBefore(store: EventStore, command: StartRun | ImportReport, runStreamId: string, options: Options): Promise<TwoStreamResult> {
+  const run = await handleCommand(store, runAggregate, runStreamId, command, options);
+  const evaluationState = await loadAggregate(store, evaluationAggregate, evaluationStream(command.evaluation_id), options.registry);
+  const evaluation: HandledCommand<EvaluationState> = {
+    streamId: evaluationStream(command.evaluation_id),
+    events: [],
+    domainEvents: [],
+    state: evaluationState.state,
+    version: evaluationState.version,
+    position: null,
+    attempts: 0,
+  };
+  return { evaluation, run, usage: null };
 }
 
 /**
@@ -137,19 +171,6 @@ export async function importReport(store: EventStore, input: unknown, options: O
   const runId = runStream(command.run_id);
   // An identical retry (or a conflicting one) is answered by the run stream alone.
   const existing = isLegacy && legacy ? legacy : await loadAggregate(store, runAggregate, runId, options.registry);
-  if (existing.state.status !== "none") {
-    const run = await handleCommand(store, runAggregate, runId, command, options);
-    const evaluationState = await loadAggregate(store, evaluationAggregate, evaluationStream(command.evaluation_id), options.registry);
-    const evaluation: HandledCommand<EvaluationState> = {
-      streamId: evaluationStream(command.evaluation_id),
-      events: [],
-      domainEvents: [],
-      state: evaluationState.state,
-      version: evaluationState.version,
-      position: null,
-      attempts: 0,
-    };
-    return { evaluation, run, usage: null };
-  }
+  if (existing.state.status !== "none") return startedBefore(store, command, runId, options);
   return scheduleRun(store, command, runId, options);
 }

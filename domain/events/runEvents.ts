@@ -50,6 +50,13 @@ const runStartedV3 = z.object({
    * agent (its `agent_name`), as a local run of the same agent does. null: "the agent".
    */
   agent: z.string().nullable(),
+  /**
+   * A start sent with an idempotency key: the key, and the SHA-256 of the arguments it was sent
+   * with (keyedRunId.ts), which a retry's must match. Absent for a start without one, and for
+   * every run recorded before keys (no version bump: an older reader drops the field it does not
+   * know, and reads the run as it always did).
+   */
+  idempotency: z.object({ key: z.string(), request_digest: z.string() }).optional(),
 });
 
 /**

@@ -2,7 +2,7 @@
 // run on the evaluation stream, so they race there. A burst must start every run, numbered
 // 1..N without a gap or a repeat (domain/commands/contention.ts).
 import { randomUUID } from "node:crypto";
-import { createEvaluation, evaluationStream, importReport, readWholeStream, startRun } from "@verdict/domain";
+import { createEvaluation, evaluationStream, importReport, keyedRunId, readWholeStream, startRun } from "@verdict/domain";
 import { describe, expect, it } from "vitest";
 import { usePostgresEventStore } from "./postgresEventStoreFixture.js";
 
@@ -47,5 +47,22 @@ describe("runs started concurrently on one evaluation (PostgreSQL)", () => {
     expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     const scheduled = (await readWholeStream(postgres.store, evaluationStream(evaluationId))).filter((e) => e.type === "RunScheduled");
     expect(scheduled.map((e) => (e.data as { number: number }).number)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+  });
+
+  it("10 sends of one idempotency key at once start one run: one number, one RunStarted, one meter, every send answered with it", async () => {
+    const options = { ...commandOptions, retries: 24 };
+    const evaluationId = await newEvaluation();
+    const runId = keyedRunId("acme", evaluationId, "client-retry-1");
+    const sends = await Promise.allSettled(Array.from({ length: 10 }, () =>
+      startRun(postgres.store, { run_id: runId, evaluation_id: evaluationId, models: [GPT], external: true, idempotency_key: "client-retry-1" }, options),
+    ));
+    expect(sends.flatMap((s) => (s.status === "rejected" ? [String((s.reason as Error).message)] : []))).toEqual([]);
+    const answered = sends.map((s) => (s.status === "fulfilled" ? { id: s.value.run.state.runId, number: s.value.run.state.started?.number } : null));
+    expect(answered).toEqual(Array.from({ length: 10 }, () => ({ id: runId, number: 1 })));
+    const scheduled = (await readWholeStream(postgres.store, evaluationStream(evaluationId))).filter((e) => e.type === "RunScheduled");
+    expect(scheduled).toHaveLength(1);
+    expect((await readWholeStream(postgres.store, `run-${runId}`)).map((e) => e.type)).toEqual(["RunStarted"]);
+    const metered = (await postgres.store.readAll()).filter((e) => e.type === "UsageMetered" && (e.data as { run_id: string }).run_id === runId);
+    expect(metered.map((e) => (e.data as { quantity: number }).quantity)).toEqual([1]);
   });
 });

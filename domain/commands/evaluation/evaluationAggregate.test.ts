@@ -322,6 +322,11 @@ describe("StartRun on the evaluation (numbering)", () => {
     );
   });
 
+  it("a keyed start already scheduled keeps its number and schedules nothing (its run stream answers the retry)", () => {
+    const scheduled: EventInput = { type: "RunScheduled", data: { run_id: "r1", number: 1, origin: "engine" } };
+    expect(given(evaluationAggregate, [...suite, scheduled]).when(start({ idempotency_key: "k1" }))).toEqual([]);
+  });
+
   it("refuses a reused run id, and an unknown evaluation", () => {
     const scheduled: EventInput = { type: "RunScheduled", data: { run_id: "r1", number: 1, origin: "engine" } };
     expect(() => given(evaluationAggregate, [...suite, scheduled]).when(start())).toThrow(expect.objectContaining({ code: "conflict" }));

@@ -113,7 +113,13 @@ function unarchive(state: EvaluationState, reason: "run_started" | "report_impor
 
 function decideStartRun(state: EvaluationState, command: StartRun): EventInput[] {
   mustExist(state, command.evaluation_id);
-  if (state.runs.some((r) => r.runId === command.run_id)) throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+  if (state.runs.some((r) => r.runId === command.run_id)) {
+    // A keyed start decided again (its own retry won the race, or the run stream's append was
+    // lost after this one): it keeps the number it took, and the run stream says whether the
+    // arguments are the same.
+    if (command.idempotency_key !== null) return [];
+    throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+  }
   const number = state.runs.length + 1;
   freezeRun(state, command, number); // refuses an empty selection or a model under two labels before numbering
   return [

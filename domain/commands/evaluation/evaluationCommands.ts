@@ -149,6 +149,12 @@ export const StartRun = z.object({
   release: releaseInput.nullable().default(null),
   metadata: jsonObject.default({}),
   tools: z.array(toolData).default([]),
+  /**
+   * The caller's key for this start (keyedRunId.ts): the run id is derived from it, and the same
+   * key again answers the run it started. Any text of 1-255 characters, not blank, kept as sent
+   * (the rule an envelope's run_id follows). Null: every start is a new run.
+   */
+  idempotency_key: hostRunIdText.nullable().default(null),
 });
 export type StartRun = z.output<typeof StartRun>;
 

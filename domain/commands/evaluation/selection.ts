@@ -7,6 +7,7 @@ import type { EvaluationScenario, ModelSpecData, ScenarioData } from "../../even
 import type { StartRun } from "./evaluationCommands.js";
 import type { EvaluationState } from "./evaluationState.js";
 import { byPosition } from "./scenarioChanges.js";
+import { startRequestDigest } from "../run/keyedRunId.js";
 
 export const NO_SCENARIOS_SELECTED = "No scenarios selected — add scenarios to the evaluation or widen the selection";
 
@@ -69,6 +70,7 @@ export function freezeRun(state: EvaluationState, command: StartRun, number: num
     catalog: state.catalog,
     // Frozen with the rest: the run names the agent it evaluated, whatever the evaluation becomes.
     agent: state.agent,
+    ...(command.idempotency_key === null ? {} : { idempotency: { key: command.idempotency_key, request_digest: startRequestDigest(command) } }),
   };
 }
 

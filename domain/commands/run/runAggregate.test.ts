@@ -52,6 +52,23 @@ describe("StartRun on the run stream", () => {
     );
   });
 
+  it("a keyed start records its key and the digest of its arguments; the same again is nothing, other arguments a conflict naming the key", () => {
+    const keyed = { ...startCommand, idempotency_key: "job-7" };
+    const [event] = given(runAggregate, [], { evaluation: evaluationWith() }).when(keyed);
+    expect(event.data).toMatchObject({ idempotency: { key: "job-7", request_digest: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    const started = given(runAggregate, [event], { evaluation: evaluationWith() });
+    expect(started.when(keyed)).toEqual([]);
+    for (const other of [{ models: [GPT] }, { keys: ["a"] }, { external: true }, { release: null }, { tools: [{ name: "lookup_order" }] }]) {
+      expect(() => started.when({ ...keyed, ...other })).toThrow(expect.objectContaining({
+        code: "conflict", field: "idempotency_key", message: expect.stringMatching(/^idempotency key "job-7" already started run #3 \(r1\) of evaluation e1 with other arguments/),
+      }));
+    }
+    // Without a key the run id is the caller's, and a second start of it is refused as before.
+    expect(() => started.when(startCommand)).toThrow("run r1 already exists");
+    const [unkeyed] = given(runAggregate, [], { evaluation: evaluationWith() }).when(startCommand);
+    expect(unkeyed.data).not.toHaveProperty("idempotency");
+  });
+
   it("refuses a run the evaluation did not schedule", () => {
     expect(() => given(runAggregate, [], { evaluation: evaluationWith() }).when({ ...startCommand, run_id: "r9" })).toThrow(
       "run r9 was not scheduled on evaluation e1",

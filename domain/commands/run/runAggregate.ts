@@ -11,6 +11,7 @@ import { freezeRun } from "../evaluation/selection.js";
 import { KPI_MAX } from "../../judge/kpis.js";
 import { mustBeKpis } from "../kpiRules.js";
 import { checkImportedReport } from "./importedReport.js";
+import { startRequestDigest } from "./keyedRunId.js";
 import { latestRelease, type AgentState } from "../agent/agentAggregate.js";
 import { RunCommand, type ClaimKpiAuthoring, type CompleteRun, type RecordKpiAuthoring, type RejectPair } from "./runCommands.js";
 import { findPair, initialRunState, evolveRun, type RunState } from "./runState.js";
@@ -38,8 +39,26 @@ function scheduledNumber(context: RunContext, command: StartRun | ImportReport):
   return { evaluation, number: scheduled.number };
 }
 
+/**
+ * A keyed start whose run already exists: the same key with the same arguments is that run
+ * (nothing written, nothing metered); with other arguments, a conflict naming the key, as no
+ * other run may be started under it and the first one is not what was asked.
+ */
+function decideKeyedRetry(state: RunState, command: StartRun, key: string): EventInput[] {
+  const recorded = state.started?.idempotency;
+  if (recorded?.key === key && recorded.request_digest === startRequestDigest(command)) return [];
+  const run = state.started ? `run #${state.started.number} (${command.run_id})` : `run ${command.run_id}`;
+  throw DomainError.conflict(
+    `idempotency key ${JSON.stringify(key)} already started ${run} of evaluation ${command.evaluation_id} with other arguments (selection, external, release, tools or metadata): send the same arguments to get that run, or a new key to start another`,
+    "idempotency_key",
+  );
+}
+
 function decideStart(state: RunState, command: StartRun, context: RunContext): EventInput[] {
-  if (state.status !== "none") throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+  if (state.status !== "none") {
+    if (command.idempotency_key !== null) return decideKeyedRetry(state, command, command.idempotency_key);
+    throw DomainError.conflict(`run ${command.run_id} already exists`, "run_id");
+  }
   const { evaluation, number } = scheduledNumber(context, command);
   // A release named with the start is kept; none: the agent's latest recorded release, if any
   // (reference-platform §1 #39: a run pins the agent's latest version at its creation).

@@ -8,7 +8,7 @@ import { notFound } from "../../server/errors.js";
 import { resultStatusOf, runStatusOf } from "../types/enums.js";
 import { RunAudit, RunDiff, type GradeAudit, type PairChange } from "../types/report.js";
 import { auditEvent } from "./auditEvents.js";
-import { importedGrades, importedVerdict } from "./importedAudit.js";
+import { diagnosisParts, importedGrades, importedVerdict } from "./importedAudit.js";
 import { runHistory } from "./runSupport.js";
 import { OVER_BUDGET } from "../../server/answerBudget.js";
 
@@ -65,7 +65,9 @@ export class AuditResolver {
           status: resultStatusOf(scored.status),
           score: scored.score,
           scores: scoresInScorerOrder(scored.scores, criterionKeys),
+          pass: scored.pass,
           fault: scored.fault,
+          ...diagnosisParts(scored.diagnosis, scored.recommendation),
           scenario: record.started.scenarios[Math.floor(n / models.length)],
           replay: record.replays.get(n)?.replay ?? null,
           judgeExchanges: scored.judge_exchanges,

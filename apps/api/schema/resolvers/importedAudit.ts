@@ -20,6 +20,21 @@ function results(report: Doc): Doc[] {
   return Array.isArray(report.results) ? report.results.filter(isObject) : [];
 }
 
+/**
+ * What a grade says about its fix, from the diagnosis as recorded (ResultScored's, or an imported
+ * result's): its summary and evidence, the recommendation (`recommendation` when given: the one
+ * recorded beside it, the judge's refinement when it refined it), and the whole diagnosis.
+ */
+export function diagnosisParts(diagnosis: unknown, recommendation?: string | null): Pick<GradeAudit, "summary" | "evidence" | "recommendation" | "diagnosis"> {
+  const recorded = isObject(diagnosis) ? diagnosis : null;
+  return {
+    summary: text(recorded?.summary),
+    evidence: isObject(recorded?.evidence) ? recorded.evidence : null,
+    recommendation: recommendation ?? text(recorded?.recommendation),
+    diagnosis: recorded,
+  };
+}
+
 /** One grade per result, in the report's order: the scenario and replay as the report gives them. */
 export function importedGrades(imported: EventData<"ReportImported">, criterionKeys: readonly string[]): GradeAudit[] {
   return results(imported.report).map((result) => {
@@ -34,7 +49,10 @@ export function importedGrades(imported: EventData<"ReportImported">, criterionK
       score: num(result.score),
       // In the report's order (its evaluation's criteria first), as its report.json gives them.
       scores: isObject(result.scores) ? importedScoresInOrder(result.scores, criterionKeys) : {},
+      // The report's status, as `status` reads it: a host's own `pass` flag is not in a result.
+      pass: result.status === "passed",
       fault: text(result.fault),
+      ...diagnosisParts(result.diagnosis, text(result.recommendation)),
       scenario,
       replay,
       // A host's report carries its judge's usage, not its exchanges.

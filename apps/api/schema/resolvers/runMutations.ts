@@ -4,14 +4,14 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Resolver } f
 import { GraphQLJSON } from "graphql-scalars";
 import { z } from "zod";
 import {
-  ModelSpec, eventSchemas, handleCommand, isValidId, loadAggregate, ownedByAnotherTenant, recordExternalReplay, runAggregate, runStream, startRun,
+  ModelSpec, eventSchemas, handleCommand, isValidId, keyedRunId, loadAggregate, ownedByAnotherTenant, recordExternalReplay, runAggregate, runStream, startRun,
 } from "@verdict/domain";
 import type { ApiContext } from "../../server/context.js";
 import { ApiError, notFound } from "../../server/errors.js";
 import { importEnvelope } from "../../report/importEnvelope.js";
 import { loadRunHistory } from "../../report/runEvents.js";
 import { RunNode } from "../types/run.js";
-import { afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
+import { afterCommand, afterWrite, commandOptions, namingArguments, ownEvaluation, validInput } from "./commandSupport.js";
 
 @InputType({ description: "Which scenarios and models a run evaluates; omitted parts mean all enabled scenarios / the compare models." })
 class RunSelectionInput {
@@ -39,7 +39,7 @@ class ReleaseInput {
 
 @ObjectType({ description: "The run startRun started." })
 class StartRunPayload {
-  @Field(() => ID, { description: "The new run's id (run(id:) reads it)." })
+  @Field(() => ID, { description: "The new run's id (run(id:) reads it); with an idempotencyKey, the id of the run that key started, the same for every retry." })
   runId!: string;
 
   @Field(() => ID, { description: "The evaluation it runs." })
@@ -50,6 +50,9 @@ class StartRunPayload {
 
   @Field(() => RunNode, { nullable: true, description: "Null until the read models have it (no projector wait configured)." })
   run!: RunNode | null;
+
+  @Field(() => Boolean, { description: "True when the idempotencyKey had already started this run with the same arguments: nothing written, nothing metered. False for a run this call started." })
+  duplicate!: boolean;
 }
 
 @ObjectType({ description: "The pair whose replay recordReplay recorded." })
@@ -119,7 +122,7 @@ function resolveModels(requested: string[] | null | undefined, compareModels: st
 }
 
 // The commands' fields (and the selection's, bare), as the arguments they came in.
-const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.models", keys: "selection.keys", group: "selection.group", release: "release" };
+const START_RUN_ARGUMENTS = { evaluation_id: "evaluationId", models: "selection.models", keys: "selection.keys", group: "selection.group", release: "release", idempotency_key: "idempotencyKey" };
 const RECORD_REPLAY_ARGUMENTS = { run_id: "runId", scenario_key: "scenarioKey", model_label: "modelLabel" };
 const IMPORT_REPORT_ARGUMENTS = { evaluation_id: "evaluationId", run_id: "envelope.run_id", report: "envelope.report" };
 
@@ -132,7 +135,7 @@ export class RunMutations {
   // the runs that were started (and metered) and does not start them again.
   @Mutation(() => StartRunPayload, {
     nullable: true,
-    description: `Freezes the selection, pins the agent's release and starts a run; external runs wait for recordReplay. ${REFUSED_NULL}`,
+    description: `Freezes the selection, pins the agent's release and starts a run; external runs wait for recordReplay. Safe to send again only with an idempotencyKey: without one, every call starts (and meters) a new run. ${REFUSED_NULL}`,
   })
   async startRun(
     @Arg("evaluationId", () => ID, { description: "The evaluation's id (one of another tenant's is NOT_FOUND)." }) evaluationId: string,
@@ -144,13 +147,21 @@ export class RunMutations {
       description: "The agent's release the run scores. Omitted: the agent's latest recorded release (recordAgentRelease) when the run starts, as { digest, revision, label: v<N> }, or none.",
     })
     release: ReleaseInput | null,
+    @Arg("idempotencyKey", () => String, {
+      nullable: true,
+      description:
+        "The caller's key for this start, so that sending the call again (its answer lost) cannot start or meter a second run: the same key with the same arguments answers the run it started (same runId and number, duplicate: true), even when the two calls race; with other arguments it is CONFLICT naming the key. Keyed by tenant and evaluation. Any text of 1-255 characters, not blank, without control characters (else VALIDATION). Omitted: every call starts a new run.",
+    })
+    idempotencyKey: string | null,
     @Ctx() context: ApiContext,
   ): Promise<StartRunPayload> {
     const options = { ...commandOptions(context), plan: context.deps.plan };
     const chosen = validInput(selectionInput, selection ?? {}, "selection");
     const roster = validInput(toolsInput, tools ?? [], "tools");
+    const key = idempotencyKey === null || idempotencyKey === undefined ? null : validInput(eventSchemas.hostRunIdText, idempotencyKey, "idempotencyKey");
     const evaluation = await ownEvaluation(context, evaluationId);
-    const runId = context.deps.ids.next();
+    // Keyed: the run's id is the key's, so a retry (or a racing send) names the same run stream.
+    const runId = key === null ? context.deps.ids.next() : keyedRunId(context.principal.tenant, evaluationId, key);
     const command = {
       run_id: runId,
       evaluation_id: evaluationId,
@@ -161,12 +172,14 @@ export class RunMutations {
       judge_label: evaluation.judge.kind === "rules" ? null : (evaluation.judge.model ?? null),
       tools: roster,
       release: release ? { digest: release.digest, revision: release.revision ?? null, label: release.label ?? null } : null,
+      idempotency_key: key,
     };
     const result = await namingArguments(START_RUN_ARGUMENTS, () => startRun(context.deps.store, command, options));
-    await afterWrite(context, result.run.position, `run ${runId}`);
+    // A retry wrote nothing: it waits for the run's last event, so `run` is read back as it is.
+    await afterCommand(context, result.run, `run ${runId}`);
     const number = result.run.state.started?.number ?? 0;
     const run = await context.deps.readModels.getRun(context.principal.tenant, runId);
-    return { runId, evaluationId, number, run: run as unknown as RunNode | null };
+    return { runId, evaluationId, number, run: run as unknown as RunNode | null, duplicate: result.run.events.length === 0 };
   }
 
   @Mutation(() => RecordReplayPayload, {

@@ -58,8 +58,29 @@ export class GradeAudit {
   @Field(() => GraphQLJSON, { description: "Each criterion's score by key, each from 0 to 1 or null when not scorable ({} when an imported result gives none)." })
   scores!: unknown;
 
+  @Field(() => Boolean, { description: "Whether the pair passed, as ResultScored recorded it (an imported result: its report's status is passed)." })
+  pass!: boolean;
+
   @Field(() => String, { nullable: true, description: "The fault diagnosed; null when it passed." })
   fault!: string | null;
+
+  @Field(() => String, { nullable: true, description: "Why it failed, in one sentence: the diagnosis's summary as recorded. Null when no fault was diagnosed." })
+  summary!: string | null;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: "What the fault was diagnosed from, snake_case keys as recorded (e.g. expected and called for expected_tool_not_called, missing for missing_content, error for run_error): the diagnosis's evidence. Null when no fault was diagnosed.",
+  })
+  evidence!: unknown;
+
+  @Field(() => String, { nullable: true, description: "What to change so the pair passes, as recorded: the diagnosis's recommendation (the judge's refinement when it refined it). Null when no fault was diagnosed." })
+  recommendation!: string | null;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: "The whole diagnosis as recorded, snake_case keys: fault, summary, recommendation, evidence, and judge once the judge refined it (its suggested_tool, instruction_change). Null when no fault was diagnosed.",
+  })
+  diagnosis!: unknown;
 
   @Field(() => GraphQLJSON, { description: "The scenario snapshot from RunStarted." })
   scenario!: unknown;
