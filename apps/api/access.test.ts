@@ -592,7 +592,7 @@ describe("malformed requests", () => {
     // /api/evaluation_reports/gh/1234/1 learned nothing of the route it meant.
     const unknown = await p.get(p.keys.acmeRead, "/api/evaluation_reports/gh/1234/1");
     expect([unknown.status, await unknown.json()]).toEqual([404, {
-      error: 'no route GET /api/evaluation_reports/gh/1234/1; reports are under /api/evaluations/:id/runs/:runId/report[.md|.json] and /api/evaluation_reports/:run_id (a run_id holding "/" URL-encoded: gh%2F1234%2F1), the plan\'s meters at /api/usage',
+      error: 'no route GET /api/evaluation_reports/gh/1234/1; GraphQL is at /graphql, reports are under /api/evaluations/:id/runs/:runId/report[.md|.json] and /api/evaluation_reports/:run_id (a run_id holding "/" URL-encoded: gh%2F1234%2F1), the plan\'s meters at /api/usage, liveness at /healthz and readiness at /readyz (no API key)',
       code: "NOT_FOUND",
     }]);
   });

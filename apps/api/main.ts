@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const server = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, port, host,
-    limits, plan, corsOrigins,
+    limits, plan, corsOrigins, databaseUrls: { events: eventsUrl, readModels: readUrl },
     waitForProjection: (position) => projection.wait(position),
   }).catch(async (error: unknown) => {
     await closeStores();
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     if ((error as { code?: unknown }).code === "EADDRINUSE") throw new ExitError(portTakenLine(process.env, port, host), SETTING_EXIT_CODE);
     throw hostListenError(error, host) ?? error;
   });
-  console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl})`);
+  console.log(`GraphQL at ${server.graphqlUrl} (subscriptions at ${server.wsUrl}); probes at ${server.url}/healthz and /readyz`);
   const shutdown = async () => {
     await server.close();
     await closeStores();

@@ -109,6 +109,10 @@ describe("verdict start --exit (embedded default)", () => {
     const header = /Header: +Authorization: (Bearer vk_\S+)/.exec(stdout)![1];
     const subscription = /Subscription: +(subscription \{.*\})\n/.exec(stdout)![1];
     expect(stdout).toMatch(/run #3 started/);
+    // The probes it prints answer without a key: the embedded API is the same server.
+    const [, healthz, readyz] = /Probes: +(http:\/\/\S+\/healthz) \(liveness\) and (http:\/\/\S+\/readyz)/.exec(stdout)!;
+    expect(await fetch(healthz).then(async (res) => [res.status, await res.json()])).toEqual([200, { status: "ok" }]);
+    expect(await fetch(readyz).then(async (res) => [res.status, await res.json()])).toEqual([200, { status: "ready" }]);
     const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: header }, retryAttempts: 0 });
     const seen: Array<{ runProgress: { completed: number; total: number; status: string } }> = [];
     await new Promise<void>((resolve, reject) => {

@@ -116,6 +116,7 @@ function printServing(io: Io, api: ApiServer, key: string, runId: string | null)
   io.out(`GraphQL:       ${api.graphqlUrl}  (subscriptions over graphql-ws at ${api.wsUrl})`);
   io.out(`API key:       ${key}  (tenant "${DEMO_TENANT}", write; valid until this server stops, never stored; \`verdict keys create\` makes a lasting one)`);
   io.out(`Header:        Authorization: Bearer ${key}`);
+  io.out(`Probes:        ${api.url}/healthz (liveness) and ${api.url}/readyz (readiness), no key needed`);
   if (runId === null) return;
   io.out(`Subscription:  subscription { runProgress(runId: "${runId}") { completed total passed failed errored status } }`);
   io.out(`               (graphql-ws connection params: { "Authorization": "Bearer ${key}" })`);
@@ -204,7 +205,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
         store, readModels: read.readModels, progress, apiKeys,
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
         port: await choosePort(port, io),
-        limits, plan, corsOrigins,
+        limits, plan, corsOrigins, databaseUrls: { events: mode.databaseUrl, readModels: mode.readUrl },
         waitForProjection: (position) => projector.waitFor(position, 30_000),
         // The cause of an internal error, stack included: the client only got `internal error`.
         log: (message, error) => io.err(`[api] ${message}${error === undefined ? "" : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`),

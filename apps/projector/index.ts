@@ -8,7 +8,7 @@ export { batchesOf } from "./batches.js";
 export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 export { ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 export {
-  PROJECTION_VERSION, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, staleProjectionLine, type ProjectionState,
+  PROJECTION_VERSION, projectedBy, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, staleProjectionLine, type ProjectionState,
 } from "./projection/projectionVersion.js";
 export { ReadModels, type ReadModelsOptions } from "./readModels/readModels.js";
 export { RebuildWatch, type RebuildWatchOptions } from "./readModels/rebuildWatch.js";

@@ -13,14 +13,15 @@ import type { TerminalRunCache } from "./terminalRunCache.js";
  * runTenant / evaluationTenant make it the TenantIndex that decides tenancy before a stream is read;
  * evaluationsNamed / evaluationsOfCatalog the EvaluationDirectory that finds evaluations older than
  * name reservations and catalog following (adoptEvaluationName.ts, legacyMaterialization.ts);
- * rebuilds tells the server's caches of finished runs that a rebuild may have changed their rows.
+ * rebuilds tells the server's caches of finished runs that a rebuild may have changed their rows;
+ * projectionState answers /readyz (readiness.ts).
  */
 export type ApiReadModels = Pick<
   ReadModels,
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "runUsageFigures" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
   | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
-  | "listAgents" | "getAgent" | "agentReleasePages" | "usageMeters"
+  | "listAgents" | "getAgent" | "agentReleasePages" | "usageMeters" | "projectionState"
 >;
 
 export interface ApiLimits {

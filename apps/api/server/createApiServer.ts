@@ -17,6 +17,7 @@ import { serveGraphqlWs } from "./graphqlWsServer.js";
 import { createApollo } from "./apolloServer.js";
 import { mountHttpRoutes } from "./httpRoutes.js";
 import { checkCorsOrigins, corsHandler } from "./cors.js";
+import type { DatabaseUrls } from "./readiness.js";
 
 export interface ApiServerOptions extends ApiDeps {
   /** Port on 127.0.0.1 (0 picks a free one; default 4000). */
@@ -39,6 +40,12 @@ export interface ApiServerOptions extends ApiDeps {
    * headers at all. An entry that is not an origin is refused (SettingError).
    */
   corsOrigins?: readonly string[];
+  /**
+   * The event store's and the read models' PostgreSQL URLs, for /readyz to name a database that
+   * failed its check (host:port/database only, never the credentials; readiness.ts). Unset or
+   * null: named by what it holds.
+   */
+  databaseUrls?: DatabaseUrls;
 }
 
 export interface ApiServer {

@@ -1,10 +1,12 @@
-// The API's HTTP routes on its express app: GraphQL at /graphql (the body checked, persisted
-// queries refused, a cached answer or Apollo), the REST reports and usage under /api, both
-// authenticated by API key, and every error answered in the shape of the route that was asked.
+// The API's HTTP routes on its express app: the probes /healthz and /readyz (no key), GraphQL at
+// /graphql (the body checked, persisted queries refused, a cached answer or Apollo), the REST
+// reports and usage under /api, both authenticated by API key, any other path a 404 naming them,
+// and every error answered in the shape of the route that was asked.
 import type { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { GraphQLError } from "graphql";
+import { healthRouter } from "../rest/healthRoutes.js";
 import { reportRouter } from "../rest/reportRoutes.js";
 import { usageRouter } from "../rest/usageRoute.js";
 import { authenticate, type ApiContext } from "./context.js";
@@ -14,11 +16,12 @@ import { depthMessage, tooDeep } from "./jsonDepth.js";
 import { refuseBodyNotUtf8 } from "./utf8Body.js";
 import type { ServingParts } from "./servingParts.js";
 
-/** What an unknown /api path is told: every route there is, and how a run_id holding "/" is written in a path. */
-const ROUTES_TOLD = "reports are under /api/evaluations/:id/runs/:runId/report[.md|.json] and /api/evaluation_reports/:run_id (a run_id holding \"/\" URL-encoded: gh%2F1234%2F1), the plan's meters at /api/usage";
+/** What an unknown path is told: every route there is, and how a run_id holding "/" is written in a path. */
+const ROUTES_TOLD = "GraphQL is at /graphql, reports are under /api/evaluations/:id/runs/:runId/report[.md|.json] and /api/evaluation_reports/:run_id (a run_id holding \"/\" URL-encoded: gh%2F1234%2F1), the plan's meters at /api/usage, liveness at /healthz and readiness at /readyz (no API key)";
 
 export function mountHttpRoutes(app: Express, parts: ServingParts, apollo: ApolloServer<ApiContext>): void {
   const { limits, deps, log, databaseLines, caching, newContext } = parts;
+  app.use(healthRouter(parts.readiness));
   app.use("/graphql", express.json({ limit: limits.bodyLimit, verify: refuseBodyNotUtf8 }), (req: Request, res: Response, next: NextFunction) => {
     const path = tooDeep(req.body);
     if (path === null) return next();
@@ -56,10 +59,14 @@ export function mountHttpRoutes(app: Express, parts: ServingParts, apollo: Apoll
     } catch (error) {
       next(error);
     }
-  }, reportRouter(), usageRouter(), (req: Request, res: Response) => {
-    res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; ${ROUTES_TOLD}`, code: "NOT_FOUND" });
-  });
+  }, reportRouter(), usageRouter(), notFound);
+  // Any other path (a probe set to /health): the same list, without a key, where express answered an HTML "Cannot GET".
+  app.use(notFound);
   app.use(answerHttpError(parts));
+}
+
+function notFound(req: Request, res: Response): void {
+  res.status(404).json({ error: `no route ${req.method} ${req.baseUrl}${req.path}; ${ROUTES_TOLD}`, code: "NOT_FOUND" });
 }
 
 /** Express's error handler: a request's error answered in the shape of the route that was asked, an internal one logged and withheld. */

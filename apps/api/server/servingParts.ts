@@ -16,6 +16,7 @@ import { AnswerPool } from "./answerPool.js";
 import { answerPoolSize } from "./answerPoolSize.js";
 import { responseCaching, type ResponseCaching } from "./cachedResponses.js";
 import type { ApiServerOptions } from "./createApiServer.js";
+import { readiness, type Readiness } from "./readiness.js";
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -41,6 +42,8 @@ export interface ServingParts {
   costProblem: (document: DocumentNode, variables: Record<string, unknown> | null | undefined) => GraphQLError | null;
   /** A fresh context (and per-request memo and answer budget) for one request or operation. */
   newContext: (principal: ApiContext["principal"]) => ApiContext;
+  /** What /readyz says: the reasons this API cannot serve, none when it can (readiness.ts). */
+  readiness: Readiness;
   /** Stops watching for rebuilds (on close). */
   stop: () => void;
 }
@@ -84,6 +87,7 @@ export async function prepareServing(options: ApiServerOptions): Promise<Serving
       principal, deps, runCache, cache: new Map(), answerPool,
       answerBudget: new AnswerBudget(limits.maxAnswerBytes, { pool: answerPool, tenant: principal.tenant }),
     }),
+    readiness: readiness(deps, options.databaseUrls ?? {}, log),
     stop: stopWatchingRebuilds,
   };
 }

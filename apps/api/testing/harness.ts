@@ -141,7 +141,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const api = await createApiServer({
     store, readModels: read.readModels, progress, apiKeys,
     clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
-    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, answerPool: options.answerPool, keyCacheMs: options.keyCacheMs, corsOrigins: options.corsOrigins, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
+    limits: options.limits, plan: options.plan, port: 0, responseCache: options.responseCache, runCache: options.runCache, answerPool: options.answerPool, keyCacheMs: options.keyCacheMs, corsOrigins: options.corsOrigins, databaseUrls: { readModels: options.readUrl }, waitForProjection: (position) => projector.waitFor(position, options.projectionWaitMs ?? 10_000), log: options.log ?? (() => undefined),
   });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const clients: Client[] = [];

@@ -49,10 +49,14 @@ async function holdsRows(sql: Sql): Promise<boolean> {
   return row.any;
 }
 
+/** What made the stored rows, in words: "by projection version 4" (the logs', and the API's /readyz). */
+export function projectedBy(state: ProjectionState): string {
+  return state.stored === null ? "by a projector older than projection versions" : `by projection version ${state.stored}`;
+}
+
 /** A line for the logs: what was stored, what this build projects. */
 export function staleProjectionLine(state: ProjectionState): string {
-  const made = state.stored === null ? "by a projector older than projection versions" : `by projection version ${state.stored}`;
-  return `the read models were projected ${made}; this build projects version ${PROJECTION_VERSION}: rebuilding them from the event log`;
+  return `the read models were projected ${projectedBy(state)}; this build projects version ${PROJECTION_VERSION}: rebuilding them from the event log`;
 }
 
 /**

@@ -14,6 +14,7 @@ import { usageMeters } from "./usageMeters.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
+import { projectionState, type ProjectionState } from "../projection/projectionVersion.js";
 import { IMPORTED_RUN_USAGE, runExchangeFigure, runExchanges, usageFigure } from "../projection/resultProjection.js";
 import { reportedKinds } from "../projection/usage.js";
 import { connection, decodeScopedCursor, pageSize } from "./paging.js";
@@ -84,6 +85,14 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   private async one<T>(query: string, params: unknown[]): Promise<T | null> {
     const rows = await this.sql().execute<T>(query, params);
     return rows[0] ?? null;
+  }
+
+  /**
+   * The projection version projector `name` stored with its checkpoint (one row), against this
+   * build's: the API's readiness probe (apps/api server/readiness.ts) is unready on stale rows.
+   */
+  projectionState(name: string): Promise<ProjectionState> {
+    return projectionState(this.sql(), name);
   }
 
   /** Whichever tenant's run has this id: for deciding tenancy only, never for showing a caller. */
