@@ -4,9 +4,10 @@
 // projector of another version made are rebuilt by this build's projector; until then the API
 // would answer from them). Each within READINESS_DEADLINE_MS.
 //
-// A reason names the database by host:port/database (whereOf: never a user or password) so the
-// operator reading a failed probe knows which one, unlike a tenant's error (errors.ts), which
-// names none; the driver's own error goes to the API's log only, as every database error does.
+// The probe answers anyone who can reach the port, without a key: a reason names which of the
+// API's databases failed ("its database", "their database"), never where it is, as a tenant's
+// error (errors.ts) names none. The API's log line names it by host:port/database (whereOf: never
+// a user or password), with the driver's own error, as every database error is logged.
 import { DEFAULT_PROJECTOR_NAME, PROJECTION_VERSION, projectedBy } from "@verdict/projector";
 import { RepeatLimiter } from "@verdict/infra/logging";
 import { queryTimeoutOf, whereOf } from "@verdict/infra/pg";
@@ -27,8 +28,10 @@ export interface DatabaseUrls {
 interface Check {
   /** What the operator is told it is ("event store", "read models"). */
   what: string;
-  /** "database at host:port/db", or what stands for it when no URL was given. */
+  /** How the answer names its database ("its database"): nothing of where it is. */
   database: string;
+  /** How the log names it: "database at host:port/db", or the answer's words when no URL was given. */
+  logged: string;
   /** Resolves to a problem in words, or null when ready; rejects when the database failed. */
   ask: () => Promise<string | null>;
 }
@@ -38,8 +41,8 @@ export type Readiness = () => Promise<string[]>;
 
 export function readiness(deps: Pick<ApiDeps, "store" | "readModels">, urls: DatabaseUrls, log: (message: string, error?: unknown) => void): Readiness {
   const checks: Check[] = [
-    { what: "event store", database: databaseAt(urls.events, "its database"), ask: singleFlight(async () => (await deps.store.streamVersion(PROBE_STREAM), null)) },
-    { what: "read models", database: databaseAt(urls.readModels, "their database"), ask: singleFlight(() => projectionProblem(deps.readModels)) },
+    { what: "event store", database: "its database", logged: databaseAt(urls.events, "its database"), ask: singleFlight(async () => (await deps.store.streamVersion(PROBE_STREAM), null)) },
+    { what: "read models", database: "their database", logged: databaseAt(urls.readModels, "their database"), ask: singleFlight(() => projectionProblem(deps.readModels)) },
   ];
   // A probe asks every few seconds: the same failure is logged once per 30 s while it lasts.
   const lines = new RepeatLimiter();
@@ -68,7 +71,7 @@ async function reasonOf(check: Check, log: (line: string, error: unknown) => voi
     if (answer === LATE) return `${check.what}: ${check.database} did not answer within ${READINESS_DEADLINE_MS} ms`;
     return answer === null ? null : `${check.what}: ${answer}`;
   } catch (error) {
-    log(`/readyz: ${check.what}, ${check.database}, failed a trivial query`, error);
+    log(`/readyz: ${check.what}, ${check.logged}, failed a trivial query`, error);
     // The query deadline (VERDICT_PG_QUERY_TIMEOUT_MS, when set below ours) passed first.
     const deadline = queryTimeoutOf(error);
     if (deadline && !deadline.byServer) return `${check.what}: ${check.database} did not answer within ${deadline.queryTimeoutMs} ms (VERDICT_PG_QUERY_TIMEOUT_MS)`;
