@@ -80,7 +80,7 @@ export function isOwn(owner: Owner): boolean {
 }
 
 /** Whether `owner` runs in another PID namespace or on another host: this process cannot see it. */
-export function elsewhere(owner: Owner): boolean {
+function elsewhere(owner: Owner): boolean {
   const own = ownOwner();
   return differs(owner.namespace, own.namespace) || differs(owner.host, own.host);
 }
