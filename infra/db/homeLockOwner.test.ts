@@ -104,8 +104,8 @@ function unshareCommand(): string[] | null {
 const UNSHARE = unshareCommand();
 
 /** Runs `script` (given HOME_MODULE's lockHome) with `home` in a new PID namespace; resolves its output once it prints `until`. */
-function namespaced(script: string, home: string, until: string) {
-  const child = spawn(UNSHARE![0]!, [...UNSHARE!.slice(1), process.execPath, "--import", "tsx", "--input-type=module", "-e", script, home], {
+function namespaced(script: string, home: string, until: string, unshare = UNSHARE!) {
+  const child = spawn(unshare[0]!, [...unshare.slice(1), process.execPath, "--import", "tsx", "--input-type=module", "-e", script, home], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   let out = "";
@@ -120,6 +120,9 @@ function namespaced(script: string, home: string, until: string) {
 
 const IMPORT = `const { lockHome } = await import(${JSON.stringify(HOME_MODULE)}); const home = process.argv.at(-1);`;
 const CLAIM_ONCE = `${IMPORT} try { await (await lockHome(home))(); console.log("got"); } catch (e) { console.log(e.code === "home_in_use" ? "refused" : String(e)); }`;
+// Holds the home as pid 1, and has a child process of its namespace claim it too.
+const HOLD_AND_CLAIM = `${IMPORT} const release = await lockHome(home); const { execFileSync } = await import("node:child_process");
+  console.log(execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", ${JSON.stringify(CLAIM_ONCE)}, home], { encoding: "utf8" }).trim()); await release();`;
 const HOLD = `${IMPORT} const release = await lockHome(home); console.log("held"); process.stdin.on("end", async () => { await release(); process.exit(0); }); process.stdin.resume();`;
 
 // Making a PID namespace takes root or unprivileged user namespaces, which some CI runners lack.
@@ -148,6 +151,14 @@ describe.skipIf(UNSHARE === null)("lockHome across real PID namespaces (unshare)
     await expect(lockHome(home)).rejects.toThrow("in PID namespace");
     holder.child.stdin.end();
     await holder.exited;
+    expect(await readdir(home)).toEqual([]);
+  }, 30_000);
+
+  it("refuses a second process of the holder's namespace when /proc is the host's (no --mount-proc), where /proc/1 is another process", async () => {
+    const home = join(dir, "real-host-proc");
+    const run = namespaced(HOLD_AND_CLAIM, home, "\n", UNSHARE!.filter((arg) => arg !== "--mount-proc"));
+    expect((await run.printed).trim()).toBe("refused");
+    await run.exited;
     expect(await readdir(home)).toEqual([]);
   }, 30_000);
 });

@@ -28,8 +28,21 @@ function startField(stat: string): string | null {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
 }
 
-/** When process `pid` (as this process's /proc numbers it) started, or null. */
+/**
+ * Whether /proc numbers processes as this process does. Under `unshare --pid` without
+ * --mount-proc it is the parent namespace's: /proc/<pid> is another process (pid 2, the lock's
+ * owner here, was the host's kthreadd there), whose start told a live owner for a dead one.
+ */
+let procOurs: boolean | null = null;
+
+function procNumbersAsWe(): boolean {
+  procOurs ??= orNull(() => readlinkSync("/proc/self")) === String(process.pid);
+  return procOurs;
+}
+
+/** When process `pid` (as this process numbers it) started, or null where /proc does not tell. */
 async function startedAt(pid: number): Promise<string | null> {
+  if (!procNumbersAsWe()) return null;
   return startField(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => ""));
 }
 
