@@ -31,6 +31,7 @@ import { RunReports } from "./runReports.js";
 import { stopSignals } from "./stopSignals.js";
 import { reportRunsAtStop, type RunInFlight } from "./stoppedRuns.js";
 import { countJobsInFlight, drainUnlessHurried } from "./workerDrain.js";
+import { defaultTakenLine, type PortSetBy, servingWherePortFree, takenChoiceRefusal } from "./portTaken.js";
 
 export const DEMO_TENANT = "demo";
 
@@ -46,7 +47,7 @@ function portFree(port: number): Promise<boolean> {
 /** The port asked for, and by what: --port, else PORT, else the default 4000 (`by` null). */
 interface PortChoice {
   port: number;
-  by: "--port" | "PORT" | null;
+  by: PortSetBy;
 }
 
 const PORT_RULE = { min: 0, max: 65535, noun: "port number" };
@@ -83,14 +84,16 @@ function startSetting<T>(read: () => T): T {
  */
 async function refuseTakenChoice({ port, by }: PortChoice): Promise<void> {
   if (by === null || port === 0 || (await portFree(port))) return;
-  const named = by === "--port" ? `--port ${port}` : `PORT=${port}`;
-  throw new CliError(`verdict start: ${named}: the port is taken (another process listens on 127.0.0.1:${port}); choose another, or 0 for any free one`);
+  throw takenChoiceRefusal(by, port);
 }
 
-/** The port, or 0 (any free one) when the default is taken by the time the API starts. */
+/**
+ * The port, or 0 (any free one) when the default is taken by the time the API starts (and when
+ * it is taken after this probe, at the API's listen: portTaken.ts).
+ */
 async function choosePort({ port, by }: PortChoice, io: Io): Promise<number> {
   if (port === 0 || by !== null || (await portFree(port))) return port;
-  io.out(`port ${port} is taken; picking a free one (--port or PORT chooses one)`);
+  io.out(defaultTakenLine(port));
   return 0;
 }
 
@@ -201,7 +204,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     resources.add(worker, stopWorker);
     const { apiKeys, key } = await withSessionKey(await openApiKeys(mode, resources), DEMO_TENANT);
     const api: ApiServer = resources.add(
-      await createApiServer({
+      await servingWherePortFree(port.by, io, createApiServer, {
         store, readModels: read.readModels, progress, apiKeys,
         clock: { now: () => new Date() }, ids: { next: () => randomUUID() },
         port: await choosePort(port, io),

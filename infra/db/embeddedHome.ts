@@ -10,10 +10,14 @@
 // a takeover takes, is removed by the next claimer; two claimers doing that at the same instant
 // is the one case left unguarded.) The file names its owner by pid and, where /proc tells, the
 // moment that process started: a pid the system gave to another process since (after a crash or
-// a reboot) is then not taken for the owner, which had locked the home for good.
+// a reboot) is then not taken for the owner, which had locked the home for good. It also names
+// the owner's PID namespace and host, and a lock from elsewhere is never taken as stale
+// (homeLockOwner.ts).
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { describeOwner, formatOwner, isOwn, mayRun, type Owner, ownOwner, parseOwner } from "./homeLockOwner.js";
 
 /** The home is locked by another live process. */
 export class HomeInUseError extends Error {
@@ -47,55 +51,16 @@ export function homeVariable(env: NodeJS.ProcessEnv): string {
   return env.VERDICT_HOME?.trim() ? "VERDICT_HOME" : "VERDICT_HOME (unset: ./.verdict)";
 }
 
-/** A lock file's owner: its pid, and when that process started (null where /proc does not tell, or an older file). */
-interface Owner {
-  pid: number;
-  started: string | null;
-}
-
-/** When process `pid` started (field 22 of /proc/<pid>/stat: clock ticks since boot), or null. */
-async function startedAt(pid: number): Promise<string | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    // Field 2, the command name, is in parentheses and may hold spaces: fields 3 on follow the last ")".
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `owner` still runs: its pid is alive and, where both are known, started when the file says. */
-async function alive(owner: Owner): Promise<boolean> {
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as { code?: string }).code !== "EPERM") return false;
-  }
-  if (owner.started === null) return true;
-  const started = await startedAt(owner.pid);
-  return started === null || started === owner.started;
-}
-
-/** The owner a lock file's text names, or null (no pid in it). */
-function parseOwner(text: string): Owner | null {
-  const [pidText, started] = text.trim().split(" ");
-  const pid = Number(pidText);
-  return Number.isInteger(pid) && pid > 0 ? { pid, started: started || null } : null;
-}
-
 /** The owner a lock file names, or null (no file, or no pid in it). */
 async function ownerOf(path: string): Promise<Owner | null> {
   return parseOwner(await readFile(path, "utf8").catch(() => ""));
 }
 
-/** This process's line in a lock file, read from /proc once (a claim's steps stay as quick as they were). */
-let ownLine: Promise<string> | null = null;
-
 /** Creates `path` naming this process, unless it exists: true when this call created it. */
 async function createExclusive(path: string): Promise<boolean> {
-  const aside = `${path}.${process.pid}.tmp`;
-  ownLine ??= startedAt(process.pid).then((started) => `${process.pid} ${started ?? ""}`.trimEnd() + "\n");
-  await writeFile(aside, await ownLine);
+  // Not named by pid alone: processes in two containers can share a pid (both 1) and this file.
+  const aside = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  await writeFile(aside, formatOwner(ownOwner()));
   try {
     await link(aside, path);
     return true;
@@ -112,7 +77,7 @@ async function removeIfStale(path: string): Promise<void> {
   const takeover = `${path}.takeover`;
   if (!(await createExclusive(takeover))) {
     const holder = await ownerOf(takeover);
-    if (holder !== null && !(await alive(holder))) await rm(takeover, { force: true }); // abandoned
+    if (holder !== null && !(await mayRun(holder))) await rm(takeover, { force: true }); // abandoned
     else await new Promise((resolve) => setTimeout(resolve, 10)); // another claimer is at it (or just done)
     return;
   }
@@ -121,7 +86,7 @@ async function removeIfStale(path: string): Promise<void> {
     // Gone already: nothing to remove, and another claimer may be creating it this moment.
     if (text === null) return;
     const owner = parseOwner(text);
-    if (owner === null || (owner.pid !== process.pid && !(await alive(owner)))) await rm(path, { force: true });
+    if (owner === null || (!isOwn(owner) && !(await mayRun(owner)))) await rm(path, { force: true });
   } finally {
     await rm(takeover, { force: true });
   }
@@ -129,7 +94,7 @@ async function removeIfStale(path: string): Promise<void> {
 
 function inUse(home: string, owner: Owner, path: string): HomeInUseError {
   return new HomeInUseError(
-    `${home} is in use by another verdict process (pid ${owner.pid}): the embedded databases take one process. ` +
+    `${home} is in use by another verdict process (${describeOwner(owner)}): the embedded databases take one process. ` +
       `Stop it (Ctrl-C), use its API, or set VERDICT_HOME to another directory. If no verdict process runs there, delete ${path}.`,
   );
 }
@@ -157,14 +122,16 @@ export async function lockHome(home: string, options: { onCreated?: () => void }
   if ((await mkdir(home, { recursive: true })) !== undefined) options.onCreated?.();
   const path = join(home, "verdict.pid");
   const release = async () => {
-    if ((await ownerOf(path))?.pid === process.pid) await rm(path, { force: true });
+    // Only while the file still names this process (its pid alone is another namespace's pid too).
+    const owner = await ownerOf(path);
+    if (owner !== null && isOwn(owner)) await rm(path, { force: true });
   };
   // Each pass either creates the file, finds it held, or removes a dead owner's and tries again.
   for (let pass = 0; pass < 1000; pass++) {
     if (await createExclusive(path)) return release;
     const owner = await ownerOf(path);
-    if (owner?.pid === process.pid) return release; // this process holds it already
-    if (owner !== null && (await alive(owner))) throw inUse(home, owner, path);
+    if (owner !== null && isOwn(owner)) return release; // this process holds it already
+    if (owner !== null && (await mayRun(owner))) throw inUse(home, owner, path);
     await removeIfStale(path);
   }
   throw new Error(`could not claim ${home}: ${path} kept changing; is another verdict process starting?`);
