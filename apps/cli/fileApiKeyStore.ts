@@ -59,7 +59,7 @@ function sameHash(a: string, b: string): boolean {
 
 /** The lock could not be had in time: exit 2, naming the lock and what to do, rather than lose the change. */
 function lockRefusal(path: string, error: FileLockTimeoutError): CliError {
-  const holder = error.holderPid === null ? "another process" : `process ${error.holderPid}`;
+  const holder = error.holder ?? "another process";
   return new CliError(
     `${path}: not changed: ${error.lockPath} was held by ${holder} for ${error.waitedMs / 1000} s (another \`verdict keys\` command changing the keys). ` +
       `Try again; if no verdict keys command is running, delete ${error.lockPath}.`,

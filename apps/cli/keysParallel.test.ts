@@ -65,13 +65,13 @@ describe("a keys command that cannot have the lock in time", () => {
     const store = createFileApiKeyStore(path, undefined, undefined, { waitMs: 200 });
     const { record } = await store.create({ tenant: "demo", role: "read" });
     // This (live) process stands for another keys command holding the lock.
-    await writeFile(`${path}.lock`, `${process.pid} - held\n`);
+    await writeFile(`${path}.lock`, `${process.pid} - - - held\n`);
     for (const attempt of [() => store.create({ tenant: "demo", role: "read" }), () => store.revoke(record.keyId)]) {
       const error = await attempt().catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(CliError);
       expect((error as CliError).exitCode).toBe(2);
       expect((error as CliError).message).toBe(
-        `${path}: not changed: ${path}.lock was held by process ${process.pid} for 0.2 s (another \`verdict keys\` command changing the keys). ` +
+        `${path}: not changed: ${path}.lock was held by pid ${process.pid} for 0.2 s (another \`verdict keys\` command changing the keys). ` +
           `Try again; if no verdict keys command is running, delete ${path}.lock.`,
       );
     }

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileLockTimeoutError, withFileLock } from "./fileLock.js";
+import { formatOwner, ownOwner } from "./homeLockOwner.js";
 
 let dir = "";
 let lock = "";
@@ -18,11 +19,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** When this process started, as the lock names it (field 22 of /proc/<pid>/stat). */
-async function ownStart(): Promise<string> {
-  const stat = await readFile(`/proc/${process.pid}/stat`, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-}
+/** A claim of this (live) process, as another claim in it would write it. */
+const ownClaim = () => `${formatOwner(ownOwner()).trimEnd()} abcdef\n`;
 
 describe("withFileLock", () => {
   it("holds the lock while the work runs, naming this process, and removes it after", async () => {
@@ -33,7 +31,7 @@ describe("withFileLock", () => {
 
   it("takes over a lock whose process died, at once", async () => {
     const dead = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" }).stdout.trim();
-    await writeFile(lock, `${dead} 12345 abcdef\n`);
+    await writeFile(lock, `${dead} - - - abcdef\n`);
     const started = Date.now();
     expect(await withFileLock(lock, async () => "ran", { waitMs: 2_000 })).toBe("ran");
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -41,26 +39,33 @@ describe("withFileLock", () => {
   });
 
   it("takes over a lock whose live pid started at another moment (the pid was reused)", async () => {
-    await writeFile(lock, `${process.pid} 1 abcdef\n`);
+    await writeFile(lock, `${process.pid} 1 - - abcdef\n`);
     expect(await withFileLock(lock, async () => "ran", { waitMs: 500 })).toBe("ran");
   });
 
   it("takes over a lock older than the stale bound, whoever it names", async () => {
-    await writeFile(lock, `${process.pid} ${await ownStart()} abcdef\n`);
+    await writeFile(lock, ownClaim());
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
     expect(await withFileLock(lock, async () => "ran", { waitMs: 500, staleMs: 30_000 })).toBe("ran");
   });
 
   it("waits for a live holder, then refuses naming the lock and its holder, leaving the lock as it was", async () => {
-    const held = `${process.pid} ${await ownStart()} abcdef\n`;
+    const held = ownClaim();
     await writeFile(lock, held);
     let ran = false;
     const claim = withFileLock(lock, async () => (ran = true), { waitMs: 300 });
     await expect(claim).rejects.toBeInstanceOf(FileLockTimeoutError);
-    await expect(claim).rejects.toMatchObject({ lockPath: lock, holderPid: process.pid, waitedMs: 300 });
+    await expect(claim).rejects.toMatchObject({ lockPath: lock, holder: `pid ${process.pid}`, waitedMs: 300 });
     expect(ran).toBe(false);
     expect(await readFile(lock, "utf8")).toBe(held);
+  });
+
+  it("waits for a holder in another PID namespace (whose life it cannot see) rather than take its lock as stale", async () => {
+    const elsewhere = `${process.pid} - pid:[1] other-host abcdef\n`;
+    await writeFile(lock, elsewhere);
+    await expect(withFileLock(lock, async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ holder: expect.stringContaining("on host other-host") });
+    expect(await readFile(lock, "utf8")).toBe(elsewhere);
   });
 
   it("runs claims of one process one at a time, and releases when the work throws", async () => {

@@ -4,17 +4,16 @@
 // add their change and rename their copy into place: the first one's change was lost, silently.
 //
 // The lock is created exclusively (`open(…, "wx")`: of claimers at once exactly one creates it)
-// and holds one line, `<pid> <start time> <token>`: the pid and, where /proc tells, the moment
-// that process started (a pid the system gave to another process since is not taken for the
-// holder), and a token that makes each claim's line its own, so a release or a takeover removes
-// only the claim it read. A claimer waits, with a short backoff, up to a bounded time. A lock whose
+// and holds one line: its holder as the home lock names its owner (homeLockOwner.ts: pid, start,
+// PID namespace, host), then a token that makes each claim's line its own, so a release or a
+// takeover removes only the claim it read. A claimer waits, with a short backoff, up to a bounded time. A lock whose
 // holder is dead, or that is older than a bound no write comes near, is removed only by the
 // holder of a second exclusive file, `<lock>.takeover`, which reads the lock again before removing
 // it: two claimers that both found it stale cannot remove a claim made after it (as in
 // embeddedHome.ts's home lock).
 import { randomBytes } from "node:crypto";
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
-import { alive, startedAt } from "./processAlive.js";
+import { describeOwner, formatOwner, mayRun, ownOwner, parseOwner, type Owner } from "./homeLockOwner.js";
 
 /** How long a claimer waits for the lock before giving up: a write of a small file takes milliseconds. */
 const LOCK_WAIT_MS = 5_000;
@@ -32,11 +31,11 @@ export class FileLockTimeoutError extends Error {
   readonly code = "lock_timeout";
   constructor(
     readonly lockPath: string,
-    /** The holder's pid, or null when the lock named none (a claim being written). */
-    readonly holderPid: number | null,
+    /** The holder as a refusal names it (`pid 42`, or where it runs), or null when the lock named none (a claim being written). */
+    readonly holder: string | null,
     readonly waitedMs: number,
   ) {
-    super(`${lockPath}: held by ${holderPid === null ? "another process" : `process ${holderPid}`} for ${waitedMs} ms`);
+    super(`${lockPath}: held by ${holder ?? "another process"} for ${waitedMs} ms`);
   }
 }
 
@@ -48,8 +47,7 @@ export interface FileLockOptions {
 /** A lock file as read: its line, the owner it names (null: none), and when it was made. */
 interface Claim {
   text: string;
-  pid: number | null;
-  started: string | null;
+  owner: Owner | null;
   mtimeMs: number;
 }
 
@@ -65,7 +63,7 @@ export async function withFileLock<T>(lockPath: string, work: () => Promise<T>, 
 
 /** Creates the lock naming this process, waiting for a live holder and removing a stale one; returns its line. */
 async function claim(lockPath: string, waitMs: number, staleMs: number): Promise<string> {
-  const line = await claimLine();
+  const line = claimLine();
   const deadline = Date.now() + waitMs;
   for (let pass = 0; ; pass++) {
     if (await createExclusive(lockPath, line)) return line;
@@ -74,14 +72,14 @@ async function claim(lockPath: string, waitMs: number, staleMs: number): Promise
       await removeIfStale(lockPath, held, staleMs);
       continue;
     }
-    if (Date.now() >= deadline) throw new FileLockTimeoutError(lockPath, held?.pid ?? null, waitMs);
+    if (Date.now() >= deadline) throw new FileLockTimeoutError(lockPath, held?.owner ? describeOwner(held.owner) : null, waitMs);
     await pause(pass);
   }
 }
 
 /** This process's line for a new claim: a token of its own, so no two claims read the same. */
-async function claimLine(): Promise<string> {
-  return `${process.pid} ${(await startedAt(process.pid)) ?? "-"} ${randomBytes(8).toString("hex")}\n`;
+function claimLine(): string {
+  return `${formatOwner(ownOwner()).trimEnd()} ${randomBytes(8).toString("hex")}\n`;
 }
 
 /** A backoff of 5 ms doubling to 100 ms, jittered so claimers that collided do not again. */
@@ -105,26 +103,28 @@ async function createExclusive(path: string, line: string): Promise<boolean> {
 async function readClaim(path: string): Promise<Claim | null> {
   try {
     const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    const [pidText, started] = text.trim().split(" ");
-    const pid = Number(pidText);
-    const valid = Number.isInteger(pid) && pid > 0;
-    return { text, pid: valid ? pid : null, started: valid && started && started !== "-" ? started : null, mtimeMs: info.mtimeMs };
+    // The token after the owner's fields is not the owner's: parseOwner reads the first four.
+    return { text, owner: parseOwner(text), mtimeMs: info.mtimeMs };
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return null;
     throw error;
   }
 }
 
-/** Abandoned: older than `staleMs`, or naming a process that no longer runs. A line not written yet is not stale until old. */
+/**
+ * Abandoned: older than `staleMs`, or naming a process that no longer runs. A line not written
+ * yet, or a holder in another container or on another machine (whose life this process cannot
+ * see), is stale only once old.
+ */
 async function stale(held: Claim, staleMs: number): Promise<boolean> {
   if (Date.now() - held.mtimeMs > staleMs) return true;
-  return held.pid !== null && !(await alive(held.pid, held.started));
+  return held.owner !== null && !(await mayRun(held.owner));
 }
 
 /** Removes the lock if it is still the stale claim `seen`, holding the takeover file while it looks. */
 async function removeIfStale(lockPath: string, seen: Claim, staleMs: number): Promise<void> {
   const takeover = `${lockPath}.takeover`;
-  const line = await claimLine();
+  const line = claimLine();
   if (!(await createExclusive(takeover, line))) {
     const other = await readClaim(takeover);
     if (other !== null && (await stale(other, TAKEOVER_STALE_MS))) await removeIfOwn(takeover, other.text); // abandoned
