@@ -18,6 +18,12 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * The embedded home is held by another verdict process: about the home, not about any input, so
+ * a command that names its input in every refusal (evals import: `FILE: …`) passes it on as it is.
+ */
+export class HomeInUseRefusal extends CliError {}
+
 /** Something asked for by name that this store does not hold (exit 2, as any bad input). */
 export class NotFoundError extends CliError {}
 

@@ -14,7 +14,7 @@ import { planFromEnv, SettingError } from "@verdict/infra/settings";
 import { parseFlags, required, type ParsedFlags } from "./args.js";
 import { envelopeFor } from "./bareReport.js";
 import { readEnvelopeFile } from "./envelopeFile.js";
-import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
+import { CliError, EXIT, exitCodeOf, HomeInUseRefusal, type ExitCode } from "./errors.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
@@ -25,11 +25,22 @@ import { tenantOf } from "./tenant.js";
 /** Errors that are not about the input: passed on as they are. */
 const NOT_THE_INPUT: readonly ExitCode[] = [EXIT.failed, EXIT.unavailable, EXIT.keyRefused];
 
-/** A refusal says what it is about: the --evaluation or --run-id flag, else the file (a bad field, a conflict). */
+/**
+ * The way into a home `verdict start` holds: its API, which `--url` sends to (it refused with
+ * only "use its API", and `verdict keys create` works while start runs).
+ */
+const THROUGH_ITS_API =
+  "To import into the install it serves, add --url with the URL `verdict start` printed (http://127.0.0.1:4000 by default) " +
+  "and a write key of the run's tenant in VERDICT_API_KEY (`verdict keys create --tenant T --role write`).";
+
+/**
+ * A refusal says what it is about: the --evaluation or --run-id flag, else the file (a bad field,
+ * a conflict). A home in use is about neither: it was said as `FILE: … is in use`, as if the file were bad.
+ */
 function naming<T>(path: string, runIdFlag: boolean, work: () => Promise<T>): Promise<T> {
   return work().catch((error: unknown) => {
     const code = exitCodeOf(error);
-    if (NOT_THE_INPUT.includes(code)) throw error;
+    if (NOT_THE_INPUT.includes(code) || error instanceof HomeInUseRefusal) throw error;
     const field = (error as { field?: unknown }).field;
     const about = field === "evaluationId" ? "--evaluation" : field === "envelope.run_id" && runIdFlag ? "--run-id" : path;
     throw new CliError(`${about}: ${(error as Error).message}`, code);
@@ -64,6 +75,8 @@ async function importLocally(env: NodeJS.ProcessEnv, plan: Plan, tenant: string,
     // The same report quota as the API's (VERDICT_QUOTA_REPORTS): a file is no way round it.
     const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" }, plan };
     return await importEnvelope(store, evaluationId, envelope, options);
+  } catch (error) {
+    throw error instanceof HomeInUseRefusal ? new HomeInUseRefusal(`${error.message} ${THROUGH_ITS_API}`) : error;
   } finally {
     await resources.close();
   }

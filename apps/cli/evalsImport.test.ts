@@ -156,6 +156,22 @@ describe("verdict evals import", () => {
     expect(imported.stderr).toMatch(/^imported plan-1 as run/); // none of the refused tries wrote it
   }, 60_000);
 
+  it("refuses a home another verdict process holds without the file's path, naming the --url way into its API (exit 2)", async () => {
+    const path = await file("held.json", { ...envelope(0.7), run_id: "held-1" });
+    const pidFile = join(env.VERDICT_HOME, "verdict.pid");
+    // Our parent (the test runner) stands for the `verdict start` that holds the home.
+    await writeFile(pidFile, `${process.ppid}\n`);
+    try {
+      const result = await cli(["evals", "import", path, "--evaluation", evaluationId], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^${env.VERDICT_HOME} is in use by another verdict process \\(pid ${process.ppid}\\)`));
+      expect(result.stderr).not.toContain(path);
+      expect(result.stderr).toContain("add --url with the URL `verdict start` printed (http://127.0.0.1:4000 by default) and a write key of the run's tenant in VERDICT_API_KEY");
+    } finally {
+      await rm(pidFile, { force: true });
+    }
+  }, 60_000);
+
   it("refuses a report too large for one JSON document naming what to do instead, not with V8's RangeError (exit 1)", async () => {
     const runId = importedRunId("demo", "ci-huge");
     expect((await cli(["evals", "import", await file("huge.json", { ...envelope(0.7), run_id: "ci-huge" }), "--evaluation", evaluationId], env)).code).toBe(0);

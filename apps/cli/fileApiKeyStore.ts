@@ -1,9 +1,13 @@
 // API keys of the embedded default, in `<VERDICT_HOME>/api-keys.json`: only each key's SHA-256
 // hash is stored, as apps/api does in PostgreSQL. A file (not the embedded read database) so
 // `verdict keys create` works while `verdict start` holds the PGlite database: the running
-// API re-reads the file when it changes.
+// API re-reads the file when it changes. Each create or revoke reads and rewrites the file
+// holding `api-keys.json.lock` (infra/db/fileLock.ts): parallel `verdict keys` commands each
+// rewrote the file from what they had read, and all but the last one's change were lost while
+// every one of them said it was done. Readers take no lock: every write is a rename of a whole file.
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { FileLockTimeoutError, withFileLock, type FileLockOptions } from "@verdict/infra/db";
 import { hashApiKey, keyIdOf, mintApiKey, type ApiKeyRecord, type ApiKeyStore } from "@verdict/api";
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
@@ -53,14 +57,25 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** The lock could not be had in time: exit 2, naming the lock and what to do, rather than lose the change. */
+function lockRefusal(path: string, error: FileLockTimeoutError): CliError {
+  const holder = error.holder ?? "another process";
+  return new CliError(
+    `${path}: not changed: ${error.lockPath} was held by ${holder} for ${error.waitedMs / 1000} s (another \`verdict keys\` command changing the keys). ` +
+      `Try again; if no verdict keys command is running, delete ${error.lockPath}.`,
+  );
+}
+
 /**
  * `onDirectoryCreated`: called when the first save made the folder the file goes in (a mistyped
- * VERDICT_HOME is then said, not silently made a new home).
+ * VERDICT_HOME is then said, not silently made a new home). `lock`: the lock's wait and stale
+ * bounds (tests shorten them).
  */
 export function createFileApiKeyStore(
   path: string,
   clock: { now(): Date } = { now: () => new Date() },
   onDirectoryCreated?: () => void,
+  lock: FileLockOptions = {},
 ): ApiKeyStore {
   // Each save renames a new file into place, so (inode, mtime) changes with every write.
   let cache: { version: string; keys: StoredKey[] } | null = null;
@@ -83,18 +98,34 @@ export function createFileApiKeyStore(
   async function save(keys: StoredKey[]): Promise<void> {
     // Written aside then renamed, so a reader never sees half a file.
     const temporary = `${path}.${process.pid}.tmp`;
-    if ((await mkdir(dirname(path), { recursive: true })) !== undefined) onDirectoryCreated?.();
     await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, path);
     cache = null;
+  }
+
+  /**
+   * Reads the keys and saves what `edit` makes of them (null: nothing to save), holding the lock:
+   * the read is inside it, and not from the cache, so no other writer's change is written over.
+   */
+  async function change<T>(edit: (keys: StoredKey[]) => { keys: StoredKey[] | null; result: T }): Promise<T> {
+    if ((await mkdir(dirname(path), { recursive: true })) !== undefined) onDirectoryCreated?.();
+    try {
+      return await withFileLock(`${path}.lock`, async () => {
+        cache = null;
+        const edited = edit(await load());
+        if (edited.keys !== null) await save(edited.keys);
+        return edited.result;
+      }, lock);
+    } catch (error) {
+      throw error instanceof FileLockTimeoutError ? lockRefusal(path, error) : error;
+    }
   }
 
   return {
     async create(input) {
       const created = mintApiKey(input, clock.now());
       const r = created.record;
-      await save([...(await load()), { ...r, createdAt: r.createdAt.toISOString(), revokedAt: null }]);
-      return created;
+      return change((keys) => ({ keys: [...keys, { ...r, createdAt: r.createdAt.toISOString(), revokedAt: null }], result: created }));
     },
     async verify(key) {
       const keyId = keyIdOf(key);
@@ -104,11 +135,11 @@ export function createFileApiKeyStore(
       return { keyId, tenant: found.tenant, role: found.role };
     },
     async revoke(keyId) {
-      const keys = await load();
-      const found = keys.find((k) => k.keyId === keyId && !k.revokedAt);
-      if (!found) return false;
-      await save(keys.map((k) => (k === found ? { ...k, revokedAt: clock.now().toISOString() } : k)));
-      return true;
+      return change((keys) => {
+        const found = keys.find((k) => k.keyId === keyId && !k.revokedAt);
+        if (!found) return { keys: null, result: false };
+        return { keys: keys.map((k) => (k === found ? { ...k, revokedAt: clock.now().toISOString() } : k)), result: true };
+      });
     },
     async list() {
       return (await load()).map(({ hash: _hash, ...k }) => ({ ...k, createdAt: new Date(k.createdAt), revokedAt: k.revokedAt ? new Date(k.revokedAt) : null }));

@@ -14,7 +14,7 @@ import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStor
 import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
 import { checkDatabaseUrl } from "@verdict/infra/pg";
 import { connecting } from "./databaseConnect.js";
-import { CliError } from "./errors.js";
+import { CliError, HomeInUseRefusal } from "./errors.js";
 
 export interface PlatformMode {
   embedded: boolean;
@@ -103,7 +103,7 @@ export async function claimHome(mode: PlatformMode, resources: Resources, announ
   if (!mode.embedded) return;
   const onCreated = announce && (() => announce.io.err(homeCreatedLine(announce.who, mode.home, announce.env)));
   const release = await lockHome(mode.home, { onCreated }).catch((error: unknown) => {
-    throw error instanceof HomeInUseError ? new CliError(error.message) : error;
+    throw error instanceof HomeInUseError ? new HomeInUseRefusal(error.message) : error;
   });
   resources.add(release, (r) => r());
 }

@@ -6,3 +6,4 @@ export { pgliteSqlDatabase, numberedPlaceholders, type PgliteSql, type PgliteSql
 export { cachedPgliteDump } from "./pgliteDump.js";
 export { openPgliteDataDir, pgliteDataDirExists } from "./pgliteDataDir.js";
 export { HomeInUseError, homeCreatedLine, homeNamed, homeProblem, homeVariable, lockHome, verdictHome } from "./embeddedHome.js";
+export { FileLockTimeoutError, withFileLock, type FileLockOptions } from "./fileLock.js";
