@@ -15,7 +15,7 @@
 // (homeLockOwner.ts).
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
-import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { describeOwner, formatOwner, isOwn, mayRun, type Owner, ownOwner, parseOwner } from "./homeLockOwner.js";
 
@@ -72,12 +72,18 @@ async function createExclusive(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * A takeover file this old was left by a claimer that died in the milliseconds a takeover takes:
+ * whoever it names, even a process elsewhere (another container or machine) whose life this one
+ * cannot see, which would otherwise block every start here for good.
+ */
+const TAKEOVER_STALE_MS = 2_000;
+
 /** Removes the pid file if its owner is dead, holding the takeover file while it looks. */
 async function removeIfStale(path: string): Promise<void> {
   const takeover = `${path}.takeover`;
   if (!(await createExclusive(takeover))) {
-    const holder = await ownerOf(takeover);
-    if (holder !== null && !(await mayRun(holder))) await rm(takeover, { force: true }); // abandoned
+    if (await abandoned(takeover)) await rm(takeover, { force: true });
     else await new Promise((resolve) => setTimeout(resolve, 10)); // another claimer is at it (or just done)
     return;
   }
@@ -90,6 +96,14 @@ async function removeIfStale(path: string): Promise<void> {
   } finally {
     await rm(takeover, { force: true });
   }
+}
+
+/** A takeover file whose claimer is dead, or that is older than any takeover takes. */
+async function abandoned(takeover: string): Promise<boolean> {
+  const holder = await ownerOf(takeover);
+  if (holder !== null && !(await mayRun(holder))) return true;
+  const made = await stat(takeover).catch(() => null);
+  return made !== null && Date.now() - made.mtimeMs > TAKEOVER_STALE_MS;
 }
 
 function inUse(home: string, owner: Owner, path: string): HomeInUseError {
@@ -134,5 +148,5 @@ export async function lockHome(home: string, options: { onCreated?: () => void }
     if (owner !== null && (await mayRun(owner))) throw inUse(home, owner, path);
     await removeIfStale(path);
   }
-  throw new Error(`could not claim ${home}: ${path} kept changing; is another verdict process starting?`);
+  throw new Error(`could not claim ${home}: ${path} (or ${path}.takeover) kept changing; is another verdict process starting?`);
 }

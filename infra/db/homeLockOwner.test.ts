@@ -4,7 +4,7 @@
 // lock as stale and deleted it on exit; a write acknowledged then was lost to the server's PGlite.
 import { spawn, spawnSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,17 @@ function deadPid(): number {
 }
 
 describe("lockHome and a lock written in another PID namespace or on another host", () => {
+  it("takes over a dead owner's lock past a takeover file a claimer elsewhere left a minute ago, which blocked every start for good", async () => {
+    const { home, lock } = await homeLocked("abandoned-takeover", `${deadPid()}\n`);
+    const takeover = `${lock}.takeover`;
+    await writeFile(takeover, `1 - ${OTHER_NAMESPACE} otherbox\n`);
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(takeover, longAgo, longAgo);
+    const release = await lockHome(home);
+    expect((await readFile(lock, "utf8")).split(" ")[0]).toBe(String(process.pid));
+    await release();
+  });
+
   it("refuses a lock from another namespace, though its pid names no process here, and leaves it", async () => {
     const content = `${deadPid()} 123 ${OTHER_NAMESPACE} ${hostname()}\n`;
     const { home, lock } = await homeLocked("namespace", content);
