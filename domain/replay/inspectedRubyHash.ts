@@ -4,9 +4,7 @@
 // only in text that is one whole hash: a log line that quotes one is a successful result.
 
 const ERROR_KEY = /(?::error\s*=>|error:|"error"\s*=>)\s*(?=")/y;
-const DOUBLE_QUOTED = /"((?:[^"\\]|\\[\s\S])*)"/y;
-const SINGLE_QUOTED = /'(?:[^'\\]|\\[\s\S])*'/y;
-const ESCAPE = /\\(?:u\{([0-9a-fA-F ]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{1,2})|([\s\S]))/g;
+const ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6}(?: [0-9a-fA-F]{1,6})*)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{1,2})|([\s\S]))/g;
 const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", e: "\x1b", s: " ", a: "\x07", b: "\b", f: "\f", v: "\v", "0": "\0" };
 const OPENERS = "{[(";
 const CLOSERS = "}])";
@@ -24,19 +22,17 @@ export function inspectedHashError(text: string): string | null {
       entryStart = false;
       ERROR_KEY.lastIndex = at;
       if (error === null && ERROR_KEY.test(body)) {
-        DOUBLE_QUOTED.lastIndex = ERROR_KEY.lastIndex;
-        const literal = DOUBLE_QUOTED.exec(body);
-        if (!literal) return null;
-        error = unescape(literal[1]);
-        at = DOUBLE_QUOTED.lastIndex;
+        const open = ERROR_KEY.lastIndex;
+        const end = quotedEnd(body, open);
+        if (end < 0) return null;
+        error = unescape(body.slice(open + 1, end - 1));
+        at = end;
         continue;
       }
     }
     if (char === '"' || char === "'") {
-      const quoted = char === '"' ? DOUBLE_QUOTED : SINGLE_QUOTED;
-      quoted.lastIndex = at;
-      if (!quoted.test(body)) return null;
-      at = quoted.lastIndex;
+      at = quotedEnd(body, at);
+      if (at < 0) return null;
       continue;
     }
     if (OPENERS.includes(char)) {
@@ -54,12 +50,36 @@ export function inspectedHashError(text: string): string | null {
   return depth === 0 && error !== "" ? error : null;
 }
 
-/** A Ruby double-quoted literal's escapes, as `inspect` writes them; a stray byte (`\xNN`) reads as U+FFFD. */
+/**
+ * Where the quoted text opening at `open` ends (past its closing quote), or -1 when it does not
+ * close. Walked by hand, not by a regex: a regex over a multi-megabyte literal ran out of stack.
+ */
+function quotedEnd(text: string, open: number): number {
+  const quote = text.charCodeAt(open);
+  for (let at = open + 1; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code === BACKSLASH) at += 1;
+    else if (code === quote) return at + 1;
+  }
+  return -1;
+}
+
+const BACKSLASH = 0x5c;
+
+/** A Ruby double-quoted literal's escapes, as `inspect` writes them; a stray byte (`\xNN`) or a code point past U+10FFFF reads as U+FFFD. */
 function unescape(literal: string): string {
   return literal.replace(ESCAPE, (_all, braced?: string, four?: string, byte?: string, other?: string) => {
-    if (braced !== undefined) return String.fromCodePoint(...braced.trim().split(/\s+/).map((hex) => Math.min(parseInt(hex, 16), 0x10ffff)));
+    if (braced !== undefined) {
+      let text = "";
+      for (const hex of braced.split(" ")) text += codePointText(parseInt(hex, 16));
+      return text;
+    }
     if (four !== undefined) return String.fromCharCode(parseInt(four, 16));
     if (byte !== undefined) return "\ufffd";
     return SIMPLE_ESCAPES[other!] ?? other!;
   });
+}
+
+function codePointText(code: number): string {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
 }

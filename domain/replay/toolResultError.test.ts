@@ -47,6 +47,13 @@ describe("toolResultError", () => {
     }
   });
 
+  it("reads what an inspected hash's text cannot mean without failing: bad escapes, many code points, a 10 MB string", () => {
+    expect(toolResultError('{error: "a\\u{ }b"}')).toBe("au{ }b");
+    expect(toolResultError('{error: "\\u{110000}"}')).toBe("\ufffd");
+    expect(toolResultError(`{error: "\\u{${Array(200_000).fill("41").join(" ")}}"}`)).toBe("A".repeat(TOOL_ERROR_DETAIL_BYTES - 3) + "…");
+    expect(toolResultError(`{:note=>"${"x".repeat(10_000_000)}", :error=>"down"}`)).toBe("down");
+  });
+
   it("cuts a detail to 1,200 bytes with an ellipsis, whole characters only", () => {
     const detail = toolResultError({ error: "é".repeat(1000) })!;
     expect(Buffer.byteLength(detail)).toBeLessThanOrEqual(TOOL_ERROR_DETAIL_BYTES);
