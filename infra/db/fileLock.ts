@@ -12,7 +12,7 @@
 // it: two claimers that both found it stale cannot remove a claim made after it (as in
 // embeddedHome.ts's home lock).
 import { randomBytes } from "node:crypto";
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { open, readFile, rm, stat, type FileHandle } from "node:fs/promises";
 import { describeOwner, formatOwner, mayRun, ownOwner, parseOwner, type Owner } from "./homeLockOwner.js";
 
 /** How long a claimer waits for the lock before giving up: a write of a small file takes milliseconds. */
@@ -88,15 +88,28 @@ function pause(pass: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Creates `path` holding `line`, unless it exists: true when this call created it. */
+/**
+ * Creates `path` holding `line`, unless it exists: true when this call created it. A write that
+ * fails after the create (a full disk) removes the file it made: left empty, it would hold every
+ * claimer off until it was old.
+ */
 async function createExclusive(path: string, line: string): Promise<boolean> {
+  let file: FileHandle;
   try {
-    await writeFile(path, line, { flag: "wx" });
-    return true;
+    file = await open(path, "wx");
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
     throw error;
   }
+  try {
+    await file.writeFile(line);
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+  await file.close();
+  return true;
 }
 
 /** The lock file as it is now, or null when there is none. */
