@@ -82,7 +82,17 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   await apollo.start();
   mountHttpRoutes(app, parts, apollo);
 
-  const address = await listen(httpServer, options.port ?? 4000, options.host ?? "127.0.0.1");
+  const stop = async () => {
+    await apollo.stop(); // drains HTTP and disposes the ws server
+    await new Promise<void>((resolve) => ws.wsServer.close(() => resolve()));
+    parts.stop();
+  };
+  // A listen refused (a port taken since the caller looked) stops what was started, so a caller
+  // that tries again on another port (verdict start's fallback) leaves nothing running behind.
+  const address = await listen(httpServer, options.port ?? 4000, options.host ?? "127.0.0.1").catch(async (error: unknown) => {
+    await stop().catch(() => undefined);
+    throw error;
+  });
   // Listening, the server has no 'error' listener of its own (ws, in noServer mode, adds none), so
   // a runtime error such as a failed accept (EMFILE) would be an uncaught exception ending the
   // process: it is logged and the server keeps serving. Not before listen: a taken port
@@ -97,11 +107,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     schema: parts.schema,
     httpServer,
     close() {
-      closing ??= (async () => {
-        await apollo.stop(); // drains HTTP and disposes the ws server
-        await new Promise<void>((resolve) => ws.wsServer.close(() => resolve()));
-        parts.stop();
-      })();
+      closing ??= stop();
       return closing;
     },
   };
