@@ -4,7 +4,7 @@
 // another key, starts a new run as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgliteEventStore } from "@verdict/infra";
-import { CATALOG_YAML, startPlatform, type Platform } from "./testing/harness.js";
+import { CATALOG_YAML, sampleEvaluation, startPlatform, type Platform } from "./testing/harness.js";
 
 const START = `mutation ($e: ID!, $k: String, $m: [String!]) {
   startRun(evaluationId: $e, external: true, selection: { keys: ["order_status"], models: $m }, idempotencyKey: $k) { runId number duplicate run { id number } }
@@ -28,9 +28,7 @@ beforeAll(async () => {
   // On PGlite: its reads and appends wait for the database, so racing calls interleave between
   // a start's reads and its appends (the in-memory store runs one call's command through at once).
   p = await startPlatform({ store: await createPgliteEventStore() });
-  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
-  const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
-  evaluationId = created.body.data.createEvaluation.evaluationId;
+  evaluationId = await sampleEvaluation(p, ["gpt-5-mini"]);
 }, 60_000);
 
 afterAll(async () => {

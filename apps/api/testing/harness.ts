@@ -176,13 +176,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
  * until it ends. What most tests that read a run start from.
  */
 export async function finishedSampleRun(p: Platform, models: string[]): Promise<{ evaluationId: string; runId: string }> {
-  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
-  const created = await p.gql(p.keys.acmeWrite, `mutation ($m: [String!]) { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: $m }) { evaluationId } }`, { m: models });
-  const evaluationId: string = created.body.data.createEvaluation.evaluationId;
+  const evaluationId = await sampleEvaluation(p, models);
   const started = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!) { startRun(evaluationId: $id) { runId } }`, { id: evaluationId });
   const runId: string = started.body.data.startRun.runId;
   await collect(p.wsClient(p.keys.acmeRead), `subscription ($runId: ID!) { runProgress(runId: $runId) { status } }`, { runId });
   return { evaluationId, runId };
+}
+
+/** acme's evaluation of the sample catalog's set `support_desk/triage/smoke` comparing `models`, the catalog imported first; its id. */
+export async function sampleEvaluation(p: Platform, models: string[]): Promise<string> {
+  await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+  const created = await p.gql(p.keys.acmeWrite, `mutation ($m: [String!]) { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: $m }) { evaluationId } }`, { m: models });
+  return created.body.data.createEvaluation.evaluationId;
 }
 
 /** Collects a subscription's messages until it completes (or fails). */

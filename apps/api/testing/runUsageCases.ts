@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventStore } from "@verdict/domain";
 import { PriceTable, Report, type ReportDocument } from "@verdict/domain";
 import { ScriptedJudge } from "@verdict/infra/judges";
-import { CATALOG_YAML, startPlatform, type Platform } from "./harness.js";
+import { sampleEvaluation, startPlatform, type Platform } from "./harness.js";
 
 // Every scenario the same way per model: reported by the agent, priced by the table, no tokens, unpriced.
 const AGENT_SCRIPT = `
@@ -58,9 +58,7 @@ export function runUsageCases(options: { open?: () => Promise<{ readUrl?: string
     const opened = (await options.open?.()) ?? {};
     close = opened.close;
     p = await startPlatform({ agentScript: AGENT_SCRIPT, prices: PRICES, readUrl: opened.readUrl, store: opened.store, judge: ScriptedJudge.fromYaml(JUDGE_SCRIPT) });
-    await p.gql(p.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
-    const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { fromCatalogSet: "support_desk/triage/smoke", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
-    evaluationId = created.body.data.createEvaluation.evaluationId;
+    evaluationId = await sampleEvaluation(p, ["gpt-5-mini"]);
   }, 60_000);
   afterAll(async () => {
     await p?.close();
