@@ -1,10 +1,10 @@
-// `--agent scripted:FILE|http:URL` and `--judge scripted:FILE|providers[:MODEL]|none`: the agent runtime and the
+// `--agent scripted:FILE|module:FILE|http:URL` and `--judge scripted:FILE|providers[:MODEL]|none`: the agent runtime and the
 // judge completion a command runs with. A bad spec or an unreadable script is a usage error that
 // names the flag.
 import type { AgentRuntime } from "@verdict/domain";
-import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
+import { loadAgent, shownSpec } from "@verdict/infra/agents";
 import { loadJudge, parseJudgeSpec, type JudgeBackend, type ScriptedJudge } from "@verdict/infra/judges";
-import { scriptLoaded, SettingError } from "@verdict/infra/settings";
+import { SettingError } from "@verdict/infra/settings";
 import { CliError } from "./errors.js";
 
 /** A setting's error (infra's SettingError, naming the flag) as a usage error. */
@@ -17,15 +17,7 @@ async function usage<T>(load: () => Promise<T>): Promise<T> {
 }
 
 export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
-  let parsed: AgentSpec | null;
-  try {
-    parsed = agentSpecOf(spec);
-  } catch (error) {
-    throw new CliError(`--agent: ${(error as Error).message}`);
-  }
-  if (parsed?.kind === "scripted") return usage(() => scriptLoaded("--agent", parsed.path, () => ScriptedAgent.load(parsed.path)));
-  if (parsed?.kind === "http") return parsed.agent;
-  throw new CliError(`--agent must be scripted:<agent script.yaml> or http:<url of your replay endpoint> ${shownSpec(spec)}`);
+  return usage(() => loadAgent("--agent", spec));
 }
 
 /**

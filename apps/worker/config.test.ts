@@ -122,13 +122,18 @@ describe("VERDICT_PRICES", () => {
 });
 
 describe("agentFromSpec", () => {
-  it("loads a scripted agent, builds an http one, refuses anything else", async () => {
+  it("loads a scripted agent and an agent module, builds an http one, refuses anything else", async () => {
     const dir = await mkdtemp(join(tmpdir(), "agent-"));
     const path = join(dir, "agent.yaml");
     await writeFile(path, AGENT_SCRIPT);
     expect((await agentFromSpec(`scripted:${path}`)).name).toBe(`scripted:${path}`);
     expect((await agentFromSpec("http:https://agent.example.com/replay")).name).toBe("http:https://agent.example.com");
-    await expect(agentFromSpec("module:./agent.js")).rejects.toThrow("VERDICT_AGENT must be scripted:<path to an agent script> or http:<url>");
+    const module = join(dir, "agent.mjs");
+    await writeFile(module, "export async function replay(scenario) { return { answer: `on ${scenario.key}` }; }\n");
+    expect((await agentFromSpec(`module:${module}`)).name).toBe(`module:${module}`);
+    await expect(agentFromSpec("python:./agent.py")).rejects.toThrow(
+      'VERDICT_AGENT must be scripted:<agent script.yaml>, module:<agent module.mjs> or http:<url of your replay endpoint> (got "python:./agent.py")',
+    );
   });
 });
 

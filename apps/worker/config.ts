@@ -1,19 +1,19 @@
 // The worker's settings from its environment and command line, checked before anything starts:
 // a missing or malformed setting is an error that names the variable and what to set.
 import { DEFAULT_JUDGE_TIMEOUT_MS, PriceTableError, type AgentRuntime, type PriceTable } from "@verdict/domain";
-import { agentSpecOf, ScriptedAgent, shownSpec, type AgentSpec } from "@verdict/infra/agents";
+import { AGENT_FORMS, loadAgent, shownSpec } from "@verdict/infra/agents";
 import { parseKafkaBrokers, topicPrefixFromEnv } from "@verdict/infra/jobbus";
 import { checkDatabaseUrl, PgSettingsError, pgSettingsFromEnv, type PgSettings } from "@verdict/infra/pg";
 import { loadPriceTable } from "@verdict/infra/pricing";
 import { loadJudge, parseJudgeSpec, type JudgeBackend } from "@verdict/infra/judges";
-import { ExitError, REPLAY_TIMEOUT_RULE, scriptLoaded, SETTING_EXIT_CODE, SettingError, unknownArgumentLine, wholeNumberSetting } from "@verdict/infra/settings";
+import { ExitError, REPLAY_TIMEOUT_RULE, SETTING_EXIT_CODE, SettingError, unknownArgumentLine, wholeNumberSetting } from "@verdict/infra/settings";
 import { ALL_ROLES, DEFAULT_REPLAY_TIMEOUT_MS, type WorkerRole } from "./startWorker.js";
 import { DEFAULT_STALL_MS } from "./watchdog.js";
 
 export interface WorkerConfig {
   databaseUrl: string;
   kafkaBrokers: string[];
-  /** `scripted:<path>` or `http:<url>`; null when this process does not replay. */
+  /** `scripted:<path>`, `module:<path>` or `http:<url>`; null when this process does not replay. */
   agent: string | null;
   /** `scripted:<path>` or `none`. */
   judge: string;
@@ -114,7 +114,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
   if (brokers.length === 0) throw new WorkerConfigError(noBrokerLine(env.KAFKA_BROKERS));
   const agent = env.VERDICT_AGENT?.trim() || null;
   if (roles.includes("replay") && !agent) {
-    throw new WorkerConfigError("VERDICT_AGENT is not set: the replay role needs scripted:<path to an agent script> or http:<url of the host's replay endpoint>");
+    throw new WorkerConfigError(`VERDICT_AGENT is not set: the replay role needs ${AGENT_FORMS}`);
   }
   const replayKey = env.VERDICT_REPLAY_KEY?.trim() || "run";
   if (replayKey !== "run" && replayKey !== "pair") throw new WorkerConfigError(`VERDICT_REPLAY_KEY must be "run" or "pair" (got ${JSON.stringify(replayKey)})`);
@@ -158,17 +158,9 @@ async function checkedLoad<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-/** VERDICT_AGENT: `scripted:<path.yaml>` or `http:<url>` (e.g. `http:https://host/replay`). */
+/** VERDICT_AGENT: `scripted:<path.yaml>`, `module:<path.mjs>` or `http:<url>` (e.g. `http:https://host/replay`). */
 export async function agentFromSpec(spec: string): Promise<AgentRuntime> {
-  let parsed: AgentSpec | null;
-  try {
-    parsed = agentSpecOf(spec);
-  } catch (error) {
-    throw new WorkerConfigError(`VERDICT_AGENT: ${(error as Error).message}`);
-  }
-  if (parsed?.kind === "scripted") return checkedLoad(() => scriptLoaded("VERDICT_AGENT", parsed.path, () => ScriptedAgent.load(parsed.path)));
-  if (parsed?.kind === "http") return parsed.agent;
-  throw new WorkerConfigError(`VERDICT_AGENT must be scripted:<path to an agent script> or http:<url> ${shownSpec(spec)}`);
+  return checkedLoad(() => loadAgent("VERDICT_AGENT", spec));
 }
 
 /**

@@ -20,6 +20,7 @@ import { abortableDelay } from "./abortableDelay.js";
 import { linkSignals, type LinkedSignal } from "../abort/linkedSignal.js";
 import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 import { redactDeep, secretList } from "./redact.js";
+import { timed } from "./timed.js";
 
 export interface HttpAgentOptions {
   url: string;
@@ -66,15 +67,6 @@ function replayOf(body: unknown): ReplayData {
   } catch (error) {
     throw new HttpAgentError(`agent answered an invalid replay: ${(error as Error).message}`, false);
   }
-}
-
-/**
- * The agent's own duration_ms when it reports one; else the answering attempt's wall time, from
- * sending the request to the body's last byte, so latency percentiles and criteria have a figure.
- * Not the whole call: the earlier attempts' 5xx and the backoff waits are not the agent's latency.
- */
-function timed(replay: ReplayData, wallMs: number): ReplayData {
-  return replay.duration_ms == null ? { ...replay, duration_ms: wallMs } : replay;
 }
 
 /** The keys an answer is read by: redaction leaves them as they are (redactDeep). */
@@ -221,6 +213,8 @@ export class HttpAgent implements AgentRuntime {
       }
       // Before anything of it is read: the validation's errors quote the body (an unknown key, a
       // value's start) too.
+      // The answering attempt's wall time, from sending the request to the body's last byte: the
+      // earlier attempts' 5xx and the backoff waits are not the agent's latency.
       return timed(replayOf(redactDeep(body, this.#secrets, ANSWER_KEYS)), wallMs);
     } finally {
       // Only now: the deadline also guards the body, which arrives after the headers.

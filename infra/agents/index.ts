@@ -1,5 +1,6 @@
-// AgentRuntime adapters (DESIGN.md "Agent runtimes"): scripted and http.
+// AgentRuntime adapters (DESIGN.md "Agent runtimes"): scripted, module and http.
 export * from "./scriptedAgent.js";
 export * from "./httpAgent.js";
 export { shownSpec } from "./shownSpec.js";
-export { agentSpecOf, type AgentSpec } from "./agentSpec.js";
+export { AGENT_FORMS, agentSpecOf, loadAgent, type AgentSpec } from "./agentSpec.js";
+export { ModuleAgent, ModuleAgentError, type ReplayFunction } from "./moduleAgent.js";

@@ -1,0 +1,87 @@
+// An agent the user's own code runs in this process: `module:<path>` (--agent, VERDICT_AGENT)
+// names a local JavaScript module exporting `replay(scenario, model, { signal })`, the function a
+// library user hands the Runner (DESIGN.md "Agent runtimes"). It is given what an http agent is
+// POSTed: the scenario (key, prompt, group, notes, expectations) and the model (label, provider,
+// model), plus the signal the replay's budget aborts. It returns (or resolves to) a Replay or
+// anything `Replay.from` takes (camelCase or snake_case keys); a throw, nothing, or an answer that
+// is not a replay is that pair's run_error, never a failed run.
+//
+// The module is imported once, when the runtime is loaded, so a missing file, a syntax error, a
+// module that throws as it loads or one without a replay function is refused before anything
+// runs, naming the setting. Node 20 imports JavaScript only (.mjs, .js, .cjs); a TypeScript file
+// is refused saying so, not with Node's ERR_UNKNOWN_FILE_EXTENSION.
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { timed } from "./timed.js";
+
+export type ReplayFunction = (scenario: RuntimeScenario, model: RuntimeModel, options: { signal: AbortSignal }) => unknown;
+
+export class ModuleAgentError extends Error {
+  readonly code = "validation";
+}
+
+const TYPESCRIPT = /\.[cm]?tsx?$/i;
+
+const EXPORT_RULE = "export a function named replay (export async function replay(scenario, model, { signal })), or make it the default export";
+
+export class ModuleAgent implements AgentRuntime {
+  constructor(
+    private readonly replayFn: ReplayFunction,
+    readonly name = "module",
+  ) {}
+
+  /**
+   * Imports the module at `path` (relative to the working directory) and takes its replay
+   * function. A missing file or a directory rejects with Node's own code (ENOENT, EISDIR), which
+   * the setting's loader words (scriptLoaded); anything else with a ModuleAgentError.
+   */
+  static async load(path: string): Promise<ModuleAgent> {
+    const absolute = resolve(path);
+    const file = await stat(absolute);
+    if (file.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
+    if (TYPESCRIPT.test(path)) throw new ModuleAgentError("agent module: Node.js 20 imports JavaScript only; compile it to .mjs or .js (tsc, esbuild) and name that file");
+    let loaded: Record<string, unknown>;
+    try {
+      loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new ModuleAgentError(`agent module: could not be imported: ${importFailure(error)}`);
+    }
+    const replayFn = replayExportOf(loaded);
+    if (!replayFn) throw new ModuleAgentError(`agent module: exports no replay function; ${EXPORT_RULE}`);
+    return new ModuleAgent(replayFn, `module:${path}`);
+  }
+
+  async replay(scenario: RuntimeScenario, model: RuntimeModel, { signal }: { signal: AbortSignal }): Promise<ReplayData> {
+    const started = performance.now();
+    const answer = await this.replayFn(scenario, model, { signal });
+    return timed(replayDataOf(answer), Math.round(performance.now() - started));
+  }
+}
+
+/**
+ * Why the import failed. Node 20 gives a module's syntax error no line, so the user is told the
+ * command that shows it; a module's own throw (a missing key, say) is its message.
+ */
+function importFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === "SyntaxError") return `SyntaxError: ${error.message} (node --check on the file shows the line)`;
+  return error.message;
+}
+
+/** `replay` as a named export, the default export when it is a function, or the default export's `replay` (CommonJS `module.exports = { replay }`). */
+function replayExportOf(loaded: Record<string, unknown>): ReplayFunction | null {
+  const candidates = [loaded.replay, loaded.default, (loaded.default as Record<string, unknown> | null | undefined)?.replay];
+  return (candidates.find((candidate) => typeof candidate === "function") as ReplayFunction | undefined) ?? null;
+}
+
+/** What the function returned, checked by `Replay.from` (which names a wrong key or value). */
+function replayDataOf(answer: unknown): ReplayData {
+  if (answer === null || answer === undefined) throw new ModuleAgentError(`replay() returned ${String(answer)}: return a Replay or an object with its keys (answer, tool_calls, …)`);
+  try {
+    return Replay.from(answer).toJSON();
+  } catch (error) {
+    throw new ModuleAgentError(`replay() returned an invalid replay: ${(error as Error).message}`);
+  }
+}
