@@ -21,16 +21,19 @@ interface CriterionProblem {
 }
 
 /** Each numeric setting a rule reads, by criterion type. */
-const NUMERIC_SETTINGS: Readonly<Record<string, string>> = {
-  min_length: "chars",
-  max_latency_ms: "ms",
-  token_budget: "output_tokens",
+const NUMERIC_SETTINGS: Readonly<Record<string, readonly string[]>> = {
+  min_length: ["chars"],
+  max_latency_ms: ["ms"],
+  token_budget: ["output_tokens"],
+  trace_error_rate: ["max_error_rate", "window_hours"],
+  trace_latency: ["max_avg_ms", "window_hours"],
 };
 
 /**
- * The config keys each scored type reads (the judge reads an llm_judge's prompt). Any other key
- * was ignored, so `min_length: { min: 5 }` scored against the default 40 characters. The trace
- * types are not scored here, so nothing says which keys they take.
+ * The config keys each type reads (the judge reads an llm_judge's prompt). Any other key was
+ * ignored, so `min_length: { min: 5 }` scored against the default 40 characters. The trace types
+ * take the reference's settings (reference-platform #20) though nothing scores them here (they
+ * score a sampling evaluation's traces, not built: README Status), so a typo in one is still told.
  */
 const CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = {
   response_present: [],
@@ -40,6 +43,8 @@ const CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = {
   contains: ["pattern"],
   not_contains: ["pattern"],
   llm_judge: ["prompt"],
+  trace_error_rate: ["max_error_rate", "window_hours"],
+  trace_latency: ["max_avg_ms", "window_hours"],
 };
 
 /** A key JavaScript objects list before every other (`2024`): an array index, 0 to 2^32 - 2. */
@@ -85,8 +90,8 @@ export function criterionSettingProblem(type: string, config: Readonly<Record<st
   const settings = config ?? {};
   const unread = unreadKeyProblem(type, settings);
   if (unread) return unread;
-  const numeric = NUMERIC_SETTINGS[type];
-  if (numeric && numeric in settings) {
+  for (const numeric of NUMERIC_SETTINGS[type] ?? []) {
+    if (!(numeric in settings)) continue;
     const value = usableNumber(settings[numeric]);
     if (value === null || value < 0) return { field: `config.${numeric}`, rule: `${type} ${numeric} must be a number, 0 or more` };
   }

@@ -123,11 +123,16 @@ describe("criteria", () => {
     expect(refused({ key: "x", type: "contains", config: { pattern: "a", paterns: "b" } })).toThrow("criteria[1].config.paterns: unknown key; contains reads pattern (did you mean pattern?)");
     expect(refused({ key: "x", type: "response_present", config: { chars: 5 } })).toThrow("criteria[1].config.chars: unknown key; response_present reads no config");
     expect(refused({ key: "x", type: "llm_judge", config: { promt: "Kind?" } })).toThrow("criteria[1].config.promt: unknown key; llm_judge reads prompt (did you mean prompt?)");
+    // The trace types score nothing here (a sampling evaluation's traces: not built), but take the reference's settings, so a typo is told.
+    expect(refused({ key: "x", type: "trace_error_rate", config: { max_error_rate: 5, window_hours: 24, bogus: 1 } })).toThrow("criteria[1].config.bogus: unknown key; trace_error_rate reads max_error_rate, window_hours");
+    expect(refused({ key: "x", type: "trace_latency", config: { max_avg_ms: 5000, window_hour: 24 } })).toThrow("criteria[1].config.window_hour: unknown key; trace_latency reads max_avg_ms, window_hours (did you mean window_hours?)");
+    expect(refused({ key: "x", type: "trace_latency", config: { max_avg_ms: 5000, window_hours: 24 } })).not.toThrow();
   });
 
   it("refuses a config value of the wrong kind, naming the setting", () => {
     expect(refused({ key: "x", type: "min_length", config: { chars: "abc" } })).toThrow("criteria[1].config.chars: min_length chars must be a number, 0 or more");
     expect(refused({ key: "x", type: "max_latency_ms", config: { ms: -1 } })).toThrow("criteria[1].config.ms: max_latency_ms ms must be a number, 0 or more");
+    expect(refused({ key: "x", type: "trace_error_rate", config: { max_error_rate: 5, window_hours: "a week" } })).toThrow("criteria[1].config.window_hours: trace_error_rate window_hours must be a number, 0 or more");
     expect(refused({ key: "x", type: "token_budget", config: { output_tokens: {} } })).toThrow("criteria[1].config.output_tokens: token_budget output_tokens must be a number, 0 or more");
     expect(refused({ key: "x", type: "contains", config: {} })).toThrow("criteria[1].config.pattern: contains needs a pattern: a non-blank string");
     expect(refused({ key: "x", type: "not_contains", config: { pattern: 5 } })).toThrow("criteria[1].config.pattern: not_contains needs a pattern: a non-blank string");
