@@ -394,7 +394,7 @@ describe("verdict run on examples/support", () => {
   it("names the flag or the file that is wrong (exit 2)", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["run", "--catalog", example("catalog.yaml")], /--product is required/],
-      [withFlag(base, "--agent", "python:agent.py"), /^verdict run: --agent must be scripted:<agent script.yaml>, module:<agent module.mjs> or http:<url/],
+      [withFlag(base, "--agent", "python:agent.py"), /^verdict run: --agent must be scripted:<agent script.yaml>, module:<agent module.mjs>, chat:<chat agent.yaml> or http:<url/],
       [withFlag(base, "--agent", "scripted:/nope/agent.yaml"), /--agent: no such file \/nope\/agent.yaml/],
       [[...base, "--judge", "gpt-5"], /^verdict run: --judge must be scripted:<judge script.yaml>, providers\[:<judge model>\] or none \(got "gpt-5"\)/],
       // A URL whose http: prefix was forgotten is refused without being shown: it may hold a password.

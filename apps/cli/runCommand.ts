@@ -42,7 +42,7 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   checkOutputPath("run", "--out", flags.values.out);
   const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
   const prices = flags.values.prices === undefined ? null : loadPricesFlag(flags.values.prices, "verdict run: --prices");
-  const runtime = await asRunFlag(() => agentFromFlag(agentSpec));
+  const runtime = await asRunFlag(() => agentFromFlag(agentSpec, env));
   const judge = await asRunFlag(() => judgeFromFlag(flags.values.judge ?? "none", env));
   const quiet = flags.booleans.quiet;
   // An estimate past what a cost may be (an absurd rate) leaves its replay unpriced: said once, not per replay.

@@ -1,4 +1,4 @@
-// `--agent scripted:FILE|module:FILE|http:URL` and `--judge scripted:FILE|providers[:MODEL]|none`: the agent runtime and the
+// `--agent scripted:FILE|module:FILE|chat:FILE|http:URL` and `--judge scripted:FILE|providers[:MODEL]|none`: the agent runtime and the
 // judge completion a command runs with. A bad spec or an unreadable script is a usage error that
 // names the flag.
 import type { AgentRuntime } from "@verdict/domain";
@@ -16,8 +16,9 @@ async function usage<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function agentFromFlag(spec: string): Promise<AgentRuntime> {
-  return usage(() => loadAgent("--agent", spec));
+/** The agent runtime `--agent` names; a chat agent reaches its model providers with the keys in `env`. */
+export async function agentFromFlag(spec: string, env: Record<string, string | undefined> = process.env): Promise<AgentRuntime> {
+  return usage(() => loadAgent("--agent", spec, env));
 }
 
 /**

@@ -132,7 +132,7 @@ describe("agentFromSpec", () => {
     await writeFile(module, "export async function replay(scenario) { return { answer: `on ${scenario.key}` }; }\n");
     expect((await agentFromSpec(`module:${module}`)).name).toBe(`module:${module}`);
     await expect(agentFromSpec("python:./agent.py")).rejects.toThrow(
-      'VERDICT_AGENT must be scripted:<agent script.yaml>, module:<agent module.mjs> or http:<url of your replay endpoint> (got "python:./agent.py")',
+      'VERDICT_AGENT must be scripted:<agent script.yaml>, module:<agent module.mjs>, chat:<chat agent.yaml> or http:<url of your replay endpoint> (got "python:./agent.py")',
     );
   });
 });

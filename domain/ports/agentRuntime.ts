@@ -1,5 +1,5 @@
 // The AgentRuntime port: how the platform gets one replay of one scenario on one model.
-// Adapters live in infra/agents (`scripted`, `module`, `http`; `chat` comes later).
+// Adapters live in infra/agents (`scripted`, `module`, `chat`, `http`).
 // A runtime returns the replay's fields as plain data (snake_case, as the guide's Replay JSON);
 // the worker turns it into a Replay and records it. Throwing is allowed: the worker records the
 // error as a run_error replay, never as a failed run.

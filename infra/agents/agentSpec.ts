@@ -1,4 +1,4 @@
-// `scripted:<path>`, `module:<path>` or `http:<url>`: the agent runtime a setting names (--agent,
+// `scripted:<path>`, `module:<path>`, `chat:<path>` or `http:<url>`: the agent runtime a setting names (--agent,
 // VERDICT_AGENT), read here once for the CLI and the worker (loadAgent), which name their setting
 // in its errors. Two slips are
 // told for what they are: a URL given without the `http:` prefix (`http://host/replay`, whose
@@ -8,12 +8,13 @@
 import type { AgentRuntime } from "@verdict/domain";
 import { scriptLoaded } from "../settings/scriptFile.js";
 import { SettingError } from "../settings/wholeNumber.js";
+import { ChatAgent } from "./chatAgent.js";
 import { HttpAgent } from "./httpAgent.js";
 import { ModuleAgent } from "./moduleAgent.js";
 import { ScriptedAgent } from "./scriptedAgent.js";
 import { shownSpec } from "./shownSpec.js";
 
-export type AgentSpec = { kind: "scripted" | "module"; path: string } | { kind: "http"; agent: HttpAgent };
+export type AgentSpec = { kind: "scripted" | "module" | "chat"; path: string } | { kind: "http"; agent: HttpAgent };
 
 /** A URL's scheme (`https://`, `ftp://`): what `localhost:8080` lacks. */
 const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
@@ -25,8 +26,8 @@ const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
 export function agentSpecOf(spec: string): AgentSpec | null {
   const trimmed = spec.trim();
   if (/^https?:\/\//i.test(trimmed)) throw new Error(`the http: prefix is missing before the URL: write ${asSpec(trimmed)} ${shownSpec(spec)}`);
-  const match = /^(scripted|module|http):(.+)$/.exec(trimmed);
-  if (match?.[1] === "scripted" || match?.[1] === "module") return { kind: match[1], path: match[2] };
+  const match = /^(scripted|module|chat|http):(.+)$/.exec(trimmed);
+  if (match?.[1] === "scripted" || match?.[1] === "module" || match?.[1] === "chat") return { kind: match[1], path: match[2] };
   if (match?.[1] !== "http") return null;
   const url = match[2];
   if (!SCHEME.test(url)) throw new Error(`the URL after http: has no scheme (http:// or https://), e.g. ${asSpec(`http://${url}`)} ${shownSpec(spec)}`);
@@ -43,14 +44,15 @@ function asSpec(url: string): string {
 }
 
 /** The forms a runtime setting takes, for the error that refuses another. */
-export const AGENT_FORMS = "scripted:<agent script.yaml>, module:<agent module.mjs> or http:<url of your replay endpoint>";
+export const AGENT_FORMS = "scripted:<agent script.yaml>, module:<agent module.mjs>, chat:<chat agent.yaml> or http:<url of your replay endpoint>";
 
 /**
- * The runtime `spec` names, loaded: a script read, a module imported, an http agent built. Every
+ * The runtime `spec` names, loaded: a script read, a module imported, a chat agent read (its
+ * providers from `env`), an http agent built. Every
  * refusal is a SettingError naming `setting` (a bad URL, an unknown form, a file that cannot be
  * read or imported), which the CLI and the worker turn into their own usage errors.
  */
-export async function loadAgent(setting: string, spec: string): Promise<AgentRuntime> {
+export async function loadAgent(setting: string, spec: string, env: Record<string, string | undefined> = process.env): Promise<AgentRuntime> {
   let parsed: AgentSpec | null;
   try {
     parsed = agentSpecOf(spec);
@@ -59,6 +61,7 @@ export async function loadAgent(setting: string, spec: string): Promise<AgentRun
   }
   if (parsed?.kind === "scripted") return scriptLoaded(setting, parsed.path, () => ScriptedAgent.load(parsed.path));
   if (parsed?.kind === "module") return scriptLoaded(setting, parsed.path, () => ModuleAgent.load(parsed.path));
+  if (parsed?.kind === "chat") return scriptLoaded(setting, parsed.path, () => ChatAgent.load(parsed.path, env));
   if (parsed?.kind === "http") return parsed.agent;
   throw new SettingError(setting, `${setting} must be ${AGENT_FORMS} ${shownSpec(spec)}`);
 }

@@ -105,7 +105,7 @@ describe("a module that cannot serve is refused when it loads, naming the settin
 
   it("an unknown runtime form names every form there is", async () => {
     await expect(loadAgent("VERDICT_AGENT", "python:agent.py")).rejects.toThrow(
-      'VERDICT_AGENT must be scripted:<agent script.yaml>, module:<agent module.mjs> or http:<url of your replay endpoint> (got "python:agent.py")',
+      'VERDICT_AGENT must be scripted:<agent script.yaml>, module:<agent module.mjs>, chat:<chat agent.yaml> or http:<url of your replay endpoint> (got "python:agent.py")',
     );
   });
 });

@@ -6,15 +6,13 @@
 // it as the reason a call was skipped, in the run's events) with the key replaced by
 // `[redacted]`, and so is an answer that would echo it. Endpoint URLs carry no credentials
 // (providerRoute.ts refuses them).
-//
-// The AI SDK is loaded on a judge's first call, not with this module: its packages add ~28 MB of
-// resident memory and ~150 ms to every process that merely could judge on a provider.
 import type { LanguageModel } from "ai";
 import type { JudgeReply, JudgeRequest } from "@verdict/domain";
 import { linkSignals } from "../abort/linkedSignal.js";
 import { redactText, secretList } from "../agents/redact.js";
 import { isRoute, routeJudge, type JudgeRoute, type NoJudgeRoute, type ProviderEndpoint, type ProviderEndpoints } from "./providerRoute.js";
 import type { JudgeBackend } from "./scriptedJudge.js";
+import { aiSdk, languageModel, providerReason } from "./languageModel.js";
 
 export interface ProviderJudgeOptions {
   /** Retries of a call the provider refused as retryable (429, 5xx), with the AI SDK's backoff. Default 2. */
@@ -95,7 +93,7 @@ export class ProviderJudge implements JudgeBackend {
         call.dispose();
       }
     } catch (error) {
-      throw new Error(this.#scrub(`${this.route.provider} judge call failed: ${reasonOf(error)}`).slice(0, REASON_LIMIT));
+      throw new Error(this.#scrub(`${this.route.provider} judge call failed: ${providerReason(error)}`).slice(0, REASON_LIMIT));
     }
     // The provider's own name for the model, as it says it: redacted and bounded like its answer.
     const modelId = this.#scrub(result.response?.modelId || this.route.model).slice(0, MODEL_ID_LIMIT);
@@ -108,30 +106,4 @@ export class ProviderJudge implements JudgeBackend {
   #scrub(text: string): string {
     return redactText(text, this.#secrets);
   }
-}
-
-let loadedSdk: Promise<{ generateText: typeof import("ai").generateText; createOpenAI: typeof import("@ai-sdk/openai").createOpenAI; createAnthropic: typeof import("@ai-sdk/anthropic").createAnthropic }> | null = null;
-
-function aiSdk() {
-  loadedSdk ??= Promise.all([import("ai"), import("@ai-sdk/openai"), import("@ai-sdk/anthropic")]).then(([ai, openai, anthropic]) => ({
-    generateText: ai.generateText,
-    createOpenAI: openai.createOpenAI,
-    createAnthropic: anthropic.createAnthropic,
-  }));
-  return loadedSdk;
-}
-
-async function languageModel(route: JudgeRoute, endpoint: ProviderEndpoint): Promise<LanguageModel> {
-  const { createAnthropic, createOpenAI } = await aiSdk();
-  if (route.provider === "anthropic") return createAnthropic({ apiKey: endpoint.apiKey ?? undefined, baseURL: endpoint.baseURL })(route.model);
-  // OpenAI, OpenRouter and Ollama all speak chat completions; Ollama takes no key.
-  return createOpenAI({ apiKey: endpoint.apiKey ?? "ollama", baseURL: endpoint.baseURL, name: route.provider }).chat(route.model);
-}
-
-/** The provider's own words: its status and message, not the SDK's retry wrapper. */
-function reasonOf(error: unknown): string {
-  const last = (error as { lastError?: unknown }).lastError ?? error;
-  const status = (last as { statusCode?: unknown }).statusCode;
-  const message = last instanceof Error ? last.message : String(last);
-  return typeof status === "number" ? `HTTP ${status}: ${message}` : message;
 }

@@ -25,7 +25,7 @@ export interface ProviderEndpoint {
 export type ProviderEndpoints = Partial<Record<JudgeProvider, ProviderEndpoint>>;
 
 const NAMES: Record<JudgeProvider, string> = { anthropic: "Anthropic", openai: "OpenAI", openrouter: "OpenRouter", ollama: "Ollama" };
-const SETTING: Record<JudgeProvider, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", openrouter: "OPENROUTER_API_KEY", ollama: "OLLAMA_BASE_URL" };
+export const PROVIDER_SETTING: Record<JudgeProvider, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", openrouter: "OPENROUTER_API_KEY", ollama: "OLLAMA_BASE_URL" };
 
 /** The model an unpinned judge runs on, per provider. */
 export const DEFAULT_JUDGE_MODELS: Record<JudgeProvider, string> = {
@@ -50,7 +50,7 @@ export function providerEndpointsFrom(env: Record<string, string | undefined>): 
   const endpoints: ProviderEndpoints = {};
   const setting = (name: string): string | null => (env[name]?.trim() ? env[name]!.trim() : null);
   for (const provider of ["anthropic", "openai", "openrouter"] as const) {
-    const apiKey = setting(SETTING[provider]);
+    const apiKey = setting(PROVIDER_SETTING[provider]);
     const urlSetting = `${provider.toUpperCase()}_BASE_URL`;
     if (apiKey) endpoints[provider] = { apiKey, baseURL: checkedUrl(urlSetting, setting(urlSetting)) ?? DEFAULT_BASE_URLS[provider] };
   }
@@ -92,7 +92,7 @@ export interface NoJudgeRoute {
 export function routeJudge(pin: string | null | undefined, endpoints: ProviderEndpoints): JudgeRoute | NoJudgeRoute {
   const configured = JUDGE_PROVIDERS.filter((provider) => endpoints[provider] !== undefined);
   if (configured.length === 0) {
-    return { reason: `no model provider is configured for the judge (set ${JUDGE_PROVIDERS.map((p) => SETTING[p]).join(", ")})`, failsRun: false };
+    return { reason: `no model provider is configured for the judge (set ${JUDGE_PROVIDERS.map((p) => PROVIDER_SETTING[p]).join(", ")})`, failsRun: false };
   }
   const first = configured[0];
   if (pin === null || pin === undefined || pin.trim() === "") return { provider: first, model: DEFAULT_JUDGE_MODELS[first] };
@@ -106,7 +106,7 @@ export function routeJudge(pin: string | null | undefined, endpoints: ProviderEn
   if (endpoints[provider]) return { provider, model: spec.model };
   return {
     reason:
-      `the judge model "${spec.label}" is served by ${NAMES[provider]}, which is not configured: set ${SETTING[provider]} ` +
+      `the judge model "${spec.label}" is served by ${NAMES[provider]}, which is not configured: set ${PROVIDER_SETTING[provider]} ` +
       `(configured: ${configured.map((p) => NAMES[p]).join(", ")}), or pin a configured provider, e.g. ${first}/<model>`,
     failsRun: true,
   };

@@ -17,6 +17,8 @@ export interface ProviderRequest {
   prompt: string;
   /** The contents of the `tool` messages sent (chat API), oldest first: the results of earlier calls. */
   toolResults: string[];
+  /** The tools offered (chat API): each one's name, description and parameters' schema. */
+  tools: Array<{ name: string; description?: string; parameters?: unknown }>;
   headers: IncomingMessage["headers"];
 }
 
@@ -128,12 +130,13 @@ function chatRequest(json: Record<string, unknown>, headers: IncomingMessage["he
   const system = messages.find((m) => m.role === "system" || m.role === "developer");
   const user = messages.filter((m) => m.role === "user").pop();
   const toolResults = messages.filter((m) => m.role === "tool").map((m) => textOf(m.content));
-  return { api: "chat", model: String(json.model), system: system ? textOf(system.content) : null, prompt: textOf(user?.content), toolResults, headers };
+  const tools = ((json.tools ?? []) as Array<{ function?: { name: string; description?: string; parameters?: unknown } }>).flatMap((t) => (t.function ? [t.function] : []));
+  return { api: "chat", model: String(json.model), system: system ? textOf(system.content) : null, prompt: textOf(user?.content), toolResults, tools, headers };
 }
 
 function messagesRequest(json: Record<string, unknown>, headers: IncomingMessage["headers"]): ProviderRequest {
   const messages = (json.messages ?? []) as { role: string; content: unknown }[];
   const user = messages.filter((m) => m.role === "user").pop();
   const system = json.system === undefined ? null : textOf(json.system);
-  return { api: "messages", model: String(json.model), system, prompt: textOf(user?.content), toolResults: [], headers };
+  return { api: "messages", model: String(json.model), system, prompt: textOf(user?.content), toolResults: [], tools: [], headers };
 }
