@@ -37,7 +37,7 @@ function checkKey(catalog: Catalog, fileName: string | undefined): void {
 
 /** A hint for a key in another script, which the rule's "ASCII letters" alone left to guess at. */
 function romanise(key: string): string {
-  return /[^\x00-\x7f]/.test(key) ? ` (write a name in another script romanised, \`catalog: tagengo\` for 多言語)` : "";
+  return /[\u0080-\uffff]/.test(key) ? ` (write a name in another script romanised, \`catalog: tagengo\` for 多言語)` : "";
 }
 
 // Keys may hold "/" (reference-platform §2.1 KEY_FORMAT), so `a/b` + `c` and `a` + `b/c` would
