@@ -51,7 +51,7 @@ describe("importCatalog", () => {
   });
 
   it("refuses a catalog key it cannot store naming the document's `catalog:` (it named `key`), and a set key too long for its scenarios' group naming the set's key", async () => {
-    const rule = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+    const rule = '1-100 ASCII letters (a-z, A-Z), digits, "_" or "-", starting with a letter or digit, without "--"';
     const dotted = await refused(IMPORT, { yaml: "catalog: acme.support\nproducts: []\n" }, `catalog: "acme.support" cannot key a stored catalog: a key is ${rule}`);
     expect(dotted.extensions.field).toBe("yaml");
     // A long one is shown by its start and length, not repeated whole.

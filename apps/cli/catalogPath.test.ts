@@ -67,7 +67,7 @@ describe("verdict with bad input: a catalog path", () => {
       const body = "products:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi}\n";
       const named = join(dir, "support.desk.yml");
       await writeFile(named, body);
-      const rule = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+      const rule = '1-100 ASCII letters (a-z, A-Z), digits, "_" or "-", starting with a letter or digit, without "--"';
       for (const argv of [["catalogs", "import", named], ["catalogs", "import", "--preview", named]]) {
         expect(await cli(argv, env)).toMatchObject({
           code: 2,

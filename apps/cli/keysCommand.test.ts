@@ -66,7 +66,7 @@ describe("a damaged api-keys.json", () => {
 
 describe("verdict keys create --tenant", () => {
   it("refuses a tenant id naming the flag and every rule: the length and no \"--\"", async () => {
-    const rule = 'must be 1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+    const rule = 'must be 1-100 ASCII letters (a-z, A-Z), digits, "_" or "-", starting with a letter or digit, without "--"';
     expect(await cli(["keys", "create", "--tenant", "a--b", "--role", "read"], { VERDICT_HOME: home })).toEqual({
       code: 2, stdout: "", stderr: `verdict keys create: --tenant ${rule} (got "a--b", 4 characters)`,
     });

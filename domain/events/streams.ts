@@ -5,12 +5,15 @@ import { createHash } from "node:crypto";
 import { DomainError } from "./domainError.js";
 
 /**
- * Letters, digits, `_` and `-`, starting with a letter or digit, at most 100 characters, never
+ * ASCII letters, digits, `_` and `-`, starting with a letter or digit, at most 100 characters, never
  * "--" (an SQL comment; the PostgreSQL adapter refuses it in stream ids too).
  */
 export const ID_PATTERN = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
-/** ID_PATTERN in words, every rule of it: a refusal that left out "--" or the length was a puzzle. */
-export const ID_RULE = '1-100 letters, digits, "_" or "-", starting with a letter or digit, without "--"';
+/**
+ * ID_PATTERN in words, every rule of it: a refusal that left out "--" or the length was a puzzle,
+ * and one that said "letters" refused `多言語` for not being letters.
+ */
+export const ID_RULE = '1-100 ASCII letters (a-z, A-Z), digits, "_" or "-", starting with a letter or digit, without "--"';
 /** The EventStore adapters' limit on a whole stream id. */
 export const MAX_STREAM_ID_LENGTH = 200;
 

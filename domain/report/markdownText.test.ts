@@ -25,6 +25,21 @@ describe("markdownText", () => {
     expect(quote("   ")).toBe(">");
   });
 
+  it("shows controls and bidi overrides as code points in every construct, so none reaches the file", () => {
+    const hostile = "ok\u001bc\u001b]52;c;cHduZWQ=\u0007\u0000\u007f\u009b \u202e!deliaf\u2066";
+    const shown = "ok⟨U+001B⟩c⟨U+001B⟩]52;c;cHduZWQ=⟨U+0007⟩⟨U+0000⟩⟨U+007F⟩⟨U+009B⟩ ⟨U+202E⟩!deliaf⟨U+2066⟩";
+    expect(inline(hostile)).toBe(shown);
+    expect(cell(hostile)).toBe(shown);
+    expect(code(hostile)).toBe(`\`${shown}\``);
+    expect(htmlInline(hostile)).toBe(shown);
+    expect(quote(`${hostile}\n\`\`\`\n${hostile}\n\`\`\``)).toBe(`> ${shown}\n> \`\`\`\n> ${shown}\n> \`\`\``);
+  });
+
+  it("leaves tabs, CRLF line breaks and the direction marks of RTL text (LRM, RLM, ALM) as they were", () => {
+    expect(quote("שלום\u200f\tעולם\r\nשני\u061c")).toBe("> שלום\u200f\tעולם\n> שני\u061c");
+    expect(inline("a\r\nb\u200e")).toBe("a b\u200e");
+  });
+
   it("htmlInline escapes quotes too, for text inside an HTML element", () => {
     expect(htmlInline('say "hi"\n<b>')).toBe("say &quot;hi&quot; &lt;b&gt;");
     expect(foldLines("a\r\n\r\nb")).toBe("a b");

@@ -2,8 +2,11 @@
 // can never break the structure around it: a table cell stays one cell, a `<details>` block
 // stays open until our own `</details>`, a quote stays a quote. Angle brackets and ampersands
 // become entities (so `</details>` or `<script>` in an answer is only text), `|` is escaped in
-// cells, and line breaks are folded where the construct is one line long.
+// cells, line breaks are folded where the construct is one line long, and control and bidi
+// characters are shown as their code points (visibleControls.ts). Each function tests its text
+// once, for all of these, and returns the usual text with nothing in it as it is.
 import { codeAwareLines } from "./markdownCode.js";
+import { CONTROL_CLASS, visibleControls } from "./visibleControls.js";
 
 const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
 const HAS_BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;
@@ -12,11 +15,15 @@ const HAS_ENTITY_CHAR = /[&<>]/;
 const TEXT_CHARS = /[&<>[\\]/g;
 const HAS_TEXT_CHAR = /[&<>[\\]/;
 const INLINE_CHARS = /[&<>[\\`]/g;
-const HAS_INLINE_CHAR = /[&<>[\\`]/;
+/** Anything inline() changes: an escaped character, a line break or a control. */
+const INLINE_CHANGES = new RegExp(`[&<>[\\\\\`\\r\\n\\u2028\\u2029\\u0085\\v\\f${CONTROL_CLASS}]`);
+/** Anything code() or htmlInline() must look at: a line break or a control (htmlInline adds its own). */
+const BREAK_OR_CONTROL = new RegExp(`[\\r\\n\\u2028\\u2029\\u0085\\v\\f${CONTROL_CLASS}]`);
+const HTML_INLINE_CHANGES = new RegExp(`[&<>"\\r\\n\\u2028\\u2029\\u0085\\v\\f${CONTROL_CLASS}]`);
 const PIPE = /\|/g;
 const HAS_CODE = /`|~~~/;
-/** Anything quote() changes: an escaped character or a line break. */
-const QUOTE_CHANGES = /[&<>[\\\r\n\u2028\u2029\u0085\v\f]/;
+/** Anything quote() changes: an escaped character, a line break or a control. */
+const QUOTE_CHANGES = new RegExp(`[&<>[\\\\\\r\\n\\u2028\\u2029\\u0085\\v\\f${CONTROL_CLASS}]`);
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "\\": "\\\\", "`": "\\`" };
 const entity = (c: string): string => ENTITIES[c];
 
@@ -47,7 +54,8 @@ export function foldLines(text: string): string {
  */
 export function inline(text: string | null | undefined): string {
   if (text == null) return "";
-  return foldLines(HAS_INLINE_CHAR.test(text) ? text.replace(INLINE_CHARS, entity) : text);
+  if (!INLINE_CHANGES.test(text)) return text;
+  return foldLines(visibleControls(text).replace(INLINE_CHARS, entity));
 }
 
 /** A table cell: inline text with every `|` escaped, so the row keeps its column count. */
@@ -62,7 +70,7 @@ export function cell(text: string | null | undefined): string {
  * in a code span within a table).
  */
 export function code(text: string, inCell = false): string {
-  let body = foldLines(text);
+  let body = BREAK_OR_CONTROL.test(text) ? foldLines(visibleControls(text)) : text;
   if (inCell && body.includes("|")) body = body.replace(PIPE, "\\|");
   if (!body.includes("`")) return `\`${body}\``;
   const longest = Math.max(...(body.match(/`+/g) ?? [""]).map((run) => run.length));
@@ -78,6 +86,7 @@ export function code(text: string, inCell = false): string {
 export function quote(text: string): string {
   // The usual answer: one line with nothing to escape, found by one scan instead of two.
   if (!QUOTE_CHANGES.test(text)) return text.trim() === "" ? ">" : `> ${text}`;
+  text = visibleControls(text);
   const lines = HAS_CODE.test(text) ? codeAwareLines(text.split(LINE_BREAKS)) : escapeText(text).split(LINE_BREAKS);
   let out = "";
   for (let i = 0; i < lines.length; i += 1) {
@@ -90,6 +99,7 @@ export function quote(text: string): string {
 
 /** Text for an HTML element written on one line (a `<summary>`): HTML-escaped and folded. */
 export function htmlInline(text: string): string {
-  const escaped = escapeAngles(text);
+  if (!HTML_INLINE_CHANGES.test(text)) return text;
+  const escaped = escapeAngles(visibleControls(text));
   return foldLines(escaped.includes('"') ? escaped.replace(/"/g, "&quot;") : escaped);
 }

@@ -53,6 +53,42 @@ describe("matchesPattern", () => {
     expect(matchesPattern("ID cafe12", "\\h{6}")).toBe(true);
     expect(matchesPattern("REFUNDED", "(?i)refund(ed)?$")).toBe(true);
   });
+
+  // Each expectation is what ruby 3.1 gives for `text =~ /pattern/` (Onigmo's \b on UTF-8).
+  it("reads \\b and \\B as Ruby does: words in every script, ASCII-only \\w", () => {
+    expect(matchesPattern("Le café est ouvert", "/\\bcafé\\b/")).toBe(true);
+    expect(matchesPattern("Заказ отправлен", "/\\bзаказ\\b/i")).toBe(true);
+    expect(matchesPattern("Ваш пароль: 1234", "\\bпароль\\b")).toBe(true);
+    expect(matchesPattern("Ваш парольный ключ", "/\\bпароль\\b/i")).toBe(false);
+    expect(matchesPattern("東京に到着", "/\\b東京/")).toBe(true);
+    expect(matchesPattern("注文番号は123です", "/\\b123\\b/")).toBe(false);
+    expect(matchesPattern("مرحبا بالعالم", "/\\bبالعالم\\b/")).toBe(true);
+    expect(matchesPattern("שלום עולם", "/\\bעולם\\b/")).toBe(true);
+    expect(matchesPattern("café", "/caf\\B/")).toBe(true);
+    expect(matchesPattern("é", "/\\w/")).toBe(false);
+  });
+
+  it("counts as word characters what Ruby's \\b does, and nothing else", () => {
+    const joined = (text: string, pattern: string) => matchesPattern(text, pattern);
+    // Word: digits of other scripts, `_` and other connectors, combining marks, Latin-1 ²½.
+    for (const text of ["a٣", "a१", "a_", "a‿", "a\u0301", "a\u093e", "a²", "a½", "aⅫ", "a𠀀"]) {
+      expect(joined(text, "/a\\b/"), text).toBe(false);
+      expect(joined(text, "/a\\B/"), text).toBe(true);
+    }
+    // Not word: emoji, other numbers, joiners, format characters, punctuation, unassigned.
+    for (const text of ["a😀", "a①", "a\u200d", "a\u00ad", "a-", "a'", "a\u0378", "a\u00a0"]) {
+      expect(joined(text, "/a\\b/"), text).toBe(true);
+      expect(joined(text, "/a\\b/u"), text).toBe(true);
+    }
+    expect(joined("a𠀀", "/a\\b/u")).toBe(false);
+    expect(joined("", "/\\b/")).toBe(false);
+    expect(joined("", "/\\B/")).toBe(true);
+  });
+
+  it("keeps [\\b] a backspace, as both languages read it", () => {
+    expect(matchesPattern("a\bb", "/a[\\b]b/")).toBe(true);
+    expect(matchesPattern("a b", "/a[\\b]b/")).toBe(false);
+  });
 });
 
 describe("slow patterns", () => {

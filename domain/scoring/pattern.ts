@@ -7,11 +7,13 @@
 // the slashes say the author meant a regex, so no substring check runs.
 //
 // Patterns are Ruby regexes in the guide. The Ruby-only anchors are translated (`\A`, `\z`, `\Z`,
-// `\h`, a leading `(?i)`), and `^`/`$` match at every line as Ruby's do. A regex match gets the
+// `\h`, a leading `(?i)`), `\b` and `\B` know non-ASCII words as Ruby's do (`\bcafé\b`), and
+// `^`/`$` match at every line as Ruby's do. A regex match gets the
 // reference's one second (regexTimeout.ts), except where patternSafety.ts vouches that it is fast:
 // a shape that cannot backtrack badly, on text no longer than its limit, runs directly.
 import { patternShape } from "./patternSafety.js";
 import { testWithTimeout } from "./regexTimeout.js";
+import { rubyWordBoundaries } from "./rubyWordChars.js";
 
 export interface CompiledPattern {
   readonly source: string;
@@ -40,6 +42,16 @@ const RUBY_ESCAPES: Readonly<Record<string, string>> = {
   H: "[^0-9a-fA-F]",
 };
 
+/**
+ * The JavaScript for a Ruby escape outside a bracket, or undefined when it reads the same. `\b`
+ * and `\B` are Ruby's Unicode-aware boundaries (rubyWordChars.ts); `[\b]` is backspace in both.
+ */
+function rubyEscape(char: string, unicode: boolean): string | undefined {
+  if (char === "b") return rubyWordBoundaries(unicode).at;
+  if (char === "B") return rubyWordBoundaries(unicode).notAt;
+  return RUBY_ESCAPES[char];
+}
+
 /** Compiled patterns by source; the working set is a catalog's patterns, so the cap is rarely hit. */
 const cache = new Map<string, CompiledPattern>();
 const CACHE_LIMIT = 10_000;
@@ -58,13 +70,13 @@ function build(source: string): CompiledPattern {
   if (source.trim() === "") return { source, literal: null, literalSearch: null, regex: null, directLimit: 0 };
   const slashed = SLASHED.exec(source);
   if (slashed && SLASHED_FLAGS.test(slashed[2])) {
-    return { source, literal: null, literalSearch: null, ...regexFor(translate(slashed[1]), slashed[2]) };
+    return { source, literal: null, literalSearch: null, ...regexFor(translate(slashed[1], slashed[2]), slashed[2]) };
   }
   const literal = source.toLowerCase();
   const literalSearch = new RegExp(literal.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
   if (PLAIN_LITERAL.test(source)) return { source, literal, literalSearch, regex: null, directLimit: 0 };
   const inline = source.startsWith("(?i)") ? source.slice(4) : source;
-  return { source, literal, literalSearch, ...regexFor(translate(inline), "im") };
+  return { source, literal, literalSearch, ...regexFor(translate(inline, "im"), "im") };
 }
 
 function regexFor(body: string, flags: string): { regex: RegExp | null; directLimit: number } {
@@ -79,7 +91,8 @@ function regexFor(body: string, flags: string): { regex: RegExp | null; directLi
 }
 
 /** Ruby-only escapes to their JavaScript equivalents, leaving escaped backslashes and classes alone. */
-function translate(source: string): string {
+function translate(source: string, flags: string): string {
+  const unicode = flags.includes("u");
   if (!source.includes("\\")) return source;
   let out = "";
   let inClass = false;
@@ -87,7 +100,7 @@ function translate(source: string): string {
     const char = source[i];
     if (char === "\\" && i + 1 < source.length) {
       const next = source[i + 1];
-      out += !inClass && RUBY_ESCAPES[next] ? RUBY_ESCAPES[next] : char + next;
+      out += (inClass ? undefined : rubyEscape(next, unicode)) ?? char + next;
       i += 1;
       continue;
     }
@@ -124,7 +137,7 @@ export function patternProblem(pattern: string): string | null {
   const slashed = SLASHED.exec(pattern);
   if (slashed === null || !SLASHED_FLAGS.test(slashed[2])) return null;
   try {
-    new RegExp(translate(slashed[1]), slashed[2]);
+    new RegExp(translate(slashed[1], slashed[2]), slashed[2]);
     return null;
   } catch (error) {
     return `${pattern} is not a valid regular expression (${(error as Error).message})`;

@@ -73,7 +73,7 @@ describe("RecordAgentRelease", () => {
     [{ digest: D1, revision: "r".repeat(201) }, "revision", "at most 200 characters"],
     [{ digest: D1, agent: "A".repeat(256) }, "agent", "at most 255 characters"],
     [{ digest: D1, agent: " " }, "agent", "must not be blank"],
-    [{ digest: D1, tenant: "a b" }, "tenant", "must be 1-100 letters"],
+    [{ digest: D1, tenant: "a b" }, "tenant", "must be 1-100 ASCII letters"],
   ])("refuses %j naming %s", (input, field, rule) => {
     const decide = () => given(agentAggregate, []).when(record(input));
     expect(decide).toThrow(rule);

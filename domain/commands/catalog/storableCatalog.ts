@@ -29,10 +29,15 @@ function checkKey(catalog: Catalog, fileName: string | undefined): void {
   const key = text.length > 120 ? `${JSON.stringify(text.slice(0, 100))}… (${text.length} characters)` : JSON.stringify(text);
   if (catalog.keyFromName && fileName) {
     throw new InvalidDocument(
-      `the catalog's key ${key} comes from the file name ${fileName}, as the document sets no \`catalog:\`, and a stored catalog's key is ${ID_RULE}: set \`catalog:\` in the document to such a key`,
+      `the catalog's key ${key} comes from the file name ${fileName}, as the document sets no \`catalog:\`, and a stored catalog's key is ${ID_RULE}: set \`catalog:\` in the document to such a key${romanise(text)}`,
     );
   }
-  throw new InvalidDocument(`${key} cannot key a stored catalog: a key is ${ID_RULE}`, { path: "catalog" });
+  throw new InvalidDocument(`${key} cannot key a stored catalog: a key is ${ID_RULE}${romanise(text)}`, { path: "catalog" });
+}
+
+/** A hint for a key in another script, which the rule's "ASCII letters" alone left to guess at. */
+function romanise(key: string): string {
+  return /[\u0080-\uffff]/.test(key) ? ` (write a name in another script romanised, \`catalog: tagengo\` for 多言語)` : "";
 }
 
 // Keys may hold "/" (reference-platform §2.1 KEY_FORMAT), so `a/b` + `c` and `a` + `b/c` would

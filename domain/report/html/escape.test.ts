@@ -22,9 +22,18 @@ describe("escapeHtml", () => {
     expect(escapeHtml("日本 <b>")).toBe("&#26085;&#26412; &lt;b&gt;");
   });
 
-  it("shows a NUL as U+FFFD (the HTML parser would drop it, and `x\\0y` would read `xy`)", () => {
-    expect(escapeHtml("x\u0000y")).toBe("x&#65533;y");
-    expect(escapeHtml("\u0000<")).toBe("&#65533;&lt;");
+  it("shows controls and bidi overrides as their code points: NUL (the parser would drop it), ESC, DEL, C1, U+202E", () => {
+    expect(escapeHtml("x\u0000y")).toBe("x&#10216;U+0000&#10217;y");
+    expect(escapeHtml("\u0000<")).toBe("&#10216;U+0000&#10217;&lt;");
+    expect(escapeHtml("a\u001b]0;pwned\u0007b\u007f\u009b")).toBe(
+      "a&#10216;U+001B&#10217;]0;pwned&#10216;U+0007&#10217;b&#10216;U+007F&#10217;&#10216;U+009B&#10217;",
+    );
+    expect(escapeHtml("gpt\u202eevil\u2066x\u2069")).toBe("gpt&#10216;U+202E&#10217;evil&#10216;U+2066&#10217;x&#10216;U+2069&#10217;");
+  });
+
+  it("keeps tab, line breaks and the direction marks RTL text needs (LRM, RLM, ALM) as text", () => {
+    expect(escapeHtml("a\tb\nc\r\nd")).toBe("a\tb\nc\r\nd");
+    expect(escapeHtml("\u200e\u200f\u061c")).toBe("&#8206;&#8207;&#1564;");
   });
 
   it("does not double-escape an entity that was text", () => {

@@ -3,12 +3,16 @@
 // both). Characters beyond Latin-1 become numeric references, so the whole page stays a one-byte
 // string in V8 (half the memory and copying of a page that has a single dash or emoji in it).
 // A string with nothing to escape is returned as is, which keeps the common case cheap.
+// Control and bidi characters are shown as their code points, `⟨U+202E⟩`, as the Markdown shows
+// them (../visibleControls.ts): a right-to-left override in a label reversed the rest of its line.
 
 import { Buffer } from "node:buffer";
+import { codePointName } from "../visibleControls.js";
 
-// NUL too: the HTML parser drops it from text, so an answer's `x\0y` read `xy` on the page.
-// eslint-disable-next-line no-control-regex -- NUL is exactly what it finds
-const SPECIAL = /[\u0000&<>"'\u0100-\uffff]/;
+// Controls too (tab, LF and CR are text): the HTML parser drops NUL, so an answer's `x\0y` read
+// `xy` on the page, and the others showed as nothing. The bidi controls are beyond Latin-1.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
+const SPECIAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f&<>"'\u007f-\u009f\u0100-\uffff]/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -38,7 +42,7 @@ function escapeFrom(text: string): string {
       else if (c === 62) entity = "&gt;";
       else if (c === 34) entity = "&quot;";
       else if (c === 39) entity = "&#39;";
-      else if (c === 0) entity = "&#65533;"; // shown as the replacement character, not dropped
+      else if (c < 32 ? c !== 9 && c !== 10 && c !== 13 : c >= 0x7f && c <= 0x9f) entity = shown(c);
       else continue;
     } else if (c >= 0xd800 && c <= 0xdfff) {
       wide = true;
@@ -54,7 +58,7 @@ function escapeFrom(text: string): string {
       entity = "&#65533;";
     } else {
       wide = true;
-      entity = `&#${c};`;
+      entity = (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ? shown(c) : `&#${c};`;
     }
     if (i > last) out += text.slice(last, i);
     out += entity;
@@ -65,6 +69,11 @@ function escapeFrom(text: string): string {
   // are the slices above; the result holds none (each became a reference) and comes back
   // one-byte through a latin1 round trip, or the page chunk it joins would be two-byte.
   return wide ? Buffer.from(out, "latin1").toString("latin1") : out;
+}
+
+/** A control character as the page shows it, `⟨U+001B⟩`, in one-byte references. */
+function shown(unit: number): string {
+  return `&#10216;${codePointName(unit)}&#10217;`;
 }
 
 /**
