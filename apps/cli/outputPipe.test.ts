@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { exampleRun } from "./testing.js";
+import { example, exampleRun } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let dir = "";
@@ -47,4 +47,14 @@ it("takes /proc/self/fd/1 and /dev/fd/1 as the pipe they are", () => {
     expect(result.stdout).toMatch(/^# /);
     expect(result.status).toBe(0);
   }
+}, 120_000);
+
+it("writes catalogs export FILE into a linked pipe too", async () => {
+  const link = join(dir, "export-stdout");
+  await symlink("/proc/self/fd/1", link);
+  expect(piped(["catalogs", "import", example("catalog.yaml")]).status).toBe(0);
+  const exported = piped(["catalogs", "export", "support", link]);
+  expect((await lstat(link)).isSymbolicLink()).toBe(true);
+  expect(exported.stdout).toContain("support");
+  expect(exported.status).toBe(0);
 }, 120_000);
