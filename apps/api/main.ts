@@ -2,7 +2,7 @@
 // Events: DATABASE_URL (PostgreSQL, required). Read models and API keys: VERDICT_READ_DATABASE_URL,
 // else DATABASE_URL: the API reads what a separate projector process writes, so it runs on
 // PostgreSQL only; the embedded all-in-one mode is `npm start`.
-// No arguments (one is refused, exit 2). PORT (default 4000), HOST (default 127.0.0.1: the API listens on this machine only; 0.0.0.0
+// No arguments (one is refused, exit 2; -h/--help prints the usage). PORT (default 4000), HOST (default 127.0.0.1: the API listens on this machine only; 0.0.0.0
 // for every interface, as a container or another host needs; blank or unresolvable: exit 2). Progress: PostgreSQL LISTEN/NOTIFY from the projector. Mutations wait (up
 // to 5 s) for the projector's checkpoint to pass what they appended, so their answers read back.
 // NODE_ENV defaults to production (see main). VERDICT_API_MAX_KEY_OPERATIONS (default 100): graphql-ws
@@ -78,7 +78,26 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void shutdown());
 }
 
-if (ensureDecoratorTsconfig()) {
+const USAGE = `usage: npm run api (or tsx apps/api/main.ts): the GraphQL API on PostgreSQL; takes no arguments.
+Settings (environment):
+  DATABASE_URL               the event log (required)
+  VERDICT_READ_DATABASE_URL  read models and API keys (default: DATABASE_URL)
+  PORT, HOST                 where it listens (default 4000, 127.0.0.1; 0.0.0.0 for every interface)
+  VERDICT_API_*              limits and CORS (VERDICT_API_MAX_KEY_OPERATIONS, VERDICT_API_MAX_ANSWER_BYTES,
+                             VERDICT_API_HEAVY_LOAD_WAIT_MS, VERDICT_API_CORS_ORIGINS, ...)
+  VERDICT_QUOTA_EXECUTIONS, VERDICT_QUOTA_REPORTS, VERDICT_EXECUTION_DISABLED   the plan
+  VERDICT_PG_*               PostgreSQL pool and query timeouts
+Every setting, its default and its exit codes: apps/api/README.md ("Running it").
+`;
+
+/** `-h`/`--help`: the usage on stdout, exit 0. It was an unknown argument, exit 2, with no usage. */
+function helpAsked(args: readonly string[]): boolean {
+  return args.some((arg) => arg === "-h" || arg === "--help");
+}
+
+if (helpAsked(process.argv.slice(2))) {
+  process.stdout.write(USAGE);
+} else if (ensureDecoratorTsconfig()) {
   // A setting to change (ExitError, a SettingError from the settings read above or from infra) is exit 2; anything else 1.
   main().catch((error: unknown) => exitFor(error));
 }

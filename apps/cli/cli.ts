@@ -2,7 +2,7 @@
 // an exit code, and any error becomes a message on stderr and its code (2 for bad input).
 import { CliError, EXIT, exitCodeOf, isNotFound, type ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
-import { commandUsage, isCommandName, USAGE } from "./usage.js";
+import { commandUsage, isCommandName, USAGE, VERSION_USAGE } from "./usage.js";
 import { verdictVersion } from "./version.js";
 
 type Handler = (argv: readonly string[], io: Io, env: NodeJS.ProcessEnv) => Promise<ExitCode>;
@@ -60,11 +60,26 @@ function helpAsked(argv: readonly string[]): string | null {
   return commandUsage(named.join(" ")) ?? (isCommandName(named[0]) ? commandUsage(named[0]) : null);
 }
 
-export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "version")) {
-    io.out(`verdict ${verdictVersion()}`);
+const VERSION_NAMES = ["version", "--version"];
+
+/**
+ * `verdict version` (or --version), as any command: its help asked for (`version --help`, `help
+ * version`) is printed, and an argument it does not take is refused by name. Only the bare form
+ * was known, and `version --help` said `unknown command "version"`.
+ */
+function versionCommand(argv: readonly string[], io: Io): ExitCode {
+  const rest = argv[0] === "help" ? [] : argv.slice(1);
+  if (argv[0] === "help" || rest.some((arg) => HELP_FLAGS.includes(arg))) {
+    io.out(VERSION_USAGE);
     return EXIT.ok;
   }
+  if (rest.length > 0) return io.usage(`verdict version: takes no arguments (got ${rest.map((arg) => JSON.stringify(arg)).join(" ")})`);
+  io.out(`verdict ${verdictVersion()}`);
+  return EXIT.ok;
+}
+
+export async function runCli(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  if (VERSION_NAMES.includes(argv[0]) || (argv[0] === "help" && VERSION_NAMES.includes(argv[1]))) return versionCommand(argv, io);
   if (argv.length === 0 || HELP_FLAGS.includes(argv[0]) || (argv[0] === "help" && argv.length === 1)) {
     (argv.length === 0 ? io.err : io.out)(USAGE);
     return argv.length === 0 ? EXIT.usage : EXIT.ok;

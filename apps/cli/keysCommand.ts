@@ -15,6 +15,7 @@ import type { Io } from "./io.js";
 import { platformMode, readUrlVariable, Resources, type PlatformMode } from "./platform.js";
 import { openApiKeys } from "./services.js";
 import { checkTenant } from "./tenant.js";
+import { errorText } from "./outputFile.js";
 
 /** Part of a whole key `vk_<id>_<secret>`, wherever it is in an argument (`--name=vk_…`, a key cut short). */
 const WHOLE_KEY = /vk_[0-9a-f]{12}_/;
@@ -57,9 +58,25 @@ export async function keysCreate(argv: readonly string[], io: Io, env: NodeJS.Pr
   return withKeys(env, async (store) => {
     const { key, record } = await store.create({ tenant, role, name: flags.values.name ?? "" });
     io.err(`key ${record.keyId} for tenant ${record.tenant} (${record.role}), kept in ${keptIn(platformMode(env))}; shown once, store it now:`);
-    io.out(key);
+    await deliverKey(store, record.keyId, key, io);
     return EXIT.ok;
   }, io);
+}
+
+/**
+ * Writes a new key to stdout, awaited: a key that could not be written (`| true`, `> /dev/full`)
+ * is held by no one, so it is revoked and the command fails. It was printed unawaited, exit 0
+ * (or 1 for a full disk), and the key stayed active, a live key in `keys list` nobody had.
+ */
+async function deliverKey(store: ApiKeyStore, keyId: string, key: string, io: Io): Promise<void> {
+  try {
+    await io.write(`${key}\n`);
+  } catch (error) {
+    const lost = `verdict keys create: stdout: could not write the key (${errorText(error)})`;
+    const revoked = await store.revoke(keyId).then(() => null, (failure: unknown) => errorText(failure));
+    if (revoked === null) throw new CliError(`${lost}; key ${keyId} revoked, as no one holds it`, EXIT.failed);
+    throw new CliError(`${lost}, and revoking it failed (${revoked}): revoke it with \`verdict keys revoke ${keyId}\``, EXIT.failed);
+  }
 }
 
 const COLUMNS = ["ID", "TENANT", "ROLE", "NAME", "CREATED", "REVOKED"];

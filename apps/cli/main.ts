@@ -13,10 +13,15 @@ const argv = process.argv.slice(2);
 
 // `verdict report ... | head` closes the pipe early; that is not an error. `verdict start | head`
 // closing it mid-run is a reader gone: the start stops as Ctrl-C stops it (exit 1 unless its run
-// had finished), where it exited 0 at once and a pipeline saw success.
+// had finished), where it exited 0 at once and a pipeline saw success; it says so on stderr, as
+// what it says of the stop goes to the closed stdout.
+// `run` and `keys create` await their stdout write and answer a reader gone themselves: run still
+// owes its gate and run-failure verdict (`| head -1` exited 0 past a failed gate), and a key that
+// was never delivered is revoked (`| true` left a live key nobody held).
 // Any other failed write (ENOSPC, EIO: `> /dev/full`) threw here, a raw stack trace: a command
 // that writes a document awaits io.write and says so itself (`verdict run: stdout: could not
 // write the report (…)`, exit 1); one that did not, and would exit 0, gets one line and exit 1.
+const answersItsStdout = argv[0] === "run" || (argv[0] === "keys" && argv[1] === "create");
 let readerGone = false;
 let stdoutFailed: NodeJS.ErrnoException | null = null;
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -24,10 +29,17 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     stdoutFailed ??= error;
     return;
   }
+  if (answersItsStdout) return;
   if (argv[0] !== "start") process.exit(process.exitCode ?? 0);
-  if (!readerGone) process.kill(process.pid, "SIGINT");
+  if (!readerGone) {
+    process.stderr.write("verdict start: stdout was closed (its reader is gone): stopping as Ctrl-C stops it\n");
+    process.kill(process.pid, "SIGINT");
+  }
   readerGone = true;
 });
+// Progress and diagnostics are best-effort: a closed stderr (`2>&1 | head -1`) threw an uncaught
+// EPIPE from a progress line and killed `verdict run` mid-run, its report never written.
+process.stderr.on("error", () => undefined);
 // At exit, as the error may be emitted after the command answered.
 process.on("exit", () => {
   if (!stdoutFailed || (process.exitCode ?? 0) !== 0) return;

@@ -101,6 +101,21 @@ function renameTarget(path: string): string | null {
     const real = realpathSync(path);
     return statSync(real).isFile() ? real : null;
   } catch {
-    return path; // a dangling link: replaced, as a missing file would be created
+    return danglingLink(path) ? path : null;
+  }
+}
+
+/**
+ * Whether a link realpath could not follow leads nowhere: replaced then, as a missing file would
+ * be created. A link to something with no path (/dev/stdout to a pipe or socket, /proc/self/fd/1)
+ * fails realpath too, yet stat reaches it: it was taken for dangling and renamed over, which made
+ * /dev/stdout a regular file and left the report in it, unread.
+ */
+function danglingLink(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
   }
 }

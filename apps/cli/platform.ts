@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { EventStore, JobBus } from "@verdict/domain";
 import type { Io } from "./io.js";
+import { releaseOnSignal } from "./releaseOnSignal.js";
 import { HomeInUseError, homeCreatedLine, homeNamed, homeProblem, homeVariable, lockHome, openPgliteDataDir, pgliteDataDirExists, verdictHome } from "@verdict/infra/db";
 import { createMemoryEventStore, createPgliteEventStore, createPostgresEventStore } from "@verdict/infra/eventstore";
 import { KafkaJobBus, MemoryJobBus, parseKafkaBrokers } from "@verdict/infra/jobbus";
@@ -98,14 +99,36 @@ export class Resources {
 /**
  * Locks an embedded home for this process (a no-op with PostgreSQL). With `announce`, a home that
  * did not exist and is created here is said on stderr, so a mistyped VERDICT_HOME is seen.
+ * Until it is released, SIGINT/SIGTERM close `resources` and exit 128+n (releaseOnSignal.ts),
+ * unless the command stops on signals itself (`ownSignals`: verdict start).
  */
-export async function claimHome(mode: PlatformMode, resources: Resources, announce?: { who: string; io: Io; env: NodeJS.ProcessEnv }): Promise<void> {
+export async function claimHome(
+  mode: PlatformMode, resources: Resources, announce?: { who: string; io: Io; env: NodeJS.ProcessEnv }, options: { ownSignals?: boolean } = {},
+): Promise<void> {
   if (!mode.embedded) return;
   const onCreated = announce && (() => announce.io.err(homeCreatedLine(announce.who, mode.home, announce.env)));
-  const release = await lockHome(mode.home, { onCreated }).catch((error: unknown) => {
+  const claiming = lockHome(mode.home, { onCreated }).catch((error: unknown) => {
     throw error instanceof HomeInUseError ? new HomeInUseRefusal(error.message) : error;
   });
-  resources.add(release, (r) => r());
+  // Installed before the lock file is made: a signal while it is claimed waits for the claim and
+  // releases it itself, as it may not be in `resources` yet (a second release does nothing).
+  const closeOnSignal = {
+    async close() {
+      const claimed = await claiming.catch(() => null);
+      await resources.close();
+      await claimed?.();
+    },
+  };
+  const ignoreSignals = options.ownSignals ? null : releaseOnSignal(closeOnSignal);
+  const release = await claiming.catch((error: unknown) => {
+    ignoreSignals?.();
+    throw error;
+  });
+  // The handlers go with the lock, the last thing closed, so a signal while the database closes still releases it.
+  resources.add(release, async (r) => {
+    await r();
+    ignoreSignals?.();
+  });
 }
 
 const embeddedDatabases = new WeakMap<Resources, Promise<PGlite>>();

@@ -72,8 +72,10 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     try {
       await io.write(text.endsWith("\n") ? text : `${text}\n`);
     } catch (error) {
-      // A reader gone (`| head`) is not an error: main.ts ends the process as it always did.
       if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw new CliError(`verdict run: stdout: could not write the report (${errorText(error)})`, EXIT.failed);
+      // A reader gone (`| head`) may have read all it wanted, as `report | head` does: said, and
+      // the gate below still decides the exit (it exited 0 here, before the gate was looked at).
+      io.err("verdict run: stdout: its reader closed before the whole report was written");
     }
   }
   const kpis = kpiLine(outcome.kpis);

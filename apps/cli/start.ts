@@ -167,7 +167,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   // Set once the API is up: what a stop before the example ended says and exits with.
   let stopMidExample: ((signal: string) => Promise<ExitCode>) | null = null;
   try {
-    await claimHome(mode, resources, { who: "verdict start", io, env });
+    await claimHome(mode, resources, { who: "verdict start", io, env }, { ownSignals: true });
     io.out(`verdict: starting (${describeMode(mode)})`);
     if (prices && pricesPath) io.out(pricesLine(pricesPath, prices.size, true));
     const store = await openEventStore(mode, resources);

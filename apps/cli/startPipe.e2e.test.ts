@@ -1,5 +1,6 @@
 // `verdict start --exit | head`: the reader leaves mid-run. The start exited 0 at once, so a
-// pipeline saw success; now it stops as Ctrl-C stops it, exit 1, and the next start finishes the run.
+// pipeline saw success; now it stops as Ctrl-C stops it, exit 1, saying why on stderr, and the
+// next start finishes the run.
 import { afterAll, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -29,4 +30,6 @@ it("stops with exit 1, not 0, when its output's reader goes away mid-run", async
   await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
   child.stdout.destroy();
   expect(await exited, stderr).toBe(1);
+  // What it says of the stop went to the closed stdout: stderr was empty.
+  expect(stderr).toContain("verdict start: stdout was closed (its reader is gone): stopping as Ctrl-C stops it\n");
 }, 120_000);

@@ -5,10 +5,17 @@ import { ID_PATTERN, ID_RULE } from "@verdict/domain";
 import { CliError } from "./errors.js";
 
 export function tenantOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (flag !== undefined) {
+    checkTenant(flag, "--tenant");
+    return flag;
+  }
   const fromEnv = env.VERDICT_TENANT?.trim();
-  const tenant = flag ?? (fromEnv || "demo");
-  checkTenant(tenant, flag !== undefined ? "--tenant" : "VERDICT_TENANT");
-  return tenant;
+  if (fromEnv === undefined) return "demo";
+  // Set but empty (`VERDICT_TENANT=` in a CI file, an unset secret): it meant demo, unsaid, and
+  // acted on demo's catalogs, while `--tenant ''` was refused.
+  if (fromEnv === "") throw new CliError("VERDICT_TENANT is set but empty: name a tenant, or unset it for the default tenant, demo");
+  checkTenant(fromEnv, "VERDICT_TENANT");
+  return fromEnv;
 }
 
 /** A usage error naming `source` (--tenant or VERDICT_TENANT) unless `tenant` is a tenant id. */

@@ -111,4 +111,12 @@ describe("verdict --version", () => {
     }
     expect(USAGE).toContain("version (or --version)");
   });
+
+  // `version --help`, `--version --help` and `--version extra` said `unknown command "version"`.
+  it("prints its help as any command does, and refuses an argument by name", async () => {
+    for (const argv of [["version", "--help"], ["--version", "-h"], ["help", "version"]]) {
+      expect(await cli(argv), argv.join(" ")).toEqual({ code: 0, stdout: expect.stringMatching(/^verdict version \(or --version\)\n {6}Prints verdict's version/), stderr: "" });
+    }
+    expect(await cli(["--version", "extra"])).toEqual({ code: 2, stdout: "", stderr: 'verdict version: takes no arguments (got "extra")' });
+  });
 });

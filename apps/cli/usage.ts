@@ -97,12 +97,18 @@ const ENVIRONMENT = `Environment
 
 const EXIT_CODES = "Exit codes: 0 ok, 1 run failed, gate missed, or a plan refused the start or import, or the output (--out or stdout) could not be written, 2 usage or input error, 3 conflict with what is stored, 4 a database or API that cannot be used, 5 VERDICT_API_KEY refused by the API.";
 
+// Not in COMMAND_USAGE: version takes no flags, so it has no FLAG_SPECS entry.
+const VERSION_SECTION = `  version (or --version)
+      Prints verdict's version (the repository's package.json).`;
+
+/** `verdict version --help`: its section, as commandUsage gives another command's. */
+export const VERSION_USAGE = `${VERSION_SECTION.replace(/^ {2}/, "verdict ")}\n\n${EXIT_CODES}\n`;
+
 export const USAGE = `verdict: evaluate an LLM agent's scenarios across models.
 
 Commands
 ${Object.values(COMMAND_USAGE).join("\n")}
-  version (or --version)
-      Prints verdict's version (the repository's package.json).
+${VERSION_SECTION}
 
 ${ENVIRONMENT}
 

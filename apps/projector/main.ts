@@ -1,5 +1,5 @@
 // The projector as a process: `npm run projector [-- run|rebuild]` (bundled, plain node), or
-// `tsx apps/projector/main.ts [run|rebuild]` from source.
+// `tsx apps/projector/main.ts [run|rebuild]` from source; -h/--help prints the usage.
 //   run      follow the log from the checkpoint, publishing progress (default); read models
 //            another projection version made are rebuilt first (projection/projectionVersion.ts)
 //   rebuild  truncate every read model and replay the whole log, print the checksum, exit
@@ -114,5 +114,22 @@ function once(say: () => void): () => void {
   };
 }
 
+const USAGE = `usage: npm run projector [-- run|rebuild] (or tsx apps/projector/main.ts [run|rebuild]):
+  run      follow the event log, keeping the read models current (default)
+  rebuild  truncate every read model, replay the whole log, print the checksum and exit
+Settings (environment):
+  DATABASE_URL                    the event log (unset: the embedded home's, VERDICT_HOME, default ./.verdict)
+  VERDICT_READ_DATABASE_URL       the read models (default: DATABASE_URL, else the embedded home)
+  VERDICT_PROJECTOR_SKIP_UNKNOWN  1: skip (and report) event types this build does not know
+  VERDICT_PG_*                    PostgreSQL pool and query timeouts
+Every setting, its default and its exit codes: apps/projector/README.md.
+`;
+
+/** `-h`/`--help`: the usage on stdout, exit 0. It was an unknown argument, exit 2, with no usage. */
+function helpAsked(args: readonly string[]): boolean {
+  return args.some((arg) => arg === "-h" || arg === "--help");
+}
+
 // A setting to change (ExitError, a SettingError from infra: VERDICT_PG_*) is exit 2; anything else, a lost database included, 1.
-main(process.argv.slice(2)).catch((error: unknown) => exitFor(error));
+if (helpAsked(process.argv.slice(2))) process.stdout.write(USAGE);
+else main(process.argv.slice(2)).catch((error: unknown) => exitFor(error));

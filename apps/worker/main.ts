@@ -86,5 +86,23 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
+const USAGE = `usage: npm run worker [-- --dispatcher --replay --complete] (or tsx apps/worker/main.ts ...):
+a worker on PostgreSQL and Kafka; its roles as flags, all three by default.
+Settings (environment):
+  DATABASE_URL, KAFKA_BROKERS         the event log and the job bus (required)
+  VERDICT_AGENT                       the agent replayed (required for --replay)
+  VERDICT_JUDGE, VERDICT_PRICES       the judge and the prices file (optional)
+  VERDICT_REPLAY_TIMEOUT_MS, VERDICT_JUDGE_TIMEOUT_MS, VERDICT_WATCHDOG_STALL_MS   time limits
+  VERDICT_WORKER_CONCURRENCY, VERDICT_WORKER_NICE, VERDICT_REPLAY_KEY, VERDICT_KAFKA_PARTITIONS
+  VERDICT_PG_*                        PostgreSQL pool and query timeouts
+Every setting, its default and its exit codes: apps/worker/README.md.
+`;
+
+/** `-h`/`--help`: the usage on stdout, exit 0. It was an unknown argument, exit 2, with no usage. */
+function helpAsked(args: readonly string[]): boolean {
+  return args.some((arg) => arg === "-h" || arg === "--help");
+}
+
 // A setting to change (WorkerConfigError, a SettingError from infra) is exit 2; anything else 1.
-main().catch((error: unknown) => exitFor(error, consoleLog.error));
+if (helpAsked(process.argv.slice(2))) process.stdout.write(USAGE);
+else main().catch((error: unknown) => exitFor(error, consoleLog.error));

@@ -1,0 +1,60 @@
+// `--out` naming a pipe by a link (`/dev/stdout`, `/proc/self/fd/1`, `/dev/fd/1`, or a user's own
+// link to one) in a shell pipeline: realpath cannot follow a link to `pipe:[N]`, which was taken
+// for a dangling link and renamed over, so the link became a regular file holding the report, the
+// pipe got nothing and the run said "report written" (as root, /dev/stdout itself was destroyed).
+// /dev/fd/1 and /proc/self/fd/1 were refused. Never /dev/stdout here: the machine relies on it.
+import { spawnSync } from "node:child_process";
+import { lstat, mkdtemp, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { example, exampleRun } from "./testing.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+let dir = "";
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "verdict-out-pipe-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The CLI as a shell runs `verdict ARGS | cat`: its stdout a real pipe. */
+function piped(argv: string[]): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: join(dir, "home") };
+  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const script = `"$0" scripts/verdict.mjs "$@" | cat`;
+  const result = spawnSync("sh", ["-c", script, process.execPath, ...argv], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+it("writes the report into the pipe a link names, and leaves the link a link", async () => {
+  const link = join(dir, "mystdout");
+  await symlink("/proc/self/fd/1", link);
+  const result = piped(exampleRun("--out", link));
+  expect((await lstat(link)).isSymbolicLink()).toBe(true);
+  expect(result.stdout).toMatch(/^# /);
+  expect(result.stderr).toContain(`report written to ${link}\n`);
+  expect(result.status).toBe(0);
+}, 90_000);
+
+it("takes /proc/self/fd/1 and /dev/fd/1 as the pipe they are", () => {
+  for (const out of ["/proc/self/fd/1", "/dev/fd/1"]) {
+    const result = piped(exampleRun("--out", out));
+    expect(result.stderr).toContain(`report written to ${out}\n`);
+    expect(result.stdout).toMatch(/^# /);
+    expect(result.status).toBe(0);
+  }
+}, 120_000);
+
+it("writes catalogs export FILE into a linked pipe too", async () => {
+  const link = join(dir, "export-stdout");
+  await symlink("/proc/self/fd/1", link);
+  expect(piped(["catalogs", "import", example("catalog.yaml")]).status).toBe(0);
+  const exported = piped(["catalogs", "export", "support", link]);
+  expect((await lstat(link)).isSymbolicLink()).toBe(true);
+  expect(exported.stdout).toContain("support");
+  expect(exported.status).toBe(0);
+}, 120_000);
