@@ -282,7 +282,7 @@ describe("verdict run on a judge_defined set", () => {
 });
 
 describe("verdict run's report on stdout", () => {
-  it("is the report's exact bytes, as --out writes them: the control characters messages escape are the answer's own here", async () => {
+  it("is the report's exact bytes, as --out writes them: a control character shows as the report writes it, not as messages escape it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-stdout-"));
     try {
       const agent = join(dir, "agent.yaml");
@@ -293,7 +293,9 @@ describe("verdict run's report on stdout", () => {
       const out = join(dir, "report.md");
       await runCli([...argv, "--out", out], bufferIo(), {});
       expect(io.stdout.join("")).toBe(`${await readFile(out, "utf8")}`.replace(/\n?$/, "\n"));
-      expect(io.stdout.join("")).toContain("\u202e");
+      // The report shows the override as its code point (domain/report/visibleControls.ts), never raw.
+      expect(io.stdout.join("")).toContain("⟨U+202E⟩");
+      expect(io.stdout.join("")).not.toContain("\u202e");
       expect(io.stdout.join("")).not.toContain("\\u202e");
     } finally {
       await rm(dir, { recursive: true, force: true });
