@@ -1,8 +1,8 @@
 // Where a command will write its output, checked before it does its work: a run of a few hundred
 // pairs whose report then cannot be written (its directory missing, or one this user cannot
 // write in) was work thrown away, with an error that named neither the flag nor the directory.
-import { accessSync, closeSync, constants, lstatSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
-import { rename, rm, writeFile } from "node:fs/promises";
+import { accessSync, closeSync, constants, lstatSync, openSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
+import { appendFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT } from "./errors.js";
 
@@ -70,6 +70,10 @@ export function errorText(error: unknown): string {
  * was. `write` is the file writer (tests make it fail halfway).
  */
 export async function writeOutput(path: string, text: string, write: (path: string, text: string) => Promise<void> = (p, t) => writeFile(p, t)): Promise<void> {
+  // One of this process's own descriptors (`--out /dev/stdout >> ci.log`): the shell opened it,
+  // so the report goes where the shell points it, appended as `>>` asks. Renamed over, the log
+  // lost what it held; written with `w`, it was truncated.
+  if (descriptorAlias(path)) return appendFile(path, text);
   const target = renameTarget(path);
   // Not a file a rename can replace (/dev/stdout, a pipe): written to as it is.
   if (target === null) return write(path, text);
@@ -104,6 +108,23 @@ function renameTarget(path: string): string | null {
     return danglingLink(path) ? path : null;
   }
 }
+
+/** Whether `path`, or a link on its way, names an open descriptor: /dev/fd/N, /proc/self/fd/N, /dev/stdout (a link to one). */
+function descriptorAlias(path: string): boolean {
+  let current = resolve(path);
+  // Bounded as the kernel bounds a chain of links (40).
+  for (let hop = 0; hop < 40; hop += 1) {
+    if (DESCRIPTOR.test(current)) return true;
+    try {
+      current = resolve(dirname(current), readlinkSync(current));
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+const DESCRIPTOR = /^\/(dev\/fd|proc\/(self|thread-self|\d+)\/fd)\/\d+$/;
 
 /**
  * Whether a link realpath could not follow leads nowhere: replaced then, as a missing file would

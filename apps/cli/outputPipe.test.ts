@@ -4,7 +4,7 @@
 // pipe got nothing and the run said "report written" (as root, /dev/stdout itself was destroyed).
 // /dev/fd/1 and /proc/self/fd/1 were refused. Never /dev/stdout here: the machine relies on it.
 import { spawnSync } from "node:child_process";
-import { lstat, mkdtemp, rm, symlink } from "node:fs/promises";
+import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,4 +57,20 @@ it("writes catalogs export FILE into a linked pipe too", async () => {
   expect((await lstat(link)).isSymbolicLink()).toBe(true);
   expect(exported.stdout).toContain("support");
   expect(exported.status).toBe(0);
+}, 120_000);
+
+it("appends to the file the shell opened (`--out /proc/self/fd/1 >> ci.log`), keeping what the log held", async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: join(dir, "home-log") };
+  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const log = join(dir, "ci.log");
+  await writeFile(log, "step 1: earlier output\n");
+  for (const out of ["/proc/self/fd/1", "/dev/fd/1"]) {
+    const result = spawnSync("sh", ["-c", `"$0" scripts/verdict.mjs "$@" >> "${log}"`, process.execPath, ...exampleRun("--out", out)], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(0);
+  }
+  const text = await readFile(log, "utf8");
+  // Renamed over, the log lost its first line and the first report; written with `w`, it was truncated.
+  expect(text.startsWith("step 1: earlier output\n# ")).toBe(true);
+  expect(text.match(/^# Evaluation/gm)).toHaveLength(2);
+  expect((await lstat(log)).isFile()).toBe(true);
 }, 120_000);
