@@ -46,4 +46,16 @@ describe("identifiers a reader cannot tell apart", () => {
       stderr: expect.stringContaining('model name "\u30e2\u30c7\u30eb\\u{202E}" must not contain U+202E RIGHT-TO-LEFT OVERRIDE (at character 4)'),
     });
   }, 60_000);
+
+  it("verdict run refuses a --tools file whose tool name holds a zero-width space, as startRun's tools", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-ident-"));
+    try {
+      const tools = join(dir, "tools.yaml");
+      await writeFile(tools, 'tools:\n  - name: "lookup\\u200border"\n');
+      const argv = ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", "gpt-5-mini", "--agent", `scripted:${example("agent.yaml")}`, "--quiet", "--tools", tools];
+      expect(await run(argv)).toEqual({ code: 2, stdout: "", stderr: `verdict run: --tools ${tools}: tools[0].name: must not contain U+200B ZERO WIDTH SPACE (at character 7): ${RULE} (expected tools: [{ name, description }])` });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
