@@ -202,6 +202,8 @@ function judgeAt(value: unknown, path: string): Record<string, unknown> | null {
   if (model !== undefined && model !== null && (typeof model !== "string" || isBlank(model) || model.length > JUDGE_MODEL_MAX)) {
     throw new InvalidDocument(`must be a model name: non-blank text of at most ${JUDGE_MODEL_MAX} characters`, { path: `${path}.model` });
   }
+  // A model name, as a run's models are (support/identifierText): the report names its judge by it.
+  assertIdentifier(typeof model === "string" ? model.trim() : null, `${path}.model`, InvalidDocument);
   return judge;
 }
 

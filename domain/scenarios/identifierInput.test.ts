@@ -66,3 +66,10 @@ describe("new Scenario", () => {
     expect(Scenario.fromJSON(stored).key).toBe("cafe\u0301\u200b");
   });
 });
+
+describe("a catalog set's judge model", () => {
+  it("is refused as a model name is, with its path", () => {
+    const yaml = `catalog: desk\nproducts:\n  - key: triage\n    sets:\n      - key: smoke\n        judge: { model: "gpt\\u200b-5" }\n        scenarios:\n${scenario("a")}`;
+    expect(() => Catalog.parse(yaml)).toThrow("products[0].sets[0].judge.model: must not contain U+200B ZERO WIDTH SPACE (at character 4)");
+  });
+});

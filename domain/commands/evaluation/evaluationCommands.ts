@@ -21,7 +21,7 @@ import {
   toolInput,
 } from "../../events/shared.js";
 import { judgeExchangeInput } from "../../events/runEvents.js";
-import { isBlank } from "../../support/index.js";
+import { identifierTextProblem, isBlank } from "../../support/index.js";
 
 /** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
 export const SCENARIO_LIMIT = 2000;
@@ -77,7 +77,8 @@ export const CreateEvaluation = z.object({
   // As RecordAgentRelease takes it: an evaluation named for an agent no release could be recorded for stayed unrecorded for good.
   agent: nonBlank.max(AGENT_NAME_MAX, `must be at most ${AGENT_NAME_MAX} characters`),
   name: nonBlank.max(255),
-  judge: judgeData.default({ kind: "rules", model: null }),
+  // Its model is a model name as compare_models' are (checkIdentifierText); judgeData, as recorded, is not checked.
+  judge: judgeData.extend({ model: judgeData.shape.model.refine((model) => model === null || identifierTextProblem(model) === null, { error: (issue) => identifierTextProblem(String(issue.input)) ?? undefined }) }).default({ kind: "rules", model: null }),
   criteria: z.array(criterionInput).default([]),
   threshold: z.number().min(0).max(1).default(0.7),
   // A run takes at most RUN_MODEL_LIMIT models: more was accepted here and refused by every startRun.

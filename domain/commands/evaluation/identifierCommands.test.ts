@@ -45,3 +45,12 @@ describe("identifier text in evaluation commands", () => {
     expect(JSON.stringify(events)).toContain("cafe\u0301");
   });
 });
+
+describe("a new evaluation's judge model", () => {
+  it("is refused as a model name is, naming judge.model", () => {
+    expect(() => given(evaluationAggregate, []).when(create({ judge: { kind: "llm", model: "gpt\u202e" } }))).toThrow(
+      expect.objectContaining({ field: "judge.model", message: expect.stringContaining("U+202E RIGHT-TO-LEFT OVERRIDE (at character 4)") }),
+    );
+    expect(given(evaluationAggregate, []).when(create({ judge: { kind: "llm", model: "gpt-5" } }))[0]).toMatchObject({ data: { judge: { kind: "llm", model: "gpt-5" } } });
+  });
+});
