@@ -63,7 +63,8 @@ describe("importCatalog", () => {
 
   it("names a refusal of what the import would record as the document's: field `yaml`, the path in the document (it named the event's `data.metadata...`)", async () => {
     const scenario = (key: string) => `catalog: store1\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: ${JSON.stringify(key)}, prompt: hi}\n`;
-    const nul = await refused(IMPORT, { yaml: scenario("a\u0000b") }, /^the catalog cannot be stored: products\[0\]\.sets\[0\]\.scenarios\[0\]\.key: must not contain a NUL/);
+    // A NUL in a key is now refused before that, as a control character (README "Keys, labels and tool names").
+    const nul = await refused(IMPORT, { yaml: scenario("a\u0000b") }, /^products\[0\]\.sets\[0\]\.scenarios\[0\]\.key: must not contain U\+0000 NULL \(at character 2\)/);
     expect(nul.extensions.field).toBe("yaml");
     const long = await refused(IMPORT, { yaml: scenario("k".repeat(300)) }, /^the catalog cannot be stored: products\[0\]\.sets\[0\]\.scenarios\[0\]\.key: Too big/);
     expect(long.extensions.field).toBe("yaml");

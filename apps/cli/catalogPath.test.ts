@@ -87,16 +87,17 @@ describe("verdict with bad input: a catalog path", () => {
     }
   });
 
-  it("shows a key's control characters as escapes, never to the terminal as they are (ESC [2J cleared the screen)", async () => {
+  it("never shows a key's control characters to the terminal as they are (ESC [2J cleared the screen): it refuses the key by code point", async () => {
     const dir = await mkdtemp(join(tmpdir(), "verdict-bad-"));
     try {
       const path = join(dir, "escapes.yml");
       await writeFile(path, `catalog: c\nproducts:\n  - key: p\n    agent: A\n    sets:\n      - key: s\n        scenarios:\n          - {key: "\\e[31mred\\e]0;pwned\\a", prompt: hi}\n          - {key: "rtl\\u202Eexe.txt", prompt: hi}\n`);
+      // Such a key is now refused where it comes in (README "Keys, labels and tool names"), named
+      // by code point: the error holds none of its characters either.
       const result = await cli(["catalogs", "import", "--preview", path], { VERDICT_HOME: join(dir, "home") });
-      expect(result.code, result.stderr).toBe(0);
-      for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(result.stdout).not.toContain(raw);
-      expect(result.stdout).toContain("scenario p/s/\\u001b[31mred\\u001b]0;pwned\\u0007");
-      expect(result.stdout).toContain("scenario p/s/rtl\\u202eexe.txt");
+      expect(result).toMatchObject({ code: 2, stdout: "" });
+      for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(result.stderr).not.toContain(raw);
+      expect(result.stderr).toContain(`${path}, products[0].sets[0].scenarios[0].key: must not contain U+001B ESCAPE (at character 1)`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -131,8 +132,9 @@ describe("verdict with bad input: a catalog path", () => {
       await writeFile(long, catalogOf("k".repeat(10_000)));
       const nulPrompt = join(dir, "nul-prompt.yml");
       await writeFile(nulPrompt, catalogOf("a", "a\u0000b"));
+      // A NUL in a key is refused earlier, as a control character (README "Keys, labels and tool names").
+      expect(await cli(["catalogs", "import", nul], env)).toMatchObject({ code: 2, stdout: "", stderr: expect.stringContaining(`${nul}, products[0].sets[0].scenarios[0].key: must not contain U+0000 NULL (at character 2)`) });
       const rules = new Map([
-        [nul, "key: must not contain a NUL"],
         [long, "key: Too big: expected string to have <=200 characters"],
         [nulPrompt, "prompt: must not contain a NUL"],
       ]);

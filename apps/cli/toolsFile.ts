@@ -8,7 +8,7 @@ import { cannotReadRule, eventSchemas, InvalidDocument, MAX_DOCUMENT_BYTES, notU
 import { CliError } from "./errors.js";
 import { toolsIssueText } from "./toolsIssue.js";
 
-const toolsFile = z.object({ tools: z.array(eventSchemas.toolData.strict()).max(500, "at most 500 tools") }).strict();
+const toolsFile = z.object({ tools: z.array(eventSchemas.toolInput.strict()).max(500, "at most 500 tools") }).strict();
 
 export type ToolRoster = z.output<typeof toolsFile>["tools"];
 
@@ -41,7 +41,7 @@ export async function loadToolsFile(path: string, label: string): Promise<ToolRo
   }
   const parsed = toolsFile.safeParse(document);
   if (!parsed.success) {
-    const problem = toolsIssueText(parsed.error.issues, document, Object.keys(eventSchemas.toolData.shape));
+    const problem = toolsIssueText(parsed.error.issues, document, Object.keys(eventSchemas.toolInput.shape));
     throw new CliError(`${label} ${path}: ${problem} (expected tools: [{ name, description }])`);
   }
   return parsed.data.tools;

@@ -1,6 +1,7 @@
 // Plain data pieces several events share. Keys are snake_case, mirroring the report JSON
 // (reference-core §1, §5, §7), and nothing here imports a domain class: events are stable data.
 import { z } from "zod";
+import { identifierTextProblem, lookAlikePair, lookAlikeRule } from "../support/index.js";
 import { isStorableText, TEXT_RULE } from "./storableText.js";
 import { ID_PATTERN, ID_RULE } from "./streams.js";
 
@@ -68,6 +69,24 @@ export const RESERVED_NAME = "__proto__";
 export const RESERVED_NAME_RULE = `must not be "${RESERVED_NAME}" (JavaScript objects cannot hold that name as a key)`;
 export const isReservedName = (name: string): boolean => name.trim() === RESERVED_NAME;
 
+/**
+ * A scenario key, model label, group or tool name as a command takes it: no control, bidi or
+ * invisible character, and in NFC (support/identifierText). Commands only: recorded events are
+ * read as they were stored.
+ */
+export function checkIdentifierText(value: string, ctx: z.RefinementCtx): void {
+  const problem = identifierTextProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+}
+
+/** Refuses two names of one list that read alike across scripts, at the second's place (`field` of it, when given). */
+export function checkLookAlikes(names: readonly string[], ctx: z.RefinementCtx, what: string, field?: string): void {
+  const pair = lookAlikePair(names);
+  if (!pair) return;
+  const index = names.indexOf(pair.second);
+  ctx.addIssue({ code: "custom", message: lookAlikeRule(pair, what), path: field === undefined ? [index] : [index, field] });
+}
+
 /** Longest scenario key anywhere a scenario comes in (catalogs, suites, pasted lists, imported reports). */
 export const SCENARIO_KEY_MAX = 200;
 
@@ -116,7 +135,7 @@ export const MODEL_NAME_MAX = 200;
 export const AGENT_NAME_MAX = 255;
 const modelName = nonBlank.max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`);
 /** A model spec as a command takes it (modelSpecData, as recorded, has no limit to keep old events readable). */
-export const modelSpecInput = z.object({ label: modelName.refine((label) => !isReservedName(label), RESERVED_NAME_RULE), provider: modelName, model: modelName });
+export const modelSpecInput = z.object({ label: modelName.refine((label) => !isReservedName(label), RESERVED_NAME_RULE).superRefine(checkIdentifierText), provider: modelName, model: modelName });
 
 /** A criterion as an author gives it (commands): who defined it is the platform's to record. */
 export const criterionInput = z.object({ key: nonBlank, type: nonBlank, config: jsonObject.default({}) });
@@ -165,6 +184,8 @@ export type CatalogReference = z.output<typeof catalogReference>;
 /** One tool the agent had when the run started (the roster every scoring job reads). */
 export const toolData = z.object({ name: nonBlank, description: z.string().optional(), server: z.string().optional() });
 export type ToolData = z.output<typeof toolData>;
+/** A tool as a command gives it: its name is shown in reports, so it follows checkIdentifierText. */
+export const toolInput = toolData.extend({ name: nonBlank.superRefine(checkIdentifierText) });
 
 /** Token usage of one call. */
 export const usageData = z.object({

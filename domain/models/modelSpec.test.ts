@@ -94,3 +94,27 @@ describe("ModelSpec options", () => {
     expect(() => ModelSpec.parse("mistral-large")).toThrow(new ModelSpecError('no provider for model "mistral-large": set defaultProvider'));
   });
 });
+
+describe("model names a reader cannot tell apart", () => {
+  it("refuses a name holding a control, bidi or invisible character, by code point and place", () => {
+    expect(() => ModelSpec.parse("\u30e2\u30c7\u30eb\u202e", opts)).toThrow(
+      new ModelSpecError('model name "\u30e2\u30c7\u30eb\\u{202E}" must not contain U+202E RIGHT-TO-LEFT OVERRIDE (at character 4): control, bidi and invisible characters are refused in keys, labels and tool names'),
+    );
+    expect(() => ModelSpec.parseAll(["gpt-5-mini", "gpt\u200b-5"], opts)).toThrow("U+200B ZERO WIDTH SPACE (at character 4)");
+    expect(() => ModelSpec.parseAll([{ provider: "openai", model: "gpt-5", label: "fi\u2028ve" }], opts)).toThrow("U+2028 LINE SEPARATOR");
+  });
+
+  it("refuses a name not in NFC, naming the composed form", () => {
+    expect(() => ModelSpec.parse("mode\u0301le", opts)).toThrow('model name "mode\u0301le" is not in Unicode NFC (a character is written decomposed): write "mod\u00e9le" instead');
+  });
+
+  it("refuses two names of one list that read alike across scripts, naming where they differ", () => {
+    expect(() => ModelSpec.parseAll("gpt-5-mini, g\u0440t-5-mini", opts)).toThrow(
+      new ModelSpecError('models "gpt-5-mini" and "g\u0440t-5-mini" read alike (character 2 is U+0070 in one and U+0440 in the other): rename one'),
+    );
+  });
+
+  it("rebuilds a recorded spec as it was stored", () => {
+    expect(ModelSpec.fromJSON({ label: "g\u200bpt", provider: "openai", model: "g\u200bpt" }).label).toBe("g\u200bpt");
+  });
+});

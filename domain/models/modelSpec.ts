@@ -1,7 +1,7 @@
 // A candidate model (reference-core §5): `provider/model`, or a bare name whose provider is
 // inferred (claude-* anthropic, gpt-* / o<digit> / chatgpt openai, name:tag ollama, vendor/model
 // openrouter). The text as typed is kept as `label`, which names the model in reports.
-import { isBlank, isPlainObject } from "../support/index.js";
+import { identifierTextProblem, isBlank, isPlainObject, lookAlikePair, lookAlikeRule, visibleText } from "../support/index.js";
 
 export const DEFAULT_PROVIDERS = ["openai", "anthropic", "ollama", "openrouter"] as const;
 
@@ -58,6 +58,7 @@ export class ModelSpec {
     options ??= {};
     const raw = value === null || value === undefined ? "" : String(value).trim();
     if (!raw) throw new ModelSpecError("model name is blank");
+    assertLabelText(raw);
     const providers = options.providers ?? DEFAULT_PROVIDERS;
     const slash = raw.indexOf("/");
     const head = slash === -1 ? raw : raw.slice(0, slash);
@@ -81,6 +82,9 @@ export class ModelSpec {
       labels.add(spec.label);
       specs.push(spec);
     }
+    // Two labels a reader cannot tell apart made two identical cards in a report.
+    const pair = lookAlikePair(specs.map((spec) => spec.label));
+    if (pair) throw new ModelSpecError(lookAlikeRule(pair, "models"));
     return specs;
   }
 
@@ -102,6 +106,15 @@ export class ModelSpec {
   }
 }
 
+/**
+ * A label a reader can tell from another (support/identifierText): new input only, so the
+ * constructor and fromJSON, which rebuild recorded specs, do not check it.
+ */
+function assertLabelText(text: string): void {
+  const problem = identifierTextProblem(text);
+  if (problem) throw new ModelSpecError(`model name ${visibleText(text)} ${problem}`);
+}
+
 function inferProvider(raw: string, providers: readonly string[], options: ModelSpecOptions): string {
   const rules = options.inferenceRules ?? DEFAULT_INFERENCE_RULES;
   const rule = rules.find((candidate) => candidate.pattern.test(raw) && providers.includes(candidate.provider));
@@ -117,7 +130,11 @@ function specOf(item: unknown, options: ModelSpecOptions): ModelSpec | null {
     const text = (name: string) => (isBlank(item[name]) ? null : String(item[name]).trim());
     const provider = text("provider");
     const model = text("model");
-    if (provider && model) return new ModelSpec({ label: text("label") ?? model, provider, model });
+    if (provider && model) {
+      const label = text("label") ?? model;
+      assertLabelText(label);
+      return new ModelSpec({ label, provider, model });
+    }
     const named = text("label") ?? model;
     return named ? ModelSpec.parse(named, options) : null;
   }

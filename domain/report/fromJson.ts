@@ -18,7 +18,7 @@ function resultFrom(doc: ResultDoc, index: number): Result {
   if (!doc || typeof doc.scenario_key !== "string" || typeof doc.label !== "string") {
     throw new TypeError(`Report.fromJSON: results[${index}] must name its scenario_key and label`);
   }
-  const scenario = new Scenario({
+  const scenario = Scenario.recorded({
     key: doc.scenario_key,
     prompt: doc.prompt ?? "",
     group: doc.group ?? null,

@@ -6,7 +6,7 @@ import { criteriaProblem } from "../scoring/criterionConfig.js";
 import { AGENT_NAME_MAX, JUDGE_MODEL_MAX, RESERVED_NAME_RULE, isReservedName, judgeKind } from "../events/shared.js";
 import { InvalidDocument } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
-import { readScenarioHash, scalarText } from "./scenarioFields.js";
+import { assertDistinctKeys, assertIdentifier, readScenarioHash, scalarText } from "./scenarioFields.js";
 import { readSuiteDocument } from "./suiteDocument.js";
 
 const CATALOG_KEYS = ["catalog", "name", "description", "products", "suite", "groups"];
@@ -118,6 +118,7 @@ function readSet(set: unknown, path: string, product: string, warnings: string[]
     seen.set(scenario.key as string, index);
     return scenario;
   });
+  assertDistinctKeys([...seen.keys()], `${path}.scenarios`, InvalidDocument);
   return {
     key,
     name: text(set.name, `${path}.name`),
@@ -153,6 +154,7 @@ function requiredKey(value: unknown, path: string, reason: string): string {
   const key = text(value, path);
   if (key === null) throw new InvalidDocument(reason, { path });
   if (isReservedName(key)) throw new InvalidDocument(RESERVED_NAME_RULE, { path });
+  assertIdentifier(key, path, InvalidDocument);
   return key;
 }
 
@@ -200,6 +202,8 @@ function judgeAt(value: unknown, path: string): Record<string, unknown> | null {
   if (model !== undefined && model !== null && (typeof model !== "string" || isBlank(model) || model.length > JUDGE_MODEL_MAX)) {
     throw new InvalidDocument(`must be a model name: non-blank text of at most ${JUDGE_MODEL_MAX} characters`, { path: `${path}.model` });
   }
+  // A model name, as a run's models are (support/identifierText): the report names its judge by it.
+  assertIdentifier(typeof model === "string" ? model.trim() : null, `${path}.model`, InvalidDocument);
   return judge;
 }
 

@@ -3,7 +3,7 @@
 import { isBlank, isPlainObject } from "../support/index.js";
 import { ParseError } from "./errors.js";
 import { expectationsOf, type ReadEntry } from "./parsedScenario.js";
-import { expectationHash, scalarText, textList } from "./scenarioFields.js";
+import { assertIdentifier, expectationHash, scalarText, textList } from "./scenarioFields.js";
 
 const PROMPT_FIELDS = ["prompt", "message", "input", "question"] as const;
 
@@ -47,9 +47,9 @@ function objectEntry(item: Record<string, unknown>, path: string): ReadEntry {
   const notContains = pick("not_contains");
   return {
     prompt: prompt.trim(),
-    group: text(item.group, `${path}.group`),
+    group: identifier(item.group, `${path}.group`),
     group_name: text(item.group_name, `${path}.group_name`),
-    key: text(item.key, `${path}.key`),
+    key: identifier(item.key, `${path}.key`),
     notes: notes(item.notes, `${path}.notes`),
     expectations: expectationsOf(
       textList(tools.value, tools.path, ParseError, "tool"),
@@ -63,6 +63,12 @@ function objectEntry(item: Record<string, unknown>, path: string): ReadEntry {
 function text(value: unknown, path: string): string | null {
   const out = scalarText(value, path, ParseError);
   return out === null || isBlank(out) ? null : out.trim();
+}
+
+function identifier(value: unknown, path: string): string | null {
+  const out = text(value, path);
+  assertIdentifier(out, path, ParseError);
+  return out;
 }
 
 function notes(value: unknown, path: string): string | null {

@@ -1,7 +1,7 @@
 // The line reader (reference-core §2.4): one message per line, heading lines set the group,
 // list markers dropped, a leading backticked prompt with the rest as notes, and
 // `| tools: a, b | contains: x` options.
-import { characterLength, isBlank } from "../support/index.js";
+import { characterLength, identifierTextProblem, isBlank } from "../support/index.js";
 import { ParseError } from "./errors.js";
 import { expectationsOf, type ReadEntry } from "./parsedScenario.js";
 import { patternProblem } from "./pattern.js";
@@ -53,15 +53,15 @@ function readLine(line: string, heading: string | null, lineNumber: number): Rea
   const { prompt, notes } = promptAndNotes(body);
   if (isBlank(prompt)) throw new ParseError("each evaluation scenario must contain a prompt", { line: lineNumber });
   const noteText = [notes, options.get("notes")].filter((part) => !isBlank(part)).join(" ");
-  const group = isBlank(options.get("group")) ? heading : options.get("group")!;
+  const group = checkedIdentifier(isBlank(options.get("group")) ? heading : options.get("group")!, "group", lineNumber);
   return {
     prompt,
     group,
     group_name: null,
-    key: isBlank(options.get("key")) ? null : options.get("key")!,
+    key: checkedIdentifier(isBlank(options.get("key")) ? null : options.get("key")!, "key", lineNumber),
     notes: isBlank(noteText) ? null : noteText,
     expectations: expectationsOf(
-      splitList(options.get("tools")),
+      splitList(options.get("tools")).map((tool) => checkedIdentifier(tool, "tools", lineNumber) as string),
       checkedPatterns(splitList(options.get("contains")), "contains", lineNumber),
       checkedPatterns(splitList(options.get("not_contains")), "not_contains", lineNumber),
     ),
@@ -97,6 +97,13 @@ function splitList(value: string | undefined): string[] {
     .split(/[,;]/)
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
+}
+
+/** A key, group or tool name a reader can tell from another (support/identifierText). */
+function checkedIdentifier(value: string | null, option: string, line: number): string | null {
+  const problem = value === null ? null : identifierTextProblem(value);
+  if (problem) throw new ParseError(`${option}: ${problem}`, { line });
+  return value;
 }
 
 function checkedPatterns(patterns: string[], option: string, line: number): string[] {

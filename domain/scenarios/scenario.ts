@@ -1,5 +1,6 @@
 // One task an agent must handle: a prompt plus what a good answer shows.
 // Field meanings follow reference-core.md §1; JSON keeps the guide's snake_case keys.
+import { identifierTextProblem } from "../support/index.js";
 import { InvalidDocument } from "./errors.js";
 import type { ParsedScenario } from "./parsedScenario.js";
 import { readScenarioHash, type ScenarioDefaults } from "./scenarioFields.js";
@@ -41,6 +42,22 @@ export interface ScenarioJSON {
   params: Record<string, unknown>;
 }
 
+// Only this module holds it: a caller of `new Scenario` cannot skip the checks.
+const RECORDED = Symbol("recorded");
+
+/** The library's own door (`new Scenario`): the same rule the parsers apply (support/identifierText). */
+function checkIdentifiers(init: ScenarioInit): void {
+  const fields: Array<[string, string | null | undefined]> = [
+    ["key", init.key],
+    ["group", init.group],
+    ...(init.expectedTools ?? []).map((tool, i): [string, string] => [`expected_tools[${i}]`, tool]),
+  ];
+  for (const [path, text] of fields) {
+    const problem = typeof text === "string" ? identifierTextProblem(text) : null;
+    if (problem) throw new InvalidDocument(problem, { path });
+  }
+}
+
 export class Scenario {
   readonly key: string;
   readonly prompt: string;
@@ -64,9 +81,17 @@ export class Scenario {
     return new Scenario(readScenarioHash(attributes, "scenario", InvalidDocument, defaults));
   }
 
+  /**
+   * A scenario as it was recorded (an event's or a stored report's), its key, group and tools
+   * unchecked: rules added later refuse new input only, so what was stored still reads.
+   */
+  static recorded(init: ScenarioInit): Scenario {
+    return new Scenario(init, RECORDED);
+  }
+
   /** Rebuilds a scenario from its `toJSON()` form (an event's or a report's snapshot). */
   static fromJSON(json: ScenarioJSON): Scenario {
-    return new Scenario({
+    return Scenario.recorded({
       key: json.key,
       prompt: json.prompt,
       group: json.group,
@@ -98,7 +123,9 @@ export class Scenario {
     });
   }
 
-  constructor(init: ScenarioInit) {
+  /** A key, group or tool name holding an invisible, control or bidi character, or not in NFC, is an InvalidDocument naming it. */
+  constructor(init: ScenarioInit, recorded?: typeof RECORDED) {
+    if (recorded !== RECORDED) checkIdentifiers(init);
     this.key = init.key;
     this.prompt = init.prompt;
     this.group = init.group ?? null;

@@ -1,7 +1,7 @@
 // Reading one scenario's fields from a YAML/JSON mapping, with the checks every input form
 // shares: a prompt is a non-blank string, tool names are strings, a `/regex/` compiles,
 // expectations are a mapping of known keys. Errors name the document path of the offending value.
-import { isBlank, isPlainObject } from "../support/index.js";
+import { identifierTextProblem, isBlank, isPlainObject, lookAlikePair, lookAlikeRule } from "../support/index.js";
 import type { InputErrorClass } from "./errors.js";
 import { expectationKeyProblem } from "./expectationKeys.js";
 import { patternProblem } from "./pattern.js";
@@ -36,6 +36,7 @@ function listItem(item: unknown, path: string, Err: InputErrorClass, kind: Kind)
   if (item === null || item === undefined) return null;
   if (kind === "tool" && typeof item !== "string") throw new Err("tool name must be a string", { path });
   const text = scalarText(item, path, Err);
+  if (kind === "tool" && text !== null) assertIdentifier(text, path, Err);
   if (kind === "pattern" && text !== null) {
     const problem = patternProblem(text);
     if (problem) throw new Err(problem, { path });
@@ -69,6 +70,23 @@ function paramsOf(value: unknown, path: string, Err: InputErrorClass): Record<st
   return { ...value };
 }
 
+/** Refuses a key, group or tool name a reader could not tell from another (support/identifierText). */
+export function assertIdentifier(text: string | null, path: string, Err: InputErrorClass): void {
+  const problem = text === null ? null : identifierTextProblem(text);
+  if (problem) throw new Err(problem, { path });
+}
+
+/**
+ * Refuses two scenario keys of one set that read alike (`a` and a Cyrillic `а`), at the second's
+ * path: `scenarios[i].key`, i its place in `keys` (or `indexes[place]` when some were skipped).
+ */
+export function assertDistinctKeys(keys: readonly string[], path: string, Err: InputErrorClass, indexes?: readonly number[]): void {
+  const pair = lookAlikePair(keys);
+  if (!pair) return;
+  const place = keys.indexOf(pair.second);
+  throw new Err(lookAlikeRule(pair, "scenario keys"), { path: `${path}[${indexes?.[place] ?? place}].key` });
+}
+
 export interface ScenarioDefaults {
   group?: string | null;
   groupName?: string | null;
@@ -93,9 +111,12 @@ export function readScenarioHash(entry: unknown, path: string, Err: InputErrorCl
   const group = scalarText(entry.group, `${path}.group`, Err);
   const groupName = scalarText(entry.group_name, `${path}.group_name`, Err);
   const notes = scalarText(entry.notes, `${path}.notes`, Err);
+  const key = scalarText(entry.key, `${path}.key`, Err)?.trim() ?? "";
+  assertIdentifier(key, `${path}.key`, Err);
+  assertIdentifier(isBlank(group) ? null : (group as string).trim(), `${path}.group`, Err);
   // key, group and group_name: nil when blank, else stripped (reference-core §2.1).
   return {
-    key: scalarText(entry.key, `${path}.key`, Err)?.trim() ?? "",
+    key,
     prompt: prompt.trim(),
     group: isBlank(group) ? (defaults.group ?? null) : (group as string).trim(),
     groupName: isBlank(groupName) ? (defaults.groupName ?? null) : (groupName as string).trim(),

@@ -3,7 +3,7 @@
 import { isBlank, isPlainObject } from "../support/index.js";
 import type { InputErrorClass } from "./errors.js";
 import { assertScenarioCount } from "./limits.js";
-import { readScenarioHash, scalarText } from "./scenarioFields.js";
+import { assertDistinctKeys, assertIdentifier, readScenarioHash, scalarText } from "./scenarioFields.js";
 
 export interface SuiteGroup {
   key: string | null;
@@ -57,8 +57,11 @@ function readGroup(group: unknown, path: string, Err: InputErrorClass): SuiteGro
     if (first !== undefined) throw new Err(`repeats key "${scenario.key}" (first at ${path}.scenarios[${first}])`, { path: `${entryPath}.key` });
     seen.set(scenario.key, index);
   });
+  assertDistinctKeys([...seen.keys()], `${path}.scenarios`, Err, [...seen.values()]);
+  const key = presentText(group.key, `${path}.key`, Err);
+  assertIdentifier(key, `${path}.key`, Err);
   return {
-    key: presentText(group.key, `${path}.key`, Err),
+    key,
     name: presentText(group.name, `${path}.name`, Err),
     description: presentText(group.description, `${path}.description`, Err),
     scenarios: scenarios as Array<Record<string, unknown>>,

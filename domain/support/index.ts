@@ -9,3 +9,5 @@ export { roundHalfAwayFromZero, rubyNumber } from "./round.js";
 export { FloatSum, floatSum } from "./floatSum.js";
 export { likelyMeant } from "./likelyMeant.js";
 export { keyedRecord } from "./keyedRecord.js";
+export { identifierTextProblem, characterName, visibleText } from "./identifierText.js";
+export { skeletonOf, lookAlikePair, lookAlikeRule } from "./lookAlike.js";

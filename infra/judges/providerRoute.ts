@@ -101,7 +101,15 @@ export function routeJudge(pin: string | null | undefined, endpoints: ProviderEn
   if (named && (JUDGE_PROVIDERS as readonly string[]).includes(named[1])) {
     return { reason: `the judge model "${pin.trim()}" names ${NAMES[named[1] as JudgeProvider]} but no model after it (e.g. ${named[1]}/${DEFAULT_JUDGE_MODELS[named[1] as JudgeProvider]})`, failsRun: true };
   }
-  const spec = ModelSpec.parse(pin, { defaultProvider: first, providers: JUDGE_PROVIDERS });
+  // A pin recorded before model names were checked (a control or invisible character in it)
+  // fails the run saying why, rather than throwing out of the judge's route.
+  let spec: ModelSpec;
+  try {
+    spec = ModelSpec.parse(pin, { defaultProvider: first, providers: JUDGE_PROVIDERS });
+  } catch (error) {
+    if (error instanceof ModelSpec.Error) return { reason: `the judge model cannot be used: ${error.message}`, failsRun: true };
+    throw error;
+  }
   const provider = spec.provider as JudgeProvider;
   if (endpoints[provider]) return { provider, model: spec.model };
   return {

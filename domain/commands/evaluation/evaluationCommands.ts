@@ -4,6 +4,8 @@ import { z } from "zod";
 import {
   AGENT_NAME_MAX,
   catalogReference,
+  checkIdentifierText,
+  checkLookAlikes,
   criterionInput,
   hostRunIdText,
   idSchema,
@@ -16,17 +18,17 @@ import {
   nonBlank,
   position,
   releaseInput,
-  toolData,
+  toolInput,
 } from "../../events/shared.js";
 import { judgeExchangeInput } from "../../events/runEvents.js";
-import { isBlank } from "../../support/index.js";
+import { identifierTextProblem, isBlank } from "../../support/index.js";
 
 /** Scenarios an evaluation may hold (reference-platform §2.1 limits). */
 export const SCENARIO_LIMIT = 2000;
 /** Models one run compares, as an imported report may hold (reference-platform §2.1 limits). */
 export const RUN_MODEL_LIMIT = 50;
 
-const scenarioFields = {
+const recordedScenarioFields = {
   key: z.string().trim().max(200).refine((key) => !isReservedName(key), RESERVED_NAME_RULE).default(""),
   prompt: z.string().max(65_535).default(""),
   group: z.string().max(200).optional(),
@@ -42,15 +44,31 @@ const scenarioFields = {
   enabled: z.boolean().optional(),
 };
 
+// A scenario new to the platform (create, replace, merge): its key, group and tools follow
+// checkIdentifierText. A sync reads a catalog import already recorded, so it takes the
+// recorded fields: a key stored before the rule still syncs as it was stored.
+const scenarioFields = {
+  ...recordedScenarioFields,
+  key: recordedScenarioFields.key.superRefine(checkIdentifierText),
+  group: z.string().max(200).superRefine(checkIdentifierText).optional(),
+  expected_tools: z.array(z.string().superRefine(checkIdentifierText)).default([]),
+};
+
 // Strict: an unknown key was dropped without a word, so a record in another shape (the API's
 // `expectations`, a camelCase `groupName`) silently erased what it meant to set.
-export const scenarioInput = z.strictObject(scenarioFields, {
-  error: (issue) =>
-    issue.code === "unrecognized_keys"
-      ? `unknown ${issue.keys.length === 1 ? "key" : "keys"} ${issue.keys.join(", ")}; a scenario record takes ${Object.keys(scenarioFields).join(", ")}`
-      : undefined,
-});
+const strictScenario = <T extends z.core.$ZodLooseShape>(fields: T) =>
+  z.strictObject(fields, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `unknown ${issue.keys.length === 1 ? "key" : "keys"} ${issue.keys.join(", ")}; a scenario record takes ${Object.keys(fields).join(", ")}`
+        : undefined,
+  });
+export const scenarioInput = strictScenario(scenarioFields);
 export type ScenarioInput = z.output<typeof scenarioInput>;
+const recordedScenarioInput = strictScenario(recordedScenarioFields);
+
+/** New scenarios, no two of whose keys read alike (`a` and a Cyrillic `а`). */
+const newScenarios = z.array(scenarioInput).superRefine((scenarios, ctx) => checkLookAlikes(scenarios.map((scenario) => scenario.key), ctx, "scenario keys", "key"));
 
 export const CreateEvaluation = z.object({
   type: z.literal("CreateEvaluation"),
@@ -59,7 +77,8 @@ export const CreateEvaluation = z.object({
   // As RecordAgentRelease takes it: an evaluation named for an agent no release could be recorded for stayed unrecorded for good.
   agent: nonBlank.max(AGENT_NAME_MAX, `must be at most ${AGENT_NAME_MAX} characters`),
   name: nonBlank.max(255),
-  judge: judgeData.default({ kind: "rules", model: null }),
+  // Its model is a model name as compare_models' are (checkIdentifierText); judgeData, as recorded, is not checked.
+  judge: judgeData.extend({ model: judgeData.shape.model.refine((model) => model === null || identifierTextProblem(model) === null, { error: (issue) => identifierTextProblem(String(issue.input)) ?? undefined }) }).default({ kind: "rules", model: null }),
   criteria: z.array(criterionInput).default([]),
   threshold: z.number().min(0).max(1).default(0.7),
   // A run takes at most RUN_MODEL_LIMIT models: more was accepted here and refused by every startRun.
@@ -72,22 +91,23 @@ export const CreateEvaluation = z.object({
         .string()
         .refine((name) => !isBlank(name), "must not be blank")
         .transform((name) => name.trim())
-        .pipe(z.string().max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`).refine((name) => !isReservedName(name), RESERVED_NAME_RULE)),
+        .pipe(z.string().max(MODEL_NAME_MAX, `must be at most ${MODEL_NAME_MAX} characters`).refine((name) => !isReservedName(name), RESERVED_NAME_RULE).superRefine(checkIdentifierText)),
     )
+    .superRefine((names, ctx) => checkLookAlikes(names, ctx, "models"))
     .transform((names) => [...new Set(names)])
     .pipe(z.array(z.string()).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models an evaluation compares`))
     .default([]),
   catalog: catalogReference.nullable().default(null),
   external: z.object({ source: z.string(), suite: z.string(), scope: z.string().nullable().optional() }).nullable().default(null),
   /** Optional initial suite, stored as a replace with on_removed destroy. */
-  scenarios: z.array(scenarioInput).default([]),
+  scenarios: newScenarios.default([]),
 });
 export type CreateEvaluation = z.output<typeof CreateEvaluation>;
 
 export const ReplaceScenarios = z.object({
   type: z.literal("ReplaceScenarios"),
   evaluation_id: idSchema,
-  scenarios: z.array(scenarioInput),
+  scenarios: newScenarios,
   on_removed: z.enum(["destroy", "disable"], { error: "on_removed must be destroy or disable" }).default("destroy"),
   limit: z.number().int().positive().default(SCENARIO_LIMIT),
 });
@@ -111,7 +131,7 @@ export const SyncCatalogSet = z.object({
   catalog_import: z.number().int().positive().nullable().default(null),
   judge: judgeData.nullable(),
   criteria: z.array(criterionInput).nullable(),
-  scenarios: z.array(scenarioInput),
+  scenarios: z.array(recordedScenarioInput),
   limit: z.number().int().positive().default(SCENARIO_LIMIT),
 });
 export type SyncCatalogSet = z.output<typeof SyncCatalogSet>;
@@ -119,7 +139,7 @@ export type SyncCatalogSet = z.output<typeof SyncCatalogSet>;
 export const MergeScenarios = z.object({
   type: z.literal("MergeScenarios"),
   evaluation_id: idSchema,
-  scenarios: z.array(scenarioInput),
+  scenarios: newScenarios,
   limit: z.number().int().positive().default(SCENARIO_LIMIT),
 });
 export type MergeScenarios = z.output<typeof MergeScenarios>;
@@ -142,13 +162,16 @@ export const StartRun = z.object({
   evaluation_id: idSchema,
   keys: z.array(z.string()).nullable().default(null),
   group: z.string().nullable().default(null),
-  models: z.array(modelSpecInput).max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models a run`),
+  models: z
+    .array(modelSpecInput)
+    .max(RUN_MODEL_LIMIT, `at most ${RUN_MODEL_LIMIT} models a run`)
+    .superRefine((models, ctx) => checkLookAlikes(models.map((model) => model.label), ctx, "models", "label")),
   external: z.boolean().default(false),
   judge_label: z.string().nullable().default(null),
   /** Null: the run pins the agent's latest recorded release when it starts (twoStreamCommands.ts). */
   release: releaseInput.nullable().default(null),
   metadata: jsonObject.default({}),
-  tools: z.array(toolData).default([]),
+  tools: z.array(toolInput).default([]),
   /**
    * The caller's key for this start (keyedRunId.ts): the run id is derived from it, and the same
    * key again answers the run it started. Any text of 1-255 characters, not blank, kept as sent

@@ -9,6 +9,7 @@ import { checkDocumentResults, checkScore, documentModels, isObject, type Docume
 import { readRecordedComparison } from "../../stats/comparisonRecord.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
+import { identifierTextProblem, lookAlikePair, lookAlikeRule, visibleText } from "../../support/index.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
 export const KNOWN_FAULTS = FAULTS;
@@ -23,6 +24,8 @@ function checkModels(models: Record<string, unknown>): void {
   for (const label of labels) {
     if (label.length > MODEL_NAME_MAX) throw DomainError.validation(`report.models: a label must be at most ${MODEL_NAME_MAX} characters (one has ${label.length})`, "report.models");
     if (isReservedName(label)) throw DomainError.validation(`report.models: a label ${RESERVED_NAME_RULE}`, "report.models");
+    const problem = identifierTextProblem(label);
+    if (problem) throw DomainError.validation(`report.models: the label ${visibleText(label)} ${problem}`, "report.models");
     const entry = models[label];
     if (!isObject(entry)) throw DomainError.validation(`report.models.${label} must be an object (the model's summary)`, "report.models");
     for (const part of ["provider", "model"] as const) {
@@ -39,6 +42,15 @@ function checkModels(models: Record<string, unknown>): void {
     }
     seen.set(target, label);
   }
+  const pair = lookAlikePair(labels);
+  if (pair) throw DomainError.validation(`report.models: ${lookAlikeRule(pair, "models")}`, "report.models");
+}
+
+/** As every other way in (support/identifierText): no two of the report's scenario keys read alike. */
+function checkKeysApart(results: unknown[]): void {
+  const keys = [...new Set(results.map((result) => (isObject(result) ? result.scenario_key : null)).filter((key): key is string => typeof key === "string"))];
+  const pair = lookAlikePair(keys);
+  if (pair) throw DomainError.validation(`report.results: ${lookAlikeRule(pair, "scenario keys")}`, "report.results");
 }
 
 /** Largest judge call count, or comparison resample count, a report may carry. */
@@ -214,6 +226,7 @@ export function checkImportedReport(report: Record<string, unknown>): void {
     throw DomainError.validation(`report.results holds ${results.length} results, over the ${REPORT_MAX_RESULTS} limit`, "report.results");
   }
   checkDocumentResults(results, models, RULES, checkStoredResult);
+  checkKeysApart(results);
   checkScore(report.threshold, "report.threshold", RULES.refuse);
   checkHeader(report);
   checkVerdict(report.verdict, models);
@@ -232,6 +245,8 @@ function checkStoredResult(result: Record<string, unknown>, field: string): void
     throw DomainError.validation(`${field}.scenario_key must be at most ${SCENARIO_KEY_MAX} characters (it has ${key.length})`, `${field}.scenario_key`);
   }
   if (isReservedName(key)) throw DomainError.validation(`${field}.scenario_key ${RESERVED_NAME_RULE}`, `${field}.scenario_key`);
+  const problem = identifierTextProblem(key);
+  if (problem) throw DomainError.validation(`${field}.scenario_key ${problem}`, `${field}.scenario_key`);
   for (const text of ["prompt", "group", "group_name", "provider", "model"]) checkText(result[text], `${field}.${text}`);
   checkResultFigures(result, field);
   checkReplay(result, field);
