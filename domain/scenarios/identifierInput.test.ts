@@ -51,6 +51,11 @@ describe("suites and pasted lists", () => {
     expect(paste("Refund please | tools: look\u202eup")).toThrow("line 1: tools: must not contain U+202E");
     expect(paste('[{"prompt": "p", "key": "a\u200bb"}]')).toThrow(`[0].key: must not contain ${ZWSP}`);
   });
+
+  it("takes a pasted heading with an emoji as keyboards type it (⚠️: U+26A0 U+FE0F) as its group", () => {
+    const [scenario] = ScenarioParser.scenarios("## \u26a0\ufe0f Edge cases\nRefund an order twice");
+    expect(scenario.group).toBe("\u26a0\ufe0f Edge cases");
+  });
 });
 
 describe("new Scenario", () => {

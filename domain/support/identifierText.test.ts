@@ -26,10 +26,12 @@ describe("identifierTextProblem", () => {
     expect(identifierTextProblem("😀\u200b")).toContain("(at character 2)");
   });
 
-  it("refuses emoji joiners and variation selectors, and takes an emoji alone", () => {
-    expect(identifierTextProblem("👩\u200d💻")).toContain("U+200D ZERO WIDTH JOINER");
-    expect(identifierTextProblem("❤\ufe0f")).toContain("U+FE0F <variation selector>");
-    expect(identifierTextProblem("💻-agent")).toBeNull();
+  it("takes emoji with their sequences' selectors and joiners, and refuses those anywhere else", () => {
+    for (const text of ["💻-agent", "⚠\ufe0f Edge cases", "❤\ufe0f", "👩\u200d💻", "👩🏽\u200d💻 devs", "1\ufe0f\u20e3 first"]) expect(identifierTextProblem(text)).toBeNull();
+    expect(identifierTextProblem("a\u200db")).toBe("must not contain U+200D ZERO WIDTH JOINER (at character 2): control, bidi and invisible characters are refused in keys, labels and tool names");
+    expect(identifierTextProblem("v1\ufe0f2")).toContain("U+FE0F <variation selector> (at character 3)");
+    expect(identifierTextProblem("💻\u200d")).toContain("U+200D ZERO WIDTH JOINER (at character 2)");
+    expect(identifierTextProblem("⚠\ufe0f\u200b")).toContain("U+200B ZERO WIDTH SPACE (at character 3)");
   });
 
   it("refuses text not in NFC, naming the composed form, and takes it composed", () => {
@@ -53,6 +55,7 @@ describe("look-alikes", () => {
     expect(skeletonOf("\u0430")).toBe("a");
     expect(skeletonOf("\u03bf3")).toBe("o3");
     expect(skeletonOf("\uff47pt")).toBe("gpt");
+    expect(skeletonOf("❤\ufe0f")).toBe(skeletonOf("❤"));
   });
 
   it("finds the first two names of a list that read alike, and where they differ", () => {

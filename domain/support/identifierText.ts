@@ -5,9 +5,11 @@
 // two different identifiers read alike, or a report line read wrong. Such text is refused on the
 // way in (new input only: recorded events are read as they were stored).
 //
-// Emoji are visible and allowed, but not the invisible joiners and variation selectors that make
-// a sequence of them (U+200D, U+FE0F): refused everywhere, so `👩‍💻` is refused and `💻` is not.
-// One rule, with no "inside an emoji" exception, keeps an identifier's characters all visible.
+// Emoji are visible and allowed, with the parts that make one picture of a sequence: a variation
+// selector right after an emoji (`⚠️`, U+26A0 U+FE0F, as keyboards type it, so a pasted
+// `## ⚠️ Edge cases` heading is a group) or in a keycap (`1️⃣`), and a joiner between two emoji
+// (`👩‍💻`). Anywhere else they are hidden text and refused (`a\u200Db`, `v1\uFE0F2`); an emoji
+// with and without its selector (`❤` and `❤️`) read alike (lookAlike.ts).
 //
 // Text not in Unicode NFC (`café` written as `e` + U+0301) is refused, naming the composed form,
 // rather than normalised: a key is an identity in stored events, so rewriting it silently would
@@ -19,6 +21,14 @@
 // tag characters...), plus the line and paragraph separators.
 const REFUSED = /[\p{Cc}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
 const REFUSED_ALL = /[\p{Cc}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
+
+/** The selectors and joiners that belong to an emoji sequence (see above): not refused there. */
+const EMOJI_PARTS = /(?<=\p{Extended_Pictographic})[\uFE0E\uFE0F]|(?<=[#*0-9])\uFE0F(?=\u20E3)|(?<=\p{Extended_Pictographic}(?:\uFE0F|\u{1F3FB}|\u{1F3FC}|\u{1F3FD}|\u{1F3FE}|\u{1F3FF})?)\u200D(?=\p{Extended_Pictographic})/gu;
+
+/** The text with each emoji sequence's own selectors and joiners replaced by a plain character: what the rule checks, at the same character positions. */
+function withoutEmojiParts(text: string): string {
+  return text.replace(EMOJI_PARTS, "x");
+}
 
 const C0_NAMES = [
   "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE", "BELL",
@@ -90,7 +100,10 @@ export function visibleText(text: string): string {
  * is not in NFC, naming the form to write.
  */
 export function identifierTextProblem(text: string): string | null {
-  if (REFUSED.test(text)) return refusedCharacter(text);
+  if (REFUSED.test(text)) {
+    const checked = withoutEmojiParts(text);
+    if (REFUSED.test(checked)) return refusedCharacter(checked);
+  }
   const composed = text.normalize("NFC");
   if (composed !== text) return `is not in Unicode NFC (a character is written decomposed): write ${visibleText(composed)} instead`;
   return null;

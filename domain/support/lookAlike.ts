@@ -20,10 +20,11 @@ const HOMOGLYPHS: Record<string, string> = {
   Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
 };
 
-/** The text as a reader might see it: NFKC, then each Cyrillic / Greek look-alike as its Latin letter. */
+/** The text as a reader might see it: NFKC without emoji variation selectors, then each Cyrillic / Greek look-alike as its Latin letter. */
 export function skeletonOf(text: string): string {
   let out = "";
-  for (const char of text.normalize("NFKC")) out += HOMOGLYPHS[char] ?? char;
+  // An emoji's variation selector changes how it is drawn, not which it is: `❤` and `❤️` read alike.
+  for (const char of text.normalize("NFKC")) if (char !== "\uFE0E" && char !== "\uFE0F") out += HOMOGLYPHS[char] ?? char;
   return out;
 }
 
