@@ -11,6 +11,7 @@ import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progr
 import { selectList } from "./columns.js";
 import { agentReleasePages, getAgent, listAgents } from "./agents.js";
 import { usageMeters } from "./usageMeters.js";
+import { runAverageScore } from "./runAverageScore.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
@@ -382,6 +383,11 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   /** The tenant's meters for `month` (YYYY-MM): executions and imported reports used (usageMeters.ts). */
   usageMeters(tenant: string, month: string): Promise<UsageMeters> {
     return usageMeters(this.sql(), tenant, month);
+  }
+
+  /** The run's average score (reference-platform §2.2, runAverageScore.ts); null when nothing is scorable. */
+  averageScore(tenant: string, runId: string): Promise<number | null> {
+    return runAverageScore(this.sql(), tenant, runId);
   }
 
   /** The run's progress now, as a subscription's first message (latest = last scored result). */
