@@ -24,7 +24,7 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const product = required("run", flags, "product");
   const set = required("run", flags, "set");
   const models = list("run", "models", required("run", flags, "models", "comma separated, e.g. gpt-5-mini,claude-sonnet-4-5"));
-  const agentSpec = required("run", flags, "agent", "scripted:FILE or http:URL");
+  const agentSpec = required("run", flags, "agent", "scripted:FILE, module:FILE, chat:FILE or http:URL");
   const format = oneOf("run", "format", flags.values.format, ["md", "json", "html"] as const, "md");
   const theme = themeFlag("run", flags.values.theme, format);
   const gate = fraction("run", "gate", flags.values.gate);

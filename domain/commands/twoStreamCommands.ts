@@ -1,5 +1,5 @@
 // StartRun and ImportReport touch two streams: the evaluation numbers the run (RunScheduled,
-// with an exact expected version, decided again on a lost race so numbers never repeat: after a
+// after an import's scenarios, ScenariosMerged, in the same append; with an exact expected version, decided again on a lost race so numbers never repeat: after a
 // short jittered pause, as many starts may race on one evaluation, contention.ts), then the run
 // stream records RunStarted / ReportImported with "no stream". Both are decided, and encoded as
 // the store will take them, from one read of each stream before either is written: a run the

@@ -19,7 +19,7 @@ import type { TerminalRunCache } from "./terminalRunCache.js";
 export type ApiReadModels = Pick<
   ReadModels,
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
-  | "previousRun" | "listResults" | "runUsageFigures" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress"
+  | "previousRun" | "listResults" | "runUsageFigures" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress" | "averageScore"
   | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
   | "listAgents" | "getAgent" | "agentReleasePages" | "usageMeters" | "projectionState"
 >;

@@ -55,7 +55,9 @@ export function agentReleaseCases(options: { open?: () => Promise<{ readUrl?: st
   async function importedRun(evaluationId: string, runId: string, statuses: string[], release: unknown = null): Promise<string> {
     const results = statuses.map((status, i) => ({ scenario_key: `s${i}`, label: "gpt-5-mini", status, score: status === "passed" ? 1 : 0 }));
     const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results, ...(release ? { release } : {}) };
-    const envelope = { version: 1, run_id: runId, source: "ci", agent_name: "x", suite: "s", report };
+    // A report is filed under its own agent (reference-platform §1 #30): the evaluation's.
+    const evaluation = await p.gql(p.keys.acmeRead, `query ($e: ID!) { evaluation(id: $e) { agent } }`, { e: evaluationId });
+    const envelope = { version: 1, run_id: runId, source: "ci", agent_name: evaluation.body.data.evaluation.agent, suite: "s", report };
     const imported = await p.gql(p.keys.acmeWrite, `mutation ($e: ID!, $x: JSON!) { importReport(evaluationId: $e, envelope: $x) { runId } }`, { e: evaluationId, x: envelope });
     expect(imported.body.errors).toBeUndefined();
     return imported.body.data.importReport.runId;

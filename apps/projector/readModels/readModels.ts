@@ -11,6 +11,7 @@ import { LATEST_RESULT_SQL, type LatestResult, type RunProgress } from "../progr
 import { selectList } from "./columns.js";
 import { agentReleasePages, getAgent, listAgents } from "./agents.js";
 import { usageMeters } from "./usageMeters.js";
+import { runAverageScore } from "./runAverageScore.js";
 import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
@@ -113,31 +114,40 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
     return this.one<Catalog>(`SELECT ${CATALOG_SELECT}, c.canonical_yaml AS "canonicalYaml", c.products FROM catalogs c WHERE c.tenant = ? AND c.key = ?`, [tenant, key]);
   }
 
-  /** Newest first (created_at, then id). */
-  async listEvaluations(tenant: string, args: PageArgs & { archived?: boolean | null } = {}): Promise<Connection<Evaluation>> {
+  /**
+   * Newest-updated first (updated_at, then id), as the reference's index lists them; `agent`: only
+   * that agent's (matched exactly). An evaluation changed while a caller pages moves to the front,
+   * so a later page may skip or repeat it, as any list ordered by last change does.
+   */
+  async listEvaluations(tenant: string, args: PageArgs & { archived?: boolean | null; agent?: string | null } = {}): Promise<Connection<Evaluation>> {
     const size = pageSize(args.first);
-    // The filter is part of the list: a place in every evaluation is another in the archived ones.
-    const scope = `evaluations of ${tenant}${args.archived == null ? "" : ` archived ${args.archived}`}`;
+    // The filters and the order are part of the list: a place in one is another in the next
+    // (a cursor of the list by creation, before session 43, is not one of this list's).
+    const scope = `evaluations of ${tenant} by update${args.archived == null ? "" : ` archived ${args.archived}`}${args.agent == null ? "" : ` of ${JSON.stringify(args.agent)}`}`;
     const where = ["e.tenant = ?"];
     const params: unknown[] = [tenant];
     if (args.archived !== undefined && args.archived !== null) {
       where.push("e.archived = ?");
       params.push(args.archived);
     }
+    if (args.agent !== undefined && args.agent !== null) {
+      where.push("e.agent = ?");
+      params.push(args.agent);
+    }
     const countWhere = where.join(" AND ");
     const countParams = [...params];
     if (args.after) {
-      const [createdAt, id] = decodeScopedCursor(args.after, scope, ["timestamp", "text"]);
-      where.push("(e.created_at, e.id) < (?::timestamptz, ?)");
-      params.push(createdAt, id);
+      const [updatedAt, id] = decodeScopedCursor(args.after, scope, ["timestamp", "text"]);
+      where.push("(e.updated_at, e.id) < (?::timestamptz, ?)");
+      params.push(updatedAt, id);
     }
     const sql = this.sql();
     const rows = await sql.execute<Evaluation>(
-      `SELECT ${EVALUATION_SELECT} FROM evaluations e WHERE ${where.join(" AND ")} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+      `SELECT ${EVALUATION_SELECT} FROM evaluations e WHERE ${where.join(" AND ")} ORDER BY e.updated_at DESC, e.id DESC LIMIT ?`,
       [...params, size + 1],
     );
     const [count] = await sql.execute<{ n: number }>(`SELECT count(*)::int AS n FROM evaluations e WHERE ${countWhere}`, countParams);
-    return connection(rows, size, count.n, scope, (e) => [e.createdAt, e.id]);
+    return connection(rows, size, count.n, scope, (e) => [e.updatedAt, e.id]);
   }
 
   /** Oldest first (created_at, then id): the EvaluationDirectory createEvaluation adopts names from. */
@@ -382,6 +392,11 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   /** The tenant's meters for `month` (YYYY-MM): executions and imported reports used (usageMeters.ts). */
   usageMeters(tenant: string, month: string): Promise<UsageMeters> {
     return usageMeters(this.sql(), tenant, month);
+  }
+
+  /** The run's average score (reference-platform §2.2, runAverageScore.ts); null when nothing is scorable. */
+  averageScore(tenant: string, runId: string): Promise<number | null> {
+    return runAverageScore(this.sql(), tenant, runId);
   }
 
   /** The run's progress now, as a subscription's first message (latest = last scored result). */

@@ -367,6 +367,48 @@ describe("ImportReport on the evaluation (numbering)", () => {
     expect(() => given(evaluationAggregate, []).when(importCommand)).toThrow(expect.objectContaining({ code: "not_found", field: "evaluation_id", message: "evaluation e1 not found" }));
   });
 
+  const result = (key: string, label: string, extra: Record<string, unknown> = {}) => ({ scenario_key: key, label, status: "passed", prompt: `Ask ${key}`, ...extra });
+  const withResults = (results: unknown[]) => ({ ...importCommand, report: { models: {}, results } });
+
+  it("upserts the report's scenarios (one per key, as its first result has it) before numbering the run", () => {
+    const events = given(evaluationAggregate, [created()]).when(
+      withResults([
+        result("refund", "gpt", { group: "billing", expect: { tools: ["lookup_order"], contains: ["refund"], not_contains: ["sorry"] } }),
+        result("refund", "claude", { prompt: "a later result's prompt is not the scenario's" }),
+        result("greeting", "gpt"),
+      ]),
+    );
+    expect(events.map((e) => e.type)).toEqual(["ScenariosMerged", "RunScheduled"]);
+    expect(events[0].data).toEqual({
+      limit: 2000,
+      added: ["refund", "greeting"],
+      updated: [],
+      unchanged: [],
+      scenarios: [
+        record("refund", 0, { prompt: "Ask refund", group: "billing", expected_tools: ["lookup_order"], expected_patterns: ["refund"], forbidden_patterns: ["sorry"] }),
+        record("greeting", 1, { prompt: "Ask greeting" }),
+      ],
+    });
+  });
+
+  it("a key the evaluation holds takes the report's prompt and expectations and keeps what a report cannot say", () => {
+    const own = record("refund", 4, { prompt: "Old", notes: "keep me", tags: ["vip"], params: { tier: 1 }, enabled: false, expected_tools: ["old_tool"] });
+    const events = given(evaluationAggregate, [created(), replaced([own])]).when(withResults([result("refund", "gpt", { expect: { contains: ["refund"] } })]));
+    expect(events[0].data).toMatchObject({ added: [], updated: ["refund"], scenarios: [{ ...own, prompt: "Ask refund", expected_patterns: ["refund"] }] });
+  });
+
+  it("records no merge when the report changes no scenario, or carries no prompts", () => {
+    const same = record("refund", 0, { prompt: "Ask refund" });
+    expect(given(evaluationAggregate, [created(), replaced([same])]).when(withResults([result("refund", "gpt")])).map((e) => e.type)).toEqual(["RunScheduled"]);
+    expect(given(evaluationAggregate, [created()]).when(withResults([{ scenario_key: "a", label: "gpt", status: "passed" }])).map((e) => e.type)).toEqual(["RunScheduled"]);
+  });
+
+  it("refuses a scenario the evaluation could not store, naming the result's field", () => {
+    expect(() => given(evaluationAggregate, [created()]).when(withResults([result("a", "gpt", { group: "g".repeat(201) })]))).toThrow(
+      expect.objectContaining({ code: "validation", field: "report.results[0].group" }),
+    );
+  });
+
   it("a published report unarchives the evaluation", () => {
     const archived: EventInput = { type: "EvaluationArchived", data: { archived_at: "2026-11-30T12:00:00.000Z" } };
     expect(given(evaluationAggregate, [created(), archived]).when(importCommand)[0]).toEqual({

@@ -12,12 +12,14 @@ import {
   type ImportReport,
   type MergeScenarios,
   type ReplaceScenarios,
+  SCENARIO_LIMIT,
   type StartRun,
   type SyncCatalogSet,
 } from "./evaluationCommands.js";
 import { evolveEvaluation, initialEvaluationState, type EvaluationState } from "./evaluationState.js";
 import { planMerge, planReplace, replaceChangesAnything, stableJson, type ReplacePlan } from "./scenarioChanges.js";
 import { freezeRun } from "./selection.js";
+import { reportScenarios } from "./reportScenarios.js";
 import { criteriaProblem, EVALUATION_CRITERION_TYPES } from "../../scoring/criterionConfig.js";
 import { KPI_MAX, KPI_MIN } from "../../judge/kpis.js";
 import { mustBeKpis } from "../kpiRules.js";
@@ -128,17 +130,33 @@ function decideStartRun(state: EvaluationState, command: StartRun): EventInput[]
   ];
 }
 
+/**
+ * An imported report numbers its run and upserts its scenarios (reportScenarios.ts) in the one
+ * append, before RunScheduled: the run stream is written only after this, so a run imported here
+ * always finds its scenarios, and a retry (which finds the run scheduled) upserts nothing again.
+ * A report of another agent is refused by the run stream (runAggregate decideImport), after the
+ * report's own checks, before either stream is written.
+ */
 function decideImportReport(state: EvaluationState, command: ImportReport): EventInput[] {
   mustExist(state, command.evaluation_id);
   const scheduled = state.runs.find((r) => r.runId === command.run_id);
   if (scheduled) {
     if (scheduled.origin !== "imported") throw DomainError.conflict("run_id already exists with a different report", "run_id");
-    return []; // a retried import keeps the number it took the first time
+    return []; // a retried import keeps the number it took the first time, and its scenarios
   }
   return [
+    ...upsertReportScenarios(state, command),
     ...unarchive(state, "report_imported"),
     { type: "RunScheduled", data: { run_id: command.run_id, number: state.runs.length + 1, origin: "imported" } },
   ];
+}
+
+/** ScenariosMerged as a merge of the report's scenarios records it; nothing when none is added or changed. */
+function upsertReportScenarios(state: EvaluationState, command: ImportReport): EventInput[] {
+  const merge: MergeScenarios = { type: "MergeScenarios", evaluation_id: command.evaluation_id, scenarios: reportScenarios(command.report, state.scenarios), limit: SCENARIO_LIMIT };
+  const [merged] = decideMerge(state, merge);
+  const data = merged.data as { added: string[]; updated: string[] };
+  return data.added.length + data.updated.length > 0 ? [merged] : [];
 }
 
 /**

@@ -286,6 +286,14 @@ describe("ImportReport on the run stream", () => {
     expect(given(runAggregate, [event]).state.status).toBe("complete");
   });
 
+  it("refuses a report of another agent than the evaluation's, naming both, after the report's own checks", () => {
+    expect(() => given(runAggregate, [], { evaluation }).when({ ...command, agent_name: "BillingAgent" })).toThrow(
+      expect.objectContaining({ code: "conflict", field: "agent_name", message: 'the report is for agent "BillingAgent" but evaluation e1 is for agent "SupportAgent"' }),
+    );
+    const invalid = { ...command, agent_name: "BillingAgent", report: { ...report, threshold: 70 } };
+    expect(() => given(runAggregate, [], { evaluation }).when(invalid)).toThrow(expect.objectContaining({ code: "validation", field: "report.threshold" }));
+  });
+
   it("the same run id with the same content is a no-op; different content is a conflict", () => {
     const [event] = given(runAggregate, [], { evaluation }).when(command);
     expect(given(runAggregate, [event]).when(command)).toEqual([]);

@@ -83,7 +83,15 @@ function decideImport(state: RunState, command: ImportReport, context: RunContex
     if (state.imported && state.evaluationId !== command.evaluation_id) throw DomainError.conflict(`run ${shown} already exists`, "run_id");
     throw DomainError.conflict("run_id already exists with a different report", "run_id");
   }
-  const { number } = scheduledNumber(context, command);
+  const { evaluation, number } = scheduledNumber(context, command);
+  // Reference-platform §1 #30 files a report under its own agent: one of another agent's would
+  // head this agent's history and put its scenarios in this agent's suite.
+  if (command.agent_name !== evaluation.agent) {
+    throw DomainError.conflict(
+      `the report is for agent ${JSON.stringify(command.agent_name)} but evaluation ${command.evaluation_id} is for agent ${JSON.stringify(evaluation.agent)}`,
+      "agent_name",
+    );
+  }
   const { type: _type, ...data } = command;
   return [{ type: "ReportImported", data: { ...data, number } }];
 }

@@ -211,7 +211,7 @@ const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
 
 @Resolver(() => EvaluationNode)
 export class EvaluationResolver {
-  @Query(() => EvaluationConnection, { nullable: true, description: `The tenant's evaluations, newest first. ${MISSING_NULL}` })
+  @Query(() => EvaluationConnection, { nullable: true, description: `The tenant's evaluations, newest-updated first (Evaluation.updatedAt: its last change, run or import; then id). ${MISSING_NULL}` })
   async evaluations(
     @Arg("first", () => Int, { nullable: true, description: PAGE_FIRST }) first: number | null,
     @Arg("after", () => String, { nullable: true, description: PAGE_AFTER }) after: string | null,
@@ -221,9 +221,11 @@ export class EvaluationResolver {
       description: "false (the default): the index, without archived evaluations (reference-platform §1 #41); true: only the archived ones; null: every one.",
     })
     archived: boolean | null,
+    @Arg("agent", () => String, { nullable: true, description: "Only the evaluations of this agent (its name, matched exactly, as Evaluation.agent gives it); omitted: every agent's." })
+    agent: string | null,
     @Ctx() context: ApiContext,
   ): Promise<EvaluationConnection> {
-    return (await context.deps.readModels.listEvaluations(context.principal.tenant, { first: first ?? undefined, after, archived })) as EvaluationConnection;
+    return (await context.deps.readModels.listEvaluations(context.principal.tenant, { first: first ?? undefined, after, archived, agent })) as EvaluationConnection;
   }
 
   @Query(() => EvaluationNode, { nullable: true, description: `An evaluation of the tenant's; NOT_FOUND otherwise. ${MISSING_NULL}` })

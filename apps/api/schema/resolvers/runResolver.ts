@@ -1,6 +1,6 @@
 // A run: read-model fields (status, progress, results, summaries, fix items, verdict, usage) and
 // the report rebuilt from its events.
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
 import { comparisonInModelOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
 import { listPage, type ModelSummary, type Result, type Run, type RunUsagePart } from "@verdict/projector";
@@ -178,6 +178,16 @@ export class RunResolver {
         ? { scenarioKey: latest.scenario_key, modelLabel: latest.model_label, status: resultStatusOf(latest.status), score: latest.score, fault: latest.fault }
         : null,
     };
+  }
+
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description:
+      "The run's average score (reference-platform average_score), a fraction from 0 to 1, 3 decimals: the mean of each criterion's score, a criterion's score over several models being the mean of its per-model means; " +
+      "a criterion nothing scored is left out. Null when nothing is scorable (no result scored yet, or none with a criterion score). A running run: what it has scored so far.",
+  })
+  async averageScore(@Root() run: RunRow, @Ctx() context: ApiContext): Promise<number | null> {
+    return cached(context, run, "averageScore", () => context.deps.readModels.averageScore(context.principal.tenant, run.id));
   }
 
   @FieldResolver(() => [RunModel], { description: "The models in selection order, each with its summary once scored (a run not completed: as its report has it so far)." })
