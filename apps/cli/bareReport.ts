@@ -20,8 +20,17 @@ function suiteOf(report: Json): string {
   return parts.every((part) => typeof part === "string" && part !== "") ? parts.join("/") : "verdict run";
 }
 
-/** The envelope to import: the file's own, or a bare report wrapped under --run-id. */
-export function envelopeFor(document: unknown, runId: string | undefined, path: string): unknown {
+/** Whether the document is a bare report that names no agent (a catalog product without `agent:`). */
+export function namesNoAgent(document: unknown): boolean {
+  return isBareReport(document) && !(typeof document.agent_name === "string" && document.agent_name !== "");
+}
+
+/**
+ * The envelope to import: the file's own, or a bare report wrapped under --run-id, as `agent`'s
+ * report when it names none (the evaluation's agent, which evalsCommand looks up: the import
+ * refuses another agent's report).
+ */
+export function envelopeFor(document: unknown, runId: string | undefined, path: string, agent = "agent"): unknown {
   const bare = isBareReport(document);
   if (bare && runId === undefined) {
     throw new CliError(
@@ -34,6 +43,6 @@ export function envelopeFor(document: unknown, runId: string | undefined, path: 
     throw new CliError(`--run-id is for a bare report (\`verdict run --format json\`); ${path} is an envelope, imported under its own run_id`);
   }
   if (!bare) return document;
-  const agent = typeof document.agent_name === "string" && document.agent_name !== "" ? document.agent_name : "agent";
-  return { version: 1, run_id: runId, source: "verdict run", agent_name: agent, suite: suiteOf(document), report: document };
+  const named = typeof document.agent_name === "string" && document.agent_name !== "" ? document.agent_name : agent;
+  return { version: 1, run_id: runId, source: "verdict run", agent_name: named, suite: suiteOf(document), report: document };
 }

@@ -9,16 +9,16 @@
 // before any database is opened or request made.
 import { randomUUID } from "node:crypto";
 import { importEnvelope, parseEnvelope } from "@verdict/api";
-import type { Plan } from "@verdict/domain";
+import { evaluationAggregate, evaluationStream, loadAggregate, type Plan } from "@verdict/domain";
 import { planFromEnv, SettingError } from "@verdict/infra/settings";
 import { parseFlags, required, type ParsedFlags } from "./args.js";
-import { envelopeFor } from "./bareReport.js";
+import { envelopeFor, namesNoAgent } from "./bareReport.js";
 import { readEnvelopeFile } from "./envelopeFile.js";
 import { CliError, EXIT, exitCodeOf, HomeInUseRefusal, type ExitCode } from "./errors.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
-import { importRemotely, type RemoteImported } from "./remoteImport.js";
+import { importRemotely, remoteAgent, type RemoteImported } from "./remoteImport.js";
 import { remoteTarget } from "./remoteTarget.js";
 import { tenantOf } from "./tenant.js";
 
@@ -82,10 +82,26 @@ async function importLocally(env: NodeJS.ProcessEnv, plan: Plan, tenant: string,
   }
 }
 
+/** The agent of the tenant's evaluation in this deployment's store, or null when it has none there. */
+async function agentLocally(env: NodeJS.ProcessEnv, tenant: string, evaluationId: string): Promise<string | null> {
+  const resources = new Resources();
+  try {
+    const store = await openExistingEventStore(platformMode(env), resources);
+    const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(evaluationId));
+    return state.tenant === tenant ? state.agent : null;
+  } catch (error) {
+    throw error instanceof HomeInUseRefusal ? new HomeInUseRefusal(`${error.message} ${THROUGH_ITS_API}`) : error;
+  } finally {
+    await resources.close();
+  }
+}
+
 /** Where the run goes: this deployment's store for a tenant, or another install's API (--url). */
 interface Destination {
   where: string;
   send(evaluationId: string, envelope: unknown): Promise<RemoteImported>;
+  /** The evaluation's agent there (null: unknown there, and the import will say so). */
+  agentOf(evaluationId: string): Promise<string | null>;
 }
 
 function destinationOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): Destination {
@@ -95,10 +111,14 @@ function destinationOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): Destination 
     if (insecureHttp) throw new CliError("verdict evals import: --insecure-http applies only with --url");
     const tenant = tenantOf(values.tenant, env);
     const plan = planOf(env);
-    return { where: `for tenant ${tenant}`, send: (evaluationId, envelope) => importLocally(env, plan, tenant, evaluationId, envelope) };
+    return {
+      where: `for tenant ${tenant}`,
+      send: (evaluationId, envelope) => importLocally(env, plan, tenant, evaluationId, envelope),
+      agentOf: (evaluationId) => agentLocally(env, tenant, evaluationId),
+    };
   }
   const target = remoteTarget(values.url, values.tenant, env, insecureHttp);
-  return { where: `at ${target.url}`, send: (evaluationId, envelope) => importRemotely(target, evaluationId, envelope) };
+  return { where: `at ${target.url}`, send: (evaluationId, envelope) => importRemotely(target, evaluationId, envelope), agentOf: (evaluationId) => remoteAgent(target, evaluationId) };
 }
 
 export async function evalsImport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
@@ -107,10 +127,14 @@ export async function evalsImport(argv: readonly string[], io: Io, env: NodeJS.P
   const destination = destinationOf(flags, env);
   const path = flags.positionals[0];
   const runIdFlag = flags.values["run-id"];
-  const envelope = envelopeFor(readEnvelopeFile(path), runIdFlag, path);
+  const document = readEnvelopeFile(path);
+  let envelope = envelopeFor(document, runIdFlag, path);
   const name = <T>(work: () => Promise<T>) => naming(path, runIdFlag !== undefined, work);
   // A bad envelope is refused before any database is opened or request sent.
   await name(async () => parseEnvelope(envelope));
+  // A bare report that names no agent is a run of the evaluation's agent, as it was imported
+  // before the import refused another agent's report (session 43).
+  if (namesNoAgent(document)) envelope = envelopeFor(document, runIdFlag, path, (await name(() => destination.agentOf(evaluationId))) ?? undefined);
   const imported = await name(() => destination.send(evaluationId, envelope));
   io.err(described(imported, destination.where));
   io.out(imported.runId); // for `verdict report RUN_ID`

@@ -4,7 +4,7 @@
 // file or evaluation is refused (exit 2) naming what is wrong, before anything is written.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -111,6 +111,18 @@ describe("verdict evals import", () => {
     expect(exported).toMatchObject({ version: 1, run_id: "ci-42", source: "verdict run", agent_name: "SupportAgent", suite: "support/support/smoke" });
     expect(await cli(["evals", "import", await file("envelope.json", envelope(0.7)), "--evaluation", evaluationId, "--run-id", "ci-43"], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--run-id is for a bare report/) });
     expect(await cli(["evals", "import", local, "--evaluation", evaluationId, "--run-id", "r".repeat(256)], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--run-id: envelope\.run_id: must be 1-255 characters/) });
+  }, 60_000);
+
+  it("imports a bare report that names no agent (its product has none) as a run of the evaluation's agent", async () => {
+    const local = join(dir, "no-agent.json");
+    expect((await cli(exampleRun("--format", "json", "--out", local))).code).toBe(0);
+    const { agent_name: _named, ...bare } = JSON.parse(await readFile(local, "utf8")) as Record<string, unknown>;
+    const path = await file("no-agent-bare.json", bare);
+    // The import refuses another agent's report (session 43): sent as agent "agent", this was a conflict.
+    const imported = await cli(["evals", "import", path, "--evaluation", evaluationId, "--run-id", "ci-50"], env);
+    expect(imported).toMatchObject({ code: 0, stdout: importedRunId("demo", "ci-50") });
+    const exported = JSON.parse((await cli(["report", imported.stdout, "--format", "json"], env)).stdout);
+    expect(exported).toMatchObject({ run_id: "ci-50", agent_name: "SupportAgent" });
   }, 60_000);
 
   it("refuses a bad envelope, file or evaluation, naming it (exit 2)", async () => {

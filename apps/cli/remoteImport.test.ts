@@ -88,6 +88,16 @@ describe("verdict evals import --url", () => {
     expect(existsSync(home)).toBe(false);
   }, 60_000);
 
+  it("imports a bare report that names no agent as a run of the evaluation's agent, asked of the API", async () => {
+    const { agent_name: _named, ...withoutAgent } = envelope(0.7).report as Record<string, unknown>;
+    const bare = await file("bare-no-agent.json", withoutAgent);
+    const key = p.keys.acmeWrite;
+    const imported = await imports([bare, "--evaluation", evaluationId, "--run-id", "ci-bare", "--url", p.api.url], key);
+    expect(imported).toMatchObject({ code: 0, stdout: importedRunId("acme", "ci-bare") });
+    const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { hostRunId origin } }`, { r: imported.stdout });
+    expect(run.body.data.run).toEqual({ hostRunId: "ci-bare", origin: "IMPORTED" });
+  }, 60_000);
+
   it("refuses a read key and an unknown key with exit 5, never printing the key", async () => {
     const saved = await file("ci-read.json", { ...envelope(0.7), run_id: "ci-read" });
     const argv = [saved, "--evaluation", evaluationId, "--url", p.api.url];

@@ -55,6 +55,23 @@ function reported(error: unknown, target: RemoteTarget): Error {
   return new RemoteRefusal(message, code, error.field);
 }
 
+const EVALUATION_AGENT = `query ($id: ID!) { evaluation(id: $id) { agent } }`;
+
+/** The evaluation's agent at the API, or null when the API does not show it (its importReport then says why). */
+export async function remoteAgent(target: RemoteTarget, evaluationId: string): Promise<string | null> {
+  const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
+  try {
+    const data = await client.request<{ evaluation?: { agent?: unknown } | null } | null>(EVALUATION_AGENT, { id: evaluationId });
+    const agent = data?.evaluation?.agent;
+    return typeof agent === "string" ? agent : null;
+  } catch {
+    // NOT_FOUND and the like are the import's to report, in its own words.
+    return null;
+  } finally {
+    await client.close();
+  }
+}
+
 export async function importRemotely(target: RemoteTarget, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
   const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
   try {
