@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeModelProvider, type ProviderRequest } from "@verdict/infra/testing";
+import { plainNodeEnv } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const VERDICT = join(ROOT, "scripts/verdict.mjs");
@@ -54,8 +55,7 @@ afterAll(async () => {
 
 /** `verdict run` in the user's folder (relative paths are theirs), on plain node. */
 function verdictRun(agent: string, extra: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv(extraEnv);
   const argv = [VERDICT, "run", "--catalog", "catalog.yaml", "--product", "shop", "--set", "smoke", "--models", "openai/gpt-5,openai/gpt-5-mini", "--agent", agent, "--quiet", ...extra];
   const child = spawn(process.execPath, argv, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";

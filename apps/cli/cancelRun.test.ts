@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { example } from "./testing.js";
+import { example, plainNodeEnv } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The command README.md and examples/README.md give CI, less `run` and its flags. */
@@ -73,8 +73,7 @@ function processesOfGroup(pgid: number): string[] {
 it("the documented CI form of `verdict run` stops on SIGTERM: no process of it is left and no --out is written", async () => {
   const out = join(dir, "report.md");
   const { port } = server.address() as AddressInfo;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv();
   const argv = ["run", "--catalog", example("catalog.yaml"), "--product", "support", "--set", "smoke", "--models", "gpt-5-mini", "--agent", `http:http://127.0.0.1:${port}/replay`, "--quiet", "--out", out];
   // Its own process group, as a CI runner's job is: what the signal leaves behind is found by it.
   const child = spawn(CI_FORM[0], [...CI_FORM.slice(1), ...argv], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { cli, exampleRun } from "./testing.js";
+import { cli, exampleRun, plainNodeEnv } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let dir = "";
@@ -24,8 +24,7 @@ afterAll(async () => {
 
 /** The CLI with one of its output pipes closed by the reader before it writes anything. */
 async function closing(stream: "stdout" | "stderr", argv: string[]): Promise<{ status: number | null; said: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: join(dir, "home") };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv({ VERDICT_HOME: join(dir, "home") });
   const child = spawn(process.execPath, ["scripts/verdict.mjs", ...argv], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   child[stream].destroy();
   let said = "";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { example } from "./testing.js";
+import { example, plainNodeEnv } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let dir = "";
@@ -22,8 +22,7 @@ afterAll(async () => {
 
 /** `verdict ARGS` signalled as soon as it holds its home: its exit code, and whether the lock is left. */
 async function signalledHolding(signal: NodeJS.Signals, home: string, argv: string[]): Promise<{ status: number | null; lockLeft: boolean }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: home };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv({ VERDICT_HOME: home });
   const child = spawn(process.execPath, ["scripts/verdict.mjs", ...argv], { cwd: ROOT, env, stdio: "ignore" });
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   const lock = join(home, "verdict.pid");

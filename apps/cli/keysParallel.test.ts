@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFileApiKeyStore } from "./fileApiKeyStore.js";
 import { CliError } from "./errors.js";
+import { plainNodeEnv } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CREATES = 8;
@@ -29,8 +30,7 @@ afterAll(async () => {
 
 /** The bundled `verdict …` as its own process on `home`, without vitest's environment. */
 async function verdict(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: home };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv({ VERDICT_HOME: home });
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [cliBundle, ...argv], { cwd: ROOT, env, timeout: 60_000 });
     return { code: 0, stdout, stderr };

@@ -1,8 +1,8 @@
 // Where a command will write its output, checked before it does its work: a run of a few hundred
 // pairs whose report then cannot be written (its directory missing, or one this user cannot
 // write in) was work thrown away, with an error that named neither the flag nor the directory.
-import { accessSync, closeSync, constants, lstatSync, openSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
-import { appendFile, rename, rm, writeFile } from "node:fs/promises";
+import { accessSync, closeSync, constants, createWriteStream, lstatSync, openSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { CliError, EXIT } from "./errors.js";
 
@@ -70,10 +70,12 @@ export function errorText(error: unknown): string {
  * was. `write` is the file writer (tests make it fail halfway).
  */
 export async function writeOutput(path: string, text: string, write: (path: string, text: string) => Promise<void> = (p, t) => writeFile(p, t)): Promise<void> {
-  // One of this process's own descriptors (`--out /dev/stdout >> ci.log`): the shell opened it,
-  // so the report goes where the shell points it, appended as `>>` asks. Renamed over, the log
-  // lost what it held; written with `w`, it was truncated.
-  if (descriptorAlias(path)) return appendFile(path, text);
+  // One of this process's own descriptors (`--out /dev/stdout >> ci.log`, `> ci.log 2>&1`): the
+  // shell opened it, so the report is written through that very descriptor, at the position it
+  // shares with stderr. Renamed over, the log lost what it held; reopened by its path, the
+  // report kept a position of its own and the next stderr line overwrote its start.
+  const descriptor = ownDescriptor(path);
+  if (descriptor !== null) return writeToDescriptor(descriptor, text);
   const target = renameTarget(path);
   // Not a file a rename can replace (/dev/stdout, a pipe): written to as it is.
   if (target === null) return write(path, text);
@@ -109,22 +111,38 @@ function renameTarget(path: string): string | null {
   }
 }
 
-/** Whether `path`, or a link on its way, names an open descriptor: /dev/fd/N, /proc/self/fd/N, /dev/stdout (a link to one). */
-function descriptorAlias(path: string): boolean {
+/**
+ * The number of this process's descriptor that `path`, or a link on its way, names (/dev/fd/N,
+ * /proc/self/fd/N, /dev/stdout as a link to one); null for any other path.
+ */
+function ownDescriptor(path: string): number | null {
   let current = resolve(path);
   // Bounded as the kernel bounds a chain of links (40).
   for (let hop = 0; hop < 40; hop += 1) {
-    if (DESCRIPTOR.test(current)) return true;
+    const named = DESCRIPTOR.exec(current);
+    if (named) return named[2] === undefined || named[2] === "self" || named[2] === "thread-self" || Number(named[2]) === process.pid ? Number(named[3]) : null;
     try {
       current = resolve(dirname(current), readlinkSync(current));
     } catch {
-      return false;
+      return null;
     }
   }
-  return false;
+  return null;
 }
 
-const DESCRIPTOR = /^\/(dev\/fd|proc\/(self|thread-self|\d+)\/fd)\/\d+$/;
+/**
+ * `text` written through descriptor `fd`: stdout and stderr through their streams (which wait
+ * on a full pipe; a bare write to a non-blocking one fails with EAGAIN), another through a stream
+ * of its own that leaves the descriptor open.
+ */
+function writeToDescriptor(fd: number, text: string): Promise<void> {
+  const stream = fd === 1 ? process.stdout : fd === 2 ? process.stderr : createWriteStream("", { fd, autoClose: false });
+  return new Promise((done, fail) => {
+    stream.write(text, (error) => (error ? fail(error) : done()));
+  });
+}
+
+const DESCRIPTOR = /^\/(dev\/fd|proc\/(self|thread-self|\d+)\/fd)\/(\d+)$/;
 
 /**
  * Whether a link realpath could not follow leads nowhere: replaced then, as a missing file would

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { example, exampleRun } from "./testing.js";
+import { example, exampleRun, plainNodeEnv } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let dir = "";
@@ -23,8 +23,7 @@ afterAll(async () => {
 
 /** The CLI as a shell runs `verdict ARGS | cat`: its stdout a real pipe. */
 function piped(argv: string[]): { status: number | null; stdout: string; stderr: string } {
-  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: join(dir, "home") };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv({ VERDICT_HOME: join(dir, "home") });
   const script = `"$0" scripts/verdict.mjs "$@" | cat`;
   const result = spawnSync("sh", ["-c", script, process.execPath, ...argv], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -60,8 +59,7 @@ it("writes catalogs export FILE into a linked pipe too", async () => {
 }, 120_000);
 
 it("appends to the file the shell opened (`--out /proc/self/fd/1 >> ci.log`), keeping what the log held", async () => {
-  const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_HOME: join(dir, "home-log") };
-  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  const env = plainNodeEnv({ VERDICT_HOME: join(dir, "home-log") });
   const log = join(dir, "ci.log");
   await writeFile(log, "step 1: earlier output\n");
   for (const out of ["/proc/self/fd/1", "/dev/fd/1"]) {
@@ -73,4 +71,18 @@ it("appends to the file the shell opened (`--out /proc/self/fd/1 >> ci.log`), ke
   expect(text.startsWith("step 1: earlier output\n# ")).toBe(true);
   expect(text.match(/^# Evaluation/gm)).toHaveLength(2);
   expect((await lstat(log)).isFile()).toBe(true);
+}, 120_000);
+
+it("writes through the descriptor stderr shares (`--out /dev/fd/1 > ci.log 2>&1`): the next stderr line follows the report, never overwrites it", async () => {
+  const env = plainNodeEnv({ VERDICT_HOME: join(dir, "home-shared") });
+  const log = join(dir, "shared.log");
+  const result = spawnSync("sh", ["-c", `"$0" scripts/verdict.mjs "$@" > "${log}" 2>&1`, process.execPath, ...exampleRun("--out", "/dev/fd/1")], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
+  expect(result.status, result.stderr).toBe(0);
+  const text = await readFile(log, "utf8");
+  // Reopened by its path, the report kept a write position of its own, and "report written to"
+  // (stderr, at the shared position) landed over the report's first bytes.
+  const report = text.slice(0, text.indexOf("report written to /dev/fd/1\n"));
+  expect(report.startsWith("# Evaluation")).toBe(true);
+  expect(report.endsWith("\n")).toBe(true);
+  expect(text.slice(report.length)).toBe("report written to /dev/fd/1\npass rate 70.0% (7/10)\n");
 }, 120_000);

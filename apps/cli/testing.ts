@@ -15,3 +15,14 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<
   const code = await runCli(argv, io, env);
   return { code, stderr: io.stderr.join(""), stdout: io.stdout.join("") };
 }
+
+/**
+ * The environment for the CLI run as a user runs it, on plain node in a process of its own: this
+ * one's, without what vitest and tsx set for themselves (a child given NODE_OPTIONS or VITEST_*
+ * would load their hooks), with `extra` on top.
+ */
+export function plainNodeEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of Object.keys(env)) if (name.startsWith("VITEST") || name === "TSX_TSCONFIG_PATH" || name === "NODE_OPTIONS") delete env[name];
+  return env;
+}
