@@ -1,6 +1,7 @@
 // Scenario keys, model labels, groups and tool names a reader cannot tell from another (domain
 // support/identifierText) are refused at the GraphQL mutations too: VALIDATION naming the field,
 // the character by code point and where it is, and nothing appended.
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./testing/harness.js";
 
@@ -49,5 +50,23 @@ describe("replaceScenarios", () => {
     const error = await refused(replace, { id, s: [{ key: "cafe\u0301", prompt: "p" }] });
     expect(error.message).toContain('is not in Unicode NFC (a character is written decomposed): write "caf\u00e9" instead');
     expect(error.field).toMatch(/scenarios\[0\]\.key/);
+  });
+});
+
+describe("startRun on an evaluation recorded before the rule", () => {
+  it("refuses its recorded compare models as a run's labels, saying whose they are and how to start anyway", async () => {
+    const created = await p.gql(p.keys.acmeWrite, CREATE, { input: { agent: "A", name: "recorded-before", compareModels: ["gpt-5-mini"], scenarios: [{ key: "k", prompt: "Where is my order?" }] } });
+    const evaluationId = created.body.data.createEvaluation.evaluationId as string;
+    // A copy of its stream as an older build wrote it: compare models that read alike.
+    const stream = (await p.store.readStream(`evaluation-${evaluationId}`)).map((e) => ({ id: randomUUID(), type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata }));
+    const olderId = "00000000-0000-4000-8000-0000000000aa";
+    const first = stream[0] as { data: Record<string, unknown> };
+    stream[0] = { ...stream[0], data: { ...first.data, evaluation_id: olderId, name: "recorded-older", compare_models: ["gpt-5-mini", "g\u0440t-5-mini"] } };
+    await p.store.append(`evaluation-${olderId}`, stream as never);
+    const START = `mutation ($id: ID!, $models: [String!]) { startRun(evaluationId: $id, selection: { models: $models }) { runId } }`;
+    const refusedStart = await p.gql(p.keys.acmeWrite, START, { id: olderId });
+    expect(refusedStart.body.errors?.[0]?.message).toMatch(/^selection\.models: the evaluation's compare models: models "gpt-5-mini" and "g\u0440t-5-mini" read alike .*; name the models to run in selection\.models$/);
+    const started = await p.gql(p.keys.acmeWrite, START, { id: olderId, models: ["gpt-5-mini"] });
+    expect(started.body.errors, JSON.stringify(started.body)).toBeUndefined();
   });
 });

@@ -117,7 +117,11 @@ function resolveModels(requested: string[] | null | undefined, compareModels: st
   try {
     return ModelSpec.parseAll(names, { defaultProvider: "openai" }).map((spec) => spec.toJSON());
   } catch (error) {
-    throw new ApiError("VALIDATION", `selection.models: ${(error as Error).message}`, "selection.models");
+    // Compare models recorded before the identifier rule (session 43) are refused as a run's
+    // labels too: the refusal says they are the evaluation's, and how to start anyway.
+    const whose = requested ? "" : "the evaluation's compare models: ";
+    const instead = requested ? "" : "; name the models to run in selection.models";
+    throw new ApiError("VALIDATION", `selection.models: ${whose}${(error as Error).message}${instead}`, "selection.models");
   }
 }
 
