@@ -31,6 +31,11 @@ function carried(result: Record<string, unknown>): Record<string, unknown> {
   return fields;
 }
 
+/** `keys` of `record`, as parsed. */
+function pick(record: ScenarioInput, keys: readonly string[]): Partial<ScenarioInput> {
+  return Object.fromEntries(keys.map((key) => [key, (record as Record<string, unknown>)[key]])) as Partial<ScenarioInput>;
+}
+
 /** The evaluation's own record as merge input: what the report does not carry stays as it is. */
 function ownFields(existing: EvaluationScenario | undefined): Record<string, unknown> {
   if (!existing) return {};
@@ -62,8 +67,13 @@ export function reportScenarios(report: Record<string, unknown>, current: readon
     if (!isObject(result) || typeof result.scenario_key !== "string" || seen.has(result.scenario_key) || leftToTheRunsChecks(result)) return;
     seen.add(result.scenario_key);
     if (typeof result.prompt !== "string" || result.prompt.trim() === "") return;
-    const record = { ...ownFields(byKey.get(result.scenario_key)), ...carried(result), key: result.scenario_key, prompt: result.prompt };
-    inputs.push(parseOrThrow(scenarioInput, record, "report scenario is invalid", `report.results[${i}]`));
+    const given = { ...carried(result), key: result.scenario_key, prompt: result.prompt };
+    const checked = parseOrThrow(scenarioInput, given, "report scenario is invalid", `report.results[${i}]`);
+    const existing = byKey.get(result.scenario_key);
+    // Only what the report sends is checked: the evaluation's own fields are as they were
+    // recorded (an older scenario's group may predate today's rules), and refusing them would
+    // name a field of the report that the report never sent.
+    inputs.push(existing ? ({ ...ownFields(existing), ...pick(checked, Object.keys(given)) } as ScenarioInput) : checked);
   });
   return inputs;
 }
