@@ -14,8 +14,7 @@ const KEY = "sk-test-chat-agent-0123456789";
 let provider: FakeModelProvider;
 let dir: string;
 
-const AGENT = `agent: SupportAgent
-instructions: You are the support agent of an online shop. Look orders up before answering.
+const AGENT = `instructions: You are the support agent of an online shop. Look orders up before answering.
 max_steps: 3
 tools:
   - name: lookup_order

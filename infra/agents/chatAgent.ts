@@ -5,7 +5,6 @@
 // against the fixtures until the model answers or `max_steps` is spent. So a team can compare
 // candidate models on its scenarios before it has an agent service to call.
 //
-//   agent: SupportAgent
 //   instructions: You are the support agent of an online shop. Look orders up before answering.
 //   max_steps: 5                        # model calls per replay (1-25), default 5
 //   tools:
@@ -35,7 +34,6 @@ import { fixtureAnswer, toolFixture, type ToolFixture } from "./chatFixtures.js"
 
 const script = z
   .object({
-    agent: z.string().min(1).optional(),
     instructions: z.string().optional(),
     max_steps: z.number().int().min(1).max(25).default(5),
     tools: z.array(toolFixture).default([]),
@@ -78,10 +76,6 @@ export class ChatAgent implements AgentRuntime {
   static async load(path: string, env: Record<string, string | undefined> = process.env): Promise<ChatAgent> {
     const text = await readScriptFile(path, "chat agent", (message) => new ChatScriptError(message));
     return ChatAgent.fromYaml(text, env, `chat:${path}`);
-  }
-
-  get agentName(): string | undefined {
-    return this.script.agent;
   }
 
   async replay(scenario: RuntimeScenario, model: RuntimeModel, { signal }: { signal: AbortSignal }): Promise<ReplayData> {
