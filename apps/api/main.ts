@@ -12,7 +12,7 @@
 // limit) and VERDICT_EXECUTION_DISABLED (true|false, default false): the plan (infra/settings planSettings.ts).
 // VERDICT_API_CORS_ORIGINS (unset: no CORS): origins a browser page may call the API from (server/cors.ts).
 import "reflect-metadata";
-import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
+import { ExitError, exitFor, helpAsked, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import { ensureDecoratorTsconfig } from "./decoratorTsconfig.js";
 
 async function main(): Promise<void> {
@@ -90,10 +90,6 @@ Settings (environment):
 Every setting, its default and its exit codes: apps/api/README.md ("Running it").
 `;
 
-/** `-h`/`--help`: the usage on stdout, exit 0. It was an unknown argument, exit 2, with no usage. */
-function helpAsked(args: readonly string[]): boolean {
-  return args.some((arg) => arg === "-h" || arg === "--help");
-}
 
 if (helpAsked(process.argv.slice(2))) {
   process.stdout.write(USAGE);

@@ -14,7 +14,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
 import { checkDatabaseUrl, namingMissingDatabase } from "@verdict/infra/pg";
-import { ExitError, exitFor, SETTING_EXIT_CODE } from "@verdict/infra/settings";
+import { ExitError, exitFor, helpAsked, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
 import { join } from "node:path";
 import { readModelChecksum } from "./db/checksum.js";
@@ -125,10 +125,6 @@ Settings (environment):
 Every setting, its default and its exit codes: apps/projector/README.md.
 `;
 
-/** `-h`/`--help`: the usage on stdout, exit 0. It was an unknown argument, exit 2, with no usage. */
-function helpAsked(args: readonly string[]): boolean {
-  return args.some((arg) => arg === "-h" || arg === "--help");
-}
 
 // A setting to change (ExitError, a SettingError from infra: VERDICT_PG_*) is exit 2; anything else, a lost database included, 1.
 if (helpAsked(process.argv.slice(2))) process.stdout.write(USAGE);

@@ -9,7 +9,7 @@ import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
 import { Outages } from "@verdict/infra/logging";
 import { namingMissingDatabase, whereOf } from "@verdict/infra/pg";
-import { exitFor } from "@verdict/infra/settings";
+import { exitFor, helpAsked } from "@verdict/infra/settings";
 import { isDatabaseUnreachable } from "./databaseUnreachable.js";
 import { PostgresCheckpointStore } from "./checkpoints/index.js";
 import { agentFromSpec, judgeFromSetting, pricesFromSetting, readWorkerConfig } from "./config.js";
@@ -98,10 +98,6 @@ Settings (environment):
 Every setting, its default and its exit codes: apps/worker/README.md.
 `;
 
-/** `-h`/`--help`: the usage on stdout, exit 0. It was an unknown argument, exit 2, with no usage. */
-function helpAsked(args: readonly string[]): boolean {
-  return args.some((arg) => arg === "-h" || arg === "--help");
-}
 
 // A setting to change (WorkerConfigError, a SettingError from infra) is exit 2; anything else 1.
 if (helpAsked(process.argv.slice(2))) process.stdout.write(USAGE);

@@ -10,16 +10,13 @@
 // The Markdown's line breaks are not here (tab, LF, VT, FF, CR, NEL): its writer folds or splits
 // them wherever untrusted text is placed (markdownText.ts), so none reaches the file raw.
 
+import { codePointLabel } from "../support/identifierText.js";
+
 export const CONTROL_CLASS = "\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f\\u202a-\\u202e\\u2066-\\u2069";
 const HAS_CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
 const CONTROLS = new RegExp(`[${CONTROL_CLASS}]`, "g");
 
-/** The code point of `unit` as the reports show it: `U+001B`. */
-export function codePointName(unit: number): string {
-  return `U+${unit.toString(16).toUpperCase().padStart(4, "0")}`;
-}
-
-const shown = (c: string): string => `⟨${codePointName(c.charCodeAt(0))}⟩`;
+const shown = (c: string): string => `⟨${codePointLabel(c.charCodeAt(0))}⟩`;
 
 /** `text` with every such character shown as its code point; text without any comes back as is. */
 export function visibleControls(text: string): string {

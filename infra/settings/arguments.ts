@@ -12,3 +12,8 @@ export function unknownArgumentLine(arg: string, takes: string): string {
 export function refuseArguments(argv: readonly string[], takes: string): void {
   if (argv.length > 0) throw new ExitError(unknownArgumentLine(argv[0], takes), SETTING_EXIT_CODE);
 }
+
+/** Whether the arguments ask for the app's usage (`-h`, `--help`): printed to stdout, exit 0, before anything is opened. */
+export function helpAsked(argv: readonly string[]): boolean {
+  return argv.some((arg) => arg === "-h" || arg === "--help");
+}

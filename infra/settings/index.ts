@@ -3,5 +3,5 @@ export { parseWholeNumber, SettingError, TIMER_MAX_MS, wholeNumberSetting, type 
 export { DEFAULT_REPLAY_TIMEOUT_MS, REPLAY_TIMEOUT_RULE } from "./replayTimeout.js";
 export { scriptLoaded } from "./scriptFile.js";
 export { planFromEnv } from "./planSettings.js";
-export { refuseArguments, unknownArgumentLine } from "./arguments.js";
+export { helpAsked, refuseArguments, unknownArgumentLine } from "./arguments.js";
 export { ExitError, exitFor, processExitCode, SETTING_EXIT_CODE } from "./processExit.js";

@@ -7,7 +7,7 @@
 // them (../visibleControls.ts): a right-to-left override in a label reversed the rest of its line.
 
 import { Buffer } from "node:buffer";
-import { codePointName } from "../visibleControls.js";
+import { codePointLabel } from "../../support/identifierText.js";
 
 // Controls too (tab, LF and CR are text): the HTML parser drops NUL, so an answer's `x\0y` read
 // `xy` on the page, and the others showed as nothing. The bidi controls are beyond Latin-1.
@@ -73,7 +73,7 @@ function escapeFrom(text: string): string {
 
 /** A control character as the page shows it, `⟨U+001B⟩`, in one-byte references. */
 function shown(unit: number): string {
-  return `&#10216;${codePointName(unit)}&#10217;`;
+  return `&#10216;${codePointLabel(unit)}&#10217;`;
 }
 
 /**
