@@ -85,6 +85,28 @@ describe("matchesPattern", () => {
     expect(joined("", "/\\B/")).toBe(true);
   });
 
+  // Written over the whole UTF-16 word class, /\bcafé\b/ was 84,746 characters of regex source,
+  // and 2,000 such patterns held 345 MB.
+  it("writes \\b by Unicode properties, a few hundred characters, under the u flag", () => {
+    const compiled = compilePattern("/\\bcafé\\b/");
+    expect(compiled.regex!.source.length).toBeLessThan(500);
+    expect(compiled.regex!.flags).toBe("u");
+    expect(compilePattern("\\border\\b").regex!.flags).toBe("imu");
+    expect(compilePattern("/order\\-\\d+/").regex!.flags).toBe(""); // no \b: exactly as written
+  });
+
+  it("respells what u refuses but reads alike (\\-, \\_, a bare brace), and keeps the rest without u", () => {
+    expect(matchesPattern("INV-2041 paid", "/\\bINV\\-\\d+\\b/")).toBe(true);
+    expect(matchesPattern("a_b {x} c]", "/\\ba\\_b {x} c]/")).toBe(true);
+    expect(compilePattern("/\\bINV\\-\\d{2,}\\b/").regex!.flags).toBe("u");
+    // `\e` is refused by u: the boundary is written over the UTF-16 class, still Ruby's.
+    const fallback = compilePattern("/\\bcafé\\e?\\b/");
+    expect(fallback.regex!.flags).toBe("");
+    expect(fallback.directLimit).toBe(WIDE_REGEX_INPUT_LIMIT); // its long lookarounds run slower
+    expect(matchesPattern("Le café est", "/\\bcafé\\e?\\b/")).toBe(true);
+    expect(matchesPattern("Le cafés est", "/\\bcafé\\e?\\b/")).toBe(false);
+  });
+
   it("keeps [\\b] a backspace, as both languages read it", () => {
     expect(matchesPattern("a\bb", "/a[\\b]b/")).toBe(true);
     expect(matchesPattern("a b", "/a[\\b]b/")).toBe(false);

@@ -13,7 +13,8 @@
 // a shape that cannot backtrack badly, on text no longer than its limit, runs directly.
 import { patternShape } from "./patternSafety.js";
 import { testWithTimeout } from "./regexTimeout.js";
-import { rubyWordBoundaries } from "./rubyWordChars.js";
+import { type Boundaries, PROPERTY_BOUNDARIES, utf16Boundaries } from "./rubyWordChars.js";
+import { toUnicodeSyntax } from "./unicodeSyntax.js";
 
 export interface CompiledPattern {
   readonly source: string;
@@ -46,23 +47,34 @@ const RUBY_ESCAPES: Readonly<Record<string, string>> = {
  * The JavaScript for a Ruby escape outside a bracket, or undefined when it reads the same. `\b`
  * and `\B` are Ruby's Unicode-aware boundaries (rubyWordChars.ts); `[\b]` is backspace in both.
  */
-function rubyEscape(char: string, unicode: boolean): string | undefined {
-  if (char === "b") return rubyWordBoundaries(unicode).at;
-  if (char === "B") return rubyWordBoundaries(unicode).notAt;
+function rubyEscape(char: string, boundaries: Boundaries): string | undefined {
+  if (char === "b") return boundaries.at;
+  if (char === "B") return boundaries.notAt;
   return RUBY_ESCAPES[char];
 }
 
-/** Compiled patterns by source; the working set is a catalog's patterns, so the cap is rarely hit. */
+/**
+ * Compiled patterns by source; the working set is a catalog's patterns, so the caps are rarely
+ * hit. The second bounds memory: a `\b` pattern that needs the UTF-16 word class holds ~42 KB of
+ * regex source a boundary, and 10,000 of those would be gigabytes.
+ */
 const cache = new Map<string, CompiledPattern>();
 const CACHE_LIMIT = 10_000;
+const CACHE_SOURCE_LIMIT = 8_000_000;
+let cachedSource = 0;
 
 export function compilePattern(pattern: unknown): CompiledPattern {
   const source = pattern === null || pattern === undefined ? "" : String(pattern);
   let compiled = cache.get(source);
   if (compiled) return compiled;
   compiled = build(source);
-  if (cache.size >= CACHE_LIMIT) cache.clear();
+  const size = source.length + (compiled.regex?.source.length ?? 0);
+  if (cache.size >= CACHE_LIMIT || cachedSource + size > CACHE_SOURCE_LIMIT) {
+    cache.clear();
+    cachedSource = 0;
+  }
   cache.set(source, compiled);
+  cachedSource += size;
   return compiled;
 }
 
@@ -70,37 +82,59 @@ function build(source: string): CompiledPattern {
   if (source.trim() === "") return { source, literal: null, literalSearch: null, regex: null, directLimit: 0 };
   const slashed = SLASHED.exec(source);
   if (slashed && SLASHED_FLAGS.test(slashed[2])) {
-    return { source, literal: null, literalSearch: null, ...regexFor(translate(slashed[1], slashed[2]), slashed[2]) };
+    return { source, literal: null, literalSearch: null, ...regexFor(slashed[1], slashed[2]) };
   }
   const literal = source.toLowerCase();
   const literalSearch = new RegExp(literal.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
   if (PLAIN_LITERAL.test(source)) return { source, literal, literalSearch, regex: null, directLimit: 0 };
   const inline = source.startsWith("(?i)") ? source.slice(4) : source;
-  return { source, literal, literalSearch, ...regexFor(translate(inline, "im"), "im") };
+  return { source, literal, literalSearch, ...regexFor(inline, "im") };
 }
 
 function regexFor(body: string, flags: string): { regex: RegExp | null; directLimit: number } {
   let regex: RegExp;
   try {
-    regex = new RegExp(body, flags);
+    regex = rubyRegex(body, flags);
   } catch {
     return { regex: null, directLimit: 0 };
   }
-  const shape = patternShape(body);
+  const shape = patternShape(regex.source);
   return { regex, directLimit: shape.unsafe ? -1 : shape.inputLimit };
 }
 
-/** Ruby-only escapes to their JavaScript equivalents, leaving escaped backslashes and classes alone. */
-function translate(source: string, flags: string): string {
-  const unicode = flags.includes("u");
-  if (!source.includes("\\")) return source;
+/**
+ * A Ruby pattern body as a JavaScript regex; throws when it does not compile. A body without `\b`
+ * or `\B` compiles with exactly its flags. One with them is compiled with `u`, whose property
+ * escapes make the boundary about as cheap as a native one; `u` also reads `.` and `[^…]` as a
+ * whole astral character and `/i` by Unicode case folding, both as Ruby does. When `u` refuses the
+ * body's syntax even respelled (unicodeSyntax.ts), the boundary is written in UTF-16 instead.
+ */
+function rubyRegex(body: string, flags: string): RegExp {
+  const translated = translate(body, PROPERTY_BOUNDARIES);
+  if (!translated.boundary || flags.includes("u")) return new RegExp(translated.source, flags);
+  try {
+    return new RegExp(translate(toUnicodeSyntax(body), PROPERTY_BOUNDARIES).source, `${flags}u`);
+  } catch {
+    return new RegExp(translate(body, utf16Boundaries()).source, flags);
+  }
+}
+
+/**
+ * Ruby-only escapes to their JavaScript equivalents, leaving escaped backslashes and classes
+ * alone; `boundary` says whether the source has a `\b` or `\B` outside a class.
+ */
+function translate(source: string, boundaries: Boundaries): { source: string; boundary: boolean } {
+  if (!source.includes("\\")) return { source, boundary: false };
   let out = "";
   let inClass = false;
+  let boundary = false;
   for (let i = 0; i < source.length; i += 1) {
     const char = source[i];
     if (char === "\\" && i + 1 < source.length) {
       const next = source[i + 1];
-      out += (inClass ? undefined : rubyEscape(next, unicode)) ?? char + next;
+      const escape = inClass ? undefined : rubyEscape(next, boundaries);
+      if (!inClass && (next === "b" || next === "B")) boundary = true;
+      out += escape ?? char + next;
       i += 1;
       continue;
     }
@@ -108,7 +142,7 @@ function translate(source: string, flags: string): string {
     else if (char === "]") inClass = false;
     out += char;
   }
-  return out;
+  return { source: out, boundary };
 }
 
 /**
@@ -137,7 +171,7 @@ export function patternProblem(pattern: string): string | null {
   const slashed = SLASHED.exec(pattern);
   if (slashed === null || !SLASHED_FLAGS.test(slashed[2])) return null;
   try {
-    new RegExp(translate(slashed[1], slashed[2]), slashed[2]);
+    rubyRegex(slashed[1], slashed[2]);
     return null;
   } catch (error) {
     return `${pattern} is not a valid regular expression (${(error as Error).message})`;

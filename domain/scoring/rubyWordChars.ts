@@ -1,8 +1,8 @@
 // The characters Ruby's `\b` and `\B` count as word characters in UTF-8 text, so a pattern's
 // `\bcafé\b` or `\bзаказ\b` finds the word as the reference does. JavaScript's `\b` knows only
-// ASCII `[A-Za-z0-9_]`, and its Unicode-aware form needs the `u` flag, which would also change
-// how every other part of a pattern reads (`\-` is refused, `.` and case folding differ). So the
-// boundary is written out as lookarounds over this set, spelled in UTF-16 for a non-`u` regex.
+// ASCII `[A-Za-z0-9_]`, so the boundary is written out as lookarounds over this set: by Unicode
+// properties in a regex with the `u` flag (pattern.ts compiles a `\b` pattern so when it can),
+// else, for a pattern whose syntax `u` refuses, over the table below spelled in UTF-16.
 //
 // Onigmo's set (Ruby 3.1, Unicode 13.0): Alphabetic, marks, decimal digits of every script,
 // connector punctuation (`_`, `‿`, `＿`), plus Latin-1's ² ³ ¹ ¼ ½ ¾; not emoji, other numbers
@@ -102,11 +102,6 @@ function utf16Source(): string {
 }
 
 /** One word character for a `u` regex (a `/…/u` pattern), where a lone surrogate matches no pair. */
-function codePointSource(): string {
-  const point = (c: number): string => `\\u{${c.toString(16)}}`;
-  return `[${ranges().map(([start, end]) => (start === end ? point(start) : `${point(start)}-${point(end)}`)).join("")}]`;
-}
-
 function ranges(): Array<[number, number]> {
   return RANGES.trim().split(/\s+/).map((range) => {
     const [start, end = start] = range.split("-").map((part) => parseInt(part, 16));
@@ -126,25 +121,33 @@ function addAstral(byHigh: Map<number, string[]>, start: number, end: number): v
   }
 }
 
-interface Boundaries {
+export interface Boundaries {
   at: string;
   notAt: string;
 }
 
-const built = new Map<boolean, Boundaries>();
-
-/**
- * Ruby's `\b` and `\B` as JavaScript lookarounds, for a regex with the `u` flag or without it
- * (built once each, on the first pattern that uses one).
- */
-export function rubyWordBoundaries(unicode: boolean): Boundaries {
-  let boundaries = built.get(unicode);
-  if (boundaries) return boundaries;
-  const w = unicode ? codePointSource() : utf16Source();
-  boundaries = {
+/** A boundary between a word character and anything else, as lookarounds over `w`. */
+function boundariesOver(w: string): Boundaries {
+  return {
     at: `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`,
     notAt: `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))`,
   };
-  built.set(unicode, boundaries);
-  return boundaries;
+}
+
+/**
+ * The same set by Unicode properties, for a regex with the `u` flag: a few dozen characters where
+ * the UTF-16 spelling is 42 KB. The properties follow Node's Unicode, newer than Ruby 3.1's 13.0,
+ * so a letter assigned since (CJK Extension G, say) is a word character here and not in Ruby 3.1.
+ */
+export const PROPERTY_BOUNDARIES = boundariesOver("[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}²³¹¼½¾]");
+
+let utf16: Boundaries | undefined;
+
+/**
+ * Ruby's `\b` and `\B` for a regex without the `u` flag, whose syntax `u` refuses (built once, on
+ * the first such pattern). Each is ~42 KB of source and matches ~3x slower than a native `\b`.
+ */
+export function utf16Boundaries(): Boundaries {
+  utf16 ??= boundariesOver(utf16Source());
+  return utf16;
 }
