@@ -13,6 +13,7 @@
 // a shape that cannot backtrack badly, on text no longer than its limit, runs directly.
 import { patternShape } from "./patternSafety.js";
 import { testWithTimeout } from "./regexTimeout.js";
+import { boundarySpelling } from "./boundarySides.js";
 import { type Boundaries, PROPERTY_BOUNDARIES, utf16Boundaries } from "./rubyWordChars.js";
 import { toUnicodeSyntax } from "./unicodeSyntax.js";
 
@@ -42,16 +43,6 @@ const RUBY_ESCAPES: Readonly<Record<string, string>> = {
   h: "[0-9a-fA-F]",
   H: "[^0-9a-fA-F]",
 };
-
-/**
- * The JavaScript for a Ruby escape outside a bracket, or undefined when it reads the same. `\b`
- * and `\B` are Ruby's Unicode-aware boundaries (rubyWordChars.ts); `[\b]` is backspace in both.
- */
-function rubyEscape(char: string, boundaries: Boundaries): string | undefined {
-  if (char === "b") return boundaries.at;
-  if (char === "B") return boundaries.notAt;
-  return RUBY_ESCAPES[char];
-}
 
 /**
  * Compiled patterns by source; the working set is a catalog's patterns, so the caps are rarely
@@ -132,8 +123,9 @@ function translate(source: string, boundaries: Boundaries): { source: string; bo
     const char = source[i];
     if (char === "\\" && i + 1 < source.length) {
       const next = source[i + 1];
-      const escape = inClass ? undefined : rubyEscape(next, boundaries);
-      if (!inClass && (next === "b" || next === "B")) boundary = true;
+      const isBoundary = !inClass && (next === "b" || next === "B");
+      const escape = isBoundary ? boundarySpelling(source, i, next === "B", boundaries) : inClass ? undefined : RUBY_ESCAPES[next];
+      if (isBoundary) boundary = true;
       out += escape ?? char + next;
       i += 1;
       continue;

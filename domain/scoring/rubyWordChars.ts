@@ -124,13 +124,20 @@ function addAstral(byHigh: Map<number, string[]>, start: number, end: number): v
 export interface Boundaries {
   at: string;
   notAt: string;
+  /** The word class itself, for a boundary one side of which the pattern spells out (boundarySides.ts). */
+  word: string;
+  /** Whether one character is a word character. */
+  isWord(char: string): boolean;
 }
 
 /** A boundary between a word character and anything else, as lookarounds over `w`. */
-function boundariesOver(w: string): Boundaries {
+function boundariesOver(w: string, flags: string): Boundaries {
+  const one = new RegExp(`^${w}$`, flags);
   return {
     at: `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`,
     notAt: `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))`,
+    word: w,
+    isWord: (char) => one.test(char),
   };
 }
 
@@ -139,7 +146,7 @@ function boundariesOver(w: string): Boundaries {
  * the UTF-16 spelling is 42 KB. The properties follow Node's Unicode, newer than Ruby 3.1's 13.0,
  * so a letter assigned since (CJK Extension G, say) is a word character here and not in Ruby 3.1.
  */
-export const PROPERTY_BOUNDARIES = boundariesOver("[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}²³¹¼½¾]");
+export const PROPERTY_BOUNDARIES = boundariesOver("[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}²³¹¼½¾]", "u");
 
 let utf16: Boundaries | undefined;
 
@@ -148,6 +155,6 @@ let utf16: Boundaries | undefined;
  * the first such pattern). Each is ~42 KB of source and matches ~3x slower than a native `\b`.
  */
 export function utf16Boundaries(): Boundaries {
-  utf16 ??= boundariesOver(utf16Source());
+  utf16 ??= boundariesOver(utf16Source(), "");
   return utf16;
 }
