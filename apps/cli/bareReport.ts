@@ -21,16 +21,32 @@ function suiteOf(report: Json): string {
 }
 
 /** Whether the document is a bare report that names no agent (a catalog product without `agent:`). */
-export function namesNoAgent(document: unknown): boolean {
+function namesNoAgent(document: unknown): boolean {
   return isBareReport(document) && !(typeof document.agent_name === "string" && document.agent_name !== "");
 }
 
 /**
- * The envelope to import: the file's own, or a bare report wrapped under --run-id, as `agent`'s
- * report when it names none (the evaluation's agent, which evalsCommand looks up: the import
- * refuses another agent's report).
+ * What `evals import` sends, once it knows where: a bare report that names no agent is filed
+ * under the evaluation's agent (the import refuses another agent's report), which the destination
+ * looks up with the store or API it imports into; any other envelope is as `envelopeFor` made it.
  */
-export function envelopeFor(document: unknown, runId: string | undefined, path: string, agent = "agent"): unknown {
+export interface EnvelopeDraft {
+  readonly agentless: boolean;
+  envelope(evaluationAgent: string | null): unknown;
+}
+
+/** The draft of the file's envelope; a usage error (a bare report without --run-id, say) is thrown now, before anything is opened. */
+export function envelopeDraft(document: unknown, runId: string | undefined, path: string): EnvelopeDraft {
+  const envelope = envelopeFor(document, runId, path);
+  const agentless = namesNoAgent(document);
+  return { agentless, envelope: (agent) => (agentless && agent !== null ? envelopeFor(document, runId, path, agent) : envelope) };
+}
+
+/**
+ * The envelope to import: the file's own, or a bare report wrapped under --run-id, as `agent`'s
+ * report when it names none.
+ */
+function envelopeFor(document: unknown, runId: string | undefined, path: string, agent = "agent"): unknown {
   const bare = isBareReport(document);
   if (bare && runId === undefined) {
     throw new CliError(

@@ -9,16 +9,16 @@
 // before any database is opened or request made.
 import { randomUUID } from "node:crypto";
 import { importEnvelope, parseEnvelope } from "@verdict/api";
-import { evaluationAggregate, evaluationStream, loadAggregate, type Plan } from "@verdict/domain";
+import { evaluationAggregate, evaluationStream, loadAggregate, type EventStore, type Plan } from "@verdict/domain";
 import { planFromEnv, SettingError } from "@verdict/infra/settings";
 import { parseFlags, required, type ParsedFlags } from "./args.js";
-import { envelopeFor, namesNoAgent } from "./bareReport.js";
+import { envelopeDraft, type EnvelopeDraft } from "./bareReport.js";
 import { readEnvelopeFile } from "./envelopeFile.js";
 import { CliError, EXIT, exitCodeOf, HomeInUseRefusal, type ExitCode } from "./errors.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import type { Io } from "./io.js";
 import { openExistingEventStore, platformMode, Resources } from "./platform.js";
-import { importRemotely, remoteAgent, type RemoteImported } from "./remoteImport.js";
+import { importRemotely, type RemoteImported } from "./remoteImport.js";
 import { remoteTarget } from "./remoteTarget.js";
 import { tenantOf } from "./tenant.js";
 
@@ -67,11 +67,12 @@ function planOf(env: NodeJS.ProcessEnv): Plan {
   }
 }
 
-async function importLocally(env: NodeJS.ProcessEnv, plan: Plan, tenant: string, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
+async function importLocally(env: NodeJS.ProcessEnv, plan: Plan, tenant: string, evaluationId: string, draft: EnvelopeDraft): Promise<RemoteImported> {
   const resources = new Resources();
   try {
     // A home with no event log has no evaluation: NOT_FOUND, and nothing is created.
     const store = await openExistingEventStore(platformMode(env), resources);
+    const envelope = draft.envelope(draft.agentless ? await evaluationAgent(store, tenant, evaluationId) : null);
     // The same report quota as the API's (VERDICT_QUOTA_REPORTS): a file is no way round it.
     const options = { clock: { now: () => new Date() }, ids: { next: () => randomUUID() }, context: { tenant, actor: "cli" }, plan };
     return await importEnvelope(store, evaluationId, envelope, options);
@@ -82,26 +83,16 @@ async function importLocally(env: NodeJS.ProcessEnv, plan: Plan, tenant: string,
   }
 }
 
-/** The agent of the tenant's evaluation in this deployment's store, or null when it has none there. */
-async function agentLocally(env: NodeJS.ProcessEnv, tenant: string, evaluationId: string): Promise<string | null> {
-  const resources = new Resources();
-  try {
-    const store = await openExistingEventStore(platformMode(env), resources);
-    const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(evaluationId));
-    return state.tenant === tenant ? state.agent : null;
-  } catch (error) {
-    throw error instanceof HomeInUseRefusal ? new HomeInUseRefusal(`${error.message} ${THROUGH_ITS_API}`) : error;
-  } finally {
-    await resources.close();
-  }
+/** The agent of the tenant's evaluation, or null when the tenant has no such evaluation (the import then says so). */
+async function evaluationAgent(store: EventStore, tenant: string, evaluationId: string): Promise<string | null> {
+  const { state } = await loadAggregate(store, evaluationAggregate, evaluationStream(evaluationId));
+  return state.tenant === tenant ? state.agent : null;
 }
 
 /** Where the run goes: this deployment's store for a tenant, or another install's API (--url). */
 interface Destination {
   where: string;
-  send(evaluationId: string, envelope: unknown): Promise<RemoteImported>;
-  /** The evaluation's agent there (null: unknown there, and the import will say so). */
-  agentOf(evaluationId: string): Promise<string | null>;
+  send(evaluationId: string, draft: EnvelopeDraft): Promise<RemoteImported>;
 }
 
 function destinationOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): Destination {
@@ -111,14 +102,10 @@ function destinationOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): Destination 
     if (insecureHttp) throw new CliError("verdict evals import: --insecure-http applies only with --url");
     const tenant = tenantOf(values.tenant, env);
     const plan = planOf(env);
-    return {
-      where: `for tenant ${tenant}`,
-      send: (evaluationId, envelope) => importLocally(env, plan, tenant, evaluationId, envelope),
-      agentOf: (evaluationId) => agentLocally(env, tenant, evaluationId),
-    };
+    return { where: `for tenant ${tenant}`, send: (evaluationId, draft) => importLocally(env, plan, tenant, evaluationId, draft) };
   }
   const target = remoteTarget(values.url, values.tenant, env, insecureHttp);
-  return { where: `at ${target.url}`, send: (evaluationId, envelope) => importRemotely(target, evaluationId, envelope), agentOf: (evaluationId) => remoteAgent(target, evaluationId) };
+  return { where: `at ${target.url}`, send: (evaluationId, draft) => importRemotely(target, evaluationId, draft) };
 }
 
 export async function evalsImport(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
@@ -127,15 +114,11 @@ export async function evalsImport(argv: readonly string[], io: Io, env: NodeJS.P
   const destination = destinationOf(flags, env);
   const path = flags.positionals[0];
   const runIdFlag = flags.values["run-id"];
-  const document = readEnvelopeFile(path);
-  let envelope = envelopeFor(document, runIdFlag, path);
+  const draft = envelopeDraft(readEnvelopeFile(path), runIdFlag, path);
   const name = <T>(work: () => Promise<T>) => naming(path, runIdFlag !== undefined, work);
   // A bad envelope is refused before any database is opened or request sent.
-  await name(async () => parseEnvelope(envelope));
-  // A bare report that names no agent is a run of the evaluation's agent, as it was imported
-  // before the import refused another agent's report (session 43).
-  if (namesNoAgent(document)) envelope = envelopeFor(document, runIdFlag, path, (await name(() => destination.agentOf(evaluationId))) ?? undefined);
-  const imported = await name(() => destination.send(evaluationId, envelope));
+  await name(async () => parseEnvelope(draft.envelope(null)));
+  const imported = await name(() => destination.send(evaluationId, draft));
   io.err(described(imported, destination.where));
   io.out(imported.runId); // for `verdict report RUN_ID`
   return EXIT.ok;

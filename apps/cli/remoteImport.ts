@@ -5,8 +5,9 @@
 // that cannot be used 4 (unreachable, timed out, UNAVAILABLE, or not answering in GraphQL).
 import { truncateBytes } from "@verdict/domain";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
-import { ApiUnreachableError, gqlClient, GraphQLRequestError, NotGraphQLError } from "./gqlClient.js";
+import { ApiUnreachableError, gqlClient, GraphQLRequestError, NotGraphQLError, type GqlClient } from "./gqlClient.js";
 import type { RemoteTarget } from "./remoteTarget.js";
+import type { EnvelopeDraft } from "./bareReport.js";
 
 const IMPORT_REPORT = `mutation ($evaluationId: ID!, $envelope: JSON!) {
   importReport(evaluationId: $evaluationId, envelope: $envelope) { runId hostRunId evaluationId number duplicate }
@@ -58,8 +59,7 @@ function reported(error: unknown, target: RemoteTarget): Error {
 const EVALUATION_AGENT = `query ($id: ID!) { evaluation(id: $id) { agent } }`;
 
 /** The evaluation's agent at the API, or null when the API does not show it (its importReport then says why). */
-export async function remoteAgent(target: RemoteTarget, evaluationId: string): Promise<string | null> {
-  const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
+async function remoteAgent(client: GqlClient, evaluationId: string): Promise<string | null> {
   try {
     const data = await client.request<{ evaluation?: { agent?: unknown } | null } | null>(EVALUATION_AGENT, { id: evaluationId });
     const agent = data?.evaluation?.agent;
@@ -67,14 +67,13 @@ export async function remoteAgent(target: RemoteTarget, evaluationId: string): P
   } catch {
     // NOT_FOUND and the like are the import's to report, in its own words.
     return null;
-  } finally {
-    await client.close();
   }
 }
 
-export async function importRemotely(target: RemoteTarget, evaluationId: string, envelope: unknown): Promise<RemoteImported> {
+export async function importRemotely(target: RemoteTarget, evaluationId: string, draft: EnvelopeDraft): Promise<RemoteImported> {
   const client = gqlClient(target, target.apiKey, { timeoutMs: target.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
   try {
+    const envelope = draft.envelope(draft.agentless ? await remoteAgent(client, evaluationId) : null);
     const data = await client.request<{ importReport?: RemoteImported } | null>(IMPORT_REPORT, { evaluationId, envelope });
     if (!data?.importReport) throw new NotGraphQLError(`the API at ${target.url} answered without importReport's result: is the URL the Verdict API's?`);
     return data.importReport;
