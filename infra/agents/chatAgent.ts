@@ -24,7 +24,7 @@
 // one of those, is that pair's run_error naming what to set. The key never reaches a replay: a
 // provider's error or answer echoing it has it replaced by `[redacted]`.
 import { z } from "zod";
-import type { ToolSet } from "ai";
+import type { LanguageModel, ToolSet } from "ai";
 import { REPLAY_KEYS, TOOL_CALL_KEYS, replayFromAiSdk, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 import { parseScript, readScriptFile } from "../scripting/index.js";
 import { aiSdk, languageModel, providerReason } from "../judges/languageModel.js";
@@ -54,6 +54,9 @@ const REASON_LIMIT = 500;
 
 export class ChatAgent implements AgentRuntime {
   readonly #secrets: string[];
+  readonly #models = new Map<string, Promise<LanguageModel>>();
+  /** The tools as the SDK takes them, built on the first replay (the SDK is loaded then). */
+  #toolSet: ToolSet | null = null;
 
   constructor(
     private readonly script: ChatScript,
@@ -85,10 +88,10 @@ export class ChatAgent implements AgentRuntime {
     let result: Awaited<ReturnType<typeof sdk.generateText>>;
     try {
       result = await sdk.generateText({
-        model: await languageModel({ provider, model: model.model }, this.endpoints[provider]!),
+        model: await this.#languageModel(provider, model.model),
         system: this.script.instructions,
         prompt: scenario.prompt,
-        tools: this.#tools(sdk),
+        tools: (this.#toolSet ??= this.#tools(sdk)),
         stopWhen: sdk.stepCountIs(this.script.max_steps),
         abortSignal: signal,
         maxRetries: 2,
@@ -100,6 +103,17 @@ export class ChatAgent implements AgentRuntime {
     const replay = replayFromAiSdk(result, { durationMs: Math.round(performance.now() - started) }).toJSON();
     // Redacted as data: the SDK's result is made of class instances the replay reads as they are.
     return redactDeep(replay, this.#secrets, REPLAY_JSON_KEYS) as ReplayData;
+  }
+
+  /** The provider's client for `model`, made once per model and reused by every replay on it. */
+  #languageModel(provider: JudgeProvider, model: string): Promise<LanguageModel> {
+    const key = `${provider}/${model}`;
+    let made = this.#models.get(key);
+    if (!made) {
+      made = languageModel({ provider, model }, this.endpoints[provider]!);
+      this.#models.set(key, made);
+    }
+    return made;
   }
 
   /** The pair's provider, when it is one the environment configures; else why not, as the pair's error. */
