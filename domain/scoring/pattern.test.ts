@@ -18,6 +18,14 @@ describe("matchesPattern", () => {
     expect(matchesPattern("Assigned to Carol.", "alice|bob")).toBe(false);
   });
 
+  // README "Text is compared as written": Ruby 3.1 gives the same four answers (checked).
+  it("folds Turkish İ and ı as Ruby does: not to i and I, and the bracket form takes both", () => {
+    expect(matchesPattern("İADE onaylandı", "iade")).toBe(false);
+    expect(matchesPattern("İADE onaylandı", "/iade/i")).toBe(false);
+    expect(matchesPattern("ISPARTA", "/ısparta/i")).toBe(false);
+    expect(matchesPattern("İADE onaylandı", "/[iİ]ade/i")).toBe(true);
+  });
+
   it("never matches a blank pattern", () => {
     expect(matchesPattern("anything", "")).toBe(false);
     expect(matchesPattern("anything", "   ")).toBe(false);
