@@ -15,7 +15,7 @@ import { handleCommand, loadAggregate, resultStream, runAggregate, runStream, ty
 import { comparePositions } from "@verdict/infra/eventstore";
 import type { DispatcherOptions } from "./dispatcher.js";
 import { pendingPairs, type TrackedRun } from "./trackedRun.js";
-import { DEFAULT_MAX_REDRIVES, restartAction, stallMsOf, sweepEveryMs, triesOf, waitText, watchdogAction } from "./watchdog.js";
+import { DEFAULT_MAX_REDRIVES, notInFuture, restartAction, stallMsOf, sweepEveryMs, triesOf, waitText, watchdogAction } from "./watchdog.js";
 
 type RedriveCause = "restart" | "watchdog";
 
@@ -76,6 +76,7 @@ export class Redrives {
       // Its start's jobs never went out: the dispatcher tries them (startRetries.ts), not as a re-drive.
       if (run.unpublished) continue;
       if (run.external && !run.requested) run.requested = await this.completionAsked(runId);
+      notInFuture(run, now);
       const action = restartAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
       if (action.kind === "fail") await this.failStalled(runId, run, action.message, ended);
       else if (action.kind === "redrive") await this.publishAgain(runId, run, "restart", ended);
@@ -107,6 +108,7 @@ export class Redrives {
     try {
       for (const [runId, run] of [...this.options.runs]) {
         if (ended()) return;
+        notInFuture(run, now);
         const action = watchdogAction(run, now, this.options.watchdog ?? {}, this.progressAnywhereAt);
         if (action.kind === "redrive") {
           try {

@@ -32,6 +32,17 @@ export function sweepEveryMs(stallMs: number): number {
   return Math.max(10, Math.min(60_000, Math.floor(stallMs / 2)));
 }
 
+/**
+ * Times after `now` become `now`: a progress or re-drive recorded by a process whose clock ran
+ * ahead, or by this one before its clock was set back (NTP, a VM resumed), is timed from when the
+ * watchdog saw it. Left in the future, it postponed the stall by the clock's error (an hour's
+ * error, an hour more before a lost run was re-driven).
+ */
+export function notInFuture(run: TrackedRun, now: number): void {
+  if (run.lastProgressAt !== undefined && run.lastProgressAt > now) run.lastProgressAt = now;
+  if (run.lastRedriveAt !== undefined && run.lastRedriveAt > now) run.lastRedriveAt = now;
+}
+
 type WatchdogAction = { kind: "wait" } | { kind: "redrive" } | { kind: "fail"; message: string };
 
 /** Pairs a failure names; the rest are counted. */
