@@ -12,6 +12,7 @@ import { loadCatalogFile } from "./catalogFile.js";
 import { CliError, EXIT } from "./errors.js";
 import type { GqlClient } from "./gqlClient.js";
 import type { Io } from "./io.js";
+import { leftUnfinished, type ListedRun } from "./leftUnfinished.js";
 import { runFailureLine } from "./runFailure.js";
 import { RunReports } from "./runReports.js";
 import { loadToolsFile, type ToolRoster } from "./toolsFile.js";
@@ -119,28 +120,13 @@ function progressLine(p: Progress): string {
   return `  [${p.completed}/${p.total}] ${p.passed} passed · ${p.failed} failed · ${p.errored} errored · ${p.status}${latest}`;
 }
 
-/**
- * The evaluation's runs an earlier start was stopped before they ended: still PENDING or RUNNING,
- * or ended since `since` (this start's beginning). This start's worker may finish one before it is
- * listed: a run whose pairs were all scored lacks only its completion, which the restarted
- * dispatcher sends at once, and such a run was missed, its report never written. An external run
- * (its host records the replays and completes it) is no start's to finish: those still going are
- * listed apart, to be named as their host's.
- */
-async function unfinishedRuns(client: GqlClient, evaluationId: string, since: Date): Promise<{ engine: RunRef[]; external: RunRef[] }> {
-  type Listed = RunRef & { completedAt: string | null; external: boolean };
-  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: Listed }> } } }>(
-    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status completedAt external } } } } }",
+/** The evaluation's runs an earlier start left unfinished (leftUnfinished.ts), oldest first. */
+async function unfinishedRuns(client: GqlClient, evaluationId: string, goingAtStart: ReadonlySet<string>): Promise<{ engine: RunRef[]; external: RunRef[] }> {
+  const { evaluation } = await client.request<{ evaluation: { runs: { edges: Array<{ node: ListedRun }> } } }>(
+    "query ($id: ID!) { evaluation(id: $id) { runs(first: 100) { edges { node { id number status external } } } } }",
     { id: evaluationId },
   );
-  const going = (run: Listed) => run.status === "PENDING" || run.status === "RUNNING";
-  const unfinishedAtStart = (run: Listed) => going(run) || (run.completedAt !== null && Date.parse(run.completedAt) >= since.getTime());
-  const runs = evaluation.runs.edges.map(({ node }) => node).reverse();
-  const ref = ({ id, number, status }: Listed): RunRef => ({ id, number, status });
-  return {
-    engine: runs.filter((run) => !run.external && unfinishedAtStart(run)).map(ref),
-    external: runs.filter((run) => run.external && going(run)).map(ref),
-  };
+  return leftUnfinished(evaluation.runs.edges.map(({ node }) => node).reverse(), goingAtStart);
 }
 
 /** Each earlier run as it stands once this start's run is done: completed ones get their reports saved. */
@@ -161,8 +147,8 @@ function exampleTools(): Promise<ToolRoster> {
 interface ExampleRunOptions {
   models: string[];
   reportsDir: string;
-  /** When this start began, before its worker could finish a run an earlier start left (default: now). */
-  since?: Date;
+  /** The runs going when this start began (runsGoingNow), before its worker could finish one an earlier start left. */
+  goingAtStart: ReadonlySet<string>;
   /** Told each run this start waits for (the earlier starts' unfinished ones, then its own) as soon as it is known. */
   onRunInFlight?: (evaluation: { id: string; name: string }, run: RunRef) => void;
   /** Told this start's own run as it ends (COMPLETED or FAILED), before any report is written. */
@@ -174,7 +160,7 @@ interface ExampleRunOptions {
 export async function runExample(client: GqlClient, io: Io, options: ExampleRunOptions): Promise<ExampleRunOutcome> {
   await importCatalog(client, io);
   const evaluation = await exampleEvaluation(client, io);
-  const { engine: unfinished, external } = await unfinishedRuns(client, evaluation.id, options.since ?? new Date());
+  const { engine: unfinished, external } = await unfinishedRuns(client, evaluation.id, options.goingAtStart);
   for (const run of unfinished) {
     io.out(`run #${run.number} (${run.id}) was left unfinished by an earlier start: it is finished too, its report saved once it is done`);
     options.onRunInFlight?.(evaluation, run);

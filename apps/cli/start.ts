@@ -21,6 +21,7 @@ import { EXAMPLE_DIR, EXAMPLE_MODELS, printRunSummary, runExample, type EarlierR
 import { gqlClient, GraphQLRequestError } from "./gqlClient.js";
 import type { Io } from "./io.js";
 import { catchUpReadModels } from "./readModelCatchUp.js";
+import { runsGoingNow } from "./leftUnfinished.js";
 import { reachingKafka } from "./kafkaConnect.js";
 import { EMBEDDED_JOBS_PER_REPLAY_SLOT, EMBEDDED_PROJECTOR_GATHER_MS, paceByProjection } from "./projectionPacing.js";
 import { claimHome, describeMode, openEventStore, openJobBus, platformMode, reportsDirOf, Resources } from "./platform.js";
@@ -160,8 +161,6 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
   const topicPrefix = startSetting(() => topicPrefixFromEnv(env));
   await refuseTakenChoice(port);
   const mode = platformMode(env);
-  // Before the worker starts: a run an earlier start left that this start's worker finishes is still named.
-  const since = new Date();
   const resources = new Resources();
   const signals = stopSignals();
   // Set once the API is up: what a stop before the example ended says and exits with.
@@ -180,6 +179,8 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
       ...startProjectorLines(io),
     });
     await unlessStopped(signals.stopped, catchUpReadModels(projector, io));
+    // Caught up, before the worker starts: a run an earlier start left that this start's worker finishes is still named.
+    const goingAtStart = await runsGoingNow(read.sql.sql());
     projector.start();
     resources.add(projector, (p) => p.stop());
     const jobs = countJobsInFlight(openJobBus(mode, resources));
@@ -229,7 +230,7 @@ export async function startCommand(argv: readonly string[], io: Io, env: NodeJS.
     const onRunInFlight = (evaluation: RunInFlight["evaluation"], run: RunInFlight["run"]) => void runsInFlight.push({ evaluation, run });
     const onRunEnded = (run: RunRef) => void (ended = run);
     let refusal: string | null = null;
-    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, since, onRunInFlight, onRunEnded, reports })).catch((error: unknown) => {
+    const outcome = await unlessStopped(signals.stopped, runExample(client, io, { models, reportsDir, goingAtStart, onRunInFlight, onRunEnded, reports })).catch((error: unknown) => {
       if ((refusal = planRefusal(error)) === null) throw error;
       return null;
     });

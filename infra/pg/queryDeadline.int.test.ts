@@ -160,6 +160,30 @@ it("a statement waiting on another session's lock is cancelled by the server wit
   }
 });
 
+it("a statement cancelled by someone else (pg_cancel_backend) before the deadline is not a timeout: its error is passed on as it is", async () => {
+  // The same SQLSTATE as the deadline's (57014); only its timing tells them apart, not its words.
+  const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, { ...settings, queryTimeoutMs: 2_000 });
+  const client = await pool.connect();
+  try {
+    const pid = await backendOf(client);
+    const sleeping = failureWithin(client.query("SELECT pg_sleep(1.5)"), 5_000);
+    for (const started = Date.now(); ; ) {
+      const { rowCount } = await scratch.admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'SELECT pg_sleep%'", [pid]);
+      if (rowCount) break;
+      if (Date.now() - started > 2_000) throw new Error(`session ${pid} never ran the sleep`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await scratch.admin.query("SELECT pg_cancel_backend($1)", [pid]);
+    const error = await sleeping;
+    expect(error.code).toBe("57014");
+    expect(isQueryTimeout(error)).toBe(false);
+    expect(error.message).not.toContain("VERDICT_PG_QUERY_TIMEOUT_MS");
+  } finally {
+    client.release();
+    await pool.end();
+  }
+});
+
 it("every connection asks the server for the timeouts; a transaction that lifts them runs past the deadline, and the next one has it again", async () => {
   const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, settings);
   try {

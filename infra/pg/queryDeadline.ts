@@ -10,6 +10,8 @@
 //   backend running (PostgreSQL notices a closed client only when it next writes to it), still
 //   holding the locks, still burning the CPU a retry then asks for again. A session idle inside
 //   a transaction (its client gone across a partition) is ended likewise: rolled back, unlocked.
+//   Its cancel is told from any other 57014 (pg_cancel_backend) by the statement's elapsed time,
+//   not by the server's words, which follow its lc_messages (statementTimeout.ts).
 // - The client's own timer: a network that black-holes the connection (no reset, no answer)
 //   carries no cancel back. A query with no answer a little after the server's timeout
 //   (clientDeadlineMs) fails with an error naming the database, the deadline and the setting,
@@ -31,6 +33,7 @@
 import type pg from "pg";
 import { destroyClient } from "./sessionCheck.js";
 import { applyServerSettings, warnOncePerProcess } from "./serverSettings.js";
+import { isStatementTimeout } from "./statementTimeout.js";
 
 const QUERY_TIMEOUT_VARIABLE = "VERDICT_PG_QUERY_TIMEOUT_MS";
 
@@ -106,10 +109,6 @@ export function queryTimeoutOf(error: unknown): (QueryTimeout & { byServer: bool
   return null;
 }
 
-function isStatementTimeout(error: unknown): error is Error {
-  return error instanceof Error && (error as { code?: unknown }).code === "57014" && /statement timeout/.test(error.message);
-}
-
 export interface QueryDeadlineOptions {
   /** host:port/database, for messages (never the password). */
   where: string;
@@ -137,6 +136,7 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
   const { where, queryTimeoutMs } = options as QueryDeadlineOptions & { queryTimeoutMs: number };
   const deadlineMs = clientDeadlineMs(queryTimeoutMs);
   const timeouts = queryTimeoutStatements(queryTimeoutMs);
+  const [statementTimeout] = timeouts;
   const onRefused = options.onServerSettingRefused ?? warnOncePerProcess;
   const setUpMs = options.connectTimeoutMs ?? deadlineMs;
 
@@ -145,6 +145,8 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
     #lifted = false;
     /** Sending the new connection's settings, inside connect(). */
     #settingUp = false;
+    /** The server took `SET statement_timeout` (a refused one is skipped): only then is a 57014 ours. */
+    #serverTimeout = false;
 
     override connect(callback?: any): any {
       const ready = super.connect().then(() => this.#askServer());
@@ -169,7 +171,8 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
       this.on("error", keep);
       this.#settingUp = true;
       try {
-        await applyServerSettings(this, timeouts, onRefused);
+        const refused = await applyServerSettings(this, timeouts, onRefused);
+        this.#serverTimeout = !refused.includes(statementTimeout);
       } catch (error) {
         this.#close(); // connected, then failed: not to be left open
         throw lost && /is not queryable/.test((error as Error).message) ? lost : error;
@@ -196,6 +199,8 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
       const lifts = (typeof config === "string" ? config : config.text) === LIFT_QUERY_DEADLINE;
       if (this.#lifted && this.getTransactionStatus() === "I") this.#lifted = false;
       const settingUp = this.#settingUp;
+      const serverTimeoutMs = this.#serverTimeout && !this.#lifted ? queryTimeoutMs : null;
+      const sent = performance.now();
       let answered = false;
       let expired = false;
       const timer = this.#lifted
@@ -215,7 +220,7 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
           answered = true;
           if (timer) clearTimeout(timer);
           if (expired) return done(settingUp ? this.#setUpTimedOut(error) : this.#timedOut(error));
-          if (isStatementTimeout(error)) return done(this.#namedStatementTimeout(error));
+          if (isStatementTimeout(error, { serverTimeoutMs, elapsedMs: performance.now() - sent })) return done(this.#namedStatementTimeout(error));
           if (!error && lifts && this.getTransactionStatus() !== "I") this.#lifted = true;
           done(error, result);
         });

@@ -20,14 +20,17 @@ export function testAdminUrl(): string {
 /**
  * Creates a fresh database for one test file, so suites running in parallel never see each
  * other's rows. Call `drop()` in afterAll. The name carries the pid and a random suffix.
+ * `icuLocale` (e.g. "de-DE"): its text collates by that ICU locale, as an install created under
+ * such a locale does, instead of the cluster's default.
  */
-export async function createTestDatabase(prefix = "verdict_test"): Promise<TestDatabase> {
+export async function createTestDatabase(prefix = "verdict_test", options: { icuLocale?: string } = {}): Promise<TestDatabase> {
   const adminUrl = testAdminUrl();
   const name = `${prefix}_${process.pid}_${randomBytes(5).toString("hex")}`;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
     throw new Error(`createTestDatabase: prefix must be lowercase letters, digits or _ (got "${prefix}")`);
   }
-  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const collation = options.icuLocale === undefined ? "" : ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale.replace(/'/g, "''")}' LOCALE 'C.UTF-8'`;
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${collation}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped = false;

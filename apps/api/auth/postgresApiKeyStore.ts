@@ -56,7 +56,7 @@ export async function createPostgresApiKeyStore(options: PostgresApiKeyStoreOpti
     },
     async list() {
       const { rows } = await pool.query<{ id: string; tenant: string; role: ApiRole; name: string; created_at: Date; revoked_at: Date | null }>(
-        "SELECT id, tenant, role, name, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
+        'SELECT id, tenant, role, name, created_at, revoked_at FROM api_keys ORDER BY created_at, id COLLATE "C"',
       );
       return rows.map((r) => ({ keyId: r.id, tenant: r.tenant, role: r.role, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at }));
     },

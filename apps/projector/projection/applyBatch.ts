@@ -158,7 +158,7 @@ export async function readProgress(sql: Sql, runIds: string[], latest: ReadonlyM
   if (runIds.length === 0) return [];
   const rows = await sql.execute<Omit<RunProgress, "latest_result">>(
     `SELECT id AS run_id, tenant, status, total, completed, passed, failed, errored FROM runs
-     WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY id`,
+     WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY id COLLATE "C"`,
     [JSON.stringify(runIds)],
   );
   const progress: RunProgress[] = [];

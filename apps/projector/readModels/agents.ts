@@ -27,7 +27,8 @@ interface AgentRow {
 }
 
 /**
- * The agents of one page, in name order, with how many the tenant has in all (`total`, on every
+ * The agents of one page, in name order (code points, COLLATE "C": the same on every install,
+ * the read database's collation apart, as embedded PGlite's and JavaScript's sort), with how many the tenant has in all (`total`, on every
  * row): `name` alone, or the `size` + 1 after `after` (so the caller knows whether more follow).
  * Always at least one row; a page with no agent is one row whose name is null, holding the total.
  */
@@ -36,7 +37,7 @@ async function agentRows(sql: Sql, tenant: string, page: { name: string } | { af
   const counted = `s.standing IN (${COUNTED_STANDINGS.map((standing) => `'${standing}'`).join(", ")})`;
   const [pageSql, pageParams] = "name" in page
     ? ["SELECT n FROM names WHERE n = ?", [page.name]]
-    : [`SELECT n FROM names${page.after === null ? "" : " WHERE n > ?"} ORDER BY n LIMIT ?`, [...(page.after === null ? [] : [page.after]), page.size + 1]];
+    : [`SELECT n FROM names${page.after === null ? "" : ' WHERE n COLLATE "C" > ?'} ORDER BY n COLLATE "C" LIMIT ?`, [...(page.after === null ? [] : [page.after]), page.size + 1]];
   return sql.execute<AgentRow>(
     `WITH names AS (
        SELECT a.name AS n FROM agents a WHERE a.tenant = ? UNION SELECT e.agent FROM evaluations e WHERE e.tenant = ?
@@ -54,7 +55,7 @@ async function agentRows(sql: Sql, tenant: string, page: { name: string } | { af
      LEFT JOIN standings s ON s.agent = page.n
      LEFT JOIN runs h ON h.id = s.headline_run_id AND h.tenant = ?
      GROUP BY page.n, t.total, a.latest_at, v.version, v.digest, v.revision, v.recorded_at
-     ORDER BY page.n`,
+     ORDER BY page.n COLLATE "C"`,
     [tenant, tenant, ...pageParams, tenant, tenant, tenant, tenant],
   );
 }

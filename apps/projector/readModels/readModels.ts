@@ -107,7 +107,7 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   }
 
   listCatalogs(tenant: string): Promise<CatalogSummary[]> {
-    return this.sql().execute<CatalogSummary>(`SELECT ${CATALOG_SELECT} FROM catalogs c WHERE c.tenant = ? ORDER BY c.key`, [tenant]);
+    return this.sql().execute<CatalogSummary>(`SELECT ${CATALOG_SELECT} FROM catalogs c WHERE c.tenant = ? ORDER BY c.key COLLATE "C"`, [tenant]);
   }
 
   getCatalog(tenant: string, key: string): Promise<Catalog | null> {
@@ -137,6 +137,9 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
     const countWhere = where.join(" AND ");
     const countParams = [...params];
     if (args.after) {
+      // The id (a tie-break) in the database's collation, unlike every other text order: ids are
+      // minted UUIDs (lowercase hex, hyphens in fixed places), in the same order in any collation,
+      // and COLLATE "C" here would keep evaluations_tenant_updated from serving the page.
       const [updatedAt, id] = decodeScopedCursor(args.after, scope, ["timestamp", "text"]);
       where.push("(e.updated_at, e.id) < (?::timestamptz, ?)");
       params.push(updatedAt, id);
@@ -153,7 +156,7 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   /** Oldest first (created_at, then id): the EvaluationDirectory createEvaluation adopts names from. */
   async evaluationsNamed(tenant: string, agent: string, name: string): Promise<string[]> {
     const rows = await this.sql().execute<{ id: string }>(
-      "SELECT e.id FROM evaluations e WHERE e.tenant = ? AND e.agent = ? AND e.name = ? ORDER BY e.created_at, e.id", [tenant, agent, name],
+      "SELECT e.id FROM evaluations e WHERE e.tenant = ? AND e.agent = ? AND e.name = ? ORDER BY e.created_at, e.id COLLATE \"C\"", [tenant, agent, name],
     );
     return rows.map((row) => row.id);
   }
@@ -161,7 +164,7 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
   /** Oldest first (created_at, then id): the EvaluationDirectory a catalog's sync adopts evaluations from. */
   async evaluationsOfCatalog(tenant: string, catalogKey: string): Promise<string[]> {
     const rows = await this.sql().execute<{ id: string }>(
-      "SELECT e.id FROM evaluations e WHERE e.tenant = ? AND e.catalog->>'catalog_key' = ? ORDER BY e.created_at, e.id", [tenant, catalogKey],
+      "SELECT e.id FROM evaluations e WHERE e.tenant = ? AND e.catalog->>'catalog_key' = ? ORDER BY e.created_at, e.id COLLATE \"C\"", [tenant, catalogKey],
     );
     return rows.map((row) => row.id);
   }
@@ -182,7 +185,7 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
       where.push("s.enabled = ?");
       params.push(filter.enabled);
     }
-    return this.sql().execute<EvaluationScenario>(`SELECT ${SCENARIO_SELECT} FROM evaluation_scenarios s WHERE ${where.join(" AND ")} ORDER BY s.position, s.key`, params);
+    return this.sql().execute<EvaluationScenario>(`SELECT ${SCENARIO_SELECT} FROM evaluation_scenarios s WHERE ${where.join(" AND ")} ORDER BY s.position, s.key COLLATE "C"`, params);
   }
 
   /** Newest first (by number within the evaluation). */
