@@ -4,7 +4,7 @@
 import type { PageTheme } from "./themeFlag.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
-  DEFAULT_CRITERIA, Judge, ModelSpec, Replay, Runner, kpiDescription, priceReplay,
+  ClippedJudge, DEFAULT_CRITERIA, ModelSpec, Replay, Runner, kpiDescription, priceReplay, storableReplay,
   type AgentRuntime, type KpiSettlement, type PriceRefusal, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
@@ -90,8 +90,9 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
   // explicit --judge providers:MODEL was routed already); one they cannot serve is refused.
   const setPin = typeof set.judge?.model === "string" ? set.judge.model : null;
   const backend = options.judge ? routedJudge(options.judge, setPin, `the set's judge model (judge: in ${options.product}/${options.set})`) : null;
+  // Its answers cut as the platform records them (ClippedJudge), so the report is the one a platform run makes.
   const judge = backend
-    ? new Judge({ label: judgeLabelOf(backend), complete: (request) => backend.complete(request, pair.getStore() ?? {}) })
+    ? new ClippedJudge({ label: judgeLabelOf(backend), complete: (request) => backend.complete(request, pair.getStore() ?? {}) })
     : null;
   const criteria = set.criteria.length ? (set.criteria as Array<{ key: string; type: string; config?: Record<string, unknown> }>) : DEFAULT_CRITERIA;
   const total = scenarios.length * models.length;
@@ -125,8 +126,10 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
 }
 
 /**
- * What the agent answered, priced by the chain when it reports no cost. A value that is not a
- * replay is handed back as it came, for the Runner to record as the run_error it is, in its words.
+ * What the agent answered, priced by the chain when it reports no cost, with its text as the
+ * platform records it (storableReplay), so the judge reads what a platform run of it reads. A
+ * value that is not a replay is handed back as it came, for the Runner to record as the run_error
+ * it is, in its words.
  */
 function priced(value: unknown, spec: ModelSpec, prompt: string, prices: PriceTable | null, onRefused: ((refusal: PriceRefusal) => void) | undefined): unknown {
   if (value === null || value === undefined) return value;
@@ -136,7 +139,7 @@ function priced(value: unknown, spec: ModelSpec, prompt: string, prices: PriceTa
   } catch {
     return value;
   }
-  return priceReplay(replay, spec, prompt, prices, onRefused);
+  return storableReplay(priceReplay(replay, spec, prompt, prices, onRefused));
 }
 
 export type ReportFormat = "md" | "json" | "html";

@@ -6,6 +6,7 @@
 // CompleteRun's rules: a missing pair fails the run, naming it.
 import {
   Comparison,
+  clippedJudgeText,
   WrongExpectedVersionError,
   parseOrThrow,
   runAggregate,
@@ -20,7 +21,7 @@ import {
   type RunState,
 } from "@verdict/domain";
 import { collectPairSummaries } from "./collectPairs.js";
-import { clippedJudgeText, exchangeData } from "./exchanges.js";
+import { exchangeData } from "./exchanges.js";
 import { CompletionJob, COMPLETE_TOPIC, jobFields, jobNames, parseJob, type JobNames } from "./jobs.js";
 import { processPair, runEventContext, type PairDeps } from "./pairWork.js";
 import { failRunOnPoison } from "./poisonJobs.js";

@@ -1,28 +1,8 @@
 // The core's JudgeExchange as an event records it: the prompt by digest (the prompt itself is
 // rebuilt from the recorded inputs), the raw answer, what was parsed, the usage, and why an
-// answer was unusable.
+// answer was unusable, each text cut as clippedJudgeText (domain/judge/judgeText.ts) cuts it.
 import { createHash } from "node:crypto";
-import { truncateBytes, type JudgeExchange, type eventSchemas } from "@verdict/domain";
-
-/**
- * A judge's text (its raw answer, what was parsed from it, a verdict's rationale) is kept up to
- * this many UTF-8 bytes a string (the reference keeps an output to 20,000): an answer of hundreds
- * of kilobytes would push its event over the store's size limit and fail the pair or the run,
- * where a judge that answers unusably must only be skipped.
- */
-const JUDGE_TEXT_BYTES = 20_000;
-
-/**
- * The judge's text as an event keeps it: every string cut to JUDGE_TEXT_BYTES (Ruby's
- * truncate_bytes). A NUL or a lone surrogate in it the run and result aggregates record as
- * U+FFFD, as they do an agent's text.
- */
-export function clippedJudgeText<T>(value: T): T {
-  if (typeof value === "string") return (value.length * 3 > JUDGE_TEXT_BYTES ? truncateBytes(value, JUDGE_TEXT_BYTES) : value) as T;
-  if (Array.isArray(value)) return value.map(clippedJudgeText) as T;
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clippedJudgeText(inner)])) as T;
-}
+import { clippedJudgeText, type JudgeExchange, type eventSchemas } from "@verdict/domain";
 
 type ExchangeData = eventSchemas.JudgeExchangeData;
 

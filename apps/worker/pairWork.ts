@@ -8,6 +8,7 @@
 // between two appends, or scoring failed) is scored at the version after the replay.
 import {
   DomainError,
+  clippedJudgeText,
   Replay,
   priceReplay,
   WrongExpectedVersionError,
@@ -31,7 +32,7 @@ import {
   type ResultState,
 } from "@verdict/domain";
 import { replayThroughRuntime } from "./agentReplay.js";
-import { exchangeData, clippedJudgeText } from "./exchanges.js";
+import { exchangeData } from "./exchanges.js";
 import { withPairContext } from "./judging.js";
 import type { Limiter } from "@verdict/infra/limiter";
 import { failRun } from "./poisonJobs.js";

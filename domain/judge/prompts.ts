@@ -3,6 +3,7 @@
 // untrusted text; they are fenced and cut to the reference's limits before being sent.
 
 import { humanize, isBlank, rubyNumber, truncate } from "../support/index.js";
+import { visibleOnOneLine } from "../report/visibleControls.js";
 
 export const SCORE_INSTRUCTIONS =
   'You are an impartial evaluation judge. Respond ONLY with JSON: {"score": <float between 0.0 and 1.0>}';
@@ -117,7 +118,8 @@ export function recommendPrompt(input: {
   const tools = Object.entries(input.availableTools ?? {}).map(([name, description]) => `- ${name}: ${truncate(description ?? "", 160)}`);
   const calls = (replay.toolCalls ?? replay.tool_calls ?? []).map((call) => {
     const errored = call.error !== undefined && call.error !== null && call.error !== false;
-    return `- ${call.name}${errored ? " (errored)" : ""}: ${truncate(JSON.stringify(call.arguments ?? null) ?? "null", 200)}`;
+    // The agent names its calls: a line break in a name would start a line of the prompt's own.
+    return `- ${visibleOnOneLine(`${call.name}`)}${errored ? " (errored)" : ""}: ${truncate(JSON.stringify(call.arguments ?? null) ?? "null", 200)}`;
   });
   const lines = [
     "The agent's instructions:",
@@ -139,7 +141,8 @@ export function recommendPrompt(input: {
     "The agent's answer:",
     fenced(isBlank(replay.answer) ? "(empty)" : truncate(replay.answer as string, 2500)),
     "",
-    `Detected fault: ${diagnosis.fault} — ${diagnosis.summary ?? ""}`.trimEnd(),
+    // A summary may repeat a call's name (tool_error's "Tool NAME returned an error").
+    `Detected fault: ${diagnosis.fault} — ${visibleOnOneLine(diagnosis.summary ?? "")}`.trimEnd(),
     "",
     "Recommend the one change that would make the agent pass: a tool to add when one is missing, " +
       "or a change to its instructions.",

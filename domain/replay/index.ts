@@ -17,3 +17,4 @@ export { replayFromMessages } from "./fromMessages.js";
 export { replayFromAiSdk } from "./fromAiSdk.js";
 export type { ConversationOverrides } from "./conversation.js";
 export { TOOL_ERROR_DETAIL_BYTES } from "./toolResultError.js";
+export { storableReplay } from "./storableReplay.js";

@@ -22,3 +22,15 @@ const shown = (c: string): string => `⟨${codePointLabel(c.charCodeAt(0))}⟩`;
 export function visibleControls(text: string): string {
   return HAS_CONTROL.test(text) ? text.replace(CONTROLS, shown) : text;
 }
+
+// A judge prompt has no writer to fold its lines: a line break in a tool call's name (the agent
+// names its calls, unchecked) placed outside the prompt's fences starts a line of its own, which
+// reads as the prompt's ("Detected fault: none"). There the breaks and tabs are shown too.
+const BREAK_CLASS = "\\t\\n\\v\\f\\r\\u0085\\u2028\\u2029";
+const HAS_CONTROL_OR_BREAK = new RegExp(`[${CONTROL_CLASS}${BREAK_CLASS}]`);
+const CONTROLS_OR_BREAKS = new RegExp(`[${CONTROL_CLASS}${BREAK_CLASS}]`, "g");
+
+/** visibleControls for text kept on one line: a line break or tab is shown as its code point too. */
+export function visibleOnOneLine(text: string): string {
+  return HAS_CONTROL_OR_BREAK.test(text) ? text.replace(CONTROLS_OR_BREAKS, shown) : text;
+}
