@@ -12,6 +12,7 @@ import type pg from "pg";
 import { createPgPool, isConnectionLoss, keepPoolAlive, PgListener, pgSettingsFromEnv, type PgSettings } from "../../pg/index.js";
 import type { EventStore } from "../port.js";
 import { migrateEventStore } from "../sql/migrator.js";
+import { refuseLogFromAnotherServer } from "./restoredLog.js";
 import { createSqlEventStore, type SqlRunner } from "../sql/sqlEventStore.js";
 import type { SubscriptionTuning } from "../subscription.js";
 import { Wakeup } from "../wakeup.js";
@@ -42,6 +43,10 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const settings = options.settings ?? pgSettingsFromEnv();
   const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 }, settings);
   if (options.migrate !== false) await migratePool(pool);
+  await refuseLogFromAnotherServer(async (sql) => (await pool.query(sql)).rows).catch(async (error: unknown) => {
+    if (ownsPool) await pool.end();
+    throw error;
+  });
 
   // Named (prepared) statements: each connection parses and plans a statement once.
   const names = new Map<string, string>();
