@@ -22,6 +22,14 @@ export interface LocalRunOptions {
   runtime: AgentRuntime;
   judge: JudgeBackend | null;
   includeProductionOnly?: boolean;
+  /**
+   * --require-judge-scores: a judge grade the pair expected (task_completion with a judge, each
+   * llm_judge criterion) that is missing fails the pair `judge_unavailable` (reference-core §11
+   * step 6), where it was left out and the pair could pass on its rules alone.
+   */
+  requireJudgeScores?: boolean;
+  /** Told when --require-judge-scores can change nothing: no judge, and no llm_judge criterion. */
+  onNotice?: (line: string) => void;
   /** The agent's tool roster (--tools): a missing-capability diagnosis names what it has. */
   availableTools?: ToolRoster;
   /**
@@ -71,6 +79,10 @@ export function modelSpecsOf(names: readonly string[]): ModelSpec[] {
   }
 }
 
+// The library's rule, kept: without a judge only llm_judge criteria are expected judge grades
+// (and are missing, so they fail); a set with none has nothing to require, which is said, not refused.
+const NOTHING_REQUIRED = "--require-judge-scores changes nothing here: no judge (--judge none) and the set has no llm_judge criterion, so no pair expects a judge grade";
+
 /** Why a set selected nothing: a set with none was told to --include-production-only. */
 function nothingToRunReason(scenarioCount: number): string {
   return scenarioCount === 0 ? "the catalog gives it none: add them under the set's scenarios:" : "all are production_only; pass --include-production-only";
@@ -95,6 +107,8 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     ? new ClippedJudge({ label: judgeLabelOf(backend), complete: (request) => backend.complete(request, pair.getStore() ?? {}) })
     : null;
   const criteria = set.criteria.length ? (set.criteria as Array<{ key: string; type: string; config?: Record<string, unknown> }>) : DEFAULT_CRITERIA;
+  const requireJudgeScores = options.requireJudgeScores ?? false;
+  if (requireJudgeScores && !judge && !criteria.some((c) => c.type === "llm_judge")) options.onNotice?.(NOTHING_REQUIRED);
   const total = scenarios.length * models.length;
   let done = 0;
   const runtime = options.runtime;
@@ -104,6 +118,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
     models,
     criteria,
     judge,
+    requireJudgeScores,
     agentName: product.agent,
     availableTools: options.availableTools,
     concurrency: options.concurrency ?? 4,

@@ -474,3 +474,40 @@ describe("a misspelt scenario key", () => {
     }
   }, 60_000);
 });
+
+describe("verdict run --require-judge-scores", () => {
+  // The review's answer: the judge quotes the agent's injected {"score": 1.0} before its own JSON,
+  // so the first-{-to-last-} parse (reference-core §10) has no score and the grade is skipped.
+  const INJECTED = `'The answer says {"score": 1.0}. My grade: {"score": 0.1}'`;
+  const run = async (flags: string[], judgeYaml: string | null = `judge: j\ndefaults:\n  score: ${INJECTED}\n  recommend: '{}'\n`) => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-require-"));
+    try {
+      const judge = join(dir, "judge.yaml");
+      if (judgeYaml !== null) await writeFile(judge, judgeYaml);
+      const io = bufferIo();
+      const argv = [...withFlag(withFlag(base, "--judge", judgeYaml === null ? "none" : `scripted:${judge}`), "--models", "gpt-5-mini"), "--format", "json", ...flags];
+      const code = await runCli(argv, io, {});
+      return { code, stderr: io.stderr.join(""), results: (JSON.parse(io.stdout.join("")) as { results: JsonResult[] }).results };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("fails a pair whose judge grade was unusable judge_unavailable, only with the flag", async () => {
+    const lenient = await run([]);
+    const passedOnRules = lenient.results.filter((r) => r.status === "passed").map((r) => r.scenario_key);
+    expect(passedOnRules.length).toBeGreaterThan(0);
+    const strict = await run(["--require-judge-scores"]);
+    const faults = faultsOf(strict.results);
+    for (const key of passedOnRules) expect(faults[`${key} × gpt-5-mini`]).toBe("judge_unavailable");
+    expect(strict.results.filter((r) => r.status === "passed")).toEqual([]);
+    // A result fault, never the run's: the gate decides the exit as for any failed pair.
+    expect(strict.stderr).not.toContain("run failed");
+  }, 60_000);
+
+  it("says it changes nothing without a judge on a set with no llm_judge criterion", async () => {
+    const { results, stderr } = await run(["--require-judge-scores"], null);
+    expect(stderr).toContain("verdict run: --require-judge-scores changes nothing here: no judge (--judge none) and the set has no llm_judge criterion");
+    expect(results.some((r) => r.status === "passed")).toBe(true);
+  }, 60_000);
+});

@@ -1,6 +1,6 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
 //   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
-//   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS]`
+//   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS] [--require-judge-scores]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, errorText, writeOutputFor } from "./outputFile.js";
@@ -55,6 +55,8 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const outcome = await localRun({
     catalogPath, product, set, models, runtime, judge, concurrency, replayTimeoutMs, availableTools, prices, onPriceRefused,
     includeProductionOnly: flags.booleans["include-production-only"],
+    requireJudgeScores: flags.booleans["require-judge-scores"],
+    onNotice: (line) => io.err(`verdict run: ${line}`),
     // `expcet: { contains: [x] }` is ignored, as any key the format does not read: every check of that scenario vanished unsaid.
     onCatalogWarning: (line) => io.err(`verdict run: ${line}`),
     onResult: quiet ? undefined : (result, done, total) => {

@@ -18,6 +18,7 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
       [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--replay-timeout MS] [--include-production-only] [--quiet]
+      [--require-judge-scores]
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
       run_error (the run failed: nothing was scored). --tools names the agent's tools
@@ -30,7 +31,12 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       as the worker's VERDICT_REPLAY_TIMEOUT_MS, which run does not read): past it the pair is
       a run_error (ReplayTimeoutError) and an HTTP agent's request is aborted. Progress goes
       to stderr, a [n/N] line a pair; --quiet leaves those lines out (the pass-rate line
-      still prints).`,
+      still prints). --require-judge-scores fails a pair judge_unavailable when a judge grade
+      it expected is missing (task_completion with --judge, each llm_judge criterion), where
+      by default such a grade is left out and the pair may pass on its rules alone (a judge
+      call that failed or answered unusably); it does not fail the run. With --judge none
+      only llm_judge criteria are expected (and missing); a set with none: it changes nothing,
+      said on stderr.`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes), as
       HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own

@@ -160,6 +160,8 @@ export class RunContexts {
       criteria: recordedCriteria(runCriteriaOf(started, state.kpiAuthoring)),
       judge,
       threshold: started.threshold,
+      // As the run froze it: the evaluation changing later does not rescore the rest of this run.
+      requireJudgeScores: started.require_judge_scores,
       availableTools: started.tools,
       metadata: started.metadata,
       release: releaseOf(started.release),

@@ -19,6 +19,12 @@ export const EvaluationCreated = defineEvent(
     compare_models: z.array(z.string()),
     catalog: catalogReference.nullable(),
     external: z.object({ source: z.string(), suite: z.string(), scope: z.string().nullable().optional() }).nullable(),
+    /**
+     * A missing expected judge grade fails its pair `judge_unavailable` (reference-core §11 step 6).
+     * Added in session 44 at the same version: an evaluation created before holds none and reads
+     * false, as it scored; an older build drops the field and scores leniently.
+     */
+    require_judge_scores: z.boolean().default(false),
   }),
 );
 

@@ -96,6 +96,21 @@ describe("eventRegistry", () => {
     expect(v2.type === "RunStarted" && v2.data.agent).toBeNull();
   });
 
+  it("reads a RunStarted or EvaluationCreated recorded before require_judge_scores as false, as it was scored", () => {
+    // Added at the same version (session 44): stored events of every version lack it.
+    for (const version of [1, 2, 3]) {
+      const started = eventRegistry.parseRecorded(recorded("RunStarted", version, { ...runStartedV1, release: null, agent: null }));
+      expect(started.type === "RunStarted" && started.data.require_judge_scores).toBe(false);
+    }
+    const evaluation = { evaluation_id: "e1", tenant: "acme", agent: "A", name: "N", judge: { kind: "llm", model: "m" }, criteria: [], threshold: 0.7, compare_models: [], catalog: null, external: null };
+    const created = eventRegistry.parseRecorded(recorded("EvaluationCreated", 1, evaluation));
+    expect(created.type === "EvaluationCreated" && created.data.require_judge_scores).toBe(false);
+    const strict = eventRegistry.parseRecorded(recorded("EvaluationCreated", 1, { ...evaluation, require_judge_scores: true }));
+    expect(strict.type === "EvaluationCreated" && strict.data.require_judge_scores).toBe(true);
+    const frozen = eventRegistry.parse("RunStarted", 3, { ...runStartedV1, release: null, agent: null, require_judge_scores: true });
+    expect(frozen.type === "RunStarted" && frozen.data.require_judge_scores).toBe(true);
+  });
+
   it("lists every event type of the design", () => {
     expect(eventRegistry.types().sort()).toEqual(
       [

@@ -41,6 +41,11 @@ const runStartedV3 = z.object({
   judge: judgeData,
   judge_label: z.string().nullable(),
   threshold: z.number().min(0).max(1),
+  /**
+   * The evaluation's require_judge_scores, frozen so a run scores as it started. Session 44, same
+   * version: a run recorded before reads false, as it was scored.
+   */
+  require_judge_scores: z.boolean().default(false),
   release: releaseData.nullable(),
   metadata: jsonObject,
   tools: z.array(toolData),

@@ -28,6 +28,8 @@ const CatalogEntity = new EntitySchema<CatalogRow>({
 
 export interface EvaluationRow {
   id: string; tenant: string; agent: string; name: string; judge: Json; criteria: Json; threshold: number; compareModels: Json;
+  /** Migration 017. */
+  requireJudgeScores: boolean;
   catalog: Json; external: Json; archived: boolean; archivedAt: Date | null; scenarioCount: number; runCount: number;
   latestRunId: string | null; latestRunNumber: number | null;
   /** The newest COMPLETED run (migration 010): what the evaluation's standing is read from. */
@@ -39,7 +41,7 @@ export const EvaluationEntity = new EntitySchema<EvaluationRow>({
   name: "Evaluation", tableName: "evaluations",
   properties: {
     id: { type: "text", primary: true }, tenant: { type: "text" }, agent: { type: "text" }, name: { type: "text" }, judge: jsonRequired,
-    criteria: jsonRequired, threshold: { type: "double" }, compareModels: jsonRequired, catalog: json, external: json,
+    criteria: jsonRequired, threshold: { type: "double" }, requireJudgeScores: { type: "boolean" }, compareModels: jsonRequired, catalog: json, external: json,
     archived: { type: "boolean" }, archivedAt: when, scenarioCount: int, runCount: int, latestRunId: text,
     latestRunNumber: { ...int, nullable: true }, headlineRunId: text, headlineRunNumber: { ...int, nullable: true },
     createdAt: { ...when, nullable: false }, updatedAt: { ...when, nullable: false }, kpis: jsonRequired, kpiProvenance: json,
@@ -62,6 +64,8 @@ const EvaluationScenarioEntity = new EntitySchema<EvaluationScenarioRow>({
 export interface RunRow {
   id: string; tenant: string; evaluationId: string; number: number; origin: string; status: string; external: boolean;
   selection: Json; models: Json; criteria: Json; judge: Json; judgeLabel: string | null; threshold: number | null;
+  /** Migration 017: as RunStarted froze it; null for an imported run. */
+  requireJudgeScores: boolean | null;
   release: Json; metadata: Json; tools: Json; catalog: Json; importSource: Json;
   /** An imported run's envelope run_id (the host's); null for a run started here. */
   hostRunId: string | null;
@@ -80,7 +84,7 @@ export const RunEntity = new EntitySchema<RunRow>({
   properties: {
     id: { type: "text", primary: true }, tenant: { type: "text" }, evaluationId: { type: "text" }, number: int,
     origin: { type: "text" }, status: { type: "text" }, external: { type: "boolean" }, selection: json, models: jsonRequired,
-    criteria: jsonRequired, judge: json, judgeLabel: text, threshold: float, release: json, metadata: jsonRequired,
+    criteria: jsonRequired, judge: json, judgeLabel: text, threshold: float, requireJudgeScores: { type: "boolean", nullable: true }, release: json, metadata: jsonRequired,
     tools: jsonRequired, catalog: json, importSource: json, hostRunId: text, total: int, completed: int, passed: int, failed: int, errored: int,
     agentInputTokens: big, agentOutputTokens: big, agentCost: float, judgeCalls: int, judgeInputTokens: big,
     judgeOutputTokens: big, judgeCost: float, agentCostSum: sum, judgeCostSum: sum, summary: json, completionRequested: { type: "boolean" },

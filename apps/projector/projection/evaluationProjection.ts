@@ -14,10 +14,10 @@ function evaluationIdOf(streamId: string): string {
 export async function evaluationCreated(sql: Sql, event: EventOf<"EvaluationCreated">, envelope: Envelope): Promise<void> {
   const d = event.data;
   await sql.execute(
-    `INSERT INTO evaluations (id, tenant, agent, name, judge, criteria, threshold, compare_models, catalog, external, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)
+    `INSERT INTO evaluations (id, tenant, agent, name, judge, criteria, threshold, require_judge_scores, compare_models, catalog, external, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)
      ON CONFLICT (id) DO NOTHING`,
-    [d.evaluation_id, d.tenant, d.agent, d.name, json(d.judge), json(d.criteria), d.threshold, json(d.compare_models), json(d.catalog), json(d.external), envelope.at, envelope.at],
+    [d.evaluation_id, d.tenant, d.agent, d.name, json(d.judge), json(d.criteria), d.threshold, d.require_judge_scores, json(d.compare_models), json(d.catalog), json(d.external), envelope.at, envelope.at],
   );
 }
 

@@ -16,16 +16,16 @@ export async function runStarted(sql: Sql, event: EventOf<"RunStarted">, envelop
   const d = event.data;
   await sql.execute(
     `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, selection, models, criteria, judge, judge_label,
-       threshold, release, metadata, tools, catalog, total, scheduled_at, started_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?)
+       threshold, require_judge_scores, release, metadata, tools, catalog, total, scheduled_at, started_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = CASE WHEN runs.status = 'PENDING' THEN 'RUNNING' ELSE runs.status END,
        evaluation_id = excluded.evaluation_id, number = excluded.number, external = excluded.external, selection = excluded.selection, models = excluded.models, criteria = excluded.criteria,
-       judge = excluded.judge, judge_label = excluded.judge_label, threshold = excluded.threshold, release = excluded.release,
+       judge = excluded.judge, judge_label = excluded.judge_label, threshold = excluded.threshold, require_judge_scores = excluded.require_judge_scores, release = excluded.release,
        metadata = excluded.metadata, tools = excluded.tools, catalog = excluded.catalog, total = excluded.total,
        started_at = excluded.started_at, updated_at = excluded.updated_at`,
     [
       d.run_id, d.tenant, d.evaluation_id, d.number, d.external ? "external" : "engine", d.external, json(d.selection), json(d.models),
-      json(d.criteria), json(d.judge), d.judge_label, d.threshold, json(pinnedRelease(d.release)), json(d.metadata), json(d.tools), json(d.catalog),
+      json(d.criteria), json(d.judge), d.judge_label, d.threshold, d.require_judge_scores, json(pinnedRelease(d.release)), json(d.metadata), json(d.tools), json(d.catalog),
       d.scenarios.length * d.models.length, envelope.at, envelope.at, envelope.at,
     ],
   );

@@ -5,14 +5,14 @@ import type { Result, ResultFilter } from "./types.js";
 
 const CATALOG_COLUMNS = ["tenant", "key", "name", "description", "digest", "source", "metadata", "scenario_count", "imported_at"];
 const EVALUATION_COLUMNS = [
-  "id", "tenant", "agent", "name", "judge", "criteria", "threshold", "compare_models", "catalog", "external", "archived", "archived_at",
+  "id", "tenant", "agent", "name", "judge", "criteria", "threshold", "require_judge_scores", "compare_models", "catalog", "external", "archived", "archived_at",
   "scenario_count", "run_count", "latest_run_id", "latest_run_number", "headline_run_id", "headline_run_number", "created_at", "updated_at",
   "kpis", "kpi_provenance",
 ];
 const SCENARIO_COLUMNS = ["evaluation_id", "key", "tenant", "prompt", "group", "group_name", "notes", "expectations", "data", "position", "enabled"];
 const RUN_COLUMNS = [
   "id", "tenant", "evaluation_id", "number", "origin", "status", "external", "selection", "models", "criteria", "judge", "judge_label",
-  "threshold", "release", "metadata", "tools", "catalog", "import_source", "host_run_id", "total", "completed", "passed", "failed", "errored",
+  "threshold", "require_judge_scores", "release", "metadata", "tools", "catalog", "import_source", "host_run_id", "total", "completed", "passed", "failed", "errored",
   "agent_input_tokens", "agent_output_tokens", "agent_cost", "judge_calls", "judge_input_tokens", "judge_output_tokens", "judge_cost",
   "summary", "completion_requested", "error_message", "failure_pairs", "scheduled_at", "started_at", "completed_at", "updated_at",
 ];

@@ -16,6 +16,8 @@ export interface Catalog extends CatalogSummary { canonicalYaml: string; product
 
 export interface Evaluation {
   id: string; tenant: string; agent: string; name: string; judge: Json; criteria: Json; threshold: number; compareModels: string[];
+  /** A missing expected judge grade fails its pair judge_unavailable (migration 017; false for one created before). */
+  requireJudgeScores: boolean;
   catalog: Json; external: Json; archived: boolean; archivedAt: string | null; scenarioCount: number; runCount: number;
   latestRunId: string | null; latestRunNumber: number | null;
   /** The newest COMPLETED run (by number): what the standing is read from. */
@@ -36,6 +38,8 @@ export interface Run {
   id: string; tenant: string; evaluationId: string; number: number; origin: "engine" | "external" | "imported"; status: RunStatus;
   external: boolean; selection: Json; models: { label: string; provider: string; model: string }[]; criteria: Json; judge: Json;
   judgeLabel: string | null; threshold: number | null; release: Json; metadata: Json; tools: Json; catalog: Json; importSource: Json;
+  /** As RunStarted froze it (migration 017; false for a run started before); null for an imported run, whose report does not say. */
+  requireJudgeScores: boolean | null;
   /**
    * The envelope's run_id an imported run was imported with (the host's name for it, which
    * GET /api/evaluation_reports/:run_id reads it back by): ReportImported's host_run_id, or the

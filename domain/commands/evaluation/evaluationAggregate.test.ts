@@ -3,6 +3,7 @@ import { evaluationAggregate, DEFAULT_CRITERIA } from "./evaluationAggregate.js"
 import { given } from "../testing/givenWhenThen.js";
 import { CLAUDE, created, DIGEST_A, GPT, record, replaced, scenario } from "../testing/fixtures.js";
 import type { EventInput } from "../../events/registry.js";
+import { freezeRun } from "./selection.js";
 
 const create = (extra: Record<string, unknown> = {}) => ({
   type: "CreateEvaluation",
@@ -26,11 +27,21 @@ describe("CreateEvaluation", () => {
         judge: { kind: "rules", model: null },
         criteria: DEFAULT_CRITERIA,
         threshold: 0.7,
+        require_judge_scores: false,
         compare_models: [],
         catalog: null,
         external: null,
       },
     });
+  });
+
+  it("records require_judge_scores, and a run freezes it as the evaluation held it when it started", () => {
+    const [event] = given(evaluationAggregate, []).when(create({ require_judge_scores: true }));
+    expect(event.data).toMatchObject({ require_judge_scores: true });
+    const state = [event, replaced([record("a", 0)])].reduce((folded, e) => evaluationAggregate.evolve(folded, e as never), evaluationAggregate.initialState());
+    const command = evaluationAggregate.commandSchema.parse(start()) as Extract<Parameters<typeof freezeRun>[1], { type: "StartRun" }>;
+    expect(freezeRun(state, command, 1).require_judge_scores).toBe(true);
+    expect(freezeRun({ ...state, requireJudgeScores: false }, command, 1).require_judge_scores).toBe(false);
   });
 
   it("keeps given criteria and stores initial scenarios as a replace", () => {

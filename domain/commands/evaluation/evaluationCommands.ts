@@ -81,6 +81,7 @@ export const CreateEvaluation = z.object({
   judge: judgeData.extend({ model: judgeData.shape.model.refine((model) => model === null || identifierTextProblem(model) === null, { error: (issue) => identifierTextProblem(String(issue.input)) ?? undefined }) }).default({ kind: "rules", model: null }),
   criteria: z.array(criterionInput).default([]),
   threshold: z.number().min(0).max(1).default(0.7),
+  require_judge_scores: z.boolean().default(false),
   // A run takes at most RUN_MODEL_LIMIT models: more was accepted here and refused by every startRun.
   // A blank name was kept, then dropped by the run, which said "No models selected — … set
   // compare_models" though it was set. A name given twice is one model, as a run's selection

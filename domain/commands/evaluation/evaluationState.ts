@@ -28,6 +28,8 @@ export interface EvaluationState {
   /** How many times the KPIs were cleared (KpisCleared): a define call asked before the last one records nothing. */
   kpiClears: number;
   threshold: number;
+  /** A missing expected judge grade fails its pair (EvaluationCreated; frozen into each RunStarted). */
+  requireJudgeScores: boolean;
   compareModels: string[];
   catalog: CatalogReference | null;
   /** Which import of its catalog the evaluation was last synced to (CatalogSetSynced). */
@@ -54,6 +56,7 @@ export function initialEvaluationState(): EvaluationState {
     kpiDefinition: null,
     kpiClears: 0,
     threshold: 0.7,
+    requireJudgeScores: false,
     compareModels: [],
     catalog: null,
     catalogImport: null,
@@ -87,6 +90,7 @@ export function evolveEvaluation(state: EvaluationState, event: DomainEvent): Ev
         judge: d.judge,
         criteria: d.criteria,
         threshold: d.threshold,
+        requireJudgeScores: d.require_judge_scores,
         compareModels: d.compare_models,
         catalog: d.catalog,
         external: d.external,

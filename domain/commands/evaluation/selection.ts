@@ -64,6 +64,7 @@ export function freezeRun(state: EvaluationState, command: StartRun, number: num
     judge: state.judge,
     judge_label: command.judge_label ?? (state.judge.kind === "rules" ? null : state.judge.model),
     threshold: state.threshold,
+    require_judge_scores: state.requireJudgeScores,
     release: command.release,
     metadata: command.metadata,
     tools: command.tools,

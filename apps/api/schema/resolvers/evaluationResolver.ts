@@ -44,6 +44,13 @@ export class CreateEvaluationInput {
   @Field(() => Float, { nullable: true, description: "The score a pair must reach to pass, a fraction from 0 to 1 (not a percent; outside it is VALIDATION); 0.7 when omitted." })
   threshold?: number | null;
 
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "true: a judge grade a pair expected and did not get (task_completion when the judge grades it, each llm_judge criterion; the judge call failed or answered unusably) fails the pair with the fault judge_unavailable, never the run (reference-core §11 step 6). false when omitted: such a grade is left out and the pair may pass on its rules alone. Each run keeps the value it started with.",
+  })
+  requireJudgeScores?: boolean | null;
+
   @Field(() => [String], { nullable: true, description: "The models a run compares when startRun names none; a blank name is VALIDATION, a repeated one is kept once." })
   compareModels?: string[] | null;
 
@@ -146,7 +153,7 @@ function storedCriteria(given: unknown): MaterializeRequest["criteria"] {
  * The evaluation already holding this catalog set's name for the agent, when it was made from
  * the same set: createEvaluation re-syncs and answers it rather than CONFLICT, keeping the judge
  * and criteria its creation pinned. One another input made under that name is not the set's, and
- * stays a CONFLICT. A threshold, compare models, judge or criteria other than the evaluation's
+ * stays a CONFLICT. A threshold, requireJudgeScores, compare models, judge or criteria other than the evaluation's
  * is CONFLICT, naming it: a repeated call syncs, it does not redefine (and no event changes the
  * first two). An evaluation made before names were reserved is given the name's reservation
  * first (adoptEvaluationName), so the set's evaluation from an older Verdict is answered too.
@@ -169,6 +176,7 @@ async function catalogSetEvaluation(
   const conflict = (field: string) =>
     new ApiError("CONFLICT", `evaluation ${holder} (${name}) already follows this catalog set with another ${field}; sync it without ${field}, or create one under another name`, field);
   if (input.threshold !== undefined && input.threshold !== null && input.threshold !== state.threshold) throw conflict("threshold");
+  if (input.requireJudgeScores !== undefined && input.requireJudgeScores !== null && input.requireJudgeScores !== state.requireJudgeScores) throw conflict("requireJudgeScores");
   if (input.compareModels && stableJson([...new Set(compareModels(input.compareModels).map((m) => m.trim()))]) !== stableJson(state.compareModels)) {
     throw conflict("compareModels");
   }
@@ -204,7 +212,7 @@ async function evaluationBeingCreated(
 
 // createEvaluation's input fields, as the command (snake_case) or a check (bare) names them.
 const CREATE_EVALUATION_ARGUMENTS = Object.fromEntries(
-  ["agent", "name", "judgeKind", "judgeModel", "criteria", "threshold", "compareModels", "scenariosText", "scenarios", "fromCatalogSet", "includeProductionOnly"].flatMap(
+  ["agent", "name", "judgeKind", "judgeModel", "criteria", "threshold", "requireJudgeScores", "compareModels", "scenariosText", "scenarios", "fromCatalogSet", "includeProductionOnly"].flatMap(
     (field) => [[field, `input.${field}`], [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), `input.${field}`]],
   ),
 );
@@ -284,7 +292,7 @@ export class EvaluationResolver {
 
   @Mutation(() => EvaluationPayload, {
     description:
-      "Creates an evaluation from its input; from a catalog set, one the agent already has under that name is synced to the set and answered instead (CONFLICT when the input names another threshold, compareModels, judge or criteria).",
+      "Creates an evaluation from its input; from a catalog set, one the agent already has under that name is synced to the set and answered instead (CONFLICT when the input names another threshold, requireJudgeScores, compareModels, judge or criteria).",
   })
   async createEvaluation(@Arg("input", () => CreateEvaluationInput, { description: "What to create; a refused field's error names it (input.name, input.criteria...), and nothing is written." }) input: CreateEvaluationInput, @Ctx() context: ApiContext): Promise<EvaluationPayload> {
     return namingArguments(CREATE_EVALUATION_ARGUMENTS, () => this.#createEvaluation(input, context));
@@ -312,6 +320,7 @@ export class EvaluationResolver {
       ...(judge ? { judge } : {}),
       ...(input.criteria !== undefined && input.criteria !== null ? { criteria: input.criteria } : {}),
       ...(input.threshold !== undefined && input.threshold !== null ? { threshold: input.threshold } : {}),
+      ...(input.requireJudgeScores !== undefined && input.requireJudgeScores !== null ? { require_judge_scores: input.requireJudgeScores } : {}),
       ...(input.compareModels ? { compare_models: compareModels(input.compareModels) } : {}),
     };
     // Reserves the name for the agent first: a name the agent's evaluations already use is a CONFLICT.

@@ -58,6 +58,9 @@ export class EvaluationNode {
   @Field(() => Float, { description: "The score a pair must reach to pass, a fraction from 0 to 1 (not a percent); 0.7 unless createEvaluation set it." })
   threshold!: number;
 
+  @Field(() => Boolean, { description: "True: a judge grade a pair expected and did not get (task_completion when the judge grades it, each llm_judge criterion) fails the pair with the fault judge_unavailable, never the run. False unless createEvaluation set it (every evaluation created before the setting existed); each run keeps the value it started with (Run.requireJudgeScores)." })
+  requireJudgeScores!: boolean;
+
   @Field(() => [String], { description: "The models a run compares when startRun names none, as given (trimmed, each once)." })
   compareModels!: string[];
 

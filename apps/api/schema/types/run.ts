@@ -46,6 +46,9 @@ export class RunNode {
   @Field(() => String, { nullable: true, description: "The judge the run asked for when it started, then, once its verdict is recorded, the one it was scored with (as its verdict and report name it); an imported run's report's judge. Null when there is none (scored on rules alone)." })
   judgeLabel!: string | null;
 
+  @Field(() => Boolean, { nullable: true, description: "Whether a judge grade a pair expected and did not get failed that pair judge_unavailable: the evaluation's requireJudgeScores as the run froze it when it started (false for a run started before the setting existed). Null for an imported run: its report does not say." })
+  requireJudgeScores!: boolean | null;
+
   @Field(() => String, { nullable: true, description: "Why the run failed (RunFailed's message); null unless status is FAILED." })
   errorMessage!: string | null;
 
