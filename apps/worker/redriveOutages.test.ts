@@ -4,7 +4,8 @@
 // was re-driven (and its count started over) on each retry, and a completion job the bus
 // refused counted its last pair twice; then, a run whose jobs alone the bus refused (its
 // partition without a leader) kept every run after it from being re-driven, all of them RUNNING
-// for ever, and stop() waited minutes for a round held up by a paused broker.
+// for ever, and stop() waited minutes for a round held up by a paused broker. Then a dispatcher
+// whose clock was set back waited out the clock's error before re-driving a lost run.
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import type { EventStore } from "@verdict/domain";
@@ -16,6 +17,7 @@ import { FlakyBus, runEvents, seedRun, testIds, testWorkerOptions, waitFor } fro
 import type { WatchdogSettings } from "./watchdog.js";
 
 const STALL_MS = 60_000;
+const HOUR = 3_600_000;
 let now = Date.parse("2026-11-30T12:00:00.000Z");
 const clock = { now: () => new Date(now) };
 
@@ -246,5 +248,20 @@ describe("the watchdog's re-drives through outages", () => {
     expect(await types(store)).toEqual(["RunStarted"]); // ... and the stopped dispatcher recorded nothing
     expect(info).toContain("dispatcher: stopped without its watchdog round, still waiting on the job bus or the store after 200 ms; it records nothing more");
     expect(info).toContain("run r1: 6 replay jobs published again, not recorded as a re-drive: this dispatcher no longer leads");
+  });
+
+  it("times a stall recorded in its future from when it sees it: a clock set back an hour re-drives a stall time later, not an hour", async () => {
+    const store = createMemoryEventStore();
+    const bus = new FlakyBus();
+    const { dispatcher } = await start(store, bus, ["dispatcher"]);
+    now += HOUR; // the jobs go out by a clock an hour ahead...
+    await seedRun(store);
+    await waitFor(() => replays(bus) === 6);
+    now -= HOUR; // ...which is then set right
+    await dispatcher.sweep(); // first seen: the stall is timed from now
+    now += STALL_MS;
+    await dispatcher.sweep();
+    await waitFor(() => dispatcher.tracked("r1")?.redrives === 1);
+    expect(replays(bus)).toBe(12);
   });
 });
