@@ -184,6 +184,26 @@ it("a statement cancelled by someone else (pg_cancel_backend) before the deadlin
   }
 });
 
+it("a statement queued behind another on its client is timed from when it left the queue: a cancel soon after is not a timeout", async () => {
+  // Timed from query(), the second sleep had "run" past the deadline when an operator cancelled it.
+  const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, { ...settings, queryTimeoutMs: 1_000 });
+  const client = await pool.connect();
+  try {
+    const pid = await backendOf(client);
+    const first = client.query("SELECT pg_sleep(0.9)");
+    const second = failureWithin(client.query("SELECT pg_sleep(0.5) AS queued"), 5_000);
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await scratch.admin.query("SELECT pg_cancel_backend($1)", [pid]);
+    const error = await second;
+    expect(error.code).toBe("57014");
+    expect(isQueryTimeout(error)).toBe(false);
+  } finally {
+    client.release();
+    await pool.end();
+  }
+});
+
 it("every connection asks the server for the timeouts; a transaction that lifts them runs past the deadline, and the next one has it again", async () => {
   const pool = createPgPool({ connectionString: scratch.database.url, max: 1 }, settings);
   try {

@@ -147,6 +147,11 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
     #settingUp = false;
     /** The server took `SET statement_timeout` (a refused one is skipped): only then is a 57014 ours. */
     #serverTimeout = false;
+    /**
+     * When the last answer came: a query sent while another runs waits in the client's queue
+     * until then, and the server's timer starts only when it gets it.
+     */
+    #lastAnsweredAt = -Infinity;
 
     override connect(callback?: any): any {
       const ready = super.connect().then(() => this.#askServer());
@@ -219,8 +224,13 @@ export function withQueryDeadline(Base: typeof pg.Client, options: QueryDeadline
           if (answered) return;
           answered = true;
           if (timer) clearTimeout(timer);
+          // Timed from when it left the queue (answers come in order): a cancel by someone else
+          // soon after the query ahead of it ended is not read as this query's deadline.
+          const now = performance.now();
+          const ranMs = now - Math.max(sent, this.#lastAnsweredAt);
+          this.#lastAnsweredAt = now;
           if (expired) return done(settingUp ? this.#setUpTimedOut(error) : this.#timedOut(error));
-          if (isStatementTimeout(error, { serverTimeoutMs, elapsedMs: performance.now() - sent })) return done(this.#namedStatementTimeout(error));
+          if (isStatementTimeout(error, { serverTimeoutMs, elapsedMs: ranMs })) return done(this.#namedStatementTimeout(error));
           if (!error && lifts && this.getTransactionStatus() !== "I") this.#lifted = true;
           done(error, result);
         });

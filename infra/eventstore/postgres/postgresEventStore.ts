@@ -42,11 +42,12 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   // An idle client dropped by the server is replaced by the pool (also on a pool passed in).
   const settings = options.settings ?? pgSettingsFromEnv();
   const pool = options.pool ? keepPoolAlive(options.pool) : createPgPool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 }, settings);
-  if (options.migrate !== false) await migratePool(pool);
+  // Before migrating: a restored log is refused as it was found, nothing written to it.
   await refuseLogFromAnotherServer(async (sql) => (await pool.query(sql)).rows).catch(async (error: unknown) => {
     if (ownsPool) await pool.end();
     throw error;
   });
+  if (options.migrate !== false) await migratePool(pool);
 
   // Named (prepared) statements: each connection parses and plans a statement once.
   const names = new Map<string, string>();

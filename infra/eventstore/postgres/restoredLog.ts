@@ -33,15 +33,15 @@ export class LogFromAnotherServerError extends Error {
   }
 }
 
-/** pg_resetwal's options putting the next transaction at the first segment boundary past `newest`. */
+/**
+ * pg_resetwal's options for a fresh cluster that reads the log: the next epoch (transaction ids
+ * are 32 bits counted in epochs of 2^32), at its first pg_xact segment boundary. Not the next
+ * boundary within the log's epoch: a fresh cluster's own catalog rows carry ids near 700, and a
+ * counter set 2^31 past them (a busy server's ids are often that high) reads them as in the
+ * future or stops at the wraparound limit ("database with OID 1 must be vacuumed").
+ */
 export function resetwalCommand(newest: bigint): string {
-  let epoch = newest / EPOCH;
-  let xid = (newest % EPOCH / XID_SEGMENT + 1n) * XID_SEGMENT;
-  if (xid >= EPOCH) {
-    epoch += 1n;
-    xid = XID_SEGMENT;
-  }
-  return `pg_resetwal${epoch > 0n ? ` -e ${epoch}` : ""} -x ${xid} DATADIR`;
+  return `pg_resetwal -e ${newest / EPOCH + 1n} -x ${XID_SEGMENT} DATADIR`;
 }
 
 type Query = <T>(sql: string) => Promise<T[]>;
