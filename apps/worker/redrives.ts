@@ -71,6 +71,7 @@ export class Redrives {
    */
   async afterRestart(ended: TermEnded = never): Promise<void> {
     const now = this.options.clock.now().getTime();
+    this.progressAnywhereNotAfter(now);
     for (const [runId, run] of [...this.options.runs]) {
       if (ended()) return;
       // Its start's jobs never went out: the dispatcher tries them (startRetries.ts), not as a re-drive.
@@ -104,6 +105,7 @@ export class Redrives {
   async sweep(ended: TermEnded = never): Promise<void> {
     const now = this.options.clock.now().getTime();
     const acceptedBefore = this.options.accepted();
+    this.progressAnywhereNotAfter(now);
     const refused: JobsNotPublished[] = [];
     try {
       for (const [runId, run] of [...this.options.runs]) {
@@ -281,9 +283,18 @@ export class Redrives {
     return { clock: this.options.clock, ids: this.options.ids, context: { tenant: run.tenant, actor: this.options.actor ?? "worker:dispatcher" } };
   }
 
-  /** When the event was recorded (epoch ms); this dispatcher's clock for one without the time. */
+  /**
+   * When the event was recorded (epoch ms); this dispatcher's clock for one without the time, or
+   * recorded "later" than that clock reads (the writer's clock ahead): timed from when it was read.
+   */
   private recordedAt(recorded: RecordedEvent): number {
     const at = Date.parse((recorded.metadata as { recorded_at?: string }).recorded_at ?? "");
-    return Number.isNaN(at) ? this.options.clock.now().getTime() : at;
+    const now = this.options.clock.now().getTime();
+    return Number.isNaN(at) ? now : Math.min(at, now);
+  }
+
+  /** As notInFuture for each run: progress anywhere seen before this clock was set back counts from now. */
+  private progressAnywhereNotAfter(now: number): void {
+    if (this.progressAnywhereAt !== undefined && this.progressAnywhereAt > now) this.progressAnywhereAt = now;
   }
 }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { handleCommand, runAggregate, runStream } from "@verdict/domain";
+import { handleCommand, readWholeStream, runAggregate, runStream, type RecordedEvent } from "@verdict/domain";
 import { createMemoryEventStore } from "@verdict/infra/eventstore";
 import { seedRun, testClock, testIds } from "./testing.js";
+import { Redrives } from "./redrives.js";
 import type { TrackedRun } from "./trackedRun.js";
 import { refusedStartAction, watchdogAction } from "./watchdog.js";
 
 const STALL_MS = 60_000;
+const HOUR = 3_600_000;
 const settings = { stallMs: STALL_MS, maxRedrives: 2 };
 const stalled: TrackedRun = { tenant: "acme", total: 3, scored: 0, external: false, requested: false, models: ["m"], scenarios: ["a", "b", "c"], lastProgressAt: 0, redrives: 2 };
 
@@ -81,5 +83,41 @@ describe("watchdogAction", () => {
       const message = action.kind === "fail" ? action.message : "";
       await expect(handleCommand(store, runAggregate, runStream(runId), { type: "FailRun", run_id: runId, message }, { clock: testClock, ids: testIds, context: { tenant: "acme", actor: "test" } })).resolves.toBeDefined();
     }
+  });
+});
+
+describe("the watchdog's rounds and a clock running ahead", () => {
+  // Another run's progress is "the workers are busy": timed in the future, it held a stalled run
+  // back for the clock's error.
+  /** The run's events after each of two rounds, a stall time apart. */
+  async function stalledBeside(progressAt: (now: number) => { recordedAt: number; readAt: number }): Promise<string[][]> {
+    let now = Date.parse("2026-11-30T12:00:00.000Z");
+    const clock = { now: () => new Date(now) };
+    const store = createMemoryEventStore();
+    await seedRun(store);
+    const runs = new Map<string, TrackedRun>([["r1", { ...stalled, lastProgressAt: now }]]);
+    const redrives = new Redrives({
+      store, clock, ids: testIds, log: { info: () => undefined, error: () => undefined }, watchdog: settings, runs,
+      jobs: { replays: async () => undefined, completion: async () => undefined }, readPosition: () => null, accepted: () => 0,
+    });
+    const { recordedAt, readAt } = progressAt(now);
+    const start = now;
+    now = readAt;
+    redrives.progressed({ ...stalled, redrives: 0 }, { metadata: { recorded_at: new Date(recordedAt).toISOString() } } as unknown as RecordedEvent);
+    const rounds: string[][] = [];
+    for (const round of [1, 2]) {
+      now = start + round * STALL_MS;
+      await redrives.sweep();
+      rounds.push((await readWholeStream(store, runStream("r1"))).map((e) => e.type));
+    }
+    return rounds;
+  }
+
+  it("fails a run re-driven enough a stall time after progress another process recorded with its clock an hour ahead", async () => {
+    expect((await stalledBeside((now) => ({ recordedAt: now + HOUR, readAt: now })))[0]).toEqual(["RunStarted", "RunFailed"]);
+  });
+
+  it("fails it a stall time after it first sees progress it read before its clock was set back an hour", async () => {
+    expect(await stalledBeside((now) => ({ recordedAt: now + HOUR, readAt: now + HOUR }))).toEqual([["RunStarted"], ["RunStarted", "RunFailed"]]);
   });
 });
