@@ -92,8 +92,9 @@ it("takes a host run_id that is not a stream id (\"/\", \".\", \":\"), gives it 
     expect(first.body.errors).toBeUndefined();
     const imported = first.body.data.importReport;
     expect(imported).toMatchObject({ runId: expect.stringMatching(/^imp-[0-9a-f]{32}$/), hostRunId, duplicate: false });
-    const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id origin status } }`, { r: imported.runId });
-    expect(run.body.data.run).toEqual({ id: imported.runId, origin: "IMPORTED", status: "COMPLETED" });
+    const run = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { id origin status requireJudgeScores } }`, { r: imported.runId });
+    // Its report does not say whether it required judge grades: null, not the engine runs' false.
+    expect(run.body.data.run).toEqual({ id: imported.runId, origin: "IMPORTED", status: "COMPLETED", requireJudgeScores: null });
     const response = await p.get(p.keys.acmeRead, `/api/evaluations/${evaluationId}/runs/${imported.runId}/report.json`);
     expect(response.status).toBe(200);
     const body = await response.text();

@@ -3,5 +3,8 @@
 -- before reads false here too, which is what a rebuild from the log would compute: no projection
 -- version. An imported run's report does not say (null), as the projector writes it.
 ALTER TABLE evaluations ADD COLUMN require_judge_scores boolean NOT NULL DEFAULT false;
-ALTER TABLE runs ADD COLUMN require_judge_scores boolean;
-UPDATE runs SET require_judge_scores = false WHERE origin <> 'imported';
+-- The runs' column defaults to false as well (a metadata-only change, no rewrite of the table),
+-- so a projector of the build before, still running during a rolling upgrade, writes what a
+-- rebuild would; only the imported runs are set to null.
+ALTER TABLE runs ADD COLUMN require_judge_scores boolean DEFAULT false;
+UPDATE runs SET require_judge_scores = NULL WHERE origin = 'imported';

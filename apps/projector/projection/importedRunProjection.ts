@@ -91,9 +91,9 @@ export async function reportImported(sql: Sql, event: EventOf<"ReportImported">,
   const judgeLabel = str(report.judge);
   await sql.execute(
     `INSERT INTO runs (id, tenant, evaluation_id, number, origin, status, external, selection, models, criteria, judge_label, threshold,
-       release, metadata, import_source, host_run_id, total, summary, scheduled_at, started_at, completed_at, updated_at)
-     VALUES (?, ?, ?, ?, 'imported', 'COMPLETED', false, ?::jsonb, ?::jsonb, '[]'::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', origin = 'imported', evaluation_id = excluded.evaluation_id,
+       require_judge_scores, release, metadata, import_source, host_run_id, total, summary, scheduled_at, started_at, completed_at, updated_at)
+     VALUES (?, ?, ?, ?, 'imported', 'COMPLETED', false, ?::jsonb, ?::jsonb, '[]'::jsonb, ?, ?, NULL, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', origin = 'imported', evaluation_id = excluded.evaluation_id, require_judge_scores = NULL,
        number = excluded.number, selection = excluded.selection, models = excluded.models,
        judge_label = excluded.judge_label, threshold = excluded.threshold, release = excluded.release, metadata = excluded.metadata,
        import_source = excluded.import_source, host_run_id = excluded.host_run_id, total = excluded.total, summary = excluded.summary, started_at = excluded.started_at,
