@@ -293,7 +293,7 @@ describe("verdict run's report on stdout", () => {
       const out = join(dir, "report.md");
       await runCli([...argv, "--out", out], bufferIo(), {});
       expect(io.stdout.join("")).toBe(`${await readFile(out, "utf8")}`.replace(/\n?$/, "\n"));
-      // The report shows the override as its code point (domain/report/visibleControls.ts), never raw.
+      // The report shows the override as its code point (domain/support/visibleControls.ts), never raw.
       expect(io.stdout.join("")).toContain("⟨U+202E⟩");
       expect(io.stdout.join("")).not.toContain("\u202e");
       expect(io.stdout.join("")).not.toContain("\\u202e");

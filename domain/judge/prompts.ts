@@ -3,7 +3,7 @@
 // untrusted text; they are fenced and cut to the reference's limits before being sent.
 
 import { humanize, isBlank, rubyNumber, truncate } from "../support/index.js";
-import { visibleOnOneLine } from "../report/visibleControls.js";
+import { visibleOnOneLine } from "../support/visibleControls.js";
 
 export const SCORE_INSTRUCTIONS =
   'You are an impartial evaluation judge. Respond ONLY with JSON: {"score": <float between 0.0 and 1.0>}';

@@ -3,10 +3,10 @@
 // stays open until our own `</details>`, a quote stays a quote. Angle brackets and ampersands
 // become entities (so `</details>` or `<script>` in an answer is only text), `|` is escaped in
 // cells, line breaks are folded where the construct is one line long, and control and bidi
-// characters are shown as their code points (visibleControls.ts). Each function tests its text
+// characters are shown as their code points (../support/visibleControls.ts). Each function tests its text
 // once, for all of these, and returns the usual text with nothing in it as it is.
 import { codeAwareLines } from "./markdownCode.js";
-import { CONTROL_CLASS, visibleControls } from "./visibleControls.js";
+import { CONTROL_CLASS, visibleControls } from "../support/visibleControls.js";
 
 const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
 const HAS_BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;

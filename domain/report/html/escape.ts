@@ -4,7 +4,7 @@
 // string in V8 (half the memory and copying of a page that has a single dash or emoji in it).
 // A string with nothing to escape is returned as is, which keeps the common case cheap.
 // Control and bidi characters are shown as their code points, `⟨U+202E⟩`, as the Markdown shows
-// them (../visibleControls.ts): a right-to-left override in a label reversed the rest of its line.
+// them (../../support/visibleControls.ts): a right-to-left override in a label reversed the rest of its line.
 
 import { Buffer } from "node:buffer";
 import { codePointLabel } from "../../support/identifierText.js";

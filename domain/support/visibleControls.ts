@@ -10,7 +10,7 @@
 // The Markdown's line breaks are not here (tab, LF, VT, FF, CR, NEL): its writer folds or splits
 // them wherever untrusted text is placed (markdownText.ts), so none reaches the file raw.
 
-import { codePointLabel } from "../support/identifierText.js";
+import { codePointLabel } from "./identifierText.js";
 
 export const CONTROL_CLASS = "\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f\\u202a-\\u202e\\u2066-\\u2069";
 const HAS_CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
