@@ -17,6 +17,7 @@ function countingStore(inner: EventStore, reads: string[]): EventStore {
     readAll: (options) => (reads.push(...(options?.filter?.streamPrefixes ?? [])), inner.readAll(options)),
     subscribeAll: (options) => inner.subscribeAll(options),
     streamVersion: (streamId) => inner.streamVersion(streamId),
+    lastPosition: () => inner.lastPosition(),
     close: () => inner.close(),
   };
 }

@@ -1,10 +1,10 @@
 // Exit codes of the `verdict` command and the error that carries one. A usage or input error
 // (bad flag, unreadable file, invalid YAML) is 2; a run that failed or missed its gate is 1; an
 // input at odds with what is stored (a run_id imported before with another report, read models
-// of another event log) is 3; a database or API that cannot be used (unreachable, login refused,
+// of another event log or ahead of this one) is 3; a database or API that cannot be used (unreachable, login refused,
 // an API that does not answer, or not in GraphQL) is 4, so a script can tell "try again later"
 // from "the agent failed"; an API that refuses VERDICT_API_KEY (unknown, revoked, read-only) is 5.
-import { ReadModelsOfAnotherLogError } from "@verdict/projector";
+import { ReadModelsAheadOfLogError, ReadModelsOfAnotherLogError } from "@verdict/projector";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3, unavailable: 4, keyRefused: 5 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -36,7 +36,7 @@ export function isNotFound(error: unknown): boolean {
 /** Errors the domain and infra raise for bad input carry `code: "validation" | "not_found"`. */
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
-  if (error instanceof ReadModelsOfAnotherLogError) return EXIT.conflict;
+  if (error instanceof ReadModelsOfAnotherLogError || error instanceof ReadModelsAheadOfLogError) return EXIT.conflict;
   const code = (error as { code?: unknown } | null)?.code;
   const apiCode = (error as { apiCode?: unknown } | null)?.apiCode;
   if (apiCode === "NOT_FOUND" || apiCode === "VALIDATION") return EXIT.usage;

@@ -87,6 +87,7 @@ export function paceByProjection(store: EventStore, projector: ProjectionTracker
     readAll: (readOptions) => store.readAll(readOptions),
     subscribeAll: (subscribeOptions) => store.subscribeAll(subscribeOptions),
     streamVersion: (streamId) => store.streamVersion(streamId),
+    lastPosition: () => store.lastPosition(),
     close: () => store.close(),
   };
 

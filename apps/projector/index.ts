@@ -6,7 +6,7 @@ export { createProjector, DEFAULT_PROJECTOR_NAME, type Projector, type Projector
 export { applyBatch, type ApplyOptions, type BatchOutcome, type UnknownEvent } from "./projection/applyBatch.js";
 export { batchesOf } from "./batches.js";
 export { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
-export { ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
+export { ReadModelsAheadOfLogError, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 export {
   PROJECTION_VERSION, projectedBy, ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, staleProjectionLine, type ProjectionState,
 } from "./projection/projectionVersion.js";

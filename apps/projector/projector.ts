@@ -7,7 +7,7 @@ import { ormDatabase, type SqlDatabase } from "./db/sql.js";
 import { applyInTransaction, readProgress, type ApplyOptions, type BatchOptions, type BatchOutcome } from "./projection/applyBatch.js";
 import { countedBytes, DEFAULT_MAX_PAGE_BYTES } from "@verdict/infra/eventstore";
 import { readCheckpoint } from "./projection/checkpoint.js";
-import { CheckpointGoneError, checkSameLog, firstEventOf, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
+import { CheckpointGoneError, checkSameLog, firstEventOf, ReadModelsAheadOfLogError, ReadModelsOfAnotherLogError } from "./projection/sameLog.js";
 import { ProjectionVersionChangedError, StaleReadModelsOfEmptyLogError, type ProjectionState } from "./projection/projectionVersion.js";
 import { applyEventByEvent, isRefusal, reportRejections, type RejectedEvent } from "./projection/rejections.js";
 import type { ProgressBus } from "./progress/progress.js";
@@ -273,6 +273,7 @@ export function createProjector(options: ProjectorOptions): Projector {
 /** Errors a retry cannot fix: the loop stops on them. */
 const isForGood = (error: unknown): boolean =>
   error instanceof ReadModelsOfAnotherLogError ||
+  error instanceof ReadModelsAheadOfLogError ||
   error instanceof CheckpointGoneError ||
   error instanceof ProjectionVersionChangedError ||
   error instanceof StaleReadModelsOfEmptyLogError;

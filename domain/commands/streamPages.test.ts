@@ -37,6 +37,7 @@ function recording(inner: EventStore, onRead: () => void | Promise<void> = () =>
     readAll: (...args) => inner.readAll(...args),
     subscribeAll: (...args) => inner.subscribeAll(...args),
     streamVersion: (...args) => inner.streamVersion(...args),
+    lastPosition: () => inner.lastPosition(),
     close: () => inner.close(),
     reads,
     async readStream(streamId, options = {}) {

@@ -111,6 +111,13 @@ export interface EventStore {
   subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
   /** Current version of a stream, or null when it does not exist. */
   streamVersion(streamId: string): Promise<bigint | null>;
+  /**
+   * The position of the log's last event a reader can see now (readAll reads nothing after it),
+   * null while the log is empty. Positions read from this store are never past it, so a
+   * checkpoint past it was taken from another log, or from this one before it lost events (a
+   * restore of an older backup): the projector refuses it (apps/projector/projection/sameLog.ts).
+   */
+  lastPosition(): Promise<LogPosition | null>;
   close(): Promise<void>;
 }
 

@@ -309,12 +309,23 @@ const cases = {
     expect(await store.readAll({ filter, limit: 4, after: paged.at(-1)!.position })).toEqual([]);
   },
   "readAll without a filter returns the whole log": async ({ store, prefix }: Context) => {
+    expect(await store.lastPosition()).toBeNull();
     const first = await store.append(`${prefix}x`, events(2));
     await store.append(`${prefix}y`, events(1));
     const all = await store.readAll();
     expect(all).toHaveLength(3);
     expectStrictlyOrdered(all);
     expect(ids(await store.readAll({ after: first.position }))).toEqual([all[2].id]);
+    expect(await store.lastPosition()).toEqual(all[2].position);
+  },
+  "lastPosition is the last append's, and nothing is read after it": async ({ store, prefix }: Context) => {
+    await store.append(`${prefix}a`, events(2));
+    const last = await store.append(`${prefix}b`, events(1));
+    const head = await store.lastPosition();
+    expect(head).not.toBeNull();
+    // At or after: adapters whose log is shared (EventStoreDB) may hold others' appends after it.
+    expect(comparePositions(head!, last.position)).toBeGreaterThanOrEqual(0);
+    expect(await store.readAll({ after: head!, limit: 10 })).toEqual([]);
   },
   "readAll filters by stream prefix and by event type": async ({ store, prefix }: Context) => {
     await store.append(`${prefix}run-1`, [event("RunStarted"), event("RunCompleted")]);

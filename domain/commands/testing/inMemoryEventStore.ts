@@ -7,6 +7,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ExpectedVersion,
+  type LogPosition,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
@@ -115,6 +116,10 @@ export class InMemoryEventStore implements EventStore {
   async streamVersion(streamId: string): Promise<bigint | null> {
     const stream = this.streams.get(streamId);
     return stream?.length ? BigInt(stream.length - 1) : null;
+  }
+
+  async lastPosition(): Promise<LogPosition | null> {
+    return this.log.at(-1)?.position ?? null;
   }
 
   async close(): Promise<void> {}

@@ -170,9 +170,24 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     return last ? last.streamVersion : null;
   }
 
+  // $all ends with system events too: read back past them to the last of ours (untried here, as above).
+  async function lastPosition(): Promise<LogPosition | null> {
+    let from: typeof END | { commit: bigint; prepare: bigint } = END;
+    for (;;) {
+      let seen = 0;
+      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: READ_BATCH })) {
+        seen += 1;
+        const event = toRecorded(resolved);
+        if (event) return event.position;
+        if (resolved.event?.position) from = resolved.event.position;
+      }
+      if (seen < Number(READ_BATCH)) return null;
+    }
+  }
+
   let closed: Promise<void> | null = null;
   const close = () => (closed ??= client.dispose());
-  return { append, readStream, readAll, subscribeAll, streamVersion, close };
+  return { append, readStream, readAll, subscribeAll, streamVersion, lastPosition, close };
 }
 
 /** An event's data and metadata as JSON text, the size a page counts here. */

@@ -148,7 +148,10 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     return stream && stream.length > 0 ? BigInt(stream.length - 1) : null;
   }
 
-  return { append, readStream, readAll, subscribeAll, streamVersion, close: async () => closing.abort() };
+  // An append writes the log at once (no transaction in flight): its last event is the head.
+  const lastPosition = async (): Promise<LogPosition | null> => log.at(-1)?.position ?? null;
+
+  return { append, readStream, readAll, subscribeAll, streamVersion, lastPosition, close: async () => closing.abort() };
 }
 
 function expectationHolds(expected: ExpectedVersion, current: bigint | null): boolean {

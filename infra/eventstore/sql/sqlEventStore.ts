@@ -110,6 +110,9 @@ const streamPage = (order: "ASC" | "DESC") => `SELECT ${COLUMNS}, cut_after FROM
 const READ_STREAM_PAGE_FORWARDS = streamPage("ASC");
 const READ_STREAM_PAGE_BACKWARDS = streamPage("DESC");
 const RESULT = "outcome, stream_version::text AS stream_version, transaction_id::text AS transaction_id, global_position::text AS global_position, now() AS recorded_at";
+// The log's last visible event, by the reading bound VISIBLE_AFTER applies: backwards on messages_log_order.
+const LAST_POSITION = `SELECT transaction_id::text AS tx, global_position::text AS gp FROM messages
+  WHERE transaction_id < (SELECT verdict_visible_bound()) ORDER BY transaction_id DESC, global_position DESC LIMIT 1`;
 const APPEND = `SELECT ${RESULT} FROM verdict_append($1, $2, $3, $4::jsonb)`;
 const RECORDED = `SELECT ${RESULT} FROM verdict_recorded_append($1, $2::jsonb)`;
 const APPEND_MANY = `SELECT idx, ${RESULT} FROM verdict_append_many($1::jsonb)`;
@@ -269,6 +272,11 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
     return row ? BigInt(row.version) : null;
   }
 
+  async function lastPosition(): Promise<LogPosition | null> {
+    const [row] = await runner.query<{ tx: string; gp: string }>(LAST_POSITION);
+    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.gp) } : null;
+  }
+
   let closed: Promise<void> | null = null;
   function close(): Promise<void> {
     closing.abort();
@@ -276,7 +284,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): SqlEventStor
     return closed;
   }
 
-  return { append, readStream, readAll, readPage, subscribeAll, streamVersion, close };
+  return { append, readStream, readAll, readPage, subscribeAll, streamVersion, lastPosition, close };
 }
 
 function toRecorded(row: MessageRow): RecordedEvent {
