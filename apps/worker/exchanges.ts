@@ -2,7 +2,7 @@
 // rebuilt from the recorded inputs), the raw answer, what was parsed, the usage, and why an
 // answer was unusable, each text cut as clippedJudgeText (domain/judge/judgeText.ts) cuts it.
 import { createHash } from "node:crypto";
-import { clippedJudgeText, type JudgeExchange, type eventSchemas } from "@verdict/domain";
+import { clippedExchange, type JudgeExchange, type eventSchemas } from "@verdict/domain";
 
 type ExchangeData = eventSchemas.JudgeExchangeData;
 
@@ -23,13 +23,14 @@ function usageOf(exchange: JudgeExchange): ExchangeData["usage"] {
 }
 
 export function exchangeData(exchange: JudgeExchange, traceIds: string[] = []): ExchangeData {
+  const clipped = clippedExchange(exchange);
   return {
     kind: exchange.kind,
     prompt_digest: promptDigest(exchange.instructions, exchange.prompt),
-    raw_answer: clippedJudgeText(exchange.raw),
-    parsed: exchange.parsed ? clippedJudgeText(JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
+    raw_answer: clipped.raw,
+    parsed: clipped.parsed,
     usage: usageOf(exchange),
     trace_ids: traceIds,
-    error: clippedJudgeText(exchange.unusable_reason),
+    error: clipped.unusable_reason,
   };
 }

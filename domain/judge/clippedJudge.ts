@@ -4,26 +4,15 @@
 // completion.ts, exchanges.ts); a local run (`verdict run`), which records nothing, asks this
 // one, so its report holds what a platform report of the same answers holds, not a 5 MB rationale.
 import { isBlank } from "../support/index.js";
-import { Judge, type JudgeExchange, type JudgeOutcome } from "./judge.js";
+import { Judge, type JudgeOutcome } from "./judge.js";
 import type { JudgeRecommendation, JudgeVerdict } from "./parse.js";
 import type { DefinedKpi } from "./kpis.js";
-import { clippedJudgeText } from "./judgeText.js";
+import { clippedExchange, clippedJudgeText } from "./judgeText.js";
 
 type Input<K extends keyof Judge> = Judge[K] extends (input: infer I) => unknown ? I : never;
 
-/** The exchange with each text the worker's exchangeData cuts cut the same way. */
-function clippedExchange(exchange: JudgeExchange | null): JudgeExchange | null {
-  if (!exchange) return null;
-  return {
-    ...exchange,
-    raw: clippedJudgeText(exchange.raw),
-    parsed: exchange.parsed ? clippedJudgeText(JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
-    unusable_reason: clippedJudgeText(exchange.unusable_reason),
-  };
-}
-
 function clipped<T>(outcome: JudgeOutcome<T>): JudgeOutcome<T> {
-  return { value: clippedJudgeText(outcome.value), exchange: clippedExchange(outcome.exchange) };
+  return { value: clippedJudgeText(outcome.value), exchange: outcome.exchange && clippedExchange(outcome.exchange) };
 }
 
 export class ClippedJudge extends Judge {
@@ -43,12 +32,12 @@ export class ClippedJudge extends Judge {
     const outcome = await super.verdict(input);
     // A blank rationale is passed over for the ranking's own (report/verdict.ts), which the worker
     // then records short: cut, a long blank one would end in "…" and be taken instead.
-    return isBlank(outcome.value?.rationale) ? { ...outcome, exchange: clippedExchange(outcome.exchange) } : clipped(outcome);
+    return isBlank(outcome.value?.rationale) ? { ...outcome, exchange: outcome.exchange && clippedExchange(outcome.exchange) } : clipped(outcome);
   }
 
   /** KPIs are recorded as defined (the worker does not cut them); only the exchange is cut. */
   override async define(input: Input<"define">): Promise<JudgeOutcome<DefinedKpi[]>> {
     const outcome = await super.define(input);
-    return { ...outcome, exchange: clippedExchange(outcome.exchange) };
+    return { ...outcome, exchange: outcome.exchange && clippedExchange(outcome.exchange) };
   }
 }

@@ -8,5 +8,5 @@ export type { VerdictSummary } from "./prompts.js";
 export type { JudgeCallUsage } from "./usage.js";
 export { DEFINE_INSTRUCTIONS, KPI_MAX, KPI_MIN, KPI_NO_JUDGE_MESSAGE, KPI_UNUSABLE_MESSAGE, RECENT_RUNS_MAX, kpiCriterion, kpiDescription } from "./kpis.js";
 export type { DefineInput, DefinedKpi, RecentRun } from "./kpis.js";
-export { JUDGE_TEXT_BYTES, clippedJudgeText } from "./judgeText.js";
+export { JUDGE_TEXT_BYTES, clippedExchange, clippedJudgeText } from "./judgeText.js";
 export { ClippedJudge } from "./clippedJudge.js";

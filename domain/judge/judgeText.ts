@@ -2,6 +2,7 @@
 // pairWork.ts, completion.ts) and a local run keeps it in its report (ClippedJudge): both cut it
 // here, so the same answers give the same report either way.
 import { truncateBytes } from "../support/truncate.js";
+import type { JudgeExchange } from "./judge.js";
 
 /**
  * A judge's text (its raw answer, what was parsed from it, a verdict's rationale) is kept up to
@@ -22,4 +23,14 @@ export function clippedJudgeText<T>(value: T): T {
   if (Array.isArray(value)) return value.map(clippedJudgeText) as T;
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clippedJudgeText(inner)])) as T;
+}
+
+/** An exchange with its texts (raw answer, parsed value as JSON, unusable reason) cut as an event keeps them. */
+export function clippedExchange(exchange: JudgeExchange): JudgeExchange {
+  return {
+    ...exchange,
+    raw: clippedJudgeText(exchange.raw),
+    parsed: exchange.parsed ? clippedJudgeText(JSON.parse(JSON.stringify(exchange.parsed)) as Record<string, unknown>) : null,
+    unusable_reason: clippedJudgeText(exchange.unusable_reason),
+  };
 }
