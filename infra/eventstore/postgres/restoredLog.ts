@@ -27,7 +27,7 @@ export class LogFromAnotherServerError extends Error {
         `past this server's next transaction (${ids.next}). Verdict orders its log by the transaction ids PostgreSQL gave its events, so here they would ` +
         "stay invisible and new events would sort before them; nothing was read or written. Move a log with a physical copy of the cluster " +
         `(pg_basebackup), or restore the dump into a fresh cluster whose transaction counter was first set past it: \`${resetwalCommand(ids.newest)}\` ` +
-        "on the stopped, empty cluster, then pg_restore (README \"Moving the event log to another server\")",
+        "on the stopped, empty cluster, then pg_restore (README \"Backups, and moving the event log to another server\")",
     );
     this.name = "LogFromAnotherServerError";
   }
