@@ -15,3 +15,26 @@ describe("KafkaLogging.watch", () => {
     expect(errors[0]).toMatch(/^Kafka broker 127\.0\.0\.1:9092 unreachable: request Fetch to 127\.0\.0\.1:9092 timed out after 30\d\d\dms$/);
   });
 });
+
+describe("KafkaLogging.entry", () => {
+  function logged(): { logging: KafkaLogging; errors: string[] } {
+    const errors: string[] = [];
+    const logging = new KafkaLogging(["127.0.0.1:9092"], { log: { info: () => undefined, error: (line) => void errors.push(line) } });
+    return { logging, errors };
+  }
+  const response = (api: string, error: string) => ({ namespace: "Connection", level: 1, label: "ERROR", log: { timestamp: "", logger: "kafkajs", message: `Response ${api}`, error, correlationId: 7, size: 10 } });
+
+  it("keeps a consumer group's rebalancing (another worker joining or leaving) out of the error lines", () => {
+    const { logging, errors } = logged();
+    logging.entry(response("Heartbeat(key: 12, version: 3)", "The group is rebalancing, so a rejoin is needed"));
+    logging.entry(response("SyncGroup(key: 14, version: 3)", "The coordinator is not aware of this member"));
+    logging.entry(response("OffsetCommit(key: 8, version: 5)", "Specified group generation id is not valid"));
+    expect(errors).toEqual([]);
+  });
+
+  it("says what an other response error was, not only which request it answered", () => {
+    const { logging, errors } = logged();
+    logging.entry(response("Produce(key: 0, version: 7)", "The request included a message larger than the max message size the server will accept"));
+    expect(errors).toEqual(["kafkajs: [Connection] Response Produce(key: 0, version: 7): The request included a message larger than the max message size the server will accept"]);
+  });
+});

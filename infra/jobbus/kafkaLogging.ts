@@ -31,6 +31,12 @@ export const stderrKafkaLog: LineLog = {
 
 /** What kafkajs says when it cannot reach a broker (its own error names and messages). */
 const BROKER_TROUBLE = /KafkaJSConnection|KafkaJSRequestTimeout|KafkaJSNoBrokerAvailable|KafkaJSBrokerNotFound|Connection error|Connection timeout|Failed to connect|Closed connection|Request .* timed out/;
+/**
+ * kafkajs's error responses while a consumer group changes members (a worker joined, left or
+ * restarted): routine, each member rejoins by itself. Shown at the debug level only; they were
+ * error lines ("Response Heartbeat(key: 12, version: 3)") on every start of a second worker.
+ */
+const GROUP_MEMBERSHIP = /^(The group is rebalancing, so a rejoin is needed|The coordinator is not aware of this member|Specified group generation id is not valid|This is not the correct coordinator for this group)$/;
 /** Socket errors: the broker's only when they name one of its addresses (the database's name 5432). */
 const SOCKET_TROUBLE = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE/;
 
@@ -80,9 +86,11 @@ export class KafkaLogging {
     if (/^Error when calling each(Batch|Message)$/.test(message)) return;
     // A topic the broker refused to create: the bus's error names it and why (kafkaJobBus.ts).
     if (/^Response CreateTopics\b/.test(message)) return;
+    if (/^Response /.test(message) && typeof error === "string" && GROUP_MEMBERSHIP.test(error)) return;
     if (this.isBrokerTrouble(message)) return this.outages.down(this.broker, message.replace(/^Crash: /, "consumer stopped: "));
     // "Restarting the consumer in 3456ms": the same line whatever the delay.
-    const line = `kafkajs: [${namespace}] ${message}`;
+    // A response's error is in its own field: without it the line said only which request failed.
+    const line = `kafkajs: [${namespace}] ${message}${/^Response /.test(message) && error ? `: ${messageOf(error)}` : ""}`;
     const shown = this.#limiter.pass(line, line.replace(/\d+ms\b/, "…ms"));
     if (shown !== null) this.log.error(shown);
   }
