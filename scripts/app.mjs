@@ -10,9 +10,18 @@ import { bundle } from "./bundle.mjs";
 
 const APPS = ["api", "projector", "worker"];
 
+// `--bundle-only`: writes the three bundles and runs none, for an image built once and run
+// without esbuild or a writable app folder (a read-only root): `node .build/apps/<app>.mjs`
+// then runs an app as this launcher would. A bundle reads the files it needs beside their
+// sources (migrations, examples), so it runs from the checkout it was built in.
+if (process.argv[2] === "--bundle-only" && process.argv.length === 3) {
+  for (const name of APPS) console.log(await bundle(`apps/${name}/main.ts`, `.build/apps/${name}.mjs`));
+  process.exit(0);
+}
+
 const app = process.argv[2];
 if (!APPS.includes(app)) {
-  console.error(`usage: node scripts/app.mjs <${APPS.join("|")}> [arguments of the app]` + (app === undefined ? "" : ` (got ${JSON.stringify(app)})`));
+  console.error(`usage: node scripts/app.mjs <${APPS.join("|")}> [arguments of the app], or --bundle-only` + (app === undefined ? "" : ` (got ${JSON.stringify(app)})`));
   process.exit(2);
 }
 const file = await bundle(`apps/${app}/main.ts`, `.build/apps/${app}.mjs`);

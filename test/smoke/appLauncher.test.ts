@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -19,7 +21,7 @@ describe("scripts/app.mjs", () => {
   it("refuses an unknown app, naming the ones it runs", () => {
     const result = launch("scheduler");
     expect(result.status).toBe(2);
-    expect(result.output).toContain('usage: node scripts/app.mjs <api|projector|worker> [arguments of the app] (got "scheduler")');
+    expect(result.output).toContain('usage: node scripts/app.mjs <api|projector|worker> [arguments of the app], or --bundle-only (got "scheduler")');
   });
 
   it("runs the API bundled: its own configuration error, not a re-run under tsx", () => {
@@ -32,5 +34,17 @@ describe("scripts/app.mjs", () => {
     expect(worker).toEqual({ status: 2, output: '[worker] error: unknown argument "--bogus": use --dispatcher, --replay and/or --complete (default: all three)\n' });
     const projector = launch("projector", "bogus");
     expect(projector).toEqual({ status: 2, output: 'unknown command "bogus": use run or rebuild\n' });
+  });
+
+  it("--bundle-only writes every app's bundle, which then runs on its own: no launcher, no esbuild, nothing written", () => {
+    const result = launch("--bundle-only");
+    expect(result.status).toBe(0);
+    const bundles = result.output.trim().split("\n");
+    expect(bundles).toEqual(["api", "projector", "worker"].map((app) => join(root, ".build/apps", `${app}.mjs`)));
+    const written = statSync(bundles[2]).mtimeMs;
+    // From another folder, as a container's entry point would run it.
+    const run = spawnSync(process.execPath, [bundles[2], "--bogus"], { cwd: tmpdir(), encoding: "utf8", timeout: 60_000 });
+    expect({ status: run.status, output: run.stdout + run.stderr }).toEqual({ status: 2, output: expect.stringContaining('unknown argument "--bogus"') });
+    expect(statSync(bundles[2]).mtimeMs).toBe(written);
   });
 });
