@@ -64,9 +64,10 @@ export interface NotUtf8 {
 /**
  * The first byte that is not part of UTF-8 text, or null when the bytes are UTF-8. Decoded
  * leniently, such a byte became U+FFFD and the file's text changed without a word (a Latin-1
- * `café` was stored as `caf�`).
+ * `café` was stored as `caf�`). A Uint8Array (a Buffer is one), so that the packed library's
+ * declarations need no @types/node.
  */
-export function notUtf8At(bytes: Buffer): NotUtf8 | null {
+export function notUtf8At(bytes: Uint8Array): NotUtf8 | null {
   if (isUtf8(bytes)) return null;
   // The longest valid prefix: each step checks a prefix that ends on a character boundary.
   let offset = 0;
@@ -103,7 +104,7 @@ export class NotRegularFile extends Error {
  * The first `limit` bytes of a file, or all of it when shorter: a bounded read of any path
  * (throws NotRegularFile for a named pipe or a socket, unopened).
  */
-export function readAtMost(path: string, limit: number): Buffer {
+function readAtMost(path: string, limit: number): Buffer {
   // A socket cannot be opened at all (ENXIO): refused by its kind first.
   if (isPipeOrSocket(statSync(path))) throw new NotRegularFile(path);
   // Non-blocking, and checked again once open: a pipe swapped in after the stat opens at once

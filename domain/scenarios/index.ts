@@ -29,7 +29,7 @@ export type { SuiteGroup } from "./suiteDocument.js";
 export { regexPattern, patternProblem, type RegexPattern } from "./pattern.js";
 export { expectationKeyProblem } from "./expectationKeys.js";
 export { MAX_DOCUMENT_BYTES, MAX_SCENARIOS } from "./limits.js";
-export { cannotReadRule, notUtf8At, notUtf8Rule, NotRegularFile, readAtMost, readUtf8AtMost, type BoundedText, type NotUtf8 } from "./documentFiles.js";
+export { cannotReadRule, notUtf8At, notUtf8Rule, NotRegularFile, readUtf8AtMost, type BoundedText, type NotUtf8 } from "./documentFiles.js";
 /** The one YAML reader, shared with the scripted agent's and judge's scripts (infra/scripting) and the CLI's tools file. */
 export { readYaml, type YamlDialect } from "./yamlText.js";
 export { Catalog, type CatalogOptions, type CatalogSelection } from "./catalog.js";
