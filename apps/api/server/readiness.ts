@@ -42,16 +42,16 @@ interface Check {
 /** Each check's reason, or none when every check passed; never rejects. */
 export type Readiness = () => Promise<string[]>;
 
-export function readiness(deps: Pick<ApiDeps, "store" | "readModels">, urls: DatabaseUrls, log: (message: string, error?: unknown) => void): Readiness {
+export function readiness(deps: Pick<ApiDeps, "store" | "readModels">, urls: DatabaseUrls, log: (message: string) => void): Readiness {
   const checks: Check[] = [
     { what: "event store", database: "its database", logged: databaseAt(urls.events, "its database"), ask: singleFlight(async () => (await deps.store.streamVersion(PROBE_STREAM), null)) },
     { what: "read models", database: "their database", logged: databaseAt(urls.readModels, "their database"), ask: singleFlight(() => projectionProblem(deps.readModels, deps.store)) },
   ];
   // A probe asks every few seconds: the same failure is logged once per 30 s while it lasts.
   const lines = new RepeatLimiter();
-  const logged = (line: string, error: unknown) => {
+  const logged = (line: string) => {
     const passed = lines.pass(line);
-    if (passed !== null) log(passed, error);
+    if (passed !== null) log(passed);
   };
   return async () => (await Promise.all(checks.map((check) => reasonOf(check, logged)))).filter((reason) => reason !== null);
 }
@@ -78,13 +78,15 @@ async function unprojectedLog(readModels: ApiDeps["readModels"], store: ApiDeps[
   return (await store.lastPosition().catch(() => null)) !== null;
 }
 
-async function reasonOf(check: Check, log: (line: string, error: unknown) => void): Promise<string | null> {
+async function reasonOf(check: Check, log: (line: string) => void): Promise<string | null> {
   try {
     const answer = await settledWithin(check.ask(), READINESS_DEADLINE_MS);
     if (answer === LATE) return `${check.what}: ${check.database} did not answer within ${READINESS_DEADLINE_MS} ms`;
     return answer === null ? null : `${check.what}: ${answer}`;
   } catch (error) {
-    log(`/readyz: ${check.what}, ${check.logged}, failed a trivial query`, error);
+    // One line, no stack (the error is not passed on): a probe asks every few seconds, and a
+    // dozen lines of driver frames per failure buried what the line is for, naming the database.
+    log(`/readyz: ${check.what}, ${check.logged}, failed a trivial query: ${errorLine(error)}`);
     // The query deadline (VERDICT_PG_QUERY_TIMEOUT_MS, when set below ours) passed first.
     const deadline = queryTimeoutOf(error);
     if (deadline && !deadline.byServer) return `${check.what}: ${check.database} did not answer within ${deadline.queryTimeoutMs} ms (VERDICT_PG_QUERY_TIMEOUT_MS)`;
@@ -93,6 +95,14 @@ async function reasonOf(check: Check, log: (line: string, error: unknown) => voi
     const shown = typeof code === "string" && /^[A-Z0-9_]{1,20}$/.test(code) ? ` (${code})` : "";
     return `${check.what}: ${check.database} failed a trivial query${shown}; the API's log has the error`;
   }
+}
+
+/** The driver's message and code on one line ("connect ECONNREFUSED 127.0.0.1:5432 (ECONNREFUSED)"); an AggregateError has only its code. */
+function errorLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).replace(/\s*\n\s*/g, " ");
+  const code = (error as { code?: unknown }).code;
+  const message = (error.message || error.name).replace(/\s*\n\s*/g, " ");
+  return typeof code === "string" && code !== "" ? `${message} (${code})` : message;
 }
 
 const LATE = Symbol("late");
