@@ -142,3 +142,29 @@ describe("a read database that is closed", () => {
     expect((await fetch(`${closed.api.url}/healthz`)).status).toBe(200);
   });
 });
+
+describe("read models no projector has run against", () => {
+  // The API was ready while nothing filled its read models: createEvaluation succeeded and
+  // `evaluations` answered [] for ever.
+  let unprojected: Platform;
+  beforeAll(async () => {
+    unprojected = await startPlatform({ projectionWaitMs: 100 });
+    await unprojected.projector.stop();
+  }, 60_000);
+  afterAll(() => unprojected?.close());
+
+  const readyz = async () => {
+    const res = await fetch(`${unprojected.api.url}/readyz`);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("are ready over an empty log (a new deployment takes its first write), unready once the log holds events, ready once a projector ran", async () => {
+    expect(await readyz()).toEqual({ status: 200, body: { status: "ready" } });
+    // Taken, but not projected: the mutation's wait for the projector gives up.
+    await unprojected.gql(unprojected.keys.acmeWrite, `mutation ($yaml: String!) { importCatalog(yaml: $yaml) { key } }`, { yaml: CATALOG_YAML });
+    expect((await unprojected.store.readAll()).length).toBeGreaterThan(0);
+    expect(await readyz()).toEqual({ status: 503, body: { status: "unready", reasons: ["read models: no projector has run against them yet: start the projector"] } });
+    await unprojected.projector.catchUp();
+    expect(await readyz()).toEqual({ status: 200, body: { status: "ready" } });
+  });
+});

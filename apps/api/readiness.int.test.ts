@@ -21,6 +21,8 @@ let proxy: TcpProxy;
 let p: Platform;
 let where: string;
 const logged: string[] = [];
+/** Errors handed to the log with a /readyz line: the server's log prints each one's stack. */
+const stacks: unknown[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase("fc_readyz");
@@ -29,7 +31,11 @@ beforeAll(async () => {
   url.host = `127.0.0.1:${proxy.port}`;
   url.password = PASSWORD;
   where = `127.0.0.1:${proxy.port}/${db.name}`;
-  p = await startPlatform({ readUrl: url.toString(), log: (message) => logged.push(message) });
+  const log = (message: string, error?: unknown) => {
+    logged.push(message);
+    if (message.startsWith("/readyz:") && error !== undefined) stacks.push(error);
+  };
+  p = await startPlatform({ readUrl: url.toString(), log });
 }, 60_000);
 afterAll(async () => {
   await p?.close();
@@ -62,5 +68,10 @@ it("is ready over PostgreSQL, unready saying which database when it black-holes 
   expect(answer).not.toContain(where);
   // The log has the driver's error, the database named, the password not.
   expect(logged.some((line) => line.includes(`/readyz: read models, database at ${where}, failed a trivial query`))).toBe(true);
+  // One line naming the database and the driver's message and code; no stack handed on with it (the docs promise one line).
+  const failures = logged.filter((line) => line.startsWith("/readyz:"));
+  expect(failures.some((line) => /failed a trivial query: .*ECONNREFUSED.* \(ECONNREFUSED\)$/.test(line))).toBe(true);
+  for (const line of failures) expect(line).not.toContain("\n");
+  expect(stacks).toEqual([]);
   expect(logged.join("\n")).not.toContain(PASSWORD);
 }, 30_000);

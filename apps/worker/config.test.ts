@@ -28,7 +28,10 @@ describe("readWorkerConfig", () => {
       nice: 10,
       watchdogStallMs: 600_000,
       pg: { connectTimeoutMs: 10_000, keepAliveIdleMs: 10_000, sessionCheckMs: 5_000, queryTimeoutMs: 60_000 },
+      shutdownGraceMs: 20_000,
     });
+    expect(readWorkerConfig({ ...env, VERDICT_SHUTDOWN_GRACE_MS: "0" }, []).shutdownGraceMs).toBe(0);
+    expect(() => readWorkerConfig({ ...env, VERDICT_SHUTDOWN_GRACE_MS: "20s" }, [])).toThrow(/^VERDICT_SHUTDOWN_GRACE_MS must be a whole number of milliseconds >= 0/);
     expect(readWorkerConfig({ ...env, VERDICT_PG_CONNECT_TIMEOUT_MS: "2000" }, []).pg.connectTimeoutMs).toBe(2_000);
     // Checked before anything starts, as a worker setting.
     expect(() => readWorkerConfig({ ...env, VERDICT_PG_SESSION_CHECK_MS: "5s" }, [])).toThrow('VERDICT_PG_SESSION_CHECK_MS must be a whole number of milliseconds >= 1 (got "5s")');

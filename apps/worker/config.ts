@@ -45,9 +45,15 @@ export interface WorkerConfig {
   watchdogStallMs: number | null;
   /** Connect timeout, keepalive and the leadership session's check (VERDICT_PG_*; infra/pg/settings.ts). */
   pg: PgSettings;
+  /**
+   * How long SIGTERM lets running jobs finish before the process exits with them unacknowledged
+   * (VERDICT_SHUTDOWN_GRACE_MS; default 20 s, under Kubernetes' default 30 s grace period).
+   */
+  shutdownGraceMs: number;
 }
 
 const DEFAULT_WORKER_NICE = 10;
+const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 
 /** A worker setting the user must change: main ends the process with its message and exit 2 (infra/settings processExit.ts). */
 export class WorkerConfigError extends ExitError {
@@ -146,6 +152,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv, argv: readonly string[]
     nice: niceFrom(env),
     watchdogStallMs,
     pg: pgSettingsOf(env),
+    shutdownGraceMs: checked(() => wholeNumberSetting(env, "VERDICT_SHUTDOWN_GRACE_MS", { min: 0, unit: "milliseconds" }, DEFAULT_SHUTDOWN_GRACE_MS)),
   };
 }
 

@@ -10,6 +10,7 @@ import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
 import type { ConsumeOptions, DeliveredJob, Job, JobBus, JobConsumer } from "@verdict/domain";
 import { HEARTBEAT_INTERVAL_MS, KafkaJobBus, KafkaLogging, SESSION_TIMEOUT_MS, decodeMessage, type KafkaJobBusOptions } from "@verdict/infra/jobbus";
 import { DeliveryAttempts } from "./deliveryAttempts.js";
+import { WorkerStopping } from "./workerStopping.js";
 
 export class KafkaBatchJobBus implements JobBus {
   private readonly kafka: Kafka;
@@ -17,6 +18,12 @@ export class KafkaBatchJobBus implements JobBus {
   private readonly consumers = new Set<Consumer>();
   /** Shared with the publisher: one outage is one line (kafkaLogging.ts). */
   readonly logging: KafkaLogging;
+  #running = 0;
+
+  /** Jobs whose handler runs now: what a shutdown cut short at its deadline leaves to be delivered again. */
+  get jobsRunning(): number {
+    return this.#running;
+  }
 
   constructor(options: KafkaJobBusOptions) {
     this.logging = options.logging ?? new KafkaLogging(options.brokers, options);
@@ -46,9 +53,12 @@ export class KafkaBatchJobBus implements JobBus {
         const deliver = async (message: KafkaMessage) => {
           const attempt = attempts.next(batch.partition, message.offset);
           const value = decodeMessage(message.value);
-          // Reported condensed (a database outage is one line, not one per partition per retry
-          // with a stack); a failure is still thrown, so the job is delivered again as before.
-          await this.logging.handled(topic, () => handler({ topic, key: message.key?.toString("utf8") ?? "", value, attempt }));
+          this.#running += 1;
+          try {
+            await this.handled(topic, handler, { topic, key: message.key?.toString("utf8") ?? "", value, attempt });
+          } finally {
+            this.#running -= 1;
+          }
           attempts.succeeded(batch.partition, message.offset);
         };
         // kafkajs heartbeats only between batches or when told to, and a replay may run for its
@@ -66,6 +76,9 @@ export class KafkaBatchJobBus implements JobBus {
             },
             keepGoing: () => isRunning() && !isStale(),
           });
+        } catch (error) {
+          // The worker stops: the jobs that finished are committed below, the ones left are not.
+          if (!(error instanceof WorkerStopping)) throw error;
         } finally {
           clearInterval(beating);
         }
@@ -78,6 +91,24 @@ export class KafkaBatchJobBus implements JobBus {
         await consumer.disconnect();
       },
     };
+  }
+
+  /**
+   * Runs a job's handler, reported condensed (a database outage is one line, not one per
+   * partition per retry with a stack); a failure is still thrown, so the job is delivered again.
+   * A job left because the worker stops is no failure to report, and is thrown on unacknowledged.
+   */
+  private async handled(topic: string, handler: (job: DeliveredJob) => Promise<void>, job: DeliveredJob): Promise<void> {
+    let left: WorkerStopping | null = null;
+    await this.logging.handled(topic, async () => {
+      try {
+        await handler(job);
+      } catch (error) {
+        if (!(error instanceof WorkerStopping)) throw error;
+        left = error;
+      }
+    });
+    if (left) throw left;
   }
 
   async close(): Promise<void> {

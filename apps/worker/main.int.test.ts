@@ -90,6 +90,7 @@ describe("tsx apps/worker/main.ts", () => {
     const cases: { env: NodeJS.ProcessEnv; args?: string[]; line: string | RegExp }[] = [
       { env: { DATABASE_URL: "" }, line: "DATABASE_URL is not set: the worker reads and writes the event store there (e.g. postgres://postgres@127.0.0.1:5432/verdict)" },
       { env: { DATABASE_URL: "postgres://postgres:5432/S3cret@127.0.0.1:5432/verdict" }, line: /^DATABASE_URL has an "@" after the host: .*percent-encode.*\(value not shown\)$/ },
+      { env: { DATABASE_URL: "mysql://u:pw-S3cret@127.0.0.1:5432/db" }, line: "DATABASE_URL is a mysql:// URL: the database must be PostgreSQL, postgres://user:password@host:port/database (or postgresql://) (value not shown)" },
       { env: { VERDICT_TOPIC_PREFIX: "team a/" }, line: 'VERDICT_TOPIC_PREFIX must be at most 200 letters, digits, ".", "_" or "-" (Kafka topic names) (got "team a/")' },
       { env: { KAFKA_BROKERS: "kafka://127.0.0.1:9092" }, line: /^KAFKA_BROKERS entry 1 is not host:port: / },
       { env: { VERDICT_WORKER_CONCURRENCY: "0x4" }, line: 'VERDICT_WORKER_CONCURRENCY must be a whole number >= 1 (got "0x4")' },

@@ -2,8 +2,9 @@
 // `tsx apps/worker/main.ts [...]` from source: a worker process on
 // PostgreSQL (DATABASE_URL) and Kafka (KAFKA_BROKERS). Scale by starting more of them: replay
 // and completion consumers share their consumer groups; one dispatcher leads at a time (the
-// others stand by). SIGTERM/SIGINT stop it gracefully: in-flight jobs finish, offsets commit,
-// the dispatcher's checkpoint is saved.
+// others stand by). SIGTERM/SIGINT stop it gracefully: no new job starts, running ones finish
+// (within VERDICT_SHUTDOWN_GRACE_MS, then it exits with them unacknowledged), offsets commit, the
+// dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
 import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
@@ -25,6 +26,18 @@ function lowerPriority(nice: number): void {
   } catch (error) {
     consoleLog.error(`VERDICT_WORKER_NICE=${nice} not applied: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Ends the process `graceMs` after a stop began, whatever still runs: an orchestrator kills it
+ * after its own grace period anyway (Kubernetes: 30 s), mid-drain. Jobs not finished are not
+ * acknowledged, so they are delivered again, as after a kill; the line says how many.
+ */
+function exitAtDeadline(graceMs: number, jobsRunning: () => number): void {
+  setTimeout(() => {
+    consoleLog.error(`shutdown: VERDICT_SHUTDOWN_GRACE_MS (${graceMs} ms) passed with ${jobsRunning()} job(s) still running: left to be delivered again`);
+    process.exit(0);
+  }, graceMs).unref();
 }
 
 async function main(): Promise<void> {
@@ -75,7 +88,8 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    consoleLog.info(`${signal}: stopping`);
+    consoleLog.info(`${signal}: stopping (running jobs have ${config.shutdownGraceMs} ms to finish, VERDICT_SHUTDOWN_GRACE_MS)`);
+    exitAtDeadline(config.shutdownGraceMs, () => bus.jobsRunning);
     await worker.stop();
     await bus.close();
     await checkpoints?.close();
@@ -94,6 +108,7 @@ Settings (environment):
   VERDICT_JUDGE, VERDICT_PRICES       the judge and the prices file (optional)
   VERDICT_REPLAY_TIMEOUT_MS, VERDICT_JUDGE_TIMEOUT_MS, VERDICT_WATCHDOG_STALL_MS   time limits
   VERDICT_WORKER_CONCURRENCY, VERDICT_WORKER_NICE, VERDICT_REPLAY_KEY, VERDICT_KAFKA_PARTITIONS
+  VERDICT_SHUTDOWN_GRACE_MS           how long SIGTERM lets running jobs finish (default 20000)
   VERDICT_PG_*                        PostgreSQL pool and query timeouts
 Every setting, its default and its exit codes: apps/worker/README.md.
 `;

@@ -60,6 +60,11 @@ export interface PairDeps {
   /** Bounds the agent replays in flight when more jobs than that are handled at once. */
   agentSlots?: Limiter;
   /**
+   * Aborts (with WorkerStopping) when the worker stops: a job still waiting for an agent slot
+   * then gives up, unacknowledged, instead of replaying during the shutdown.
+   */
+  stopping?: AbortSignal;
+  /**
    * The pairs this process is working on (run id/n), so a second job for one of them (a job
    * published again by a restarted dispatcher or a watchdog re-drive, taken in the same window)
    * waits for the first instead of calling the agent again.
@@ -263,8 +268,9 @@ async function processPairOnce(deps: PairDeps, run: RunContext, n: number, optio
     // A slot that came soon needs no second look (a store query per pair at full speed).
     const asked = performance.now();
     const replay = deps.agentSlots
-      ? await deps.agentSlots.run(async () =>
-          performance.now() - asked < SLOT_WAIT_RECHECK_MS || (await deps.store.streamVersion(streamId)) === null ? replayNow() : null,
+      ? await deps.agentSlots.run(
+          async () => (performance.now() - asked < SLOT_WAIT_RECHECK_MS || (await deps.store.streamVersion(streamId)) === null ? replayNow() : null),
+          deps.stopping,
         )
       : await replayNow();
     if (deps.stillRunning && !(await deps.stillRunning(run.runId))) return "run-ended";

@@ -13,6 +13,7 @@ import { consumeReplayJobs } from "./replayConsumer.js";
 import { jobNames } from "./jobs.js";
 import { RunContexts } from "./runContext.js";
 import { consoleLog, type WorkerLog } from "./workerLog.js";
+import { WorkerStopping } from "./workerStopping.js";
 
 export type WorkerRole = "dispatcher" | "replay" | "complete";
 export const ALL_ROLES: readonly WorkerRole[] = ["dispatcher", "replay", "complete"];
@@ -85,6 +86,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // A rate that prices every replay of its model past what an event may record says so once per
   // 30 s per table entry (with how often it repeated), not once per replay.
   const refusals = new RepeatLimiter();
+  // Aborted first thing on stop: jobs waiting for an agent slot leave then (pairWork.ts).
+  const stopping = new AbortController();
   const onPriceRefused = (refusal: PriceRefusal) => {
     const line = refusals.pass(priceRefusalLine(refusal), refusal.rate.key);
     if (line !== null) log.error(line);
@@ -102,6 +105,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     log,
     maxAttempts: options.maxAttempts,
     pace: options.pace,
+    stopping: stopping.signal,
   };
   const names = jobNames(options.topicPrefix ?? "");
   let dispatcher: Dispatcher | null = null;
@@ -129,9 +133,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await dispatcher.settled;
   }
   const consumers: JobConsumer[] = [];
+  // The consumers stop taking jobs at once, not after the dispatcher's checkpoint is saved: a
+  // shutdown has a deadline (VERDICT_SHUTDOWN_GRACE_MS), and every job started eats into it.
   const stop = async () => {
-    await dispatcher?.stop();
-    await Promise.all(consumers.map((c) => c.stop()));
+    stopping.abort(new WorkerStopping());
+    await Promise.all([dispatcher?.stop(), ...consumers.map((c) => c.stop())]);
   };
   try {
     if (roles.includes("replay")) consumers.push(await consumeReplayJobs(options.bus, pairDeps, options.concurrency ?? 4, names, options.jobsPerReplaySlot));

@@ -159,4 +159,39 @@ describe("apps/worker/main.ts as a process", () => {
       await db.drop();
     }
   }, 240_000);
+  it("SIGTERM mid-run: jobs waiting for the agent leave at once, the running one at VERDICT_SHUTDOWN_GRACE_MS, and another worker finishes the run once", async () => {
+    // Concurrency 1 takes 8 jobs into its batch: draining them all took 8 agent calls after SIGTERM
+    // (unbounded), past any orchestrator's grace period.
+    const db = await createTestDatabase("verdict_worker_term");
+    const store = await createPostgresEventStore({ connectionString: db.url });
+    const prefix = `g${randomBytes(4).toString("hex")}.`;
+    const slowAgent = `scripted:${await agentFile('default: { answer: "Order 4821 ships on Friday; tracking attached.", latency_ms: 6000 }')}`;
+    const first = spawnWorker({ DATABASE_URL: db.url, VERDICT_TOPIC_PREFIX: prefix, VERDICT_AGENT: slowAgent, VERDICT_WORKER_CONCURRENCY: "1", VERDICT_SHUTDOWN_GRACE_MS: "1500" });
+    let second: WorkerChild | null = null;
+    const scenarios = Array.from({ length: 5 }, (_, i) => ({ key: `s${i}`, prompt: `Where is order ${i}?`, position: i }));
+    try {
+      await waitFor(() => first.stderr().includes("started: dispatcher, replay, complete"), 30_000);
+      await seedRun(store, { runId: "term1", scenarios });
+      // The first pair scored: the next one's agent call has just begun, the rest of the batch waits for the slot.
+      await waitFor(async () => (await store.readAll({ filter: { eventTypes: ["ResultScored"] } })).length >= 1, 60_000);
+      const signalled = Date.now();
+      first.child.kill("SIGTERM");
+      expect(await first.exited).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(1500 + 3000);
+      expect(first.stderr()).toContain("shutdown: VERDICT_SHUTDOWN_GRACE_MS (1500 ms) passed with 1 job(s) still running: left to be delivered again");
+      // The jobs that left their slot's queue are no failure to report.
+      expect(first.stderr()).not.toContain("job failed");
+      second = spawnWorker({ DATABASE_URL: db.url, VERDICT_TOPIC_PREFIX: prefix, VERDICT_AGENT: `scripted:${await agentFile(AGENT_SCRIPT)}` });
+      await waitFor(() => runEnded(store, "term1"), 120_000);
+      for (let n = 0; n < 10; n++) expect((await pairEvents(store, "term1", n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+      const types = (await runEvents(store, "term1")).map((e) => e.type);
+      expect(types.filter((t) => t === "RunCompleted")).toHaveLength(1);
+    } finally {
+      first.child.kill("SIGKILL");
+      second?.child.kill("SIGTERM");
+      await second?.exited;
+      await store.close();
+      await db.drop();
+    }
+  }, 240_000);
 });

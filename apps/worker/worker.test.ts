@@ -400,6 +400,19 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.mostAtOnce).toBe(2);
   });
 
+  it("stop: the jobs waiting for an agent slot leave without replaying, and only the running replay is waited for", async () => {
+    // Each waiting job ran its replay after the stop: a shutdown took one agent call per job taken.
+    const store = createMemoryEventStore();
+    const agent = new CountingAgent(300);
+    const running = await start(store, new RecordingBus(), { runtime: agent, concurrency: 1, jobsPerReplaySlot: 6 });
+    await seedRun(store);
+    await waitFor(() => agent.replays >= 1);
+    await running.stop();
+    worker = null;
+    expect(agent.replays).toBe(1);
+    expect(await runEnded(store, "r1")).toBe(false);
+  });
+
   it("refuses a jobsPerReplaySlot that is not a whole number >= 1, naming it", async () => {
     for (const jobsPerReplaySlot of [0, -1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       await expect(start(createMemoryEventStore(), new RecordingBus(), { jobsPerReplaySlot })).rejects.toThrow(`jobsPerReplaySlot must be a whole number >= 1 (got ${jobsPerReplaySlot})`);
@@ -446,7 +459,7 @@ class InFlightBus extends RecordingBus {
   }
 }
 
-/** The scripted agent, each replay taking 5 ms: counts the replays it is asked for at once. */
+/** The scripted agent, each replay taking `delayMs` (5 ms): counts the replays it is asked for at once. */
 class CountingAgent implements AgentRuntime {
   readonly name = "counting";
   readonly #inner = ScriptedAgent.fromYaml(AGENT_SCRIPT);
@@ -454,11 +467,13 @@ class CountingAgent implements AgentRuntime {
   mostAtOnce = 0;
   #now = 0;
 
+  constructor(private readonly delayMs = 5) {}
+
   async replay(...args: Parameters<AgentRuntime["replay"]>): ReturnType<AgentRuntime["replay"]> {
     this.replays += 1;
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.#now);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       return await this.#inner.replay(...args);
     } finally {
       this.#now -= 1;

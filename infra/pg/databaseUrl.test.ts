@@ -38,6 +38,13 @@ describe("checkDatabaseUrl", () => {
     }
   });
 
+  it("refuses another database's scheme, which connected to PostgreSQL and failed there as a missing role (exit 1)", () => {
+    for (const [url, scheme] of [[`mysql://u:${SECRET}@127.0.0.1:5432/db`, "mysql"], [`HTTP://u:${SECRET}@db/verdict`, "http"], [`postgres+ssl://u:${SECRET}@db/verdict`, "postgres+ssl"]]) {
+      expect(refusal(url), url).toBe(`DATABASE_URL is a ${scheme}:// URL: the database must be PostgreSQL, postgres://user:password@host:port/database (or postgresql://) (value not shown)`);
+    }
+    expect(refusal("PostgreSQL://db/verdict")).toBeNull();
+  });
+
   it("refuses a URL that does not parse, naming the variable and the form", () => {
     expect(refusal(`postgres://user:${SECRET}/x@db/verdict`)).toBe(
       "DATABASE_URL is not a valid URL: postgres://user:password@host:port/database, with special characters in the password percent-encoded (value not shown)",

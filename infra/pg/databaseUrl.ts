@@ -23,6 +23,10 @@ function databaseUrlProblem(url: string): string | null {
   // named "base", an unknown host (exit 4) for a setting to change.
   if (url.startsWith("/")) return null;
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return `is not a connection URL: ${FORM} (or a socket directory and a database: "/var/run/postgresql verdict")`;
+  // Another database's URL (mysql://) parsed, connected to PostgreSQL at its host and port, and
+  // failed there as `role "u" does not exist`, exit 1: not the setting it is. The scheme holds no secret.
+  const scheme = /^[a-z][a-z0-9+.-]*/i.exec(url)![0].toLowerCase();
+  if (scheme !== "postgres" && scheme !== "postgresql") return `is a ${scheme}:// URL: the database must be PostgreSQL, ${FORM} (or postgresql://)`;
   if (!URL.canParse(url)) return `is not a valid URL: ${FORM}, with special characters in the password percent-encoded`;
   if (strayAt(new URL(url))) {
     return `has an "@" after the host: a "/", "?" or "#" in the password ends the host early, and the user name would be taken for the host; percent-encode them in the password ("/" as %2F, "?" as %3F, "#" as %23, "@" as %40)`;

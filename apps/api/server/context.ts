@@ -14,14 +14,14 @@ import type { TerminalRunCache } from "./terminalRunCache.js";
  * evaluationsNamed / evaluationsOfCatalog the EvaluationDirectory that finds evaluations older than
  * name reservations and catalog following (adoptEvaluationName.ts, legacyMaterialization.ts);
  * rebuilds tells the server's caches of finished runs that a rebuild may have changed their rows;
- * projectionState answers /readyz (readiness.ts).
+ * projectionState and projectorHasRun answer /readyz (readiness.ts).
  */
 export type ApiReadModels = Pick<
   ReadModels,
   | "listCatalogs" | "getCatalog" | "listEvaluations" | "getEvaluation" | "listScenarios" | "listRuns" | "getRun" | "latestRun"
   | "previousRun" | "listResults" | "runUsageFigures" | "fixItems" | "modelSummaries" | "comparison" | "verdict" | "progress" | "averageScore"
   | "runTenant" | "evaluationTenant" | "evaluationsNamed" | "evaluationsOfCatalog" | "rebuilds"
-  | "listAgents" | "getAgent" | "agentReleasePages" | "usageMeters" | "projectionState"
+  | "listAgents" | "getAgent" | "agentReleasePages" | "usageMeters" | "projectionState" | "projectorHasRun"
 >;
 
 export interface ApiLimits {

@@ -2,7 +2,10 @@
 // one stream's version (an indexed row, or nothing read at all on the memory store), and its read
 // database the projector's checkpoint row, whose projection version must be this build's (rows a
 // projector of another version made are rebuilt by this build's projector; until then the API
-// would answer from them). Each within READINESS_DEADLINE_MS.
+// would answer from them). Each within READINESS_DEADLINE_MS. No checkpoint row while the log
+// holds events means no projector ever ran: every write was taken and no read showed it. A
+// projector that only lags is no reason: every API replica unready because one projector is slow
+// would be a total outage, where reads a little behind are not.
 //
 // The probe answers anyone who can reach the port, without a key: a reason names which of the
 // API's databases failed ("its database", "their database"), never where it is, as a tenant's
@@ -39,16 +42,16 @@ interface Check {
 /** Each check's reason, or none when every check passed; never rejects. */
 export type Readiness = () => Promise<string[]>;
 
-export function readiness(deps: Pick<ApiDeps, "store" | "readModels">, urls: DatabaseUrls, log: (message: string, error?: unknown) => void): Readiness {
+export function readiness(deps: Pick<ApiDeps, "store" | "readModels">, urls: DatabaseUrls, log: (message: string) => void): Readiness {
   const checks: Check[] = [
     { what: "event store", database: "its database", logged: databaseAt(urls.events, "its database"), ask: singleFlight(async () => (await deps.store.streamVersion(PROBE_STREAM), null)) },
-    { what: "read models", database: "their database", logged: databaseAt(urls.readModels, "their database"), ask: singleFlight(() => projectionProblem(deps.readModels)) },
+    { what: "read models", database: "their database", logged: databaseAt(urls.readModels, "their database"), ask: singleFlight(() => projectionProblem(deps.readModels, deps.store)) },
   ];
   // A probe asks every few seconds: the same failure is logged once per 30 s while it lasts.
   const lines = new RepeatLimiter();
-  const logged = (line: string, error: unknown) => {
+  const logged = (line: string) => {
     const passed = lines.pass(line);
-    if (passed !== null) log(passed, error);
+    if (passed !== null) log(passed);
   };
   return async () => (await Promise.all(checks.map((check) => reasonOf(check, logged)))).filter((reason) => reason !== null);
 }
@@ -57,21 +60,33 @@ function databaseAt(url: string | null | undefined, unnamed: string): string {
   return url ? `database at ${whereOf(url)}` : unnamed;
 }
 
-async function projectionProblem(readModels: ApiDeps["readModels"]): Promise<string | null> {
+async function projectionProblem(readModels: ApiDeps["readModels"], store: ApiDeps["store"]): Promise<string | null> {
   const state = await readModels.projectionState(DEFAULT_PROJECTOR_NAME);
-  if (!state.stale) return null;
+  if (!state.stale) return (await unprojectedLog(readModels, store)) ? "no projector has run against them yet: start the projector" : null;
   // A newer projector than this API (an upgrade half done): it is the API that is behind.
   const fix = state.stored !== null && state.stored > PROJECTION_VERSION ? "upgrade this API to the projector's build" : "start this build's projector, which rebuilds them";
   return `they were projected ${projectedBy(state)}; this build reads version ${PROJECTION_VERSION}: ${fix}`;
 }
 
-async function reasonOf(check: Check, log: (line: string, error: unknown) => void): Promise<string | null> {
+/**
+ * Events in the log and no projector checkpoint. An empty log with none is a new deployment (and
+ * its API must be ready to take the first write). The log's end is the event store's to tell: its
+ * failure is the event store check's reason, not this one's.
+ */
+async function unprojectedLog(readModels: ApiDeps["readModels"], store: ApiDeps["store"]): Promise<boolean> {
+  if (await readModels.projectorHasRun(DEFAULT_PROJECTOR_NAME)) return false;
+  return (await store.lastPosition().catch(() => null)) !== null;
+}
+
+async function reasonOf(check: Check, log: (line: string) => void): Promise<string | null> {
   try {
     const answer = await settledWithin(check.ask(), READINESS_DEADLINE_MS);
     if (answer === LATE) return `${check.what}: ${check.database} did not answer within ${READINESS_DEADLINE_MS} ms`;
     return answer === null ? null : `${check.what}: ${answer}`;
   } catch (error) {
-    log(`/readyz: ${check.what}, ${check.logged}, failed a trivial query`, error);
+    // One line, no stack (the error is not passed on): a probe asks every few seconds, and a
+    // dozen lines of driver frames per failure buried what the line is for, naming the database.
+    log(`/readyz: ${check.what}, ${check.logged}, failed a trivial query: ${errorLine(error)}`);
     // The query deadline (VERDICT_PG_QUERY_TIMEOUT_MS, when set below ours) passed first.
     const deadline = queryTimeoutOf(error);
     if (deadline && !deadline.byServer) return `${check.what}: ${check.database} did not answer within ${deadline.queryTimeoutMs} ms (VERDICT_PG_QUERY_TIMEOUT_MS)`;
@@ -80,6 +95,14 @@ async function reasonOf(check: Check, log: (line: string, error: unknown) => voi
     const shown = typeof code === "string" && /^[A-Z0-9_]{1,20}$/.test(code) ? ` (${code})` : "";
     return `${check.what}: ${check.database} failed a trivial query${shown}; the API's log has the error`;
   }
+}
+
+/** The driver's message and code on one line ("connect ECONNREFUSED 127.0.0.1:5432 (ECONNREFUSED)"); an AggregateError has only its code. */
+function errorLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).replace(/\s*\n\s*/g, " ");
+  const code = (error as { code?: unknown }).code;
+  const message = (error.message || error.name).replace(/\s*\n\s*/g, " ");
+  return typeof code === "string" && code !== "" ? `${message} (${code})` : message;
 }
 
 const LATE = Symbol("late");

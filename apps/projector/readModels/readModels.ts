@@ -16,6 +16,7 @@ import { FinishedRunCache, type FinishedRun } from "./finishedRuns.js";
 import { RebuildWatch } from "./rebuildWatch.js";
 import { readRebuildGeneration } from "../projection/rebuildGeneration.js";
 import { projectionState, type ProjectionState } from "../projection/projectionVersion.js";
+import { readCheckpoint } from "../projection/checkpoint.js";
 import { IMPORTED_RUN_USAGE, runExchangeFigure, runExchanges, usageFigure } from "../projection/resultProjection.js";
 import { reportedKinds } from "../projection/usage.js";
 import { connection, decodeScopedCursor, pageSize } from "./paging.js";
@@ -94,6 +95,14 @@ export class ReadModels implements TenantIndex, EvaluationDirectory {
    */
   projectionState(name: string): Promise<ProjectionState> {
     return projectionState(this.sql(), name);
+  }
+
+  /**
+   * Whether projector `name` ever committed a batch here (its checkpoint row): with none, nobody
+   * fills these read models, and the API's /readyz says so once the log holds events.
+   */
+  async projectorHasRun(name: string): Promise<boolean> {
+    return (await readCheckpoint(this.sql(), name)) !== null;
   }
 
   /** Whichever tenant's run has this id: for deciding tenancy only, never for showing a caller. */
