@@ -13,6 +13,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
+import { databaseAt, healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
 import { checkDatabaseUrl, namingMissingDatabase } from "@verdict/infra/pg";
 import { ExitError, exitFor, helpAsked, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
@@ -33,6 +34,9 @@ async function openEventStore(embedded: PGlite | null, databaseUrl: string | und
   return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
 
+/** A stream no event is written to: asking its version reads one indexed row that is never there. */
+const PROBE_STREAM = "readiness-probe";
+
 async function main(args: readonly string[]): Promise<void> {
   const command = args[0] ?? "run";
   if (command !== "run" && command !== "rebuild") throw new ExitError(`unknown command "${command}": use run or rebuild`, SETTING_EXIT_CODE);
@@ -52,6 +56,8 @@ async function main(args: readonly string[]): Promise<void> {
   // Before anything connects: pg's own error was a bare "Invalid URL", or a DNS error for a user name taken as the host.
   checkDatabaseUrl("DATABASE_URL", databaseUrl);
   checkDatabaseUrl("VERDICT_READ_DATABASE_URL", process.env.VERDICT_READ_DATABASE_URL);
+  // A rebuild exits when done: only `run` opens the probe port.
+  const healthPort = command === "run" ? healthPortFromEnv(process.env) : null;
   const home = verdictHome(process.env);
   const problem = databaseUrl ? null : homeProblem(home, homeVariable(process.env));
   if (problem) throw new ExitError(problem, SETTING_EXIT_CODE);
@@ -66,6 +72,22 @@ async function main(args: readonly string[]): Promise<void> {
   const store = await openEventStore(embedded, databaseUrl);
   const readUrl = readDatabaseUrlFromEnv();
   const read = await openReadModels(readUrl ? { url: readUrl, part: "projector", variable: readDatabaseVariable() } : { pglite: embedded ?? undefined, part: "projector" });
+  // Unready until it follows the log (the checks of its start, a rebuild of read models another
+  // projection version made), while either database fails a trivial query, and once it is stopping.
+  let state: "starting" | "following" | "stopping" = "starting";
+  const probes: ProbeServer | null = healthPort
+    ? await startProbeServer(
+        readinessOf(
+          [
+            { what: "event store", database: "its database", logged: databaseAt(databaseUrl, "its database"), ask: async () => (await store.streamVersion(PROBE_STREAM), null) },
+            { what: "read models", database: "their database", logged: databaseAt(readUrl ?? databaseUrl, "their database"), ask: async () => (await read.sql.sql().execute("SELECT 1"), null) },
+          ],
+          { log: (line) => console.error(`[projector] ${line}`), whoseLog: "the projector's log", extra: () => (state === "following" ? [] : [state === "starting" ? "starting: not following the log yet" : "stopping"]) },
+        ),
+        healthPort,
+      )
+    : null;
+  if (probes && healthPort) console.log(`projector probes at http://${healthPort.host}:${probes.port}/healthz and /readyz (VERDICT_HEALTH_PORT)`);
   const bus = read.database.url && !read.database.embedded ? createPostgresProgressBus({ url: read.database.url }) : createMemoryProgressBus();
   const projector = createProjector({
     store,
@@ -80,15 +102,20 @@ async function main(args: readonly string[]): Promise<void> {
     onReject: (rejected) => console.error(rejectionLine(rejected)),
     onStaleProjection: (state) => console.error(`projector: ${staleProjectionLine(state)}`),
     // Once it really follows (the read database is of this log): said before the checks, it preceded their refusal.
-    onFollowing: once(() => console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`)),
+    onFollowing: once(() => {
+      state = "following";
+      console.log(`projector following the log; read models at ${read.database.embedded ? `${join(home, "events")} (embedded, beside the log)` : "the read database"}`);
+    }),
   });
   const shutdown = async () => {
+    state = "stopping";
     await projector.stop().catch((error: unknown) => console.error(error));
     await bus.close();
     await read.close();
     await store.close();
     await embedded?.close();
     await release();
+    await probes?.close();
   };
   if (command === "rebuild") {
     const started = Date.now();
@@ -121,6 +148,7 @@ Settings (environment):
   DATABASE_URL                    the event log (unset: the embedded home's, VERDICT_HOME, default ./.verdict)
   VERDICT_READ_DATABASE_URL       the read models (default: DATABASE_URL, else the embedded home)
   VERDICT_PROJECTOR_SKIP_UNKNOWN  1: skip (and report) event types this build does not know
+  VERDICT_HEALTH_PORT, VERDICT_HEALTH_HOST   a port for GET /healthz and /readyz (default: none)
   VERDICT_PG_*                    PostgreSQL pool and query timeouts
 Every setting, its default and its exit codes: apps/projector/README.md.
 `;

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,6 +99,7 @@ describe("tsx apps/worker/main.ts", () => {
       { env: { VERDICT_AGENT: `scripted:${join(files, "missing.yaml")}` }, line: `VERDICT_AGENT: no such file ${join(files, "missing.yaml")}` },
       { env: { VERDICT_PRICES: badPrices }, line: new RegExp(`^VERDICT_PRICES: .*${badPrices.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*output`) },
       { env: {}, args: ["--bogus"], line: 'unknown argument "--bogus": use --dispatcher, --replay and/or --complete (default: all three)' },
+      { env: { VERDICT_HEALTH_PORT: "80a" }, line: 'VERDICT_HEALTH_PORT must be a port number 0-65535 (got "80a")' },
     ];
     const results = await Promise.all(cases.map(({ env, args }) => ended(env, args)));
     results.forEach(({ code, stdout, stderr }, i) => {
@@ -142,16 +144,38 @@ describe("tsx apps/worker/main.ts", () => {
     expect(code).toBe(1);
   }, 120_000);
 
-  it("starts on a good configuration, and stops on SIGTERM with exit 0", async () => {
-    const proc = worker({});
+  it("starts on a good configuration, answers its probes (VERDICT_HEALTH_PORT) ready, and stops on SIGTERM with exit 0", async () => {
+    const proc = worker({ VERDICT_HEALTH_PORT: "0" });
     const deadline = Date.now() + 45_000;
     // main.ts's startup line, once every role has started.
     while (!/\[worker\] agent .*, judge .*, pid \d+/.test(proc.stderr())) {
       if (Date.now() > deadline) throw new Error(`the worker did not start: ${proc.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const port = Number(proc.stderr().match(/probes at http:\/\/127\.0\.0\.1:(\d+)\/healthz and \/readyz \(VERDICT_HEALTH_PORT\)/)?.[1]);
+    expect(port, proc.stderr()).toBeGreaterThan(0);
+    const ask = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      return { status: res.status, body: await res.json(), cache: res.headers.get("cache-control") };
+    };
+    expect(await ask("/healthz")).toEqual({ status: 200, body: { status: "ok" }, cache: "no-store" });
+    expect(await ask("/readyz")).toEqual({ status: 200, body: { status: "ready" }, cache: "no-store" });
+    expect(await ask("/readyz?verbose")).toEqual({ status: 400, body: { error: "/readyz takes no query parameters" }, cache: "no-store" });
     proc.child.kill("SIGTERM");
     expect(await proc.ended).toBe(0);
     expect(proc.stderr()).not.toContain("error:");
+  }, 60_000);
+
+  it("a probe port another process holds is a setting to change: one line naming VERDICT_HEALTH_PORT, exit 2", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { code, stderr } = await ended({ VERDICT_HEALTH_PORT: String(port) });
+      expect(stderr).toBe(`[worker] error: VERDICT_HEALTH_PORT=${port}: the port is taken (another process listens on 127.0.0.1:${port}); choose another, or 0 for any free one\n`);
+      expect(code).toBe(2);
+    } finally {
+      holder.close();
+    }
   }, 60_000);
 });

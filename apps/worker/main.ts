@@ -7,6 +7,7 @@
 // dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
+import { healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
 import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
 import { Outages } from "@verdict/infra/logging";
 import { namingMissingDatabase, whereOf } from "@verdict/infra/pg";
@@ -40,8 +41,12 @@ function exitAtDeadline(graceMs: number, jobsRunning: () => number): void {
   }, graceMs).unref();
 }
 
+/** A stream no event is written to: asking its version reads one indexed row that is never there. */
+const PROBE_STREAM = "readiness-probe";
+
 async function main(): Promise<void> {
   const config = readWorkerConfig(process.env, process.argv.slice(2));
+  const healthPort = healthPortFromEnv(process.env);
   lowerPriority(config.nice);
   const runtime = config.agent ? await agentFromSpec(config.agent) : null;
   const judge = await judgeFromSetting(config.judge);
@@ -55,12 +60,27 @@ async function main(): Promise<void> {
   // a query with no answer by its deadline (VERDICT_PG_QUERY_TIMEOUT_MS: black-holed) too. A statement
   // the server cancelled at the deadline is a job failing, not the database out of reach.
   const database = `PostgreSQL ${whereOf(config.databaseUrl)}`;
+  const outages = new Outages(consoleLog);
+  // Unready until the worker has joined the job bus, while a dependency it saw go away (the
+  // broker, the database failing jobs) has not answered again, and once it is stopping.
+  let state: "starting" | "working" | "stopping" = "starting";
+  const probes: ProbeServer | null = healthPort
+    ? await startProbeServer(
+        readinessOf([{ what: "event store", database: "its database", logged: `database at ${whereOf(config.databaseUrl)}`, ask: async () => (await store.streamVersion(PROBE_STREAM), null) }], {
+          log: consoleLog.error,
+          whoseLog: "the worker's log",
+          extra: () => [...(state === "working" ? [] : [state === "starting" ? "starting: joining the job bus" : "stopping: running jobs finish, then it exits"]), ...outages.unreachable.map((name) => `${name} unreachable`)],
+        }),
+        healthPort,
+      )
+    : null;
+  if (probes && healthPort) consoleLog.info(`probes at http://${healthPort.host}:${probes.port}/healthz and /readyz (VERDICT_HEALTH_PORT)`);
   const bus = new KafkaBatchJobBus({
     brokers: config.kafkaBrokers,
     partitions: config.partitions,
     clientId: `verdict-worker-${process.pid}`,
     log: consoleLog,
-    outages: new Outages(consoleLog),
+    outages,
     unreachable: (error) => (isDatabaseUnreachable(error) ? database : null),
   });
   const worker = await startWorker({
@@ -82,18 +102,21 @@ async function main(): Promise<void> {
     const cause = kafkaUnreachableCause(error);
     throw cause ? new Error(kafkaUnreachableLine(config.kafkaBrokers, cause), { cause: error }) : error;
   });
+  state = "working";
   consoleLog.info(startupLine(runtime, judge, process.pid));
   if (prices && config.prices) consoleLog.info(pricesLine(config.prices, prices.size, config.roles.includes("replay")));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    state = "stopping";
     consoleLog.info(`${signal}: stopping (running jobs have ${config.shutdownGraceMs} ms to finish, VERDICT_SHUTDOWN_GRACE_MS)`);
     exitAtDeadline(config.shutdownGraceMs, () => bus.jobsRunning);
     await worker.stop();
     await bus.close();
     await checkpoints?.close();
     await store.close();
+    await probes?.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -109,6 +132,7 @@ Settings (environment):
   VERDICT_REPLAY_TIMEOUT_MS, VERDICT_JUDGE_TIMEOUT_MS, VERDICT_WATCHDOG_STALL_MS   time limits
   VERDICT_WORKER_CONCURRENCY, VERDICT_WORKER_NICE, VERDICT_REPLAY_KEY, VERDICT_KAFKA_PARTITIONS
   VERDICT_SHUTDOWN_GRACE_MS           how long SIGTERM lets running jobs finish (default 20000)
+  VERDICT_HEALTH_PORT, VERDICT_HEALTH_HOST   a port for GET /healthz and /readyz (default: none)
   VERDICT_PG_*                        PostgreSQL pool and query timeouts
 Every setting, its default and its exit codes: apps/worker/README.md.
 `;
