@@ -10,6 +10,7 @@ import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type { ReportOptions } from "./report.js";
 import type { Release, Verdict } from "./reportTypes.js";
 import { labelsInRecordedOrder } from "./modelOrder.js";
+import { checkRecordedComparison } from "../stats/comparisonRecord.js";
 import { checkDocumentResults, checkScore, documentModels, type DocumentRules } from "./documentRules.js";
 
 const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "error", "cost", "metadata"] as const;
@@ -61,6 +62,7 @@ export function checkDocument(doc: ReportDocument): void {
   const models = documentModels(record, READER_RULES);
   checkDocumentResults(doc.results, models, READER_RULES);
   checkScore(record.threshold, "threshold", READER_RULES.refuse);
+  if (record.comparison !== undefined && record.comparison !== null) checkRecordedComparison(record.comparison, "comparison", READER_RULES.refuse);
 }
 
 /** The Report options a saved document stands for; `extra` adds what a document does not carry. */

@@ -23,6 +23,7 @@ import { THEMES, renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
+import { checkRecordedComparison } from "../stats/comparisonRecord.js";
 import { checkThreshold } from "./threshold.js";
 import { checkUniqueLabels } from "./uniqueLabels.js";
 import type {
@@ -121,6 +122,9 @@ export class Report implements MarkdownSource {
     checkUniqueLabels("Report", options.models);
     const threshold = options.threshold ?? 0.7;
     checkThreshold("Report", threshold, (options as ConstructorOptions)[RECORDED] === true);
+    // Read now, not at the first render: a recording no page could show is refused where it is given.
+    const recorded = options.comparison;
+    if (recorded && !(recorded instanceof Comparison)) checkRecordedComparison(recorded, "comparison", (message) => new TypeError(`Report: ${message}`));
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));
