@@ -110,6 +110,31 @@ describe("tool calls", () => {
   });
 });
 
+describe("Replay.from's tool calls", () => {
+  // Each was read with no name and scored as the expected tool not called, with no hint of the typo.
+  it("refuses a name written where another shape keeps it, or a misspelt key, naming the call and the key", () => {
+    expect(() => Replay.from({ answer: "ok", tool_calls: [{ tool: "lookup_order" }] })).toThrow(
+      new ReplayError("tool_calls[0].tool", "unknown key; did you mean name?"),
+    );
+    expect(() => Replay.from({ toolCalls: [{ name: "a" }, { function: { name: "lookup_order", arguments: "{}" } }] })).toThrow(
+      "replay.toolCalls[1].function: unknown key; did you mean name?",
+    );
+    expect(() => Replay.from({ tool_calls: [{ toolName: "lookup_order" }] })).toThrow("replay.tool_calls[0].toolName: unknown key; did you mean name?");
+    expect(() => Replay.from({ tool_calls: [{ name: "a", argumnts: {} }] })).toThrow("replay.tool_calls[0].argumnts: unknown key; did you mean arguments?");
+  });
+
+  it("refuses a call with no name, or a blank or non-string one", () => {
+    expect(() => Replay.from({ tool_calls: [{ arguments: {} }] })).toThrow("replay.tool_calls[0].name: must be the tool's name, a non-blank string, got undefined");
+    expect(() => Replay.from({ tool_calls: [{ name: 5 }] })).toThrow("replay.tool_calls[0].name: must be the tool's name, a non-blank string, got the number 5");
+    expect(() => Replay.from({ tool_calls: [{ name: " " }] })).toThrow(/tool_calls\[0\]\.name: must be the tool's name/);
+  });
+
+  it("keeps a host's own keys, and a call given as its name, as reference-core §6 stores them", () => {
+    const replay = Replay.from({ tool_calls: [{ name: "a", id: "call_1", server: "orders", durationMs: 4 }, "b"] });
+    expect(replay.toolCalls).toEqual([{ name: "a", id: "call_1", server: "orders", duration_ms: 4 }, { name: "b" }]);
+  });
+});
+
 describe("errors", () => {
   it("writes an exception as class and message", () => {
     expect(Replay.failed(new TypeError("fetch failed")).error).toBe("TypeError: fetch failed");

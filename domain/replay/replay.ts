@@ -5,7 +5,7 @@
 import { givenCostSource } from "../cost/resultCost.js";
 import { isBlank, NON_BLANK_CHARACTER } from "../support/blank.js";
 import { describe, ReplayError } from "./replayError.js";
-import { toToolCall, toolCallFailed, toolCallName, type ToolCall } from "./toolCall.js";
+import { toToolCall, toolCallFailed, toolCallProblem, toolCallName, type ToolCall } from "./toolCall.js";
 
 /** How a result's cost was arrived at (metadata `cost_source`). */
 export type CostSource = "reported" | "estimated" | "no_usage" | "unpriced" | (string & {});
@@ -253,7 +253,7 @@ function readInit(value: Record<string, unknown>): ReplayInit | null {
   }
   const { answer, toolCalls, cost, error, metadata } = init;
   if (answer !== undefined && answer !== null && typeof answer !== "string") return null;
-  if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) return null;
+  if (toolCalls !== undefined && toolCalls !== null && (!Array.isArray(toolCalls) || toolCalls.some(toolCallProblem))) return null;
   if (!usableCount(init.durationMs) || !usableCount(init.inputTokens) || !usableCount(init.outputTokens)) return null;
   if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) return null;
   if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) return null;
@@ -270,6 +270,10 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>): 
   if (calls !== undefined && calls !== null && !Array.isArray(calls)) {
     throw new ReplayError(keys.toolCalls, `must be an array of tool calls, got ${describe(calls)}`);
   }
+  calls?.forEach((call: unknown, index) => {
+    const problem = toolCallProblem(call);
+    if (problem) throw new ReplayError(`${keys.toolCalls}[${index}].${problem[0]}`, problem[1]);
+  });
   for (const field of NUMERIC_FIELDS) {
     const value = init[field];
     if (value === undefined || value === null) continue;
