@@ -67,7 +67,9 @@ describe("Replay.from", () => {
     expect(() => Replay.from({ answer: 42 })).toThrow("replay.answer: must be a string or null, got the number 42");
     expect(() => Replay.from({ output_tokens: "many" })).toThrow(/replay\.output_tokens: must be a non-negative number/);
     expect(() => Replay.from({ tool_calls: "lookup_order" })).toThrow(/replay\.tool_calls: must be an array/);
-    expect(() => Replay.from({ cost: Number.NaN })).toThrow(/replay\.cost: must be a finite number/);
+    expect(() => Replay.from({ cost: Number.NaN })).toThrow(/replay\.cost: must be a non-negative finite number/);
+    expect(() => Replay.from({ answer: "ok", cost: -0.5 })).toThrow("replay.cost: must be a non-negative finite number (USD) or null, got the number -0.5");
+    expect(Replay.from({ answer: "ok", cost: 0 }).cost).toBe(0);
     expect(() => Replay.from({ metadata: [] })).toThrow("replay.metadata: must be an object, got an array");
     expect(() => Replay.from("answer")).toThrow(/replay\.\(root\): must be a Replay or an object/);
     expect(() => Replay.from(null)).toThrow(ReplayError);

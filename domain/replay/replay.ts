@@ -255,7 +255,7 @@ function readInit(value: Record<string, unknown>): ReplayInit | null {
   if (answer !== undefined && answer !== null && typeof answer !== "string") return null;
   if (toolCalls !== undefined && toolCalls !== null && (!Array.isArray(toolCalls) || toolCalls.some(toolCallProblem))) return null;
   if (!usableCount(init.durationMs) || !usableCount(init.inputTokens) || !usableCount(init.outputTokens)) return null;
-  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) return null;
+  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0)) return null;
   if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) return null;
   if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) return null;
   return init;
@@ -282,8 +282,9 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>): 
     }
   }
   const cost = init.cost;
-  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) {
-    throw new ReplayError("cost", `must be a finite number (USD) or null, got ${describe(cost)}`);
+  // A negative cost printed "$-0.5000" and lowered the run's total, as negative tokens would have.
+  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0)) {
+    throw new ReplayError("cost", `must be a non-negative finite number (USD) or null, got ${describe(cost)}`);
   }
   const error = init.error;
   if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) {
