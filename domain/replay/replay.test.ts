@@ -131,6 +131,11 @@ describe("Replay.from's tool calls", () => {
     expect(() => Replay.from({ tool_calls: [{ name: " " }] })).toThrow(/tool_calls\[0\]\.name: must be the tool's name/);
   });
 
+  it("are read as given by Replay.recorded, so a run recorded before these checks still rebuilds", () => {
+    expect(Replay.recorded({ answer: "ok", tool_calls: [{ name: "", tool: "a" }] }).toolCalls).toEqual([{ name: "", tool: "a" }]);
+    expect(() => Replay.recorded({ answr: "ok" })).toThrow("replay.answr: unknown key");
+  });
+
   it("keeps a host's own keys, and a call given as its name, as reference-core §6 stores them", () => {
     const replay = Replay.from({ tool_calls: [{ name: "a", id: "call_1", server: "orders", durationMs: 4 }, "b"] });
     expect(replay.toolCalls).toEqual([{ name: "a", id: "call_1", server: "orders", duration_ms: 4 }, { name: "b" }]);

@@ -132,15 +132,16 @@ export class Replay {
    * ReplayError naming it (a typo must not silently score as an empty answer).
    */
   static from(value: unknown): Replay {
-    if (value instanceof Replay) return value;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
-    }
-    const fast = readInit(value as Record<string, unknown>);
-    if (fast) return new Replay(fast);
-    // Slow path, for an unusual key or an invalid value: the error names the key as given.
-    const { init, seen } = readKeys(value as Record<string, unknown>);
-    return new Replay(validate(init, seen));
+    return readReplay(value, true);
+  }
+
+  /**
+   * A replay as it was recorded (a ReplayRecorded event, a stored report), read as `from` reads
+   * one but without its tool-call checks, which came later: a run recorded before them still
+   * rebuilds, whatever its calls' keys.
+   */
+  static recorded(value: unknown): Replay {
+    return readReplay(value, false);
   }
 
   /** A replay for a run that raised, so it is scored and diagnosed like any other. */
@@ -218,6 +219,18 @@ export class Replay {
   }
 }
 
+function readReplay(value: unknown, checkCalls: boolean): Replay {
+  if (value instanceof Replay) return value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
+  }
+  const fast = readInit(value as Record<string, unknown>, checkCalls);
+  if (fast) return new Replay(fast);
+  // Slow path, for an unusual key or an invalid value: the error names the key as given.
+  const { init, seen } = readKeys(value as Record<string, unknown>);
+  return new Replay(validate(init, seen, checkCalls));
+}
+
 const ANSWER = 1, CALLS = 2, DURATION = 4, INPUT = 8, OUTPUT = 16, ERROR = 32, COST = 64, METADATA = 128;
 
 const usableCount = (value: unknown): boolean =>
@@ -228,7 +241,7 @@ const usableCount = (value: unknown): boolean =>
  * builds (one per pair, thousands per run): every key known and given once, every value valid.
  * Null sends the caller down the general path, which accepts or rejects exactly as before.
  */
-function readInit(value: Record<string, unknown>): ReplayInit | null {
+function readInit(value: Record<string, unknown>, checkCalls: boolean): ReplayInit | null {
   const init: ReplayInit = {
     answer: undefined, toolCalls: undefined, durationMs: undefined, inputTokens: undefined,
     outputTokens: undefined, error: undefined, cost: undefined, metadata: undefined,
@@ -253,7 +266,7 @@ function readInit(value: Record<string, unknown>): ReplayInit | null {
   }
   const { answer, toolCalls, cost, error, metadata } = init;
   if (answer !== undefined && answer !== null && typeof answer !== "string") return null;
-  if (toolCalls !== undefined && toolCalls !== null && (!Array.isArray(toolCalls) || toolCalls.some(toolCallProblem))) return null;
+  if (toolCalls !== undefined && toolCalls !== null && (!Array.isArray(toolCalls) || (checkCalls && toolCalls.some(toolCallProblem)))) return null;
   if (!usableCount(init.durationMs) || !usableCount(init.inputTokens) || !usableCount(init.outputTokens)) return null;
   if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0)) return null;
   if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) return null;
@@ -261,7 +274,7 @@ function readInit(value: Record<string, unknown>): ReplayInit | null {
   return init;
 }
 
-function validate(init: Record<string, unknown>, keys: Record<string, string>): ReplayInit {
+function validate(init: Record<string, unknown>, keys: Record<string, string>, checkCalls: boolean): ReplayInit {
   const answer = init.answer;
   if (answer !== undefined && answer !== null && typeof answer !== "string") {
     throw new ReplayError(keys.answer, `must be a string or null, got ${describe(answer)}`);
@@ -270,7 +283,7 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>): 
   if (calls !== undefined && calls !== null && !Array.isArray(calls)) {
     throw new ReplayError(keys.toolCalls, `must be an array of tool calls, got ${describe(calls)}`);
   }
-  calls?.forEach((call: unknown, index) => {
+  if (checkCalls) calls?.forEach((call: unknown, index) => {
     const problem = toolCallProblem(call);
     if (problem) throw new ReplayError(`${keys.toolCalls}[${index}].${problem[0]}`, problem[1]);
   });

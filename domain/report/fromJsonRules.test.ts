@@ -100,6 +100,13 @@ describe("Report.fromStoredJSON", () => {
     // The projector's and the audit's figures of such a run, read the same way (not null: they would fall back).
     expect(derivedFromJSONOrNull(doc as unknown as ReportDocument)?.summary_by_model.b.avg_score).toBe(2);
   });
+
+  it("reads a tool call as recorded, where Report.fromJSON refuses one with no name, as importReport does", () => {
+    const doc = saved();
+    doc.results[0].tool_calls = [{ tool: "lookup_order" }];
+    expect(refusal((d) => (d.results[0].tool_calls = [{ tool: "lookup_order" }]))).toBe("Report.fromJSON: results[0].tool_calls[0].tool: unknown key; did you mean name?");
+    expect(Report.fromStoredJSON(doc as unknown as ReportDocument).results[0].replay.toolCalls).toEqual([{ tool: "lookup_order" }]);
+  });
 });
 
 describe("a recorded comparison", () => {

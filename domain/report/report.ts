@@ -294,7 +294,7 @@ export class Report implements MarkdownSource {
    * importReport now refuses; a stored run's pages keep the bytes they were first served with.
    */
   static fromStoredJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
-    const options: ConstructorOptions = { ...optionsFromJSON(doc, extra), [RECORDED]: true };
+    const options: ConstructorOptions = { ...optionsFromJSON(doc, extra, true), [RECORDED]: true };
     return new Report(options);
   }
 
