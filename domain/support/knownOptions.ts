@@ -12,6 +12,12 @@ export function checkKnownOptions(owner: string, options: object, known: readonl
   }
 }
 
+/** Options that must be an object (or omitted): `toHtml("dark")` was read as no options. */
+export function checkOptionsObject(owner: string, options: unknown, shape: string): asserts options is object | null | undefined {
+  if (options === undefined || options === null) return;
+  if (typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${owner}: options must be an object (${shape}), got ${described(options)}`);
+}
+
 const camelCase = (name: string): string => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 /** What a value is, for an error message: "a string", "null", "an object", "a Map". */
