@@ -191,7 +191,7 @@ const REPLAYED: ResultState = { status: "replayed", pass: null, replay: null };
 async function scoreCommand(run: RunContext, n: number, recorded: EventData<"ReplayRecorded">): Promise<ResultCommand> {
   const scenario = run.scenarios[Math.floor(n / run.started.models.length)];
   const spec = run.started.models[n % run.started.models.length];
-  const replay = Replay.from(recorded.replay);
+  const replay = Replay.recorded(recorded.replay);
   // Only a judge reads the pair's context: a rules-only run does not enter one, so the process's
   // promises are not tracked by async hooks for nothing (AsyncLocalStorage turns them on).
   const evaluate = () => run.runner.evaluate(scenario, spec, replay);

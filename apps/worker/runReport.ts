@@ -72,7 +72,7 @@ export function resultFromEvents(
   return new Result({
     scenario,
     spec,
-    replay: Replay.from({ ...replayed.replay, metadata }),
+    replay: Replay.recorded({ ...replayed.replay, metadata }),
     // In the order they were scored in: read back from jsonb, their keys are sorted by length.
     scores: scoresInScorerOrder(scored.scores, criterionKeys),
     score: scored.score,

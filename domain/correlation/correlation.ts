@@ -8,12 +8,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { IdGenerator } from "../events/index.js";
-import { isBlank } from "../support/index.js";
+import { checkKnownOptions, isBlank } from "../support/index.js";
 import { traceIdOf, type Tracer } from "./tracer.js";
 
 export const DEFAULT_TRACE_KEYS = ["run_id", "result_id", "suite", "scenario_key", "model_label", "model", "provider"] as const;
 
 export type Metadata = Record<string, unknown>;
+
+const CORRELATION_OPTIONS: Record<keyof CorrelationOptions, true> = {
+  agentName: true, judgeName: true, tracer: true, replayAction: true, traceKeys: true, ids: true,
+};
+const CORRELATION_OPTION_NAMES = Object.keys(CORRELATION_OPTIONS);
 
 export interface CorrelationOptions {
   agentName: string;
@@ -61,6 +66,8 @@ export class Correlation {
   readonly #storage = new AsyncLocalStorage<Contexts>();
 
   constructor(options: CorrelationOptions) {
+    // `judge_name` or `trace_keys` (the guide's Ruby spelling) was ignored and the default used.
+    checkKnownOptions("Correlation", options ?? {}, CORRELATION_OPTION_NAMES);
     if (typeof options?.agentName !== "string" || isBlank(options.agentName)) {
       throw new TypeError("Correlation: agentName must be a non-blank string");
     }

@@ -19,7 +19,7 @@ import {
   type VerdictSummary,
 } from "./prompts.js";
 import { parseRecommendation, parseScore, parseVerdict, type JudgeRecommendation, type JudgeVerdict, type Parsed } from "./parse.js";
-import { isBlank } from "../support/index.js";
+import { checkKnownOptions, isBlank } from "../support/index.js";
 import { DEFINE_INSTRUCTIONS, definePrompt, parseKpis, type DefineInput, type DefinedKpi } from "./kpis.js";
 import { judgeCallUsage, type JudgeCallUsage } from "./usage.js";
 
@@ -81,12 +81,17 @@ export interface JudgeOptions {
   timeoutMs?: number | null;
 }
 
+const JUDGE_OPTIONS: Record<keyof JudgeOptions, true> = { label: true, complete: true, timeoutMs: true };
+const JUDGE_OPTION_NAMES = Object.keys(JUDGE_OPTIONS);
+
 export class Judge {
   readonly label: string;
   readonly #complete: CompleteFn;
   readonly #timeoutMs: number | null;
 
   constructor(options: JudgeOptions) {
+    // `timeout` (for timeoutMs) was ignored: the judge ran on the default limit.
+    checkKnownOptions("Judge", options ?? {}, JUDGE_OPTION_NAMES);
     if (typeof options?.label !== "string" || isBlank(options.label)) {
       throw new TypeError("Judge: label must be a non-blank string");
     }

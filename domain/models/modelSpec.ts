@@ -1,7 +1,7 @@
 // A candidate model (reference-core §5): `provider/model`, or a bare name whose provider is
 // inferred (claude-* anthropic, gpt-* / o<digit> / chatgpt openai, name:tag ollama, vendor/model
 // openrouter). The text as typed is kept as `label`, which names the model in reports.
-import { identifierTextProblem, isBlank, isPlainObject, lookAlikePair, lookAlikeRule, visibleText } from "../support/index.js";
+import { checkKnownOptions, described, identifierTextProblem, isBlank, isPlainObject, lookAlikePair, lookAlikeRule, visibleText } from "../support/index.js";
 
 export const DEFAULT_PROVIDERS = ["openai", "anthropic", "ollama", "openrouter"] as const;
 
@@ -23,6 +23,9 @@ export interface ModelSpecOptions {
   providers?: readonly string[];
   inferenceRules?: readonly InferenceRule[];
 }
+
+const MODEL_SPEC_OPTIONS: Record<keyof ModelSpecOptions, true> = { defaultProvider: true, providers: true, inferenceRules: true };
+const MODEL_SPEC_OPTION_NAMES = Object.keys(MODEL_SPEC_OPTIONS);
 
 export interface ModelSpecJSON {
   label: string;
@@ -56,6 +59,11 @@ export class ModelSpec {
   static parse(value: unknown, options: ModelSpecOptions = {}): ModelSpec {
     // A JavaScript caller may pass null, which the default parameter does not cover.
     options ??= {};
+    checkKnownOptions("ModelSpec.parse", options, MODEL_SPEC_OPTION_NAMES);
+    // An object read as "[object Object]" and was refused as a model of no provider.
+    if (typeof value === "object" && value !== null) {
+      throw new ModelSpecError(`ModelSpec.parse takes a model name (text), got ${described(value)}; a { provider, model } is read by ModelSpec.parseAll or new ModelSpec({ label, provider, model })`);
+    }
     const raw = value === null || value === undefined ? "" : String(value).trim();
     if (!raw) throw new ModelSpecError("model name is blank");
     assertLabelText(raw);

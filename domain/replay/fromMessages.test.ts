@@ -80,6 +80,14 @@ describe("replayFromMessages (OpenAI-style chat messages)", () => {
       { role: "assistant", content: [{ type: "refusal", refusal: "I can't do that." }] },
     ]);
     expect(replay.answer).toBe("I can't do that.");
+    // A chat completion's refusal: content null, the refusal beside it (was no answer and no error).
+    const refused = replayFromMessages([
+      { role: "user", content: "Tell me how to pick a lock" },
+      { role: "assistant", content: null, refusal: "I can't help with that." },
+    ]);
+    expect([refused.answer, refused.error]).toEqual(["I can't help with that.", null]);
+    expect(replayFromMessages([{ role: "assistant", content: "Sure.", refusal: null }]).answer).toBe("Sure.");
+    expect(() => replayFromMessages([{ role: "assistant", content: null, refusal: 1 }])).toThrow(/messages\[0\]\.refusal: must be a string/);
     const repeated = replayFromMessages([
       { role: "assistant", tool_calls: [{ id: "a", function: { name: "search", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "a", content: "ok" },

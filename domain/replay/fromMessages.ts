@@ -80,7 +80,7 @@ function readMessage(message: Record<string, unknown>, path: string, reading: Re
       }
       settleProviderResults(message.content, reading.open);
       const calls = made.filter((entry) => entry.stops).map((entry) => String(entry.call.name));
-      return { role: "assistant", text: contentText(message.content, `${path}.content`), calls };
+      return { role: "assistant", text: assistantText(message, path), calls };
     }
     case "tool":
       settleToolMessage(message, path, reading.open);
@@ -184,6 +184,19 @@ function contentText(content: unknown, path: string): string | null {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new ReplayError(path, `must be a string, an array of parts or null, got ${describe(content)}`);
   return textOfParts(content);
+}
+
+/**
+ * An assistant message's text: its content, and OpenAI's message-level `refusal` (a chat
+ * completion that refuses has `content: null` and the refusal beside it), read as the answer the
+ * way a `refusal` content part is.
+ */
+function assistantText(message: Record<string, unknown>, path: string): string | null {
+  const text = contentText(message.content, `${path}.content`);
+  const { refusal } = message;
+  if (refusal === undefined || refusal === null) return text;
+  if (typeof refusal !== "string") throw new ReplayError(`${path}.refusal`, `must be a string (the model's refusal) or null, got ${describe(refusal)}`);
+  return (text ?? "") + refusal;
 }
 
 /** OpenAI sends arguments as JSON text: kept as the value it encodes, or as given when it is not JSON. */

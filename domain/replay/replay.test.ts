@@ -67,7 +67,9 @@ describe("Replay.from", () => {
     expect(() => Replay.from({ answer: 42 })).toThrow("replay.answer: must be a string or null, got the number 42");
     expect(() => Replay.from({ output_tokens: "many" })).toThrow(/replay\.output_tokens: must be a non-negative number/);
     expect(() => Replay.from({ tool_calls: "lookup_order" })).toThrow(/replay\.tool_calls: must be an array/);
-    expect(() => Replay.from({ cost: Number.NaN })).toThrow(/replay\.cost: must be a finite number/);
+    expect(() => Replay.from({ cost: Number.NaN })).toThrow(/replay\.cost: must be a non-negative finite number/);
+    expect(() => Replay.from({ answer: "ok", cost: -0.5 })).toThrow("replay.cost: must be a non-negative finite number (USD) or null, got the number -0.5");
+    expect(Replay.from({ answer: "ok", cost: 0 }).cost).toBe(0);
     expect(() => Replay.from({ metadata: [] })).toThrow("replay.metadata: must be an object, got an array");
     expect(() => Replay.from("answer")).toThrow(/replay\.\(root\): must be a Replay or an object/);
     expect(() => Replay.from(null)).toThrow(ReplayError);
@@ -107,6 +109,36 @@ describe("tool calls", () => {
   it("keeps repeats in tool names and reads a missing name as empty", () => {
     const replay = new Replay({ toolCalls: [{ name: "search" }, { name: "search" }, { arguments: {} }] });
     expect(replay.toolNames).toEqual(["search", "search", ""]);
+  });
+});
+
+describe("Replay.from's tool calls", () => {
+  // Each was read with no name and scored as the expected tool not called, with no hint of the typo.
+  it("refuses a name written where another shape keeps it, or a misspelt key, naming the call and the key", () => {
+    expect(() => Replay.from({ answer: "ok", tool_calls: [{ tool: "lookup_order" }] })).toThrow(
+      new ReplayError("tool_calls[0].tool", "unknown key; did you mean name?"),
+    );
+    expect(() => Replay.from({ toolCalls: [{ name: "a" }, { function: { name: "lookup_order", arguments: "{}" } }] })).toThrow(
+      "replay.toolCalls[1].function: unknown key; did you mean name?",
+    );
+    expect(() => Replay.from({ tool_calls: [{ toolName: "lookup_order" }] })).toThrow("replay.tool_calls[0].toolName: unknown key; did you mean name?");
+    expect(() => Replay.from({ tool_calls: [{ name: "a", argumnts: {} }] })).toThrow("replay.tool_calls[0].argumnts: unknown key; did you mean arguments?");
+  });
+
+  it("refuses a call with no name, or a blank or non-string one", () => {
+    expect(() => Replay.from({ tool_calls: [{ arguments: {} }] })).toThrow("replay.tool_calls[0].name: must be the tool's name, a non-blank string, got undefined");
+    expect(() => Replay.from({ tool_calls: [{ name: 5 }] })).toThrow("replay.tool_calls[0].name: must be the tool's name, a non-blank string, got the number 5");
+    expect(() => Replay.from({ tool_calls: [{ name: " " }] })).toThrow(/tool_calls\[0\]\.name: must be the tool's name/);
+  });
+
+  it("are read as given by Replay.recorded, so a run recorded before these checks still rebuilds", () => {
+    expect(Replay.recorded({ answer: "ok", tool_calls: [{ name: "", tool: "a" }] }).toolCalls).toEqual([{ name: "", tool: "a" }]);
+    expect(() => Replay.recorded({ answr: "ok" })).toThrow("replay.answr: unknown key");
+  });
+
+  it("keeps a host's own keys, and a call given as its name, as reference-core §6 stores them", () => {
+    const replay = Replay.from({ tool_calls: [{ name: "a", id: "call_1", server: "orders", durationMs: 4 }, "b"] });
+    expect(replay.toolCalls).toEqual([{ name: "a", id: "call_1", server: "orders", duration_ms: 4 }, { name: "b" }]);
   });
 });
 

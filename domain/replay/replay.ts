@@ -5,7 +5,7 @@
 import { givenCostSource } from "../cost/resultCost.js";
 import { isBlank, NON_BLANK_CHARACTER } from "../support/blank.js";
 import { describe, ReplayError } from "./replayError.js";
-import { toToolCall, toolCallFailed, toolCallName, type ToolCall } from "./toolCall.js";
+import { toToolCall, toolCallFailed, toolCallProblem, toolCallName, type ToolCall } from "./toolCall.js";
 
 /** How a result's cost was arrived at (metadata `cost_source`). */
 export type CostSource = "reported" | "estimated" | "no_usage" | "unpriced" | (string & {});
@@ -132,15 +132,16 @@ export class Replay {
    * ReplayError naming it (a typo must not silently score as an empty answer).
    */
   static from(value: unknown): Replay {
-    if (value instanceof Replay) return value;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
-    }
-    const fast = readInit(value as Record<string, unknown>);
-    if (fast) return new Replay(fast);
-    // Slow path, for an unusual key or an invalid value: the error names the key as given.
-    const { init, seen } = readKeys(value as Record<string, unknown>);
-    return new Replay(validate(init, seen));
+    return readReplay(value, true);
+  }
+
+  /**
+   * A replay as it was recorded (a ReplayRecorded event, a stored report), read as `from` reads
+   * one but without its tool-call checks, which came later: a run recorded before them still
+   * rebuilds, whatever its calls' keys.
+   */
+  static recorded(value: unknown): Replay {
+    return readReplay(value, false);
   }
 
   /** A replay for a run that raised, so it is scored and diagnosed like any other. */
@@ -218,6 +219,18 @@ export class Replay {
   }
 }
 
+function readReplay(value: unknown, checkCalls: boolean): Replay {
+  if (value instanceof Replay) return value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
+  }
+  const fast = readInit(value as Record<string, unknown>, checkCalls);
+  if (fast) return new Replay(fast);
+  // Slow path, for an unusual key or an invalid value: the error names the key as given.
+  const { init, seen } = readKeys(value as Record<string, unknown>);
+  return new Replay(validate(init, seen, checkCalls));
+}
+
 const ANSWER = 1, CALLS = 2, DURATION = 4, INPUT = 8, OUTPUT = 16, ERROR = 32, COST = 64, METADATA = 128;
 
 const usableCount = (value: unknown): boolean =>
@@ -228,7 +241,7 @@ const usableCount = (value: unknown): boolean =>
  * builds (one per pair, thousands per run): every key known and given once, every value valid.
  * Null sends the caller down the general path, which accepts or rejects exactly as before.
  */
-function readInit(value: Record<string, unknown>): ReplayInit | null {
+function readInit(value: Record<string, unknown>, checkCalls: boolean): ReplayInit | null {
   const init: ReplayInit = {
     answer: undefined, toolCalls: undefined, durationMs: undefined, inputTokens: undefined,
     outputTokens: undefined, error: undefined, cost: undefined, metadata: undefined,
@@ -253,15 +266,15 @@ function readInit(value: Record<string, unknown>): ReplayInit | null {
   }
   const { answer, toolCalls, cost, error, metadata } = init;
   if (answer !== undefined && answer !== null && typeof answer !== "string") return null;
-  if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) return null;
+  if (toolCalls !== undefined && toolCalls !== null && (!Array.isArray(toolCalls) || (checkCalls && toolCalls.some(toolCallProblem)))) return null;
   if (!usableCount(init.durationMs) || !usableCount(init.inputTokens) || !usableCount(init.outputTokens)) return null;
-  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) return null;
+  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0)) return null;
   if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) return null;
   if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) return null;
   return init;
 }
 
-function validate(init: Record<string, unknown>, keys: Record<string, string>): ReplayInit {
+function validate(init: Record<string, unknown>, keys: Record<string, string>, checkCalls: boolean): ReplayInit {
   const answer = init.answer;
   if (answer !== undefined && answer !== null && typeof answer !== "string") {
     throw new ReplayError(keys.answer, `must be a string or null, got ${describe(answer)}`);
@@ -270,6 +283,10 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>): 
   if (calls !== undefined && calls !== null && !Array.isArray(calls)) {
     throw new ReplayError(keys.toolCalls, `must be an array of tool calls, got ${describe(calls)}`);
   }
+  if (checkCalls) calls?.forEach((call: unknown, index) => {
+    const problem = toolCallProblem(call);
+    if (problem) throw new ReplayError(`${keys.toolCalls}[${index}].${problem[0]}`, problem[1]);
+  });
   for (const field of NUMERIC_FIELDS) {
     const value = init[field];
     if (value === undefined || value === null) continue;
@@ -278,8 +295,9 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>): 
     }
   }
   const cost = init.cost;
-  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost))) {
-    throw new ReplayError("cost", `must be a finite number (USD) or null, got ${describe(cost)}`);
+  // A negative cost printed "$-0.5000" and lowered the run's total, as negative tokens would have.
+  if (cost !== undefined && cost !== null && (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0)) {
+    throw new ReplayError("cost", `must be a non-negative finite number (USD) or null, got ${describe(cost)}`);
   }
   const error = init.error;
   if (error !== undefined && error !== null && typeof error !== "string" && !(error instanceof Error)) {

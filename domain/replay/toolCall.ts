@@ -2,6 +2,9 @@
 // `name`, and optionally `arguments`, `result`, `error` (the tool failed when it is anything but
 // null/undefined/false, as Ruby truthiness reads it: `"timeout"`, `0` and `""` all count),
 // `detail` (the error or a preview of the result), `duration_ms`. Other keys are kept as given.
+import { isBlank, likelyMeant } from "../support/index.js";
+import { describe } from "./replayError.js";
+
 export interface ToolCall {
   name?: unknown;
   arguments?: unknown;
@@ -14,6 +17,31 @@ export interface ToolCall {
 
 /** The keys a tool call is read by (the rest are kept as given). */
 export const TOOL_CALL_KEYS: readonly string[] = ["name", "arguments", "result", "error", "detail", "duration_ms", "durationMs"];
+
+/**
+ * Where other shapes put a tool's name (OpenAI's `function`, the AI SDK's `toolName`): a call
+ * written so had no name and scored as the expected tool not called, with no hint of why.
+ */
+const NAME_ELSEWHERE: readonly string[] = ["tool", "toolName", "tool_name", "function", "functionName", "function_name"];
+
+/**
+ * Why a call the host gave cannot be read, as its key and the rule, or null. A key that is a
+ * misspelt or misplaced one of TOOL_CALL_KEYS is refused, and a call with no name; any other key
+ * is the host's own and kept as given (reference-core §6 stores the call's hash as it is). A call
+ * that is not an object is a name (§6), as before.
+ */
+export function toolCallProblem(value: unknown): [key: string, rule: string] | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const call = value as Record<string, unknown>;
+  for (const key of Object.keys(call)) {
+    if (TOOL_CALL_KEYS.includes(key)) continue;
+    const meant = NAME_ELSEWHERE.includes(key) ? "name" : likelyMeant(key, TOOL_CALL_KEYS);
+    if (meant) return [key, `unknown key; did you mean ${meant}?`];
+  }
+  const name = call.name;
+  if (typeof name !== "string" || isBlank(name)) return ["name", `must be the tool's name, a non-blank string, got ${describe(name)}`];
+  return null;
+}
 
 /** camelCase spellings a TypeScript host may use, stored under the guide's keys. */
 const SNAKE_KEYS: Readonly<Record<string, string>> = { durationMs: "duration_ms" };

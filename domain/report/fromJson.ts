@@ -2,7 +2,7 @@
 // library's `to_h` with `models` for `summary_by_model`): results, models, the recorded verdict
 // and comparison, judge, release, threshold and metadata. Nothing is re-judged or resampled, so
 // the rebuilt report writes the same Markdown, JSON and HTML.
-import { Replay } from "../replay/index.js";
+import { Replay, ReplayError } from "../replay/index.js";
 import { Result } from "../runner/result.js";
 import { Scenario } from "../scenarios/scenario.js";
 import type { ComparisonJSON } from "../stats/index.js";
@@ -10,11 +10,15 @@ import type { ReportDocument, ResultDoc } from "./html/index.js";
 import type { ReportOptions } from "./report.js";
 import type { Release, Verdict } from "./reportTypes.js";
 import { labelsInRecordedOrder } from "./modelOrder.js";
+import { checkRecordedComparison } from "../stats/comparisonRecord.js";
 import { checkDocumentResults, checkScore, documentModels, type DocumentRules } from "./documentRules.js";
 
 const REPLAY_KEYS = ["answer", "tool_calls", "duration_ms", "input_tokens", "output_tokens", "error", "cost", "metadata"] as const;
 
-function resultFrom(doc: ResultDoc, index: number): Result {
+/** How a result's replay is read: checked as a host's (fromJSON), or as recorded (fromStoredJSON). */
+type ReadReplay = (init: Record<string, unknown>, field: string) => Replay;
+
+function resultFrom(doc: ResultDoc, index: number, readReplay: ReadReplay): Result {
   if (!doc || typeof doc.scenario_key !== "string" || typeof doc.label !== "string") {
     throw new TypeError(`Report.fromJSON: results[${index}] must name its scenario_key and label`);
   }
@@ -32,12 +36,22 @@ function resultFrom(doc: ResultDoc, index: number): Result {
   return new Result({
     scenario,
     spec: { label: doc.label, provider: doc.provider ?? "", model: doc.model ?? doc.label },
-    replay: Replay.from(replayInit),
+    replay: readReplay(replayInit, `results[${index}]`),
     scores: (doc.scores ?? {}) as Record<string, number | null>,
     score: doc.score ?? null,
     status: doc.status,
     diagnosis: (doc.diagnosis as ConstructorParameters<typeof Result>[0]["diagnosis"]) ?? null,
   });
+}
+
+/** A result's replay as a host's is read, a problem thrown as fromJSON's TypeError naming the result's field. */
+function checkedReplay(init: Record<string, unknown>, field: string): Replay {
+  try {
+    return Replay.from(init);
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    throw new TypeError(`Report.fromJSON: ${field}.${error.message.slice("replay.".length)}`);
+  }
 }
 
 /** A running run's `in_progress` as the document gives it; anything but a whole total is none. */
@@ -61,15 +75,20 @@ export function checkDocument(doc: ReportDocument): void {
   const models = documentModels(record, READER_RULES);
   checkDocumentResults(doc.results, models, READER_RULES);
   checkScore(record.threshold, "threshold", READER_RULES.refuse);
+  if (record.comparison !== undefined && record.comparison !== null) checkRecordedComparison(record.comparison, "comparison", READER_RULES.refuse);
 }
 
-/** The Report options a saved document stands for; `extra` adds what a document does not carry. */
-export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): ReportOptions {
+/**
+ * The Report options a saved document stands for; `extra` adds what a document does not carry.
+ * A `stored` document (the platform's) has its replays read as recorded (Replay.recorded).
+ */
+export function optionsFromJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}, stored = false): ReportOptions {
   if (!doc || !Array.isArray(doc.results)) throw new TypeError("Report.fromJSON: results must be an array");
   const summaries = doc.summary_by_model ?? doc.models ?? {};
   const labels = labelsInRecordedOrder(Object.keys(summaries), doc.results.map((result) => result?.label));
   const models = labels.map((label) => ({ label, provider: summaries[label].provider ?? "", model: summaries[label].model ?? label }));
-  const results = doc.results.map(resultFrom);
+  const readReplay: ReadReplay = stored ? (init) => Replay.recorded(init) : checkedReplay;
+  const results = doc.results.map((result, index) => resultFrom(result, index, readReplay));
   const recorded = (doc as { run_judge_usage?: Record<string, unknown> | null }).run_judge_usage;
   const runUsage = doc.judge_usage?.run;
   return {

@@ -100,4 +100,40 @@ describe("Report.fromStoredJSON", () => {
     // The projector's and the audit's figures of such a run, read the same way (not null: they would fall back).
     expect(derivedFromJSONOrNull(doc as unknown as ReportDocument)?.summary_by_model.b.avg_score).toBe(2);
   });
+
+  it("reads a tool call as recorded, where Report.fromJSON refuses one with no name, as importReport does", () => {
+    const doc = saved();
+    doc.results[0].tool_calls = [{ tool: "lookup_order" }];
+    expect(refusal((d) => (d.results[0].tool_calls = [{ tool: "lookup_order" }]))).toBe("Report.fromJSON: results[0].tool_calls[0].tool: unknown key; did you mean name?");
+    expect(Report.fromStoredJSON(doc as unknown as ReportDocument).results[0].replay.toolCalls).toEqual([{ tool: "lookup_order" }]);
+  });
+});
+
+describe("a recorded comparison", () => {
+  const comparison = () => ({
+    models: { a: { scenarios: 1, pass_rate: 0, interval: [0, 0] }, b: { scenarios: 1, pass_rate: 100, interval: [100, 100] } },
+    pairs: [{ models: ["a", "b"], scenarios: 1, difference: -100, interval: [-100, -100], decisive: true }],
+    conclusion: "b passes more.",
+  });
+
+  it("is refused by Report.fromJSON, naming the field, where toJSON, toMarkdown and toHtml threw later", () => {
+    const read = (change: (c: ReturnType<typeof comparison>) => void) => refusal((doc) => {
+      const recorded = comparison();
+      change(recorded);
+      Object.assign(doc, { comparison: recorded });
+    });
+    expect(read(() => {})).toBeNull();
+    expect(read((c) => (c.pairs[0].decisive = false))).toMatch(/^Report\.fromJSON: comparison\.pairs\.0\.decisive: must be true/);
+    expect(read((c) => (c.models.b.pass_rate = 170))).toBe("Report.fromJSON: comparison.models.b.pass_rate: must be within 0..100, got 170");
+    expect(read((c) => (c.models.a.interval = [50, 10]))).toMatch(/^Report\.fromJSON: comparison\.models\.a\.interval: lower bound must not exceed the upper/);
+  });
+
+  it("is refused by new Report and Report.fromStoredJSON as it is given, not at the first render", () => {
+    const base = Report.fromJSON(saved() as unknown as ReportDocument);
+    const bad = { ...comparison(), models: { ...comparison().models, b: { scenarios: 1, pass_rate: 170, interval: [100, 100] } } };
+    expect(() => new Report({ results: base.results, models: base.models, comparison: bad as never })).toThrow(
+      new TypeError("Report: comparison.models.b.pass_rate: must be within 0..100, got 170"),
+    );
+    expect(() => Report.fromStoredJSON({ ...saved(), comparison: bad } as unknown as ReportDocument)).toThrow(/^Report: comparison\.models\.b\.pass_rate/);
+  });
 });

@@ -23,8 +23,10 @@ import { THEMES, renderReportHtml } from "./html/index.js";
 import type { ReportDocument, Theme } from "./html/index.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { comparisonInModelOrder } from "./modelOrder.js";
+import { checkRecordedComparison } from "../stats/comparisonRecord.js";
 import { checkThreshold } from "./threshold.js";
 import { checkUniqueLabels } from "./uniqueLabels.js";
+import { checkKnownOptions, checkOptionsObject } from "../support/index.js";
 import type {
   CriterionStats, FixItem, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel, ReportResult,
   RunCosts, ScenarioCost, ToolResolver, Verdict,
@@ -87,6 +89,16 @@ function cleanRelease(release: Release | null | undefined): Release | null {
 
 const latestResultDocs: unknown[] = [];
 
+// Every option the Report reads (the compiler keeps this in step with ReportOptions): a misspelt
+// one (`treshold`) was ignored and the report rendered on the default.
+const REPORT_OPTIONS: Record<keyof ReportOptions, true> = {
+  results: true, models: true, criteria: true, judge: true, judgeLabel: true, instructions: true, threshold: true, metadata: true,
+  toolResolver: true, agentName: true, links: true, verdict: true, comparison: true, judgeUsage: true, release: true, failure: true,
+  kpiFailure: true, inProgress: true,
+};
+const REPORT_OPTION_NAMES = Object.keys(REPORT_OPTIONS);
+const HTML_OPTION_NAMES = ["theme"];
+
 /** Marks options rebuilt from a stored document (Report.fromStoredJSON), whose threshold is kept as recorded. */
 const RECORDED = Symbol("recorded report");
 type ConstructorOptions = ReportOptions & { [RECORDED]?: true };
@@ -116,11 +128,16 @@ export class Report implements MarkdownSource {
   #verdictExchange: unknown = null;
 
   constructor(options: ReportOptions) {
+    checkOptionsObject("Report", options, "{ results, models, … }");
+    checkKnownOptions("Report", options ?? {}, REPORT_OPTION_NAMES);
     if (!Array.isArray(options?.results)) throw new TypeError("Report: results must be an array of Result");
     if (!Array.isArray(options.models)) throw new TypeError("Report: models must be an array of model specs");
     checkUniqueLabels("Report", options.models);
     const threshold = options.threshold ?? 0.7;
     checkThreshold("Report", threshold, (options as ConstructorOptions)[RECORDED] === true);
+    // Read now, not at the first render: a recording no page could show is refused where it is given.
+    const recorded = options.comparison;
+    if (recorded && !(recorded instanceof Comparison)) checkRecordedComparison(recorded, "comparison", (message) => new TypeError(`Report: ${message}`));
     this.#options = options;
     this.results = options.results;
     this.models = options.models.map((m) => ({ label: m.label, provider: m.provider, model: m.model }));
@@ -290,7 +307,7 @@ export class Report implements MarkdownSource {
    * importReport now refuses; a stored run's pages keep the bytes they were first served with.
    */
   static fromStoredJSON(doc: ReportDocument, extra: Partial<ReportOptions> = {}): Report {
-    const options: ConstructorOptions = { ...optionsFromJSON(doc, extra), [RECORDED]: true };
+    const options: ConstructorOptions = { ...optionsFromJSON(doc, extra, true), [RECORDED]: true };
     return new Report(options);
   }
 
@@ -390,7 +407,11 @@ export class Report implements MarkdownSource {
     return reportDocument(this, { judgeName: this.judgeName, agentName: this.#options.agentName ?? null });
   }
 
-  toHtml({ theme = null }: { theme?: Theme | null } = {}): string {
+  toHtml(options: { theme?: Theme | null } = {}): string {
+    // `toHtml("dark")` and `{ them: "dark" }` rendered the system theme without a word.
+    checkOptionsObject("Report: toHtml", options, "{ theme }");
+    checkKnownOptions("Report: toHtml", options ?? {}, HTML_OPTION_NAMES);
+    const theme = options?.theme ?? null;
     // Any other text would quietly render the system theme, which is not what was asked for.
     if (theme !== null && !(THEMES as readonly unknown[]).includes(theme)) {
       throw new RangeError(`Report: toHtml theme must be light, dark, system or null (the reader's system), got ${JSON.stringify(theme) ?? String(theme)}`);

@@ -2,7 +2,7 @@
 // or a list of names or of `{ name, description }` objects; always `name -> description` strings.
 // Anything else is refused: a roster read as empty would blame every tool call on the agent.
 import { isPlainObject, keyedRecord } from "../support/index.js";
-import { described } from "./optionShapes.js";
+import { described } from "../support/index.js";
 
 export type AvailableToolsInput =
   | Readonly<Record<string, unknown>>

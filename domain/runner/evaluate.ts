@@ -21,9 +21,10 @@ export interface RunnerSpec {
 /**
  * The host's agent call. With a `replayTimeoutMs`, the third argument's signal is aborted when the
  * budget runs out (the result is already a run_error then), so the call can stop its own work.
- * `spec` is `any` so a host's own spec type (a ModelSpec) is accepted as is.
+ * `spec` is the model as the Runner was given it (`models`): a ModelSpec when given ModelSpecs,
+ * which the Runner's type parameter carries (it was `any`, so `spec.modle` type-checked).
  */
-export type ReplayFn = (scenario: Scenario, spec: any, context: { signal?: AbortSignal }) => unknown;
+export type ReplayFn<Spec extends RunnerSpec = RunnerSpec> = (scenario: Scenario, spec: Spec, context: { signal?: AbortSignal }) => unknown;
 export type RunnerJudge = Pick<Judge, "label" | "scoreTask" | "scoreCriterion" | "recommend" | "verdict">;
 
 /** Asked before each recommendation call (after the judge limit): false skips the call. */

@@ -4,7 +4,7 @@
 import { Diagnosis } from "../diagnosis/index.js";
 // The class alone: the scenarios index loads the YAML readers (~10 MB resident) the Runner never uses.
 import { Scenario } from "../scenarios/scenario.js";
-import { isBlank, likelyMeant } from "../support/index.js";
+import { checkKnownOptions, described, isBlank } from "../support/index.js";
 import type { RunnerOptions } from "./runner.js";
 
 const JUDGE_METHODS = ["scoreTask", "scoreCriterion", "recommend", "verdict"] as const;
@@ -25,12 +25,9 @@ const OPTION_NAMES = Object.keys(OPTION_KINDS) as (keyof RunnerOptions)[];
 
 /** Refuses an option the Runner does not read, and one of the simple kinds given the wrong type (the rest have checks of their own). */
 export function checkOptions(options: object): void {
+  checkKnownOptions("Runner", options, OPTION_NAMES);
   for (const [name, value] of Object.entries(options)) {
-    const kind = Object.hasOwn(OPTION_KINDS, name) ? OPTION_KINDS[name as keyof RunnerOptions] : null;
-    if (kind === null) {
-      const meant = likelyMeant(name, OPTION_NAMES);
-      throw new TypeError(`Runner: unknown option ${name}${meant ? ` (did you mean ${meant}?)` : ""}; it reads ${OPTION_NAMES.join(", ")}`);
-    }
+    const kind = OPTION_KINDS[name as keyof RunnerOptions];
     const problem = value === undefined || kind === "checked" ? null : kindProblem(kind, value);
     if (problem) throw new TypeError(`Runner: ${name} must be ${problem}, got ${described(value)}`);
   }
@@ -44,14 +41,6 @@ function kindProblem(kind: "function" | "text" | "boolean" | "object", value: un
   return typeof value === "object" && !Array.isArray(value) ? null : "an object or null";
 }
 
-/** What a value is, for an error message: "a string", "null", "an object", "a Map". */
-export function described(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "an array";
-  const proto: unknown = typeof value === "object" ? Object.getPrototypeOf(value) : null;
-  const name = typeof value !== "object" ? typeof value : proto === Object.prototype || proto === null ? "object" : (value.constructor?.name ?? "object");
-  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
-}
 
 /**
  * Scenarios, each with a key of its own: a report reads its results by scenario key, so two

@@ -372,3 +372,15 @@ describe("Runner defaults and callbacks", () => {
     expect(report.results[0].replay.metadata.judge_usage).toEqual(hostUsage);
   });
 });
+
+describe("the replay's spec type", () => {
+  // It was `any`: `spec.modle` type-checked and sent undefined to the host's agent.
+  it("is the type of the models the Runner is given", async () => {
+    const scenarios = [new Scenario({ key: "a", prompt: "Hi" })];
+    const given = new Runner({ scenarios, models, replay: (_scenario, spec) => ({ answer: spec.toJSON().label }) });
+    expect((await given.run()).results.map((result) => result.replay.answer)).toEqual(["gpt-5-mini", "claude-sonnet-5"]);
+    const plain = [{ label: "a", provider: "openai", model: "m" }];
+    // @ts-expect-error a RunnerSpec has no `modle`
+    expect(() => new Runner({ scenarios, models: plain, replay: (_scenario, spec) => ({ answer: spec.modle }) })).not.toThrow();
+  });
+});

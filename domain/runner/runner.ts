@@ -11,7 +11,8 @@ import { checkThreshold } from "../report/threshold.js";
 import { checkUniqueLabels } from "../report/uniqueLabels.js";
 import { normalizeTools, type AvailableToolsInput } from "./availableTools.js";
 import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, type RunnerJudge, type RunnerSpec } from "./evaluate.js";
-import { checkDefineKpis, checkJudge, checkModels, checkOptions, checkRefineFaults, checkScenarios, described } from "./optionShapes.js";
+import { checkDefineKpis, checkJudge, checkModels, checkOptions, checkRefineFaults, checkScenarios } from "./optionShapes.js";
+import { described } from "../support/index.js";
 import { inOrder } from "./pool.js";
 import { canDefineKpis, settleKpis, type DefineKpisOptions, type KpiSettlement } from "./definedKpis.js";
 import { judgeUsageFromExchanges } from "../cost/index.js";
@@ -29,10 +30,10 @@ export type AroundEvaluationFn = (context: EvaluationContext, next: () => Promis
 /** A wrapper function, or an object carrying one (a Correlation). */
 export type AroundEvaluation = AroundEvaluationFn | { aroundEvaluation: AroundEvaluationFn };
 
-export interface RunnerOptions {
+export interface RunnerOptions<Spec extends RunnerSpec = RunnerSpec> {
   scenarios: readonly Scenario[];
-  models: readonly RunnerSpec[];
-  replay: ReplayFn;
+  models: readonly Spec[];
+  replay: ReplayFn<Spec>;
   criteria?: readonly { key: string; type: string; config?: Record<string, unknown> }[];
   judge?: RunnerJudge | null;
   /** Ask the judge for task_completion when no llm_judge criterion is configured (default true). */
@@ -80,18 +81,18 @@ function criteriaSettings(criteria: readonly Criterion[], threshold: number): Pi
   };
 }
 
-export class Runner {
+export class Runner<Spec extends RunnerSpec = RunnerSpec> {
   readonly scenarios: readonly Scenario[];
   readonly models: readonly RunnerSpec[];
   readonly metadata: Record<string, unknown>;
-  readonly #options: RunnerOptions;
+  readonly #options: RunnerOptions<Spec>;
   #settings: EvaluationSettings;
   readonly #around: AroundEvaluationFn | null;
   #kpis: KpiSettlement | null = null;
   /** Whether a report already carries the define call's spend: a second run() did not pay for it again. */
   #kpiCallReported = false;
 
-  constructor(options: RunnerOptions) {
+  constructor(options: RunnerOptions<Spec>) {
     if (!Array.isArray(options?.scenarios)) throw new TypeError("Runner: scenarios must be an array of Scenario");
     if (!Array.isArray(options.models)) throw new TypeError("Runner: models must be an array of model specs");
     if (typeof options.replay !== "function") throw new TypeError("Runner: replay must be a function (scenario, spec) => Replay");
@@ -119,7 +120,8 @@ export class Runner {
     this.#around = wrapperOf(options.aroundEvaluation);
     const tools = normalizeTools(options.availableTools);
     this.#settings = {
-      replay: options.replay,
+      // Called only with the Runner's own models, each a Spec.
+      replay: options.replay as ReplayFn,
       ...criteriaSettings(options.criteria ?? [], threshold),
       judge: options.judge ?? null,
       judgeTask: options.judgeTask ?? true,

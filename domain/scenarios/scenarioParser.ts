@@ -1,6 +1,7 @@
 // ScenarioParser (reference-core §2): pasted text, JSON or a grouped YAML/JSON suite ->
 // scenario attributes. Malformed input is a ParseError naming the line or path; nothing
 // partial is returned.
+import { checkKnownOptions, checkOptionsObject } from "../support/index.js";
 import { ParseError } from "./errors.js";
 import { tryParseJson } from "./jsonText.js";
 import { readJsonEntries } from "./jsonReader.js";
@@ -24,6 +25,9 @@ export interface LocatedScenario {
   line: number | null;
 }
 
+const PARSE_OPTIONS: Record<keyof ParseOptions, true> = { reservedKeys: true, keyPrefix: true, includeProductionOnly: true };
+const PARSE_OPTION_NAMES = Object.keys(PARSE_OPTIONS);
+
 const SUITE_LINE = /^(?:suite|groups):(?:\s|$)/m;
 
 function parse(text: string, options: ParseOptions = {}): ParsedScenario[] {
@@ -32,6 +36,10 @@ function parse(text: string, options: ParseOptions = {}): ParsedScenario[] {
 
 /** parse, each scenario with its line, so what is refused later can still point into the text. */
 function located(text: string, options: ParseOptions = {}): LocatedScenario[] {
+  // `key_prefix` (the Ruby spelling) was ignored and the keys made without the prefix.
+  checkOptionsObject("ScenarioParser", options, "{ keyPrefix, reservedKeys, includeProductionOnly }");
+  options ??= {};
+  checkKnownOptions("ScenarioParser", options, PARSE_OPTION_NAMES);
   if (typeof text !== "string") throw new ParseError("scenarios text must be a string");
   assertDocumentSize(text, ParseError);
   keyPrefixOf(options.keyPrefix);

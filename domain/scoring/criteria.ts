@@ -51,6 +51,21 @@ export function checkCriterion(criterion: unknown, index: number): Criterion {
   return criterion as Criterion;
 }
 
+/**
+ * Two criteria under one key made a single score, the second overwriting the first: refused
+ * naming both, as the platform words it (criteriaProblem). Recorded criteria score as they did.
+ */
+export function checkUniqueKeys(criteria: readonly Criterion[]): void {
+  const seen = new Map<string, number>();
+  criteria.forEach(({ key }, index) => {
+    const first = seen.get(key);
+    if (first !== undefined && !recorded.has(criteria[index])) {
+      throw new CriterionError(`criteria[${index}].key`, `repeats "${key}" (first at criteria[${first}].key)`);
+    }
+    if (first === undefined) seen.set(key, index);
+  });
+}
+
 /** Criteria taken as recorded (see recordedCriteria). */
 const recorded = new WeakSet<object>();
 

@@ -105,6 +105,18 @@ describe("criteria", () => {
     expect(() => new Scorer({ criteria: ["response_present" as never] })).toThrow("criteria[0]: must be an object");
   });
 
+  // The second overwrote the first: the report kept one score under the key, the other lost.
+  it("refuses two criteria under one key, naming both, as the platform does", () => {
+    const twice = [{ key: "quality", type: "response_present" }, { key: "quality", type: "min_length", config: { chars: 100 } }];
+    expect(() => new Scorer({ criteria: twice })).toThrow('criteria[1].key: repeats "quality" (first at criteria[0].key)');
+    // A recorded run's criteria score as they did.
+    expect(new Scorer({ criteria: recordedCriteria(twice) }).criteria).toHaveLength(2);
+  });
+
+  it("refuses criteria that are not an array, where it failed as criteria.map is not a function", () => {
+    expect(() => new Scorer({ criteria: {} as never })).toThrow("criteria: must be an array of criteria ({ key, type, config }), got an object");
+  });
+
   // Each was dropped without a word: the criterion scored null (and the answer passed) or its
   // rule fell back to the default, whatever the author wrote.
   const refused = (criterion: Record<string, unknown>) => () => new Scorer({ criteria: [{ key: "ok", type: "response_present" }, criterion as never] });

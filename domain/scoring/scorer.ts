@@ -5,11 +5,11 @@
 // number is unscorable (null) and drops out of every mean.
 import type { Replay } from "../replay/replay.js";
 import type { Scenario } from "../scenarios/scenario.js";
-import { checkCriterion, compileCriterion, CRITERION_TYPES, RULE_CRITERION_TYPES, type CompiledCriterion, type Criterion } from "./criteria.js";
+import { checkCriterion, checkUniqueKeys, compileCriterion, CriterionError, CRITERION_TYPES, RULE_CRITERION_TYPES, type CompiledCriterion, type Criterion } from "./criteria.js";
 import { gradeValue, meanScore, meetsThreshold, PASS_THRESHOLD, TASK_COMPLETION, type Scores } from "./gate.js";
 import { matchesPattern, patternProblem } from "./pattern.js";
 import { scenarioChecks } from "./scenarioChecks.js";
-import { NON_BLANK_CHARACTER } from "../support/index.js";
+import { described, NON_BLANK_CHARACTER } from "../support/index.js";
 
 /** The latest Scorer, held (see the constructor). */
 const latest: Scorer[] = [];
@@ -42,7 +42,10 @@ export class Scorer {
   readonly #readsLower: boolean;
 
   constructor({ criteria = [], threshold = PASS_THRESHOLD }: ScorerOptions = {}) {
+    // An object of criteria failed as "criteria.map is not a function".
+    if (!Array.isArray(criteria)) throw new CriterionError("criteria", `must be an array of criteria ({ key, type, config }), got ${described(criteria)}`);
     this.criteria = criteria.map((criterion, index) => ({ ...checkCriterion(criterion, index) }));
+    checkUniqueKeys(criteria as Criterion[]);
     this.threshold = threshold;
     this.#compiled = this.criteria.map(compileCriterion);
     this.#readsLower = this.#compiled.some((criterion) => criterion.type === "contains" || criterion.type === "not_contains");

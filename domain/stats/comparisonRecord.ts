@@ -64,6 +64,29 @@ export function readRecordedComparison(recorded: unknown): ComparisonJSON {
   return json;
 }
 
+/**
+ * The same reading for a reader of a larger document (a report, an import): a problem is thrown
+ * as the reader's own error, its path under `field` (`comparison.pairs.0.decisive`), so a
+ * recording that could never be rendered is refused where it is read, not by a later render.
+ */
+export function checkRecordedComparison(recorded: unknown, field: string, refuse: (message: string, field: string) => Error): void {
+  try {
+    readRecordedComparison(recorded);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const [path, rule] = splitProblem(error.message);
+    const at = path ? `${field}.${path}` : field;
+    throw refuse(`${at}: ${rule}`, at);
+  }
+}
+
+/** `Comparison.fromJSON: pairs.0.decisive: must be …` as its path and its rule. */
+function splitProblem(message: string): [string, string] {
+  const match = /^Comparison\.fromJSON: ([^:]*): (.*)$/s.exec(message);
+  if (!match) return ["", message];
+  return [match[1] === "(root)" ? "" : match[1], match[2]];
+}
+
 function readShape(recorded: unknown): ComparisonJSON {
   try {
     return handCheck(recorded);

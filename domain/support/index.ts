@@ -8,6 +8,7 @@ export { pluralize, countOf } from "./pluralize.js";
 export { roundHalfAwayFromZero, rubyNumber } from "./round.js";
 export { FloatSum, floatSum } from "./floatSum.js";
 export { likelyMeant } from "./likelyMeant.js";
+export { checkKnownOptions, checkOptionsObject, described } from "./knownOptions.js";
 export { keyedRecord } from "./keyedRecord.js";
 export { identifierTextProblem, characterName, visibleText } from "./identifierText.js";
 export { skeletonOf, lookAlikePair, lookAlikeRule } from "./lookAlike.js";

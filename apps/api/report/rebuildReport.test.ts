@@ -35,7 +35,7 @@ describe("rebuildReport of an imported run", () => {
   it("answers CONFLICT, naming why, for a stored document whose comparison cannot be read back", () => {
     const comparison = { models: { m: { scenarios: 1, pass_rate: 170, interval: null } }, pairs: [], conclusion: "" };
     expect(() => rebuildReport(importedHistory({ models, results, comparison }))).toThrow(
-      expect.objectContaining({ apiCode: "CONFLICT", message: expect.stringMatching(/imp-1 is an imported report that cannot be rendered \(Comparison\.fromJSON: models\.m\.pass_rate: must be within 0\.\.100, got 170\)/) }),
+      expect.objectContaining({ apiCode: "CONFLICT", message: expect.stringMatching(/imp-1 is an imported report that cannot be rendered \(Report: comparison\.models\.m\.pass_rate: must be within 0\.\.100, got 170\)/) }),
     );
   });
 });

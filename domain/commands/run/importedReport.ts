@@ -6,7 +6,7 @@ import { Replay, ReplayError } from "../../replay/index.js";
 import { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX } from "../../cost/judgeUsage.js";
 import { Report, type ReportDocument } from "../../report/index.js";
 import { checkDocumentResults, checkScore, documentModels, isObject, type DocumentRules } from "../../report/documentRules.js";
-import { readRecordedComparison } from "../../stats/comparisonRecord.js";
+import { checkRecordedComparison } from "../../stats/comparisonRecord.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 import { identifierTextProblem, lookAlikePair, lookAlikeRule, visibleText } from "../../support/index.js";
@@ -155,14 +155,7 @@ function checkComparison(comparison: unknown): void {
   checkNumber(comparison.confidence, "report.comparison.confidence");
   // The report's pages read the comparison back with this check: refused here, naming the field,
   // rather than stored as a completed run whose Markdown and HTML could never be rendered.
-  try {
-    readRecordedComparison(comparison);
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    const [path, rule] = splitRecordedProblem(error.message);
-    const field = path ? `report.comparison.${path}` : "report.comparison";
-    throw DomainError.validation(`${field}: ${rule}`, field);
-  }
+  checkRecordedComparison(comparison, "report.comparison", (message, field) => DomainError.validation(message, field));
 }
 
 /** The judge's recorded pick: a model of the report (or none), with its rationale and judge as text. */
@@ -205,13 +198,6 @@ function checkRenders(report: Record<string, unknown>): void {
     const reason = error instanceof Error ? error.message : String(error);
     throw DomainError.validation(`report cannot be rendered as a report (${reason})`, "report");
   }
-}
-
-/** `Comparison.fromJSON: pairs.0.decisive: must be …` as its path and its rule. */
-function splitRecordedProblem(message: string): [string, string] {
-  const match = /^Comparison\.fromJSON: ([^:]*): (.*)$/s.exec(message);
-  if (!match) return ["", message];
-  return [match[1] === "(root)" ? "" : match[1], match[2]];
 }
 
 export function checkImportedReport(report: Record<string, unknown>): void {
