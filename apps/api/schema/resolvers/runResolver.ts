@@ -121,7 +121,16 @@ function reportSummary(report: Report, label: string): ModelSummaryNode | null {
   return summary && summary.scenarios > 0 ? { passRate: summary.pass_rate, avgScore: summary.avg_score, summary } : null;
 }
 
-/** The agent's and the judge's cost together, to the 6 decimals each is kept in (no float noise). */
+/**
+ * A side's cost to the 6 decimals the report keeps a cost in (domain/cost runCosts): the read
+ * model sums the results' costs exactly, so 0.4333335 + 0.002412 read 0.4357455 beside a total
+ * of 0.435746. Engine, external and imported runs alike.
+ */
+function cost6(cost: number | null): number | null {
+  return cost === null ? null : roundHalfAwayFromZero(cost, 6);
+}
+
+/** The agent's and the judge's cost together, each kept in 6 decimals (cost6; no float noise). */
 function sum(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : roundHalfAwayFromZero((a ?? 0) + (b ?? 0), 6);
 }
@@ -297,9 +306,9 @@ export class RunResolver {
       return memo(context, `${key}:${run.id}`, () => cached(context, run, key, () => runUsageFigures(context, run.id, parts)));
     };
     return {
-      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, side: "agent", figures },
-      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls, side: "judge", figures },
-      totalCost: sum(run.agentCost, run.judgeCost),
+      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: cost6(run.agentCost), calls: null, side: "agent", figures },
+      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: cost6(run.judgeCost), calls: run.judgeCalls, side: "judge", figures },
+      totalCost: sum(cost6(run.agentCost), cost6(run.judgeCost)),
       runtimeMs: runtimeMs(run),
     };
   }
