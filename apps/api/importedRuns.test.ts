@@ -242,6 +242,22 @@ describe("an exported run imported back", () => {
     const after = (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runs { edges { node { id } } } } }`, { id: engineEvaluation })).body.data;
     expect(after).toEqual(before);
   });
+  it("gives the verdict's ranking best first and each model's summary in the report's key order, engine and imported runs alike", async () => {
+    const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
+    const summaries = envelope.report.summary_by_model;
+    // Pass rate, then mean score (no two of these models tie on both).
+    const best = Object.keys(summaries).sort((a, b) => summaries[b].pass_rate - summaries[a].pass_rate || summaries[b].avg_score - summaries[a].avg_score);
+    const query = `query ($r: ID!) { run(id: $r) { models { label summary { summary } } verdict { ranking } } runAudit(id: $r) { verdict { ranking } } }`;
+    for (const r of [engineRun, importedRun]) {
+      const data = (await p.gql(p.keys.acmeRead, query, { r })).body.data;
+      for (const ranking of [data.run.verdict.ranking, data.runAudit.verdict.ranking]) {
+        expect(Object.keys(ranking)).toEqual(best);
+        for (const label of best) expect(Object.keys(ranking[label])).toEqual(Object.keys(summaries[label]));
+      }
+      // The model summaries (an imported run's too) in the report's key order, not jsonb's.
+      for (const model of data.run.models) expect(Object.keys(model.summary.summary)).toEqual(Object.keys(summaries[model.label]));
+    }
+  });
   it("shows the fix items and ranking its results give, not a tampered envelope's, as its report.md does; an honest one's as the engine run's", async () => {
     const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
     const label = labels[0];

@@ -262,7 +262,7 @@ export class VerdictNode {
   @Field(() => String, { nullable: true, description: "The judge the run was scored with, as the verdict recorded it (an imported run: its report's judge); null when scored on rules alone." })
   judgeLabel!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: "The ranking inputs the verdict saw." })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The ranking inputs the verdict saw: each model's summary keyed by label (snake_case, its keys in the report's order), best first (a tie in the run's model order)." })
   ranking!: unknown;
 }
 
