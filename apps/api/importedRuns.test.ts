@@ -225,13 +225,45 @@ describe("an exported run imported back", () => {
       expect(grade.diagnosis).toMatchObject({ fault: grade.fault, summary: grade.summary, evidence: grade.evidence });
     }
   });
-  it("shows summaries, ranking and fix items its results give, not a tampered envelope's, as its report.md does; an honest one's as the engine run's", async () => {
+  it("refuses a summary_by_model its results do not give, naming the figure and both values, and stores nothing", async () => {
+    const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
+    const label = labels[0];
+    const given = envelope.report.summary_by_model[label];
+    envelope.report.summary_by_model[label] = { ...given, pass_rate: 55.55 };
+    const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
+    const before = (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runs { edges { node { id } } } } }`, { id: engineEvaluation })).body.data;
+    const refused = await p.gql(p.keys.acmeWrite, mutation, { id: engineEvaluation, e: { ...envelope, run_id: "summary-lie" } });
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: `envelope.report.summary_by_model.${label}.pass_rate` });
+    expect(refused.body.errors[0].message).toContain(`is 55.55, but the report's results give ${given.pass_rate}`);
+    // A cost is checked as a pass rate is.
+    envelope.report.summary_by_model[label] = { ...given, cost: 99 };
+    const cost = await p.gql(p.keys.acmeWrite, mutation, { id: engineEvaluation, e: { ...envelope, run_id: "summary-lie" } });
+    expect(cost.body.errors[0].message).toContain(`summary_by_model.${label}.cost is 99, but the report's results give ${JSON.stringify(given.cost)}`);
+    const after = (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runs { edges { node { id } } } } }`, { id: engineEvaluation })).body.data;
+    expect(after).toEqual(before);
+  });
+  it("gives the verdict's ranking best first and each model's summary in the report's key order, engine and imported runs alike", async () => {
+    const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
+    const summaries = envelope.report.summary_by_model;
+    // Pass rate, then mean score (no two of these models tie on both).
+    const best = Object.keys(summaries).sort((a, b) => summaries[b].pass_rate - summaries[a].pass_rate || summaries[b].avg_score - summaries[a].avg_score);
+    const query = `query ($r: ID!) { run(id: $r) { models { label summary { summary } } verdict { ranking } } runAudit(id: $r) { verdict { ranking } } }`;
+    for (const r of [engineRun, importedRun]) {
+      const data = (await p.gql(p.keys.acmeRead, query, { r })).body.data;
+      for (const ranking of [data.run.verdict.ranking, data.runAudit.verdict.ranking]) {
+        expect(Object.keys(ranking)).toEqual(best);
+        for (const label of best) expect(Object.keys(ranking[label])).toEqual(Object.keys(summaries[label]));
+      }
+      // The model summaries (an imported run's too) in the report's key order, not jsonb's.
+      for (const model of data.run.models) expect(Object.keys(model.summary.summary)).toEqual(Object.keys(summaries[model.label]));
+    }
+  });
+  it("shows the fix items and ranking its results give, not a tampered envelope's, as its report.md does; an honest one's as the engine run's", async () => {
     const envelope = (await (await p.get(p.keys.acmeRead, reportPath(engineRun, ".json"))).json()) as any;
     const label = labels[0];
     const mine = envelope.report.results.filter((r: any) => r.label === label);
     const passed = mine.filter((r: any) => r.status === "passed").length;
     expect(passed).toBeLessThan(mine.length);
-    envelope.report.summary_by_model[label] = { ...envelope.report.summary_by_model[label], passed: 99, pass_rate: 100 };
     envelope.report.fix_items = [];
     const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: engineEvaluation, e: { ...envelope, run_id: "exported-lie" } });
     const lie = imported.body.data.importReport.runId;

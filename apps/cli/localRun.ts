@@ -11,6 +11,7 @@ import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { DEFAULT_REPLAY_TIMEOUT_MS } from "@verdict/infra/settings";
 import { loadCatalogFile } from "./catalogFile.js";
 import { CliError } from "./errors.js";
+import { checkStorablePrompts } from "./storablePrompts.js";
 import { judgeLabelOf, routedJudge } from "./runtimeSpecs.js";
 import type { ToolRoster } from "./toolsFile.js";
 
@@ -95,6 +96,7 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
   const set = catalog.set(options.product, options.set);
   const scenarios = set.scenarios.filter((s) => options.includeProductionOnly || !s.productionOnly);
   if (scenarios.length === 0) throw new CliError(`set ${options.product}/${options.set} has no scenarios to run (${nothingToRunReason(set.scenarios.length)})`);
+  checkStorablePrompts(scenarios, options.catalogPath, `${options.product}/${options.set}`);
   const models = modelSpecsOf(options.models);
   // The pair being graded, visible to a scripted judge that answers by scenario key or model.
   const pair = new AsyncLocalStorage<JudgeCallContext>();

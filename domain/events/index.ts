@@ -5,7 +5,7 @@
 export { DomainError, isDomainError, type DomainErrorCode } from "./domainError.js";
 export { TEXT_RULE, isStorableText, storableTextOf, unstorableTextPath } from "./storableText.js";
 export type { Clock, IdGenerator } from "./clock.js";
-export { AGENT_NAME_MAX, COST_LIMIT, DURATION_LIMIT_MS, HOST_RUN_ID_LIMIT, POSITION_LIMIT, TOKEN_COUNT_LIMIT } from "./shared.js";
+export { AGENT_NAME_MAX, COST_LIMIT, DURATION_LIMIT_MS, HOST_RUN_ID_LIMIT, POSITION_LIMIT, SCENARIO_PROMPT_MAX, TOKEN_COUNT_LIMIT } from "./shared.js";
 export {
   ID_PATTERN,
   ID_RULE,

@@ -90,10 +90,16 @@ export function checkLookAlikes(names: readonly string[], ctx: z.RefinementCtx, 
 /** Longest scenario key anywhere a scenario comes in (catalogs, suites, pasted lists, imported reports). */
 export const SCENARIO_KEY_MAX = 200;
 
+/**
+ * Longest scenario prompt the platform stores (catalogs, suites, imported reports): `verdict run`
+ * refuses a longer one up front, so a CI report can always be imported.
+ */
+export const SCENARIO_PROMPT_MAX = 65_535;
+
 /** Scenario#to_h (reference-core §1): nil fields dropped. */
 export const scenarioData = z.object({
   key: nonBlank.max(SCENARIO_KEY_MAX),
-  prompt: nonBlank.max(65_535),
+  prompt: nonBlank.max(SCENARIO_PROMPT_MAX),
   group: z.string().max(200).optional(),
   group_name: z.string().optional(),
   expected_tools: z.array(z.string()).default([]),

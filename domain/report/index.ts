@@ -8,6 +8,7 @@ export {
 } from "./summaryInputs.js";
 export { comparisonInModelOrder, labelsInRecordedOrder, labelsInResultOrder } from "./modelOrder.js";
 export { summaryInReportOrder } from "./summary.js";
+export { rankingInReportOrder } from "./rankingOrder.js";
 export type { ReportOptions, VerdictJudge } from "./report.js";
 export type {
   CriterionStats, FixAction, FixItem, FixTool, InProgress, ModelSummary, Recommendation, Release, ReportLinks, ReportModel,

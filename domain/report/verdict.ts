@@ -62,6 +62,9 @@ export const NOTHING_SCORED = "No model can be picked: every pair is a run_error
 /** What the verdict says when no model has a result at all ("Passed 0 of 0" would still name one). */
 export const NOTHING_RUN = "No model can be picked: no scenario was run.";
 
+/** The verdict's `judge` when no judge picked: the ranking did (the Markdown's "_(picked by pass rate)_"). */
+export const RANKED_BY = "pass rate";
+
 /**
  * The rule-based verdict, or null for a single model: the best ranked model with a scored answer.
  * When no model has a result, or every pair errored (the agent was unreachable, say), no model
@@ -71,12 +74,12 @@ export const NOTHING_RUN = "No model can be picked: no scenario was run.";
 export function rankedVerdict(summaries: Record<string, ModelSummary>): Verdict | null {
   const labels = Object.keys(summaries);
   if (labels.length < 2) return null;
-  if (labels.every((label) => summaries[label].scenarios === 0)) return { winner: null, rationale: NOTHING_RUN, judge: "pass rate" };
+  if (labels.every((label) => summaries[label].scenarios === 0)) return { winner: null, rationale: NOTHING_RUN, judge: RANKED_BY };
   // A model whose every pair errored never answered: it ranks last (compareRank), so it is not
   // picked while any model has a scored answer; when none has, nothing is.
-  if (verdictCandidates(summaries).length === 0) return { winner: null, rationale: NOTHING_SCORED, judge: "pass rate" };
+  if (verdictCandidates(summaries).length === 0) return { winner: null, rationale: NOTHING_SCORED, judge: RANKED_BY };
   const [winner] = rankModels(summaries);
-  return { winner, rationale: rationaleFor(summaries[winner]), judge: "pass rate" };
+  return { winner, rationale: rationaleFor(summaries[winner]), judge: RANKED_BY };
 }
 
 /**

@@ -48,6 +48,12 @@ describe("ScriptedAgent", () => {
     expect(replay).toMatchObject({ answer: "Let me check that for you.", duration_ms: 900 });
   });
 
+  it("gives a reply that says no duration none (null), not 0, which pulled latency averages down", async () => {
+    const bare = ScriptedAgent.fromYaml("replies: [{ key: a, error: boom }, { key: b, answer: hi, latency_ms: 1 }]");
+    expect((await bare.replay({ key: "a", prompt: "?" }, model("m"), { signal })).duration_ms).toBeNull();
+    expect((await bare.replay({ key: "b", prompt: "?" }, model("m"), { signal })).duration_ms).toBe(1);
+  });
+
   it("fails a scenario the script does not cover when there is no default", async () => {
     const bare = ScriptedAgent.fromYaml("replies: [{ key: a, answer: hi }]");
     await expect(bare.replay({ key: "b", prompt: "?" }, model("m"), { signal })).rejects.toThrow('no reply for scenario "b" on m');

@@ -90,7 +90,9 @@ export class ScriptedAgent implements AgentRuntime {
     const data: ReplayData = {
       answer: chosen.answer ?? null,
       tool_calls: (chosen.tool_calls ?? []).map((call) => ({ ...call })),
-      duration_ms: chosen.duration_ms ?? chosen.latency_ms ?? 0,
+      // A reply that says no duration has none (null), as a thrown replay has: a 0 pulled the
+      // model's latency average and percentiles down as if it had answered at once.
+      duration_ms: chosen.duration_ms ?? chosen.latency_ms ?? null,
       input_tokens: chosen.input_tokens ?? null,
       output_tokens: chosen.output_tokens ?? null,
       cost: chosen.cost ?? null,

@@ -20,6 +20,7 @@ replies:
   - { prompt: "/./", models: [claude-sonnet-5], answer: "Estimated.", input_tokens: 1000, output_tokens: 200, duration_ms: 250.5 }
   - { prompt: "/./", models: ["llama3:8b"], answer: "No tokens.", input_tokens: 0, output_tokens: 0, duration_ms: 40 }
   - { prompt: "/./", models: [gpt-4o], answer: "Unpriced.", input_tokens: 500, output_tokens: 50 }
+  - { prompt: "/./", models: [gpt-4.1-nano], answer: "Seven decimals.", input_tokens: 10, output_tokens: 1, cost: 0.0000012, duration_ms: 10 }
 `;
 // Used only by evaluations that ask for an llm judge (the others are scored on rules alone).
 const JUDGE_SCRIPT = `
@@ -135,6 +136,25 @@ export function runUsageCases(options: { open?: () => Promise<{ readUrl?: string
       expect(usage).toEqual({ cost: null, priced: 0, unpriced: 3, reported: 0, estimated: 0, costBasis: null });
       const { cost: _cost, costBasis: _basis, ...counts } = usage;
       expect(counts).toEqual(await reportCounts(runId));
+    });
+
+    it("keeps each side's cost in 6 decimals, as the report keeps a cost, so the parts add up to the total: engine and imported runs alike", async () => {
+      const COSTS = `query ($r: ID!) { run(id: $r) { usage { agent { cost } judge { cost } totalCost } } }`;
+      const costsOf = async (runId: string) => (await p.gql(p.keys.acmeRead, COSTS, { r: runId })).body.data.run.usage;
+      // 3 replays of $0.0000012: $0.0000036 summed, $0.000004 in 6 decimals.
+      const engine = await finishedRun(["gpt-4.1-nano"]);
+      expect(await costsOf(engine)).toEqual({ agent: { cost: 0.000004 }, judge: { cost: null }, totalCost: 0.000004 });
+      const created = await p.gql(p.keys.acmeWrite, `mutation { createEvaluation(input: { agent: "SupportAgent", name: "cost decimals", compareModels: ["gpt-5-mini"] }) { evaluationId } }`);
+      const results = [
+        { scenario_key: "a", label: "gpt-5-mini", status: "passed", score: 1, cost: 0.4333336 },
+        { scenario_key: "b", label: "gpt-5-mini", status: "passed", score: 1, cost: 0.002412 },
+      ];
+      const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results };
+      const envelope = { version: 1, run_id: "cost-decimals-1", source: "ci", agent_name: "SupportAgent", suite: "support", report };
+      const imported = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`, { id: created.body.data.createEvaluation.evaluationId, e: envelope });
+      // 0.4357456 summed: the report's summary says 0.435746, and so does every part.
+      expect(Report.fromJSON(report as unknown as ReportDocument).summaryByModel["gpt-5-mini"].cost).toBe(0.435746);
+      expect(await costsOf(imported.body.data.importReport.runId)).toEqual({ agent: { cost: 0.435746 }, judge: { cost: null }, totalCost: 0.435746 });
     });
 
     it("counts a running run's replays as they are scored (an external run: a host's replays keep the cost source they give)", async () => {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import {
   AGENT_NAME_MAX,
+  SCENARIO_PROMPT_MAX,
   catalogReference,
   checkIdentifierText,
   checkLookAlikes,
@@ -30,7 +31,7 @@ export const RUN_MODEL_LIMIT = 50;
 
 const recordedScenarioFields = {
   key: z.string().trim().max(200).refine((key) => !isReservedName(key), RESERVED_NAME_RULE).default(""),
-  prompt: z.string().max(65_535).default(""),
+  prompt: z.string().max(SCENARIO_PROMPT_MAX).default(""),
   group: z.string().max(200).optional(),
   group_name: z.string().optional(),
   notes: z.string().optional(),

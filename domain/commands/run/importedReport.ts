@@ -7,6 +7,7 @@ import { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX } from "../../cost/judgeUsage.js";
 import { Report, type ReportDocument } from "../../report/index.js";
 import { checkDocumentResults, checkScore, documentModels, isObject, type DocumentRules } from "../../report/documentRules.js";
 import { checkRecordedComparison } from "../../stats/comparisonRecord.js";
+import { checkSummariesFollowResults } from "./importedSummaries.js";
 import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
 import { identifierTextProblem, lookAlikePair, lookAlikeRule, visibleText } from "../../support/index.js";
@@ -188,12 +189,13 @@ function checkHeader(report: Record<string, unknown>): void {
  * rebuildReport): one that cannot be rendered is refused here, rather than stored as a run whose
  * pages answer CONFLICT for good. The checks above name the field; this catches what they miss.
  */
-function checkRenders(report: Record<string, unknown>): void {
+function checkRenders(report: Record<string, unknown>): Report {
   try {
     // As the stored run's pages will be rendered (apps/api rebuildReport).
     const rendered = Report.fromStoredJSON(report as unknown as ReportDocument);
     rendered.toMarkdown();
     rendered.toHtml();
+    return rendered;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw DomainError.validation(`report cannot be rendered as a report (${reason})`, "report");
@@ -220,7 +222,7 @@ export function checkImportedReport(report: Record<string, unknown>): void {
   // The judge's calls for the run itself (the verdict), which the run's judge usage adds in.
   checkUsage(report.run_judge_usage, "report.run_judge_usage");
   if (isObject(report.judge_usage)) checkUsage(report.judge_usage.run, "report.judge_usage.run");
-  checkRenders(report);
+  checkSummariesFollowResults(report, checkRenders(report));
 }
 
 /** What a result must also be for the platform to store it: a key every other way in takes, text where the pages print text, storable figures and a replay. */

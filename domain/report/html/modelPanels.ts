@@ -58,7 +58,7 @@ function modelBlock(view: ReportView, label: string): string {
   }
   return (
     `<div class="model${pick ? " pick" : ""}"><h3 class="name">${escapeHtml(label)}` +
-    `${pick ? ` <span class="badge pick">judge's pick</span>` : ""}</h3>` +
+    `${pick ? ` <span class="badge pick">${view.pickLabel}</span>` : ""}</h3>` +
     `<div class="small">${escapeHtml(provider)}</div>` +
     `<div class="bar"><span style="width:${Math.round(Math.min(1, Math.max(0, ratio)) * 1000) / 10}%"></span></div>` +
     `<dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>` +

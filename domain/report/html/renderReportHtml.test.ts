@@ -570,6 +570,18 @@ describe("renderReportHtml: deterministic and fast", () => {
 describe("renderReportHtml: a report's cost estimate and comparison badges", () => {
   const low = { fault: "low_quality", summary: "s", recommendation: "r" };
 
+  it("says a winner no judge picked was picked by pass rate, as the Markdown does, never the judge's pick", () => {
+    const report = new Report({ results: partlyPricedResults(), models: [model("m1"), model("m2")] });
+    expect(report.toJSON().verdict).toMatchObject({ winner: "m1", judge: "pass rate" });
+    expect(report.toMarkdown()).toContain("_(picked by pass rate)_");
+    const html = report.toHtml();
+    expect(html).toContain('m1 <span class="badge pick">picked by pass rate</span>');
+    expect(html).toContain("picked by pass rate · m1");
+    expect(html).not.toContain("judge's pick");
+    // Rebuilt from its document (an imported rules-only run), the same.
+    expect(Report.fromJSON(JSON.parse(JSON.stringify(report.toJSON()))).toHtml()).toContain("picked by pass rate · m1");
+  });
+
   it("marks a model's cost ~ when one of its results was priced and one was not", () => {
     const report = new Report({ results: partlyPricedResults(), models: [model("m1"), model("m2")] });
     expect(report.toHtml()).toContain("<dt>Cost</dt><dd>~$0.0100");

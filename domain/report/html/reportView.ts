@@ -8,6 +8,7 @@ import { Format, type CostRate } from "../../format/index.js";
 import { money } from "./figures.js";
 import { roundHalfAwayFromZero as round } from "../../support/round.js";
 import type { MarkdownRanges } from "./markdownRanges.js";
+import { RANKED_BY } from "../verdict.js";
 
 export interface ScenarioView {
   key: string;
@@ -37,6 +38,8 @@ export interface ReportView {
   comparing: boolean;
   judgeName: string;
   winner: string | null;
+  /** How the winner is marked (our own text, HTML as it stands): "judge's pick", or "picked by pass rate" when the ranking picked it (no judge ran), as the Markdown says. */
+  pickLabel: string;
   threshold: number;
   agentName: string;
   passed: number;
@@ -187,6 +190,7 @@ export function buildView(doc: ReportDocument): ReportView {
     comparing: new Set(labels).size > 1,
     judgeName: doc.judge ?? "rules",
     winner: doc.verdict?.winner ?? null,
+    pickLabel: doc.verdict?.judge === RANKED_BY ? `picked by ${RANKED_BY}` : "judge's pick",
     threshold: typeof doc.threshold === "number" ? doc.threshold : 0.7,
     agentName: doc.agent_name ?? "the agent",
     passed,

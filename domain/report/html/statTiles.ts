@@ -41,7 +41,7 @@ export function renderStatTiles(view: ReportView, fixItemCount: number): string 
   const ratio = view.total > 0 ? view.passed / view.total : null;
   const models = view.labels.length;
   const modelsSub =
-    view.comparing && view.winner ? `judge's pick · ${shortName(view.winner)}` : view.labels.map(shortName).join(" · ");
+    view.comparing && view.winner ? `${view.pickLabel} · ${shortName(view.winner)}` : view.labels.map(shortName).join(" · ");
   return (
     `<div class="tiles">` +
     tile("Scenario runs", String(view.total), `${countOf(view.scenarios.length, "scenario")} × ${countOf(models, "model")}`) +

@@ -1,7 +1,7 @@
 // runAudit: the run's recorded events in log order with the evidence behind each grade and the
 // verdict. compareRuns: run b against run a, pair by pair.
 import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
-import { comparisonInModelOrder, scoresInScorerOrder } from "@verdict/domain";
+import { comparisonInModelOrder, rankingInReportOrder, scoresInScorerOrder } from "@verdict/domain";
 import type { Result } from "@verdict/projector";
 import type { ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -86,7 +86,8 @@ export class AuditResolver {
         ? {
             verdict: verdict?.verdict ?? null,
             judgeLabel: verdict?.judge_label ?? null,
-            ranking: verdict?.ranking ?? {},
+            // Read back from jsonb sorted by length: best first, as the ranking reads them.
+            ranking: rankingInReportOrder(verdict?.ranking ?? {}, labels),
             judgeExchange: verdict?.judge_exchange ?? null,
             // Read back from jsonb, its models are sorted by length: in the run's order, as `run { comparison }` has them.
             comparison: comparison ? { ...comparison, comparison: comparisonInModelOrder(comparison.comparison, labels) } : null,

@@ -3,7 +3,7 @@
 // comparison), as the run's other reads (`run { verdict results }`, the report) take them. The
 // ranking inputs are the summaries those results give (derivedFromJSON), as the run's
 // `models { summary }` and its report.md have them, not the document's own summary_by_model.
-import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInRecordedOrder, type EventData, type ReportDocument } from "@verdict/domain";
+import { comparisonInModelOrder, derivedFromJSONOrNull, labelsInRecordedOrder, rankingInReportOrder, type EventData, type ReportDocument } from "@verdict/domain";
 import { importedScoresInOrder } from "../../report/importedDocument.js";
 import { importedResultStatusOf } from "../types/enums.js";
 import type { GradeAudit, VerdictAudit } from "../types/report.js";
@@ -73,10 +73,12 @@ export function importedVerdict(imported: EventData<"ReportImported">): VerdictA
   const comparison = recorded
     ? { comparison: comparisonInModelOrder(recorded, labels), seed: num(recorded.seed), resamples: num(recorded.resamples), confidence: num(recorded.confidence) }
     : null;
-  return { verdict, judgeLabel: text(report.judge), ranking: rankingOf(report), judgeExchange: null, comparison };
+  return { verdict, judgeLabel: text(report.judge), ranking: rankingOf(report, labels), judgeExchange: null, comparison };
 }
 
 /** The summaries the report's results give; none ({}) for results that cannot be rebuilt (its report.md answers CONFLICT). */
-function rankingOf(report: Doc): Doc {
-  return derivedFromJSONOrNull(report as unknown as ReportDocument)?.summary_by_model ?? {};
+function rankingOf(report: Doc, labels: readonly string[]): Doc {
+  const summaries = derivedFromJSONOrNull(report as unknown as ReportDocument)?.summary_by_model ?? {};
+  // Best first (a tie in the report's model order), as an engine run's audit gives its ranking.
+  return rankingInReportOrder(summaries, labels) as Doc;
 }

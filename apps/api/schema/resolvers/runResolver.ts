@@ -2,7 +2,7 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { comparisonInModelOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
+import { comparisonInModelOrder, rankingInReportOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
 import { listPage, type ModelSummary, type Result, type Run, type RunUsagePart } from "@verdict/projector";
 import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -66,12 +66,12 @@ async function filteredResults(run: RunRow, args: { model: string | null; status
  * kept in jsonb, its keys came back sorted by length and its faults with them, while a run still
  * going answers them from its report (fromReport), so the order changed at completion. The
  * faults go in the order the model's results first name them, as the report tallies them. An
- * imported run's are as its host's report gave them (importedDocument orders its document).
+ * imported run's too: its summaries are the ones its results give (importReport checks the
+ * document's), read back from jsonb alike.
  */
 async function summariesInReportOrder(run: RunRow, context: ApiContext): Promise<ModelSummary[]> {
   const tenant = context.principal.tenant;
   const summaries = await context.deps.readModels.modelSummaries(tenant, run.id);
-  if (run.origin === "imported") return summaries;
   const faultsByModel = new Map<string, string[]>();
   // The run's results as `results` keeps them (read once for both fields).
   for (const cell of await filteredResults(run, { model: null, status: null, fault: null }, context)) {
@@ -121,7 +121,16 @@ function reportSummary(report: Report, label: string): ModelSummaryNode | null {
   return summary && summary.scenarios > 0 ? { passRate: summary.pass_rate, avgScore: summary.avg_score, summary } : null;
 }
 
-/** The agent's and the judge's cost together, to the 6 decimals each is kept in (no float noise). */
+/**
+ * A side's cost to the 6 decimals the report keeps a cost in (domain/cost runCosts): the read
+ * model sums the results' costs exactly, so 0.4333335 + 0.002412 read 0.4357455 beside a total
+ * of 0.435746. Engine, external and imported runs alike.
+ */
+function cost6(cost: number | null): number | null {
+  return cost === null ? null : roundHalfAwayFromZero(cost, 6);
+}
+
+/** The agent's and the judge's cost together, each kept in 6 decimals (cost6; no float noise). */
 function sum(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : roundHalfAwayFromZero((a ?? 0) + (b ?? 0), 6);
 }
@@ -283,7 +292,9 @@ export class RunResolver {
     const recorded = await cached(context, run, "verdict", async () => (await context.deps.readModels.verdict(context.principal.tenant, run.id)) as VerdictNode | null);
     // A single-model run records VerdictRecorded with no verdict (only the judge it was scored
     // with), and its row is all nulls: that is no verdict, as the run's report.json says.
-    return recorded && (recorded.winner !== null || recorded.rationale !== null || recorded.judge !== null) ? recorded : null;
+    if (!recorded || (recorded.winner === null && recorded.rationale === null && recorded.judge === null)) return null;
+    // Kept in jsonb, its ranking came back sorted by length: best first, as runAudit gives it.
+    return { ...recorded, ranking: rankingInReportOrder(recorded.ranking, (run.models ?? []).map((model) => model.label)) };
   }
 
   @FieldResolver(() => RunUsage, { description: "What it spent so far: the agent's replays and the judge's calls, kept apart, with its runtime." })
@@ -297,9 +308,9 @@ export class RunResolver {
       return memo(context, `${key}:${run.id}`, () => cached(context, run, key, () => runUsageFigures(context, run.id, parts)));
     };
     return {
-      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: run.agentCost, calls: null, side: "agent", figures },
-      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: run.judgeCost, calls: run.judgeCalls, side: "judge", figures },
-      totalCost: sum(run.agentCost, run.judgeCost),
+      agent: { inputTokens: run.agentInputTokens, outputTokens: run.agentOutputTokens, cost: cost6(run.agentCost), calls: null, side: "agent", figures },
+      judge: { inputTokens: run.judgeInputTokens, outputTokens: run.judgeOutputTokens, cost: cost6(run.judgeCost), calls: run.judgeCalls, side: "judge", figures },
+      totalCost: sum(cost6(run.agentCost), cost6(run.judgeCost)),
       runtimeMs: runtimeMs(run),
     };
   }

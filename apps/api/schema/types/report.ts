@@ -100,7 +100,7 @@ export class VerdictAudit {
   @Field(() => String, { nullable: true, description: "The judge the run was scored with, as the verdict recorded it (an imported run: its report's judge); null when none." })
   judgeLabel!: string | null;
 
-  @Field(() => GraphQLJSON, { description: "The ranking inputs the verdict saw: each model's summary keyed by label (snake_case); {} when no verdict is recorded." })
+  @Field(() => GraphQLJSON, { description: "The ranking inputs the verdict saw: each model's summary keyed by label (snake_case, its keys in the report's order), best first (a tie in the run's model order); {} when no verdict is recorded." })
   ranking!: unknown;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "The judge's verdict call (kind, prompt_digest, raw_answer, parsed, usage, trace_ids, error); null when no judge was asked, and for an imported run." })

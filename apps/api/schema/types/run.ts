@@ -262,7 +262,7 @@ export class VerdictNode {
   @Field(() => String, { nullable: true, description: "The judge the run was scored with, as the verdict recorded it (an imported run: its report's judge); null when scored on rules alone." })
   judgeLabel!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: "The ranking inputs the verdict saw." })
+  @Field(() => GraphQLJSON, { nullable: true, description: "The ranking inputs the verdict saw: each model's summary keyed by label (snake_case, its keys in the report's order), best first (a tie in the run's model order)." })
   ranking!: unknown;
 }
 
@@ -323,7 +323,7 @@ export class UsagePart {
 
   @Field(() => Float, {
     nullable: true,
-    description: "The priced replays' (or judge calls') cost summed, null when none was priced. On the agent side it includes replays not yet scored, which the report and the counts (priced, unpriced, ...) leave out until they are scored (the judge's calls are recorded with the score). On the agent side, costBasis says whether it holds estimates and unpriced whether it is a lower bound.",
+    description: "The priced replays' (or judge calls') cost summed, in 6 decimals as the report keeps a cost (so agent + judge is totalCost), null when none was priced. On the agent side it includes replays not yet scored, which the report and the counts (priced, unpriced, ...) leave out until they are scored (the judge's calls are recorded with the score). On the agent side, costBasis says whether it holds estimates and unpriced whether it is a lower bound.",
   })
   cost!: number | null;
 
@@ -348,7 +348,7 @@ export class RunUsage {
   @Field(() => UsagePart, { description: "The judge's side: its calls to score, recommend, pick the verdict and define KPIs." })
   judge!: UsagePart;
 
-  @Field(() => Float, { nullable: true, description: "agent + judge, when either is priced." })
+  @Field(() => Float, { nullable: true, description: "agent + judge (each in 6 decimals), when either is priced." })
   totalCost!: number | null;
 
   @Field(() => Float, {
