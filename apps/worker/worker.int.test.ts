@@ -15,6 +15,15 @@ import { silentLog } from "./workerLog.js";
 import { AGENT_SCRIPT, pairEvents, runEnded, runEvents, seedRun, waitFor } from "./testing.js";
 import { agentFile, brokers, spawnWorker, type WorkerChild } from "./testingProcess.js";
 
+
+/** The run ends, each of its `pairs` replayed and scored once, and it completed with one verdict: nothing lost, nothing twice. */
+async function expectCompletedOnce(store: EventStore, runId: string, pairs: number): Promise<void> {
+  await waitFor(() => runEnded(store, runId), 120_000);
+  for (let n = 0; n < pairs; n++) expect((await pairEvents(store, runId, n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
+  const types = (await runEvents(store, runId)).map((e) => e.type);
+  expect(types.filter((t) => t === "RunCompleted")).toHaveLength(1);
+  expect(types.filter((t) => t === "VerdictRecorded")).toHaveLength(1);
+}
 describe("worker on PostgreSQL and Kafka", () => {
   let db: TestDatabase;
   let store: EventStore;
@@ -146,11 +155,7 @@ describe("apps/worker/main.ts as a process", () => {
       await first.exited;
       expect(await scoredCount()).toBeLessThan(24);
       second = spawnWorker(env);
-      await waitFor(() => runEnded(store, "kill1"), 120_000);
-      for (let n = 0; n < 24; n++) expect((await pairEvents(store, "kill1", n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
-      const types = (await runEvents(store, "kill1")).map((e) => e.type);
-      expect(types.filter((t) => t === "RunCompleted")).toHaveLength(1);
-      expect(types.filter((t) => t === "VerdictRecorded")).toHaveLength(1);
+      await expectCompletedOnce(store, "kill1", 24);
     } finally {
       first.child.kill("SIGKILL");
       second?.child.kill("SIGTERM");
@@ -182,10 +187,7 @@ describe("apps/worker/main.ts as a process", () => {
       // The jobs that left their slot's queue are no failure to report.
       expect(first.stderr()).not.toContain("job failed");
       second = spawnWorker({ DATABASE_URL: db.url, VERDICT_TOPIC_PREFIX: prefix, VERDICT_AGENT: `scripted:${await agentFile(AGENT_SCRIPT)}` });
-      await waitFor(() => runEnded(store, "term1"), 120_000);
-      for (let n = 0; n < 10; n++) expect((await pairEvents(store, "term1", n)).map((e) => e.type)).toEqual(["ReplayRecorded", "ResultScored"]);
-      const types = (await runEvents(store, "term1")).map((e) => e.type);
-      expect(types.filter((t) => t === "RunCompleted")).toHaveLength(1);
+      await expectCompletedOnce(store, "term1", 10);
     } finally {
       first.child.kill("SIGKILL");
       second?.child.kill("SIGTERM");
