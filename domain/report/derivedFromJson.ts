@@ -24,7 +24,9 @@ export interface DerivedFigures {
 export function derivedFromJSON(doc: ReportDocument): DerivedFigures {
   // As stored: the documents read here are imported runs', some under older rules that
   // Report.fromJSON refuses (a threshold of 70), whose figures must not change on a rebuild.
-  const report = Report.fromStoredJSON(doc);
+  // Without its comparison, which none of these figures reads: a run imported before the import
+  // checked comparisons may hold one no page can show, and its figures must still be derived.
+  const report = Report.fromStoredJSON(doc, { comparison: null });
   return {
     summary_by_model: report.summaryByModel,
     criteria: report.criterionScores,

@@ -136,4 +136,12 @@ describe("a recorded comparison", () => {
     );
     expect(() => Report.fromStoredJSON({ ...saved(), comparison: bad } as unknown as ReportDocument)).toThrow(/^Report: comparison\.models\.b\.pass_rate/);
   });
+
+  it("does not keep a stored run's summaries and fix items from being derived (the projector's and the audit's figures read no comparison)", () => {
+    // A run imported before the import checked comparisons: its pages answer CONFLICT, its figures still stand.
+    const doc = { ...saved(), comparison: { ...comparison(), models: { ...comparison().models, b: { scenarios: 1, pass_rate: 170, interval: [100, 100] } } } };
+    const derived = derivedFromJSONOrNull(doc as unknown as ReportDocument);
+    expect(derived).not.toBeNull();
+    expect(derived?.summary_by_model).toEqual(Report.fromJSON(saved() as unknown as ReportDocument).summaryByModel);
+  });
 });
