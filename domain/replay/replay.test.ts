@@ -114,7 +114,7 @@ describe("tool calls", () => {
 
 describe("Replay.from's tool calls", () => {
   // Each was read with no name and scored as the expected tool not called, with no hint of the typo.
-  it("refuses a name written where another shape keeps it, or a misspelt key, naming the call and the key", () => {
+  it("refuses a nameless call whose name is written where another shape keeps it, naming the call and the key", () => {
     expect(() => Replay.from({ answer: "ok", tool_calls: [{ tool: "lookup_order" }] })).toThrow(
       new ReplayError("tool_calls[0].tool", "unknown key; did you mean name?"),
     );
@@ -122,7 +122,7 @@ describe("Replay.from's tool calls", () => {
       "replay.toolCalls[1].function: unknown key; did you mean name?",
     );
     expect(() => Replay.from({ tool_calls: [{ toolName: "lookup_order" }] })).toThrow("replay.tool_calls[0].toolName: unknown key; did you mean name?");
-    expect(() => Replay.from({ tool_calls: [{ name: "a", argumnts: {} }] })).toThrow("replay.tool_calls[0].argumnts: unknown key; did you mean arguments?");
+    expect(() => Replay.from({ tool_calls: [{ Name: "lookup_order" }] })).toThrow("replay.tool_calls[0].Name: unknown key; did you mean name?");
   });
 
   it("refuses a call with no name, or a blank or non-string one", () => {
@@ -139,6 +139,9 @@ describe("Replay.from's tool calls", () => {
   it("keeps a host's own keys, and a call given as its name, as reference-core §6 stores them", () => {
     const replay = Replay.from({ tool_calls: [{ name: "a", id: "call_1", server: "orders", durationMs: 4 }, "b"] });
     expect(replay.toolCalls).toEqual([{ name: "a", id: "call_1", server: "orders", duration_ms: 4 }, { name: "b" }]);
+    // Beside a name, keys that read like one of ours are a host's own too: a reply that replayed before still does.
+    const own = [{ name: "a", time: 1, date: "d", node: "n", details: {}, results: [], argumnts: {} }, { name: "b", function: { name: "b", arguments: "{}" } }];
+    expect(Replay.from({ tool_calls: own }).toolCalls).toEqual(own);
   });
 });
 

@@ -2,7 +2,7 @@
 // `name`, and optionally `arguments`, `result`, `error` (the tool failed when it is anything but
 // null/undefined/false, as Ruby truthiness reads it: `"timeout"`, `0` and `""` all count),
 // `detail` (the error or a preview of the result), `duration_ms`. Other keys are kept as given.
-import { isBlank, likelyMeant } from "../support/index.js";
+import { isBlank } from "../support/index.js";
 import { describe } from "./replayError.js";
 
 export interface ToolCall {
@@ -25,22 +25,20 @@ export const TOOL_CALL_KEYS: readonly string[] = ["name", "arguments", "result",
 const NAME_ELSEWHERE: readonly string[] = ["tool", "toolName", "tool_name", "function", "functionName", "function_name"];
 
 /**
- * Why a call the host gave cannot be read, as its key and the rule, or null. A key that is a
- * misspelt or misplaced one of TOOL_CALL_KEYS is refused, and a call with no name; any other key
- * is the host's own and kept as given (reference-core §6 stores the call's hash as it is). A call
- * that is not an object is a name (§6), as before.
+ * Why a call the host gave cannot be read, as its key and the rule, or null: a call with no
+ * name, pointed at the key that seems to hold it (`tool`, OpenAI's `function`, `Name`). A call
+ * with a name keeps every other key as given (reference-core §6 stores the call's hash as it
+ * is): a host's `time`, `node` or `function` beside its `name` is its own. A call that is not an
+ * object is a name (§6), as before.
  */
 export function toolCallProblem(value: unknown): [key: string, rule: string] | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
   const call = value as Record<string, unknown>;
-  for (const key of Object.keys(call)) {
-    if (TOOL_CALL_KEYS.includes(key)) continue;
-    const meant = NAME_ELSEWHERE.includes(key) ? "name" : likelyMeant(key, TOOL_CALL_KEYS);
-    if (meant) return [key, `unknown key; did you mean ${meant}?`];
-  }
   const name = call.name;
-  if (typeof name !== "string" || isBlank(name)) return ["name", `must be the tool's name, a non-blank string, got ${describe(name)}`];
-  return null;
+  if (typeof name === "string" && !isBlank(name)) return null;
+  const elsewhere = Object.keys(call).find((key) => key !== "name" && (NAME_ELSEWHERE.includes(key) || key.toLowerCase() === "name"));
+  if (elsewhere !== undefined) return [elsewhere, "unknown key; did you mean name?"];
+  return ["name", `must be the tool's name, a non-blank string, got ${describe(name)}`];
 }
 
 /** camelCase spellings a TypeScript host may use, stored under the guide's keys. */
