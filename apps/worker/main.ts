@@ -7,7 +7,7 @@
 // dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
-import { healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
+import { databaseAt, healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
 import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
 import { Outages } from "@verdict/infra/logging";
 import { namingMissingDatabase, whereOf } from "@verdict/infra/pg";
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   let state: "starting" | "working" | "stopping" = "starting";
   const probes: ProbeServer | null = healthPort
     ? await startProbeServer(
-        readinessOf([{ what: "event store", database: "its database", logged: `database at ${whereOf(config.databaseUrl)}`, ask: async () => (await store.streamVersion(PROBE_STREAM), null) }], {
+        readinessOf([{ what: "event store", database: "its database", logged: databaseAt(config.databaseUrl, "its database"), ask: async () => (await store.streamVersion(PROBE_STREAM), null) }], {
           log: consoleLog.error,
           whoseLog: "the worker's log",
           extra: () => [...(state === "working" ? [] : [state === "starting" ? "starting: joining the job bus" : "stopping: running jobs finish, then it exits"]), ...outages.unreachable.map((name) => `${name} unreachable`)],
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     state = "stopping";
     consoleLog.info(`${signal}: stopping (running jobs have ${config.shutdownGraceMs} ms to finish, VERDICT_SHUTDOWN_GRACE_MS)`);
     exitAtDeadline(config.shutdownGraceMs, () => bus.jobsRunning);
-    await worker.stop();
+    await worker.stop({ leaveWaiting: true });
     await bus.close();
     await checkpoints?.close();
     await store.close();

@@ -67,8 +67,13 @@ export interface WorkerOptions {
 export interface RunningWorker {
   readonly roles: readonly WorkerRole[];
   readonly dispatcher: Dispatcher | null;
-  /** Stops taking jobs, lets in-flight ones finish, saves the dispatcher's checkpoint. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs, lets in-flight ones finish, saves the dispatcher's checkpoint. With
+   * `leaveWaiting` (a worker process on SIGTERM, whose shutdown has a deadline), jobs taken but
+   * still waiting for an agent slot leave without replaying, unacknowledged; without it (`verdict
+   * start`, whose second Ctrl-C gives the drain up) every job taken is replayed.
+   */
+  stop(options?: { leaveWaiting?: boolean }): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -135,8 +140,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const consumers: JobConsumer[] = [];
   // The consumers stop taking jobs at once, not after the dispatcher's checkpoint is saved: a
   // shutdown has a deadline (VERDICT_SHUTDOWN_GRACE_MS), and every job started eats into it.
-  const stop = async () => {
-    stopping.abort(new WorkerStopping());
+  const stop = async ({ leaveWaiting = false } = {}) => {
+    if (leaveWaiting) stopping.abort(new WorkerStopping());
     await Promise.all([dispatcher?.stop(), ...consumers.map((c) => c.stop())]);
   };
   try {

@@ -400,17 +400,28 @@ describe("a run through dispatcher, replay consumers and completion", () => {
     expect(bus.mostAtOnce).toBe(2);
   });
 
-  it("stop: the jobs waiting for an agent slot leave without replaying, and only the running replay is waited for", async () => {
+  it("stop({ leaveWaiting }): the jobs waiting for an agent slot leave without replaying, and only the running replay is waited for", async () => {
     // Each waiting job ran its replay after the stop: a shutdown took one agent call per job taken.
     const store = createMemoryEventStore();
     const agent = new CountingAgent(300);
     const running = await start(store, new RecordingBus(), { runtime: agent, concurrency: 1, jobsPerReplaySlot: 6 });
     await seedRun(store);
     await waitFor(() => agent.replays >= 1);
-    await running.stop();
+    await running.stop({ leaveWaiting: true });
     worker = null;
     expect(agent.replays).toBe(1);
     expect(await runEnded(store, "r1")).toBe(false);
+  });
+
+  it("stop() without it replays every job already taken (verdict start's drain, which a second Ctrl-C gives up)", async () => {
+    const store = createMemoryEventStore();
+    const agent = new CountingAgent(100);
+    const running = await start(store, new RecordingBus(), { runtime: agent, concurrency: 1, jobsPerReplaySlot: 6 });
+    await seedRun(store);
+    await waitFor(() => agent.replays >= 1);
+    await running.stop();
+    worker = null;
+    expect(agent.replays).toBeGreaterThan(1);
   });
 
   it("refuses a jobsPerReplaySlot that is not a whole number >= 1, naming it", async () => {

@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -36,15 +35,13 @@ describe("scripts/app.mjs", () => {
     expect(projector).toEqual({ status: 2, output: 'unknown command "bogus": use run or rebuild\n' });
   });
 
-  it("--bundle-only writes every app's bundle, which then runs on its own: no launcher, no esbuild, nothing written", () => {
+  it("--bundle-only writes every app's bundle, which then runs on its own from another folder: no launcher, no esbuild", () => {
     const result = launch("--bundle-only");
     expect(result.status).toBe(0);
     const bundles = result.output.trim().split("\n");
     expect(bundles).toEqual(["api", "projector", "worker"].map((app) => join(root, ".build/apps", `${app}.mjs`)));
-    const written = statSync(bundles[2]).mtimeMs;
     // From another folder, as a container's entry point would run it.
     const run = spawnSync(process.execPath, [bundles[2], "--bogus"], { cwd: tmpdir(), encoding: "utf8", timeout: 60_000 });
     expect({ status: run.status, output: run.stdout + run.stderr }).toEqual({ status: 2, output: expect.stringContaining('unknown argument "--bogus"') });
-    expect(statSync(bundles[2]).mtimeMs).toBe(written);
   });
 });
