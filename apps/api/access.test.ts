@@ -396,7 +396,7 @@ describe("external runs and imported reports", () => {
     const [markdown, original, html] = await Promise.all([p.get(p.keys.acmeRead, `${importedBase}/report.md`), p.get(p.keys.acmeRead, `${base()}/report.md`), p.get(p.keys.acmeRead, `${importedBase}/report`)]);
     expect([markdown.status, html.status]).toEqual([200, 200]);
     expect(await markdown.text()).toBe(await original.text());
-    expect(await html.text()).toMatch(/^<!doctype html>[\s\S]*judge&#39;s pick · gpt-5-mini/i);
+    expect(await html.text()).toMatch(/^<!doctype html>[\s\S]*picked by pass rate · gpt-5-mini/i);
     envelope.report.threshold = 0.5;
     const different = await p.gql(p.keys.acmeWrite, `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { duplicate } }`, { id: evaluationId, e: envelope });
     expect(different.body.errors[0].extensions.code).toBe("CONFLICT");

@@ -2,7 +2,7 @@
 // life end to end through the domain's commands, redelivery, restart, rebuild, tenancy, progress.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryEventStore, createPgliteEventStore } from "@verdict/infra";
-import { handleCommand, importedRunId, pairStream, resultAggregate, UnknownEventTypeError, type EventStore } from "@verdict/domain";
+import { handleCommand, importedRunId, pairStream, resultAggregate, UnknownEventTypeError, type EventStore, type EventToAppend, type ExpectedVersion } from "@verdict/domain";
 import { createProjector, type Projector } from "./projector.js";
 import { rejectionLine, type RejectedEvent } from "./projection/rejections.js";
 import { applyBatch } from "./projection/applyBatch.js";
@@ -201,12 +201,16 @@ describe("a run's life in the read models", () => {
       scenario_key: key, prompt: `Question ${key}`, label, status, score, duration_ms: 100, input_tokens: 10, output_tokens: 5,
       ...(status === "failed" ? { fault: "ungrounded_answer", diagnosis: { fault: "ungrounded_answer", summary: "Wrong.", recommendation: "Answer the question.", evidence: {} } } : {}),
     });
-    await importFinishedReport(store, deps, "e1", "ext-lie", {
-      // A host's claims: 99 of 3 passed, and a fix item for a fault none of its results has.
+    // A host's claims: 99 of 3 passed (in an event recorded before importReport refused a summary
+    // its results do not give), and a fix item for a fault none of its results has.
+    const claims = {
       summary_by_model: {
         [GPT.label]: { provider: "openai", model: GPT.model, scenarios: 3, passed: 99, errored: 0, pass_rate: 100, avg_score: 1 },
         [CLAUDE.label]: { provider: "anthropic", model: CLAUDE.model, scenarios: 3, passed: 0, errored: 0, pass_rate: 0, avg_score: 0 },
       },
+    };
+    await importFinishedReport(recordedBeforeSummaryCheck(store, claims), deps, "e1", "ext-lie", {
+      summary_by_model: { [GPT.label]: { provider: "openai", model: GPT.model }, [CLAUDE.label]: { provider: "anthropic", model: CLAUDE.model } },
       fix_items: [{ kind: "fault", fault: "forbidden_content", models: [CLAUDE.label] }],
       verdict: { winner: CLAUDE.label, rationale: "The host's judge preferred it.", judge: "host-judge" },
       judge: "host-judge",
@@ -842,4 +846,21 @@ async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * `store`, appending ReportImported with `claims` laid over its report: an import recorded before
+ * importReport refused a summary its results do not give, which a projector must still read.
+ */
+function recordedBeforeSummaryCheck(store: EventStore, claims: Record<string, unknown>): EventStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "append") {
+        return (streamId: string, events: EventToAppend[], options?: { expectedVersion?: ExpectedVersion }) =>
+          target.append(streamId, events.map((e) => (e.type === "ReportImported" ? { ...e, data: { ...e.data, report: { ...(e.data.report as object), ...claims } } } : e)), options);
+      }
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
