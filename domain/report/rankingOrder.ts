@@ -2,11 +2,10 @@
 // the ranking reads them: best first. Read back from jsonb, its models and each summary's keys
 // came sorted by length, neither the run's model order nor the ranking's.
 import { keyedRecord } from "../support/index.js";
+import { isObject } from "./documentRules.js";
 import { summaryInReportOrder } from "./summary.js";
 import { rankModels } from "./verdict.js";
 import type { ModelSummary } from "./reportTypes.js";
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * `ranking`'s models in rank order (pass rate, then mean score, then cost per priced scenario;

@@ -5,7 +5,7 @@ import { usableNumber, toInteger } from "../format/numbers.js";
 import type { Replay } from "../replay/replay.js";
 import { compilePattern, matchesCompiled } from "./pattern.js";
 import { characterLength } from "../support/index.js";
-import { criterionSettingProblem } from "./criterionConfig.js";
+import { criterionSettingProblem, repeatedKeyProblem } from "./criterionConfig.js";
 
 export { RULE_CRITERION_TYPES, CRITERION_TYPES, type CriterionType } from "./criterionTypes.js";
 
@@ -56,14 +56,8 @@ export function checkCriterion(criterion: unknown, index: number): Criterion {
  * naming both, as the platform words it (criteriaProblem). Recorded criteria score as they did.
  */
 export function checkUniqueKeys(criteria: readonly Criterion[]): void {
-  const seen = new Map<string, number>();
-  criteria.forEach(({ key }, index) => {
-    const first = seen.get(key);
-    if (first !== undefined && !recorded.has(criteria[index])) {
-      throw new CriterionError(`criteria[${index}].key`, `repeats "${key}" (first at criteria[${first}].key)`);
-    }
-    if (first === undefined) seen.set(key, index);
-  });
+  const problem = repeatedKeyProblem(criteria, "criteria", (criterion) => recorded.has(criterion));
+  if (problem) throw new CriterionError(problem.field, problem.rule);
 }
 
 /** Criteria taken as recorded (see recordedCriteria). */

@@ -64,11 +64,20 @@ export function criteriaProblem(
     const problem = criterionProblem(criterion.key, criterion.type, criterion.config);
     if (problem) return { field: `${path}[${index}].${problem.field}`, rule: problem.rule };
   }
+  return repeatedKeyProblem(criteria, path);
+}
+
+/**
+ * The first criterion whose key repeats one before it, naming both (`criteria[1].key: repeats
+ * "quality" (first at criteria[0].key)`), or null. `mayRepeat` lets a criterion through (one an
+ * event recorded before repeats were refused), its key still counted.
+ */
+export function repeatedKeyProblem<C extends { key: string }>(criteria: readonly C[], path = "criteria", mayRepeat: (criterion: C) => boolean = () => false): CriterionProblem | null {
   const seen = new Map<string, number>();
-  for (const [index, { key }] of criteria.entries()) {
-    const first = seen.get(key);
-    if (first !== undefined) return { field: `${path}[${index}].key`, rule: `repeats "${key}" (first at ${path}[${first}].key)` };
-    seen.set(key, index);
+  for (const [index, criterion] of criteria.entries()) {
+    const first = seen.get(criterion.key);
+    if (first === undefined) seen.set(criterion.key, index);
+    else if (!mayRepeat(criterion)) return { field: `${path}[${index}].key`, rule: `repeats "${criterion.key}" (first at ${path}[${first}].key)` };
   }
   return null;
 }
