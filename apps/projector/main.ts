@@ -13,7 +13,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgliteEventStore, createPostgresEventStore } from "@verdict/infra";
 import { HomeInUseError, homeCreatedLine, homeProblem, homeVariable, lockHome, openPgliteDataDir, verdictHome } from "@verdict/infra/db";
-import { databaseAt, healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
+import { databaseAt, eventStoreCheck, healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
 import { checkDatabaseUrl, namingMissingDatabase } from "@verdict/infra/pg";
 import { ExitError, exitFor, helpAsked, SETTING_EXIT_CODE } from "@verdict/infra/settings";
 import type { EventStore } from "@verdict/domain";
@@ -33,9 +33,6 @@ async function openEventStore(embedded: PGlite | null, databaseUrl: string | und
   if (!embedded) return namingMissingDatabase("DATABASE_URL", databaseUrl ?? "", () => createPostgresEventStore({ connectionString: databaseUrl }));
   return createPgliteEventStore({ db: embedded, soleWriter: true });
 }
-
-/** A stream no event is written to: asking its version reads one indexed row that is never there. */
-const PROBE_STREAM = "readiness-probe";
 
 async function main(args: readonly string[]): Promise<void> {
   const command = args[0] ?? "run";
@@ -79,7 +76,7 @@ async function main(args: readonly string[]): Promise<void> {
     ? await startProbeServer(
         readinessOf(
           [
-            { what: "event store", database: "its database", logged: databaseAt(databaseUrl, "its database"), ask: async () => (await store.streamVersion(PROBE_STREAM), null) },
+            eventStoreCheck(store, databaseUrl),
             { what: "read models", database: "their database", logged: databaseAt(readUrl ?? databaseUrl, "their database"), ask: async () => (await read.sql.sql().execute("SELECT 1"), null) },
           ],
           { log: (line) => console.error(`[projector] ${line}`), whoseLog: "the projector's log", extra: () => (state === "following" ? [] : [state === "starting" ? "starting: not following the log yet" : "stopping"]) },

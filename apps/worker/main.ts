@@ -7,7 +7,7 @@
 // dispatcher's checkpoint is saved.
 import { getPriority, setPriority } from "node:os";
 import { createPostgresEventStore } from "@verdict/infra/eventstore";
-import { databaseAt, healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
+import { eventStoreCheck, healthPortFromEnv, readinessOf, startProbeServer, type ProbeServer } from "@verdict/infra/health";
 import { kafkaUnreachableCause, kafkaUnreachableLine } from "@verdict/infra/jobbus";
 import { Outages } from "@verdict/infra/logging";
 import { namingMissingDatabase, whereOf } from "@verdict/infra/pg";
@@ -41,9 +41,6 @@ function exitAtDeadline(graceMs: number, jobsRunning: () => number): void {
   }, graceMs).unref();
 }
 
-/** A stream no event is written to: asking its version reads one indexed row that is never there. */
-const PROBE_STREAM = "readiness-probe";
-
 async function main(): Promise<void> {
   const config = readWorkerConfig(process.env, process.argv.slice(2));
   const healthPort = healthPortFromEnv(process.env);
@@ -66,7 +63,7 @@ async function main(): Promise<void> {
   let state: "starting" | "working" | "stopping" = "starting";
   const probes: ProbeServer | null = healthPort
     ? await startProbeServer(
-        readinessOf([{ what: "event store", database: "its database", logged: databaseAt(config.databaseUrl, "its database"), ask: async () => (await store.streamVersion(PROBE_STREAM), null) }], {
+        readinessOf([eventStoreCheck(store, config.databaseUrl)], {
           log: consoleLog.error,
           whoseLog: "the worker's log",
           extra: () => [...(state === "working" ? [] : [state === "starting" ? "starting: joining the job bus" : "stopping: running jobs finish, then it exits"]), ...outages.unreachable.map((name) => `${name} unreachable`)],

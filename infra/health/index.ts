@@ -1,3 +1,3 @@
-export { databaseAt, READINESS_DEADLINE_MS, readinessOf, type Readiness, type ReadinessCheck } from "./readinessChecks.js";
+export { databaseAt, eventStoreCheck, READINESS_DEADLINE_MS, readinessOf, type Readiness, type ReadinessCheck } from "./readinessChecks.js";
 export { startProbeServer, type ProbeServer } from "./probeServer.js";
 export { healthPortFromEnv, type HealthPort } from "./healthPort.js";

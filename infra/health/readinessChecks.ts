@@ -3,6 +3,7 @@
 // (probeServer.ts). A reason names which dependency failed ("its database"), never where it is:
 // a probe answers anyone who can reach the port, without a key. The process's log names it by
 // host:port/database (never a user or password), with the driver's own error on one line.
+import type { EventStore } from "@verdict/domain";
 import { RepeatLimiter } from "../logging/index.js";
 import { queryTimeoutOf, whereOf } from "../pg/index.js";
 
@@ -26,6 +27,14 @@ export interface ReadinessCheck {
 /** `database at host:port/db` for the log, or the answer's own words when the URL is not known (embedded). */
 export function databaseAt(url: string | null | undefined, unnamed: string): string {
   return url ? `database at ${whereOf(url)}` : unnamed;
+}
+
+/** A stream no event is written to: asking its version reads one indexed row that is never there. */
+const PROBE_STREAM = "readiness-probe";
+
+/** The event store's check, the same in every process: one stream's version, within the deadline. */
+export function eventStoreCheck(store: Pick<EventStore, "streamVersion">, url: string | null | undefined): ReadinessCheck {
+  return { what: "event store", database: "its database", logged: databaseAt(url, "its database"), ask: async () => (await store.streamVersion(PROBE_STREAM), null) };
 }
 
 /**

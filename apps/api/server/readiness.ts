@@ -12,13 +12,10 @@
 // error (errors.ts) names none. The API's log line names it by host:port/database (whereOf: never
 // a user or password), with the driver's own error, as every database error is logged.
 import { DEFAULT_PROJECTOR_NAME, PROJECTION_VERSION, projectedBy } from "@verdict/projector";
-import { databaseAt, readinessOf, type Readiness } from "@verdict/infra/health";
+import { databaseAt, eventStoreCheck, readinessOf, type Readiness } from "@verdict/infra/health";
 import type { ApiDeps } from "./context.js";
 
 export { READINESS_DEADLINE_MS, type Readiness } from "@verdict/infra/health";
-
-/** A stream no event is written to: asking its version reads one indexed row that is never there. */
-const PROBE_STREAM = "readiness-probe";
 
 /** Where the API's databases are, as the reasons name them: PostgreSQL URLs (shown as host:port/database), or null (embedded, or not said). */
 export interface DatabaseUrls {
@@ -29,7 +26,7 @@ export interface DatabaseUrls {
 export function readiness(deps: Pick<ApiDeps, "store" | "readModels">, urls: DatabaseUrls, log: (message: string) => void): Readiness {
   return readinessOf(
     [
-      { what: "event store", database: "its database", logged: databaseAt(urls.events, "its database"), ask: async () => (await deps.store.streamVersion(PROBE_STREAM), null) },
+      eventStoreCheck(deps.store, urls.events),
       { what: "read models", database: "their database", logged: databaseAt(urls.readModels, "their database"), ask: () => projectionProblem(deps.readModels, deps.store) },
     ],
     { log, whoseLog: "the API's log" },
