@@ -402,25 +402,13 @@ describe("a run through dispatcher, replay consumers and completion", () => {
 
   it("stop({ leaveWaiting }): the jobs waiting for an agent slot leave without replaying, and only the running replay is waited for", async () => {
     // Each waiting job ran its replay after the stop: a shutdown took one agent call per job taken.
-    const store = createMemoryEventStore();
-    const agent = new CountingAgent(300);
-    const running = await start(store, new RecordingBus(), { runtime: agent, concurrency: 1, jobsPerReplaySlot: 6 });
-    await seedRun(store);
-    await waitFor(() => agent.replays >= 1);
-    await running.stop({ leaveWaiting: true });
-    worker = null;
+    const { store, agent } = await stoppedMidRun(300, { leaveWaiting: true });
     expect(agent.replays).toBe(1);
     expect(await runEnded(store, "r1")).toBe(false);
   });
 
   it("stop() without it replays every job already taken (verdict start's drain, which a second Ctrl-C gives up)", async () => {
-    const store = createMemoryEventStore();
-    const agent = new CountingAgent(100);
-    const running = await start(store, new RecordingBus(), { runtime: agent, concurrency: 1, jobsPerReplaySlot: 6 });
-    await seedRun(store);
-    await waitFor(() => agent.replays >= 1);
-    await running.stop();
-    worker = null;
+    const { agent } = await stoppedMidRun(100, {});
     expect(agent.replays).toBeGreaterThan(1);
   });
 
@@ -468,6 +456,18 @@ class InFlightBus extends RecordingBus {
       }
     }, options);
   }
+}
+
+/** A worker of one agent slot holding 6 jobs, stopped once its first replay (of `delayMs`) began. */
+async function stoppedMidRun(delayMs: number, options: { leaveWaiting?: boolean }) {
+  const store = createMemoryEventStore();
+  const agent = new CountingAgent(delayMs);
+  const running = await start(store, new RecordingBus(), { runtime: agent, concurrency: 1, jobsPerReplaySlot: 6 });
+  await seedRun(store);
+  await waitFor(() => agent.replays >= 1);
+  await running.stop(options);
+  worker = null;
+  return { store, agent };
 }
 
 /** The scripted agent, each replay taking `delayMs` (5 ms): counts the replays it is asked for at once. */
