@@ -8,20 +8,22 @@ export async function inOrder<T>(count: number, limit: number, task: (index: num
     return out;
   }
   let next = 0;
-  let failed = false;
+  const errors: unknown[] = [];
   // Once a task has thrown, run() has failed: no worker starts another (a replay, a row saved).
+  // The first error is kept and thrown only once the tasks already started have settled, so when
+  // the caller sees the rejection nothing of the run is still at work behind it.
   const worker = async (): Promise<void> => {
-    while (!failed && next < count) {
+    while (errors.length === 0 && next < count) {
       const index = next;
       next += 1;
       try {
         out[index] = await task(index);
       } catch (error) {
-        failed = true;
-        throw error;
+        errors.push(error);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  if (errors.length > 0) throw errors[0];
   return out;
 }

@@ -208,6 +208,28 @@ describe("Runner.run", () => {
     expect(replayed).toEqual(["s1"]);
   });
 
+  it("rejects only once the pairs in flight have settled, and calls no onResult after the failure", async () => {
+    const many = Array.from({ length: 4 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const finished: string[] = [];
+    const reported: string[] = [];
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 2,
+      replay: async (scenario) => {
+        await new Promise((r) => setTimeout(r, scenario.key === "s1" ? 40 : 5));
+        finished.push(scenario.key);
+        return { answer: "A long enough answer with details." };
+      },
+      onResult: (result) => {
+        if (result.scenario.key === "s0") throw new Error("store down");
+        reported.push(result.scenario.key);
+      },
+    });
+    await expect(runner.run()).rejects.toThrow("store down");
+    // s1 was in flight beside s0: it had ended when run() rejected, and was not reported.
+    expect(finished).toEqual(["s0", "s1"]);
+    expect(reported).toEqual([]);
+  });
+
   it("with requireJudgeScores and no judge, an llm_judge criterion is a missing grade", async () => {
     const criteria = [{ key: "tone", type: "llm_judge" }];
     const report = await new Runner({ scenarios: scenarios.slice(1), models: models.slice(0, 1), replay: good, criteria, requireJudgeScores: true }).run();

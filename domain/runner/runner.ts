@@ -209,15 +209,25 @@ export class Runner<Spec extends RunnerSpec = RunnerSpec> {
     }
     const pairs: [Scenario, RunnerSpec][] = [];
     for (const scenario of this.scenarios) for (const spec of this.models) pairs.push([scenario, spec]);
-    return inOrder(pairs.length, concurrency, async (i) => this.#evaluateWrapped(pairs[i][0], pairs[i][1]));
+    // A pair still in flight when another failed the run is not reported: run() has failed, and
+    // onResult (a row saved, a line printed) must not be called for a run its caller saw fail.
+    const failed = { now: false };
+    return inOrder(pairs.length, concurrency, async (i) => {
+      try {
+        return await this.#evaluateWrapped(pairs[i][0], pairs[i][1], failed);
+      } catch (error) {
+        failed.now = true;
+        throw error;
+      }
+    });
   }
 
-  #evaluateWrapped(scenario: Scenario, spec: RunnerSpec): Result | Promise<Result> {
+  #evaluateWrapped(scenario: Scenario, spec: RunnerSpec, failed?: { now: boolean }): Result | Promise<Result> {
     if (!this.#around && !this.#options.onResult) return evaluatePair(this.#settings, scenario, spec);
-    return this.#wrapped(scenario, spec);
+    return this.#wrapped(scenario, spec, failed);
   }
 
-  async #wrapped(scenario: Scenario, spec: RunnerSpec): Promise<Result> {
+  async #wrapped(scenario: Scenario, spec: RunnerSpec, failed?: { now: boolean }): Promise<Result> {
     let result: Result;
     if (this.#around) {
       let yielded: Result | undefined;
@@ -230,7 +240,7 @@ export class Runner<Spec extends RunnerSpec = RunnerSpec> {
     } else {
       result = await this.evaluate(scenario, spec);
     }
-    await this.#options.onResult?.(result);
+    if (!failed?.now) await this.#options.onResult?.(result);
     return result;
   }
 }
