@@ -148,6 +148,66 @@ describe("Correlation as aroundEvaluation", () => {
     expect(result.replay.metadata.trace_id).toBeUndefined();
   });
 
+  it("records no trace id the tracer gives after the evaluation ended, so a returned result never changes", async () => {
+    const late: (() => void)[] = [];
+    // A tracer that reports each id only later (a replay past its budget settles after its result).
+    const tracer = async <T>(name: string, options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+      const value = await fn();
+      late.push(() => options.onTrace(`late-${name}`));
+      return value;
+    };
+    const correlation = new Correlation({ agentName: "A", tracer });
+    const run: Record<string, unknown> = {};
+    const result = await correlation.withRun(run, async () => {
+      const evaluated = await correlation.aroundEvaluation(context("s"), async () => {
+        await correlation.judge("score", async () => "graded");
+        late.shift()?.(); // this one arrives while the evaluation is open
+        await correlation.judge("recommend", async () => "refined");
+        await correlation.replay(async () => "answer");
+        return aResult();
+      });
+      await correlation.judge("verdict", async () => "picked");
+      return evaluated;
+    });
+    const before = structuredClone(result.replay.metadata);
+    expect(before.judge_trace_ids).toEqual(["late-AJudge"]);
+    expect(late).toHaveLength(3);
+    for (const deliver of late) deliver();
+    expect(result.replay.metadata).toEqual(before);
+    expect(run.judge_trace_ids).toBeUndefined();
+  });
+
+  it("records no trace id of zeros (OpenTelemetry's API with no SDK registered)", async () => {
+    const tracer = async <T>(_name: string, options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+      options.onTrace({ traceId: "00000000000000000000000000000000" });
+      return fn();
+    };
+    const correlation = new Correlation({ agentName: "A", tracer });
+    const result = await correlation.aroundEvaluation(context("s"), async () => {
+      await correlation.replay(async () => "x");
+      return aResult();
+    });
+    expect(result.replay.metadata.trace_id).toBeUndefined();
+  });
+
+  it("runs the block untraced when the tracer fails before it, and keeps its outcome when the tracer fails after", async () => {
+    const calls: string[] = [];
+    const failing = (when: "before" | "after" | "twice") => async <T>(_name: string, _options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+      if (when === "before") throw new Error("span processor failed");
+      const value = await fn();
+      if (when === "twice") await fn();
+      if (when === "after") throw new Error("exporter failed");
+      return value;
+    };
+    for (const when of ["before", "after", "twice"] as const) {
+      const correlation = new Correlation({ agentName: "A", tracer: failing(when) });
+      await expect(correlation.replay(async () => { calls.push(when); return `answer ${when}`; })).resolves.toBe(`answer ${when}`);
+      await expect(correlation.judge("score", async () => { throw new Error(`judge down ${when}`); })).rejects.toThrow(`judge down ${when}`);
+    }
+    // Each block ran exactly once, whatever the tracer did.
+    expect(calls).toEqual(["before", "after", "twice"]);
+  });
+
   it("uses the Runner's metadata as the run when no withRun is open", async () => {
     const correlation = new Correlation({ agentName: "A", ids: counter() });
     const runMetadata: Record<string, unknown> = { suite: "s" };

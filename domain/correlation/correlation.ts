@@ -64,6 +64,12 @@ export class Correlation {
   readonly #replayAction: string;
   readonly #ids: () => string;
   readonly #storage = new AsyncLocalStorage<Contexts>();
+  /**
+   * Contexts whose evaluation (or withRun) has ended: a trace id the tracer gives after that is
+   * not recorded, so a Result, once returned, never changes behind its host (an id pushed later
+   * changed a report already saved by onResult).
+   */
+  readonly #closed = new WeakSet<Metadata>();
 
   constructor(options: CorrelationOptions) {
     // `judge_name` or `trace_keys` (the guide's Ruby spelling) was ignored and the default used.
@@ -90,7 +96,13 @@ export class Correlation {
   withRun<T>(metadata: Metadata | null | undefined, fn: (metadata: Metadata) => T | Promise<T>): Promise<T> {
     const run = metadata ?? {};
     if (isBlank(run.run_id)) run.run_id = this.#ids();
-    return this.#storage.run({ run, result: null }, async () => fn(run));
+    return this.#storage.run({ run, result: null }, async () => {
+      try {
+        return await fn(run);
+      } finally {
+        this.#closed.add(run);
+      }
+    });
   }
 
   /**
@@ -109,7 +121,12 @@ export class Correlation {
       model: context.spec.model,
       provider: context.spec.provider,
     });
-    const evaluated = await this.#storage.run({ run, result }, next);
+    let evaluated: R;
+    try {
+      evaluated = await this.#storage.run({ run, result }, next);
+    } finally {
+      this.#closed.add(result);
+    }
     const metadata = evaluated?.replay?.metadata;
     if (metadata === null || typeof metadata !== "object" || !Object.isExtensible(metadata)) {
       throw new TypeError("Correlation: the evaluated Result's replay.metadata must be a mutable object to receive its run and result ids");
@@ -123,7 +140,7 @@ export class Correlation {
     const contexts = this.#storage.getStore();
     const target = contexts?.result ?? null;
     return this.#trace(this.agentName, action, contexts, fn, (id) => {
-      if (target) target.trace_id = id;
+      if (target && !this.#closed.has(target)) target.trace_id = id;
     });
   }
 
@@ -135,7 +152,7 @@ export class Correlation {
     const contexts = this.#storage.getStore();
     const target = contexts?.result ?? contexts?.run ?? null;
     return this.#trace(this.judgeName, kind, contexts, fn, (id) => {
-      if (!target) return;
+      if (!target || this.#closed.has(target)) return;
       const ids = target.judge_trace_ids;
       if (Array.isArray(ids)) ids.push(id);
       else target.judge_trace_ids = [id];
@@ -166,7 +183,18 @@ export class Correlation {
       const id = traceIdOf(trace);
       if (id) record(id);
     };
-    return this.#tracer(name, { action, attributes: this.#attributes(contexts), onTrace }, async () => fn());
+    // The block runs once, however the tracer calls it.
+    let block: Promise<T> | null = null;
+    const run = (): Promise<T> => (block ??= (async () => fn())());
+    try {
+      return await this.#tracer(name, { action, attributes: this.#attributes(contexts), onTrace }, run);
+    } catch {
+      // Telemetry failing must not change what is evaluated (a broken exporter made every pair a
+      // run_error blamed on the agent, or dropped the judge's grade): the block's own outcome
+      // stands when it ran, and it runs untraced when the tracer failed before calling it.
+      if (block) return block;
+      return fn();
+    }
   }
 
   /** Run and result context reduced to the trace keys, each prefixed `eval.`. */
