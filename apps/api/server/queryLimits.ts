@@ -25,6 +25,11 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   "RunReport.verdictMarkdown": 50,
   "RunReport.fixItemsMarkdown": 50,
   "RunReport.scenarioMarkdown": 50,
+  // A run's metadata as its host gave it (an imported report's, or what its start recorded): one
+  // JSON value, but a host may put megabytes there, and runs are listed 100 a page and aliased.
+  // Priced above 1, so heavy: weighed against the answer budget (its bytes bounded there), and
+  // lightly, so a page of 100 runs can still ask for it (1,000 of maxCost's 5,000).
+  "Run.metadata": 10,
   "Query.runAudit": 500,
   // Its change lists are plain lists of every pair of both runs, counted as a default page.
   "Query.compareRuns": 500,

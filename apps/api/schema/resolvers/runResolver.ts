@@ -2,7 +2,7 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { comparisonInModelOrder, rankingInReportOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
+import { comparisonInModelOrder, judgeUsageFromExchanges, rankingInReportOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
 import { listPage, type ModelSummary, type Result, type Run, type RunUsagePart } from "@verdict/projector";
 import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -42,9 +42,26 @@ async function scoresOrder(run: RunRow, context: ApiContext): Promise<(scores: S
   return (scores) => scoresInScorerOrder(scores, keys);
 }
 
+/**
+ * A result's metadata as its report.json gives it (apps/worker runReport.ts resultFromEvents):
+ * the replay's metadata as recorded, with, once scored, the judge's usage from its exchanges
+ * when the replay carried none of its own (the one rule the report and the read model's judge
+ * usage follow). An imported result's exchanges are none, so its metadata is its report's as
+ * given. Null until replayed. Kept on the node (not a field resolver), so a `results` list that
+ * selects it weighs it against the answer budget (answerWeight.ts), as scenario and toolCalls are.
+ */
+function resultMetadata(result: Result): unknown {
+  const recorded = result.replayMetadata;
+  if (recorded === null || typeof recorded !== "object" || Array.isArray(recorded)) return recorded ?? null;
+  const metadata = recorded as Record<string, unknown>;
+  if (result.status === "pending" || metadata.judge_usage !== undefined || !Array.isArray(result.judgeExchanges)) return metadata;
+  const usage = judgeUsageFromExchanges(result.judgeExchanges as Parameters<typeof judgeUsageFromExchanges>[0]);
+  return usage ? { ...metadata, judge_usage: usage } : metadata;
+}
+
 function toResultNode(result: Result, order: (scores: Scores) => Scores): ResultNode {
   const scores = result.scores !== null && typeof result.scores === "object" && !Array.isArray(result.scores) ? order(result.scores as Scores) : result.scores;
-  return { ...result, scores, status: resultStatusOf(result.status) } as ResultNode;
+  return { ...result, scores, status: resultStatusOf(result.status), metadata: resultMetadata(result) } as ResultNode;
 }
 
 /** A run's results with the filters applied, in run order. */

@@ -49,6 +49,15 @@ export class RunNode {
   @Field(() => Boolean, { nullable: true, description: "Whether a judge grade a pair expected and did not get failed that pair judge_unavailable: the evaluation's requireJudgeScores as the run froze it when it started (false for a run started before the setting existed). Null for an imported run: its report does not say." })
   requireJudgeScores!: boolean | null;
 
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      "The run's metadata, as its report.json's `report.metadata` gives it (snake_case keys as the host gave them): an imported run's report's metadata, a run started here what it was started with " +
+      "(the agent's instructions, a host's release tags and ids: whatever its start recorded). {} when it has none (report.json then leaves the key out). Can be large: weighed against the request's answer budget (maxAnswerBytes); " +
+      "null, with a PAYLOAD_TOO_LARGE error at its path, when it would take the request's answer past it.",
+  })
+  metadata!: unknown;
+
   @Field(() => String, { nullable: true, description: "Why the run failed (RunFailed's message); null unless status is FAILED." })
   errorMessage!: string | null;
 
@@ -201,6 +210,15 @@ export class ResultNode {
 
   @Field(() => GraphQLJSON, { nullable: true, description: "The scenario exactly as this pair was evaluated on." })
   scenario!: unknown;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      "The replay's metadata, as report.json's `results[i].metadata` gives this pair (snake_case keys as the host or agent gave them: host run and result ids, trace_id, judge_trace_ids, release tags...). " +
+      "It includes the keys the platform keeps there, as the report does: cost_source and cost_rate when the replay's cost was estimated, and judge_usage (what the judge spent grading this pair, " +
+      "from its judge calls once scored, unless the replay carried its own). An imported result's as its report gives it ({} when it gives none). Null until replayed.",
+  })
+  metadata!: unknown;
 
   @Field(() => GraphQLJSON, { nullable: true, description: "Every judge call made for this pair, snake_case as recorded: kind, prompt_digest, raw_answer, parsed, usage, trace_ids, error. [] for an imported result (its report carries judge usage, not exchanges) and when no judge was asked; null while PENDING." })
   judgeExchanges!: unknown;
