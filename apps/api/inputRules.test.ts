@@ -45,6 +45,13 @@ describe("importCatalog", () => {
     }
   });
 
+  // `prodcts:` kept as metadata imported an empty catalog: every evaluation made from it disabled.
+  it("refuses a misspelt products: naming the key meant, appending nothing", async () => {
+    const yaml = "catalog: typo\nprodcts:\n  - key: p\n    sets:\n      - key: s\n        scenarios:\n          - {key: a, prompt: hi}\n";
+    const error = await refused(IMPORT, { yaml }, "prodcts: not a key catalogs read; did you mean products? (a catalog without products would remove every scenario it held)");
+    expect(error.extensions.field).toBe("yaml");
+  });
+
   it("refuses a second document saying one is expected, not with the yaml library's advice", async () => {
     const error = await refused(IMPORT, { yaml: "catalog: m1\nproducts: []\n---\ncatalog: m2\n" }, "line 3: the catalog is not valid YAML: one YAML document is expected, and a second one starts here (after a `---` or `...` line)");
     expect(error.extensions.field).toBe("yaml");

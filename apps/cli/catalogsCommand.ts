@@ -40,7 +40,8 @@ export async function catalogsImport(argv: readonly string[], io: Io, env: NodeJ
   // Checked with the file's name before the store is opened: a key taken from the name says so,
   // and a refusal names the file as the reader's do (`<file>, catalog: …`).
   const catalog = located(path, () => storableCatalog(loadCatalogFile(path), basename(path)));
-  // A scenario key one typo from one the format reads (`expcet:`) is ignored as any unknown key, said here.
+  // A key one typo from one the format reads (`expcet:`, `juge:`) or a check under the product's own
+  // name (`expected_tools:`) is ignored or kept as metadata as any unknown key, said here.
   for (const line of catalog.warnings) io.err(`verdict catalogs import: ${line}`);
   return withStore(env, io, flags.booleans.preview, async (store) => {
     const streamId = catalogStream(tenant, catalog.key);

@@ -45,7 +45,7 @@ export interface LocalRunOptions {
   concurrency?: number;
   /** Each replay's budget (--replay-timeout): past it the pair is a run_error. Default 120 s, as the worker's. */
   replayTimeoutMs?: number;
-  /** Told of each catalog scenario key that looks like a typo of one the format reads (`expcet:`), before anything runs. */
+  /** Told of each catalog key that looks like a typo of one the format reads (`expcet:`, `juge:`), before anything runs. */
   onCatalogWarning?: (line: string) => void;
   /** Told about each scored pair (progress on stderr). */
   onResult?: (result: Result, done: number, total: number) => void;

@@ -580,3 +580,93 @@ describe("Catalog warnings", () => {
     }
   });
 });
+
+describe("Catalog keys likely meant at every level", () => {
+  const scenario = "          - { key: a, prompt: hi }\n";
+  const set = (extra: string, list = `        scenarios:\n${scenario}`) => `      - key: s\n${extra}${list}`;
+  const product = (extra: string, sets = `    sets:\n${set("")}`) => `  - key: p\n${extra}${sets}`;
+
+  // A one-letter typo of the list that holds a level's scenarios imported, exit 0, an empty
+  // catalog or set: every scenario it held removed, every evaluation made from it disabled.
+  it("refuses a catalog, product, set or suite group whose scenario list is under a key likely meant for it", () => {
+    const cases: Array<[string, string]> = [
+      [`catalog: c\nprodcts:\n${product("")}`, "prodcts: not a key catalogs read; did you mean products? (a catalog without products would remove every scenario it held)"],
+      [`catalog: c\nproduct:\n${product("")}`, "product: not a key catalogs read; did you mean products?"],
+      [`catalog: c\nproducts:\n${product("", `    stes:\n${set("")}`)}`, "products[0].stes: not a key products read; did you mean sets? (a product without sets would remove every scenario it held)"],
+      [`catalog: c\nproducts:\n${product("", `    sets:\n${set("", `        scenarois:\n${scenario}`)}`)}`, "products[0].sets[0].scenarois: not a key sets read; did you mean scenarios? (a set without scenarios would remove every scenario it held)"],
+      [`catalog: c\nproducts:\n${product("", `    sets:\n${set("", `        scenarios:\n${scenario}`)}${set("", `        Scenario:\n${scenario}`)}`)}`, "products[0].sets[1].Scenario: not a key sets read; did you mean scenarios?"],
+      ["suite: t\ngrups:\n  - key: g\n    scenarios:\n      - { key: a, prompt: hi }\n", "grups: not a key catalogs read; did you mean groups? (a suite without groups would remove every scenario it held)"],
+      ["suite: t\ngroups:\n  - key: g\n    scenarious:\n      - { key: a, prompt: hi }\n", "groups[0].scenarious: not a key groups read; did you mean scenarios? (a group without scenarios would remove every scenario it held)"],
+    ];
+    for (const [text, message] of cases) {
+      expect(() => Catalog.parse(text), text).toThrowError(InvalidDocument);
+      expect(() => Catalog.parse(text), text).toThrow(message);
+    }
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-emptied-"));
+    try {
+      const file = join(dir, "shop.yaml");
+      writeFileSync(file, cases[0][0]);
+      expect(() => Catalog.load(file)).toThrow(`${file}, ${cases[0][1]}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps reference behaviour otherwise: an unknown key is metadata, a near miss beside the real list is only named", () => {
+    // Not near any key: metadata, no warning, as reference-core §4 reads it (even with no products).
+    expect(Catalog.parse("catalog: c\nowner_team: ops\n").metadata).toEqual({ owner_team: "ops" });
+    expect(Catalog.parse("catalog: c\nowner_team: ops\n").warnings).toEqual([]);
+    expect(Catalog.parse(`catalog: c\nproducts:\n${product("    team: ops\n")}`).product("p").metadata).toEqual({ team: "ops" });
+    // `products:` is there: `prodcts:` beside it empties nothing, so it is named and kept.
+    const beside = Catalog.parse(`catalog: c\nprodcts: old\nproducts:\n${product("")}`);
+    expect(beside.scenarioCount).toBe(1);
+    expect(beside.metadata).toEqual({ prodcts: "old" });
+    expect(beside.warnings).toEqual(["prodcts: not a key catalogs read; did you mean products? (kept as metadata)"]);
+  });
+
+  it("names near-miss keys of a catalog, product, set and suite group as it does a scenario's, keeping them as before", () => {
+    const catalog = Catalog.parse(
+      `catalog: c\ndescripton: d\nproducts:\n${product("    agnet: SupportAgent\n", `    sets:\n${set("        juge: { kind: llm, model: m }\n        critera: [{ key: c1, type: contains }]\n")}`)}`,
+    );
+    expect(catalog.warnings).toEqual([
+      "descripton: not a key catalogs read; did you mean description? (kept as metadata)",
+      "products[0].agnet: not a key products read; did you mean agent? (kept as metadata)",
+      "products[0].sets[0].juge: not a key sets read; did you mean judge? (kept as metadata)",
+      "products[0].sets[0].critera: not a key sets read; did you mean criteria? (kept as metadata)",
+    ]);
+    expect(catalog.product("p").agent).toBeNull();
+    expect(catalog.product("p").metadata).toEqual({ agnet: "SupportAgent" });
+    expect(catalog.set("p", "s").metadata).toEqual({ juge: { kind: "llm", model: "m" }, critera: [{ key: "c1", type: "contains" }] });
+    const suite = Catalog.parse("suite: t\ngroups:\n  - key: g\n    nmae: G\n    scenarios:\n      - { key: a, prompt: hi }\n");
+    expect(suite.warnings).toEqual(["groups[0].nmae: not a key groups read; did you mean name? (ignored)"]);
+  });
+
+  // `promt:` threw "has no prompt" before the near-miss pass could say what was meant.
+  it("says the key likely meant when a scenario has no prompt, or a level no key", () => {
+    expect(() => Catalog.parse(`catalog: c\nproducts:\n${product("", `    sets:\n${set("", "        scenarios:\n          - { key: a, promt: hi }\n")}`)}`)).toThrow(
+      new InvalidDocument('scenario "a" has no prompt (it has promt:; did you mean prompt?)', { path: "products[0].sets[0].scenarios[0].prompt" }),
+    );
+    expect(() => Catalog.parse(`catalog: c\nproducts:\n${product("", `    sets:\n${set("", "        scenarios:\n          - { kye: a, prompt: hi }\n")}`)}`)).toThrow(
+      'a scenario in set "s" has no key (it has kye:; did you mean key?)',
+    );
+    expect(() => Catalog.parse("catalog: c\nproducts:\n  - kye: p\n")).toThrow("a product has no key (it has kye:; did you mean key?)");
+    // Without a near miss the error is as it was.
+    expect(() => Catalog.parse(`catalog: c\nproducts:\n${product("", `    sets:\n${set("", "        scenarios:\n          - { key: a, ask: hi }\n")}`)}`)).toThrow(
+      new InvalidDocument('scenario "a" has no prompt', { path: "products[0].sets[0].scenarios[0].prompt" }),
+    );
+  });
+
+  // `expected_tools` is the product's own name for `expect.tools` (scenario JSON, events,
+  // scoring), more than two edits from `expect`: the scenario imported with no checks.
+  it("names a scenario's check written under the product's own field name", () => {
+    const catalog = Catalog.parse(
+      `catalog: c\nproducts:\n${product("", `    sets:\n${set("", "        scenarios:\n          - { key: a, prompt: hi, expected_tools: [t], expected_patterns: [x], Forbidden_Patterns: [y] }\n")}`)}`,
+    );
+    expect(catalog.warnings).toEqual([
+      "products[0].sets[0].scenarios[0].expected_tools: not a key scenarios read; did you mean expect.tools? (ignored)",
+      "products[0].sets[0].scenarios[0].expected_patterns: not a key scenarios read; did you mean expect.contains? (ignored)",
+      "products[0].sets[0].scenarios[0].Forbidden_Patterns: not a key scenarios read; did you mean expect.not_contains? (ignored)",
+    ]);
+    expect(catalog.set("p", "s").scenarios[0].expectedTools).toEqual([]);
+  });
+});

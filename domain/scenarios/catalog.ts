@@ -43,7 +43,7 @@ export class Catalog {
   readonly description: string | null;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly products: readonly Product[];
-  /** Scenario keys that look like typos of ones the format reads, each with its document and path (not errors: such keys are ignored). */
+  /** Keys that look like typos of ones the format reads (or a scenario check under the product's own name), each with its document and path (not errors: such keys are ignored or kept as metadata). */
   readonly warnings: readonly string[];
   #yaml: string | null = null;
   #digest: string | null = null;

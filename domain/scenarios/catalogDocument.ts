@@ -13,6 +13,39 @@ const CATALOG_KEYS = ["catalog", "name", "description", "products", "suite", "gr
 const PRODUCT_KEYS = ["key", "name", "description", "agent", "sets"];
 const SET_KEYS = ["key", "name", "description", "judge", "criteria", "scenarios"];
 const SCENARIO_KEYS = ["key", "prompt", "expect", "expectations", "tools", "contains", "not_contains", "notes", "tags", "params", "production_only", "position"];
+/** A suite's group, read as a set: what it takes (anything else is dropped). */
+const GROUP_KEYS = ["key", "name", "description", "scenarios"];
+
+/**
+ * The product's own names for a scenario's checks (its JSON, its events, its scoring criterion
+ * `expected_tools`): further than two edits from `expect`, and copied from a report they made a
+ * scenario with no checks that passed any answer.
+ */
+const SCENARIO_ALIASES: Readonly<Record<string, string>> = {
+  expected_tools: "expect.tools",
+  expected_patterns: "expect.contains",
+  forbidden_patterns: "expect.not_contains",
+};
+
+/** How one level of the document reads its keys, for the near-miss warning and refusal. */
+interface Level {
+  /** The plural the messages use: `not a key sets read`. */
+  readers: string;
+  /** The singular the refusal uses: `a set without scenarios`. */
+  one: string;
+  known: readonly string[];
+  /** The list keys that hold the level's scenarios: missing, the level would import empty. */
+  lists: readonly string[];
+  /** What becomes of an unknown key: `kept as metadata` or `ignored`. */
+  fate: string;
+  aliases?: Readonly<Record<string, string>>;
+}
+
+const CATALOG_LEVEL: Level = { readers: "catalogs", one: "catalog", known: CATALOG_KEYS, lists: ["products", "groups"], fate: "kept as metadata" };
+const PRODUCT_LEVEL: Level = { readers: "products", one: "product", known: PRODUCT_KEYS, lists: ["sets"], fate: "kept as metadata" };
+const SET_LEVEL: Level = { readers: "sets", one: "set", known: SET_KEYS, lists: ["scenarios"], fate: "kept as metadata" };
+const GROUP_LEVEL: Level = { readers: "groups", one: "group", known: GROUP_KEYS, lists: ["scenarios"], fate: "ignored" };
+const SCENARIO_LEVEL: Level = { readers: "scenarios", one: "scenario", known: SCENARIO_KEYS, lists: [], fate: "ignored", aliases: SCENARIO_ALIASES };
 
 export interface SetDoc {
   key: string;
@@ -42,8 +75,9 @@ export interface CatalogDoc {
   products: ProductDoc[];
   metadata: Record<string, unknown>;
   /**
-   * A scenario key the format does not read but within 2 edits of one it does (`expcet:`): kept
-   * out of the catalog as any unknown key is, but said, since its checks silently vanished.
+   * A key the format does not read but within 2 edits of one it does (`expcet:`, `juge:`), or a
+   * scenario's check under the product's own name (`expected_tools:`): ignored or kept as
+   * metadata as any unknown key is, but said, since what it held silently vanished.
    */
   warnings: string[];
 }
@@ -52,8 +86,20 @@ export function readCatalogDocument(doc: unknown, defaultName: string | null): C
   if (doc === null || doc === undefined) doc = {};
   if (!isPlainObject(doc)) throw new InvalidDocument("a scenario catalog is a YAML mapping");
   const isSuite = ("suite" in doc || "groups" in doc) && !("products" in doc) && !("catalog" in doc);
-  const source = isSuite ? suiteAsCatalog(doc, defaultName) : doc;
   const warnings: string[] = [];
+  const misses = nearMisses(doc, CATALOG_LEVEL);
+  refuseEmptied(doc, null, CATALOG_LEVEL, misses);
+  warn(warnings, null, CATALOG_LEVEL, misses);
+  if (isSuite && Array.isArray(doc.groups)) {
+    doc.groups.forEach((group, index) => {
+      if (!isPlainObject(group)) return;
+      const path = `groups[${index}]`;
+      const groupMisses = nearMisses(group, GROUP_LEVEL);
+      refuseEmptied(group, path, GROUP_LEVEL, groupMisses);
+      warn(warnings, path, GROUP_LEVEL, groupMisses);
+    });
+  }
+  const source = isSuite ? suiteAsCatalog(doc, defaultName) : doc;
   const products = asSuitePaths(isSuite, () =>
     listAt(source.products, "products").map((product, index) => readProduct(product, `products[${index}]`, warnings)),
   );
@@ -94,7 +140,10 @@ function asSuitePaths<T>(isSuite: boolean, read: () => T): T {
 
 function readProduct(product: unknown, path: string, warnings: string[]): ProductDoc {
   if (!isPlainObject(product)) throw new InvalidDocument("must be a mapping", { path });
-  const key = requiredKey(product.key, `${path}.key`, "a product has no key");
+  const misses = nearMisses(product, PRODUCT_LEVEL);
+  refuseEmptied(product, path, PRODUCT_LEVEL, misses);
+  const key = requiredKey(product.key, `${path}.key`, `a product has no key${hintFor("key", misses)}`);
+  warn(warnings, path, PRODUCT_LEVEL, misses);
   return {
     key,
     name: text(product.name, `${path}.name`),
@@ -107,7 +156,10 @@ function readProduct(product: unknown, path: string, warnings: string[]): Produc
 
 function readSet(set: unknown, path: string, product: string, warnings: string[]): SetDoc {
   if (!isPlainObject(set)) throw new InvalidDocument("must be a mapping", { path });
-  const key = requiredKey(set.key, `${path}.key`, `a set of product "${product}" has no key`);
+  const misses = nearMisses(set, SET_LEVEL);
+  refuseEmptied(set, path, SET_LEVEL, misses);
+  const key = requiredKey(set.key, `${path}.key`, `a set of product "${product}" has no key${hintFor("key", misses)}`);
+  warn(warnings, path, SET_LEVEL, misses);
   const seen = new Map<string, number>();
   const scenarios = listAt(set.scenarios, `${path}.scenarios`).map((entry, index) => {
     const scenario = readScenario(entry, `${path}.scenarios[${index}]`, key, warnings);
@@ -133,21 +185,67 @@ function readSet(set: unknown, path: string, product: string, warnings: string[]
 /** Only the scenario keys the format defines are kept; the rest are ignored, not written back. */
 function readScenario(entry: unknown, path: string, set: string, warnings: string[]): Record<string, unknown> {
   if (!isPlainObject(entry)) throw new InvalidDocument("must be a mapping", { path });
-  const key = requiredKey(entry.key, `${path}.key`, `a scenario in set "${set}" has no key`);
+  const misses = nearMisses(entry, SCENARIO_LEVEL);
+  const key = requiredKey(entry.key, `${path}.key`, `a scenario in set "${set}" has no key${hintFor("key", misses)}`);
   // A scalar prompt reads as its text, as the reference's `to_s` does (`prompt: 42` -> "42").
   const prompt = scalarText(entry.prompt, `${path}.prompt`, InvalidDocument);
   if (prompt === null || isBlank(prompt)) {
-    throw new InvalidDocument(`scenario "${key}" has no prompt`, { path: `${path}.prompt` });
+    // `promt:` is why, and the near-miss warning below is never reached: the error says it.
+    throw new InvalidDocument(`scenario "${key}" has no prompt${hintFor("prompt", misses)}`, { path: `${path}.prompt` });
   }
   const kept: Record<string, unknown> = { key, prompt };
   for (const name of SCENARIO_KEYS) if (name !== "key" && name !== "prompt" && entry[name] !== undefined) kept[name] = entry[name];
   readScenarioHash(kept, path, InvalidDocument);
-  for (const name of Object.keys(entry)) {
-    if (SCENARIO_KEYS.includes(name)) continue;
-    const meant = likelyMeant(name, SCENARIO_KEYS);
-    if (meant) warnings.push(`${path}.${name}: not a key scenarios read; did you mean ${meant}? (ignored)`);
-  }
+  warn(warnings, path, SCENARIO_LEVEL, misses);
   return kept;
+}
+
+/** A near-miss key of a mapping and the key it likely meant. */
+interface NearMiss {
+  name: string;
+  meant: string;
+}
+
+/** The keys of `mapping` the level does not read but within 2 edits of one it does, or one of its aliases. */
+function nearMisses(mapping: Record<string, unknown>, level: Level): NearMiss[] {
+  const misses: NearMiss[] = [];
+  for (const name of Object.keys(mapping)) {
+    if (level.known.includes(name)) continue;
+    const meant = level.aliases?.[name.toLowerCase()] ?? likelyMeant(name, level.known);
+    if (meant) misses.push({ name, meant });
+  }
+  return misses;
+}
+
+function at(path: string | null, name: string): string {
+  return path === null ? name : `${path}.${name}`;
+}
+
+function warn(warnings: string[], path: string | null, level: Level, misses: NearMiss[]): void {
+  for (const { name, meant } of misses) warnings.push(`${at(path, name)}: not a key ${level.readers} read; did you mean ${meant}? (${level.fate})`);
+}
+
+/**
+ * A level without the list that holds its scenarios but with a key likely meant for it
+ * (`prodcts:`, `scenarois:`) is refused: kept as metadata, as reference-core §4 keeps unknown
+ * keys, it imported as an empty catalog or set, which removed every scenario it held and
+ * disabled them in every evaluation made from it, with exit 0.
+ */
+function refuseEmptied(mapping: Record<string, unknown>, path: string | null, level: Level, misses: NearMiss[]): void {
+  if (level.lists.some((list) => mapping[list] !== undefined && mapping[list] !== null)) return;
+  const miss = misses.find(({ meant }) => level.lists.includes(meant));
+  if (!miss) return;
+  const one = miss.meant === "groups" ? "suite" : level.one;
+  throw new InvalidDocument(
+    `not a key ${level.readers} read; did you mean ${miss.meant}? (a ${one} without ${miss.meant} would remove every scenario it held)`,
+    { path: at(path, miss.name) },
+  );
+}
+
+/** Why a required field is missing when a near-miss key holds it: ` (it has promt:; did you mean prompt?)`. */
+function hintFor(field: string, misses: NearMiss[]): string {
+  const miss = misses.find(({ meant }) => meant === field);
+  return miss ? ` (it has ${miss.name}:; did you mean ${field}?)` : "";
 }
 
 function requiredKey(value: unknown, path: string, reason: string): string {
