@@ -69,6 +69,38 @@ it("counts the imported report's own judge calls (the verdict's) in the run's ju
   expect(refused.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "envelope.report.run_judge_usage.calls" });
 });
 
+it("refuses a judge_usage its results and run-level part do not give, and a release startRun would refuse, naming the field and storing nothing", async () => {
+  const mutation = `mutation ($id: ID!, $e: JSON!) { importReport(evaluationId: $id, envelope: $e) { runId } }`;
+  const usage = { calls: 1, input_tokens: 100, output_tokens: 10, cost: 0.001, by_kind: { score: 1 } };
+  const results = ["a", "b"].map((key) => ({ scenario_key: key, label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, judge_usage: usage, metadata: { judge_usage: usage } }));
+  const runJudgeUsage = { calls: 1, input_tokens: 420, output_tokens: 18, cost: 0.00011, by_kind: { verdict: 1 } };
+  const judgeUsage = { calls: 3, input_tokens: 620, output_tokens: 38, cost: 0.00211, by_kind: { score: 2, verdict: 1 }, estimated: false, run: { calls: 1, cost: 0.00011, by_kind: { verdict: 1 } } };
+  const report = { models: { "gpt-5-mini": { provider: "openai", model: "gpt-5-mini" } }, results, run_judge_usage: runJudgeUsage, judge_usage: judgeUsage };
+  const envelope = (runId: string, change: Record<string, unknown>) => ({ version: 1, run_id: runId, source: "ci", agent_name: "SupportAgent", suite: "support", report: { ...report, ...change } });
+  const runCount = async () => (await p.gql(p.keys.acmeRead, `query ($id: ID!) { evaluation(id: $id) { runCount } }`, { id: evaluationId })).body.data.evaluation.runCount;
+  const before = await runCount();
+  const billed = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope("judge-bill-99", { judge_usage: { ...judgeUsage, cost: 99 } }) });
+  expect(billed.body.errors[0]).toMatchObject({
+    message: "report.judge_usage.cost is 99, but the report's results and run-level judge usage give 0.00211: the run's judge usage must follow from them (reference-core §13.2)",
+    extensions: { code: "VALIDATION", field: "envelope.report.judge_usage.cost" },
+  });
+  const run = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope("judge-run-part", { judge_usage: { ...judgeUsage, run: { ...judgeUsage.run, calls: 2 } } }) });
+  expect(run.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "envelope.report.judge_usage.run.calls" });
+  const typo = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope("release-typo", { release: { digest: "bbbbbbbbbb11", labl: "1.1" } }) });
+  expect(typo.body.errors[0]).toMatchObject({
+    message: "envelope.report.release.labl: unknown key; a release takes digest, revision and label (did you mean label?)",
+    extensions: { code: "VALIDATION", field: "envelope.report.release.labl" },
+  });
+  const long = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope("release-long", { release: { digest: "bbbbbbbbbb11", label: "x".repeat(201) } }) });
+  expect(long.body.errors[0].extensions).toMatchObject({ code: "VALIDATION", field: "envelope.report.release.label" });
+  expect(await runCount()).toBe(before);
+  // The honest report imports, and GraphQL's usage is the judge_usage its report.json serves.
+  const honest = await p.gql(p.keys.acmeWrite, mutation, { id: evaluationId, e: envelope("judge-honest", { release: { digest: "", label: "1.1" } }) });
+  const runId = honest.body.data.importReport.runId;
+  const read = await p.gql(p.keys.acmeRead, `query ($r: ID!) { run(id: $r) { release { digest } usage { judge { calls inputTokens outputTokens cost } } } }`, { r: runId });
+  expect(read.body.data.run).toEqual({ release: null, usage: { judge: { calls: 3, inputTokens: 620, outputTokens: 38, cost: 0.00211 } } });
+});
+
 it("counts judge usage a result carries only in its metadata (as Report.fromJSON reads it), so the run's usage agrees with its report", async () => {
   const metadata = { judge_usage: { calls: 2, input_tokens: 200, output_tokens: 20, cost: 0.002 } };
   const results = ["a", "b"].map((key) => ({ scenario_key: key, label: "gpt-5-mini", status: "passed", score: 1, cost: 0.01, metadata }));

@@ -7,10 +7,10 @@ import { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX } from "../../cost/judgeUsage.js";
 import { Report, type ReportDocument } from "../../report/index.js";
 import { checkDocumentResults, checkScore, documentModels, isObject, type DocumentRules } from "../../report/documentRules.js";
 import { checkRecordedComparison } from "../../stats/comparisonRecord.js";
-import { checkSummariesFollowResults } from "./importedSummaries.js";
-import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
+import { checkJudgeUsageFollowsResults, checkSummariesFollowResults } from "./importedSummaries.js";
+import { COST_LIMIT, DURATION_LIMIT_MS, MODEL_NAME_MAX, RELEASE_TEXT_MAX, RESERVED_NAME_RULE, SCENARIO_KEY_MAX, TOKEN_COUNT_LIMIT, isReservedName } from "../../events/shared.js";
 import { RUN_MODEL_LIMIT } from "../evaluation/evaluationCommands.js";
-import { identifierTextProblem, lookAlikePair, lookAlikeRule, visibleText } from "../../support/index.js";
+import { identifierTextProblem, likelyMeant, lookAlikePair, lookAlikeRule, visibleText } from "../../support/index.js";
 
 /** An imported report may name only the faults our diagnosis knows. */
 export const KNOWN_FAULTS = FAULTS;
@@ -181,7 +181,34 @@ function checkHeader(report: Record<string, unknown>): void {
     const value = report[key];
     if (value !== undefined && value !== null && !isObject(value)) throw DomainError.validation(`report.${key} must be an object or null`, `report.${key}`);
   }
-  if (isObject(report.release)) for (const key of ["digest", "revision", "label"]) checkText(report.release[key], `report.release.${key}`);
+  if (isObject(report.release)) checkRelease(report.release);
+}
+
+const RELEASE_KEYS = ["digest", "revision", "label"];
+
+/**
+ * A report's release (reference-core §13: `{digest, revision, label}`, nils removed) under
+ * startRun's rules for what it can hold: those three keys only (a misspelt `labl` was dropped
+ * without a word, and the release manager's label with it), each text of at most
+ * RELEASE_TEXT_MAX characters. Unlike startRun's, its digest may be missing or blank: the
+ * reference writes a release with a label alone, and a blank part reads as none, as the report
+ * and the read models read it (the run then pins no release, apps/api README "Pinning").
+ */
+function checkRelease(release: Record<string, unknown>): void {
+  for (const key of Object.keys(release)) {
+    if (RELEASE_KEYS.includes(key)) continue;
+    const meant = likelyMeant(key, RELEASE_KEYS);
+    const field = `report.release.${key}`;
+    throw DomainError.validation(`${field}: unknown key; a release takes digest, revision and label${meant ? ` (did you mean ${meant}?)` : ""}`, field);
+  }
+  for (const key of RELEASE_KEYS) {
+    const value = release[key];
+    const field = `report.release.${key}`;
+    checkText(value, field);
+    if (typeof value === "string" && value.length > RELEASE_TEXT_MAX) {
+      throw DomainError.validation(`${field}: must be at most ${RELEASE_TEXT_MAX} characters (it has ${value.length})`, field);
+    }
+  }
 }
 
 /**
@@ -222,7 +249,9 @@ export function checkImportedReport(report: Record<string, unknown>): void {
   // The judge's calls for the run itself (the verdict), which the run's judge usage adds in.
   checkUsage(report.run_judge_usage, "report.run_judge_usage");
   if (isObject(report.judge_usage)) checkUsage(report.judge_usage.run, "report.judge_usage.run");
-  checkSummariesFollowResults(report, checkRenders(report));
+  const rendered = checkRenders(report);
+  checkSummariesFollowResults(report, rendered);
+  checkJudgeUsageFollowsResults(report, rendered);
 }
 
 /** What a result must also be for the platform to store it: a key every other way in takes, text where the pages print text, storable figures and a replay. */

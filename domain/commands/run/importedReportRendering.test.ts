@@ -43,6 +43,29 @@ describe("an imported report's header, verdict and comparison", () => {
     expect(refusal({ metadata: [1] })?.field).toBe("report.metadata");
   });
 
+  it("refuses a release startRun would refuse for its keys or lengths, naming the field: a misspelt key was dropped, and the label with it", () => {
+    expect(refusal({ release: { digest: "bbbbbbbbbb11", labl: "1.1" } })).toEqual({
+      message: "report.release.labl: unknown key; a release takes digest, revision and label (did you mean label?)",
+      field: "report.release.labl",
+    });
+    expect(refusal({ release: { digest: "d", version: "1" } })?.message).toBe("report.release.version: unknown key; a release takes digest, revision and label");
+    for (const part of ["digest", "revision", "label"]) {
+      expect(refusal({ release: { digest: "d", [part]: "x".repeat(201) } })).toEqual({
+        message: `report.release.${part}: must be at most 200 characters (it has 201)`,
+        field: `report.release.${part}`,
+      });
+      expect(refusal({ release: { digest: "d", [part]: "x".repeat(200) } })).toBeNull();
+    }
+  });
+
+  it("takes a release with no digest, or a blank one (the reference's, read as no pinned release), as before", () => {
+    expect(refusal({ release: { label: "1.1" } })).toBeNull();
+    expect(refusal({ release: { digest: "", label: "1.1" } })).toBeNull();
+    expect(refusal({ release: { digest: "  ", revision: null, label: "1.1" } })).toBeNull();
+    expect(refusal({ release: {} })).toBeNull();
+    expect(refusal({ release: null })).toBeNull();
+  });
+
   it("accepts, and renders, a report with a verdict, a release and metadata", () => {
     const full = { ...report, judge: "claude-opus-5", agent_name: "SupportAgent", verdict: { winner: "b", rationale: "b passes", judge: "claude-opus-5" }, release: { label: "v1" }, metadata: { ci: "nightly" } };
     expect(() => checkImportedReport(full)).not.toThrow();
