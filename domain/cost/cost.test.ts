@@ -59,6 +59,7 @@ describe("modelCosts", () => {
       judge_cost: 0.75,
       judge_calls: 3,
       cost_per_priced: 0.002,
+      cost_per_priced_unrounded: 0.002,
       cost_per_1000: 2,
       cost_estimated: true,
     });
@@ -79,6 +80,22 @@ describe("modelCosts", () => {
     expect(Format.money(one.cost_per_1000)).toBe("$4.1818");
     const four = modelCosts([result("s1", "m", 0.5), result("s2", "m", 1e-6), result("s3", "m", 4e-7), result("s4", "m", 0)]);
     expect(four.cost_per_1000).toBe(125.00035); // 125.00025 from the rounded total 0.500001
+  });
+
+  it("keeps the mean per priced replay unrounded beside its 6-decimal figures, for display and ranking", () => {
+    // 0.300003 over 4 replays: the mean × 1,000 is the float 75.00075000000001 (shown $75.0008),
+    // while its 6-decimal cost_per_1000, 75.00075, is the float 75.000749999… (shown $75.0007).
+    const costs = modelCosts([result("s1", "m", 0.0000015), result("s2", "m", 0.000001), result("s3", "m", 0.1), result("s4", "m", 0.2000005)]);
+    expect(costs).toMatchObject({ cost: 0.300003, cost_per_1000: 75.00075 });
+    expect(costs.cost_per_priced_unrounded! * 1000).toBe(75.00075000000001);
+    expect(Format.money(costs.cost_per_priced_unrounded! * 1000)).toBe("$75.0008");
+    // Totals that both round to $0.000001 keep their means apart.
+    const dear = modelCosts([result("s1", "m", 0.0000014)]);
+    const cheap = modelCosts([result("s1", "m", 0.0000006)]);
+    expect(dear.cost).toBe(cheap.cost);
+    expect(dear.cost_per_priced_unrounded).toBe(0.0000014);
+    expect(cheap.cost_per_priced_unrounded).toBe(0.0000006);
+    expect(modelCosts([result("s1", "m", null)]).cost_per_priced_unrounded).toBeNull();
   });
 
   it("has no cost, no mean and nothing estimated when nothing was priced", () => {

@@ -25,9 +25,15 @@ export interface ModelCostSummary {
   estimated: number;
   judge_cost: number | null;
   judge_calls: number;
-  /** Mean cost per priced replay, null when none was priced. */
+  /** Mean cost per priced replay (6 decimals), null when none was priced. */
   cost_per_priced: number | null;
-  /** What 1,000 scenario runs cost at the mean cost per priced replay. */
+  /**
+   * The same mean unrounded: what the report shows (Cost / 1,000, the page's cost per scenario)
+   * and what the verdict's cost tie-break ranks by. Rounded to 6 decimals first, a mean's last
+   * shown digit could be off by one and two means a fraction of a micro-dollar apart tied.
+   */
+  cost_per_priced_unrounded: number | null;
+  /** What 1,000 scenario runs cost at the mean cost per priced replay (6 decimals). */
   cost_per_1000: number | null;
   /** The cost reads as an estimate (`~`): some replay estimated, or some left unpriced. */
   cost_estimated: boolean;
@@ -109,6 +115,7 @@ export function modelCosts(cohort: readonly CostResultLike[]): ModelCostSummary 
     judge_cost: judgeSum.count > 0 ? round6(judgeSum.value) : null,
     judge_calls: judgeCalls,
     cost_per_priced: perPriced === null ? null : round6(perPriced),
+    cost_per_priced_unrounded: perPriced,
     cost_per_1000: perPriced === null ? null : round6(perPriced * 1000),
     cost_estimated: estimated > 0 || (cost !== null && priced < cohort.length),
   };

@@ -1,9 +1,11 @@
 // The whole Markdown report (GitHub-flavoured), assembled from the public pieces so each piece
-// reads exactly as it does here: title, judge line, verdict (model table, run cost, best model,
-// comparison), the scenario x model matrix, every answer, what to fix, and the legend once.
+// reads exactly as it does here: title, judge line, release, metadata, threshold, verdict (model
+// table, run cost, best model, comparison), the scenario x model matrix, every answer, what to
+// fix, and the legend once.
 import { Format, type CostRate } from "../format/index.js";
 import { code, inline } from "./markdownText.js";
 import { matrixSection } from "./markdownScenarios.js";
+import { scalarMetadata } from "./metadataEntries.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import { TextWriter } from "./textWriter.js";
 
@@ -22,6 +24,23 @@ export function inProgressNotice(progress: { scored: number; total: number }): s
   return `This run is still running: the report covers the ${count(progress.scored, "result")} scored so far, of ${progress.total}.`;
 }
 
+/**
+ * What names the release a run scored, before its label (the Markdown's line, the page's chip and
+ * footer alike): a metadata `release` key (a CI job's own) reads `release 1.0` beside it.
+ */
+export const RELEASE_CAPTION = "Release:";
+
+/**
+ * The run's metadata on one line, the entries the page shows as chips (scalarMetadata), each
+ * `key value` as a chip reads, escaped and folded as the Release line's text (no tag, link or
+ * line break gets through); null when there is none to show.
+ */
+function metadataLine(metadata: Readonly<Record<string, unknown>>): string | null {
+  const entries = scalarMetadata(metadata);
+  if (entries.length === 0) return null;
+  return `Metadata: ${entries.map(([key, value]) => `${inline(key)} ${inline(value)}`).join(" · ")}`;
+}
+
 function header(source: MarkdownSource): string {
   const scenarios = source.resultsByScenario.size;
   const lines = [`# Evaluation — ${count(scenarios, "scenario")} × ${count(source.models.length, "model")}`, ""];
@@ -29,8 +48,10 @@ function header(source: MarkdownSource): string {
   const release = source.release;
   if (release) {
     const name = release.label ?? [release.digest, release.revision].filter(Boolean).join(" · ");
-    lines.push("", `Release: ${inline(name)}`);
+    lines.push("", `${RELEASE_CAPTION} ${inline(name)}`);
   }
+  const metadata = metadataLine(source.metadata);
+  if (metadata) lines.push("", metadata);
   lines.push("", `Pass threshold: ${Format.threshold(source.threshold).replace(/^pass /, "")}`);
   if (source.failure) lines.push("", `> **${failureNotice(source.results.length)}** ${inline(source.failure)}`);
   if (source.inProgress) lines.push("", `> **${inProgressNotice(source.inProgress)}**`);

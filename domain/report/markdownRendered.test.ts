@@ -134,4 +134,20 @@ describe("untrusted text as a Markdown renderer reads it", () => {
     expect(markdown.render(report.scenarioMarkdown("a"))).not.toMatch(/<img/);
     expect(report.scenarioMarkdown("a")).toContain("&lt;img src=x&gt;");
   });
+
+  it("run metadata in the header stays one paragraph of text whatever its keys and values hold", () => {
+    const texts = answers(600, 23);
+    for (let i = 0; i + 1 < texts.length; i += 2) {
+      const report = new Report({ results: [fakeResult({ key: "a", label: "m1" })], models: [model("m1")], metadata: { [texts[i]]: texts[i + 1], ci_build: texts[i + 1] } });
+      const md = report.toMarkdown();
+      const header = md.slice(0, md.indexOf("\n\n## Verdict"));
+      const html = markdown.render(header);
+      // Title, judge line, Metadata line, threshold: four blocks, the Metadata one a paragraph of its own.
+      const blocks = html.split("\n").filter((line) => line !== "");
+      if (blocks.length !== 4 || !blocks[2].startsWith("<p>Metadata: ") || RAW.test(html) || /<a |<img/.test(html)) {
+        throw new Error(`broken by ${JSON.stringify([texts[i], texts[i + 1]])}:\n${header}\n->\n${html}`);
+      }
+      expect(checkGfm(md)).toEqual([]);
+    }
+  });
 });

@@ -18,6 +18,8 @@ export interface MarkdownSource {
   readonly judgeName: string | null;
   readonly judgeUsage: { estimated?: boolean } | null;
   readonly release: Release | null;
+  /** The run's metadata: its scalar values head the report as the page's chips do. */
+  readonly metadata: Readonly<Record<string, unknown>>;
   /** Why the run stopped before it finished; null for a finished one. */
   readonly failure: string | null;
   /** Why a judge_defined run has no judge-defined KPIs; null when it has them or needs none. */

@@ -3,7 +3,7 @@
 // run that has not completed, a note that its figures are partial and nothing is decided yet.
 import { Format } from "../format/index.js";
 import { cell, code, inline } from "./markdownText.js";
-import { costIsEstimated } from "./summary.js";
+import { costIsEstimated, costPerPriced } from "./summary.js";
 import type { MarkdownSource } from "./markdownSource.js";
 import type { ModelSummary } from "./reportTypes.js";
 import { faultName } from "./faultName.js";
@@ -16,6 +16,16 @@ import { roundHalfAwayFromZero } from "../support/index.js";
  * performance.now() they would otherwise print as `1530.0000000000002 ms`.
  */
 const ms = (value: number | null): string => (value === null ? Format.EMPTY : `${roundHalfAwayFromZero(value, 0)} ms`);
+
+/**
+ * Cost / 1,000 at the mean over the priced replays' unrounded costs: the JSON's cost_per_1000,
+ * already rounded to 6 decimals, printed at 4 could be a unit off in its last digit
+ * (75.00075000000001 is $75.0008, its 6-decimal 75.00075 reads $75.0007).
+ */
+function costPer1000(summary: ModelSummary): number | null {
+  const perPriced = costPerPriced(summary);
+  return perPriced === null ? null : perPriced * 1000;
+}
 
 function faultsCell(faults: Record<string, number>): string {
   const parts: string[] = [];
@@ -48,7 +58,7 @@ function modelTable(source: MarkdownSource): string[] {
       ms(s.p95_duration_ms),
       `${s.input_tokens}/${s.output_tokens}`,
       Format.money(s.cost, { estimated }),
-      Format.money(s.cost_per_1000, { estimated }),
+      Format.money(costPer1000(s), { estimated }),
     ];
     if (judged) row.push(judgeCell(s, judgeEstimated));
     row.push(faultsCell(s.faults));

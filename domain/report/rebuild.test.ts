@@ -44,6 +44,8 @@ describe("Report.fromJSON", () => {
     expect(rebuilt.scenarioMarkdown("refund")).toBe(report.scenarioMarkdown("refund"));
     expect(complete.mock.calls.length).toBe(calls);
     expect(checkGfm(rebuilt.toMarkdown())).toEqual([]);
+    // The run's metadata heads both, as the page's chips show it.
+    expect(rebuilt.toMarkdown()).toContain("\n\nRelease: v2\n\nMetadata: suite support\n\n");
   });
 
   it("keeps the model order when the document comes back with its keys sorted, as jsonb sorts them", async () => {

@@ -181,6 +181,63 @@ describe("Report Markdown", () => {
   });
 });
 
+describe("Report Markdown header: the run's metadata and release", () => {
+  const headerOf = (markdown: string) => markdown.slice(0, markdown.indexOf("\n\n## Verdict"));
+  /** The page's header chips, as text. */
+  const chipsOf = (html: string) => [...html.slice(0, html.indexOf("</header>")).matchAll(/<span class="chip[^"]*">([^<]*)<\/span>/g)].map((m) => m[1]);
+
+  it("carries the metadata the page's chips carry, chosen by the same rule, after the Release line", () => {
+    const metadata = { suite: "support", build: 42, dry_run: false, nested: { a: 1 }, list: [1], none: null, judge_trace_ids: ["t1"], branch: "main" };
+    const report = build({ metadata });
+    expect(headerOf(report.toMarkdown())).toBe([
+      "# Evaluation — 2 scenarios × 2 models",
+      "",
+      "No judge; scored on rules and expectations alone.",
+      "",
+      "Release: v1.2",
+      "",
+      "Metadata: suite support · build 42 · dry_run false · branch main",
+      "",
+      "Pass threshold: ≥ 70%",
+    ].join("\n"));
+    expect(chipsOf(report.toHtml())).toEqual(["suite support", "build 42", "dry_run false", "branch main", "Release: v1.2", "judge rules"]);
+    // The public pieces read as in the whole report.
+    expect(report.toMarkdown()).toContain(`\n\n${report.verdictMarkdown()}\n\n`);
+    expect(checkGfm(report.toMarkdown())).toEqual([]);
+  });
+
+  it("has no Metadata line when the run has no metadata, or none the page would show", () => {
+    for (const metadata of [undefined, {}, { judge_trace_ids: ["t"], nested: { a: 1 }, none: null }]) {
+      expect(headerOf(build({ metadata, release: null }).toMarkdown())).toBe(
+        "# Evaluation — 2 scenarios × 2 models\n\nNo judge; scored on rules and expectations alone.\n\nPass threshold: ≥ 70%",
+      );
+    }
+  });
+
+  it("escapes metadata as other header text: one line, no markup, controls shown", () => {
+    const metadata = { "key`x\nnext": "line 1\r\nline 2 | <script>alert(1)</script> [x](javascript:y) `code` \u0007 \u202e", ok: "## not a heading" };
+    const markdown = build({ metadata }).toMarkdown();
+    const line = markdown.split("\n").find((text) => text.startsWith("Metadata: "));
+    expect(line).toBe("Metadata: key\\`x next line 1 line 2 | &lt;script&gt;alert(1)&lt;/script&gt; \\[x](javascript:y) \\`code\\` ⟨U+0007⟩ ⟨U+202E⟩ · ok ## not a heading");
+    expect(markdown).not.toContain("<script>");
+    expect(checkGfm(markdown)).toEqual([]);
+  });
+
+  it("tells the pinned release from a metadata release key, in the Markdown and on the page", () => {
+    const report = build({ metadata: { release: "1.0", ci_build: "build-1.1" }, release: { label: "1.1" } });
+    const markdown = report.toMarkdown();
+    expect(markdown).toContain("\n\nRelease: 1.1\n\nMetadata: release 1.0 · ci_build build-1.1\n\n");
+    const html = report.toHtml();
+    expect(chipsOf(html)).toEqual(["release 1.0", "ci_build build-1.1", "Release: 1.1", "judge rules"]);
+    expect(html).toContain('<span class="chip">release 1.0</span>');
+    expect(html).toContain('<span class="chip release">Release: 1.1</span>');
+    // Set apart in the design tokens' colours, not by colour alone (its words differ too).
+    expect(html).toMatch(/\.chip\.release \{ background: var\(--color-info-soft\); border-color: var\(--color-info\); color: var\(--color-info-text\);/);
+    const footer = html.slice(html.indexOf("<footer>"), html.indexOf("</footer>"));
+    expect(footer).toContain("<span>Release: 1.1</span><span>release 1.0</span><span>ci_build build-1.1</span>");
+  });
+});
+
 describe("Report options", () => {
   it("refuses options that cannot be meant, naming the option and the rule", () => {
     expect(() => new Report({ results: null, models: [] } as never)).toThrow("Report: results must be an array of Result");

@@ -82,9 +82,21 @@ export function summarizeByModel(results: readonly ReportResult[], models: reado
   }
   const costs = costsByModel(results, models.map((m) => m.label));
   const out: Record<string, ModelSummary> = keyedRecord();
-  for (const model of models) out[model.label] = row(model, tallies.get(model.label)!, costs[model.label]);
+  for (const model of models) {
+    const cost = costs[model.label];
+    const summary = row(model, tallies.get(model.label)!, cost);
+    if (cost.cost_per_priced_unrounded !== null) unroundedCostPerPriced.set(summary, cost.cost_per_priced_unrounded);
+    out[model.label] = summary;
+  }
   return out;
 }
+
+/**
+ * Each summary summarizeByModel made, to its mean cost per priced replay unrounded: kept off the
+ * summary itself so report.json keeps its fields and 6 decimals (a summary read back from JSON
+ * has none, and costPerPriced falls back on its cost_per_1000).
+ */
+const unroundedCostPerPriced = new WeakMap<object, number>();
 
 /** The keys of a model's summary in the order the report writes them. */
 const SUMMARY_KEYS: readonly string[] = Object.keys(row({ label: "", provider: "", model: "" }, newTally(), costsByModel([], [""])[""]));
@@ -116,7 +128,32 @@ export function costIsEstimated(summary: ModelSummary): boolean {
   return summary.estimated > 0 || (summary.cost !== null && summary.priced < summary.scenarios);
 }
 
-/** Mean cost per priced scenario run, or null when nothing was priced. */
-export function costPerPriced(summary: Pick<ModelSummary, "cost" | "priced">): number | null {
-  return summary.cost !== null && summary.priced > 0 ? summary.cost / summary.priced : null;
+/** What costPerPriced reads of a summary (a ModelSummary, or its JSON document, where an older one may lack some). */
+export interface CostFigures {
+  cost?: number | null;
+  priced?: number | null;
+  cost_per_1000?: number | null;
+}
+
+/**
+ * Mean cost per priced scenario run, or null when nothing was priced: over the priced replays'
+ * unrounded costs for a summary summarizeByModel made (what Cost / 1,000, the page's cost per
+ * scenario and the verdict's cost tie-break read); for one read back from JSON, its
+ * cost_per_1000 (6 decimals), else, recorded without it, the total over the priced runs.
+ * reference-core §13.1 divides the total rounded to 6 decimals: two models whose replays cost
+ * $0.0000014 and $0.0000006 both total $0.000001 there, and the dearer one could be picked.
+ */
+export function costPerPriced(summary: CostFigures): number | null {
+  const priced = summary.priced ?? 0;
+  if (typeof summary.cost !== "number" || priced <= 0) return null;
+  const unrounded = unroundedCostPerPriced.get(summary);
+  if (unrounded !== undefined) return unrounded;
+  return typeof summary.cost_per_1000 === "number" ? summary.cost_per_1000 / 1000 : summary.cost / priced;
+}
+
+/** `figures` (made from `summary`, as the page's ranking does) ranked by `summary`'s unrounded mean cost. */
+export function withCostOf<T extends object>(figures: T, summary: object): T {
+  const unrounded = unroundedCostPerPriced.get(summary);
+  if (unrounded !== undefined) unroundedCostPerPriced.set(figures, unrounded);
+  return figures;
 }

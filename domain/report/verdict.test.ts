@@ -4,6 +4,7 @@ import { judgedVerdict, NOTHING_RUN, NOTHING_SCORED, rankModels, rankedVerdict }
 import { Judge } from "../judge/index.js";
 import { Report } from "./report.js";
 import { fakeResult, model } from "./testing.js";
+import { rankingInReportOrder } from "./rankingOrder.js";
 
 const low = { fault: "low_quality", summary: "s", recommendation: "r" };
 
@@ -113,5 +114,38 @@ describe("verdict", () => {
     expect(verdict?.winner).toBe("weak");
     expect(verdict?.rationale).toMatch(/^Passed 1 of 3 scenarios \(33%\)/);
     expect(report.verdictMarkdown()).toContain("**Best model: `weak`** — Passed 1 of 3 scenarios (33%)");
+  });
+
+  describe("its cost tie-break", () => {
+    // Both pass with the same score; per replay $0.0000014 and $0.0000006, whose totals both
+    // round to $0.000001 (reference-core §13.1's cost_per_priced = cost / priced ties them).
+    const results = [fakeResult({ key: "a", label: "dear", score: 0.83, cost: 0.0000014 }), fakeResult({ key: "a", label: "cheap", score: 0.83, cost: 0.0000006 })];
+
+    it("ranks on the mean over the priced replays' unrounded costs, whatever the model order", () => {
+      for (const labels of [["dear", "cheap"], ["cheap", "dear"]]) {
+        const report = new Report({ results, models: labels.map(model) });
+        expect(report.summaryByModel.dear.cost).toBe(report.summaryByModel.cheap.cost);
+        expect(rankModels(report.summaryByModel)).toEqual(["cheap", "dear"]);
+        expect(report.verdict?.winner).toBe("cheap");
+        // The page's comparison table ranks as the verdict does.
+        const html = report.toHtml();
+        expect(html.indexOf("<code>cheap</code><span class=\"star\">")).toBeGreaterThan(-1);
+        const rows = html.slice(html.indexOf("<tbody>", html.indexOf("comparison"))).match(/<th scope="row"><code>(\w+)<\/code>/g);
+        expect(rows?.slice(0, 2)).toEqual(["<th scope=\"row\"><code>cheap</code>", "<th scope=\"row\"><code>dear</code>"]);
+      }
+    });
+
+    it("ranks summaries read back from JSON on their cost_per_1000, and keeps a recorded verdict as recorded", () => {
+      const report = new Report({ results, models: ["dear", "cheap"].map(model) });
+      const doc = JSON.parse(JSON.stringify(report.toJSON()));
+      expect(Object.keys(rankingInReportOrder(doc.summary_by_model, ["dear", "cheap"]) as object)).toEqual(["cheap", "dear"]);
+      // A verdict recorded under the old rule (the dearer model, by list order) is returned as recorded.
+      const recorded = { ...doc, verdict: { ...doc.verdict, winner: "dear" } };
+      const rebuilt = Report.fromJSON(recorded);
+      expect(rebuilt.verdict?.winner).toBe("dear");
+      const again = Report.fromJSON(JSON.parse(JSON.stringify(rebuilt.toJSON())));
+      expect(again.toMarkdown()).toBe(rebuilt.toMarkdown());
+      expect(again.toHtml()).toBe(rebuilt.toHtml());
+    });
   });
 });

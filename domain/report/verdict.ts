@@ -3,11 +3,11 @@
 // enters the ranking. A judge, when asked, may override the winner and the rationale.
 import { Format } from "../format/index.js";
 import { hasScoredAnswer, verdictCandidates } from "../judge/index.js";
-import { costIsEstimated, costPerPriced } from "./summary.js";
+import { costIsEstimated, costPerPriced, type CostFigures } from "./summary.js";
 import type { ModelSummary, Verdict } from "./reportTypes.js";
 
 /** What the ranking reads of a model's summary (a ModelSummary, or its JSON document). */
-export interface RankFigures {
+export interface RankFigures extends CostFigures {
   pass_rate: number;
   avg_score: number | null;
   cost: number | null;
@@ -20,7 +20,7 @@ export interface RankFigures {
 /**
  * Best first: a model with a scored answer before one without (every pair a run_error, or none
  * run: its empty answers' rule scores say nothing of it), then pass rate, then mean score (none
- * as 0), then cost per priced scenario (unpriced last); 0 on a tie.
+ * as 0), then cost per priced scenario (unpriced last; the unrounded mean, costPerPriced); 0 on a tie.
  */
 export function compareRank(x: RankFigures, y: RankFigures): number {
   const scoredX = hasScoredAnswer(x);

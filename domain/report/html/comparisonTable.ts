@@ -10,15 +10,16 @@ import { boundText, confidenceLabel } from "../../stats/figures.js";
 import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, ratePercent, tokens } from "./figures.js";
 import type { ComparisonDoc, ModelSummaryDoc } from "./reportDocument.js";
-import { costPerScenario } from "./modelPanels.js";
 import { modelEstimated, type ReportView } from "./reportView.js";
 import { compareRank, type RankFigures } from "../verdict.js";
+import { costPerPriced, withCostOf } from "../summary.js";
 import { scrollRegion } from "./scenarioMatrix.js";
 
 /** A summary document's figures as the verdict ranks them (an older document may lack some). */
 function rankFigures(s: ModelSummaryDoc): RankFigures {
   const passRate = typeof s.pass_rate === "number" ? s.pass_rate : s.scenarios > 0 ? round((s.passed * 100) / s.scenarios, 1) : 0;
-  return { pass_rate: passRate, avg_score: s.avg_score ?? null, cost: s.cost ?? null, priced: s.priced ?? 0, scenarios: s.scenarios, errored: s.errored };
+  const figures = { pass_rate: passRate, avg_score: s.avg_score ?? null, cost: s.cost ?? null, priced: s.priced ?? 0, cost_per_1000: s.cost_per_1000, scenarios: s.scenarios, errored: s.errored };
+  return withCostOf(figures, s);
 }
 
 /** Labels best first, by the verdict's own ranking (rankModels); ties, and models without a summary (last), keep model order. */
@@ -51,7 +52,7 @@ function tableRow(view: ReportView, label: string, withJudge: boolean): string {
   // Over the runs that reported tokens: a run without a count is not a run of zero tokens.
   const runs = view.tokenRuns[label] ?? 0;
   const avgTokens = runs === 0 ? "—" : tokens(((s.input_tokens ?? 0) + (s.output_tokens ?? 0)) / runs);
-  const perScenario = costPerScenario(s);
+  const perScenario = costPerPriced(s);
   const cells = [
     `<th scope="row"><code>${escapeHtml(label)}</code>${pick}</th>`,
     `<td class="num">${escapeHtml(passes(s.passed, s.scenarios))}</td>`,

@@ -3,7 +3,9 @@
 
 import { escapeHtml } from "./escape.js";
 import { CHARS_LEGEND, LEGEND, percent } from "./figures.js";
-import { releaseText, scalarMetadata } from "./header.js";
+import { releaseText } from "./header.js";
+import { RELEASE_CAPTION } from "../markdown.js";
+import { scalarMetadata } from "../metadataEntries.js";
 import { roundCost, type ReportView } from "./reportView.js";
 
 export function renderFooter(view: ReportView): string {
@@ -19,8 +21,8 @@ export function renderFooter(view: ReportView): string {
     parts.push(`cost ${total}${split}`);
   }
   const release = releaseText(view);
-  if (release) parts.push(`release ${release}`);
-  for (const [key, value] of scalarMetadata(view)) parts.push(`${key} ${value}`);
+  if (release) parts.push(`${RELEASE_CAPTION} ${release}`);
+  for (const [key, value] of scalarMetadata(view.doc.metadata)) parts.push(`${key} ${value}`);
   const legend = view.anyEstimated ? `<span class="legend">${escapeHtml(view.anyCharsEstimate ? CHARS_LEGEND : LEGEND)}</span>` : "";
   return `<footer>${parts.map((p) => `<span>${escapeHtml(p)}</span>`).join("")}${legend}</footer>`;
 }

@@ -1,8 +1,9 @@
-// The header: the title, a chip per scalar metadata value, the release and the judge.
+// The header: the title, a chip per scalar metadata value, the release (`Release: …`, set apart) and the judge.
 
 import { countOf } from "../../support/pluralize.js";
-import { failureNotice, inProgressNotice, KPI_FAILURE_NOTICE } from "../markdown.js";
+import { failureNotice, inProgressNotice, KPI_FAILURE_NOTICE, RELEASE_CAPTION } from "../markdown.js";
 import { escapeHtml } from "./escape.js";
+import { scalarMetadata } from "../metadataEntries.js";
 import { usageEstimated, type ReportView } from "./reportView.js";
 
 export function reportTitle(view: ReportView): string {
@@ -17,16 +18,6 @@ export function releaseText(view: ReportView): string | null {
   return parts.length ? parts.join(" · ") : null;
 }
 
-/** Scalar metadata entries; hashes, arrays, nils and judge trace ids stay off the page's chips. */
-export function scalarMetadata(view: ReportView): [string, string][] {
-  const entries: [string, string][] = [];
-  for (const [key, value] of Object.entries(view.doc.metadata ?? {})) {
-    if (key === "judge_trace_ids" || value == null || typeof value === "object") continue;
-    entries.push([key, String(value)]);
-  }
-  return entries;
-}
-
 function judgeChipText(view: ReportView): string {
   const usage = view.doc.judge_usage;
   const parts = [view.judgeName];
@@ -37,11 +28,13 @@ function judgeChipText(view: ReportView): string {
 
 export function renderHeader(view: ReportView, copy: string): string {
   const chips: string[] = [];
-  for (const [key, value] of scalarMetadata(view)) {
+  for (const [key, value] of scalarMetadata(view.doc.metadata)) {
     chips.push(`<span class="chip">${escapeHtml(key)} ${escapeHtml(value)}</span>`);
   }
+  // The release the run scored, told apart from a metadata `release` key (a CI job's own, say) by
+  // its words, as the Markdown's `Release:` line reads, and by its colours.
   const release = releaseText(view);
-  if (release) chips.push(`<span class="chip">release ${escapeHtml(release)}</span>`);
+  if (release) chips.push(`<span class="chip release">${escapeHtml(RELEASE_CAPTION)} ${escapeHtml(release)}</span>`);
   chips.push(`<span class="chip">judge ${escapeHtml(judgeChipText(view))}</span>`);
   const failure = view.doc.failure;
   const progress = view.doc.in_progress;

@@ -5,23 +5,13 @@ import { escapeHtml } from "./escape.js";
 import { countOf } from "../../support/pluralize.js";
 import { faultName, latency, passes, percent, tokens } from "./figures.js";
 import type { ModelSummaryDoc } from "./reportDocument.js";
+import { costPerPriced } from "../summary.js";
 import { modelEstimated, type ReportView } from "./reportView.js";
 
 /** The verdict's judge unless it ranked by pass rate, else the report's judge. */
 function panelJudge(view: ReportView): string {
   const judge = view.doc.verdict?.judge;
   return judge && judge !== "pass rate" ? judge : view.judgeName;
-}
-
-/**
- * Cost per priced scenario run, or null when nothing was priced: the summary's cost per 1,000,
- * which domain/cost takes from the unrounded costs (a total already rounded to 6 places would
- * shift the mean), else, in a report recorded without it, the total over the priced runs.
- */
-export function costPerScenario(summary: ModelSummaryDoc): number | null {
-  const priced = summary.priced ?? 0;
-  if (typeof summary.cost !== "number" || priced <= 0) return null;
-  return typeof summary.cost_per_1000 === "number" ? summary.cost_per_1000 / 1000 : summary.cost / priced;
 }
 
 function latencyLine(summary: ModelSummaryDoc): string {
@@ -44,7 +34,8 @@ function modelBlock(view: ReportView, label: string): string {
   const estimated = modelEstimated(summary);
   const ratio = summary.scenarios > 0 ? summary.passed / summary.scenarios : 0;
   const provider = [summary.provider, summary.model].filter(Boolean).join(" · ");
-  const perScenario = costPerScenario(summary);
+  // The mean over the priced replays' unrounded costs (a total rounded to 6 places would shift it).
+  const perScenario = costPerPriced(summary);
   const rows: [string, string][] = [
     ["Passed", passes(summary.passed, summary.scenarios)],
     ["Mean score", percent(summary.avg_score)],

@@ -31,6 +31,7 @@ a { color: var(--color-info-text); }
 .head { display: flex; justify-content: space-between; align-items: flex-start; gap: 16px; flex-wrap: wrap; margin-bottom: 16px; }
 .chips { display: flex; flex-wrap: wrap; gap: 6px; }
 .chip { display: inline-block; padding: 2px 8px; border-radius: 999px; background: var(--color-muted); border: 1px solid var(--color-border); color: var(--color-text-cell); font-size: 12px; }
+.chip.release { background: var(--color-info-soft); border-color: var(--color-info); color: var(--color-info-text); font-weight: 600; }
 .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
 .tile { background: var(--color-card); border: 1px solid var(--color-border); border-radius: 10px; padding: 12px 14px; }
 .tile .label { color: var(--color-text-secondary); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }

@@ -1,0 +1,12 @@
+// Which of a run's metadata a report shows, and how: the page's chips (html/header.ts, and its
+// footer) and the Markdown header's `Metadata:` line read the same entries, picked here once.
+
+/** Scalar metadata entries as text, in the metadata's order; hashes, arrays, nils and judge trace ids are left out. */
+export function scalarMetadata(metadata: Readonly<Record<string, unknown>> | null | undefined): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (key === "judge_trace_ids" || value == null || typeof value === "object") continue;
+    entries.push([key, String(value)]);
+  }
+  return entries;
+}
