@@ -206,6 +206,18 @@ describe("Correlation as aroundEvaluation", () => {
     }
     // Each block ran exactly once, whatever the tracer did.
     expect(calls).toEqual(["before", "after", "twice"]);
+    // A tracer that schedules the block and then throws: the block still runs once.
+    let runs = 0;
+    const scheduling = new Correlation({
+      agentName: "A",
+      tracer: async <T>(_name: string, _options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+        setTimeout(() => void fn(), 5);
+        throw new Error("span processor failed");
+      },
+    });
+    await expect(scheduling.replay(async () => { runs += 1; return "once"; })).resolves.toBe("once");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(runs).toBe(1);
   });
 
   it("uses the Runner's metadata as the run when no withRun is open", async () => {

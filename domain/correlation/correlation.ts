@@ -192,8 +192,8 @@ export class Correlation {
       // Telemetry failing must not change what is evaluated (a broken exporter made every pair a
       // run_error blamed on the agent, or dropped the judge's grade): the block's own outcome
       // stands when it ran, and it runs untraced when the tracer failed before calling it.
-      if (block) return block;
-      return fn();
+      // run(), not fn(): a tracer that scheduled the block and then threw must not run it twice.
+      return block ?? run();
     }
   }
 

@@ -214,6 +214,15 @@ describe("Report Markdown header: the run's metadata and release", () => {
     }
   });
 
+  it("shows at most 200 characters of a metadata value, on the page and in the Markdown, and keeps it whole in the JSON", () => {
+    const instructions = "Always answer politely. ".repeat(400);
+    const report = build({ metadata: { instructions } });
+    const line = report.toMarkdown().split("\n").find((text) => text.startsWith("Metadata: "));
+    expect(line).toBe(`Metadata: instructions ${instructions.slice(0, 197)}...`);
+    expect(chipsOf(report.toHtml())).toContain(`instructions ${instructions.slice(0, 197)}...`);
+    expect((report.toJSON() as { metadata: Record<string, unknown> }).metadata.instructions).toBe(instructions);
+  });
+
   it("escapes metadata as other header text: one line, no markup, controls shown", () => {
     const metadata = { "key`x\nnext": "line 1\r\nline 2 | <script>alert(1)</script> [x](javascript:y) `code` \u0007 \u202e", ok: "## not a heading" };
     const markdown = build({ metadata }).toMarkdown();

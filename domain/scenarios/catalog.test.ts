@@ -622,6 +622,13 @@ describe("Catalog keys likely meant at every level", () => {
     expect(beside.scenarioCount).toBe(1);
     expect(beside.metadata).toEqual({ prodcts: "old" });
     expect(beside.warnings).toEqual(["prodcts: not a key catalogs read; did you mean products? (kept as metadata)"]);
+    // A host's own key near a list's name, holding no list, is metadata as before (it was refused).
+    expect(Catalog.parse("catalog: c\ngroup: billing\nproduct: shop\n").metadata).toEqual({ group: "billing", product: "shop" });
+    expect(Catalog.parse("catalog: c\ngrups: [1]\n").metadata).toEqual({ grups: [1] });
+    const withSetup = Catalog.parse("catalog: c\nproducts:\n  - key: p\n    setup: true\n    steps: 3\n").product("p");
+    expect(withSetup.metadata).toEqual({ setup: true, steps: 3 });
+    const set = Catalog.parse("catalog: c\nproducts:\n  - key: p\n    sets:\n      - key: s\n        scenario: intro\n").set("p", "s");
+    expect(set.metadata).toEqual({ scenario: "intro" });
   });
 
   it("names near-miss keys of a catalog, product, set and suite group as it does a scenario's, keeping them as before", () => {

@@ -233,7 +233,11 @@ function warn(warnings: string[], path: string | null, level: Level, misses: Nea
  */
 function refuseEmptied(mapping: Record<string, unknown>, path: string | null, level: Level, misses: NearMiss[]): void {
   if (level.lists.some((list) => mapping[list] !== undefined && mapping[list] !== null)) return;
-  const miss = misses.find(({ meant }) => level.lists.includes(meant));
+  // Only a near miss holding a list is the list misspelt: `setup: true` on a product, `group:
+  // billing` on a catalog are a host's own metadata (they imported before, and still warn).
+  // A catalog (`catalog:`) reads no groups, so a near miss of groups is not its list either.
+  const isCatalog = level === CATALOG_LEVEL && "catalog" in mapping;
+  const miss = misses.find(({ name, meant }) => level.lists.includes(meant) && Array.isArray(mapping[name]) && !(isCatalog && meant === "groups"));
   if (!miss) return;
   const one = miss.meant === "groups" ? "suite" : level.one;
   throw new InvalidDocument(

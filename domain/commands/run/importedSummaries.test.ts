@@ -38,6 +38,19 @@ describe("checkSummariesFollowResults", () => {
     expect(refusal({ cost_per_1000: 1.133433 })).toMatch(/^report\.summary_by_model\.m\.cost_per_1000 is 1\.133433, but the report's results give 1\.133333:/);
   });
 
+  it("takes the cost_per_1000 builds before 6 December wrote, from the cost total rounded to 6 decimals", () => {
+    // Ten replays of $0.00000149: the unrounded mean gives 0.00149 per 1,000, the rounded total
+    // ($0.000015) 0.0015; an export of either build imports, a third figure does not.
+    const tiny = Array.from({ length: 10 }, (_, i) => ({ ...results[0], scenario_key: `t${i}`, cost: 0.00000149 }));
+    const check = (figure: number) => {
+      const report = { summary_by_model: { m: { provider: "openai", model: "m", cost_per_1000: figure } }, threshold: 0.7, results: tiny };
+      return () => checkSummariesFollowResults(report, Report.fromJSON(report as unknown as ReportDocument));
+    };
+    expect(check(0.00149)).not.toThrow();
+    expect(check(0.0015)).not.toThrow();
+    expect(check(0.0016)).toThrow(/cost_per_1000 is 0\.0016, but the report's results give 0\.00149:/);
+  });
+
   it("compares the p50 and p95 exactly: each is a replay's own duration, never rounded", () => {
     expect(refusal({ p50_duration_ms: 200, p95_duration_ms: 300 })).toBeNull();
     expect(refusal({ p50_duration_ms: 201 })).toMatch(/^report\.summary_by_model\.m\.p50_duration_ms is 201, but the report's results give 200:/);

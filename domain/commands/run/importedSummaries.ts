@@ -8,6 +8,7 @@
 import { resultJudgeUsage } from "../../cost/index.js";
 import { DomainError } from "../../events/domainError.js";
 import { isObject } from "../../report/documentRules.js";
+import { roundHalfAwayFromZero } from "../../support/index.js";
 import type { Report } from "../../report/index.js";
 import { stableJson } from "../evaluation/scenarioChanges.js";
 
@@ -39,6 +40,17 @@ function sameFigure(figure: string, given: unknown, computed: unknown): boolean 
   return Math.abs(given - computed) <= 10 ** -decimals * (1 + 1e-9);
 }
 
+/**
+ * Cost / 1,000 as builds before 6 December 2026 wrote it: from the model's cost total already
+ * rounded to 6 decimals, so ten replays of $0.00000149 gave 0.0015 where the unrounded mean
+ * gives 0.00149. Their exports are the same figure by their rule, and still import.
+ */
+function costPer1000BeforeDec6(figures: Record<string, unknown>): number | null {
+  const { cost, priced } = figures;
+  if (typeof cost !== "number" || typeof priced !== "number" || priced <= 0) return null;
+  return roundHalfAwayFromZero((cost / priced) * 1000, 6);
+}
+
 /** `0.433334`, `null`, `{"run_error":1}`: a figure as the refusal names it. */
 const shown = (value: unknown): string => (value === undefined ? "nothing" : JSON.stringify(value));
 
@@ -60,6 +72,7 @@ export function checkSummariesFollowResults(report: Record<string, unknown>, ren
     for (const [figure, value] of Object.entries(entry)) {
       if (!Object.hasOwn(figures, figure)) continue;
       if (sameFigure(figure, value, figures[figure])) continue;
+      if (figure === "cost_per_1000" && sameFigure(figure, value, costPer1000BeforeDec6(figures))) continue;
       const field = `report.${key}.${label}.${figure}`;
       throw DomainError.validation(
         `${field} is ${shown(value)}, but the report's results give ${shown(figures[figure])}: a model's summary must follow from its results (reference-core §13.1)`,

@@ -54,7 +54,7 @@ export class RunNode {
     description:
       "The run's metadata, as its report.json's `report.metadata` gives it (snake_case keys as the host gave them): an imported run's report's metadata, a run started here what it was started with " +
       "(the agent's instructions, a host's release tags and ids: whatever its start recorded). {} when it has none (report.json then leaves the key out). Can be large: weighed against the request's answer budget (maxAnswerBytes); " +
-      "null, with a PAYLOAD_TOO_LARGE error at its path, when it would take the request's answer past it.",
+      "null, with a PAYLOAD_TOO_LARGE error at its path, when it would take the request's answer past it. The keys may come in another order than report.json's.",
   })
   metadata!: unknown;
 
@@ -216,7 +216,7 @@ export class ResultNode {
     description:
       "The replay's metadata, as report.json's `results[i].metadata` gives this pair (snake_case keys as the host or agent gave them: host run and result ids, trace_id, judge_trace_ids, release tags...). " +
       "It includes the keys the platform keeps there, as the report does: cost_source and cost_rate when the replay's cost was estimated, and judge_usage (what the judge spent grading this pair, " +
-      "from its judge calls once scored, unless the replay carried its own). An imported result's as its report gives it ({} when it gives none). Null until replayed.",
+      "from its judge calls once scored, unless the replay carried its own). An imported result's as its report gives it ({} when it gives none). Null until replayed. The same values as report.json's; the keys may come in another order (the database keeps JSON its own way).",
   })
   metadata!: unknown;
 
