@@ -133,11 +133,14 @@ describe("matchesPattern", () => {
   });
 
   // Four lookarounds over Unicode's letter sets a boundary cost V8 ~5-8 ms to compile a pattern.
-  it("compiles and matches 2,000 distinct \\b patterns of a big catalog in under 5 s of CPU (four lookarounds a boundary took 10-16 s)", () => {
+  it("compiles and matches 2,000 distinct \\b patterns of a big catalog in under 8 s of CPU (four lookarounds a boundary took 10-16 s)", () => {
+    // V8 compiling the patterns is nearly all of it: ~2.5-3 s on these machines on a usual day,
+    // 5.2-5.7 s on session 46's slow one (its JSON.stringify baseline twice the usual), where four
+    // lookarounds a boundary would take 20-30 s. 8 s tells the two apart on either.
     const started = process.cpuUsage();
     for (let i = 0; i < 2_000; i += 1) matchesPattern(`please refund order_${i} today`, `/\\border_${i}\\b|\\brefund\\b/`);
     const { user, system } = process.cpuUsage(started);
-    expect((user + system) / 1_000).toBeLessThan(5_000);
+    expect((user + system) / 1_000).toBeLessThan(8_000);
   });
 
   it("keeps [\\b] a backspace, as both languages read it", () => {
