@@ -207,7 +207,7 @@ export function standingCases(open: () => Promise<StandingsSetup>): void {
         models: { [GPT.label]: { provider: "openai", model: GPT.model } }, release,
         results: KEYS.map((k) => ({ scenario_key: k, label: GPT.label, status: "passed", score: 1 })),
       });
-      const one = await importFinishedReport(store, deps, "e1", "nightly-1", report({ digest: D1, revision: "abc", label: "v1", extra: 1 }));
+      const one = await importFinishedReport(store, deps, "e1", "nightly-1", report({ digest: D1, revision: "abc", label: "v1" }));
       const two = await importFinishedReport(store, deps, "e2", "nightly-2", report({ digest: " ", label: "v9" }));
       await catchUp();
       expect((await read.readModels.getRun("acme", one.run.state.runId!))?.release).toEqual({ digest: D1, revision: "abc", label: "v1" });
