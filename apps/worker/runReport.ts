@@ -6,6 +6,7 @@ import {
   Report,
   Result,
   Scenario,
+  addedJudgeUsage,
   judgeUsageFromExchanges,
   scoresInScorerOrder,
   type ComparisonJSON,
@@ -16,12 +17,8 @@ import {
   type VerdictJudge,
 } from "@verdict/domain";
 
+// The recorded exchanges' usage fields may be null where unknown; the usage readers take them so.
 type ExchangesInput = Parameters<typeof judgeUsageFromExchanges>[0];
-
-/** What the judge's recorded exchanges used (their usage fields may be null where unknown). */
-function exchangesUsage(exchanges: readonly EventData<"ResultScored">["judge_exchanges"][number][]) {
-  return judgeUsageFromExchanges(exchanges as unknown as ExchangesInput);
-}
 
 /** The recorded release as the Report reads it (absent parts left out). */
 export function releaseOf(release: EventData<"RunStarted">["release"]): Release | null {
@@ -65,10 +62,8 @@ export function resultFromEvents(
   // rule for where a result's judge usage comes from, as every report here has been rebuilt with
   // (so a report of a run recorded before keeps its bytes). The read model counts it the same way
   // (apps/projector usage.ts resultJudge), so Run.usage says what this report says.
-  if (metadata.judge_usage === undefined) {
-    const usage = exchangesUsage(scored.judge_exchanges);
-    if (usage) metadata.judge_usage = usage;
-  }
+  const usage = addedJudgeUsage(metadata, scored.judge_exchanges as unknown as ExchangesInput);
+  if (usage) metadata.judge_usage = usage;
   return new Result({
     scenario,
     spec,
@@ -132,7 +127,7 @@ export function reportFromRun(
     agentName: started.agent,
     ...(verdict ? { verdict: verdict.verdict } : {}),
     ...(record.comparison ? { comparison: record.comparison.comparison as unknown as ComparisonJSON } : {}),
-    judgeUsage: runExchanges.length ? exchangesUsage(runExchanges) : null,
+    judgeUsage: runExchanges.length ? judgeUsageFromExchanges(runExchanges as unknown as ExchangesInput) : null,
     failure: options.failure ?? null,
     // Said once, in the header: the authoring failure is the run's, not any result's.
     kpiFailure: record.kpiAuthoring?.outcome === "failed" ? record.kpiAuthoring.message : null,

@@ -12,7 +12,7 @@ export {
 } from "./resultCost.js";
 export type { CostRateRecord, CostResultLike, JudgeUsageRecord } from "./resultCost.js";
 // CostSource is public from domain/replay (the same union); not re-exported here to keep one name.
-export { JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX, judgeUsage, judgeUsageFromExchanges, OTHER_JUDGE_KIND, usageByKind } from "./judgeUsage.js";
+export { addedJudgeUsage, carriesJudgeUsage, JUDGE_KIND_NAME_MAX, JUDGE_KINDS_MAX, judgeUsage, judgeUsageFromExchanges, OTHER_JUDGE_KIND, usageByKind } from "./judgeUsage.js";
 export type { JudgeUsageTotals } from "./judgeUsage.js";
 export { costCounts, costsByModel, modelCosts, runCosts, scenarioCosts } from "./rollups.js";
 export type { CostBasis, CostCounts, CountedCostResult, ModelCostSummary, RunCostSummary, ScenarioCostSummary } from "./rollups.js";

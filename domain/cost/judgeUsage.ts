@@ -117,6 +117,25 @@ export function judgeUsageFromExchanges(
   };
 }
 
+type JudgeExchangeLike = Parameters<typeof judgeUsageFromExchanges>[0] extends Iterable<infer E> ? E : never;
+
+/**
+ * The judge usage a result's metadata gains from its judge's exchanges, or null when it gains
+ * none: the one rule every report, read model and API answer follows. A replay that carries its
+ * own `judge_usage` (an agent's or a host's record) keeps it, even a null one; otherwise what the
+ * judge's calls for the result used, when there were any. The caller puts it on the metadata
+ * (the Runner on the replay's, a rebuilt report on a copy).
+ */
+export function addedJudgeUsage(metadata: Record<string, unknown>, exchanges: Iterable<JudgeExchangeLike>): JudgeUsageRecord | null {
+  if (carriesJudgeUsage(metadata)) return null;
+  return judgeUsageFromExchanges(exchanges);
+}
+
+/** Whether a replay's metadata says what its judge spent (then its judge's exchanges are not added). */
+export function carriesJudgeUsage(metadata: Readonly<Record<string, unknown>> | null | undefined): metadata is Readonly<Record<string, unknown>> {
+  return metadata !== null && metadata !== undefined && Object.hasOwn(metadata, "judge_usage") && metadata.judge_usage !== undefined;
+}
+
 function sum<T>(items: T[], value: (item: T) => number): number {
   let total = 0;
   for (const item of items) total += value(item);

@@ -2,7 +2,7 @@
 // (a throw, nothing, an unusable value or a timeout becomes a failed replay), ask the judge for
 // its grades, score, diagnose, refine the diagnosis with the judge within the run's limit,
 // and build the Result with the judge's exchanges and what they used.
-import { judgeUsageFromExchanges } from "../cost/index.js";
+import { addedJudgeUsage } from "../cost/index.js";
 import { Diagnosis } from "../diagnosis/index.js";
 import type { Judge, JudgeExchange } from "../judge/index.js";
 import { Replay } from "../replay/index.js";
@@ -175,9 +175,7 @@ async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spe
 
 /** The judge's calls for this result, as usage on the replay's metadata (unless the host set one). */
 function recordJudgeUsage(replay: Replay, exchanges: readonly JudgeExchange[]): void {
-  if (exchanges.length === 0) return;
   const metadata = replay.metadata as Record<string, unknown>;
-  if (metadata.judge_usage !== undefined) return;
-  const usage = judgeUsageFromExchanges(exchanges);
+  const usage = addedJudgeUsage(metadata, exchanges);
   if (usage) metadata.judge_usage = usage;
 }

@@ -1,6 +1,6 @@
 // Judge spend of a list of exchanges (each carries its own usage), summed exactly once per event,
 // and a result's judge usage as its report reads it (resultJudge).
-import { COST_LIMIT, countOf, JUDGE_KINDS_MAX, numberOrNull, OTHER_JUDGE_KIND, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT } from "@verdict/domain";
+import { carriesJudgeUsage, COST_LIMIT, countOf, JUDGE_KINDS_MAX, numberOrNull, OTHER_JUDGE_KIND, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT } from "@verdict/domain";
 
 interface UsageTotals {
   calls: number;
@@ -144,7 +144,7 @@ const plainObject = (value: unknown): Record<string, unknown> | null =>
  * report reads that copy, not the top-level `judge_usage` written out beside it.
  */
 export function resultJudge(metadata: Readonly<Record<string, unknown>> | null | undefined, exchanges: readonly ExchangeLike[]): ResultJudge {
-  if (metadata && Object.hasOwn(metadata, "judge_usage") && metadata.judge_usage !== undefined) return reportedJudge(metadata.judge_usage);
+  if (carriesJudgeUsage(metadata)) return reportedJudge(metadata.judge_usage);
   const usage = exchangeUsage(exchanges);
   const kinds = exchangeKinds(exchanges);
   return { ...usage, byKind: kinds.byKind, model: kinds.model, source: exchanges.length > 0 ? "meter" : null };

@@ -2,7 +2,7 @@
 // the report rebuilt from its events.
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { GraphQLJSON } from "graphql-scalars";
-import { comparisonInModelOrder, judgeUsageFromExchanges, rankingInReportOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
+import { addedJudgeUsage, comparisonInModelOrder, rankingInReportOrder, roundHalfAwayFromZero, scoresInScorerOrder, summaryInReportOrder, type FixItem, type Report } from "@verdict/domain";
 import { listPage, type ModelSummary, type Result, type Run, type RunUsagePart } from "@verdict/projector";
 import { memo, type ApiContext } from "../../server/context.js";
 import { notFound } from "../../server/errors.js";
@@ -54,8 +54,8 @@ function resultMetadata(result: Result): unknown {
   const recorded = result.replayMetadata;
   if (recorded === null || typeof recorded !== "object" || Array.isArray(recorded)) return recorded ?? null;
   const metadata = recorded as Record<string, unknown>;
-  if (result.status === "pending" || metadata.judge_usage !== undefined || !Array.isArray(result.judgeExchanges)) return metadata;
-  const usage = judgeUsageFromExchanges(result.judgeExchanges as Parameters<typeof judgeUsageFromExchanges>[0]);
+  if (result.status === "pending" || !Array.isArray(result.judgeExchanges)) return metadata;
+  const usage = addedJudgeUsage(metadata, result.judgeExchanges as Parameters<typeof addedJudgeUsage>[1]);
   return usage ? { ...metadata, judge_usage: usage } : metadata;
 }
 
