@@ -12,7 +12,7 @@ describe("parseFlags", () => {
 
   it("reads values in both spellings, booleans and positionals", () => {
     const parsed = parseFlags("report", ["abc", "--out", "r.html", "--gate=0.8", "--exit"], spec);
-    expect(parsed).toEqual({ positionals: ["abc"], values: { out: "r.html", gate: "0.8" }, booleans: { exit: true } });
+    expect(parsed).toEqual({ positionals: ["abc"], values: { out: "r.html", gate: "0.8" }, booleans: { exit: true }, lists: {} });
   });
 
   it("names an unknown flag, a missing positional, an extra one and an empty value", () => {
@@ -44,6 +44,13 @@ describe("parseFlags", () => {
     expect(() => parseFlags("run", ["--models", "a", "--models", "b"], { values: ["models"] })).toThrow("verdict run: --models is given twice; give it once (several models comma separated)");
     expect(() => parseFlags("run", ["--out=x", "--out", "y"], { values: ["out"] })).toThrow("verdict run: --out is given twice; give it once");
     expect(parseFlags("run", ["--quiet", "--quiet"], { booleans: ["quiet"] }).booleans.quiet).toBe(true);
+  });
+
+  it("gathers a repeatable flag's values in order (none: an empty list), each not empty", () => {
+    const spec = { values: ["out"], repeatable: ["metadata"] } as const;
+    expect(parseFlags("run", ["--metadata", "a=1", "--out", "x", "--metadata=b=2"], spec).lists).toEqual({ metadata: ["a=1", "b=2"] });
+    expect(parseFlags("run", [], spec).lists).toEqual({ metadata: [] });
+    expect(() => parseFlags("run", ["--metadata", "a=1", "--metadata", " "], spec)).toThrow("verdict run: --metadata must not be empty");
   });
 });
 

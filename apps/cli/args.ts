@@ -8,6 +8,8 @@ export interface FlagSpec {
   values?: readonly string[];
   /** Flags that are on or off (`--exit`). */
   booleans?: readonly string[];
+  /** Flags that take a value and may be given again, each time one more (`--metadata k=v`). */
+  repeatable?: readonly string[];
   /** Positional arguments: how many at least and at most. */
   positionals?: { min: number; max: number; names: string };
 }
@@ -16,12 +18,15 @@ export interface ParsedFlags {
   positionals: string[];
   values: Record<string, string | undefined>;
   booleans: Record<string, boolean>;
+  /** Each repeatable flag's values, in the order given (none: an empty list). */
+  lists: Record<string, string[]>;
 }
 
 export function parseFlags(command: string, argv: readonly string[], spec: FlagSpec): ParsedFlags {
-  const options: Record<string, { type: "string" | "boolean" }> = {};
+  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
   for (const name of spec.values ?? []) options[name] = { type: "string" };
   for (const name of spec.booleans ?? []) options[name] = { type: "boolean" };
+  for (const name of spec.repeatable ?? []) options[name] = { type: "string", multiple: true };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true, tokens: true });
@@ -48,7 +53,13 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
     values[name] = value as string | undefined;
   }
   for (const name of spec.booleans ?? []) booleans[name] = parsed.values[name] === true;
-  return { positionals, values, booleans };
+  const lists: Record<string, string[]> = {};
+  for (const name of spec.repeatable ?? []) {
+    const given = (parsed.values[name] ?? []) as string[];
+    if (given.some((value) => value.trim() === "")) throw new CliError(`verdict ${command}: --${name} must not be empty`);
+    lists[name] = given;
+  }
+  return { positionals, values, booleans, lists };
 }
 
 /** A required flag's value, or a usage error naming the flag. */

@@ -125,6 +125,21 @@ describe("verdict evals import", () => {
     expect(exported).toMatchObject({ run_id: "ci-50", agent_name: "SupportAgent" });
   }, 60_000);
 
+  it("imports a bare report written with --release and --metadata as it is, and the rebuilt report keeps both", async () => {
+    const local = join(dir, "released.json");
+    const tags = ["--release", "3f2a9c1b7e4d", "--release-revision", "git:9b1e2f0", "--release-label", "v3", "--metadata", "build=ci-60"];
+    expect((await cli(exampleRun(...tags, "--format", "json", "--out", local))).code).toBe(0);
+    const imported = await cli(["evals", "import", local, "--evaluation", evaluationId, "--run-id", "ci-60"], env);
+    expect(imported).toMatchObject({ code: 0, stdout: importedRunId("demo", "ci-60") });
+    const exported = JSON.parse((await cli(["report", imported.stdout, "--format", "json"], env)).stdout);
+    expect(exported.report.release).toEqual({ digest: "3f2a9c1b7e4d", revision: "git:9b1e2f0", label: "v3" });
+    expect(exported.report.metadata).toMatchObject({ set: "smoke", build: "ci-60" });
+    const markdown = (await cli(["report", imported.stdout, "--format", "md"], env)).stdout;
+    expect(markdown).toContain("\n\nRelease: v3\n\n");
+    // In the stored order (jsonb's, README Status "re-exporting an imported report"), not the file's.
+    expect(markdown).toMatch(/\nMetadata: [^\n]*\bbuild ci-60\b/);
+  }, 60_000);
+
   it("refuses a bad envelope, file or evaluation, naming it (exit 2)", async () => {
     const cases: Array<[string[], string]> = [
       [["evals", "import", await file("v2.json", { ...envelope(0.7), version: 2 })], "--evaluation is required"],

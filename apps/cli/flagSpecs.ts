@@ -5,8 +5,12 @@ import type { FlagSpec } from "./args.js";
 export const FLAG_SPECS = {
   start: { values: ["port", "models"], booleans: ["exit"] },
   run: {
-    values: ["catalog", "product", "set", "models", "agent", "judge", "tools", "prices", "format", "theme", "out", "gate", "concurrency", "replay-timeout"],
+    values: [
+      "catalog", "product", "set", "models", "agent", "judge", "tools", "prices", "format", "theme", "out", "gate", "concurrency", "replay-timeout",
+      "release", "release-revision", "release-label",
+    ],
     booleans: ["include-production-only", "quiet", "require-judge-scores"],
+    repeatable: ["metadata"],
   },
   report: { values: ["format", "out", "tenant", "theme"], positionals: { min: 1, max: 1, names: "RUN_ID" } },
   "catalogs import": { values: ["tenant"], booleans: ["preview"], positionals: { min: 1, max: 1, names: "FILE (a catalog YAML)" } },

@@ -5,7 +5,7 @@ import type { PageTheme } from "./themeFlag.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   ClippedJudge, DEFAULT_CRITERIA, ModelSpec, Replay, Runner, kpiDescription, priceReplay, storableReplay,
-  type AgentRuntime, type KpiSettlement, type PriceRefusal, type PriceTable, type Report, type Result, type RuntimeScenario, type Scenario,
+  type AgentRuntime, type KpiSettlement, type PriceRefusal, type PriceTable, type Release, type Report, type Result, type RuntimeScenario, type Scenario,
 } from "@verdict/domain";
 import type { JudgeBackend, JudgeCallContext } from "@verdict/infra/judges";
 import { DEFAULT_REPLAY_TIMEOUT_MS } from "@verdict/infra/settings";
@@ -49,7 +49,14 @@ export interface LocalRunOptions {
   onCatalogWarning?: (line: string) => void;
   /** Told about each scored pair (progress on stderr). */
   onResult?: (result: Result, done: number, total: number) => void;
+  /** The agent's release the run scored (--release): the report's release, as the Runner's `release`. */
+  release?: Release | null;
+  /** The host's own run metadata (--metadata), after the keys the run writes itself (RUN_METADATA_KEYS, which it must not hold). */
+  metadata?: Readonly<Record<string, string>>;
 }
+
+/** The run metadata keys a local run writes itself: which catalog, product and set it ran, and the catalog's digest. */
+export const RUN_METADATA_KEYS = ["catalog", "product", "set", "digest"] as const;
 
 export interface LocalRunOutcome {
   report: Report;
@@ -130,7 +137,9 @@ export async function localRun(options: LocalRunOptions): Promise<LocalRunOutcom
       priced(await runtime.replay(runtimeScenarioOf(scenario), spec.toJSON(), { signal: signal ?? new AbortController().signal }), spec, scenario.prompt, prices, options.onPriceRefused),
     aroundEvaluation: (context, next) => pair.run({ scenarioKey: context.scenario.key, modelLabel: context.spec.label }, next),
     onResult: (result) => options.onResult?.(result, ++done, total),
-    metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest },
+    // Spread, not assigned: a host key `__proto__` stays a key. None of RUN_METADATA_KEYS is among them (metadataFromFlags).
+    metadata: { catalog: catalog.key, product: product.key, set: set.key, digest: catalog.digest, ...options.metadata },
+    release: options.release ?? null,
     // A judge_defined set: the judge defines the KPIs of this run (none are kept between runs here).
     defineKpis: set.judge?.kind === "judge_defined" && {
       description: kpiDescription({ agent: product.agent ?? "the agent", evaluation: set.name, tools: (options.availableTools ?? []).map((tool) => tool.name), prompts: scenarios.map((s) => s.prompt) }),

@@ -1,6 +1,7 @@
 // `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
 //   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
-//   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS] [--require-judge-scores]`
+//   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS] [--require-judge-scores]
+//   [--release DIGEST [--release-revision REV] [--release-label LABEL]] [--metadata KEY=VALUE ...]`
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, errorText, writeOutputFor } from "./outputFile.js";
@@ -8,7 +9,9 @@ import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { runFailureLine } from "./runFailure.js";
-import { localRun, renderReport } from "./localRun.js";
+import { localRun, renderReport, RUN_METADATA_KEYS } from "./localRun.js";
+import { metadataFromFlags } from "./metadataFlags.js";
+import { releaseFromFlags } from "./releaseFlags.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
 import type { Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
@@ -28,6 +31,8 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   const format = oneOf("run", "format", flags.values.format, ["md", "json", "html"] as const, "md");
   const theme = themeFlag("run", flags.values.theme, format);
   const gate = fraction("run", "gate", flags.values.gate);
+  const release = releaseFromFlags("run", flags);
+  const metadata = metadataFromFlags("run", flags, RUN_METADATA_KEYS);
   let concurrency = 4;
   let replayTimeoutMs: number | undefined;
   try {
@@ -53,7 +58,7 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     io.err(`verdict run: --prices ${flags.values.prices}: ${priceRefusalLine(refusal)} (said once: any other replay so priced is left unpriced too)`);
   };
   const outcome = await localRun({
-    catalogPath, product, set, models, runtime, judge, concurrency, replayTimeoutMs, availableTools, prices, onPriceRefused,
+    catalogPath, product, set, models, runtime, judge, concurrency, replayTimeoutMs, availableTools, prices, onPriceRefused, release, metadata,
     includeProductionOnly: flags.booleans["include-production-only"],
     requireJudgeScores: flags.booleans["require-judge-scores"],
     onNotice: (line) => io.err(`verdict run: ${line}`),

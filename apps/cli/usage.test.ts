@@ -16,7 +16,7 @@ describe("verdict help", () => {
       const text = COMMAND_USAGE[command];
       expect(text.trimStart().startsWith(`${command} `) || text.trim() === command, command).toBe(true);
       expect(USAGE).toContain(text);
-      const taken = [...("values" in spec ? spec.values : []), ...("booleans" in spec ? spec.booleans : [])].sort();
+      const taken = [...("values" in spec ? spec.values : []), ...("booleans" in spec ? spec.booleans : []), ...("repeatable" in spec ? spec.repeatable : [])].sort();
       const shown = [...new Set([...text.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]))].sort();
       expect(shown, command).toEqual(taken);
     }

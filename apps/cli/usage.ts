@@ -18,7 +18,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
   run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
       [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--replay-timeout MS] [--include-production-only] [--quiet]
-      [--require-judge-scores]
+      [--require-judge-scores] [--release DIGEST [--release-revision REV] [--release-label LABEL]]
+      [--metadata KEY=VALUE]...
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
       run_error (the run failed: nothing was scored). --tools names the agent's tools
@@ -36,7 +37,12 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       by default such a grade is left out and the pair may pass on its rules alone (a judge
       call that failed or answered unusably); it does not fail the run. With --judge none
       only llm_judge criteria are expected (and missing); a set with none: it changes nothing,
-      said on stderr.`,
+      said on stderr. --release names the agent's release the run scored (its digest, with
+      --release-revision and --release-label if you like; each at most 200 characters, as
+      startRun's release): the report's Release line and chip, and report.json's release.
+      --metadata KEY=VALUE, once per key, adds text to the run's metadata after the catalog,
+      product, set and digest the run writes itself (which it may not name): the report's
+      Metadata line and chips, and report.json's metadata.`,
   report: `  report RUN_ID [--format html|md|json] [--out FILE] [--tenant T] [--theme light|dark|auto]
       A run's report rebuilt from the configured event store (the HTTP export's bytes), as
       HTML unless --format says md or json. RUN_ID is a run's id, or an imported run's own
