@@ -648,6 +648,25 @@ describe("Catalog keys likely meant at every level", () => {
     expect(suite.warnings).toEqual(["groups[0].nmae: not a key groups read; did you mean name? (ignored)"]);
   });
 
+  // `date:` was named as "did you mean name?": two edits turn one short word into another.
+  it("does not take a host's own short key for a typo of a key two edits away, and keeps it as before", () => {
+    const catalog = Catalog.parse(
+      `catalog: c\ndate: 2026-12-01\nnode: eu-1\nproducts:\n${product("    time: morning\n    age: 3\n", `    sets:\n${set("        note: nightly\n        lane: b\n", "        scenarios:\n          - { key: a, prompt: hi, task: refund, teams: [ops] }\n")}`)}`,
+    );
+    expect(catalog.warnings).toEqual([]);
+    expect(catalog.metadata).toEqual({ date: "2026-12-01", node: "eu-1" });
+    expect(catalog.product("p").metadata).toEqual({ time: "morning", age: 3 });
+    expect(catalog.set("p", "s").metadata).toEqual({ note: "nightly", lane: "b" });
+    // One edit from a short key is still a typo, and so are two letters swapped.
+    const typos = Catalog.parse(`catalog: c\nnmae: C\nproducts:\n${product("    stes: []\n", `    sets:\n${set("        kye: s2\n", "        scenarios:\n          - { key: a, prompt: hi, tag: [x] }\n")}`)}`);
+    expect(typos.warnings).toEqual([
+      "nmae: not a key catalogs read; did you mean name? (kept as metadata)",
+      "products[0].stes: not a key products read; did you mean sets? (kept as metadata)",
+      "products[0].sets[0].kye: not a key sets read; did you mean key? (kept as metadata)",
+      "products[0].sets[0].scenarios[0].tag: not a key scenarios read; did you mean tags? (ignored)",
+    ]);
+  });
+
   // `promt:` threw "has no prompt" before the near-miss pass could say what was meant.
   it("says the key likely meant when a scenario has no prompt, or a level no key", () => {
     expect(() => Catalog.parse(`catalog: c\nproducts:\n${product("", `    sets:\n${set("", "        scenarios:\n          - { key: a, promt: hi }\n")}`)}`)).toThrow(
