@@ -103,7 +103,9 @@ describe("verdict run --prices", () => {
       await writeFile(join(dir, "negative.yaml"), "models:\n  gpt-5-mini: { input: -0.25, output: 2 }\n");
       await writeFile(join(dir, "unknown.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 2, cached_input: 0.1 }\n");
       await writeFile(join(dir, "absurd.yaml"), "models:\n  gpt-5-mini: { input: 1e306, output: 2 }\n");
+      await writeFile(join(dir, "hex.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 0x10 }\n");
       const cases: Array<[string, string]> = [
+        [join(dir, "hex.yaml"), `verdict run: --prices ${join(dir, "hex.yaml")}: models.gpt-5-mini.output: must be written as a decimal number such as 2.5 (USD per million tokens), got 0x10 (read as 16)`],
         [join(dir, "absurd.yaml"), `verdict run: --prices ${join(dir, "absurd.yaml")}: models.gpt-5-mini.input: must be at most 1,000,000 (USD per million tokens), got 1e+306: is it a price per token, or an exponent too many?`],
         [join(dir, "negative.yaml"), `verdict run: --prices ${join(dir, "negative.yaml")}: models.gpt-5-mini.input: must not be negative (USD per million tokens), got -0.25`],
         [join(dir, "unknown.yaml"), `verdict run: --prices ${join(dir, "unknown.yaml")}: models.gpt-5-mini.cached_input: unknown key (a model takes input and output, USD per million tokens)`],
