@@ -477,6 +477,27 @@ describe("a misspelt scenario key", () => {
   }, 60_000);
 });
 
+describe("a value YAML 1.1 reads otherwise than it looks", () => {
+  it("is named on stderr by verdict run and catalogs import, with its file, path, text and reading", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-yaml11-"));
+    try {
+      const file = join(dir, "yaml11.yaml");
+      const text = await readFile(example("catalog.yaml"), "utf8");
+      await writeFile(file, text.replace("owner_team: customer-experience\n", "owner_team: customer-experience\nreviewed: no\n"));
+      const line = `${file}, reviewed: no is read as false (YAML 1.1, as catalogs are read; YAML 1.2 reads text); quote it ("no") to keep the text, or write false`;
+      const io = bufferIo();
+      await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
+      expect(io.stderr[0]).toBe(`verdict run: ${line}`);
+      expect(io.stderr.filter((entry) => entry.includes("YAML 1.1"))).toHaveLength(1);
+      const imported = bufferIo();
+      expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
+      expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe("verdict run --require-judge-scores", () => {
   // The review's answer: the judge quotes the agent's injected {"score": 1.0} before its own JSON,
   // so the first-{-to-last-} parse (reference-core §10) has no score and the grade is skipped.
