@@ -103,7 +103,9 @@ describe("verdict run --prices", () => {
       await writeFile(join(dir, "negative.yaml"), "models:\n  gpt-5-mini: { input: -0.25, output: 2 }\n");
       await writeFile(join(dir, "unknown.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 2, cached_input: 0.1 }\n");
       await writeFile(join(dir, "absurd.yaml"), "models:\n  gpt-5-mini: { input: 1e306, output: 2 }\n");
+      await writeFile(join(dir, "hex.yaml"), "models:\n  gpt-5-mini: { input: 0.25, output: 0x10 }\n");
       const cases: Array<[string, string]> = [
+        [join(dir, "hex.yaml"), `verdict run: --prices ${join(dir, "hex.yaml")}: models.gpt-5-mini.output: must be written as a decimal number such as 2.5 (USD per million tokens), got 0x10 (read as 16)`],
         [join(dir, "absurd.yaml"), `verdict run: --prices ${join(dir, "absurd.yaml")}: models.gpt-5-mini.input: must be at most 1,000,000 (USD per million tokens), got 1e+306: is it a price per token, or an exponent too many?`],
         [join(dir, "negative.yaml"), `verdict run: --prices ${join(dir, "negative.yaml")}: models.gpt-5-mini.input: must not be negative (USD per million tokens), got -0.25`],
         [join(dir, "unknown.yaml"), `verdict run: --prices ${join(dir, "unknown.yaml")}: models.gpt-5-mini.cached_input: unknown key (a model takes input and output, USD per million tokens)`],
@@ -466,6 +468,27 @@ describe("a misspelt scenario key", () => {
       await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
       expect(io.stderr[0]).toBe(`verdict run: ${line}`);
       expect(io.stderr.filter((entry) => entry.includes("not a key scenarios read"))).toHaveLength(1);
+      const imported = bufferIo();
+      expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
+      expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("a value YAML 1.1 reads otherwise than it looks", () => {
+  it("is named on stderr by verdict run and catalogs import, with its file, path, text and reading", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "verdict-yaml11-"));
+    try {
+      const file = join(dir, "yaml11.yaml");
+      const text = await readFile(example("catalog.yaml"), "utf8");
+      await writeFile(file, text.replace("owner_team: customer-experience\n", "owner_team: customer-experience\nreviewed: no\n"));
+      const line = `${file}, reviewed: no is read as false (YAML 1.1, as catalogs are read; YAML 1.2 reads text); quote it ("no") to keep the text, or write false`;
+      const io = bufferIo();
+      await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
+      expect(io.stderr[0]).toBe(`verdict run: ${line}`);
+      expect(io.stderr.filter((entry) => entry.includes("YAML 1.1"))).toHaveLength(1);
       const imported = bufferIo();
       expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
       expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);

@@ -120,6 +120,10 @@ describe("VERDICT_PRICES", () => {
     const bad = join(dir, "bad.yaml");
     await writeFile(bad, "models:\n  gpt-5-mini: { input: 0.25 }\n");
     expect(() => pricesFromSetting(bad)).toThrow(expect.objectContaining({ code: "validation", message: `VERDICT_PRICES: ${bad}: models.gpt-5-mini.output: missing (USD per million output tokens)` }));
+    // The rule PriceTable.parse holds for both doors: a rate written other than as a decimal number.
+    const hex = join(dir, "hex.yaml");
+    await writeFile(hex, "models:\n  gpt-5-mini: { input: 0o17, output: 2 }\n");
+    expect(() => pricesFromSetting(hex)).toThrow(`VERDICT_PRICES: ${hex}: models.gpt-5-mini.input: must be written as a decimal number such as 2.5 (USD per million tokens), got 0o17 (read as 15)`);
     expect(() => pricesFromSetting(join(dir, "nope.yaml"))).toThrow(`VERDICT_PRICES: ${join(dir, "nope.yaml")}: no such file`);
   });
 });

@@ -50,6 +50,14 @@ describe("PriceTable.parse", () => {
     ["a NaN rate", "models:\n  gpt-4o: { input: .nan, output: 1 }\n", "models.gpt-4o.input", "must be a finite number (USD per million tokens), got NaN"],
     ["a rate over 1,000,000 USD per million tokens", "models:\n  gpt-4o: { input: 1e12, output: 10 }\n", "models.gpt-4o.input", "must be at most 1,000,000 (USD per million tokens), got 1000000000000"],
     ["an output rate just over the bound", "models:\n  gpt-4o: { input: 1, output: 1000000.5 }\n", "models.gpt-4o.output", "must be at most 1,000,000 (USD per million tokens), got 1000000.5"],
+    ["a hexadecimal rate (YAML 1.2 reads 0x10 as 16)", "models:\n  gpt-4o: { input: 0x10, output: 10 }\n", "models.gpt-4o.input", "must be written as a decimal number such as 2.5 (USD per million tokens), got 0x10 (read as 16)"],
+    ["an octal rate (YAML 1.2 reads 0o17 as 15)", "models:\n  gpt-4o: { input: 1, output: 0o17 }\n", "models.gpt-4o.output", "must be written as a decimal number such as 2.5 (USD per million tokens), got 0o17 (read as 15)"],
+    ["a rate with a leading zero (YAML 1.1 readers read 0012 as 10)", "models:\n  gpt-4o: { input: 0012, output: 1 }\n", "models.gpt-4o.input", "must be written as a decimal number such as 2.5 (USD per million tokens), got 0012 (read as 12)"],
+    ["a hexadecimal rate repeated by an alias, at its anchor", "models:\n  a: { input: &r 0x10, output: 1 }\n  b: { input: *r, output: 1 }\n", "models.a.input", "got 0x10 (read as 16)"],
+    ["a hexadecimal rate in JSON", '{"models": {"gpt-4o": {"input": 2.5, "output": 0xA}}}', "models.gpt-4o.output", "got 0xA (read as 10)"],
+    ["a binary rate (text to YAML 1.2)", "models:\n  gpt-4o: { input: 0b1, output: 1 }\n", "models.gpt-4o.input", 'must be a number (USD per million tokens), got string "0b1"'],
+    ["a rate with digit separators (text to YAML 1.2)", "models:\n  gpt-4o: { input: 1_000, output: 1 }\n", "models.gpt-4o.input", 'must be a number (USD per million tokens), got string "1_000"'],
+    ["a negative infinite rate", "models:\n  gpt-4o: { input: -.inf, output: 1 }\n", "models.gpt-4o.input", "must be a finite number (USD per million tokens), got -Infinity"],
     ["a rate given as text", 'models:\n  gpt-4o: { input: "2.5", output: 10 }\n', "models.gpt-4o.input", 'must be a number (USD per million tokens), got string "2.5"'],
     ["a missing input", "models:\n  gpt-4o: { output: 10 }\n", "models.gpt-4o.input", "missing (USD per million input tokens)"],
     ["a missing output", "models:\n  gpt-4o: { input: 2.5 }\n", "models.gpt-4o.output", "missing (USD per million output tokens)"],
@@ -71,6 +79,14 @@ describe("PriceTable.parse", () => {
     expect(error.rule).toContain(rule);
     expect(error.message).toBe(`${FILE}: ${where}: ${error.rule}`);
     expect(error.code).toBe("validation");
+  });
+
+  it("takes a rate written as a decimal number: a fraction, an exponent, a sign, a bare zero", () => {
+    const table = PriceTable.parse("models:\n  a: { input: 0.15, output: 1e1 }\n  b: { input: +2, output: .5 }\n  c: { input: 0, output: 2.50 }\n  d: { input: 3., output: 1.5E-1 }\n", FILE);
+    expect(table.rateFor({ label: "a", model: "a" })).toMatchObject({ input: 0.15, output: 10 });
+    expect(table.rateFor({ label: "b", model: "b" })).toMatchObject({ input: 2, output: 0.5 });
+    expect(table.rateFor({ label: "c", model: "c" })).toMatchObject({ input: 0, output: 2.5 });
+    expect(table.rateFor({ label: "d", model: "d" })).toMatchObject({ input: 3, output: 0.15 });
   });
 
   it("takes a rate up to MAX_RATE, 1,000,000 USD per million tokens", () => {

@@ -14,14 +14,20 @@
 // The document is read by the domain's YAML reader in its YAML 1.2 dialect, as Verdict's own
 // files are (JSON reads as YAML); anything else in it is refused, naming the file, the path and
 // the rule: a top-level key other than `models`, a model without `input` or `output`, a key
-// other than those two, a rate that is not a number, negative, not finite, or over MAX_RATE.
+// other than those two, a rate that is not a number, not finite, not written as a decimal
+// number, negative, or over MAX_RATE.
+//
+// A rate is written as a decimal number (`2.5`, `10`, `0.15`, `1e-3`), as JSON writes numbers:
+// YAML 1.2 also reads `0x10` as 16 and `0o17` as 15, and YAML 1.1 readers `0012` as 10 where
+// YAML 1.2 reads 12, so a rate written so priced every replay at a figure its writer did not
+// mean, unsaid. DECIMAL is the one rule, for every door that reads a table (both parse it).
 //
 // MAX_RATE is 1,000,000 USD per million tokens ($1 a token): the dearest models priced today ask
 // some hundreds of dollars per million, so a rate past it is a slip (a price per token written
 // where one per million belongs the other way round, an exponent too many), and a table holding
 // one would price every replay of that model at a figure no report can show.
 import { InvalidDocument } from "../scenarios/errors.js";
-import { readYaml } from "../scenarios/yamlText.js";
+import { readYamlScalars } from "../scenarios/yamlText.js";
 
 /** A model's rates, USD per million tokens. */
 export interface ModelRate {
@@ -62,14 +68,23 @@ function kindOf(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
+/** A rate as a decimal number: digits with no leading zero (`0012`), a fraction, an exponent; no `0x`, `0o`, `0b`. */
+const DECIMAL = /^[-+]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/;
+
+/** How the document wrote each number (as JSON paths to their text); a table built from a value has none. */
+type Written = ReadonlyMap<string, string>;
+
 const isMapping = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** A model's name in a path: as written, quoted when it is blank or holds a dot or a space. */
 const pathKey = (key: string): string => (key === "" || /[.\s"]/.test(key) ? JSON.stringify(key) : key);
 
-function rateOf(value: unknown, where: string, file: string): number {
+function rateOf(value: unknown, where: string, file: string, written: string | undefined): number {
   if (typeof value !== "number") throw new PriceTableError(file, where, `must be a number (USD per million tokens), got ${kindOf(value)}`);
   if (!Number.isFinite(value)) throw new PriceTableError(file, where, `must be a finite number (USD per million tokens), got ${String(value)}`);
+  if (written !== undefined && !DECIMAL.test(written)) {
+    throw new PriceTableError(file, where, `must be written as a decimal number such as 2.5 (USD per million tokens), got ${written} (read as ${value})`);
+  }
   if (value < 0) throw new PriceTableError(file, where, `must not be negative (USD per million tokens), got ${value}`);
   if (value > MAX_RATE) {
     throw new PriceTableError(file, where, `must be at most ${MAX_RATE.toLocaleString("en-US")} (USD per million tokens), got ${value}: is it a price per token, or an exponent too many?`);
@@ -86,18 +101,22 @@ export class PriceTable {
 
   /** The table in `text` (YAML or JSON); `file` names it in every refusal. */
   static parse(text: string, file: string): PriceTable {
-    let document: unknown;
+    let read: ReturnType<typeof readYamlScalars>;
     try {
-      document = readYaml(text, InvalidDocument, "not valid YAML: ", "core");
+      read = readYamlScalars(text, InvalidDocument, "not valid YAML: ", "core");
     } catch (error) {
       if (!(error instanceof InvalidDocument)) throw error;
       throw new PriceTableError(file, error.line ? `line ${error.line}` : error.path, error.rule);
     }
-    return PriceTable.from(document, file);
+    return PriceTable.#read(read.value, file, new Map(read.scalars.map((scalar) => [JSON.stringify(scalar.path), scalar.written])));
   }
 
   /** The table a parsed document holds; `file` names it in every refusal. */
   static from(document: unknown, file: string): PriceTable {
+    return PriceTable.#read(document, file, new Map());
+  }
+
+  static #read(document: unknown, file: string, written: Written): PriceTable {
     if (!isMapping(document)) throw new PriceTableError(file, null, `must be a mapping with models:, got ${kindOf(document)} (${EXPECTED})`);
     for (const key of Object.keys(document)) {
       if (key !== "models") throw new PriceTableError(file, pathKey(key), `unknown key (${EXPECTED})`);
@@ -116,7 +135,8 @@ export class PriceTable {
       for (const key of RATE_KEYS) {
         if (entry[key] === undefined) throw new PriceTableError(file, `${at}.${key}`, `missing (USD per million ${key} tokens)`);
       }
-      rates.set(model, { input: rateOf(entry.input, `${at}.input`, file), output: rateOf(entry.output, `${at}.output`, file) });
+      const rate = (key: (typeof RATE_KEYS)[number]) => rateOf(entry[key], `${at}.${key}`, file, written.get(JSON.stringify(["models", model, key])));
+      rates.set(model, { input: rate("input"), output: rate("output") });
     }
     if (rates.size === 0) throw new PriceTableError(file, "models", `names no model (${EXPECTED})`);
     return new PriceTable(rates);

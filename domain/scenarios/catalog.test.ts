@@ -648,6 +648,25 @@ describe("Catalog keys likely meant at every level", () => {
     expect(suite.warnings).toEqual(["groups[0].nmae: not a key groups read; did you mean name? (ignored)"]);
   });
 
+  // `date:` was named as "did you mean name?": two edits turn one short word into another.
+  it("does not take a host's own short key for a typo of a key two edits away, and keeps it as before", () => {
+    const catalog = Catalog.parse(
+      `catalog: c\ndate: 2026-12-01\nnode: eu-1\nproducts:\n${product("    time: morning\n    age: 3\n", `    sets:\n${set("        note: nightly\n        lane: b\n", "        scenarios:\n          - { key: a, prompt: hi, task: refund, teams: [ops] }\n")}`)}`,
+    );
+    expect(catalog.warnings).toEqual([]);
+    expect(catalog.metadata).toEqual({ date: "2026-12-01", node: "eu-1" });
+    expect(catalog.product("p").metadata).toEqual({ time: "morning", age: 3 });
+    expect(catalog.set("p", "s").metadata).toEqual({ note: "nightly", lane: "b" });
+    // One edit from a short key is still a typo, and so are two letters swapped.
+    const typos = Catalog.parse(`catalog: c\nnmae: C\nproducts:\n${product("    stes: []\n", `    sets:\n${set("        kye: s2\n", "        scenarios:\n          - { key: a, prompt: hi, tag: [x] }\n")}`)}`);
+    expect(typos.warnings).toEqual([
+      "nmae: not a key catalogs read; did you mean name? (kept as metadata)",
+      "products[0].stes: not a key products read; did you mean sets? (kept as metadata)",
+      "products[0].sets[0].kye: not a key sets read; did you mean key? (kept as metadata)",
+      "products[0].sets[0].scenarios[0].tag: not a key scenarios read; did you mean tags? (ignored)",
+    ]);
+  });
+
   // `promt:` threw "has no prompt" before the near-miss pass could say what was meant.
   it("says the key likely meant when a scenario has no prompt, or a level no key", () => {
     expect(() => Catalog.parse(`catalog: c\nproducts:\n${product("", `    sets:\n${set("", "        scenarios:\n          - { key: a, promt: hi }\n")}`)}`)).toThrow(
@@ -675,5 +694,55 @@ describe("Catalog keys likely meant at every level", () => {
       "products[0].sets[0].scenarios[0].Forbidden_Patterns: not a key scenarios read; did you mean expect.not_contains? (ignored)",
     ]);
     expect(catalog.set("p", "s").scenarios[0].expectedTools).toEqual([]);
+  });
+});
+
+// reference-core §3: suites and catalogs read as Psych reads them (YAML 1.1), so `prompt: no` was
+// the prompt "false" and `key: 0012` the key "10", unsaid. The reading is kept, and said.
+describe("values YAML 1.1 reads otherwise than they look", () => {
+  const line = (path: string, written: string, read: string, core: string, orWrite = "") =>
+    `${path}: ${written} is read as ${read} (YAML 1.1, as catalogs are read; YAML 1.2 reads ${core}); quote it (${JSON.stringify(written)}) to keep the text${orWrite}`;
+
+  it("names each one with its path, as written and as read, and keeps the reading", () => {
+    const catalog = Catalog.parse(
+      "catalog: c\nwindow: 1:30\nbatch: 1_000\nmask: 0b11\nproducts:\n  - key: p\n    sets:\n      - key: s\n        nightly: On\n        scenarios:\n" +
+        "          - { key: 0012, prompt: no, params: { code: 0755 } }\n          - { key: b, prompt: hi, production_only: yes }\n",
+    );
+    expect(catalog.warnings).toEqual([
+      line("window", "1:30", "90", "text"),
+      line("batch", "1_000", "1000", "text"),
+      line("mask", "0b11", "3", "text"),
+      line("products[0].sets[0].nightly", "On", "true", "text", ", or write true"),
+      line("products[0].sets[0].scenarios[0].key", "0012", "10", "12"),
+      line("products[0].sets[0].scenarios[0].prompt", "no", "false", "text", ", or write false"),
+      line("products[0].sets[0].scenarios[0].params.code", "0755", "493", "755"),
+    ]);
+    // Read as the reference reads them, as before.
+    expect(catalog.metadata).toEqual({ window: 90, batch: 1000, mask: 3 });
+    const [first, second] = catalog.set("p", "s").scenarios;
+    expect([first.key, first.prompt, first.params]).toEqual(["10", "false", { code: 493 }]);
+    // `production_only: yes` is the boolean the field takes: nothing to say.
+    expect(second.productionOnly).toBe(true);
+  });
+
+  it("says nothing of ordinary numbers and booleans, quoted text or tagged values", () => {
+    const catalog = Catalog.parse(
+      'catalog: c\nversion: 1.10\nlimit: 12\nratio: 0.5\nbig: 1e3\ncolor: 0x1F\nneg: -3\nzero: 0\nenabled: true\nTitle: False\nquoted: "no"\nkept: \'0012\'\ntagged: !!int 0012\nproducts: []\n',
+    );
+    expect(catalog.warnings).toEqual([]);
+  });
+
+  it("names the file, and a suite's own paths, before its near misses", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-catalog-yaml11-"));
+    try {
+      const file = join(dir, "suite.yaml");
+      writeFileSync(file, "suite: t\ngroups:\n  - key: g\n    scenarios:\n      - { key: 0012, prompt: hi, expcet: { tools: [x] } }\n");
+      expect(Catalog.load(file).warnings).toEqual([
+        `${file}, ${line("groups[0].scenarios[0].key", "0012", "10", "12")}`,
+        `${file}, groups[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,7 +12,8 @@ import { refuseOnlyEmpty } from "./emptyDocument.js";
 import { InvalidDocument, located, NotFound } from "./errors.js";
 import type { Scenario } from "./scenario.js";
 import { Suite } from "./suite.js";
-import { readYaml } from "./yamlText.js";
+import { dottedPath, yaml11Readings, type Yaml11Reading } from "./yamlScalars.js";
+import { readYamlScalars } from "./yamlText.js";
 
 export interface CatalogOptions {
   /** The catalog key when no document sets `catalog:` (Catalog.load: the first file's name). */
@@ -27,7 +28,14 @@ export interface CatalogSelection {
 }
 
 // Options for the variadic constructor travel here for the duration of one construction.
-let pendingOptions: { name?: string; sources?: string[] } = {};
+let pendingOptions: BuildOptions = {};
+
+interface BuildOptions {
+  name?: string;
+  sources?: string[];
+  /** Per document read from text, the warnings of its YAML 1.1 readings (readingLine). */
+  readings?: string[][];
+}
 
 export class Catalog {
   static readonly NotFound = NotFound;
@@ -43,7 +51,12 @@ export class Catalog {
   readonly description: string | null;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly products: readonly Product[];
-  /** Keys that look like typos of ones the format reads (or a scenario check under the product's own name), each with its document and path (not errors: such keys are ignored or kept as metadata). */
+  /**
+   * Values YAML 1.1 read otherwise than they look (`prompt: no` is false, `key: 0012` is 10),
+   * then keys that look like typos of ones the format reads (or a scenario check under the
+   * product's own name), each with its document and path: not errors (the values are read as
+   * the reference reads them, such keys are ignored or kept as metadata), but said.
+   */
   readonly warnings: readonly string[];
   #yaml: string | null = null;
   #digest: string | null = null;
@@ -53,25 +66,29 @@ export class Catalog {
     const { paths, options } = splitArgs<CatalogOptions>(args);
     const files = readExisting(paths);
     if (files.length === 0) throw new NotFound(`no scenario catalog at ${paths.join(", ")}`);
-    const documents = files.map((file) => located(file.path, () => parseYaml(file.text)));
-    refuseOnlyEmpty(documents, "catalog", files.map((file) => file.path));
-    return build(documents, { name: options.name ?? documentName(files[0].path), sources: files.map((file) => file.path) });
+    const read = files.map((file) => located(file.path, () => parseYaml(file.text)));
+    refuseOnlyEmpty(read.map((doc) => doc.value), "catalog", files.map((file) => file.path));
+    return build(read.map((doc) => doc.value), { name: options.name ?? documentName(files[0].path), sources: files.map((file) => file.path), readings: read.map((doc) => doc.readings) });
   }
 
   /** One YAML text. */
   static parse(text: string, options: CatalogOptions = {}): Catalog {
-    const document = parseYaml(text);
-    refuseOnlyEmpty([document], "catalog");
-    return build([document], options);
+    const { value, readings } = parseYaml(text);
+    refuseOnlyEmpty([value], "catalog");
+    return build([value], { ...options, readings: [readings] });
   }
 
   /** Documents (YAML text or parsed objects) layered in order; later ones win by key. */
   constructor(...documents: unknown[]) {
-    const { name, sources } = pendingOptions;
+    const { name, sources, readings } = pendingOptions;
     pendingOptions = {};
     const sourceOf = (index: number) => sources?.[index] ?? (documents.length > 1 ? `documents[${index}]` : undefined);
     const docs = documents.map((doc, index) =>
-      located(sourceOf(index), () => readCatalogDocument(typeof doc === "string" ? parseYaml(doc) : doc, name ?? null)),
+      located(sourceOf(index), () => {
+        const read = typeof doc === "string" ? parseYaml(doc) : { value: doc, readings: readings?.[index] ?? [] };
+        const document = readCatalogDocument(read.value, name ?? null);
+        return { ...document, warnings: [...read.readings, ...document.warnings] };
+      }),
     );
     const keyed = docs.findLast((doc) => !isBlank(doc.catalog));
     this.key = keyed?.catalog ?? presentOrNull(name) ?? missingKey();
@@ -148,7 +165,7 @@ export class Catalog {
   }
 }
 
-function build(documents: unknown[], options: { name?: string; sources?: string[] }): Catalog {
+function build(documents: unknown[], options: BuildOptions): Catalog {
   pendingOptions = options;
   try {
     return new Catalog(...documents);
@@ -157,9 +174,30 @@ function build(documents: unknown[], options: { name?: string; sources?: string[
   }
 }
 
-/** Null for an empty document: readCatalogDocument reads it as {}, and a load of only empty ones is refused. */
-function parseYaml(text: string): unknown {
-  return readYaml(text, InvalidDocument, "the catalog is not valid YAML: ");
+/**
+ * The document (null when empty: readCatalogDocument reads it as {}, and a load of only empty
+ * ones is refused) and the warnings of its YAML 1.1 readings.
+ */
+function parseYaml(text: string): { value: unknown; readings: string[] } {
+  const { value, scalars } = readYamlScalars(text, InvalidDocument, "the catalog is not valid YAML: ");
+  return { value, readings: yaml11Readings(scalars).filter((reading) => !meantAsBoolean(reading)).map(readingLine) };
+}
+
+/** `production_only: yes` is the boolean its field takes, as meant: nothing to say. */
+function meantAsBoolean(reading: Yaml11Reading): boolean {
+  return typeof reading.read === "boolean" && reading.path.at(-1) === "production_only";
+}
+
+/**
+ * A value read as the reference's Psych reads it (YAML 1.1), which is kept (reference-core §3),
+ * but said, since it is not what the text says to YAML 1.2, JSON or a reader's eye:
+ * `products[0].sets[0].scenarios[2].prompt: no is read as false (YAML 1.1, as catalogs are read;
+ * YAML 1.2 reads text); quote it ("no") to keep the text, or write false`.
+ */
+function readingLine({ path, written, read, core }: Yaml11Reading): string {
+  const other = core === undefined ? "text" : String(core);
+  const keep = typeof read === "boolean" ? `, or write ${String(read)}` : "";
+  return `${dottedPath(path)}: ${written} is read as ${String(read)} (YAML 1.1, as catalogs are read; YAML 1.2 reads ${other}); quote it (${JSON.stringify(written)}) to keep the text${keep}`;
 }
 
 function lastPresent(docs: CatalogDoc[], pick: (doc: CatalogDoc) => string | null): string | null {

@@ -75,7 +75,7 @@ export interface CatalogDoc {
   products: ProductDoc[];
   metadata: Record<string, unknown>;
   /**
-   * A key the format does not read but within 2 edits of one it does (`expcet:`, `juge:`), or a
+   * A key the format does not read but a typo away from one it does (support/likelyMeant.ts) (`expcet:`, `juge:`), or a
    * scenario's check under the product's own name (`expected_tools:`): ignored or kept as
    * metadata as any unknown key is, but said, since what it held silently vanished.
    */
@@ -206,7 +206,7 @@ interface NearMiss {
   meant: string;
 }
 
-/** The keys of `mapping` the level does not read but within 2 edits of one it does, or one of its aliases. */
+/** The keys of `mapping` the level does not read but a typo away from one it does (likelyMeant), or one of its aliases. */
 function nearMisses(mapping: Record<string, unknown>, level: Level): NearMiss[] {
   const misses: NearMiss[] = [];
   for (const name of Object.keys(mapping)) {

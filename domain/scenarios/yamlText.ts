@@ -10,6 +10,7 @@ import type { InputErrorClass } from "./errors.js";
 import { assertDocumentSize, MAX_DOCUMENT_BYTES } from "./limits.js";
 import { settleIntegers, unsafeIntegerRule } from "./yamlIntegers.js";
 import { repeatedKey } from "./yamlKeys.js";
+import { nonTextScalars, type WrittenScalar } from "./yamlScalars.js";
 
 const REPEATED_KEY = "repeated key in one mapping";
 
@@ -85,6 +86,16 @@ export type YamlDialect = "psych" | "core";
  * `invalid evaluation suite YAML: ` / `the catalog is not valid YAML: `).
  */
 export function readYaml(text: string, Err: InputErrorClass, prefix: string, dialect: YamlDialect = "psych"): unknown {
+  return readDocument(text, Err, prefix, dialect).value;
+}
+
+/** As readYaml, with every scalar read as a number or a boolean and how it was written (yamlScalars.ts). */
+export function readYamlScalars(text: string, Err: InputErrorClass, prefix: string, dialect: YamlDialect = "psych"): { value: unknown; scalars: WrittenScalar[] } {
+  const { value, doc } = readDocument(text, Err, prefix, dialect);
+  return { value, scalars: nonTextScalars(doc) };
+}
+
+function readDocument(text: string, Err: InputErrorClass, prefix: string, dialect: YamlDialect): { value: unknown; doc: Document } {
   assertDocumentSize(text, Err);
   const lineCounter = new LineCounter();
   const options = dialect === "psych" ? OPTIONS : { ...OPTIONS, version: "1.2" as const, customTags: undefined };
@@ -122,7 +133,7 @@ export function readYaml(text: string, Err: InputErrorClass, prefix: string, dia
   // Aliases nest too: anchors chained within the limit each (`&a1 [[... *a0]]`) resolve deeper,
   // into a value its own canonical YAML would then write past the limit and refuse to read back.
   if (resolvedTooDeep(value)) throw new Err(`${prefix}${deepRule()} (counting what aliases repeat)`);
-  return value;
+  return { value, doc };
 }
 
 /** Whether arrays and objects nest past MAX_YAML_DEPTH in a resolved value. One walk, no recursion. */

@@ -93,6 +93,20 @@ describe("likelyMeant", () => {
     expect(likelyMeant("min", ["chars"])).toBeNull();
     expect(likelyMeant("x", [])).toBeNull();
   });
+
+  it("takes two edits only between words of six characters or more, one between shorter ones, a swap of two letters as one", () => {
+    expect(likelyMeant("expcet", ["key", "prompt", "expect"])).toBe("expect");
+    expect(likelyMeant("scenarois", ["key", "scenarios"])).toBe("scenarios");
+    expect(likelyMeant("paterns", ["pattern"])).toBe("pattern");
+    expect(likelyMeant("timeout", ["label", "timeoutMs"])).toBe("timeoutMs");
+    expect(likelyMeant("juge", ["name", "judge"])).toBe("judge");
+    expect(likelyMeant("kye", ["key", "name"])).toBe("key");
+    expect(likelyMeant("nmae", ["key", "name"])).toBe("name");
+    // A host's own short keys, two edits from a known one: other words, not typos.
+    for (const [name, known] of [["date", "name"], ["time", "name"], ["node", "name"], ["note", "name"], ["age", "name"], ["task", "tags"], ["teams", "tags"], ["lane", "name"]]) {
+      expect(likelyMeant(name, ["key", known]), name).toBeNull();
+    }
+  });
 });
 
 describe("floatSum", () => {
