@@ -10,6 +10,7 @@ import type { Scenario } from "../scenarios/index.js";
 import { Scorer, TASK_COMPLETION, type Criterion, type ResultStatus, type Scores } from "../scoring/index.js";
 import { Result } from "./result.js";
 import { withTimeout } from "./timeout.js";
+import type { RunScope } from "./runScope.js";
 import { keyedRecord } from "../support/index.js";
 
 export interface RunnerSpec {
@@ -19,8 +20,12 @@ export interface RunnerSpec {
 }
 
 /**
- * The host's agent call. With a `replayTimeoutMs`, the third argument's signal is aborted when the
- * budget runs out (the result is already a run_error then), so the call can stop its own work.
+ * The host's agent call. The third argument's signal is aborted when the replay's result will not
+ * be used, so the call can stop its own work: with a `replayTimeoutMs`, when the budget runs out
+ * (the result is already a run_error then, the reason a ReplayTimeoutError); with `concurrency > 1`,
+ * when the run failed (an `onResult` or `aroundEvaluation` threw; the reason a RunFailedError
+ * whose `cause` is that error). A replay nothing could abort (no budget, one pair at a time) gets
+ * no signal.
  * `spec` is the model as the Runner was given it (`models`): a ModelSpec when given ModelSpecs,
  * which the Runner's type parameter carries (it was `any`, so `spec.modle` type-checked).
  */
@@ -70,17 +75,26 @@ function replayOf(value: unknown): Replay {
  * Whatever the replay function gave, as a Replay; never throws. A function that answers
  * synchronously is read synchronously (no promise per pair); a promise is bounded by the timeout.
  */
-function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
-  // Only a bounded replay gets a signal: nothing would ever abort one without a budget.
-  const controller = settings.replayTimeoutMs == null ? undefined : new AbortController();
+function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, scope?: RunScope): Replay | Promise<Replay> {
+  // A run that has failed starts no replay (a wrapper may still call next() after the failure).
+  if (scope?.failure) return Replay.failed(scope.failure);
+  // A replay gets a signal when something can abort it: its budget, or its run failing (a
+  // concurrent run's scope). One pair at a time without a budget, nothing would ever abort it.
+  const controller = settings.replayTimeoutMs == null && !scope ? undefined : new AbortController();
+  if (controller) scope?.started(controller);
   let value: unknown;
   try {
     value = settings.replay(scenario, spec, { signal: controller?.signal });
   } catch (error) {
+    if (controller) scope?.settled(controller);
     return Replay.failed(error);
   }
-  if (!isThenable(value)) return replayOf(value);
-  return withTimeout(Promise.resolve(value), settings.replayTimeoutMs, controller).then(replayOf, (error: unknown) => Replay.failed(error));
+  if (!isThenable(value)) {
+    if (controller) scope?.settled(controller);
+    return replayOf(value);
+  }
+  const bounded = withTimeout(Promise.resolve(value), settings.replayTimeoutMs, controller);
+  return (scope && controller ? bounded.finally(() => scope.settled(controller)) : bounded).then(replayOf, (error: unknown) => Replay.failed(error));
 }
 
 const present = (text: string | null): boolean => text !== null && text.trim() !== "";
@@ -115,9 +129,12 @@ async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec:
   return true;
 }
 
-/** One pair: synchronous when the replay answered synchronously and no judge is configured. */
-export function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown): Result | Promise<Result> {
-  const replay = given == null ? obtainReplay(settings, scenario, spec) : Replay.from(given);
+/**
+ * One pair: synchronous when the replay answered synchronously and no judge is configured.
+ * `scope` is a concurrent run's: a failed run aborts the replay's signal, or starts no replay.
+ */
+export function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown, scope?: RunScope): Result | Promise<Result> {
+  const replay = given == null ? obtainReplay(settings, scenario, spec, scope) : Replay.from(given);
   if (replay instanceof Promise) return replay.then((held) => scorePair(settings, scenario, spec, held));
   return scorePair(settings, scenario, spec, replay);
 }
