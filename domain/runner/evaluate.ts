@@ -99,18 +99,19 @@ function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: Ru
 
 const present = (text: string | null): boolean => text !== null && text.trim() !== "";
 
-async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, replay: Replay, exchanges: JudgeExchange[]) {
+async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, replay: Replay, exchanges: JudgeExchange[], scope?: RunScope) {
   const judge = settings.judge;
   const judged = settings.criteria.filter((c) => c.type === "llm_judge");
   const judgeScores: Record<string, number | null> = keyedRecord();
   let taskCompletion: number | null | undefined;
   if (!judge || !present(replay.answer)) return { judgeScores, taskCompletion, judged };
   for (const criterion of judged) {
+    if (scope?.failure) break;
     const outcome = await judge.scoreCriterion({ criterion, prompt: scenario.prompt, answer: replay.answer });
     judgeScores[criterion.key] = outcome.value;
     if (outcome.exchange) exchanges.push(outcome.exchange);
   }
-  if (settings.judgeTask && judged.length === 0) {
+  if (settings.judgeTask && judged.length === 0 && !scope?.failure) {
     const outcome = await judge.scoreTask({ scenario, answer: replay.answer });
     taskCompletion = outcome.value;
     if (outcome.exchange) exchanges.push(outcome.exchange);
@@ -118,13 +119,14 @@ async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, rep
   return { judgeScores, taskCompletion, judged };
 }
 
-async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, fault: string): Promise<boolean> {
+async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, fault: string, scope?: RunScope): Promise<boolean> {
+  if (scope?.failure) return false;
   if (!settings.judge || !settings.refineFaults.includes(fault)) return false;
   if (settings.refinements.attempted >= settings.judgeLimit) return false;
   if (settings.refineGate && !(await settings.refineGate({ scenario, spec, fault }))) return false;
   // Checked again after the gate: pairs in flight together all passed the first check while
   // their gates were awaited. Counted before the call, so a call that fails still uses it up.
-  if (settings.refinements.attempted >= settings.judgeLimit) return false;
+  if (settings.refinements.attempted >= settings.judgeLimit || scope?.failure) return false;
   settings.refinements.attempted += 1;
   return true;
 }
@@ -135,12 +137,16 @@ async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec:
  */
 export function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown, scope?: RunScope): Result | Promise<Result> {
   const replay = given == null ? obtainReplay(settings, scenario, spec, scope) : Replay.from(given);
-  if (replay instanceof Promise) return replay.then((held) => scorePair(settings, scenario, spec, held));
-  return scorePair(settings, scenario, spec, replay);
+  if (replay instanceof Promise) return replay.then((held) => scorePair(settings, scenario, spec, held, scope));
+  return scorePair(settings, scenario, spec, replay, scope);
 }
 
-function scorePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay): Result | Promise<Result> {
-  if (settings.judge) return scoreJudged(settings, scenario, spec, replay);
+/**
+ * Once a concurrent run has failed, its pairs still in flight ask the judge nothing more: their
+ * Results reach no report, and judge calls spend as replays do (a grade not asked is null).
+ */
+function scorePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay, scope?: RunScope): Result | Promise<Result> {
+  if (settings.judge) return scoreJudged(settings, scenario, spec, replay, scope);
   const scores = settings.scorer.score(scenario, replay);
   const score = Scorer.mean(scores);
   // Without a judge, an llm_judge criterion is still an expected grade, and it is missing.
@@ -169,15 +175,15 @@ function statusOf(replay: Replay, diagnosis: unknown): ResultStatus {
   return replay.errored ? "errored" : diagnosis ? "failed" : "passed";
 }
 
-async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay): Promise<Result> {
+async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay, scope?: RunScope): Promise<Result> {
   const exchanges: JudgeExchange[] = [];
-  const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges);
+  const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges, scope);
   const scores = settings.scorer.score(scenario, replay, { judgeScores, ...(taskCompletion !== undefined ? { taskCompletion } : {}) });
   const score = Scorer.mean(scores);
   const expected = judged.map((c) => c.key);
   if (taskCompletion !== undefined) expected.push(TASK_COMPLETION);
   let diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys) ?? missingGrades(settings, expected, scores);
-  if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault))) {
+  if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault, scope))) {
     const outcome = await settings.judge!.recommend({
       // The judge reads calls structurally; a Replay's calls keep whatever name the host gave.
       scenario, replay: replay as unknown as Parameters<RunnerJudge["recommend"]>[0]["replay"], diagnosis,

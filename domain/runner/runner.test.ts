@@ -286,6 +286,23 @@ describe("Runner.run", () => {
     expect(yielded.map((r) => [r.status, r.replay.error])).toEqual([["errored", "RunFailedError: the run failed (Error: tracer down), so this replay was cancelled"]]);
   });
 
+  it("asks the judge nothing more for the pairs in flight once the run has failed, even when their agent answers", async () => {
+    const many = Array.from({ length: 2 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const { judge, calls } = fakeJudge(() => '{"score": 0.2}');
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 2, judge, refineFaults: ["low_quality"],
+      // s1's agent ignores its signal and answers after s0 failed the run.
+      replay: async (scenario) => {
+        await new Promise((r) => setTimeout(r, scenario.key === "s0" ? 1 : 30));
+        return { answer: `A long enough answer to ${scenario.key}, with details.` };
+      },
+      onResult: () => { throw new Error("store down"); },
+    });
+    await expect(runner.run()).rejects.toThrow("store down");
+    // s0's grade and recommendation only: nothing for s1.
+    expect(calls.map((c) => c.kind)).toEqual(["score", "recommend"]);
+  });
+
   it("rejects with the first error as thrown, the later ones on its non-enumerable suppressedErrors", async () => {
     const many = Array.from({ length: 3 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
     class StoreError extends Error {}
