@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Judge } from "../judge/index.js";
 import { Correlation, type EvaluationContext } from "./correlation.js";
 import type { TraceOptions } from "./tracer.js";
@@ -191,6 +191,8 @@ describe("Correlation as aroundEvaluation", () => {
   });
 
   it("runs the block untraced when the tracer fails before it, and keeps its outcome when the tracer fails after", async () => {
+    // Each failing Correlation warns once (below); kept off the test's output here.
+    const warnings = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
     const calls: string[] = [];
     const failing = (when: "before" | "after" | "twice") => async <T>(_name: string, _options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
       if (when === "before") throw new Error("span processor failed");
@@ -218,6 +220,78 @@ describe("Correlation as aroundEvaluation", () => {
     await expect(scheduling.replay(async () => { runs += 1; return "once"; })).resolves.toBe("once");
     await new Promise((r) => setTimeout(r, 20));
     expect(runs).toBe(1);
+    expect(warnings).toHaveBeenCalledTimes(3);
+    warnings.mockRestore();
+  });
+
+  it("warns once per Correlation of its tracer failing, naming the failure, and not of a block's own error passed on", async () => {
+    const warnings = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    try {
+      const before = async <T>(): Promise<T> => { throw new Error("span processor failed"); };
+      const correlation = new Correlation({ agentName: "SupportAgent", tracer: before });
+      await expect(correlation.replay(async () => "answer")).resolves.toBe("answer");
+      await expect(correlation.judge("score", async () => "grade")).resolves.toBe("grade");
+      expect(warnings).toHaveBeenCalledTimes(1);
+      const [message, options] = warnings.mock.calls[0] as [string, { type: string; code: string }];
+      expect(message).toMatch(/^Correlation: the tracer failed on SupportAgent eval \(Error: span processor failed\); the traced block's outcome stands/);
+      expect(message).toContain("pass onTracerError");
+      expect(options).toEqual({ type: "CorrelationWarning", code: "VERDICT_TRACER_FAILED" });
+      // Another Correlation warns of its own first failure.
+      await new Correlation({ agentName: "B", tracer: before }).judge("verdict", async () => "{}");
+      expect(warnings).toHaveBeenCalledTimes(2);
+      expect(warnings.mock.calls[1][0]).toMatch(/^Correlation: the tracer failed on BJudge verdict /);
+      // A tracer that marks its span failed and rethrows the block's own error did not fail.
+      const failedSpans: unknown[] = [];
+      const rethrowing = new Correlation({
+        agentName: "C",
+        tracer: async <T>(_name: string, _options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+          try { return await fn(); } catch (error) { failedSpans.push(error); throw error; }
+        },
+      });
+      await expect(rethrowing.replay(async () => { throw new Error("agent down"); })).rejects.toThrow("agent down");
+      expect(failedSpans).toHaveLength(1);
+      expect(warnings).toHaveBeenCalledTimes(2);
+      // One that throws something else after the block did: the block's outcome stands, told once.
+      const after = new Correlation({
+        agentName: "D",
+        tracer: async <T>(_name: string, _options: TraceOptions, fn: () => Promise<T>): Promise<T> => {
+          await fn().catch(() => undefined);
+          throw new Error("exporter failed");
+        },
+      });
+      await expect(after.replay(async () => { throw new Error("agent down"); })).rejects.toThrow("agent down");
+      expect(warnings).toHaveBeenCalledTimes(3);
+      expect(warnings.mock.calls[2][0]).toContain("(Error: exporter failed)");
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
+  it("tells onTracerError of each tracer failure instead of warning, and a failing onTracerError fails no block", async () => {
+    const warnings = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    try {
+      const failure = new Error("exporter failed");
+      const tracer = async <T>(_name: string, _options: TraceOptions, fn: () => Promise<T>): Promise<T> => { await fn(); throw failure; };
+      const told: [unknown, unknown][] = [];
+      let runs = 0;
+      const correlation = new Correlation({ agentName: "A", tracer, onTracerError: (error, context) => { told.push([error, context]); } });
+      await expect(correlation.replay(async () => { runs += 1; return "answer"; })).resolves.toBe("answer");
+      await expect(correlation.judge("recommend", async () => { runs += 1; return "fix"; })).resolves.toBe("fix");
+      expect(runs).toBe(2);
+      expect(told).toEqual([[failure, { kind: "replay", name: "A", action: "eval" }], [failure, { kind: "judge", name: "AJudge", action: "recommend" }]]);
+      expect(warnings).not.toHaveBeenCalled();
+      // An onTracerError that throws (or rejects) changes no outcome; it is warned of once.
+      for (const onTracerError of [() => { throw new Error("log sink down"); }, () => Promise.reject(new Error("log sink down"))]) {
+        const failing = new Correlation({ agentName: "E", tracer, onTracerError });
+        await expect(failing.replay(async () => "still")).resolves.toBe("still");
+        await expect(failing.replay(async () => "again")).resolves.toBe("again");
+      }
+      await new Promise((r) => setTimeout(r, 0));
+      expect(warnings).toHaveBeenCalledTimes(2);
+      expect(warnings.mock.calls[0][0]).toMatch(/^Correlation: onTracerError failed \(Error: log sink down\) while told of the tracer failing on E eval \(Error: exporter failed\)/);
+    } finally {
+      warnings.mockRestore();
+    }
   });
 
   it("uses the Runner's metadata as the run when no withRun is open", async () => {
@@ -296,6 +370,15 @@ describe("new Correlation", () => {
   it("requires an agent name and a callable tracer", () => {
     expect(() => new Correlation({ agentName: "" })).toThrow(/agentName must be a non-blank string/);
     expect(() => new Correlation({ agentName: "A", tracer: "otel" as never })).toThrow(/tracer must be a function/);
+  });
+
+  it("refuses an onTracerError that is not a function, and points its misspellings to it", () => {
+    expect(() => new Correlation({ agentName: "A", onTracerError: "log" as never })).toThrow(
+      "Correlation: onTracerError must be a function (error, { kind, name, action }) => void, got a string",
+    );
+    expect(() => new Correlation({ agentName: "A", on_tracer_error: () => undefined } as never)).toThrow(/^Correlation: unknown option on_tracer_error \(did you mean onTracerError\?\)/);
+    expect(() => new Correlation({ agentName: "A", onTracerEror: () => undefined } as never)).toThrow(/^Correlation: unknown option onTracerEror \(did you mean onTracerError\?\)/);
+    expect(() => new Correlation({ agentName: "A", onTracerError: null })).not.toThrow();
   });
 
   it("limits attributes to the trace keys it was given", async () => {

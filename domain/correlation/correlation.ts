@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { IdGenerator } from "../events/index.js";
-import { checkKnownOptions, isBlank } from "../support/index.js";
+import { checkKnownOptions, described, isBlank } from "../support/index.js";
 import { traceIdOf, type Tracer } from "./tracer.js";
 
 export const DEFAULT_TRACE_KEYS = ["run_id", "result_id", "suite", "scenario_key", "model_label", "model", "provider"] as const;
@@ -16,7 +16,7 @@ export const DEFAULT_TRACE_KEYS = ["run_id", "result_id", "suite", "scenario_key
 export type Metadata = Record<string, unknown>;
 
 const CORRELATION_OPTIONS: Record<keyof CorrelationOptions, true> = {
-  agentName: true, judgeName: true, tracer: true, replayAction: true, traceKeys: true, ids: true,
+  agentName: true, judgeName: true, tracer: true, replayAction: true, traceKeys: true, ids: true, onTracerError: true,
 };
 const CORRELATION_OPTION_NAMES = Object.keys(CORRELATION_OPTIONS);
 
@@ -31,6 +31,22 @@ export interface CorrelationOptions {
   traceKeys?: readonly string[];
   /** Mints run and result ids (default crypto.randomUUID); inject one for reproducible ids. */
   ids?: IdGenerator | (() => string);
+  /**
+   * Told of each failure of the tracer itself (it threw, or threw something other than the
+   * block's own error); the traced block's outcome stands either way. Without it the first
+   * failure of this Correlation is a process warning (`CorrelationWarning`), the later ones unsaid.
+   */
+  onTracerError?: ((error: unknown, context: TracerErrorContext) => void) | null;
+}
+
+/** Which traced block the tracer failed on. */
+export interface TracerErrorContext {
+  /** A replay (`correlation.replay`) or a judge call (`correlation.judge`, `traceJudge`). */
+  kind: "replay" | "judge";
+  /** The trace's name: the agent's or the judge's. */
+  name: string;
+  /** The trace's action: the replay action ("eval") or the judge call's kind ("score", ...). */
+  action: string;
 }
 
 /** What the Runner hands its `aroundEvaluation` wrapper for one scenario × model. */
@@ -63,6 +79,9 @@ export class Correlation {
   readonly #tracer: Tracer | null;
   readonly #replayAction: string;
   readonly #ids: () => string;
+  readonly #onTracerError: CorrelationOptions["onTracerError"];
+  /** Whether this Correlation has warned of a tracer failure (or of its onTracerError failing). */
+  readonly #warned = { tracer: false, handler: false };
   readonly #storage = new AsyncLocalStorage<Contexts>();
   /**
    * Contexts whose evaluation (or withRun) has ended: a trace id the tracer gives after that is
@@ -80,6 +99,10 @@ export class Correlation {
     if (options.tracer != null && typeof options.tracer !== "function") {
       throw new TypeError("Correlation: tracer must be a function (name, { action, attributes, onTrace }, fn) => result");
     }
+    if (options.onTracerError != null && typeof options.onTracerError !== "function") {
+      throw new TypeError(`Correlation: onTracerError must be a function (error, { kind, name, action }) => void, got ${described(options.onTracerError)}`);
+    }
+    this.#onTracerError = options.onTracerError ?? null;
     this.agentName = options.agentName;
     this.judgeName = isBlank(options.judgeName) ? `${options.agentName}Judge` : (options.judgeName as string);
     this.traceKeys = [...(options.traceKeys ?? DEFAULT_TRACE_KEYS)];
@@ -139,7 +162,7 @@ export class Correlation {
   replay<T>(fn: () => T | Promise<T>, action: string = this.#replayAction): Promise<T> {
     const contexts = this.#storage.getStore();
     const target = contexts?.result ?? null;
-    return this.#trace(this.agentName, action, contexts, fn, (id) => {
+    return this.#trace({ kind: "replay", name: this.agentName, action }, contexts, fn, (id) => {
       if (target && !this.#closed.has(target)) target.trace_id = id;
     });
   }
@@ -151,7 +174,7 @@ export class Correlation {
   judge<T>(kind: JudgeKindName, fn: () => T | Promise<T>): Promise<T> {
     const contexts = this.#storage.getStore();
     const target = contexts?.result ?? contexts?.run ?? null;
-    return this.#trace(this.judgeName, kind, contexts, fn, (id) => {
+    return this.#trace({ kind: "judge", name: this.judgeName, action: kind }, contexts, fn, (id) => {
       if (!target || this.#closed.has(target)) return;
       const ids = target.judge_trace_ids;
       if (Array.isArray(ids)) ids.push(id);
@@ -172,8 +195,7 @@ export class Correlation {
   }
 
   async #trace<T>(
-    name: string,
-    action: string,
+    traced: TracerErrorContext,
     contexts: Contexts | undefined,
     fn: () => T | Promise<T>,
     record: (traceId: string) => void,
@@ -187,13 +209,45 @@ export class Correlation {
     let block: Promise<T> | null = null;
     const run = (): Promise<T> => (block ??= (async () => fn())());
     try {
-      return await this.#tracer(name, { action, attributes: this.#attributes(contexts), onTrace }, run);
-    } catch {
+      return await this.#tracer(traced.name, { action: traced.action, attributes: this.#attributes(contexts), onTrace }, run);
+    } catch (error) {
       // Telemetry failing must not change what is evaluated (a broken exporter made every pair a
       // run_error blamed on the agent, or dropped the judge's grade): the block's own outcome
       // stands when it ran, and it runs untraced when the tracer failed before calling it.
       // run(), not fn(): a tracer that scheduled the block and then threw must not run it twice.
-      return block ?? run();
+      // The failure is told (onTracerError, or one warning), not swallowed unsaid.
+      if (block === null) {
+        this.#tracerFailed(error, traced);
+        return run();
+      }
+      const ran: Promise<T> = block;
+      // A tracer that rethrows the block's own rejection (a span marked failed, as the README's
+      // adapter does) passed the block's outcome on: that is no failure of the tracer.
+      const rejection = await ran.then(() => RESOLVED, (reason: unknown) => reason);
+      if (rejection !== error) this.#tracerFailed(error, traced);
+      return ran;
+    }
+  }
+
+  /** Tells the host of a tracer failure; never throws, so the traced block's outcome stands. */
+  #tracerFailed(error: unknown, traced: TracerErrorContext): void {
+    const handler = this.#onTracerError;
+    if (!handler) {
+      if (this.#warned.tracer) return;
+      this.#warned.tracer = true;
+      warn(`Correlation: the tracer failed on ${traced.name} ${traced.action} (${errorText(error)}); the traced block's outcome stands, untraced if the tracer failed before running it. Later tracer failures of this Correlation are not warned: pass onTracerError to be told of each.`, "VERDICT_TRACER_FAILED");
+      return;
+    }
+    const handlerFailed = (handlerError: unknown): void => {
+      if (this.#warned.handler) return;
+      this.#warned.handler = true;
+      warn(`Correlation: onTracerError failed (${errorText(handlerError)}) while told of the tracer failing on ${traced.name} ${traced.action} (${errorText(error)}); the traced block's outcome stands. Later failures of onTracerError are not warned.`, "VERDICT_ON_TRACER_ERROR_FAILED");
+    };
+    try {
+      const told: unknown = handler(error, { ...traced });
+      if (isThenable(told)) told.then(undefined, handlerFailed);
+    } catch (handlerError) {
+      handlerFailed(handlerError);
     }
   }
 
@@ -207,6 +261,24 @@ export class Correlation {
     }
     return attributes;
   }
+}
+
+const RESOLVED = Symbol("resolved");
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : `it threw ${typeof error === "string" ? JSON.stringify(error) : described(error)}`;
+}
+
+/**
+ * A process warning (Node's own channel for "something is wrong but the work goes on": printed on
+ * stderr unless the host listens for "warning" or runs with --no-warnings). The domain opens no
+ * stream itself; where there is no process (a bundle for another runtime), nothing is said.
+ */
+function warn(message: string, code: string): void {
+  globalThis.process?.emitWarning?.(message, { type: "CorrelationWarning", code });
 }
 
 function compact(entries: Record<string, unknown>): Metadata {

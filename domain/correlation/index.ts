@@ -7,5 +7,6 @@ export type {
   CorrelationOptions,
   EvaluationContext as CorrelationContext,
   JudgeKindName,
+  TracerErrorContext,
 } from "./correlation.js";
 export type { TraceHandle, TraceOptions, Tracer as CorrelationTracer } from "./tracer.js";

@@ -10,6 +10,7 @@ import type { Scenario } from "../scenarios/index.js";
 import { Scorer, TASK_COMPLETION, type Criterion, type ResultStatus, type Scores } from "../scoring/index.js";
 import { Result } from "./result.js";
 import { withTimeout } from "./timeout.js";
+import type { RunScope } from "./runScope.js";
 import { keyedRecord } from "../support/index.js";
 
 export interface RunnerSpec {
@@ -19,8 +20,12 @@ export interface RunnerSpec {
 }
 
 /**
- * The host's agent call. With a `replayTimeoutMs`, the third argument's signal is aborted when the
- * budget runs out (the result is already a run_error then), so the call can stop its own work.
+ * The host's agent call. The third argument's signal is aborted when the replay's result will not
+ * be used, so the call can stop its own work: with a `replayTimeoutMs`, when the budget runs out
+ * (the result is already a run_error then, the reason a ReplayTimeoutError); with `concurrency > 1`,
+ * when the run failed (an `onResult` or `aroundEvaluation` threw; the reason a RunFailedError
+ * whose `cause` is that error). A replay nothing could abort (no budget, one pair at a time) gets
+ * no signal.
  * `spec` is the model as the Runner was given it (`models`): a ModelSpec when given ModelSpecs,
  * which the Runner's type parameter carries (it was `any`, so `spec.modle` type-checked).
  */
@@ -70,33 +75,43 @@ function replayOf(value: unknown): Replay {
  * Whatever the replay function gave, as a Replay; never throws. A function that answers
  * synchronously is read synchronously (no promise per pair); a promise is bounded by the timeout.
  */
-function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec): Replay | Promise<Replay> {
-  // Only a bounded replay gets a signal: nothing would ever abort one without a budget.
-  const controller = settings.replayTimeoutMs == null ? undefined : new AbortController();
+function obtainReplay(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, scope?: RunScope): Replay | Promise<Replay> {
+  // A run that has failed starts no replay (a wrapper may still call next() after the failure).
+  if (scope?.failure) return Replay.failed(scope.failure);
+  // A replay gets a signal when something can abort it: its budget, or its run failing (a
+  // concurrent run's scope). One pair at a time without a budget, nothing would ever abort it.
+  const controller = settings.replayTimeoutMs == null && !scope ? undefined : new AbortController();
+  if (controller) scope?.started(controller);
   let value: unknown;
   try {
     value = settings.replay(scenario, spec, { signal: controller?.signal });
   } catch (error) {
+    if (controller) scope?.settled(controller);
     return Replay.failed(error);
   }
-  if (!isThenable(value)) return replayOf(value);
-  return withTimeout(Promise.resolve(value), settings.replayTimeoutMs, controller).then(replayOf, (error: unknown) => Replay.failed(error));
+  if (!isThenable(value)) {
+    if (controller) scope?.settled(controller);
+    return replayOf(value);
+  }
+  const bounded = withTimeout(Promise.resolve(value), settings.replayTimeoutMs, controller);
+  return (scope && controller ? bounded.finally(() => scope.settled(controller)) : bounded).then(replayOf, (error: unknown) => Replay.failed(error));
 }
 
 const present = (text: string | null): boolean => text !== null && text.trim() !== "";
 
-async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, replay: Replay, exchanges: JudgeExchange[]) {
+async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, replay: Replay, exchanges: JudgeExchange[], scope?: RunScope) {
   const judge = settings.judge;
   const judged = settings.criteria.filter((c) => c.type === "llm_judge");
   const judgeScores: Record<string, number | null> = keyedRecord();
   let taskCompletion: number | null | undefined;
   if (!judge || !present(replay.answer)) return { judgeScores, taskCompletion, judged };
   for (const criterion of judged) {
+    if (scope?.failure) break;
     const outcome = await judge.scoreCriterion({ criterion, prompt: scenario.prompt, answer: replay.answer });
     judgeScores[criterion.key] = outcome.value;
     if (outcome.exchange) exchanges.push(outcome.exchange);
   }
-  if (settings.judgeTask && judged.length === 0) {
+  if (settings.judgeTask && judged.length === 0 && !scope?.failure) {
     const outcome = await judge.scoreTask({ scenario, answer: replay.answer });
     taskCompletion = outcome.value;
     if (outcome.exchange) exchanges.push(outcome.exchange);
@@ -104,26 +119,34 @@ async function judgeGrades(settings: EvaluationSettings, scenario: Scenario, rep
   return { judgeScores, taskCompletion, judged };
 }
 
-async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, fault: string): Promise<boolean> {
+async function mayRefine(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, fault: string, scope?: RunScope): Promise<boolean> {
+  if (scope?.failure) return false;
   if (!settings.judge || !settings.refineFaults.includes(fault)) return false;
   if (settings.refinements.attempted >= settings.judgeLimit) return false;
   if (settings.refineGate && !(await settings.refineGate({ scenario, spec, fault }))) return false;
   // Checked again after the gate: pairs in flight together all passed the first check while
   // their gates were awaited. Counted before the call, so a call that fails still uses it up.
-  if (settings.refinements.attempted >= settings.judgeLimit) return false;
+  if (settings.refinements.attempted >= settings.judgeLimit || scope?.failure) return false;
   settings.refinements.attempted += 1;
   return true;
 }
 
-/** One pair: synchronous when the replay answered synchronously and no judge is configured. */
-export function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown): Result | Promise<Result> {
-  const replay = given == null ? obtainReplay(settings, scenario, spec) : Replay.from(given);
-  if (replay instanceof Promise) return replay.then((held) => scorePair(settings, scenario, spec, held));
-  return scorePair(settings, scenario, spec, replay);
+/**
+ * One pair: synchronous when the replay answered synchronously and no judge is configured.
+ * `scope` is a concurrent run's: a failed run aborts the replay's signal, or starts no replay.
+ */
+export function evaluatePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, given?: unknown, scope?: RunScope): Result | Promise<Result> {
+  const replay = given == null ? obtainReplay(settings, scenario, spec, scope) : Replay.from(given);
+  if (replay instanceof Promise) return replay.then((held) => scorePair(settings, scenario, spec, held, scope));
+  return scorePair(settings, scenario, spec, replay, scope);
 }
 
-function scorePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay): Result | Promise<Result> {
-  if (settings.judge) return scoreJudged(settings, scenario, spec, replay);
+/**
+ * Once a concurrent run has failed, its pairs still in flight ask the judge nothing more: their
+ * Results reach no report, and judge calls spend as replays do (a grade not asked is null).
+ */
+function scorePair(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay, scope?: RunScope): Result | Promise<Result> {
+  if (settings.judge) return scoreJudged(settings, scenario, spec, replay, scope);
   const scores = settings.scorer.score(scenario, replay);
   const score = Scorer.mean(scores);
   // Without a judge, an llm_judge criterion is still an expected grade, and it is missing.
@@ -152,15 +175,15 @@ function statusOf(replay: Replay, diagnosis: unknown): ResultStatus {
   return replay.errored ? "errored" : diagnosis ? "failed" : "passed";
 }
 
-async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay): Promise<Result> {
+async function scoreJudged(settings: EvaluationSettings, scenario: Scenario, spec: RunnerSpec, replay: Replay, scope?: RunScope): Promise<Result> {
   const exchanges: JudgeExchange[] = [];
-  const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges);
+  const { judgeScores, taskCompletion, judged } = await judgeGrades(settings, scenario, replay, exchanges, scope);
   const scores = settings.scorer.score(scenario, replay, { judgeScores, ...(taskCompletion !== undefined ? { taskCompletion } : {}) });
   const score = Scorer.mean(scores);
   const expected = judged.map((c) => c.key);
   if (taskCompletion !== undefined) expected.push(TASK_COMPLETION);
   let diagnosis = diagnose(settings, scenario, replay, scores, score, settings.judgeKeys) ?? missingGrades(settings, expected, scores);
-  if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault))) {
+  if (diagnosis && (await mayRefine(settings, scenario, spec, diagnosis.fault, scope))) {
     const outcome = await settings.judge!.recommend({
       // The judge reads calls structurally; a Replay's calls keep whatever name the host gave.
       scenario, replay: replay as unknown as Parameters<RunnerJudge["recommend"]>[0]["replay"], diagnosis,

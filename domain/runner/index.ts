@@ -4,5 +4,6 @@ export { Runner, DEFAULT_JUDGE_LIMIT, DEFAULT_REFINE_FAULTS } from "./runner.js"
 export type { RunnerOptions, AroundEvaluation, AroundEvaluationFn, EvaluationContext } from "./runner.js";
 export type { RefineGate, ReplayFn, RunnerJudge, RunnerSpec } from "./evaluate.js";
 export { ReplayTimeoutError } from "./timeout.js";
+export { RunFailedError } from "./runScope.js";
 export type { DefineKpisOptions, KpiSettlement } from "./definedKpis.js";
 export * from "./result.js";

@@ -24,6 +24,23 @@ export async function inOrder<T>(count: number, limit: number, task: (index: num
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-  if (errors.length > 0) throw errors[0];
+  if (errors.length > 0) throw withSuppressed(errors[0], errors.slice(1));
   return out;
+}
+
+/**
+ * The first error, as thrown (its type is what callers catch on), carrying the errors of the
+ * tasks that failed after it as a non-enumerable `suppressedErrors` array, the way Java's
+ * try-with-resources keeps them: an AggregateError when more than one failed would change the
+ * rejection's type by timing alone, and a non-enumerable property changes neither how the error
+ * prints nor how it serializes. A first error that cannot carry them (a thrown string, a frozen
+ * object, one that already has the property) is thrown as it is.
+ */
+function withSuppressed(first: unknown, later: unknown[]): unknown {
+  if (later.length === 0) return first;
+  const carrier = (typeof first === "object" && first !== null) || typeof first === "function";
+  if (carrier && Object.isExtensible(first) && !Object.prototype.hasOwnProperty.call(first, "suppressedErrors")) {
+    Object.defineProperty(first, "suppressedErrors", { value: later, enumerable: false, writable: true, configurable: true });
+  }
+  return first;
 }

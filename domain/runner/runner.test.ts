@@ -7,6 +7,7 @@ import { Scenario } from "../scenarios/index.js";
 import { Runner } from "./runner.js";
 import type { Result } from "./result.js";
 import { ReplayTimeoutError } from "./timeout.js";
+import { RunFailedError } from "./runScope.js";
 
 const scenarios = [
   new Scenario({ key: "orders_1", prompt: "Where is my order 4821?", expectedTools: ["lookup_order"] }),
@@ -228,6 +229,107 @@ describe("Runner.run", () => {
     // s1 was in flight beside s0: it had ended when run() rejected, and was not reported.
     expect(finished).toEqual(["s0", "s1"]);
     expect(reported).toEqual([]);
+  });
+
+  it("aborts the signal of every replay in flight when the run fails, naming the first error, with concurrency > 1", async () => {
+    const many = Array.from({ length: 4 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const signals: Record<string, AbortSignal | undefined> = {};
+    const failure = new Error("store down");
+    const started = Date.now();
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 3,
+      // Unbounded (no replayTimeoutMs): s1 and s2 would run 5 s unless their signal stops them.
+      replay: (scenario, _spec, { signal }) => {
+        signals[scenario.key] = signal;
+        const ms = scenario.key === "s0" ? 5 : 5_000;
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ answer: "A long enough answer with details." }), ms);
+          signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason as Error); });
+        });
+      },
+      onResult: (result) => { if (result.scenario.key === "s0") throw failure; },
+    });
+    const rejection = await runner.run().catch((error: unknown) => error);
+    expect(rejection).toBe(failure);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // s3 never started; s1 and s2 were cancelled with a reason that names why.
+    expect(Object.keys(signals).sort()).toEqual(["s0", "s1", "s2"]);
+    expect(signals.s0?.aborted).toBe(false);
+    for (const key of ["s1", "s2"]) {
+      const reason = signals[key]?.reason as RunFailedError;
+      expect(signals[key]?.aborted).toBe(true);
+      expect(reason).toBeInstanceOf(RunFailedError);
+      expect(reason.cause).toBe(failure);
+      expect(reason.message).toBe("the run failed (Error: store down), so this replay was cancelled");
+    }
+  });
+
+  it("starts no replay once the run has failed, even when a wrapper calls next() after", async () => {
+    const many = Array.from({ length: 2 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const replayed: string[] = [];
+    let failedAt: (() => void) | null = null;
+    const failed = new Promise<void>((resolve) => { failedAt = resolve; });
+    const yielded: Result[] = [];
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 2,
+      replay: (scenario) => { replayed.push(scenario.key); return { answer: "A long enough answer with details." }; },
+      aroundEvaluation: async ({ scenario }, next) => {
+        if (scenario.key === "s0") { setTimeout(() => failedAt?.(), 0); throw new Error("tracer down"); }
+        await failed;
+        const result = await next();
+        yielded.push(result);
+        return result;
+      },
+    });
+    await expect(runner.run()).rejects.toThrow("tracer down");
+    expect(replayed).toEqual([]);
+    expect(yielded.map((r) => [r.status, r.replay.error])).toEqual([["errored", "RunFailedError: the run failed (Error: tracer down), so this replay was cancelled"]]);
+  });
+
+  it("asks the judge nothing more for the pairs in flight once the run has failed, even when their agent answers", async () => {
+    const many = Array.from({ length: 2 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    const { judge, calls } = fakeJudge(() => '{"score": 0.2}');
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 2, judge, refineFaults: ["low_quality"],
+      // s1's agent ignores its signal and answers after s0 failed the run.
+      replay: async (scenario) => {
+        await new Promise((r) => setTimeout(r, scenario.key === "s0" ? 1 : 30));
+        return { answer: `A long enough answer to ${scenario.key}, with details.` };
+      },
+      onResult: () => { throw new Error("store down"); },
+    });
+    await expect(runner.run()).rejects.toThrow("store down");
+    // s0's grade and recommendation only: nothing for s1.
+    expect(calls.map((c) => c.kind)).toEqual(["score", "recommend"]);
+  });
+
+  it("rejects with the first error as thrown, the later ones on its non-enumerable suppressedErrors", async () => {
+    const many = Array.from({ length: 3 }, (_, i) => new Scenario({ key: `s${i}`, prompt: `Question ${i}` }));
+    class StoreError extends Error {}
+    const errors = many.map((s) => new StoreError(`store down at ${s.key}`));
+    const runner = new Runner({
+      scenarios: many, models: models.slice(0, 1), concurrency: 3,
+      replay: () => ({ answer: "A long enough answer with details." }),
+      // All three are reported together, then fail one after another.
+      onResult: async (result) => {
+        const i = Number(result.scenario.key.slice(1));
+        await new Promise((r) => setTimeout(r, 5 + 10 * i));
+        throw errors[i];
+      },
+    });
+    const rejection = await runner.run().catch((error: unknown) => error);
+    expect(rejection).toBe(errors[0]);
+    expect(rejection).toBeInstanceOf(StoreError);
+    expect((rejection as { suppressedErrors?: unknown }).suppressedErrors).toEqual([errors[1], errors[2]]);
+    expect(Object.keys(rejection as object)).not.toContain("suppressedErrors");
+    // A thrown value that cannot carry them is thrown as it is.
+    const frozen = Object.freeze(new Error("frozen"));
+    const plain = new Runner({
+      scenarios: many.slice(0, 2), models: models.slice(0, 1), concurrency: 2,
+      replay: () => ({ answer: "A long enough answer with details." }),
+      onResult: async (result) => { if (result.scenario.key === "s1") { await new Promise((r) => setTimeout(r, 5)); throw new Error("later"); } throw frozen; },
+    });
+    await expect(plain.run()).rejects.toBe(frozen);
   });
 
   it("with requireJudgeScores and no judge, an llm_judge criterion is a missing grade", async () => {

@@ -2,7 +2,8 @@
 // replayed, scored, diagnosed and (with a judge) refined, then one Report. A replay that throws,
 // returns nothing or hangs past `replayTimeoutMs` is a run_error result, never a failed run;
 // errors from `aroundEvaluation` propagate. With `concurrency > 1` replays run in parallel and
-// results keep scenario x model order.
+// results keep scenario x model order; a pair that throws fails the run and aborts the replays
+// still running.
 import { Diagnosis } from "../diagnosis/index.js";
 import { Scorer, type Criterion } from "../scoring/index.js";
 import { Report, type ReportLinks, type Release, type ToolResolver } from "../report/index.js";
@@ -14,6 +15,7 @@ import { evaluatePair, type EvaluationSettings, type RefineGate, type ReplayFn, 
 import { checkDefineKpis, checkJudge, checkModels, checkOptions, checkRefineFaults, checkScenarios } from "./optionShapes.js";
 import { described } from "../support/index.js";
 import { inOrder } from "./pool.js";
+import { RunScope } from "./runScope.js";
 import { canDefineKpis, settleKpis, type DefineKpisOptions, type KpiSettlement } from "./definedKpis.js";
 import { judgeUsageFromExchanges } from "../cost/index.js";
 import type { Result } from "./result.js";
@@ -209,38 +211,40 @@ export class Runner<Spec extends RunnerSpec = RunnerSpec> {
     }
     const pairs: [Scenario, RunnerSpec][] = [];
     for (const scenario of this.scenarios) for (const spec of this.models) pairs.push([scenario, spec]);
-    // A pair still in flight when another failed the run is not reported: run() has failed, and
-    // onResult (a row saved, a line printed) must not be called for a run its caller saw fail.
-    const failed = { now: false };
+    // The first pair to throw fails the run: the replays still running are aborted (their signal,
+    // with a RunFailedError naming that error), none starts after, and a pair still in flight is
+    // not reported: run() has failed, and onResult (a row saved, a line printed) must not be
+    // called for a run its caller saw fail. run() rejects with the first error (see inOrder).
+    const scope = new RunScope();
     return inOrder(pairs.length, concurrency, async (i) => {
       try {
-        return await this.#evaluateWrapped(pairs[i][0], pairs[i][1], failed);
+        return await this.#evaluateWrapped(pairs[i][0], pairs[i][1], scope);
       } catch (error) {
-        failed.now = true;
+        scope.fail(error);
         throw error;
       }
     });
   }
 
-  #evaluateWrapped(scenario: Scenario, spec: RunnerSpec, failed?: { now: boolean }): Result | Promise<Result> {
-    if (!this.#around && !this.#options.onResult) return evaluatePair(this.#settings, scenario, spec);
-    return this.#wrapped(scenario, spec, failed);
+  #evaluateWrapped(scenario: Scenario, spec: RunnerSpec, scope?: RunScope): Result | Promise<Result> {
+    if (!this.#around && !this.#options.onResult) return evaluatePair(this.#settings, scenario, spec, undefined, scope);
+    return this.#wrapped(scenario, spec, scope);
   }
 
-  async #wrapped(scenario: Scenario, spec: RunnerSpec, failed?: { now: boolean }): Promise<Result> {
+  async #wrapped(scenario: Scenario, spec: RunnerSpec, scope?: RunScope): Promise<Result> {
     let result: Result;
     if (this.#around) {
       let yielded: Result | undefined;
-      const next = async (): Promise<Result> => (yielded = await this.evaluate(scenario, spec));
+      const next = async (): Promise<Result> => (yielded = await evaluatePair(this.#settings, scenario, spec, undefined, scope));
       const returned = await this.#around({ scenario, spec, runMetadata: this.metadata }, next);
       if (yielded === undefined || returned !== yielded) {
         throw new TypeError(`aroundEvaluation must return the Result its next() yields, got ${described(returned)}`);
       }
       result = returned;
     } else {
-      result = await this.evaluate(scenario, spec);
+      result = await evaluatePair(this.#settings, scenario, spec, undefined, scope);
     }
-    if (!failed?.now) await this.#options.onResult?.(result);
+    if (!scope?.failure) await this.#options.onResult?.(result);
     return result;
   }
 }
