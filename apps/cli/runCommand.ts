@@ -1,4 +1,4 @@
-// `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
+// `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|module:FILE|chat:FILE|http:URL
 //   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
 //   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS] [--require-judge-scores]
 //   [--release DIGEST [--release-revision REV] [--release-label LABEL]] [--metadata KEY=VALUE ...]`
