@@ -40,7 +40,8 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       a run_error (ReplayTimeoutError), its signal is aborted and an HTTP agent's request with
       it; the pair is given up then, but a module that ignores the signal goes on running its
       call, beside the next pairs' (more calls in flight than --concurrency). Progress goes
-      to stderr, a [n/N] line a pair; --quiet leaves those lines out (the pass-rate line
+      to stderr, a [n/N] line a pair (an errored pair's ends with its error, on one line,
+      clipped to 200 characters); --quiet leaves those lines out (the pass-rate line
       still prints). --require-judge-scores fails a pair judge_unavailable when a judge grade
       it expected is missing (task_completion with --judge, each llm_judge criterion), where
       by default such a grade is left out and the pair may pass on its rules alone (a judge
