@@ -29,7 +29,7 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
   for (const name of spec.repeatable ?? []) options[name] = { type: "string", multiple: true };
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({ args: negativeValuesJoined(argv, spec), options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
     // parseArgs says e.g. "Unknown option '--foo'"; keep its words, name the command.
     throw new CliError(`verdict ${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, "")}`);
@@ -60,6 +60,34 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
     lists[name] = given;
   }
   return { positionals, values, booleans, lists };
+}
+
+// `-1`, `-0.1`, `-.5`: a negative number, which no flag takes as a flag of its own.
+const NEGATIVE_NUMBER = /^-\.?\d/;
+
+/**
+ * `--concurrency -1` as `--concurrency=-1`: parseArgs refuses a value that starts with a dash
+ * ("argument is ambiguous … use '--concurrency=-XYZ'"), where the user meant a number and should
+ * hear the flag's own rule ("must be a whole number >= 1"). Only after a flag that takes a value,
+ * and never past `--`; any other dash word is still parseArgs' to refuse.
+ */
+function negativeValuesJoined(argv: readonly string[], spec: FlagSpec): string[] {
+  const takesValue = new Set([...(spec.values ?? []), ...(spec.repeatable ?? [])]);
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return [...args, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (arg.startsWith("--") && takesValue.has(arg.slice(2)) && next !== undefined) {
+      // Its value, whatever it is, is passed over: `--metadata --x` is still parseArgs' to refuse.
+      if (NEGATIVE_NUMBER.test(next)) args.push(`${arg}=${next}`);
+      else args.push(arg, next);
+      i++;
+      continue;
+    }
+    args.push(arg);
+  }
+  return args;
 }
 
 /** A required flag's value, or a usage error naming the flag. */

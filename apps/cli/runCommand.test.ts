@@ -365,7 +365,7 @@ describe("verdict run on examples/support", () => {
     for (const argv of [unreachable, [...unreachable, "--gate", "0"]]) {
       const io = bufferIo();
       expect(await runCli(withFlag(argv, "--models", "gpt-5-mini"), io, {}), argv.join(" ")).toBe(1);
-      expect(io.stderr.join("\n")).toMatch(/^run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first: The run failed before \w+ answered: .+/m);
+      expect(io.stderr.join("\n")).toMatch(/^run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first \([\w]+ x [\w.-]+\): The run failed before \w+ answered: .+/m);
       expect(io.stdout.join("")).toMatch(/^# Evaluation/); // the report is still printed
     }
   });
@@ -436,7 +436,7 @@ describe("verdict run --replay-timeout", () => {
       const results = (JSON.parse(io.stdout.join("")) as { results: Array<JsonResult & { diagnosis?: { summary?: string } }> }).results;
       expect(results.length).toBe(10);
       for (const result of results) expect(result).toMatchObject({ fault: "run_error", diagnosis: { summary: expect.stringContaining("ReplayTimeoutError: replay did not finish within 300 ms") } });
-      expect(io.stderr.join("\n")).toMatch(/run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first: .*ReplayTimeoutError: replay did not finish within 300 ms/);
+      expect(io.stderr.join("\n")).toMatch(/run failed: every pair \(10\/10\) is a run_error, nothing was scored; the first \(.+\): .*ReplayTimeoutError: replay did not finish within 300 ms/);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

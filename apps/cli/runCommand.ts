@@ -1,4 +1,4 @@
-// `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|http:URL
+// `verdict run --catalog FILE --product P --set S --models a,b --agent scripted:FILE|module:FILE|chat:FILE|http:URL
 //   [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
 //   [--theme light|dark|auto] [--out FILE] [--gate 0.8] [--concurrency N] [--replay-timeout MS] [--require-judge-scores]
 //   [--release DIGEST [--release-revision REV] [--release-label LABEL]] [--metadata KEY=VALUE ...]`
@@ -8,7 +8,7 @@ import { checkOutputPath, errorText, writeOutputFor } from "./outputFile.js";
 import { CliError, EXIT, type ExitCode } from "./errors.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
-import { runFailureLine } from "./runFailure.js";
+import { reasonLine, runFailureLine } from "./runFailure.js";
 import { localRun, renderReport, RUN_METADATA_KEYS } from "./localRun.js";
 import { metadataFromFlags } from "./metadataFlags.js";
 import { releaseFromFlags } from "./releaseFlags.js";
@@ -65,7 +65,9 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     // `expcet: { contains: [x] }` is ignored, as any key the format does not read: every check of that scenario vanished unsaid.
     onCatalogWarning: (line) => io.err(`verdict run: ${line}`),
     onResult: quiet ? undefined : (result, done, total) => {
-      io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}`);
+      // An errored pair says why (the agent's error, on one line): `errored (run_error)` alone sent a user to the report.
+      const reason = result.status === "errored" && result.replay.error ? `: ${reasonLine(result.replay.error)}` : "";
+      io.err(`[${done}/${total}] ${result.scenario.key} x ${result.spec.label}: ${result.status}${result.diagnosis ? ` (${result.diagnosis.fault})` : ""}${reason}`);
     },
   });
   const text = renderReport(outcome.report, format, theme);
@@ -142,7 +144,7 @@ function kpiLine(kpis: KpiSettlement | null): string | null {
  */
 function runFailure(results: readonly Result[]): string | null {
   if (results.length === 0 || !results.every((result) => result.fault === "run_error")) return null;
-  return runFailureLine(results.length, results[0].diagnosis?.summary);
+  return runFailureLine(results.length, results[0].diagnosis?.summary, `${results[0].scenario.key} x ${results[0].spec.label}`);
 }
 
 /** A refused --agent or --judge, said as `verdict run:`'s other flag errors are (runtimeSpecs names only the flag). */

@@ -15,14 +15,21 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       run_error. The example's scripted agent (examples/support/agent.yaml) answers only its
       own labels, so --models chooses among gpt-5-mini, claude-sonnet-4-5 and
       ollama/qwen3:8b: another label's pairs are run_errors ("no reply … on LABEL").`,
-  run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|http:URL
+  run: `  run --catalog FILE --product P --set S --models a,b,c --agent scripted:FILE|module:FILE|chat:FILE|http:URL
       [--judge scripted:FILE|providers[:MODEL]|none] [--tools FILE] [--prices FILE] [--format md|json|html]
       [--out FILE] [--theme light|dark|auto] [--gate 0.8] [--concurrency 4] [--replay-timeout MS] [--include-production-only] [--quiet]
       [--require-judge-scores] [--release DIGEST [--release-revision REV] [--release-label LABEL]]
       [--metadata KEY=VALUE]...
       A local run with the library's Runner (no services): prints the report (Markdown by
       default) and exits 1 when the pass rate is below --gate, or when every pair is a
-      run_error (the run failed: nothing was scored). --tools names the agent's tools
+      run_error (the run failed: nothing was scored). --agent is the agent each pair is replayed
+      through: scripted:FILE (replies from a YAML script), module:FILE (your JavaScript module
+      exporting replay(scenario, model, { signal }), imported once, in this process), chat:FILE
+      (Verdict drives each pair's model with the file's instructions and tool fixtures, on the
+      provider keys in the environment) or http:URL (POSTs each pair to your service).
+      --concurrency is how many pairs are replayed at once (default 4, a whole number >= 1): a
+      module's replay or an HTTP agent is called that many times in parallel, so it must take
+      overlapping calls. --tools names the agent's tools
       (tools: [{ name, description }], as examples/support/tools.yaml): a task that needs one
       it lacks is diagnosed naming those it has. --prices names a price table (models: { MODEL:
       { input, output } }, USD per million tokens, matched by a model's label, else its model
@@ -30,8 +37,11 @@ export const COMMAND_USAGE: Record<CommandName, string> = {
       missing a token count, from the scenario prompt's and the answer's characters ÷ 4 (a
       lower bound). --replay-timeout is each replay's budget in milliseconds (default 120000,
       as the worker's VERDICT_REPLAY_TIMEOUT_MS, which run does not read): past it the pair is
-      a run_error (ReplayTimeoutError) and an HTTP agent's request is aborted. Progress goes
-      to stderr, a [n/N] line a pair; --quiet leaves those lines out (the pass-rate line
+      a run_error (ReplayTimeoutError), its signal is aborted and an HTTP agent's request with
+      it; the pair is given up then, but a module that ignores the signal goes on running its
+      call, beside the next pairs' (more calls in flight than --concurrency). Progress goes
+      to stderr, a [n/N] line a pair (an errored pair's ends with its error, on one line,
+      clipped to 200 characters); --quiet leaves those lines out (the pass-rate line
       still prints). --require-judge-scores fails a pair judge_unavailable when a judge grade
       it expected is missing (task_completion with --judge, each llm_judge criterion), where
       by default such a grade is left out and the pair may pass on its rules alone (a judge
