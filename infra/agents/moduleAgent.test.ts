@@ -56,6 +56,18 @@ describe("a module agent's replays", () => {
     expect(await cjs.replay(scenario, model, { signal: signal() })).toMatchObject({ answer: "cjs order_status", tool_calls: [{ name: "lookup_order" }] });
   });
 
+  it("calls an object's or a class instance's replay as its method, with that object as `this` (CLI and worker alike)", async () => {
+    const instance = await file(
+      "instance.cjs",
+      `class MyAgent { constructor() { this.prefix = "Order 4821"; } async replay(scenario) { return { answer: this.prefix + " for " + scenario.key }; } }\nmodule.exports = new MyAgent();\n`,
+    );
+    const object = await file("object.mjs", `export default { greeting: "Hello from the agent", replay() { return { answer: this.greeting }; } };\n`);
+    for (const setting of ["--agent", "VERDICT_AGENT"]) {
+      expect((await (await loadAgent(setting, `module:${instance}`)).replay(scenario, model, { signal: signal() })).answer).toBe("Order 4821 for order_status");
+      expect((await (await loadAgent(setting, `module:${object}`)).replay(scenario, model, { signal: signal() })).answer).toBe("Hello from the agent");
+    }
+  });
+
   it("passes the signal a budget aborts, so a replay can stop", async () => {
     const agent = await load(await file("waits.mjs", `export const replay = (s, m, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped: " + signal.reason))));\n`));
     const controller = new AbortController();

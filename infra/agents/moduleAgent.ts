@@ -70,10 +70,19 @@ function importFailure(error: unknown): string {
   return error.message;
 }
 
-/** `replay` as a named export, the default export when it is a function, or the default export's `replay` (CommonJS `module.exports = { replay }`). */
+/**
+ * `replay` as a named export, the default export when it is a function, or the default export's
+ * `replay` (CommonJS `module.exports = { replay }`, `module.exports = new MyAgent()`, `export
+ * default { greeting, replay() { return this.greeting } }`): that one bound to the object it is a
+ * method of, as `agent.replay(...)` calls it. Taken unbound, its `this` was this ModuleAgent, and
+ * `this.prefix` read undefined: answers the agent never gave were scored.
+ */
 function replayExportOf(loaded: Record<string, unknown>): ReplayFunction | null {
-  const candidates = [loaded.replay, loaded.default, (loaded.default as Record<string, unknown> | null | undefined)?.replay];
-  return (candidates.find((candidate) => typeof candidate === "function") as ReplayFunction | undefined) ?? null;
+  if (typeof loaded.replay === "function") return loaded.replay as ReplayFunction;
+  if (typeof loaded.default === "function") return loaded.default as ReplayFunction;
+  const object = loaded.default as Record<string, unknown> | null | undefined;
+  const method = typeof object === "object" && object !== null ? object.replay : undefined;
+  return typeof method === "function" ? (method as ReplayFunction).bind(object) : null;
 }
 
 /** What the function returned, checked by `Replay.from` (which names a wrong key or value). */

@@ -1,0 +1,85 @@
+// `verdict run --agent module:FILE` with the agent modules a developer really writes, on plain node
+// in a process of its own (scripts/verdict.mjs, the CI form): the module runs in the CLI's process,
+// so what it does to that process (its `this`, its values, process.exit, open handles, stray
+// rejections, console.log, echoed keys) is the CLI's to answer for, and only a real process shows it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { plainNodeEnv } from "./testing.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const VERDICT = join(ROOT, "scripts/verdict.mjs");
+
+const CATALOG = `catalog: walk
+products:
+  - key: p
+    agent: WalkAgent
+    sets:
+      - key: s
+        scenarios:
+          - key: order_status
+            prompt: Where is my order 4821?
+            expect: { tools: [lookup_order], contains: ["4821"] }
+          - key: refund
+            prompt: Refund order 3390
+            expect: { contains: ["/refund/i"] }
+`;
+
+const GOOD = `{ answer: "Order 4821 refund", toolCalls: [{ name: "lookup_order" }] }`;
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "verdict-agent-module-"));
+  await writeFile(join(dir, "cat.yaml"), CATALOG);
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Killed after `timeoutMs`: the CLI did not exit on its own. */
+  hung: boolean;
+}
+
+/** `verdict run` of the catalog above with the module `source` (written as `name`) as its agent. */
+async function run(name: string, source: string, extra: string[] = [], extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 45_000): Promise<Ran> {
+  await writeFile(join(dir, name), source);
+  const argv = [VERDICT, "run", "--catalog", "cat.yaml", "--product", "p", "--set", "s", "--models", "gpt-5-mini", "--agent", `module:./${name}`, "--gate", "0.5", ...extra];
+  const child = spawn(process.execPath, argv, { cwd: dir, env: plainNodeEnv(extraEnv), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let hung = false;
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(timer);
+  return { code, stdout, stderr, hung };
+}
+
+/** The JSON report's results by scenario key. */
+function results(stdout: string): Record<string, { status: string; answer?: string; error?: string }> {
+  const report = JSON.parse(stdout) as { results: Array<{ scenario: { key: string } | string; scenario_key?: string; status: string; answer?: string; error?: string }> };
+  return Object.fromEntries(report.results.map((r) => [typeof r.scenario === "string" ? r.scenario : (r.scenario_key ?? r.scenario.key), r]));
+}
+
+describe("verdict run --agent module:FILE, the module's own behaviour", () => {
+  it("calls a class instance's replay with the instance as `this`", async () => {
+    const ran = await run(
+      "thisobj.cjs",
+      `class MyAgent { constructor() { this.prefix = "Order 4821 refund"; } async replay(s) { return { answer: this.prefix + " for " + s.key, toolCalls: [{ name: "lookup_order" }] }; } }\nmodule.exports = new MyAgent();\n`,
+      ["--format", "json"],
+    );
+    expect(ran.code).toBe(0);
+    expect(Object.values(results(ran.stdout)).map((r) => r.answer)).toEqual(["Order 4821 refund for order_status", "Order 4821 refund for refund"]);
+  }, 60_000);
+});
