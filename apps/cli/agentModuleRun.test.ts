@@ -82,4 +82,22 @@ describe("verdict run --agent module:FILE, the module's own behaviour", () => {
     expect(ran.code).toBe(0);
     expect(Object.values(results(ran.stdout)).map((r) => r.answer)).toEqual(["Order 4821 refund for order_status", "Order 4821 refund for refund"]);
   }, 60_000);
+
+  it("makes a replay JSON cannot hold (a cyclic tool call's arguments) that pair's run_error, naming the field; --format json still writes the report", async () => {
+    const ran = await run(
+      "cyclic.mjs",
+      `export async function replay(s) {
+  if (s.key === "refund") return ${GOOD};
+  const args = { x: 1 }; args.self = args;
+  return { answer: "Order 4821", toolCalls: [{ name: "lookup_order", arguments: args }] };
+}\n`,
+      ["--format", "json"],
+    );
+    expect(ran.stderr).not.toMatch(/circular structure/i);
+    const byKey = results(ran.stdout);
+    expect(byKey.refund.status).toBe("passed");
+    expect(byKey.order_status.status).toBe("errored");
+    expect(byKey.order_status.error).toContain("replay() returned an invalid replay: replay.toolCalls[0].arguments.self: circular (it contains itself)");
+    expect(ran.code).toBe(0);
+  }, 60_000);
 });

@@ -93,6 +93,9 @@ describe("a module agent's replays", () => {
     await expect(replayOf("typo")).rejects.toThrow(/^replay\(\) returned an invalid replay: .*answr/);
     await expect(replayOf("text")).rejects.toThrow(/^replay\(\) returned an invalid replay: .*must be a Replay or an object, got/);
     await expect(replayOf("boom")).rejects.toThrow(new TypeError("the agent crashed"));
+    // What JSON cannot hold would crash the event's or the report's JSON: refused here, for the worker too.
+    const big = await load(await file("bigint.mjs", `export const replay = () => ({ answer: "a", tool_calls: [{ name: "t", result: 10n }] });\n`));
+    await expect(big.replay(scenario, model, { signal: signal() })).rejects.toThrow("replay() returned an invalid replay: replay.tool_calls[0].result: a BigInt (10n)");
   });
 });
 
