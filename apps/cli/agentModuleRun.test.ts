@@ -100,4 +100,22 @@ describe("verdict run --agent module:FILE, the module's own behaviour", () => {
     expect(byKey.order_status.error).toContain("replay() returned an invalid replay: replay.toolCalls[0].arguments.self: circular (it contains itself)");
     expect(ran.code).toBe(0);
   }, 60_000);
+
+  it("never records or shows a provider key from the environment that the module echoes", async () => {
+    const key = "sk-proj-ENVSECRET1234567890abcdefXYZ";
+    const ran = await run(
+      "envsecret.mjs",
+      `export async function replay(s) {
+  if (s.key === "refund") return { answer: "refund: key is " + process.env.OPENAI_API_KEY };
+  throw new Error("401 Incorrect API key provided: " + process.env.OPENAI_API_KEY);
+}\n`,
+      ["--format", "json"],
+      { OPENAI_API_KEY: key },
+    );
+    expect(ran.stdout + ran.stderr).not.toContain(key);
+    const byKey = results(ran.stdout);
+    expect(byKey.refund.answer).toBe("refund: key is [redacted]");
+    expect(byKey.order_status.error).toContain("401 Incorrect API key provided: [redacted]");
+    expect(ran.code).toBe(0);
+  }, 60_000);
 });

@@ -68,6 +68,30 @@ describe("a module agent's replays", () => {
     }
   });
 
+  it("redacts a model provider's key from the environment that it answers or throws (CLI and worker alike)", async () => {
+    const env = { OPENAI_API_KEY: "sk-proj-ENVSECRET1234567890", ANTHROPIC_API_KEY: " sk-ant-SECRET0987654321 " };
+    const path = await file(
+      "echoes.mjs",
+      `export function replay(scenario) {
+        if (scenario.key === "throws") throw new TypeError("401 Incorrect API key provided: " + process.env.OPENAI_API_KEY);
+        if (scenario.key === "string") throw "bad key " + process.env.OPENAI_API_KEY;
+        return { answer: "key " + process.env.ANTHROPIC_API_KEY.trim(), tool_calls: [{ name: "lookup_order", result: { echoed: process.env.OPENAI_API_KEY } }], metadata: { [process.env.OPENAI_API_KEY]: 1 } };
+      }\n`,
+    );
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      const agent = await loadAgent("VERDICT_AGENT", `module:${path}`, env);
+      const replayOf = (key: string) => agent.replay({ ...scenario, key }, model, { signal: signal() });
+      await expect(replayOf("throws")).rejects.toThrow(new TypeError("401 Incorrect API key provided: [redacted]"));
+      await expect(replayOf("string")).rejects.toBe("bad key [redacted]");
+      expect(await replayOf("answers")).toMatchObject({ answer: "key [redacted]", tool_calls: [{ name: "lookup_order", result: { echoed: "[redacted]" } }], metadata: { "[redacted]": 1 } });
+    } finally {
+      for (const name of Object.keys(env)) if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
   it("passes the signal a budget aborts, so a replay can stop", async () => {
     const agent = await load(await file("waits.mjs", `export const replay = (s, m, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped: " + signal.reason))));\n`));
     const controller = new AbortController();
