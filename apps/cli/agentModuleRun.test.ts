@@ -119,3 +119,52 @@ describe("verdict run --agent module:FILE, the module's own behaviour", () => {
     expect(ran.code).toBe(0);
   }, 60_000);
 });
+
+describe("verdict run --agent module:FILE, what the module does to the CLI's process", () => {
+  it("fails a run whose module calls process.exit, naming --agent and the file: exit 1 in a replay, 2 while it is imported", async () => {
+    const inReplay = await run("exit.mjs", `export async function replay(s) { if (s.key === "refund") process.exit(0); return ${GOOD}; }\n`, ["--out", "exit.json"]);
+    expect(inReplay.stderr).toContain("verdict run: --agent module:./exit.mjs: the agent module ./exit.mjs called process.exit(0) before the run finished; no report was written\n");
+    expect(inReplay.code).toBe(1);
+    const atImport = await run("exittop.mjs", `if (!process.env.MY_AGENT_KEY) { console.error("MY_AGENT_KEY is not set"); process.exit(0); }\nexport const replay = () => (${GOOD});\n`);
+    expect(atImport.stderr).toContain("verdict run: --agent module:./exittop.mjs: the agent module ./exittop.mjs called process.exit(0) while it was imported; nothing ran\n");
+    expect(atImport.code).toBe(2);
+  }, 90_000);
+
+  it("exits with its gate's code once the report is written, though the module left a timer running", async () => {
+    const ran = await run("timer.mjs", `setInterval(() => {}, 1000);\nexport async function replay() { setTimeout(() => {}, 600_000); return ${GOOD}; }\n`, ["--format", "json"], {}, 30_000);
+    expect(ran.hung).toBe(false);
+    expect(ran.stderr).toMatch(/pass rate 100\.0% \(2\/2\), gate 50\.0% met/);
+    expect(results(ran.stdout).refund.status).toBe("passed");
+    expect(ran.code).toBe(0);
+  }, 60_000);
+
+  it("says a rejection the module left unhandled, or its throw in a timer, on one line naming it, and the run goes on", async () => {
+    const ran = await run(
+      "floatrej.mjs",
+      `export async function replay(s) {
+  if (s.key === "refund") setTimeout(() => { throw new Error("metrics flush failed"); }, 1);
+  else Promise.reject(new Error("telemetry flush failed " + process.env.OPENAI_API_KEY));
+  await new Promise((r) => setTimeout(r, 50));
+  return ${GOOD};
+}\n`,
+      ["--format", "json"],
+      { OPENAI_API_KEY: "sk-proj-FLOATSECRET1234567" },
+    );
+    expect(ran.stderr).toContain("verdict run: --agent module:./floatrej.mjs: the agent module ./floatrej.mjs left a promise rejection unhandled: Error: telemetry flush failed [redacted] (the run goes on; it is in no pair's record)\n");
+    expect(ran.stderr).toContain("left an exception uncaught (thrown in a timer or callback): Error: metrics flush failed (the run goes on");
+    expect(Object.values(results(ran.stdout)).map((r) => r.status)).toEqual(["passed", "passed"]);
+    expect(ran.code).toBe(0);
+  }, 60_000);
+
+  it("sends the module's stdout writes to stderr when the report goes to stdout, so the report parses", async () => {
+    const ran = await run(
+      "stdout.mjs",
+      `console.log("DEBUG: agent loaded");\nexport async function replay(s) { console.log("DEBUG: replaying " + s.key); process.stdout.write("raw write\\n"); return ${GOOD}; }\n`,
+      ["--format", "json"],
+    );
+    expect(Object.keys(results(ran.stdout))).toEqual(["order_status", "refund"]);
+    expect(ran.stderr).toContain("DEBUG: agent loaded\n");
+    expect(ran.stderr).toContain("DEBUG: replaying refund\nraw write\n");
+    expect(ran.code).toBe(0);
+  }, 60_000);
+});

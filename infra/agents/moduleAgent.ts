@@ -41,6 +41,12 @@ function providerKeysIn(env: Record<string, string | undefined>): string[] {
   return secretList(Object.values(PROVIDER_SETTING).filter((name) => name.endsWith("_API_KEY")).map((name) => env[name]?.trim()));
 }
 
+/** Hides the model providers' keys `env` holds in a line said of the module (its stray errors, on stderr). */
+export function providerKeyRedactor(env: Record<string, string | undefined>): (text: string) => string {
+  const secrets = providerKeysIn(env);
+  return (text) => redactText(text, secrets);
+}
+
 export class ModuleAgent implements AgentRuntime {
   readonly #secrets: readonly string[];
 
