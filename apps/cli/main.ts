@@ -46,14 +46,28 @@ process.on("exit", () => {
   process.stderr.write(`verdict: stdout: could not write (${errorText(stdoutFailed)})\n`);
   process.exitCode = 1;
 });
+/** Settles once what `stream` was given has been handed to the OS (an empty write is queued behind it); at once when it is closed. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableEnded || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => void stream.write("", () => resolve()));
+}
+
+// `run` exits once it has answered, its report written and its gate said, stdout and stderr
+// flushed: an agent module (--agent module:) runs in this process, and one that left a handle
+// open (a token refresher's setInterval, a pool, a 10-minute setTimeout) kept the process alive
+// forever after the gate line, a CI job hung with its verdict lost. Other commands run no user
+// code and end when their work does.
+const exitsWhenAnswered = argv[0] === "run";
+async function answered(code: number): Promise<void> {
+  process.exitCode = code;
+  if (!exitsWhenAnswered) return;
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // A write's error is emitted a tick after its callback: seen by the handlers above before exiting.
+  setImmediate(() => process.exit(code));
+}
 if (!needsDecorators(argv) || ensureDecoratorTsconfig()) {
-  runCli(argv, processIo).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
+  runCli(argv, processIo).then(answered, (error: unknown) => {
+    console.error(error);
+    return answered(1);
+  });
 }

@@ -5,7 +5,8 @@
 import { fraction, list, oneOf, parseFlags, required } from "./args.js";
 import { FLAG_SPECS } from "./flagSpecs.js";
 import { checkOutputPath, errorText, writeOutputFor } from "./outputFile.js";
-import { CliError, EXIT, type ExitCode } from "./errors.js";
+import { CliError, EXIT, exitCodeOf, type ExitCode } from "./errors.js";
+import { guardAgentModule, type AgentModuleGuard } from "./agentModuleGuard.js";
 import { KPI_NO_JUDGE_MESSAGE, priceRefusalLine, type JudgeExchange, type KpiSettlement, type PriceRefusal, type Result } from "@verdict/domain";
 import { gateMessage } from "./gateMessage.js";
 import { reasonLine, runFailureLine } from "./runFailure.js";
@@ -13,7 +14,8 @@ import { localRun, renderReport, RUN_METADATA_KEYS } from "./localRun.js";
 import { metadataFromFlags } from "./metadataFlags.js";
 import { releaseFromFlags } from "./releaseFlags.js";
 import { agentFromFlag, judgeFromFlag } from "./runtimeSpecs.js";
-import type { Io } from "./io.js";
+import { providerKeyRedactor } from "@verdict/infra/agents";
+import { processIo, type Io } from "./io.js";
 import { loadToolsFile } from "./toolsFile.js";
 import { loadPricesFlag } from "./pricesFile.js";
 import { themeFlag } from "./themeFlag.js";
@@ -22,6 +24,28 @@ import { parseWholeNumber, REPLAY_TIMEOUT_RULE, SettingError } from "@verdict/in
 const RUN_FLAGS = FLAG_SPECS.run;
 
 export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  const guarded: { guard: AgentModuleGuard | null } = { guard: null };
+  try {
+    const code = await localRunCommand(argv, io, env, guarded);
+    guarded.guard?.finish(code);
+    return code;
+  } catch (error) {
+    guarded.guard?.finish(exitCodeOf(error));
+    throw error;
+  }
+}
+
+/**
+ * An agent module runs in this process: in the real CLI (processIo), the process is guarded while
+ * it is loaded (agentModuleGuard.ts: its process.exit, stray errors and stdout writes).
+ */
+function moduleGuardFor(agentSpec: string, io: Io, reportToStdout: boolean, env: NodeJS.ProcessEnv): AgentModuleGuard | null {
+  const spec = agentSpec.trim();
+  if (io !== processIo || !spec.startsWith("module:")) return null;
+  return guardAgentModule(spec, spec.slice("module:".length), reportToStdout, providerKeyRedactor(env));
+}
+
+async function localRunCommand(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv, guarded: { guard: AgentModuleGuard | null }): Promise<ExitCode> {
   const flags = parseFlags("run", argv, RUN_FLAGS);
   const catalogPath = required("run", flags, "catalog", "the catalog YAML file");
   const product = required("run", flags, "product");
@@ -47,7 +71,9 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
   checkOutputPath("run", "--out", flags.values.out);
   const availableTools = flags.values.tools === undefined ? undefined : await loadToolsFile(flags.values.tools, "verdict run: --tools");
   const prices = flags.values.prices === undefined ? null : loadPricesFlag(flags.values.prices, "verdict run: --prices");
+  guarded.guard = moduleGuardFor(agentSpec, io, !flags.values.out, env);
   const runtime = await asRunFlag(() => agentFromFlag(agentSpec, env));
+  guarded.guard?.loaded();
   const judge = await asRunFlag(() => judgeFromFlag(flags.values.judge ?? "none", env));
   const quiet = flags.booleans.quiet;
   // An estimate past what a cost may be (an absurd rate) leaves its replay unpriced: said once, not per replay.
@@ -79,7 +105,9 @@ export async function runCommand(argv: readonly string[], io: Io, env: NodeJS.Pr
     // Awaited: a stdout that cannot take them (a full disk, /dev/full) is this run's error, said
     // before any verdict of the gate (which read "met" above a report that was never written).
     try {
-      await io.write(text.endsWith("\n") ? text : `${text}\n`);
+      // Past the guard's routing of the module's stdout writes to stderr (it writes synchronously).
+      const report = text.endsWith("\n") ? text : `${text}\n`;
+      await (guarded.guard ? guarded.guard.writeReport(() => io.write(report)) : io.write(report));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw new CliError(`verdict run: stdout: could not write the report (${errorText(error)})`, EXIT.failed);
       // A reader gone (`| head`) may have read all it wanted, as `report | head` does: said, and

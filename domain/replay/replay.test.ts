@@ -145,6 +145,24 @@ describe("Replay.from's tool calls", () => {
   });
 });
 
+describe("Replay.from refuses what JSON cannot hold", () => {
+  it("names a cycle's or a BigInt's path and the rule; shared (acyclic) values, Dates and an Error with cyclic fields pass", () => {
+    const args: Record<string, unknown> = { x: 1 };
+    args.self = args;
+    expect(() => Replay.from({ answer: "a", toolCalls: [{ name: "lookup_order", arguments: args }] })).toThrow(
+      "replay.toolCalls[0].arguments.self: circular (it contains itself), which JSON cannot hold: give a copy without the cycle",
+    );
+    expect(() => Replay.from({ answer: "a", tool_calls: [{ name: "t", result: 10n }] })).toThrow("replay.tool_calls[0].result: a BigInt (10n), which JSON cannot hold: give a number or a string");
+    expect(() => Replay.from({ answer: "a", metadata: { usage: [1, { n: 2n }] } })).toThrow(/^replay\.metadata\.usage\[1\]\.n: a BigInt/);
+    const shared = { id: 7 };
+    expect(Replay.from({ answer: "a", tool_calls: [{ name: "t", arguments: shared, result: shared }], metadata: { at: new Date(0) } }).toolCalls[0].result).toEqual({ id: 7 });
+    const failure = Object.assign(new Error("socket hang up"), { request: {} as Record<string, unknown> });
+    failure.request.self = failure.request;
+    expect(Replay.from({ error: failure }).error).toBe("Error: socket hang up");
+    expect(() => Replay.from({ answer: "a", tool_calls: [{ name: "t", result: args }] })).toThrow(ReplayError);
+  });
+});
+
 describe("errors", () => {
   it("writes an exception as class and message", () => {
     expect(Replay.failed(new TypeError("fetch failed")).error).toBe("TypeError: fetch failed");

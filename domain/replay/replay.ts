@@ -4,6 +4,7 @@
 // diagnosis read them for every result.
 import { givenCostSource } from "../cost/resultCost.js";
 import { isBlank, NON_BLANK_CHARACTER } from "../support/blank.js";
+import { jsonProblem } from "./jsonValue.js";
 import { describe, ReplayError } from "./replayError.js";
 import { toToolCall, toolCallFailed, toolCallProblem, toolCallName, type ToolCall } from "./toolCall.js";
 
@@ -225,10 +226,29 @@ function readReplay(value: unknown, checkCalls: boolean): Replay {
     throw new ReplayError("(root)", `must be a Replay or an object, got ${describe(value)}`);
   }
   const fast = readInit(value as Record<string, unknown>, checkCalls);
-  if (fast) return new Replay(fast);
   // Slow path, for an unusual key or an invalid value: the error names the key as given.
-  const { init, seen } = readKeys(value as Record<string, unknown>);
-  return new Replay(validate(init, seen, checkCalls));
+  let replay: Replay;
+  if (fast) replay = new Replay(fast);
+  else {
+    const { init, seen } = readKeys(value as Record<string, unknown>);
+    replay = new Replay(validate(init, seen, checkCalls));
+  }
+  if (checkCalls) checkJson(value as Record<string, unknown>);
+  return replay;
+}
+
+/**
+ * Each field as given is JSON (jsonValue.ts): a cyclic tool call's `arguments` or a BigInt
+ * `result` is refused naming its path (`replay.toolCalls[0].arguments.self: circular …`). Its
+ * `error` as an Error is left out: the replay keeps its message alone, and an HTTP client's
+ * error holds cyclic sockets.
+ */
+function checkJson(value: Record<string, unknown>): void {
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "error" && item instanceof Error) continue;
+    const problem = jsonProblem(item, key);
+    if (problem) throw new ReplayError(problem[0], problem[1]);
+  }
 }
 
 const ANSWER = 1, CALLS = 2, DURATION = 4, INPUT = 8, OUTPUT = 16, ERROR = 32, COST = 64, METADATA = 128;

@@ -60,7 +60,7 @@ export async function loadAgent(setting: string, spec: string, env: Record<strin
     throw new SettingError(setting, `${setting}: ${(error as Error).message}`);
   }
   if (parsed?.kind === "scripted") return scriptLoaded(setting, parsed.path, () => ScriptedAgent.load(parsed.path));
-  if (parsed?.kind === "module") return scriptLoaded(setting, parsed.path, () => ModuleAgent.load(parsed.path));
+  if (parsed?.kind === "module") return scriptLoaded(setting, parsed.path, () => ModuleAgent.load(parsed.path, env));
   if (parsed?.kind === "chat") return scriptLoaded(setting, parsed.path, () => ChatAgent.load(parsed.path, env));
   if (parsed?.kind === "http") return parsed.agent;
   throw new SettingError(setting, `${setting} must be ${AGENT_FORMS} ${shownSpec(spec)}`);

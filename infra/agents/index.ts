@@ -3,5 +3,5 @@ export * from "./scriptedAgent.js";
 export * from "./httpAgent.js";
 export { shownSpec } from "./shownSpec.js";
 export { AGENT_FORMS, agentSpecOf, loadAgent, type AgentSpec } from "./agentSpec.js";
-export { ModuleAgent, ModuleAgentError, type ReplayFunction } from "./moduleAgent.js";
+export { ModuleAgent, ModuleAgentError, providerKeyRedactor, type ReplayFunction } from "./moduleAgent.js";
 export { ChatAgent, ChatScriptError, type ChatScript } from "./chatAgent.js";

@@ -56,6 +56,42 @@ describe("a module agent's replays", () => {
     expect(await cjs.replay(scenario, model, { signal: signal() })).toMatchObject({ answer: "cjs order_status", tool_calls: [{ name: "lookup_order" }] });
   });
 
+  it("calls an object's or a class instance's replay as its method, with that object as `this` (CLI and worker alike)", async () => {
+    const instance = await file(
+      "instance.cjs",
+      `class MyAgent { constructor() { this.prefix = "Order 4821"; } async replay(scenario) { return { answer: this.prefix + " for " + scenario.key }; } }\nmodule.exports = new MyAgent();\n`,
+    );
+    const object = await file("object.mjs", `export default { greeting: "Hello from the agent", replay() { return { answer: this.greeting }; } };\n`);
+    for (const setting of ["--agent", "VERDICT_AGENT"]) {
+      expect((await (await loadAgent(setting, `module:${instance}`)).replay(scenario, model, { signal: signal() })).answer).toBe("Order 4821 for order_status");
+      expect((await (await loadAgent(setting, `module:${object}`)).replay(scenario, model, { signal: signal() })).answer).toBe("Hello from the agent");
+    }
+  });
+
+  it("redacts a model provider's key from the environment that it answers or throws (CLI and worker alike)", async () => {
+    const env = { OPENAI_API_KEY: "sk-proj-ENVSECRET1234567890", ANTHROPIC_API_KEY: " sk-ant-SECRET0987654321 " };
+    const path = await file(
+      "echoes.mjs",
+      `export function replay(scenario) {
+        if (scenario.key === "throws") throw new TypeError("401 Incorrect API key provided: " + process.env.OPENAI_API_KEY);
+        if (scenario.key === "string") throw "bad key " + process.env.OPENAI_API_KEY;
+        return { answer: "key " + process.env.ANTHROPIC_API_KEY.trim(), tool_calls: [{ name: "lookup_order", result: { echoed: process.env.OPENAI_API_KEY } }], metadata: { [process.env.OPENAI_API_KEY]: 1 } };
+      }\n`,
+    );
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      const agent = await loadAgent("VERDICT_AGENT", `module:${path}`, env);
+      const replayOf = (key: string) => agent.replay({ ...scenario, key }, model, { signal: signal() });
+      await expect(replayOf("throws")).rejects.toThrow(new TypeError("401 Incorrect API key provided: [redacted]"));
+      await expect(replayOf("string")).rejects.toBe("bad key [redacted]");
+      expect(await replayOf("answers")).toMatchObject({ answer: "key [redacted]", tool_calls: [{ name: "lookup_order", result: { echoed: "[redacted]" } }], metadata: { "[redacted]": 1 } });
+    } finally {
+      for (const name of Object.keys(env)) if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
   it("passes the signal a budget aborts, so a replay can stop", async () => {
     const agent = await load(await file("waits.mjs", `export const replay = (s, m, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped: " + signal.reason))));\n`));
     const controller = new AbortController();
@@ -81,6 +117,9 @@ describe("a module agent's replays", () => {
     await expect(replayOf("typo")).rejects.toThrow(/^replay\(\) returned an invalid replay: .*answr/);
     await expect(replayOf("text")).rejects.toThrow(/^replay\(\) returned an invalid replay: .*must be a Replay or an object, got/);
     await expect(replayOf("boom")).rejects.toThrow(new TypeError("the agent crashed"));
+    // What JSON cannot hold would crash the event's or the report's JSON: refused here, for the worker too.
+    const big = await load(await file("bigint.mjs", `export const replay = () => ({ answer: "a", tool_calls: [{ name: "t", result: 10n }] });\n`));
+    await expect(big.replay(scenario, model, { signal: signal() })).rejects.toThrow("replay() returned an invalid replay: replay.tool_calls[0].result: a BigInt (10n)");
   });
 });
 

@@ -10,10 +10,17 @@
 // module that throws as it loads or one without a replay function is refused before anything
 // runs, naming the setting. Node 20 imports JavaScript only (.mjs, .js, .cjs); a TypeScript file
 // is refused saying so, not with Node's ERR_UNKNOWN_FILE_EXTENSION.
+//
+// The module runs with this process's environment, the model providers' keys in it (which
+// Verdict's own judge may use in the same run): a key the module echoes (an SDK's "401 Incorrect
+// API key provided: sk-…", an answer that quotes it) is replaced by `[redacted]` in what it
+// answers and throws, as the chat agent does (redact.ts), so it is never recorded or shown.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Replay, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { PROVIDER_SETTING } from "../judges/providerRoute.js";
+import { redactDeep, redactText, secretList } from "./redact.js";
 import { timed } from "./timed.js";
 
 export type ReplayFunction = (scenario: RuntimeScenario, model: RuntimeModel, options: { signal: AbortSignal }) => unknown;
@@ -26,18 +33,37 @@ const TYPESCRIPT = /\.[cm]?tsx?$/i;
 
 const EXPORT_RULE = "export a function named replay (export async function replay(scenario, model, { signal })), or make it the default export";
 
+/** The keys a replay is read by: redaction leaves them as they are. */
+const REPLAY_JSON_KEYS: ReadonlySet<string> = new Set([...REPLAY_KEYS, ...TOOL_CALL_KEYS]);
+
+/** The model providers' keys `env` holds (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY), as secretList looks for them. */
+function providerKeysIn(env: Record<string, string | undefined>): string[] {
+  return secretList(Object.values(PROVIDER_SETTING).filter((name) => name.endsWith("_API_KEY")).map((name) => env[name]?.trim()));
+}
+
+/** Hides the model providers' keys `env` holds in a line said of the module (its stray errors, on stderr). */
+export function providerKeyRedactor(env: Record<string, string | undefined>): (text: string) => string {
+  const secrets = providerKeysIn(env);
+  return (text) => redactText(text, secrets);
+}
+
 export class ModuleAgent implements AgentRuntime {
+  readonly #secrets: readonly string[];
+
   constructor(
     private readonly replayFn: ReplayFunction,
     readonly name = "module",
-  ) {}
+    env: Record<string, string | undefined> = {},
+  ) {
+    this.#secrets = providerKeysIn(env);
+  }
 
   /**
    * Imports the module at `path` (relative to the working directory) and takes its replay
    * function. A missing file or a directory rejects with Node's own code (ENOENT, EISDIR), which
    * the setting's loader words (scriptLoaded); anything else with a ModuleAgentError.
    */
-  static async load(path: string): Promise<ModuleAgent> {
+  static async load(path: string, env: Record<string, string | undefined> = process.env): Promise<ModuleAgent> {
     const absolute = resolve(path);
     const file = await stat(absolute);
     if (file.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
@@ -46,17 +72,42 @@ export class ModuleAgent implements AgentRuntime {
     try {
       loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
     } catch (error) {
-      throw new ModuleAgentError(`agent module: could not be imported: ${importFailure(error)}`);
+      throw new ModuleAgentError(redactText(`agent module: could not be imported: ${importFailure(error)}`, providerKeysIn(env)));
     }
     const replayFn = replayExportOf(loaded);
     if (!replayFn) throw new ModuleAgentError(`agent module: exports no replay function; ${EXPORT_RULE}`);
-    return new ModuleAgent(replayFn, `module:${path}`);
+    return new ModuleAgent(replayFn, `module:${path}`, env);
   }
 
   async replay(scenario: RuntimeScenario, model: RuntimeModel, { signal }: { signal: AbortSignal }): Promise<ReplayData> {
     const started = performance.now();
-    const answer = await this.replayFn(scenario, model, { signal });
-    return timed(replayDataOf(answer), Math.round(performance.now() - started));
+    let answer: unknown;
+    try {
+      answer = await this.replayFn(scenario, model, { signal });
+    } catch (error) {
+      throw this.#redactedError(error);
+    }
+    // Redacted as data, once it is known to be a replay (and JSON): the keys it is read by kept.
+    let data: ReplayData;
+    try {
+      data = replayDataOf(answer);
+    } catch (error) {
+      // Its error quotes the start of a wrong value, which may be a key.
+      throw this.#redactedError(error);
+    }
+    return timed(redactDeep(data, this.#secrets, REPLAY_JSON_KEYS) as ReplayData, Math.round(performance.now() - started));
+  }
+
+  /** The module's throw with any provider key in its message redacted: an Error keeps its class (its message replaced), anything else becomes its text. */
+  #redactedError(error: unknown): unknown {
+    if (this.#secrets.length === 0) return error;
+    if (error instanceof Error) {
+      const message = redactText(error.message, this.#secrets);
+      if (message !== error.message) error.message = message;
+      return error;
+    }
+    if (typeof error === "string") return redactText(error, this.#secrets);
+    return error;
   }
 }
 
@@ -70,10 +121,19 @@ function importFailure(error: unknown): string {
   return error.message;
 }
 
-/** `replay` as a named export, the default export when it is a function, or the default export's `replay` (CommonJS `module.exports = { replay }`). */
+/**
+ * `replay` as a named export, the default export when it is a function, or the default export's
+ * `replay` (CommonJS `module.exports = { replay }`, `module.exports = new MyAgent()`, `export
+ * default { greeting, replay() { return this.greeting } }`): that one bound to the object it is a
+ * method of, as `agent.replay(...)` calls it. Taken unbound, its `this` was this ModuleAgent, and
+ * `this.prefix` read undefined: answers the agent never gave were scored.
+ */
 function replayExportOf(loaded: Record<string, unknown>): ReplayFunction | null {
-  const candidates = [loaded.replay, loaded.default, (loaded.default as Record<string, unknown> | null | undefined)?.replay];
-  return (candidates.find((candidate) => typeof candidate === "function") as ReplayFunction | undefined) ?? null;
+  if (typeof loaded.replay === "function") return loaded.replay as ReplayFunction;
+  if (typeof loaded.default === "function") return loaded.default as ReplayFunction;
+  const object = loaded.default as Record<string, unknown> | null | undefined;
+  const method = typeof object === "object" && object !== null ? object.replay : undefined;
+  return typeof method === "function" ? (method as ReplayFunction).bind(object) : null;
 }
 
 /** What the function returned, checked by `Replay.from` (which names a wrong key or value). */

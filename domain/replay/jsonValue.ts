@@ -1,0 +1,45 @@
+// A replay is recorded as JSON (a ReplayRecorded event, a report's `--format json`), so what a host
+// hands `Replay.from` must be JSON. A value that is not (a tool call's `arguments` that refers to
+// itself, a BigInt anywhere) passed validation and was scored, then crashed the whole report's
+// JSON.stringify ("Converting circular structure to JSON") naming no field, no scenario: it is
+// refused here, naming the field and the rule, so only that pair is a run_error.
+
+/** Where in `value` it stops being JSON, as `[path, rule]`, or null when JSON.stringify takes it. */
+export function jsonProblem(value: unknown, path: string): [string, string] | null {
+  return walk(value, path, "", new Set());
+}
+
+function walk(value: unknown, path: string, key: string, ancestors: Set<object>): [string, string] | null {
+  if (typeof value === "bigint") return [path, `a BigInt (${value}n), which JSON cannot hold: give a number or a string`];
+  if (value === null || typeof value !== "object") return null;
+  let given: unknown = value;
+  // As JSON.stringify reads it: a Date, a Buffer or a class with toJSON is what that answers.
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") {
+    try {
+      given = toJSON.call(value, key);
+    } catch (error) {
+      return [path, `its toJSON() threw (${error instanceof Error ? error.message : String(error)}), so it cannot be recorded as JSON`];
+    }
+    if (given === null || typeof given !== "object") return typeof given === "bigint" ? walk(given, path, key, ancestors) : null;
+  }
+  const object = given as object;
+  if (ancestors.has(object)) return [path, "circular (it contains itself), which JSON cannot hold: give a copy without the cycle"];
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) {
+      for (const [index, item] of object.entries()) {
+        const problem = walk(item, `${path}[${index}]`, String(index), ancestors);
+        if (problem) return problem;
+      }
+      return null;
+    }
+    for (const [name, item] of Object.entries(object)) {
+      const problem = walk(item, `${path}.${name}`, name, ancestors);
+      if (problem) return problem;
+    }
+    return null;
+  } finally {
+    ancestors.delete(object);
+  }
+}
