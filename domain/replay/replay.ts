@@ -148,7 +148,7 @@ export class Replay {
   /** A replay for a run that raised, so it is scored and diagnosed like any other. */
   static failed(error: unknown, init: Omit<ReplayInit, "error"> = {}): Replay {
     // A blank thrown value (`throw ""`) still failed the replay: recorded as blank, it read as no error.
-    const text = error instanceof Error ? error : String(error);
+    const text = error instanceof Error ? error : thrownText(error);
     return new Replay({ ...init, error: typeof text === "string" && isBlank(text) ? `the replay failed without a message (it threw ${JSON.stringify(text)})` : text });
   }
 
@@ -336,6 +336,28 @@ function errorText(error: string | Error): string {
   const generic = error.name === "Error" || !error.name;
   const className = generic ? (error.constructor?.name ?? "Error") : error.name;
   return `${className}: ${error.message}`;
+}
+
+/**
+ * A thrown value that is not an Error, as text. `String()` gave `[object Object]` for a plain
+ * object (what it held was lost) and threw for one without a prototype (`Object.create(null)`),
+ * so `Replay.failed`, which never throws, failed the whole run; such an object is shown as JSON.
+ */
+function thrownText(error: unknown): string {
+  let text: string | null;
+  try {
+    text = String(error);
+  } catch {
+    text = null;
+  }
+  if (error === null || typeof error !== "object" || (text !== null && !text.startsWith("[object "))) return text ?? typeof error;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(error);
+  } catch {
+    json = undefined;
+  }
+  return `the replay threw a non-Error value: ${json ?? text ?? "an object"}`;
 }
 
 function objectOrNull(value: unknown): Record<string, unknown> | null {

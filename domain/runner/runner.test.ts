@@ -69,6 +69,14 @@ describe("Runner.run", () => {
       expect([blank.results[0].status, blank.results[0].fault]).toEqual(["errored", "run_error"]);
       expect(blank.results[0].replay.error).toMatch(/^the replay failed without a message \(it threw "\s?"\)$/);
     }
+
+    // An object String() cannot read (no prototype) failed the whole run, as Replay.failed threw.
+    const bare = Object.assign(Object.create(null) as object, { status: 503 });
+    for (const replay of [() => { throw bare; }, () => Promise.reject(bare)]) {
+      const odd = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay }).run();
+      expect([odd.results[0].status, odd.results[0].fault]).toEqual(["errored", "run_error"]);
+      expect(odd.results[0].replay.error).toBe('the replay threw a non-Error value: {"status":503}');
+    }
   });
 
   it("aborts a bounded replay's signal when its budget runs out, with the timeout as the reason", async () => {
