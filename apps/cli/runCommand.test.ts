@@ -458,43 +458,23 @@ describe("verdict run --replay-timeout", () => {
 
 describe("a misspelt scenario key", () => {
   it("is named on stderr by verdict run and catalogs import, with its file, path and the key meant", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "verdict-typo-"));
-    try {
-      const file = join(dir, "typo.yaml");
-      const text = await readFile(example("catalog.yaml"), "utf8");
-      await writeFile(file, text.replace("expect:", "expcet:"));
-      const line = `${file}, products[0].sets[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)`;
-      const io = bufferIo();
-      await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
-      expect(io.stderr[0]).toBe(`verdict run: ${line}`);
-      expect(io.stderr.filter((entry) => entry.includes("not a key scenarios read"))).toHaveLength(1);
-      const imported = bufferIo();
-      expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
-      expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await expectNamedByRunAndImport(
+      "verdict-typo-",
+      (text) => text.replace("expect:", "expcet:"),
+      (file) => `${file}, products[0].sets[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)`,
+      "not a key scenarios read",
+    );
   }, 60_000);
 });
 
 describe("a value YAML 1.1 reads otherwise than it looks", () => {
   it("is named on stderr by verdict run and catalogs import, with its file, path, text and reading", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "verdict-yaml11-"));
-    try {
-      const file = join(dir, "yaml11.yaml");
-      const text = await readFile(example("catalog.yaml"), "utf8");
-      await writeFile(file, text.replace("owner_team: customer-experience\n", "owner_team: customer-experience\nreviewed: no\n"));
-      const line = `${file}, reviewed: no is read as false (YAML 1.1, as catalogs are read; YAML 1.2 reads text); quote it ("no") to keep the text, or write false`;
-      const io = bufferIo();
-      await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
-      expect(io.stderr[0]).toBe(`verdict run: ${line}`);
-      expect(io.stderr.filter((entry) => entry.includes("YAML 1.1"))).toHaveLength(1);
-      const imported = bufferIo();
-      expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
-      expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line}`);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await expectNamedByRunAndImport(
+      "verdict-yaml11-",
+      (text) => text.replace("owner_team: customer-experience\n", "owner_team: customer-experience\nreviewed: no\n"),
+      (file) => `${file}, reviewed: no is read as false (YAML 1.1, as catalogs are read; YAML 1.2 reads text); quote it ("no") to keep the text, or write false`,
+      "YAML 1.1",
+    );
   }, 60_000);
 });
 
@@ -534,3 +514,24 @@ describe("verdict run --require-judge-scores", () => {
     expect(results.some((r) => r.status === "passed")).toBe(true);
   }, 60_000);
 });
+
+/**
+ * The example catalog edited by `edit` gives `line` (of its file) as the first stderr line of
+ * both `verdict run` and `catalogs import --preview`, once each (`marker` finds its repeats).
+ */
+async function expectNamedByRunAndImport(prefix: string, edit: (text: string) => string, line: (file: string) => string, marker: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    const file = join(dir, "catalog.yaml");
+    await writeFile(file, edit(await readFile(example("catalog.yaml"), "utf8")));
+    const io = bufferIo();
+    await runCli(withFlag(withFlag(base, "--catalog", file), "--models", "gpt-5-mini"), io, {});
+    expect(io.stderr[0]).toBe(`verdict run: ${line(file)}`);
+    expect(io.stderr.filter((entry) => entry.includes(marker))).toHaveLength(1);
+    const imported = bufferIo();
+    expect(await runCli(["catalogs", "import", file, "--preview"], imported, { VERDICT_HOME: join(dir, "home") })).toBe(0);
+    expect(imported.stderr[0]).toBe(`verdict catalogs import: ${line(file)}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
