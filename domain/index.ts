@@ -16,4 +16,4 @@ export * from "./pricing/index.js";
 export * from "./events/index.js";
 export * from "./commands/index.js";
 export * from "./ports/index.js";
-export { floatSum, isBlank, likelyMeant, roundHalfAwayFromZero, truncateBytes } from "./support/index.js";
+export { floatSum, isBlank, likelyMeant, roundHalfAwayFromZero, thrownText, truncateBytes } from "./support/index.js";

@@ -15,6 +15,8 @@
 // - its stdout writes (console.log, process.stdout.write) went into the report when the report
 //   goes to stdout: `--format json > file` could not be parsed. They go to stderr then; the
 //   report is written through stdout's own write (writeReport).
+import { thrownText } from "@verdict/domain";
+
 type Write = typeof process.stdout.write;
 
 export interface AgentModuleGuard {
@@ -51,7 +53,8 @@ export function guardAgentModule(spec: string, file: string, routeStdout: boolea
     process.exitCode = phase === "import" ? 2 : 1;
   });
   const stray = (kind: string) => (error: unknown) => {
-    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    // Never throws (String() does for an object without a prototype: the guard crashed the run).
+    const text = thrownText(error);
     process.stderr.write(`verdict run: --agent ${spec}: the agent module ${file} left ${kind}: ${redact(text.split("\n")[0])} (the run goes on; it is in no pair's record)\n`);
   };
   process.on("unhandledRejection", stray("a promise rejection unhandled"));

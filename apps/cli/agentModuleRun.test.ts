@@ -118,6 +118,29 @@ describe("verdict run --agent module:FILE, the module's own behaviour", () => {
     expect(byKey.order_status.error).toContain("401 Incorrect API key provided: [redacted]");
     expect(ran.code).toBe(0);
   }, 60_000);
+
+  it("redacts a provider key in a thrown object too, and reads a stray object without a prototype", async () => {
+    const key = "sk-proj-OBJSECRET1234567890abcdefXYZ";
+    const ran = await run(
+      "objsecret.mjs",
+      `export async function replay(s) {
+  if (s.key === "refund") {
+    setTimeout(() => { throw Object.assign(Object.create(null), { why: "bare" }); }, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    return ${GOOD};
+  }
+  throw { status: 401, message: "Incorrect API key provided: " + process.env.OPENAI_API_KEY };
+}\n`,
+      ["--format", "json"],
+      { OPENAI_API_KEY: key },
+    );
+    expect(ran.stdout + ran.stderr).not.toContain(key);
+    const byKey = results(ran.stdout);
+    expect(byKey.order_status.error).toBe('a non-Error value was thrown: {"status":401,"message":"Incorrect API key provided: [redacted]"}');
+    expect(ran.stderr).toContain('left an exception uncaught (thrown in a timer or callback): a non-Error value was thrown: {"why":"bare"} (the run goes on');
+    expect(byKey.refund.status).toBe("passed");
+    expect(ran.code).toBe(0);
+  }, 60_000);
 });
 
 describe("verdict run --agent module:FILE, what the module does to the CLI's process", () => {

@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { IdGenerator } from "../events/index.js";
-import { checkKnownOptions, described, isBlank } from "../support/index.js";
+import { checkKnownOptions, described, isBlank, isThenable, thrownText } from "../support/index.js";
 import { traceIdOf, type Tracer } from "./tracer.js";
 
 export const DEFAULT_TRACE_KEYS = ["run_id", "result_id", "suite", "scenario_key", "model_label", "model", "provider"] as const;
@@ -235,13 +235,13 @@ export class Correlation {
     if (!handler) {
       if (this.#warned.tracer) return;
       this.#warned.tracer = true;
-      warn(`Correlation: the tracer failed on ${traced.name} ${traced.action} (${errorText(error)}); the traced block's outcome stands, untraced if the tracer failed before running it. Later tracer failures of this Correlation are not warned: pass onTracerError to be told of each.`, "VERDICT_TRACER_FAILED");
+      warn(`Correlation: the tracer failed on ${traced.name} ${traced.action} (${thrownText(error)}); the traced block's outcome stands, untraced if the tracer failed before running it. Later tracer failures of this Correlation are not warned: pass onTracerError to be told of each.`, "VERDICT_TRACER_FAILED");
       return;
     }
     const handlerFailed = (handlerError: unknown): void => {
       if (this.#warned.handler) return;
       this.#warned.handler = true;
-      warn(`Correlation: onTracerError failed (${errorText(handlerError)}) while told of the tracer failing on ${traced.name} ${traced.action} (${errorText(error)}); the traced block's outcome stands. Later failures of onTracerError are not warned.`, "VERDICT_ON_TRACER_ERROR_FAILED");
+      warn(`Correlation: onTracerError failed (${thrownText(handlerError)}) while told of the tracer failing on ${traced.name} ${traced.action} (${thrownText(error)}); the traced block's outcome stands. Later failures of onTracerError are not warned.`, "VERDICT_ON_TRACER_ERROR_FAILED");
     };
     try {
       const told: unknown = handler(error, { ...traced });
@@ -265,12 +265,7 @@ export class Correlation {
 
 const RESOLVED = Symbol("resolved");
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : `it threw ${typeof error === "string" ? JSON.stringify(error) : described(error)}`;
-}
 
 /**
  * A process warning (Node's own channel for "something is wrong but the work goes on": printed on

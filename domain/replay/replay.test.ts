@@ -172,12 +172,12 @@ describe("errors", () => {
   });
 
   it("shows a thrown non-Error object as JSON, and never throws for one String() cannot read", () => {
-    expect(Replay.failed({ code: 42, message: "boom" }).error).toBe('the replay threw a non-Error value: {"code":42,"message":"boom"}');
+    expect(Replay.failed({ code: 42, message: "boom" }).error).toBe('a non-Error value was thrown: {"code":42,"message":"boom"}');
     const bare = Object.assign(Object.create(null) as object, { status: 503 });
-    expect(Replay.failed(bare).error).toBe('the replay threw a non-Error value: {"status":503}');
+    expect(Replay.failed(bare).error).toBe('a non-Error value was thrown: {"status":503}');
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(Replay.failed(cyclic).error).toBe("the replay threw a non-Error value: [object Object]");
+    expect(Replay.failed(cyclic).error).toBe("a non-Error value was thrown: [object Object]");
     expect(Replay.failed({ toString: () => "custom text" }).error).toBe("custom text");
     expect(Replay.failed(42).error).toBe("42");
     expect(Replay.failed(null).error).toBe("null");

@@ -4,6 +4,7 @@
 // diagnosis read them for every result.
 import { givenCostSource } from "../cost/resultCost.js";
 import { isBlank, NON_BLANK_CHARACTER } from "../support/blank.js";
+import { thrownText } from "../support/thrownText.js";
 import { jsonProblem } from "./jsonValue.js";
 import { describe, ReplayError } from "./replayError.js";
 import { toToolCall, toolCallFailed, toolCallProblem, toolCallName, type ToolCall } from "./toolCall.js";
@@ -332,32 +333,7 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>, c
 
 /** `"<ClassName>: <message>"` for an exception, as the reference writes `Replay.failed`. */
 function errorText(error: string | Error): string {
-  if (typeof error === "string") return error;
-  const generic = error.name === "Error" || !error.name;
-  const className = generic ? (error.constructor?.name ?? "Error") : error.name;
-  return `${className}: ${error.message}`;
-}
-
-/**
- * A thrown value that is not an Error, as text. `String()` gave `[object Object]` for a plain
- * object (what it held was lost) and threw for one without a prototype (`Object.create(null)`),
- * so `Replay.failed`, which never throws, failed the whole run; such an object is shown as JSON.
- */
-function thrownText(error: unknown): string {
-  let text: string | null;
-  try {
-    text = String(error);
-  } catch {
-    text = null;
-  }
-  if (error === null || typeof error !== "object" || (text !== null && !text.startsWith("[object "))) return text ?? typeof error;
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(error);
-  } catch {
-    json = undefined;
-  }
-  return `the replay threw a non-Error value: ${json ?? text ?? "an object"}`;
+  return typeof error === "string" ? error : thrownText(error);
 }
 
 function objectOrNull(value: unknown): Record<string, unknown> | null {

@@ -11,7 +11,7 @@ import { Scorer, TASK_COMPLETION, type Criterion, type ResultStatus, type Scores
 import { Result } from "./result.js";
 import { withTimeout } from "./timeout.js";
 import type { RunScope } from "./runScope.js";
-import { keyedRecord } from "../support/index.js";
+import { isThenable, keyedRecord } from "../support/index.js";
 
 export interface RunnerSpec {
   readonly label: string;
@@ -58,9 +58,6 @@ export interface EvaluationSettings {
   /** Shared by every evaluation of one Runner: the limit is per run, not per pair. */
   refinements: { attempted: number };
 }
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
 
 function replayOf(value: unknown): Replay {
   if (value === null || value === undefined) return Replay.failed("replay returned nothing");

@@ -2,20 +2,16 @@
 // aroundEvaluation that threw), the replays still running are aborted, so a host's agent that
 // reads its signal stops spending on pairs whose results nobody will see, and no replay starts
 // after: a wrapper that calls next() once the run has failed gets a failed replay, uncalled.
-import { described } from "../support/index.js";
+import { thrownText } from "../support/index.js";
 
 /** The abort reason a failed run gives the replays it cancels; `cause` is the run's first error. */
 export class RunFailedError extends Error {
   constructor(cause: unknown) {
-    super(`the run failed (${errorText(cause)}), so this replay was cancelled`, { cause });
+    super(`the run failed (${thrownText(cause)}), so this replay was cancelled`, { cause });
     this.name = "RunFailedError";
   }
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return typeof error === "string" ? JSON.stringify(error) : `it threw ${described(error)}`;
-}
 
 export class RunScope {
   readonly #running = new Set<AbortController>();

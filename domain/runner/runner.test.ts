@@ -75,7 +75,7 @@ describe("Runner.run", () => {
     for (const replay of [() => { throw bare; }, () => Promise.reject(bare)]) {
       const odd = await new Runner({ scenarios: scenarios.slice(0, 1), models: models.slice(0, 1), replay }).run();
       expect([odd.results[0].status, odd.results[0].fault]).toEqual(["errored", "run_error"]);
-      expect(odd.results[0].replay.error).toBe('the replay threw a non-Error value: {"status":503}');
+      expect(odd.results[0].replay.error).toBe('a non-Error value was thrown: {"status":503}');
     }
   });
 

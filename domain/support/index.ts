@@ -10,5 +10,7 @@ export { FloatSum, floatSum } from "./floatSum.js";
 export { likelyMeant } from "./likelyMeant.js";
 export { checkKnownOptions, checkOptionsObject, described } from "./knownOptions.js";
 export { keyedRecord } from "./keyedRecord.js";
+export { thrownText } from "./thrownText.js";
+export { isThenable } from "./isThenable.js";
 export { identifierTextProblem, characterName, visibleText } from "./identifierText.js";
 export { skeletonOf, lookAlikePair, lookAlikeRule } from "./lookAlike.js";

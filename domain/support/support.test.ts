@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  thrownText,
   countOf,
   floatSum,
   FloatSum,
@@ -144,5 +145,18 @@ describe("roundHalfAwayFromZero", () => {
     expect(rubyNumber(0.00001)).toBe("1.0e-05");
     expect(rubyNumber(1.5e-7)).toBe("1.5e-07");
     expect(rubyNumber(42, { asFloat: false })).toBe("42");
+  });
+});
+
+describe("thrownText", () => {
+  it("reads what was thrown without throwing itself, and clips a large object's JSON", () => {
+    class StoreError extends Error {}
+    expect(thrownText(new StoreError("down"))).toBe("StoreError: down");
+    const unreadable = new Error("x");
+    Object.defineProperty(unreadable, "message", { get: () => { throw new Error("no"); } });
+    expect(thrownText(unreadable)).toBe("Error: (its message could not be read)");
+    expect(thrownText(Object.create(null) as object)).toBe("a non-Error value was thrown: {}");
+    expect(thrownText({ blob: "x".repeat(5_000) })).toHaveLength("a non-Error value was thrown: ".length + 2_001);
+    expect(thrownText(Symbol("s"))).toBe("Symbol(s)");
   });
 });

@@ -18,7 +18,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
+import { Replay, REPLAY_KEYS, TOOL_CALL_KEYS, thrownText, type AgentRuntime, type ReplayData, type RuntimeModel, type RuntimeScenario } from "@verdict/domain";
 import { PROVIDER_SETTING } from "../judges/providerRoute.js";
 import { redactDeep, redactText, secretList } from "./redact.js";
 import { timed } from "./timed.js";
@@ -98,16 +98,26 @@ export class ModuleAgent implements AgentRuntime {
     return timed(redactDeep(data, this.#secrets, REPLAY_JSON_KEYS) as ReplayData, Math.round(performance.now() - started));
   }
 
-  /** The module's throw with any provider key in its message redacted: an Error keeps its class (its message replaced), anything else becomes its text. */
+  /**
+   * The module's throw with any provider key in it redacted: an Error keeps its class (its message
+   * replaced, when it can be), anything else becomes its text (a thrown object its JSON, which
+   * Replay.failed would record), redacted.
+   */
   #redactedError(error: unknown): unknown {
     if (this.#secrets.length === 0) return error;
     if (error instanceof Error) {
-      const message = redactText(error.message, this.#secrets);
-      if (message !== error.message) error.message = message;
-      return error;
+      const text = thrownText(error);
+      const redacted = redactText(text, this.#secrets);
+      if (redacted === text) return error;
+      try {
+        error.message = redactText(error.message, this.#secrets);
+        if (thrownText(error) === redacted) return error;
+      } catch {
+        // A message that cannot be set (a getter): the redacted text stands in for the error.
+      }
+      return redacted;
     }
-    if (typeof error === "string") return redactText(error, this.#secrets);
-    return error;
+    return redactText(thrownText(error), this.#secrets);
   }
 }
 
