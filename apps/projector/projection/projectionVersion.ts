@@ -19,7 +19,10 @@ import { READ_MODEL_TABLES } from "../db/tables.js";
 //    result's metadata copy, not its top-level one), counted with the report's countOf, at most
 //    16 kinds per result (the rest folded into "other"); an imported run's judge_usage.run counts
 //    its calls and cost only, and an empty run_judge_usage is no run-level usage, as the report.
-export const PROJECTION_VERSION = 5;
+// 6: a result's judge cost from its exchanges is their costs summed whole and rounded once, as the
+//    report's judgeUsageFromExchanges does (each call's was added to a rounded running total: three
+//    calls of $0.0000672 read $0.000201 where the report said $0.000202).
+export const PROJECTION_VERSION = 6;
 
 /** How the stored read models relate to this build's projection. */
 export interface ProjectionState {

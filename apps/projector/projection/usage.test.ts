@@ -1,7 +1,7 @@
 // What a result's judge calls were by kind (results.judge_by_kind, judge_model): from a score's
 // exchanges, and from an imported result's judge_usage.by_kind, which nothing checked on import.
 import { describe, expect, it } from "vitest";
-import { REPORT_MAX_COUNT, usageByKind } from "@verdict/domain";
+import { judgeUsageFromExchanges, REPORT_MAX_COUNT, usageByKind } from "@verdict/domain";
 import { exchangeKinds, exchangeUsage, reportedKinds, resultJudge } from "./usage.js";
 
 const exchange = (kind: string, usage: Record<string, unknown> | null) => ({ kind, usage });
@@ -23,6 +23,16 @@ describe("exchangeKinds", () => {
     const total = exchangeUsage(exchanges);
     expect(Object.values(byKind!).reduce((n, k) => n + k.calls, 0)).toBe(total.calls);
     expect(Object.values(byKind!).reduce((n, k) => n + k.input_tokens!, 0)).toBe(total.inputTokens);
+  });
+
+  it("sums costs whole and rounds once, as the report's judgeUsageFromExchanges does", () => {
+    for (const cost of [0.0000672, 0.0000004]) {
+      const exchanges = [1, 2, 3].map(() => exchange("score", { input_tokens: 10, output_tokens: 1, cost }));
+      const report = judgeUsageFromExchanges(exchanges as Parameters<typeof judgeUsageFromExchanges>[0]);
+      expect(exchangeUsage(exchanges).cost).toBe(report!.cost);
+      expect(exchangeKinds(exchanges).byKind!.score.cost).toBe(report!.cost);
+    }
+    expect(exchangeUsage([1, 2, 3].map(() => exchange("score", { cost: 0.0000672 }))).cost).toBe(0.000202);
   });
 
   it("keeps a kind none of whose calls had a cost with a null cost, and gives nothing for no call", () => {

@@ -1,6 +1,6 @@
 // Judge spend of a list of exchanges (each carries its own usage), summed exactly once per event,
 // and a result's judge usage as its report reads it (resultJudge).
-import { carriesJudgeUsage, COST_LIMIT, countOf, JUDGE_KINDS_MAX, numberOrNull, OTHER_JUDGE_KIND, REPORT_MAX_COUNT, TOKEN_COUNT_LIMIT } from "@verdict/domain";
+import { carriesJudgeUsage, COST_LIMIT, countOf, floatSum, JUDGE_KINDS_MAX, numberOrNull, OTHER_JUDGE_KIND, REPORT_MAX_COUNT, roundHalfAwayFromZero, TOKEN_COUNT_LIMIT } from "@verdict/domain";
 
 interface UsageTotals {
   calls: number;
@@ -14,15 +14,19 @@ interface ExchangeLike {
   usage?: { input_tokens?: number | null; output_tokens?: number | null; cost?: number | null; model?: string | null } | null;
 }
 
+// Costs are summed whole and rounded once, as the report's judgeUsageFromExchanges does: rounding
+// after each call read three calls of $0.0000672 as $0.000201 where the report said $0.000202.
 export function exchangeUsage(exchanges: readonly ExchangeLike[]): UsageTotals {
   const totals: UsageTotals = { calls: exchanges.length, inputTokens: 0, outputTokens: 0, cost: null };
+  const costs: number[] = [];
   for (const exchange of exchanges) {
     const usage = exchange.usage;
     if (!usage) continue;
     totals.inputTokens += usage.input_tokens ?? 0;
     totals.outputTokens += usage.output_tokens ?? 0;
-    if (typeof usage.cost === "number") totals.cost = roundMoney((totals.cost ?? 0) + usage.cost);
+    if (typeof usage.cost === "number") costs.push(usage.cost);
   }
+  if (costs.length > 0) totals.cost = roundMoney(floatSum(costs));
   return totals;
 }
 
@@ -45,6 +49,7 @@ export interface KindUsage {
  */
 export function exchangeKinds(exchanges: readonly ExchangeLike[]): { byKind: Record<string, KindUsage> | null; model: string | null } {
   const byKind: Record<string, Required<KindUsage>> = {};
+  const costs: Record<string, number[]> = {};
   let model: string | null = null;
   for (const exchange of exchanges) {
     const kind = String(exchange.kind ?? "");
@@ -55,8 +60,9 @@ export function exchangeKinds(exchanges: readonly ExchangeLike[]): { byKind: Rec
     if (!usage) continue;
     part.input_tokens += usage.input_tokens ?? 0;
     part.output_tokens += usage.output_tokens ?? 0;
-    if (typeof usage.cost === "number") part.cost = roundMoney((part.cost ?? 0) + usage.cost);
+    if (typeof usage.cost === "number") (costs[kind] ??= []).push(usage.cost);
   }
+  for (const [kind, spent] of Object.entries(costs)) byKind[kind].cost = roundMoney(floatSum(spent));
   return { byKind: exchanges.length > 0 ? foldKinds(byKind) : null, model };
 }
 
@@ -166,9 +172,9 @@ export function reportedJudge(record: unknown): ResultJudge {
   };
 }
 
-/** Money rounded to 6 decimals, as the report rounds it, so sums do not drift. */
+/** Money rounded to 6 decimals, as the report rounds it (half away from zero), so sums do not drift. */
 function roundMoney(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  return roundHalfAwayFromZero(value, 6);
 }
 
 /**
