@@ -171,7 +171,7 @@ describe("replay jobs", () => {
     const nested: AgentRuntime = { name: "nested", replay: async () => ({ answer: "Order 4821 shipped yesterday.", metadata: { deep } }) };
     expect(await handleReplayJob(deps(store, nested), ALL[0])).toBe("scored");
     const [recorded, scored] = await pairEvents(store, "r1", 0);
-    expect((recorded.data as { replay: { error: string } }).replay.error).toBe("the replay could not be recorded: event ReplayRecorded: data is nested too deeply to be stored");
+    expect((recorded.data as { replay: { error: string } }).replay.error).toBe("ReplayError: replay.metadata: nested too deeply to be recorded as JSON: give a flatter value");
     expect(scored.data).toMatchObject({ status: "errored", fault: "run_error", pass: false });
   });
 

@@ -6,7 +6,13 @@
 
 /** Where in `value` it stops being JSON, as `[path, rule]`, or null when JSON.stringify takes it. */
 export function jsonProblem(value: unknown, path: string): [string, string] | null {
-  return walk(value, path, "", new Set());
+  try {
+    return walk(value, path, "", new Set());
+  } catch (error) {
+    // Nested past the stack (a chain thousands of objects deep): JSON.stringify cannot take it either.
+    if (error instanceof RangeError) return [path, "nested too deeply to be recorded as JSON: give a flatter value"];
+    throw error;
+  }
 }
 
 function walk(value: unknown, path: string, key: string, ancestors: Set<object>): [string, string] | null {
