@@ -709,13 +709,13 @@ describe("values YAML 1.1 reads otherwise than they look", () => {
         "          - { key: 0012, prompt: no, params: { code: 0755 } }\n          - { key: b, prompt: hi, production_only: yes }\n",
     );
     expect(catalog.warnings).toEqual([
-      line("window", "1:30", "90", "text"),
-      line("batch", "1_000", "1000", "text"),
-      line("mask", "0b11", "3", "text"),
+      line("window", "1:30", "90", "text", ", or write 90 for the number"),
+      line("batch", "1_000", "1000", "text", ", or write 1000 for the number"),
+      line("mask", "0b11", "3", "text", ", or write 3 for the number"),
       line("products[0].sets[0].nightly", "On", "true", "text", ", or write true"),
-      line("products[0].sets[0].scenarios[0].key", "0012", "10", "12"),
+      line("products[0].sets[0].scenarios[0].key", "0012", "10", "12", ", or write 10 for the number"),
       line("products[0].sets[0].scenarios[0].prompt", "no", "false", "text", ", or write false"),
-      line("products[0].sets[0].scenarios[0].params.code", "0755", "493", "755"),
+      line("products[0].sets[0].scenarios[0].params.code", "0755", "493", "755", ", or write 493 for the number"),
     ]);
     // Read as the reference reads them, as before.
     expect(catalog.metadata).toEqual({ window: 90, batch: 1000, mask: 3 });
@@ -738,7 +738,7 @@ describe("values YAML 1.1 reads otherwise than they look", () => {
       const file = join(dir, "suite.yaml");
       writeFileSync(file, "suite: t\ngroups:\n  - key: g\n    scenarios:\n      - { key: 0012, prompt: hi, expcet: { tools: [x] } }\n");
       expect(Catalog.load(file).warnings).toEqual([
-        `${file}, ${line("groups[0].scenarios[0].key", "0012", "10", "12")}`,
+        `${file}, ${line("groups[0].scenarios[0].key", "0012", "10", "12", ", or write 10 for the number")}`,
         `${file}, groups[0].scenarios[0].expcet: not a key scenarios read; did you mean expect? (ignored)`,
       ]);
     } finally {

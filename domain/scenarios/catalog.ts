@@ -192,11 +192,13 @@ function meantAsBoolean(reading: Yaml11Reading): boolean {
  * A value read as the reference's Psych reads it (YAML 1.1), which is kept (reference-core §3),
  * but said, since it is not what the text says to YAML 1.2, JSON or a reader's eye:
  * `products[0].sets[0].scenarios[2].prompt: no is read as false (YAML 1.1, as catalogs are read;
- * YAML 1.2 reads text); quote it ("no") to keep the text, or write false`.
+ * YAML 1.2 reads text); quote it ("no") to keep the text, or write false` (a number: `or write
+ * 1000 for the number`).
  */
 function readingLine({ path, written, read, core }: Yaml11Reading): string {
   const other = core === undefined ? "text" : String(core);
-  const keep = typeof read === "boolean" ? `, or write ${String(read)}` : "";
+  // A number field (a criterion's `chars: 1_000`) refuses the quoted text: its plain decimal is offered too.
+  const keep = typeof read === "boolean" ? `, or write ${String(read)}` : typeof read === "number" ? `, or write ${String(read)} for the number` : "";
   return `${dottedPath(path)}: ${written} is read as ${String(read)} (YAML 1.1, as catalogs are read; YAML 1.2 reads ${other}); quote it (${JSON.stringify(written)}) to keep the text${keep}`;
 }
 
