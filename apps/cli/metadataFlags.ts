@@ -5,6 +5,9 @@
 import type { ParsedFlags } from "./args.js";
 import { CliError } from "./errors.js";
 
+/** Keys the library writes on a run's metadata (Correlation's trace ids), which a report shows apart or not at all. */
+const LIBRARY_KEYS = ["judge_trace_ids"] as const;
+
 /**
  * The metadata the flags give, in their order; a usage error naming --metadata when one is not
  * KEY=VALUE with a key, repeats a key (one of the two would be dropped unsaid), or names a key
@@ -17,7 +20,11 @@ export function metadataFromFlags(command: string, flags: ParsedFlags, own: read
     const at = given.indexOf("=");
     const key = at < 0 ? "" : given.slice(0, at);
     if (key.trim() === "") throw new CliError(`verdict ${command}: --metadata must be KEY=VALUE with a key before the = (got ${JSON.stringify(given)})`);
-    if (own.includes(key)) throw new CliError(`verdict ${command}: --metadata ${key}: the run writes that key itself (${own.join(", ")}); name yours another way`);
+    // ` digest` or `Digest` passed the check below and read as a second "digest" in the report.
+    if (key !== key.trim()) throw new CliError(`verdict ${command}: --metadata ${JSON.stringify(key)}: a key must not start or end with spaces`);
+    if (given.slice(at + 1).trim() === "") throw new CliError(`verdict ${command}: --metadata ${key}: give a value after the = (an empty one shows as an empty chip)`);
+    const reserved = [...own, ...LIBRARY_KEYS].find((name) => name.toLowerCase() === key.toLowerCase());
+    if (reserved) throw new CliError(`verdict ${command}: --metadata ${key}: the run writes ${reserved} itself (${[...own, ...LIBRARY_KEYS].join(", ")}); name yours another way`);
     if (entries.some(([seen]) => seen === key)) throw new CliError(`verdict ${command}: --metadata ${key} is given twice; give each key once`);
     entries.push([key, given.slice(at + 1)]);
   }

@@ -67,7 +67,12 @@ describe("verdict run --release, --metadata", () => {
       [["--metadata", ""], "verdict run: --metadata must not be empty"],
       [["--metadata", "build=1", "--metadata", "build=2"], "verdict run: --metadata build is given twice; give each key once"],
       // The run's own keys say which catalog it ran: a report that misstated them could not be traced back.
-      [["--metadata", "digest=abc"], "verdict run: --metadata digest: the run writes that key itself (catalog, product, set, digest); name yours another way"],
+      [["--metadata", "digest=abc"], "verdict run: --metadata digest: the run writes digest itself (catalog, product, set, digest, judge_trace_ids); name yours another way"],
+      // Read as a second "digest" in the report, or never shown (judge_trace_ids), or an empty chip.
+      [["--metadata", "Digest=abc"], "verdict run: --metadata Digest: the run writes digest itself (catalog, product, set, digest, judge_trace_ids); name yours another way"],
+      [["--metadata", " digest=abc"], 'verdict run: --metadata " digest": a key must not start or end with spaces'],
+      [["--metadata", "judge_trace_ids=x"], "verdict run: --metadata judge_trace_ids: the run writes judge_trace_ids itself (catalog, product, set, digest, judge_trace_ids); name yours another way"],
+      [["--metadata", "build="], "verdict run: --metadata build: give a value after the = (an empty one shows as an empty chip)"],
     ];
     for (const [flags, stderr] of cases) {
       expect(await cli(exampleRun(...flags, "--out", out)), flags.join(" ")).toEqual({ code: 2, stdout: "", stderr });
