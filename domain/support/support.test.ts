@@ -88,7 +88,7 @@ describe("humanize and pluralize", () => {
 });
 
 describe("likelyMeant", () => {
-  it("names the closest known name within two edits, case ignored, else null", () => {
+  it("names the closest known name a typo away (one edit, a swap as one, two between words of six letters or more), case ignored, else null", () => {
     expect(likelyMeant("contain", ["tools", "contains", "not_contains"])).toBe("contains");
     expect(likelyMeant("Not_Contain", ["tools", "contains", "not_contains"])).toBe("not_contains");
     expect(likelyMeant("min", ["chars"])).toBeNull();
