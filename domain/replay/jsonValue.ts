@@ -6,8 +6,11 @@
 
 /** Where in `value` it stops being JSON, as `[path, rule]`, or null when JSON.stringify takes it. */
 export function jsonProblem(value: unknown, path: string): [string, string] | null {
+  // Most fields are text or numbers: nothing to walk (the Runner checks every replay it is given).
+  if (typeof value !== "object" && typeof value !== "bigint") return null;
   try {
-    return walk(value, path, "", new Set());
+    const problem = walk(value, "", []);
+    return problem && [path + problem.at.reverse().join(""), problem.rule];
   } catch (error) {
     // Nested past the stack (a chain thousands of objects deep): JSON.stringify cannot take it either.
     if (error instanceof RangeError) return [path, "nested too deeply to be recorded as JSON: give a flatter value"];
@@ -15,8 +18,14 @@ export function jsonProblem(value: unknown, path: string): [string, string] | nu
   }
 }
 
-function walk(value: unknown, path: string, key: string, ancestors: Set<object>): [string, string] | null {
-  if (typeof value === "bigint") return [path, `a BigInt (${value}n), which JSON cannot hold: give a number or a string`];
+/** A problem's rule, and the steps to it from the innermost out (built only once one is found). */
+interface Problem {
+  at: string[];
+  rule: string;
+}
+
+function walk(value: unknown, key: string, ancestors: object[]): Problem | null {
+  if (typeof value === "bigint") return { at: [], rule: `a BigInt (${value}n), which JSON cannot hold: give a number or a string` };
   if (value === null || typeof value !== "object") return null;
   let given: unknown = value;
   // As JSON.stringify reads it: a Date, a Buffer or a class with toJSON is what that answers.
@@ -25,27 +34,27 @@ function walk(value: unknown, path: string, key: string, ancestors: Set<object>)
     try {
       given = toJSON.call(value, key);
     } catch (error) {
-      return [path, `its toJSON() threw (${error instanceof Error ? error.message : String(error)}), so it cannot be recorded as JSON`];
+      return { at: [], rule: `its toJSON() threw (${error instanceof Error ? error.message : String(error)}), so it cannot be recorded as JSON` };
     }
-    if (given === null || typeof given !== "object") return typeof given === "bigint" ? walk(given, path, key, ancestors) : null;
+    if (given === null || typeof given !== "object") return typeof given === "bigint" ? walk(given, key, ancestors) : null;
   }
   const object = given as object;
-  if (ancestors.has(object)) return [path, "circular (it contains itself), which JSON cannot hold: give a copy without the cycle"];
-  ancestors.add(object);
+  if (ancestors.includes(object)) return { at: [], rule: "circular (it contains itself), which JSON cannot hold: give a copy without the cycle" };
+  ancestors.push(object);
   try {
     if (Array.isArray(object)) {
-      for (const [index, item] of object.entries()) {
-        const problem = walk(item, `${path}[${index}]`, String(index), ancestors);
-        if (problem) return problem;
+      for (let index = 0; index < object.length; index += 1) {
+        const problem = walk(object[index], String(index), ancestors);
+        if (problem) return (problem.at.push(`[${index}]`), problem);
       }
       return null;
     }
-    for (const [name, item] of Object.entries(object)) {
-      const problem = walk(item, `${path}.${name}`, name, ancestors);
-      if (problem) return problem;
+    for (const name of Object.keys(object)) {
+      const problem = walk((object as Record<string, unknown>)[name], name, ancestors);
+      if (problem) return (problem.at.push(`.${name}`), problem);
     }
     return null;
   } finally {
-    ancestors.delete(object);
+    ancestors.pop();
   }
 }
