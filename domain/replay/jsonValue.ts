@@ -45,16 +45,22 @@ function walk(value: unknown, key: string, ancestors: object[]): Problem | null 
     if (Array.isArray(object)) {
       for (let index = 0; index < object.length; index += 1) {
         const problem = walk(object[index], String(index), ancestors);
-        if (problem) return (problem.at.push(`[${index}]`), problem);
+        if (problem) return stepOut(problem, `[${index}]`);
       }
       return null;
     }
     for (const name of Object.keys(object)) {
       const problem = walk((object as Record<string, unknown>)[name], name, ancestors);
-      if (problem) return (problem.at.push(`.${name}`), problem);
+      if (problem) return stepOut(problem, `.${name}`);
     }
     return null;
   } finally {
     ancestors.pop();
   }
+}
+
+/** The problem one level out: the step taken to reach it added to its path. */
+function stepOut(problem: Problem, step: string): Problem {
+  problem.at.push(step);
+  return problem;
 }

@@ -117,7 +117,7 @@ export class Replay {
     this.durationMs = init.durationMs ?? null;
     this.inputTokens = init.inputTokens ?? null;
     this.outputTokens = init.outputTokens ?? null;
-    this.error = init.error === null || init.error === undefined ? null : errorText(init.error);
+    this.error = init.error === null || init.error === undefined ? null : thrownText(init.error);
     this.cost = init.cost ?? null;
     // Not `{ ...metadata }`: V8 gives a spread copy a hidden class of its own that dies with the
     // last copy, so when one run's results were let go every optimized reader of a result's
@@ -329,11 +329,6 @@ function validate(init: Record<string, unknown>, keys: Record<string, string>, c
     throw new ReplayError("metadata", `must be an object, got ${describe(metadata)}`);
   }
   return init as ReplayInit;
-}
-
-/** `"<ClassName>: <message>"` for an exception, as the reference writes `Replay.failed`. */
-function errorText(error: string | Error): string {
-  return typeof error === "string" ? error : thrownText(error);
 }
 
 function objectOrNull(value: unknown): Record<string, unknown> | null {

@@ -12,7 +12,6 @@ export class RunFailedError extends Error {
   }
 }
 
-
 export class RunScope {
   readonly #running = new Set<AbortController>();
   #failure: RunFailedError | null = null;

@@ -105,19 +105,19 @@ export class ModuleAgent implements AgentRuntime {
    */
   #redactedError(error: unknown): unknown {
     if (this.#secrets.length === 0) return error;
+    const text = thrownText(error);
+    const redacted = redactText(text, this.#secrets);
+    if (redacted === text) return error;
     if (error instanceof Error) {
-      const text = thrownText(error);
-      const redacted = redactText(text, this.#secrets);
-      if (redacted === text) return error;
       try {
         error.message = redactText(error.message, this.#secrets);
+        // Its class name may quote a key too: the Error stands only when its whole text is clean.
         if (thrownText(error) === redacted) return error;
       } catch {
         // A message that cannot be set (a getter): the redacted text stands in for the error.
       }
-      return redacted;
     }
-    return redactText(thrownText(error), this.#secrets);
+    return redacted;
   }
 }
 
